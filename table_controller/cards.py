@@ -1,0 +1,74 @@
+"""Cards and their notation (RULES.md §2): rank ``23456789TJQKA`` then suit ``SHDC``.
+
+    >>> Card.parse("AS").rank, Card.parse("AS").suit
+    (14, 'S')
+    >>> str(Card.parse("td"))
+    'TD'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "T"}
+
+
+class CardError(ValueError):
+    """A card code that is not in our notation."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One playing card. ``rank`` is 2..14 (ace high), ``suit`` one of ``S H D C``."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self) -> None:
+        if not (2 <= self.rank <= 14) or self.suit not in SUITS:
+            raise CardError(f"no such card: rank {self.rank!r} suit {self.suit!r}")
+
+    @classmethod
+    def parse(cls, code: str) -> "Card":
+        """Read ``"AS"``, ``"td"`` or ``"10H"``; raise :class:`CardError` otherwise."""
+        if isinstance(code, Card):
+            return code
+        if not isinstance(code, str):
+            raise CardError(f"a card is a text like 'AS', not {code!r}")
+        text = code.strip().upper()
+        if text.startswith("10"):
+            text = "T" + text[2:]
+        if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
+            raise CardError(f"unknown card {code!r}: expected rank {RANKS} then suit {SUITS}, e.g. 'AS', 'TD', '2C'")
+        return cls(RANKS.index(text[0]) + 2, text[1])
+
+    @property
+    def code(self) -> str:
+        return RANKS[self.rank - 2] + self.suit
+
+    def pretty(self) -> str:
+        return RANKS[self.rank - 2].replace("T", "10") + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code!r})"
+
+
+FULL_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
+
+
+def parse_cards(codes: Iterable[str]) -> tuple[Card, ...]:
+    """Parse a list of card codes; raise :class:`CardError` naming the first bad one."""
+    if isinstance(codes, str):
+        raise CardError(f"expected a list of cards, got the text {codes!r}")
+    return tuple(Card.parse(c) for c in codes)
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    return [c.code for c in cards]
