@@ -1,0 +1,270 @@
+"""Actions: what happens at the table, one per line of an action script (REPLAY.md).
+
+    >>> a = parse_action({"do": "discard", "player": "Anna", "cards": ["AS", "7D"]})
+    >>> a.to_dict()
+    {'do': 'discard', 'player': 'Anna', 'cards': ['AS', '7D']}
+
+Every action is a frozen value with a JSON round trip.  ``parse_action`` checks the
+shape of a line (fields, types, card notation); whether the rules allow it is the
+engine's business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Mapping
+
+from .cards import Card, CardError, parse_cards
+
+
+class ActionError(ValueError):
+    """A line that is not a well-formed action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    do: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"do": self.do}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v is None and f.default is None:
+                continue
+            out[f.name] = _jsonable(v)
+        return out
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, Card):
+        return v.code
+    if isinstance(v, tuple):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, Mapping):
+        return {k: _jsonable(x) for k, x in v.items()}
+    return v
+
+
+@dataclass(frozen=True, slots=True)
+class TableStart(Action):
+    do: ClassVar[str] = "table"
+    players: tuple[str, ...]
+    ruleset: str = "sm2025"
+    dealer: str | None = None
+    options: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart(Action):
+    do: ClassVar[str] = "game"
+    seats: tuple[str, ...]
+    button: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    do: ClassVar[str] = "deal"
+    hands: Mapping[str, tuple[Card, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    do: ClassVar[str] = "discard"
+    player: str
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCard(Action):
+    do: ClassVar[str] = "open"
+    player: str
+    card: Card
+    take: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Receive(Action):
+    do: ClassVar[str] = "receive"
+    player: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class QuadsChoice(Action):
+    do: ClassVar[str] = "quads"
+    player: str
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChicagoAnswer(Action):
+    do: ClassVar[str] = "chicago"
+    player: str
+    say: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    do: ClassVar[str] = "play"
+    player: str
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Retract(Action):
+    do: ClassVar[str] = "retract"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(Action):
+    do: ClassVar[str] = "timeout"
+    player: str
+    clock: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimeCall(Action):
+    do: ClassVar[str] = "time_call"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty(Action):
+    do: ClassVar[str] = "penalty"
+    player: str
+    kind: str
+    points: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust(Action):
+    do: ClassVar[str] = "adjust"
+    player: str
+    points: int
+    reason: str = ""
+
+
+ACTIONS: dict[str, type[Action]] = {
+    cls.do: cls
+    for cls in (TableStart, GameStart, Deal, Discard, OpenCard, Receive, QuadsChoice,
+                ChicagoAnswer, Play, Retract, Timeout, TimeCall, Penalty, Adjust)
+}
+
+CLOCKS = ("exchange", "chicago", "quads", "play")
+PENALTY_KINDS = ("warning", "sit_out_deal", "sit_out_game", "last_place", "no_placement", "points")
+
+
+def _name(obj: Mapping[str, Any], key: str) -> str:
+    v = obj.get(key)
+    if not isinstance(v, str) or not v.strip():
+        raise ActionError(f"'{key}' must be a player's name (text)")
+    return v
+
+
+def _bool(obj: Mapping[str, Any], key: str) -> bool:
+    v = obj.get(key)
+    if not isinstance(v, bool):
+        raise ActionError(f"'{key}' must be true or false")
+    return v
+
+
+def _int(obj: Mapping[str, Any], key: str) -> int:
+    v = obj.get(key)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ActionError(f"'{key}' must be a whole number")
+    return v
+
+
+def _names(obj: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    v = obj.get(key)
+    if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+        raise ActionError(f"'{key}' must be a list of player names")
+    if len(set(v)) != len(v):
+        raise ActionError(f"'{key}' names a player twice")
+    return tuple(v)
+
+
+def _cards(obj: Mapping[str, Any], key: str, default: Any = ...) -> tuple[Card, ...]:
+    if key not in obj and default is not ...:
+        return default
+    v = obj.get(key)
+    if not isinstance(v, list):
+        raise ActionError(f"'{key}' must be a list of cards like [\"AS\", \"TD\"]")
+    try:
+        cards = parse_cards(v)
+    except CardError as exc:
+        raise ActionError(str(exc)) from None
+    if len(set(cards)) != len(cards):
+        raise ActionError(f"'{key}' lists a card twice")
+    return cards
+
+
+def _card(obj: Mapping[str, Any], key: str) -> Card:
+    try:
+        return Card.parse(obj.get(key))
+    except CardError as exc:
+        raise ActionError(f"'{key}': {exc}") from None
+
+
+def parse_action(obj: Any) -> Action:
+    """Build an action from one decoded JSON line; :class:`ActionError` says what is wrong."""
+    if not isinstance(obj, Mapping):
+        raise ActionError("a line must be a JSON object like {\"do\": \"play\", ...}")
+    do = obj.get("do")
+    if do not in ACTIONS:
+        raise ActionError(f"unknown action {do!r}; known: {', '.join(ACTIONS)}")
+    if do == "table":
+        options = obj.get("options")
+        if options is not None and not isinstance(options, Mapping):
+            raise ActionError("'options' must be an object of ruleset parameters")
+        ruleset = obj.get("ruleset", "sm2025")
+        if not isinstance(ruleset, str):
+            raise ActionError("'ruleset' must be a ruleset's name")
+        dealer = obj.get("dealer")
+        if dealer not in (None, "dedicated", "player"):
+            raise ActionError("'dealer' must be 'dedicated' or 'player'")
+        return TableStart(_names(obj, "players"), ruleset, dealer, dict(options) if options else None)
+    if do == "game":
+        return GameStart(_names(obj, "seats"), _name(obj, "button"))
+    if do == "deal":
+        hands = obj.get("hands")
+        if not isinstance(hands, Mapping) or not hands:
+            raise ActionError("'hands' must be an object {name: [5 cards]}")
+        return Deal({_name({"n": k}, "n"): _cards(hands, k) for k in hands})
+    if do == "discard":
+        return Discard(_name(obj, "player"), _cards(obj, "cards", ()))
+    if do == "open":
+        return OpenCard(_name(obj, "player"), _card(obj, "card"), _bool(obj, "take"))
+    if do == "receive":
+        return Receive(_name(obj, "player"), _cards(obj, "cards"))
+    if do == "quads":
+        choice = obj.get("choice")
+        if choice not in ("zero", "points"):
+            raise ActionError("'choice' must be 'zero' or 'points'")
+        return QuadsChoice(_name(obj, "player"), choice)
+    if do == "chicago":
+        return ChicagoAnswer(_name(obj, "player"), _bool(obj, "say"))
+    if do == "play":
+        return Play(_name(obj, "player"), _card(obj, "card"))
+    if do == "retract":
+        return Retract(_name(obj, "player"))
+    if do == "timeout":
+        clock = obj.get("clock")
+        if clock not in CLOCKS:
+            raise ActionError(f"'clock' must be one of {', '.join(CLOCKS)}")
+        return Timeout(_name(obj, "player"), clock)
+    if do == "time_call":
+        return TimeCall(_name(obj, "player"))
+    if do == "penalty":
+        kind = obj.get("kind")
+        if kind not in PENALTY_KINDS:
+            raise ActionError(f"'kind' must be one of {', '.join(PENALTY_KINDS)}")
+        points = _int(obj, "points") if kind == "points" else None
+        reason = obj.get("reason", "")
+        return Penalty(_name(obj, "player"), kind, points, reason if isinstance(reason, str) else str(reason))
+    if do == "adjust":
+        reason = obj.get("reason", "")
+        return Adjust(_name(obj, "player"), _int(obj, "points"), reason if isinstance(reason, str) else str(reason))
+    raise ActionError(f"unknown action {do!r}")  # pragma: no cover

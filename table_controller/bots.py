@@ -1,0 +1,102 @@
+"""A bot that plays random legal actions for whoever must act, dealer included.
+
+    >>> engine = play_table(seed=7)
+    >>> engine.phase
+    'table_over'
+
+Used by tests, benchmarks, the demo and the virtual table.  All randomness comes from the
+bot's own seeded ``random.Random``; the engine stays pure.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from . import actions as act
+from .cards import FULL_DECK, Card
+from .engine import Engine
+
+
+class RandomBot:
+    def __init__(self, seed: int | None = None, players: Sequence[str] = ("Anna", "Bo", "Cilla", "Dan"),
+                 ruleset: str = "sm2025", chicago_rate: float = 0.35):
+        self.rng = random.Random(seed)
+        self.players = tuple(players)
+        self.ruleset = ruleset
+        self.chicago_rate = chicago_rate
+
+    def next_action(self, engine: Engine) -> act.Action | None:
+        """A legal action for the table's next step, or None when the table is over."""
+        rng = self.rng
+        s = engine.state
+        if s.rules is None:
+            return act.TableStart(self.players, self.ruleset)
+        phase = engine.phase
+        if phase == "table_over":
+            return None
+        if phase in ("game_start", "game_over"):
+            seats = list(s.playoff_players or s.players)
+            rng.shuffle(seats)  # r7: seats drawn at random every game
+            return act.GameStart(tuple(seats), rng.choice(seats))
+        g = s.game
+        if phase == "deal":
+            deck = list(FULL_DECK)
+            rng.shuffle(deck)
+            eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
+            return act.Deal({p: tuple(deck[5 * i:5 * i + 5]) for i, p in enumerate(eligible)})
+        d = g.deal
+        if phase.startswith("exchange"):
+            waiting = engine.to_act()
+            placing = [p for p in waiting if p not in d.placed]
+            if placing:
+                p = placing[0]
+                if engine._at_draw_stop(d, p):
+                    return act.Discard(p, ())
+                hand = list(d.hands[p])
+                n = rng.choices(range(engine.rules.max_exchange_cards + 1), weights=[3, 4, 3, 3, 2, 1][: engine.rules.max_exchange_cards + 1])[0]
+                return act.Discard(p, tuple(rng.sample(hand, n)))
+            p = waiting[0]
+            owed = d.awaiting[p]
+            cards = self._draw(d, owed)
+            if len(d.placed[p]) == 1 and p not in d.open_declined:
+                return act.OpenCard(p, cards[0], rng.random() < 0.5)
+            return act.Receive(p, tuple(cards))
+        if phase == "quads_choice":
+            return act.QuadsChoice(d.asking[0], rng.choice(("zero", "points")))
+        if phase == "chicago":
+            return act.ChicagoAnswer(d.asking[0], rng.random() < self.chicago_rate)
+        if phase == "tricks":
+            p = engine.to_act()[0]
+            hand = d.hands[p]
+            legal = list(hand)
+            if d.trick and not engine._trick_complete(d):
+                led = d.trick[0][1].suit
+                follow = [c for c in hand if c.suit == led]
+                legal = follow or legal
+            return act.Play(p, rng.choice(sorted(legal)))
+        return None  # pragma: no cover
+
+    def _draw(self, d, n: int) -> list[Card]:
+        stub = sorted(d.stub)
+        out: list[Card] = []
+        for _ in range(n):
+            if not stub:
+                stub = sorted(d.discards_earlier - set(out))
+            c = self.rng.choice(stub)
+            stub.remove(c)
+            out.append(c)
+        return out
+
+
+def play_table(seed: int | None = None, ruleset: str = "sm2025", players: Sequence[str] = ("Anna", "Bo", "Cilla", "Dan"),
+               max_actions: int = 200_000) -> Engine:
+    """Play a whole table (three games and any särspel) with random legal actions."""
+    bot = RandomBot(seed, players, ruleset)
+    engine = Engine()
+    for _ in range(max_actions):
+        a = bot.next_action(engine)
+        if a is None:
+            return engine
+        engine.apply(a)
+    raise RuntimeError(f"table not finished after {max_actions} actions (seed {seed})")

@@ -1,0 +1,46 @@
+"""``chicago-table replay FILE.jsonl [--json] [--strict]`` (REPLAY.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..replay import replay_lines
+from ..textprotocol import render_text
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Replay an action script (one JSON action per line; blank lines and lines "
+                     "starting with # are skipped) and print each game's protocol, or with --json "
+                     "the replay document of REPLAY.md.  Rejected lines are listed with their "
+                     "line number and the rule; the replay goes on after them.")
+    p.add_argument("file", help="the action script (.jsonl); '-' reads standard input")
+    p.add_argument("--json", action="store_true", help="print the replay document as JSON")
+    p.add_argument("--strict", action="store_true", help="stop at the first rejected line, exit status 1")
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                lines = fh.read().splitlines()
+    except OSError as exc:
+        print(f"chicago-table replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"chicago-table replay: {args.file} is not UTF-8 text", file=sys.stderr)
+        return 2
+    _, doc = replay_lines(lines, strict=args.strict)
+    if args.json:
+        json.dump(doc, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_text(doc))
+    if args.strict and doc["rejected"]:
+        r = doc["rejected"][0]
+        print(f"line {r['line']}: {r['action']} rejected: {r['reason']}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,427 @@
+"""The rules engine: actions in, domain events out (pure: no I/O, clock or randomness).
+
+    >>> engine = Engine()
+    >>> engine.apply(TableStart(("Anna", "Bo", "Cilla")))[0].type
+    'table_opened'
+
+``apply`` judges one action.  It either returns the events the action caused (already
+folded into ``engine.state``) or raises :class:`IllegalAction` naming the rule, and then
+nothing has changed: every check runs before the first event is emitted.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from . import actions as act
+from . import events as ev
+from .cards import Card
+from .hands import scoring_cards
+from .rulesets import Ruleset, RulesetError, ruleset
+from .scoring import ScoringRules
+from .state import DealState, GameState, TableState, evolve
+from .tricks import TrickRules
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid; ``reason`` says which rule."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Engine(ScoringRules, TrickRules):
+    def __init__(self) -> None:
+        self.state = TableState()
+        self.events: list[ev.Event] = []
+
+    # --- the public face -------------------------------------------------------------
+
+    @classmethod
+    def from_events(cls, events: Iterable[ev.Event]) -> "Engine":
+        """Fold stored events into a new engine (crash recovery, replay checks)."""
+        engine = cls()
+        for e in events:
+            evolve(engine.state, e)
+            engine.events.append(e)
+        return engine
+
+    def apply(self, action: act.Action) -> list[ev.Event]:
+        handler = self._HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"unknown action {action!r}")
+        if self.state.rules is None and not isinstance(action, act.TableStart):
+            raise IllegalAction("the first action must be 'table'")
+        start = len(self.events)
+        handler(self, action)
+        return self.events[start:]
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.state.rules
+
+    @property
+    def phase(self) -> str:
+        """One of REPLAY.md's phases."""
+        s = self.state
+        if s.rules is None or not s.games:
+            return "game_start"
+        if s.finished:
+            return "table_over"
+        g = s.game
+        if g.finished:
+            return "game_over"
+        d = g.deal
+        if d is None:
+            return "deal"
+        if d.phase == "exchange":
+            return f"exchange_{d.exchange}"
+        return d.phase
+
+    def to_act(self) -> list[str]:
+        """Whose action the table waits for, in turn order (empty: the dealer's)."""
+        d = self.state.deal
+        if d is None:
+            return []
+        if d.phase == "exchange":
+            waiting = [p for p in d.in_play() if p not in d.placed and not self._at_draw_stop(d, p)]
+            if waiting:
+                return waiting
+            return [p for p in d.in_play() if p in d.awaiting]
+        if d.phase in ("quads_choice", "chicago"):
+            return d.asking[:1]
+        if d.phase == "tricks":
+            nxt = self._next_to_play(d)
+            return [nxt] if nxt else []
+        return []
+
+    # --- emitting ----------------------------------------------------------------------
+
+    def _emit(self, event: ev.Event) -> None:
+        evolve(self.state, event)
+        self.events.append(event)
+
+    # --- helpers -----------------------------------------------------------------------
+
+    def _game(self) -> GameState:
+        g = self.state.game
+        if g is None or g.finished:
+            raise IllegalAction("no game is in progress: start one with 'game'")
+        return g
+
+    def _deal(self) -> DealState:
+        d = self._game().deal
+        if d is None:
+            raise IllegalAction("no deal is in progress: the next action is 'deal'")
+        return d
+
+    def _in_play(self, d: DealState, player: str) -> None:
+        g = self.state.game
+        if player not in g.players:
+            raise IllegalAction(f"{player} does not play in this game")
+        if player not in d.order or player in d.folded:
+            raise IllegalAction(f"{player} is not in this deal (out, sitting out or folded)")
+
+    def _at_draw_stop(self, d: DealState, player: str) -> bool:
+        """Köpstopp: at the ruleset's limit now (sm), or from the deal's start (classic)."""
+        if self.rules.draw_stop_from_next_deal:
+            return player in d.draw_stop
+        return self.state.game.players[player].score >= self.rules.draw_stop
+
+    # --- table and game ----------------------------------------------------------------
+
+    def _table(self, a: act.TableStart) -> None:
+        if self.state.rules is not None:
+            raise IllegalAction("the table has already started")
+        try:
+            rules = ruleset(a.ruleset, a.options)
+        except RulesetError as exc:
+            raise IllegalAction(str(exc)) from None
+        n = len(a.players)
+        if not rules.min_players <= n <= rules.max_players:
+            raise IllegalAction(f"{n} players; {rules.name} plays {rules.min_players}-{rules.max_players} (r1)")
+        self._emit(ev.TableOpened(a.ruleset, a.players, a.dealer or rules.dealer, dict(a.options or {})))
+
+    def _game_start(self, a: act.GameStart) -> None:
+        s = self.state
+        if s.finished:
+            raise IllegalAction("the table is over")
+        if s.game is not None and not s.game.finished:
+            raise IllegalAction(f"game {s.game.number} is still in progress")
+        expected = s.playoff_players or s.players
+        if sorted(a.seats) != sorted(expected):
+            what = "the särspel is between" if s.playoff_players else "the table's players are"
+            raise IllegalAction(f"seats must name each player once: {what} {', '.join(expected)}")
+        if a.button not in a.seats:
+            raise IllegalAction(f"the button must be at one of the seats, not {a.button!r}")
+        regular = sum(1 for g in s.games if not g.playoff)
+        playoff = bool(s.playoff_players)
+        if not playoff and regular >= self.rules.games_per_table:
+            raise IllegalAction(f"a table plays {self.rules.games_per_table} games (r2)")
+        self._emit(ev.GameStarted(len(s.games) + 1, a.seats, a.button, playoff))
+
+    # --- the deal ----------------------------------------------------------------------
+
+    def _next_button(self, g: GameState, eligible: list[str]) -> str:
+        if not g.deals:
+            return g.first_button
+        prev = g.deals[-1].button
+        i = g.seats.index(prev)
+        for k in range(1, len(g.seats) + 1):  # r6: one seat clockwise, skipping those out
+            cand = g.seats[(i + k) % len(g.seats)]
+            if cand in eligible:
+                return cand
+        return prev
+
+    def _deal_start(self, a: act.Deal) -> None:
+        g = self._game()
+        if g.deal is not None:
+            raise IllegalAction(f"deal {g.deal.number} is still in progress ({self.phase})")
+        unknown = [p for p in a.hands if p not in g.players]
+        if unknown:
+            raise IllegalAction(f"hands for players not in this game: {', '.join(unknown)}")
+        eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
+        missing = [p for p in eligible if p not in a.hands and not g.players[p].sit_out_next_deal]
+        if missing:
+            raise IllegalAction(f"no hand dealt to {', '.join(missing)}")
+        seen: dict[Card, str] = {}
+        for p, cards in a.hands.items():
+            if p not in eligible:
+                continue
+            if len(cards) != 5:
+                raise IllegalAction(f"{p} was dealt {len(cards)} cards; a hand is 5 (r12)")
+            for c in cards:
+                if c in seen:
+                    raise IllegalAction(f"card seen twice: {c} dealt to {seen[c]} and {p}")
+                seen[c] = p
+        button = self._next_button(g, eligible)
+        i = g.seats.index(button)
+        rotation = [g.seats[(i + k) % len(g.seats)] for k in range(1, len(g.seats) + 1)]
+        order = tuple(p for p in rotation if p in eligible and p in a.hands)
+        folded = tuple(p for p in order if g.players[p].sit_out_next_deal)
+        stop = tuple(p for p in order if g.players[p].score >= self.rules.draw_stop)
+        hands = {p: tuple(a.hands[p]) for p in order}
+        self._emit(ev.DealStarted(len(g.deals) + 1, button, hands, order, folded,
+                                  stop if self.rules.draw_stop_from_next_deal else ()))
+
+    # --- exchanges ---------------------------------------------------------------------
+
+    def _exchange(self, player: str) -> DealState:
+        d = self._deal()
+        if d.phase != "exchange":
+            raise IllegalAction(f"no exchange now: the deal is at {self.phase}")
+        self._in_play(d, player)
+        return d
+
+    def _all_placed(self, d: DealState) -> bool:
+        return all(p in d.placed or self._at_draw_stop(d, p) for p in d.in_play())
+
+    def _discard(self, a: act.Discard) -> None:
+        d = self._exchange(a.player)
+        self._place(d, a.player, a.cards)
+        self._maybe_end_exchange(d)
+
+    def _place(self, d: DealState, player: str, cards: tuple[Card, ...]) -> None:
+        if player in d.placed:
+            raise IllegalAction(f"{player} has already placed for exchange {d.exchange}; placed cards cannot be taken back (r18)")
+        if d.awaiting or any(p in d.open_declined for p in d.order):
+            pass  # replacements have begun only when all had placed; nothing to check
+        limit = self.rules.max_exchange_cards
+        if len(cards) > limit:
+            raise IllegalAction(f"{len(cards)} cards placed; at most {limit} (r12)")
+        hand = d.hands[player]
+        missing = [str(c) for c in cards if c not in hand]
+        if missing:
+            raise IllegalAction(f"{', '.join(missing)} not in {player}'s hand")
+        if cards and self._at_draw_stop(d, player):
+            self._draw_stop_attempt(d, player)
+            return
+        self._emit(ev.CardsPlaced(player, tuple(cards), d.exchange))
+        if player == d.last_scorer and d.last_scoring_cards:
+            made = set(scoring_cards(d.last_scoring_cards))
+            broken = tuple(c for c in cards if c in made)
+            if broken:  # r17: "jag bryter mitt par"
+                self._emit(ev.HandBroken(player, broken))
+
+    def _draw_stop_attempt(self, d: DealState, player: str) -> None:
+        rule = self.rules.draw_stop_attempt
+        score = self.state.game.players[player].score
+        if rule == "refuse":  # D5: refused, the cards go back, the TL is alerted
+            raise IllegalAction(f"draw stop: {player} has {score} points and may not exchange (D5, köpstopp at {self.rules.draw_stop})")
+        # sm2019 r19 / shootout: the score drops to 0; the cards go back
+        moment = f"exchange_{d.exchange}"
+        self._award(player, -score, "draw_stop_attempt", moment, check_out=False)
+        if rule == "zero_clear_chicago" and self.state.game.players[player].said_chicago:
+            self._emit(ev.ChicagoMarkCleared(player))
+        self._emit(ev.CardsPlaced(player, (), d.exchange))
+
+    def _replacement(self, player: str) -> DealState:
+        d = self._exchange(player)
+        if not self._all_placed(d):
+            waiting = [p for p in d.in_play() if p not in d.placed and not self._at_draw_stop(d, p)]
+            raise IllegalAction(f"every player places before any replacement (r13); waiting for {', '.join(waiting)}")
+        return d
+
+    def _draw(self, d: DealState, cards: tuple[Card, ...]) -> None:
+        """Check that the cards can come from the stub; reshuffle the discards when it is
+        empty (r16).  Emits the reshuffle only when all cards check out."""
+        stub = set(d.stub)
+        reshuffle: tuple[Card, ...] = ()
+        for c in cards:
+            if not stub and not reshuffle:
+                reshuffle = tuple(sorted(d.discards_earlier))
+                stub = set(reshuffle)
+            if c not in stub:
+                raise IllegalAction(self._where(d, c))
+            stub.discard(c)
+        if reshuffle:
+            self._emit(ev.StubReshuffled(reshuffle))
+
+    def _where(self, d: DealState, c: Card) -> str:
+        for p, hand in d.hands.items():
+            if c in hand:
+                return f"card seen twice: {c} is in {p}'s hand"
+        if c in d.discards_now or c in d.discards_earlier:
+            return f"card seen twice: {c} is in the discards" + ("" if d.stub else "")
+        return f"card seen twice: {c} has already been dealt"
+
+    def _open(self, a: act.OpenCard) -> None:
+        d = self._replacement(a.player)
+        owed = d.awaiting.get(a.player, 0)
+        if len(d.placed.get(a.player, ())) != 1 or owed != 1 or a.player in d.open_declined:
+            # r15: a flashed card is put aside and shuffled back into the stub
+            self._draw(d, (a.card,))
+            self._dealer_error(d, a.player, "flashed", 1, (a.card,))
+            return
+        self._draw(d, (a.card,))
+        self._emit(ev.OpenCardShown(a.player, a.card, a.take))
+        self._maybe_end_exchange(d)
+
+    def _receive(self, a: act.Receive) -> None:
+        d = self._replacement(a.player)
+        owed = d.awaiting.get(a.player, 0)
+        if len(a.cards) > owed or not a.cards:
+            # r14: wrong number of cards; logged and corrected by the dealer
+            self._dealer_error(d, a.player, "wrong_count", abs(len(a.cards) - owed), ())
+            return
+        self._draw(d, a.cards)
+        self._emit(ev.CardsReceived(a.player, a.cards))
+        self._maybe_end_exchange(d)
+
+    def _dealer_error(self, d: DealState, player: str, kind: str, wrong: int, cards: tuple[Card, ...]) -> None:
+        dealer = d.button if self.state.dealer == "player" else None
+        self._emit(ev.DealerErred(dealer, player, kind, wrong, cards))
+        if dealer and not self._at_draw_stop(d, dealer) and self.rules.dealer_error_points:
+            self._award(dealer, self.rules.dealer_error_points * wrong, "dealer_error",
+                        f"exchange_{d.exchange}")
+
+    def _maybe_end_exchange(self, d: DealState) -> None:
+        if self.state.deal is not d or d.phase != "exchange":
+            return
+        if not self._all_placed(d) or d.awaiting:
+            return
+        k = d.exchange
+        self._emit(ev.ExchangeEnded(k))
+        self._after_scoring_moment(k)
+
+    def _after_scoring_moment(self, k: int) -> None:
+        """D4: hands score after exchanges 1 and 2; after exchange 3 only special hands
+        (step 7, r28), then the Chicago question."""
+        outcome = self._score_hands(f"exchange_{k}", special_only=(k >= self.rules.exchanges))
+        if outcome != "go_on":
+            return
+        self._continue_after(k)
+
+    def _continue_after(self, k: int) -> None:
+        d = self.state.deal
+        if d is None:
+            return
+        if k < self.rules.exchanges:
+            self._emit(ev.PhaseEntered("exchange", exchange=k + 1))
+            self._maybe_end_exchange(d)  # everyone at draw stop: nothing to wait for
+        else:
+            self._start_chicago_round(d)
+
+    def _quads(self, a: act.QuadsChoice) -> None:
+        d = self._deal()
+        if d.phase != "quads_choice" or d.asking[:1] != [a.player]:
+            raise IllegalAction(f"{a.player} is not asked for a four-of-a-kind choice now")
+        self._choose_quads(d, a.player, a.choice)
+
+    # --- shot clocks, "time", TL -------------------------------------------------------
+
+    def _timeout(self, a: act.Timeout) -> None:
+        d = self._deal()
+        p = a.player
+        if a.clock == "exchange":
+            self._exchange(p)
+            if p in d.placed:
+                raise IllegalAction(f"{p} has already placed; no exchange clock runs")
+            self._emit(ev.ViolationRecorded(p, a.clock))
+            self._emit(ev.CardsPlaced(p, (), d.exchange))  # D12: exchanges what was placed: nothing
+            self._maybe_end_exchange(d)
+        elif a.clock == "chicago":
+            if d.phase != "chicago" or d.asking[:1] != [p]:
+                raise IllegalAction(f"{p} is not being asked the Chicago question")
+            self._emit(ev.ViolationRecorded(p, a.clock))
+            self._answer_chicago(d, p, False)  # D12: counts as "no"
+        elif a.clock == "quads":
+            if d.phase != "quads_choice" or d.asking[:1] != [p]:
+                raise IllegalAction(f"{p} is not choosing for a four of a kind")
+            self._emit(ev.ViolationRecorded(p, a.clock))
+            self._choose_quads(d, p, "points")  # D12: "points"
+        else:
+            if d.phase != "tricks" or self._next_to_play(d) != p:
+                raise IllegalAction(f"it is not {p}'s turn to play")
+            self._emit(ev.ViolationRecorded(p, a.clock))  # D12: logged, the TL alerted
+
+    def _time_call(self, a: act.TimeCall) -> None:
+        d = self._deal()
+        self._in_play(d, a.player)
+        if d.phase == "tricks" and self._trick_complete(d):
+            raise IllegalAction("the trick is complete; call time on the next player to act")
+        self._emit(ev.HandFolded(a.player, "time"))  # general rules §2.12: the hand is dead
+        self._after_fold(d)
+
+    def _after_fold(self, d: DealState) -> None:
+        if self.state.deal is not d:
+            return
+        if d.phase == "exchange":
+            self._maybe_end_exchange(d)
+        elif d.phase == "chicago" and not d.asking:
+            self._start_tricks(d)
+        elif d.phase == "tricks":
+            self._after_play(d)
+
+    def _penalty(self, a: act.Penalty) -> None:
+        g = self._game()
+        if a.player not in g.players:
+            raise IllegalAction(f"{a.player} does not play in this game")
+        self._emit(ev.PenaltyGiven(a.player, a.kind, a.reason))
+        if a.kind == "points":
+            self._award(a.player, -abs(a.points or 0), "penalty", "tl")
+        elif a.kind == "sit_out_game":
+            d = g.deal
+            if d is not None and a.player in d.in_play():
+                self._emit(ev.HandFolded(a.player, "sit_out_game"))
+                self._after_fold(d)
+
+    def _adjust(self, a: act.Adjust) -> None:
+        g = self._game()
+        if a.player not in g.players:
+            raise IllegalAction(f"{a.player} does not play in this game")
+        if a.points == 0:
+            raise IllegalAction("an adjustment of 0 points changes nothing")
+        self._award(a.player, a.points, "adjust", "tl")
+
+    _HANDLERS: dict[type, Callable[["Engine", act.Action], None]] = {}
+
+
+Engine._HANDLERS = {
+    act.TableStart: Engine._table, act.GameStart: Engine._game_start, act.Deal: Engine._deal_start,
+    act.Discard: Engine._discard, act.OpenCard: Engine._open, act.Receive: Engine._receive,
+    act.QuadsChoice: Engine._quads, act.ChicagoAnswer: TrickRules._chicago,
+    act.Play: TrickRules._play, act.Retract: TrickRules._retract, act.Timeout: Engine._timeout,
+    act.TimeCall: Engine._time_call, act.Penalty: Engine._penalty, act.Adjust: Engine._adjust,
+}

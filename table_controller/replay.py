@@ -1,0 +1,146 @@
+"""Action scripts (REPLAY.md): read them, run them through the engine, and describe the
+result as the replay document.
+
+    >>> engine, doc = replay_lines(['{"do": "table", "players": ["A", "B", "C"]}'])
+    >>> doc["current"]["phase"]
+    'game_start'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .actions import Action, ActionError, parse_action
+from .engine import Engine, IllegalAction
+from .state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    line: int
+    action: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "action": self.action, "reason": self.reason}
+
+
+def read_script(lines: Iterable[str]) -> Iterable[tuple[int, Action | Rejection]]:
+    """Yield (line number, action) or (line number, rejection) for each non-blank,
+    non-comment line."""
+    for n, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            yield n, Rejection(n, "?", f"not valid JSON: {exc.msg} at column {exc.colno}")
+            continue
+        do = obj.get("do", "?") if isinstance(obj, dict) else "?"
+        try:
+            yield n, parse_action(obj)
+        except ActionError as exc:
+            yield n, Rejection(n, str(do), str(exc))
+
+
+def replay_lines(lines: Iterable[str], strict: bool = False) -> tuple[Engine, dict[str, Any]]:
+    """Run a whole script; with ``strict`` stop at the first rejection."""
+    engine = Engine()
+    rejected: list[Rejection] = []
+    for n, item in read_script(lines):
+        if isinstance(item, Rejection):
+            rejected.append(item)
+        else:
+            try:
+                engine.apply(item)
+            except IllegalAction as exc:
+                rejected.append(Rejection(n, item.do, exc.reason))
+        if strict and rejected:
+            break
+    return engine, replay_document(engine, rejected)
+
+
+def _num(v: float) -> float | int:
+    return int(v) if float(v).is_integer() else v
+
+
+def game_document(engine: Engine, g: GameState) -> dict[str, Any]:
+    order = engine.state.players
+    players = [p for p in order if p in g.players]
+    deals = []
+    for rec in g.deals:
+        scores = rec.scores_after if rec.scores_after is not None else g.scores()
+        deals.append({
+            "number": rec.number,
+            "button": rec.button,
+            "scores_after": {p: scores[p] for p in players},
+            "awards": [{"player": a.player, "points": a.points, "reason": a.reason, "moment": a.moment}
+                       for a in rec.awards],
+        })
+    return {
+        "number": g.number,
+        "finished": g.finished,
+        "winner": g.winner,
+        "scores": {p: g.players[p].score for p in players},
+        "said_chicago": [p for p in players if g.players[p].said_chicago],
+        "won_chicagos": {p: g.players[p].won_chicagos for p in players if g.players[p].won_chicagos},
+        "out_without_chicago": list(g.out_order),
+        "places": dict(sorted(g.places.items(), key=lambda kv: kv[1])),
+        "placement_points": {p: _num(v) for p, v in sorted(g.placement_points.items(), key=lambda kv: g.places[kv[0]])},
+        "seats": list(g.seats),
+        "deals": deals,
+    }
+
+
+def table_document(engine: Engine) -> dict[str, Any]:
+    s = engine.state
+    totals = engine.table_totals() if s.rules else {}
+    ranking = s.ranking or (engine._table_ranking() if s.rules else [])
+    standings = []
+    prev_key = None
+    rank = 0
+    for i, p in enumerate(ranking):
+        t = totals[p]
+        key = engine._standing_key(totals, p)
+        if s.finished and s.ranking:
+            rank = i + 1
+        elif key != prev_key:
+            rank = i + 1
+        prev_key = key
+        standings.append({"player": p, "rank": rank, "placement_points": t["placement_points"],
+                          "score_total": t["score_total"], "won_chicagos": t["won_chicagos"]})
+    out: dict[str, Any] = {"finished": s.finished, "standings": standings}
+    playoff = next((g for g in s.games if g.playoff), None)
+    if s.playoff_players:
+        out["playoff"] = {"players": list(s.playoff_players), "deals": s.playoff_deals,
+                          "game": game_document(engine, playoff) if playoff else None}
+    return out
+
+
+def current_document(engine: Engine) -> dict[str, Any]:
+    s = engine.state
+    g = s.game
+    if g is None:
+        return {"game": 0, "deal": 0, "phase": "game_start", "to_act": [], "scores": {}}
+    number = g.deal.number if g.deal else len(g.deals) + (0 if g.finished else 1)
+    return {
+        "game": g.number,
+        "deal": number,
+        "phase": engine.phase,
+        "to_act": engine.to_act(),
+        "scores": {p: g.players[p].score for p in s.players if p in g.players},
+    }
+
+
+def replay_document(engine: Engine, rejected: Iterable[Rejection] = ()) -> dict[str, Any]:
+    s = engine.state
+    return {
+        "ruleset": s.rules.name if s.rules else None,
+        "games": [game_document(engine, g) for g in s.games if not g.playoff],
+        "table": table_document(engine),
+        "current": current_document(engine),
+        "rejected": [r.to_dict() for r in rejected],
+    }

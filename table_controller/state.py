@@ -1,0 +1,408 @@
+"""Table state and the fold that builds it from events (``evolve``).
+
+``evolve`` applies one decided fact; it never judges.  The engine decides events and
+folds each one in as it emits it, so live state and a replay of the log are one path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any, Callable
+
+from . import events as ev
+from .cards import FULL_DECK, Card
+from .rulesets import Ruleset, ruleset
+
+
+@dataclass
+class AwardRecord:
+    player: str
+    points: int
+    reason: str
+    moment: str
+
+
+@dataclass
+class DealRecord:
+    number: int
+    button: str
+    awards: list[AwardRecord] = field(default_factory=list)
+    scores_after: dict[str, int] | None = None
+
+
+@dataclass
+class PlayerInGame:
+    score: int = 0
+    said_chicago: bool = False
+    won_chicagos: int = 0
+    out: bool = False              # r21: 52+ without Chicago, sits out the rest
+    sit_out_game: bool = False
+    sit_out_next_deal: bool = False
+    last_place: bool = False
+    no_placement: bool = False
+    violations: list[str] = field(default_factory=list)
+    warnings: int = 0
+
+
+@dataclass
+class DealState:
+    number: int
+    button: str
+    order: list[str]                              # in the deal, turn order
+    hands: dict[str, list[Card]]
+    folded: set[str] = field(default_factory=set)
+    draw_stop: set[str] = field(default_factory=set)
+    phase: str = "exchange"                       # exchange, quads_choice, chicago, tricks, over
+    exchange: int = 1
+    placed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    awaiting: dict[str, int] = field(default_factory=dict)   # replacements still owed
+    open_declined: set[str] = field(default_factory=set)
+    stub: set[Card] = field(default_factory=set)  # cards nobody has seen this deal
+    discards_earlier: set[Card] = field(default_factory=set)
+    discards_now: set[Card] = field(default_factory=set)
+    last_scorer: str | None = None
+    last_scoring_cards: tuple[Card, ...] = ()
+    quads_choice: dict[str, str] = field(default_factory=dict)
+    asking: list[str] = field(default_factory=list)   # quads chooser or Chicago queue
+    chicago: str | None = None
+    chicago_broken: bool = False
+    trick_number: int = 0
+    leader: str | None = None
+    trick: list[tuple[str, Card]] = field(default_factory=list)
+    played: dict[str, list[Card]] = field(default_factory=dict)
+    pending_revoke: str | None = None
+    dead: set[str] = field(default_factory=set)          # r26 dead hands (still score)
+    revoked: set[str] = field(default_factory=set)       # sm2019: revoked, may not win last trick
+    tricks: list[tuple[str, Card]] = field(default_factory=list)
+    broken: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    dealer_errors: list[tuple[str, str, int]] = field(default_factory=list)
+
+    def in_play(self) -> list[str]:
+        """Players whose hands are live in this deal, in turn order."""
+        return [p for p in self.order if p not in self.folded]
+
+
+@dataclass
+class GameState:
+    number: int
+    seats: list[str]
+    first_button: str
+    playoff: bool
+    players: dict[str, PlayerInGame]
+    deals: list[DealRecord] = field(default_factory=list)
+    deal: DealState | None = None
+    out_order: list[str] = field(default_factory=list)
+    finished: bool = False
+    winner: str | None = None
+    places: dict[str, int] = field(default_factory=dict)
+    placement_points: dict[str, float] = field(default_factory=dict)
+
+    def scores(self) -> dict[str, int]:
+        return {p: s.score for p, s in self.players.items()}
+
+
+@dataclass
+class TableState:
+    rules: Ruleset | None = None
+    players: list[str] = field(default_factory=list)
+    dealer: str = "dedicated"
+    options: dict[str, Any] = field(default_factory=dict)
+    games: list[GameState] = field(default_factory=list)
+    playoff_players: list[str] = field(default_factory=list)
+    playoff_deals: int = 0
+    finished: bool = False
+    ranking: list[str] = field(default_factory=list)
+    seq: int = 0
+
+    @property
+    def game(self) -> GameState | None:
+        return self.games[-1] if self.games else None
+
+    @property
+    def deal(self) -> DealState | None:
+        g = self.game
+        return g.deal if g else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return _plain(self)
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, Card):
+        return v.code
+    if isinstance(v, Ruleset):
+        return v.name
+    if is_dataclass(v):
+        return {f.name: _plain(getattr(v, f.name)) for f in fields(v)}
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (set, frozenset)):
+        return sorted(_plain(x) for x in v)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+# --- the fold --------------------------------------------------------------------------
+
+def _table_opened(s: TableState, e: ev.TableOpened) -> None:
+    s.rules = ruleset(e.ruleset, e.options)
+    s.players = list(e.players)
+    s.dealer = e.dealer
+    s.options = dict(e.options)
+
+
+def _game_started(s: TableState, e: ev.GameStarted) -> None:
+    s.games.append(GameState(e.number, list(e.seats), e.button, e.playoff,
+                             {p: PlayerInGame() for p in e.seats}))
+
+
+def _deal_started(s: TableState, e: ev.DealStarted) -> None:
+    g = s.game
+    seen = {c for cs in e.hands.values() for c in cs}
+    g.deal = DealState(e.number, e.button, list(e.order), {p: list(cs) for p, cs in e.hands.items()},
+                       folded=set(e.folded), draw_stop=set(e.draw_stop),
+                       stub=set(FULL_DECK) - seen, played={p: [] for p in e.order})
+    g.deals.append(DealRecord(e.number, e.button))
+    for p in e.folded:
+        g.players[p].sit_out_next_deal = False
+
+
+def _cards_placed(s: TableState, e: ev.CardsPlaced) -> None:
+    d = s.deal
+    for c in e.cards:
+        d.hands[e.player].remove(c)
+    d.placed[e.player] = e.cards
+    d.discards_now.update(e.cards)
+    if e.cards:
+        d.awaiting[e.player] = len(e.cards)
+
+
+def _open_card_shown(s: TableState, e: ev.OpenCardShown) -> None:
+    d = s.deal
+    d.stub.discard(e.card)
+    if e.taken:
+        d.hands[e.player].append(e.card)
+        d.awaiting.pop(e.player, None)
+    else:
+        d.discards_now.add(e.card)
+        d.open_declined.add(e.player)
+
+
+def _cards_received(s: TableState, e: ev.CardsReceived) -> None:
+    d = s.deal
+    for c in e.cards:
+        d.stub.discard(c)
+        d.hands[e.player].append(c)
+    left = d.awaiting.get(e.player, 0) - len(e.cards)
+    if left > 0:
+        d.awaiting[e.player] = left
+    else:
+        d.awaiting.pop(e.player, None)
+
+
+def _stub_reshuffled(s: TableState, e: ev.StubReshuffled) -> None:
+    d = s.deal
+    d.stub = set(e.cards)
+    d.discards_earlier -= set(e.cards)
+
+
+def _dealer_erred(s: TableState, e: ev.DealerErred) -> None:
+    d = s.deal
+    d.dealer_errors.append((e.player, e.kind, e.wrong_cards))
+    for c in e.cards:  # a flashed card is put aside and shuffled back into the stub (r15)
+        d.stub.add(c)
+
+
+def _exchange_ended(s: TableState, e: ev.ExchangeEnded) -> None:
+    d = s.deal
+    d.discards_earlier |= d.discards_now
+    d.discards_now = set()
+    d.placed = {}
+    d.awaiting = {}
+    d.open_declined = set()
+
+
+def _phase_entered(s: TableState, e: ev.PhaseEntered) -> None:
+    d = s.deal
+    d.phase = e.phase
+    if e.phase == "exchange":
+        d.exchange = e.exchange
+    elif e.phase in ("quads_choice", "chicago"):
+        d.asking = list(e.players)
+    elif e.phase == "tricks":
+        d.asking = []
+        d.trick_number = 1
+        d.leader = e.players[0] if e.players else None
+        d.trick = []
+
+
+def _awarded(s: TableState, e: ev.Awarded) -> None:
+    g = s.game
+    g.players[e.player].score += e.points
+    if e.reason == "chicago_won":
+        g.players[e.player].won_chicagos += 1
+    if g.deals:
+        g.deals[-1].awards.append(AwardRecord(e.player, e.points, e.reason, e.moment))
+        if g.deals[-1].scores_after is not None:  # a TL correction between deals
+            g.deals[-1].scores_after = g.scores()
+    d = g.deal
+    if d is not None and e.moment.startswith("exchange") and e.reason in _HAND_REASONS:
+        d.last_scorer = e.player
+        d.last_scoring_cards = tuple(d.hands.get(e.player, ()))
+
+
+_HAND_REASONS = {"one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
+                 "four_of_a_kind", "straight_flush", "royal_flush"}
+
+
+def _hand_broken(s: TableState, e: ev.HandBroken) -> None:
+    s.deal.broken[e.player] = e.cards
+
+
+def _chicago_mark_cleared(s: TableState, e: ev.ChicagoMarkCleared) -> None:
+    s.game.players[e.player].said_chicago = False
+
+
+def _quads_chosen(s: TableState, e: ev.QuadsChosen) -> None:
+    d = s.deal
+    d.quads_choice[e.player] = e.choice
+    d.asking = []
+
+
+def _chicago_answered(s: TableState, e: ev.ChicagoAnswered) -> None:
+    d = s.deal
+    if d.asking and d.asking[0] == e.player:
+        d.asking.pop(0)
+    if e.say:
+        d.chicago = e.player
+        d.asking = []
+        s.game.players[e.player].said_chicago = True
+
+
+def _card_played(s: TableState, e: ev.CardPlayed) -> None:
+    d = s.deal
+    if not d.trick:
+        d.leader = e.player
+    d.hands[e.player].remove(e.card)
+    d.trick.append((e.player, e.card))
+    d.played[e.player].append(e.card)
+    d.pending_revoke = e.player if e.revoke else None
+
+
+def _card_retracted(s: TableState, e: ev.CardRetracted) -> None:
+    d = s.deal
+    d.trick.pop()
+    d.played[e.player].pop()
+    d.hands[e.player].append(e.card)
+    d.pending_revoke = None
+
+
+def _revoke_stood(s: TableState, e: ev.RevokeStood) -> None:
+    d = s.deal
+    d.pending_revoke = None
+    if e.dead:
+        d.dead.add(e.player)
+        s.game.players[e.player].warnings += 1
+    else:
+        d.revoked.add(e.player)
+
+
+def _trick_won(s: TableState, e: ev.TrickWon) -> None:
+    d = s.deal
+    d.tricks.append((e.player, e.card))
+    d.trick = []
+    d.trick_number = e.number + 1
+    d.leader = e.player
+    if d.chicago and e.player != d.chicago:
+        d.chicago_broken = True
+
+
+def _hand_folded(s: TableState, e: ev.HandFolded) -> None:
+    d = s.deal
+    d.folded.add(e.player)
+    d.awaiting.pop(e.player, None)
+    if e.player in d.asking:
+        d.asking.remove(e.player)
+
+
+def _player_out(s: TableState, e: ev.PlayerOut) -> None:
+    g = s.game
+    g.players[e.player].out = True
+    g.out_order.append(e.player)
+    if g.deal is not None and e.player in g.deal.order:
+        g.deal.folded.add(e.player)
+        g.deal.awaiting.pop(e.player, None)
+        if e.player in g.deal.asking:
+            g.deal.asking.remove(e.player)
+
+
+def _violation(s: TableState, e: ev.ViolationRecorded) -> None:
+    s.game.players[e.player].violations.append(e.clock)
+
+
+def _penalty_given(s: TableState, e: ev.PenaltyGiven) -> None:
+    p = s.game.players[e.player]
+    if e.kind == "warning":
+        p.warnings += 1
+    elif e.kind == "sit_out_deal":
+        p.sit_out_next_deal = True
+    elif e.kind == "sit_out_game":
+        p.sit_out_game = True
+    elif e.kind == "last_place":
+        p.last_place = True
+    elif e.kind == "no_placement":
+        p.no_placement = True
+
+
+def _deal_ended(s: TableState, e: ev.DealEnded) -> None:
+    g = s.game
+    g.deal.phase = "over"
+    g.deals[-1].scores_after = g.scores()
+    g.deal = None
+
+
+def _game_ended(s: TableState, e: ev.GameEnded) -> None:
+    g = s.game
+    if g.deal is not None:
+        g.deals[-1].scores_after = g.scores()
+        g.deal = None
+    g.finished = True
+    g.winner = e.winner
+    g.places = dict(e.places)
+    g.placement_points = dict(e.placement_points)
+
+
+def _table_ended(s: TableState, e: ev.TableEnded) -> None:
+    s.finished = True
+    s.ranking = list(e.ranking)
+
+
+def _playoff_needed(s: TableState, e: ev.PlayoffNeeded) -> None:
+    s.playoff_players = list(e.players)
+    s.playoff_deals = e.deals
+
+
+def _nothing(s: TableState, e: ev.Event) -> None:
+    pass
+
+
+_FOLD: dict[type, Callable[[TableState, Any], None]] = {
+    ev.TableOpened: _table_opened, ev.GameStarted: _game_started, ev.DealStarted: _deal_started,
+    ev.CardsPlaced: _cards_placed, ev.OpenCardShown: _open_card_shown,
+    ev.CardsReceived: _cards_received, ev.StubReshuffled: _stub_reshuffled,
+    ev.DealerErred: _dealer_erred, ev.ExchangeEnded: _exchange_ended,
+    ev.PhaseEntered: _phase_entered, ev.Awarded: _awarded, ev.HandBroken: _hand_broken,
+    ev.QuadsChosen: _quads_chosen, ev.ChicagoMarkCleared: _chicago_mark_cleared, ev.ChicagoAnswered: _chicago_answered,
+    ev.CardPlayed: _card_played, ev.CardRetracted: _card_retracted,
+    ev.RevokeStood: _revoke_stood, ev.TrickWon: _trick_won, ev.HandFolded: _hand_folded,
+    ev.PlayerOut: _player_out, ev.ViolationRecorded: _violation, ev.PenaltyGiven: _penalty_given,
+    ev.DealEnded: _deal_ended, ev.GameEnded: _game_ended, ev.TableEnded: _table_ended,
+    ev.PlayoffNeeded: _playoff_needed,
+}
+
+
+def evolve(state: TableState, event: ev.Event) -> None:
+    """Fold one event into the state (in place)."""
+    _FOLD[type(event)](state, event)
+    state.seq += 1
