@@ -13,6 +13,10 @@ def tally(points: int) -> str:
     return " ".join(["||||/"] * fences + (["|" * rest] if rest else []))
 
 
+def _fmt(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
 def render_text(doc: dict[str, Any]) -> str:
     out: list[str] = [f"Ruleset: {doc['ruleset']}"]
     for g in doc["games"]:
@@ -28,7 +32,7 @@ def render_text(doc: dict[str, Any]) -> str:
             lost = -sum(a["points"] for d in g["deals"] for a in d["awards"] if a["player"] == name and a["points"] < 0)
             place = g["places"].get(name)
             pp = g["placement_points"].get(name)
-            tail = f"  place {place}, {pp} placement points" if place else ""
+            tail = f"  place {place}, {_fmt(pp)} placement points" if place else ""
             minus = f"  minus {lost}" if lost else ""
             out.append(f"  {label:<14} {g['scores'][name]:>3}  {tally(gained)}{minus}{tail}")
         for d in g["deals"]:
@@ -40,7 +44,7 @@ def render_text(doc: dict[str, Any]) -> str:
     out.append("")
     out.append("Table" + (" (finished)" if t["finished"] else ""))
     for s in t["standings"]:
-        out.append(f"  {s['rank']}. {s['player']:<12} {s['placement_points']} placement points, "
+        out.append(f"  {s['rank']}. {s['player']:<12} {_fmt(s['placement_points'])} placement points, "
                    f"{s['score_total']} points, {s['won_chicagos']} won Chicagos")
     c = doc["current"]
     out.append("")
