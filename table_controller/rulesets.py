@@ -16,6 +16,12 @@ from typing import Any, Mapping
 from .hands import Category
 
 
+# D11: shot-clock defaults in seconds, configurable per event (RULES.md §10)
+DEFAULT_CLOCKS: dict[str, float] = {"exchange": 30.0, "chicago": 10.0, "play": 20.0, "quads": 15.0}
+# General rules §2.12: "time" gives 60 s, then a 10 s countdown
+TIME_CALL_SECONDS = (60.0, 10.0)
+
+
 class RulesetError(ValueError):
     """An unknown ruleset or option."""
 
