@@ -275,7 +275,7 @@ def test_last_trick_then_hand_points_first_to_52_decides__sm2025_d7():
     s.stand().stand().stand()  # Bo's pair: +1 twice
     s.adjust("Anna", 12).adjust("Bo", 48)  # Anna 47, Bo 50
     s.chicago("Anna", False)  # Bo had 2 when the round began: not asked
-    s.play("Anna AS", "Bo 2C", "Cilla 2D", "Dan 3D", "Anna KS", "Bo 2S", "Cilla 5C", "Dan 5D",
+    s.play("Anna AS", "Bo 2S", "Cilla 2D", "Dan 3D", "Anna KS", "Bo 2C", "Cilla 5C", "Dan 5D",
            "Anna QS", "Bo 4D", "Cilla 7C", "Dan 7D", "Anna JS", "Bo 6D", "Cilla 9C", "Dan 2H",
            "Anna 9H", "Bo 8H", "Cilla TC", "Dan 4H")
     doc = s.doc()
