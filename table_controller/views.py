@@ -9,7 +9,6 @@ broadcast role (which the server delays) and to the TL only for hands revealed o
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Iterable
 
 from .engine import Engine
@@ -98,17 +97,21 @@ def _last_open_card(engine: Engine) -> dict[str, str] | None:
 
 
 def for_role(snap: dict[str, Any], role: str, revealed: Iterable[str] = frozenset()) -> dict[str, Any]:
-    """The snapshot as ``role`` may see it.  Unknown roles see what the public sees."""
-    if role == "broadcast":
-        return copy.deepcopy(snap)
-    shown = set(revealed) if role == "tl" else set()
+    """The snapshot as ``role`` may see it.  Unknown roles see what the public sees.
+
+    The result is a new top-level dict with new player entries; the public parts
+    (history, table) are shared with the snapshot and must be treated as read-only."""
     out = dict(snap)
-    out["players"] = []
+    if role == "broadcast":
+        out["players"] = [dict(p) for p in snap["players"]]
+        return out
+    shown = set(revealed) if role == "tl" else set()
+    players = []
     for p in snap["players"]:
         q = dict(p)
         if q["name"] not in shown:
             for k in HIDDEN_KEYS:
                 q[k] = None
-        q["played"] = list(q["played"])
-        out["players"].append(q)
-    return copy.deepcopy(out)
+        players.append(q)
+    out["players"] = players
+    return out

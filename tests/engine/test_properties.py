@@ -1,0 +1,120 @@
+"""Invariants of the engine over random legal games (hypothesis), every ruleset.
+
+52 distinct cards in hands, discards, tricks and stub; hands of 5; scores >= 0; one
+winner per finished game; the event log replays to the live state; placement points add
+up; a rejected action changes nothing; no hidden card in a non-privileged view.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from table_controller import actions as act
+from table_controller.bots import RandomBot
+from table_controller.cards import FULL_DECK
+from table_controller.engine import Engine, IllegalAction
+from table_controller.events import event_from_dict
+from table_controller.views import for_role, snapshot
+
+RULESETS = ("sm2025", "sm2019", "shootout", "classic")
+
+
+def check_cards(engine: Engine) -> None:
+    d = engine.state.deal
+    if d is None:
+        return
+    piles = [c for h in d.hands.values() for c in h]
+    piles += [c for cs in d.played.values() for c in cs]
+    piles += list(d.discards_now) + list(d.discards_earlier) + list(d.stub)
+    assert len(piles) == 52 and set(piles) == set(FULL_DECK), "52 distinct cards in play and stub"
+    for p in d.in_play():
+        placed = len(d.placed.get(p, ()))
+        owed = d.awaiting.get(p, 0)
+        total = len(d.hands[p]) + len(d.played[p])
+        if d.phase == "exchange" and p in d.placed:
+            assert total + owed == 5 or (total == 5 - placed + (placed - owed)), p
+        else:
+            assert total == 5, f"{p} holds {total} cards at {engine.phase}"
+
+
+def hidden_cards(engine: Engine) -> set[str]:
+    d = engine.state.deal
+    if d is None:
+        return set()
+    shown = {e.card.code for e in engine.events if e.type == "open_card_shown"}
+    hidden = {c.code for p in d.in_play() for c in d.hands[p]}
+    hidden |= {c.code for cs in d.placed.values() for c in cs}
+    return hidden - shown
+
+
+def check_views(engine: Engine) -> None:
+    snap = snapshot(engine)
+    secret = hidden_cards(engine)
+    for role in ("revisor", "public", "dealer", "tl"):
+        text = json.dumps(for_role(snap, role))
+        leaked = [c for c in secret if f'"{c}"' in text]
+        assert not leaked, f"{role} view leaks {leaked}"
+
+
+def junk_action(rng: random.Random, engine: Engine) -> act.Action:
+    players = list(engine.state.players) + ["Nobody"]
+    p = rng.choice(players)
+    cards = tuple(rng.sample(FULL_DECK, rng.randint(0, 5)))
+    return rng.choice([
+        act.Discard(p, cards), act.Receive(p, cards or (FULL_DECK[0],)),
+        act.Play(p, rng.choice(FULL_DECK)), act.ChicagoAnswer(p, True),
+        act.QuadsChoice(p, "zero"), act.Retract(p), act.OpenCard(p, rng.choice(FULL_DECK), True),
+        act.Deal({q: tuple(rng.sample(FULL_DECK, 5)) for q in engine.state.players}),
+        act.GameStart(tuple(players[:-1]), p),
+    ])
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), ruleset=st.sampled_from(RULESETS))
+def test_random_tables_keep_every_invariant(seed, ruleset):
+    rng = random.Random(seed)
+    bot = RandomBot(seed, ruleset=ruleset)
+    engine = Engine()
+    steps = 0
+    while True:
+        a = bot.next_action(engine)
+        if a is None:
+            break
+        if rng.random() < 0.015:  # an illegal-looking action: rejected ones change nothing
+            before = engine.state.to_dict()
+            n = len(engine.events)
+            try:
+                engine.apply(junk_action(rng, engine))
+            except IllegalAction:
+                assert engine.state.to_dict() == before and len(engine.events) == n
+            else:
+                bot = RandomBot(rng.randrange(2**31), ruleset=ruleset)
+            a = bot.next_action(engine)
+            if a is None:
+                break
+        engine.apply(a)
+        steps += 1
+        check_cards(engine)
+        g = engine.state.game
+        if g:
+            assert all(p.score >= 0 for p in g.players.values())
+        if steps % 11 == 0:
+            check_views(engine)
+    s = engine.state
+    assert s.finished
+    rules = s.rules
+    for g in s.games:
+        assert g.finished
+        if rules.chicago_required_to_win:
+            assert g.winner is not None and sum(1 for p, n in g.places.items() if n == 1) == 1
+        if g.playoff or not rules.placement_points:
+            continue
+        table = list(rules.placement_points)[: len(g.seats)]
+        forfeited = sum(table[g.places[p] - 1] for p in g.seats if g.players[p].out)
+        assert abs(sum(g.placement_points.values()) + forfeited - sum(table)) < 1e-9
+    replayed = Engine.from_events(event_from_dict(json.loads(json.dumps(e.to_dict()))) for e in engine.events)
+    assert replayed.state.to_dict() == engine.state.to_dict()
