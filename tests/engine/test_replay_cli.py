@@ -1,0 +1,104 @@
+"""The ``chicago-table replay`` contract (REPLAY.md), run as a real subprocess."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = sorted(Path("table_controller/examples").glob("*.jsonl"))
+CLI = [sys.executable, "-m", "table_controller.cli"]
+
+
+def replay(path, *flags, input=None):
+    return subprocess.run([*CLI, "replay", str(path), *flags], capture_output=True, text=True,
+                          input=input, timeout=120)
+
+
+def test_there_are_at_least_ten_examples():
+    assert len(EXAMPLES) >= 10
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_replays_with_the_documented_keys(path):
+    r = replay(path, "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert set(doc) >= {"ruleset", "games", "table", "current", "rejected"}
+    for g in doc["games"]:
+        assert set(g) >= {"number", "finished", "winner", "scores", "said_chicago", "won_chicagos",
+                          "out_without_chicago", "places", "placement_points", "deals"}
+        for d in g["deals"]:
+            assert set(d) >= {"number", "button", "scores_after", "awards"}
+            for a in d["awards"]:
+                assert set(a) == {"player", "points", "reason", "moment"}
+    assert set(doc["table"]) >= {"finished", "standings"}
+    assert set(doc["current"]) >= {"game", "deal", "phase", "to_act", "scores"}
+    expected_rejections = 1 if path.stem.startswith("draw_stop") else 0
+    assert len(doc["rejected"]) == expected_rejections, doc["rejected"]
+
+
+def test_text_output_is_the_protocol(tmp_path):
+    r = replay("table_controller/examples/chicago_won.jsonl")
+    assert r.returncode == 0
+    assert "(Anna)*" in r.stdout  # circled name and a star (r10)
+    assert "||||/" in r.stdout  # tally marks in fences of five (r9)
+
+
+def test_malformed_lines_are_rejected_with_line_numbers(tmp_path):
+    script = tmp_path / "bad.jsonl"
+    script.write_text("\n".join([
+        '{"do": "table", "players": ["A", "B", "C"]}',
+        '# a comment',
+        '',
+        '{"do": "game", "seats": ["A", "B", "C"], "button": "C"',
+        '{"do": "fly", "player": "A"}',
+        '{"do": "game", "seats": ["A", "B", "C"], "button": "C"}',
+        '{"do": "discard", "player": "A", "cards": ["XX"]}',
+        '[1, 2]',
+        '{"do": "deal", "hands": {"A": ["AS", "KS", "QS", "JS", "TS"], "B": ["2C", "3C", "4C", "5C", "6C"], "C": ["2D", "3D", "4D", "5D", "6D"]}}',
+    ]) + "\n")
+    r = replay(script, "--json")
+    assert r.returncode == 0
+    doc = json.loads(r.stdout)
+    lines = [(x["line"], x["action"]) for x in doc["rejected"]]
+    assert lines == [(4, "?"), (5, "fly"), (7, "discard"), (8, "?")]
+    assert "not valid JSON" in doc["rejected"][0]["reason"]
+    assert "unknown action 'fly'" in doc["rejected"][1]["reason"]
+    assert "unknown card 'XX'" in doc["rejected"][2]["reason"]
+    assert doc["current"]["phase"] == "exchange_1"
+
+
+def test_strict_stops_at_the_first_rejection(tmp_path):
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"do": "table", "players": ["A", "B", "C"]}\n{"do": "nope"}\n'
+                      '{"do": "game", "seats": ["A", "B", "C"], "button": "C"}\n')
+    r = replay(script, "--json", "--strict")
+    assert r.returncode == 1
+    assert "line 2" in r.stderr
+    assert json.loads(r.stdout)["games"] == []
+
+
+def test_unknown_ruleset_is_a_clear_rejection(tmp_path):
+    script = tmp_path / "r.jsonl"
+    script.write_text('{"do": "table", "ruleset": "poker", "players": ["A", "B", "C"]}\n')
+    doc = json.loads(replay(script, "--json").stdout)
+    assert "unknown ruleset 'poker'" in doc["rejected"][0]["reason"]
+    assert "sm2025" in doc["rejected"][0]["reason"]
+
+
+def test_missing_file_is_a_clear_error():
+    r = replay("/nonexistent/x.jsonl")
+    assert r.returncode == 2 and "cannot read" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_stdin_is_read_with_a_dash():
+    text = Path("table_controller/examples/last_trick_two.jsonl").read_text()
+    r = replay("-", "--json", input=text)
+    assert json.loads(r.stdout)["games"][0]["scores"]["Anna"] == 10
+
+
+def test_help_explains():
+    r = subprocess.run([*CLI, "replay", "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and "--strict" in r.stdout and "action script" in r.stdout
