@@ -113,6 +113,9 @@ def table_document(engine: Engine) -> dict[str, Any]:
         standings.append({"player": p, "rank": rank, "placement_points": t["placement_points"],
                           "score_total": t["score_total"], "won_chicagos": t["won_chicagos"]})
     out: dict[str, Any] = {"finished": s.finished, "standings": standings}
+    if s.finished and s.rules:
+        n = s.rules.advance_first_heat if s.rules.heat <= 1 else s.rules.advance_later_heats
+        out["advancing"] = list(s.ranking[:n])  # r7: who goes on from this table
     playoff = next((g for g in s.games if g.playoff), None)
     if s.playoff_players:
         out["playoff"] = {"players": list(s.playoff_players), "deals": s.playoff_deals,

@@ -61,13 +61,15 @@ class Ruleset:
     # "sm": no other points when Chicago is said (r23, r27); "classic": +15 instead of the
     # last trick and hands still score; failed: -15, no hand scoring, no breaker bonus
     chicago_style: str = "sm"
-    revoke: str = "dead_hand"                   # sm2025 r26; or "correct_minus_2"
+    revoke: str = "dead_hand"                   # sm2025 r26; "correct_minus_2" (sm2019); "none"
     revoke_points: int = -2
     dealer_error_points: int = -3               # per wrong card, only when a player deals (r14)
     placement_points: tuple[int, ...] = (20, 12, 8, 5)
     games_per_table: int = 3
     playoff_deals: int = 3                      # särspel (r11)
-    advance: str = "heat 1: top 2; later heats: winner"
+    advance_first_heat: int = 2                 # r7: from heat 1 the top 2 go on
+    advance_later_heats: int = 1                # from heat 2 on, only the winner
+    heat: int = 1                               # which heat this table plays (an event option)
 
     def points_for(self, category: Category) -> int:
         return self.hand_points.get(category.reason, 0)
@@ -119,7 +121,7 @@ SM2019 = replace(
     royal_flush="win",
     special_suit_order="HSDC",
     revoke="correct_minus_2",
-    advance="winner (shootout principle, r8)",
+    advance_first_heat=1,
 )
 
 SHOOTOUT = replace(
@@ -130,7 +132,7 @@ SHOOTOUT = replace(
     dealer_error_points=-2,
     placement_points=(4, 3, 2, 1),
     playoff_deals=1,
-    advance="winner",
+    advance_first_heat=1,
 )
 
 CLASSIC = replace(
@@ -150,11 +152,12 @@ CLASSIC = replace(
     royal_flush="points",
     special_suit_order=None,
     chicago_style="classic",
-    revoke="correct_minus_2",
+    revoke="none",
     dealer_error_points=0,
     placement_points=(),
     playoff_deals=0,
-    advance="-",
+    advance_first_heat=0,
+    advance_later_heats=0,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (SM2025, SM2019, SHOOTOUT, CLASSIC)}

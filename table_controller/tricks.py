@@ -119,6 +119,7 @@ class TrickRules:
         if d.trick:
             led = d.trick[0][1].suit
             revoke = a.card.suit != led and any(c.suit == led for c in hand)
+            revoke = revoke and self.rules.revoke != "none"
         self._emit(ev.CardPlayed(a.player, a.card, revoke))
         if self._chicago_broken_by(d, a.player, a.card):
             return
