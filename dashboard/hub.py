@@ -1,0 +1,243 @@
+"""One table's live state and its audiences: apply actions, fan out filtered views.
+
+    >>> hub = TableHub(ActionLog(path), BroadcastDelay(...))     # doctest: +SKIP
+    >>> hub.post(ActionRequest({"do": "discard", ...}, by="revisor"))   # doctest: +SKIP
+
+No game logic lives here: actions go to the engine, what a role sees comes from
+``table_controller.views.for_role`` and nothing else.  Every client has its own bounded
+queue; a client that falls behind skips to the latest state and never stalls the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from table_controller.actions import ActionError, parse_action
+from table_controller.engine import Engine, IllegalAction
+from table_controller.views import for_role, snapshot
+
+from .actionlog import ActionLog
+from .audit import AuditLog
+from .delay import BroadcastDelay
+from .errors import DashboardError
+
+QUEUE_SIZE = 4
+TL_ONLY = {"penalty", "adjust"}
+WRITERS = {"tl", "revisor"}
+_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
+
+
+class Client:
+    """One connected WebSocket: its role and its own bounded queue of JSON texts."""
+
+    __slots__ = ("role", "queue")
+
+    def __init__(self, role: str):
+        self.role = role
+        self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
+
+    def offer(self, text: str) -> None:
+        if self.queue.full():
+            try:  # behind: drop the oldest; every message is a whole state
+                self.queue.get_nowait()
+            except asyncio.QueueEmpty:  # pragma: no cover
+                pass
+        self.queue.put_nowait(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    id: int
+    kind: str
+    text: str
+    seq: int
+    resolved: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        # Alert texts come from rule reasons that may name a card: never a hidden one.
+        return {"id": self.id, "kind": self.kind, "text": _CARD.sub("(card)", self.text),
+                "seq": self.seq, "resolved": self.resolved}
+
+
+class TableHub:
+    def __init__(self, log: ActionLog, delay: BroadcastDelay, audit: AuditLog, name: str = "Table 1",
+                 clock: Callable[[], float] = time.time):
+        self.name = name
+        self.log = log
+        self.delay = delay
+        self.audit = audit
+        self.clock = clock
+        self.engine: Engine = log.load()
+        self.clients: set[Client] = set()
+        self.revealed: set[str] = set()
+        self._revealed_deal: tuple[int, int] | None = None
+        self.paused = False
+        self.alerts: list[Alert] = []
+        self._snap: dict[str, Any] = snapshot(self.engine)
+        self._texts: dict[str, str] = {}
+        self._broadcast_seq = -2
+        self._wake = asyncio.Event()
+        self.appended_at: dict[int, float] = {}
+        if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
+            # A table the broadcast has not seen yet: it shows it after the delay from now.
+            self.delay.push(self.engine.state.seq, self._text("broadcast"), self.clock())
+
+    # --- what each role receives --------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return self.engine.state.seq
+
+    def _text(self, role: str) -> str:
+        text = self._texts.get(role)
+        if text is None:
+            msg: dict[str, Any] = {
+                "type": "state", "table": self.name, "role": role, "seq": self._snap["seq"],
+                "paused": self.paused,
+                "state": for_role(self._snap, role, self.revealed if role == "tl" else frozenset()),
+            }
+            if role in ("tl", "revisor"):
+                msg["alerts"] = [a.to_dict() for a in self.alerts if not a.resolved]
+            if role == "tl":
+                msg["revealed"] = sorted(self.revealed)
+            text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+            self._texts[role] = text
+        return text
+
+    def current_text(self, role: str) -> str:
+        """What a client of ``role`` is shown on connecting (broadcast: the delayed frame)."""
+        if role == "broadcast":
+            return self.delay.due(self.clock())[1]
+        return self._text(role)
+
+    def start_frame(self) -> str:
+        return start_frame(self.name)
+
+    def _publish(self, new_state: bool) -> None:
+        if new_state:
+            self._snap = snapshot(self.engine)
+            deal = (self._snap["game"], self._snap["deal"])
+            if deal != self._revealed_deal:  # a reveal is for one deal's dispute
+                self.revealed.clear()
+                self._revealed_deal = deal
+        self._texts.clear()
+        for c in list(self.clients):
+            if c.role != "broadcast":
+                c.offer(self._text(c.role))
+        if new_state:
+            now = self.clock()
+            self.appended_at[self.seq] = now
+            self.delay.push(self.seq, self._text("broadcast"), now)
+            self._wake.set()
+
+    # --- doing things -------------------------------------------------------------------
+
+    def post(self, obj: Any, by: str) -> dict[str, Any]:
+        """Apply a REPLAY.md action posted by ``by``; the answer carries no card."""
+        if by not in WRITERS:
+            raise PermissionError(f"the {by} role may not enter actions")
+        do = obj.get("do") if isinstance(obj, dict) else None
+        if do in TL_ONLY and by != "tl":
+            raise PermissionError(f"'{do}' is a TL decision (RULES.md §11)")
+        if self.paused and by != "tl":
+            raise DashboardError("the table is paused by the TL")
+        try:
+            action = parse_action(obj)
+            self.engine.apply(action)
+        except (ActionError, IllegalAction) as exc:
+            reason = getattr(exc, "reason", str(exc))
+            self._alert("rejected", f"{by}: {do or '?'} rejected: {reason}")
+            raise DashboardError(_CARD.sub("(card)", reason)) from exc
+        self.log.append(action.to_dict())
+        self._publish(new_state=True)
+        return {"ok": True, "seq": self.seq}
+
+    def apply_local(self, action) -> None:
+        """An action from the controller itself (bots, the live loop)."""
+        if self.paused:
+            raise DashboardError("the table is paused by the TL")
+        self.engine.apply(action)
+        self.log.append(action.to_dict())
+        self._publish(new_state=True)
+
+    def _alert(self, kind: str, text: str) -> None:
+        self.alerts.append(Alert(len(self.alerts) + 1, kind, text, self.seq))
+        del self.alerts[:-200]
+        self._publish(new_state=False)
+
+    def resolve_alert(self, alert_id: int, by: str) -> None:
+        for i, a in enumerate(self.alerts):
+            if a.id == alert_id:
+                self.alerts[i] = Alert(a.id, a.kind, a.text, a.seq, True)
+                self.audit.append(by, "resolve_alert", {"alert": alert_id})
+                self._publish(new_state=False)
+                return
+        raise DashboardError(f"no alert {alert_id}")
+
+    def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
+        self.paused = paused
+        self.audit.append(by, "pause" if paused else "resume", {"reason": reason, "seq": self.seq})
+        self._publish(new_state=False)
+
+    def reveal(self, player: str, by: str, reason: str) -> None:
+        """Show one hand to the TL for a dispute; logged in the audit trail (§3)."""
+        if player not in self._snap_players():
+            raise DashboardError(f"no player {player!r} at this table")
+        if not reason.strip():
+            raise DashboardError("say why the hand is revealed")
+        self.revealed.add(player)
+        self._revealed_deal = (self._snap["game"], self._snap["deal"])
+        self.audit.append(by, "reveal", {"player": player, "reason": reason, "seq": self.seq,
+                                         "game": self._snap["game"], "deal": self._snap["deal"]})
+        self._publish(new_state=False)
+
+    def hide(self, by: str) -> None:
+        self.revealed.clear()
+        self.audit.append(by, "hide", {"seq": self.seq})
+        self._publish(new_state=False)
+
+    def _snap_players(self) -> list[str]:
+        return [p["name"] for p in self._snap["players"]]
+
+    # --- the delayed broadcast ------------------------------------------------------------
+
+    def connect(self, role: str) -> Client:
+        c = Client(role)
+        self.clients.add(c)
+        c.offer(self.current_text(role))
+        return c
+
+    def disconnect(self, c: Client) -> None:
+        self.clients.discard(c)
+
+    async def broadcast_loop(self) -> None:
+        """Release each frame when it is due, even if nothing else happens (the frozen-view
+        bug), and never earlier (the push path that skipped the delay)."""
+        while True:
+            now = self.clock()
+            seq, frame = self.delay.due(now)
+            if seq != self._broadcast_seq:
+                self._broadcast_seq = seq
+                for c in list(self.clients):
+                    if c.role == "broadcast":
+                        c.offer(frame)
+            nxt = self.delay.next_due_at(seq)
+            wait = 1.0 if nxt is None else min(1.0, max(0.005, nxt - now))
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            except asyncio.TimeoutError:
+                pass
+
+
+
+def start_frame(name: str) -> str:
+    """The broadcast's start position: an empty table, before anything is due."""
+    snap = snapshot(Engine())
+    return json.dumps({"type": "state", "table": name, "role": "broadcast", "seq": -1, "paused": False,
+                       "state": for_role(snap, "broadcast")}, separators=(",", ":"))

@@ -1,0 +1,92 @@
+"""``chicago-table protocol FILE``: the printable protocol of a table's games.
+
+    $ chicago-table protocol table_controller/examples/chicago_won.jsonl -o protocol.pdf
+
+FILE is an action script (.jsonl, REPLAY.md; a dashboard's actions.jsonl is one), a replay
+document (.json, the output of ``chicago-table replay --json``) or a table's SQLite event
+log (.sqlite/.db, read through the event store).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .errors import DashboardError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", type=Path, metavar="FILE",
+                   help="action script (.jsonl), replay document (.json) or SQLite event log (.sqlite, .db)")
+    p.add_argument("-o", "--output", type=Path, default=None,
+                   help="the PDF to write (default: FILE with the suffix .protocol.pdf)")
+    p.add_argument("--html", type=Path, default=None, help="also write the protocol as HTML (SVG) here")
+    p.add_argument("--title", default="Chicago", help="the heading on every page")
+
+
+def load_document(path: Path) -> dict[str, Any]:
+    """The REPLAY.md document of whatever table file ``path`` is."""
+    if not path.exists():
+        raise DashboardError(f"{path}: no such file")
+    suffix = path.suffix.lower()
+    if suffix in (".sqlite", ".db", ".sqlite3"):
+        return _from_store(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DashboardError(f"{path}: cannot read it: {exc}") from exc
+    if suffix == ".json":
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise DashboardError(f"{path}: not a JSON document: {exc}") from exc
+        if not isinstance(doc, dict) or "games" not in doc:
+            raise DashboardError(f"{path}: not a replay document (no 'games'; see REPLAY.md)")
+        return doc
+    from table_controller.replay import replay_lines
+    _, doc = replay_lines(text.splitlines())
+    if doc["ruleset"] is None:
+        raise DashboardError(f"{path}: no table in this action script (the first action must be 'table')")
+    return doc
+
+
+def _from_store(path: Path) -> dict[str, Any]:
+    try:
+        from table_controller import store  # issue 6
+    except ImportError as exc:
+        raise DashboardError(f"{path}: reading a SQLite event log needs the event store, "
+                             "which is not installed yet; give the action script (.jsonl)") from exc
+    from table_controller.engine import Engine
+    from table_controller.replay import replay_document
+    try:
+        events = store.read_events(path)  # the store's read API, once it lands
+    except Exception as exc:  # the store's own errors: reported, never a traceback
+        raise DashboardError(f"{path}: cannot read the event log: {exc}") from exc
+    return replay_document(Engine.from_events(events))
+
+
+def main(args: argparse.Namespace) -> int:
+    from .protocol_pdf import protocol_pdf
+    from .protocol_svg import protocol_html
+    try:
+        doc = load_document(args.file)
+        data = protocol_pdf(doc, title=args.title)
+        out = args.output or args.file.with_suffix(".protocol.pdf")
+        out.write_bytes(data)
+        if args.html:
+            args.html.write_text("<!doctype html><meta charset='utf-8'><title>Protocol</title>"
+                                 + protocol_html(doc), encoding="utf-8")
+    except DashboardError as exc:
+        print(f"chicago-table protocol: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"chicago-table protocol: cannot write: {exc}", file=sys.stderr)
+        return 2
+    games = len(doc["games"])
+    rejected = len(doc.get("rejected", []))
+    print(f"{out}: {games} game{'s' if games != 1 else ''}" +
+          (f" ({rejected} rejected line{'s' if rejected != 1 else ''} in the script)" if rejected else ""))
+    return 0

@@ -1,0 +1,49 @@
+"""``chicago-table serve``: the dashboard of one table on this machine.
+
+    $ chicago-table serve --data table1/ --port 8080 --broadcast-delay 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import DashboardError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", type=Path, default=Path("table-data"),
+                   help="the table's data folder (action log, broadcast queue, audit trail, tokens); "
+                        "created if missing (default: ./table-data)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; "
+                   "0.0.0.0 to serve the tablets on the local network)")
+    p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    p.add_argument("--name", default="Table 1", help="the table's name on every view")
+    p.add_argument("--broadcast-delay", type=float, default=None, metavar="SECONDS",
+                   help="delay of the broadcast stream; kept in the data folder, so a restart keeps it "
+                        "(default: the stored value, 60 s the first time)")
+
+
+def print_urls(base: str, tokens, out=sys.stdout) -> None:
+    from .table_files import view_urls
+    for view, url in view_urls(base, tokens):
+        print(f"  {view:<10} {url}", file=out)
+    out.flush()
+
+
+def main(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .table_files import open_table
+    try:
+        hub, tokens = open_table(args.data, args.name, args.broadcast_delay)
+    except DashboardError as exc:
+        print(f"chicago-table serve: {exc}", file=sys.stderr)
+        return 2
+    base = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
+    print(f"{hub.name}: {hub.seq} events, broadcast delay {hub.delay.delay:g} s. Views:")
+    print_urls(base, tokens)
+    uvicorn.run(create_app(hub, tokens), host=args.host, port=args.port, log_level="warning")
+    return 0

@@ -1,0 +1,14 @@
+// The protocol (RULES.md §12) as the server draws it, refreshed when the table moves.
+"use strict";
+let shownSeq = null;
+connect(async m => {
+  if (m.seq === shownSeq) return;
+  shownSeq = m.seq;
+  const r = await fetch("/api/protocol.html?token=" + encodeURIComponent(TOKEN));
+  const box = h("div", { id: "protocol" });
+  box.innerHTML = await r.text();  // server-rendered SVG, built from public protocol data
+  setKids(document.getElementById("app"), 
+    h("header", { class: "head" }, h("span", { class: "table" }, m.table + ": protocol"),
+      h("a", { id: "pdf", href: "/api/protocol.pdf?token=" + encodeURIComponent(TOKEN) }, "Printable PDF")),
+    box);
+});

@@ -1,0 +1,133 @@
+"""Test harness: a real dashboard server in its own process and Debian's chromium.
+
+The server is ``chicago-table demo`` (bots through the engine) or ``serve``, started as a
+subprocess on a free port with its own data folder, so a test can kill and restart it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from table_controller.actions import parse_action
+from table_controller.engine import Engine
+from table_controller.views import snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-m", "table_controller.cli"]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CARD_RE = re.compile(r'"([2-9TJQKA][SHDC])"')
+PRETTY_RE = re.compile(r"(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")
+SUIT_OF = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``chicago-table demo`` (or ``serve``) in a subprocess; restartable on the same data."""
+
+    def __init__(self, data: Path, command: str = "demo", pace: float = 0.05, delay: float = 2.0,
+                 seed: int = 1, extra: tuple[str, ...] = ()):
+        self.data = Path(data)
+        self.command = command
+        self.pace, self.delay, self.seed, self.extra = pace, delay, seed, extra
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> "Server":
+        args = CLI + [self.command, "--port", str(self.port), "--data", str(self.data),
+                      "--broadcast-delay", str(self.delay)]
+        if self.command == "demo":
+            args += ["--pace", str(self.pace), "--seed", str(self.seed)]
+        args += list(self.extra)
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.proc.stdout.read()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start in 30 s")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)  # a crash, not a polite shutdown
+            self.proc.wait(10)
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def token(self, role: str) -> str:
+        return json.loads((self.data / "tokens.json").read_text())[role]
+
+    def url(self, view: str, role: str | None = None) -> str:
+        return f"{self.base}/{view}?token={self.token(role or view)}"
+
+    def actions(self) -> list[dict]:
+        path = self.data / "actions.jsonl"
+        return [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
+
+
+def public_cards_by_seq(actions: list[dict]) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
+    """For every seq the table passed through: (cards anyone may see, hidden cards)."""
+    engine = Engine()
+    public: dict[int, set[str]] = {0: set()}
+    hidden: dict[int, set[str]] = {0: set()}
+    for a in actions:
+        engine.apply(parse_action(a))
+        snap = snapshot(engine)
+        pub: set[str] = set()
+        hid: set[str] = set()
+        for p in snap["players"]:
+            pub.update(p["played"])
+            hid.update(p["hand"] or ())
+            hid.update(p["placed"] or ())
+        if snap["open_card"]:
+            pub.add(snap["open_card"]["card"])
+        if snap["trick"]:
+            pub.update(c["card"] for c in snap["trick"]["cards"])
+        public[snap["seq"]] = pub
+        hidden[snap["seq"]] = hid - pub
+    return public, hidden
+
+
+def cards_in_text(text: str) -> set[str]:
+    """Card codes in a JSON text (as JSON strings) and shown cards (A\u2660) in page text."""
+    found = set(CARD_RE.findall(text))
+    found.update(("T" if r == "10" else r) + SUIT_OF[s] for r, s in PRETTY_RE.findall(text))
+    return found
+
+
+def launch_chromium(playwright):
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    return playwright.chromium.launch_persistent_context(
+        profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1280, "height": 900})
