@@ -218,6 +218,11 @@ class Engine(ScoringRules, TrickRules):
         return all(p in d.placed or self._at_draw_stop(d, p) for p in d.in_play())
 
     def _discard(self, a: act.Discard) -> None:
+        d = self._deal()
+        if (not a.cards and d.phase in ("exchange", "quads_choice", "chicago")
+                and a.player in d.in_play() and self._at_draw_stop(d, a.player)
+                and (a.player in d.placed or d.phase != "exchange")):
+            return  # a draw-stop player "places nothing": the exchange did not wait for it
         d = self._exchange(a.player)
         self._place(d, a.player, a.cards)
         self._maybe_end_exchange(d)

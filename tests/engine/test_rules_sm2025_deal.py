@@ -193,3 +193,12 @@ def test_full_deal_runs_to_final_scoring():
     doc = s.doc()
     assert awards(doc) == [("Anna", 5, "last_trick")]
     assert doc["current"]["phase"] == "deal" and doc["current"]["deal"] == 2
+
+
+def test_draw_stop_player_placing_nothing_late_is_harmless__sm2025_d5():
+    s = Script().deal(**JUNK).adjust("Anna", 46)
+    for _ in range(3):  # Anna's "nothing" comes after the others' in every exchange
+        s.stand("Bo", "Cilla", "Dan", "Anna")
+    doc = s.doc()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Anna"]
