@@ -1,0 +1,154 @@
+"""``chicago-table link``: watch the serial link to the seat controller.
+
+    $ chicago-table link monitor /dev/serial/by-id/usb-chicago_seat-controller-if00
+    $ chicago-table link monitor /tmp/virtual-table-x/seat-controller --duration 10
+
+On a terminal it shows a live table of the pads and the link's health; otherwise
+(piped, logged) it prints one line per sensor event and the counters at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import glob
+import os
+import sys
+import time
+
+from .client import SeatControllerClient
+from .events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
+from .link import LinkStats
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = (
+        "examples:\n"
+        "  chicago-table link monitor /dev/serial/by-id/usb-chicago_seat-controller-if00\n"
+        "  python -m hardware.virtual &      # a virtual table; prints its port\n"
+        "  chicago-table link monitor /tmp/virtual-table-XXXX/seat-controller --duration 5\n")
+    sub = parser.add_subparsers(dest="link_command", metavar="ACTION")
+    mon = sub.add_parser("monitor", help="show live pad contents, buttons and link health",
+                         description="Connect to the seat controller, handshake, and show what every "
+                         "pad holds (card UIDs), button presses, reader and link status, and the "
+                         "link's counters (dropped, corrupt and missed frames, reconnects). "
+                         "It reconnects by itself when the device is unplugged or goes silent.")
+    mon.add_argument("port", metavar="PORT",
+                     help="serial port path (use the stable /dev/serial/by-id/... name on the Pi) "
+                     "or a pyserial URL such as socket://host:7000")
+    mon.add_argument("--duration", type=float, default=None, metavar="S",
+                     help="stop after S seconds (default: until Ctrl-C)")
+    mon.add_argument("--silence", type=float, default=2.0, metavar="S",
+                     help="seconds without a frame before the device counts as gone (default 2)")
+    mon.add_argument("--plain", action="store_true",
+                     help="one line per event even on a terminal (no live table)")
+
+
+def main(args: argparse.Namespace) -> int:
+    if getattr(args, "link_command", None) != "monitor":
+        print("chicago-table link: say what to do, e.g. 'chicago-table link monitor PORT' "
+              "(see 'chicago-table link --help')", file=sys.stderr)
+        return 2
+    problem = _check_port(args.port)
+    if problem:
+        print(f"chicago-table link: {problem}", file=sys.stderr)
+        return 2
+    if args.duration is not None and args.duration <= 0:
+        print("chicago-table link: --duration must be more than 0 seconds", file=sys.stderr)
+        return 2
+    if args.silence <= 0:
+        print("chicago-table link: --silence must be more than 0 seconds", file=sys.stderr)
+        return 2
+    live = sys.stdout.isatty() and not args.plain
+    return asyncio.run(_monitor(args.port, args.duration, args.silence, live))
+
+
+def _check_port(port: str) -> str:
+    if "://" in port or os.path.exists(port):
+        return ""
+    found = sorted(glob.glob("/dev/serial/by-id/*"))
+    hint = ("serial devices here: " + ", ".join(found)) if found else \
+        "no USB serial devices are plugged in (nothing in /dev/serial/by-id)"
+    return f"no port {port!r}; {hint}"
+
+
+async def _monitor(port: str, duration: float | None, silence: float, live: bool) -> int:
+    client = SeatControllerClient(port, silence_s=silence)
+    view = _View()
+    deadline = None if duration is None else time.monotonic() + duration
+    await client.start()
+    print(f"watching {port} (Ctrl-C to stop)", flush=True)
+    display = None
+    if live:
+        from rich.live import Live
+        display = Live(view.render(client), refresh_per_second=8, transient=False)
+        display.start()
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            timeout = 0.25 if deadline is None else max(0.0, min(0.25, deadline - time.monotonic()))
+            try:
+                event = await client.next_event(timeout)
+            except TimeoutError:
+                event = None
+            if event is not None:
+                view.add(event)
+                if display is None:
+                    print(_line(event), flush=True)
+            if display is not None:
+                display.update(view.render(client))
+    finally:
+        if display is not None:
+            display.stop()
+        await client.close()
+    print(_stats_line(client.stats, client.online))
+    return 0
+
+
+class _View:
+    def __init__(self) -> None:
+        self.buttons: list[str] = []
+        self.status = "connecting"
+
+    def add(self, event: SensorEvent) -> None:
+        if isinstance(event, ButtonPressed):
+            self.buttons = (self.buttons + [event.button])[-5:]
+        elif isinstance(event, LinkStatus):
+            self.status = ("online " if event.online else "OFFLINE ") + f"{event.device} {event.detail}"
+
+    def render(self, client: SeatControllerClient):
+        from rich.table import Table
+        table = Table(title=f"seat controller: {self.status}", caption=_stats_line(client.stats, client.online))
+        table.add_column("pad")
+        table.add_column("reader")
+        table.add_column("cards", justify="right")
+        table.add_column("UIDs")
+        for pad in PADS:
+            uids = sorted(client.pads.get(pad, ()))
+            ok = client.readers_ok.get(pad, True)
+            table.add_row(pad, "ok" if ok else "[red]OFFLINE[/red]", str(len(uids)), " ".join(uids))
+        table.add_row("buttons", "", "", " ".join(self.buttons))
+        return table
+
+
+def _line(event: SensorEvent) -> str:
+    at = f"{event.at:12.3f}"
+    if isinstance(event, PadContents):
+        return f"{at} PAD    {event.pad:<6} {len(event.uids)} card(s) {' '.join(sorted(event.uids))}"
+    if isinstance(event, ButtonPressed):
+        return f"{at} BUTTON {event.button}"
+    if isinstance(event, ReaderStatus):
+        return f"{at} READER {event.pad:<6} {'ok' if event.ok else 'OFFLINE'} {event.detail}"
+    if isinstance(event, LinkStatus):
+        state = "online" if event.online else "OFFLINE"
+        return f"{at} LINK   {state} {event.device} {event.detail}"
+    return f"{at} {event}"
+
+
+def _stats_line(s: LinkStats, online: bool) -> str:
+    d = s.decoder
+    return (f"link {'online' if online else 'offline'}: {d.frames} frames, {s.dropped} dropped "
+            f"(crc {d.bad_crc}, cut {d.cut}, malformed {d.malformed + s.unknown_messages}, "
+            f"oversized {d.oversized}), {d.garbage_bytes} garbage bytes, {s.missed_frames} missed, "
+            f"{s.connects} connects, {s.silences} silences, {s.restarts} restarts, "
+            f"{s.retries} retries, {s.command_failures} failed commands")

@@ -1,0 +1,219 @@
+"""The connection to the seat controller: open, handshake, keepalive, silence
+detection and reconnect with backoff (hardware/PROTOCOL.md, "Link health").
+
+``SeatLink`` turns bytes into typed device messages for its owner (``client.py``)
+and never raises on what the wire brings; every drop is counted in ``LinkStats``.
+The port is a path (``/dev/serial/by-id/...``, a pseudo-terminal) or any pyserial
+URL (``socket://host:port``, ``loop://``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Callable
+
+import serial
+from serial_asyncio_fast import create_serial_connection
+
+from .codec import PROTO, SEQ_MOD, DecoderStats, FrameDecoder
+from .messages import DeviceMessage, Hello, encode_ping, encode_sync, from_frame
+
+# A jump this large is a reboot or a long outage, not lost frames.
+_MAX_GAP = 1000
+
+
+@dataclass(slots=True)
+class LinkStats:
+    """Counters since the bridge started (mutable: the link updates them in place)."""
+
+    decoder: DecoderStats = field(default_factory=DecoderStats)
+    unknown_messages: int = 0   # CRC-valid frames with a type or field version 1 lacks
+    missed_frames: int = 0      # sequence gaps
+    stale_frames: int = 0       # frames before the HELLO of a session, ignored
+    connects: int = 0           # successful handshakes
+    connect_failures: int = 0   # opens or handshakes that failed
+    silences: int = 0           # device went quiet while online
+    restarts: int = 0           # device rebooted while online (unasked HELLO)
+    retries: int = 0            # command resends
+    command_failures: int = 0
+    last_error: str = ""
+
+    @property
+    def dropped(self) -> int:
+        return self.decoder.dropped + self.unknown_messages
+
+
+class _Wire(asyncio.Protocol):
+    def __init__(self, on_bytes: Callable[[bytes], None]) -> None:
+        self._on_bytes = on_bytes
+        self.lost: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def data_received(self, data: bytes) -> None:
+        self._on_bytes(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.lost.done():
+            self.lost.set_result(exc)
+
+
+class SeatLink:
+    def __init__(self, port: str, on_message: Callable[[DeviceMessage], None],
+                 on_status: Callable[[bool, str], None], *, baudrate: int = 115200,
+                 silence_s: float = 2.0, hello_timeout_s: float = 1.0, hello_tries: int = 3,
+                 ping_s: float = 1.0, backoff_s: tuple[float, float] = (0.05, 2.0),
+                 exclusive: bool = True) -> None:
+        self.port = port
+        self._on_message = on_message
+        self._on_status = on_status
+        self._baudrate = baudrate
+        self.silence_s = silence_s
+        self._hello_timeout_s = hello_timeout_s
+        self._hello_tries = hello_tries
+        self._ping_s = ping_s
+        self._backoff_s = backoff_s
+        self._exclusive = exclusive
+        self.stats = LinkStats()
+        self.online = False
+        self.hello: Hello | None = None
+        self._reported: bool | None = None
+        self._seq = 0
+        self._rx_seq: int | None = None
+        self._transport = None
+        self._decoder = FrameDecoder()
+        self._session_hello: asyncio.Event | None = None
+        self._last_rx = 0.0
+        self._task: asyncio.Task | None = None
+
+    # --- owner's API ------------------------------------------------------------
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=f"seat-link {self.port}")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+
+    def next_seq(self) -> int:
+        seq = self._seq
+        self._seq = (seq + 1) % SEQ_MOD
+        return seq
+
+    def write(self, data: bytes) -> bool:
+        """Send bytes if a session is open; False when there is none."""
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return False
+        transport.write(data)
+        return True
+
+    # --- the session loop ---------------------------------------------------------
+    async def _run(self) -> None:
+        delay = self._backoff_s[0]
+        while True:
+            was_online = False
+            try:
+                was_online, detail = await self._session()
+            except (serial.SerialException, OSError, ValueError) as exc:
+                detail = f"cannot open {self.port}: {exc}"
+            self.stats.last_error = detail
+            if was_online:
+                delay = self._backoff_s[0]
+            else:
+                self.stats.connect_failures += 1
+            self._set_status(False, detail)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self._backoff_s[1])
+
+    async def _session(self) -> tuple[bool, str]:
+        loop = asyncio.get_running_loop()
+        self._decoder = FrameDecoder()
+        self._decoder.stats = self.stats.decoder  # counters survive reconnects
+        self._session_hello = asyncio.Event()
+        self._rx_seq = None
+        transport, wire = await create_serial_connection(
+            loop, lambda: _Wire(self._on_bytes), self.port, baudrate=self._baudrate,
+            exclusive=self._exclusive)
+        self._transport = transport
+        try:
+            for _ in range(self._hello_tries):
+                self.write(encode_sync(self.next_seq()))
+                try:
+                    await asyncio.wait_for(self._session_hello.wait(), self._hello_timeout_s)
+                    break
+                except TimeoutError:
+                    if wire.lost.done():
+                        return False, f"port closed during handshake: {wire.lost.result()}"
+            else:
+                return False, f"no HELLO from {self.port} after {self._hello_tries} SYNCs"
+            if not self.online:
+                return False, self.stats.last_error
+            last_ping = loop.time()
+            tick = min(self._ping_s, self.silence_s) / 4
+            while True:
+                await asyncio.wait((wire.lost,), timeout=tick)
+                if wire.lost.done():
+                    return True, f"port lost: {wire.lost.result() or 'closed'}"
+                now = loop.time()
+                if now - self._last_rx > self.silence_s:
+                    self.stats.silences += 1
+                    return True, f"device silent for {self.silence_s:g} s"
+                if now - last_ping >= self._ping_s:
+                    self.write(encode_ping(self.next_seq()))
+                    last_ping = now
+        finally:
+            self._transport = None
+            transport.close()
+
+    # --- incoming ------------------------------------------------------------------------
+    def _on_bytes(self, data: bytes) -> None:
+        for frame in self._decoder.feed(data):
+            msg = from_frame(frame)
+            if msg is None:
+                self.stats.unknown_messages += 1
+                continue
+            if self._rx_seq is not None and not isinstance(msg, Hello):
+                gap = (frame.seq - self._rx_seq - 1) % SEQ_MOD
+                if 0 < gap < _MAX_GAP:
+                    self.stats.missed_frames += gap
+            self._rx_seq = frame.seq
+            if isinstance(msg, Hello):
+                self._on_hello(msg)
+                continue
+            if self.hello is None or not self._session_hello.is_set():
+                self.stats.stale_frames += 1  # left in the line from before our SYNC
+                continue
+            self._last_rx = asyncio.get_running_loop().time()
+            if self.online:
+                self._on_message(msg)
+
+    def _on_hello(self, hello: Hello) -> None:
+        self._last_rx = asyncio.get_running_loop().time()
+        first = not self._session_hello.is_set()
+        self.hello = hello
+        self._session_hello.set()
+        if hello.proto != PROTO:
+            self.stats.last_error = (f"device {hello.device_id} speaks protocol {hello.proto}; "
+                                     f"this bridge speaks {PROTO}: update one of them")
+            self._set_status(False, self.stats.last_error)
+            return
+        if first:
+            self.stats.connects += 1
+            self._set_status(True, f"protocol {hello.proto}, firmware {hello.firmware}")
+        elif self._rx_seq == 0:
+            # A later HELLO is a reboot (seq restarts at 0; the watchdog or a brown-out)
+            # or a second answer to a resent SYNC (seq continues): only the first matters.
+            self.stats.restarts += 1
+            self._set_status(True, "device restarted")
+
+    def _set_status(self, online: bool, detail: str) -> None:
+        changed = online != self._reported or detail == "device restarted"
+        self.online = online
+        self._reported = online
+        if changed:
+            self._on_status(online, detail)

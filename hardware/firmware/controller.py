@@ -1,0 +1,231 @@
+# The seat controller's main loop, free of hardware: everything physical comes in
+# through small objects (see hal_pico.py for the board, hardware/virtual/ for the
+# simulation), so this exact code runs on the Pico and under CPython in the tests.
+#
+#   port     .read() -> bytes (non-blocking, b"" when nothing), .write(bytes)
+#   readers  {pad: reader}, reader.scan() -> list of UID hex texts; raises OSError
+#   buttons  .held() -> set of button names held down now
+#   leds     .show(seat, colour)   colour "off" when dark (blink handled here)
+#   buzzer   .set(on)
+#   clock    .ms() -> int, milliseconds, never decreasing
+#   watchdog .feed()
+
+try:  # CPython: hardware.firmware is a package; on the board these are top-level files
+    from . import wire
+    from .debounce import PadDebouncer
+except ImportError:
+    import wire
+    from debounce import PadDebouncer
+
+FW_VERSION = "0.1.0"
+PADS = ("seat1", "seat2", "seat3", "seat4", "tray")
+SEATS = ("seat1", "seat2", "seat3", "seat4")
+COLOURS = ("off", "green", "yellow", "red", "blue", "white")
+
+
+class Config:
+    def __init__(self, confirm_reads=2, gone_ms=300, scan_ms=20, repeat_ms=500,
+                 heartbeat_ms=500, host_lost_ms=5000, button_ms=20, blink_ms=250,
+                 reader_fail_limit=3):
+        self.confirm_reads = confirm_reads
+        self.gone_ms = gone_ms
+        self.scan_ms = scan_ms
+        self.repeat_ms = repeat_ms
+        self.heartbeat_ms = heartbeat_ms
+        self.host_lost_ms = host_lost_ms
+        self.button_ms = button_ms
+        self.blink_ms = blink_ms
+        self.reader_fail_limit = reader_fail_limit
+
+
+class SeatController:
+    def __init__(self, port, readers, buttons, leds, buzzer, clock, watchdog,
+                 device_id="SC-0000", config=None):
+        self.port = port
+        self.readers = readers
+        self.buttons = buttons
+        self.leds = leds
+        self.buzzer = buzzer
+        self.clock = clock
+        self.watchdog = watchdog
+        self.device_id = device_id
+        self.cfg = config or Config()
+        self.pads = tuple(p for p in PADS if p in readers)
+        self.seq = 0
+        self._decoder = wire.Decoder()
+        now = clock.ms()
+        self._boot_ms = now
+        self._pad = {}
+        for pad in self.pads:
+            self._pad[pad] = {
+                "deb": PadDebouncer(self.cfg.confirm_reads, self.cfg.gone_ms),
+                "next_scan": now, "next_report": now, "fails": 0, "ok": True, "detail": "",
+            }
+        self._led = {}
+        for seat in SEATS:
+            self._led[seat] = ("off", False)
+        self._shown = {}
+        self._buzz_until = 0
+        self._buzzing = False
+        self._done_cmds = []  # host seqs carried out, newest last (dedup of resends)
+        self._host_seen = now
+        self._host_lost = False
+        self._next_hb = now + self.cfg.heartbeat_ms
+        self._btn_raw = set()
+        self._btn_since = {}
+        self._btn_down = set()
+        self.sent = 0
+        self._send_hello()
+
+    # --- output ---------------------------------------------------------------
+    def _send(self, kind, fields=()):
+        self.port.write(wire.encode(self.seq, kind, fields))
+        self.seq = (self.seq + 1) % wire.SEQ_MOD
+        self.sent += 1
+
+    def _send_hello(self):
+        self._send("HELLO", (("proto", str(wire.PROTO)), ("fw", FW_VERSION),
+                             ("id", self.device_id), ("pads", ",".join(self.pads))))
+
+    def _send_pad(self, pad, now):
+        st = self._pad[pad]
+        self._send("PAD", (("pad", pad), ("uids", ",".join(sorted(st["deb"].present)))))
+        if not st["ok"]:
+            self._send("RDR", (("pad", pad), ("ok", "0"), ("detail", st["detail"])))
+        st["next_report"] = now + self.cfg.repeat_ms
+
+    # --- the loop -------------------------------------------------------------
+    def step(self):
+        """One pass of the main loop; call it as often as possible (about every ms)."""
+        now = self.clock.ms()
+        self._read_host(now)
+        for pad in self.pads:
+            self._poll_reader(pad, now)
+        self._poll_buttons(now)
+        if now >= self._next_hb:
+            self._send("HB", (("up", str(now - self._boot_ms)), ("rxbad", str(self._decoder.bad))))
+            self._next_hb = now + self.cfg.heartbeat_ms
+        if not self._host_lost and now - self._host_seen >= self.cfg.host_lost_ms:
+            # A dead or unplugged Pi must not leave a shot clock lit.
+            self._host_lost = True
+            for seat in SEATS:
+                self._led[seat] = ("off", False)
+        self._drive_outputs(now)
+        # Fed last: a reader or port call that hangs stops the feeding, and the
+        # hardware watchdog reboots the board (the host then sees a fresh HELLO).
+        self.watchdog.feed()
+
+    def _poll_reader(self, pad, now):
+        st = self._pad[pad]
+        if now < st["next_scan"]:
+            return
+        st["next_scan"] = now + self.cfg.scan_ms
+        try:
+            uids = self.readers[pad].scan()
+        except OSError as exc:
+            st["fails"] += 1
+            if st["ok"] and st["fails"] >= self.cfg.reader_fail_limit:
+                st["ok"] = False
+                st["detail"] = _word(exc)
+                self._send("RDR", (("pad", pad), ("ok", "0"), ("detail", st["detail"])))
+        else:
+            st["fails"] = 0
+            if not st["ok"]:
+                st["ok"] = True
+                st["detail"] = ""
+                self._send("RDR", (("pad", pad), ("ok", "1"), ("detail", "")))
+            if st["deb"].scan([u.upper() for u in uids], now):
+                self._send_pad(pad, now)
+                return
+        if now >= st["next_report"]:
+            self._send_pad(pad, now)
+
+    def _poll_buttons(self, now):
+        held = set(self.buttons.held())
+        for name in held ^ self._btn_raw:
+            self._btn_since[name] = now
+        self._btn_raw = held
+        for name, since in list(self._btn_since.items()):
+            if now - since < self.cfg.button_ms:
+                continue
+            del self._btn_since[name]
+            if name in held and name not in self._btn_down:
+                self._btn_down.add(name)
+                self._send("BTN", (("name", name),))
+            elif name not in held:
+                self._btn_down.discard(name)
+
+    def _drive_outputs(self, now):
+        phase_on = (now // self.cfg.blink_ms) % 2 == 0
+        for seat in SEATS:
+            colour, blink = self._led[seat]
+            shown = colour if (not blink or phase_on) else "off"
+            if self._shown.get(seat) != shown:
+                self.leds.show(seat, shown)
+                self._shown[seat] = shown
+        buzzing = now < self._buzz_until
+        if buzzing != self._buzzing:
+            self.buzzer.set(buzzing)
+            self._buzzing = buzzing
+
+    # --- host commands -----------------------------------------------------------
+    def _read_host(self, now):
+        data = self.port.read()
+        if not data:
+            return
+        for seq, kind, fields in self._decoder.feed(data):
+            self._host_seen = now
+            self._host_lost = False
+            self._command(seq, kind, fields, now)
+
+    def _command(self, seq, kind, fields, now):
+        if kind == "SYNC":
+            self._done_cmds = []
+            self._send("ACK", (("cmd", str(seq)),))
+            self._send_hello()
+            for pad in self.pads:
+                self._send_pad(pad, now)
+            return
+        if kind == "PING":
+            self._send("ACK", (("cmd", str(seq)),))
+            return
+        if seq in self._done_cmds:
+            self._send("ACK", (("cmd", str(seq)),))  # a resend: our ACK was lost
+            return
+        err = None
+        if kind == "LED":
+            seat = fields.get("seat")
+            colour = fields.get("colour")
+            blink = fields.get("blink", "0")
+            if seat not in SEATS:
+                err = "bad-seat"
+            elif colour not in COLOURS:
+                err = "bad-colour"
+            elif blink not in ("0", "1"):
+                err = "bad-field"
+            else:
+                self._led[seat] = (colour, blink == "1")
+        elif kind == "BUZZ":
+            ms = fields.get("ms", "200")
+            if not ms.isdigit() or not 1 <= int(ms) <= 2000:
+                err = "bad-field"
+            else:
+                self._buzz_until = now + int(ms)
+        else:
+            err = "unknown"
+        if err:
+            self._send("NAK", (("cmd", str(seq)), ("err", err)))
+            return
+        self._done_cmds.append(seq)
+        if len(self._done_cmds) > 16:
+            self._done_cmds.pop(0)
+        self._send("ACK", (("cmd", str(seq)),))
+
+
+def _word(exc):
+    # A reader error as one protocol-safe word for RDR's detail field.
+    text = str(exc) or exc.__class__.__name__
+    out = ""
+    for ch in text:
+        out += ch if (ch.isalpha() or ch.isdigit() or ch in "._-") else "-"
+    return out[:40]

@@ -1,0 +1,164 @@
+"""Simulated parts of the seat controller: what the firmware's loop talks to.
+
+The firmware (``hardware/firmware/controller.py``) gets these in place of the board's
+SPI readers, GPIO buttons, LEDs, buzzer, watchdog and USB serial port.  They read the
+physical table (``table.py``) and apply the noise model.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import threading
+import time
+import tty
+from typing import Callable
+
+from .noise import NoiseModel
+
+
+class WallClock:
+    """Milliseconds since the table started (monotonic), as the board's ticks."""
+
+    def __init__(self) -> None:
+        self._t0 = time.monotonic()
+
+    def ms(self) -> int:
+        return int((time.monotonic() - self._t0) * 1000)
+
+
+class VirtualReader:
+    """One pad's antenna: returns the tags on the pad, through the noise model."""
+
+    def __init__(self, tags: Callable[[], list[str]], noise: NoiseModel, rng: random.Random) -> None:
+        self._tags = tags
+        self._noise = noise
+        self._rng = rng
+        self.broken = False
+        self.scans = 0
+
+    def scan(self) -> list[str]:
+        self.scans += 1
+        if self.broken:
+            raise OSError("antenna-timeout")
+        tags = self._tags()
+        n = self._noise
+        if n.missed_scan and self._rng.random() < n.missed_scan:
+            return []
+        if n.flicker:
+            tags = [t for t in tags if self._rng.random() >= n.flicker]
+        if n.stack_limit and len(tags) > n.stack_limit:
+            tags = self._rng.sample(tags, n.stack_limit)
+        return tags
+
+
+class ConsoleButtons:
+    """The dealer console's buttons; a press holds a button down for ``hold_s``."""
+
+    def __init__(self) -> None:
+        self._until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def press(self, name: str, hold_s: float = 0.05) -> None:
+        with self._lock:
+            self._until[name] = time.monotonic() + hold_s
+
+    def held(self) -> set[str]:
+        now = time.monotonic()
+        with self._lock:
+            return {name for name, until in self._until.items() if until > now}
+
+
+class Leds:
+    """The seat LEDs as the firmware drives them; ``history`` keeps every change."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, str] = {}
+        self.history: list[tuple[float, str, str]] = []
+
+    def show(self, seat: str, colour: str) -> None:
+        self.shown[seat] = colour
+        self.history.append((time.monotonic(), seat, colour))
+
+
+class Buzzer:
+    def __init__(self) -> None:
+        self.on = False
+        self.buzzes = 0
+
+    def set(self, on: bool) -> None:
+        if on and not self.on:
+            self.buzzes += 1
+        self.on = on
+
+
+class Watchdog:
+    """Records feeds; the table's runner reboots the firmware if feeding stops."""
+
+    def __init__(self) -> None:
+        self.last_feed = time.monotonic()
+        self.feeds = 0
+
+    def feed(self) -> None:
+        self.last_feed = time.monotonic()
+        self.feeds += 1
+
+
+class PtyPort:
+    """The device end of a pseudo-terminal: the USB serial line of the board.
+
+    ``path`` is the terminal the host opens with pyserial.  Closing the port is
+    unplugging the cable: the host's reads fail at once (EIO).
+    """
+
+    def __init__(self, noise: NoiseModel, rng: random.Random) -> None:
+        self._noise = noise
+        self._rng = rng
+        self.master, self._slave = os.openpty()
+        # Raw at once: a cooked terminal would echo our own frames back to us.
+        tty.setraw(self._slave)
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self._slave)
+        self.dropped_bytes = 0
+        self.closed = False
+
+    def read(self) -> bytes:
+        try:
+            data = os.read(self.master, 4096)
+        except BlockingIOError:
+            return b""
+        except OSError as exc:
+            if exc.errno == errno.EIO:
+                return b""
+            raise
+        if self._noise.command_loss and self._rng.random() < self._noise.command_loss:
+            return b""
+        return data
+
+    def write(self, data: bytes) -> None:
+        n = self._noise
+        if n.dup_byte or n.corrupt_byte:
+            out = bytearray()
+            for b in data:
+                if n.corrupt_byte and self._rng.random() < n.corrupt_byte:
+                    b ^= 1 << self._rng.randrange(8)
+                out.append(b)
+                if n.dup_byte and self._rng.random() < n.dup_byte:
+                    out.append(b)
+            data = bytes(out)
+        view = memoryview(data)
+        while view:
+            try:
+                sent = os.write(self.master, view)
+            except (BlockingIOError, OSError):
+                # Nobody reading (host away): a USB CDC device drops what it cannot send.
+                self.dropped_bytes += len(view)
+                return
+            view = view[sent:]
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            os.close(self.master)
+            os.close(self._slave)

@@ -1,0 +1,238 @@
+"""The virtual table: a simulated physical Chicago table driving the real firmware.
+
+    with VirtualTable(noise=NoiseModel.rough(), seed=7) as table:
+        print(table.port)              # open this with pyserial / firmware_bridge
+        table.put("AS", "seat2")       # a card lands on seat 2's pad
+        table.pick_up("seat2")         # player 2 takes the pad's cards into the hand
+        table.press("next")            # the dealer presses a console button
+
+Cards live in one place each: the dealer's stub, a player's hand, or a pad.  Only
+pads are seen by the readers (players hold their hands, rule 13).  The firmware runs
+in a thread, one loop pass about every millisecond, on a pseudo-terminal; ``port`` is
+a stable symlink to that terminal (like ``/dev/serial/by-id/...`` on the Pi) that
+survives ``unplug()``/``replug()``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import threading
+import time
+from typing import Iterable
+
+from ..errors import VirtualTableError
+from ..firmware.controller import PADS, SEATS, Config, SeatController
+from .deck import PUCK, VirtualDeck, virtual_uid
+from .devices import Buzzer, ConsoleButtons, Leds, PtyPort, VirtualReader, Watchdog, WallClock
+from .noise import NoiseModel
+
+BUTTONS = ("next", "declined", "time", "tl", "pause") + tuple(f"time:{s}" for s in SEATS)
+STUB = "stub"  # the dealer's hand
+
+
+def fast_config() -> Config:
+    """Firmware timing for the simulation: same logic, quicker scans."""
+    return Config(confirm_reads=2, gone_ms=150, scan_ms=5)
+
+
+class VirtualTable:
+    def __init__(self, deck: VirtualDeck | None = None, noise: NoiseModel | None = None,
+                 seed: int = 0, config: Config | None = None, device_id: str = "SC-VIRTUAL",
+                 step_s: float = 0.001, port_dir: str | None = None) -> None:
+        self.deck = deck or VirtualDeck.standard()
+        self.noise = noise or NoiseModel()
+        self.config = config or fast_config()
+        self.device_id = device_id
+        self.button_uid = virtual_uid(PUCK)
+        self._step_s = step_s
+        self._rng = random.Random(seed)
+        self._lock = threading.RLock()
+        self._where: dict[str, str] = {code: STUB for code in self.deck.uids}
+        self._order: dict[str, int] = {}  # code -> when it landed (stack order)
+        self._tick = 0
+        self._puck: str | None = None
+        self._dir = port_dir or tempfile.mkdtemp(prefix="virtual-table-")
+        self.port = os.path.join(self._dir, "seat-controller")
+        self.buttons = ConsoleButtons()
+        self.leds = Leds()
+        self.buzzer = Buzzer()
+        self.watchdog = Watchdog()
+        self.readers = {pad: VirtualReader(self._tags_fn(pad), self.noise, self._rng) for pad in PADS}
+        self.clock = WallClock()
+        self.boots = 0
+        self.pty: PtyPort | None = None
+        self.firmware: SeatController | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._hung = threading.Event()
+
+    # --- life cycle -----------------------------------------------------------
+    def start(self) -> "VirtualTable":
+        if self._thread is None:
+            self._plug_in()
+        return self
+
+    def close(self) -> None:
+        self._unplug()
+        try:
+            os.rmdir(self._dir)
+        except OSError:
+            pass
+
+    def __enter__(self) -> "VirtualTable":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def plugged_in(self) -> bool:
+        return self._thread is not None
+
+    def _plug_in(self) -> None:
+        self.pty = PtyPort(self.noise, self._rng)
+        tmp = self.port + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(self.pty.path, tmp)
+        os.replace(tmp, self.port)  # the stable name moves to the new terminal at once
+        self.boots += 1
+        self.firmware = SeatController(self.pty, self.readers, self.buttons, self.leds, self.buzzer,
+                                       self.clock, self.watchdog, self.device_id, self.config)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="virtual-seat-controller", daemon=True)
+        self._thread.start()
+
+    def _unplug(self) -> None:
+        if self._thread is None:
+            return
+        self._stop.set()
+        self._thread.join()
+        self._thread = None
+        self.pty.close()
+        if os.path.lexists(self.port):
+            os.unlink(self.port)
+        # The board loses power: its LEDs and buzzer go dark.
+        for seat in SEATS:
+            if self.leds.shown.get(seat, "off") != "off":
+                self.leds.show(seat, "off")
+        self.buzzer.set(False)
+
+    def _run(self) -> None:
+        fw, stop, hung = self.firmware, self._stop, self._hung
+        while not stop.is_set():
+            if not hung.is_set():
+                with self._lock:
+                    fw.step()
+            time.sleep(self._step_s)
+
+    # --- what the readers see ---------------------------------------------------
+    def _tags_fn(self, pad: str):
+        def tags() -> list[str]:
+            with self._lock:
+                codes = sorted((c for c, w in self._where.items() if w == pad), key=self._order.get)
+                out = [self.deck.uids[c] for c in codes]
+                if self._puck == pad:
+                    out.append(self.button_uid)
+                return out
+        return tags
+
+    def on_pad(self, pad: str) -> list[str]:
+        """Card codes on a pad, in the order they landed (the truth, not what is read)."""
+        self._check_pad(pad)
+        with self._lock:
+            return sorted((c for c, w in self._where.items() if w == pad), key=self._order.get)
+
+    def where(self, code: str) -> str:
+        """``stub``, ``hand:seat2`` or a pad name."""
+        return self._where[self._code(code)]
+
+    # --- physical moves -----------------------------------------------------------
+    def put(self, code: str, pad: str) -> None:
+        """A card lands on a pad (dealt from the stub, or placed from a hand)."""
+        code = self._code(code)
+        self._check_pad(pad)
+        with self._lock:
+            self._tick += 1
+            self._order[code] = self._tick
+            self._where[code] = pad
+
+    def deal(self, pad: str, codes: Iterable[str]) -> None:
+        codes = [self._code(c) for c in codes]  # all checked before any moves
+        for code in codes:
+            self.put(code, pad)
+
+    def remove(self, code: str, to: str = STUB) -> None:
+        """A card leaves its pad: back to the dealer (``stub``) or into ``hand:seatN``."""
+        code = self._code(code)
+        if to != STUB and not (to.startswith("hand:") and to[5:] in SEATS):
+            raise VirtualTableError(f"a card goes to 'stub' or 'hand:seat1'..'hand:seat4', not {to!r}")
+        with self._lock:
+            self._where[code] = to
+
+    def pick_up(self, pad: str) -> list[str]:
+        """Everything on a pad is picked up: a seat's cards into that player's hand, the
+        tray's into the dealer's stub.  Returns the codes picked up."""
+        self._check_pad(pad)
+        to = STUB if pad == "tray" else f"hand:{pad}"
+        with self._lock:
+            codes = self.on_pad(pad)
+            for code in codes:
+                self._where[code] = to
+        return codes
+
+    def to_tray(self, code: str) -> None:
+        self.put(code, "tray")
+
+    def press(self, button: str, hold_s: float = 0.05) -> None:
+        if button not in BUTTONS:
+            raise VirtualTableError(f"no console button {button!r}; buttons: {', '.join(BUTTONS)}")
+        self.buttons.press(button, hold_s)
+
+    def move_button(self, seat: str | None) -> None:
+        """The dealer button puck moves onto a seat's pad (``None``: off the table)."""
+        if seat is not None and seat not in SEATS:
+            raise VirtualTableError(f"the button puck goes on seat1..seat4, not {seat!r}")
+        with self._lock:
+            self._puck = seat
+
+    def fail_reader(self, pad: str, broken: bool = True) -> None:
+        self._check_pad(pad)
+        self.readers[pad].broken = broken
+
+    def unplug(self) -> None:
+        """Pull the USB cable: the port vanishes, the board is off."""
+        self._unplug()
+
+    def replug(self) -> None:
+        """Plug the cable back in: the board boots afresh (new HELLO, seq from 0)."""
+        if self._thread is None:
+            self._plug_in()
+
+    def hang(self) -> None:
+        """The firmware stops answering but the port stays open (a silent device)."""
+        self._hung.set()
+
+    def resume(self) -> None:
+        self._hung.clear()
+
+    def run_script(self, moves, gap_s: float = 0.0) -> None:
+        """Do a list of moves (``Move`` values or lines like ``"put AS seat2"``), with
+        ``gap_s`` seconds between them.  See ``script.py`` for the move words."""
+        from .script import parse_moves
+        for move in parse_moves(moves):
+            move.apply(self)
+            if gap_s:
+                time.sleep(gap_s)
+
+    # --- checks ---------------------------------------------------------------------
+    def _code(self, code: str) -> str:
+        self.deck.uid(code)  # raises VirtualTableError for an unknown card
+        return code.strip().upper()
+
+    @staticmethod
+    def _check_pad(pad: str) -> None:
+        if pad not in PADS:
+            raise VirtualTableError(f"no pad {pad!r}; pads: {', '.join(PADS)}")
