@@ -1,0 +1,150 @@
+"""``chicago-table log``: check, export and import a table's event log (issue 6).
+
+    $ chicago-table log check table7.sqlite
+    $ chicago-table log check table7.sqlite --salvage table7-saved.sqlite
+    $ chicago-table log export table7.sqlite -o table7.jsonl
+    $ chicago-table log import table7.jsonl --db table7-copy.sqlite
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..store.errors import StoreError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Inspect a table's event log (one SQLite file per table).  'check' opens it "
+                     "read-only, checks its integrity, rebuilds the table from it and reports; "
+                     "'export' writes it as JSONL (an action script that 'chicago-table replay' "
+                     "runs as is, with every other record in '#' comment lines); 'import' turns "
+                     "such an export (or a plain action script) into a new table file.")
+    sub = p.add_subparsers(dest="log_command", metavar="ACTION")
+    c = sub.add_parser("check", help="check a log's integrity, rebuild the table and report",
+                       description="Check a table's log: SQLite integrity, schema, the record chain "
+                       "(no gap, no changed record), that every action is stored with exactly its "
+                       "events, and that replaying the actions gives the stored state.  Exit status "
+                       "0: sound; 1: problems found; 2: the file cannot be read.")
+    c.add_argument("file", help="the table's log (.sqlite)")
+    c.add_argument("--json", action="store_true", help="print the report as JSON")
+    c.add_argument("--salvage", metavar="OUT",
+                   help="copy the longest sound beginning of the history into the NEW file OUT "
+                   "and list exactly what was lost")
+    e = sub.add_parser("export", help="write the log as JSONL (a replayable action script)",
+                       description="Write the whole log as JSONL: accepted actions as plain lines "
+                       "(so 'chicago-table replay' accepts the export as is), events, sensor "
+                       "records, alerts, audit, clock snapshots and rejected actions as "
+                       "'# KIND {...}' comment lines.")
+    e.add_argument("file", help="the table's log (.sqlite)")
+    e.add_argument("-o", "--output", help="write to this file instead of standard output")
+    i = sub.add_parser("import", help="make a new table file from an export",
+                       description="Import an export (or a plain action script) into a NEW table "
+                       "file.  The actions are re-applied and must cause exactly the exported "
+                       "events; nothing is written unless all of it checks out.")
+    i.add_argument("export", help="the export (.jsonl); '-' reads standard input")
+    i.add_argument("--db", required=True, metavar="NEWFILE", help="the new table file to write")
+    p.set_defaults(_log_parser=p)
+
+
+def main(args: argparse.Namespace) -> int:
+    cmd = getattr(args, "log_command", None)
+    if cmd is None:
+        args._log_parser.print_help()
+        return 2
+    try:
+        return {"check": _check, "export": _export, "import": _import}[cmd](args)
+    except StoreError as exc:
+        print(f"chicago-table log {cmd}: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `... | head`: the reader has seen enough
+        sys.stdout = open(os.devnull, "w")
+        return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from ..store.check import check_file
+    from ..store.recovery import salvage
+
+    print(f"checking {args.file} ...", file=sys.stderr)
+    report = check_file(args.file)
+    if args.json:
+        json.dump(report.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_report(report)
+    if args.salvage:
+        print(f"salvaging into {args.salvage} ...", file=sys.stderr)
+        result = salvage(args.file, args.salvage)
+        for line in result.lines():
+            print(line, file=sys.stderr if args.json else sys.stdout)
+    if report.ok:
+        return 0
+    unreadable = report.last_seq == 0 and not any(report.counts.values())
+    return 2 if unreadable else 1
+
+
+def _print_report(report) -> None:
+    print(f"{report.path}: {'OK' if report.ok else 'PROBLEMS FOUND'}")
+    if report.counts:
+        kinds = ", ".join(f"{k} {n}" for k, n in report.counts.items())
+        print(f"  records: {report.last_seq} ({kinds}); schema version {report.schema_version}")
+    s = report.summary
+    if s.get("ruleset"):
+        print(f"  table: {s['ruleset']}, players {', '.join(s['players'])}; {s['events']} events")
+        print(f"  now: game {s['game']}, deal {s['deal']}, phase {s['phase']}"
+              + (f", waiting for {', '.join(s['to_act'])}" if s["to_act"] else ""))
+        if s["scores"]:
+            print("  scores: " + ", ".join(f"{p} {v}" for p, v in s["scores"].items()))
+    if "clocks" in s:
+        c = s["clocks"]
+        left = ", ".join(f"{k} {v:.1f}s" for k, v in c["remaining"].items())
+        print(f"  shot clocks (record {c['seq']}): {left}; resumes paused")
+    for p in report.problems:
+        print(f"  problem: {p}")
+
+
+def _export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..store.sqlite import SQLiteStore
+    from ..store.transfer import export_lines
+
+    with SQLiteStore.open(args.file, readonly=True) as store:
+        records = store.read()
+    name = Path(args.file).name
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                for line in export_lines(records, name):
+                    fh.write(line + "\n")
+        except OSError as exc:
+            print(f"chicago-table log export: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+            return 2
+        print(f"exported {len(records)} records to {args.output}", file=sys.stderr)
+    else:
+        for line in export_lines(records, name):
+            sys.stdout.write(line + "\n")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from ..store.transfer import import_export
+
+    try:
+        if args.export == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.export, encoding="utf-8") as fh:
+                lines = fh.read().splitlines()
+    except OSError as exc:
+        print(f"chicago-table log import: cannot read {args.export}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"chicago-table log import: {args.export} is not UTF-8 text", file=sys.stderr)
+        return 2
+    n = import_export(lines, args.db)
+    print(f"imported {n} records into {args.db}", file=sys.stderr)
+    return 0

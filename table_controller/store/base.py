@@ -1,0 +1,43 @@
+"""What every event-store backend offers; the contract tests (tests/store/contract.py)
+hold any backend to it: this SQLite file per table, or a tournament hub's copy."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Iterable, Mapping, Sequence
+
+from .records import NewRecord, Record
+
+
+class EventStore(ABC):
+    @abstractmethod
+    def append(self, records: Sequence[NewRecord]) -> list[Record]:
+        """Store the records in ONE transaction (all or none); returns them with their
+        seq only once the commit is durable."""
+
+    @abstractmethod
+    def read(self, first: int = 1, last: int | None = None,
+             kinds: Iterable[str] | None = None) -> list[Record]:
+        """Records with first <= seq <= last, oldest first, optionally of some kinds only."""
+
+    @abstractmethod
+    def last_seq(self) -> int:
+        """The newest record's seq; 0 for an empty log."""
+
+    @abstractmethod
+    def verify(self) -> int:
+        """Check the whole log (no gaps, record chain intact); returns the record count
+        or raises :class:`~table_controller.store.errors.StoreCorrupt`."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def append_one(self, kind: str, data: Mapping[str, Any], source: str = "table",
+                   time: float | None = None) -> Record:
+        return self.append([NewRecord(kind, data, source, time)])[0]
+
+    def __enter__(self) -> "EventStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,71 @@
+"""The table's single writer: judge an action, store it with its events, then return.
+
+    >>> recorder = TableRecorder(SQLiteStore.open("t.sqlite", create=True))
+    >>> [e.type for e in recorder.apply(TableStart(("Anna", "Bo", "Cilla")))]
+    ['table_opened']
+
+``apply`` appends the action and the events it caused in ONE transaction and returns
+only after the commit is durable, so no view can show an event the log does not hold.
+If the write fails, the engine is put back as it was and the error is raised: the table
+never runs ahead of its log.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..actions import Action
+from ..engine import Engine, IllegalAction
+from ..events import Event
+from .base import EventStore
+from .errors import RecordError
+from .records import NewRecord, Record
+from .rebuild import rebuild
+from .snapshots import ClockSnapshot
+
+
+class TableRecorder:
+    def __init__(self, store: EventStore, engine: Engine | None = None):
+        """Without ``engine`` the state is rebuilt from the store (empty log: a new table)."""
+        self.store = store
+        self.engine = engine if engine is not None else rebuild(store)
+
+    def apply(self, action: Action, source: str = "table") -> list[Event]:
+        """Judge and store.  An illegal action is stored as "rejected" and re-raised."""
+        before = len(self.engine.events)
+        try:
+            events = self.engine.apply(action)
+        except IllegalAction as exc:
+            self.store.append([NewRecord("rejected", {"action": action.to_dict(), "reason": exc.reason}, source)])
+            raise
+        batch = [NewRecord("action", action.to_dict(), source)]
+        batch += [NewRecord("event", e.to_dict(), "engine") for e in events]
+        try:
+            self.store.append(batch)
+        except BaseException:
+            # Both or neither: the log did not take them, so the table must not have them.
+            self.engine = Engine.from_events(self.engine.events[:before])
+            raise
+        return list(events)
+
+    def reject(self, raw: Any, reason: str, source: str = "table") -> Record:
+        """A line that never became an action (malformed input), kept for the record."""
+        return self.store.append_one("rejected", {"action": raw if isinstance(raw, Mapping) else repr(raw),
+                                                  "reason": reason}, source)
+
+    def record_sensor(self, observation: Mapping[str, Any], source: str) -> Record:
+        """A raw sensor observation (see :mod:`.sensors` for the bridge's event types)."""
+        return self.store.append_one("sensor", observation, source)
+
+    def alert(self, text: str, source: str = "sensing", **details: Any) -> Record:
+        return self.store.append_one("alert", {"text": text, **details}, source)
+
+    def audit(self, who: str, what: str, **details: Any) -> Record:
+        """Who did what: a TL decision, a hand revealed to the TL, an override."""
+        if not who or not what:
+            raise RecordError("an audit record names who did what")
+        return self.store.append_one("audit", {"who": who, "what": what, **details}, who)
+
+    def record_clock(self, snapshot: ClockSnapshot, source: str = "clocks") -> Record:
+        ClockSnapshot.from_dict(snapshot.to_dict())  # refuse a malformed snapshot before storing
+        return self.store.append_one("clock", snapshot.to_dict(), source)

@@ -1,0 +1,211 @@
+"""Salvage: copy what is readable of a damaged log into a new file, and say exactly
+what was lost.
+
+    $ chicago-table log check table7.sqlite --salvage table7-saved.sqlite
+
+The new file holds the longest sound beginning of the history: records 1..K without a
+gap, each matching its checksum, ending at a whole transaction, whose actions replay to
+their stored events.  A later record cannot be kept without the ones before it (state is
+a fold), so readable records after the damage are listed and written to
+``OUT.dropped.jsonl`` for the TL, never silently folded in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import struct
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from ..actions import ActionError, parse_action
+from ..engine import Engine, IllegalAction
+from .check import describe
+from .errors import NotATableLog, StoreError
+from .records import GENESIS, KINDS, digest
+from .rebuild import fold
+from .transfer import write_records
+
+_PROBE_PAST = 2000  # when max(seq) is unreadable, look this far past the last record found
+
+
+@dataclass(frozen=True, slots=True)
+class SalvageReport:
+    source: str
+    target: str
+    kept: int                      # records 1..kept are in the new file
+    readable: int                  # records that could be read at all
+    lost_ranges: tuple[tuple[int, int], ...]     # seqs that could not be read
+    dropped: tuple[int, ...]       # readable, but after the damage (in OUT.dropped.jsonl)
+    reason: str                    # why the history stops at `kept`
+    state: dict[str, Any]          # game, deal, phase of the saved history
+
+    def lines(self) -> list[str]:
+        out = [f"salvaged {self.kept} record(s) of {self.source} into {self.target} (seq 1..{self.kept})",
+               f"the saved history stops there because: {self.reason}"]
+        for a, b in self.lost_ranges:
+            out.append(f"lost: seq {a}..{b} could not be read" if a != b else f"lost: seq {a} could not be read")
+        if self.dropped:
+            out.append(f"dropped: {len(self.dropped)} readable record(s) after the damage "
+                       f"(seq {self.dropped[0]}..{self.dropped[-1]}), kept for the TL in {self.target}.dropped.jsonl")
+        s = self.state
+        out.append(f"the saved table is at game {s.get('game')}, deal {s.get('deal')}, phase {s.get('phase')}")
+        return out
+
+
+def _readable_copy(source: Path, tmp: Path) -> Path:
+    """A copy to read from (the damaged file itself is never touched).  SQLite refuses a
+    file shorter than its header says, so a truncated copy is cut to whole pages and its
+    header's page count set to what is there; the pages that remain can then be read."""
+    copy = tmp / "salvage.sqlite"
+    shutil.copyfile(source, copy)
+    wal = Path(f"{source}-wal")
+    if wal.exists():  # committed transactions not yet checkpointed live here
+        shutil.copyfile(wal, tmp / "salvage.sqlite-wal")
+    with open(copy, "r+b") as fh:
+        header = fh.read(100)
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+            return copy
+        size = struct.unpack(">H", header[16:18])[0]
+        page = 65536 if size == 1 else size
+        pages = -(-os.path.getsize(copy) // page)
+        if struct.unpack(">I", header[28:32])[0] != pages:
+            fh.truncate(pages * page)
+            fh.seek(28)
+            fh.write(struct.pack(">I", pages))
+    return copy
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None)
+
+
+def _read_rows(conn: sqlite3.Connection) -> tuple[dict[int, tuple], set[int], int, bool]:
+    """Every row that can be read, by seq; the seqs that failed; the highest seq known;
+    and whether that is surely the end of the log (False: the end itself is lost)."""
+    rows: dict[int, tuple] = {}
+    failed: set[int] = set()
+    try:
+        for row in conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records ORDER BY seq"):
+            rows[row[0]] = row
+        return rows, failed, max(rows, default=0), True
+    except sqlite3.Error:
+        pass  # a damaged page: fall back to one lookup per seq
+    try:
+        top = int(conn.execute("SELECT max(seq) FROM records").fetchone()[0] or 0)
+    except sqlite3.Error:
+        top = None
+    seq, misses = 1, 0
+    while (top is not None and seq <= top) or (top is None and misses < _PROBE_PAST):
+        if seq in rows:  # read before the scan hit the damage
+            seq, misses = seq + 1, 0
+            continue
+        try:
+            row = conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records WHERE seq = ?",
+                               (seq,)).fetchone()
+        except sqlite3.Error:
+            row = None
+        if row:
+            rows[seq] = row
+            misses = 0
+        else:
+            misses += 1
+            failed.add(seq)
+        seq += 1
+    last = max(rows, default=0) if top is None else top
+    return rows, {s for s in failed if s <= last}, last, top is not None
+
+
+def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageReport:
+    source, target = Path(source), Path(target)
+    if not source.exists():
+        raise StoreError(f"{source}: no such file")
+    if target.exists():
+        raise StoreError(f"{target} already exists; salvage writes a new file")
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = _readable_copy(source, Path(tmp))
+        try:
+            conn = _connect(copy)
+            try:
+                rows, failed, last, end_known = _read_rows(conn)
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            raise NotATableLog(f"{source}: nothing can be read ({exc}); the file header is damaged "
+                               f"or it is not a table log") from None
+    if not rows and not failed:
+        raise NotATableLog(f"{source}: no records could be read")
+    kept, reason = _sound_prefix(rows, last)
+    if not end_known:
+        reason = reason.replace("the end of the log: nothing was lost", f"no record after seq {last} could be found")
+        reason += (f"; the end of the log cannot be found (a truncated file or a lost page): "
+                   f"records after seq {last} may be lost and how many is unknown")
+    items = [{"seq": r[0], "time": float(r[1]), "source": str(r[2]), "kind": r[3], "txn": r[4],
+              "data": json.loads(r[5])} for r in (rows[s] for s in range(1, kept + 1))]
+    write_records(items, target)
+    dropped = tuple(s for s in sorted(rows) if s > kept)
+    if dropped:
+        with open(f"{target}.dropped.jsonl", "w", encoding="utf-8") as fh:
+            for s in dropped:
+                r = rows[s]
+                fh.write(json.dumps({"seq": r[0], "time": r[1], "source": r[2], "kind": r[3], "txn": r[4],
+                                     "data": r[5]}, ensure_ascii=False) + "\n")
+    state = describe(fold([_as_record(i) for i in items], str(target))) if items else {}
+    return SalvageReport(str(source), str(target), kept, len(rows), _ranges(sorted(failed)), dropped, reason, state)
+
+
+def _as_record(i: dict[str, Any]):
+    from .records import Record
+    return Record(i["seq"], i["time"], i["source"], i["kind"], i["txn"], i["data"], "")
+
+
+def _sound_prefix(rows: dict[int, tuple], last: int) -> tuple[int, str]:
+    """Length of the longest sound beginning, and why it ends there."""
+    prev, good = GENESIS, 0
+    engine = Engine()
+    txn_first, txn_len = 1, 1   # the transaction being read: first seq, records it must have
+    for seq in range(1, last + 1):
+        row = rows.get(seq)
+        if row is None:
+            reason = f"record {seq} cannot be read"
+            break
+        s, t, source, kind, txn, text, dig = row
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError):
+            reason = f"record {seq} holds unreadable data"
+            break
+        if kind not in KINDS or not isinstance(data, dict) or digest(prev, s, float(t), source, kind, txn, text) != dig:
+            reason = f"record {seq} does not match its checksum"
+            break
+        if txn == seq:
+            txn_first, txn_len = seq, 1
+            if kind == "action":
+                try:
+                    txn_len += len(engine.apply(parse_action(data)))
+                except (ActionError, IllegalAction) as exc:
+                    reason = f"record {seq}: the action is refused on replay ({exc})"
+                    break
+        prev, good = dig, seq
+    else:
+        reason = "the end of the log: nothing was lost"
+    # An action is never kept without all its events: cut back to a whole transaction.
+    whole = good - txn_first + 1 >= txn_len
+    if not whole:
+        reason += f"; records {txn_first}..{good} are an action without all its events, dropped"
+    return (good if whole else txn_first - 1), reason
+
+
+def _ranges(seqs: list[int]) -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    for s in seqs:
+        if out and s == out[-1][1] + 1:
+            out[-1] = (out[-1][0], s)
+        else:
+            out.append((s, s))
+    return tuple(out)

@@ -1,0 +1,259 @@
+"""The table log as one SQLite file: WAL, ``synchronous=FULL``, explicit transactions.
+
+    >>> with SQLiteStore.open("table7.sqlite", create=True) as store:
+    ...     store.append_one("alert", {"text": "reader seat2 offline"}, source="bridge").seq
+    1
+
+``append`` returns only after COMMIT, and with WAL + ``synchronous=FULL`` the commit
+has been fsynced: a record that was returned survives a power cut.  ``open(...,
+readonly=True)`` opens ``file:...?mode=ro`` for inspection.  Every open runs SQLite's
+quick_check, so a damaged file is reported, never read as a shorter history.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time as _time
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+from urllib.parse import quote
+
+from . import schema
+from .base import EventStore
+from .errors import (NotATableLog, SchemaError, StoreBusy, StoreClosed, StoreCorrupt, StoreError,
+                     StoreNotFound, StoreReadOnly, StoreWriteError)
+from .records import GENESIS, KINDS, NewRecord, Record, check_new, digest
+
+_COLUMNS = "seq, time, source, kind, txn, data, digest"
+
+
+def translate(exc: sqlite3.Error, path: Path, doing: str) -> StoreError:
+    """sqlite3's error as ours, saying what to do."""
+    msg = str(exc)
+    low = msg.lower()
+    if "file is not a database" in low:
+        return NotATableLog(f"{path} is not a table log (not an SQLite file, or its header is damaged): {msg}")
+    if "malformed" in low or "corrupt" in low or isinstance(exc, sqlite3.DatabaseError) and "disk i/o" in low:
+        return StoreCorrupt(f"{path} is damaged ({msg}) while {doing}; "
+                            f"run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable")
+    if "locked" in low or "busy" in low:
+        return StoreBusy(f"{path} is locked by another process while {doing}: is another controller running this table?")
+    if "readonly" in low or "read-only" in low:
+        return StoreReadOnly(f"{path} cannot be written ({msg}) while {doing}")
+    if "full" in low or "disk i/o" in low:
+        return StoreWriteError(f"{path}: {msg} while {doing}; nothing was appended")
+    if "unable to open" in low:
+        return StoreNotFound(f"cannot open {path}: {msg}")
+    return StoreError(f"{path}: {msg} while {doing}")
+
+
+class SQLiteStore(EventStore):
+    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool,
+                 clock: Callable[[], float]):
+        self._conn: sqlite3.Connection | None = conn
+        self.path = path
+        self.readonly = readonly
+        self.clock = clock
+
+    # --- opening ---------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, *, create: bool = False, readonly: bool = False,
+             clock: Callable[[], float] = _time.time, check: bool = True,
+             timeout: float = 5.0) -> "SQLiteStore":
+        """Open a table's log.  ``create`` makes a new file when there is none;
+        ``readonly`` never writes (not even a migration); ``check`` runs quick_check;
+        ``timeout``: seconds to wait for another process's write lock."""
+        path = Path(path)
+        if not path.exists() and (readonly or not create):
+            raise StoreNotFound(f"{path}: no such table log")
+        if path.is_dir():
+            raise NotATableLog(f"{path} is a directory, not a table log")
+        try:
+            if readonly:
+                uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+                conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout)
+            else:
+                conn = sqlite3.connect(str(path), isolation_level=None, timeout=timeout)
+        except sqlite3.Error as exc:
+            raise translate(exc, path, "opening") from None
+        try:
+            cls._prepare(conn, path, readonly, check)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path, readonly, clock)
+
+    @staticmethod
+    def _prepare(conn: sqlite3.Connection, path: Path, readonly: bool, check: bool) -> None:
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if app_id == 0 and objects == 0:
+                if readonly:
+                    raise NotATableLog(f"{path} is an empty file, not a table log")
+                conn.execute("PRAGMA journal_mode = WAL")  # stays set in the file
+                schema.migrate(conn)
+            elif app_id != schema.APPLICATION_ID:
+                raise NotATableLog(f"{path} is an SQLite database of another program "
+                                   f"(application id {app_id:#x}), not a table log")
+            if check:
+                problems = [r[0] for r in conn.execute("PRAGMA quick_check(20)")]
+                if problems != ["ok"]:
+                    raise StoreCorrupt(f"{path} is damaged: {'; '.join(problems[:5])}; run "
+                                       f"'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable")
+            v = schema.version(conn)
+            if v is None:
+                raise SchemaError(f"{path} is marked as a table log but has no schema version table: "
+                                  f"it is damaged or was written by something else")
+            if v > schema.CURRENT:
+                raise SchemaError(f"{path} has schema version {v}; this program reads up to "
+                                  f"{schema.CURRENT}: update chicago-table")
+            has_records = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").fetchone()
+            if not has_records:
+                raise SchemaError(f"{path} has schema version {v} but no records table: it is damaged")
+            if not readonly:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = FULL")  # fsync the WAL at every commit
+                if v < schema.CURRENT:
+                    schema.migrate(conn)
+        except sqlite3.Error as exc:
+            raise translate(exc, path, "opening") from None
+
+    # --- the interface -----------------------------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreClosed(f"{self.path}: the store is closed")
+        return self._conn
+
+    def schema_version(self) -> int:
+        try:
+            return schema.version(self.conn) or 0
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path, "reading the schema version") from None
+
+    def append(self, records: Sequence[NewRecord]) -> list[Record]:
+        if self.readonly:
+            raise StoreReadOnly(f"{self.path} is open read-only (for inspection); nothing was appended")
+        records = list(records)
+        if not records:
+            return []
+        texts = [check_new(r) for r in records]  # bad input changes nothing
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path, "starting an append") from None
+        try:
+            row = conn.execute("SELECT seq, digest FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+            seq, prev = (row[0], row[1]) if row else (0, GENESIS)
+            txn = seq + 1
+            now = self.clock()
+            out: list[Record] = []
+            for rec, text in zip(records, texts):
+                seq += 1
+                t = float(now if rec.time is None else rec.time)
+                prev = digest(prev, seq, t, rec.source, rec.kind, txn, text)
+                out.append(Record(seq, t, rec.source, rec.kind, txn, json.loads(text), prev))
+            conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             [(r.seq, r.time, r.source, r.kind, r.txn, t, r.digest) for r, t in zip(out, texts)])
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            _rollback(conn)
+            raise translate(exc, self.path, "appending") from None
+        except BaseException:
+            _rollback(conn)
+            raise
+        return out
+
+    def read(self, first: int = 1, last: int | None = None,
+             kinds: Iterable[str] | None = None) -> list[Record]:
+        """Records first..last (inclusive).  Without ``kinds`` the range is also checked:
+        no gaps and an intact chain, so a damaged log is never returned short."""
+        sql = f"SELECT {_COLUMNS} FROM records WHERE seq >= ?"
+        params: list[object] = [first]
+        if last is not None:
+            sql += " AND seq <= ?"
+            params.append(last)
+        kinds = None if kinds is None else list(kinds)
+        if kinds is not None:
+            unknown = [k for k in kinds if k not in KINDS]
+            if unknown:
+                raise StoreError(f"unknown record kind(s) {', '.join(map(repr, unknown))}; kinds: {', '.join(KINDS)}")
+            sql += f" AND kind IN ({', '.join('?' * len(kinds))})"
+            params.extend(kinds)
+        sql += " ORDER BY seq"
+        try:
+            rows = self.conn.execute(sql, params).fetchall()
+            prev = None
+            if kinds is None and rows:
+                before = self.conn.execute("SELECT digest FROM records WHERE seq = ?", (rows[0][0] - 1,)).fetchone()
+                prev = GENESIS if rows[0][0] == 1 else (before[0] if before else None)
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path, "reading") from None
+        out = [_record(self.path, r) for r in rows]
+        if kinds is None:
+            _check_chain(self.path, out, [r[5] for r in rows], max(first, 1), prev)
+        return out
+
+    def last_seq(self) -> int:
+        try:
+            row = self.conn.execute("SELECT max(seq) FROM records").fetchone()
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path, "reading the last seq") from None
+        return int(row[0] or 0)
+
+    def verify(self) -> int:
+        records = self.read()
+        last = self.last_seq()
+        if len(records) != last:
+            raise StoreCorrupt(f"{self.path}: {last - len(records)} record(s) missing before seq {last}")
+        return last
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except sqlite3.Error as exc:
+                raise translate(exc, self.path, "closing") from None
+            finally:
+                self._conn = None
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    try:
+        conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass  # the transaction is already gone; nothing was committed
+
+
+def _record(path: Path, row: tuple) -> Record:
+    seq, t, source, kind, txn, text, dig = row
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError):
+        raise StoreCorrupt(f"{path}: record {seq} holds unreadable data; run 'chicago-table log check "
+                           f"{path} --salvage NEW.sqlite'") from None
+    if not isinstance(seq, int) or kind not in KINDS or not isinstance(data, dict):
+        raise StoreCorrupt(f"{path}: record {seq} is malformed (kind {kind!r})")
+    return Record(seq, float(t), str(source), kind, int(txn), data, str(dig))
+
+
+def _check_chain(path: Path, records: list[Record], texts: list[str], first: int, prev: str | None) -> None:
+    """No gaps, and each digest follows from the record and the one before."""
+    expected = first
+    for r, text in zip(records, texts):
+        if r.seq != expected:
+            raise StoreCorrupt(f"{path}: records {expected}..{r.seq - 1} are missing; run "
+                               f"'chicago-table log check {path} --salvage NEW.sqlite'")
+        if prev is not None:
+            if digest(prev, r.seq, r.time, r.source, r.kind, r.txn, text) != r.digest:
+                raise StoreCorrupt(f"{path}: record {r.seq} does not match its checksum (changed or damaged); "
+                                   f"run 'chicago-table log check {path} --salvage NEW.sqlite'")
+        prev = r.digest
+        expected += 1

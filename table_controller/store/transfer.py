@@ -1,0 +1,168 @@
+"""Export a table's log as JSONL, and import such an export into a new table file.
+
+The export is an action script of REPLAY.md: each accepted action is a plain JSON line,
+so ``chicago-table replay EXPORT`` runs it as is.  Everything else travels in comment
+lines, which replay skips::
+
+    # chicago-table log export 1: table7.sqlite, 412 records
+    # action {"seq": 1, "time": 1732.5, "source": "revisor", "txn": 1}
+    {"do": "table", "players": ["Anna", "Bo", "Cilla", "Dan"], "ruleset": "sm2025"}
+    # event {"seq": 2, "time": 1732.5, "source": "engine", "txn": 1, "kind": "event", "data": {...}}
+    # clock {"seq": 3, ...}
+
+Import re-applies the actions and insists that they cause exactly the exported events; a
+plain action script without the comment lines also imports (its events are computed).
+The new file is written beside the target and renamed only when complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from itertools import groupby
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from ..actions import ActionError, parse_action
+from ..engine import Engine, IllegalAction
+from .errors import ExportError, StoreError
+from .records import KINDS, NewRecord, Record
+from .sqlite import SQLiteStore
+
+HEADER = "# chicago-table log export 1"
+
+
+def export_lines(records: Sequence[Record], name: str = "") -> Iterator[str]:
+    yield f"{HEADER}: {name}, {len(records)} records"
+    for r in records:
+        if r.kind == "action":
+            meta = {"seq": r.seq, "time": r.time, "source": r.source, "txn": r.txn}
+            yield "# action " + json.dumps(meta, ensure_ascii=False)
+            yield json.dumps(r.data, ensure_ascii=False)
+        else:
+            yield f"# {r.kind} " + json.dumps(r.to_dict(), ensure_ascii=False)
+
+
+def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """The records of an export (seq/time/source/txn may be None for a plain script)."""
+    out: list[dict[str, Any]] = []
+    meta: dict[str, Any] | None = None
+    for n, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text:
+            continue
+        if text.startswith("#"):
+            word, _, rest = text[1:].strip().partition(" ")
+            if word not in KINDS:
+                continue  # the header or a note
+            obj = _json(rest, n)
+            if word == "action":
+                meta = obj
+                continue
+            if not isinstance(obj, dict) or obj.get("kind") != word or not isinstance(obj.get("data"), dict):
+                raise ExportError(f"line {n}: a '# {word}' line must carry the record as exported")
+            out.append(_rec(obj, word, obj["data"], n))
+            continue
+        data = _json(text, n)
+        try:
+            parse_action(data)
+        except ActionError as exc:
+            raise ExportError(f"line {n}: not an action: {exc}") from None
+        out.append(_rec(meta or {}, "action", data, n))
+        meta = None
+    if meta is not None:
+        raise ExportError("the export ends with an action's comment line but not the action itself")
+    return out
+
+
+def _json(text: str, n: int) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ExportError(f"line {n}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def _rec(meta: Any, kind: str, data: dict, n: int) -> dict[str, Any]:
+    if not isinstance(meta, dict):
+        raise ExportError(f"line {n}: the record's header must be a JSON object")
+    t = meta.get("time")
+    if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool)):
+        raise ExportError(f"line {n}: 'time' must be a number")
+    return {"seq": meta.get("seq"), "time": t, "source": meta.get("source") or "import",
+            "txn": meta.get("txn"), "kind": kind, "data": data, "line": n}
+
+
+def import_export(lines: Iterable[str], target: str | os.PathLike) -> int:
+    """Write the export into a NEW table file; returns the number of records.  Nothing is
+    written unless the whole export checks out."""
+    items = parse_export(lines)
+    with_meta = [i for i in items if i["seq"] is not None]
+    if with_meta and len(with_meta) != len(items):
+        raise ExportError("the export mixes records with and without their '# action' header lines")
+    if with_meta:
+        _check_events(items)
+    else:
+        items = _derive_events(items)
+    return write_records(items, target)
+
+
+def _check_events(items: list[dict[str, Any]]) -> None:
+    for k, it in enumerate(items, start=1):
+        if it["seq"] != k:
+            raise ExportError(f"line {it['line']}: record seq {it['seq']}, expected {k} (records missing or out of order)")
+    engine = Engine()
+    for txn, group in groupby(items, key=lambda i: i["txn"]):
+        group = list(group)
+        if group[0]["kind"] != "action":
+            if any(i["kind"] == "event" for i in group):
+                raise ExportError(f"line {group[0]['line']}: an event exported without its action")
+            continue
+        try:
+            caused = [e.to_dict() for e in engine.apply(parse_action(group[0]["data"]))]
+        except IllegalAction as exc:
+            raise ExportError(f"line {group[0]['line']}: the action is refused: {exc.reason}") from None
+        stored = [i["data"] for i in group[1:] if i["kind"] == "event"]
+        if json.loads(json.dumps(caused)) != stored:
+            raise ExportError(f"line {group[0]['line']}: the exported events differ from those the action causes")
+
+
+def _derive_events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A plain action script: number the records and compute each action's events."""
+    engine = Engine()
+    out: list[dict[str, Any]] = []
+    for it in items:
+        seq = len(out) + 1
+        try:
+            events = engine.apply(parse_action(it["data"]))
+        except IllegalAction as exc:
+            out.append({**it, "seq": seq, "txn": seq, "kind": "rejected",
+                        "data": {"action": it["data"], "reason": exc.reason}})
+            continue
+        out.append({**it, "seq": seq, "txn": seq})
+        out += [{**it, "seq": seq + k, "txn": seq, "kind": "event", "source": "engine", "data": e.to_dict()}
+                for k, e in enumerate(events, start=1)]
+    return out
+
+
+def write_records(items: Sequence[dict[str, Any]], target: str | os.PathLike) -> int:
+    """Append records (dicts with seq, time, source, txn, kind, data) to a new file,
+    transaction by transaction as they were; atomic: a temp file renamed at the end."""
+    target = Path(target)
+    if target.exists():
+        raise ExportError(f"{target} already exists; import writes a new table file only")
+    tmp = target.with_name(target.name + ".importing")
+    for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+        leftover.unlink(missing_ok=True)
+    try:
+        with SQLiteStore.open(tmp, create=True) as store:
+            for _, group in groupby(items, key=lambda i: (i["txn"] if i["txn"] is not None else object())):
+                group = list(group)
+                stored = store.append([NewRecord(i["kind"], i["data"], i["source"], i["time"]) for i in group])
+                if group[0]["seq"] is not None and stored[0].seq != group[0]["seq"]:
+                    raise ExportError(f"record {group[0]['seq']} would be stored as {stored[0].seq}")
+        os.replace(tmp, target)
+    except (StoreError, OSError):
+        for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+            leftover.unlink(missing_ok=True)
+        raise
+    return len(items)

@@ -1,0 +1,149 @@
+"""A damaged file gives a clear error and never a silently shortened history; salvage
+copies the sound beginning into a new file and says what was lost."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from table_controller.store import NotATableLog, SQLiteStore, StoreCorrupt, StoreError
+from table_controller.store.check import check_file
+from table_controller.store.rebuild import resume
+from table_controller.store.recovery import salvage
+
+from .helpers import record_bot_table
+
+
+@pytest.fixture(scope="module")
+def table_log(tmp_path_factory):
+    p = tmp_path_factory.mktemp("damage") / "table.sqlite"
+    rec = record_bot_table(p, seed=11, actions=260)
+    return p, rec.engine.state.to_dict(), SQLiteStore.open(p, readonly=True).read()
+
+
+def _copy(src, dst):
+    shutil.copyfile(src, dst)
+    return dst
+
+
+@pytest.mark.parametrize("keep", [0.3, 0.6, 0.95])
+def test_a_truncated_file_is_refused_and_its_beginning_salvaged(tmp_path, table_log, keep):
+    src, _, records = table_log
+    p = _copy(src, tmp_path / "t.sqlite")
+    os.truncate(p, int(os.path.getsize(p) * keep))
+    with pytest.raises(StoreCorrupt, match="--salvage"):
+        resume(p)
+    with pytest.raises(StoreCorrupt):
+        SQLiteStore.open(p)
+    report = check_file(p)
+    assert not report.ok and "damaged" in report.problems[0]
+    out = tmp_path / "saved.sqlite"
+    result = salvage(p, out)
+    assert 0 < result.kept < len(records)
+    assert "may be lost" in result.reason  # the end is gone: it says so, never "nothing lost"
+    with SQLiteStore.open(out, readonly=True) as saved:
+        assert [r.to_dict() for r in saved.read()] == [r.to_dict() for r in records[:result.kept]]
+    assert check_file(out).ok  # the salvaged beginning is a sound log: its actions give its events
+
+
+def test_a_corrupt_page_is_refused_and_the_rest_salvaged(tmp_path, table_log):
+    src, _, records = table_log
+    p = _copy(src, tmp_path / "t.sqlite")
+    victim = records[300]
+    at = p.read_bytes().index(victim.digest.encode())  # the page holding record 301
+    with open(p, "r+b") as fh:
+        fh.seek(max(at - 1500, (at // 4096) * 4096 + 8))
+        fh.write(b"\xa5" * 1800)
+    with pytest.raises(StoreCorrupt):
+        resume(p)
+    result = salvage(p, tmp_path / "saved.sqlite")
+    assert result.kept < victim.seq
+    lost = {s for a, b in result.lost_ranges for s in range(a, b + 1)}
+    assert lost or result.dropped
+    assert all(s > result.kept for s in lost)
+    lines = "\n".join(result.lines())
+    assert f"seq 1..{result.kept}" in lines and "lost" in lines
+    if result.dropped:  # readable records after the damage are kept aside, not folded in
+        dropped = (tmp_path / "saved.sqlite.dropped.jsonl").read_text().splitlines()
+        assert len(dropped) == len(result.dropped)
+    assert check_file(tmp_path / "saved.sqlite").ok
+
+
+def test_a_changed_record_breaks_the_chain(tmp_path, table_log):
+    """SQLite sees nothing wrong with an edited row; the record chain does."""
+    src, _, records = table_log
+    p = _copy(src, tmp_path / "t.sqlite")
+    conn = sqlite3.connect(p)
+    conn.execute("DROP TRIGGER records_no_update")
+    conn.execute("UPDATE records SET data = replace(data, '\"score\"', '\"scor\"') WHERE seq = 40")
+    conn.execute("UPDATE records SET source = 'forged' WHERE seq = 41")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreCorrupt, match="record 41 does not match its checksum"):
+        resume(p)
+    assert salvage(p, tmp_path / "saved.sqlite").kept < 41
+
+
+def test_a_missing_record_is_a_gap_not_a_shorter_history(tmp_path, table_log):
+    src, _, _ = table_log
+    p = _copy(src, tmp_path / "t.sqlite")
+    conn = sqlite3.connect(p)
+    conn.execute("DROP TRIGGER records_no_delete")
+    conn.execute("DELETE FROM records WHERE seq = 100")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreCorrupt, match="records 100..100 are missing"):
+        resume(p)
+    result = salvage(p, tmp_path / "saved.sqlite")
+    assert result.kept < 100 and result.reason.startswith("record 100 cannot be read")
+
+
+def test_salvage_of_a_sound_log_keeps_everything(tmp_path, table_log):
+    src, state, records = table_log
+    result = salvage(src, tmp_path / "copy.sqlite")
+    assert result.kept == len(records) and not result.lost_ranges and not result.dropped
+    assert "nothing was lost" in result.reason
+    engine, _ = resume(tmp_path / "copy.sqlite")
+    assert engine.state.to_dict() == state
+
+
+def test_salvage_never_overwrites_and_refuses_what_is_not_a_log(tmp_path, table_log):
+    src, _, _ = table_log
+    existing = tmp_path / "existing.sqlite"
+    existing.write_text("keep me")
+    with pytest.raises(StoreError, match="already exists"):
+        salvage(src, existing)
+    assert existing.read_text() == "keep me"
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(NotATableLog):
+        salvage(junk, tmp_path / "out.sqlite")
+    assert not (tmp_path / "out.sqlite").exists()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_damage_gives_an_error_or_the_whole_history(tmp_path_factory, table_log, data):
+    """Bytes overwritten anywhere, or the file cut anywhere: resuming either fails with a
+    StoreError or returns exactly the original table, never a shorter one."""
+    src, state, _ = table_log
+    p = _copy(src, tmp_path_factory.mktemp("dmg") / "t.sqlite")
+    size = os.path.getsize(p)
+    if data.draw(st.booleans(), label="truncate"):
+        os.truncate(p, data.draw(st.integers(0, size - 1), label="new size"))
+    else:
+        at = data.draw(st.integers(0, size - 1), label="offset")
+        junk = data.draw(st.binary(min_size=1, max_size=64), label="junk")
+        with open(p, "r+b") as fh:
+            fh.seek(at)
+            fh.write(junk)
+    try:
+        engine, _ = resume(p)
+    except StoreError:
+        return
+    assert engine.state.to_dict() == state
