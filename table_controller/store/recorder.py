@@ -29,6 +29,7 @@ class TableRecorder:
         """Without ``engine`` the state is rebuilt from the store (empty log: a new table)."""
         self.store = store
         self.engine = engine if engine is not None else rebuild(store)
+        self.last_records: list[Record] = []  # what the last apply stored (seqs for the views)
 
     def apply(self, action: Action, source: str = "table") -> list[Event]:
         """Judge and store.  An illegal action is stored as "rejected" and re-raised."""
@@ -36,12 +37,13 @@ class TableRecorder:
         try:
             events = self.engine.apply(action)
         except IllegalAction as exc:
-            self.store.append([NewRecord("rejected", {"action": action.to_dict(), "reason": exc.reason}, source)])
+            self.last_records = self.store.append(
+                [NewRecord("rejected", {"action": action.to_dict(), "reason": exc.reason}, source)])
             raise
         batch = [NewRecord("action", action.to_dict(), source)]
         batch += [NewRecord("event", e.to_dict(), "engine") for e in events]
         try:
-            self.store.append(batch)
+            self.last_records = self.store.append(batch)
         except BaseException:
             # Both or neither: the log did not take them, so the table must not have them.
             self.engine = Engine.from_events(self.engine.events[:before])

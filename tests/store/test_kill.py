@@ -1,0 +1,101 @@
+"""Power cuts: a real process plays bot games into a real file and is SIGKILLed at
+random moments (60 times across the cases).  After each kill the table restarts from the
+file: the state equals the replay of the log, and every record the process reported as
+stored is there, with the kind it reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from table_controller.replay import replay_lines
+from table_controller.store import SQLiteStore
+from table_controller.store.check import check_file
+from table_controller.store.rebuild import resume
+
+WRITER = Path(__file__).with_name("bot_writer.py")
+KILLS_PER_CASE = 12
+
+
+def _run_and_kill(path: Path, seed: int, delay: float) -> tuple[list[tuple[int, str]], bool]:
+    """Start the writer, SIGKILL it ``delay`` seconds after it is ready (or at once when
+    negative: mid-startup); returns the (seq, kind) it reported and whether it finished."""
+    proc = subprocess.Popen([sys.executable, "-u", str(WRITER), str(path), str(seed)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        if delay < 0:
+            time.sleep(-delay)
+        else:
+            first = proc.stdout.readline()  # "ready ..." once the file is open and rebuilt
+            assert first.startswith(b"ready") or proc.poll() is not None, first
+            time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = out.decode()
+    finished = "\nover\n" in "\n" + text
+    assert proc.returncode in (-signal.SIGKILL, 0), err.decode()[-2000:]
+    assert finished or proc.returncode == -signal.SIGKILL
+    stored = []
+    for line in text.split("\n")[:-1]:  # the last piece may be a line cut by the kill
+        if line.startswith("stored "):
+            _, seq, kind = line.split()
+            stored.append((int(seq), kind))
+    return stored, finished
+
+
+def _check_after_restart(path: Path, reported: dict[int, str]) -> None:
+    if not reported and (not path.exists() or path.stat().st_size == 0):
+        return  # killed before the first record: nothing was acknowledged
+    engine, clocks = resume(path)
+    with SQLiteStore.open(path, readonly=True) as store:
+        records = store.read()  # checks: no gaps, chain intact
+    by_seq = {r.seq: r.kind for r in records}
+    missing = [s for s in reported if s not in by_seq]
+    assert not missing, f"reported as stored but not in the log: {missing[:10]}"
+    assert all(by_seq[s] == k for s, k in reported.items())
+    _, doc = replay_lines([json.dumps(r.data) for r in records if r.kind == "action"])
+    assert not doc["rejected"]
+    replayed, _ = replay_lines([json.dumps(r.data) for r in records if r.kind == "action"])
+    assert replayed.state.to_dict() == engine.state.to_dict()
+    if any(r.kind == "clock" for r in records):
+        assert clocks is not None and clocks.paused
+    report = check_file(path)
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path, case):
+    rng = random.Random(1000 + case)
+    path = tmp_path / "table.sqlite"
+    reported: dict[int, str] = {}
+    kills = 0
+    tables = 0
+    mid_play = 0  # kills after the run had stored something: the interesting ones
+    while kills < KILLS_PER_CASE:
+        # mostly mid-play; sometimes mid-startup (opening, migrating, rebuilding)
+        delay = -rng.uniform(0.0, 0.25) if rng.random() < 0.15 else rng.uniform(0.0, 0.35)
+        stored, finished = _run_and_kill(path, rng.randrange(1 << 30), delay)
+        for seq, kind in stored:
+            assert reported.setdefault(seq, kind) == kind, f"seq {seq} reported twice with different kinds"
+        _check_after_restart(path, reported)
+        if finished:  # the table is over: the next one gets a new file
+            tables += 1
+            path = tmp_path / f"table{tables}.sqlite"
+            reported = {}
+        else:
+            kills += 1
+            mid_play += bool(stored)
+    assert kills == KILLS_PER_CASE
+    assert mid_play >= KILLS_PER_CASE // 2, "the writer was mostly killed before storing anything"

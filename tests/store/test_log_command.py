@@ -1,0 +1,141 @@
+"""``chicago-table log check | export | import`` through the real command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from table_controller.store import SQLiteStore
+from table_controller.store.rebuild import resume
+
+from .helpers import record_bot_table
+
+CLI = [sys.executable, "-m", "table_controller.cli"]
+
+
+def run(*args, stdin=None):
+    return subprocess.run(CLI + list(map(str, args)), capture_output=True, text=True, input=stdin, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    p = tmp_path_factory.mktemp("cli") / "table.sqlite"
+    rec = record_bot_table(p, seed=21, actions=300)
+    return p, rec.engine
+
+
+def test_check_reports_a_sound_log(table):
+    p, engine = table
+    r = run("log", "check", p)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "OK" in r.stdout and f"phase {engine.phase}" in r.stdout
+    assert "resumes paused" in r.stdout
+    doc = json.loads(run("log", "check", p, "--json").stdout)
+    assert doc["ok"] and doc["problems"] == []
+    assert doc["summary"]["phase"] == engine.phase and doc["counts"]["action"] == 300
+    assert doc["last_seq"] == sum(doc["counts"].values())
+
+
+def test_check_never_writes_the_file(table):
+    p, _ = table
+    before = p.read_bytes()
+    run("log", "check", p)
+    assert p.read_bytes() == before
+
+
+def test_check_of_a_damaged_file_says_so_and_salvage_recovers(tmp_path, table):
+    p, _ = table
+    damaged = tmp_path / "damaged.sqlite"
+    damaged.write_bytes(p.read_bytes()[: int(p.stat().st_size * 0.7)])
+    r = run("log", "check", damaged, "--salvage", tmp_path / "saved.sqlite")
+    assert r.returncode == 2
+    assert "damaged" in r.stdout and "--salvage" in r.stdout
+    assert "salvaged" in r.stdout and "may be lost" in r.stdout
+    assert run("log", "check", tmp_path / "saved.sqlite").returncode == 0
+
+
+@pytest.mark.parametrize("content", [None, b"plain text, not a log\n" * 50])
+def test_check_of_a_missing_or_foreign_file_is_a_clear_error(tmp_path, content):
+    p = tmp_path / "x.sqlite"
+    if content:
+        p.write_bytes(content)
+    r = run("log", "check", p)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr + r.stdout
+    assert ("no such table log" if content is None else "not a table log") in r.stdout
+
+
+def test_export_is_an_action_script_that_replay_accepts(tmp_path, table):
+    p, engine = table
+    out = tmp_path / "export.jsonl"
+    assert run("log", "export", p, "-o", out).returncode == 0
+    lines = out.read_text().splitlines()
+    kinds = {ln.split()[1] for ln in lines if ln.startswith("# ") and ln.split()[1] in
+             ("event", "clock", "sensor", "alert", "audit", "action")}
+    assert kinds == {"action", "event", "clock", "sensor", "alert", "audit"}
+    r = run("replay", out, "--json", "--strict")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    from table_controller.replay import replay_document
+    assert doc == json.loads(json.dumps(replay_document(engine)))
+
+
+def test_export_then_import_gives_the_same_table_and_the_same_records(tmp_path, table):
+    p, engine = table
+    export = run("log", "export", p).stdout
+    r = run("log", "import", "-", "--db", tmp_path / "copy.sqlite", stdin=export)
+    assert r.returncode == 0, r.stderr
+    copy, clocks = resume(tmp_path / "copy.sqlite")
+    assert copy.state.to_dict() == engine.state.to_dict()
+    with SQLiteStore.open(p, readonly=True) as a, SQLiteStore.open(tmp_path / "copy.sqlite", readonly=True) as b:
+        assert a.read() == b.read()  # same seqs, times, sources, transactions and checksums
+    assert clocks is not None and clocks.paused
+
+
+def test_a_plain_action_script_imports_with_its_events(tmp_path):
+    script = os.path.join(os.path.dirname(__import__("table_controller").__file__), "examples", "chicago_won.jsonl")
+    r = run("log", "import", script, "--db", tmp_path / "t.sqlite")
+    assert r.returncode == 0, r.stderr
+    from table_controller.replay import replay_lines
+    with open(script) as fh:
+        engine, _ = replay_lines(fh.read().splitlines())
+    assert resume(tmp_path / "t.sqlite")[0].state.to_dict() == engine.state.to_dict()
+
+
+def test_import_refuses_a_doctored_export_and_writes_nothing(tmp_path, table):
+    p, _ = table
+    lines = run("log", "export", p).stdout.splitlines()
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("# event") and '"awarded"' in ln)
+    lines[i] = lines[i].replace('"points": ', '"points": 1', 1)
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    r = run("log", "import", tmp_path / "bad.jsonl", "--db", tmp_path / "t.sqlite")
+    assert r.returncode == 2 and "differ" in r.stderr and "Traceback" not in r.stderr
+    assert not list(tmp_path.glob("t.sqlite*"))
+
+
+def test_import_never_overwrites_a_table_file(tmp_path, table):
+    p, _ = table
+    export = run("log", "export", p).stdout
+    (tmp_path / "t.sqlite").write_text("precious")
+    r = run("log", "import", "-", "--db", tmp_path / "t.sqlite", stdin=export)
+    assert r.returncode == 2 and "already exists" in r.stderr
+    assert (tmp_path / "t.sqlite").read_text() == "precious"
+
+
+@pytest.mark.parametrize("text,msg", [('{"do": "table", "players": ["A", "B"', "not valid JSON"),
+                                      ('{"do": "fly"}', "not an action")])
+def test_import_of_malformed_input_is_a_clear_error(tmp_path, text, msg):
+    r = run("log", "import", "-", "--db", tmp_path / "t.sqlite", stdin=text + "\n")
+    assert r.returncode == 2 and msg in r.stderr and "line 1" in r.stderr
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_help_explains_each_action():
+    for args in (("log", "--help"), ("log", "check", "--help"), ("log", "export", "--help"), ("log", "import", "--help")):
+        r = run(*args)
+        assert r.returncode == 0 and len(r.stdout) > 200
+    assert "salvage" in run("log", "check", "--help").stdout
