@@ -1,0 +1,216 @@
+"""Reading one row of cards, straightened to the owner's view at ``S`` px per mm.
+
+A row is cards laid left to right, each on the one before (a trick row, or
+face-down cards spread).  Every face-down card shows a run of its back pattern
+between white borders; every face-up card shows its index corner (rank over
+suit) at its left.  So backs are counted by pattern runs, faces are found by
+their rank glyphs and named by matching the index against templates drawn by
+``faces``: a match that is weak or close to a second choice is reported as
+unknown, never guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .cardcodes import RANKS, SUITS
+from .faces import PX_PER_MM as FACE_PX, card_face
+from .layout import CARD_H_MM
+
+S = 2  # px per mm of the straightened row
+ROW_H = int(CARD_H_MM * S)
+MIN_CONFIDENCE = 0.5  # below this a face-up card is reported as unknown
+_BODY = (28 * S, 60 * S)  # rows of the card body where a back is solid pattern
+_INDEX = (int(1.0 * S), int(15.5 * S))  # rows where rank glyphs stand
+_RANK_WIN = (-6.5, 6.5, -1.5, 12.5)  # mm around (glyph centre x, glyph top)
+_SUIT_WIN = (-6.0, 6.0, 12.0, 22.5)
+_SLACK = 3  # px the match may shift
+
+
+@dataclass(frozen=True, slots=True)
+class SeenCard:
+    """One card read in a row: ``code`` None for a face-down card or an unknown face."""
+
+    face_up: bool
+    code: str | None
+    confidence: float
+    x_mm: float  # left edge (face-down) or index (face-up) along the row
+
+
+def felt(bgr: np.ndarray) -> np.ndarray:
+    """Where the green felt shows: cards (white faces, blue or red backs) never are."""
+    b, g, r = cv2.split(bgr.astype(np.int16))
+    return (g > r + (r >> 2) + 6) & (g > b + (b >> 3) + 4)
+
+
+def normalise(row_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Luminance and redness divided by the paper's white, which each card's top
+    and bottom edge show (faces are white there, backs have a white border)."""
+    img = row_bgr.astype(np.float32)
+    lum = cv2.cvtColor(row_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h = lum.shape[0]
+    top = lum[int(1.0 * S):int(2.3 * S)].max(axis=0)
+    bottom = lum[h - int(2.3 * S):h - int(1.0 * S)].max(axis=0)
+    k = 15 * S + 1  # lighting changes slowly: take the brightest paper nearby
+    top = cv2.dilate(top[None, :], np.ones((1, k), np.uint8)).ravel()
+    bottom = cv2.dilate(bottom[None, :], np.ones((1, k), np.uint8)).ravel()
+    t = np.linspace(0.0, 1.0, h, dtype=np.float32)[:, None]
+    white = np.maximum(top[None, :] * (1 - t) + bottom[None, :] * t, 30.0)
+    L = np.clip(lum / white, 0.0, 1.2)
+    L[felt(row_bgr)] = 1.0  # felt at a row's ragged edge is no printing
+    red = np.clip((img[..., 2] - np.maximum(img[..., 0], img[..., 1])) / white, -1.0, 1.0)
+    return L, red
+
+
+def back_runs(L: np.ndarray) -> list[tuple[int, int]]:
+    """Column spans (px) where a card back's pattern shows: one per face-down card."""
+    dark = (L[_BODY[0]:_BODY[1]] < 0.7).mean(axis=0) > 0.92
+    runs, start = [], None
+    for x, d in enumerate(np.append(dark, False)):
+        if d and start is None:
+            start = x
+        elif not d and start is not None:
+            if x - start >= 6 * S:
+                runs.append((start, x))
+            start = None
+    return runs
+
+
+def ink(L: np.ndarray, red: np.ndarray) -> np.ndarray:
+    """How much printing a pixel shows: dark, or red (glare washes red ink towards
+    paper grey while it stays clearly redder than the paper)."""
+    return np.maximum(1.0 - L, 1.3 * red)
+
+
+def glyph_anchors(ink_img: np.ndarray, blocked: np.ndarray | None = None) -> list[tuple[float, int]]:
+    """(centre x, top y) of each rank glyph (``10``'s two digits as one)."""
+    zone = (ink_img[_INDEX[0]:_INDEX[1]] > 0.4).astype(np.uint8)
+    if blocked is not None:
+        zone[:, blocked] = 0
+    n, _, stats, _ = cv2.connectedComponentsWithStats(zone, connectivity=8)
+    boxes = []
+    for x, y, w, h, area in stats[1:]:
+        top = y + _INDEX[0]
+        if 7 * S <= h <= 13 * S and 1.0 * S <= w <= 11.5 * S and top <= 6 * S and area >= 6 * S * S:
+            boxes.append([x, top, x + w, top + h])
+    boxes.sort()
+    merged: list[list[int]] = []
+    for b in boxes:  # the digits of 10 stand a fraction of a millimetre apart
+        if merged and b[0] - merged[-1][2] <= 1.5 * S and merged[-1][2] - merged[-1][0] < 7 * S:
+            m = merged[-1]
+            merged[-1] = [m[0], min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])]
+        else:
+            merged.append(b)
+    return [((b[0] + b[2]) / 2.0, b[1]) for b in merged]
+
+
+def _window(img: np.ndarray, cx: float, top: int, win, slack: int) -> np.ndarray | None:
+    x0 = int(round(cx + win[0] * S)) - slack
+    x1 = int(round(cx + win[1] * S)) + slack
+    y0 = int(round(top + win[2] * S)) - slack
+    y1 = int(round(top + win[3] * S)) + slack
+    if x0 < 0 or y0 < 0 or x1 > img.shape[1] or y1 > img.shape[0]:
+        return None
+    return img[y0:y1, x0:x1]
+
+
+@lru_cache(maxsize=1)
+def templates() -> tuple[dict[str, dict[str, np.ndarray]], dict[str, np.ndarray]]:
+    """Rank templates per colour (``"SC"`` black, ``"HD"`` red) and suit templates,
+    cut from our faces at ``S`` px per mm by the same glyph finder the rows use,
+    so the anchors agree."""
+    ranks: dict[str, dict[str, np.ndarray]] = {"SC": {}, "HD": {}}
+    suits: dict[str, np.ndarray] = {}
+    for code in [r + s for s in "SH" for r in RANKS] + ["AD", "AC"]:
+        face = card_face(code)
+        small = cv2.resize(face, (face.shape[1] * S // FACE_PX, face.shape[0] * S // FACE_PX),
+                           interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), 0.6)
+        L, red = normalise(small)
+        (cx, top), = glyph_anchors(ink(L, red)[:, :int(14 * S)])
+        dark = 1.0 - L
+        colour = "HD" if code[1] in "HD" else "SC"
+        ranks[colour].setdefault(code[0], _window(dark, cx, top, _RANK_WIN, 0).copy())
+        if code[0] == "A":
+            suits[code[1]] = _window(dark, cx, top, _SUIT_WIN, 0).copy()
+    return ranks, suits
+
+
+def _unit(a: np.ndarray) -> np.ndarray:
+    a = a.astype(np.float32) - float(a.mean())
+    return a / (float(np.linalg.norm(a)) + 1e-6)
+
+
+def _match(search: np.ndarray, temps: dict[str, np.ndarray], keys) -> tuple[str, float, float]:
+    """Best key, its correlation, and where the patch lies between the best and the
+    runner-up: 1.0 is exactly the best template, 0.0 exactly the runner-up."""
+    scores = []
+    for k in keys:
+        r = cv2.matchTemplate(search, temps[k], cv2.TM_CCOEFF_NORMED)
+        _, v, _, loc = cv2.minMaxLoc(r)
+        scores.append((float(v), k, loc))
+    scores.sort(key=lambda t: -t[0])
+    (v1, k1, (x, y)), (_, k2, _) = scores[0], scores[1]
+    t1, t2 = _unit(temps[k1]), _unit(temps[k2])
+    h, w = t1.shape
+    patch = _unit(search[y:y + h, x:x + w])
+    d = t1 - t2
+    between = float(np.sum((patch - t2) * d) / (float(np.sum(d * d)) + 1e-6))
+    return k1, v1, between
+
+
+def _confidence(score: float, between: float) -> float:
+    """High only for a strong match that is clearly nearer the best template."""
+    return float(min(np.clip((score - 0.5) / 0.3, 0, 1), np.clip((between - 0.5) / 0.3, 0, 1)))
+
+
+def classify(L: np.ndarray, red: np.ndarray, cx: float, top: int) -> tuple[str | None, float]:
+    """Name the card whose rank glyph is anchored at (cx, top): code and confidence
+    (None when unsure); confidence -1 when the mark there is no index at all."""
+    ranks, suits = templates()
+    b = 4 * S  # windows may reach past the row's edge: pad with paper
+    L = cv2.copyMakeBorder(L, b, b, b, b, cv2.BORDER_CONSTANT, value=1.0)
+    red = cv2.copyMakeBorder(red, b, b, b, b, cv2.BORDER_CONSTANT, value=0.0)
+    cx, top = cx + b, top + b
+    # Shapes are matched on luminance: JPEG keeps it sharp, colour it blurs.
+    dark = 1.0 - L
+    rs = _window(dark, cx, top, _RANK_WIN, _SLACK)
+    ss = _window(dark, cx, top, _SUIT_WIN, _SLACK)
+    if rs is None or ss is None:
+        return None, 0.0
+    rwin = _window(red, cx, top, _RANK_WIN, 0)
+    printed = _window(ink(L, red), cx, top, _RANK_WIN, 0) > 0.4
+    if printed.sum() < 4 * S * S:
+        return None, -1.0
+    redness = float(rwin[printed].mean())
+    colour_conf = float(np.clip(abs(redness - 0.12) / 0.08, 0, 1))
+    suit_keys = "HD" if redness > 0.12 else "SC"
+    rank, rank_score, rank_between = _match(rs, ranks[suit_keys], RANKS)
+    suit, suit_score, suit_between = _match(ss, suits, suit_keys)
+    if rank_score < 0.55:  # a blot that matches no rank at all is not an index
+        return None, -1.0
+    parts = (_confidence(rank_score, rank_between), _confidence(suit_score, suit_between), colour_conf)
+    conf = min(parts)
+    code = rank + suit
+    return (code if conf >= MIN_CONFIDENCE else None), round(conf, 3)
+
+
+def read_row(row_bgr: np.ndarray) -> list[SeenCard]:
+    """All cards of one straightened row, left to right."""
+    L, red = normalise(row_bgr)
+    runs = back_runs(L)
+    blocked = np.zeros(L.shape[1], bool)
+    for a, b in runs:  # a back's pattern and its border are no index
+        blocked[max(a - 5 * S, 0):b + 4 * S] = True
+    seen = [SeenCard(False, None, 1.0, a / S - 4.0) for a, _ in runs]
+    for cx, top in glyph_anchors(ink(L, red), blocked):
+        code, conf = classify(L, red, cx, top)
+        if conf < 0:
+            continue
+        seen.append(SeenCard(True, code, conf, cx / S))
+    seen.sort(key=lambda c: c.x_mm)
+    return seen
