@@ -168,7 +168,12 @@ class SeatLink:
                     last_ping = now
         finally:
             self._transport = None
-            transport.close()
+            if not transport.is_closing():
+                transport.abort()  # close() would wait to flush to a device that may be gone
+            try:
+                await asyncio.wait_for(asyncio.shield(wire.lost), 2.0)
+            except TimeoutError:
+                pass
 
     # --- incoming ------------------------------------------------------------------------
     def _on_bytes(self, data: bytes) -> None:

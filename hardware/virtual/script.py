@@ -7,7 +7,7 @@
     tray AS               a card goes onto the discard tray
     press next            a console button
     button seat3          the dealer button puck moves to a seat
-    unplug / replug / hang / resume
+    unplug / replug / reboot / hang / resume
     fail seat3 / heal seat3   a reader breaks / recovers
     wait 0.2              seconds
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..errors import VirtualTableError
 
 _ARITY = {"put": (2, 2), "deal": (2, 99), "remove": (1, 2), "pickup": (1, 1), "tray": (1, 1),
-          "press": (1, 1), "button": (1, 1), "unplug": (0, 0), "replug": (0, 0), "hang": (0, 0),
+          "press": (1, 1), "button": (1, 1), "unplug": (0, 0), "replug": (0, 0), "reboot": (0, 0), "hang": (0, 0),
           "resume": (0, 0), "fail": (1, 1), "heal": (1, 1), "wait": (1, 1)}
 
 
@@ -64,7 +64,7 @@ class Move:
             table.press(a[0])
         elif k == "button":
             table.move_button(a[0])
-        elif k in ("unplug", "replug", "hang", "resume"):
+        elif k in ("unplug", "replug", "reboot", "hang", "resume"):
             getattr(table, k)()
         elif k in ("fail", "heal"):
             table.fail_reader(a[0], k == "fail")

@@ -211,6 +211,20 @@ class VirtualTable:
         if self._thread is None:
             self._plug_in()
 
+    def reboot(self) -> None:
+        """The board resets (watchdog, brown-out) with the cable in: same port, a fresh
+        firmware state, a new HELLO with seq 0."""
+        if self._thread is None:
+            raise VirtualTableError("the table is unplugged; replug() it first")
+        self._stop.set()
+        self._thread.join()
+        self.boots += 1
+        self.firmware = SeatController(self.pty, self.readers, self.buttons, self.leds, self.buzzer,
+                                       self.clock, self.watchdog, self.device_id, self.config)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="virtual-seat-controller", daemon=True)
+        self._thread.start()
+
     def hang(self) -> None:
         """The firmware stops answering but the port stays open (a silent device)."""
         self._hung.set()
