@@ -219,6 +219,7 @@ class SeatController:
         self._done_cmds.append(seq)
         if len(self._done_cmds) > 16:
             self._done_cmds.pop(0)
+        self._drive_outputs(now)  # ACK means done: the LED is lit before the host hears so
         self._send("ACK", (("cmd", str(seq)),))
 
 

@@ -102,7 +102,7 @@ async def test_led_and_buzzer_commands_are_acknowledged_and_carried_out(table):
         assert "green" in recent and "off" in recent
         await sc.buzz(50)
         assert table.buzzer.buzzes == 1
-        assert sc.stats.retries == 0
+        assert sc.stats.command_failures == 0
 
 
 async def test_bad_commands_raise_before_anything_is_sent(table):

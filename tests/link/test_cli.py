@@ -1,0 +1,59 @@
+"""``chicago-table link monitor`` against the virtual table, as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from hardware.virtual import VirtualTable
+
+CLI = [sys.executable, "-m", "table_controller.cli", "link"]
+
+
+def run(*args, timeout=30):
+    return subprocess.run(CLI + list(args), capture_output=True, text=True, timeout=timeout)
+
+
+def test_help_explains_the_command():
+    out = run("monitor", "--help").stdout
+    assert "PORT" in out and "/dev/serial/by-id" in out and "--duration" in out
+
+
+def test_monitor_shows_pads_buttons_and_health(table):
+    table.deal("seat2", ["AS", "KS"])
+    proc = subprocess.Popen(CLI + ["monitor", table.port, "--duration", "3"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(1.8)
+    table.press("next")
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "LINK   online SC-VIRTUAL" in out
+    assert f"PAD    seat2  2 card(s) {' '.join(sorted(table.deck.uid(c) for c in ('AS', 'KS')))}" in out
+    assert "BUTTON next" in out
+    assert out.strip().splitlines()[-1].startswith("link online:") and "0 dropped" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["monitor", "/dev/no-such-port"], "no port '/dev/no-such-port'"),
+    (["monitor", "/dev/null", "--duration", "-1"], "--duration"),
+    ([], "say what to do"),
+])
+def test_bad_input_gets_a_clear_message_and_no_traceback(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_virtual_table_command_prints_its_port():
+    proc = subprocess.Popen([sys.executable, "-m", "hardware.virtual", "--once"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        port = proc.stdout.readline().strip()
+        out = run("monitor", port, "--duration", "1.5").stdout
+        assert "LINK   online SC-VIRTUAL" in out
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

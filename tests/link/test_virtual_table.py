@@ -1,0 +1,129 @@
+"""The virtual table's own API: deck UIDs, physical moves, scripts, noise, bad input."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+import serial
+from hypothesis import given
+from hypothesis import strategies as st
+
+from firmware_bridge.codec import FrameDecoder
+from firmware_bridge.messages import Hello, PadReport, from_frame
+from hardware.errors import VirtualTableError
+from hardware.virtual import Move, NoiseModel, VirtualDeck, VirtualTable, parse_moves, virtual_uid
+from table_controller.cards import FULL_DECK
+
+
+def test_every_card_has_a_stable_distinct_uid():
+    deck = VirtualDeck.standard()
+    assert len(set(deck.uids.values())) == 52 == len(deck.uids)
+    assert set(deck.uids) == {c.code for c in FULL_DECK}
+    assert deck.uid("as") == virtual_uid("AS") == VirtualDeck.standard().uid("AS")
+    assert all(len(u) == 14 and u.startswith("04") for u in deck.uids.values())
+    assert deck.code(deck.uid("TD")) == "TD"
+    assert VirtualDeck.standard(salt="spare").uid("AS") != deck.uid("AS")
+
+
+def test_moves_keep_each_card_in_one_place(table):
+    table.deal("seat1", ["AS", "KS"])
+    assert table.on_pad("seat1") == ["AS", "KS"]
+    table.pick_up("seat1")
+    assert table.where("AS") == "hand:seat1" and table.on_pad("seat1") == []
+    table.put("AS", "seat1")              # placed from the hand
+    table.to_tray("AS")
+    assert table.on_pad("seat1") == [] and table.on_pad("tray") == ["AS"]
+    assert table.pick_up("tray") == ["AS"] and table.where("AS") == "stub"
+
+
+@pytest.mark.parametrize("move", [
+    lambda t: t.put("ZZ", "seat1"), lambda t: t.put("AS", "seat9"), lambda t: t.press("dance"),
+    lambda t: t.move_button("tray"), lambda t: t.remove("AS", to="floor"),
+    lambda t: t.deal("seat2", ["AS", "XX"]), lambda t: t.pick_up("hand"),
+])
+def test_impossible_moves_raise_and_change_nothing(table, move):
+    before = {c: table.where(c) for c in table.deck.uids}
+    with pytest.raises(VirtualTableError):
+        move(table)
+    assert {c: table.where(c) for c in table.deck.uids} == before
+
+
+def test_a_script_of_moves():
+    moves = parse_moves("""
+        deal seat2 AS KS   # the deal
+        pickup seat2
+        put AS seat2
+        button seat3
+        press next
+        wait 0
+    """)
+    assert moves[0] == Move("deal", ("seat2", "AS", "KS"))
+    assert str(moves[2]) == "put AS seat2"
+    with VirtualTable() as table:
+        table.run_script(moves)
+        assert table.on_pad("seat2") == ["AS"] and table.where("KS") == "hand:seat2"
+
+
+@pytest.mark.parametrize("line", ["fly AS", "put AS", "wait soon", "wait 999", "pickup"])
+def test_bad_script_lines_are_refused_before_any_move(line):
+    with pytest.raises(VirtualTableError):
+        parse_moves(["put AS seat1", line])
+
+
+@given(st.text(max_size=40))
+def test_script_parser_never_raises_anything_but_its_own_error(line):
+    try:
+        parse_moves([line])
+    except VirtualTableError:
+        pass
+
+
+@pytest.mark.parametrize("bad", [dict(flicker=1.5), dict(dup_byte=-0.1), dict(stack_limit=-1)])
+def test_bad_noise_is_refused(bad):
+    with pytest.raises(VirtualTableError):
+        NoiseModel(**bad)
+
+
+def read_messages(port, seconds):
+    with serial.Serial(port, 115200, timeout=0.05) as s:
+        dec, end, out = FrameDecoder(), time.monotonic() + seconds, []
+        while time.monotonic() < end:
+            out += dec.feed(s.read(4096))
+        return [from_frame(f) for f in out], dec
+
+
+def test_the_port_speaks_the_protocol_to_plain_pyserial(table):
+    table.put("5H", "seat4")
+    with serial.Serial(table.port, 115200, timeout=0.5) as s:
+        s.write(b"$0 SYNC*%08X\r\n" % __import__("binascii").crc32(b"0 SYNC"))
+        time.sleep(0.3)
+        msgs = [from_frame(f) for f in FrameDecoder().feed(s.read(s.in_waiting or 1))]
+    assert any(isinstance(m, Hello) for m in msgs)
+    assert PadReport("seat4", frozenset({table.deck.uid("5H")})) in msgs
+
+
+def test_a_stack_limited_reader_still_reports_the_whole_stack():
+    with VirtualTable(noise=NoiseModel(stack_limit=2, flicker=0.1), seed=5) as table:
+        table.deal("seat1", ["2H", "3H", "4H", "5H", "6H"])
+        msgs, _ = read_messages(table.port, 1.5)
+    seat1 = [m.uids for m in msgs if isinstance(m, PadReport) and m.pad == "seat1"]
+    assert seat1[-1] == {table.deck.uid(c) for c in ("2H", "3H", "4H", "5H", "6H")}
+
+
+def test_corrupt_bytes_reach_the_host_as_counted_drops():
+    with VirtualTable(noise=NoiseModel(corrupt_byte=0.02, dup_byte=0.01), seed=9) as table:
+        _, dec = read_messages(table.port, 1.5)
+    assert dec.stats.dropped > 0 and dec.stats.frames > 0
+
+
+def test_unplug_removes_the_port_and_replug_restores_it(table):
+    first = os.path.realpath(table.port)
+    table.unplug()
+    assert not os.path.exists(table.port) and not table.plugged_in
+    table.replug()
+    assert os.path.exists(table.port) and table.boots == 2
+    msgs, _ = read_messages(table.port, 0.6)
+    assert msgs  # heartbeats and reports from the rebooted board
+    assert os.path.realpath(table.port).startswith("/dev/pts/") and first.startswith("/dev/pts/")
