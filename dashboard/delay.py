@@ -24,7 +24,9 @@ class BroadcastDelay:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        # Frames are a cache of the action log: a power cut may lose the newest few, and a
+        # restarted hub re-queues the current state (never shown early), so no fsync per frame.
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("CREATE TABLE IF NOT EXISTS frames (seq INTEGER PRIMARY KEY, at REAL NOT NULL, body TEXT NOT NULL)")
         self._db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         if delay is not None:

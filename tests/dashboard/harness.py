@@ -57,8 +57,9 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> "Server":
-        args = CLI + [self.command, "--port", str(self.port), "--data", str(self.data),
-                      "--broadcast-delay", str(self.delay)]
+        args = CLI + [self.command, "--port", str(self.port), "--data", str(self.data)]
+        if self.delay is not None:
+            args += ["--broadcast-delay", str(self.delay)]
         if self.command == "demo":
             args += ["--pace", str(self.pace), "--seed", str(self.seed)]
         args += list(self.extra)

@@ -1,0 +1,171 @@
+"""The hub in process: role filtering of every message, slow clients, the delay buffer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from dashboard.errors import DashboardError
+from dashboard.hub import QUEUE_SIZE
+from dashboard.table_files import open_table
+from table_controller.bots import RandomBot
+
+from .harness import cards_in_text, public_cards_by_seq
+
+BLIND = ("revisor", "public", "dealer", "tl")
+
+
+class FakeClock:
+    def __init__(self, t: float = 1_000_000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _play(hub, bot, n):
+    for _ in range(n):
+        a = bot.next_action(hub.engine)
+        if a is None:
+            return False
+        hub.apply_local(a)
+    return True
+
+
+def _drain(client) -> list[str]:
+    out = []
+    while not client.queue.empty():
+        out.append(client.queue.get_nowait())
+    return out
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000))
+def test_no_hidden_card_reaches_a_blind_role_in_any_message(tmp_path_factory, seed):
+    """ARCHITECTURE.md §3: across a bot table, every message to revisor, public, dealer and
+    the TL (nothing revealed) holds only cards everybody has seen."""
+    async def run():
+        hub, _ = open_table(tmp_path_factory.mktemp("t"), delay=0, clock=FakeClock())
+        clients = {r: hub.connect(r) for r in BLIND}
+        bot = RandomBot(seed)
+        seen: dict[str, list[str]] = {r: [] for r in BLIND}
+        for _ in range(400):  # a good part of a table; drained every step so nothing is skipped
+            if not _play(hub, bot, 1):
+                break
+            for r, c in clients.items():
+                seen[r].extend(_drain(c))
+        public, hidden = public_cards_by_seq([json.loads(x) for x in hub.log.path.read_text().splitlines()])
+        checked = 0
+        for r, texts in seen.items():
+            for text in texts:
+                seq = json.loads(text)["seq"]
+                leaked = cards_in_text(text) - public[seq]
+                assert not leaked, (r, seq, leaked)
+                for p in json.loads(text)["state"]["players"]:
+                    assert p["hand"] is None and p["placed"] is None and p["hand_name"] is None
+                checked += 1
+        assert checked > 400
+        assert any(hidden[s] for s in hidden)  # the table had hidden cards to leak
+    asyncio.run(run())
+
+
+def test_broadcast_frames_do_carry_the_hands(tmp_path):
+    """The check above could fail: the broadcast's frames hold the hidden cards."""
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        _play(hub, RandomBot(3), 30)
+        seq, frame = hub.delay.due(hub.clock())
+        assert seq == hub.seq
+        public, hidden = public_cards_by_seq([json.loads(x) for x in hub.log.path.read_text().splitlines()])
+        assert hidden[seq] and hidden[seq] <= cards_in_text(frame)
+    asyncio.run(run())
+
+
+def test_tl_sees_a_revealed_hand_only_and_the_reveal_is_logged(tmp_path):
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        _play(hub, RandomBot(5), 12)
+        tl, rev = hub.connect("tl"), hub.connect("revisor")
+        _drain(tl), _drain(rev)
+        with pytest.raises(DashboardError):
+            hub.reveal("Bo", "tl", "")  # a reveal needs a reason
+        hub.reveal("Bo", "tl", "dispute over the exchange")
+        tl_state = json.loads(_drain(tl)[-1])["state"]
+        shown = {p["name"]: p["hand"] for p in tl_state["players"]}
+        assert shown["Bo"] and all(h is None for n, h in shown.items() if n != "Bo")
+        rev_state = json.loads(_drain(rev)[-1])["state"]
+        assert all(p["hand"] is None for p in rev_state["players"])
+        entries = hub.audit.entries()
+        assert entries[-1]["what"] == "reveal" and entries[-1]["player"] == "Bo"
+        assert entries[-1]["reason"] == "dispute over the exchange"
+    asyncio.run(run())
+
+
+def test_a_slow_client_skips_to_the_latest_state_and_stalls_nobody(tmp_path):
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        slow, fast = hub.connect("public"), hub.connect("public")
+        bot = RandomBot(9)
+        got = []
+        for _ in range(50):
+            _play(hub, bot, 1)
+            got.extend(_drain(fast))  # the fast one reads every message
+        assert [json.loads(x)["seq"] for x in got][-1] == hub.seq and len(got) >= 50
+        assert slow.queue.qsize() <= QUEUE_SIZE
+        backlog = _drain(slow)
+        assert json.loads(backlog[-1])["seq"] == hub.seq  # the newest state is never dropped
+    asyncio.run(run())
+
+
+def test_delay_holds_frames_and_shows_the_start_position_first(tmp_path):
+    async def run():
+        clock = FakeClock()
+        hub, _ = open_table(tmp_path, delay=30, clock=clock)
+        _play(hub, RandomBot(1), 5)
+        assert hub.delay.due(clock())[0] == -1  # nothing is 30 s old: the start position
+        assert json.loads(hub.current_text("broadcast"))["seq"] == -1
+        first = hub.seq
+        clock.t += 10
+        _play(hub, RandomBot(2), 0)
+        clock.t += 20
+        assert hub.delay.due(clock())[0] == first  # the newest frame at least 30 s old
+    asyncio.run(run())
+
+
+def test_delay_and_queued_frames_survive_a_restart(tmp_path):
+    async def run():
+        clock = FakeClock()
+        hub, _ = open_table(tmp_path, delay=45, clock=clock)
+        _play(hub, RandomBot(4), 8)
+        seq = hub.seq
+        hub.delay.close()
+        again, _ = open_table(tmp_path, delay=None, clock=clock)  # no delay given: the stored one
+        assert again.delay.delay == 45 and again.seq == seq
+        assert again.delay.due(clock())[0] == -1
+        clock.t += 45
+        assert again.delay.due(clock())[0] == seq
+    asyncio.run(run())
+
+
+def test_revisor_may_not_give_penalties_and_a_paused_table_takes_no_action(tmp_path):
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        _play(hub, RandomBot(6), 3)
+        with pytest.raises(PermissionError):
+            hub.post({"do": "adjust", "player": "Anna", "points": 3, "reason": "x"}, "revisor")
+        with pytest.raises(PermissionError):
+            hub.post({"do": "discard", "player": "Anna", "cards": []}, "public")
+        hub.set_paused(True, "tl", "break")
+        with pytest.raises(DashboardError, match="paused"):
+            hub.post(RandomBot(6).next_action(hub.engine).to_dict(), "revisor")
+        before = hub.seq
+        hub.post({"do": "adjust", "player": "Anna", "points": 3, "reason": "miscount"}, "tl")
+        assert hub.seq > before
+        with pytest.raises(DashboardError):
+            hub.post({"do": "play", "player": "Nobody", "card": "AS"}, "tl")
+        assert hub.alerts[-1].kind == "rejected" and "tl: play rejected" in hub.alerts[-1].text
+        assert "AS" not in hub.alerts[-1].to_dict()["text"]  # alert texts never name a card
+    asyncio.run(run())

@@ -1,0 +1,159 @@
+"""The real server over HTTP and WebSocket: tokens, the delayed broadcast, whole bot games."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from table_controller.bots import RandomBot
+from table_controller.engine import Engine
+
+from .harness import cards_in_text, public_cards_by_seq
+
+BLIND = ("revisor", "public", "dealer", "tl")
+
+
+def _post(server, action, role="revisor"):
+    r = httpx.post(f"{server.base}/api/action", params={"token": server.token(role)}, json=action, timeout=10)
+    return r
+
+
+def test_without_a_token_nothing_is_served(make_server):
+    s = make_server(command="serve")
+    for path in ("/", "/revisor", "/tl", "/broadcast", "/public", "/dealer", "/protocol", "/static/common.js",
+                 "/static/style.css", "/api/protocol.pdf", "/api/protocol.html", "/api/history", "/api/audit",
+                 "/docs", "/openapi.json"):
+        for params in ({}, {"token": "wrong"}):
+            r = httpx.get(s.base + path, params=params)
+            assert r.status_code == 401, (path, r.status_code)
+            assert "Anna" not in r.text and "<script" not in r.text
+    assert httpx.post(s.base + "/api/action", json={"do": "table", "players": ["A", "B", "C"]}).status_code == 401
+    for url in (f"{s.ws_base}/ws", f"{s.ws_base}/ws?token=wrong"):
+        with pytest.raises(InvalidStatus):
+            with connect(url, open_timeout=5):
+                pass
+
+
+def test_a_token_opens_only_its_role(make_server):
+    s = make_server(command="serve")
+    assert httpx.get(s.url("revisor")).status_code == 200
+    assert httpx.get(f"{s.base}/tl", params={"token": s.token("revisor")}).status_code == 403
+    assert httpx.get(f"{s.base}/broadcast", params={"token": s.token("public")}).status_code == 403
+    assert _post(s, {"do": "table", "players": ["Anna", "Bo", "Cilla"]}, role="public").status_code == 403
+    r = httpx.get(f"{s.base}/api/history", params={"token": s.token("revisor")})
+    assert r.status_code == 403
+
+
+def test_bad_actions_get_a_clear_error_and_change_nothing(make_server):
+    s = make_server(command="serve")
+    assert _post(s, {"do": "table", "players": ["Anna", "Bo", "Cilla"]}).json()["ok"]
+    before = s.actions()
+    r = httpx.post(f"{s.base}/api/action", params={"token": s.token("revisor")}, content=b"{nope", timeout=10)
+    assert r.status_code == 422 and "JSON" in r.json()["error"]
+    r = _post(s, {"do": "play", "player": "Anna", "card": "AS"})
+    assert r.status_code == 422 and r.json()["error"]
+    r = _post(s, {"do": "adjust", "player": "Anna", "points": 5, "reason": "x"})
+    assert r.status_code == 403
+    assert s.actions() == before
+
+
+def _bot_script(seed: int, n: int) -> list[dict]:
+    bot, engine, out = RandomBot(seed), Engine(), []
+    for _ in range(n):
+        a = bot.next_action(engine)
+        engine.apply(a)
+        out.append(a.to_dict())
+    return out
+
+
+def _frames(ws, until: float) -> list[tuple[float, dict]]:
+    out = []
+    while True:
+        left = until - time.monotonic()
+        if left <= 0:
+            return out
+        try:
+            text = ws.recv(timeout=left)
+        except TimeoutError:
+            return out
+        out.append((time.monotonic(), json.loads(text)))  # the time it arrived, not before
+
+
+def test_broadcast_receives_nothing_sooner_than_its_delay_and_never_freezes(make_server):
+    delay = 2.0
+    s = make_server(command="serve", delay=delay)
+    script = _bot_script(11, 12)
+    with connect(f"{s.ws_base}/ws?token={s.token('broadcast')}", open_timeout=5) as ws:
+        first = json.loads(ws.recv(timeout=5))
+        assert first["seq"] == -1 and first["state"]["players"] == []  # the start position
+        posted: dict[int, float] = {}
+        for a in script:
+            t = time.monotonic()
+            posted[_post(s, a).json()["seq"]] = t
+        # A client connecting now must get the delayed frame too, not the live one (lichess bug 1).
+        with connect(f"{s.ws_base}/ws?token={s.token('broadcast')}", open_timeout=5) as late:
+            assert json.loads(late.recv(timeout=5))["seq"] == -1
+        got = _frames(ws, time.monotonic() + delay + 2.5)  # nothing else happens: no freezing (bug 2)
+    assert got, "the delayed view froze: nothing arrived after the delay"
+    for at, frame in got:
+        assert frame["seq"] in posted
+        assert at - posted[frame["seq"]] >= delay - 0.05, (frame["seq"], at - posted[frame["seq"]])
+    assert got[-1][1]["seq"] == max(posted)  # the newest state arrives once it is old enough
+    assert any(p["hand"] for p in got[-1][1]["state"]["players"])  # and it has the hands
+
+
+def test_broadcast_delay_and_queue_survive_a_restart(make_server):
+    s = make_server(command="serve", delay=3.0)
+    posted: dict[int, float] = {}
+    for a in _bot_script(12, 6):
+        t = time.monotonic()
+        posted[_post(s, a).json()["seq"]] = t
+    s.delay = None  # restart (after a kill) without the option: the stored delay holds
+    s.restart()
+    with connect(f"{s.ws_base}/ws?token={s.token('broadcast')}", open_timeout=5) as ws:
+        text = ws.recv(timeout=5)
+        frames = [(time.monotonic(), json.loads(text))]
+        frames += _frames(ws, max(posted.values()) + 3.0 + 2.0)
+    for at, f in frames:
+        if f["seq"] >= 0:
+            assert at - posted[f["seq"]] >= 3.0 - 0.05, (f["seq"], at - posted[f["seq"]])
+    assert frames[-1][1]["seq"] == max(posted)  # the queue kept the newest frame
+
+
+def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_server):
+    """A whole table (three games) of bots; every message to each blind role is checked
+    against the table's state at that message's seq."""
+    for seed in (21,):
+        s = make_server(command="demo", pace=0.001, delay=0, seed=seed)
+        got: dict[str, list[str]] = {r: [] for r in BLIND + ("broadcast",)}
+        conns = {r: connect(f"{s.ws_base}/ws?token={s.token(r)}", open_timeout=5, max_size=None) for r in got}
+        deadline = time.monotonic() + 240
+        try:
+            done = False
+            while not done and time.monotonic() < deadline:
+                for r, ws in conns.items():
+                    try:
+                        text = ws.recv(timeout=0.05)
+                    except TimeoutError:
+                        continue
+                    got[r].append(text)
+                    if r == "public" and json.loads(text)["state"]["phase"] == "table_over":
+                        done = True
+            assert done, "the bots did not finish the table in time"
+        finally:
+            for ws in conns.values():
+                ws.close()
+        public, hidden = public_cards_by_seq(s.actions())
+        for r in BLIND:
+            assert len(got[r]) > 20
+            for text in got[r]:
+                seq = json.loads(text)["seq"]
+                assert not cards_in_text(text) - public[seq], (r, seq)
+        # the same check finds the hands in the broadcast's messages: it could fail
+        assert any(hidden[json.loads(t)["seq"]] & cards_in_text(t) for t in got["broadcast"] if json.loads(t)["seq"] >= 0)
+        s.stop()
