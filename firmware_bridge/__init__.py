@@ -1,1 +1,17 @@
-"""firmware_bridge"""
+"""firmware_bridge: the serial link to the table's seat controller.
+
+Three layers, each usable alone: ``codec`` (bytes <-> frames), ``link`` (handshake,
+keepalive, reconnect), ``client`` (typed sensor events and acknowledged commands).
+The wire protocol is hardware/PROTOCOL.md.
+
+    async with SeatControllerClient("/dev/chicago-seat-controller") as sc:
+        async for event in sc.events(): ...
+"""
+
+from .client import SeatControllerClient
+from .clock import Clock, MonotonicClock
+from .errors import BadCommand, BridgeError, CommandFailed
+from .link import LinkStats
+
+__all__ = ["SeatControllerClient", "Clock", "MonotonicClock", "BridgeError", "CommandFailed",
+           "BadCommand", "LinkStats"]

@@ -8,7 +8,8 @@
 
 Cards live in one place each: the dealer's stub, a player's hand, or a pad.  Only
 pads are seen by the readers (players hold their hands, rule 13).  The firmware runs
-in a thread, one loop pass about every millisecond, on a pseudo-terminal; ``port`` is
+in a thread from construction on (``close()`` or ``with`` ends it), one loop pass about
+every millisecond, on a pseudo-terminal; ``port`` is
 a stable symlink to that terminal (like ``/dev/serial/by-id/...`` on the Pi) that
 survives ``unplug()``/``replug()``.
 """
@@ -40,7 +41,7 @@ def fast_config() -> Config:
 class VirtualTable:
     def __init__(self, deck: VirtualDeck | None = None, noise: NoiseModel | None = None,
                  seed: int = 0, config: Config | None = None, device_id: str = "SC-VIRTUAL",
-                 step_s: float = 0.001, port_dir: str | None = None) -> None:
+                 step_s: float = 0.001, port_dir: str | None = None, autostart: bool = True) -> None:
         self.deck = deck or VirtualDeck.standard()
         self.noise = noise or NoiseModel()
         self.config = config or fast_config()
@@ -67,9 +68,12 @@ class VirtualTable:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._hung = threading.Event()
+        if autostart:
+            self.start()
 
     # --- life cycle -----------------------------------------------------------
     def start(self) -> "VirtualTable":
+        """Power the board up (done by the constructor unless ``autostart=False``)."""
         if self._thread is None:
             self._plug_in()
         return self
