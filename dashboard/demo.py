@@ -22,8 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pace", type=float, default=1.0, metavar="SECONDS",
                    help="seconds between the bots' actions (default 1.0)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bots' shuffles and choices")
-    p.add_argument("--broadcast-delay", type=float, default=10.0, metavar="SECONDS",
-                   help="delay of the broadcast overlay (default 10 s for the demo)")
+    p.add_argument("--broadcast-delay", type=float, default=None, metavar="SECONDS",
+                   help="delay of the broadcast overlay (default: the stored one; 10 s for a new demo)")
     p.add_argument("--data", type=Path, default=None,
                    help="keep the table's files here (default: a new temporary folder); "
                         "run again with the same folder to continue the table")
@@ -59,7 +59,7 @@ def main(args: argparse.Namespace) -> int:
 
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
     try:
-        hub, tokens = open_table(data, "Demo table", args.broadcast_delay)
+        hub, tokens = open_table(data, "Demo table", args.broadcast_delay, default_delay=10.0)
     except DashboardError as exc:
         print(f"chicago-table demo: {exc}", file=sys.stderr)
         return 2

@@ -23,12 +23,13 @@ VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public":
 
 
 def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
-               clock: Callable[[], float] = time.time) -> tuple[TableHub, RoleTokens]:
+               clock: Callable[[], float] = time.time, default_delay: float = 60.0) -> tuple[TableHub, RoleTokens]:
     data = Path(data)
     data.mkdir(parents=True, exist_ok=True)
     tokens = RoleTokens.load_or_create(data / "tokens.json")
     hub = TableHub(ActionLog(data / "actions.jsonl"),
-                   BroadcastDelay(data / "broadcast.sqlite", start_frame(name), delay=delay),
+                   BroadcastDelay(data / "broadcast.sqlite", start_frame(name), delay=delay,
+                                  default_delay=default_delay),
                    AuditLog(data / "audit.jsonl", clock), name=name, clock=clock)
     return hub, tokens
 

@@ -44,7 +44,7 @@ let names = "";
 async function refresh() {
   const q = "?token=" + encodeURIComponent(TOKEN);
   const [hr, ar] = await Promise.all([fetch("/api/history" + q), fetch("/api/audit" + q)]);
-  if (hr.ok) { const d = await hr.json();
+  if (hr.ok) { const d = await hr.json(); hist.dataset.seq = d.seq;
     setKids(hist, h("h2", {}, "This deal"), h("ol", {}, d.events.map(e => h("li", { "data-seq": e.seq },
       e.type.replaceAll("_", " ") + " " + JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type" && k !== "seq"))))))); }
   if (ar.ok) { const d = await ar.json();

@@ -97,26 +97,31 @@ class Server:
         return [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
 
 
+FACE_UP = {"open_card_shown": "card", "card_played": "card", "trick_won": "card", "dealer_erred": "cards"}
+
+
 def public_cards_by_seq(actions: list[dict]) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
-    """For every seq the table passed through: (cards anyone may see, hidden cards)."""
+    """For every seq the table passed through: (cards shown face up to everyone in the
+    current deal so far, cards still hidden in hands or face-down discards)."""
     engine = Engine()
     public: dict[int, set[str]] = {0: set()}
     hidden: dict[int, set[str]] = {0: set()}
+    shown: set[str] = set()
     for a in actions:
-        engine.apply(parse_action(a))
+        for e in engine.apply(parse_action(a)):
+            if e.type == "deal_started":
+                shown = set()
+            key = FACE_UP.get(e.type)
+            if key:
+                v = getattr(e, key)
+                shown.update(c.code for c in (v if isinstance(v, tuple) else (v,)))
         snap = snapshot(engine)
-        pub: set[str] = set()
         hid: set[str] = set()
         for p in snap["players"]:
-            pub.update(p["played"])
             hid.update(p["hand"] or ())
             hid.update(p["placed"] or ())
-        if snap["open_card"]:
-            pub.add(snap["open_card"]["card"])
-        if snap["trick"]:
-            pub.update(c["card"] for c in snap["trick"]["cards"])
-        public[snap["seq"]] = pub
-        hidden[snap["seq"]] = hid - pub
+        public[snap["seq"]] = set(shown)
+        hidden[snap["seq"]] = hid - shown
     return public, hidden
 
 
