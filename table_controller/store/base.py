@@ -32,6 +32,11 @@ class EventStore(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def append_batches(self, batches: Sequence[Sequence[NewRecord]]) -> list[Record]:
+        """Several batches, each its own ``txn`` as if appended one by one (import and
+        salvage); a backend may commit them together."""
+        return [r for batch in batches for r in self.append(batch)]
+
     def append_one(self, kind: str, data: Mapping[str, Any], source: str = "table",
                    time: float | None = None) -> Record:
         return self.append([NewRecord(kind, data, source, time)])[0]

@@ -20,7 +20,7 @@ from ..engine import Engine, IllegalAction
 from .errors import StoreError
 from .records import KINDS, Record
 from .rebuild import fold, last_clock
-from .sqlite import SQLiteStore
+from .sqlite import DB_ERRORS, SQLiteStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def check_file(path: str | os.PathLike) -> CheckReport:
             rows = store.conn.execute("PRAGMA integrity_check(20)").fetchall()
             if [r[0] for r in rows] != ["ok"]:
                 problems += [f"integrity: {r[0]}" for r in rows]
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             problems.append(f"integrity check failed: {exc}")
         try:
             records = store.read()

@@ -49,19 +49,24 @@ def last_clock(records: Sequence[Record]) -> ClockSnapshot | None:
     return None
 
 
+def load(store: EventStore) -> tuple[Engine, ClockSnapshot | None]:
+    """The engine as the log leaves it, and the last clock snapshot paused for the
+    dealer; every record is read and checked (no gap, chain intact) first."""
+    where = str(getattr(store, "path", "the log"))
+    records = store.read()
+    if len(records) != store.last_seq():
+        raise StoreCorrupt(f"{where}: records are missing before seq {store.last_seq()}")
+    clocks = last_clock(records)
+    return fold(records, where), (clocks.paused_for_resume() if clocks else None)
+
+
 def rebuild(store: EventStore) -> Engine:
     """The engine as the log leaves it (every record read and checked)."""
-    store.verify()
-    return fold(store.read(), str(getattr(store, "path", "the log")))
+    return load(store)[0]
 
 
 def resume(path: str | os.PathLike) -> tuple[Engine, ClockSnapshot | None]:
     """Rebuild a table from its file (opened read-only): the engine and the shot clocks,
     paused until the dealer resumes them (None when no snapshot was stored)."""
     with SQLiteStore.open(path, readonly=True) as store:
-        records = store.read()
-        if len(records) != store.last_seq():
-            raise StoreCorrupt(f"{path}: records are missing before seq {store.last_seq()}")
-        engine = fold(records, str(path))
-        clocks = last_clock(records)
-    return engine, (clocks.paused_for_resume() if clocks else None)
+        return load(store)

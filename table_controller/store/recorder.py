@@ -12,6 +12,7 @@ never runs ahead of its log.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Mapping
 
 from ..actions import Action
@@ -20,8 +21,9 @@ from ..events import Event
 from .base import EventStore
 from .errors import RecordError
 from .records import NewRecord, Record
-from .rebuild import rebuild
+from .rebuild import load, rebuild
 from .snapshots import ClockSnapshot
+from .sqlite import SQLiteStore
 
 
 class TableRecorder:
@@ -30,6 +32,18 @@ class TableRecorder:
         self.store = store
         self.engine = engine if engine is not None else rebuild(store)
         self.last_records: list[Record] = []  # what the last apply stored (seqs for the views)
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike, create: bool = True) -> tuple["TableRecorder", ClockSnapshot | None]:
+        """Open a table's file for play (a new one when ``create`` and there is none) and
+        rebuild it: the recorder, and the shot clocks paused until the dealer resumes."""
+        store = SQLiteStore.open(path, create=create)
+        try:
+            engine, clocks = load(store)
+        except BaseException:
+            store.close()
+            raise
+        return cls(store, engine), clocks
 
     def apply(self, action: Action, source: str = "table") -> list[Event]:
         """Judge and store.  An illegal action is stored as "rejected" and re-raised."""

@@ -78,7 +78,5 @@ def check_new(rec: NewRecord) -> str:
 
 
 def digest(prev: str, seq: int, time: float, source: str, kind: str, txn: int, data_json: str) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    h.update(f"{prev}|{seq}|{float(time)!r}|{source}|{kind}|{txn}|".encode())
-    h.update(data_json.encode())
-    return h.hexdigest()
+    text = f"{prev}|{seq}|{float(time)!r}|{source}|{kind}|{txn}|{data_json}"
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()

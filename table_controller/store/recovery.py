@@ -29,6 +29,7 @@ from .check import describe
 from .errors import NotATableLog, StoreError
 from .records import GENESIS, KINDS, digest
 from .rebuild import fold
+from .sqlite import DB_ERRORS, strict_text
 from .transfer import write_records
 
 _PROBE_PAST = 2000  # when max(seq) is unreadable, look this far past the last record found
@@ -82,7 +83,9 @@ def _readable_copy(source: Path, tmp: Path) -> Path:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None)
+    conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None)
+    conn.text_factory = strict_text
+    return conn
 
 
 def _read_rows(conn: sqlite3.Connection) -> tuple[dict[int, tuple], set[int], int, bool]:
@@ -94,11 +97,11 @@ def _read_rows(conn: sqlite3.Connection) -> tuple[dict[int, tuple], set[int], in
         for row in conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records ORDER BY seq"):
             rows[row[0]] = row
         return rows, failed, max(rows, default=0), True
-    except sqlite3.Error:
+    except DB_ERRORS:
         pass  # a damaged page: fall back to one lookup per seq
     try:
         top = int(conn.execute("SELECT max(seq) FROM records").fetchone()[0] or 0)
-    except sqlite3.Error:
+    except DB_ERRORS:
         top = None
     seq, misses = 1, 0
     while (top is not None and seq <= top) or (top is None and misses < _PROBE_PAST):
@@ -108,7 +111,7 @@ def _read_rows(conn: sqlite3.Connection) -> tuple[dict[int, tuple], set[int], in
         try:
             row = conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records WHERE seq = ?",
                                (seq,)).fetchone()
-        except sqlite3.Error:
+        except DB_ERRORS:
             row = None
         if row:
             rows[seq] = row
@@ -135,7 +138,7 @@ def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageRepo
                 rows, failed, last, end_known = _read_rows(conn)
             finally:
                 conn.close()
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise NotATableLog(f"{source}: nothing can be read ({exc}); the file header is damaged "
                                f"or it is not a table log") from None
     if not rows and not failed:

@@ -29,8 +29,24 @@ from .records import GENESIS, KINDS, NewRecord, Record, check_new, digest
 _COLUMNS = "seq, time, source, kind, txn, data, digest"
 
 
-def translate(exc: sqlite3.Error, path: Path, doing: str) -> StoreError:
+# sqlite3 decodes its own error messages; a damaged schema can make that decode fail
+DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
+def strict_text(raw: bytes) -> str:
+    """sqlite3's text decoder, with damaged text reported as damage (a UnicodeDecodeError
+    would otherwise escape as if it were a bug)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise sqlite3.DataError("database disk image is malformed (text that is not UTF-8)") from None
+
+
+def translate(exc: Exception, path: Path, doing: str) -> StoreError:
     """sqlite3's error as ours, saying what to do."""
+    if isinstance(exc, UnicodeDecodeError):
+        return StoreCorrupt(f"{path} is damaged (unreadable text in the database) while {doing}; "
+                            f"run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable")
     msg = str(exc)
     low = msg.lower()
     if "file is not a database" in low:
@@ -77,8 +93,9 @@ class SQLiteStore(EventStore):
                 conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout)
             else:
                 conn = sqlite3.connect(str(path), isolation_level=None, timeout=timeout)
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise translate(exc, path, "opening") from None
+        conn.text_factory = strict_text
         try:
             cls._prepare(conn, path, readonly, check)
         except BaseException:
@@ -120,7 +137,7 @@ class SQLiteStore(EventStore):
                 conn.execute("PRAGMA synchronous = FULL")  # fsync the WAL at every commit
                 if v < schema.CURRENT:
                     schema.migrate(conn)
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise translate(exc, path, "opening") from None
 
     # --- the interface -----------------------------------------------------------------
@@ -134,36 +151,43 @@ class SQLiteStore(EventStore):
     def schema_version(self) -> int:
         try:
             return schema.version(self.conn) or 0
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise translate(exc, self.path, "reading the schema version") from None
 
     def append(self, records: Sequence[NewRecord]) -> list[Record]:
+        return self.append_batches([records])
+
+    def append_batches(self, batches: Sequence[Sequence[NewRecord]]) -> list[Record]:
+        """One SQLite transaction for all the batches (all or none); each batch gets its
+        own ``txn``.  Returns once the commit is durable."""
         if self.readonly:
             raise StoreReadOnly(f"{self.path} is open read-only (for inspection); nothing was appended")
-        records = list(records)
-        if not records:
+        batches = [list(b) for b in batches if b]
+        if not batches:
             return []
-        texts = [check_new(r) for r in records]  # bad input changes nothing
+        texts = [[check_new(r) for r in b] for b in batches]  # bad input changes nothing
         conn = self.conn
         try:
             conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise translate(exc, self.path, "starting an append") from None
         try:
             row = conn.execute("SELECT seq, digest FROM records ORDER BY seq DESC LIMIT 1").fetchone()
             seq, prev = (row[0], row[1]) if row else (0, GENESIS)
-            txn = seq + 1
             now = self.clock()
             out: list[Record] = []
-            for rec, text in zip(records, texts):
-                seq += 1
-                t = float(now if rec.time is None else rec.time)
-                prev = digest(prev, seq, t, rec.source, rec.kind, txn, text)
-                out.append(Record(seq, t, rec.source, rec.kind, txn, json.loads(text), prev))
-            conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             [(r.seq, r.time, r.source, r.kind, r.txn, t, r.digest) for r, t in zip(out, texts)])
+            rows = []
+            for batch, batch_texts in zip(batches, texts):
+                txn = seq + 1
+                for rec, text in zip(batch, batch_texts):
+                    seq += 1
+                    t = float(now if rec.time is None else rec.time)
+                    prev = digest(prev, seq, t, rec.source, rec.kind, txn, text)
+                    out.append(Record(seq, t, rec.source, rec.kind, txn, json.loads(text), prev))
+                    rows.append((seq, t, rec.source, rec.kind, txn, text, prev))
+            conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
             conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             _rollback(conn)
             raise translate(exc, self.path, "appending") from None
         except BaseException:
@@ -194,9 +218,9 @@ class SQLiteStore(EventStore):
             if kinds is None and rows:
                 before = self.conn.execute("SELECT digest FROM records WHERE seq = ?", (rows[0][0] - 1,)).fetchone()
                 prev = GENESIS if rows[0][0] == 1 else (before[0] if before else None)
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise translate(exc, self.path, "reading") from None
-        out = [_record(self.path, r) for r in rows]
+        out = _records(self.path, rows)
         if kinds is None:
             _check_chain(self.path, out, [r[5] for r in rows], max(first, 1), prev)
         return out
@@ -204,7 +228,7 @@ class SQLiteStore(EventStore):
     def last_seq(self) -> int:
         try:
             row = self.conn.execute("SELECT max(seq) FROM records").fetchone()
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise translate(exc, self.path, "reading the last seq") from None
         return int(row[0] or 0)
 
@@ -219,7 +243,7 @@ class SQLiteStore(EventStore):
         if self._conn is not None:
             try:
                 self._conn.close()
-            except sqlite3.Error as exc:
+            except DB_ERRORS as exc:
                 raise translate(exc, self.path, "closing") from None
             finally:
                 self._conn = None
@@ -228,20 +252,29 @@ class SQLiteStore(EventStore):
 def _rollback(conn: sqlite3.Connection) -> None:
     try:
         conn.execute("ROLLBACK")
-    except sqlite3.Error:
+    except DB_ERRORS:
         pass  # the transaction is already gone; nothing was committed
 
 
-def _record(path: Path, row: tuple) -> Record:
-    seq, t, source, kind, txn, text, dig = row
-    try:
-        data = json.loads(text)
+def _records(path: Path, rows: list[tuple]) -> list[Record]:
+    try:  # one decode for the whole range: a rebuild reads thousands of records
+        datas = json.loads("[" + ",".join(r[5] for r in rows) + "]")
     except (TypeError, ValueError):
-        raise StoreCorrupt(f"{path}: record {seq} holds unreadable data; run 'chicago-table log check "
-                           f"{path} --salvage NEW.sqlite'") from None
-    if not isinstance(seq, int) or kind not in KINDS or not isinstance(data, dict):
-        raise StoreCorrupt(f"{path}: record {seq} is malformed (kind {kind!r})")
-    return Record(seq, float(t), str(source), kind, int(txn), data, str(dig))
+        datas = None
+    if datas is None or len(datas) != len(rows):
+        datas = []
+        for r in rows:
+            try:
+                datas.append(json.loads(r[5]))
+            except (TypeError, ValueError):
+                raise StoreCorrupt(f"{path}: record {r[0]} holds unreadable data; run 'chicago-table log check "
+                                   f"{path} --salvage NEW.sqlite'") from None
+    out = []
+    for (seq, t, source, kind, txn, _, dig), data in zip(rows, datas):
+        if not isinstance(seq, int) or kind not in KINDS or not isinstance(data, dict):
+            raise StoreCorrupt(f"{path}: record {seq} is malformed (kind {kind!r})")
+        out.append(Record(seq, float(t), str(source), kind, int(txn), data, str(dig)))
+    return out
 
 
 def _check_chain(path: Path, records: list[Record], texts: list[str], first: int, prev: str | None) -> None:

@@ -154,12 +154,13 @@ def write_records(items: Sequence[dict[str, Any]], target: str | os.PathLike) ->
     for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
         leftover.unlink(missing_ok=True)
     try:
+        groups = [list(g) for _, g in groupby(items, key=lambda i: (i["txn"] if i["txn"] is not None else object()))]
         with SQLiteStore.open(tmp, create=True) as store:
-            for _, group in groupby(items, key=lambda i: (i["txn"] if i["txn"] is not None else object())):
-                group = list(group)
-                stored = store.append([NewRecord(i["kind"], i["data"], i["source"], i["time"]) for i in group])
-                if group[0]["seq"] is not None and stored[0].seq != group[0]["seq"]:
-                    raise ExportError(f"record {group[0]['seq']} would be stored as {stored[0].seq}")
+            stored = store.append_batches([[NewRecord(i["kind"], i["data"], i["source"], i["time"]) for i in g]
+                                           for g in groups])
+            for item, rec in zip(items, stored):
+                if (item["seq"], item["txn"]) not in ((None, None), (rec.seq, rec.txn)):
+                    raise ExportError(f"record {item['seq']} would be stored as {rec.seq} (txn {rec.txn})")
         os.replace(tmp, target)
     except (StoreError, OSError):
         for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):

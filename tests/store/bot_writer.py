@@ -11,14 +11,14 @@ from __future__ import annotations
 import sys
 
 from table_controller.bots import RandomBot
-from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 from table_controller.store.snapshots import ClockSnapshot
 
 
 def main(path: str, seed: int) -> int:
     out = sys.stdout
-    recorder = TableRecorder(SQLiteStore.open(path, create=True))
+    recorder, clocks = TableRecorder.resume(path)  # exactly what a restarted Pi does
+    assert clocks is None or clocks.paused
     out.write(f"ready {recorder.store.last_seq()} {recorder.engine.phase}\n")
     out.flush()
     bot = RandomBot(seed)

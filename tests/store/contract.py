@@ -65,6 +65,16 @@ class EventStoreContract:
         assert {r.txn for r in batch} == {2}
         assert store.read(1, 1)[0].txn == 1
 
+    def test_append_batches_keeps_each_batch_its_own_transaction(self, store):
+        stored = store.append_batches([[NewRecord("action", {"n": 1}), NewRecord("event", {"n": 2})],
+                                       [NewRecord("clock", {"n": 3})], [],
+                                       [NewRecord("action", {"n": 4}), NewRecord("event", {"n": 5})]])
+        assert [(r.seq, r.txn) for r in stored] == [(1, 1), (2, 1), (3, 3), (4, 4), (5, 4)]
+        assert store.read() == stored
+        with pytest.raises(RecordError):
+            store.append_batches([[NewRecord("alert", {})], [NewRecord("nonsense", {})]])
+        assert store.last_seq() == 5
+
     def test_read_returns_what_was_appended(self, store):
         stored = store.append([NewRecord("sensor", {"pad": "seat1", "uids": ["04a1"]}, "rfid", 12.25),
                                NewRecord("clock", {"remaining": {"seat1": 9.5}, "paused": False}, "clocks")])

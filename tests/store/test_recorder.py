@@ -11,7 +11,7 @@ from table_controller import actions as act
 from table_controller.bots import RandomBot
 from table_controller.engine import IllegalAction
 from table_controller.replay import replay_lines
-from table_controller.store import RecordError, SQLiteStore, StoreBusy, StoreClosed
+from table_controller.store import RecordError, SQLiteStore, StoreBusy, StoreClosed, StoreNotFound
 from table_controller.store.recorder import TableRecorder
 from table_controller.store.rebuild import rebuild, resume
 from table_controller.store.snapshots import ClockSnapshot
@@ -143,3 +143,22 @@ def test_no_clock_snapshot_resumes_as_none(recorder, tmp_path):
 def test_a_malformed_clock_snapshot_is_refused(bad):
     with pytest.raises(ClockSnapshotError):
         ClockSnapshot.from_dict(bad)
+
+
+def test_recorder_resume_opens_the_file_for_play_with_clocks_paused(tmp_path):
+    p = tmp_path / "t.sqlite"
+    live = record_bot_table(p, seed=4, actions=60)
+    recorder, clocks = TableRecorder.resume(p)
+    try:
+        assert recorder.engine.state.to_dict() == live.engine.state.to_dict()
+        assert clocks is not None and clocks.paused
+        before = recorder.store.last_seq()
+        recorder.apply(RandomBot(1).next_action(recorder.engine))
+        assert recorder.last_records[0].seq == before + 1
+    finally:
+        recorder.store.close()
+    new, clocks = TableRecorder.resume(tmp_path / "new.sqlite")
+    assert new.engine.phase == "game_start" and clocks is None
+    new.store.close()
+    with pytest.raises(StoreNotFound):
+        TableRecorder.resume(tmp_path / "absent.sqlite", create=False)
