@@ -1,0 +1,50 @@
+"""Bad pictures from outside become a clear UnreadableImage naming the file."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import VisionError
+from vision.photo.images import UnreadableImage, load_image
+
+
+def test_a_png_round_trips(tmp_path):
+    img = np.random.default_rng(1).integers(0, 255, (60, 80, 3), np.uint8)
+    cv2.imwrite(str(tmp_path / "a.png"), img)
+    assert np.array_equal(load_image(tmp_path / "a.png"), img)
+
+
+def test_the_content_decides_not_the_name(tmp_path):
+    img = np.full((64, 64, 3), 200, np.uint8)
+    ok, buf = cv2.imencode(".png", img)
+    (tmp_path / "photo.txt").write_bytes(buf.tobytes())
+    assert load_image(tmp_path / "photo.txt").shape == (64, 64, 3)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "empty"),
+    (b"hello, this is text not a photo\n", "not a picture"),
+    (b"\xff\xd8\xff\xe0" + b"\x00" * 40, "not a picture"),  # a JPEG header and nothing else
+])
+def test_bad_files_say_what_is_wrong(tmp_path, content, message):
+    p = tmp_path / "bad.jpg"
+    p.write_bytes(content)
+    with pytest.raises(UnreadableImage, match=message) as info:
+        load_image(p)
+    assert str(p) in str(info.value)
+    assert isinstance(info.value, VisionError) and isinstance(info.value, ValueError)
+
+
+def test_missing_file_and_folder(tmp_path):
+    with pytest.raises(UnreadableImage, match="no such file"):
+        load_image(tmp_path / "nope.jpg")
+    with pytest.raises(UnreadableImage, match="folder"):
+        load_image(tmp_path)
+
+
+def test_tiny_picture_is_refused(tmp_path):
+    cv2.imwrite(str(tmp_path / "t.png"), np.zeros((8, 8, 3), np.uint8))
+    with pytest.raises(UnreadableImage, match="too small"):
+        load_image(tmp_path / "t.png")

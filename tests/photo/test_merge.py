@@ -1,0 +1,56 @@
+"""How index reads become cards: one card per code, unsure reads never named."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from vision.cardcodes import ALL_CODES
+from vision.photo import spec
+from vision.photo.recognise import UNKNOWN, IndexRead, merge
+
+
+def _read(code, prob, box=(10, 10, 60, 80), score=0.9):
+    return IndexRead(box, score, code, prob)
+
+
+def test_both_corners_of_a_card_make_one_card_spanning_them():
+    cards = merge([_read("AS", 0.97, (10, 10, 60, 80)), _read("AS", 0.99, (400, 500, 450, 570))], 0.9)
+    assert len(cards) == 1
+    c = cards[0]
+    assert (c.card, c.confidence, c.indices) == ("AS", 0.99, 2)
+    xs, ys = [p[0] for p in c.corners], [p[1] for p in c.corners]
+    assert min(xs) <= 10 and max(xs) >= 450 and min(ys) <= 10 and max(ys) >= 570
+
+
+def test_an_unsure_read_is_unknown_never_a_card():
+    cards = merge([_read("6D", 0.6)], 0.9)
+    assert [c.card for c in cards] == [UNKNOWN]
+
+
+def test_no_index_and_jokers_are_dropped():
+    assert merge([_read(spec.NONE, 0.99), _read(spec.JOKER, 0.98)], 0.9) == []
+
+
+def test_an_unsure_read_on_a_weak_detection_is_not_even_unknown():
+    assert merge([_read("6D", 0.6, score=0.35)], 0.9) == []
+
+
+reads = st.builds(
+    _read,
+    st.sampled_from(spec.CLASSES),
+    st.floats(0.0, 1.0),
+    st.tuples(st.floats(0, 500), st.floats(0, 500)).map(lambda p: (p[0], p[1], p[0] + 40, p[1] + 60)),
+    st.floats(0.3, 1.0),
+)
+
+
+@given(st.lists(reads, max_size=12), st.floats(0.5, 1.0))
+def test_merge_invariants(rs, threshold):
+    cards = merge(rs, threshold)
+    named = [c.card for c in cards if c.card != UNKNOWN]
+    assert len(named) == len(set(named))  # each card at most once
+    for c in cards:
+        assert c.card in ALL_CODES or c.card == UNKNOWN
+        assert 0.0 <= c.confidence <= 1.0
+        assert (c.confidence >= threshold - 1e-4) == (c.card != UNKNOWN)
+        assert len(c.corners) == 4

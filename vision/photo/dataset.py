@@ -1,0 +1,77 @@
+"""The labelled development photos (``cards_real_dev``) and their fixed split.
+
+The folder sits beside the repository (``../shared/data/cards_real_dev``); the
+environment variable ``CHICAGO_CARDS_REAL_DEV`` points elsewhere.  The held-out
+part is chosen by a hash of the file name, so it never depends on the order of the
+CSV or on a random seed, and a photo added later does not move the others.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ENV_VAR = "CHICAGO_CARDS_REAL_DEV"
+HELDOUT_PERCENT = 20
+# The data set writes ranks as printed ("10"); we write "T".  JOKER is kept as a
+# class so the reader learns it is not a Chicago card (it never reaches the output).
+JOKER = "JOKER"
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get(ENV_VAR) or REPO.parent / "shared" / "data" / "cards_real_dev")
+
+
+def card_code(rank: str, suit: str) -> str:
+    if rank.upper() == JOKER:
+        return JOKER
+    return ("T" if rank == "10" else rank.upper()) + suit.upper()
+
+
+def is_heldout(file: str) -> bool:
+    digest = hashlib.sha256(Path(file).name.encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 100 < HELDOUT_PERCENT
+
+
+@dataclass(frozen=True, slots=True)
+class IndexBox:
+    """A labelled index corner: card code and pixel box (x0, y0, x1, y1)."""
+
+    code: str
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Photo:
+    file: str  # relative to the images folder
+    path: Path
+    cards: frozenset[str]  # distinct codes, JOKER included
+    boxes: tuple[IndexBox, ...]
+    heldout: bool
+
+    @property
+    def chicago_cards(self) -> frozenset[str]:
+        return frozenset(c for c in self.cards if c != JOKER)
+
+
+def load_photos(root: Path | None = None) -> list[Photo]:
+    """All labelled photos, in file order; raises FileNotFoundError when absent."""
+    root = root or data_dir()
+    if not (root / "labels.csv").is_file():
+        raise FileNotFoundError(f"no development photos at {root} (set {ENV_VAR})")
+    boxes: dict[str, list[IndexBox]] = {}
+    with open(root / "labels.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            boxes.setdefault(row["file"], []).append(IndexBox(card_code(row["rank"], row["suit"]), box))
+    photos = []
+    with open(root / "images.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            f = row["file"]
+            cards = frozenset(card_code(c[:-1], c[-1]) if c != JOKER else JOKER for c in row["cards"].split())
+            photos.append(Photo(f, root / "images" / f, cards, tuple(boxes.get(f, ())), is_heldout(f)))
+    return sorted(photos, key=lambda p: p.file)

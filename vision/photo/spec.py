@@ -1,0 +1,52 @@
+"""What the trainer and the reader must agree on: input sizes, classes, crops.
+
+Kept apart from both so the run-time reader never imports torch and the trainer
+never drifts from what the reader feeds the networks.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..cardcodes import ALL_CODES
+
+DET_SIZE = 320  # the detector sees the photo at 320 x 320
+DET_STRIDE = 8  # one heat-map cell per 8 x 8 input pixels
+DET_CELLS = DET_SIZE // DET_STRIDE
+SIZE_UNIT = 32.0  # box sides are regressed as log(side / SIZE_UNIT), in detector pixels
+CLS_SIZE = 48  # the classifier sees one index corner at 48 x 48
+CROP_GROW = 1.25  # the crop around a detected box is this much larger
+JOKER = "JOKER"
+NONE = "none"  # not an index corner at all
+CLASSES: tuple[str, ...] = ALL_CODES + (JOKER, NONE)
+
+
+def det_blob(image: np.ndarray) -> np.ndarray:
+    """A BGR photo of any size -> the detector's 1x3xSxS float input."""
+    small = cv2.resize(image, (DET_SIZE, DET_SIZE), interpolation=cv2.INTER_AREA)
+    return (small.astype(np.float32) / 255.0).transpose(2, 0, 1)[None]
+
+
+def crop_square(image: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
+    """The ``side``-pixel square around (cx, cy), turned by ``angle`` degrees, as a
+    CLS_SIZE crop; outside the photo is filled by replicating its edge."""
+    s = CLS_SIZE / max(side, 1.0)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, s)
+    m[0, 2] += CLS_SIZE / 2 - cx
+    m[1, 2] += CLS_SIZE / 2 - cy
+    flags = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (CLS_SIZE, CLS_SIZE), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def cls_blob(crops: list[np.ndarray]) -> np.ndarray:
+    """CLS_SIZE BGR crops -> the classifier's Nx3xCxC float input (per-crop contrast
+    normalised, so glare and shadow change less)."""
+    x = np.stack(crops).astype(np.float32) / 255.0
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True) + 0.05
+    return ((x - mean) / std).transpose(0, 3, 1, 2).copy()
+
+
+def box_side(x0: float, y0: float, x1: float, y1: float) -> float:
+    return max(x1 - x0, y1 - y0) * CROP_GROW
