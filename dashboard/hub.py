@@ -80,9 +80,9 @@ class TableHub:
         self.alerts: list[Alert] = []
         self._snap: dict[str, Any] = snapshot(self.engine)
         self._texts: dict[str, str] = {}
+        self._at: float | None = None
         self._broadcast_seq = -2
         self._wake = asyncio.Event()
-        self.appended_at: dict[int, float] = {}
         if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
             # A table the broadcast has not seen yet: it shows it after the delay from now.
             self.delay.push(self.engine.state.seq, self._text("broadcast"), self.clock())
@@ -98,6 +98,7 @@ class TableHub:
         if text is None:
             msg: dict[str, Any] = {
                 "type": "state", "table": self.name, "role": role, "seq": self._snap["seq"],
+                "at": self._at,  # wall time the newest event was appended (staleness, benchmark)
                 "paused": self.paused,
                 "state": for_role(self._snap, role, self.revealed if role == "tl" else frozenset()),
             }
@@ -120,6 +121,7 @@ class TableHub:
 
     def _publish(self, new_state: bool) -> None:
         if new_state:
+            self._at = self.clock()
             self._snap = snapshot(self.engine)
             deal = (self._snap["game"], self._snap["deal"])
             if deal != self._revealed_deal:  # a reveal is for one deal's dispute
@@ -130,9 +132,7 @@ class TableHub:
             if c.role != "broadcast":
                 c.offer(self._text(c.role))
         if new_state:
-            now = self.clock()
-            self.appended_at[self.seq] = now
-            self.delay.push(self.seq, self._text("broadcast"), now)
+            self.delay.push(self.seq, self._text("broadcast"), self._at)
             self._wake.set()
 
     # --- doing things -------------------------------------------------------------------
