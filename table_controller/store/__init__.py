@@ -1,8 +1,8 @@
 """The durable event log of a table (issue 6): one append-only SQLite file per table.
 
-    >>> store = SQLiteStore.open("table7.sqlite", create=True)
-    >>> recorder = TableRecorder(store)            # judges and stores, durable first
-    >>> engine, clocks = resume("table7.sqlite")   # after a power cut
+    >>> recorder, clocks = TableRecorder.resume("table7.sqlite")  # new, or after a power cut
+    >>> events = recorder.apply(action)            # judged, stored and fsynced, then returned
+    >>> engine, clocks = resume("table7.sqlite")   # read-only rebuild (inspection, views)
 
 Layers: this package sits above the rules (it drives the engine) and below the views.
 """
@@ -11,10 +11,13 @@ from .base import EventStore
 from .errors import (ClockSnapshotError, ExportError, NotATableLog, RecordError, SchemaError, StoreBusy,
                      StoreClosed, StoreCorrupt, StoreError, StoreNotFound, StoreReadOnly, StoreWriteError)
 from .records import KINDS, NewRecord, Record
+from .rebuild import resume
+from .recorder import TableRecorder
+from .snapshots import ClockSnapshot
 from .sqlite import SQLiteStore
 
 __all__ = [
-    "EventStore", "SQLiteStore", "NewRecord", "Record", "KINDS",
+    "EventStore", "SQLiteStore", "NewRecord", "Record", "KINDS", "TableRecorder", "resume", "ClockSnapshot",
     "StoreError", "StoreNotFound", "NotATableLog", "SchemaError", "StoreCorrupt", "StoreBusy",
     "StoreWriteError", "StoreReadOnly", "StoreClosed", "RecordError", "ExportError", "ClockSnapshotError",
 ]
