@@ -1,0 +1,185 @@
+"""RFID decks: which UID is which card (ARCHITECTURE.md §1).
+
+    >>> deck = Deck.from_order(uids, FULL_DECK)          # scanned in a known order
+    >>> deck.card("04A1B2C3D4E5F6")
+    Card('2S')
+    >>> deck.check(seen_uids).ok                         # before a game
+
+A deck is registered once (UID -> card), saved as a small JSON file, and checked before
+each game: 52 cards, no duplicates, no unknown UID.  The dealer button puck carries a
+tag too; a deck may name it so that sensing ignores it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from .cards import FULL_DECK, Card, CardError
+
+FORMAT = "chicago-deck/1"
+
+
+class DeckError(ValueError):
+    """A deck file or registration that does not add up; the message says what to do."""
+
+
+def _uid(text: object) -> str:
+    if not isinstance(text, str):
+        raise DeckError(f"a UID is hex text, not {text!r}")
+    u = text.strip().upper().replace(":", "")
+    if not u or len(u) > 32 or any(ch not in "0123456789ABCDEF" for ch in u):
+        raise DeckError(f"not a UID: {text!r} (hex digits, e.g. 04A1B2C3D4E5F6)")
+    return u
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReport:
+    """The result of checking a deck (or a scan of it) against the 52 cards."""
+
+    missing: tuple[Card, ...] = ()          # cards no registered (or seen) UID stands for
+    duplicates: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # card code -> UIDs
+    unknown: tuple[str, ...] = ()           # UIDs seen that the deck does not know
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing or self.duplicates or self.unknown)
+
+    def lines(self) -> list[str]:
+        if self.ok:
+            return ["deck OK: 52 cards, no duplicates, no unknown UIDs"]
+        out = []
+        if self.missing:
+            out.append(f"missing {len(self.missing)} card(s): {' '.join(c.code for c in self.missing)}")
+        for code, uids in self.duplicates.items():
+            out.append(f"{code} has {len(uids)} UIDs: {', '.join(uids)}")
+        if self.unknown:
+            out.append(f"{len(self.unknown)} unknown UID(s): {', '.join(self.unknown)}")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    name: str
+    cards: Mapping[str, Card]            # UID -> card
+    puck: str | None = None              # the dealer button puck's tag
+
+    # --- building ----------------------------------------------------------------------
+    @classmethod
+    def from_order(cls, uids: Iterable[str], order: Iterable[Card] = FULL_DECK, name: str = "deck",
+                   puck: str | None = None) -> "Deck":
+        """UIDs scanned one card at a time in a known order (default: 2S 3S ... AC)."""
+        uids = [_uid(u) for u in uids]
+        order = list(order)
+        if len(uids) != len(order):
+            raise DeckError(f"{len(uids)} UIDs scanned for {len(order)} cards: scan each card once, in order")
+        return cls.from_pairs(zip(uids, order), name, puck)
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[tuple[str, Card]], name: str = "deck", puck: str | None = None) -> "Deck":
+        cards: dict[str, Card] = {}
+        for uid, card in pairs:
+            uid = _uid(uid)
+            if uid in cards and cards[uid] != card:
+                raise DeckError(f"UID {uid} scanned as both {cards[uid]} and {card}: one tag per card")
+            cards[uid] = card
+        return cls(name, cards, _uid(puck) if puck else None)
+
+    # --- questions ---------------------------------------------------------------------
+    def card(self, uid: str) -> Card | None:
+        """The card a UID stands for, or None for a UID this deck does not know."""
+        try:
+            return self.cards.get(_uid(uid))
+        except DeckError:
+            return None
+
+    def uid_of(self, card: Card) -> str | None:
+        for u, c in self.cards.items():
+            if c == card:
+                return u
+        return None
+
+    def with_card(self, uid: str, card: Card) -> "Deck":
+        """A correction: this UID is this card (a replaced or unreadable inlay)."""
+        cards = {u: c for u, c in self.cards.items() if c != card}
+        cards[_uid(uid)] = card
+        return Deck(self.name, cards, self.puck)
+
+    def check(self, seen: Iterable[str] | None = None) -> DeckReport:
+        """Check the registration (and, with ``seen``, a scan of the physical deck)."""
+        by_card: dict[Card, list[str]] = {}
+        for u, c in self.cards.items():
+            by_card.setdefault(c, []).append(u)
+        dup = {c.code: tuple(sorted(us)) for c, us in sorted(by_card.items()) if len(us) > 1}
+        if seen is None:
+            missing = tuple(c for c in FULL_DECK if c not in by_card)
+            return DeckReport(missing, dup, ())
+        seen_set = set()
+        unknown = []
+        for u in seen:
+            uu = _uid(u)
+            if uu == self.puck:
+                continue
+            if uu not in self.cards:
+                unknown.append(uu)
+            seen_set.add(uu)
+        present = {self.cards[u] for u in seen_set if u in self.cards}
+        missing = tuple(c for c in FULL_DECK if c not in present)
+        return DeckReport(missing, dup, tuple(sorted(set(unknown))))
+
+    # --- files -------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        out = {"format": FORMAT, "name": self.name,
+               "cards": {u: c.code for u, c in sorted(self.cards.items(), key=lambda kv: kv[1])}}
+        if self.puck:
+            out["puck"] = self.puck
+        return out
+
+    @classmethod
+    def from_dict(cls, d: object) -> "Deck":
+        if not isinstance(d, Mapping) or d.get("format") != FORMAT:
+            raise DeckError(f"not a deck file (expected format {FORMAT!r})")
+        cards = d.get("cards")
+        if not isinstance(cards, Mapping):
+            raise DeckError("a deck file needs 'cards': {UID: card}")
+        pairs = []
+        for u, code in cards.items():
+            try:
+                pairs.append((u, Card.parse(code)))
+            except CardError as exc:
+                raise DeckError(f"UID {u}: {exc}") from None
+        name = d.get("name", "deck")
+        return cls.from_pairs(pairs, str(name), d.get("puck"))
+
+    def save(self, path: str | os.PathLike) -> None:
+        tmp = f"{path}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.to_dict(), f, indent=1)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Deck":
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except FileNotFoundError:
+            raise DeckError(f"no deck file {path}: register one with 'chicago-table deck register'") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DeckError(f"cannot read deck file {path}: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise DeckError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        return cls.from_dict(data)
+
+
+def virtual_deck(salt: str = "") -> Deck:
+    """The virtual table's deck (hardware/virtual), as if registered at the table."""
+    from hardware.virtual.deck import PUCK, VirtualDeck, virtual_uid
+
+    vd = VirtualDeck.standard(salt)
+    return Deck.from_pairs(((u, Card.parse(code)) for code, u in vd.uids.items()),
+                           "virtual" + (f"-{salt}" if salt else ""), virtual_uid(PUCK))

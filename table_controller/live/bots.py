@@ -1,0 +1,118 @@
+"""Bots (or an action script) playing through a physical table, sensed by the live loop.
+
+    driver = TableDriver(live, VirtualHands(virtual_table))
+    shadow = await driver.play(RandomBot(seed).next_action)
+
+The bot decides each action on a *shadow* engine that applies it directly; the
+:class:`~.translate.Translator` turns it into physical moves on the table; the live
+loop must recover the same action from what the pads report.  Actions nobody can sense
+(the seat draw, the Chicago answer, the quad choice) are entered by hand, as the
+Revisor and the TL do.  At the end the live engine and the shadow must agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable, Iterable
+
+from ..actions import Action
+from ..cards import FULL_DECK
+from ..engine import Engine, IllegalAction
+from .facts import PADS
+from .table import LiveTable
+from .translate import Translator
+
+
+class DriverStuck(RuntimeError):
+    """Sensing did not produce the action the table played (the alerts say why)."""
+
+
+class VirtualHands:
+    """The dealer's and players' hands on a :class:`hardware.virtual.VirtualTable`."""
+
+    def __init__(self, table, settle_s: float = 0.3) -> None:
+        self.table = table
+        self.settle_s = settle_s
+
+    def __getattr__(self, name):
+        return getattr(self.table, name)
+
+    async def settle(self) -> None:
+        await asyncio.sleep(self.settle_s)
+
+
+class TableDriver:
+    def __init__(self, live: LiveTable, hands, sync_timeout: float = 20.0, manual_source: str = "revisor",
+                 progress: Callable[[int, Engine], None] | None = None) -> None:
+        self.live = live
+        self.hands = hands
+        self.sync_timeout = sync_timeout
+        self.manual_source = manual_source
+        self.progress = progress
+        self.translator = Translator()
+        self.shadow = Engine()
+        self.played: list[Action] = []
+        self._expected = len(live.accepted)
+
+    async def play(self, next_action: Callable[[Engine], Action | None] | None = None,
+                   script: Iterable[Action] | None = None, max_actions: int = 100_000) -> Engine:
+        """Play until the bot has nothing more (or the script ends); returns the shadow."""
+        it = iter(script) if script is not None else None
+        for _ in range(max_actions):
+            action = next_action(self.shadow) if next_action else next(it, None)
+            if action is None:
+                break
+            await self.step(action)
+            if self.progress:
+                self.progress(len(self.played), self.shadow)
+        await self._sync()
+        return self.shadow
+
+    async def step(self, action: Action) -> None:
+        before = Translator.before(self.shadow)
+        try:
+            self.shadow.apply(action)
+        except IllegalAction:
+            return  # a line the rules refuse changes nothing at the table either
+        self.played.append(action)
+        self._expected += 1
+        for step in self.translator.plan(action, before, self.shadow):
+            await self._do(step, action)
+
+    async def _do(self, step: tuple, action: Action) -> None:
+        h = self.hands
+        kind = step[0]
+        if kind == "submit":
+            await self._sync(self._expected - 1)
+            await self.live.submit(action, self.manual_source)
+        elif kind == "put":
+            h.put(step[1], step[2])
+        elif kind == "remove":
+            h.remove(step[1], step[2])
+        elif kind == "tray":
+            h.to_tray(step[1])
+        elif kind == "pickup":
+            h.pick_up(step[1])
+        elif kind == "press":
+            h.press(step[1])
+        elif kind == "collect":
+            for c in FULL_DECK:
+                if h.where(c.code) != "stub":
+                    h.remove(c.code, "stub")
+        elif kind == "collect_discards":
+            for pad in PADS:
+                for code in h.on_pad(pad):
+                    h.to_tray(code)
+        elif kind == "settle":
+            await h.settle()
+        elif kind == "sync":
+            await self._sync()
+
+    async def _sync(self, n: int | None = None) -> None:
+        n = self._expected if n is None else n
+        if not await self.live.wait_accepted(n, self.sync_timeout):
+            alerts = "; ".join(f"#{a.id} {a.kind}: {a.text}" for a in self.live.alerts) or "no alert"
+            want = self.played[len(self.live.accepted)] if len(self.live.accepted) < len(self.played) else None
+            raise DriverStuck(f"sensing did not see {want.to_dict() if want else 'the next action'} "
+                              f"within {self.sync_timeout:g} s ({len(self.live.accepted)} of {n} actions); "
+                              f"alerts: {alerts}")

@@ -1,0 +1,291 @@
+"""The live table loop (asyncio): sensors -> sensing -> rules -> log -> views.
+
+    log = MemoryLog()                         # or RecorderLog.open("table7.sqlite")[0]
+    live = LiveTable(log, deck, sensors=client, leds=client.set_led)
+    updates = live.subscribe()                # asyncio.Queue of (seq, snapshot)
+    task = asyncio.create_task(live.run())
+    await live.submit(TableStart(("Anna", "Bo", "Cilla", "Dan")), "tl")   # manual entry
+    await live.correct("the card at pad 3 is 7H", by="revisor")
+    live.alerts; live.clocks_view(); live.pause("tl"); live.resume("tl")
+    await live.stop(); await task             # clean shutdown
+
+- ``sensors``: anything with ``async events()`` yielding firmware_bridge sensor events
+  (the seat controller client, the camera, or both merged); None for a table played
+  by manual entry only.  ``leds``: ``async (seat, colour, blink)`` for the console.
+- Every action, sensed or entered by hand, goes through ``log.apply`` (durable before it
+  returns), and only then do subscribers get ``(seq, snapshot)``.  The snapshot is the
+  privileged one of :func:`table_controller.views.snapshot` plus ``alerts`` and
+  ``clocks``: pass it through ``views.for_role`` before it leaves the process.
+- Alerts from sensing are logged ("alert" records) and listed in ``alerts``; a
+  correction settles them and is logged as an "audit" record.
+- Shot clocks run on the injected ``clock`` (monotonic seconds); expiry becomes a
+  ``timeout`` action, a time call's end a ``time_call`` action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, Callable
+
+from firmware_bridge.events import ButtonPressed, SensorEvent
+
+from ..actions import Action, Discard, Timeout
+from ..clocks import Clock, ShotClocks, waiting_clocks
+from ..deck import Deck
+from ..engine import IllegalAction
+from ..events import Event
+from ..sensing import Alert, CardAt, Correction, Dismiss, Sensing, SensingError, UidIs, parse_correction
+from ..views import snapshot
+from .facts import facts_from_engine
+from .log import TableLog
+
+
+class LiveTable:
+    def __init__(self, log: TableLog, deck: Deck, *, sensors: Any = None,
+                 leds: Callable[..., Any] | None = None, clock: Clock | None = None,
+                 clock_limits: dict[str, float] | None = None, rfid: bool = True,
+                 record_sensors: bool = True, tick_s: float = 0.05, **sensing_options: float) -> None:
+        self.log = log
+        self.sensors = sensors
+        self.leds = leds
+        self.clocks = ShotClocks(clock_limits, clock)
+        self.clock = self.clocks.clock
+        self.sensing = Sensing(deck, rfid=rfid, **sensing_options)
+        self.record_sensors = record_sensors
+        self.tick_s = tick_s
+        self.accepted: list[tuple[str, Action]] = []
+        self.rejected: list[tuple[str, Action, str]] = []
+        self._subscribers: list[asyncio.Queue] = []
+        self._changed = asyncio.Event()
+        self._stopping = asyncio.Event()
+        self._led_shown: dict[str, tuple[str, bool]] = {}
+        self._lock = asyncio.Lock()
+        self._after_change()
+
+    # --- the public face ----------------------------------------------------------------
+    @property
+    def engine(self):
+        return self.log.engine
+
+    @property
+    def alerts(self) -> list[Alert]:
+        return self.sensing.alerts.open
+
+    def clocks_view(self) -> dict[str, Any]:
+        return self.clocks.view()
+
+    def subscribe(self, maxsize: int = 0) -> asyncio.Queue:
+        """A queue of (seq, snapshot) after every durable change."""
+        q: asyncio.Queue = asyncio.Queue(maxsize)
+        self._subscribers.append(q)
+        return q
+
+    def unsubscribe(self, q: asyncio.Queue) -> None:
+        with contextlib.suppress(ValueError):
+            self._subscribers.remove(q)
+
+    async def submit(self, action: Action, source: str = "revisor") -> list[Event]:
+        """Manual entry (Revisor, TL, dealer console): judged, stored, shown.  Raises
+        ``IllegalAction`` (and changes nothing) when the rules refuse it."""
+        async with self._lock:
+            events = self._apply(action, source)
+            self._drain()
+            return events
+
+    async def correct(self, correction: Correction | str, by: str = "tl") -> Alert | None:
+        """Settle an alert: "the card at pad 3 is 7H", "tag 04AB.. is QS", "dismiss 4".
+        Raises ``SensingError`` for a correction that cannot be read."""
+        c = parse_correction(correction) if isinstance(correction, str) else correction
+        async with self._lock:
+            self.log.note("audit", {"who": by, "what": "correction", "correction": c.to_text()}, by)
+            ended = None
+            if isinstance(c, CardAt):
+                self.sensing.correct_card_at(c.pad, c.card)
+            elif isinstance(c, UidIs):
+                self.sensing.correct_uid(c.uid, c.card)
+            elif isinstance(c, Dismiss):
+                ended = self.sensing.dismiss(c.alert)
+                if ended is None:
+                    raise SensingError(f"no open alert #{c.alert}")
+            self._drain()
+            return ended
+
+    def pause(self, by: str = "tl") -> None:
+        self.clocks.pause()
+        self.log.note("audit", {"who": by, "what": "pause"}, by)
+        self._record_clocks()
+
+    def resume(self, by: str = "tl") -> None:
+        self.clocks.resume()
+        self.log.note("audit", {"who": by, "what": "resume"}, by)
+        self._record_clocks()
+
+    def call_time(self, player: str, by: str = "console") -> None:
+        self.clocks.call_time(player)
+        self.log.note("audit", {"who": by, "what": "time", "player": player}, by)
+
+    async def wait_accepted(self, n: int, timeout: float) -> bool:
+        """Wait until ``n`` actions have been accepted in all; False on timeout."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while len(self.accepted) < n:
+            left = end - loop.time()
+            if left <= 0:
+                return False
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(left, 0.5))
+        return True
+
+    async def stop(self) -> None:
+        self._stopping.set()
+
+    async def run(self) -> None:
+        """Read sensors and run the clocks until :meth:`stop`; then shut down cleanly."""
+        tasks = [asyncio.create_task(self._ticker(), name="live-ticker")]
+        if self.sensors is not None:
+            tasks.append(asyncio.create_task(self._reader(), name="live-sensors"))
+        try:
+            waiter = asyncio.create_task(self._stopping.wait())
+            done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            for t in done:
+                if t is not waiter and t.exception():
+                    raise t.exception()
+        finally:
+            for t in tasks + [waiter]:
+                t.cancel()
+            await asyncio.gather(*tasks, waiter, return_exceptions=True)
+            self._record_clocks()
+
+    async def feed(self, event: SensorEvent) -> None:
+        """One sensor event through sensing (the reader task calls this)."""
+        async with self._lock:
+            if self.record_sensors:
+                from ..store.sensors import sensor_to_dict
+                self.log.note("sensor", sensor_to_dict(event), getattr(event, "source", "console"))
+            if isinstance(event, ButtonPressed) and self._console(event.button):
+                return
+            self.sensing.observe(event)
+            self._drain()
+
+    # --- inside ----------------------------------------------------------------------------
+    async def _reader(self) -> None:
+        async for event in self.sensors.events():
+            await self.feed(event)
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_s)
+            await self.tick()
+
+    async def tick(self) -> None:
+        """Time passes: sensing's timers, the shot clocks, the console LEDs."""
+        async with self._lock:
+            self.sensing.tick(self.clock.now())
+            self._drain()
+            for a in self.clocks.poll():
+                self._expired(a)
+        await self._show_leds()
+
+    def _console(self, button: str) -> bool:
+        """Console buttons that are not about cards; True when handled here."""
+        if button == "pause":
+            (self.resume if self.clocks.paused else self.pause)("console")
+            return True
+        if button.startswith("time"):
+            seat = button.partition(":")[2]
+            f = self.sensing.facts
+            player = f.player_at(seat) if seat else (f.to_act[0] if f.to_act else None)
+            if player:
+                with contextlib.suppress(ValueError):
+                    self.call_time(player)
+            return True
+        if button == "tl":
+            self.log.note("alert", {"text": "The dealer calls the TL to the table", "kind": "tl_called"}, "console")
+            return True
+        return False
+
+    def _expired(self, action: Action) -> None:
+        if isinstance(action, Timeout) and action.clock == "exchange":
+            cards = self.sensing._own_cards(action.player)
+            if cards:  # D12: the player exchanges what lies placed
+                action = Discard(action.player, tuple(sorted(cards)))
+        try:
+            self._apply(action, "clock")
+        except IllegalAction:
+            return
+        if isinstance(action, Timeout) and action.clock == "play":
+            self.log.note("alert", {"text": f"{action.player}'s shot clock ran out in trick play (D12): "
+                                    "overtime, the TL decides", "kind": "overtime", "player": action.player}, "clocks")
+        self._drain()
+
+    def _apply(self, action: Action, source: str) -> list[Event]:
+        try:
+            events = self.log.apply(action, source)
+        except IllegalAction as exc:
+            self.rejected.append((source, action, exc.reason))
+            raise
+        self.accepted.append((source, action))
+        self._after_change()
+        return events
+
+    def _drain(self, limit: int = 64) -> None:
+        for _ in range(limit):
+            a = self.sensing.propose()
+            if a is None:
+                break
+            try:
+                self._apply(a, "sensing")
+            except IllegalAction as exc:
+                self.sensing.refused(a, exc.reason)
+        self._log_alerts()
+
+    def _after_change(self) -> None:
+        e = self.engine
+        facts = facts_from_engine(e)
+        self.sensing.sync(facts)
+        d = e.state.deal
+        token = (facts.step, d.trick_number, len(d.trick), tuple(d.asking)) if d else facts.step
+        self.clocks.sync(waiting_clocks(facts.phase, facts.to_act, facts.placed, token))
+        self._log_alerts()
+        self._publish()
+        self._changed.set()
+
+    def _log_alerts(self) -> None:
+        new, ended = self.sensing.take_alert_changes()
+        for a in new:
+            self.log.note("alert", {**a.to_dict(), "state": "raised"}, "sensing")
+        for a in ended:
+            self.log.note("alert", {"id": a.id, "kind": a.kind, "state": "ended"}, "sensing")
+        if new or ended:
+            self._publish()
+
+    def _publish(self) -> None:
+        if not self._subscribers:
+            return
+        snap = snapshot(self.engine)
+        snap["alerts"] = [a.to_dict() for a in self.alerts]
+        snap["clocks"] = self.clocks.view()
+        item = (self.log.seq, snap)
+        for q in list(self._subscribers):
+            if q.maxsize and q.full():  # a slow reader skips to the latest state
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    q.get_nowait()
+            q.put_nowait(item)
+
+    def _record_clocks(self) -> None:
+        self.log.note("clock", self.clocks.snapshot(), "clocks")
+
+    async def _show_leds(self) -> None:
+        if self.leds is None:
+            return
+        facts = self.sensing.facts
+        for player, pad in facts.pads.items():
+            want = self.clocks.led(player)
+            if self._led_shown.get(pad) != want:
+                self._led_shown[pad] = want
+                try:
+                    await self.leds(pad, *want)
+                except Exception:  # noqa: BLE001 - a console LED must never stop the table
+                    self._led_shown.pop(pad, None)

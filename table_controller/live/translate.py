@@ -1,0 +1,95 @@
+"""From an action to the physical moves that make it happen at a table.
+
+The bots (and action scripts) decide *what* happens; this turns each action into what
+the dealer and the players physically do on the virtual table (deal card X to pad N,
+place the discards on the pad, the dealer collects them to the tray and replaces, show
+the open card and press *declined*, play to the pad, pick the cards up, ...).  Sensing
+must then recover the same action from what the pads report.
+
+Steps are small tuples, carried out by :class:`~table_controller.live.bots.TableDriver`:
+
+    ("put", code, pad)  ("remove", code, to)  ("pickup", pad)  ("press", button)
+    ("tray", code)      ("collect",)          ("settle",)      ("sync",)   ("submit",)
+"""
+
+from __future__ import annotations
+
+from .. import actions as act
+from ..engine import Engine
+from .facts import PADS, pads_of
+
+MANUAL = (act.TableStart, act.GameStart, act.ChicagoAnswer, act.QuadsChoice, act.Penalty,
+          act.Adjust, act.Timeout, act.TimeCall)
+
+
+class Translator:
+    def __init__(self) -> None:
+        self._extra: dict[str, tuple[str, ...]] = {}  # pad -> cards of a dealer's over-count
+
+    @staticmethod
+    def before(engine: Engine) -> dict:
+        """What the plan needs to know of the state before the action."""
+        g = engine.state.game
+        d = engine.state.deal
+        return {"seats": tuple(g.seats) if g else (), "deal": d is not None,
+                "exchange": (g.number, d.number, d.phase, d.exchange) if d else None,
+                "awaiting": dict(d.awaiting) if d else {},
+                "last_played": d.trick[-1][1] if d and d.trick else None}
+
+    def plan(self, action: act.Action, before: dict, after: Engine) -> list[tuple]:
+        """The moves for ``action``; ``before`` from :meth:`before`, ``after`` the engine
+        once the action is applied."""
+        if isinstance(action, MANUAL) or (not before["deal"] and not isinstance(action, act.Deal)):
+            return [("submit",)]
+        pads = pads_of(before["seats"])
+        if isinstance(action, act.Deal):
+            steps: list[tuple] = [("collect",), ("settle",)]
+            for p, cards in action.hands.items():
+                steps += [("put", c.code, pads[p]) for c in cards]
+            steps += [("sync",)] + [("pickup", pad) for pad in PADS] + [("settle",)]
+            return steps
+        if isinstance(action, act.Discard):
+            steps = [("put", c.code, pads[action.player]) for c in action.cards]
+            d1 = after.state.deal
+            still = self._same_exchange(before, after) and any(p not in d1.placed for p in after.to_act())
+            if still:
+                return steps  # the dealer waits until everyone has placed (r13)
+            steps += [("settle",), ("press", "next"), ("sync",), ("collect_discards",), ("settle",)]
+            return steps + self._exchange_over(before, after)
+        pad = pads[action.player]
+        if isinstance(action, act.OpenCard):
+            steps = [("put", action.card.code, pad), ("settle",)]
+            if action.take:
+                steps += [("press", "next")]
+            else:
+                steps += [("press", "declined"), ("tray", action.card.code)]
+            return steps + [("sync",)] + self._exchange_over(before, after)
+        if isinstance(action, act.Receive):
+            steps = []
+            extra = self._extra.pop(pad, ())
+            keep = {c.code for c in action.cards}
+            back = [c for c in extra if c not in keep]
+            if back:  # the dealer corrects an over-count: the extra cards go back (r14)
+                steps += [("remove", c, "stub") for c in back] + [("settle",), ("settle",)]
+            steps += [("put", c.code, pad) for c in action.cards if c.code not in extra]
+            owed = before["awaiting"].get(action.player, 0)
+            if len(action.cards) > owed:
+                self._extra[pad] = tuple(c.code for c in action.cards)
+            return steps + [("settle",), ("press", "next"), ("sync",)] + self._exchange_over(before, after)
+        if isinstance(action, act.Play):
+            return [("put", action.card.code, pad), ("sync",)]
+        if isinstance(action, act.Retract):
+            card = before["last_played"]
+            return [("remove", card.code, f"hand:{pad}"), ("sync",)]
+        return [("submit",)]
+
+    @staticmethod
+    def _same_exchange(before: dict, after: Engine) -> bool:
+        g, d = after.state.game, after.state.deal
+        return d is not None and before["exchange"] == (g.number, d.number, d.phase, d.exchange)
+
+    def _exchange_over(self, before: dict, after: Engine) -> list[tuple]:
+        if self._same_exchange(before, after):
+            return []
+        # r14: players pick up only when the whole exchange is done
+        return [("pickup", pad) for pad in PADS] + [("settle",)]

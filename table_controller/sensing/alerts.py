@@ -1,0 +1,128 @@
+"""Alerts instead of guesses (ARCHITECTURE.md §3).
+
+An alert names the seat (player and pad) and the evidence, and says what would settle
+it.  Most alerts are conditions: sensing re-derives them from what the pads show and
+what the rules expect after every change, so an alert ends by itself once its cause is
+gone (the card taken back, the reader back online) or when a correction from the
+Revisor or the TL settles it.  While an alert that holds is open, sensing proposes no
+action for that player (or for nobody, when it names no player).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+KINDS = (
+    "unknown_uid",        # a tag the deck does not know
+    "two_pads",           # one card read on two pads
+    "foreign_card",       # a card from another player's hand on this pad
+    "misdeal",            # more than 5 cards dealt to a pad
+    "dealer_count",       # wrong number of replacements (dealer error, r14)
+    "draw_stop_discard",  # a player at köpstopp placed cards (D5)
+    "out_of_turn",        # a card played out of turn (r25)
+    "revoke",             # not following suit while able (r26): the rules apply it; told to the TL
+    "unsure_count",       # the count does not add up: spread the cards or enter them
+    "camera_disagrees",   # camera and RFID differ
+    "reader_offline",     # one pad's reader
+    "link_offline",       # the whole seat controller
+    "rejected",           # the rules refused what sensing saw
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    id: int
+    kind: str
+    text: str
+    player: str | None = None
+    pad: str | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    at: float = 0.0
+    holds: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "text": self.text, "player": self.player,
+                "pad": self.pad, "evidence": dict(self.evidence), "at": self.at, "holds": self.holds}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A condition sensing found, before it becomes (or stays) an alert."""
+
+    key: tuple
+    kind: str
+    text: str
+    player: str | None = None
+    pad: str | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    holds: bool = True
+
+
+class AlertBook:
+    """Open alerts by key; raised once, ended when the condition goes or is dismissed."""
+
+    def __init__(self) -> None:
+        self._open: dict[tuple, Alert] = {}
+        self._dismissed: set[tuple] = set()
+        self._next_id = 1
+        self.raised: list[Alert] = []      # every alert ever raised, in order
+        self.ended: list[Alert] = []
+
+    def sync(self, findings: Iterable[Finding], at: float, sticky: Iterable[tuple] = ()) -> tuple[list[Alert], list[Alert]]:
+        """Make the open alerts match the findings; returns (new, ended).  ``sticky``
+        keys stay open even when not found again (event alerts such as a revoke)."""
+        found = {f.key: f for f in findings}
+        new, ended = [], []
+        for key, f in found.items():
+            if key in self._open or key in self._dismissed:
+                continue
+            a = Alert(self._next_id, f.kind, f.text, f.player, f.pad, dict(f.evidence), at, f.holds)
+            self._next_id += 1
+            self._open[key] = a
+            self.raised.append(a)
+            new.append(a)
+        keep = set(sticky)
+        for key in list(self._open):
+            if key not in found and key not in keep:
+                ended.append(self._open.pop(key))
+        self.ended.extend(ended)
+        self._dismissed &= set(found) | keep  # a condition that went and comes back alerts again
+        return new, ended
+
+    def raise_event(self, f: Finding, at: float) -> Alert:
+        """An alert for something that happened (not a lasting condition)."""
+        a = Alert(self._next_id, f.kind, f.text, f.player, f.pad, dict(f.evidence), at, f.holds)
+        self._next_id += 1
+        self._open[("event", a.id) + f.key] = a
+        self.raised.append(a)
+        return a
+
+    def dismiss(self, alert_id: int) -> Alert | None:
+        for key, a in list(self._open.items()):
+            if a.id == alert_id:
+                del self._open[key]
+                if key[0] != "event":
+                    self._dismissed.add(key)
+                self.ended.append(a)
+                return a
+        return None
+
+    def end_events(self) -> list[Alert]:
+        """A new step: told-once alerts that hold nothing have been seen; close them."""
+        ended = [self._open.pop(k) for k in [k for k, a in self._open.items() if k[0] == "event" and not a.holds]]
+        self.ended.extend(ended)
+        return ended
+
+    def event_keys(self) -> list[tuple]:
+        return [k for k in self._open if k[0] == "event"]
+
+    @property
+    def open(self) -> list[Alert]:
+        return sorted(self._open.values(), key=lambda a: a.id)
+
+    def holds(self, player: str | None) -> bool:
+        for a in self._open.values():
+            if a.holds and (a.player is None or a.player == player):
+                return True
+        return False

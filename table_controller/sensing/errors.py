@@ -1,0 +1,5 @@
+"""The sensing package's root exception."""
+
+
+class SensingError(ValueError):
+    """Bad input to sensing (a correction that names no pad or card, ...)."""

@@ -1,0 +1,48 @@
+"""What sensing needs to know about the game: the engine's answers, as plain values.
+
+Sensing sits below the rules (bridge -> sensing -> rules), so it never imports the
+engine; the live loop builds these facts from it after every accepted action
+(``table_controller.live.facts``).  Tests build them by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from ..cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    phase: str = "game_start"                    # REPLAY.md's phases
+    step: tuple = ()                             # changes whenever a new sensing step begins
+    pads: Mapping[str, str] = field(default_factory=dict)      # player -> pad ("seat1")
+    dealt_to: tuple[str, ...] = ()               # deal phase: who gets 5 cards, seat order
+    order: tuple[str, ...] = ()                  # live players of the deal, in turn
+    to_act: tuple[str, ...] = ()
+    hands: Mapping[str, frozenset[Card]] = field(default_factory=dict)
+    placed: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    awaiting: Mapping[str, int] = field(default_factory=dict)  # replacements owed
+    open_next: frozenset[str] = frozenset()      # whose next replacement is an open card (r12)
+    declined: Mapping[str, Card] = field(default_factory=dict)  # open card declined this exchange
+    drawable: frozenset[Card] = frozenset()      # the stub (and discards a reshuffle may bring, r16)
+    stub: frozenset[Card] = frozenset()
+    draw_stop: frozenset[str] = frozenset()      # at köpstopp now
+    draw_stop_refused: bool = True               # D5 (sm2025): an attempt is refused, not scored
+    pending_revoke: tuple[str, Card] | None = None
+
+    def pad_of(self, player: str) -> str | None:
+        return self.pads.get(player)
+
+    def player_at(self, pad: str) -> str | None:
+        for p, q in self.pads.items():
+            if q == pad:
+                return p
+        return None
+
+    def owner(self, card: Card) -> str | None:
+        for p, hand in self.hands.items():
+            if card in hand:
+                return p
+        return None

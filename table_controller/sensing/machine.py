@@ -1,0 +1,402 @@
+"""The sensing state machine: from what the pads show to the actions of REPLAY.md.
+
+    >>> s = Sensing(deck)
+    >>> s.sync(facts)                      # after every accepted action
+    >>> s.observe(PadContents(0.1, "seat2", frozenset({uid})))
+    >>> s.propose()                        # Deal(...), Discard(...), Play(...) or None
+
+Sensing follows the rules engine's phase (given as :class:`TableFacts`) and proposes at
+most one action at a time; the live loop has the rules judge it, stores it, and syncs
+the new facts back, so a live game and a replayed action script are one path.
+
+What it reads, step by step (ARCHITECTURE.md §1):
+
+- deal: cards arriving on each seat's pad; done when every dealt pad holds exactly 5.
+- exchange, placing: cards from a player's own hand arriving on their pad.  The dealer
+  presses *next* when everyone has placed (r13); then each player's discard is proposed
+  in turn (placed cards cannot be taken back, r18).
+- exchange, replacing: cards from the stub (or a reshuffled stub, r16) arriving on a
+  pad.  A player's replacements are complete when the dealer moves on (next pressed,
+  a card dealt to another pad) or the pad has been quiet for a while, and the count
+  is the number owed; too many is a dealer error (r14), too few asks for a spread.
+  A one-card exchange shows the open card: *declined* (button, or the card goes to the
+  tray) or taken (next pressed, the dealer moves on).
+- tricks: a card from the hand of the player to act arriving on their pad; a revoked
+  card taken back before the next card is a retract (r26).
+
+The Chicago question, the quad choice, the seat draw and TL decisions are entered by
+hand (the Revisor's tablet, the TL); so can every other action when readers fail.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from firmware_bridge.events import (ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus,
+                                    SensorEvent)
+
+from ..actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract
+from ..cards import Card
+from ..deck import Deck
+from .alerts import Alert, AlertBook, Finding
+from .camera import CameraMemory
+from .facts import TableFacts
+
+
+class Sensing:
+    def __init__(self, deck: Deck, *, rfid: bool = True, linger_s: float = 1.0, settle_s: float = 3.0,
+                 unsure_s: float = 2.0, two_pads_s: float = 1.0) -> None:
+        self.deck = deck
+        self.rfid = rfid                    # False: camera-only mode, hidden cards by hand
+        self.linger_s = linger_s            # a card unseen this long has really left
+        self.settle_s = settle_s            # a quiet pad with the owed count is complete
+        self.unsure_s = unsure_s            # a count still short this long after "done": ask
+        self.two_pads_s = two_pads_s        # a card moving between pads shows on both briefly
+        from .pads import PadTracker
+        self.tracker = PadTracker()
+        self.camera = CameraMemory()
+        self.alerts = AlertBook()
+        self.facts = TableFacts()
+        self.now = 0.0
+        self.readers_ok: dict[str, bool] = {}
+        self.link_ok = True
+        self._step: tuple | None = None
+        self._mark = 0
+        self._step_at = 0.0
+        self._closed = False                # placement closed by the dealer (next)
+        self._done: dict[str, float] = {}   # player -> when the dealer finished their replacements
+        self._declined: set[str] = set()    # open card declined (button or tray)
+        self._taken: set[str] = set()       # open card taken (next, dealer moved on)
+        self._erred: set[str] = set()       # over-count logged: count what lies on the pad now
+        self._refused: dict[tuple, str] = {}  # actions the rules refused this step -> reason
+        self._corrected: dict[str, str] = {}  # pad -> card code entered by a correction
+        self._revoke_seen: tuple | None = None
+        self._no_holds = False
+        self.new_alerts: list[Alert] = []
+        self.ended_alerts: list[Alert] = []
+
+    # --- inputs ------------------------------------------------------------------------
+    def sync(self, facts: TableFacts) -> None:
+        """The rules' view after an accepted action; a new step starts a new mark."""
+        self.facts = facts
+        if facts.step != self._step:
+            self._step = facts.step
+            self._mark = self.tracker.mark()
+            self._step_at = self.now
+            self._closed = False
+            self._done.clear()
+            self._declined.clear()
+            self._taken.clear()
+            self._erred.clear()
+            self._refused.clear()
+            self._corrected.clear()
+            self.ended_alerts.extend(self.alerts.end_events())
+        if facts.pending_revoke and facts.pending_revoke != self._revoke_seen:
+            p, c = facts.pending_revoke
+            self.alerts.raise_event(Finding(("revoke", p, c.code), "revoke",
+                                            f"{p} did not follow suit with {c} while able (r26)", p,
+                                            facts.pad_of(p), {"card": c.code}, holds=False), self.now)
+        self._revoke_seen = facts.pending_revoke
+        self._refresh()
+
+    def observe(self, event: SensorEvent) -> None:
+        self.now = max(self.now, event.at)
+        if isinstance(event, PadContents):
+            came, _ = self.tracker.update(event.pad, frozenset(u.upper() for u in event.uids), event.at)
+            self._arrivals(event.pad, came)
+        elif isinstance(event, CameraPad):
+            self.camera.update(event)
+        elif isinstance(event, ButtonPressed):
+            self._button(event.button)
+        elif isinstance(event, ReaderStatus):
+            self.readers_ok[event.pad] = event.ok
+        elif isinstance(event, LinkStatus):
+            self.link_ok = event.online
+        self._refresh()
+
+    def tick(self, now: float) -> None:
+        """Time passes (settle and unsure timers, lingering cards)."""
+        self.now = max(self.now, now)
+        self._refresh()
+
+    def close_placement(self, player: str | None = None) -> None:
+        """The dealer's *next* while players place (also a shot clock running out)."""
+        self._closed = True
+
+    def refused(self, action: Action, reason: str) -> None:
+        """The rules refused a proposed action: hold it until what the pads show changes."""
+        self._refused[_key(action)] = reason
+        self._refresh()
+
+    def correct_card_at(self, pad: str, card: Card) -> None:
+        """A correction: "the card at pad 3 is 7H" (a missed or wrong read)."""
+        self._corrected[pad] = card.code
+        for p, h in self.tracker.pads.items():  # the card is there, not on another pad
+            if p != pad:
+                for u in list(h.present):
+                    if self._card(u) == card:
+                        h.present.discard(u)
+                        h.departed[u] = self.now - self.linger_s
+        self._refresh()
+
+    def correct_uid(self, uid: str, card: Card) -> None:
+        """A correction: the tag ``uid`` is ``card`` (an unregistered or replaced inlay)."""
+        self.deck = self.deck.with_card(uid, card)
+        self._refresh()
+
+    def dismiss(self, alert_id: int) -> Alert | None:
+        a = self.alerts.dismiss(alert_id)
+        self._refresh()
+        return a
+
+    # --- what the dealer does --------------------------------------------------------
+    def _button(self, name: str) -> None:
+        f = self.facts
+        if not f.phase.startswith("exchange"):
+            return
+        unplaced = [p for p in f.to_act if p not in f.placed]
+        if name == "next":
+            if unplaced:
+                self._closed = True
+                return
+            for p in f.awaiting:
+                if p in f.open_next and self._new_cards(p):
+                    self._taken.add(p)
+                elif self._new_cards(p) or p in self._erred:
+                    self._done[p] = self.now
+        elif name == "declined":
+            for p in f.awaiting:
+                if p in f.open_next and self._new_cards(p):
+                    self._declined.add(p)
+
+    def _arrivals(self, pad: str, came: set[str]) -> None:
+        f = self.facts
+        if not f.phase.startswith("exchange") or not f.awaiting:
+            return
+        cards = {self._card(u) for u in came} - {None}
+        if pad == "tray":
+            for p in f.awaiting:  # the open card goes to the discards: declined (r12)
+                new = self._new_cards(p)
+                if p in f.open_next and new and new[0] in cards:
+                    self._declined.add(p)
+            return
+        if not cards & f.drawable:
+            return
+        here = f.player_at(pad)
+        for p in f.awaiting:  # the dealer moved on to another pad
+            if p != here and self._new_cards(p):
+                if p in f.open_next:
+                    self._taken.add(p)
+                else:
+                    self._done.setdefault(p, self.now)
+
+    # --- reading the pads --------------------------------------------------------------
+    def _card(self, uid: str) -> Card | None:
+        return self.deck.card(uid)
+
+    def _cards_since(self, pad: str, linger: bool = True) -> list[Card]:
+        out = []
+        for u in self.tracker.since(pad, self._mark, self.now, self.linger_s if linger else 0.0):
+            c = self._card(u)
+            if c is not None:
+                out.append(c)
+        code = self._corrected.get(pad)
+        if code is not None:
+            c = Card.parse(code)
+            if c not in out:
+                out.append(c)
+        return out
+
+    def _new_cards(self, player: str) -> list[Card]:
+        """Replacement cards on the player's pad this step, in order of arrival."""
+        f = self.facts
+        pad = f.pad_of(player)
+        if pad is None:
+            return []
+        declined = f.declined.get(player)
+        return [c for c in self._cards_since(pad, linger=player not in self._erred)
+                if c in f.drawable and c != declined]
+
+    def _own_cards(self, player: str, linger: bool = True) -> list[Card]:
+        """Cards from the player's own hand on their pad this step."""
+        f = self.facts
+        pad = f.pad_of(player)
+        if pad is None:
+            return []
+        hand = f.hands.get(player, frozenset())
+        return [c for c in self._cards_since(pad, linger) if c in hand]
+
+    def _last_change(self, player: str) -> float:
+        pad = self.facts.pad_of(player)
+        return self.tracker.pad(pad).changed_at if pad else 0.0
+
+    def _reader_ok(self, player: str) -> bool:
+        pad = self.facts.pad_of(player)
+        return self.link_ok and (pad is None or self.readers_ok.get(pad, True))
+
+    # --- proposals ---------------------------------------------------------------------
+    def propose(self) -> Action | None:
+        """The next action the pads show, or None (nothing complete, or held by an alert)."""
+        a = self._raw_proposal()
+        if a is None or _key(a) in self._refused:
+            return None
+        if isinstance(a, Receive) and len(a.cards) > self.facts.awaiting.get(a.player, 0):
+            # r14: the rules log the dealer's error; count again once the dealer fixes it
+            self._erred.add(a.player)
+            self._done.pop(a.player, None)
+        return a
+
+    def _raw_proposal(self) -> Action | None:
+        f = self.facts
+        if not self.link_ok:
+            return None
+        if f.phase == "deal" and self.rfid:
+            return self._propose_deal()
+        if f.phase.startswith("exchange"):
+            return self._propose_exchange()
+        if f.phase == "tricks":
+            return self._propose_play()
+        return None
+
+    def _held(self, player: str | None) -> bool:
+        if self._no_holds:
+            return False
+        return self.alerts.holds(player) or (player is not None and not self._reader_ok(player))
+
+    def _propose_deal(self) -> Deal | None:
+        f = self.facts
+        hands: dict[str, tuple[Card, ...]] = {}
+        for p in f.dealt_to:
+            pad = f.pad_of(p)
+            cards = self._cards_since(pad) if pad else []
+            if len(cards) != 5 or self._held(p):
+                return None
+            hands[p] = tuple(sorted(cards))
+        if not hands or len({c for cs in hands.values() for c in cs}) != 5 * len(hands):
+            return None
+        return Deal(hands)
+
+    def _propose_exchange(self) -> Action | None:
+        f = self.facts
+        if not self.rfid:
+            return self._propose_open_camera()
+        unplaced = [p for p in f.to_act if p not in f.placed]
+        if unplaced:
+            if not self._closed:
+                return None
+            for p in f.order:
+                if p in f.placed or self._held(p):
+                    continue
+                if p in unplaced:
+                    cards = self._own_cards(p)
+                    if self._camera_count_differs(p, len(cards)):
+                        return None
+                    return Discard(p, tuple(sorted(cards)))
+                if p in f.draw_stop and not f.draw_stop_refused:
+                    cards = self._own_cards(p)
+                    if cards:  # sm2019/shootout: the attempt costs the score (r19)
+                        return Discard(p, tuple(sorted(cards)))
+            return None
+        for p in f.order:
+            if p in f.awaiting and not self._held(p):
+                a = self._propose_replacement(p)
+                if a is not None:
+                    return a
+        return None
+
+    def _propose_replacement(self, p: str) -> Action | None:
+        f = self.facts
+        new = self._new_cards(p)
+        if p in f.open_next:
+            if len(new) != 1:
+                return None
+            if p in self._declined:
+                return OpenCard(p, new[0], False)
+            if p in self._taken:
+                return OpenCard(p, new[0], True)
+            return None
+        owed = f.awaiting[p]
+        done = p in self._done
+        if (not done and p not in self._erred and len(new) == owed
+                and self.now - self._last_change(p) >= self.settle_s):
+            done = True  # a quiet pad with the owed count: the dealer has moved on
+        if not done or len(new) < owed:
+            return None
+        # Cards from the stub first: the discards are reshuffled only when it is empty (r16)
+        return Receive(p, tuple(sorted(new, key=lambda c: (c not in f.stub, c))))
+
+    def _propose_play(self) -> Action | None:
+        f = self.facts
+        if f.pending_revoke:
+            p, c = f.pending_revoke
+            pad = f.pad_of(p)
+            if pad and c not in self._present_cards(pad) and self._reader_ok(p):
+                return Retract(p)  # the revoked card went back to the hand (r26)
+        if not f.to_act:
+            return None
+        p = f.to_act[0]
+        if self._held(p):
+            return None
+        pad = f.pad_of(p)
+        cards = [c for c in self._own_cards(p, linger=False)] if self.rfid else []
+        if not cards:  # the camera fills in a read the pad missed
+            v = self.camera.view(pad, self._step_at) if pad else None
+            hand = f.hands.get(p, frozenset())
+            cards = [c for c in (v.face_up if v else ()) if c in hand and not self._rfid_elsewhere(c, pad)]
+        if len(cards) == 1:
+            return Play(p, cards[0])
+        return None
+
+    def _propose_open_camera(self) -> Action | None:
+        """Camera-only mode: the open card is face up; the rest is entered by hand."""
+        f = self.facts
+        for p in f.order:
+            if p in f.awaiting and p in f.open_next:
+                v = self.camera.view(f.pad_of(p), self._step_at)
+                ups = [c for c in (v.face_up if v else ()) if c in f.drawable]
+                if len(ups) == 1 and (p in self._declined or p in self._taken):
+                    return OpenCard(p, ups[0], p in self._taken)
+        return None
+
+    def _present_cards(self, pad: str) -> set[Card]:
+        return {c for c in (self._card(u) for u in self.tracker.present(pad)) if c is not None}
+
+    def _rfid_elsewhere(self, card: Card, pad: str) -> bool:
+        return any(card in self._present_cards(q) for q in self.tracker.pads if q != pad)
+
+    def _camera_count_differs(self, player: str, n: int) -> bool:
+        v = self.camera.view(self.facts.pad_of(player), self._step_at)
+        return v is not None and v.face_down != n
+
+    # --- alerts --------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        from .findings import findings
+        found = list(findings(self))
+        new, ended = self.alerts.sync(found, self.now, sticky=self.alerts.event_keys())
+        self.new_alerts.extend(new)
+        self.ended_alerts.extend(ended)
+
+    def take_alert_changes(self) -> tuple[list[Alert], list[Alert]]:
+        new, ended = self.new_alerts, self.ended_alerts
+        self.new_alerts, self.ended_alerts = [], []
+        return new, ended
+
+    @property
+    def step_mark(self) -> int:
+        return self._mark
+
+    def refused_now(self) -> Iterable[tuple[tuple, str]]:
+        return self._refused.items()
+
+    def raw_proposal(self) -> Action | None:
+        """What the pads show, ignoring what alerts hold (for the alerts themselves)."""
+        self._no_holds = True
+        try:
+            return self._raw_proposal()
+        finally:
+            self._no_holds = False
+
+
+def _key(action: Action) -> tuple:
+    d = action.to_dict()
+    return tuple(sorted((k, repr(v)) for k, v in d.items()))
