@@ -140,7 +140,7 @@ def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
         role = role_of(request)
         if role != "tl":
             return denied(401 if role is None else 403, None if role is None else "the TL's audit trail only")
-        return JSONResponse({"entries": hub.audit.entries()})
+        return JSONResponse({"entries": hub.audit_entries()})
 
     def _protocol_doc(role: str) -> dict[str, Any]:
         state = for_role(hub._snap, role)  # protocol data is public; filtered all the same

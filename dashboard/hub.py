@@ -1,6 +1,6 @@
 """One table's live state and its audiences: apply actions, fan out filtered views.
 
-    >>> hub = TableHub(ActionLog(path), BroadcastDelay(...))     # doctest: +SKIP
+    >>> hub = TableHub(TableLog(path), BroadcastDelay(...))     # doctest: +SKIP
     >>> hub.post(ActionRequest({"do": "discard", ...}, by="revisor"))   # doctest: +SKIP
 
 No game logic lives here: actions go to the engine, what a role sees comes from
@@ -21,10 +21,9 @@ from table_controller.actions import ActionError, parse_action
 from table_controller.engine import Engine, IllegalAction
 from table_controller.views import for_role, snapshot
 
-from .actionlog import ActionLog
-from .audit import AuditLog
 from .delay import BroadcastDelay
 from .errors import DashboardError
+from .tablelog import TableLog
 
 QUEUE_SIZE = 4
 TL_ONLY = {"penalty", "adjust"}
@@ -65,19 +64,17 @@ class Alert:
 
 
 class TableHub:
-    def __init__(self, log: ActionLog, delay: BroadcastDelay, audit: AuditLog, name: str = "Table 1",
+    def __init__(self, log: TableLog, delay: BroadcastDelay, name: str = "Table 1",
                  clock: Callable[[], float] = time.time):
         self.name = name
         self.log = log
         self.delay = delay
-        self.audit = audit
         self.clock = clock
-        self.engine: Engine = log.load()
         self.clients: set[Client] = set()
         self.revealed: set[str] = set()
         self._revealed_deal: tuple[int, int] | None = None
         self.paused = False
-        self.alerts: list[Alert] = []
+        self.alerts: list[Alert] = self._stored_alerts()
         self._snap: dict[str, Any] = snapshot(self.engine)
         self._texts: dict[str, str] = {}
         self._at: float | None = None
@@ -86,6 +83,28 @@ class TableHub:
         if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
             # A table the broadcast has not seen yet: it shows it after the delay from now.
             self.delay.push(self.engine.state.seq, self._text("broadcast"), self.clock())
+
+    @property
+    def engine(self) -> Engine:
+        return self.log.engine
+
+    def _stored_alerts(self) -> list[Alert]:
+        """Open alerts survive a restart: they are records of the table's log."""
+        resolved = {r.data.get("alert") for r in self.log.records("audit") if r.data.get("what") == "resolve_alert"}
+        out = []
+        for r in self.log.records("alert", "rejected"):
+            if r.kind == "alert":
+                text = str(r.data.get("text", ""))
+            else:
+                a = r.data.get("action")
+                do = a.get("do", "?") if isinstance(a, dict) else "?"
+                text = f"{r.source}: {do} rejected: {r.data.get('reason', '')}"
+            out.append(Alert(r.seq, r.kind, text, self.seq, r.seq in resolved))
+        return out[-200:]
+
+    def audit_entries(self) -> list[dict[str, Any]]:
+        return [{"at": r.time, "by": r.data.get("who"), **{k: v for k, v in r.data.items() if k != "who"}}
+                for r in self.log.records("audit")]
 
     # --- what each role receives --------------------------------------------------------
 
@@ -148,12 +167,16 @@ class TableHub:
             raise DashboardError("the table is paused by the TL")
         try:
             action = parse_action(obj)
-            self.engine.apply(action)
-        except (ActionError, IllegalAction) as exc:
-            reason = getattr(exc, "reason", str(exc))
-            self._alert("rejected", f"{by}: {do or '?'} rejected: {reason}")
-            raise DashboardError(_CARD.sub("(card)", reason)) from exc
-        self.log.append(action.to_dict())
+        except ActionError as exc:
+            rec = self.log.reject(obj, str(exc), by)
+            self._alert(rec.seq, "rejected", f"{by}: {do or '?'} rejected: {exc}")
+            raise DashboardError(_CARD.sub("(card)", str(exc))) from exc
+        try:
+            self.log.apply(action, by)  # durable before anyone is shown it
+        except IllegalAction as exc:
+            rec = self.log.last_record()
+            self._alert(rec.seq if rec else 0, "rejected", f"{by}: {do} rejected: {exc.reason}")
+            raise DashboardError(_CARD.sub("(card)", exc.reason)) from exc
         self._publish(new_state=True)
         return {"ok": True, "seq": self.seq}
 
@@ -161,12 +184,11 @@ class TableHub:
         """An action from the controller itself (bots, the live loop)."""
         if self.paused:
             raise DashboardError("the table is paused by the TL")
-        self.engine.apply(action)
-        self.log.append(action.to_dict())
+        self.log.apply(action, "bots")
         self._publish(new_state=True)
 
-    def _alert(self, kind: str, text: str) -> None:
-        self.alerts.append(Alert(len(self.alerts) + 1, kind, text, self.seq))
+    def _alert(self, alert_id: int, kind: str, text: str) -> None:
+        self.alerts.append(Alert(alert_id, kind, text, self.seq))
         del self.alerts[:-200]
         self._publish(new_state=False)
 
@@ -174,14 +196,14 @@ class TableHub:
         for i, a in enumerate(self.alerts):
             if a.id == alert_id:
                 self.alerts[i] = Alert(a.id, a.kind, a.text, a.seq, True)
-                self.audit.append(by, "resolve_alert", {"alert": alert_id})
+                self.log.audit(by, "resolve_alert", alert=alert_id)
                 self._publish(new_state=False)
                 return
         raise DashboardError(f"no alert {alert_id}")
 
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
+        self.log.audit(by, "pause" if paused else "resume", reason=reason, table_seq=self.seq)
         self.paused = paused
-        self.audit.append(by, "pause" if paused else "resume", {"reason": reason, "seq": self.seq})
         self._publish(new_state=False)
 
     def reveal(self, player: str, by: str, reason: str) -> None:
@@ -190,15 +212,16 @@ class TableHub:
             raise DashboardError(f"no player {player!r} at this table")
         if not reason.strip():
             raise DashboardError("say why the hand is revealed")
+        # Logged first: no hidden card is shown without its record (ARCHITECTURE.md §3).
+        self.log.audit(by, "reveal", player=player, reason=reason, table_seq=self.seq,
+                       game=self._snap["game"], deal=self._snap["deal"])
         self.revealed.add(player)
         self._revealed_deal = (self._snap["game"], self._snap["deal"])
-        self.audit.append(by, "reveal", {"player": player, "reason": reason, "seq": self.seq,
-                                         "game": self._snap["game"], "deal": self._snap["deal"]})
         self._publish(new_state=False)
 
     def hide(self, by: str) -> None:
+        self.log.audit(by, "hide", table_seq=self.seq)
         self.revealed.clear()
-        self.audit.append(by, "hide", {"seq": self.seq})
         self._publish(new_state=False)
 
     def _snap_players(self) -> list[str]:

@@ -4,7 +4,8 @@
 
 FILE is an action script (.jsonl, REPLAY.md; a dashboard's actions.jsonl is one), a replay
 document (.json, the output of ``chicago-table replay --json``) or a table's SQLite event
-log (.sqlite/.db, read through the event store).
+log (.sqlite/.db, read-only through the event store; a dashboard's data folder keeps it as
+table.sqlite).
 """
 
 from __future__ import annotations
@@ -54,18 +55,14 @@ def load_document(path: Path) -> dict[str, Any]:
 
 
 def _from_store(path: Path) -> dict[str, Any]:
-    try:
-        from table_controller import store  # issue 6
-    except ImportError as exc:
-        raise DashboardError(f"{path}: reading a SQLite event log needs the event store, "
-                             "which is not installed yet; give the action script (.jsonl)") from exc
-    from table_controller.engine import Engine
     from table_controller.replay import replay_document
+    from table_controller.store import StoreError
+    from table_controller.store.rebuild import resume
     try:
-        events = store.read_events(path)  # the store's read API, once it lands
-    except Exception as exc:  # the store's own errors: reported, never a traceback
-        raise DashboardError(f"{path}: cannot read the event log: {exc}") from exc
-    return replay_document(Engine.from_events(events))
+        engine, _ = resume(path)  # read-only
+    except StoreError as exc:
+        raise DashboardError(f"{path}: cannot read the table log: {exc}") from exc
+    return replay_document(engine)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -1,9 +1,9 @@
 """A table's files in its data folder, and the hub built over them.
 
     data/
-      actions.jsonl     the table's actions (until the event store serves the dashboard)
+      table.sqlite      the table's event log (the store, issue 6): actions, events,
+                        rejections, alerts, audit entries (reveals, pauses)
       broadcast.sqlite  the broadcast delay and its queued frames
-      audit.jsonl       reveals, pauses, resolved alerts
       tokens.json       the role tokens of this event (mode 600)
 """
 
@@ -13,10 +13,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .actionlog import ActionLog
-from .audit import AuditLog
 from .delay import BroadcastDelay
 from .hub import TableHub, start_frame
+from .tablelog import TableLog
 from .tokens import ROLES, RoleTokens
 
 VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
@@ -27,10 +26,10 @@ def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
     data = Path(data)
     data.mkdir(parents=True, exist_ok=True)
     tokens = RoleTokens.load_or_create(data / "tokens.json")
-    hub = TableHub(ActionLog(data / "actions.jsonl"),
+    hub = TableHub(TableLog(data / "table.sqlite"),
                    BroadcastDelay(data / "broadcast.sqlite", start_frame(name), delay=delay,
                                   default_delay=default_delay),
-                   AuditLog(data / "audit.jsonl", clock), name=name, clock=clock)
+                   name=name, clock=clock)
     return hub, tokens
 
 

@@ -17,7 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from dashboard.tablelog import read_actions
 from table_controller.actions import parse_action
+from table_controller.store import SQLiteStore
 from table_controller.engine import Engine
 from table_controller.views import snapshot
 
@@ -93,8 +95,13 @@ class Server:
         return f"{self.base}/{view}?token={self.token(role or view)}"
 
     def actions(self) -> list[dict]:
-        path = self.data / "actions.jsonl"
-        return [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
+        """The accepted actions in the table's event log (read-only, while it runs)."""
+        path = self.data / "table.sqlite"
+        return read_actions(path) if path.exists() else []
+
+    def audit(self) -> list[dict]:
+        with SQLiteStore.open(self.data / "table.sqlite", readonly=True, check=False) as store:
+            return [{"who": r.data["who"], **r.data} for r in store.read(kinds=["audit"])]
 
 
 FACE_UP = {"open_card_shown": "card", "card_played": "card", "trick_won": "card", "dealer_erred": "cards"}

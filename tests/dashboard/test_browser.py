@@ -166,7 +166,7 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     tl.wait_for_selector('#tl-players tr[data-player="Anna"] td.revealed .card')
     assert tl.locator('#tl-players tr:not([data-player="Anna"]) td.revealed .card').count() == 0
     tl.wait_for_function("() => document.querySelector('#audit').textContent.includes('reveal Anna')")
-    audit = [json.loads(x) for x in (s.data / "audit.jsonl").read_text().splitlines()]
+    audit = s.audit()
     assert any(e["what"] == "reveal" and e["player"] == "Anna" and e["reason"] == "dispute: card seen" for e in audit)
     assert any(e["what"] == "pause" for e in audit) and any(e["what"] == "resume" for e in audit)
     rev_cards = rev.evaluate("() => document.querySelectorAll('[data-card]').length")

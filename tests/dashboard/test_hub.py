@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from dashboard.errors import DashboardError
 from dashboard.hub import QUEUE_SIZE
 from dashboard.table_files import open_table
+from dashboard.tablelog import read_actions
 from table_controller.bots import RandomBot
 
 from .harness import cards_in_text, public_cards_by_seq
@@ -57,7 +58,7 @@ def test_no_hidden_card_reaches_a_blind_role_in_any_message(tmp_path_factory, se
                 break
             for r, c in clients.items():
                 seen[r].extend(_drain(c))
-        public, hidden = public_cards_by_seq([json.loads(x) for x in hub.log.path.read_text().splitlines()])
+        public, hidden = public_cards_by_seq(read_actions(hub.log.path))
         checked = 0
         for r, texts in seen.items():
             for text in texts:
@@ -79,7 +80,7 @@ def test_broadcast_frames_do_carry_the_hands(tmp_path):
         _play(hub, RandomBot(3), 30)
         seq, frame = hub.delay.due(hub.clock())
         assert seq == hub.seq
-        public, hidden = public_cards_by_seq([json.loads(x) for x in hub.log.path.read_text().splitlines()])
+        public, hidden = public_cards_by_seq(read_actions(hub.log.path))
         assert hidden[seq] and hidden[seq] <= cards_in_text(frame)
     asyncio.run(run())
 
@@ -98,7 +99,7 @@ def test_tl_sees_a_revealed_hand_only_and_the_reveal_is_logged(tmp_path):
         assert shown["Bo"] and all(h is None for n, h in shown.items() if n != "Bo")
         rev_state = json.loads(_drain(rev)[-1])["state"]
         assert all(p["hand"] is None for p in rev_state["players"])
-        entries = hub.audit.entries()
+        entries = hub.audit_entries()
         assert entries[-1]["what"] == "reveal" and entries[-1]["player"] == "Bo"
         assert entries[-1]["reason"] == "dispute over the exchange"
     asyncio.run(run())
@@ -168,4 +169,24 @@ def test_revisor_may_not_give_penalties_and_a_paused_table_takes_no_action(tmp_p
             hub.post({"do": "play", "player": "Nobody", "card": "AS"}, "tl")
         assert hub.alerts[-1].kind == "rejected" and "tl: play rejected" in hub.alerts[-1].text
         assert "AS" not in hub.alerts[-1].to_dict()["text"]  # alert texts never name a card
+    asyncio.run(run())
+
+
+def test_actions_alerts_and_audit_are_records_of_the_table_log_and_survive_a_restart(tmp_path):
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        _play(hub, RandomBot(8), 10)
+        with pytest.raises(DashboardError):
+            hub.post({"do": "play", "player": "Anna", "card": "AS"}, "revisor")
+        with pytest.raises(DashboardError):
+            hub.post({"do": "fly"}, "revisor")
+        assert [a.kind for a in hub.alerts] == ["rejected", "rejected"]
+        first = hub.alerts[0].id
+        hub.resolve_alert(first, "tl")
+        seq, actions = hub.seq, read_actions(hub.log.path)
+        hub.log.close()
+        again, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        assert again.seq == seq and read_actions(again.log.path) == actions
+        assert [(a.id, a.resolved) for a in again.alerts] == [(first, True), (hub.alerts[1].id, False)]
+        assert [e["what"] for e in again.audit_entries()] == ["resolve_alert"]
     asyncio.run(run())

@@ -141,3 +141,25 @@ def test_protocol_command_refuses_bad_input_clearly(tmp_path):
         r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(path)],
                            capture_output=True, text=True, cwd=ROOT)
         assert r.returncode == 2 and "Traceback" not in r.stderr and "chicago-table protocol:" in r.stderr
+
+
+def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
+    from table_controller.replay import read_script
+    from table_controller.store import SQLiteStore
+    from table_controller.store.recorder import TableRecorder
+    log = tmp_path / "table7.sqlite"
+    recorder = TableRecorder(SQLiteStore.open(log, create=True))
+    for _, action in read_script((EXAMPLES / "full_table.jsonl").read_text().splitlines()):
+        recorder.apply(action)
+    recorder.store.close()
+    _, doc = replay_lines((EXAMPLES / "full_table.jsonl").read_text().splitlines())
+    out = tmp_path / "p.pdf"
+    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(log), "-o", str(out)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == protocol_pdf(doc)  # the log and the script give the same protocol
+    not_a_log = tmp_path / "x.sqlite"
+    not_a_log.write_text("hello")
+    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(not_a_log)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
