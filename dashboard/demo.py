@@ -54,9 +54,13 @@ def main(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
-    from .serve_cli import print_urls
+    from .serve_cli import port_problem, print_urls
     from .table_files import open_table
 
+    problem = port_problem("127.0.0.1", args.port)
+    if problem:
+        print(f"chicago-table demo: {problem}", file=sys.stderr)
+        return 2
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
     try:
         hub, tokens = open_table(data, "Demo table", args.broadcast_delay, default_delay=10.0)

@@ -25,6 +25,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: the stored value, 60 s the first time)")
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why the dashboard cannot listen there, or None (checked before printing any URL)."""
+    import socket
+    try:
+        with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as exc:
+        return f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port"
+    return None
+
+
 def print_urls(base: str, tokens, out=sys.stdout) -> None:
     from .table_files import view_urls
     for view, url in view_urls(base, tokens):
@@ -37,6 +49,10 @@ def main(args: argparse.Namespace) -> int:
 
     from .app import create_app
     from .table_files import open_table
+    problem = port_problem(args.host, args.port)
+    if problem:
+        print(f"chicago-table serve: {problem}", file=sys.stderr)
+        return 2
     try:
         hub, tokens = open_table(args.data, args.name, args.broadcast_delay)
     except DashboardError as exc:

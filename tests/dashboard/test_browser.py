@@ -166,6 +166,7 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     tl.wait_for_selector('#tl-players tr[data-player="Anna"] td.revealed .card')
     assert tl.locator('#tl-players tr:not([data-player="Anna"]) td.revealed .card').count() == 0
     tl.wait_for_function("() => document.querySelector('#audit').textContent.includes('reveal Anna')")
+    assert tl.locator("#history li").count() >= 1  # the deal's history, card fields filtered
     audit = s.audit()
     assert any(e["what"] == "reveal" and e["player"] == "Anna" and e["reason"] == "dispute: card seen" for e in audit)
     assert any(e["what"] == "pause" for e in audit) and any(e["what"] == "resume" for e in audit)
@@ -184,4 +185,32 @@ def test_a_browser_without_a_token_gets_nothing(make_server, chromium):
     pdf = page.request.get(f"{s.base}/api/protocol.pdf?token={s.token('revisor')}")
     assert pdf.status == 200 and pdf.body().startswith(b"%PDF")
     assert page.request.get(f"{s.base}/api/protocol.pdf").status == 401
+    page.close()
+
+
+def test_revisor_enters_actions_by_hand_and_a_bad_one_changes_nothing(make_server, chromium):
+    """A reader dies: the table plays on as a scoring app (ARCHITECTURE.md §2)."""
+    s = make_server(command="serve")
+    page = chromium.new_page()
+    page.goto(s.url("revisor"))
+    page.wait_for_selector("#conn[data-state='live']")
+    page.select_option("#manual-do", "table")
+    page.fill("#manual-json", json.dumps({"do": "table", "ruleset": "sm2025", "players": ["Anna", "Bo", "Cilla"]}))
+    page.click("#manual-submit")
+    page.wait_for_selector('#players [data-player="Cilla"]')
+    page.fill("#manual-json", json.dumps({"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"}))
+    page.click("#manual-submit")
+    page.wait_for_selector('#phase[data-phase="deal"]')
+    before = s.actions()
+    page.fill("#manual-json", json.dumps({"do": "discard", "player": "Anna", "cards": ["AS", "KS", "QS", "JS", "TS"]}))
+    page.click("#manual-submit")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error").inner_text()
+    page.fill("#manual-json", "{not json")
+    page.click("#manual-submit")
+    assert "not valid JSON" in page.locator("#error").inner_text()
+    assert s.actions() == before  # the refused lines changed nothing
+    assert [a["do"] for a in before] == ["table", "game"] and before[1]["button"] == "Cilla"
+    # the rejection is an alert on the Revisor's tablet and the TL's screen
+    page.wait_for_selector("#alerts li[data-alert]")
     page.close()
