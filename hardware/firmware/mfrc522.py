@@ -1,13 +1,20 @@
 # MFRC522 (ISO 14443A) reader on SPI, reading every card in the field per scan.
-# MicroPython only (machine.Pin/SPI).  Written from the NXP MFRC522 datasheet and
-# ISO 14443-3; NOT YET RUN ON A BOARD (see hardware/README.md, "Status").
+# MicroPython (machine.SPI/Pin handed in).  Written from the NXP MFRC522 datasheet and
+# ISO 14443-3; tested against a register-level simulation of the chip and its cards
+# (tests/link/mfrc522_sim.py); NOT YET RUN ON A BOARD (hardware/README.md, "Status").
 #
 # A scan resets the RF field (all cards back to IDLE), then repeats: REQA, bit-wise
 # anticollision through the cascade levels to one full UID, SELECT, HLTA, so the
 # next REQA finds the next card.  Stacked inlays detune each other: expect 2, at
 # most, of a stack per scan; the debouncer unions scans over its gone time.
 
-import time
+try:
+    from time import sleep_ms
+except ImportError:  # CPython, for the register-level simulation in tests/link
+    from time import sleep as _sleep
+
+    def sleep_ms(ms):
+        _sleep(ms / 1000)
 
 _CMD, _COMIRQ, _DIVIRQ, _ERR, _FIFO, _FIFOLVL, _CTRL, _BITFRM, _COLL = 0x01, 0x04, 0x05, 0x06, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
 _MODE, _TXCTRL, _TXASK, _CRCH, _CRCL, _TMODE, _TPRESC, _TRELH, _TRELL, _VERSION = 0x11, 0x14, 0x15, 0x21, 0x22, 0x2A, 0x2B, 0x2C, 0x2D, 0x37
@@ -50,7 +57,7 @@ class MFRC522:
 
     def init(self):
         self._w(_CMD, _RESET)
-        time.sleep_ms(50)
+        sleep_ms(50)
         if self._r(_VERSION) not in (0x91, 0x92, 0x88, 0x12):
             raise ReaderError("no-mfrc522")
         self._w(_TMODE, 0x8D)     # timer auto-start, prescaler high bits
@@ -68,14 +75,16 @@ class MFRC522:
             self._clear(_TXCTRL, 0x03)
 
     # --- exchanges --------------------------------------------------------------------
-    def _transceive(self, data, last_bits=0):
-        """Send bytes, return (received bytes, valid bits in last byte, collision)."""
+    def _transceive(self, data, last_bits=0, rx_align=0):
+        """Send bytes (``last_bits`` valid bits in the last one, 0 = all 8); return
+        (received bytes, valid bits in the last byte, collision).  ``rx_align`` puts
+        the first received bit at that bit of the first byte (anticollision)."""
         self._w(_CMD, _IDLE)
         self._w(_COMIRQ, 0x7F)
         self._w(_FIFOLVL, 0x80)
         for b in data:
             self._w(_FIFO, b)
-        self._w(_BITFRM, last_bits & 0x07)
+        self._w(_BITFRM, ((rx_align & 0x07) << 4) | (last_bits & 0x07))
         self._w(_CMD, _TRANSCEIVE)
         self._set(_BITFRM, 0x80)  # StartSend
         for _ in range(200):
@@ -110,26 +119,32 @@ class MFRC522:
     def _anticoll(self, level):
         # Bit-wise anticollision (ISO 14443-3 6.5.3): on a collision keep the bits
         # known so far, choose 1 for the colliding bit, and ask again.
+        # NVB: high nibble = whole bytes sent (SEL, NVB and the known UID bytes),
+        # low nibble = known bits of the partial byte.
+        self._clear(_COLL, 0x80)  # bits after a collision read as 0
         known = bytearray()
         known_bits = 0
         sel = _CASCADE[level]
         for _ in range(32):
-            nvb = 0x20 + ((known_bits // 8) << 4) + (known_bits % 8)
+            align = known_bits % 8
+            nvb = ((2 + known_bits // 8) << 4) | align
             frame = bytes((sel, nvb)) + bytes(known)
-            rx, _, collision = self._transceive(frame, known_bits % 8)
+            rx, _, collision = self._transceive(frame, align, align)
             if rx is None:
                 return None
             # Merge the answer into what we know.
             full = bytearray(known[:known_bits // 8])
-            if known_bits % 8 and rx:
-                full.append(known[-1] | rx[0])
+            if align and rx:
+                full.append((known[-1] & ((1 << align) - 1)) | (rx[0] & (0xFF << align) & 0xFF))
                 rx = rx[1:]
             full += rx
             if not collision:
                 return bytes(full[:5])
-            coll = self._r(_COLL)
-            pos = coll & 0x1F or 32   # 1-based bit position of the first collision
-            known_bits = min(known_bits + pos, 40)
+            # CollPos: 1-based position, in the whole UID-CLn, of the first colliding bit.
+            pos = self._r(_COLL) & 0x1F or 32
+            if pos <= known_bits:
+                return None
+            known_bits = pos
             known = bytearray(full[:(known_bits + 7) // 8])
             bit = (known_bits - 1) % 8
             known[-1] = (known[-1] & ((1 << (bit + 1)) - 1)) | (1 << bit)
@@ -155,9 +170,9 @@ class MFRC522:
     def scan(self):
         """Every card UID in the field, as upper-case hex texts."""
         self.antenna(False)
-        time.sleep_ms(2)          # field off: every card falls back to IDLE
+        sleep_ms(2)          # field off: every card falls back to IDLE
         self.antenna(True)
-        time.sleep_ms(3)
+        sleep_ms(3)
         found = []
         for _ in range(self.max_cards):
             rx, _, _ = self._transceive(bytes((_REQA,)), 7)
