@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from firmware_bridge.errors import BadCommand, CommandFailed
-from firmware_bridge.events import PADS, ButtonPressed, LinkStatus, PadContents
+from firmware_bridge.events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus
 from hardware.virtual import NoiseModel, VirtualTable
 
 from .conftest import bridge, settle, until
@@ -215,4 +215,17 @@ async def test_a_noisy_line_and_flaky_readers_still_give_the_true_table(noisy_ta
                      timeout=8)
         await asyncio.sleep(1.0)
         assert sc.pads.get("seat2") == want  # and it stays so
-        assert sc.stats.decoder.dropped + sc.stats.decoder.garbage_bytes > 0
+        assert sc.stats.decoder.dropped > 0
+        assert sc.stats.missed_frames > 0   # every dropped frame leaves a sequence gap
+
+
+async def test_a_broken_reader_is_reported_and_its_return_too(table):
+    async with bridge(table.port) as sc:
+        await until(sc, online)
+        table.fail_reader("seat3")
+        down = await until(sc, lambda e: isinstance(e, ReaderStatus))
+        assert (down.pad, down.ok, down.detail) == ("seat3", False, "antenna-timeout")
+        assert sc.readers_ok["seat3"] is False
+        table.fail_reader("seat3", broken=False)
+        up = await until(sc, lambda e: isinstance(e, ReaderStatus))
+        assert (up.pad, up.ok) == ("seat3", True)
