@@ -25,6 +25,7 @@ from .rowread import ROW_H, S, SeenCard, felt, read_row
 
 LOW = 1.0  # px per mm of the pad overview
 MARGIN = 12.0  # mm around a pad that is looked at too (rows overhang a little)
+END_MM = 3.0  # mm of felt taken at each end of a row
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +125,7 @@ class TableReader:
             return None
         centre = np.asarray(rect[0], np.float64) / LOW
         origin = centre - ux * length / 2 - uy * height / 2
-        # A row is exactly one card high: centre it on the blob.
-        origin = origin + uy * (height - CARD_H_MM) / 2
-        return origin, ux, uy, length
+        # A row is exactly one card high: centre it on the blob.  The overview is
+        # coarse, so take a little felt at either end rather than cut an index.
+        origin = origin + uy * (height - CARD_H_MM) / 2 - ux * END_MM
+        return origin, ux, uy, length + 2 * END_MM

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .cardcodes import RANKS, SUITS
-from .faces import PX_PER_MM as FACE_PX, card_face
+from .faces import PAPER, PX_PER_MM as FACE_PX, card_face
 from .layout import CARD_H_MM
 
 S = 2  # px per mm of the straightened row
@@ -95,6 +95,8 @@ def glyph_anchors(ink_img: np.ndarray, blocked: np.ndarray | None = None) -> lis
     boxes = []
     for x, y, w, h, area in stats[1:]:
         top = y + _INDEX[0]
+        if x < 2.5 * S or x + w > zone.shape[1] - 2.5 * S:  # the row's ends: felt and shadow
+            continue
         if 7 * S <= h <= 13 * S and 1.0 * S <= w <= 11.5 * S and top <= 6 * S and area >= 6 * S * S:
             boxes.append([x, top, x + w, top + h])
     boxes.sort()
@@ -130,8 +132,10 @@ def templates() -> tuple[dict[str, dict[str, np.ndarray]], dict[str, np.ndarray]
         small = cv2.resize(face, (face.shape[1] * S // FACE_PX, face.shape[0] * S // FACE_PX),
                            interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(small, (0, 0), 0.6)
+        # Paper to the left, as a row has felt there: the glyph finder skips the ends.
+        small = cv2.copyMakeBorder(small, 0, 0, 4 * S, 0, cv2.BORDER_CONSTANT, value=PAPER)
         L, red = normalise(small)
-        (cx, top), = glyph_anchors(ink(L, red)[:, :int(14 * S)])
+        (cx, top), = glyph_anchors(ink(L, red)[:, :int(18 * S)])
         dark = 1.0 - L
         colour = "HD" if code[1] in "HD" else "SC"
         ranks[colour].setdefault(code[0], _window(dark, cx, top, _RANK_WIN, 0).copy())
@@ -203,9 +207,11 @@ def read_row(row_bgr: np.ndarray) -> list[SeenCard]:
     """All cards of one straightened row, left to right."""
     L, red = normalise(row_bgr)
     runs = back_runs(L)
-    blocked = np.zeros(L.shape[1], bool)
+    # Columns with felt lie beyond the cards (a row's ends, a gap): no index there.
+    blocked = cv2.dilate((felt(row_bgr).mean(axis=0) > 0.3).astype(np.uint8)[None, :],
+                         np.ones((1, 3 * S), np.uint8)).ravel().astype(bool)
     for a, b in runs:  # a back's pattern and its border are no index
-        blocked[max(a - 5 * S, 0):b + 4 * S] = True
+        blocked[max(a - 5 * S, 0):b + S // 2] = True
     seen = [SeenCard(False, None, 1.0, a / S - 4.0) for a, _ in runs]
     for cx, top in glyph_anchors(ink(L, red), blocked):
         code, conf = classify(L, red, cx, top)
