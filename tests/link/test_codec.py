@@ -158,3 +158,13 @@ def test_messages_from_frames():
 ])
 def test_frames_that_do_not_fit_version_1_are_not_messages(frame):
     assert from_frame(frame) is None
+
+
+def test_the_examples_in_protocol_md_are_valid_frames():
+    from pathlib import Path
+    import re
+    text = (Path(__file__).resolve().parents[2] / "hardware" / "PROTOCOL.md").read_text()
+    complete = re.findall(r"\$[^`$*]*\*[0-9A-F]{8}", re.sub(r"\s*\n\s*", " ", text))
+    assert len(complete) >= 4
+    got = FrameDecoder().feed("\r\n".join(complete).encode() + b"\r\n")
+    assert len(got) == len(complete)
