@@ -144,3 +144,49 @@ def launch_chromium(playwright):
     return playwright.chromium.launch_persistent_context(
         profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
         viewport={"width": 1280, "height": 900})
+
+
+class StalledClient:
+    """A WebSocket client that completes the handshake and then reads nothing (a tablet
+    whose Wi-Fi froze): the server's socket buffers fill and its sends block."""
+
+    def __init__(self, host: str, port: int, path: str):
+        import base64
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+        self.sock.connect((host, port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)  # byte by byte: read the handshake and nothing more
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def read_all(self, quiet: float = 3.0) -> list[str]:
+        """Everything the server sent, as text messages (reads until ``quiet`` s of silence)."""
+        self.sock.settimeout(quiet)
+        data = b""
+        while True:
+            try:
+                chunk = self.sock.recv(1 << 20)
+            except socket.timeout:
+                break
+            if not chunk:
+                break
+            data += chunk
+        out, i = [], 0
+        while i + 2 <= len(data):
+            opcode, n = data[i] & 0x0F, data[i + 1] & 0x7F
+            i += 2
+            if n == 126:
+                n, i = int.from_bytes(data[i:i + 2], "big"), i + 2
+            elif n == 127:
+                n, i = int.from_bytes(data[i:i + 8], "big"), i + 8
+            if opcode == 1:
+                out.append(data[i:i + n].decode())
+            i += n
+        return out
+
+    def close(self) -> None:
+        self.sock.close()

@@ -13,7 +13,7 @@ from websockets.sync.client import connect
 from table_controller.bots import RandomBot
 from table_controller.engine import Engine
 
-from .harness import cards_in_text, public_cards_by_seq
+from .harness import StalledClient, cards_in_text, public_cards_by_seq
 
 BLIND = ("revisor", "public", "dealer", "tl")
 
@@ -157,3 +157,35 @@ def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_ser
         # the same check finds the hands in the broadcast's messages: it could fail
         assert any(hidden[json.loads(t)["seq"]] & cards_in_text(t) for t in got["broadcast"] if json.loads(t)["seq"] >= 0)
         s.stop()
+
+
+def test_a_stalled_client_skips_to_the_latest_state_and_stalls_nobody(make_server):
+    """A client that stops reading (tiny receive buffer, never reads) must not hold up the
+    others, and when it reads again it gets the newest state, not the whole backlog."""
+    s = make_server(command="demo", pace=0.001, delay=0, seed=4)
+    slow = StalledClient("127.0.0.1", s.port, f"/ws?token={s.token('public')}")
+    fast = connect(f"{s.ws_base}/ws?token={s.token('public')}", open_timeout=5, max_size=None)
+    gaps, seqs = [], []
+    last = time.monotonic()
+    end = last + 12  # megabytes of states: far beyond every socket buffer
+    while time.monotonic() < end:
+        m = json.loads(fast.recv(timeout=5))
+        seqs.append(m["seq"])
+        now = time.monotonic()
+        gaps.append(now - last)
+        last = now
+        if m["state"]["phase"] == "table_over":
+            break
+    assert max(gaps) < 1.0 and len(seqs) > 500  # the fast client was never held up
+    r = httpx.post(f"{s.base}/api/pause", params={"token": s.token("tl")}, json={"reason": "test"})
+    assert r.status_code == 200
+    while True:
+        m = json.loads(fast.recv(timeout=5))
+        if m["paused"]:
+            final = m["seq"]
+            break
+    got = [json.loads(text)["seq"] for text in slow.read_all()]
+    assert got[-1] == final  # the newest state arrived
+    assert len(got) < len(set(seqs)) / 2  # and most of the backlog was skipped, not queued
+    slow.close()
+    fast.close()
