@@ -169,12 +169,11 @@ def _paste(canvas: np.ndarray, img: np.ndarray, mask: np.ndarray, h: np.ndarray,
 
 
 def _felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    base = np.array([55, 105, 35], np.float32)  # BGR green baize
     low = cv2.resize(rng.normal(0, 1, (9, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    fine = rng.normal(0, 1, (h // 2, w // 2)).astype(np.float32)
+    fine = rng.standard_normal((h // 2, w // 2), dtype=np.float32)
     fine = cv2.resize(fine, (w, h), interpolation=cv2.INTER_NEAREST)
     shade = 1 + 0.05 * low + 0.06 * fine
-    return base[None, None, :] * shade[..., None]
+    return cv2.merge([55 * shade, 105 * shade, 35 * shade])  # BGR green baize
 
 
 def render(scene: Scene) -> np.ndarray:
@@ -185,12 +184,12 @@ def render(scene: Scene) -> np.ndarray:
     # A small-image pixel centre x lies at SUPER*x + (SUPER-1)/2 in the large one.
     up = np.array([[SUPER, 0, (SUPER - 1) / 2], [0, SUPER, (SUPER - 1) / 2], [0, 0, 1.0]])
     table_to_img = up @ scene.homography()
-    canvas = np.full((H, W, 3), (40, 40, 45), np.float32)  # the floor beyond the felt
+    canvas = np.empty((H, W, 3), np.float32)
+    canvas[:] = (40, 40, 45)  # the floor beyond the felt
     lay = scene.layout
     felt_mask = np.full((int(lay.height), int(lay.width)), 255, np.uint8)
-    felt_full = _felt(rng, W, H)
-    on_felt = cv2.warpPerspective(felt_mask, table_to_img, (W, H)) > 0
-    canvas[on_felt] = felt_full[on_felt]
+    on_felt = cv2.warpPerspective(felt_mask, table_to_img, (W, H))
+    cv2.copyTo(_felt(rng, W, H), on_felt, canvas)
     for m in lay.markers:  # printed on white with a quiet zone
         img = _marker_image(m.id)
         quiet = 120 // 6 + 1
@@ -214,19 +213,24 @@ def render(scene: Scene) -> np.ndarray:
 
 
 def _light(canvas: np.ndarray, rng: np.random.Generator, sev: float) -> np.ndarray:
-    """A lighting gradient across the table and a soft glare spot."""
+    """A lighting gradient across the table and a soft glare spot (smooth fields,
+    so they are made small and enlarged)."""
     h, w = canvas.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    sh, sw = h // 8, w // 8
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    yy /= sh
+    xx /= sw
     ang = rng.uniform(0, 2 * np.pi)
-    g = ((xx / w - 0.5) * np.cos(ang) + (yy / h - 0.5) * np.sin(ang))
+    g = (xx - 0.5) * np.cos(ang) + (yy - 0.5) * np.sin(ang)
     gain = 1.0 + (0.1 + 0.5 * sev) * g * 2 * rng.uniform(0.6, 1.0)
-    r2 = ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2)
-    gain *= 1.0 - 0.25 * sev * r2 * 2  # vignetting
-    out = canvas * gain[..., None]
+    gain *= 1.0 - 0.5 * sev * ((xx - 0.5) ** 2 + (yy - 0.5) ** 2)  # vignetting
+    add = np.zeros_like(gain)
     if sev > 0:
-        gx, gy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
-        rad = rng.uniform(0.05, 0.12) * w
-        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * rad * rad))
-        strength = 90 * sev * rng.uniform(0.5, 1.0)
-        out = out + strength * spot[..., None]  # glare washes towards white
-    return out
+        gx, gy = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
+        rad = rng.uniform(0.05, 0.12)
+        spot = np.exp(-(((xx - gx) * w / h) ** 2 + (yy - gy) ** 2) / (2 * (rad * w / h) ** 2))
+        add = (90 * sev * rng.uniform(0.5, 1.0) * spot).astype(np.float32)  # glare washes towards white
+    gain = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    add = cv2.resize(add.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    out = cv2.multiply(canvas, cv2.merge([gain, gain, gain]))
+    return cv2.add(out, cv2.merge([add, add, add]))

@@ -1,0 +1,68 @@
+"""The table camera as a sensor: frames in, :class:`CameraPad` events out.
+
+This is the API sensing uses (``firmware_bridge.events`` is the shared shape, so
+sensing fuses camera and RFID without knowing the source)::
+
+    from vision import TableCamera, CameraSource, Calibration
+    camera = TableCamera(CameraSource("0", 1280, 720, 30), Calibration.load("table1.json"))
+    for event in camera.read():          # one CameraPad per pad of the layout
+        event.pad, event.face_down, [(s.card, s.confidence) for s in event.face_up]
+
+- ``read()`` grabs one frame and returns one ``CameraPad`` per pad ("seat1".."seat4",
+  "tray"), also for empty pads (face_down 0, no face-up cards), so "nothing there"
+  is news too.  It returns ``[]`` when a recording has ended.
+- ``face_up`` lists the face-up cards in the order the pad's owner sees them, left to
+  right (a trick row in playing order).  ``CardSighting.card`` is our card code
+  ("AS", "TD") or ``None`` when the card is seen but not named with confidence;
+  ``confidence`` is 0..1 and every named card has at least ``MIN_CONFIDENCE``.
+- ``at`` is the time of the clock the camera was given (monotonic seconds).
+- ``read_frame(frame)`` does the same for a frame you already have (a photo, a test).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+from firmware_bridge.events import CameraPad, CardSighting
+
+from .calibration import Calibration
+from .recognize import PadReading, TableReader
+from .rowread import MIN_CONFIDENCE
+from .source import CameraSource
+
+__all__ = ["TableCamera", "MIN_CONFIDENCE", "to_events"]
+
+
+def to_events(readings: dict[str, PadReading], at: float) -> list[CameraPad]:
+    """Pad readings as sensor events, in the layout's pad order."""
+    return [CameraPad(at, r.pad, r.face_down,
+                      tuple(CardSighting(c.code, float(c.confidence)) for c in r.face_up))
+            for r in readings.values()]
+
+
+class TableCamera:
+    """A calibrated camera over one table."""
+
+    def __init__(self, source: CameraSource, calibration: Calibration,
+                 clock: Callable[[], float] = time.monotonic):
+        self.source = source
+        self.calibration = calibration
+        self.reader = TableReader(calibration)
+        self.clock = clock
+        self.last_frame: np.ndarray | None = None
+        self.last_readings: dict[str, PadReading] = {}
+
+    def read(self) -> list[CameraPad]:
+        frame = self.source.read()
+        if frame is None:
+            return []
+        return self.read_frame(frame)
+
+    def read_frame(self, frame: np.ndarray) -> list[CameraPad]:
+        at = self.clock()
+        self.last_frame = frame
+        self.last_readings = self.reader.read(frame)
+        return to_events(self.last_readings, at)

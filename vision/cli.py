@@ -1,0 +1,196 @@
+"""``chicago-table camera``: calibrate and view the table camera, read cards in photos.
+
+    $ chicago-table camera calibrate --source 0 --out table1.json --picture table1.png
+    $ chicago-table camera view --source 0 --calibration table1.json --out live.png
+    $ chicago-table camera read ...            (photographs; see its --help)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+
+_SOURCE_HELP = "camera device index (0), video file, or stream URL (rtsp://, http://)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = ("The overhead table camera: calibrate it from the markers on the felt, "
+                          "watch what it reads on every pad, or read cards in photographs.")
+    sub = parser.add_subparsers(dest="camera_command", metavar="SUBCOMMAND", parser_class=_LazyParser)
+
+    cal = sub.add_parser("calibrate", help="find the table in one frame and save the calibration",
+                         description="Find the ArUco markers on the felt in one frame, save the table "
+                         "geometry as JSON and write an annotated picture to check by eye. Run it "
+                         "again whenever the camera was moved or bumped.")
+    src = cal.add_mutually_exclusive_group(required=True)
+    src.add_argument("--source", help=_SOURCE_HELP)
+    src.add_argument("--image", help="calibrate from a still picture instead of a camera")
+    _capture_options(cal)
+    cal.add_argument("--layout", help="table layout JSON (markers and pads); default: the championship felt")
+    cal.add_argument("--out", default="camera-calibration.json", help="where to save the calibration (%(default)s)")
+    cal.add_argument("--picture", default="camera-calibration.png",
+                     help="annotated picture of markers and pads to check by eye (%(default)s)")
+    cal.set_defaults(camera_main=_calibrate)
+
+    view = sub.add_parser("view", help="show the annotated live picture for set-up",
+                          description="Read every pad continuously and write the annotated picture "
+                          "(pads, card rows, what was read) to --out, refreshed as it goes, with one "
+                          "line per change on the terminal. Stop with Ctrl-C.")
+    view.add_argument("--source", required=True, help=_SOURCE_HELP)
+    view.add_argument("--calibration", required=True, help="calibration JSON from 'camera calibrate'")
+    _capture_options(view)
+    view.add_argument("--out", default="camera-view.png", help="annotated picture, rewritten as frames come (%(default)s)")
+    view.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: until the end or Ctrl-C)")
+    view.add_argument("--every", type=float, default=0.5, help="seconds between picture refreshes (%(default)s)")
+    view.set_defaults(camera_main=_view)
+
+    # The photo reader (issue 9) owns its options; it is imported only when 'read' is used.
+    sub.add_parser("read", help="read every card in still pictures (no calibration needed)",
+                   description="Read cards in photographs.", setup=_setup_read)
+
+
+class _LazyParser(argparse.ArgumentParser):
+    """A subcommand parser whose options are added only when it is chosen."""
+
+    def __init__(self, *args, setup=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup = setup
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._setup is not None:
+            setup, self._setup = self._setup, None
+            setup(self)
+        return super().parse_known_args(args, namespace)
+
+
+def _setup_read(parser: argparse.ArgumentParser) -> None:
+    try:
+        reader = importlib.import_module("vision.photo_reader")
+    except ModuleNotFoundError as exc:
+        if exc.name != "vision.photo_reader":
+            raise
+        parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        parser.set_defaults(camera_main=_read_unavailable)
+        return
+    reader.add_read_arguments(parser)
+    parser.set_defaults(camera_main=reader.main_read)
+
+
+def _capture_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--width", type=int, default=1280, help="frame width to ask the camera for (%(default)s)")
+    p.add_argument("--height", type=int, default=720, help="frame height to ask the camera for (%(default)s)")
+    p.add_argument("--fps", type=float, default=30.0, help="frame rate to ask the camera for (%(default)s)")
+
+
+def main(args: argparse.Namespace) -> int:
+    handler = getattr(args, "camera_main", None)
+    if handler is None:
+        print("chicago-table camera: choose a subcommand: calibrate, view or read "
+              "(see 'chicago-table camera --help')", file=sys.stderr)
+        return 2
+    from .errors import VisionError
+
+    try:
+        return int(handler(args) or 0)
+    except VisionError as exc:
+        print(f"chicago-table camera: {exc}", file=sys.stderr)
+        return 1
+
+
+def _open(args):
+    from .source import CameraSource
+
+    cam = CameraSource(args.source, args.width, args.height, args.fps, realtime=True)
+    print(f"camera: {cam.info.describe()}", file=sys.stderr)
+    return cam
+
+
+def _calibrate(args) -> int:
+    import cv2
+
+    from .annotate import calibration_picture
+    from .calibration import calibrate
+    from .errors import CameraUnavailable, VisionError
+    from .layout import TableLayout
+
+    layout = TableLayout.load(args.layout) if args.layout else TableLayout.default()
+    if args.image:
+        frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
+        if frame is None:
+            raise VisionError(f"cannot read picture {args.image!r} (missing, or not an image file)")
+    else:
+        with _open(args) as cam:
+            frame = cam.read()
+        if frame is None:
+            raise CameraUnavailable(f"{args.source!r} gave no frame")
+    cal = calibrate(frame, layout)
+    picture = calibration_picture(frame, cal)
+    if not cv2.imwrite(args.picture, picture):
+        raise VisionError(f"cannot write picture {args.picture!r}")
+    cal.save(args.out)
+    print(f"calibrated from markers {list(cal.markers_seen)} (mean error {cal.error_mm:.2f} mm) for "
+          f"{cal.image_size[0]}x{cal.image_size[1]} frames")
+    print(f"saved {args.out}; check the pads on {args.picture}")
+    return 0
+
+
+def _view(args) -> int:
+    import cv2
+
+    from .annotate import view_picture
+    from .calibration import Calibration
+    from .camera import TableCamera
+    from .errors import VisionError
+
+    if args.frames < 0 or args.every <= 0:
+        raise VisionError("--frames must be 0 or more and --every positive")
+    cal = Calibration.load(args.calibration)
+    with _open(args) as cam:
+        camera = TableCamera(cam, cal)
+        last_lines: dict[str, str] = {}
+        last_write = 0.0
+        count = 0
+        started = time.monotonic()
+        try:
+            while not args.frames or count < args.frames:
+                events = camera.read()
+                if not events:
+                    break
+                count += 1
+                for e in events:
+                    cards = " ".join(s.card or "??" for s in e.face_up) or "-"
+                    line = f"{e.pad}: {e.face_down} face down, face up {cards}"
+                    if last_lines.get(e.pad) != line:
+                        print(f"[frame {count}] {line}", flush=True)
+                        last_lines[e.pad] = line
+                now = time.monotonic()
+                if now - last_write >= args.every:
+                    _write(cv2, args.out, view_picture(camera.last_frame, cal, camera.last_readings))
+                    last_write = now
+        except KeyboardInterrupt:
+            pass
+        if camera.last_frame is not None:
+            _write(cv2, args.out, view_picture(camera.last_frame, cal, camera.last_readings))
+    took = time.monotonic() - started
+    print(f"{count} frames in {took:.1f} s; last picture in {args.out}")
+    return 0
+
+
+def _write(cv2, path: str, img) -> None:
+    # Write then rename, so a viewer refreshing the file never sees half a picture.
+    root, ext = os.path.splitext(path)
+    tmp = f"{root}.part{ext or '.png'}"
+    if not cv2.imwrite(tmp, img):
+        from .errors import VisionError
+
+        raise VisionError(f"cannot write picture {path!r}")
+    os.replace(tmp, path)
+
+
+def _read_unavailable(args) -> int:
+    print("chicago-table camera read: not available: the photo reader (vision.photo_reader, issue 9) "
+          "is not installed", file=sys.stderr)
+    return 2
