@@ -28,17 +28,49 @@ class DriverStuck(RuntimeError):
 
 
 class VirtualHands:
-    """The dealer's and players' hands on a :class:`hardware.virtual.VirtualTable`."""
+    """The dealer's and players' hands on a :class:`hardware.virtual.VirtualTable`.
 
-    def __init__(self, table, settle_s: float = 0.3) -> None:
+    People are slow and the simulation is not: after a move, the hands wait until the
+    seat controller has reported every pad as it now is (``reported(pad)``: the UIDs the
+    bridge last heard for that pad), as seconds would pass at a real table.  With a noisy
+    table a report may never match exactly; then they wait ``max_wait_s`` at most."""
+
+    def __init__(self, table, reported=None, min_wait_s: float = 0.01, max_wait_s: float = 2.0) -> None:
         self.table = table
-        self.settle_s = settle_s
+        self.reported = reported
+        self.min_wait_s = min_wait_s
+        self.max_wait_s = max_wait_s
+        self._released: dict[str, float] = {}
 
     def __getattr__(self, name):
         return getattr(self.table, name)
 
+    def _truth(self, pad: str) -> frozenset:
+        return frozenset(self.table.deck.uids[c] for c in self.table.on_pad(pad))
+
     async def settle(self) -> None:
-        await asyncio.sleep(self.settle_s)
+        await asyncio.sleep(self.min_wait_s)
+        if self.reported is None:
+            await asyncio.sleep(self.max_wait_s)
+            return
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.max_wait_s
+        while loop.time() < end:
+            if all(self.reported(pad) == self._truth(pad) for pad in PADS + ("tray",)):
+                return
+            await asyncio.sleep(0.005)
+
+    arrive = settle
+
+    async def press(self, button: str, hold_s: float = 0.12) -> None:
+        """A finger is not faster than the console: a button pressed again is first let
+        go long enough for the firmware to see it released (its debounce)."""
+        loop = asyncio.get_running_loop()
+        wait = self._released.get(button, 0.0) - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.table.press(button, hold_s)
+        self._released[button] = loop.time() + hold_s + 0.08
 
 
 class TableDriver:
@@ -94,7 +126,9 @@ class TableDriver:
         elif kind == "pickup":
             h.pick_up(step[1])
         elif kind == "press":
-            h.press(step[1])
+            pressed = h.press(step[1])
+            if asyncio.iscoroutine(pressed):
+                await pressed
         elif kind == "collect":
             for c in FULL_DECK:
                 if h.where(c.code) != "stub":
@@ -105,6 +139,8 @@ class TableDriver:
                     h.to_tray(code)
         elif kind == "settle":
             await h.settle()
+        elif kind == "arrive":
+            await h.arrive()
         elif kind == "sync":
             await self._sync()
 

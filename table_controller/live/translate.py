@@ -9,7 +9,9 @@ must then recover the same action from what the pads report.
 Steps are small tuples, carried out by :class:`~table_controller.live.bots.TableDriver`:
 
     ("put", code, pad)  ("remove", code, to)  ("pickup", pad)  ("press", button)
-    ("tray", code)      ("collect",)          ("settle",)      ("sync",)   ("submit",)
+    ("tray", code)      ("collect",)          ("sync",)   ("submit",)
+    ("settle",)  long enough for the readers to report cards gone
+    ("arrive",)  long enough for them to report cards that arrived
 """
 
 from __future__ import annotations
@@ -54,11 +56,11 @@ class Translator:
             still = self._same_exchange(before, after) and any(p not in d1.placed for p in after.to_act())
             if still:
                 return steps  # the dealer waits until everyone has placed (r13)
-            steps += [("settle",), ("press", "next"), ("sync",), ("collect_discards",), ("settle",)]
+            steps += [("arrive",), ("press", "next"), ("sync",), ("collect_discards",), ("settle",)]
             return steps + self._exchange_over(before, after)
         pad = pads[action.player]
         if isinstance(action, act.OpenCard):
-            steps = [("put", action.card.code, pad), ("settle",)]
+            steps = [("put", action.card.code, pad), ("arrive",)]
             if action.take:
                 steps += [("press", "next")]
             else:
@@ -70,12 +72,12 @@ class Translator:
             keep = {c.code for c in action.cards}
             back = [c for c in extra if c not in keep]
             if back:  # the dealer corrects an over-count: the extra cards go back (r14)
-                steps += [("remove", c, "stub") for c in back] + [("settle",), ("settle",)]
+                steps += [("remove", c, "stub") for c in back] + [("settle",), ("settle",), ("settle",)]
             steps += [("put", c.code, pad) for c in action.cards if c.code not in extra]
             owed = before["awaiting"].get(action.player, 0)
             if len(action.cards) > owed:
                 self._extra[pad] = tuple(c.code for c in action.cards)
-            return steps + [("settle",), ("press", "next"), ("sync",)] + self._exchange_over(before, after)
+            return steps + [("arrive",), ("press", "next"), ("sync",)] + self._exchange_over(before, after)
         if isinstance(action, act.Play):
             return [("put", action.card.code, pad), ("sync",)]
         if isinstance(action, act.Retract):

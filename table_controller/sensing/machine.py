@@ -155,19 +155,23 @@ class Sensing:
         if not f.phase.startswith("exchange"):
             return
         unplaced = [p for p in f.to_act if p not in f.placed]
+        waiting = [p for p in f.order if p in f.awaiting]
         if name == "next":
             if unplaced:
                 self._closed = True
                 return
-            for p in f.awaiting:
-                if p in f.open_next and self._new_cards(p):
+            # the players whose replacements lie on their pads; if the readers have not
+            # reported any yet, the dealer's next one in turn (never an open card not yet
+            # seen: taking it is the player's choice)
+            targets = [p for p in waiting if self._new_cards(p) or p in self._erred]
+            targets = targets or [p for p in waiting[:1] if p not in f.open_next]
+            for p in targets:
+                if p in f.open_next:
                     self._taken.add(p)
-                elif self._new_cards(p) or p in self._erred:
+                else:
                     self._done[p] = self.now
         elif name == "declined":
-            for p in f.awaiting:
-                if p in f.open_next and self._new_cards(p):
-                    self._declined.add(p)
+            self._declined.update(p for p in waiting if p in f.open_next and self._new_cards(p))
 
     def _arrivals(self, pad: str, came: set[str]) -> None:
         f = self.facts

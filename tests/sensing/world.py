@@ -79,9 +79,12 @@ class PadWorld:
         self.clock.advance(self.settle_s)
         await self.drain()
 
-    async def drain(self) -> None:
+    async def drain(self) -> None:  # noqa: D401
         for _ in range(200):
             if self.queue.empty():
                 break
             await asyncio.sleep(0)
         await asyncio.sleep(0)
+
+    async def arrive(self) -> None:
+        await self.drain()

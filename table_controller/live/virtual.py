@@ -1,0 +1,56 @@
+"""Bots playing a whole table on the virtual table, through the serial bridge and sensing.
+
+    live, shadow = await bots_on_virtual_table(seed=7, db="table.sqlite")
+
+The virtual table (hardware/virtual: the real firmware logic on simulated readers, over
+a pseudo-terminal) runs with a noise model; the bridge reads it like the real seat
+controller; the live loop senses every action; the bots' own engine (the shadow)
+must end in the same state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Callable
+
+from ..bots import RandomBot
+from ..deck import virtual_deck
+from .bots import TableDriver, VirtualHands
+from .log import MemoryLog, TableLog
+from .table import LiveTable
+
+
+def noise_model(name: str):
+    from hardware.virtual import NoiseModel
+    return {"clean": NoiseModel.clean, "rough": NoiseModel.rough}[name]()
+
+
+async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "rough",
+                                players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
+                                sync_timeout: float = 30.0, record_sensors: bool = False,
+                                progress: Callable | None = None, max_actions: int = 100_000):
+    """Play a table to its end; returns (live table, shadow engine, driver)."""
+    from firmware_bridge import SeatControllerClient
+    from hardware.virtual import VirtualTable
+
+    log = log or MemoryLog()
+    from hardware.firmware.controller import Config
+    # The firmware's own logic at a quicker pace (a card counts as gone after 60 ms unseen)
+    config = Config(confirm_reads=2, gone_ms=60, scan_ms=2)
+    with VirtualTable(noise=noise_model(noise), seed=seed, config=config) as table:
+        async with SeatControllerClient(table.port) as sc:
+            for _ in range(200):  # the HELLO handshake
+                if sc.online:
+                    break
+                await asyncio.sleep(0.02)
+            live = LiveTable(log, virtual_deck(), sensors=sc, leds=sc.set_led, record_sensors=record_sensors)
+            task = asyncio.create_task(live.run())
+            driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset())), sync_timeout=sync_timeout, progress=progress)
+            try:
+                await driver.play(RandomBot(seed, players, ruleset).next_action, max_actions=max_actions)
+            finally:
+                await live.stop()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+    return live, driver.shadow, driver
