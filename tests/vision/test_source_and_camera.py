@@ -120,3 +120,37 @@ def test_table_camera_turns_frames_into_camera_pad_events(recording):
             assert all(isinstance(s, CardSighting) for s in e.face_up)
             assert [s.card for s in e.face_up] == list(up)
             assert all(0.0 <= s.confidence <= 1.0 for s in e.face_up)
+
+
+def test_a_stream_url_is_read_over_the_network_and_its_end_is_reported(recording):
+    """A recording served over HTTP on the loopback: OpenCV's FFmpeg reads it as a stream."""
+    import functools
+    import http.server
+    import os
+    import threading
+
+    path, frames = recording
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(Quiet, directory=os.path.dirname(path)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/{os.path.basename(path)}"
+        with CameraSource(url, realtime=False) as cam:
+            assert cam.info.kind == "stream"
+            assert (cam.info.width, cam.info.height) == (1280, 720)
+            got = [cam.read() for _ in range(6)]
+            assert all(f.shape == (720, 1280, 3) for f in got)
+            with pytest.raises(CameraUnavailable, match="stopped delivering frames"):
+                cam.read()
+        with pytest.raises(CameraUnavailable, match="cannot open stream"):
+            CameraSource(f"http://127.0.0.1:{server.server_address[1]}/missing.avi")
+    finally:
+        server.shutdown()
+        thread.join(5)
+        server.server_close()
