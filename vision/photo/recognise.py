@@ -14,6 +14,7 @@ a gap the table's other senses or a person fill.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,12 +27,13 @@ from . import spec
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_FILE = "index_detector.onnx"
 CLASSIFIER_FILE = "index_classifier.onnx"
+CALIBRATION_FILE = "calibration.json"  # raw score -> confidence, by vision/photo/calibrate.py
 UNKNOWN = "unknown"
 # Chosen on the training part of the development photos (never the held-out part)
 # so that a reported card is wrong less than once in a few hundred reads.
 DEFAULT_MIN_CONFIDENCE = 0.9
-DET_THRESHOLD = 0.3  # a peak of the heat map this high is a candidate index
-MAX_CANDIDATES = 32
+DET_THRESHOLD = 0.1  # a peak of the heat map this high is a candidate index (the classifier weeds out)
+MAX_CANDIDATES = 16
 
 
 class ModelMissing(VisionError):
@@ -64,18 +66,31 @@ class IndexRead:
 
 
 class Recogniser:
-    def __init__(self, detector: Path, classifier: Path, min_confidence: float = DEFAULT_MIN_CONFIDENCE):
+    def __init__(self, detector: Path, classifier: Path, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+                 calibration: Path | None = None):
         for p in (detector, classifier):
             if not p.is_file():
                 raise ModelMissing(f"model file {p} is missing; retrain with: python -m vision.photo.train")
-        self._det = cv2.dnn.readNetFromONNX(str(detector))
-        self._cls = cv2.dnn.readNetFromONNX(str(classifier))
+        try:
+            self._det = cv2.dnn.readNetFromONNX(str(detector))
+            self._cls = cv2.dnn.readNetFromONNX(str(classifier))
+            cal = json.loads(calibration.read_text()) if calibration else None
+        except (cv2.error, ValueError, OSError) as exc:
+            raise ModelMissing(f"model files in {detector.parent} are damaged ({exc}); retrain them") from None
+        self._cal = (np.array(cal["score"]), np.array(cal["confidence"])) if cal else None
         self.min_confidence = min_confidence
 
     @classmethod
-    def load(cls, models: Path | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> Recogniser:
+    def load(cls, models: Path | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+             calibrated: bool = True) -> Recogniser:
         models = models or MODELS
-        return cls(models / DETECTOR_FILE, models / CLASSIFIER_FILE, min_confidence)
+        cal = models / CALIBRATION_FILE
+        return cls(models / DETECTOR_FILE, models / CLASSIFIER_FILE, min_confidence,
+                   cal if calibrated and cal.is_file() else None)
+
+    def confidence(self, raw: float) -> float:
+        """The calibrated confidence of a raw score (the raw score if uncalibrated)."""
+        return float(np.interp(raw, *self._cal)) if self._cal else raw
 
     # -- stage one ------------------------------------------------------------------
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
@@ -98,36 +113,41 @@ class Recogniser:
         return found
 
     # -- stage two ------------------------------------------------------------------
-    def classify(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
-        """Class probabilities (N x len(CLASSES)) for each box, averaged over the box
-        read upright and half round (the two ways an index corner is printed)."""
+    def classify(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
+        """The best reading and its probability for each box, from rank and suit
+        probabilities averaged over the box read upright and half round (the two
+        ways an index corner is printed)."""
         if not boxes:
-            return np.zeros((0, len(spec.CLASSES)), np.float32)
+            return []
         crops = []
         for x0, y0, x1, y1 in boxes:
             side = spec.box_side(x0, y0, x1, y1)
             crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side)
             crops += [crop, cv2.rotate(crop, cv2.ROTATE_180)]
         self._cls.setInput(spec.cls_blob(crops))
-        logits = self._cls.forward().reshape(len(crops), -1)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p = e / e.sum(axis=1, keepdims=True)
-        return (p[0::2] + p[1::2]) / 2
+        logits = self._cls.forward().reshape(len(crops), spec.N_OUT)
+        nr = len(spec.RANK_OUT)
+        rank_p, suit_p = _softmax(logits[:, :nr]), _softmax(logits[:, nr:])
+        rank_p = (rank_p[0::2] + rank_p[1::2]) / 2
+        suit_p = (suit_p[0::2] + suit_p[1::2]) / 2
+        return [spec.decode(r, s) for r, s in zip(rank_p, suit_p)]
 
     def read_indices(self, image: np.ndarray) -> list[IndexRead]:
         found = self.detect(image)
-        probs = self.classify(image, [b for b, _ in found])
-        reads = []
-        for (box, score), p in zip(found, probs):
-            k = int(np.argmax(p))
-            reads.append(IndexRead(box, score, spec.CLASSES[k], float(p[k])))
-        return reads
+        reads = self.classify(image, [b for b, _ in found])
+        return [IndexRead(box, score, code, self.confidence(prob) if code != spec.NONE else prob)
+                for (box, score), (code, prob) in zip(found, reads)]
 
     def read(self, image: np.ndarray) -> list[CardReading]:
         """Every card whose index corner is in view, most confident first."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise VisionError("expected a BGR colour picture (H x W x 3)")
         return merge(self.read_indices(image), self.min_confidence)
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
 
 
 def _outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[float, float], ...]:
@@ -153,7 +173,7 @@ def merge(reads: list[IndexRead], min_confidence: float) -> list[CardReading]:
             continue
         if r.code in (spec.NONE, spec.JOKER) or r.prob < min_confidence:
             # Only a confident detection of an index is worth an "unknown" line.
-            if r.score >= 0.5 and r.code != spec.NONE:
+            if r.score >= 0.3 and r.code != spec.NONE:
                 unknown.append(r)
             continue
         by_code.setdefault(r.code, []).append(r)

@@ -19,7 +19,28 @@ CLS_SIZE = 48  # the classifier sees one index corner at 48 x 48
 CROP_GROW = 1.25  # the crop around a detected box is this much larger
 JOKER = "JOKER"
 NONE = "none"  # not an index corner at all
-CLASSES: tuple[str, ...] = ALL_CODES + (JOKER, NONE)
+CLASSES: tuple[str, ...] = ALL_CODES + (JOKER, NONE)  # every outcome of reading one corner
+# The classifier reads rank and suit apart (each rank is seen on four suits, so it
+# learns from four times the examples): its output is RANK_OUT logits, then SUITS.
+RANK_OUT: tuple[str, ...] = tuple("23456789TJQKA") + (JOKER, NONE)
+SUITS = "SHDC"
+N_OUT = len(RANK_OUT) + len(SUITS)
+
+
+def code_labels(code: str) -> tuple[int, int]:
+    """Training targets (rank index, suit index or -100 for "no suit") of a class."""
+    if code in (JOKER, NONE):
+        return RANK_OUT.index(code), -100
+    return RANK_OUT.index(code[0]), SUITS.index(code[1])
+
+
+def decode(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[str, float]:
+    """The best reading and its probability from rank and suit probabilities."""
+    r = int(np.argmax(rank_p))
+    if RANK_OUT[r] in (JOKER, NONE):
+        return RANK_OUT[r], float(rank_p[r])
+    s = int(np.argmax(suit_p))
+    return RANK_OUT[r] + SUITS[s], float(rank_p[r] * suit_p[s])
 
 
 def det_blob(image: np.ndarray) -> np.ndarray:

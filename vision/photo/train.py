@@ -118,14 +118,15 @@ def cls_sample(img: np.ndarray, boxes, rng: random.Random, negative: bool):
                 break
         if side is None:
             return None
-        label = spec.CLASSES.index(spec.NONE)
+        label = spec.code_labels(spec.NONE)
     else:
         code, (x0, y0, x1, y1) = rng.choice(boxes)
         side = spec.box_side(x0, y0, x1, y1) * rng.uniform(0.85, 1.2)
         cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * side
         cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * side
-        label = spec.CLASSES.index(code)
-    angle = rng.uniform(-180, 180) if rng.random() < 0.5 else rng.choice((0, 90, 180, 270)) + rng.uniform(-15, 15)
+        label = spec.code_labels(code)
+    # Mostly a quarter turn (cards lie upright or across), sometimes any angle.
+    angle = rng.uniform(-180, 180) if rng.random() < 0.2 else rng.choice((0, 90, 180, 270)) + rng.uniform(-20, 20)
     crop = spec.crop_square(img, cx, cy, side, angle)
     return _jitter_colour(crop, rng), label
 
@@ -153,7 +154,7 @@ def build_nets(torch):
             super().__init__()
             self.body = nn.Sequential(*conv(3, 32), nn.MaxPool2d(2), *conv(32, 64), nn.MaxPool2d(2),
                                       *conv(64, 96), nn.MaxPool2d(2), *conv(96, 128), nn.AdaptiveAvgPool2d(1),
-                                      nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, len(spec.CLASSES)))
+                                      nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, spec.N_OUT))
 
         def forward(self, x):
             return self.body(x)
@@ -195,33 +196,41 @@ def train_detector(torch, net, sources, epochs: int, rng: random.Random, log) ->
         log(f"detector epoch {epoch + 1}/{epochs}: loss {total / max(1, len(order) // 16):.3f}")
 
 
-def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, per_epoch: int = 6000) -> None:
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * (per_epoch // 128))
+def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, per_epoch: int = 4000,
+                     batch: int = 64) -> None:
+    f = torch.nn.functional
+    nr = len(spec.RANK_OUT)
+    steps = per_epoch // batch
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs * steps)
     net.train()
     for epoch in range(epochs):
         crops, labels = [], []
         while len(crops) < per_epoch:
             img, boxes = sources[rng.randrange(len(sources))]
-            s = cls_sample(img, boxes, rng, negative=rng.random() < 0.3)
+            s = cls_sample(img, boxes, rng, negative=rng.random() < 0.25)
             if s:
                 crops.append(s[0])
                 labels.append(s[1])
         x = torch.from_numpy(spec.cls_blob(crops))
         y = torch.tensor(labels)
         total, right = 0.0, 0
-        for b in range(per_epoch // 128):
-            xb, yb = x[b * 128:(b + 1) * 128], y[b * 128:(b + 1) * 128]
+        for b in range(steps):
+            xb, yb = x[b * batch:(b + 1) * batch], y[b * batch:(b + 1) * batch]
             out = net(xb)
-            loss = torch.nn.functional.cross_entropy(out, yb, label_smoothing=0.05)
+            loss = f.cross_entropy(out[:, :nr], yb[:, 0], label_smoothing=0.05)
+            if (yb[:, 1] >= 0).any():
+                loss = loss + f.cross_entropy(out[:, nr:], yb[:, 1], ignore_index=-100, label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach())
-            right += int((out.argmax(1) == yb).sum())
-        log(f"classifier epoch {epoch + 1}/{epochs}: loss {total / (per_epoch // 128):.3f}, "
-            f"train accuracy {right / (per_epoch // 128 * 128):.3f}")
+            ok = out[:, :nr].argmax(1) == yb[:, 0]
+            ok &= (yb[:, 1] < 0) | (out[:, nr:].argmax(1) == yb[:, 1])
+            right += int(ok.sum())
+        log(f"classifier epoch {epoch + 1}/{epochs}: loss {total / steps:.3f}, "
+            f"train accuracy {right / (steps * batch):.3f}")
 
 
 def export(torch, net, shape, path: Path) -> None:
@@ -234,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=("detector", "classifier"), help="train one network only")
     ap.add_argument("--det-epochs", type=int, default=12)
-    ap.add_argument("--cls-epochs", type=int, default=16)
+    ap.add_argument("--cls-epochs", type=int, default=10)
     ap.add_argument("--synth", type=int, default=400, help="rendered photos to add (default 400)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)

@@ -1,0 +1,106 @@
+"""Benchmark: reading cards in the real development photos (issue 9).
+
+Card-set precision and recall per photo (micro-averaged: every card reported or
+labelled in every photo counts once), over the whole development set and over its
+held-out part (never trained on), on single-card photos (the targets: precision
+>= 0.99, recall >= 0.98) and on all photos; and milliseconds per 640x640 photo on
+one core (target < 100 ms; median).  Jokers are no Chicago cards and count as
+no card.  Labels of multi-card photos miss some visible cards, so precision on
+"all" photos is a lower bound.
+
+    .venv/bin/python tests/bench/vision_real.py [--data DIR] [--limit N]
+
+Last line: a JSON object with precision, recall, heldout_precision,
+heldout_recall, ms_per_photo (single-card photos) and the same for all photos.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import cv2  # noqa: E402
+
+from vision.photo.dataset import ENV_VAR, data_dir, load_photos  # noqa: E402
+from vision.photo.images import load_image  # noqa: E402
+from vision.photo.recognise import UNKNOWN, Recogniser, merge  # noqa: E402
+
+
+def _score(rows) -> tuple[float, float, int]:
+    tp = sum(len(got & truth) for got, truth in rows)
+    reported = sum(len(got) for got, _ in rows)
+    labelled = sum(len(truth) for _, truth in rows)
+    return (tp / reported if reported else 1.0), (tp / labelled if labelled else 1.0), len(rows)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=None, help=f"development photos (default: ${ENV_VAR} or {data_dir()})")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N photos (a quick look)")
+    ap.add_argument("--errors", action="store_true", help="list the photos read wrongly")
+    ap.add_argument("--sweep", action="store_true",
+                    help="also show precision and recall on the training part for other --min-confidence "
+                         "values (how the default was chosen; the held-out part is not looked at)")
+    args = ap.parse_args()
+    if args.data:
+        os.environ[ENV_VAR] = str(args.data)
+    try:
+        photos = load_photos()
+    except FileNotFoundError as exc:
+        print(f"vision_real: {exc}", file=sys.stderr)
+        return 2
+    if args.limit:
+        photos = photos[:args.limit]
+    cv2.setNumThreads(1)  # the target is per photo on one core
+    reader = Recogniser.load()
+    images = [load_image(p.path) for p in photos]
+    reader.read(images[0])  # the first run allocates; do not time it
+    rows, times = [], []
+    for n, (p, img) in enumerate(zip(photos, images), 1):
+        t = time.perf_counter()
+        cards = reader.read(img)
+        times.append((time.perf_counter() - t) * 1000)
+        got = {c.card for c in cards if c.card != UNKNOWN}
+        rows.append((p, got, set(p.chicago_cards)))
+        if n % 50 == 0:
+            print(f"  {n}/{len(photos)} photos", file=sys.stderr, flush=True)
+        if args.errors and got != set(p.chicago_cards):
+            print(f"  {p.file}{' (held out)' if p.heldout else ''}: read {sorted(got)}, "
+                  f"labelled {sorted(p.chicago_cards)}")
+
+    def part(heldout_only: bool, single: bool):
+        return [(g, t) for p, g, t in rows
+                if (p.heldout or not heldout_only) and (len(p.cards) == 1 or not single)]
+
+    result = {}
+    for name, single in (("", True), ("all_", False)):
+        pr, rc, n = _score(part(False, single))
+        hpr, hrc, hn = _score(part(True, single))
+        print(f"{'single-card' if single else 'all'} photos: development set ({n}) precision {pr:.4f} "
+              f"recall {rc:.4f}; held out ({hn}) precision {hpr:.4f} recall {hrc:.4f}")
+        result.update({f"{name}precision": round(pr, 4), f"{name}recall": round(rc, 4),
+                       f"{name}heldout_precision": round(hpr, 4), f"{name}heldout_recall": round(hrc, 4)})
+    if args.sweep:
+        train = [(p, img) for p, img in zip(photos, images) if not p.heldout]
+        reads = [(p, reader.read_indices(img)) for p, img in train]
+        for t in (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99):
+            sweep = [({c.card for c in merge(r, t) if c.card != UNKNOWN}, set(p.chicago_cards)) for p, r in reads]
+            pr, rc, n = _score(sweep)
+            print(f"  training part, --min-confidence {t:.2f}: precision {pr:.4f} recall {rc:.4f} ({n} photos)")
+    ms = statistics.median(times)
+    print(f"ms per photo (one core): median {ms:.1f}, over {len(times)} photos of "
+          f"{images[0].shape[1]}x{images[0].shape[0]}")
+    result["ms_per_photo"] = round(ms, 1)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

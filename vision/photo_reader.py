@@ -1,0 +1,116 @@
+"""``chicago-table camera read IMAGE...``: read every card in still pictures.
+
+No calibration: any photo, any deck with standard indices.  For each picture it
+lists each card seen (rank and suit in our notation, "AS", "TD"), a confidence
+and where it is.  ``vision/cli.py`` delegates its ``camera read`` subcommand here.
+
+    $ chicago-table camera read table.jpg --json
+    {"images": [{"file": "table.jpg", "cards": [{"card": "AS", "confidence": 0.97, "corners": [[x, y], ...]}]}]}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import VisionError
+
+READ_HELP = "read every card in still pictures (no calibration needed)"
+READ_DESCRIPTION = """\
+Read every card visible in each picture: its rank and suit in our notation (AS, TD,
+2C), a confidence between 0 and 1, and where it is (the index corner's box, or the
+turned rectangle holding both index corners of the card).  A card read with a
+confidence below --min-confidence is left out (or listed as 'unknown' with
+--unknown): a wrong card is worse than a missing one.  A file that is not a
+readable picture is reported and the other files are still read; the exit status
+is then 1."""
+
+
+def add_read_arguments(parser: argparse.ArgumentParser) -> None:
+    from .photo.recognise import DEFAULT_MIN_CONFIDENCE
+
+    parser.description = READ_DESCRIPTION
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="picture files (JPEG, PNG, ...)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object: {\"images\": [...]}")
+    parser.add_argument("--annotate", metavar="DIR", type=Path,
+                        help="also write each picture with its findings drawn into DIR (created if missing)")
+    parser.add_argument("--min-confidence", type=_probability, default=DEFAULT_MIN_CONFIDENCE, metavar="P",
+                        help=f"report a card only when at least this sure (0..1, default {DEFAULT_MIN_CONFIDENCE})")
+    parser.add_argument("--unknown", action="store_true",
+                        help="also list index corners that could not be read confidently, as 'unknown'")
+
+
+def _probability(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"{v} is not between 0 and 1")
+    return v
+
+
+def main_read(args: argparse.Namespace) -> int:
+    from .photo.annotate import annotate_to
+    from .photo.images import load_image
+    from .photo.recognise import UNKNOWN, Recogniser
+
+    try:
+        reader = Recogniser.load(min_confidence=args.min_confidence)
+    except VisionError as exc:
+        print(f"chicago-table camera read: {exc}", file=sys.stderr)
+        return 2
+    if args.annotate:
+        try:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"chicago-table camera read: cannot create {args.annotate}: {exc.strerror}", file=sys.stderr)
+            return 2
+    results, failed, written = [], 0, set()
+    progress = sys.stderr.isatty() and len(args.images) > 3
+    for n, name in enumerate(args.images, 1):
+        if progress:
+            print(f"\r[{n}/{len(args.images)}] {name}", end="", file=sys.stderr, flush=True)
+        try:
+            image = load_image(name)
+            cards = [c for c in reader.read(image) if args.unknown or c.card != UNKNOWN]
+        except VisionError as exc:
+            failed += 1
+            results.append({"file": name, "error": str(exc), "cards": []})
+            if not args.json:
+                print(f"error: {exc}", file=sys.stderr)
+            continue
+        entry = {"file": name, "cards": [
+            {"card": c.card, "confidence": c.confidence, "corners": [list(p) for p in c.corners]} for c in cards]}
+        results.append(entry)
+        if args.annotate:
+            try:
+                annotate_to(args.annotate, name, image, cards, written)
+            except VisionError as exc:
+                failed += 1
+                entry["error"] = str(exc)
+                print(f"error: {exc}", file=sys.stderr)
+    if progress:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps({"images": results}))
+    else:
+        _print_list(results)
+    return 1 if failed else 0
+
+
+def _print_list(results: list[dict]) -> None:
+    for entry in results:
+        if "error" in entry and not entry["cards"]:
+            continue  # already said on stderr
+        cards = entry["cards"]
+        print(f"{entry['file']}: {len(cards)} card{'s' if len(cards) != 1 else ''}"
+              + ("" if cards else " seen"))
+        for c in cards:
+            xs = [p[0] for p in c["corners"]]
+            ys = [p[1] for p in c["corners"]]
+            print(f"  {c['card']:>7}  {c['confidence']:.2f}  at x {min(xs):.0f}-{max(xs):.0f}, "
+                  f"y {min(ys):.0f}-{max(ys):.0f}")
