@@ -6,6 +6,10 @@
 Routes read projections and post actions; the game is judged by the engine in the hub.
 Every request needs a role token (``?token=`` or ``Authorization: Bearer``): without one,
 nothing is served, not even the scripts.
+
+The stream (``/ws?token=...&since=SEQ``) sends whole states filtered for the role, each with
+its ``seq``: a new or reconnecting client gets the current state first (the broadcast: the
+delayed one), then every update, so a client that was away catches up without a reload.
 """
 
 from __future__ import annotations
@@ -52,6 +56,8 @@ def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            hub.log.close()
+            hub.delay.close()
 
     app = FastAPI(title="Chicago table dashboard", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)  # the API schema is served to nobody without a token either

@@ -125,6 +125,7 @@ def test_broadcast_delay_and_queue_survive_a_restart(make_server):
     assert frames[-1][1]["seq"] == max(posted)  # the queue kept the newest frame
 
 
+@pytest.mark.slow
 def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_server):
     """A whole table (three games) of bots; every message to each blind role is checked
     against the table's state at that message's seq."""
