@@ -66,9 +66,17 @@ def normalise(row_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return L, red
 
 
-def back_runs(L: np.ndarray) -> list[tuple[int, int]]:
-    """Column spans (px) where a card back's pattern shows: one per face-down card."""
-    dark = (L[_BODY[0]:_BODY[1]] < 0.7).mean(axis=0) > 0.92
+def back_runs(L: np.ndarray, row_bgr: np.ndarray) -> list[tuple[int, int]]:
+    """Column spans (px) where a card back's pattern shows: one per face-down card.
+
+    The pattern is dark or strongly coloured.  Glare adds the same light to every
+    channel, so it brightens a back but keeps its colour (max - min channel): a back
+    under glare stays one run instead of breaking in two."""
+    body = row_bgr[_BODY[0]:_BODY[1]].astype(np.int16)
+    spread = (body.max(axis=2) - body.min(axis=2)).astype(np.float32)
+    white = max(float(np.percentile(body.max(axis=2), 99)), 30.0)
+    tinted = np.maximum(1.0 - L[_BODY[0]:_BODY[1]], 1.5 * spread / white)
+    dark = (tinted > 0.35).mean(axis=0) > 0.92
     runs, start = [], None
     for x, d in enumerate(np.append(dark, False)):
         if d and start is None:
@@ -206,7 +214,7 @@ def classify(L: np.ndarray, red: np.ndarray, cx: float, top: int) -> tuple[str |
 def read_row(row_bgr: np.ndarray) -> list[SeenCard]:
     """All cards of one straightened row, left to right."""
     L, red = normalise(row_bgr)
-    runs = back_runs(L)
+    runs = back_runs(L, row_bgr)
     # Columns with felt lie beyond the cards (a row's ends, a gap): no index there.
     blocked = cv2.dilate((felt(row_bgr).mean(axis=0) > 0.3).astype(np.uint8)[None, :],
                          np.ones((1, 3 * S), np.uint8)).ravel().astype(bool)
