@@ -49,13 +49,15 @@ def _files(folder: str, name: str) -> str:
 def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        task = asyncio.create_task(hub.broadcast_loop())
+        live = asyncio.create_task(hub.live.run())  # sensors, shot clocks
+        tasks = [asyncio.create_task(hub.broadcast_loop()), asyncio.create_task(hub.pump())]
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await hub.live.stop()
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(live, *tasks, return_exceptions=True)
             hub.log.close()
             hub.delay.close()
 
@@ -111,7 +113,17 @@ def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
 
     @app.post("/api/action")
     async def post_action(request: Request):
-        return await _do(request, {"tl", "revisor"}, lambda role, body: hub.post(body, role))
+        role = role_of(request)
+        if role is None:
+            return denied()
+        if role not in ("tl", "revisor"):
+            return denied(403, f"the {role} role may not enter actions")
+        try:
+            return JSONResponse(await hub.post(await _json(request), role))
+        except PermissionError as exc:
+            return denied(403, str(exc))
+        except DashboardError as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
 
     @app.post("/api/pause")
     async def pause(request: Request):

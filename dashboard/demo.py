@@ -1,15 +1,19 @@
-"""``chicago-table demo``: bots play a table and the dashboard shows it on localhost.
+"""``chicago-table demo``: bots play a table on the virtual table, the live loop senses it,
+and the dashboard shows it on localhost.
 
     $ chicago-table demo            # then open the printed URLs
 
-Until the live loop (issue 5) drives the virtual table, the bots' actions go straight
-through the engine at a watchable pace; the dashboard cannot tell the difference.
+The bots' moves become cards on the virtual table's pads (the real firmware logic over a
+pseudo-terminal, read by the serial bridge); the live loop (issue 5) senses each action,
+judges and stores it; the dashboard streams each role its view.  ``--direct`` skips the
+hardware: the bots' actions go into the live loop by manual entry, much faster.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import tempfile
 from pathlib import Path
@@ -19,20 +23,22 @@ from .errors import DashboardError
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8080, help="port on localhost (default 8080)")
-    p.add_argument("--pace", type=float, default=1.0, metavar="SECONDS",
-                   help="seconds between the bots' actions (default 1.0)")
+    p.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
+                   help="pause between the bots' actions (default 0.5)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bots' shuffles and choices")
     p.add_argument("--broadcast-delay", type=float, default=None, metavar="SECONDS",
                    help="delay of the broadcast overlay (default: the stored one; 10 s for a new demo)")
     p.add_argument("--data", type=Path, default=None,
                    help="keep the table's files here (default: a new temporary folder); "
-                        "run again with the same folder to continue the table")
+                        "run again with the same folder and --direct to continue the table")
+    p.add_argument("--direct", action="store_true",
+                   help="no virtual hardware: the bots enter their actions by hand (fast; tests use it)")
     p.add_argument("--manual-chicago", action="store_true",
-                   help="the bots leave the Chicago question to the Revisor's tablet")
+                   help="with --direct: the bots leave the Chicago question to the Revisor's tablet")
 
 
-async def drive(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
-    """Play the table with random legal actions, waiting while the TL pauses it."""
+async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
+    """Random legal actions entered through the live loop, waiting while the TL pauses."""
     from table_controller.bots import RandomBot
     from table_controller.engine import IllegalAction
 
@@ -44,44 +50,104 @@ async def drive(hub, seed: int | None, pace: float, manual_chicago: bool = False
         action = bot.next_action(hub.engine)
         if action is None:
             return
-        try:
-            hub.apply_local(action)
-        except (IllegalAction, DashboardError):
-            continue  # someone entered an action by hand meanwhile: ask the bot again
+        with contextlib.suppress(IllegalAction, DashboardError):
+            await hub.submit_local(action)  # refused: someone entered an action meanwhile
+
+
+async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
+    """The bots' moves as cards on the virtual table's pads; the live loop senses them."""
+    from table_controller.bots import RandomBot
+
+    bot = RandomBot(seed)
+    while True:
+        await asyncio.sleep(pace)
+        if hub.paused:
+            continue
+        action = bot.next_action(driver.shadow)
+        if action is None:
+            return
+        await driver.step(action)
 
 
 def main(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from .app import create_app
-    from .serve_cli import port_problem, print_urls
-    from .table_files import open_table
+    from .serve_cli import port_problem
 
     problem = port_problem("127.0.0.1", args.port)
     if problem:
         print(f"chicago-table demo: {problem}", file=sys.stderr)
         return 2
+    if args.manual_chicago and not args.direct:
+        print("chicago-table demo: --manual-chicago needs --direct", file=sys.stderr)
+        return 2
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
+    if not args.direct and (data / "table.sqlite").exists():
+        print(f"chicago-table demo: {data} holds a table already; the virtual table starts empty, "
+              "so continue it with --direct or give a new --data folder", file=sys.stderr)
+        return 2
     try:
-        hub, tokens = open_table(data, "Demo table", args.broadcast_delay, default_delay=10.0)
+        asyncio.run(_run(args, data))
     except DashboardError as exc:
         print(f"chicago-table demo: {exc}", file=sys.stderr)
         return 2
-    app = create_app(hub, tokens)
-    base = f"http://localhost:{args.port}"
-    print(f"Demo table (data in {data}): bots play one action every {args.pace:g} s; "
-          f"broadcast delay {hub.delay.delay:g} s.  Open a view:")
-    print_urls(base, tokens)
-    print("Ctrl-C stops the demo.", flush=True)
-
-    async def run() -> None:
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=args.port, log_level="warning"))
-        bots = asyncio.create_task(drive(hub, args.seed, args.pace, args.manual_chicago))
-        bots.add_done_callback(lambda t: t.cancelled() or t.exception() or print("The table is over.", flush=True))
-        try:
-            await server.serve()
-        finally:
-            bots.cancel()
-
-    asyncio.run(run())
     return 0
+
+
+async def _run(args: argparse.Namespace, data: Path) -> None:
+    if args.direct:
+        from .table_files import open_table
+        hub, tokens = open_table(data, "Demo table", args.broadcast_delay, default_delay=10.0)
+        await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
+        return
+    from firmware_bridge import SeatControllerClient
+    from hardware.firmware.controller import Config
+    from hardware.virtual import VirtualTable
+    from table_controller.live.bots import TableDriver, VirtualHands
+    from table_controller.live.virtual import noise_model
+
+    from .table_files import open_table
+
+    # the firmware's own logic at a quicker pace (as the live loop's own bot tests run it)
+    with VirtualTable(noise=noise_model("rough"), seed=args.seed or 0,
+                      config=Config(confirm_reads=2, gone_ms=60, scan_ms=2)) as table:
+        async with SeatControllerClient(table.port) as sc:
+            for _ in range(200):  # the HELLO handshake
+                if sc.online:
+                    break
+                await asyncio.sleep(0.02)
+            hub, tokens = open_table(data, "Demo table", args.broadcast_delay, default_delay=10.0,
+                                     sensors=sc, leds=sc.set_led)
+            driver = TableDriver(hub.live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset())),
+                                 sync_timeout=30.0)
+            await _serve(args, data, hub, tokens, drive_virtual(hub, driver, args.seed, args.pace),
+                         f"the virtual table on {table.port}")
+
+
+async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> None:
+    import uvicorn
+
+    from .app import create_app
+    from .serve_cli import print_urls
+
+    how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
+    print(f"Demo table (data in {data}): {how}, {args.pace:g} s apart; "
+          f"broadcast delay {hub.delay.delay:g} s.  Open a view:")
+    print_urls(f"http://localhost:{args.port}", tokens)
+    print("Ctrl-C stops the demo.", flush=True)
+    server = uvicorn.Server(uvicorn.Config(create_app(hub, tokens), host="127.0.0.1", port=args.port,
+                                           log_level="warning"))
+    task = asyncio.create_task(bots)
+
+    def done(t: asyncio.Task) -> None:
+        if t.cancelled():
+            return
+        exc = t.exception()
+        # the dashboard stays up either way: the table can be looked at and finished by hand
+        print(f"The bots stopped: {exc}" if exc else "The table is over.", flush=True)
+
+    task.add_done_callback(done)
+    try:
+        await server.serve()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

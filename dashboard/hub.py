@@ -1,9 +1,10 @@
-"""One table's live state and its audiences: apply actions, fan out filtered views.
+"""One table's live state and its audiences: post actions, fan out filtered views.
 
-    >>> hub = TableHub(TableLog(path), BroadcastDelay(...))     # doctest: +SKIP
-    >>> hub.post(ActionRequest({"do": "discard", ...}, by="revisor"))   # doctest: +SKIP
+    >>> hub = TableHub(live, TableLog(path), BroadcastDelay(...))          # doctest: +SKIP
+    >>> await hub.post({"do": "discard", "player": "Bo", "cards": []}, by="revisor")  # doctest: +SKIP
 
-No game logic lives here: actions go to the engine, what a role sees comes from
+No game logic lives here: actions go to the live table loop (issue 5: sensing, rules,
+shot clocks, the durable log), what a role sees comes from
 ``table_controller.views.for_role`` and nothing else.  Every client has its own bounded
 queue; a client that falls behind skips to the latest state and never stalls the rest.
 """
@@ -19,6 +20,7 @@ from typing import Any, Callable
 
 from table_controller.actions import ActionError, parse_action
 from table_controller.engine import Engine, IllegalAction
+from table_controller.live import LiveTable
 from table_controller.views import for_role, snapshot
 
 from .delay import BroadcastDelay
@@ -64,10 +66,11 @@ class Alert:
 
 
 class TableHub:
-    def __init__(self, log: TableLog, delay: BroadcastDelay, name: str = "Table 1",
+    def __init__(self, live: LiveTable, log: TableLog, delay: BroadcastDelay, name: str = "Table 1",
                  clock: Callable[[], float] = time.time):
         self.name = name
-        self.log = log
+        self.live = live
+        self.log = log  # the same recorder as the live table's: one writer, one file
         self.delay = delay
         self.clock = clock
         self.clients: set[Client] = set()
@@ -75,7 +78,9 @@ class TableHub:
         self._revealed_deal: tuple[int, int] | None = None
         self.paused = False
         self.alerts: list[Alert] = self._stored_alerts()
-        self._snap: dict[str, Any] = snapshot(self.engine)
+        self._sensing_alerts: list[dict[str, Any]] = []
+        self._snap: dict[str, Any] = self._split(snapshot(self.engine))
+        self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
         self._at: float | None = None
         self._broadcast_seq = -2
@@ -86,7 +91,17 @@ class TableHub:
 
     @property
     def engine(self) -> Engine:
-        return self.log.engine
+        return self.live.engine
+
+    def _split(self, snap: dict[str, Any]) -> dict[str, Any]:
+        """Sensing's alerts leave the snapshot: their evidence may name a face-down card, so
+        only their id, kind, player, pad and text (cards masked) go to the TL and Revisor."""
+        alerts = snap.pop("alerts", None)
+        if alerts is not None:
+            self._sensing_alerts = [{"id": f"s{a.get('id')}", "kind": a.get("kind"), "player": a.get("player"),
+                                     "pad": a.get("pad"), "text": _CARD.sub("(card)", str(a.get("text", ""))),
+                                     "resolved": False} for a in alerts]
+        return snap
 
     def _stored_alerts(self) -> list[Alert]:
         """Open alerts survive a restart: they are records of the table's log."""
@@ -122,7 +137,7 @@ class TableHub:
                 "state": for_role(self._snap, role, self.revealed if role == "tl" else frozenset()),
             }
             if role in ("tl", "revisor"):
-                msg["alerts"] = [a.to_dict() for a in self.alerts if not a.resolved]
+                msg["alerts"] = self._sensing_alerts + [a.to_dict() for a in self.alerts if not a.resolved]
             if role == "tl":
                 msg["revealed"] = sorted(self.revealed)
             text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
@@ -138,10 +153,27 @@ class TableHub:
     def start_frame(self) -> str:
         return start_frame(self.name)
 
-    def _publish(self, new_state: bool) -> None:
+    def _pump_now(self) -> bool:
+        """Take the live table's newest snapshot, if there is one, and show it."""
+        item = None
+        while not self._updates.empty():
+            item = self._updates.get_nowait()
+        if item is None:
+            return False
+        self._publish(new_state=True, snap=item[1])
+        return True
+
+    async def pump(self) -> None:
+        """Everything the live table does (sensed actions, clocks, alerts) reaches the views."""
+        while True:
+            item = await self._updates.get()
+            self._updates.put_nowait(item)
+            self._pump_now()
+
+    def _publish(self, new_state: bool, snap: dict[str, Any] | None = None) -> None:
         if new_state:
             self._at = self.clock()
-            self._snap = snapshot(self.engine)
+            self._snap = self._split(dict(snap) if snap is not None else snapshot(self.engine))
             deal = (self._snap["game"], self._snap["deal"])
             if deal != self._revealed_deal:  # a reveal is for one deal's dispute
                 self.revealed.clear()
@@ -156,7 +188,7 @@ class TableHub:
 
     # --- doing things -------------------------------------------------------------------
 
-    def post(self, obj: Any, by: str) -> dict[str, Any]:
+    async def post(self, obj: Any, by: str) -> dict[str, Any]:
         """Apply a REPLAY.md action posted by ``by``; the answer carries no card."""
         if by not in WRITERS:
             raise PermissionError(f"the {by} role may not enter actions")
@@ -172,20 +204,21 @@ class TableHub:
             self._alert(rec.seq, "rejected", f"{by}: {do or '?'} rejected: {exc}")
             raise DashboardError(_CARD.sub("(card)", str(exc))) from exc
         try:
-            self.log.apply(action, by)  # durable before anyone is shown it
+            await self.live.submit(action, by)  # durable before anyone is shown it
         except IllegalAction as exc:
             rec = self.log.last_record()
             self._alert(rec.seq if rec else 0, "rejected", f"{by}: {do} rejected: {exc.reason}")
             raise DashboardError(_CARD.sub("(card)", exc.reason)) from exc
-        self._publish(new_state=True)
+        self._pump_now()
         return {"ok": True, "seq": self.seq}
 
-    def apply_local(self, action) -> None:
-        """An action from the controller itself (bots, the live loop)."""
+    async def submit_local(self, action) -> None:
+        """An action entered by the controller itself (the demo's bots without the virtual
+        table) through the live loop, like manual entry."""
         if self.paused:
             raise DashboardError("the table is paused by the TL")
-        self.log.apply(action, "bots")
-        self._publish(new_state=True)
+        await self.live.submit(action, "bots")
+        self._pump_now()
 
     def _alert(self, alert_id: int, kind: str, text: str) -> None:
         self.alerts.append(Alert(alert_id, kind, text, self.seq))
@@ -202,7 +235,8 @@ class TableHub:
         raise DashboardError(f"no alert {alert_id}")
 
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
-        self.log.audit(by, "pause" if paused else "resume", reason=reason, table_seq=self.seq)
+        # The live table stops its shot clocks and logs who paused (an audit record).
+        (self.live.pause if paused else self.live.resume)(by)
         self.paused = paused
         self._publish(new_state=False)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from .delay import BroadcastDelay
 from .hub import TableHub, start_frame
@@ -22,11 +22,20 @@ VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public":
 
 
 def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
-               clock: Callable[[], float] = time.time, default_delay: float = 60.0) -> tuple[TableHub, RoleTokens]:
+               clock: Callable[[], float] = time.time, default_delay: float = 60.0, *,
+               sensors: Any = None, leds: Any = None, deck: Any = None) -> tuple[TableHub, RoleTokens]:
+    """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
+    ``sensors`` the table is played by manual entry (Revisor, TL) alone."""
+    from table_controller.deck import virtual_deck
+    from table_controller.live import LiveTable, RecorderLog
+
     data = Path(data)
     data.mkdir(parents=True, exist_ok=True)
     tokens = RoleTokens.load_or_create(data / "tokens.json")
-    hub = TableHub(TableLog(data / "table.sqlite"),
+    log = TableLog(data / "table.sqlite")
+    live = LiveTable(RecorderLog(log.recorder), deck if deck is not None else virtual_deck(),
+                     sensors=sensors, leds=leds)
+    hub = TableHub(live, log,
                    BroadcastDelay(data / "broadcast.sqlite", start_frame(name), delay=delay,
                                   default_delay=default_delay),
                    name=name, clock=clock)

@@ -67,10 +67,22 @@ function trickEl(s) {
   return out;
 }
 
+// Shot clocks (RULES.md §10) as the live loop last reported them; they count down here
+// between messages, and stand still while the table is paused.
 function clockEl(s, name) {
-  const c = s.clocks && s.clocks[name];  // shot clocks, when the live loop provides them
-  return c ? h("span", { class: "clock" + (c.remaining <= 0 ? " over" : "") }, Math.ceil(c.remaining) + " s") : null;
+  const c = s.clocks && s.clocks.running && s.clocks.running[name];
+  if (!c) return null;
+  const deadline = s.clocks.paused ? null : performance.now() + c.remaining * 1000;
+  const el = h("span", { class: "clock", "data-clock": c.clock, "data-deadline": deadline }, "");
+  tickClock(el, c.remaining);
+  return el;
 }
+function tickClock(el, remaining) {
+  const left = el.dataset.deadline ? (Number(el.dataset.deadline) - performance.now()) / 1000 : remaining;
+  el.textContent = `${el.dataset.clock} ${Math.max(0, Math.ceil(left))} s`;
+  el.classList.toggle("over", left <= 0);
+}
+setInterval(() => document.querySelectorAll(".clock[data-deadline]").forEach(el => tickClock(el, 0)), 250);
 
 async function post(path, body) {
   const r = await fetch(path + "?token=" + encodeURIComponent(TOKEN), {

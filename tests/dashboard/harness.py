@@ -43,10 +43,10 @@ class Server:
     """``chicago-table demo`` (or ``serve``) in a subprocess; restartable on the same data."""
 
     def __init__(self, data: Path, command: str = "demo", pace: float = 0.05, delay: float = 2.0,
-                 seed: int = 1, extra: tuple[str, ...] = ()):
+                 seed: int = 1, extra: tuple[str, ...] = (), direct: bool = True):
         self.data = Path(data)
         self.command = command
-        self.pace, self.delay, self.seed, self.extra = pace, delay, seed, extra
+        self.pace, self.delay, self.seed, self.extra, self.direct = pace, delay, seed, extra, direct
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
 
@@ -63,7 +63,7 @@ class Server:
         if self.delay is not None:
             args += ["--broadcast-delay", str(self.delay)]
         if self.command == "demo":
-            args += ["--pace", str(self.pace), "--seed", str(self.seed)]
+            args += ["--pace", str(self.pace), "--seed", str(self.seed)] + (["--direct"] if self.direct else [])
         args += list(self.extra)
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      text=True, start_new_session=True)

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from table_controller.store import SQLiteStore
+
 from .harness import cards_in_text, public_cards_by_seq
 
 pytestmark = pytest.mark.browser
@@ -214,3 +216,22 @@ def test_revisor_enters_actions_by_hand_and_a_bad_one_changes_nothing(make_serve
     # the rejection is an alert on the Revisor's tablet and the TL's screen
     page.wait_for_selector("#alerts li[data-alert]")
     page.close()
+
+
+def test_the_demo_on_the_virtual_table_shows_sensed_play_and_shot_clocks(make_server, chromium):
+    """The README's first command: bots move cards on the virtual table, the live loop
+    senses them, and the views follow, shot clocks included."""
+    s = make_server(pace=0.1, delay=1.0, direct=False)
+    rev, bc = chromium.new_page(), chromium.new_page()
+    bc.set_viewport_size({"width": 1920, "height": 1080})
+    rev.goto(s.url("revisor"))
+    bc.goto(s.url("broadcast"))
+    first = wait_seq_above(rev, 2, timeout=60)
+    wait_seq_above(rev, first, timeout=60)
+    rev.wait_for_selector(".clock", timeout=60_000)  # a shot clock runs for whoever must act
+    bc.wait_for_selector("#seats .seat .hand .card", timeout=60_000)  # the overlay, after its delay
+    with SQLiteStore.open(s.data / "table.sqlite", readonly=True, check=False) as store:
+        sources = {r.source for r in store.read(kinds=["action"])}
+    assert "sensing" in sources  # the deal, exchanges and plays were sensed from the pads
+    rev.close()
+    bc.close()

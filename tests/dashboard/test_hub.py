@@ -27,12 +27,12 @@ class FakeClock:
         return self.t
 
 
-def _play(hub, bot, n):
+async def _play(hub, bot, n):
     for _ in range(n):
         a = bot.next_action(hub.engine)
         if a is None:
             return False
-        hub.apply_local(a)
+        await hub.submit_local(a)
     return True
 
 
@@ -54,7 +54,7 @@ def test_no_hidden_card_reaches_a_blind_role_in_any_message(tmp_path_factory, se
         bot = RandomBot(seed)
         seen: dict[str, list[str]] = {r: [] for r in BLIND}
         for _ in range(400):  # a good part of a table; drained every step so nothing is skipped
-            if not _play(hub, bot, 1):
+            if not await _play(hub, bot, 1):
                 break
             for r, c in clients.items():
                 seen[r].extend(_drain(c))
@@ -77,7 +77,7 @@ def test_broadcast_frames_do_carry_the_hands(tmp_path):
     """The check above could fail: the broadcast's frames hold the hidden cards."""
     async def run():
         hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
-        _play(hub, RandomBot(3), 30)
+        await _play(hub, RandomBot(3), 30)
         seq, frame = hub.delay.due(hub.clock())
         assert seq == hub.seq
         public, hidden = public_cards_by_seq(read_actions(hub.log.path))
@@ -88,7 +88,7 @@ def test_broadcast_frames_do_carry_the_hands(tmp_path):
 def test_tl_sees_a_revealed_hand_only_and_the_reveal_is_logged(tmp_path):
     async def run():
         hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
-        _play(hub, RandomBot(5), 12)
+        await _play(hub, RandomBot(5), 12)
         tl, rev = hub.connect("tl"), hub.connect("revisor")
         _drain(tl), _drain(rev)
         with pytest.raises(DashboardError):
@@ -112,7 +112,7 @@ def test_a_slow_client_skips_to_the_latest_state_and_stalls_nobody(tmp_path):
         bot = RandomBot(9)
         got = []
         for _ in range(50):
-            _play(hub, bot, 1)
+            await _play(hub, bot, 1)
             got.extend(_drain(fast))  # the fast one reads every message
         assert [json.loads(x)["seq"] for x in got][-1] == hub.seq and len(got) >= 50
         assert slow.queue.qsize() <= QUEUE_SIZE
@@ -125,12 +125,12 @@ def test_delay_holds_frames_and_shows_the_start_position_first(tmp_path):
     async def run():
         clock = FakeClock()
         hub, _ = open_table(tmp_path, delay=30, clock=clock)
-        _play(hub, RandomBot(1), 5)
+        await _play(hub, RandomBot(1), 5)
         assert hub.delay.due(clock())[0] == -1  # nothing is 30 s old: the start position
         assert json.loads(hub.current_text("broadcast"))["seq"] == -1
         first = hub.seq
         clock.t += 10
-        _play(hub, RandomBot(2), 0)
+        await _play(hub, RandomBot(2), 0)
         clock.t += 20
         assert hub.delay.due(clock())[0] == first  # the newest frame at least 30 s old
     asyncio.run(run())
@@ -140,7 +140,7 @@ def test_delay_and_queued_frames_survive_a_restart(tmp_path):
     async def run():
         clock = FakeClock()
         hub, _ = open_table(tmp_path, delay=45, clock=clock)
-        _play(hub, RandomBot(4), 8)
+        await _play(hub, RandomBot(4), 8)
         seq = hub.seq
         hub.delay.close()
         again, _ = open_table(tmp_path, delay=None, clock=clock)  # no delay given: the stored one
@@ -154,19 +154,19 @@ def test_delay_and_queued_frames_survive_a_restart(tmp_path):
 def test_revisor_may_not_give_penalties_and_a_paused_table_takes_no_action(tmp_path):
     async def run():
         hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
-        _play(hub, RandomBot(6), 3)
+        await _play(hub, RandomBot(6), 3)
         with pytest.raises(PermissionError):
-            hub.post({"do": "adjust", "player": "Anna", "points": 3, "reason": "x"}, "revisor")
+            await hub.post({"do": "adjust", "player": "Anna", "points": 3, "reason": "x"}, "revisor")
         with pytest.raises(PermissionError):
-            hub.post({"do": "discard", "player": "Anna", "cards": []}, "public")
+            await hub.post({"do": "discard", "player": "Anna", "cards": []}, "public")
         hub.set_paused(True, "tl", "break")
         with pytest.raises(DashboardError, match="paused"):
-            hub.post(RandomBot(6).next_action(hub.engine).to_dict(), "revisor")
+            await hub.post(RandomBot(6).next_action(hub.engine).to_dict(), "revisor")
         before = hub.seq
-        hub.post({"do": "adjust", "player": "Anna", "points": 3, "reason": "miscount"}, "tl")
+        await hub.post({"do": "adjust", "player": "Anna", "points": 3, "reason": "miscount"}, "tl")
         assert hub.seq > before
         with pytest.raises(DashboardError):
-            hub.post({"do": "play", "player": "Nobody", "card": "AS"}, "tl")
+            await hub.post({"do": "play", "player": "Nobody", "card": "AS"}, "tl")
         assert hub.alerts[-1].kind == "rejected" and "tl: play rejected" in hub.alerts[-1].text
         assert "AS" not in hub.alerts[-1].to_dict()["text"]  # alert texts never name a card
     asyncio.run(run())
@@ -175,11 +175,11 @@ def test_revisor_may_not_give_penalties_and_a_paused_table_takes_no_action(tmp_p
 def test_actions_alerts_and_audit_are_records_of_the_table_log_and_survive_a_restart(tmp_path):
     async def run():
         hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
-        _play(hub, RandomBot(8), 10)
+        await _play(hub, RandomBot(8), 10)
         with pytest.raises(DashboardError):
-            hub.post({"do": "play", "player": "Anna", "card": "AS"}, "revisor")
+            await hub.post({"do": "play", "player": "Anna", "card": "AS"}, "revisor")
         with pytest.raises(DashboardError):
-            hub.post({"do": "fly"}, "revisor")
+            await hub.post({"do": "fly"}, "revisor")
         assert [a.kind for a in hub.alerts] == ["rejected", "rejected"]
         first = hub.alerts[0].id
         hub.resolve_alert(first, "tl")
