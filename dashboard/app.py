@@ -125,6 +125,18 @@ def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
         except DashboardError as exc:
             return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
 
+    @app.post("/api/correct")
+    async def correct(request: Request):
+        role = role_of(request)
+        if role is None:
+            return denied()
+        try:
+            return JSONResponse(await hub.correct((await _json(request)).get("text", ""), role))
+        except PermissionError as exc:
+            return denied(403, str(exc))
+        except DashboardError as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
+
     @app.post("/api/pause")
     async def pause(request: Request):
         return await _do(request, {"tl"}, lambda role, body: hub.set_paused(True, role, str(body.get("reason", ""))))

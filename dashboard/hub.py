@@ -234,6 +234,19 @@ class TableHub:
                 return
         raise DashboardError(f"no alert {alert_id}")
 
+    async def correct(self, text: str, by: str) -> dict[str, Any]:
+        """Settle a sensing alert ("the card at pad 3 is 7H", "dismiss 4"); logged by the
+        live table as an audit record."""
+        from table_controller.sensing import SensingError
+        if by not in WRITERS:
+            raise PermissionError(f"the {by} role may not correct the table")
+        try:
+            await self.live.correct(str(text), by)
+        except SensingError as exc:
+            raise DashboardError(_CARD.sub("(card)", str(exc))) from exc
+        self._pump_now()
+        return {"ok": True}
+
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
         # The live table stops its shot clocks and logs who paused (an audit record).
         (self.live.pause if paused else self.live.resume)(by)

@@ -127,3 +127,19 @@ function connect(render) {
 function setKids(el, ...kids) {
   el.replaceChildren(...kids.flat().filter(k => k !== null && k !== undefined && k !== false));
 }
+
+// One alert with what may be done about it: a rejected line is marked resolved; a sensing
+// alert is settled by a correction ("the card at pad 3 is 7H", "dismiss 4").
+function alertEl(a) {
+  const sensing = String(a.id).startsWith("s");
+  const li = h("li", { "data-alert": a.id, class: "alert" }, `[${a.kind}] ${a.text} `);
+  if (sensing) {
+    const input = h("input", { class: "correction", placeholder: `e.g. the card at pad ${a.pad || 1} is 7H, or dismiss ${String(a.id).slice(1)}` });
+    li.append(input, h("button", { onclick: async () => {
+      try { await post("/api/correct", { text: input.value }); showError(""); } catch (e) { showError(e.message); } } }, "Correct"));
+  } else {
+    li.append(h("button", { onclick: async () => {
+      try { await post(`/api/alerts/${a.id}/resolve`); showError(""); } catch (e) { showError(e.message); } } }, "Resolved"));
+  }
+  return li;
+}

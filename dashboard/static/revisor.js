@@ -59,8 +59,6 @@ connect(m => {
       h("div", { class: "small" }, `seat ${p.seat ?? "-"} \u00b7 ${p.hand_count} cards` + (p.placed_count ? ` \u00b7 placed ${p.placed_count}` : "")),
       p.played.length ? h("div", { class: "played" }, "played ", cardsEl(p.played)) : null)));
   setKids(live, headerEl(m), questionEl(s), players, trickEl(s));
-  setKids(alerts, h("h2", {}, "Alerts"), (m.alerts || []).length ? h("ul", {}, m.alerts.map(a =>
-    h("li", { "data-alert": a.id }, a.text, " ",
-      h("button", { onclick: async () => { try { await post(`/api/alerts/${a.id}/resolve`); } catch (e) { showError(e.message); } } }, "Resolved")))) :
+  setKids(alerts, h("h2", {}, "Alerts"), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, "none"));
 });

@@ -63,8 +63,7 @@ connect(m => {
         h("td", { class: "revealed" }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
         h("td", {}, cardsEl(p.played)), h("td", {}, `${p.warnings || 0} / ${p.violations || 0} violations`)))),
     trickEl(s),
-    h("section", { id: "tl-alerts" }, h("h2", {}, "Alerts"), (m.alerts || []).length ? h("ul", {}, m.alerts.map(a =>
-      h("li", { "data-alert": a.id }, `[${a.kind}] ${a.text} `, h("button", { onclick: () => act(`/api/alerts/${a.id}/resolve`, {}, "resolved") }, "Resolved")))) :
+    h("section", { id: "tl-alerts" }, h("h2", {}, "Alerts"), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
       h("p", { class: "small" }, "no open alerts")));
   clearTimeout(pending); pending = setTimeout(refresh, 200);  // the history follows, throttled
 });

@@ -190,3 +190,17 @@ def test_actions_alerts_and_audit_are_records_of_the_table_log_and_survive_a_res
         assert [(a.id, a.resolved) for a in again.alerts] == [(first, True), (hub.alerts[1].id, False)]
         assert [e["what"] for e in again.audit_entries()] == ["resolve_alert"]
     asyncio.run(run())
+
+
+def test_corrections_go_to_the_live_table_and_bad_ones_are_clear_errors(tmp_path):
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _play(hub, RandomBot(2), 4)
+        with pytest.raises(PermissionError):
+            await hub.correct("dismiss 1", "public")
+        with pytest.raises(DashboardError):
+            await hub.correct("dismiss 99", "revisor")  # no such alert
+        with pytest.raises(DashboardError):
+            await hub.correct("make it so", "tl")  # not a correction sensing can read
+        assert [e["what"] for e in hub.audit_entries()].count("correction") >= 1  # logged, even when refused
+    asyncio.run(run())
