@@ -47,10 +47,11 @@ def felt(bgr: np.ndarray) -> np.ndarray:
     return (g > r + (r >> 2) + 6) & (g > b + (b >> 3) + 4)
 
 
-def normalise(row_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def normalise(row_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Luminance and redness divided by the paper's white, which each card's top
-    and bottom edge show (faces are white there, backs have a white border)."""
-    img = row_bgr.astype(np.float32)
+    and bottom edge show (faces are white there, backs have a white border); also
+    that white and where the felt shows."""
+    b, g, r = cv2.split(row_bgr)
     lum = cv2.cvtColor(row_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     h = lum.shape[0]
     top = lum[int(1.0 * S):int(2.3 * S)].max(axis=0)
@@ -61,22 +62,22 @@ def normalise(row_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     t = np.linspace(0.0, 1.0, h, dtype=np.float32)[:, None]
     white = np.maximum(top[None, :] * (1 - t) + bottom[None, :] * t, 30.0)
     L = np.clip(lum / white, 0.0, 1.2)
-    L[felt(row_bgr)] = 1.0  # felt at a row's ragged edge is no printing
-    red = np.clip((img[..., 2] - np.maximum(img[..., 0], img[..., 1])) / white, -1.0, 1.0)
-    return L, red
+    on_felt = felt(row_bgr)
+    L[on_felt] = 1.0  # felt at a row's ragged edge is no printing
+    red = np.clip((r.astype(np.float32) - cv2.max(b, g).astype(np.float32)) / white, -1.0, 1.0)
+    return L, red, white, on_felt
 
 
-def back_runs(L: np.ndarray, row_bgr: np.ndarray) -> list[tuple[int, int]]:
+def back_runs(L: np.ndarray, row_bgr: np.ndarray, white: np.ndarray) -> list[tuple[int, int]]:
     """Column spans (px) where a card back's pattern shows: one per face-down card.
 
     The pattern is dark or strongly coloured.  Glare adds the same light to every
     channel, so it brightens a back but keeps its colour (max - min channel): a back
     under glare stays one run instead of breaking in two."""
-    body = row_bgr[_BODY[0]:_BODY[1]].astype(np.int16)
-    spread = (body.max(axis=2) - body.min(axis=2)).astype(np.float32)
-    white = max(float(np.percentile(body.max(axis=2), 99)), 30.0)
-    tinted = np.maximum(1.0 - L[_BODY[0]:_BODY[1]], 1.5 * spread / white)
-    dark = (tinted > 0.35).mean(axis=0) > 0.92
+    b, g, r = cv2.split(row_bgr[_BODY[0]:_BODY[1]])
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)).astype(np.float32)
+    tinted = (L[_BODY[0]:_BODY[1]] < 0.65) | (spread > (0.35 / 1.5) * white[_BODY[0]:_BODY[1]])
+    dark = np.count_nonzero(tinted, axis=0) > 0.92 * tinted.shape[0]
     runs, start = [], None
     for x, d in enumerate(np.append(dark, False)):
         if d and start is None:
@@ -142,7 +143,7 @@ def templates() -> tuple[dict[str, dict[str, np.ndarray]], dict[str, np.ndarray]
         small = cv2.GaussianBlur(small, (0, 0), 0.6)
         # Paper to the left, as a row has felt there: the glyph finder skips the ends.
         small = cv2.copyMakeBorder(small, 0, 0, 4 * S, 0, cv2.BORDER_CONSTANT, value=PAPER)
-        L, red = normalise(small)
+        L, red, _, _ = normalise(small)
         (cx, top), = glyph_anchors(ink(L, red)[:, :int(18 * S)])
         dark = 1.0 - L
         colour = "HD" if code[1] in "HD" else "SC"
@@ -180,49 +181,54 @@ def _confidence(score: float, between: float) -> float:
     return float(min(np.clip((score - 0.5) / 0.3, 0, 1), np.clip((between - 0.5) / 0.3, 0, 1)))
 
 
-def classify(L: np.ndarray, red: np.ndarray, cx: float, top: int) -> tuple[str | None, float]:
-    """Name the card whose rank glyph is anchored at (cx, top): code and confidence
-    (None when unsure); confidence -1 when the mark there is no index at all."""
+_B = 4 * S  # paper added round a row: match windows may reach past its edge
+
+
+def classify(dark: np.ndarray, printed_ink: np.ndarray, red: np.ndarray, cx: float, top: int
+             ) -> tuple[str | None, float]:
+    """Name the card whose rank glyph is anchored at (cx, top) of the row: code and
+    confidence (None when unsure); confidence -1 when the mark there is no index.
+    The planes (darkness 1 - L, ink, redness) are the row's, padded by ``_B``."""
     ranks, suits = templates()
-    b = 4 * S  # windows may reach past the row's edge: pad with paper
-    L = cv2.copyMakeBorder(L, b, b, b, b, cv2.BORDER_CONSTANT, value=1.0)
-    red = cv2.copyMakeBorder(red, b, b, b, b, cv2.BORDER_CONSTANT, value=0.0)
-    cx, top = cx + b, top + b
-    # Shapes are matched on luminance: JPEG keeps it sharp, colour it blurs.
-    dark = 1.0 - L
+    cx, top = cx + _B, top + _B
     rs = _window(dark, cx, top, _RANK_WIN, _SLACK)
     ss = _window(dark, cx, top, _SUIT_WIN, _SLACK)
     if rs is None or ss is None:
         return None, 0.0
     rwin = _window(red, cx, top, _RANK_WIN, 0)
-    printed = _window(ink(L, red), cx, top, _RANK_WIN, 0) > 0.4
+    printed = _window(printed_ink, cx, top, _RANK_WIN, 0) > 0.4
     if printed.sum() < 4 * S * S:
         return None, -1.0
     redness = float(rwin[printed].mean())
     colour_conf = float(np.clip(abs(redness - 0.12) / 0.08, 0, 1))
     suit_keys = "HD" if redness > 0.12 else "SC"
+    # Shapes are matched on luminance: JPEG keeps it sharp, colour it blurs.
     rank, rank_score, rank_between = _match(rs, ranks[suit_keys], RANKS)
     suit, suit_score, suit_between = _match(ss, suits, suit_keys)
     if rank_score < 0.55:  # a blot that matches no rank at all is not an index
         return None, -1.0
-    parts = (_confidence(rank_score, rank_between), _confidence(suit_score, suit_between), colour_conf)
-    conf = min(parts)
+    conf = min(_confidence(rank_score, rank_between), _confidence(suit_score, suit_between), colour_conf)
     code = rank + suit
     return (code if conf >= MIN_CONFIDENCE else None), round(conf, 3)
 
 
 def read_row(row_bgr: np.ndarray) -> list[SeenCard]:
     """All cards of one straightened row, left to right."""
-    L, red = normalise(row_bgr)
-    runs = back_runs(L, row_bgr)
+    L, red, white, on_felt = normalise(row_bgr)
+    runs = back_runs(L, row_bgr, white)
     # Columns with felt lie beyond the cards (a row's ends, a gap): no index there.
-    blocked = cv2.dilate((felt(row_bgr).mean(axis=0) > 0.3).astype(np.uint8)[None, :],
+    blocked = cv2.dilate((on_felt.mean(axis=0) > 0.3).astype(np.uint8)[None, :],
                          np.ones((1, 3 * S), np.uint8)).ravel().astype(bool)
     for a, b in runs:  # a back's pattern and its border are no index
         blocked[max(a - 5 * S, 0):b + S // 2] = True
     seen = [SeenCard(False, None, 1.0, a / S - 4.0) for a, _ in runs]
-    for cx, top in glyph_anchors(ink(L, red), blocked):
-        code, conf = classify(L, red, cx, top)
+    printed = ink(L, red)
+    pad = (_B, _B, _B, _B, cv2.BORDER_CONSTANT)
+    dark_p = cv2.copyMakeBorder(1.0 - L, *pad, value=0.0)
+    ink_p = cv2.copyMakeBorder(printed, *pad, value=0.0)
+    red_p = cv2.copyMakeBorder(red, *pad, value=0.0)
+    for cx, top in glyph_anchors(printed, blocked):
+        code, conf = classify(dark_p, ink_p, red_p, cx, top)
         if conf < 0:
             continue
         seen.append(SeenCard(True, code, conf, cx / S))

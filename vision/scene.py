@@ -67,8 +67,10 @@ class Scene:
 
 
 def random_scene(seed: int, severity: float = 0.5, layout: TableLayout | None = None,
-                 fill: float = 0.8, max_cards: int = 8) -> Scene:
-    """A random deal of rows on the pads; each pad holds a row with probability ``fill``."""
+                 fill: float = 0.8, max_cards: int = 8,
+                 down_shares: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0)) -> Scene:
+    """A random deal of rows on the pads; each pad holds a row with probability ``fill``,
+    its cards face down with a share drawn from ``down_shares``."""
     rng = random.Random(seed)
     layout = layout or TableLayout.default()
     deck = list(ALL_CODES)
@@ -84,7 +86,7 @@ def random_scene(seed: int, severity: float = 0.5, layout: TableLayout | None = 
         u0 = rng.uniform(4.0, max(4.0, pad.width - 4 - span))
         v0 = (pad.depth - CARD_H_MM) / 2 + rng.uniform(-5.0, 5.0)
         row_angle = rng.uniform(-4.0, 4.0)
-        p_down = rng.choice((0.0, 0.3, 0.6, 1.0))
+        p_down = rng.choice(down_shares)
         ra = math.radians(row_angle)
         for i in range(n):
             d = i * offset + rng.uniform(-1.0, 1.0)
