@@ -17,6 +17,9 @@ sensing fuses camera and RFID without knowing the source)::
   ``confidence`` is 0..1 and every named card has at least ``MIN_CONFIDENCE``.
 - ``at`` is the time of the clock the camera was given (monotonic seconds).
 - ``read_frame(frame)`` does the same for a frame you already have (a photo, a test).
+- A camera that stops raises ``vision.errors.CameraUnavailable`` (a ``VisionError``,
+  itself a ``ValueError``); a frame of another size than calibrated raises
+  ``VisionError`` saying to calibrate again.
 """
 
 from __future__ import annotations

@@ -41,6 +41,21 @@ class SourceInfo:
         return f"{self.kind} {self.spec}: {size} at {self.fps:g} fps{length}"
 
 
+def _quietly(open_it):
+    """Open with OpenCV's own warnings off: our error says what to do, its log lines
+    about backends it tried would only confuse a user."""
+    try:
+        import cv2.utils.logging as cvlog
+    except ImportError:  # pragma: no cover - an OpenCV without its logging module
+        return open_it()
+    level = cvlog.getLogLevel()
+    cvlog.setLogLevel(cvlog.LOG_LEVEL_ERROR)
+    try:
+        return open_it()
+    finally:
+        cvlog.setLogLevel(level)
+
+
 def source_kind(spec: str) -> str:
     if spec.isdigit():
         return "device"
@@ -66,7 +81,7 @@ class CameraSource:
         self.kind = source_kind(spec)
         if self.kind == "file" and not os.path.isfile(spec):
             raise CameraUnavailable(f"no video file {spec!r} (a camera is given by its index, e.g. 0)")
-        self._cap = cv2.VideoCapture(int(spec) if self.kind == "device" else spec)
+        self._cap = _quietly(lambda: cv2.VideoCapture(int(spec) if self.kind == "device" else spec))
         if not self._cap.isOpened():
             self._cap.release()
             raise CameraUnavailable(f"cannot open {self.kind} {spec!r}: check the cable or the address, "
