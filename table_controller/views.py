@@ -17,6 +17,13 @@ from .replay import current_document, game_document, table_document
 
 ROLES = ("tl", "revisor", "public", "dealer", "broadcast")
 HIDDEN_KEYS = ("hand", "hand_name", "placed")
+# What a non-privileged role may receive: anything else (a key added later, live alerts
+# with sensing evidence) is dropped unless it is added here on purpose.
+PUBLIC_KEYS = ("ruleset", "seq", "game", "deal", "phase", "button", "to_act", "players",
+               "open_card", "trick", "chicago", "last_award", "games", "table")
+PLAYER_KEYS = ("name", "seat", "score", "said_chicago", "won_chicagos", "draw_stop", "out",
+               "dead_hand", "hand", "hand_name", "placed", "hand_count", "placed_count", "played",
+               "violations", "warnings")
 
 
 def snapshot(engine: Engine) -> dict[str, Any]:
@@ -101,15 +108,16 @@ def for_role(snap: dict[str, Any], role: str, revealed: Iterable[str] = frozense
 
     The result is a new top-level dict with new player entries; the public parts
     (history, table) are shared with the snapshot and must be treated as read-only."""
-    out = dict(snap)
     if role == "broadcast":
+        out = dict(snap)
         out["players"] = [dict(p) for p in snap["players"]]
         return out
+    out = {k: snap[k] for k in PUBLIC_KEYS if k in snap}
     shown = set(revealed) if role == "tl" else set()
     players = []
-    for p in snap["players"]:
-        q = dict(p)
-        if q["name"] not in shown:
+    for p in snap.get("players", ()):
+        q = {k: p[k] for k in PLAYER_KEYS if k in p}
+        if q.get("name") not in shown:
             for k in HIDDEN_KEYS:
                 q[k] = None
         players.append(q)

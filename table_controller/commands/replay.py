@@ -34,11 +34,16 @@ def main(args: argparse.Namespace) -> int:
         print(f"chicago-table replay: {args.file} is not UTF-8 text", file=sys.stderr)
         return 2
     _, doc = replay_lines(lines, strict=args.strict)
-    if args.json:
-        json.dump(doc, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(render_text(doc))
+    try:
+        if args.json:
+            json.dump(doc, sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(render_text(doc))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `replay ... | head`: the reader has gone; that is fine
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if args.strict and doc["rejected"]:
         r = doc["rejected"][0]
         print(f"line {r['line']}: {r['action']} rejected: {r['reason']}", file=sys.stderr)

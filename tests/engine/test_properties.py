@@ -118,3 +118,14 @@ def test_random_tables_keep_every_invariant(seed, ruleset):
         assert abs(sum(g.placement_points.values()) + forfeited - sum(table)) < 1e-9
     replayed = Engine.from_events(event_from_dict(json.loads(json.dumps(e.to_dict()))) for e in engine.events)
     assert replayed.state.to_dict() == engine.state.to_dict()
+
+
+def test_role_filter_drops_keys_it_does_not_know():
+    from table_controller.bots import play_table
+    snap = snapshot(play_table(seed=4))
+    snap["alerts"] = [{"evidence": "seat2 holds AS"}]
+    snap["players"][0]["secret"] = "AS"
+    for role in ("revisor", "public", "dealer", "tl"):
+        view = for_role(snap, role)
+        assert "alerts" not in view and "secret" not in view["players"][0]
+    assert "alerts" in for_role(snap, "broadcast")

@@ -102,3 +102,9 @@ def test_stdin_is_read_with_a_dash():
 def test_help_explains():
     r = subprocess.run([*CLI, "replay", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "--strict" in r.stdout and "action script" in r.stdout
+
+
+def test_output_into_a_closed_pipe_is_not_an_error():
+    r = subprocess.run(f"{sys.executable} -m table_controller.cli replay table_controller/examples/full_table.jsonl --json | head -1",
+                       shell=True, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in r.stderr and r.stdout.startswith("{")
