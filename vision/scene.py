@@ -198,8 +198,8 @@ def render(scene: Scene, supersample: int = SUPER) -> np.ndarray:
         img = _marker_image(m.id)
         quiet = 120 // 6 + 1
         paper = cv2.copyMakeBorder(img, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=(245, 245, 245))
-        k = m.size / 120
-        h = table_to_img @ np.array([[k, 0, m.x - quiet * k], [0, k, m.y - quiet * k], [0, 0, 1]])
+        mm = m.size / 120  # marker px -> table mm
+        h = table_to_img @ np.array([[mm, 0, m.x - quiet * mm], [0, mm, m.y - quiet * mm], [0, 0, 1]])
         _paste(canvas, paper, np.full(paper.shape[:2], 255, np.uint8), h)
     shift = (1.2 * k * 1.5, 1.8 * k * 1.5)
     for p in scene.placements:  # in order: a later card lies on an earlier one
