@@ -121,9 +121,10 @@ def cls_sample(img: np.ndarray, boxes, rng: random.Random, negative: bool):
         label = spec.code_labels(spec.NONE)
     else:
         code, (x0, y0, x1, y1) = rng.choice(boxes)
-        side = spec.box_side(x0, y0, x1, y1) * rng.uniform(0.85, 1.2)
-        cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * side
-        cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * side
+        # As far off as the detector's boxes are (its cells are 16 px of a 640 photo).
+        side = spec.box_side(x0, y0, x1, y1) * rng.uniform(0.8, 1.35)
+        cx = (x0 + x1) / 2 + rng.uniform(-0.2, 0.2) * side
+        cy = (y0 + y1) / 2 + rng.uniform(-0.2, 0.2) * side
         label = spec.code_labels(code)
     # Mostly a quarter turn (cards lie upright or across), sometimes any angle.
     angle = rng.uniform(-180, 180) if rng.random() < 0.2 else rng.choice((0, 90, 180, 270)) + rng.uniform(-20, 20)
