@@ -35,32 +35,63 @@ class VirtualHands:
     bridge last heard for that pad), as seconds would pass at a real table.  With a noisy
     table a report may never match exactly; then they wait ``max_wait_s`` at most."""
 
-    def __init__(self, table, reported=None, min_wait_s: float = 0.01, max_wait_s: float = 2.0) -> None:
+    def __init__(self, table, reported=None, min_wait_s: float = 0.01, max_wait_s: float = 2.0,
+                 pause_s: float = 0.6) -> None:
         self.table = table
+        self.pause_s = pause_s
         self.reported = reported
         self.min_wait_s = min_wait_s
         self.max_wait_s = max_wait_s
         self._released: dict[str, float] = {}
+        self._fresh: dict[str, str] = {}   # card -> pad it was put on since the last wait
 
     def __getattr__(self, name):
         return getattr(self.table, name)
 
-    def _truth(self, pad: str) -> frozenset:
-        return frozenset(self.table.deck.uids[c] for c in self.table.on_pad(pad))
+    def put(self, code: str, pad: str) -> None:
+        self.table.put(code, pad)
+        self._fresh[code] = pad
 
-    async def settle(self) -> None:
+    def to_tray(self, code: str) -> None:
+        self.put(code, "tray")
+
+    def _uid(self, code: str) -> str:
+        return self.table.deck.uids[code]
+
+    async def _until(self, done) -> bool:
         await asyncio.sleep(self.min_wait_s)
         if self.reported is None:
             await asyncio.sleep(self.max_wait_s)
-            return
+            return True
         loop = asyncio.get_running_loop()
         end = loop.time() + self.max_wait_s
         while loop.time() < end:
-            if all(self.reported(pad) == self._truth(pad) for pad in PADS + ("tray",)):
-                return
+            if done():
+                return True
             await asyncio.sleep(0.005)
+        return False
 
-    arrive = settle
+    async def settle(self) -> None:
+        """Until no pad is reported with a card that has left it."""
+        def gone() -> bool:
+            for pad in PADS + ("tray",):
+                truth = {self._uid(c) for c in self.table.on_pad(pad)}
+                if not set(self.reported(pad)) <= truth | {self.table.button_uid}:
+                    return False
+            return True
+        await self._until(gone)
+        await self.arrive()
+
+    async def arrive(self) -> None:
+        """Until every card put down since the last wait has been reported on its pad."""
+        def seen() -> bool:
+            return all(self._uid(c) in self.reported(pad) for c, pad in self._fresh.items()
+                       if self.table.where(c) == pad)
+        await self._until(seen)
+        self._fresh.clear()
+
+    async def pause(self) -> None:
+        await asyncio.sleep(self.pause_s)
 
     async def press(self, button: str, hold_s: float = 0.12) -> None:
         """A finger is not faster than the console: a button pressed again is first let
@@ -85,6 +116,9 @@ class TableDriver:
         self.shadow = Engine()
         self.played: list[Action] = []
         self._expected = len(live.accepted)
+        self._last_press: str | None = None
+        self.repress_s = 1.5
+        self.represses = 0
 
     async def play(self, next_action: Callable[[Engine], Action | None] | None = None,
                    script: Iterable[Action] | None = None, max_actions: int = 100_000) -> Engine:
@@ -126,9 +160,8 @@ class TableDriver:
         elif kind == "pickup":
             h.pick_up(step[1])
         elif kind == "press":
-            pressed = h.press(step[1])
-            if asyncio.iscoroutine(pressed):
-                await pressed
+            await self._press(step[1])
+            self._last_press = step[1]
         elif kind == "collect":
             for c in FULL_DECK:
                 if h.where(c.code) != "stub":
@@ -141,11 +174,25 @@ class TableDriver:
             await h.settle()
         elif kind == "arrive":
             await h.arrive()
+        elif kind == "pause":
+            await h.pause()
         elif kind == "sync":
             await self._sync()
 
+    async def _press(self, button: str) -> None:
+        pressed = self.hands.press(button)
+        if asyncio.iscoroutine(pressed):
+            await pressed
+
     async def _sync(self, n: int | None = None) -> None:
         n = self._expected if n is None else n
+        button, self._last_press = self._last_press, None
+        if button:  # a press lost on a noisy line: the dealer sees nothing happen, presses again
+            for _ in range(3):
+                if await self.live.wait_accepted(n, self.repress_s):
+                    return
+                self.represses += 1
+                await self._press(button)
         if not await self.live.wait_accepted(n, self.sync_timeout):
             alerts = "; ".join(f"#{a.id} {a.kind}: {a.text}" for a in self.live.alerts) or "no alert"
             want = self.played[len(self.live.accepted)] if len(self.live.accepted) < len(self.played) else None

@@ -12,6 +12,7 @@ Steps are small tuples, carried out by :class:`~table_controller.live.bots.Table
     ("tray", code)      ("collect",)          ("sync",)   ("submit",)
     ("settle",)  long enough for the readers to report cards gone
     ("arrive",)  long enough for them to report cards that arrived
+    ("pause",)   the time people take between picking cards up and putting them down
 """
 
 from __future__ import annotations
@@ -45,10 +46,10 @@ class Translator:
             return [("submit",)]
         pads = pads_of(before["seats"])
         if isinstance(action, act.Deal):
-            steps: list[tuple] = [("collect",), ("settle",)]
+            steps: list[tuple] = [("collect",), ("settle",), ("pause",)]
             for p, cards in action.hands.items():
                 steps += [("put", c.code, pads[p]) for c in cards]
-            steps += [("sync",)] + [("pickup", pad) for pad in PADS] + [("settle",)]
+            steps += [("sync",)] + [("pickup", pad) for pad in PADS] + [("settle",), ("pause",)]
             return steps
         if isinstance(action, act.Discard):
             steps = [("put", c.code, pads[action.player]) for c in action.cards]
@@ -94,4 +95,4 @@ class Translator:
         if self._same_exchange(before, after):
             return []
         # r14: players pick up only when the whole exchange is done
-        return [("pickup", pad) for pad in PADS] + [("settle",)]
+        return [("pickup", pad) for pad in PADS] + [("settle",), ("pause",)]

@@ -44,9 +44,11 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
                 if sc.online:
                     break
                 await asyncio.sleep(0.02)
-            live = LiveTable(log, virtual_deck(), sensors=sc, leds=sc.set_led, record_sensors=record_sensors)
+            # The quick firmware above: a card is really gone after 0.25 s unseen
+            live = LiveTable(log, virtual_deck(), sensors=sc, leds=sc.set_led, record_sensors=record_sensors,
+                             linger_s=0.25)
             task = asyncio.create_task(live.run())
-            driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset())), sync_timeout=sync_timeout, progress=progress)
+            driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3), sync_timeout=sync_timeout, progress=progress)
             try:
                 await driver.play(RandomBot(seed, players, ruleset).next_action, max_actions=max_actions)
             finally:

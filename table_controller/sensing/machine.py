@@ -44,7 +44,7 @@ from .facts import TableFacts
 
 
 class Sensing:
-    def __init__(self, deck: Deck, *, rfid: bool = True, linger_s: float = 1.0, settle_s: float = 3.0,
+    def __init__(self, deck: Deck, *, rfid: bool = True, linger_s: float = 0.5, settle_s: float = 3.0,
                  unsure_s: float = 2.0, two_pads_s: float = 1.0) -> None:
         self.deck = deck
         self.rfid = rfid                    # False: camera-only mode, hidden cards by hand
@@ -53,7 +53,8 @@ class Sensing:
         self.unsure_s = unsure_s            # a count still short this long after "done": ask
         self.two_pads_s = two_pads_s        # a card moving between pads shows on both briefly
         from .pads import PadTracker
-        self.tracker = PadTracker()
+        self.tracker = PadTracker(return_s=linger_s)
+        self._baseline: dict[str, frozenset[str]] = {}
         self.camera = CameraMemory()
         self.alerts = AlertBook()
         self.facts = TableFacts()
@@ -82,6 +83,7 @@ class Sensing:
         if facts.step != self._step:
             self._step = facts.step
             self._mark = self.tracker.mark()
+            self._baseline = self.tracker.baseline(self.now, self.linger_s)
             self._step_at = self.now
             self._closed = False
             self._done.clear()
@@ -200,7 +202,8 @@ class Sensing:
 
     def _cards_since(self, pad: str, linger: bool = True) -> list[Card]:
         out = []
-        for u in self.tracker.since(pad, self._mark, self.now, self.linger_s if linger else 0.0):
+        for u in self.tracker.since(pad, self._mark, self.now, self.linger_s if linger else 0.0,
+                                    self._baseline.get(pad, frozenset())):
             c = self._card(u)
             if c is not None:
                 out.append(c)
@@ -334,7 +337,8 @@ class Sensing:
         if f.pending_revoke:
             p, c = f.pending_revoke
             pad = f.pad_of(p)
-            if pad and c not in self._present_cards(pad) and self._reader_ok(p):
+            uid = self.deck.uid_of(c)
+            if pad and uid and self._reader_ok(p) and self.tracker.absent_for(pad, uid, self.now) >= self.linger_s:
                 return Retract(p)  # the revoked card went back to the hand (r26)
         if not f.to_act:
             return None

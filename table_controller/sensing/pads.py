@@ -3,8 +3,10 @@
 HF readers see only two or three cards of a stack at a time and flicker, so a card's
 presence is not a yes/no at one instant: sensing asks "which cards arrived on this pad
 since the step began and are still here, or left only moments ago".  Arrivals are
-numbered; a step remembers the number at its start (its mark), so cards lying on a pad
-from an earlier step never count as new unless they leave and come back.
+numbered; a step remembers the number at its start (its mark) and the cards lying on
+each pad then (its baseline), so cards from an earlier step never count as new unless
+they were really gone (for ``return_s`` at least, longer than any flicker of the reader)
+and came back.
 """
 
 from __future__ import annotations
@@ -15,15 +17,16 @@ from dataclasses import dataclass, field
 @dataclass
 class PadHistory:
     present: set[str] = field(default_factory=set)
-    arrived: dict[str, tuple[int, float]] = field(default_factory=dict)   # uid -> (index, at)
+    arrived: dict[str, tuple[int, float, bool]] = field(default_factory=dict)  # uid -> (index, at, back)
     departed: dict[str, float] = field(default_factory=dict)              # uid -> at
     changed_at: float = 0.0
 
 
 class PadTracker:
-    def __init__(self) -> None:
+    def __init__(self, return_s: float = 0.5) -> None:
         self.pads: dict[str, PadHistory] = {}
         self.counter = 0
+        self.return_s = return_s
 
     def pad(self, name: str) -> PadHistory:
         return self.pads.setdefault(name, PadHistory())
@@ -35,8 +38,10 @@ class PadTracker:
         went = h.present - set(uids)
         for u in sorted(came):
             self.counter += 1
-            h.arrived[u] = (self.counter, at)
-            h.departed.pop(u, None)
+            gone = h.departed.pop(u, None)
+            if gone is not None and at - gone < self.return_s and u in h.arrived:
+                continue  # a flicker: the card never left; it keeps its arrival
+            h.arrived[u] = (self.counter, at, gone is not None)
         for u in went:
             h.departed[u] = at
         h.present = set(uids)
@@ -47,19 +52,33 @@ class PadTracker:
     def mark(self) -> int:
         return self.counter
 
-    def since(self, pad: str, mark: int, now: float, linger_s: float) -> list[str]:
+    def baseline(self, now: float, linger_s: float) -> dict[str, frozenset[str]]:
+        """What lies on each pad now (or left moments ago): a new step's baseline."""
+        return {p: frozenset(h.present | {u for u, t in h.departed.items() if now - t < linger_s})
+                for p, h in self.pads.items()}
+
+    def since(self, pad: str, mark: int, now: float, linger_s: float,
+              baseline: frozenset[str] = frozenset()) -> list[str]:
         """UIDs that arrived on ``pad`` after ``mark`` and are here, or left less than
-        ``linger_s`` ago (a flicker of the reader), in order of arrival."""
+        ``linger_s`` ago (a flicker of the reader), in order of arrival.  A card of the
+        step's ``baseline`` counts only if it was really gone and came back."""
         h = self.pads.get(pad)
         if h is None:
             return []
         out = []
-        for u, (i, _) in h.arrived.items():
-            if i <= mark:
+        for u, (i, _, back) in h.arrived.items():
+            if i <= mark or (u in baseline and not back):
                 continue
             if u in h.present or now - h.departed.get(u, now) < linger_s:
                 out.append(u)
         return sorted(out, key=lambda u: h.arrived[u][0])
+
+    def absent_for(self, pad: str, uid: str, now: float) -> float:
+        """How long ``uid`` has been off ``pad`` (0 while it is there)."""
+        h = self.pads.get(pad)
+        if h is None or uid in h.present:
+            return 0.0
+        return now - h.departed.get(uid, float("-inf"))
 
     def present(self, pad: str) -> set[str]:
         h = self.pads.get(pad)

@@ -88,3 +88,6 @@ class PadWorld:
 
     async def arrive(self) -> None:
         await self.drain()
+
+    async def pause(self) -> None:
+        await self.settle()
