@@ -132,6 +132,35 @@ def cls_sample(img: np.ndarray, boxes, rng: random.Random, negative: bool):
     return _jitter_colour(crop, rng), label
 
 
+def detector_crops(sources, n_real: int, models: Path) -> list[tuple[int, tuple, str]]:
+    """(source index, box, class) for every candidate the shipped detector finds in
+    the training photos: the class of the labelled corner its centre falls in, or
+    "none".  The classifier then learns the boxes it will really be given (the
+    detector's are coarser than the labels) and the detector's false finds."""
+    from .recognise import DETECTOR_FILE, Recogniser
+
+    reader = Recogniser.__new__(Recogniser)
+    reader._det = cv2.dnn.readNetFromONNX(str(models / DETECTOR_FILE))
+    out = []
+    for k in range(n_real):
+        img, boxes = sources[k]
+        for box, _ in reader.detect(img):
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            code = next((c for c, b in boxes if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]), spec.NONE)
+            out.append((k, box, code))
+    return out
+
+
+def det_crop_sample(sources, item, rng: random.Random):
+    k, (x0, y0, x1, y1), code = item
+    side = spec.box_side(x0, y0, x1, y1) * rng.uniform(0.9, 1.12)
+    cx = (x0 + x1) / 2 + rng.uniform(-0.06, 0.06) * side
+    cy = (y0 + y1) / 2 + rng.uniform(-0.06, 0.06) * side
+    angle = rng.choice((0, 0, 180, 90, 270)) + rng.uniform(-10, 10)
+    crop = spec.crop_square(sources[k][0], cx, cy, side, angle)
+    return _jitter_colour(crop, rng), spec.code_labels(code)
+
+
 # ---- networks -------------------------------------------------------------------------
 
 def build_nets(torch):
@@ -198,7 +227,7 @@ def train_detector(torch, net, sources, epochs: int, rng: random.Random, log) ->
 
 
 def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, per_epoch: int = 4000,
-                     batch: int = 64) -> None:
+                     batch: int = 64, det_items=()) -> None:
     f = torch.nn.functional
     nr = len(spec.RANK_OUT)
     steps = per_epoch // batch
@@ -208,8 +237,11 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
     for epoch in range(epochs):
         crops, labels = [], []
         while len(crops) < per_epoch:
-            img, boxes = sources[rng.randrange(len(sources))]
-            s = cls_sample(img, boxes, rng, negative=rng.random() < 0.25)
+            if det_items and rng.random() < 0.5:
+                s = det_crop_sample(sources, rng.choice(det_items), rng)
+            else:
+                img, boxes = sources[rng.randrange(len(sources))]
+                s = cls_sample(img, boxes, rng, negative=rng.random() < 0.25)
             if s:
                 crops.append(s[0])
                 labels.append(s[1])
@@ -249,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
+    ap.add_argument("--no-detector-crops", action="store_true",
+                    help="do not also train the classifier on the shipped detector's own finds")
     ap.add_argument("--resume", action="store_true", help=f"start from the weights last saved in {CHECKPOINTS}")
     args = ap.parse_args(argv)
     torch = _torch()
@@ -274,7 +308,13 @@ def main(argv: list[str] | None = None) -> int:
         torch.save(det.state_dict(), CHECKPOINTS / "detector.pt")
         export(torch, det, (1, 3, spec.DET_SIZE, spec.DET_SIZE), args.out / "index_detector.onnx")
     if args.only != "detector":
-        train_classifier(torch, cls, sources, args.cls_epochs, random.Random(args.seed + 1), log)
+        det_items = []
+        if not args.no_detector_crops and (args.out / "index_detector.onnx").is_file():
+            det_items = detector_crops(sources, n_real, args.out)
+            log(f"{len(det_items)} detector finds in the training photos, "
+                f"{sum(c != spec.NONE for _, _, c in det_items)} on a labelled corner")
+        train_classifier(torch, cls, sources, args.cls_epochs, random.Random(args.seed + 1), log,
+                         det_items=det_items)
         torch.save(cls.state_dict(), CHECKPOINTS / "classifier.pt")
         export(torch, cls, (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), args.out / "index_classifier.onnx")
     log(f"written to {args.out}")
