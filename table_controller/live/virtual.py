@@ -23,10 +23,10 @@ from .table import LiveTable
 
 def noise_model(name: str):
     from hardware.virtual import NoiseModel
-    return {"clean": NoiseModel.clean, "rough": NoiseModel.rough}[name]()
+    return {"default": NoiseModel, "clean": NoiseModel.clean, "rough": NoiseModel.rough}[name]()
 
 
-async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "rough",
+async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
                                 players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
                                 sync_timeout: float = 30.0, record_sensors: bool = False,
                                 progress: Callable | None = None, max_actions: int = 100_000):

@@ -1,0 +1,134 @@
+"""``chicago-table deck``: register, check and show RFID decks.
+
+    chicago-table deck register --port PORT --out deck.json          # card by card, prompted
+    chicago-table deck register --uids scans.txt --out deck.json     # UIDs scanned in order 2S..AC
+    chicago-table deck check deck.json [--port PORT | --uids seen.txt]
+    chicago-table deck show deck.json
+
+Registering: put each card on the dealer's tray when asked (2S, 3S, ... AC: ranks
+2..A within spades, hearts, diamonds, clubs), or give a file of UIDs scanned in that
+order, one per line.  Checking: 52 cards, no duplicates, no unknown UID; with a port
+(or a file of UIDs seen) the physical deck is checked too, and what is missing is named.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from ..cards import FULL_DECK
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    r = sub.add_parser("register", help="register a deck (UID -> card)", description="Register a deck: "
+                       "scan each card in order 2S 3S .. AS 2H .. AC, prompted on a port, or from a file of UIDs.")
+    src = r.add_mutually_exclusive_group(required=True)
+    src.add_argument("--port", help="the seat controller's port: put each card on the tray when asked")
+    src.add_argument("--uids", metavar="FILE", help="UIDs scanned in order, one per line")
+    r.add_argument("--out", required=True, metavar="FILE", help="where to save the deck (JSON)")
+    r.add_argument("--name", default="deck", help="the deck's name (printed on alerts)")
+    r.add_argument("--puck", metavar="UID", help="the dealer button puck's tag, ignored by sensing")
+    c = sub.add_parser("check", help="check a deck file, and a scan of the physical deck",
+                       description="Check a deck: 52 cards, no duplicates, no unknown UIDs.")
+    c.add_argument("file")
+    seen = c.add_mutually_exclusive_group()
+    seen.add_argument("--port", help="read the deck as it is moved across the tray (Ctrl-C or --seconds ends)")
+    seen.add_argument("--uids", metavar="FILE", help="UIDs seen, one per line")
+    c.add_argument("--seconds", type=float, default=120.0, help="(with --port) how long to read (default 120)")
+    s = sub.add_parser("show", help="list a deck's cards and UIDs", description="List a deck's cards and UIDs.")
+    s.add_argument("file")
+
+
+def _fail(msg: str) -> int:
+    print(f"chicago-table deck: {msg}", file=sys.stderr)
+    return 2
+
+
+def _read_uids(path: str) -> list[str]:
+    with open(path, encoding="utf-8") as f:
+        return [line.split("#", 1)[0].strip() for line in f if line.split("#", 1)[0].strip()]
+
+
+def main(args: argparse.Namespace) -> int:
+    from ..deck import Deck, DeckError
+    try:
+        if args.deck_command == "show":
+            deck = Deck.load(args.file)
+            print(f"deck '{deck.name}': {len(deck.cards)} tag(s)" + (f", button puck {deck.puck}" if deck.puck else ""))
+            for uid, card in sorted(deck.cards.items(), key=lambda kv: kv[1]):
+                print(f"{card.code}  {card.pretty():4}  {uid}")
+            return 0
+        if args.deck_command == "register":
+            if args.uids:
+                deck = Deck.from_order(_read_uids(args.uids), FULL_DECK, args.name, args.puck)
+            else:
+                deck = asyncio.run(_register_on_port(args.port, args.name, args.puck))
+            report = deck.check()
+            deck.save(args.out)
+            print(f"saved {len(deck.cards)} card(s) to {args.out}")
+            for line in report.lines():
+                print(line)
+            return 0 if report.ok else 1
+        deck = Deck.load(args.file)
+        seen = None
+        if args.uids:
+            seen = _read_uids(args.uids)
+        elif args.port:
+            seen = asyncio.run(_read_on_port(args.port, deck, args.seconds))
+        report = deck.check(seen)
+        for line in report.lines():
+            print(line)
+        return 0 if report.ok else 1
+    except DeckError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _register_on_port(port: str, name: str, puck: str | None):
+    from firmware_bridge import SeatControllerClient
+    from firmware_bridge.events import PadContents
+
+    from ..deck import Deck, DeckError
+    pairs = []
+    async with SeatControllerClient(port) as sc:
+        for i, card in enumerate(FULL_DECK, 1):
+            print(f"[{i}/52] put {card.code} ({card.pretty()}) alone on the tray", flush=True)
+            while True:
+                ev = await sc.next_event()
+                if isinstance(ev, PadContents) and ev.pad == "tray" and len(ev.uids) == 1:
+                    uid = next(iter(ev.uids))
+                    if any(u == uid for u, _ in pairs):
+                        print(f"  {uid} is already {dict(pairs)[uid]}: another card, please", flush=True)
+                        continue
+                    pairs.append((uid, card))
+                    print(f"  {card.code} = {uid}; take it off the tray", flush=True)
+                    break
+                if isinstance(ev, PadContents) and ev.pad == "tray" and len(ev.uids) > 1:
+                    print("  one card at a time on the tray", flush=True)
+    if len(pairs) != 52:
+        raise DeckError("registration stopped before all 52 cards")
+    return Deck.from_pairs(pairs, name, puck)
+
+
+async def _read_on_port(port: str, deck, seconds: float) -> list[str]:
+    from firmware_bridge import SeatControllerClient
+    from firmware_bridge.events import PadContents
+
+    seen: set[str] = set()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    print(f"move every card across the tray (reading for {seconds:g} s, Ctrl-C stops)", flush=True)
+    async with SeatControllerClient(port) as sc:
+        while loop.time() < end and len({u for u in seen if deck.card(u)}) < 52:
+            try:
+                ev = await sc.next_event(timeout=max(0.05, end - loop.time()))
+            except TimeoutError:
+                break
+            if isinstance(ev, PadContents):
+                seen |= set(ev.uids)
+    return sorted(seen)

@@ -1,0 +1,160 @@
+"""``chicago-table run``: a live table.
+
+    chicago-table run --port /dev/serial/by-id/usb-chicago_seat-controller --deck deck.json --db t7.sqlite
+    chicago-table run --virtual --bots --until-done --db table.sqlite --json --seed 7
+
+With ``--virtual --bots`` bot players play a whole three-game table through the virtual
+table (the real firmware logic on simulated readers, over a pseudo-terminal) and the
+serial bridge; sensing recovers every action from what the pads report, and the
+result is printed as the same JSON document as ``chicago-table replay``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", metavar="PORT", help="the seat controller's serial port (path or pyserial URL)")
+    where.add_argument("--virtual", action="store_true", help="use the virtual table instead of hardware")
+    p.add_argument("--deck", metavar="FILE", help="the registered deck (chicago-table deck register); "
+                   "the virtual table has its own")
+    p.add_argument("--db", metavar="FILE", help="the table's event log (SQLite); default: kept in memory only")
+    p.add_argument("--bots", action="store_true", help="(virtual) bot players play the table, moving cards "
+                   "on the virtual table")
+    p.add_argument("--until-done", action="store_true", help="(with --bots) play until the table is over, then stop")
+    p.add_argument("--max-actions", type=int, default=100_000, metavar="N",
+                   help="(with --bots) stop after N actions (default: no practical limit)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bots and of the virtual table's noise")
+    p.add_argument("--noise", choices=("default", "clean", "rough"), default="default",
+                   help="(virtual) the readers' noise model: the virtual table's default, clean, or rough "
+                   "(flicker, 2-card stacks, corrupt bytes)")
+    p.add_argument("--ruleset", default="sm2025", help="(with --bots) ruleset: sm2025, sm2019, shootout, classic")
+    p.add_argument("--players", default="Anna,Bo,Cilla,Dan", help="(with --bots) names, comma separated")
+    p.add_argument("--json", action="store_true", help="print the replay JSON document at the end")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _fail(msg: str) -> int:
+    print(f"chicago-table run: {msg}", file=sys.stderr)
+    return 2
+
+
+def main(args: argparse.Namespace) -> int:
+    from ..live.log import MemoryLog, RecorderLog
+    from ..replay import replay_document
+
+    if args.bots and not args.virtual:
+        return _fail("--bots plays on the virtual table only: add --virtual")
+    if args.until_done and not args.bots:
+        return _fail("--until-done needs --bots (a real table ends when the TL closes it)")
+    players = tuple(x.strip() for x in args.players.split(",") if x.strip())
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+        return _fail("--players: 2 to 4 different names, comma separated")
+    log = MemoryLog()
+    if args.db:
+        from ..store import StoreError
+        try:
+            log, _ = RecorderLog.open(args.db)
+        except (StoreError, OSError) as exc:
+            return _fail(f"cannot open the log {args.db}: {exc}")
+        if args.bots and log.engine.state.rules is not None:
+            log.close()
+            return _fail(f"{args.db} already holds a table; give the bots a new file")
+    try:
+        if args.virtual and args.bots:
+            return _bots(args, log, players, replay_document)
+        return _serve(args, log)
+    finally:
+        log.close()
+
+
+def _bots(args, log, players, replay_document) -> int:
+    from ..engine import IllegalAction
+    from ..live.bots import DriverStuck
+    from ..live.virtual import bots_on_virtual_table
+
+    def progress(n: int, shadow) -> None:
+        if args.quiet or n % 100:
+            return
+        cur = shadow.state
+        g = cur.game
+        print(f"\r{n} actions, game {g.number if g else 0}, deal {len(g.deals) if g else 0}, {shadow.phase}   ",
+              end="", file=sys.stderr, flush=True)
+
+    try:
+        live, shadow, driver = asyncio.run(bots_on_virtual_table(
+            args.seed, log, args.noise, players, args.ruleset, progress=progress,
+            max_actions=args.max_actions if not args.until_done else 100_000))
+    except (DriverStuck, IllegalAction) as exc:
+        print(file=sys.stderr)
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 130
+    if not args.quiet:
+        print(f"\r{len(driver.played)} actions; {len(live.sensing.alerts.raised)} alert(s); "
+              f"{driver.represses} button press(es) repeated; phase {live.engine.phase}   ", file=sys.stderr)
+    if args.json:
+        json.dump(replay_document(live.engine), sys.stdout, indent=1)
+        print()
+    return 0
+
+
+def _serve(args, log) -> int:
+    """A table played by people: sense, judge, store, print what happens, until Ctrl-C."""
+    from ..deck import Deck, DeckError, virtual_deck
+    from ..live.table import LiveTable
+
+    if args.virtual:
+        deck = virtual_deck()
+    else:
+        if not args.deck:
+            return _fail("--deck FILE: the deck registered for this table (chicago-table deck register)")
+        try:
+            deck = Deck.load(args.deck)
+        except DeckError as exc:
+            return _fail(str(exc))
+        report = deck.check()
+        if not report.ok:
+            return _fail("the deck does not add up: " + "; ".join(report.lines()))
+
+    async def run() -> None:
+        from firmware_bridge import SeatControllerClient
+        table = None
+        port = args.port
+        if args.virtual:
+            from hardware.virtual import VirtualTable
+            from ..live.virtual import noise_model
+            table = VirtualTable(noise=noise_model(args.noise), seed=args.seed)
+            port = table.port
+            print(f"virtual table on {port}", file=sys.stderr)
+        try:
+            async with SeatControllerClient(port) as sc:
+                live = LiveTable(log, deck, sensors=sc, leds=sc.set_led)
+                updates = live.subscribe(maxsize=1)
+                task = asyncio.create_task(live.run())
+                seen = 0
+                print("Sensing; enter actions on the dashboard. Ctrl-C stops.", file=sys.stderr, flush=True)
+                while True:
+                    await updates.get()
+                    for src, a in live.accepted[seen:]:
+                        print(f"{src}: {json.dumps(a.to_dict())}", flush=True)
+                    seen = len(live.accepted)
+                    for a in live.sensing.alerts.open:
+                        print(f"ALERT #{a.id} {a.kind}: {a.text}", file=sys.stderr, flush=True)
+        finally:
+            if table is not None:
+                table.close()
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:
+        return _fail(f"cannot open {args.port}: {exc}")
+    return 0
