@@ -150,14 +150,14 @@ def _exchange(s: "Sensing") -> Iterator[Finding]:
                 yield Finding(("dealer_count", p, f.step, "extra"), "dealer_count",
                               f"{_seat(s, pad, p)} is owed no card but got {' '.join(c.code for c in new)} "
                               "(dealer error, r14): the dealer takes it back.", p, pad,
-                              {"cards": [c.code for c in new], "owed": 0})
+                              {"cards": [c.code for c in new], "owed": 0}, holds=False)
             continue
         owed = 1 if p in f.open_next else f.awaiting[p]
         if len(new) > owed:
             yield Finding(("dealer_count", p, f.step), "dealer_count",
                           f"{_seat(s, pad, p)} got {len(new)} replacement cards, {owed} owed (dealer error, "
                           "r14): the dealer takes back the extra card(s) and presses next.", p, pad,
-                          {"cards": [c.code for c in new], "owed": owed})
+                          {"cards": [c.code for c in new], "owed": owed}, holds=False)
         elif p in s._done and len(new) < owed and s.now - s._done[p] >= s.unsure_s:
             yield Finding(("unsure", p, f.step), "unsure_count",
                           f"{_seat(s, pad, p)}: read {len(new)} of {owed} replacement cards. Spread them "

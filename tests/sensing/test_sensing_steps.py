@@ -1,0 +1,202 @@
+"""Sensing step by step, from pad sets built by hand (RULES.md §4, ARCHITECTURE.md §1)."""
+
+from __future__ import annotations
+
+from table_controller import actions as act
+
+from .bench import HANDS, SEATS, Bench, C
+
+
+def test_deal_accumulates_what_a_stack_shows_a_few_cards_at_a_time():
+    b = Bench()
+    # seat1's reader sees two or three of the five cards at any moment
+    for part in ("AS KS", "QS JS", "9H AS KS", "JS"):
+        b.pad("seat1", part)
+    for i, p in enumerate(SEATS[1:], start=2):
+        b.pad(f"seat{i}", HANDS[p])
+    got = b.run()
+    assert got == [act.Deal({p: tuple(sorted(C(HANDS[p]))) for p in SEATS})]
+
+
+def test_deal_waits_for_five_and_then_asks_for_a_spread():
+    b = Bench()
+    b.pad("seat1", "AS KS QS JS")                     # one card never read
+    for i, p in enumerate(SEATS[1:], start=2):
+        b.pad(f"seat{i}", HANDS[p])
+    assert b.run() == []
+    b.later(5.0)
+    assert "unsure_count" in b.kinds()
+    b.pad("seat1", "9H")                              # spread: the last card shows
+    assert isinstance(b.run()[0], act.Deal)
+    assert "unsure_count" not in b.kinds()
+
+
+def test_six_cards_on_a_pad_is_a_misdeal_alert():
+    b = Bench()
+    b.pad("seat1", HANDS["Anna"] + " 6C")
+    assert "misdeal" in b.kinds()
+    assert b.run() == []
+
+
+def test_unknown_tag_holds_the_seat_until_a_correction_names_it():
+    b = Bench()
+    b.pad("seat1", "AS KS QS JS", extra={"04FFFFFFFFFF01"})
+    for i, p in enumerate(SEATS[1:], start=2):
+        b.pad(f"seat{i}", HANDS[p])
+    assert b.run() == []
+    alert = next(a for a in b.sensing.alerts.open if a.kind == "unknown_uid")
+    assert alert.pad == "seat1" and alert.player == "Anna" and alert.evidence["uid"] == "04FFFFFFFFFF01"
+    b.sensing.correct_uid("04FFFFFFFFFF01", C("9H")[0])   # an inlay replaced: this tag is 9H
+    assert isinstance(b.run()[0], act.Deal)
+    assert b.engine.state.deal.hands["Anna"].count(C("9H")[0]) == 1
+
+
+def test_a_card_read_on_two_pads_alerts_only_when_it_stays():
+    b = Bench()
+    b.pad("seat1", "AS")
+    b.pad("seat2", "AS")
+    assert "two_pads" not in b.kinds()          # a card moving between pads shows on both briefly
+    b.later(1.5)
+    assert "two_pads" in b.kinds()
+    b.pad("seat2", "")
+    assert "two_pads" not in b.kinds()
+
+
+def _to_exchange(b: Bench) -> None:
+    b.deal(HANDS)
+
+
+def test_discards_are_taken_when_the_dealer_presses_next_and_nothing_before():
+    b = Bench()
+    _to_exchange(b)
+    b.pad("seat1", "9H")              # Anna places one card
+    b.pad("seat2", "7D 5C")           # Bo two
+    assert b.run() == []              # others may still place (r13)
+    b.press("next")
+    got = b.run()
+    assert got == [act.Discard("Anna", C("9H")), act.Discard("Bo", C("5C 7D")),
+                   act.Discard("Cilla", ()), act.Discard("Dan", ())]
+
+
+def test_open_card_declined_by_the_tray_then_the_next_card_face_down():
+    b = Bench()
+    _to_exchange(b)
+    b.pad("seat1", "9H")
+    b.press("next")
+    b.run()
+    b.pad("seat1", "")                # the dealer collects the discard
+    b.pad("tray", "9H")
+    stub = sorted(b.engine.state.deal.stub)
+    b.pad("seat1", stub[0].code)      # the open card (r12)
+    assert b.run() == []              # taken or declined: not known yet
+    b.pad("seat1", "")
+    b.pad("tray", f"9H {stub[0].code}")   # declined: it goes to the discards
+    assert b.run() == [act.OpenCard("Anna", stub[0], False)]
+    b.pad("seat1", stub[1].code)
+    b.press("next")
+    assert b.run() == [act.Receive("Anna", (stub[1],))]
+    assert b.engine.phase == "exchange_2"
+
+
+def test_too_many_replacements_are_the_dealers_error_and_corrected():
+    b = Bench()
+    _to_exchange(b)
+    b.pad("seat2", "7D 5C")
+    b.press("next")
+    b.run()
+    b.pad("seat2", "")
+    stub = sorted(b.engine.state.deal.stub)[:3]
+    b.pad("seat2", " ".join(c.code for c in stub))      # three cards for two placed
+    b.press("next")
+    got = b.run()
+    assert got == [act.Receive("Bo", tuple(stub))]
+    assert [e.type for e in b.engine.events[-1:]] == ["dealer_erred"]
+    assert "dealer_count" in b.kinds()
+    b.pad("seat2", " ".join(c.code for c in stub[:2]))   # the extra card goes back
+    b.press("next")
+    assert b.run() == [act.Receive("Bo", tuple(stub[:2]))]
+    assert "dealer_count" not in b.kinds()
+
+
+def test_draw_stop_player_placing_cards_raises_an_alert_and_is_not_waited_for():
+    b = Bench()
+    b.apply(act.Adjust("Cilla", 46, "test setup"))
+    _to_exchange(b)
+    b.pad("seat3", "7S")
+    a = next(a for a in b.sensing.alerts.open if a.kind == "draw_stop_discard")
+    assert a.player == "Cilla" and a.evidence["cards"] == ["7S"]
+    b.press("next")
+    got = b.run()
+    assert act.Discard("Cilla", C("7S")) not in got and len(got) == 3
+    b.pad("seat3", "")
+    assert "draw_stop_discard" not in b.kinds()
+
+
+def _to_tricks(b: Bench) -> None:
+    _to_exchange(b)
+    for _ in range(3):
+        b.press("next")
+        b.run()
+    assert b.engine.phase == "tricks", b.engine.phase
+
+
+def test_play_in_turn_out_of_turn_revoke_and_retract():
+    b = Bench()
+    _to_tricks(b)
+    assert b.engine.to_act() == ["Anna"]
+    b.pad("seat2", "2C")                          # Bo plays before Anna
+    assert b.run() == []
+    assert next(a for a in b.sensing.alerts.open if a.kind == "out_of_turn").player == "Bo"
+    b.pad("seat2", "")                            # taken back
+    assert "out_of_turn" not in b.kinds()
+    b.pad("seat1", "9H")
+    assert b.run() == [act.Play("Anna", C("9H")[0])]
+    b.pad("seat2", "2C")                          # Bo has no heart: no revoke
+    b.pad("seat3", "7S")                          # Cilla holds hearts: a revoke (r26)
+    assert b.run() == [act.Play("Bo", C("2C")[0]), act.Play("Cilla", C("7S")[0])]
+    assert "revoke" in b.kinds()
+    b.pad("seat3", "")                            # she takes it back before Dan plays
+    b.later(1.0)
+    assert b.run() == [act.Retract("Cilla")]
+    b.pad("seat3", "2H")
+    assert b.run() == [act.Play("Cilla", C("2H")[0])]
+
+
+def test_an_offline_reader_holds_its_seat_and_the_link_holds_all():
+    b = Bench()
+    _to_tricks(b)
+    b.reader("seat1", False)
+    b.pad("seat1", "9H")
+    assert b.run() == [] and "reader_offline" in b.kinds()
+    b.reader("seat1", True)
+    assert b.run() == [act.Play("Anna", C("9H")[0])]
+    from firmware_bridge.events import LinkStatus
+    b.sensing.observe(LinkStatus(b.t, False))
+    b.pad("seat2", "2C")
+    assert b.run() == [] and "link_offline" in b.kinds()
+    b.sensing.observe(LinkStatus(b.t, True))
+    assert b.run() == [act.Play("Bo", C("2C")[0])]
+
+
+def test_camera_count_above_the_reads_asks_for_a_spread():
+    b = Bench()
+    _to_exchange(b)
+    b.pad("seat2", "7D 5C")             # the reader sees two of the three placed cards
+    b.camera("seat2", 3)
+    b.press("next")
+    got = b.run()
+    assert act.Discard("Anna", ()) in got and all(getattr(a, "player", "") != "Bo" for a in got)
+    alert = next(a for a in b.sensing.alerts.open if a.kind == "unsure_count")
+    assert alert.player == "Bo" and alert.evidence == {"camera": 3, "rfid": 2}
+    b.pad("seat2", "7D 5C 4C")          # spread: all three read
+    assert act.Discard("Bo", C("4C 5C 7D")) in b.run()
+
+
+def test_camera_fills_in_a_play_the_reader_missed_and_disagreement_alerts():
+    b = Bench()
+    _to_tricks(b)
+    b.camera("seat1", 0, "9H")
+    assert b.run() == [act.Play("Anna", C("9H")[0])]
+    b.pad("seat3", "2C")                # the reader puts Bo's card at seat3 ...
+    b.camera("seat2", 0, "2C")          # ... the camera sees it at seat2
+    assert "camera_disagrees" in b.kinds()
