@@ -65,7 +65,10 @@ class RandomBot:
         if phase == "quads_choice":
             return act.QuadsChoice(d.asking[0], rng.choice(("zero", "points")))
         if phase == "chicago":
-            return act.ChicagoAnswer(d.asking[0], rng.random() < self.chicago_rate)
+            p = d.asking[0]
+            high = sum(1 for c in d.hands[p] if c.rank >= 12)  # queens and up
+            rate = self.chicago_rate if high >= 3 else self.chicago_rate / 10
+            return act.ChicagoAnswer(p, rng.random() < rate)
         if phase == "tricks":
             p = engine.to_act()[0]
             hand = d.hands[p]

@@ -204,6 +204,7 @@ class Engine(ScoringRules, TrickRules):
         hands = {p: tuple(a.hands[p]) for p in order}
         self._emit(ev.DealStarted(len(g.deals) + 1, button, hands, order, folded,
                                   stop if self.rules.draw_stop_from_next_deal else ()))
+        self._maybe_end_exchange(self.state.deal)  # everyone at draw stop: nobody to wait for
 
     # --- exchanges ---------------------------------------------------------------------
 

@@ -202,3 +202,18 @@ def test_draw_stop_player_placing_nothing_late_is_harmless__sm2025_d5():
     doc = s.doc()
     assert doc["rejected"] == []
     assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Anna"]
+
+
+def test_everyone_at_draw_stop_skips_the_exchanges__sm2025_r19():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
+    s.adjust("Anna", 45).adjust("Bo", 46).adjust("Cilla", 47)
+    for p in ("Anna", "Bo", "Cilla"):  # end deal 1 quickly: every hand called dead
+        s.add(do="time_call", player=p)
+    s.deal(Anna="AS AH QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
+    doc = s.doc()
+    assert doc["rejected"] == []
+    assert doc["current"]["deal"] == 2
+    assert doc["current"]["phase"] == "chicago"  # three exchanges with nobody to wait for
+    got = [(a["player"], a["points"], a["reason"]) for a in doc["games"][0]["deals"][1]["awards"]]
+    assert got == [("Anna", 1, "one_pair"), ("Anna", 1, "one_pair")]
