@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Callable, Iterable
 
-from ..actions import Action
+from ..actions import Action, Discard
 from ..cards import FULL_DECK
 from ..engine import Engine, IllegalAction
 from .facts import PADS
@@ -115,6 +115,7 @@ class TableDriver:
         self.translator = Translator()
         self.shadow = Engine()
         self.played: list[Action] = []
+        self.unseen: list[Action] = []
         self._expected = len(live.accepted)
         self._last_press: str | None = None
         self.repress_s = 1.5
@@ -136,10 +137,16 @@ class TableDriver:
 
     async def step(self, action: Action) -> None:
         before = Translator.before(self.shadow)
+        d = self.shadow.state.deal
+        silent = (isinstance(action, Discard) and not action.cards and d is not None
+                  and action.player in d.order and self.shadow._at_draw_stop(d, action.player))
         try:
             self.shadow.apply(action)
         except IllegalAction:
             return  # a line the rules refuse changes nothing at the table either
+        if silent:  # a player at draw stop "placing nothing" does nothing a table can see
+            self.unseen.append(action)
+            return
         self.played.append(action)
         self._expected += 1
         for step in self.translator.plan(action, before, self.shadow):

@@ -83,7 +83,7 @@ class Translator:
             return [("put", action.card.code, pad), ("sync",)]
         if isinstance(action, act.Retract):
             card = before["last_played"]
-            return [("remove", card.code, f"hand:{pad}"), ("sync",)]
+            return [("remove", card.code, f"hand:{pad}"), ("pause",), ("sync",)]
         return [("submit",)]
 
     @staticmethod

@@ -289,6 +289,11 @@ class Sensing:
             return self._propose_open_camera()
         unplaced = [p for p in f.to_act if p not in f.placed]
         if unplaced:
+            for p in f.order:  # sm2019/shootout: the attempt itself costs the score (r19)
+                if p in f.draw_stop and p not in f.placed and not f.draw_stop_refused and not self._held(p):
+                    cards = self._own_cards(p)
+                    if cards:
+                        return Discard(p, tuple(sorted(cards)))
             if not self._closed:
                 return None
             for p in f.order:
@@ -299,10 +304,6 @@ class Sensing:
                     if self._camera_count_differs(p, len(cards)):
                         return None
                     return Discard(p, tuple(sorted(cards)))
-                if p in f.draw_stop and not f.draw_stop_refused:
-                    cards = self._own_cards(p)
-                    if cards:  # sm2019/shootout: the attempt costs the score (r19)
-                        return Discard(p, tuple(sorted(cards)))
             return None
         for p in f.order:
             if p in f.awaiting and not self._held(p):
