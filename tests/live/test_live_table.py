@@ -1,0 +1,119 @@
+"""The live loop: manual entry, durable before shown, clocks into actions, corrections
+into the log, clean shutdown.  With the real SQLite event log of issue 6."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import pytest
+
+from table_controller import actions as act
+from table_controller.clocks import FakeClock
+from table_controller.deck import virtual_deck
+from table_controller.engine import IllegalAction
+from table_controller.live import LiveTable, RecorderLog
+from table_controller.sensing import SensingError
+from table_controller.store import SQLiteStore
+from table_controller.views import for_role
+
+SEATS = ("Anna", "Bo", "Cilla", "Dan")
+
+
+@contextlib.asynccontextmanager
+async def running(tmp_path, **kw):
+    log, _ = RecorderLog.open(tmp_path / "table.sqlite")
+    clock = FakeClock(50.0)
+    live = LiveTable(log, virtual_deck(), clock=clock, tick_s=0.005, **kw)
+    task = asyncio.create_task(live.run())
+    try:
+        yield live, clock, log
+    finally:
+        await live.stop()
+        await asyncio.wait_for(task, 5)
+        log.close()
+
+
+async def test_manual_entry_is_stored_before_any_subscriber_sees_it(tmp_path):
+    async with running(tmp_path) as (live, clock, log):
+        q = live.subscribe()
+        await live.submit(act.TableStart(SEATS), "tl")
+        seq, snap = await asyncio.wait_for(q.get(), 2)
+        # the record is on disk, in the file, when the view gets it
+        other = SQLiteStore.open(tmp_path / "table.sqlite")
+        try:
+            kinds = [r.kind for r in other.read(1, seq)]
+        finally:
+            other.close()
+        assert "action" in kinds and seq >= 2 and snap["phase"] == "game_start"
+        assert snap["alerts"] == [] and "running" in snap["clocks"]
+
+
+async def test_a_refused_manual_action_raises_and_changes_nothing(tmp_path):
+    async with running(tmp_path) as (live, clock, log):
+        await live.submit(act.TableStart(SEATS), "tl")
+        before = live.engine.state.to_dict()
+        with pytest.raises(IllegalAction, match="first action|already started"):
+            await live.submit(act.TableStart(SEATS), "tl")
+        assert live.engine.state.to_dict() == before
+        assert live.rejected and live.rejected[0][0] == "tl"
+
+
+async def test_exchange_clock_expiry_becomes_timeouts_on_the_violation_record(tmp_path):
+    async with running(tmp_path, clock_limits={"exchange": 5}) as (live, clock, log):
+        await live.submit(act.TableStart(SEATS), "tl")
+        await live.submit(act.GameStart(SEATS, "Dan"), "tl")
+        from table_controller.bots import RandomBot
+        await live.submit(RandomBot(3).next_action(live.engine), "revisor")   # the deal, by hand
+        assert live.engine.phase == "exchange_1"
+        clock.advance(5.1)
+        await live.tick()
+        sources = [s for s, a in live.accepted if isinstance(a, act.Timeout)]
+        assert sources == ["clock"] * 4
+        g = live.engine.state.game
+        assert all(g.players[p].violations == ["exchange"] for p in SEATS)
+
+
+async def test_pause_from_the_console_and_the_tl(tmp_path):
+    async with running(tmp_path, clock_limits={"exchange": 5}) as (live, clock, log):
+        await live.submit(act.TableStart(SEATS), "tl")
+        await live.submit(act.GameStart(SEATS, "Dan"), "tl")
+        from table_controller.bots import RandomBot
+        await live.submit(RandomBot(3).next_action(live.engine), "revisor")
+        live.pause("tl")
+        clock.advance(60)
+        await live.tick()
+        assert not any(isinstance(a, act.Timeout) for _, a in live.accepted)
+        assert live.clocks_view()["paused"]
+        from firmware_bridge.events import ButtonPressed
+        await live.feed(ButtonPressed(clock.now(), "pause"))   # the console's pause button resumes
+        assert not live.clocks_view()["paused"]
+
+
+async def test_corrections_are_logged_and_bad_ones_refused(tmp_path):
+    async with running(tmp_path) as (live, clock, log):
+        await live.correct("the card at pad 3 is 7H", by="revisor")
+        with pytest.raises(SensingError):
+            await live.correct("the card is probably a seven", by="revisor")
+        with pytest.raises(SensingError, match="no open alert"):
+            await live.correct("dismiss 99", by="tl")
+        other = SQLiteStore.open(tmp_path / "table.sqlite")
+        try:
+            audits = [r.data for r in other.read(1, None) if r.kind == "audit"]
+        finally:
+            other.close()
+        assert audits and audits[0]["correction"] == "the card at seat3 is 7H" and audits[0]["who"] == "revisor"
+
+
+async def test_views_of_the_snapshot_hide_hands_from_the_revisor(tmp_path):
+    async with running(tmp_path) as (live, clock, log):
+        q = live.subscribe()
+        await live.submit(act.TableStart(SEATS), "tl")
+        await live.submit(act.GameStart(SEATS, "Dan"), "tl")
+        from table_controller.bots import RandomBot
+        await live.submit(RandomBot(3).next_action(live.engine), "revisor")
+        snap = None
+        while not q.empty():
+            _, snap = q.get_nowait()
+        assert all(p["hand"] for p in snap["players"])
+        assert all(p["hand"] is None for p in for_role(snap, "revisor")["players"])
