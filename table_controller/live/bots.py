@@ -125,7 +125,9 @@ class TableDriver:
                    script: Iterable[Action] | None = None, max_actions: int = 100_000) -> Engine:
         """Play until the bot has nothing more (or the script ends); returns the shadow."""
         it = iter(script) if script is not None else None
-        for _ in range(max_actions):
+        for n in range(max_actions + 64):
+            if n >= max_actions and not self._placing():
+                break  # stop between steps, never with a placement half done
             action = next_action(self.shadow) if next_action else next(it, None)
             if action is None:
                 break
@@ -134,6 +136,11 @@ class TableDriver:
                 self.progress(len(self.played), self.shadow)
         await self._sync()
         return self.shadow
+
+    def _placing(self) -> bool:
+        d = self.shadow.state.deal
+        return bool(d and d.phase == "exchange" and d.placed
+                    and any(p not in d.placed for p in self.shadow.to_act()))
 
     async def step(self, action: Action) -> None:
         before = Translator.before(self.shadow)
