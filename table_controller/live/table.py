@@ -14,8 +14,9 @@
   by manual entry only.  ``leds``: ``async (seat, colour, blink)`` for the console.
 - Every action, sensed or entered by hand, goes through ``log.apply`` (durable before it
   returns), and only then do subscribers get ``(seq, snapshot)``.  The snapshot is the
-  privileged one of :func:`table_controller.views.snapshot` plus ``alerts`` and
-  ``clocks``: pass it through ``views.for_role`` before it leaves the process.
+  privileged one of :func:`table_controller.views.snapshot` plus ``alerts`` (without
+  cards: ``Alert.public()``; the TL's full alerts with their evidence are ``alerts``)
+  and ``clocks``: pass it through ``views.for_role`` before it leaves the process.
 - Alerts from sensing are logged ("alert" records) and listed in ``alerts``; a
   correction settles them and is logged as an "audit" record.
 - Shot clocks run on the injected ``clock`` (monotonic seconds); expiry becomes a
@@ -265,7 +266,7 @@ class LiveTable:
         if not self._subscribers:
             return
         snap = snapshot(self.engine)
-        snap["alerts"] = [a.to_dict() for a in self.alerts]
+        snap["alerts"] = [a.public() for a in self.alerts]  # no cards: the Revisor sees these
         snap["clocks"] = self.clocks.view()
         item = (self.log.seq, snap)
         for q in list(self._subscribers):

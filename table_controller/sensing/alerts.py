@@ -30,6 +30,19 @@ KINDS = (
 )
 
 
+# What an alert says where hidden cards must not go (the Revisor is a player, r5): no
+# card, only what to look at.
+PUBLIC_TEXT = {
+    "unknown_uid": "an unknown tag", "two_pads": "a card read on two pads",
+    "foreign_card": "a card from another player's hand", "misdeal": "too many cards dealt",
+    "dealer_count": "wrong number of replacement cards (dealer error)",
+    "draw_stop_discard": "a discard at draw stop", "out_of_turn": "a card played out of turn",
+    "revoke": "a revoke", "unsure_count": "a count that does not add up: spread the cards",
+    "camera_disagrees": "camera and reader disagree", "reader_offline": "a reader offline",
+    "link_offline": "the seat controller link is down", "rejected": "the rules refused what the pads show",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Alert:
     id: int
@@ -42,8 +55,16 @@ class Alert:
     holds: bool = True
 
     def to_dict(self) -> dict[str, Any]:
+        """Everything, evidence and cards included: for the log and the TL."""
         return {"id": self.id, "kind": self.kind, "text": self.text, "player": self.player,
                 "pad": self.pad, "evidence": dict(self.evidence), "at": self.at, "holds": self.holds}
+
+    def public(self) -> dict[str, Any]:
+        """Without any card: safe for every view at the table."""
+        where = " ".join(x for x in (self.pad, f"({self.player})" if self.player else None) if x)
+        text = PUBLIC_TEXT.get(self.kind, self.kind) + (f" at {where}" if where else "")
+        return {"id": self.id, "kind": self.kind, "text": text[0].upper() + text[1:], "player": self.player,
+                "pad": self.pad, "at": self.at, "holds": self.holds}
 
 
 @dataclass(frozen=True, slots=True)

@@ -200,3 +200,16 @@ def test_camera_fills_in_a_play_the_reader_missed_and_disagreement_alerts():
     b.pad("seat3", "2C")                # the reader puts Bo's card at seat3 ...
     b.camera("seat2", 0, "2C")          # ... the camera sees it at seat2
     assert "camera_disagrees" in b.kinds()
+
+
+def test_alerts_shown_at_the_table_name_no_card():
+    from table_controller.cards import FULL_DECK
+    b = Bench()
+    b.apply(act.Adjust("Cilla", 46, "test setup"))
+    _to_exchange(b)
+    b.pad("seat3", "7S")                    # a hidden card from Cilla's hand
+    alert = next(a for a in b.sensing.alerts.open if a.kind == "draw_stop_discard")
+    assert "7S" in alert.text               # the TL's view has the evidence
+    shown = str(alert.public())
+    assert not any(c.code in shown.split() or f"'{c.code}'" in shown for c in FULL_DECK)
+    assert "seat3 (Cilla)" in alert.public()["text"]
