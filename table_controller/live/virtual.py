@@ -29,8 +29,9 @@ def noise_model(name: str):
 async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
                                 players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
                                 sync_timeout: float = 30.0, record_sensors: bool = False,
-                                progress: Callable | None = None, max_actions: int = 100_000):
-    """Play a table to its end; returns (live table, shadow engine, driver)."""
+                                progress: Callable | None = None, max_actions: int = 100_000, script=None):
+    """Play a table to its end (or an action ``script`` instead of the bots); returns
+    (live table, shadow engine, driver)."""
     from firmware_bridge import SeatControllerClient
     from hardware.virtual import VirtualTable
 
@@ -50,7 +51,10 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
             task = asyncio.create_task(live.run())
             driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3), sync_timeout=sync_timeout, progress=progress)
             try:
-                await driver.play(RandomBot(seed, players, ruleset).next_action, max_actions=max_actions)
+                if script is not None:
+                    await driver.play(script=script, max_actions=max_actions)
+                else:
+                    await driver.play(RandomBot(seed, players, ruleset).next_action, max_actions=max_actions)
             finally:
                 await live.stop()
                 with contextlib.suppress(asyncio.CancelledError):

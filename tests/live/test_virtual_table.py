@@ -56,3 +56,19 @@ def test_run_refuses_bad_combinations_without_a_traceback(tmp_path):
         out = subprocess.run([sys.executable, "-m", "table_controller.cli", "run", *args],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and msg in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("name", ["open_card_declined.jsonl", "revoke.jsonl", "chicago_broken.jsonl",
+                                  "player_dealer_error.jsonl"])
+async def test_example_scripts_on_a_rough_virtual_table(name):
+    from pathlib import Path
+
+    from table_controller.replay import replay_lines
+    from tests.sensing.test_scripted_games import EXAMPLES, script_actions
+
+    text = (Path(EXAMPLES) / name).read_text()
+    live, shadow, driver = await bots_on_virtual_table(seed=2, noise="rough", script=script_actions(text))
+    assert_same_game(driver.played, live, shadow)
+    _, doc = replay_lines(text.splitlines())
+    doc["rejected"] = []
+    assert replay_document(live.engine) == doc
