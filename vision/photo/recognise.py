@@ -30,9 +30,9 @@ CLASSIFIER_FILE = "index_classifier.onnx"
 CALIBRATION_FILE = "calibration.json"  # raw score -> confidence, by vision/photo/calibrate.py
 UNKNOWN = "unknown"
 # Chosen on the training part of the development photos (never the held-out part):
-# the value where precision there is highest (0.989; at 0.99 nothing is read) in
-# tests/bench/vision_real.py --sweep.  Recall is low at this value: the networks
-# are not yet good enough (issue 9's targets are not met).
+# the lowest value where precision there reached 0.99 (0.995 at 0.97; at 0.99
+# nothing is read) in tests/bench/vision_real.py --sweep.  Recall is low at this
+# value: the networks are not yet good enough (issue 9's recall target is not met).
 DEFAULT_MIN_CONFIDENCE = 0.97
 DET_THRESHOLD = 0.1  # a peak of the heat map this high is a candidate index (the classifier weeds out)
 MAX_CANDIDATES = 16

@@ -237,7 +237,7 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
     for epoch in range(epochs):
         crops, labels = [], []
         while len(crops) < per_epoch:
-            if det_items and rng.random() < 0.5:
+            if det_items and rng.random() < 0.6:
                 s = det_crop_sample(sources, rng.choice(det_items), rng)
             else:
                 img, boxes = sources[rng.randrange(len(sources))]
