@@ -133,3 +133,5 @@ def test_role_filter_drops_keys_it_does_not_know():
         view = for_role(snap, role)
         assert "alerts" not in view and "secret" not in view["players"][0]
     assert "alerts" in for_role(snap, "broadcast")
+    snap["clocks"] = {"paused": False, "running": {"Anna": {"clock": "play", "remaining": 12.5}}}
+    assert for_role(snap, "public")["clocks"] == snap["clocks"]  # shot clocks are public
