@@ -192,6 +192,10 @@ def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
             return denied(401 if role is None else 403, None if role is None else "no protocol for this role")
         return HTMLResponse(protocol_html(_protocol_doc(role)))
 
+    # one page for every view: its script and title differ, nothing else
+    TITLES = {"public": "Scoreboard", "broadcast": "Broadcast", "dealer": "Dealer",
+              "protocol": "Protocol", "revisor": "Revisor", "tl": "TL"}
+
     @app.get("/{view}")
     async def page(view: str, request: Request):
         role = role_of(request)
@@ -202,7 +206,8 @@ def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
         if role not in VIEWS[view]:
             return denied(403, f"the {role} token does not open the {view} view")
         token = request.query_params.get("token", "")
-        html = _files("templates", f"{view}.html").replace("{{TOKEN}}", token).replace("{{TABLE}}", hub.name)
+        html = (_files("templates", "view.html").replace("{{TOKEN}}", token).replace("{{TABLE}}", hub.name)
+                .replace("{{VIEW}}", view).replace("{{TITLE}}", TITLES[view]))
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
     @app.websocket("/ws")

@@ -102,6 +102,10 @@ class VirtualTable:
             os.unlink(tmp)
         os.symlink(self.pty.path, tmp)
         os.replace(tmp, self.port)  # the stable name moves to the new terminal at once
+        self._boot()
+
+    def _boot(self) -> None:
+        """Start the real firmware logic afresh, as power-on or a watchdog reset does."""
         self.boots += 1
         self.firmware = SeatController(self.pty, self.readers, self.buttons, self.leds, self.buzzer,
                                        self.clock, self.watchdog, self.device_id, self.config)
@@ -222,12 +226,7 @@ class VirtualTable:
             raise VirtualTableError("the table is unplugged; replug() it first")
         self._stop.set()
         self._thread.join()
-        self.boots += 1
-        self.firmware = SeatController(self.pty, self.readers, self.buttons, self.leds, self.buzzer,
-                                       self.clock, self.watchdog, self.device_id, self.config)
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="virtual-seat-controller", daemon=True)
-        self._thread.start()
+        self._boot()
 
     def hang(self) -> None:
         """The firmware stops answering but the port stays open (a silent device)."""
