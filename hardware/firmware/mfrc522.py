@@ -160,7 +160,11 @@ class MFRC522:
             rx, _, _ = self._transceive(frame + self._crc(frame))
             if rx is None or not rx:
                 return None
-            if part[0] == _CT:
+            # The SAK's cascade bit, not the first byte, says whether the UID goes on:
+            # 0x88 is a legal byte at the last cascade level of a 10-byte UID.
+            if rx[0] & 0x04:
+                if part[0] != _CT:
+                    return None
                 uid += part[1:4]
                 continue
             uid += part[:4]

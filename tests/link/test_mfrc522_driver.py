@@ -71,3 +71,11 @@ UIDS = st.one_of(
 def test_any_set_of_up_to_8_cards_is_read_exactly(uids):
     reader, _ = reader_with(uids)
     assert sorted(reader.scan()) == sorted(uids)
+
+
+def test_a_cascade_tag_byte_at_the_last_level_is_part_of_the_uid():
+    # found by hypothesis in CI: byte 6 of a 10-byte UID may be 0x88; only the SAK's cascade
+    # bit says whether another level follows
+    uid = "00000000000088000000"
+    reader, _ = reader_with([uid, "04A1B2C3D4E5F6"])
+    assert sorted(reader.scan()) == sorted([uid, "04A1B2C3D4E5F6"])
