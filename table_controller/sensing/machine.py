@@ -165,7 +165,7 @@ class Sensing:
             # the players whose replacements lie on their pads; if the readers have not
             # reported any yet, the dealer's next one in turn (never an open card not yet
             # seen: taking it is the player's choice)
-            targets = [p for p in waiting if self._new_cards(p) or p in self._erred]
+            targets = [p for p in waiting if self._open_or_new(p) or p in self._erred]
             targets = targets or [p for p in waiting[:1] if p not in f.open_next]
             for p in targets:
                 if p in f.open_next:
@@ -173,7 +173,22 @@ class Sensing:
                 else:
                     self._done[p] = self.now
         elif name == "declined":
-            self._declined.update(p for p in waiting if p in f.open_next and self._new_cards(p))
+            self._declined.update(p for p in waiting if p in f.open_next and self._open_or_new(p))
+
+    def _open_or_new(self, player: str) -> bool:
+        """Replacements (or the open card) on the player's pad.  Camera-only mode has no
+        reader: the open card is the one face-up drawable card the camera names with
+        confidence on the pad (CameraMemory drops sightings below its threshold)."""
+        if self.rfid:
+            return bool(self._new_cards(player))
+        return player in self.facts.open_next and self._camera_open_card(player) is not None
+
+    def _camera_open_card(self, player: str) -> Card | None:
+        f = self.facts
+        pad = f.pad_of(player)
+        v = self.camera.view(pad, self._step_at) if pad else None
+        ups = [c for c in (v.face_up if v else ()) if c in f.drawable and c != f.declined.get(player)]
+        return ups[0] if len(ups) == 1 else None
 
     def _arrivals(self, pad: str, came: set[str]) -> None:
         f = self.facts
@@ -361,10 +376,9 @@ class Sensing:
         f = self.facts
         for p in f.order:
             if p in f.awaiting and p in f.open_next:
-                v = self.camera.view(f.pad_of(p), self._step_at)
-                ups = [c for c in (v.face_up if v else ()) if c in f.drawable]
-                if len(ups) == 1 and (p in self._declined or p in self._taken):
-                    return OpenCard(p, ups[0], p in self._taken)
+                card = self._camera_open_card(p)
+                if card is not None and (p in self._declined or p in self._taken):
+                    return OpenCard(p, card, p in self._taken)
         return None
 
     def _present_cards(self, pad: str) -> set[Card]:

@@ -189,9 +189,6 @@ def test_the_camera_shows_the_open_card_on_the_players_pad():
     assert all(not e.face_up and e.face_down == 0 for p, e in events.items() if p != pad)
 
 
-@pytest.mark.xfail(strict=True, reason="sensing (issue 5): in camera-only mode the dealer's next/declined "
-                   "buttons mark an open card only when a reader saw it, so the camera's open card is "
-                   "never proposed")
 def test_camera_only_mode_proposes_the_open_card_the_camera_sees():
     _, action, facts = _open_card_moment()
     s = sensing.Sensing(virtual_deck(), rfid=False)
