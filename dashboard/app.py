@@ -34,11 +34,11 @@ from .tokens import RoleTokens
 # view -> roles allowed to open it
 VIEWS = {
     "revisor": {"revisor"}, "tl": {"tl"}, "broadcast": {"broadcast"}, "public": {"public", "tl"},
-    "dealer": {"dealer"}, "protocol": {"tl", "revisor", "public"},
+    "dealer": {"dealer"}, "protocol": {"tl", "revisor", "public"}, "hall": {"tl"},
 }
 STATIC = {"common.js": "text/javascript", "revisor.js": "text/javascript", "tl.js": "text/javascript",
           "broadcast.js": "text/javascript", "public.js": "text/javascript", "protocol.js": "text/javascript",
-          "dealer.js": "text/javascript", "style.css": "text/css"}
+          "dealer.js": "text/javascript", "hall.js": "text/javascript", "style.css": "text/css"}
 DENIED = {"error": "a role token is needed (?token=...)"}
 
 
@@ -46,7 +46,8 @@ def _files(folder: str, name: str) -> str:
     return resources.files("dashboard").joinpath(folder, name).read_text(encoding="utf-8")
 
 
-def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
+def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = ()) -> FastAPI:
+    """``peers``: the other tables' dashboards (``http://host:port``) on the TL's hall page."""
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         live = asyncio.create_task(hub.live.run())  # sensors, shot clocks
@@ -165,6 +166,14 @@ def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
             return denied(401 if role is None else 403, None if role is None else "the TL's history only")
         return JSONResponse({"seq": hub.seq, "events": deal_history(hub.engine.events, hub.revealed)})
 
+    @app.get("/api/tables")
+    async def tables(request: Request):
+        role = role_of(request)
+        if role != "tl":
+            return denied(401 if role is None else 403, None if role is None else "the TL's hall only")
+        # this table first (same origin: base ""), then the peers in the order given
+        return JSONResponse({"tables": [{"base": "", "name": hub.name}] + [{"base": b} for b in peers]})
+
     @app.get("/api/audit")
     async def audit(request: Request):
         role = role_of(request)
@@ -194,7 +203,7 @@ def create_app(hub: TableHub, tokens: RoleTokens) -> FastAPI:
 
     # one page for every view: its script and title differ, nothing else
     TITLES = {"public": "Scoreboard", "broadcast": "Broadcast", "dealer": "Dealer",
-              "protocol": "Protocol", "revisor": "Revisor", "tl": "TL"}
+              "protocol": "Protocol", "revisor": "Revisor", "tl": "TL", "hall": "All tables"}
 
     @app.get("/{view}")
     async def page(view: str, request: Request):

@@ -35,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="no virtual hardware: the bots enter their actions by hand (fast; tests use it)")
     p.add_argument("--manual-chicago", action="store_true",
                    help="with --direct: the bots leave the Chicago question to the Revisor's tablet")
+    p.add_argument("--name", default="Demo table", help="the table's name on every view")
+    from .serve_cli import add_event_arguments
+    add_event_arguments(p)
 
 
 async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
@@ -70,6 +73,7 @@ async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from .hall import peer_bases
     from .serve_cli import port_problem
 
     problem = port_problem("127.0.0.1", args.port)
@@ -85,6 +89,7 @@ def main(args: argparse.Namespace) -> int:
               "so continue it with --direct or give a new --data folder", file=sys.stderr)
         return 2
     try:
+        args.peer = peer_bases(args.peer)
         asyncio.run(_run(args, data))
     except DashboardError as exc:
         print(f"chicago-table demo: {exc}", file=sys.stderr)
@@ -95,7 +100,8 @@ def main(args: argparse.Namespace) -> int:
 async def _run(args: argparse.Namespace, data: Path) -> None:
     if args.direct:
         from .table_files import open_table
-        hub, tokens = open_table(data, "Demo table", args.broadcast_delay, default_delay=10.0)
+        hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0,
+                                 tokens_file=args.tokens)
         await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
         return
     from firmware_bridge import SeatControllerClient
@@ -114,8 +120,8 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
                 if sc.online:
                     break
                 await asyncio.sleep(0.02)
-            hub, tokens = open_table(data, "Demo table", args.broadcast_delay, default_delay=10.0,
-                                     sensors=sc, leds=sc.set_led)
+            hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0,
+                                     sensors=sc, leds=sc.set_led, tokens_file=args.tokens)
             driver = TableDriver(hub.live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset())),
                                  sync_timeout=30.0)
             await _serve(args, data, hub, tokens, drive_virtual(hub, driver, args.seed, args.pace),
@@ -129,11 +135,13 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
     from .serve_cli import print_urls
 
     how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
-    print(f"Demo table (data in {data}): {how}, {args.pace:g} s apart; "
+    print(f"{args.name} (data in {data}): {how}, {args.pace:g} s apart; "
           f"broadcast delay {hub.delay.delay:g} s.  Open a view:")
     print_urls(f"http://localhost:{args.port}", tokens)
+    if args.peer:
+        print(f"  hall       http://localhost:{args.port}/hall?token={tokens.token('tl')} ({len(args.peer) + 1} tables)")
     print("Ctrl-C stops the demo.", flush=True)
-    server = uvicorn.Server(uvicorn.Config(create_app(hub, tokens), host="127.0.0.1", port=args.port,
+    server = uvicorn.Server(uvicorn.Config(create_app(hub, tokens, tuple(args.peer)), host="127.0.0.1", port=args.port,
                                            log_level="warning"))
     task = asyncio.create_task(bots)
 

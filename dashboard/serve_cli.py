@@ -23,6 +23,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--broadcast-delay", type=float, default=None, metavar="SECONDS",
                    help="delay of the broadcast stream; kept in the data folder, so a restart keeps it "
                         "(default: the stored value, 60 s the first time)")
+    add_event_arguments(p)
+
+
+def add_event_arguments(p: argparse.ArgumentParser) -> None:
+    """The options that join a table to the other tables of its event (the TL's hall)."""
+    p.add_argument("--tokens", type=Path, default=None, metavar="FILE",
+                   help="the event's role tokens, the same file on every table of the event "
+                        "(default: tokens.json in the data folder; created if missing)")
+    p.add_argument("--peer", action="append", default=[], metavar="URL",
+                   help="another table's dashboard (http://HOST:PORT) shown on the TL's hall page "
+                        "/hall; repeat for every table; the tables must share --tokens")
 
 
 def port_problem(host: str, port: int) -> str | None:
@@ -48,18 +59,22 @@ def main(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
+    from .hall import peer_bases
     from .table_files import open_table
     problem = port_problem(args.host, args.port)
     if problem:
         print(f"chicago-table serve: {problem}", file=sys.stderr)
         return 2
     try:
-        hub, tokens = open_table(args.data, args.name, args.broadcast_delay)
+        peers = peer_bases(args.peer)
+        hub, tokens = open_table(args.data, args.name, args.broadcast_delay, tokens_file=args.tokens)
     except DashboardError as exc:
         print(f"chicago-table serve: {exc}", file=sys.stderr)
         return 2
     base = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
     print(f"{hub.name}: {hub.seq} events, broadcast delay {hub.delay.delay:g} s. Views:")
     print_urls(base, tokens)
-    uvicorn.run(create_app(hub, tokens), host=args.host, port=args.port, log_level="warning")
+    if peers:
+        print(f"  hall       {base}/hall?token={tokens.token('tl')} ({len(peers) + 1} tables)")
+    uvicorn.run(create_app(hub, tokens, peers), host=args.host, port=args.port, log_level="warning")
     return 0

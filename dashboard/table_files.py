@@ -4,7 +4,8 @@
       table.sqlite      the table's event log (the store, issue 6): actions, events,
                         rejections, alerts, audit entries (reveals, pauses)
       broadcast.sqlite  the broadcast delay and its queued frames
-      tokens.json       the role tokens of this event (mode 600)
+      tokens.json       the role tokens of this event (mode 600), unless --tokens names
+                        the file the event's tables share
 """
 
 from __future__ import annotations
@@ -23,15 +24,17 @@ VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public":
 
 def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
                clock: Callable[[], float] = time.time, default_delay: float = 60.0, *,
-               sensors: Any = None, leds: Any = None, deck: Any = None) -> tuple[TableHub, RoleTokens]:
+               sensors: Any = None, leds: Any = None, deck: Any = None,
+               tokens_file: Path | None = None) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
-    ``sensors`` the table is played by manual entry (Revisor, TL) alone."""
+    ``sensors`` the table is played by manual entry (Revisor, TL) alone.  ``tokens_file``:
+    the event's tokens shared by its tables (default ``data/tokens.json``)."""
     from table_controller.deck import virtual_deck
     from table_controller.live import LiveTable, RecorderLog
 
     data = Path(data)
     data.mkdir(parents=True, exist_ok=True)
-    tokens = RoleTokens.load_or_create(data / "tokens.json")
+    tokens = RoleTokens.load_or_create(Path(tokens_file) if tokens_file else data / "tokens.json")
     log = TableLog(data / "table.sqlite")
     live = LiveTable(RecorderLog(log.recorder), deck if deck is not None else virtual_deck(),
                      sensors=sensors, leds=leds)

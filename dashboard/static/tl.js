@@ -23,6 +23,7 @@ function needReason(input) { if (!input.value.trim()) { showError("give a reason
 
 setKids(document.getElementById("app"), live,
   h("section", { id: "controls" },
+    h("div", {}, h("a", { id: "hall-link", href: "/hall?token=" + encodeURIComponent(TOKEN) }, "All tables of the event")),
     h("div", {}, h("button", { id: "pause", onclick: () => act("/api/pause", { reason: "TL" }, "paused") }, "Pause"),
       h("button", { id: "resume", onclick: () => act("/api/resume", { reason: "TL" }, "resumed") }, "Resume")),
     h("div", {}, h("b", {}, "Penalty "), pPlayer, pKind, pPoints, pReason,

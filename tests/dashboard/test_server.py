@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -137,9 +138,10 @@ def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_ser
     for seed in (21,):
         s = make_server(command="demo", pace=0.001, delay=0, seed=seed)
         got: dict[str, list[str]] = {r: [] for r in BLIND + ("broadcast",)}
-        conns = {r: connect(f"{s.ws_base}/ws?token={s.token(r)}", open_timeout=5, max_size=None) for r in got}
         deadline = time.monotonic() + 240
-        try:
+        with contextlib.ExitStack() as stack:
+            conns = {r: stack.enter_context(connect(f"{s.ws_base}/ws?token={s.token(r)}", open_timeout=5,
+                                                    max_size=None)) for r in got}
             done = False
             while not done and time.monotonic() < deadline:
                 for r, ws in conns.items():
@@ -151,9 +153,6 @@ def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_ser
                     if r == "public" and json.loads(text)["state"]["phase"] == "table_over":
                         done = True
             assert done, "the bots did not finish the table in time"
-        finally:
-            for ws in conns.values():
-                ws.close()
         public, hidden = public_cards_by_seq(s.actions())
         for r in BLIND:
             assert len(got[r]) > 20
@@ -170,28 +169,27 @@ def test_a_stalled_client_skips_to_the_latest_state_and_stalls_nobody(make_serve
     others, and when it reads again it gets the newest state, not the whole backlog."""
     s = make_server(command="demo", pace=0.001, delay=0, seed=4)
     slow = StalledClient("127.0.0.1", s.port, f"/ws?token={s.token('public')}")
-    fast = connect(f"{s.ws_base}/ws?token={s.token('public')}", open_timeout=5, max_size=None)
-    gaps, seqs = [], []
-    last = time.monotonic()
-    end = last + 12  # megabytes of states: far beyond every socket buffer
-    while time.monotonic() < end:
-        m = json.loads(fast.recv(timeout=5))
-        seqs.append(m["seq"])
-        now = time.monotonic()
-        gaps.append(now - last)
-        last = now
-        if m["state"]["phase"] == "table_over":
-            break
-    assert max(gaps) < 1.0 and len(seqs) > 500  # the fast client was never held up
-    r = httpx.post(f"{s.base}/api/pause", params={"token": s.token("tl")}, json={"reason": "test"})
-    assert r.status_code == 200
-    while True:
-        m = json.loads(fast.recv(timeout=5))
-        if m["paused"]:
-            final = m["seq"]
-            break
-    got = [json.loads(text)["seq"] for text in slow.read_all()]
-    assert got[-1] == final  # the newest state arrived
-    assert len(got) < len(set(seqs)) / 2  # and most of the backlog was skipped, not queued
-    slow.close()
-    fast.close()
+    with connect(f"{s.ws_base}/ws?token={s.token('public')}", open_timeout=5, max_size=None) as fast:
+        gaps, seqs = [], []
+        last = time.monotonic()
+        end = last + 12  # megabytes of states: far beyond every socket buffer
+        while time.monotonic() < end:
+            m = json.loads(fast.recv(timeout=5))
+            seqs.append(m["seq"])
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+            if m["state"]["phase"] == "table_over":
+                break
+        assert max(gaps) < 1.0 and len(seqs) > 500  # the fast client was never held up
+        r = httpx.post(f"{s.base}/api/pause", params={"token": s.token("tl")}, json={"reason": "test"})
+        assert r.status_code == 200
+        while True:
+            m = json.loads(fast.recv(timeout=5))
+            if m["paused"]:
+                final = m["seq"]
+                break
+        got = [json.loads(text)["seq"] for text in slow.read_all()]
+        assert got[-1] == final  # the newest state arrived
+        assert len(got) < len(set(seqs)) / 2  # and most of the backlog was skipped, not queued
+        slow.close()

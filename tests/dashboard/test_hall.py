@@ -1,0 +1,98 @@
+"""The TL's hall: every table of the event on one page, each through its own server's TL
+stream with the event's shared token (issue 8: "TL view: every table's state, the alert queue")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+
+from dashboard.errors import DashboardError
+from dashboard.hall import peer_base, peer_bases
+
+from .harness import CLI, ROOT, free_port
+
+pytestmark = pytest.mark.browser
+
+
+def test_peer_addresses_are_checked():
+    assert peer_base("http://table2.local:8080/") == "http://table2.local:8080"
+    assert peer_base(" https://10.0.0.7 ") == "https://10.0.0.7"
+    assert peer_bases(["http://a:1", "http://a:1/", "http://b:2"]) == ("http://a:1", "http://b:2")
+    for bad in ("table2:8080", "ftp://a:1", "http://a:1/tl?token=x", "http://", "http://a:99999"):
+        with pytest.raises(DashboardError):
+            peer_base(bad)
+
+
+def test_serve_refuses_a_bad_peer_with_a_clear_message(tmp_path):
+    r = subprocess.run(CLI + ["serve", "--data", str(tmp_path / "t"), "--port", str(free_port()),
+                              "--peer", "table2:8080"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert "http://HOST:PORT" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "t").exists()  # nothing created on a bad command line
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_the_hall_shows_every_table_live_and_a_table_that_is_down(make_server, chromium, tmp_path):
+    tokens = tmp_path / "event-tokens.json"
+    second = make_server(pace=0.05, seed=2, extra=("--tokens", str(tokens), "--name", "Table 2"))
+    dead = f"http://127.0.0.1:{free_port()}"  # a table whose Pi is off
+    first = make_server(pace=0.05, seed=1, extra=("--tokens", str(tokens), "--name", "Table 1",
+                                                  "--peer", second.base, "--peer", dead))
+    tl = json.loads(tokens.read_text())["tl"]
+    # the hall is the TL's alone
+    assert _get(f"{first.base}/hall?token={json.loads(tokens.read_text())['revisor']}")[0] == 403
+    assert _get(f"{first.base}/api/tables")[0] == 401
+    status, body = _get(f"{first.base}/api/tables?token={tl}")
+    assert status == 200
+    assert [t["base"] for t in json.loads(body)["tables"]] == ["", second.base, dead]
+
+    page = chromium.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    assert page.goto(f"{first.base}/hall?token={tl}").status == 200
+    here = page.locator('.hall-table[data-base="here"]')
+    there = page.locator(f'.hall-table[data-base="{second.base}"]')
+    gone = page.locator(f'.hall-table[data-base="{dead}"]')
+    page.wait_for_function("() => document.body.dataset.live === '2'", timeout=30000)
+    assert here.get_attribute("data-table") == "Table 1" and there.get_attribute("data-table") == "Table 2"
+    assert gone.get_attribute("data-state") == "offline"
+    # both panels follow their own table live
+    seq = int(there.get_attribute("data-seq"))
+    page.wait_for_function(f"() => Number(document.querySelector('.hall-table[data-base=\"{second.base}\"]')"
+                           f".dataset.seq) > {seq}", timeout=20000)
+    assert here.locator("[data-player]").count() >= 3 and there.locator("[data-player]").count() >= 3
+
+    # a rejected entry at table 2 lands in the hall's alert queue
+    rev2 = json.loads(tokens.read_text())["revisor"]
+    req = urllib.request.Request(f"{second.base}/api/action?token={rev2}", method="POST",
+                                 data=json.dumps({"do": "discard", "player": "Nobody", "cards": []}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(req, timeout=10)
+    page.wait_for_function(f"() => Number(document.querySelector('.hall-table[data-base=\"{second.base}\"]')"
+                           ".dataset.alerts) >= 1", timeout=20000)
+    assert "rejected" in there.locator(".hall-alerts").inner_text()
+
+    # table 2 crashes: its panel goes offline, table 1 plays on; back up, it is live again
+    second.stop()
+    page.wait_for_function(f"() => document.querySelector('.hall-table[data-base=\"{second.base}\"]')"
+                           ".dataset.state === 'offline'", timeout=20000)
+    seq = int(here.get_attribute("data-seq"))
+    page.wait_for_function(f"() => Number(document.querySelector('.hall-table[data-base=\"here\"]').dataset.seq) > {seq}",
+                           timeout=20000)
+    second.start()
+    page.wait_for_function(f"() => document.querySelector('.hall-table[data-base=\"{second.base}\"]')"
+                           ".dataset.state === 'live'", timeout=30000)
+    assert errors == []
+    page.close()
