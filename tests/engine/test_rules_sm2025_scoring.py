@@ -1,5 +1,6 @@
 """SM 2025 scoring, Chicago, tricks, game and table results (RULES.md §2, §5-§11)."""
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -414,3 +415,32 @@ def test_last_place_and_no_placement_penalties__sm2025_r33():
     g = doc["games"][0]
     assert g["places"]["Cilla"] == 4 and g["placement_points"]["Cilla"] == 5
     assert g["placement_points"]["Dan"] == 0
+
+
+def test_every_expiry_stays_on_the_record_so_repeats_can_be_punished__sm2025_r34():
+    """r34: repeated offences against the time limits are punished, by the TL (r33). The
+    engine keeps each expiry on the player's record for the game and on the TL's view;
+    the punishment itself is the TL's penalty action."""
+    from table_controller.views import for_role, snapshot
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.add(do="timeout", player="Anna", clock="play").add(do="timeout", player="Anna", clock="play")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert engine.state.games[0].players["Anna"].violations == ["play", "play"]
+    tl = {p["name"]: p for p in for_role(snapshot(engine), "tl")["players"]}
+    assert tl["Anna"]["violations"] == 2 and tl["Bo"]["violations"] == 0
+    s.add(do="penalty", player="Anna", kind="sit_out_deal", reason="r34: second time violation")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and engine.state.games[0].players["Anna"].violations == ["play", "play"]
+
+
+def test_the_revisor_is_a_player_so_the_revisor_view_holds_no_hand__sm2025_r5():
+    """r5: the Revisor keeps the protocol but plays at the table: the Revisor's tablet shows
+    no player's hand or face-down discards, only what everyone at the table sees."""
+    from table_controller.views import for_role, snapshot
+    engine, _ = Script().deal(**JUNK).add(do="discard", player="Anna", cards=["2C"]).run()
+    snap = snapshot(engine)
+    assert any(p["hand"] for p in snap["players"])       # the hands are there to hide
+    revisor = for_role(snap, "revisor")
+    assert all(not p.get("hand") and not p.get("placed") and not p.get("hand_name") for p in revisor["players"])
+    assert "2C" not in json.dumps(revisor)
