@@ -7,9 +7,11 @@ Routes read projections and post actions; the game is judged by the engine in th
 Every request needs a role token (``?token=`` or ``Authorization: Bearer``): without one,
 nothing is served, not even the scripts.
 
-The stream (``/ws?token=...&since=SEQ``) sends whole states filtered for the role, each with
-its ``seq``: a new or reconnecting client gets the current state first (the broadcast: the
+The stream (``/ws?token=...``) sends whole states filtered for the role, each with its
+``seq``: a new or reconnecting client gets the current state first (the broadcast: the
 delayed one), then every update, so a client that was away catches up without a reload.
+Since every message is a whole state, a reconnecting page's ``since=SEQ`` needs no backlog:
+the newest state is the catch-up (and a client that falls behind skips to it, hub.Client).
 """
 
 from __future__ import annotations
