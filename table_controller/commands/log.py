@@ -4,6 +4,7 @@
     $ chicago-table log check table7.sqlite --salvage table7-saved.sqlite
     $ chicago-table log export table7.sqlite -o table7.jsonl
     $ chicago-table log import table7.jsonl --db table7-copy.sqlite
+    $ chicago-table log replay-sensors table7.sqlite --json
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        "events; nothing is written unless all of it checks out.")
     i.add_argument("export", help="the export (.jsonl); '-' reads standard input")
     i.add_argument("--db", required=True, metavar="NEWFILE", help="the new table file to write")
+    r = sub.add_parser("replay-sensors", help="replay the raw sensor records through sensing",
+                       description="Feed the log's raw sensor records through a fresh sensing machine "
+                       "and rules engine (actions entered by hand and corrections are taken from the log, "
+                       "sensed actions must come out of sensing again) and compare with the stored game. "
+                       "Exit status 0: the same game; 1: it differs; 2: the file cannot be read.")
+    r.add_argument("file", help="the table's log (.sqlite)")
+    r.add_argument("--json", action="store_true", help="print the replayed game's JSON document")
     p.set_defaults(_log_parser=p)
 
 
@@ -55,7 +63,8 @@ def main(args: argparse.Namespace) -> int:
         args._log_parser.print_help()
         return 2
     try:
-        return {"check": _check, "export": _export, "import": _import}[cmd](args)
+        return {"check": _check, "export": _export, "import": _import,
+                "replay-sensors": _replay_sensors}[cmd](args)
     except StoreError as exc:
         print(f"chicago-table log {cmd}: {exc}", file=sys.stderr)
         return 2
@@ -148,3 +157,24 @@ def _import(args: argparse.Namespace) -> int:
     n = import_export(lines, args.db)
     print(f"imported {n} records into {args.db}", file=sys.stderr)
     return 0
+
+
+def _replay_sensors(args: argparse.Namespace) -> int:
+    from ..live.replay import replay_sensor_log
+    from ..replay import replay_document
+    from ..store.rebuild import resume
+
+    print(f"replaying the sensor records of {args.file} ...", file=sys.stderr)
+    try:
+        engine, doc, replay = replay_sensor_log(args.file)
+    except ValueError as exc:  # a sensor record or deck the replay cannot read
+        print(f"chicago-table log replay-sensors: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    same = doc == replay_document(resume(args.file)[0])
+    sensed = sum(1 for s, _ in replay.accepted if s == "sensing")
+    print(f"{replay.observations} observations; {len(replay.accepted)} actions ({sensed} sensed); "
+          f"{'the same game as stored' if same else 'DIFFERS from the stored game'}", file=sys.stderr)
+    if args.json:
+        json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    return 0 if same else 1

@@ -3,12 +3,19 @@
 ``RecorderLog`` is the real one (issue 6's SQLite log: an accepted action and its
 events are on disk before the call returns, so no view sees an event the log lacks);
 ``MemoryLog`` keeps everything in memory for tests and throwaway demos.
+
+Raw sensor observations (``sense``) come many a second: ``RecorderLog`` holds them back
+and writes them in the same commit as the next record (an action, an alert, a clock
+snapshot), or in a batch of their own when many have piled up or the oldest has waited
+a second (``flush_sensors``).  One fsync per commit, never one per observation; an
+action is durable when ``apply`` returns whether or not observations rode along.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Protocol
+import time
+from typing import Any, Mapping, Protocol, Sequence
 
 from ..actions import Action
 from ..engine import Engine
@@ -20,6 +27,8 @@ class TableLog(Protocol):
 
     def apply(self, action: Action, source: str) -> list[Event]: ...
     def note(self, kind: str, data: Mapping[str, Any], source: str) -> int: ...
+    def sense(self, data: Mapping[str, Any], source: str) -> None: ...
+    def flush_sensors(self, older_than_s: float = 0.0) -> None: ...
     def close(self) -> None: ...
 
     @property
@@ -51,6 +60,12 @@ class MemoryLog:
         self.records.append((len(self.records) + 1, kind, dict(data), source))
         return len(self.records)
 
+    def sense(self, data: Mapping[str, Any], source: str) -> None:
+        self.note("sensor", data, source)
+
+    def flush_sensors(self, older_than_s: float = 0.0) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -60,6 +75,8 @@ class RecorderLog:
 
     def __init__(self, recorder) -> None:
         self.recorder = recorder
+        if not isinstance(recorder.store, SensorBuffer):  # every write carries what is pending
+            recorder.store = SensorBuffer(recorder.store)
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> tuple["RecorderLog", Any]:
@@ -84,5 +101,59 @@ class RecorderLog:
             return self.recorder.record_clock(ClockSnapshot.from_dict(data), source).seq
         return self.recorder.store.append_one(kind, data, source).seq
 
+    def sense(self, data: Mapping[str, Any], source: str) -> None:
+        self.recorder.store.hold("sensor", data, source)
+
+    def flush_sensors(self, older_than_s: float = 0.0) -> None:
+        self.recorder.store.flush(older_than_s)
+
     def close(self) -> None:
-        self.recorder.store.close()
+        self.recorder.store.close()  # writes what is still pending first
+
+
+class SensorBuffer:
+    """An event store whose next commit also carries the records held back (``hold``),
+    stored before the new ones, each batch with its own ``txn``.  Reads and everything
+    else go to the store underneath."""
+
+    def __init__(self, store, max_pending: int = 500) -> None:
+        self.inner = store
+        self.max_pending = max_pending
+        self.pending: list = []
+        self._oldest = 0.0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def hold(self, kind: str, data: Mapping[str, Any], source: str) -> None:
+        from ..store.records import NewRecord, check_new
+        rec = NewRecord(kind, data, source, time.time())
+        check_new(rec)  # a bad observation is refused here, never in an action's commit
+        if not self.pending:
+            self._oldest = time.monotonic()
+        self.pending.append(rec)
+        if len(self.pending) >= self.max_pending:
+            self.flush()
+
+    def flush(self, older_than_s: float = 0.0) -> None:
+        if self.pending and time.monotonic() - self._oldest >= older_than_s:
+            self.append_batches([])
+
+    def append_batches(self, batches: Sequence[Sequence[Any]]) -> list:
+        held = self.pending
+        out = self.inner.append_batches([held, *batches])  # on failure the held ones stay held
+        self.pending = []
+        return out[len(held):]
+
+    def append(self, records: Sequence[Any]) -> list:
+        return self.append_batches([records])
+
+    def append_one(self, kind: str, data: Mapping[str, Any], source: str = "table", time: float | None = None):
+        from ..store.records import NewRecord
+        return self.append([NewRecord(kind, data, source, time)])[0]
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            self.inner.close()

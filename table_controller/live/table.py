@@ -41,6 +41,18 @@ from ..views import snapshot
 from .facts import facts_from_engine
 from .log import TableLog
 
+# "sensor" records of the live loop's own beside the bridge's events (see .replay)
+SENSING_START = "sensing_start"   # a sensing machine starts: its deck, mode and options
+TICK = "tick"                     # time passed to ``at`` (monotonic seconds) with no event
+SENSING_OPTIONS = ("linger_s", "settle_s", "unsure_s", "two_pads_s")
+SENSOR_FLUSH_S = 1.0              # held observations wait at most this long for a commit
+
+
+def console_button(name: str) -> bool:
+    """Console buttons that are not about cards (pause, time, call the TL): the live
+    loop handles them, sensing never sees them."""
+    return name in ("pause", "tl") or name.startswith("time")
+
 
 class LiveTable:
     def __init__(self, log: TableLog, deck: Deck, *, sensors: Any = None,
@@ -62,6 +74,10 @@ class LiveTable:
         self._stopping = asyncio.Event()
         self._led_shown: dict[str, tuple[str, bool]] = {}
         self._lock = asyncio.Lock()
+        self._noted_now = 0.0   # sensing's time as the sensor log last showed it
+        if record_sensors:      # what a replay needs to build the same sensing machine
+            self._sense({"type": SENSING_START, "rfid": rfid, "deck": deck.to_dict(),
+                         "options": {k: getattr(self.sensing, k) for k in SENSING_OPTIONS}}, "sensing")
         self._after_change()
 
     # --- the public face ----------------------------------------------------------------
@@ -99,6 +115,7 @@ class LiveTable:
         Raises ``SensingError`` for a correction that cannot be read."""
         c = parse_correction(correction) if isinstance(correction, str) else correction
         async with self._lock:
+            self._note_time()
             self.log.note("audit", {"who": by, "what": "correction", "correction": c.to_text()}, by)
             ended = None
             if isinstance(c, CardAt):
@@ -164,8 +181,9 @@ class LiveTable:
         async with self._lock:
             if self.record_sensors:
                 from ..store.sensors import sensor_to_dict
-                self.log.note("sensor", sensor_to_dict(event), getattr(event, "source", "console"))
-            if isinstance(event, ButtonPressed) and self._console(event.button):
+                self._sense(sensor_to_dict(event), getattr(event, "source", "console"))
+                self._noted_now = max(self._noted_now, event.at)
+            if isinstance(event, ButtonPressed) and console_button(event.button) and self._console(event.button):
                 return
             self.sensing.observe(event)
             self._drain()
@@ -187,7 +205,18 @@ class LiveTable:
             self._drain()
             for a in self.clocks.poll():
                 self._expired(a)
+            self.log.flush_sensors(SENSOR_FLUSH_S)
         await self._show_leds()
+
+    def _sense(self, data: dict, source: str) -> None:
+        self.log.sense(data, source)
+
+    def _note_time(self) -> None:
+        """Before the loop writes what sensing did: the time sensing had reached, when
+        ticks moved it past the last observation (a replay ticks to the same time)."""
+        if self.record_sensors and self.sensing.now > self._noted_now:
+            self._noted_now = self.sensing.now
+            self._sense({"type": TICK, "at": self.sensing.now}, "clock")
 
     def _console(self, button: str) -> bool:
         """Console buttons that are not about cards; True when handled here."""
@@ -222,6 +251,7 @@ class LiveTable:
         self._drain()
 
     def _apply(self, action: Action, source: str) -> list[Event]:
+        self._note_time()
         try:
             events = self.log.apply(action, source)
         except IllegalAction as exc:
@@ -255,6 +285,8 @@ class LiveTable:
 
     def _log_alerts(self) -> None:
         new, ended = self.sensing.take_alert_changes()
+        if new or ended:
+            self._note_time()
         for a in new:
             self.log.note("alert", {**a.to_dict(), "state": "raised"}, "sensing")
         for a in ended:

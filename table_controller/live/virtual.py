@@ -28,7 +28,7 @@ def noise_model(name: str):
 
 async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
                                 players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
-                                sync_timeout: float = 30.0, record_sensors: bool = False,
+                                sync_timeout: float = 30.0, record_sensors: bool = True,
                                 progress: Callable | None = None, max_actions: int = 100_000, script=None):
     """Play a table to its end (or an action ``script`` instead of the bots); returns
     (live table, shadow engine, driver)."""

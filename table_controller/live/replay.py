@@ -1,0 +1,122 @@
+"""Replaying a table's raw sensor log through sensing (issue 6): the same game again.
+
+    >>> engine, document = replay_sensors("table7.sqlite")
+    >>> document == replay_document(live_engine)
+    True
+
+The live loop stores every observation the sensing machine saw ("sensor" records: the
+bridge's and the camera's events, a ``sensing_start`` record with the deck, mode and
+options of each sensing machine it starts, and a ``tick`` record wherever time alone moved
+sensing before it acted).  Here a fresh sensing machine and a fresh engine read them in
+the log's order, with no table, serial line or clock: what sensing proposes is judged
+by the rules as it was live.  What nobody can sense is taken from the log as it was
+entered: actions entered by hand or by the shot clocks (source other than "sensing") and
+the Revisor's and TL's corrections (audit records).  Actions sensing proposed are NOT
+taken from the log: they must come out of the replayed sensing again.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from firmware_bridge.events import ButtonPressed
+
+from ..actions import Action, ActionError, parse_action
+from ..deck import Deck, virtual_deck
+from ..engine import Engine, IllegalAction
+from ..replay import replay_document
+from ..sensing import CardAt, Dismiss, Sensing, SensingError, UidIs, parse_correction
+from ..store.sensors import SENSOR_TYPES, sensor_from_dict
+from .facts import facts_from_engine
+from .table import SENSING_OPTIONS, SENSING_START, TICK, console_button
+
+
+class SensorReplay:
+    """A sensing machine and an engine fed record by record (see :func:`replay_sensors`)."""
+
+    def __init__(self, deck: Deck | None = None, rfid: bool = True, **options: float) -> None:
+        self.engine = Engine()
+        self.accepted: list[tuple[str, Action]] = []   # (source, action) as the live loop lists them
+        self.observations = 0
+        self._start(deck or virtual_deck(), rfid, options)
+
+    def _start(self, deck: Deck, rfid: bool, options: dict[str, float]) -> None:
+        self.sensing = Sensing(deck, rfid=rfid, **options)
+        self.sensing.sync(facts_from_engine(self.engine))
+
+    def record(self, kind: str, data: dict[str, Any], source: str) -> None:
+        if kind == "sensor":
+            self._sensor(data)
+        elif kind == "action" and source != "sensing":
+            try:
+                action = parse_action(data)
+            except ActionError:
+                return  # the live loop never stored one it could not read; nothing to redo
+            self._apply(action, source)
+        elif kind == "audit" and data.get("what") == "correction":
+            self._correct(str(data.get("correction", "")))
+        else:
+            return
+        self._drain()
+
+    def _sensor(self, data: dict[str, Any]) -> None:
+        kind = data.get("type")
+        if kind == SENSING_START:  # the live loop (re)started: a fresh machine, as it had
+            opts = data.get("options") or {}
+            self._start(Deck.from_dict(data["deck"]), bool(data.get("rfid", True)),
+                        {k: float(opts[k]) for k in SENSING_OPTIONS if k in opts})
+        elif kind == TICK:
+            self.sensing.tick(float(data["at"]))
+        elif kind in SENSOR_TYPES:
+            event = sensor_from_dict(data)
+            self.observations += 1
+            if isinstance(event, ButtonPressed) and console_button(event.button):
+                return
+            self.sensing.observe(event)
+
+    def _correct(self, text: str) -> None:
+        try:
+            c = parse_correction(text)
+        except SensingError:
+            return
+        if isinstance(c, CardAt):
+            self.sensing.correct_card_at(c.pad, c.card)
+        elif isinstance(c, UidIs):
+            self.sensing.correct_uid(c.uid, c.card)
+        elif isinstance(c, Dismiss):
+            self.sensing.dismiss(c.alert)
+
+    def _apply(self, action: Action, source: str) -> bool:
+        try:
+            self.engine.apply(action)
+        except IllegalAction as exc:
+            if source == "sensing":
+                self.sensing.refused(action, exc.reason)
+            return False
+        self.accepted.append((source, action))
+        self.sensing.sync(facts_from_engine(self.engine))
+        return True
+
+    def _drain(self, limit: int = 64) -> None:  # as LiveTable._drain
+        for _ in range(limit):
+            a = self.sensing.propose()
+            if a is None:
+                break
+            self._apply(a, "sensing")
+
+
+def replay_sensors(path: str | os.PathLike) -> tuple[Engine, dict[str, Any]]:
+    """The table a log's sensor records give when replayed through sensing: (engine,
+    replay document).  Raises the store's errors for a missing or damaged file."""
+    return replay_sensor_log(path)[0:2]
+
+
+def replay_sensor_log(path: str | os.PathLike) -> tuple[Engine, dict[str, Any], SensorReplay]:
+    from ..store.sqlite import SQLiteStore
+    with SQLiteStore.open(path, readonly=True) as store:
+        store.verify()  # never replay a shortened or changed history
+        replay = SensorReplay()
+        for r in store.read(kinds=["sensor", "action", "audit"]):
+            replay.record(r.kind, dict(r.data), r.source)
+    return replay.engine, replay_document(replay.engine), replay
