@@ -126,6 +126,18 @@ class ShotClocks:
             r.since = now
         self.paused = False
 
+    def restore(self, remaining: Mapping[str, float], kinds: Mapping[str, str] | None = None) -> None:
+        """After a restart: the time each waiting player had left (a stored snapshot),
+        paused until the dealer resumes (the time lost is nobody's).  A player whose
+        stored clock was of another kind (the turn moved on) keeps a full clock."""
+        self.pause()
+        for p, left in remaining.items():
+            r = self._running.get(p)
+            if r is None or (kinds and kinds.get(p, r.kind) != r.kind):
+                continue
+            r.used = max(0.0, r.limit - float(left))
+            r.expired = r.used >= r.limit
+
     # --- time passing ----------------------------------------------------------------------
     def _used(self, r) -> float:
         return r.used + (self.clock.now() - r.since if r.since is not None else 0.0)

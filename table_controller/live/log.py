@@ -28,6 +28,8 @@ class TableLog(Protocol):
     def apply(self, action: Action, source: str) -> list[Event]: ...
     def note(self, kind: str, data: Mapping[str, Any], source: str) -> int: ...
     def sense(self, data: Mapping[str, Any], source: str) -> None: ...
+    def hold_clocks(self, data: Mapping[str, Any]) -> None: ...
+    def stored_clocks(self) -> tuple[Any, bool] | None: ...
     def flush_sensors(self, older_than_s: float = 0.0) -> None: ...
     def close(self) -> None: ...
 
@@ -62,6 +64,12 @@ class MemoryLog:
 
     def sense(self, data: Mapping[str, Any], source: str) -> None:
         self.note("sensor", data, source)
+
+    def hold_clocks(self, data: Mapping[str, Any]) -> None:
+        self.note("clock", data, "clocks")
+
+    def stored_clocks(self) -> tuple[Any, bool] | None:
+        return None  # a memory log never outlives its table
 
     def flush_sensors(self, older_than_s: float = 0.0) -> None:
         pass
@@ -103,6 +111,21 @@ class RecorderLog:
 
     def sense(self, data: Mapping[str, Any], source: str) -> None:
         self.recorder.store.hold("sensor", data, source)
+
+    def hold_clocks(self, data: Mapping[str, Any]) -> None:
+        """A running clock's snapshot, committed with the next write (at most a second on)."""
+        from ..store.snapshots import ClockSnapshot
+        self.recorder.store.hold("clock", ClockSnapshot.from_dict(data).to_dict(), "clocks")
+
+    def stored_clocks(self) -> tuple[Any, bool] | None:
+        """The last stored clock snapshot and whether it is current (no action stored
+        after it); None when the log holds none."""
+        from ..store.rebuild import last_clock
+        store = self.recorder.store
+        snap = last_clock(store.read(kinds=["clock"]))
+        if snap is None:
+            return None
+        return snap, not store.read(snap.seq + 1, kinds=["action"])
 
     def flush_sensors(self, older_than_s: float = 0.0) -> None:
         self.recorder.store.flush(older_than_s)

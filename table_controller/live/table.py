@@ -46,6 +46,7 @@ SENSING_START = "sensing_start"   # a sensing machine starts: its deck, mode and
 TICK = "tick"                     # time passed to ``at`` (monotonic seconds) with no event
 SENSING_OPTIONS = ("linger_s", "settle_s", "unsure_s", "two_pads_s")
 SENSOR_FLUSH_S = 1.0              # held observations wait at most this long for a commit
+CLOCK_HOLD_S = 1.0                # a running clock's snapshot is stored this often
 
 
 def console_button(name: str) -> bool:
@@ -79,6 +80,8 @@ class LiveTable:
             self._sense({"type": SENSING_START, "rfid": rfid, "deck": deck.to_dict(),
                          "options": {k: getattr(self.sensing, k) for k in SENSING_OPTIONS}}, "sensing")
         self._after_change()
+        self._clocks_held_at = self.clock.now()
+        self._restore_clocks()
 
     # --- the public face ----------------------------------------------------------------
     @property
@@ -205,8 +208,31 @@ class LiveTable:
             self._drain()
             for a in self.clocks.poll():
                 self._expired(a)
+            self._hold_clocks()
             self.log.flush_sensors(SENSOR_FLUSH_S)
         await self._show_leds()
+
+    def _restore_clocks(self) -> None:
+        """Restart (issue 6): the clocks as last stored, paused until the dealer resumes.
+        A snapshot taken before the last stored action keeps nobody's time (the turn
+        moved on), but the table still waits for the dealer."""
+        stored = self.log.stored_clocks()
+        if stored is None:
+            return
+        snap, current = stored
+        kinds = snap.extra.get("kinds") if isinstance(snap.extra.get("kinds"), dict) else None
+        self.clocks.restore(snap.remaining if current else {}, kinds)
+        self.log.note("audit", {"who": "clocks", "what": "restored", "remaining": dict(snap.remaining),
+                                "from_record": snap.seq, "current": current}, "clocks")
+
+    def _hold_clocks(self) -> None:
+        """While a clock runs, its snapshot goes into the log about once a second (with
+        the next commit): a table killed mid-turn restarts with the time then left."""
+        now = self.clock.now()
+        if self.clocks.paused or not self.clocks.view()["running"] or now - self._clocks_held_at < CLOCK_HOLD_S:
+            return
+        self._clocks_held_at = now
+        self.log.hold_clocks(self.clocks.snapshot())
 
     def _sense(self, data: dict, source: str) -> None:
         self.log.sense(data, source)
