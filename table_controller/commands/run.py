@@ -31,9 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-actions", type=int, default=100_000, metavar="N",
                    help="(with --bots) stop after N actions (default: no practical limit)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bots and of the virtual table's noise")
-    p.add_argument("--noise", choices=("default", "clean", "rough"), default="default",
-                   help="(virtual) the readers' noise model: the virtual table's default, clean, or rough "
-                   "(flicker, 2-card stacks, corrupt bytes)")
+    p.add_argument("--noise", choices=("default", "mild", "clean", "rough"), default="default",
+                   help="(virtual) the readers' noise model: default is mild (a card now and then missed "
+                   "in a scan, the odd empty scan, stacks read 3 cards at a time); clean; or rough "
+                   "(more flicker, 2-card stacks, lost and corrupt bytes)")
     p.add_argument("--ruleset", default="sm2025", help="(with --bots) ruleset: sm2025, sm2019, shootout, classic")
     p.add_argument("--players", default="Anna,Bo,Cilla,Dan", help="(with --bots) names, comma separated")
     p.add_argument("--json", action="store_true", help="print the replay JSON document at the end")

@@ -21,9 +21,18 @@ from .log import MemoryLog, TableLog
 from .table import LiveTable
 
 
+def mild_noise():
+    """The default for bots on the virtual table (issue 5: "its default noise model on"):
+    an ordinary day at a table: a card now and then missed in one scan, an occasional
+    empty scan, and stacks read only a few cards at a time (an MFRC522 sees ~2-3)."""
+    from hardware.virtual import NoiseModel
+    return NoiseModel(flicker=0.03, missed_scan=0.01, stack_limit=3)
+
+
 def noise_model(name: str):
     from hardware.virtual import NoiseModel
-    return {"default": NoiseModel, "clean": NoiseModel.clean, "rough": NoiseModel.rough}[name]()
+    return {"default": mild_noise, "mild": mild_noise, "clean": NoiseModel.clean,
+            "rough": NoiseModel.rough}[name]()
 
 
 async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
