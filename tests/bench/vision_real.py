@@ -45,9 +45,14 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=None, help=f"development photos (default: ${ENV_VAR} or {data_dir()})")
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos (a quick look)")
     ap.add_argument("--errors", action="store_true", help="list the photos read wrongly")
+    ap.add_argument("--min-confidence", type=float, default=None, metavar="P",
+                    help="read with this --min-confidence (default: the reader's default)")
+    ap.add_argument("--models", type=Path, default=None, help="read with the networks in this folder "
+                    "(default: the shipped vision/models)")
     ap.add_argument("--sweep", action="store_true",
-                    help="also show precision and recall on the training part for other --min-confidence "
-                         "values (how the default was chosen; the held-out part is not looked at)")
+                    help="also show precision and recall on the validation fold (photos of the training "
+                         "part that were not trained on) for other --min-confidence values (how the default "
+                         "was chosen; the held-out part is not looked at)")
     args = ap.parse_args()
     if args.data:
         os.environ[ENV_VAR] = str(args.data)
@@ -59,7 +64,7 @@ def main() -> int:
     if args.limit:
         photos = photos[:args.limit]
     cv2.setNumThreads(1)  # the target is per photo on one core
-    reader = Recogniser.load()
+    reader = Recogniser.load(args.models, **({"min_confidence": args.min_confidence} if args.min_confidence else {}))
     images = [load_image(p.path) for p in photos]
     reader.read(images[0])  # the first run allocates; do not time it
     rows, times = [], []
@@ -88,12 +93,14 @@ def main() -> int:
         result.update({f"{name}precision": round(pr, 4), f"{name}recall": round(rc, 4),
                        f"{name}heldout_precision": round(hpr, 4), f"{name}heldout_recall": round(hrc, 4)})
     if args.sweep:
-        train = [(p, img) for p, img in zip(photos, images) if not p.heldout]
-        reads = [(p, reader.read_indices(img)) for p, img in train]
-        for t in (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99):
-            sweep = [({c.card for c in merge(r, t) if c.card != UNKNOWN}, set(p.chicago_cards)) for p, r in reads]
+        val = [(p, img) for p, img in zip(photos, images) if p.validation and len(p.cards) == 1]
+        reads = [(p, reader.read_indices(img)) for p, img in val]
+        for t in (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99):
+            sweep = [({c.card for c in merge(r, t, reader.confidence) if c.card != UNKNOWN}, set(p.chicago_cards))
+                     for p, r in reads]
             pr, rc, n = _score(sweep)
-            print(f"  training part, --min-confidence {t:.2f}: precision {pr:.4f} recall {rc:.4f} ({n} photos)")
+            print(f"  validation fold, single-card, --min-confidence {t:.2f}: precision {pr:.4f} "
+                  f"recall {rc:.4f} ({n} photos)")
     ms = statistics.median(times)
     print(f"ms per photo (one core): median {ms:.1f}, over {len(times)} photos of "
           f"{images[0].shape[1]}x{images[0].shape[0]}")

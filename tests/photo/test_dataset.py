@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from vision.cardcodes import ALL_CODES
-from vision.photo.dataset import JOKER, card_code, is_heldout
+from vision.photo.dataset import JOKER, card_code, is_heldout, is_validation
 
 
 def test_codes_are_ours():
@@ -26,3 +26,15 @@ def test_split_of_the_development_photos(dev_photos):
     assert all(c in ALL_CODES or c == JOKER for p in dev_photos for c in p.cards)
     # Every held-out photo has boxes, and every box's card is among the photo's cards.
     assert all(p.boxes and {b.code for b in p.boxes} == set(p.cards) for p in held)
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=30))
+def test_validation_fold_is_never_held_out_and_depends_on_the_name_only(name):
+    assert not (is_validation(f"{name}.jpg") and is_heldout(f"{name}.jpg"))
+    assert is_validation(f"{name}.jpg") == is_validation(f"x/{name}.jpg")
+
+
+def test_validation_fold_of_the_development_photos(dev_photos):
+    val = [p for p in dev_photos if p.validation]
+    assert len(val) == 78  # fixed by the hash, like the held-out part
+    assert not any(p.heldout for p in val)

@@ -6,7 +6,7 @@ from hypothesis import given, strategies as st
 
 from vision.cardcodes import ALL_CODES
 from vision.photo import spec
-from vision.photo.recognise import UNKNOWN, IndexRead, merge
+from vision.photo.recognise import UNKNOWN, IndexRead, card_score, merge
 
 
 def _read(code, prob, box=(10, 10, 60, 80), score=0.9):
@@ -17,9 +17,27 @@ def test_both_corners_of_a_card_make_one_card_spanning_them():
     cards = merge([_read("AS", 0.97, (10, 10, 60, 80)), _read("AS", 0.99, (400, 500, 450, 570))], 0.9)
     assert len(cards) == 1
     c = cards[0]
-    assert (c.card, c.confidence, c.indices) == ("AS", 0.99, 2)
+    assert (c.card, c.indices) == ("AS", 2)
+    # Two corners read alike are surer than either alone.
+    assert c.confidence > 0.99
     xs, ys = [p[0] for p in c.corners], [p[1] for p in c.corners]
     assert min(xs) <= 10 and max(xs) >= 450 and min(ys) <= 10 and max(ys) >= 570
+
+
+def test_two_unsure_agreeing_corners_can_make_a_sure_card():
+    assert [c.card for c in merge([_read("6D", 0.85)], 0.95)] == [UNKNOWN]
+    assert [c.card for c in merge([_read("6D", 0.85), _read("6D", 0.8, (300, 300, 340, 360))], 0.95)] == ["6D"]
+
+
+def test_the_calibration_map_decides():
+    cards = merge([_read("6D", 0.99)], 0.9, confidence=lambda raw: raw / 2)
+    assert [(c.card, c.confidence) for c in cards] == [(UNKNOWN, 0.495)]
+
+
+def test_card_score_never_falls_with_another_agreeing_corner():
+    assert card_score([0.7]) == 0.7
+    assert card_score([0.7, 0.0]) == 0.7
+    assert card_score([0.7, 0.5]) > 0.7
 
 
 def test_an_unsure_read_is_unknown_never_a_card():

@@ -39,8 +39,9 @@ def test_training_photos_still_give_their_card(dev_photos, reader):
             assert _named(reader.read(load_image(p.path))) == {KNOWN_GOOD[name]}, name
 
 
-@pytest.mark.xfail(reason="issue 9 not met yet: held-out recall is 0.38 at the default --min-confidence "
-                          "(tests/bench/vision_real.py)", strict=False)
+@pytest.mark.xfail(reason="issue 9 not met yet: 8 of these 10 are read; 6H (193938) and 2H (193944) come out "
+                          "unknown (left out, not wrong); held-out single-card recall is 0.85 at the default "
+                          "--min-confidence (tests/bench/vision_real.py)", strict=True)
 def test_held_out_photos_give_the_labelled_card(dev_photos, reader):
     photos = _handful(dev_photos)
     results = {p.file: _named(reader.read(load_image(p.path))) for p in photos}
@@ -64,13 +65,23 @@ def test_a_rendered_card_is_read(reader):
     assert _named(reader.read(render_photo(11, codes=["QH"], severity=0.3).image)) == {"QH"}
 
 
-@pytest.mark.xfail(reason="issue 9 not met yet: half the rendered photos are not read fully", strict=False)
-@pytest.mark.parametrize("seed", range(1, 9))
-def test_rendered_photo_gives_its_cards(reader, seed):
+def _rendered_photo_gives_its_cards(reader, seed):
     photo = render_photo(seed, severity=0.4)
     got = _named(reader.read(photo.image))
     assert got <= {c.code for c in photo.cards if c.code}, "a card that is not in the picture"
     assert got == photo.visible
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4, 5, 6, 8])
+def test_rendered_photo_gives_its_cards(reader, seed):
+    _rendered_photo_gives_its_cards(reader, seed)
+
+
+@pytest.mark.xfail(reason="measured: seed 2 reads QS but leaves QH unknown (0.65); seed 7 reads JS (right) from "
+                          "an index corner the renderer counts as hidden (under 85 % in the frame)", strict=True)
+@pytest.mark.parametrize("seed", [2, 7])
+def test_rendered_photo_gives_its_cards_not_yet(reader, seed):
+    _rendered_photo_gives_its_cards(reader, seed)
 
 
 def test_a_rendered_single_card_in_every_quarter_turn(reader):

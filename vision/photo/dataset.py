@@ -17,6 +17,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 ENV_VAR = "CHICAGO_CARDS_REAL_DEV"
 HELDOUT_PERCENT = 20
+# A validation fold of the training part, also by a hash of the name (another
+# salt): the networks are not trained on it, and confidences are calibrated on it,
+# so that a confidence says how often a read is right on photos never trained on.
+VALIDATION_PERCENT = 20
 # The data set writes ranks as printed ("10"); we write "T".  JOKER is kept as a
 # class so the reader learns it is not a Chicago card (it never reaches the output).
 JOKER = "JOKER"
@@ -37,6 +41,12 @@ def is_heldout(file: str) -> bool:
     return int.from_bytes(digest[:4], "big") % 100 < HELDOUT_PERCENT
 
 
+def is_validation(file: str) -> bool:
+    """In the validation fold (never for a held-out photo)."""
+    digest = hashlib.sha256(b"validation:" + Path(file).name.encode()).digest()
+    return not is_heldout(file) and int.from_bytes(digest[:4], "big") % 100 < VALIDATION_PERCENT
+
+
 @dataclass(frozen=True, slots=True)
 class IndexBox:
     """A labelled index corner: card code and pixel box (x0, y0, x1, y1)."""
@@ -52,6 +62,10 @@ class Photo:
     cards: frozenset[str]  # distinct codes, JOKER included
     boxes: tuple[IndexBox, ...]
     heldout: bool
+
+    @property
+    def validation(self) -> bool:
+        return is_validation(self.file)
 
     @property
     def chicago_cards(self) -> frozenset[str]:

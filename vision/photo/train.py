@@ -21,7 +21,9 @@ import cv2
 import numpy as np
 
 from . import spec
+from .augment import disturb, warp_jitter
 from .dataset import load_photos
+from .glyphs import index_crop
 from .synth import render_photo
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -40,10 +42,11 @@ def _torch():
 # ---- data ---------------------------------------------------------------------------
 
 def load_sources(n_synth: int, seed: int):
-    """(image 640x640 BGR, [(code, box)]) pairs: training photos, then rendered ones."""
+    """(image 640x640 BGR, [(code, box)]) pairs: training photos (not the held-out
+    part, not the validation fold), then rendered ones."""
     out = []
     for p in load_photos():
-        if p.heldout:
+        if p.heldout or p.validation:
             continue
         out.append((cv2.imread(str(p.path)), [(b.code, b.box) for b in p.boxes]))
     n_real = len(out)
@@ -53,29 +56,27 @@ def load_sources(n_synth: int, seed: int):
     return out, n_real
 
 
-def _jitter_colour(img: np.ndarray, rng: random.Random) -> np.ndarray:
-    x = img.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
-    if rng.random() < 0.25:
-        x = np.repeat(x.mean(axis=2, keepdims=True), 3, axis=2)
-    if rng.random() < 0.3:
-        x = cv2.GaussianBlur(x, (3, 3), 0)
-    return np.clip(x, 0, 255).astype(np.uint8)
-
-
 def det_sample(img: np.ndarray, boxes, rng: random.Random):
-    """A randomly zoomed, shifted and quarter-turned detector input with its targets."""
-    s = rng.uniform(0.55, 1.35) * spec.DET_SIZE / img.shape[1]
+    """A randomly zoomed, shifted, slightly turned and quarter-turned detector input
+    with its targets."""
+    s = rng.uniform(0.45, 1.4) * spec.DET_SIZE / img.shape[1]
     tx = rng.uniform(min(0, spec.DET_SIZE - 640 * s), max(0, spec.DET_SIZE - 640 * s))
     ty = rng.uniform(min(0, spec.DET_SIZE - 640 * s), max(0, spec.DET_SIZE - 640 * s))
     m = np.float32([[s, 0, tx], [0, s, ty]])
+    if rng.random() < 0.5:  # a slight turn about the middle; boxes become their turned corners' bounds
+        r = cv2.getRotationMatrix2D((spec.DET_SIZE / 2, spec.DET_SIZE / 2), rng.uniform(-15, 15), 1.0)
+        m = np.float32(r @ np.vstack([m, [0, 0, 1]]))
     x = cv2.warpAffine(img, m, (spec.DET_SIZE, spec.DET_SIZE), flags=cv2.INTER_AREA,
                        borderMode=rng.choice((cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT)))
-    bs = [(b[0] * s + tx, b[1] * s + ty, b[2] * s + tx, b[3] * s + ty) for _, b in boxes]
+    bs = []
+    for _, (x0, y0, x1, y1) in boxes:
+        pts = np.float32([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]]) @ m.T
+        bs.append((*pts.min(0), *pts.max(0)))
     k = rng.randrange(4)
     for _ in range(k):  # turn a quarter clockwise: (x, y) -> (S - y, x)
         x = cv2.rotate(x, cv2.ROTATE_90_CLOCKWISE)
         bs = [(spec.DET_SIZE - y1, x0, spec.DET_SIZE - y0, x1) for x0, y0, x1, y1 in bs]
-    x = _jitter_colour(x, rng)
+    x = disturb(x, rng)
     c = spec.DET_CELLS
     heat = np.zeros((1, c, c), np.float32)
     size = np.zeros((2, c, c), np.float32)
@@ -123,13 +124,13 @@ def cls_sample(img: np.ndarray, boxes, rng: random.Random, negative: bool):
         code, (x0, y0, x1, y1) = rng.choice(boxes)
         # As far off as the detector's boxes are (its cells are 16 px of a 640 photo).
         side = spec.box_side(x0, y0, x1, y1) * rng.uniform(0.8, 1.35)
-        cx = (x0 + x1) / 2 + rng.uniform(-0.2, 0.2) * side
-        cy = (y0 + y1) / 2 + rng.uniform(-0.2, 0.2) * side
+        cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * side
+        cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * side
         label = spec.code_labels(code)
     # Mostly a quarter turn (cards lie upright or across), sometimes any angle.
     angle = rng.uniform(-180, 180) if rng.random() < 0.2 else rng.choice((0, 90, 180, 270)) + rng.uniform(-20, 20)
     crop = spec.crop_square(img, cx, cy, side, angle)
-    return _jitter_colour(crop, rng), label
+    return disturb(warp_jitter(crop, rng), rng, 0.5), label
 
 
 def detector_crops(sources, n_real: int, models: Path) -> list[tuple[int, tuple, str]]:
@@ -151,6 +152,16 @@ def detector_crops(sources, n_real: int, models: Path) -> list[tuple[int, tuple,
     return out
 
 
+def glyph_sample(rng: random.Random):
+    """A rendered index corner in some type face, turned, shifted and disturbed."""
+    code = rng.choice(spec.CLASSES[:52])
+    g = index_crop(code, rng)
+    c = spec.CLS_SIZE / 2
+    angle = rng.choice((0, 90, 180, 270)) + rng.uniform(-15, 15)
+    crop = spec.crop_square(g, c + rng.uniform(-3, 3), c + rng.uniform(-3, 3), spec.CLS_SIZE * rng.uniform(0.85, 1.2), angle)
+    return disturb(warp_jitter(crop, rng), rng, 0.5), spec.code_labels(code)
+
+
 def det_crop_sample(sources, item, rng: random.Random):
     k, (x0, y0, x1, y1), code = item
     side = spec.box_side(x0, y0, x1, y1) * rng.uniform(0.9, 1.12)
@@ -158,7 +169,7 @@ def det_crop_sample(sources, item, rng: random.Random):
     cy = (y0 + y1) / 2 + rng.uniform(-0.06, 0.06) * side
     angle = rng.choice((0, 0, 180, 90, 270)) + rng.uniform(-10, 10)
     crop = spec.crop_square(sources[k][0], cx, cy, side, angle)
-    return _jitter_colour(crop, rng), spec.code_labels(code)
+    return disturb(warp_jitter(crop, rng, 0.05), rng, 0.5), spec.code_labels(code)
 
 
 # ---- networks -------------------------------------------------------------------------
@@ -227,18 +238,25 @@ def train_detector(torch, net, sources, epochs: int, rng: random.Random, log) ->
 
 
 def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, per_epoch: int = 4000,
-                     batch: int = 64, det_items=()) -> None:
+                     batch: int = 64, det_items=(), glyph_share: float = 0.0) -> None:
     f = torch.nn.functional
     nr = len(spec.RANK_OUT)
     steps = per_epoch // batch
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs * steps)
+    # The detector's finds are mostly not index corners: draw its true and false
+    # finds equally often, or the classifier learns to say "none".
+    glyphs = glyph_share
+    det_pos = [d for d in det_items if d[2] != spec.NONE]
+    det_neg = [d for d in det_items if d[2] == spec.NONE]
     net.train()
     for epoch in range(epochs):
         crops, labels = [], []
         while len(crops) < per_epoch:
-            if det_items and rng.random() < 0.6:
-                s = det_crop_sample(sources, rng.choice(det_items), rng)
+            if rng.random() < glyphs:
+                s = glyph_sample(rng)
+            elif det_pos and det_neg and rng.random() < 0.5:
+                s = det_crop_sample(sources, rng.choice(det_pos if rng.random() < 0.5 else det_neg), rng)
             else:
                 img, boxes = sources[rng.randrange(len(sources))]
                 s = cls_sample(img, boxes, rng, negative=rng.random() < 0.25)
@@ -251,9 +269,9 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
         for b in range(steps):
             xb, yb = x[b * batch:(b + 1) * batch], y[b * batch:(b + 1) * batch]
             out = net(xb)
-            loss = f.cross_entropy(out[:, :nr], yb[:, 0], label_smoothing=0.05)
+            loss = f.cross_entropy(out[:, :nr], yb[:, 0], label_smoothing=0.02)
             if (yb[:, 1] >= 0).any():
-                loss = loss + f.cross_entropy(out[:, nr:], yb[:, 1], ignore_index=-100, label_smoothing=0.05)
+                loss = loss + f.cross_entropy(out[:, nr:], yb[:, 1], ignore_index=-100, label_smoothing=0.02)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -277,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=("detector", "classifier"), help="train one network only")
     ap.add_argument("--det-epochs", type=int, default=12)
     ap.add_argument("--cls-epochs", type=int, default=10)
+    ap.add_argument("--cls-samples", type=int, default=12000, help="classifier crops per epoch (default 12000)")
+    ap.add_argument("--glyphs", type=float, default=0.2,
+                    help="share of the classifier's crops drawn in other type faces (default 0.2)")
     ap.add_argument("--synth", type=int, default=400, help="rendered photos to add (default 400)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -314,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{len(det_items)} detector finds in the training photos, "
                 f"{sum(c != spec.NONE for _, _, c in det_items)} on a labelled corner")
         train_classifier(torch, cls, sources, args.cls_epochs, random.Random(args.seed + 1), log,
-                         det_items=det_items)
+                         per_epoch=args.cls_samples, det_items=det_items, glyph_share=args.glyphs)
         torch.save(cls.state_dict(), CHECKPOINTS / "classifier.pt")
         export(torch, cls, (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), args.out / "index_classifier.onnx")
     log(f"written to {args.out}")
