@@ -249,7 +249,7 @@ class TableHub:
 
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
         # The live table stops its shot clocks and logs who paused (an audit record).
-        (self.live.pause if paused else self.live.resume)(by)
+        (self.live.pause if paused else self.live.resume)(by, reason.strip())
         self.paused = paused
         self._publish(new_state=False)
 

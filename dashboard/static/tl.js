@@ -13,6 +13,7 @@ const pReason = h("input", { id: "penalty-reason", placeholder: "reason (require
 const aPoints = h("input", { id: "adjust-points", type: "number", value: "0" });
 const aReason = h("input", { id: "adjust-reason", placeholder: "reason (required)" });
 const rReason = h("input", { id: "reveal-reason", placeholder: "dispute (required)" });
+const pauseReason = h("input", { id: "pause-reason", placeholder: "why (kept in the audit trail)" });
 pPlayer.id = "penalty-player"; aPlayer.id = "adjust-player"; rPlayer.id = "reveal-player";
 
 async function act(path, body, label) {
@@ -24,8 +25,9 @@ function needReason(input) { if (!input.value.trim()) { showError("give a reason
 setKids(document.getElementById("app"), live,
   h("section", { id: "controls" },
     h("div", {}, h("a", { id: "hall-link", href: "/hall?token=" + encodeURIComponent(TOKEN) }, "All tables of the event")),
-    h("div", {}, h("button", { id: "pause", onclick: () => act("/api/pause", { reason: "TL" }, "paused") }, "Pause"),
-      h("button", { id: "resume", onclick: () => act("/api/resume", { reason: "TL" }, "resumed") }, "Resume")),
+    h("div", {}, h("button", { id: "pause", onclick: () => act("/api/pause", { reason: pauseReason.value }, "paused") }, "Pause"),
+      h("button", { id: "resume", onclick: () => act("/api/resume", { reason: pauseReason.value }, "resumed") }, "Resume"),
+      pauseReason),
     h("div", {}, h("b", {}, "Penalty "), pPlayer, pKind, pPoints, pReason,
       h("button", { id: "penalty-submit", onclick: () => { if (!needReason(pReason)) return;
         const b = { do: "penalty", player: pPlayer.value, kind: pKind.value, reason: pReason.value };

@@ -132,14 +132,14 @@ class LiveTable:
             self._drain()
             return ended
 
-    def pause(self, by: str = "tl") -> None:
+    def pause(self, by: str = "tl", reason: str = "") -> None:
         self.clocks.pause()
-        self.log.note("audit", {"who": by, "what": "pause"}, by)
+        self.log.note("audit", {"who": by, "what": "pause", **({"reason": reason} if reason else {})}, by)
         self._record_clocks()
 
-    def resume(self, by: str = "tl") -> None:
+    def resume(self, by: str = "tl", reason: str = "") -> None:
         self.clocks.resume()
-        self.log.note("audit", {"who": by, "what": "resume"}, by)
+        self.log.note("audit", {"who": by, "what": "resume", **({"reason": reason} if reason else {})}, by)
         self._record_clocks()
 
     def call_time(self, player: str, by: str = "console") -> None:
