@@ -62,7 +62,7 @@ def test_run_refuses_bad_combinations_without_a_traceback(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["open_card_declined.jsonl", "revoke.jsonl", "chicago_broken.jsonl",
-                                  "player_dealer_error.jsonl"])
+                                  "player_dealer_error.jsonl", "stub_reshuffled.jsonl"])
 async def test_example_scripts_on_a_rough_virtual_table(name):
     from pathlib import Path
 
