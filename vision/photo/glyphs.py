@@ -69,4 +69,5 @@ def index_crop(code: str, rng: random.Random) -> np.ndarray:
             img[:, :e] = table
             if rng.random() < 0.7:
                 img[:e, :] = table
-    return np.clip(cv2.resize(img, (spec.CLS_SIZE, spec.CLS_SIZE), interpolation=cv2.INTER_AREA), 0, 255).astype(np.uint8)
+    small = cv2.resize(img, (spec.CLS_SIZE, spec.CLS_SIZE), interpolation=cv2.INTER_AREA)
+    return np.clip(small, 0, 255).astype(np.uint8)

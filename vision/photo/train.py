@@ -2,11 +2,14 @@
 
 A development tool, not a run-time dependency: it needs PyTorch's CPU build
 (``.venv/bin/pip install torch==2.13.0 onnx``).  Training uses only the
-*training* part of the development photos (never the held-out part) plus rendered
-photos from :mod:`vision.photo.synth`, and takes a few minutes on two cores:
+*training* part of the development photos (never the held-out part, nor the
+validation fold the calibration is fitted on) plus rendered photos from
+:mod:`vision.photo.synth` and index corners from :mod:`vision.photo.glyphs`; each
+step takes a few minutes on two cores, and ``--resume`` goes on from the last
+(the README lists the steps that made the shipped networks):
 
-    .venv/bin/python -m vision.photo.train            # both networks
-    .venv/bin/python -m vision.photo.train --only classifier --epochs 20
+    .venv/bin/python -m vision.photo.train --only detector --det-epochs 12 --threads 1
+    .venv/bin/python -m vision.photo.train --only classifier --cls-epochs 14 --resume
 """
 
 from __future__ import annotations
@@ -158,7 +161,8 @@ def glyph_sample(rng: random.Random):
     g = index_crop(code, rng)
     c = spec.CLS_SIZE / 2
     angle = rng.choice((0, 90, 180, 270)) + rng.uniform(-15, 15)
-    crop = spec.crop_square(g, c + rng.uniform(-3, 3), c + rng.uniform(-3, 3), spec.CLS_SIZE * rng.uniform(0.85, 1.2), angle)
+    side = spec.CLS_SIZE * rng.uniform(0.85, 1.2)
+    crop = spec.crop_square(g, c + rng.uniform(-3, 3), c + rng.uniform(-3, 3), side, angle)
     return disturb(warp_jitter(crop, rng), rng, 0.5), spec.code_labels(code)
 
 
@@ -194,13 +198,24 @@ def build_nets(torch):
         def __init__(self):
             super().__init__()
             self.body = nn.Sequential(*conv(3, 32), nn.MaxPool2d(2), *conv(32, 64), nn.MaxPool2d(2),
-                                      *conv(64, 96), nn.MaxPool2d(2), *conv(96, 128), nn.AdaptiveAvgPool2d(1),
-                                      nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, spec.N_OUT))
+                                      *conv(64, 96), nn.MaxPool2d(2), *conv(96, 128), nn.AdaptiveAvgPool2d(2),
+                                      nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * 4, spec.N_OUT))
+            # Pooled to 2 x 2, not to one value per channel: whether the suit is
+            # below the rank or above it is what tells a 6 from a turned 9.
 
         def forward(self, x):
             return self.body(x)
 
     return Detector(), Classifier()
+
+
+def _widen_head(state: dict) -> dict:
+    """A classifier checkpoint from before the 2 x 2 pooling, made to compute the
+    same at first: each channel's weight spread evenly over its four cells."""
+    w = state.get("body.18.weight")
+    if w is not None and w.shape[1] == 128:
+        state = dict(state, **{"body.18.weight": (w / 4).repeat_interleave(4, dim=1)})
+    return state
 
 
 def _focal(torch, logit, target):
@@ -322,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, net in (("detector", det), ("classifier", cls)):
         ckpt = CHECKPOINTS / f"{name}.pt"
         if args.resume and ckpt.is_file() and args.only in (None, name):
-            net.load_state_dict(torch.load(ckpt))
+            net.load_state_dict(_widen_head(torch.load(ckpt)))
             log(f"{name}: going on from {ckpt}")
     if args.only != "classifier":
         train_detector(torch, det, sources, args.det_epochs, random.Random(args.seed), log)
