@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 from importlib import resources
 from typing import Any
 
@@ -41,6 +42,7 @@ VIEWS = {
 STATIC = {"common.js": "text/javascript", "revisor.js": "text/javascript", "tl.js": "text/javascript",
           "broadcast.js": "text/javascript", "public.js": "text/javascript", "protocol.js": "text/javascript",
           "dealer.js": "text/javascript", "hall.js": "text/javascript", "style.css": "text/css"}
+VIEWS_ROLES = {r for roles in VIEWS.values() for r in roles}
 DENIED = {"error": "a role token is needed (?token=...)"}
 
 
@@ -101,14 +103,18 @@ def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = ()) -
             raise DashboardError("the body must be a JSON object")
         return body
 
-    async def _do(request: Request, allowed: set[str], fn) -> JSONResponse:
+    async def _do(request: Request, allowed: set[str], fn, what: str = "do this") -> JSONResponse:
+        """One way for every POST: token, role, JSON body, and errors as clear answers."""
         role = role_of(request)
         if role is None:
             return denied()
         if role not in allowed:
-            return denied(403, f"the {role} role may not do this")
+            return denied(403, f"the {role} role may not {what}")
         try:
-            return JSONResponse(fn(role, await _json(request)) or {"ok": True})
+            result = fn(role, await _json(request))
+            if inspect.isawaitable(result):
+                result = await result
+            return JSONResponse(result or {"ok": True})
         except PermissionError as exc:
             return denied(403, str(exc))
         except DashboardError as exc:
@@ -116,29 +122,12 @@ def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = ()) -
 
     @app.post("/api/action")
     async def post_action(request: Request):
-        role = role_of(request)
-        if role is None:
-            return denied()
-        if role not in ("tl", "revisor"):
-            return denied(403, f"the {role} role may not enter actions")
-        try:
-            return JSONResponse(await hub.post(await _json(request), role))
-        except PermissionError as exc:
-            return denied(403, str(exc))
-        except DashboardError as exc:
-            return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
+        return await _do(request, {"tl", "revisor"}, lambda role, body: hub.post(body, role), "enter actions")
 
     @app.post("/api/correct")
     async def correct(request: Request):
-        role = role_of(request)
-        if role is None:
-            return denied()
-        try:
-            return JSONResponse(await hub.correct((await _json(request)).get("text", ""), role))
-        except PermissionError as exc:
-            return denied(403, str(exc))
-        except DashboardError as exc:
-            return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
+        # every role gets this far; the hub says which may correct (Revisor, TL)
+        return await _do(request, set(VIEWS_ROLES), lambda role, body: hub.correct(body.get("text", ""), role))
 
     @app.post("/api/pause")
     async def pause(request: Request):
