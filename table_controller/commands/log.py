@@ -142,17 +142,10 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from ..store.transfer import import_export
 
-    try:
-        if args.export == "-":
-            lines = sys.stdin.read().splitlines()
-        else:
-            with open(args.export, encoding="utf-8") as fh:
-                lines = fh.read().splitlines()
-    except OSError as exc:
-        print(f"chicago-table log import: cannot read {args.export}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"chicago-table log import: {args.export} is not UTF-8 text", file=sys.stderr)
+    from .textinput import read_lines
+
+    lines = read_lines(args.export, "log import")
+    if lines is None:
         return 2
     n = import_export(lines, args.db)
     print(f"imported {n} records into {args.db}", file=sys.stderr)

@@ -8,6 +8,7 @@ import sys
 
 from ..replay import replay_lines
 from ..textprotocol import render_text
+from .textinput import read_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,17 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        if args.file == "-":
-            lines = sys.stdin.read().splitlines()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                lines = fh.read().splitlines()
-    except OSError as exc:
-        print(f"chicago-table replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"chicago-table replay: {args.file} is not UTF-8 text", file=sys.stderr)
+    lines = read_lines(args.file, "replay")
+    if lines is None:
         return 2
     _, doc = replay_lines(lines, strict=args.strict)
     try:
