@@ -20,12 +20,13 @@ from .errors import VisionError
 READ_HELP = "read every card in still pictures (no calibration needed)"
 READ_DESCRIPTION = """\
 Read every card visible in each picture: its rank and suit in our notation (AS, TD,
-2C), a confidence between 0 and 1, and where it is (the index corner's box, or the
-turned rectangle holding both index corners of the card).  A card read with a
-confidence below --min-confidence is left out (or listed as 'unknown' with
---unknown): a wrong card is worse than a missing one.  A file that is not a
-readable picture is reported and the other files are still read; the exit status
-is then 1."""
+2C), or 'back' for a face-down card, a confidence between 0 and 1, and where it is
+(the index corner's box, the turned rectangle holding both index corners of the
+card, or a face-down card's box).  A card read with a confidence below
+--min-confidence is left out (or listed as 'unknown' with --unknown): a wrong card
+is worse than a missing one.  Face-down cards have a threshold of their own (the
+back detector's; --no-backs leaves them out).  A file that is not a readable
+picture is reported and the other files are still read; the exit status is then 1."""
 
 
 def add_read_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +40,7 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write each picture with its findings drawn into DIR (created if missing)")
     parser.add_argument("--min-confidence", type=_probability, default=DEFAULT_MIN_CONFIDENCE, metavar="P",
                         help=f"report a card only when at least this sure (0..1, default {DEFAULT_MIN_CONFIDENCE})")
+    parser.add_argument("--no-backs", action="store_true", help="do not report face-down cards ('back')")
     parser.add_argument("--unknown", action="store_true",
                         help="also list index corners that could not be read confidently, as 'unknown'")
 
@@ -57,6 +59,7 @@ def main_read(args: argparse.Namespace) -> int:
     from .photo.annotate import annotate_to
     from .photo.images import load_image
     from .photo.recognise import UNKNOWN, Recogniser
+    from .photo.spec import BACK
 
     try:
         reader = Recogniser.load(min_confidence=args.min_confidence)
@@ -76,7 +79,8 @@ def main_read(args: argparse.Namespace) -> int:
             print(f"\r[{n}/{len(args.images)}] {name}", end="", file=sys.stderr, flush=True)
         try:
             image = load_image(name)
-            cards = [c for c in reader.read(image) if args.unknown or c.card != UNKNOWN]
+            cards = [c for c in reader.read(image)
+                     if (args.unknown or c.card != UNKNOWN) and not (args.no_backs and c.card == BACK)]
         except VisionError as exc:
             failed += 1
             results.append({"file": name, "error": str(exc), "cards": []})

@@ -100,6 +100,17 @@ def test_an_empty_picture_lists_no_card(tmp_path):
     assert json.loads(run.stdout) == {"images": [{"file": str(tmp_path / "empty.png"), "cards": []}]}
 
 
+def test_a_face_down_card_is_listed_as_back(tmp_path):
+    photo = render_photo(64, codes=[None, "7D"], severity=0.3)
+    cv2.imwrite(str(tmp_path / "mixed.png"), photo.image)
+    run = camera_read(str(tmp_path / "mixed.png"), "--json")
+    assert run.returncode == 0, run.stderr
+    (entry,) = json.loads(run.stdout)["images"]
+    assert sorted(c["card"] for c in entry["cards"]) == ["7D", "back"]
+    run = camera_read(str(tmp_path / "mixed.png"), "--json", "--no-backs")
+    assert [c["card"] for c in json.loads(run.stdout)["images"][0]["cards"]] == ["7D"]
+
+
 def test_bad_options_are_refused_clearly(pictures):
     d, files = pictures
     run = camera_read(files[0][0], "--min-confidence", "1.5")
@@ -111,7 +122,7 @@ def test_bad_options_are_refused_clearly(pictures):
 def test_help_explains(pictures):
     run = camera_read("--help")
     assert run.returncode == 0
-    for word in ("--json", "--annotate", "--min-confidence", "confidence", "unknown"):
+    for word in ("--json", "--annotate", "--min-confidence", "confidence", "unknown", "back", "--no-backs"):
         assert word in run.stdout
 
 

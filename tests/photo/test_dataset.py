@@ -38,3 +38,16 @@ def test_validation_fold_of_the_development_photos(dev_photos):
     val = [p for p in dev_photos if p.validation]
     assert len(val) == 78  # fixed by the hash, like the held-out part
     assert not any(p.heldout for p in val)
+
+
+def test_unlabelled_cards_name_real_photos_and_add_to_their_labels(dev_photos):
+    from vision.photo.dataset import UNLABELLED
+
+    by_name = {p.file.rsplit("/", 1)[-1]: p for p in dev_photos}
+    assert set(UNLABELLED) <= set(by_name)
+    for name, extra in UNLABELLED.items():
+        p = by_name[name]
+        assert extra and extra <= set(ALL_CODES) and not extra & p.cards
+        assert p.in_view == p.chicago_cards | extra
+    plain = next(p for p in dev_photos if p.file.rsplit("/", 1)[-1] not in UNLABELLED)
+    assert plain.in_view == plain.chicago_cards

@@ -48,3 +48,44 @@ def test_rendered_index_corners_are_crops_with_ink():
         crop = index_crop(code, rng)
         assert crop.shape == (spec.CLS_SIZE, spec.CLS_SIZE, 3) and crop.dtype == np.uint8
         assert crop.min() < crop.max() - 60  # rank and suit stand out of the paper
+
+
+def test_random_backs_are_card_sized_and_varied():
+    from vision.faces import H, W
+    from vision.photo.backs import random_back
+
+    backs = [random_back(random.Random(seed)) for seed in range(40)]
+    assert all(b.shape == (H, W, 3) and b.dtype == np.uint8 for b in backs)
+    # Many designs, not one: the mean colours of the middles differ widely.
+    means = np.array([b[H // 3:2 * H // 3, W // 3:2 * W // 3].reshape(-1, 3).mean(0) for b in backs])
+    assert means.std(axis=0).max() > 25
+    # No back is a white face: the middle of every back is far from paper white somewhere.
+    assert all((b[H // 4:3 * H // 4, W // 4:3 * W // 4] < 200).any() for b in backs)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_low_resolution_keeps_size_and_loses_detail(seed):
+    from vision.photo.augment import low_resolution
+
+    rng = random.Random(seed)
+    crop = np.random.default_rng(seed).integers(0, 256, (spec.CLS_SIZE, spec.CLS_SIZE, 3), np.uint8)
+    out = low_resolution(crop, rng)
+    assert out.shape == crop.shape and out.dtype == np.uint8
+    # Shrinking averages pixels: noise loses contrast, never gains it.
+    assert out.astype(float).std() <= crop.astype(float).std() + 1e-6
+
+
+def test_rendered_cards_say_how_much_of_them_is_seen():
+    from vision.photo.synth import render_photo
+
+    # The same seed lays the first card in the same place whatever comes after it,
+    # so a card laid on top can only hide some of it.
+    covered = 0
+    for seed in range(20):
+        alone = render_photo(seed, codes=[None], severity=0.2).cards[0]
+        under, top = render_photo(seed, codes=[None, "AS"], severity=0.2).cards
+        assert 0.0 < alone.seen <= 1.0 and 0.0 < top.seen <= 1.0
+        assert under.outline == alone.outline and under.seen <= alone.seen
+        covered += under.seen < alone.seen - 0.05
+    assert covered >= 3, "cards laid on top never covered the one below"

@@ -9,6 +9,10 @@ import numpy as np
 
 from ..errors import VisionError
 from .recognise import UNKNOWN, CardReading
+from .spec import BACK
+
+COLOURS = {UNKNOWN: (0, 170, 255), BACK: (230, 140, 30)}  # BGR: orange for unread, blue for a back
+NAMED = (40, 200, 40)
 
 
 def draw(image: np.ndarray, cards: list[CardReading]) -> np.ndarray:
@@ -16,7 +20,7 @@ def draw(image: np.ndarray, cards: list[CardReading]) -> np.ndarray:
     out = image.copy()
     scale = max(0.5, min(out.shape[:2]) / 800)
     for c in cards:
-        colour = (0, 170, 255) if c.card == UNKNOWN else (40, 200, 40)
+        colour = COLOURS.get(c.card, NAMED)
         pts = np.int32(np.round(c.corners))
         cv2.polylines(out, [pts], True, colour, max(2, int(2 * scale)), cv2.LINE_AA)
         label = f"{'?' if c.card == UNKNOWN else c.card} {c.confidence:.2f}"

@@ -68,3 +68,13 @@ def warp_jitter(crop: np.ndarray, rng: random.Random, amount: float = 0.08) -> n
     dst = src + np.float32([[rng.uniform(-amount, amount) * s for _ in range(2)] for _ in range(4)])
     m = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(crop, m, (s, s), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def low_resolution(crop: np.ndarray, rng: random.Random, smallest: int = 12) -> np.ndarray:
+    """The crop as a far-off or small card gives it: shrunk to a side of ``smallest``
+    pixels or more and blown up again (the reader enlarges a 20-pixel index corner
+    to the classifier's size; it must read one as well as a sharp one)."""
+    s = crop.shape[0]
+    side = rng.randint(smallest, max(smallest, s - 4))
+    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (s, s), interpolation=cv2.INTER_LINEAR)

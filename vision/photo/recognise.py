@@ -4,8 +4,10 @@ Stage one, a detector, marks each place that looks like an index corner (rank ov
 suit).  Stage two, a classifier, reads each place as one of the 52 cards, a joker,
 or "no index".  Readings of the same card (its two corners) are merged into one
 card, and agreeing corners raise its confidence.  A card whose confidence is below
-``min_confidence`` is not reported as that card: a confident wrong card is the worst outcome, an unread one is only
-a gap the table's other senses or a person fill.
+``min_confidence`` is not reported as that card: a confident wrong card is the
+worst outcome, an unread one is only a gap the table's other senses or a person
+fill.  A third network, when shipped, finds face-down cards ("back"): whole cards
+with no index to read.
 
     >>> reader = Recogniser.load()
     >>> [(r.card, round(r.confidence, 2)) for r in reader.read(image)]
@@ -28,6 +30,7 @@ from . import spec
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_FILE = "index_detector.onnx"
 CLASSIFIER_FILE = "index_classifier.onnx"
+BACK_FILE = "back_detector.onnx"  # optional: without it no face-down card is reported
 CALIBRATION_FILE = "calibration.json"  # raw score -> confidence, by vision/photo/calibrate.py
 UNKNOWN = "unknown"
 # Chosen on the validation fold of the development photos (never the held-out
@@ -39,6 +42,12 @@ MAX_CANDIDATES = 16
 # Each crop is also read turned by these (test-time augmentation; adding the
 # quarter turns measured no better on the validation fold, at twice the cost).
 TTA_TURNS = (cv2.ROTATE_180,)
+# A face-down card is reported as "back" when the back detector is this sure.  No
+# development photo shows a back, so this is chosen on rendered photos (every kind
+# of back design; tests/bench/vision_real.py --backs) and checked to find nothing
+# on all 438 development photos, which show faces only.
+BACK_THRESHOLD = 0.5
+MAX_BACKS = 8
 NMS_IOU = 0.3  # two candidates overlapping this much are one index corner (read once, counted once)
 
 
@@ -73,13 +82,14 @@ class IndexRead:
 
 class Recogniser:
     def __init__(self, detector: Path, classifier: Path, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-                 calibration: Path | None = None):
-        for p in (detector, classifier):
-            if not p.is_file():
+                 calibration: Path | None = None, backs: Path | None = None):
+        for p in (detector, classifier, backs):
+            if p is not None and not p.is_file():
                 raise ModelMissing(f"model file {p} is missing; retrain with: python -m vision.photo.train")
         try:
             self._det = cv2.dnn.readNetFromONNX(str(detector))
             self._cls = cv2.dnn.readNetFromONNX(str(classifier))
+            self._backs = cv2.dnn.readNetFromONNX(str(backs)) if backs else None
             cal = json.loads(calibration.read_text()) if calibration else None
         except (cv2.error, ValueError, OSError) as exc:
             raise ModelMissing(f"model files in {detector.parent} are damaged ({exc}); retrain them") from None
@@ -90,9 +100,9 @@ class Recogniser:
     def load(cls, models: Path | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
              calibrated: bool = True) -> Recogniser:
         models = models or MODELS
-        cal = models / CALIBRATION_FILE
+        cal, backs = models / CALIBRATION_FILE, models / BACK_FILE
         return cls(models / DETECTOR_FILE, models / CLASSIFIER_FILE, min_confidence,
-                   cal if calibrated and cal.is_file() else None)
+                   cal if calibrated and cal.is_file() else None, backs if backs.is_file() else None)
 
     def confidence(self, raw: float) -> float:
         """The calibrated confidence of a raw score (the raw score if uncalibrated)."""
@@ -101,25 +111,13 @@ class Recogniser:
     # -- stage one ------------------------------------------------------------------
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """Candidate index boxes in picture pixels with their detector scores."""
-        h, w = image.shape[:2]
-        self._det.setInput(spec.det_blob(image))
-        out = self._det.forward()[0]
-        heat = 1.0 / (1.0 + np.exp(-out[0]))
-        peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > DET_THRESHOLD)
-        ys, xs = np.nonzero(peaks)
-        order = np.argsort(-heat[ys, xs])[:MAX_CANDIDATES]
-        sx, sy = w / spec.DET_SIZE, h / spec.DET_SIZE
-        found: list[tuple[tuple[float, float, float, float], float]] = []
-        for k in order:
-            j, i = ys[k], xs[k]
-            cx, cy = (i + 0.5) * spec.DET_STRIDE * sx, (j + 0.5) * spec.DET_STRIDE * sy
-            bw = float(np.exp(out[1, j, i])) * spec.SIZE_UNIT * sx
-            bh = float(np.exp(out[2, j, i])) * spec.SIZE_UNIT * sy
-            box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
-            # One corner seen twice must not count as two agreeing corners in merge().
-            if all(_iou(box, b) < NMS_IOU for b, _ in found):
-                found.append((box, float(heat[j, i])))
-        return found
+        return _peaks(self._det, image, spec.INDEX_GRID, DET_THRESHOLD, MAX_CANDIDATES)
+
+    def detect_backs(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Face-down cards: their boxes in picture pixels and scores (none without the back detector)."""
+        if self._backs is None:
+            return []
+        return _peaks(self._backs, image, spec.BACK_GRID, BACK_THRESHOLD, MAX_BACKS)
 
     # -- stage two ------------------------------------------------------------------
     def classify(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
@@ -147,10 +145,42 @@ class Recogniser:
         return [IndexRead(box, score, code, prob) for (box, score), (code, prob) in zip(found, reads)]
 
     def read(self, image: np.ndarray) -> list[CardReading]:
-        """Every card whose index corner is in view, most confident first."""
+        """Every card whose index corner is in view, most confident first, then
+        face-down cards ("back"), then index corners not read with confidence
+        ("unknown")."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise VisionError("expected a BGR colour picture (H x W x 3)")
-        return merge(self.read_indices(image), self.min_confidence, self.confidence)
+        cards = merge(self.read_indices(image), self.min_confidence, self.confidence)
+        named = [c for c in cards if c.card != UNKNOWN]
+        backs = [CardReading(spec.BACK, round(score, 4), _outline([box]), 0)
+                 for box, score in self.detect_backs(image) if not any(_holds(box, c) for c in named)]
+        return named + backs + [c for c in cards if c.card == UNKNOWN]
+
+
+def _peaks(net, image: np.ndarray, grid: spec.Grid, threshold: float,
+           most: int) -> list[tuple[tuple[float, float, float, float], float]]:
+    """The local maxima of a detector's heat map above ``threshold`` (at most
+    ``most``, strongest first) as boxes in picture pixels, each with its score;
+    a box overlapping a stronger one by NMS_IOU or more is the same thing seen twice."""
+    h, w = image.shape[:2]
+    net.setInput(spec.det_blob(image, grid.size))
+    out = net.forward()[0]
+    heat = 1.0 / (1.0 + np.exp(-out[0]))
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[:most]
+    sx, sy = w / grid.size, h / grid.size
+    found: list[tuple[tuple[float, float, float, float], float]] = []
+    for k in order:
+        j, i = ys[k], xs[k]
+        cx, cy = (i + 0.5) * grid.stride * sx, (j + 0.5) * grid.stride * sy
+        bw = float(np.exp(out[1, j, i])) * grid.unit * sx
+        bh = float(np.exp(out[2, j, i])) * grid.unit * sy
+        box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
+        # One corner seen twice must not count as two agreeing corners in merge().
+        if all(_iou(box, b) < NMS_IOU for b, _ in found):
+            found.append((box, float(heat[j, i])))
+    return found
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
@@ -163,6 +193,20 @@ def _iou(a, b) -> float:
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter + 1e-9)
+
+
+def _holds(box: tuple[float, float, float, float], card: CardReading) -> bool:
+    """Whether a face-down card's box is really the face of a card read on both
+    index corners: the box holds both corners, or its middle lies between them
+    (a court or an ornate ace's picture is no back)."""
+    if card.indices < 2:
+        return False
+    x0, y0, x1, y1 = box
+    gx, gy = 0.1 * (x1 - x0), 0.1 * (y1 - y0)
+    if all(x0 - gx <= x <= x1 + gx and y0 - gy <= y <= y1 + gy for x, y in card.corners):
+        return True
+    band = np.float32(card.corners).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(band, ((x0 + x1) / 2, (y0 + y1) / 2), False) >= 0
 
 
 def card_score(probs: list[float]) -> float:

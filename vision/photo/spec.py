@@ -6,6 +6,8 @@ never drifts from what the reader feeds the networks.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -15,6 +17,26 @@ DET_SIZE = 320  # the detector sees the photo at 320 x 320
 DET_STRIDE = 8  # one heat-map cell per 8 x 8 input pixels
 DET_CELLS = DET_SIZE // DET_STRIDE
 SIZE_UNIT = 32.0  # box sides are regressed as log(side / SIZE_UNIT), in detector pixels
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """How a detector sees a photo: shrunk to ``size`` x ``size``, one heat-map cell
+    per ``stride`` pixels, box sides regressed as log(side / ``unit``)."""
+
+    size: int
+    stride: int
+    unit: float
+
+    @property
+    def cells(self) -> int:
+        return self.size // self.stride
+
+
+INDEX_GRID = Grid(DET_SIZE, DET_STRIDE, SIZE_UNIT)
+# The back detector looks for whole face-down cards: larger things, a coarser grid.
+BACK_GRID = Grid(192, 16, 64.0)
+BACK = "back"  # what the reader reports for a face-down card
 CLS_SIZE = 48  # the classifier sees one index corner at 48 x 48
 CROP_GROW = 1.25  # the crop around a detected box is this much larger
 JOKER = "JOKER"
@@ -43,9 +65,9 @@ def decode(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[str, float]:
     return RANK_OUT[r] + SUITS[s], float(rank_p[r] * suit_p[s])
 
 
-def det_blob(image: np.ndarray) -> np.ndarray:
-    """A BGR photo of any size -> the detector's 1x3xSxS float input."""
-    small = cv2.resize(image, (DET_SIZE, DET_SIZE), interpolation=cv2.INTER_AREA)
+def det_blob(image: np.ndarray, size: int = DET_SIZE) -> np.ndarray:
+    """A BGR photo of any size -> a detector's 1x3xSxS float input."""
+    small = cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA)
     return (small.astype(np.float32) / 255.0).transpose(2, 0, 1)[None]
 
 

@@ -20,9 +20,11 @@ import cv2
 import numpy as np
 
 from ..cardcodes import ALL_CODES
+from .backs import random_back
 from ..faces import H as FACE_H, PX_PER_MM, W as FACE_W, card_back, card_face, card_mask
 
 SIZE = 640
+BACK_SEEN = 0.6  # a face-down card is one to find when this much of it is in view, uncovered
 # The index (rank over suit) on our faces, in face pixels: x0, y0, x1, y1.
 _M = PX_PER_MM
 INDEX_TL = (0.8 * _M, 1.8 * _M, 12.0 * _M, 24.2 * _M)
@@ -34,6 +36,7 @@ class RenderedCard:
     code: str | None  # None: face down
     outline: tuple[tuple[float, float], ...]  # image px, TL TR BR BL of the face
     index_boxes: tuple[tuple[float, float, float, float], ...]  # visible index corners
+    seen: float = 1.0  # share of the card in the frame and not covered by a later card
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,16 @@ class RenderedPhoto:
     def visible(self) -> frozenset[str]:
         """Codes with at least one index corner in view."""
         return frozenset(c.code for c in self.cards if c.code and c.index_boxes)
+
+    def back_boxes(self, min_seen: float = BACK_SEEN) -> list[tuple[float, float, float, float]]:
+        """The face-down cards worth finding (at least ``min_seen`` of each in view
+        and uncovered), as boxes (x0, y0, x1, y1) clipped to the photo."""
+        boxes = []
+        for c in self.cards:
+            if c.code is None and c.seen >= min_seen:
+                pts = np.clip(np.float32(c.outline), 0, SIZE - 1)
+                boxes.append((*pts.min(0).tolist(), *pts.max(0).tolist()))
+        return boxes
 
 
 def _background(rng: random.Random, nrng: np.random.Generator) -> np.ndarray:
@@ -99,6 +112,9 @@ def render_photo(seed: int, codes: list[str | None] | None = None, severity: flo
     placed = []
     mask = card_mask()
     back = card_back(rng.choice(("blue", "red")))
+    brng = random.Random(seed * 1_000_003 + 17)  # apart from rng: the layout of a seed stays as it was
+    if brng.random() < 0.75:  # most backs are not ours: every design a deck may have
+        back = random_back(brng)
     for i, code in enumerate(codes):
         h = _card_homography(rng)
         face = (card_face(code) if code else back).astype(np.float32)
@@ -110,6 +126,7 @@ def render_photo(seed: int, codes: list[str | None] | None = None, severity: flo
     cards = []
     for i, (code, h) in enumerate(placed):
         outline = _box_of(h, (0, 0, FACE_W, FACE_H))
+        seen = float((owner == i).sum()) / max(1.0, cv2.contourArea(outline))
         boxes = []
         for rect in (INDEX_TL, INDEX_BR) if code else ():
             quad = _box_of(h, rect)
@@ -122,7 +139,7 @@ def render_photo(seed: int, codes: list[str | None] | None = None, severity: flo
                 x0, y0 = quad.min(0)
                 x1, y1 = quad.max(0)
                 boxes.append((float(x0), float(y0), float(x1), float(y1)))
-        cards.append(RenderedCard(code, tuple(map(tuple, outline.tolist())), tuple(boxes)))
+        cards.append(RenderedCard(code, tuple(map(tuple, outline.tolist())), tuple(boxes), round(min(1.0, seen), 3)))
     img = _disturb(img, rng, nrng, severity)
     return RenderedPhoto(img, tuple(cards))
 

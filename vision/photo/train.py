@@ -23,8 +23,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..cardcodes import ALL_CODES
 from . import spec
-from .augment import disturb, warp_jitter
+from .augment import disturb, low_resolution, warp_jitter
 from .dataset import load_photos
 from .glyphs import index_crop
 from .synth import render_photo
@@ -32,6 +33,18 @@ from .synth import render_photo
 MODELS = Path(__file__).resolve().parents[1] / "models"
 # Torch weights, to go on training from (build/ is not committed; the ONNX files are).
 CHECKPOINTS = Path(__file__).resolve().parents[2] / "build" / "photo_train"
+NETWORKS = ("detector", "classifier", "backs")
+ONNX_FILES = {"detector": "index_detector.onnx", "classifier": "index_classifier.onnx",
+              "backs": "back_detector.onnx"}
+INPUT = {"detector": (spec.DET_SIZE, spec.DET_SIZE), "classifier": (spec.CLS_SIZE, spec.CLS_SIZE),
+         "backs": (spec.BACK_GRID.size, spec.BACK_GRID.size)}
+# Share of classifier crops first shrunk and blown up again (small, far-off cards).
+LOW_RES_SHARE = 0.25
+# Share of labelled-corner crops turned by any angle (the rest by quarter turns, +-20 degrees).
+ANY_ANGLE_SHARE = 0.1
+# How hard light, blur and noise hit a classifier crop (augment.disturb's strength);
+# --cls-disturb lowers it for a last, gentler pass.
+CROP_DISTURB = 0.5
 
 
 def _torch():
@@ -59,17 +72,40 @@ def load_sources(n_synth: int, seed: int):
     return out, n_real
 
 
-def det_sample(img: np.ndarray, boxes, rng: random.Random):
+def load_back_sources(n_synth: int, seed: int):
+    """(image, [("back", card box)]) pairs for the back detector: rendered photos,
+    most with face-down cards of every design among face-up ones, and the training
+    photos (faces only: what a back is not)."""
+    out = []
+    for p in load_photos():
+        if not (p.heldout or p.validation):
+            out.append((cv2.imread(str(p.path)), []))
+    for i in range(n_synth):
+        rng = random.Random(2_000_000 + seed * 10_000 + i)
+        codes = [None] * rng.choice((0, 1, 1, 1, 2, 2, 3)) + rng.sample(ALL_CODES, rng.choice((0, 1, 1, 2, 3)))
+        rng.shuffle(codes)
+        r = render_photo(seed=2_000_000 + seed * 10_000 + i, codes=codes or [None], severity=rng.uniform(0.2, 1.0))
+        out.append((r.image, [(spec.BACK, b) for b in r.back_boxes()]))
+    return out
+
+
+def back_sample(img: np.ndarray, boxes, rng: random.Random):
+    return det_sample(img, boxes, rng, spec.BACK_GRID, zoom=(0.7, 1.15))
+
+
+def det_sample(img: np.ndarray, boxes, rng: random.Random, grid: spec.Grid = spec.INDEX_GRID,
+               zoom: tuple[float, float] = (0.45, 1.4)):
     """A randomly zoomed, shifted, slightly turned and quarter-turned detector input
-    with its targets."""
-    s = rng.uniform(0.45, 1.4) * spec.DET_SIZE / img.shape[1]
-    tx = rng.uniform(min(0, spec.DET_SIZE - 640 * s), max(0, spec.DET_SIZE - 640 * s))
-    ty = rng.uniform(min(0, spec.DET_SIZE - 640 * s), max(0, spec.DET_SIZE - 640 * s))
+    with its targets (heat map, log box sides, where the sides count)."""
+    size = grid.size
+    s = rng.uniform(*zoom) * size / img.shape[1]
+    tx = rng.uniform(min(0, size - 640 * s), max(0, size - 640 * s))
+    ty = rng.uniform(min(0, size - 640 * s), max(0, size - 640 * s))
     m = np.float32([[s, 0, tx], [0, s, ty]])
     if rng.random() < 0.5:  # a slight turn about the middle; boxes become their turned corners' bounds
-        r = cv2.getRotationMatrix2D((spec.DET_SIZE / 2, spec.DET_SIZE / 2), rng.uniform(-15, 15), 1.0)
+        r = cv2.getRotationMatrix2D((size / 2, size / 2), rng.uniform(-15, 15), 1.0)
         m = np.float32(r @ np.vstack([m, [0, 0, 1]]))
-    x = cv2.warpAffine(img, m, (spec.DET_SIZE, spec.DET_SIZE), flags=cv2.INTER_AREA,
+    x = cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA,
                        borderMode=rng.choice((cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT)))
     bs = []
     for _, (x0, y0, x1, y1) in boxes:
@@ -78,28 +114,28 @@ def det_sample(img: np.ndarray, boxes, rng: random.Random):
     k = rng.randrange(4)
     for _ in range(k):  # turn a quarter clockwise: (x, y) -> (S - y, x)
         x = cv2.rotate(x, cv2.ROTATE_90_CLOCKWISE)
-        bs = [(spec.DET_SIZE - y1, x0, spec.DET_SIZE - y0, x1) for x0, y0, x1, y1 in bs]
+        bs = [(size - y1, x0, size - y0, x1) for x0, y0, x1, y1 in bs]
     x = disturb(x, rng)
-    c = spec.DET_CELLS
+    c = grid.cells
     heat = np.zeros((1, c, c), np.float32)
-    size = np.zeros((2, c, c), np.float32)
+    sides = np.zeros((2, c, c), np.float32)
     wmask = np.zeros((1, c, c), np.float32)
     yy, xx = np.mgrid[0:c, 0:c]
     for x0, y0, x1, y1 in bs:
-        cx, cy = (x0 + x1) / 2 / spec.DET_STRIDE, (y0 + y1) / 2 / spec.DET_STRIDE
+        cx, cy = (x0 + x1) / 2 / grid.stride, (y0 + y1) / 2 / grid.stride
         if not (0 <= cx < c and 0 <= cy < c):
             continue
         w, h = x1 - x0, y1 - y0
-        sigma = max(0.6, min(w, h) / spec.DET_STRIDE / 5)
+        sigma = max(0.6, min(w, h) / grid.stride / 5)
         g = np.exp(-((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2) / (2 * sigma ** 2))
         heat[0] = np.maximum(heat[0], g)
         ix, iy = int(cx), int(cy)
         heat[0, iy, ix] = 1.0
         for j in range(max(0, iy - 1), min(c, iy + 2)):
             for i in range(max(0, ix - 1), min(c, ix + 2)):
-                size[:, j, i] = np.log([max(w, 2) / spec.SIZE_UNIT, max(h, 2) / spec.SIZE_UNIT])
+                sides[:, j, i] = np.log([max(w, 2) / grid.unit, max(h, 2) / grid.unit])
                 wmask[0, j, i] = 1.0
-    return (x.astype(np.float32) / 255).transpose(2, 0, 1), heat, size, wmask
+    return (x.astype(np.float32) / 255).transpose(2, 0, 1), heat, sides, wmask
 
 
 def _iou(a, b) -> float:
@@ -131,9 +167,9 @@ def cls_sample(img: np.ndarray, boxes, rng: random.Random, negative: bool):
         cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * side
         label = spec.code_labels(code)
     # Mostly a quarter turn (cards lie upright or across), sometimes any angle.
-    angle = rng.uniform(-180, 180) if rng.random() < 0.2 else rng.choice((0, 90, 180, 270)) + rng.uniform(-20, 20)
+    angle = rng.uniform(-180, 180) if rng.random() < ANY_ANGLE_SHARE else rng.choice((0, 90, 180, 270)) + rng.uniform(-20, 20)
     crop = spec.crop_square(img, cx, cy, side, angle)
-    return disturb(warp_jitter(crop, rng), rng, 0.5), label
+    return _finish(crop, rng), label
 
 
 def detector_crops(sources, n_real: int, models: Path) -> list[tuple[int, tuple, str]]:
@@ -155,6 +191,14 @@ def detector_crops(sources, n_real: int, models: Path) -> list[tuple[int, tuple,
     return out
 
 
+def _finish(crop: np.ndarray, rng: random.Random, jitter: float = 0.08) -> np.ndarray:
+    """A classifier crop's disturbances: slant, sometimes low resolution, light and noise."""
+    crop = warp_jitter(crop, rng, jitter)
+    if rng.random() < LOW_RES_SHARE:
+        crop = low_resolution(crop, rng)
+    return disturb(crop, rng, CROP_DISTURB)
+
+
 def glyph_sample(rng: random.Random):
     """A rendered index corner in some type face, turned, shifted and disturbed."""
     code = rng.choice(spec.CLASSES[:52])
@@ -163,7 +207,7 @@ def glyph_sample(rng: random.Random):
     angle = rng.choice((0, 90, 180, 270)) + rng.uniform(-15, 15)
     side = spec.CLS_SIZE * rng.uniform(0.85, 1.2)
     crop = spec.crop_square(g, c + rng.uniform(-3, 3), c + rng.uniform(-3, 3), side, angle)
-    return disturb(warp_jitter(crop, rng), rng, 0.5), spec.code_labels(code)
+    return _finish(crop, rng), spec.code_labels(code)
 
 
 def det_crop_sample(sources, item, rng: random.Random):
@@ -173,7 +217,7 @@ def det_crop_sample(sources, item, rng: random.Random):
     cy = (y0 + y1) / 2 + rng.uniform(-0.06, 0.06) * side
     angle = rng.choice((0, 0, 180, 90, 270)) + rng.uniform(-10, 10)
     crop = spec.crop_square(sources[k][0], cx, cy, side, angle)
-    return disturb(warp_jitter(crop, rng, 0.05), rng, 0.5), spec.code_labels(code)
+    return _finish(crop, rng, 0.05), spec.code_labels(code)
 
 
 # ---- networks -------------------------------------------------------------------------
@@ -185,10 +229,15 @@ def build_nets(torch):
         return [nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
     class Detector(nn.Module):
-        def __init__(self):
+        """A heat map of centres with box sides.  The index detector keeps stride 8;
+        the back detector goes down once more (stride 16): whole cards are large,
+        and its dilated layers then see one whole."""
+
+        def __init__(self, stride: int = 8):
             super().__init__()
+            sixth = conv(48, 64, 2) if stride == 16 else conv(48, 64, d=2)
             self.body = nn.Sequential(*conv(3, 16, 2), *conv(16, 32, 2), *conv(32, 32), *conv(32, 48, 2),
-                                      *conv(48, 48), *conv(48, 64, d=2), *conv(64, 64, d=2), *conv(64, 64, d=4))
+                                      *conv(48, 48), *sixth, *conv(64, 64, d=2), *conv(64, 64, d=4))
             self.head = nn.Conv2d(64, 3, 1)  # heat logit, log w, log h
 
         def forward(self, x):
@@ -197,25 +246,20 @@ def build_nets(torch):
     class Classifier(nn.Module):
         def __init__(self):
             super().__init__()
-            self.body = nn.Sequential(*conv(3, 32), nn.MaxPool2d(2), *conv(32, 64), nn.MaxPool2d(2),
-                                      *conv(64, 96), nn.MaxPool2d(2), *conv(96, 128), nn.AdaptiveAvgPool2d(2),
-                                      nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * 4, spec.N_OUT))
+            # Two convolutions a stage (a small VGG): the strokes that tell a 6
+            # from a 5 or a 2 from a 7 are a few pixels wide.
+            self.body = nn.Sequential(*conv(3, 32), *conv(32, 32), nn.MaxPool2d(2),
+                                      *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2),
+                                      *conv(64, 128), *conv(128, 128), nn.MaxPool2d(2),
+                                      *conv(128, 160), nn.AdaptiveAvgPool2d(2),
+                                      nn.Flatten(), nn.Dropout(0.25), nn.Linear(160 * 4, spec.N_OUT))
             # Pooled to 2 x 2, not to one value per channel: whether the suit is
             # below the rank or above it is what tells a 6 from a turned 9.
 
         def forward(self, x):
             return self.body(x)
 
-    return Detector(), Classifier()
-
-
-def _widen_head(state: dict) -> dict:
-    """A classifier checkpoint from before the 2 x 2 pooling, made to compute the
-    same at first: each channel's weight spread evenly over its four cells."""
-    w = state.get("body.18.weight")
-    if w is not None and w.shape[1] == 128:
-        state = dict(state, **{"body.18.weight": (w / 4).repeat_interleave(4, dim=1)})
-    return state
+    return Detector(spec.INDEX_GRID.stride), Classifier(), Detector(spec.BACK_GRID.stride)
 
 
 def _focal(torch, logit, target):
@@ -227,7 +271,8 @@ def _focal(torch, logit, target):
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
-def train_detector(torch, net, sources, epochs: int, rng: random.Random, log) -> None:
+def train_detector(torch, net, sources, epochs: int, rng: random.Random, log, name: str = "detector",
+                   sample=det_sample) -> None:
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * (len(sources) // 16)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -238,7 +283,7 @@ def train_detector(torch, net, sources, epochs: int, rng: random.Random, log) ->
         rng.shuffle(order)
         total = 0.0
         for b in range(len(order) // 16):
-            batch = [det_sample(*sources[i], rng) for i in order[b * 16:(b + 1) * 16]]
+            batch = [sample(*sources[i], rng) for i in order[b * 16:(b + 1) * 16]]
             x, heat, size, wm = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
             out = net(x)
             loss = _focal(torch, out[:, :1], heat) + \
@@ -249,15 +294,16 @@ def train_detector(torch, net, sources, epochs: int, rng: random.Random, log) ->
             sched.step()
             step += 1
             total += float(loss.detach())
-        log(f"detector epoch {epoch + 1}/{epochs}: loss {total / max(1, len(order) // 16):.3f}")
+        log(f"{name} epoch {epoch + 1}/{epochs}: loss {total / max(1, len(order) // 16):.3f}")
 
 
 def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, per_epoch: int = 4000,
-                     batch: int = 64, det_items=(), glyph_share: float = 0.0) -> None:
+                     batch: int = 64, det_items=(), glyph_share: float = 0.0, epoch_done=None,
+                     lr: float = 2e-3, n_real: int = 0, real_share: float = 0.0) -> None:
     f = torch.nn.functional
     nr = len(spec.RANK_OUT)
     steps = per_epoch // batch
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs * steps)
     # The detector's finds are mostly not index corners: draw its true and false
     # finds equally often, or the classifier learns to say "none".
@@ -273,7 +319,13 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
             elif det_pos and det_neg and rng.random() < 0.5:
                 s = det_crop_sample(sources, rng.choice(det_pos if rng.random() < 0.5 else det_neg), rng)
             else:
-                img, boxes = sources[rng.randrange(len(sources))]
+                # A labelled corner of a training photo (the first n_real sources) this
+                # often, else of a rendered photo; 0: as they come in the list.
+                if n_real and real_share and n_real < len(sources):
+                    k = rng.randrange(n_real) if rng.random() < real_share else rng.randrange(n_real, len(sources))
+                else:
+                    k = rng.randrange(len(sources))
+                img, boxes = sources[k]
                 s = cls_sample(img, boxes, rng, negative=rng.random() < 0.25)
             if s:
                 crops.append(s[0])
@@ -297,6 +349,9 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
             right += int(ok.sum())
         log(f"classifier epoch {epoch + 1}/{epochs}: loss {total / steps:.3f}, "
             f"train accuracy {right / (steps * batch):.3f}")
+        if epoch_done:
+            epoch_done()
+            net.train()
 
 
 def export(torch, net, shape, path: Path) -> None:
@@ -305,22 +360,59 @@ def export(torch, net, shape, path: Path) -> None:
                       opset_version=13, dynamo=False, dynamic_axes={"input": {0: "n"}, "output": {0: "n"}})
 
 
+def export_ensemble(torch, checkpoints: list[Path], path: Path) -> None:
+    """One classifier file that averages the logits of several trained classifiers
+    (networks trained apart err apart: their mean is surer where they agree and
+    less sure where they do not).  The reader needs no change: same input, same output."""
+    members = []
+    for ckpt in checkpoints:
+        net = build_nets(torch)[1]
+        net.load_state_dict(torch.load(ckpt))
+        members.append(net)
+
+    class Ensemble(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.members = torch.nn.ModuleList(members)
+
+        def forward(self, x):
+            return torch.stack([m(x) for m in self.members]).mean(0)
+
+    export(torch, Ensemble(), (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), path)
+
+
 def main(argv: list[str] | None = None) -> int:
+    global CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("detector", "classifier"), help="train one network only")
+    ap.add_argument("--only", choices=NETWORKS, help="train one network only (default: all three, in turn)")
     ap.add_argument("--det-epochs", type=int, default=12)
     ap.add_argument("--cls-epochs", type=int, default=10)
     ap.add_argument("--cls-samples", type=int, default=12000, help="classifier crops per epoch (default 12000)")
     ap.add_argument("--glyphs", type=float, default=0.2,
                     help="share of the classifier's crops drawn in other type faces (default 0.2)")
+    ap.add_argument("--cls-lr", type=float, default=2e-3, help="classifier's peak learning rate (default 2e-3)")
+    ap.add_argument("--cls-disturb", type=float, default=CROP_DISTURB,
+                    help=f"strength of light, blur and noise on classifier crops (default {CROP_DISTURB})")
+    ap.add_argument("--low-res", type=float, default=LOW_RES_SHARE,
+                    help=f"share of classifier crops shrunk and blown up again (default {LOW_RES_SHARE})")
+    ap.add_argument("--any-angle", type=float, default=ANY_ANGLE_SHARE,
+                    help=f"share of labelled-corner crops turned by any angle (default {ANY_ANGLE_SHARE})")
+    ap.add_argument("--real-share", type=float, default=0.6,
+                    help="share of labelled-corner crops taken from the training photos rather than "
+                         "rendered ones (default 0.6; 0: in proportion to their numbers)")
     ap.add_argument("--synth", type=int, default=400, help="rendered photos to add (default 400)")
+    ap.add_argument("--back-epochs", type=int, default=30)
+    ap.add_argument("--back-synth", type=int, default=900, help="rendered photos for the back detector (default 900)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--no-detector-crops", action="store_true",
                     help="do not also train the classifier on the shipped detector's own finds")
     ap.add_argument("--resume", action="store_true", help=f"start from the weights last saved in {CHECKPOINTS}")
+    ap.add_argument("--ensemble", type=Path, nargs="+", metavar="CHECKPOINT",
+                    help="train nothing: write one classifier averaging these classifier checkpoints (.pt)")
     args = ap.parse_args(argv)
+    CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE = args.cls_disturb, args.low_res, args.any_angle
     torch = _torch()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -329,30 +421,51 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(f"[{time.monotonic() - t0:6.0f} s] {msg}", flush=True)
 
-    sources, n_real = load_sources(args.synth, args.seed)
-    log(f"{n_real} training photos + {len(sources) - n_real} rendered photos")
-    det, cls = build_nets(torch)
+    if args.ensemble:
+        missing = [str(p) for p in args.ensemble if not p.is_file()]
+        if missing:
+            sys.exit(f"no such checkpoint: {', '.join(missing)}")
+        args.out.mkdir(parents=True, exist_ok=True)
+        export_ensemble(torch, args.ensemble, args.out / ONNX_FILES["classifier"])
+        log(f"ensemble of {len(args.ensemble)} classifiers written to {args.out / ONNX_FILES['classifier']}")
+        return 0
+    todo = [args.only] if args.only else list(NETWORKS)
+    nets = dict(zip(NETWORKS, build_nets(torch)))
     args.out.mkdir(parents=True, exist_ok=True)
     CHECKPOINTS.mkdir(parents=True, exist_ok=True)
-    for name, net in (("detector", det), ("classifier", cls)):
+
+    def save(name: str) -> None:  # after every epoch of the classifier: a long run can be stopped and resumed
+        torch.save(nets[name].state_dict(), CHECKPOINTS / f"{name}.pt")
+        export(torch, nets[name], (1, 3, *INPUT[name]), args.out / ONNX_FILES[name])
+
+    for name in todo:
         ckpt = CHECKPOINTS / f"{name}.pt"
-        if args.resume and ckpt.is_file() and args.only in (None, name):
-            net.load_state_dict(_widen_head(torch.load(ckpt)))
+        if args.resume and ckpt.is_file():
+            nets[name].load_state_dict(torch.load(ckpt))
             log(f"{name}: going on from {ckpt}")
-    if args.only != "classifier":
-        train_detector(torch, det, sources, args.det_epochs, random.Random(args.seed), log)
-        torch.save(det.state_dict(), CHECKPOINTS / "detector.pt")
-        export(torch, det, (1, 3, spec.DET_SIZE, spec.DET_SIZE), args.out / "index_detector.onnx")
-    if args.only != "detector":
+    if "detector" in todo or "classifier" in todo:
+        sources, n_real = load_sources(args.synth, args.seed)
+        log(f"{n_real} training photos + {len(sources) - n_real} rendered photos")
+    if "detector" in todo:
+        train_detector(torch, nets["detector"], sources, args.det_epochs, random.Random(args.seed), log)
+        save("detector")
+    if "classifier" in todo:
         det_items = []
-        if not args.no_detector_crops and (args.out / "index_detector.onnx").is_file():
+        if not args.no_detector_crops and (args.out / ONNX_FILES["detector"]).is_file():
             det_items = detector_crops(sources, n_real, args.out)
             log(f"{len(det_items)} detector finds in the training photos, "
                 f"{sum(c != spec.NONE for _, _, c in det_items)} on a labelled corner")
-        train_classifier(torch, cls, sources, args.cls_epochs, random.Random(args.seed + 1), log,
-                         per_epoch=args.cls_samples, det_items=det_items, glyph_share=args.glyphs)
-        torch.save(cls.state_dict(), CHECKPOINTS / "classifier.pt")
-        export(torch, cls, (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), args.out / "index_classifier.onnx")
+        train_classifier(torch, nets["classifier"], sources, args.cls_epochs, random.Random(args.seed + 1), log,
+                         per_epoch=args.cls_samples, det_items=det_items, glyph_share=args.glyphs,
+                         n_real=n_real, real_share=args.real_share,
+                         epoch_done=lambda: save("classifier"), lr=args.cls_lr)
+    if "backs" in todo:
+        back_sources = load_back_sources(args.back_synth, args.seed)
+        log(f"back detector: {len(back_sources)} photos, "
+            f"{sum(len(b) for _, b in back_sources)} face-down cards to find")
+        train_detector(torch, nets["backs"], back_sources, args.back_epochs, random.Random(args.seed + 2), log,
+                       name="back detector", sample=back_sample)
+        save("backs")
     log(f"written to {args.out}")
     return 0
 
