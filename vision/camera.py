@@ -32,6 +32,7 @@ import numpy as np
 from firmware_bridge.events import CameraPad, CardSighting
 
 from .calibration import Calibration
+from .photo.recognise import Recogniser
 from .recognize import PadReading, TableReader
 from .rowread import MIN_CONFIDENCE
 from .source import CameraSource
@@ -50,10 +51,10 @@ class TableCamera:
     """A calibrated camera over one table."""
 
     def __init__(self, source: CameraSource, calibration: Calibration,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, photo: Recogniser | None = None):
         self.source = source
         self.calibration = calibration
-        self.reader = TableReader(calibration)
+        self.reader = TableReader(calibration, photo)  # photo: names what the templates cannot
         self.clock = clock
         self.last_frame: np.ndarray | None = None
         self.last_readings: dict[str, PadReading] = {}

@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     view.add_argument("--out", default="camera-view.png", help="annotated picture, rewritten as frames come (%(default)s)")
     view.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: until the end or Ctrl-C)")
     view.add_argument("--every", type=float, default=0.5, help="seconds between picture refreshes (%(default)s)")
+    view.add_argument("--no-photo", action="store_true",
+                      help="do not ask the photo reader (camera read's networks) to name a face-up card "
+                           "the templates cannot; by default it does, at its --min-confidence")
     view.set_defaults(camera_main=_view)
 
     # The photo reader (issue 9) owns its options; it is imported only when 'read' is used.
@@ -148,8 +151,13 @@ def _view(args) -> int:
     if args.frames < 0 or args.every <= 0:
         raise VisionError("--frames must be 0 or more and --every positive")
     cal = Calibration.load(args.calibration)
+    photo = None
+    if not args.no_photo:
+        from .photo.recognise import Recogniser
+
+        photo = Recogniser.load()
     with _open(args) as cam:
-        camera = TableCamera(cam, cal)
+        camera = TableCamera(cam, cal, photo=photo)
         last_lines: dict[str, str] = {}
         last_write = 0.0
         count = 0

@@ -19,13 +19,19 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
+from .cardcodes import ALL_CODES
 from .errors import VisionError
 from .layout import CARD_H_MM, CARD_W_MM, Pad
+from .photo.recognise import Recogniser, card_score
 from .rowread import ROW_H, S, SeenCard, felt, read_row
 
 LOW = 1.0  # px per mm of the pad overview
 MARGIN = 12.0  # mm around a pad that is looked at too (rows overhang a little)
 END_MM = 3.0  # mm of felt taken at each end of a row
+# A face's index corner around the centre line of its rank glyph (mm, the row's
+# upright view): where the photo reader's classifier is shown a card that the
+# template reader could not name.
+INDEX_HALF_W, INDEX_TOP, INDEX_BOTTOM = 5.8, 1.8, 24.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +57,17 @@ def _pad_to_table(pad: Pad) -> np.ndarray:
 
 
 class TableReader:
-    """Reads every pad of a calibrated table from frames of the calibrated size."""
+    """Reads every pad of a calibrated table from frames of the calibrated size.
 
-    def __init__(self, calibration: Calibration) -> None:
+    With ``photo`` (the photo reader, :class:`vision.photo.recognise.Recogniser`),
+    a face-up card the template reader sees but cannot name is shown to the photo
+    reader's classifier, which names it when at least its ``min_confidence`` sure:
+    one recogniser for photographs and the table camera, the templates first
+    because they are exact and fast on our own decks."""
+
+    def __init__(self, calibration: Calibration, photo: Recogniser | None = None) -> None:
         self.calibration = calibration
+        self.photo = photo
         h = calibration.matrix
         self._pads = []
         for pad in calibration.layout.pads:
@@ -101,11 +114,24 @@ class TableReader:
             straight = cv2.warpPerspective(frame, m, (width_px, ROW_H),
                                            flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
                                            borderMode=cv2.BORDER_REPLICATE)
-            seen.extend(read_row(straight))
+            row_cards = read_row(straight)
+            if self.photo is not None:
+                row_cards = [self._name_by_photo(straight, c) if c.face_up and c.code is None else c
+                             for c in row_cards]
+            seen.extend(row_cards)
             corners = cv2.perspectiveTransform(
                 np.float32([[[0, 0]], [[width_px, 0]], [[width_px, ROW_H]], [[0, ROW_H]]]), m)
             rows.append(tuple((float(x), float(y)) for x, y in corners.reshape(-1, 2)))
         return PadReading(pad.name, sum(not c.face_up for c in seen), tuple(seen), tuple(rows))
+
+    def _name_by_photo(self, straight: np.ndarray, card: SeenCard) -> SeenCard:
+        """``card`` named by the photo reader's classifier, or as it was when that is unsure."""
+        box = ((card.x_mm - INDEX_HALF_W) * S, INDEX_TOP * S, (card.x_mm + INDEX_HALF_W) * S, INDEX_BOTTOM * S)
+        ((code, prob),) = self.photo.classify(straight, [box])
+        conf = self.photo.confidence(card_score([prob]))
+        if code in ALL_CODES and conf >= self.photo.min_confidence:
+            return SeenCard(True, code, round(conf, 3), card.x_mm)
+        return card
 
     @staticmethod
     def _row_geometry(rect):

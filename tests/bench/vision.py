@@ -57,8 +57,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cards", type=int, default=2000, help="face-up cards to measure at least (%(default)s)")
     ap.add_argument("--speed-frames", type=int, default=60, help="frames timed for fps (%(default)s)")
+    ap.add_argument("--photo", action="store_true",
+                    help="let the photo reader name what the templates cannot (as 'camera view' does)")
     args = ap.parse_args()
     cv2.setNumThreads(1)  # one core, as the Pi gives the camera
+    photo = None
+    if args.photo:
+        from vision.photo.recognise import Recogniser
+
+        photo = Recogniser.load()
 
     totals: dict[str, int] = {}
     scenes = 0
@@ -73,7 +80,7 @@ def main() -> int:
         scene = random_scene(seed, severity, fill=1.0, down_shares=(0.0, 0.25, 0.5))
         frame = render(scene)
         render_s.append(time.perf_counter() - t)
-        readings = TableReader(calibrate(frame)).read(frame)
+        readings = TableReader(calibrate(frame), photo).read(frame)
         for k, v in score_scene(scene, readings).items():
             totals[k] = totals.get(k, 0) + v
         if len(frames) < 10:
@@ -84,7 +91,7 @@ def main() -> int:
             print(f"  {scenes} scenes, {totals['faceup']} face-up cards, {time.perf_counter() - t0:.0f} s",
                   file=sys.stderr, flush=True)
 
-    reader = TableReader(calibrate(frames[0]))
+    reader = TableReader(calibrate(frames[0]), photo)
     per_frame, per_frame_wall = [], []
     for i in range(args.speed_frames):
         # The live camera calibrates once, so time reading only.  CPU time of this

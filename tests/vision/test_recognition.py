@@ -97,3 +97,52 @@ def test_a_frame_of_another_size_or_kind_is_refused(rendered):
         reader.read(cv2.resize(frame, (640, 360)))
     with pytest.raises(VisionError, match="colour frame"):
         reader.read(frame[..., 0])
+
+
+def _reprint(frame, scene, code, u, v, seed):
+    """``frame`` with the index of the card at (u, v) mm on seat1 printed in another
+    type face (the photo trainer's glyphs): another deck's print."""
+    import random
+
+    from vision.photo import spec
+    from vision.photo.glyphs import index_crop
+
+    g = index_crop(code, random.Random(seed))
+    c = spec.CLS_SIZE
+    side = 22.4 * spec.CROP_GROW  # mm the crop spans round the index
+    cx, cy = 250 + u + 6.4, 320 + v + 13.0  # table mm of the index's centre (seat1 lies square at 250, 320)
+    h = scene.homography() @ np.array([[side / c, 0, cx - side / 2], [0, side / c, cy - side / 2], [0, 0, 1]])
+    size = (frame.shape[1], frame.shape[0])
+    inner = np.zeros((c, c), np.uint8)
+    inner[c // 10:c - c // 10, c // 10:c - c // 10] = 255
+    mask = cv2.warpPerspective(inner, h, size) > 128
+    out = frame.copy()
+    out[mask] = cv2.warpPerspective(g, h, size, flags=cv2.INTER_LINEAR)[mask]
+    return out
+
+
+@pytest.fixture(scope="module")
+def photo_reader():
+    from vision.photo.recognise import Recogniser
+
+    return Recogniser.load()
+
+
+@pytest.mark.parametrize("code,face", [("KS", 1), ("9S", 1)])
+def test_a_print_the_templates_cannot_name_is_named_by_the_photo_reader(photo_reader, code, face):
+    scene = _hand_scene([Placement("seat1", code, 40, 16)])
+    frame = _reprint(render(scene), scene, code, 40, 16, face)
+    cal = calibrate(frame)
+    (alone,) = TableReader(cal).read(frame)["seat1"].face_up
+    assert alone.code is None  # our templates do not know this type face
+    (helped,) = TableReader(cal, photo_reader).read(frame)["seat1"].face_up
+    assert helped.code == code and helped.confidence >= photo_reader.min_confidence
+
+
+def test_the_photo_reader_never_names_a_card_wrongly_on_the_table(photo_reader):
+    codes = ["7H", "KS", "QD", "4C", "9S", "2D", "JH", "AC"]
+    for i, code in enumerate(codes):
+        scene = _hand_scene([Placement("seat1", code, 40, 16)])
+        frame = _reprint(render(scene), scene, code, 40, 16, i % 3)
+        (card,) = TableReader(calibrate(frame), photo_reader).read(frame)["seat1"].face_up
+        assert card.code in (code, None), f"{code} named {card.code}"
