@@ -117,10 +117,12 @@ def main() -> int:
                   + (f" + unlabelled {sorted(p.in_view - p.chicago_cards)}" if p.in_view != p.chicago_cards else ""))
 
     def part(heldout_only: bool, single: bool, labels_only: bool = False):
-        # "Single-card" is what the labels say (the same photos as ever); the truth is
-        # every card in view (dataset.UNLABELLED adds the few the labels leave out).
+        # The truth is every card in view (dataset.UNLABELLED adds the few the labels
+        # leave out), and a single-card photo is one that shows one card; with
+        # labels_only, both are what the labels say.
         return [(g, set(p.chicago_cards if labels_only else p.in_view)) for p, g in rows
-                if (p.heldout or not heldout_only) and (len(p.cards) == 1 or not single)]
+                if (p.heldout or not heldout_only)
+                and ((len(p.cards) if labels_only else p.shown) == 1 or not single)]
 
     result = {}
     for name, single in (("", True), ("all_", False)):
@@ -132,11 +134,11 @@ def main() -> int:
                        f"{name}heldout_precision": round(hpr, 4), f"{name}heldout_recall": round(hrc, 4)})
     lpr, lrc, _ = _score(part(False, True, labels_only=True))
     lhpr, lhrc, _ = _score(part(True, True, labels_only=True))
-    print(f"  against the labels alone (cards in view but unlabelled count as wrong): single-card "
+    print(f"  against the labels alone (a card in view but unlabelled counts as wrong, its photo as single-card): "
           f"development set precision {lpr:.4f} recall {lrc:.4f}; held out precision {lhpr:.4f} recall {lhrc:.4f}")
     result.update({"labels_only_precision": round(lpr, 4), "labels_only_heldout_precision": round(lhpr, 4)})
     if args.sweep:
-        val = [(p, img) for p, img in zip(photos, images) if p.validation and len(p.cards) == 1]
+        val = [(p, img) for p, img in zip(photos, images) if p.validation and p.shown == 1]
         reads = [(p, reader.read_indices(img)) for p, img in val]
         for t in (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99):
             sweep = [({c.card for c in merge(r, t, reader.confidence) if c.card != UNKNOWN}, set(p.in_view))

@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from vision.photo.recognise import DEFAULT_MIN_CONFIDENCE
 from vision.photo.synth import render_photo
 
 REPO = Path(__file__).resolve().parents[2]
@@ -72,7 +73,7 @@ def test_json_reads_every_picture_and_reports_bad_ones(pictures):
         assert "error" not in entry
         assert {c["card"] for c in entry["cards"]} == truth
         for c in entry["cards"]:
-            assert 0.97 <= c["confidence"] <= 1.0
+            assert DEFAULT_MIN_CONFIDENCE <= c["confidence"] <= 1.0
             assert len(c["corners"]) == 4 and all(len(pt) == 2 for pt in c["corners"])
     for bad in ("corrupt.jpg", "notes.txt"):
         entry = by_file[str(d / bad)]

@@ -41,6 +41,7 @@ UNLABELLED: dict[str, frozenset[str]] = {
     "IMG_20220921_195405.jpg": frozenset({"QS"}),  # top left corner, beside the 6S
     "IMG_20220921_195423.jpg": frozenset({"JH"}),  # top edge, above the TD
     "IMG_20220921_195926.jpg": frozenset({"KC"}),  # top right corner, beside the 7H
+    "IMG_20220921_200020.jpg": frozenset({"6H"}),  # top edge, upside down, above the 2C (grey, but no stems: hearts)
 }
 
 
@@ -89,6 +90,11 @@ class Photo:
     def chicago_cards(self) -> frozenset[str]:
         """The labelled cards, jokers left out."""
         return frozenset(c for c in self.cards if c != JOKER)
+
+    @property
+    def shown(self) -> int:
+        """How many cards the photo shows (jokers too): labelled and UNLABELLED."""
+        return len(self.cards | UNLABELLED.get(Path(self.file).name, frozenset()))
 
     @property
     def in_view(self) -> frozenset[str]:
