@@ -6,3 +6,14 @@ from hypothesis import settings
 # per-example deadline would make a correct test fail on a busy machine.
 settings.register_profile("chicago", deadline=None)
 settings.load_profile("chicago")
+
+# One OpenCV thread per test process (pytest-xdist runs one worker per core; child
+# processes inherit the variable): the photo reader's networks would otherwise take
+# every core and starve the live-table tests, whose virtual firmware keeps real time
+# (its debounce and "card gone" timers) and whose bots wait for sensing to follow.
+import os  # noqa: E402
+
+import cv2  # noqa: E402
+
+os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
+cv2.setNumThreads(1)

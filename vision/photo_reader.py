@@ -116,5 +116,5 @@ def _print_list(results: list[dict]) -> None:
         for c in cards:
             xs = [p[0] for p in c["corners"]]
             ys = [p[1] for p in c["corners"]]
-            print(f"  {c['card']:>7}  {c['confidence']:.2f}  at x {min(xs):.0f}-{max(xs):.0f}, "
-                  f"y {min(ys):.0f}-{max(ys):.0f}")
+            print(f"  {c['card']:>7}  {c['confidence']:.2f}  at x {min(xs):.0f}..{max(xs):.0f}, "
+                  f"y {min(ys):.0f}..{max(ys):.0f}")
