@@ -31,6 +31,8 @@ BACK_BORDER_MM = 4.0
 # Where the index is printed (mm from the card's top-left): rank box, suit box.
 RANK_BOX = (1.5, 2.5, 11.5, 13.5)  # x0, y0, x1, y1
 SUIT_BOX = (2.5, 15.5, 10.5, 23.5)
+# The whole index (rank over suit, with a little paper round it), as a reader boxes it.
+INDEX_BOX = (0.8, 1.8, 12.0, 24.2)
 
 
 def _mm(v: float) -> int:

@@ -59,10 +59,9 @@ def main_read(args: argparse.Namespace) -> int:
     from .photo.annotate import annotate_to
     from .photo.images import load_image
     from .photo.recognise import UNKNOWN, Recogniser
-    from .photo.spec import BACK
 
     try:
-        reader = Recogniser.load(min_confidence=args.min_confidence)
+        reader = Recogniser.load(min_confidence=args.min_confidence, backs=not args.no_backs)
     except VisionError as exc:
         print(f"chicago-table camera read: {exc}", file=sys.stderr)
         return 2
@@ -79,8 +78,7 @@ def main_read(args: argparse.Namespace) -> int:
             print(f"\r[{n}/{len(args.images)}] {name}", end="", file=sys.stderr, flush=True)
         try:
             image = load_image(name)
-            cards = [c for c in reader.read(image)
-                     if (args.unknown or c.card != UNKNOWN) and not (args.no_backs and c.card == BACK)]
+            cards = [c for c in reader.read(image) if args.unknown or c.card != UNKNOWN]
         except VisionError as exc:
             failed += 1
             results.append({"file": name, "error": str(exc), "cards": []})

@@ -21,6 +21,7 @@ import numpy as np
 from .calibration import Calibration
 from .cardcodes import ALL_CODES
 from .errors import VisionError
+from .faces import INDEX_BOX, RANK_BOX
 from .layout import CARD_H_MM, CARD_W_MM, Pad
 from .photo.recognise import Recogniser, card_score
 from .rowread import ROW_H, S, SeenCard, felt, read_row
@@ -28,10 +29,11 @@ from .rowread import ROW_H, S, SeenCard, felt, read_row
 LOW = 1.0  # px per mm of the pad overview
 MARGIN = 12.0  # mm around a pad that is looked at too (rows overhang a little)
 END_MM = 3.0  # mm of felt taken at each end of a row
-# A face's index corner around the centre line of its rank glyph (mm, the row's
-# upright view): where the photo reader's classifier is shown a card that the
-# template reader could not name.
-INDEX_HALF_W, INDEX_TOP, INDEX_BOTTOM = 5.8, 1.8, 24.2
+# A face's index corner from the centre line of its rank glyph (where the template
+# reader places a face-up card), mm in the row's upright view: what the photo
+# reader's classifier is shown of a card the templates could not name.
+_RANK_CX = (RANK_BOX[0] + RANK_BOX[2]) / 2
+INDEX_FROM_RANK = (INDEX_BOX[0] - _RANK_CX, INDEX_BOX[1], INDEX_BOX[2] - _RANK_CX, INDEX_BOX[3])
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +128,8 @@ class TableReader:
 
     def _name_by_photo(self, straight: np.ndarray, card: SeenCard) -> SeenCard:
         """``card`` named by the photo reader's classifier, or as it was when that is unsure."""
-        box = ((card.x_mm - INDEX_HALF_W) * S, INDEX_TOP * S, (card.x_mm + INDEX_HALF_W) * S, INDEX_BOTTOM * S)
+        dx0, y0, dx1, y1 = INDEX_FROM_RANK
+        box = ((card.x_mm + dx0) * S, y0 * S, (card.x_mm + dx1) * S, y1 * S)
         ((code, prob),) = self.photo.classify(straight, [box])
         conf = self.photo.confidence(card_score([prob]))
         if code in ALL_CODES and conf >= self.photo.min_confidence:

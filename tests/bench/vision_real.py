@@ -59,9 +59,7 @@ def measure_backs(reader: Recogniser, n: int) -> dict:
         codes = [None] * rng.choice((0, 1, 1, 2, 3)) + ["AS", "7H", "QD", "TC"][:rng.choice((0, 1, 2))]
         photo = render_photo(7_000_000 + i, codes=codes or [None], severity=rng.uniform(0.2, 0.9))
         truth, there = photo.back_boxes(), photo.back_boxes(0.25)
-        seen = [c for c in reader.read(photo.image) if c.card == BACK]
-        boxes = [(min(x for x, _ in c.corners), min(y for _, y in c.corners),
-                  max(x for x, _ in c.corners), max(y for _, y in c.corners)) for c in seen]
+        boxes = [c.box for c in reader.read(photo.image) if c.card == BACK]
         found += len(boxes)
         right += sum(any(_iou(b, t) >= 0.3 for t in there) for b in boxes)
         wanted += len(truth)
@@ -114,7 +112,7 @@ def main() -> int:
         if args.errors and got != set(p.in_view):
             print(f"  {p.file}{' (held out)' if p.heldout else ''}: read {sorted(got)}, "
                   f"labelled {sorted(p.chicago_cards)}"
-                  + (f" + unlabelled {sorted(p.in_view - p.chicago_cards)}" if p.in_view != p.chicago_cards else ""))
+                  + (f" + unlabelled {sorted(p.unlabelled)}" if p.unlabelled else ""))
 
     def part(heldout_only: bool, single: bool, labels_only: bool = False):
         # The truth is every card in view (dataset.UNLABELLED adds the few the labels

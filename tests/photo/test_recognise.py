@@ -82,8 +82,9 @@ def test_rendered_photo_gives_its_cards(reader, seed):
     _rendered_photo_gives_its_cards(reader, seed)
 
 
-@pytest.mark.xfail(reason="measured: seed 2 reads QS but leaves QH unknown (confidence 0.926, the default "
-                          "--min-confidence is 0.93)", strict=True)
+@pytest.mark.xfail(reason="a known miss, never a wrong card: in rendered seed 2 the reader names the QS but "
+                          "reads the QH at 0.926, just under the default --min-confidence 0.93, so it leaves "
+                          "the QH out (strict: this test fails the day the reader is sure of it)", strict=True)
 @pytest.mark.parametrize("seed", [2])
 def test_rendered_photo_gives_its_cards_not_yet(reader, seed):
     _rendered_photo_gives_its_cards(reader, seed)
@@ -119,9 +120,8 @@ def test_a_face_down_card_is_reported_as_a_back(reader, seed):
     assert 0.0 < back.confidence <= 1.0 and back.indices == 0
     # Where it is: the reported box and the card's own box overlap well.
     (truth,) = photo.back_boxes()
-    xs, ys = [x for x, _ in back.corners], [y for _, y in back.corners]
     from vision.photo.recognise import _iou
-    assert _iou((min(xs), min(ys), max(xs), max(ys)), truth) > 0.5
+    assert _iou(back.box, truth) > 0.5
 
 
 def test_face_up_and_face_down_cards_together(reader):

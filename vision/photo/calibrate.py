@@ -57,7 +57,7 @@ def card_scores(reader: Recogniser, photos) -> tuple[list[float], list[bool]]:
                 by_code.setdefault(r.code, []).append(r.prob)
         for code, probs in by_code.items():
             scores.append(card_score(probs))
-            right.append(code in p.cards or code in p.in_view)  # a joker read as a joker is right too
+            right.append(code in p.cards | p.unlabelled)  # a joker read as a joker is right too
     return scores, right
 
 

@@ -92,14 +92,19 @@ class Photo:
         return frozenset(c for c in self.cards if c != JOKER)
 
     @property
+    def unlabelled(self) -> frozenset[str]:
+        """Cards the photo shows that its labels leave out (UNLABELLED)."""
+        return UNLABELLED.get(Path(self.file).name, frozenset())
+
+    @property
     def shown(self) -> int:
-        """How many cards the photo shows (jokers too): labelled and UNLABELLED."""
-        return len(self.cards | UNLABELLED.get(Path(self.file).name, frozenset()))
+        """How many cards the photo shows (jokers too): labelled and unlabelled."""
+        return len(self.cards | self.unlabelled)
 
     @property
     def in_view(self) -> frozenset[str]:
-        """Every Chicago card the photo shows: the labelled ones and those in UNLABELLED."""
-        return self.chicago_cards | UNLABELLED.get(Path(self.file).name, frozenset())
+        """Every Chicago card the photo shows: the labelled ones and the unlabelled."""
+        return self.chicago_cards | self.unlabelled
 
 
 def load_photos(root: Path | None = None) -> list[Photo]:

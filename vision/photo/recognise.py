@@ -70,6 +70,12 @@ class CardReading:
     corners: tuple[tuple[float, float], ...]
     indices: int  # index corners read for this card
 
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """The upright box (x0, y0, x1, y1) round ``corners``."""
+        xs, ys = [x for x, _ in self.corners], [y for _, y in self.corners]
+        return min(xs), min(ys), max(xs), max(ys)
+
 
 @dataclass(frozen=True, slots=True)
 class IndexRead:
@@ -99,11 +105,14 @@ class Recogniser:
 
     @classmethod
     def load(cls, models: Path | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-             calibrated: bool = True) -> Recogniser:
+             calibrated: bool = True, backs: bool = True) -> Recogniser:
+        """The shipped networks (or those in ``models``); ``backs=False`` leaves the
+        back detector unloaded, so no time goes on face-down cards nobody wants."""
         models = models or MODELS
-        cal, backs = models / CALIBRATION_FILE, models / BACK_FILE
+        cal, back_file = models / CALIBRATION_FILE, models / BACK_FILE
         return cls(models / DETECTOR_FILE, models / CLASSIFIER_FILE, min_confidence,
-                   cal if calibrated and cal.is_file() else None, backs if backs.is_file() else None)
+                   cal if calibrated and cal.is_file() else None,
+                   back_file if backs and back_file.is_file() else None)
 
     def confidence(self, raw: float) -> float:
         """The calibrated confidence of a raw score (the raw score if uncalibrated)."""

@@ -21,13 +21,13 @@ import numpy as np
 
 from ..cardcodes import ALL_CODES
 from .backs import random_back
-from ..faces import H as FACE_H, PX_PER_MM, W as FACE_W, card_back, card_face, card_mask
+from ..faces import H as FACE_H, INDEX_BOX, PX_PER_MM, W as FACE_W, card_back, card_face, card_mask
 
 SIZE = 640
 BACK_SEEN = 0.6  # a face-down card is one to find when this much of it is in view, uncovered
 # The index (rank over suit) on our faces, in face pixels: x0, y0, x1, y1.
 _M = PX_PER_MM
-INDEX_TL = (0.8 * _M, 1.8 * _M, 12.0 * _M, 24.2 * _M)
+INDEX_TL = tuple(v * _M for v in INDEX_BOX)
 INDEX_BR = (FACE_W - INDEX_TL[2], FACE_H - INDEX_TL[3], FACE_W - INDEX_TL[0], FACE_H - INDEX_TL[1])
 
 
