@@ -79,6 +79,7 @@ async def test_a_whole_table_on_simulated_pads_replays_with_its_ticks():
     world = PadWorld()
     log = MemoryLog()
     live = LiveTable(log, world.deck, sensors=world, clock=world.clock, tick_s=0.005)
+    world.on_time = live.tick  # the fake clock's time reaches sensing by a tick, however slow the machine
     task = asyncio.create_task(live.run())
     try:
         shadow = await TableDriver(live, world, sync_timeout=5).play(RandomBot(3).next_action)

@@ -5,6 +5,7 @@ sensing's own tests fast and deterministic (and lets a test add its own noise)."
 from __future__ import annotations
 
 import asyncio
+from typing import Awaitable, Callable
 
 from firmware_bridge.events import ButtonPressed, PadContents
 from table_controller.cards import FULL_DECK
@@ -24,6 +25,9 @@ class PadWorld:
         self.settle_s = settle_s
         self.hidden: dict[str, set[str]] = {}   # pad -> codes its reader misses (a test's noise)
         self.extra: dict[str, set[str]] = {}    # pad -> UIDs it reads besides its cards
+        # Called after the clock moves (a live table's tick): time passing is then seen at
+        # once, not whenever a real-time ticker happens to run.
+        self.on_time: Callable[[], Awaitable[None]] | None = None
 
     # --- the sensor source the live loop reads -------------------------------------
     async def events(self):
@@ -77,6 +81,8 @@ class PadWorld:
     async def settle(self) -> None:
         await self.drain()
         self.clock.advance(self.settle_s)
+        if self.on_time is not None:  # the time that passed reaches whoever ticks on it
+            await self.on_time()
         await self.drain()
 
     async def drain(self) -> None:  # noqa: D401
