@@ -61,7 +61,7 @@ connect(m => {
   if (n !== names) { names = n; for (const sel of [pPlayer, aPlayer, rPlayer]) setKids(sel, ...s.players.map(p => h("option", { value: p.name }, p.name))); }
   setKids(live, headerEl(m),
     h("table", { id: "tl-players" }, h("tr", {}, ["Player", "Score", "", "Hand (revealed only)", "Played", "Warnings"].map(x => h("th", {}, x))),
-      s.players.map(p => h("tr", { "data-player": p.name, class: s.to_act.includes(p.name) ? "acting" : "" },
+      s.players.map(p => h("tr", { "data-player": p.name, "data-held": p.hand_count || 0, class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, nameEl(p)), h("td", { class: "score" }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),
         h("td", { class: "revealed" }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
         h("td", {}, cardsEl(p.played)), h("td", {}, `${p.warnings || 0} / ${p.violations || 0} violations`)))),

@@ -152,16 +152,19 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     adj = [a for a in s.actions() if a["do"] == "adjust"]
     assert adj and adj[0] == {"do": "adjust", "player": "Cilla", "points": 3, "reason": "miscounted pair"}
     # reveal: the TL sees that hand, logged; the Revisor still sees none
-    for _ in range(50):  # pause at a moment when hands are held
+    anna = '#tl-players tr[data-player="Anna"]'
+    for _ in range(50):  # pause at a moment when Anna holds cards (not after her last trick)
         tl.click("#pause")
         tl.wait_for_selector("#paused")
         if tl.get_attribute("#phase", "data-phase").startswith(("exchange", "tricks", "chicago")) and \
-                tl.locator('#tl-players tr[data-player="Anna"] .dead').count() == 0 and \
-                tl.locator('#tl-players tr[data-player="Anna"] .out').count() == 0:
+                int(tl.get_attribute(anna, "data-held") or 0) > 0 and \
+                tl.locator(f'{anna} .dead').count() == 0 and tl.locator(f'{anna} .out').count() == 0:
             break
         tl.click("#resume")
         tl.wait_for_selector("#paused", state="detached")
         time.sleep(0.1)
+    else:
+        pytest.fail("the table never paused while Anna held cards")
     tl.select_option("#reveal-player", "Anna")
     tl.fill("#reveal-reason", "dispute: card seen")
     tl.click("#reveal-submit")
