@@ -4,7 +4,8 @@
 #
 #   port     .read() -> bytes (non-blocking, b"" when nothing), .write(bytes)
 #   readers  {pad: reader}, reader.scan() -> list of UID hex texts; raises OSError
-#   buttons  .held() -> set of button names held down now
+#   buttons  .held(now_ms) -> set of button names held down now (a GPIO ignores now_ms;
+#            the simulation times a press by the board's clock)
 #   leds     .show(seat, colour)   colour "off" when dark (blink handled here)
 #   buzzer   .set(on)
 #   clock    .ms() -> int, milliseconds, never decreasing
@@ -141,7 +142,7 @@ class SeatController:
             self._send_pad(pad, now)
 
     def _poll_buttons(self, now):
-        held = set(self.buttons.held())
+        held = set(self.buttons.held(now))
         for name in held ^ self._btn_raw:
             self._btn_since[name] = now
         self._btn_raw = held

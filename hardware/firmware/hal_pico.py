@@ -65,7 +65,7 @@ class Buttons:
     def __init__(self):
         self._pins = {name: machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for name, p in BUTTON_PINS.items()}
 
-    def held(self):
+    def held(self, now_ms=None):
         return {name for name, pin in self._pins.items() if pin.value() == 0}
 
 

@@ -18,14 +18,27 @@ from typing import Callable
 from .noise import NoiseModel
 
 
-class WallClock:
-    """Milliseconds since the table started (monotonic), as the board's ticks."""
+class BoardClock:
+    """Milliseconds since the table started, as the board's ticks.
 
-    def __init__(self) -> None:
-        self._t0 = time.monotonic()
+    A microcontroller runs its loop without pause; the simulation's thread shares the
+    machine and can be kept waiting.  So the board's time follows the wall clock, but
+    moves by at most ``max_step_ms`` per loop pass (:meth:`advance`, called by the runner
+    before each pass): a starved thread makes the board's time slower, never a loop
+    pass that skips scans, debounce or a button press a real board would have seen."""
+
+    def __init__(self, max_step_ms: int = 10) -> None:
+        self.max_step_ms = max_step_ms
+        self._wall = time.monotonic()
+        self._ms = 0.0
+
+    def advance(self) -> None:
+        wall = time.monotonic()
+        self._ms += min((wall - self._wall) * 1000.0, self.max_step_ms)
+        self._wall = wall
 
     def ms(self) -> int:
-        return int((time.monotonic() - self._t0) * 1000)
+        return int(self._ms)
 
 
 class VirtualReader:
@@ -54,20 +67,39 @@ class VirtualReader:
 
 
 class ConsoleButtons:
-    """The dealer console's buttons; a press holds a button down for ``hold_s``."""
+    """The dealer console's buttons.  A press holds its button down for ``hold_s`` of
+    the board's time from the moment the firmware first looks (``held(now_ms)``), so a
+    busy machine cannot let a press come and go unseen; a press of a button still held
+    waits until the button has been up long enough to be seen released (``gap_ms``)."""
 
-    def __init__(self) -> None:
-        self._until: dict[str, float] = {}
+    def __init__(self, gap_ms: int = 60) -> None:
+        self.gap_ms = gap_ms
+        self._queued: dict[str, list[float]] = {}           # name -> hold times (ms) to come
+        self._down: dict[str, float] = {}                   # name -> board ms it goes up
+        self._up_at: dict[str, float] = {}                  # name -> board ms it went up
         self._lock = threading.Lock()
 
     def press(self, name: str, hold_s: float = 0.05) -> None:
         with self._lock:
-            self._until[name] = time.monotonic() + hold_s
+            self._queued.setdefault(name, []).append(hold_s * 1000.0)
 
-    def held(self) -> set[str]:
-        now = time.monotonic()
+    def pending(self, name: str | None = None) -> int:
+        """Presses not yet over (queued or held down), of one button or of all."""
         with self._lock:
-            return {name for name, until in self._until.items() if until > now}
+            if name is None:
+                return sum(len(q) for q in self._queued.values()) + len(self._down)
+            return len(self._queued.get(name, ())) + (name in self._down)
+
+    def held(self, now_ms: float) -> set[str]:
+        with self._lock:
+            for name, until in list(self._down.items()):
+                if now_ms >= until:
+                    del self._down[name]
+                    self._up_at[name] = now_ms
+            for name, queue in self._queued.items():
+                if queue and name not in self._down and now_ms - self._up_at.get(name, -1e9) >= self.gap_ms:
+                    self._down[name] = now_ms + queue.pop(0)
+            return set(self._down)
 
 
 class Leds:

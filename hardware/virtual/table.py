@@ -26,7 +26,7 @@ from typing import Iterable
 from ..errors import VirtualTableError
 from ..firmware.controller import PADS, SEATS, Config, SeatController
 from .deck import PUCK, VirtualDeck, virtual_uid
-from .devices import Buzzer, ConsoleButtons, Leds, PtyPort, VirtualReader, Watchdog, WallClock
+from .devices import BoardClock, Buzzer, ConsoleButtons, Leds, PtyPort, VirtualReader, Watchdog
 from .noise import NoiseModel
 
 BUTTONS = ("next", "declined", "time", "tl", "pause") + tuple(f"time:{s}" for s in SEATS)
@@ -56,12 +56,13 @@ class VirtualTable:
         self._puck: str | None = None
         self._dir = port_dir or tempfile.mkdtemp(prefix="virtual-table-")
         self.port = os.path.join(self._dir, "seat-controller")
-        self.buttons = ConsoleButtons()
+        self.buttons = ConsoleButtons(gap_ms=max(60, 3 * self.config.button_ms))
         self.leds = Leds()
         self.buzzer = Buzzer()
         self.watchdog = Watchdog()
         self.readers = {pad: VirtualReader(self._tags_fn(pad), self.noise, self._rng) for pad in PADS}
-        self.clock = WallClock()
+        # at most two scans' worth of board time per loop pass (see BoardClock)
+        self.clock = BoardClock(max_step_ms=max(4, 2 * self.config.scan_ms))
         self.boots = 0
         self.pty: PtyPort | None = None
         self.firmware: SeatController | None = None
@@ -133,6 +134,7 @@ class VirtualTable:
         while not stop.is_set():
             if not hung.is_set():
                 with self._lock:
+                    self.clock.advance()
                     fw.step()
             time.sleep(self._step_s)
 

@@ -42,7 +42,6 @@ class VirtualHands:
         self.reported = reported
         self.min_wait_s = min_wait_s
         self.max_wait_s = max_wait_s
-        self._released: dict[str, float] = {}
         self._fresh: dict[str, str] = {}   # card -> pad it was put on since the last wait
 
     def __getattr__(self, name):
@@ -94,14 +93,13 @@ class VirtualHands:
         await asyncio.sleep(self.pause_s)
 
     async def press(self, button: str, hold_s: float = 0.12) -> None:
-        """A finger is not faster than the console: a button pressed again is first let
-        go long enough for the firmware to see it released (its debounce)."""
-        loop = asyncio.get_running_loop()
-        wait = self._released.get(button, 0.0) - loop.time()
-        if wait > 0:
-            await asyncio.sleep(wait)
+        """The console holds a press until the firmware has seen it, and a button
+        pressed again is first let go long enough to be seen released."""
         self.table.press(button, hold_s)
-        self._released[button] = loop.time() + hold_s + 0.08
+
+    def pressing(self, button: str) -> bool:
+        """The console still holds (or has yet to give) a press of ``button``."""
+        return self.table.buttons.pending(button) > 0
 
 
 class TableDriver:
@@ -202,8 +200,16 @@ class TableDriver:
         n = self._expected if n is None else n
         button, self._last_press = self._last_press, None
         if button:  # a press lost on a noisy line: the dealer sees nothing happen, presses again
+            pressing = getattr(self.hands, "pressing", None)
             for _ in range(3):
                 if await self.live.wait_accepted(n, self.repress_s):
+                    return
+                # never while the console still holds the last press (a busy machine):
+                # that press is on its way, and a second one would be a second action
+                while pressing is not None and pressing(button):
+                    if await self.live.wait_accepted(n, 0.05):
+                        return
+                if await self.live.wait_accepted(n, 0.0):
                     return
                 self.represses += 1
                 await self._press(button)

@@ -47,7 +47,7 @@ class Buttons:
     def __init__(self) -> None:
         self.down: set[str] = set()
 
-    def held(self) -> set[str]:
+    def held(self, now_ms: float | None = None) -> set[str]:
         return set(self.down)
 
 

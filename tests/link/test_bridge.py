@@ -86,6 +86,30 @@ async def test_console_buttons(table):
         assert (await until(sc, lambda e: isinstance(e, ButtonPressed))).button == "time:seat2"
 
 
+async def test_a_press_while_the_board_is_kept_waiting_is_still_seen_once(table):
+    """The simulation's thread can be starved by a busy machine (here: hung for longer
+    than the press); a real board would still have seen the press, so the virtual one
+    holds it until its firmware has looked, and its time does not jump past it."""
+    async with bridge(table.port, silence_s=5.0) as sc:
+        await until(sc, online)
+        table.hang()
+        board_ms, wall = table.clock.ms(), asyncio.get_running_loop().time()
+        table.press("next")
+        table.press("next")  # pressed again at once: the console lets it up in between
+        await asyncio.sleep(0.4)
+        table.resume()
+        assert (await until(sc, lambda e: isinstance(e, ButtonPressed))).button == "next"
+        assert (await until(sc, lambda e: isinstance(e, ButtonPressed))).button == "next"
+        lost = (asyncio.get_running_loop().time() - wall) * 1000 - (table.clock.ms() - board_ms)
+        assert lost >= 300, lost  # the hang's time never reached the firmware
+        await settle(lambda: table.buttons.pending() == 0)  # the second press is let go too
+        with pytest.raises(TimeoutError):  # two presses, two events: no third
+            while True:
+                e = await sc.next_event(0.3)
+                if isinstance(e, ButtonPressed):
+                    break
+
+
 async def test_events_are_stamped_by_the_clock_handed_in(table):
     class Frozen:
         def now(self):
