@@ -125,10 +125,11 @@ async def test_led_and_buzzer_commands_are_acknowledged_and_carried_out(table):
         await until(sc, online)
         await sc.set_led("seat2", "red")
         assert table.leds.shown["seat2"] == "red"   # the ACK came after the firmware did it
+        before = len(table.leds.history)
         await sc.set_led("seat2", "green", blink=True)
-        await asyncio.sleep(0.6)
-        recent = [c for t, s, c in table.leds.history if s == "seat2"][-4:]
-        assert "green" in recent and "off" in recent
+        # it blinks: green and dark in turn (250 ms each, on the board's clock)
+        await settle(lambda: {c for _, s, c in table.leds.history[before:] if s == "seat2"} == {"green", "off"},
+                     timeout=5.0)
         await sc.buzz(50)
         assert table.buzzer.buzzes == 1
         assert sc.stats.command_failures == 0

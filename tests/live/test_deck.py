@@ -70,13 +70,22 @@ async def test_register_card_by_card_on_the_virtual_tray():
     from hardware.virtual import VirtualTable
 
     with VirtualTable(config=Config(confirm_reads=2, gone_ms=40, scan_ms=2)) as table:
+        reader = table.readers["tray"]
+
+        async def scans(n: int) -> None:
+            """As long as the tray's reader takes for ``n`` scans (a busy machine can
+            slow the simulated board; the dealer goes by what it has seen, like the beep)."""
+            until = reader.scans + n
+            while reader.scans < until:
+                await asyncio.sleep(0.005)
+
         async def dealer():
             await asyncio.sleep(0.3)
             for c in FULL_DECK:
                 table.put(c.code, "tray")
-                await asyncio.sleep(0.08)
+                await scans(10)   # confirmed after 2
                 table.remove(c.code)
-                await asyncio.sleep(0.08)
+                await scans(40)   # gone after 40 ms unseen: 20 scans
         task = asyncio.create_task(dealer())
         deck = await asyncio.wait_for(_register_on_port(table.port, "tray-deck", None), 60)
         await task
