@@ -92,7 +92,7 @@ class VirtualHands:
     async def pause(self) -> None:
         await asyncio.sleep(self.pause_s)
 
-    async def press(self, button: str, hold_s: float = 0.12) -> None:
+    def press(self, button: str, hold_s: float = 0.12) -> None:
         """The console holds a press until the firmware has seen it, and a button
         pressed again is first let go long enough to be seen released."""
         self.table.press(button, hold_s)
@@ -172,7 +172,7 @@ class TableDriver:
         elif kind == "pickup":
             h.pick_up(step[1])
         elif kind == "press":
-            await self._press(step[1])
+            h.press(step[1])
             self._last_press = step[1]
         elif kind == "collect":
             for c in FULL_DECK:
@@ -191,11 +191,6 @@ class TableDriver:
         elif kind == "sync":
             await self._sync()
 
-    async def _press(self, button: str) -> None:
-        pressed = self.hands.press(button)
-        if asyncio.iscoroutine(pressed):
-            await pressed
-
     async def _sync(self, n: int | None = None) -> None:
         n = self._expected if n is None else n
         button, self._last_press = self._last_press, None
@@ -212,7 +207,7 @@ class TableDriver:
                 if await self.live.wait_accepted(n, 0.0):
                     return
                 self.represses += 1
-                await self._press(button)
+                self.hands.press(button)
         if not await self.live.wait_accepted(n, self.sync_timeout):
             alerts = "; ".join(f"#{a.id} {a.kind}: {a.text}" for a in self.live.alerts) or "no alert"
             want = self.played[len(self.live.accepted)] if len(self.live.accepted) < len(self.played) else None
