@@ -312,15 +312,6 @@ class _Search:
         self.kind.append(kind)
         return len(self.vec) - 1
 
-    def bound(self, p: int, hand: int) -> int:
-        """The best key player p could still get (a cut-off when a card reaches it; the
-        outcome that gives it is unique, so which card reached it changes no value)."""
-        if self.chic >= 0:
-            return self.static_bound[p]
-        if self.nolast[p]:
-            return 1 << 40  # never reached: look at every card
-        return self.key[self.o_last[p][1 if hand & _TWOS else 0]][p]
-
     def cap(self, p: int, q: int, best_p: int) -> int:
         """The best key q can get from a node where p already has ``best_p``: p will pick
         an outcome at least that good for p (shallow max^n pruning)."""
@@ -384,19 +375,48 @@ class _Search:
 
     def play(self, hands, trick, to_play, trick_no, alive, q, best_q) -> int:
         """The outcome of best play from here; -1 when the player q who chose this node
-        (earlier in the same trick) will not take it whatever happens here."""
+        (earlier in the same trick) will not take it whatever happens here.  (The hot
+        loop: ``moves`` and ``child`` written out.)"""
         self.nodes += 1
         if not to_play:
             return self.close(hands, trick, trick_no)
         p = to_play[0]
-        bound = self.bound(p, hands[p])
+        rest = to_play[1:]
+        hand = hands[p]
+        chic = self.chic
+        if chic >= 0:
+            bound = self.static_bound[p]
+        elif self.nolast[p]:
+            bound = 1 << 40
+        else:
+            bound = self.key[self.o_last[p][1 if hand & _TWOS else 0]][p]
+        if trick:
+            legal = hand & _SUIT_MASK[trick[0][1] // 13] or hand
+            cc = trick[0][1] if chic >= 0 and p != chic and trick[0][0] == chic else -1
+        else:
+            legal = hand
+            cc = -1
         keys = self.key
         best = -1
         best_key = -(1 << 60)
-        for c in self.moves(hands, trick, p, alive):
-            o = self.child(hands, trick, to_play, trick_no, alive, c, p, best_key)
-            if o < 0:
-                continue
+        head, tail = hands[:p], hands[p + 1:]
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            if c % 13:  # touching cards of one suit in one hand are one card (not a 2)
+                below = alive & _SUIT_MASK[c // 13] & (low - 1)
+                if below:
+                    top = below.bit_length() - 1
+                    if (legal >> top) & 1 and top % 13:
+                        continue
+            if cc >= 0 and c // 13 == cc // 13 and c > cc:
+                o = self.o_broken[p]  # r24, D8: broken, the trick play ends at this card
+            else:
+                o = self.play(head + (hand ^ low,) + tail, trick + ((p, c),), rest, trick_no, alive, p, best_key)
+                if o < 0:
+                    continue
             kk = keys[o][p]
             if kk > best_key:
                 best_key, best = kk, o
