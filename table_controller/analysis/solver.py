@@ -46,6 +46,7 @@ sm2019 revoker cannot win the last trick, as in the engine.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any, Mapping, Sequence
 
 from ..cards import FULL_DECK, SUITS, Card
@@ -546,3 +547,44 @@ def _last_trick_card(pos: Position, line, winner: str) -> tuple[str, Card]:
         if p == winner:
             return winner, c
     return winner, next(c for p, c in pos.trick if p == winner)
+
+
+def sm_chicago_stands(mine: int, others: tuple[int, ...]) -> bool:
+    """Does an SM-style Chicago stand with best play, from a trick start, hands as card
+    bitmasks (``FULL_DECK`` order)?  Every opponent would rather see it broken (r24: +10 to
+    the breaker; to the others the Chicago player's -15), so max^n comes down to a two-sided
+    game: she must lead, every trick, a card nobody can beat (an opponent holding a higher
+    card of the suit beats it, r24), whatever cards the opponents keep.  Much cheaper than
+    ``solve`` when only the yes/no is wanted (the odds)."""
+    memo: dict[tuple[int, tuple[int, ...]], bool] = {}
+
+    def bits(m: int) -> list[int]:
+        out = []
+        while m:
+            low = m & -m
+            m ^= low
+            out.append(low)
+        return out
+
+    def lead(c: int, opps: tuple[int, ...]) -> bool:
+        if not c:
+            return True
+        k = (c, opps)
+        hit = memo.get(k)
+        if hit is not None:
+            return hit
+        res = False
+        for low in bits(c):
+            suit = _SUIT_MASK[(low.bit_length() - 1) // 13]
+            above = suit & ~((low << 1) - 1)
+            if any(o & above for o in opps):
+                continue  # r24: someone beats this card
+            answers = [bits(o & suit or o) for o in opps]  # follow suit, or discard anything
+            if all(lead(c ^ low, tuple(o ^ a for o, a in zip(opps, combo)))
+                   for combo in product(*answers)):
+                res = True
+                break
+        memo[k] = res
+        return res
+
+    return lead(mine, tuple(others))
