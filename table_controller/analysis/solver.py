@@ -236,30 +236,29 @@ def _check(pos: Position) -> None:
 
 # --- the search --------------------------------------------------------------------------
 
-def _relative(hands: tuple[int, ...], alive: int) -> tuple[int, ...]:
-    """Hands with ranks made relative to the cards still held (a 2 stays a 2: it counts
-    10 in the last trick): positions that differ only in which cards are gone play alike."""
-    code = {}
-    for s in range(4):
-        a = alive & _SUIT_MASK[s]
-        k = 13 * s + 1
-        while a:
-            low = a & -a
-            a ^= low
-            if low & _TWOS:
-                code[low] = low
-            else:
-                code[low] = 1 << k
-                k += 1
-    out = []
+_NO_TWOS = tuple(m & ~_TWOS for m in _SUIT_MASK)
+
+
+def _relative(hands: tuple[int, ...], alive: int) -> int:
+    """The hands, ranks made relative to the cards still held (a 2 stays a 2: it counts 10
+    in the last trick), packed in one int with 52 bits a hand: positions that differ only in
+    which cards are gone play alike, and share one memo entry."""
+    key = 0
+    shift = 0
     for h in hands:
         x = 0
         while h:
             low = h & -h
             h ^= low
-            x |= code[low]
-        out.append(x)
-    return tuple(out)
+            b = low.bit_length() - 1
+            s = b // 13
+            if b == 13 * s:
+                x |= low
+            else:  # one above the 2's place, plus the alive non-2 cards below it in its suit
+                x |= 1 << (13 * s + 1 + (alive & _NO_TWOS[s] & (low - 1)).bit_count())
+        key |= x << shift
+        shift += 52
+    return key
 
 
 class _Search:
@@ -304,7 +303,7 @@ class _Search:
         if self.chic >= 0:
             ids = [self.o_stands] + [self.o_broken[b] for b in range(n) if b != self.chic]
             self.static_bound = [max(self.key[o][p] for o in ids) for p in range(n)]
-        self.memo: dict[tuple[tuple[int, ...], int], int] = {}
+        self.memo: dict[int, int] = {}
         self.caps: dict[tuple[int, int, int], int] = {}
         self.nodes = 0
 
@@ -336,7 +335,7 @@ class _Search:
         alive = 0
         for h in hands:
             alive |= h
-        k = (_relative(hands, alive), leader)
+        k = _relative(hands, alive) << 2 | leader
         hit = self.memo.get(k)
         if hit is not None:
             return hit
@@ -414,10 +413,12 @@ class _Search:
                         continue
             if cc >= 0 and c // 13 == cc // 13 and c > cc:
                 o = self.o_broken[p]  # r24, D8: broken, the trick play ends at this card
-            else:
+            elif rest:
                 o = self.play(head + (hand ^ low,) + tail, trick + ((p, c),), rest, trick_no, alive, p, best_key)
                 if o < 0:
                     continue
+            else:  # the trick's last card
+                o = self.close(head + (hand ^ low,) + tail, trick + ((p, c),), trick_no)
             kk = keys[o][p]
             if kk > best_key:
                 best_key, best = kk, o
