@@ -77,3 +77,30 @@ def test_best_line_through_the_engine_earns_the_solved_points(ruleset):
         assert e.state.deal is None or e.state.deal.phase == "over", "the line ends the trick play"
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_position_of_random_games_is_solved(ruleset):
+    """Positions the engine reaches with random legal play (bots): the solver names the
+    same player to act as the engine and offers exactly the legal cards (r25)."""
+    from table_controller.bots import RandomBot
+
+    bot = RandomBot(seed=5, ruleset=ruleset)
+    e = Engine()
+    solved = 0
+    while solved < 120:
+        a = bot.next_action(e)
+        if a is None:
+            break
+        d = e.state.deal
+        if isinstance(a, act.Play) and d is not None and d.trick_number >= 2:
+            v = solve(position_from_deal(d, e.rules))
+            assert [v.to_act] == e.to_act()
+            hand = d.hands[v.to_act]
+            led = d.trick[0][1].suit if d.trick else None
+            legal = [c for c in hand if c.suit == led] or list(hand)
+            assert sorted(m.card for m in v.moves) == sorted(legal)
+            assert a.card in {m.card for m in v.moves}
+            solved += 1
+        e.apply(a)
+    assert solved >= 60
