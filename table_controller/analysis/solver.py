@@ -503,10 +503,15 @@ def solve(pos: Position) -> Verdict:
     legal = (hand & _SUIT_MASK[trick[0][1] // 13] or hand) if trick else hand
     moves = []
     best_key, best = -(1 << 60), -1
+    reps = set(s.moves(hands, trick, me, alive))
+    rep_oid: dict[int, int] = {}
     for c in range(52):  # every legal card, touching ones too: each gets its value
         if not (legal >> c) & 1:
             continue
-        oid = s.child(hands, trick, to_play, pos.trick_number, alive, c, -1, 0)
+        if c in reps:
+            oid = rep_oid[c] = s.child(hands, trick, to_play, pos.trick_number, alive, c, -1, 0)
+        else:  # a card touching a lower one of hers plays alike (the same outcome)
+            oid = rep_oid[max(r for r in rep_oid if r < c)]
         kind, who = s.kind[oid]
         values = {names[i]: v for i, v in enumerate(s.vec[oid])}
         moves.append(Move(FULL_DECK[c], values[names[me]], values, kind,
