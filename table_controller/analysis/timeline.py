@@ -2,7 +2,8 @@
 
 For every deal: the odds before each exchange begins (``odds``), the solver's verdict at the
 start of the trick play, and every card played that lost its player points against best
-play (a "blunder" list for commentators: the card's value was below the best card's).
+play: a "blunder" list for commentators, every card after which best play gives someone
+other points than before (``loss``: the player's own card was worth less than her best).
 
     >>> doc = analyse_lines(open("table_controller/examples/chicago_broken.jsonl"), samples=50)
     >>> d = doc["deals"][0]
@@ -78,14 +79,17 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
         if a.player != v.to_act:
             return
         values = v.card_values()
-        if a.card not in values:
+        move = next((m for m in v.moves if m.card == a.card), None)
+        if move is None or move.values == v.values:
             return
         best = max(values.values())
-        if values[a.card] < best:
-            deal_entry()["blunders"].append({
-                "trick": d.trick_number, "player": a.player, "card": a.card.code,
-                "value": values[a.card], "best": best,
-                "best_cards": [c.code for c, x in values.items() if x == best]})
+        # a blunder costs the player points; otherwise the card still changed the result
+        # of best play for the others (a player indifferent for herself chose another line)
+        deal_entry()["blunders"].append({
+            "trick": d.trick_number, "player": a.player, "card": a.card.code,
+            "value": values[a.card], "best": best, "loss": values[a.card] < best,
+            "best_cards": [c.code for c, x in values.items() if x == best],
+            "before": dict(v.values), "after": dict(move.values)})
 
     for n, item in read_script(lines):
         if isinstance(item, Rejection):
@@ -131,8 +135,13 @@ def render(doc: dict[str, Any]) -> str:
             out.append("    points: " + ", ".join(f"{p} {x:+d}" for p, x in v["values"].items() if x))
             out.append("    line: " + _line(v["line"]))
         for b in d["blunders"]:
-            out.append(f"  blunder: trick {b['trick']}, {b['player']} played {b['card']} "
-                       f"(worth {b['value']}; {'/'.join(b['best_cards'])} was worth {b['best']})")
+            if b["loss"]:
+                out.append(f"  blunder: trick {b['trick']}, {b['player']} played {b['card']} "
+                           f"(worth {b['value']}; {'/'.join(b['best_cards'])} was worth {b['best']})")
+            else:
+                moved = ", ".join(f"{p} {b['before'][p]:+d} -> {x:+d}" for p, x in b["after"].items()
+                                  if x != b["before"][p])
+                out.append(f"  changed: trick {b['trick']}, {b['player']} played {b['card']} ({moved})")
     for r in doc["rejected"]:
         out.append(f"line {r['line']}: {r['action']} rejected: {r['reason']}")
     return "\n".join(out) + "\n"

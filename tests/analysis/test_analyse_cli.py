@@ -50,8 +50,10 @@ def test_a_play_that_loses_points_is_listed_as_a_blunder():
     doc = analyse_lines(s.text(), odds=False)
     d = doc["deals"][0]
     assert d["verdict"]["breaker"] == "Bo"
-    assert d["blunders"][0] == {"trick": 1, "player": "Bo", "card": "TH", "value": 0, "best": 10,
-                                "best_cards": ["8H", "4D", "2C", "3C"]}  # card order: ♠ ♥ ♦ ♣
+    assert d["blunders"][0] == {"trick": 1, "player": "Bo", "card": "TH", "value": 0, "best": 10, "loss": True,
+                                "best_cards": ["8H", "4D", "2C", "3C"],  # card order: ♠ ♥ ♦ ♣
+                                "before": {"Anna": -15, "Bo": 10, "Cilla": 0, "Dan": 0},
+                                "after": {"Anna": 15, "Bo": 0, "Cilla": 0, "Dan": 0}}
 
 
 def test_a_clean_sweep_has_no_blunders_r23():
@@ -79,3 +81,14 @@ def test_docstring_examples():
     from table_controller.analysis import odds, timeline
     assert doctest.testmod(timeline).failed == 0
     assert doctest.testmod(odds).failed == 0
+
+
+def test_plays_that_changed_the_result_of_best_play():
+    lines = (EXAMPLES / "full_table.jsonl").read_text().splitlines()[:600]
+    doc = analyse_lines(lines, odds=False)
+    flagged = [b for d in doc["deals"] for b in d["blunders"]]
+    assert any(b["loss"] for b in flagged) and any(not b["loss"] for b in flagged)
+    for b in flagged:
+        assert b["before"] != b["after"]
+        assert (b["after"][b["player"]] < b["before"][b["player"]]) == b["loss"]
+        assert b["value"] == b["after"][b["player"]] and b["best"] == b["before"][b["player"]]
