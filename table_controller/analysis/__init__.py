@@ -8,8 +8,10 @@ What lives here:
 - ``odds``: Monte Carlo estimates during the exchanges (chance to score at the next
   scoring moment, to hold the best hand after the last exchange, of a Chicago that
   stands), with the sample count and a Wilson interval; randomness is an argument.
-- ``replay``: the verdicts and odds along a replayed action script (``chicago-table
-  analyse``).
+- ``timeline``: the verdicts, odds and blunders along a replayed action script
+  (``chicago-table analyse``).
+- ``overlay``: the analysis of a table's current moment with overlay texts (Swedish
+  first), the entry point for a broadcast hook (which must hold it back like hidden cards).
 
 What it may import: only the rules and model modules (``cards``, ``hands``, ``rulesets``,
 ``state``, ``engine``/``actions``/``replay`` for replaying scripts; later ``rules/``).
