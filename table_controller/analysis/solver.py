@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Mapping, Sequence
 
-from ..cards import FULL_DECK, SUITS, Card
+from ..cards import FULL_DECK, Card
 from ..hands import Category, best_hands
 from ..rulesets import Ruleset
 
@@ -66,7 +66,8 @@ class AnalysisError(ValueError):
     """A position the solver cannot judge (not reachable in legal play, or incomplete)."""
 
 
-def trick_order(order: Sequence[str], leader: str, in_trick: Sequence[str], out: frozenset[str] | set[str]) -> list[str]:
+def trick_order(order: Sequence[str], leader: str, in_trick: Sequence[str],
+                out: frozenset[str] | set[str]) -> list[str]:
     """Who plays to a trick, from its leader (r25): clockwise from the leader, those who
     have played to it plus those still in play.  A pure copy of the engine's rotation
     (the rules' public API has no query for it yet)."""
