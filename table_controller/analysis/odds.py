@@ -373,9 +373,10 @@ def exchange_odds(state: Any, rng: random.Random, samples: int = 2000, horizon: 
     chicago_hits = dict.fromkeys(players, 0)
     ties = 0
     solved: dict[tuple, bool] = {}
+    now = sorted(_IDX[c] for c in d.discards_now)  # this exchange's discards so far
     for _ in range(samples):
         s = _Sample(ctx, rng)
-        s.now = sorted(_IDX[c] for c in d.discards_now)
+        s.now = list(now)
         for p in ctx.unplaced:  # they place now, by the policy
             s.place(p)
         for p, placed, owed, open_pending in ctx.pending:
