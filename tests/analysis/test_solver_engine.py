@@ -104,3 +104,44 @@ def test_every_position_of_random_games_is_solved(ruleset):
             solved += 1
         e.apply(a)
     assert solved >= 60
+
+
+def test_positions_around_a_revoke_r26():
+    """A pending revoke is not solved (the revoker may still take the card back); once it
+    stood, the dead hand plays no more and the rest is solved (example revoke.jsonl)."""
+    from pathlib import Path
+
+    from table_controller.analysis.solver import AnalysisError
+    from table_controller.replay import read_script
+
+    e = Engine()
+    script = [a for _, a in read_script(Path("table_controller/examples/revoke.jsonl").read_text().splitlines())]
+    plays = [a for a in script if isinstance(a, act.Play)]
+    for a in script[:len(script) - len(plays)]:
+        e.apply(a)
+    pos = position_from_deal(e.state.deal, e.rules)
+    assert solve(pos).to_act == "Anna"
+    e.apply(plays[0])
+    e.apply(plays[1])  # Bo's 4C to a spade lead while holding 2S
+    with pytest.raises(AnalysisError, match="r26"):
+        position_from_deal(e.state.deal, e.rules)
+    e.apply(plays[2])  # Cilla plays: the revoke stands, Bo's hand is dead
+    v = solve(position_from_deal(e.state.deal, e.rules))
+    assert "Bo" not in {p for p, _ in v.line}
+    for a in plays[3:]:
+        e.apply(a)
+    assert e.state.deal is None or e.state.deal.phase == "over"
+
+
+def test_no_position_outside_the_trick_play():
+    from table_controller.analysis.solver import AnalysisError
+
+    e = Engine()
+    e.apply(act.TableStart(("Anna", "Bo", "Cilla")))
+    e.apply(act.GameStart(("Anna", "Bo", "Cilla"), "Cilla"))
+    with pytest.raises(AnalysisError, match="not in its trick play"):
+        position_from_deal(e.state.deal, e.rules)
+    deck = list(FULL_DECK)
+    e.apply(act.Deal({"Anna": tuple(deck[:5]), "Bo": tuple(deck[5:10]), "Cilla": tuple(deck[10:15])}))
+    with pytest.raises(AnalysisError, match="not in its trick play"):
+        position_from_deal(e.state.deal, e.rules)  # the exchanges
