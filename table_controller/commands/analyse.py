@@ -13,9 +13,9 @@ from .textinput import read_lines
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("Replay an action script (REPLAY.md) and print, for every deal, the odds before "
-                     "each exchange (Monte Carlo, 95 %% Wilson intervals), the double-dummy verdict at "
+                     "each exchange (Monte Carlo, 95 % Wilson intervals), the double-dummy verdict at "
                      "the start of the trick play (does the Chicago stand, who takes the last trick) and "
-                     "every card played that lost points against best play.  The output shows every "
+                     "every card played that changed the result of best play.  The output shows every "
                      "hand: it is for commentators and the TL, never for a table during play.")
     p.add_argument("file", help="the action script (.jsonl); '-' reads standard input")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
