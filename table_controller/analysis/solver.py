@@ -306,6 +306,7 @@ class _Search:
             self.static_bound = [max(self.key[o][p] for o in ids) for p in range(n)]
         self.memo: dict[int, int] = {}
         self.caps: dict[tuple[int, int, int], int] = {}
+        self.raw: dict[tuple[tuple[int, ...], int], int] = {}  # before the relative ranks
         self.nodes = 0
 
     def _add(self, v: list[int], kind: tuple[str, int]) -> int:
@@ -326,23 +327,38 @@ class _Search:
 
     def trick_start(self, hands: tuple[int, ...], leader: int, trick_no: int) -> int:
         if trick_no == TRICKS:  # one card each: no choice is left
-            trick = tuple((p, hands[p].bit_length() - 1) for p in self.rot[leader])
-            if self.chic >= 0:
-                cc = trick[0][1]
-                for p, c in trick[1:]:
-                    if c // 13 == cc // 13 and c > cc:
-                        return self.o_broken[p]  # r24: the first to beat it
-            return self.close(hands, trick, trick_no)
+            rot = self.rot[leader]
+            first = rot[0]  # the leader (a trick's winner is always still in play)
+            lead = hands[first].bit_length() - 1
+            led = lead // 13
+            if self.chic >= 0:  # she leads: the first to beat her card breaks it (r24)
+                for p in rot:
+                    c = hands[p].bit_length() - 1
+                    if c // 13 == led and c > lead:
+                        return self.o_broken[p]
+                return self.o_stands
+            nolast = self.nolast
+            win, wc = -1, -1
+            for p in rot:  # r27; a sm2019 revoker cannot take it
+                c = hands[p].bit_length() - 1
+                if c // 13 == led and c > wc and not nolast[p]:
+                    win, wc = p, c
+            if win < 0:
+                win, wc = first, lead
+            return self.o_last[win][1 if wc % 13 == 0 else 0]
+        raw = (hands, leader)
+        hit = self.raw.get(raw)
+        if hit is not None:
+            return hit
         alive = 0
         for h in hands:
             alive |= h
         k = _relative(hands, alive) << 2 | leader
         hit = self.memo.get(k)
-        if hit is not None:
-            return hit
-        res = self.play(hands, (), self.rot[leader], trick_no, alive, -1, 0)
-        self.memo[k] = res
-        return res
+        if hit is None:
+            hit = self.memo[k] = self.play(hands, (), self.rot[leader], trick_no, alive, -1, 0)
+        self.raw[raw] = hit
+        return hit
 
     def moves(self, hands, trick, p, alive):
         """The legal cards of p worth looking at, lowest first: one of each run of touching
