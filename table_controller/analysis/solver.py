@@ -417,6 +417,16 @@ class _Search:
         best = -1
         best_key = -(1 << 60)
         head, tail = hands[:p], hands[p + 1:]
+        closing = not rest and trick
+        if closing:  # the trick's best card so far, to settle it card by card below
+            last = trick_no >= TRICKS
+            led = trick[0][1] // 13
+            dead, nolast = self.dead, self.nolast
+            tw, twc = -1, -1
+            for x, xc in trick:
+                if xc // 13 == led and xc > twc and not dead[x] and not (last and nolast[x]):
+                    tw, twc = x, xc
+            mine = not dead[p] and not (last and nolast[p])
         m = legal
         while m:
             low = m & -m
@@ -434,7 +444,20 @@ class _Search:
                 o = self.play(head + (hand ^ low,) + tail, trick + ((p, c),), rest, trick_no, alive, p, best_key)
                 if o < 0:
                     continue
-            else:  # the trick's last card
+            elif closing:  # the trick's last card: who takes it (r25, r26)
+                if mine and c // 13 == led and c > twc:
+                    w, wc = p, c
+                elif tw >= 0:
+                    w, wc = tw, twc
+                else:
+                    w, wc = trick[0]
+                if not last:
+                    o = self.trick_start(head + (hand ^ low,) + tail, w, trick_no + 1)
+                elif chic >= 0:
+                    o = self.o_stands  # not broken by the last card: she won every trick (r23)
+                else:
+                    o = self.o_last[w][1 if wc % 13 == 0 else 0]  # r27
+            else:  # a trick of one: everyone else is out
                 o = self.close(head + (hand ^ low,) + tail, trick + ((p, c),), trick_no)
             kk = keys[o][p]
             if kk > best_key:
