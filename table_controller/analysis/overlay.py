@@ -1,8 +1,8 @@
 """The analysis of a table's current moment, with overlay texts (Swedish first, then English).
 
 ``analyse_state`` is the entry point a broadcast hook would call after a state change:
-odds while an exchange is about to begin, the solver's verdict during the trick play,
-nothing otherwise.  The result shows what hidden cards make: it must be held back like
+odds while an exchange is about to begin, whether the Chicago of the player asked would
+stand, the solver's verdict during the trick play, nothing otherwise.  The result shows what hidden cards make: it must be held back like
 every hidden card (not before the deal has ended live and the broadcast delay has passed);
 that holding is the caller's job, and the solve can take up to ~0.1 s at the first trick,
 so it belongs off the event loop.
@@ -22,7 +22,7 @@ import random
 from typing import Any
 
 from .odds import Odds, OddsError, exchange_odds
-from .solver import AnalysisError, Verdict, position_from_deal, solve
+from .solver import AnalysisError, Verdict, chicago_position, position_from_deal, solve
 
 
 def verdict_texts(v: Verdict) -> list[dict[str, str]]:
@@ -69,6 +69,19 @@ def analyse_state(state: Any, rng: random.Random, samples: int = 2000) -> dict[s
         except OddsError:
             return None
         return {**base, "kind": "odds", "exchange": d.exchange, "odds": o.to_dict(), "texts": odds_texts(o)}
+    if d.phase == "chicago" and d.asking:  # r22: the player asked now
+        p = d.asking[0]
+        try:
+            v = solve(chicago_position(d, state.rules, p))
+        except AnalysisError:
+            return None
+        if v.chicago_stands:
+            texts = [{"sv": f"Säger {p} Chicago håller den med bästa spel",
+                      "en": f"If {p} says Chicago, it stands with best play"}]
+        else:
+            texts = [{"sv": f"Säger {p} Chicago bryter {v.breaker} den med bästa spel",
+                      "en": f"If {p} says Chicago, {v.breaker} breaks it with best play"}]
+        return {**base, "kind": "chicago_question", "player": p, "verdict": v.to_dict(), "texts": texts}
     if d.phase == "tricks":
         try:
             v = solve(position_from_deal(d, state.rules))

@@ -172,6 +172,21 @@ def position_from_deal(deal: Any, rules: Ruleset) -> Position:
                     out, frozenset(deal.dead), frozenset(deal.revoked), award)
 
 
+def chicago_position(deal: Any, rules: Ruleset, player: str) -> Position:
+    """The trick play's first position if ``player`` says Chicago now (r23: she leads),
+    from a deal at its Chicago question (or any moment after the last exchange)."""
+    if deal is None or deal.phase not in ("chicago", "quads_choice", "tricks") or deal.trick_number > 1 or deal.trick:
+        raise AnalysisError("no Chicago can be said now: the question comes after the last exchange")
+    out = frozenset(deal.folded) | frozenset(deal.dead)
+    if player not in deal.order or player in out:
+        raise AnalysisError(f"{player} is not in play in this deal")
+    award = None
+    if rules.chicago_style != "sm":
+        award = final_hand_award(rules, {p: deal.hands[p] for p in deal.order if p not in deal.folded})
+    return Position(rules, tuple(deal.order), {p: tuple(deal.hands[p]) for p in deal.order}, player,
+                    chicago=player, out=out, dead=frozenset(deal.dead), hand_award=award)
+
+
 def final_hand_award(rules: Ruleset, hands: Mapping[str, Sequence[Card]]) -> tuple[str, int] | None:
     """The final hand scoring's award (player, points) for a classic-style deal: the single
     best hand of a pair or better (D2: a tie scores nothing)."""

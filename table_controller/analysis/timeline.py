@@ -1,9 +1,10 @@
 """The analysis along a replayed action script (``chicago-table analyse``, issue 21).
 
-For every deal: the odds before each exchange begins (``odds``), the solver's verdict at the
-start of the trick play, and every card played that lost its player points against best
-play: a "blunder" list for commentators, every card after which best play gives someone
-other points than before (``loss``: the player's own card was worth less than her best).
+For every deal: the odds before each exchange begins (``odds``); for each player asked the
+Chicago question, whether her Chicago would stand with best play (``chicago_options``); the
+solver's verdict at the start of the trick play; and a "blunder" list for commentators:
+every card after which best play gives someone other points than before (``loss``: the
+player's own card was worth less than her best).
 
     >>> doc = analyse_lines(open("table_controller/examples/chicago_broken.jsonl"), samples=50)
     >>> d = doc["deals"][0]
@@ -20,7 +21,7 @@ from ..actions import Play
 from ..engine import Engine, IllegalAction
 from ..replay import Rejection, read_script
 from .odds import OddsError, exchange_odds
-from .solver import AnalysisError, position_from_deal, solve
+from .solver import AnalysisError, chicago_position, position_from_deal, solve
 
 
 def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds: bool = True) -> dict[str, Any]:
@@ -40,7 +41,7 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
         key = (g.number, d.number)
         if current is None or (current["game"], current["deal"]) != key:
             current = {"game": g.number, "deal": d.number, "ruleset": engine.rules.name,
-                       "odds": [], "verdict": None, "blunders": []}
+                       "odds": [], "chicago_options": {}, "verdict": None, "blunders": []}
             deals.append(current)
         return current
 
@@ -60,6 +61,16 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
                     return
                 n_odds += 1
                 deal_entry()["odds"].append(o.to_dict())
+        if d.phase == "chicago" and d.asking:  # r22: would her Chicago stand?
+            entry = deal_entry()
+            p = d.asking[0]
+            if p not in entry["chicago_options"]:
+                try:
+                    v = solve(chicago_position(d, engine.rules, p))
+                except AnalysisError:
+                    return
+                entry["chicago_options"][p] = {"stands": v.chicago_stands, "breaker": v.breaker,
+                                               "values": dict(v.values)}
         if d.phase == "tricks" and d.trick_number == 1 and not d.trick:
             entry = deal_entry()
             if entry["verdict"] is None:
@@ -120,6 +131,9 @@ def render(doc: dict[str, Any]) -> str:
             if o["chicago"]:
                 c = o["chicago"]
                 out.append(f"    a Chicago that stands: {_pct(c)}")
+        for p, c in d.get("chicago_options", {}).items():
+            what = "would stand" if c["stands"] else f"would be broken by {c['breaker']}"
+            out.append(f"  asked for Chicago: {p}'s Chicago {what} with best play")
         v = d["verdict"]
         if v:
             out.append("  trick play, best play by everyone:")

@@ -24,6 +24,7 @@ def test_broken_chicago_example_r24():
     r = analyse(EXAMPLES / "chicago_broken.jsonl", "--samples", "200")
     assert r.returncode == 0, r.stderr
     assert "Chicago by Anna is broken by Cilla" in r.stdout
+    assert "asked for Chicago: Anna's Chicago would be broken by Cilla" in r.stdout
     assert "before exchange 1" in r.stdout and "before exchange 3" in r.stdout
 
 
@@ -92,3 +93,14 @@ def test_plays_that_changed_the_result_of_best_play():
         assert b["before"] != b["after"]
         assert (b["after"][b["player"]] < b["before"][b["player"]]) == b["loss"]
         assert b["value"] == b["after"][b["player"]] and b["best"] == b["before"][b["player"]]
+
+
+def test_whether_a_chicago_would_stand_when_the_question_is_asked_r22_r23():
+    s = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 20)
+    for _ in range(3):
+        s.stand()
+    s.chicago("Anna", False).chicago("Bo", False)
+    d = analyse_lines(s.text(), odds=False)["deals"][0]
+    assert d["chicago_options"]["Anna"] == {"stands": True, "breaker": None,
+                                            "values": {"Anna": 15, "Bo": 0, "Cilla": 0, "Dan": 0}}
+    assert d["chicago_options"]["Bo"]["stands"] is False

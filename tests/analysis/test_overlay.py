@@ -39,6 +39,9 @@ def test_verdict_during_the_trick_play_r24():
     for _ in range(3):
         for p in P4:
             e.apply(act.Discard(p, ()))
+    q = analyse_state(e.state, random.Random(1))  # the question to Anna (r22)
+    assert q["kind"] == "chicago_question" and q["player"] == "Anna"
+    assert q["texts"][0]["sv"] == "Säger Anna Chicago bryter Cilla den med bästa spel"
     e.apply(act.ChicagoAnswer("Anna", True))
     a = analyse_state(e.state, random.Random(1))
     assert a["kind"] == "verdict" and a["trick"] == 1

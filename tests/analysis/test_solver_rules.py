@@ -176,3 +176,23 @@ def test_a_revoke_in_the_trick_is_not_solved_r26():
 
 def test_docstring_examples():
     assert doctest.testmod(solver).failed == 0
+
+
+def test_chicago_position_needs_the_question_or_later():
+    from table_controller import actions as act
+    from table_controller.analysis.solver import chicago_position
+    from table_controller.engine import Engine
+
+    e = Engine()
+    e.apply(act.TableStart(P4))
+    e.apply(act.GameStart(P4, "Dan"))
+    e.apply(act.Deal({p: BROKEN[p] for p in P4}))
+    with pytest.raises(AnalysisError, match="after the last exchange"):
+        chicago_position(e.state.deal, e.rules, "Anna")
+    for _ in range(3):
+        for p in P4:
+            e.apply(act.Discard(p, ()))
+    pos = chicago_position(e.state.deal, e.rules, "Bo")  # nobody has 15: tricks have begun
+    assert pos.leader == pos.chicago == "Bo" and solve(pos).chicago_stands is False
+    with pytest.raises(AnalysisError, match="not in play"):
+        chicago_position(e.state.deal, e.rules, "Eve")
