@@ -34,9 +34,13 @@ the others the fewest points in sum (opponents of a Chicago help break it; a pla
 cannot take the last trick prefers it not be won with a 2); still equal: the lowest card
 in the order ♠ ♥ ♦ ♣, 2 to ace.  The result is therefore one well-defined line of play.
 
-The search memoises positions at trick starts (hands, leader), treats touching cards of
-one suit in one hand as one card (except a 2, which counts 10 in the last trick), and
-stops looking at a player's cards once one reaches the best that player could ever get.
+The search memoises positions at trick starts (hands with ranks relative to the cards
+still held, leader), treats touching cards of one suit in one hand as one card (except a
+2, which counts 10 in the last trick), stops looking at a player's cards once one reaches
+the best that player could ever get, and leaves a card's subtree early once the player
+who chose the card before it in the trick already has better (shallow max^n pruning).
+A full 4-player deal takes ~10 ms (median) in CPython, up to ~0.1 s: see
+``tests/bench/analysis.py``.  An SM-style Chicago's yes/no alone: ``sm_chicago_stands``.
 
 Legal-play solver: follow suit if you can (r25).  A pending sm2025 revoke (r26) is not
 solved; a hand that is dead (r26), folded or out simply plays no further cards, and a
