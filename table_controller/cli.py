@@ -19,6 +19,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("table_controller.commands.replay", "replay an action script and print the scores"),
     "rules": ("table_controller.commands.rules", "show a ruleset's parameters, or the difference of two"),
+    "analyse": ("table_controller.commands.analyse", "the double-dummy verdicts and odds along an action script"),
     "run": ("table_controller.commands.run", "run a live table (real seat controller or the virtual table)"),
     "deck": ("table_controller.commands.deck", "register, check and show RFID decks"),
     "log": ("table_controller.commands.log", "check, export and import a table's event log"),
