@@ -24,6 +24,7 @@ import contextlib
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from .deps import DENIED, Denied, RateLimited, WebSettings
 from .errors import DashboardError
@@ -102,6 +103,12 @@ def _handlers(app: FastAPI) -> None:
     async def too_many(request: Request, exc: RateLimited):
         return JSONResponse({"ok": False, "error": "För många begäranden; vänta lite. / Too many requests; slow down."},
                             status_code=429, headers={"Retry-After": "1"})
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException):
+        # e.g. a body FastAPI cannot parse (a number of 4,300 digits): the same shape as ours
+        return JSONResponse({"ok": False, "error": str(exc.detail)}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
