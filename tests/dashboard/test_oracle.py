@@ -128,3 +128,39 @@ def test_the_revisor_declares_hands_only_on_a_camera_only_table(make_server):
         assert post("revisor", "/api/action", {"do": "game", "seats": list(HANDS), "button": "Dan"}).status_code == 200
         r = post("revisor", "/api/action", {"do": "deal", "hands": HANDS})
         assert r.status_code == (422 if hands == "tl" else 200), r.text
+
+
+def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
+    """The stream is an answer too: a rejected card entry (the TL's, the Revisor's on a
+    camera-only table, or one read back from the log after a restart) is one alert text
+    on the Revisor's tablet, while the TL's alert keeps its reason."""
+    import asyncio
+
+    from dashboard.errors import DashboardError
+    from dashboard.table_files import open_table
+
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, rfid=False)
+        for a in ({"do": "table", "players": list(HANDS)}, {"do": "game", "seats": list(HANDS), "button": "Dan"},
+                  {"do": "deal", "hands": HANDS}):
+            await hub.post(a, "tl")
+        rev, tl = hub.connect("revisor"), hub.connect("tl")
+        texts: dict[str, set[str]] = {"revisor": set(), "tl": set()}
+        for card in ALL:
+            for by in ("tl", "revisor"):
+                with pytest.raises(DashboardError):
+                    await hub.post({"do": "discard", "player": "Anna", "cards": [card, "6D"]}, by)
+        for role, client in (("revisor", rev), ("tl", tl)):
+            while not client.queue.empty():
+                m = json.loads(client.queue.get_nowait())
+                texts[role].update(a["text"] for a in m.get("alerts", []))
+        assert len(texts["revisor"]) == 2  # "tl: discard rejected ..." and "revisor: ..."
+        assert not any(CARD_RE.findall(json.dumps(t)) for t in texts["revisor"])
+        assert len(texts["tl"]) > 2  # the TL's reasons differ by the cards' places
+        hub.log.close()
+        again, _ = open_table(tmp_path, delay=0, rfid=False)  # the alerts come back from the log
+        rev = again.connect("revisor")
+        m = json.loads(rev.queue.get_nowait())
+        assert {a["text"] for a in m["alerts"]} == texts["revisor"]
+        again.log.close()
+    asyncio.run(run())
