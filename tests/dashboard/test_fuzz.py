@@ -3,7 +3,7 @@
 nothing: the table's accepted actions are as before.
 
 The default run sends about 1,000 requests; ``HTTP_FUZZ_REQUESTS=10000`` sends 10,000 (the
-issue's figure; the README quotes the run).
+issue's figure; the README quotes the run: no 5xx in 10,000, 222 s).
 """
 
 from __future__ import annotations
