@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from importlib import resources
 
 from fastapi import APIRouter, Depends, Request
@@ -50,11 +51,7 @@ async def page(view: str, request: Request, role: str = Depends(any_role), hub: 
     token = token_of(request) or ""
     # who enters cards by hand at this table (dashboard.entry): the Revisor's form follows it
     hands = "revisor" if hub.hands_by_hand else "tl"
-    html = (_files("templates", "view.html").replace("{{TOKEN}}", _attr(token)).replace("{{TABLE}}", _attr(hub.name))
-            .replace("{{VIEW}}", view).replace("{{TITLE}}", TITLES[view]).replace("{{HANDS}}", hands))
-    return HTMLResponse(html, headers=NO_STORE)
-
-
-def _attr(text: str) -> str:
-    import html
-    return html.escape(text, quote=True)
+    text = (_files("templates", "view.html").replace("{{TOKEN}}", html.escape(token))
+            .replace("{{TABLE}}", html.escape(hub.name)).replace("{{VIEW}}", view)
+            .replace("{{TITLE}}", TITLES[view]).replace("{{HANDS}}", hands))
+    return HTMLResponse(text, headers=NO_STORE)
