@@ -32,7 +32,8 @@ def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
                sensors: Any = None, leds: Any = None, deck: Any = None,
                tokens_file: Path | None = None, rfid: bool = True) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
-    ``sensors`` the table is played by manual entry (Revisor, TL) alone.  ``tokens_file``:
+    ``sensors`` the table is played by manual entry alone (cards by the TL, or by the Revisor
+    where ``rfid=False``: ``dashboard.entry``).  ``tokens_file``:
     the event's tokens shared by its tables (default ``data/tokens.json``).  ``rfid=False``:
     a camera-only table, whose hidden hands are declared by hand (``dashboard.entry``)."""
     from table_controller.deck import virtual_deck
