@@ -1,57 +1,48 @@
 """The dashboard web app: a page and a WebSocket stream per role (ARCHITECTURE.md §4).
 
-    >>> app = create_app(hub, tokens)      # doctest: +SKIP
-    >>> uvicorn.run(app)                   # doctest: +SKIP
+    >>> app = create_app(hub, tokens, settings=WebSettings(peers=("http://t2:8080",)))  # doctest: +SKIP
+    >>> uvicorn.run(app)                                                                 # doctest: +SKIP
 
 Routes read projections and post actions; the game is judged by the engine in the hub.
 Every request needs a role token (``?token=`` or ``Authorization: Bearer``): without one,
-nothing is served, not even the scripts.
+nothing is served, not even the scripts.  The routes live in ``dashboard.routes`` (one
+module per concern), the token check and the rate limit are dependencies
+(``dashboard.deps``), request bodies are pydantic models (``dashboard.bodies``).  Around
+them: a body limit and JSON depth limit before anything is parsed (``dashboard.limits``)
+and security headers on every answer (``dashboard.security``).
 
 The stream (``/ws?token=...``) sends whole states filtered for the role, each with its
 ``seq``: a new or reconnecting client gets the current state first (the broadcast: the
 delayed one), then every update, so a client that was away catches up without a reload.
-Since every message is a whole state, a reconnecting page's ``since=SEQ`` needs no backlog:
-the newest state is the catch-up (and a client that falls behind skips to it, hub.Client).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
-from importlib import resources
-from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
-from table_controller.views import for_role
-
+from .deps import DENIED, Denied, RateLimited, WebSettings
 from .errors import DashboardError
-from .history import deal_history
 from .hub import TableHub
-from .protocol_pdf import protocol_pdf
-from .protocol_svg import protocol_html
+from .limits import BodyLimit, TokenBuckets
+from .routes import pages, posts, protocol, stream, tl
+from .security import SecurityHeaders, csp, origin_of
 from .tokens import RoleTokens
 
-# view -> roles allowed to open it
-VIEWS = {
-    "revisor": {"revisor"}, "tl": {"tl"}, "broadcast": {"broadcast"}, "public": {"public", "tl"},
-    "dealer": {"dealer"}, "protocol": {"tl", "revisor", "public"}, "hall": {"tl"},
-}
-STATIC = {"common.js": "text/javascript", "revisor.js": "text/javascript", "tl.js": "text/javascript",
-          "broadcast.js": "text/javascript", "public.js": "text/javascript", "protocol.js": "text/javascript",
-          "dealer.js": "text/javascript", "hall.js": "text/javascript", "style.css": "text/css"}
-VIEWS_ROLES = {r for roles in VIEWS.values() for r in roles}
-DENIED = {"error": "a role token is needed (?token=...)"}
+__all__ = ["create_app", "WebSettings"]
 
 
-def _files(folder: str, name: str) -> str:
-    return resources.files("dashboard").joinpath(folder, name).read_text(encoding="utf-8")
+def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = (),
+               settings: WebSettings | None = None) -> FastAPI:
+    """``peers``: the other tables' dashboards (``http://host:port``) on the TL's hall page
+    (or ``settings.peers``)."""
+    settings = settings or WebSettings(peers=tuple(peers))
 
-
-def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = ()) -> FastAPI:
-    """``peers``: the other tables' dashboards (``http://host:port``) on the TL's hall page."""
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         live = asyncio.create_task(hub.live.run())  # sensors, shot clocks
@@ -68,171 +59,57 @@ def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = ()) -
 
     app = FastAPI(title="Chicago table dashboard", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)  # the API schema is served to nobody without a token either
-
-    def role_of(request: Request) -> str | None:
-        token = request.query_params.get("token")
-        auth = request.headers.get("authorization", "")
-        if not token and auth.lower().startswith("bearer "):
-            token = auth[7:].strip()
-        return tokens.role_of(token)
-
-    def denied(status: int = 401, text: str | None = None) -> JSONResponse:
-        return JSONResponse({"error": text} if text else DENIED, status_code=status)
-
-    @app.get("/")
-    async def home(request: Request):
-        role = role_of(request)
-        if role is None:
-            return denied()
-        return RedirectResponse(f"/{role}?token={request.query_params.get('token', '')}", status_code=303)
-
-    @app.get("/static/{name}")
-    async def static(name: str, request: Request):
-        if role_of(request) is None:
-            return denied()
-        if name not in STATIC:
-            return denied(404, "no such file")
-        return Response(_files("static", name), media_type=STATIC[name], headers={"Cache-Control": "no-store"})
-
-    async def _json(request: Request) -> dict[str, Any]:
-        try:
-            body = await request.json()
-        except ValueError as exc:
-            raise DashboardError("the body must be a JSON object") from exc
-        if not isinstance(body, dict):
-            raise DashboardError("the body must be a JSON object")
-        return body
-
-    async def _do(request: Request, allowed: set[str], fn, what: str = "do this") -> JSONResponse:
-        """One way for every POST: token, role, JSON body, and errors as clear answers."""
-        role = role_of(request)
-        if role is None:
-            return denied()
-        if role not in allowed:
-            return denied(403, f"the {role} role may not {what}")
-        try:
-            result = fn(role, await _json(request))
-            if inspect.isawaitable(result):
-                result = await result
-            return JSONResponse(result or {"ok": True})
-        except PermissionError as exc:
-            return denied(403, str(exc))
-        except DashboardError as exc:
-            return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
-
-    @app.post("/api/action")
-    async def post_action(request: Request):
-        return await _do(request, {"tl", "revisor"}, lambda role, body: hub.post(body, role), "enter actions")
-
-    @app.post("/api/correct")
-    async def correct(request: Request):
-        # every role gets this far; the hub says which may correct (Revisor, TL)
-        return await _do(request, set(VIEWS_ROLES), lambda role, body: hub.correct(body.get("text", ""), role))
-
-    @app.post("/api/pause")
-    async def pause(request: Request):
-        return await _do(request, {"tl"}, lambda role, body: hub.set_paused(True, role, str(body.get("reason", ""))))
-
-    @app.post("/api/resume")
-    async def resume(request: Request):
-        return await _do(request, {"tl"}, lambda role, body: hub.set_paused(False, role, str(body.get("reason", ""))))
-
-    @app.post("/api/reveal")
-    async def reveal(request: Request):
-        return await _do(request, {"tl"}, lambda role, body: hub.reveal(str(body.get("player", "")), role,
-                                                                         str(body.get("reason", ""))))
-
-    @app.post("/api/hide")
-    async def hide(request: Request):
-        return await _do(request, {"tl"}, lambda role, body: hub.hide(role))
-
-    @app.post("/api/alerts/{alert_id}/resolve")
-    async def resolve(alert_id: int, request: Request):
-        return await _do(request, {"tl", "revisor"}, lambda role, body: hub.resolve_alert(alert_id, role))
-
-    @app.get("/api/history")
-    async def history(request: Request):
-        role = role_of(request)
-        if role != "tl":
-            return denied(401 if role is None else 403, None if role is None else "the TL's history only")
-        return JSONResponse({"seq": hub.seq, "events": deal_history(hub.engine.events, hub.revealed)})
-
-    @app.get("/api/tables")
-    async def tables(request: Request):
-        role = role_of(request)
-        if role != "tl":
-            return denied(401 if role is None else 403, None if role is None else "the TL's hall only")
-        # this table first (same origin: base ""), then the peers in the order given
-        return JSONResponse({"tables": [{"base": "", "name": hub.name}] + [{"base": b} for b in peers]})
-
-    @app.get("/api/audit")
-    async def audit(request: Request):
-        role = role_of(request)
-        if role != "tl":
-            return denied(401 if role is None else 403, None if role is None else "the TL's audit trail only")
-        return JSONResponse({"entries": hub.audit_entries()})
-
-    def _protocol_doc(role: str) -> dict[str, Any]:
-        state = for_role(hub._snap, role)  # protocol data is public; filtered all the same
-        return {"ruleset": state["ruleset"], "games": state["games"]}
-
-    @app.get("/api/protocol.pdf")
-    async def pdf(request: Request):
-        role = role_of(request)
-        if role is None or role not in VIEWS["protocol"]:
-            return denied(401 if role is None else 403, None if role is None else "no protocol for this role")
-        data = protocol_pdf(_protocol_doc(role), title=hub.name)
-        return Response(data, media_type="application/pdf",
-                        headers={"Content-Disposition": 'inline; filename="protocol.pdf"'})
-
-    @app.get("/api/protocol.html")
-    async def protocol_fragment(request: Request):
-        role = role_of(request)
-        if role is None or role not in VIEWS["protocol"]:
-            return denied(401 if role is None else 403, None if role is None else "no protocol for this role")
-        return HTMLResponse(protocol_html(_protocol_doc(role)))
-
-    # one page for every view: its script and title differ, nothing else
-    TITLES = {"public": "Scoreboard", "broadcast": "Broadcast", "dealer": "Dealer",
-              "protocol": "Protocol", "revisor": "Revisor", "tl": "TL", "hall": "All tables"}
-
-    @app.get("/{view}")
-    async def page(view: str, request: Request):
-        role = role_of(request)
-        if role is None:
-            return denied()
-        if view not in VIEWS:
-            return denied(404, "no such view")
-        if role not in VIEWS[view]:
-            return denied(403, f"the {role} token does not open the {view} view")
-        token = request.query_params.get("token", "")
-        html = (_files("templates", "view.html").replace("{{TOKEN}}", token).replace("{{TABLE}}", hub.name)
-                .replace("{{VIEW}}", view).replace("{{TITLE}}", TITLES[view]))
-        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
-
-    @app.websocket("/ws")
-    async def stream(websocket: WebSocket):
-        role = tokens.role_of(websocket.query_params.get("token"))
-        if role is None:
-            await websocket.close(code=4401)  # before accept: the handshake is refused
-            return
-        await websocket.accept()
-        client = hub.connect(role)  # the current state first (broadcast: the delayed one)
-
-        async def pump() -> None:
-            while True:
-                await websocket.send_text(await client.queue.get())
-
-        sender = asyncio.create_task(pump())
-        try:
-            while True:
-                await websocket.receive_text()  # the client only pings; a close ends the stream
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.disconnect(client)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
-
+    app.state.hub, app.state.tokens, app.state.settings = hub, tokens, settings
+    app.state.buckets = TokenBuckets(settings.post_rate, settings.post_burst)
+    app.state.ws_origins = tuple(o for o in (origin_of(p) for p in settings.peers) if o) + settings.allow_origins
+    _handlers(app)
+    # the catch-all page route last: /api/... and /ws first
+    for module in (posts, tl, protocol, stream, pages):
+        app.include_router(module.router)
+    app.add_middleware(BodyLimit, limit=settings.body_limit, depth=settings.json_depth)
+    app.add_middleware(SecurityHeaders, policy=csp(settings.peers, settings.allow_origins))
     return app
+
+
+def _validation_text(exc: RequestValidationError) -> str:
+    """The first problem, short and without echoing the input (it may be 64 kB)."""
+    errors = exc.errors()
+    if not errors:
+        return "Ogiltig begäran. / Invalid request."
+    e = errors[0]
+    if e.get("type") in ("json_invalid", "model_attributes_type", "dict_type", "model_type") and \
+            [x for x in e.get("loc", ()) if x != "body"] in ([], [0]):
+        return "Kroppen måste vara ett JSON-objekt. / The body must be a JSON object."
+    if e.get("type") == "union_tag_invalid" or e.get("loc", ())[-1:] == ("do",):
+        return "Okänd åtgärd i 'do'. / Unknown action in 'do' (REPLAY.md)."
+    where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+    return f"Ogiltigt fält '{where}': {e.get('msg', 'invalid')}. / Invalid field '{where}'."
+
+
+def _handlers(app: FastAPI) -> None:
+    @app.exception_handler(Denied)
+    async def denied(request: Request, exc: Denied):
+        return JSONResponse({"error": exc.text} if exc.text else DENIED, status_code=exc.status)
+
+    @app.exception_handler(PermissionError)
+    async def forbidden(request: Request, exc: PermissionError):
+        return JSONResponse({"error": str(exc)}, status_code=403)
+
+    @app.exception_handler(DashboardError)
+    async def refused(request: Request, exc: DashboardError):
+        return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
+
+    @app.exception_handler(RateLimited)
+    async def too_many(request: Request, exc: RateLimited):
+        return JSONResponse({"ok": False, "error": "För många begäranden; vänta lite. / Too many requests; slow down."},
+                            status_code=429, headers={"Retry-After": "1"})
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException):
+        # e.g. a body FastAPI cannot parse (a number of 4,300 digits): the same shape as ours
+        return JSONResponse({"ok": False, "error": str(exc.detail)}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        return JSONResponse({"ok": False, "error": _validation_text(exc)}, status_code=422)

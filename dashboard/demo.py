@@ -36,8 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--manual-chicago", action="store_true",
                    help="with --direct: the bots leave the Chicago question to the Revisor's tablet")
     p.add_argument("--name", default="Demo table", help="the table's name on every view")
-    from .serve_cli import add_event_arguments
+    from .serve_cli import add_event_arguments, add_web_arguments
     add_event_arguments(p)
+    add_web_arguments(p)
 
 
 async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
@@ -74,7 +75,7 @@ async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from .hall import peer_bases
-    from .serve_cli import port_problem
+    from .serve_cli import port_problem, private_files, web_settings
 
     problem = port_problem("127.0.0.1", args.port)
     if problem:
@@ -88,8 +89,10 @@ def main(args: argparse.Namespace) -> int:
         print(f"chicago-table demo: {data} holds a table already; the virtual table starts empty, "
               "so continue it with --direct or give a new --data folder", file=sys.stderr)
         return 2
+    private_files()
     try:
         args.peer = peer_bases(args.peer)
+        args.settings = web_settings(args, args.peer)
         asyncio.run(_run(args, data))
     except DashboardError as exc:
         print(f"chicago-table demo: {exc}", file=sys.stderr)
@@ -132,17 +135,18 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
     import uvicorn
 
     from .app import create_app
-    from .serve_cli import print_urls
+    from .serve_cli import print_urls, uvicorn_config
 
     how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
     print(f"{args.name} (data in {data}): {how}, {args.pace:g} s apart; "
           f"broadcast delay {hub.delay.delay:g} s.  Open a view:")
-    print_urls(f"http://localhost:{args.port}", tokens)
+    base = f"{'https' if args.certfile else 'http'}://localhost:{args.port}"
+    print_urls(base, tokens)  # a demo shows its tokens: nothing of value behind them
     if args.peer:
-        print(f"  hall       http://localhost:{args.port}/hall?token={tokens.token('tl')} ({len(args.peer) + 1} tables)")
+        print(f"  hall       {base}/hall?token={tokens.token('tl')} ({len(args.peer) + 1} tables)")
     print("Ctrl-C stops the demo.", flush=True)
-    server = uvicorn.Server(uvicorn.Config(create_app(hub, tokens, tuple(args.peer)), host="127.0.0.1", port=args.port,
-                                           log_level="warning"))
+    server = uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=args.settings), args, "127.0.0.1",
+                                           args.port))
     task = asyncio.create_task(bots)
 
     def done(t: asyncio.Task) -> None:

@@ -23,8 +23,9 @@ from table_controller.engine import Engine, IllegalAction
 from table_controller.live import LiveTable
 from table_controller.views import for_role, snapshot
 
+from . import entry
 from .delay import BroadcastDelay
-from .errors import DashboardError
+from .errors import DashboardError, EntryRejected
 from .tablelog import TableLog
 
 QUEUE_SIZE = 4
@@ -58,11 +59,16 @@ class Alert:
     text: str
     seq: int
     resolved: bool = False
+    blind_text: str | None = None  # the Revisor's text when the reason may tell where a card is
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, role: str = "tl") -> dict[str, Any]:
         # Alert texts come from rule reasons that may name a card: never a hidden one.
-        return {"id": self.id, "kind": self.kind, "text": _CARD.sub("(card)", self.text),
+        text = self.text if role == "tl" or self.blind_text is None else self.blind_text
+        return {"id": self.id, "kind": self.kind, "text": _CARD.sub("(card)", text),
                 "seq": self.seq, "resolved": self.resolved}
+
+    def resolve(self) -> "Alert":
+        return Alert(self.id, self.kind, self.text, self.seq, True, self.blind_text)
 
 
 class TableHub:
@@ -110,11 +116,13 @@ class TableHub:
         for r in self.log.records("alert", "rejected"):
             if r.kind == "alert":
                 text = str(r.data.get("text", ""))
+                blind = None
             else:
                 a = r.data.get("action")
                 do = a.get("do", "?") if isinstance(a, dict) else "?"
                 text = f"{r.source}: {do} rejected: {r.data.get('reason', '')}"
-            out.append(Alert(r.seq, r.kind, text, self.seq, r.seq in resolved))
+                blind = entry.blind_alert_text(r.source, do) if entry.names_cards(do) else None
+            out.append(Alert(r.seq, r.kind, text, self.seq, r.seq in resolved, blind))
         return out[-200:]
 
     def audit_entries(self) -> list[dict[str, Any]]:
@@ -137,7 +145,7 @@ class TableHub:
                 "state": for_role(self._snap, role, self.revealed if role == "tl" else frozenset()),
             }
             if role in ("tl", "revisor"):
-                msg["alerts"] = self._sensing_alerts + [a.to_dict() for a in self.alerts if not a.resolved]
+                msg["alerts"] = self._sensing_alerts + [a.to_dict(role) for a in self.alerts if not a.resolved]
             if role == "tl":
                 msg["revealed"] = sorted(self.revealed)
             text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
@@ -188,8 +196,15 @@ class TableHub:
 
     # --- doing things -------------------------------------------------------------------
 
+    @property
+    def hands_by_hand(self) -> bool:
+        """A camera-only table: hidden hands are declared by hand on the Revisor's tablet."""
+        return not getattr(self.live.sensing, "rfid", True)
+
     async def post(self, obj: Any, by: str) -> dict[str, Any]:
-        """Apply a REPLAY.md action posted by ``by``; the answer carries no card."""
+        """Apply a REPLAY.md action posted by ``by``; the answer carries no card, and a
+        rejected card entry from anyone but the TL gets one answer whatever the cards
+        are (``dashboard.entry``)."""
         if by not in WRITERS:
             raise PermissionError(f"the {by} role may not enter actions")
         do = obj.get("do") if isinstance(obj, dict) else None
@@ -197,18 +212,27 @@ class TableHub:
             raise PermissionError(f"'{do}' is a TL decision (RULES.md §11)")
         if self.paused and by != "tl":
             raise DashboardError("the table is paused by the TL")
+        blind = by != "tl" and entry.names_cards(do)
+        if blind and not entry.may_enter_cards(by, self.hands_by_hand):
+            # decided before any card is read: the same record and answer for every card
+            rec = self.log.reject(obj, entry.REFUSED_REASON, by)
+            self._alert(rec.seq, "rejected", f"{by}: {do} rejected: {entry.REFUSED_REASON}",
+                        entry.blind_alert_text(by, do))
+            raise EntryRejected(entry.REFUSED)
         try:
             action = parse_action(obj)
         except ActionError as exc:
             rec = self.log.reject(obj, str(exc), by)
-            self._alert(rec.seq, "rejected", f"{by}: {do or '?'} rejected: {exc}")
-            raise DashboardError(_CARD.sub("(card)", str(exc))) from exc
+            self._alert(rec.seq, "rejected", f"{by}: {do or '?'} rejected: {exc}",
+                        entry.blind_alert_text(by, do) if entry.names_cards(do) else None)
+            raise (EntryRejected(entry.REJECTED) if blind else DashboardError(_CARD.sub("(card)", str(exc)))) from exc
         try:
             await self.live.submit(action, by)  # durable before anyone is shown it
         except IllegalAction as exc:
             rec = self.log.last_record()
-            self._alert(rec.seq if rec else 0, "rejected", f"{by}: {do} rejected: {exc.reason}")
-            raise DashboardError(_CARD.sub("(card)", exc.reason)) from exc
+            self._alert(rec.seq if rec else 0, "rejected", f"{by}: {do} rejected: {exc.reason}",
+                        entry.blind_alert_text(by, do) if entry.names_cards(do) else None)
+            raise (EntryRejected(entry.REJECTED) if blind else DashboardError(_CARD.sub("(card)", exc.reason))) from exc
         self._pump_now()
         return {"ok": True, "seq": self.seq}
 
@@ -220,15 +244,15 @@ class TableHub:
         await self.live.submit(action, "bots")
         self._pump_now()
 
-    def _alert(self, alert_id: int, kind: str, text: str) -> None:
-        self.alerts.append(Alert(alert_id, kind, text, self.seq))
+    def _alert(self, alert_id: int, kind: str, text: str, blind_text: str | None = None) -> None:
+        self.alerts.append(Alert(alert_id, kind, text, self.seq, blind_text=blind_text))
         del self.alerts[:-200]
         self._publish(new_state=False)
 
     def resolve_alert(self, alert_id: int, by: str) -> None:
         for i, a in enumerate(self.alerts):
             if a.id == alert_id:
-                self.alerts[i] = Alert(a.id, a.kind, a.text, a.seq, True)
+                self.alerts[i] = a.resolve()
                 self.log.audit(by, "resolve_alert", alert=alert_id)
                 self._publish(new_state=False)
                 return
@@ -236,12 +260,20 @@ class TableHub:
 
     async def correct(self, text: str, by: str) -> dict[str, Any]:
         """Settle a sensing alert ("the card at pad 3 is 7H", "dismiss 4"); logged by the
-        live table as an audit record."""
-        from table_controller.sensing import SensingError
+        live table as an audit record.  A correction that names a card is the TL's."""
+        from table_controller.sensing import Dismiss, SensingError, parse_correction
         if by not in WRITERS:
             raise PermissionError(f"the {by} role may not correct the table")
         try:
-            await self.live.correct(str(text), by)
+            correction = parse_correction(str(text))
+        except (SensingError, ValueError) as exc:
+            raise DashboardError(_CARD.sub("(card)", str(exc))) from exc
+        if by != "tl" and not isinstance(correction, Dismiss):
+            # one answer and one record whatever the card: never judged for the Revisor
+            self.log.audit(by, "correction_refused", reason=entry.REFUSED_REASON)
+            raise EntryRejected(entry.CORRECTION_REFUSED)
+        try:
+            await self.live.correct(correction, by)
         except SensingError as exc:
             raise DashboardError(_CARD.sub("(card)", str(exc))) from exc
         self._pump_now()

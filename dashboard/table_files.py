@@ -6,10 +6,15 @@
       broadcast.sqlite  the broadcast delay and its queued frames
       tokens.json       the role tokens of this event (mode 600), unless --tokens names
                         the file the event's tables share
+
+The folder is its user's alone (0700) and so is every file in it (0600, SQLite's -wal and
+-shm files too): the log holds every dealt hand.  A folder made by an older version is
+tightened when the table opens.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -25,24 +30,40 @@ VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public":
 def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
                clock: Callable[[], float] = time.time, default_delay: float = 60.0, *,
                sensors: Any = None, leds: Any = None, deck: Any = None,
-               tokens_file: Path | None = None) -> tuple[TableHub, RoleTokens]:
+               tokens_file: Path | None = None, rfid: bool = True) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
-    ``sensors`` the table is played by manual entry (Revisor, TL) alone.  ``tokens_file``:
-    the event's tokens shared by its tables (default ``data/tokens.json``)."""
+    ``sensors`` the table is played by manual entry alone (cards by the TL, or by the Revisor
+    where ``rfid=False``: ``dashboard.entry``).  ``tokens_file``:
+    the event's tokens shared by its tables (default ``data/tokens.json``).  ``rfid=False``:
+    a camera-only table, whose hidden hands are declared by hand (``dashboard.entry``)."""
     from table_controller.deck import virtual_deck
     from table_controller.live import LiveTable, RecorderLog
 
     data = Path(data)
-    data.mkdir(parents=True, exist_ok=True)
-    tokens = RoleTokens.load_or_create(Path(tokens_file) if tokens_file else data / "tokens.json")
+    data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(data, 0o700)
+    tokens_path = Path(tokens_file) if tokens_file else data / "tokens.json"
+    tokens = RoleTokens.load_or_create(tokens_path)
+    for name_ in ("table.sqlite", "broadcast.sqlite"):
+        _private(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
     log = TableLog(data / "table.sqlite")
     live = LiveTable(RecorderLog(log.recorder), deck if deck is not None else virtual_deck(),
-                     sensors=sensors, leds=leds)
+                     sensors=sensors, leds=leds, rfid=rfid)
     hub = TableHub(live, log,
                    BroadcastDelay(data / "broadcast.sqlite", start_frame(name), delay=delay,
                                   default_delay=default_delay),
                    name=name, clock=clock)
+    for f in [tokens_path, *data.glob("*.sqlite*")]:
+        _private(f, create=False)
     return hub, tokens
+
+
+def _private(path: Path, create: bool = True) -> None:
+    """``path`` readable and writable by its owner alone (made empty if ``create``)."""
+    if create and not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    if path.exists():
+        os.chmod(path, 0o600)
 
 
 def view_urls(base: str, tokens: RoleTokens) -> list[tuple[str, str]]:

@@ -143,3 +143,37 @@ function alertEl(a) {
   }
   return li;
 }
+
+// Manual entry of a REPLAY.md action (a reader died: the table plays on by hand).  Cards by
+// hand are the TL's, and the Revisor's on a camera-only table (the page's data-hands).
+const TEMPLATES = {
+  game: { do: "game", seats: [], button: "" }, deal: { do: "deal", hands: {} },
+  discard: { do: "discard", player: "", cards: [] }, open: { do: "open", player: "", card: "", take: true },
+  receive: { do: "receive", player: "", cards: [] }, quads: { do: "quads", player: "", choice: "points" },
+  chicago: { do: "chicago", player: "", say: false }, play: { do: "play", player: "", card: "" },
+  retract: { do: "retract", player: "" }, timeout: { do: "timeout", player: "", clock: "play" },
+  time_call: { do: "time_call", player: "" }, table: { do: "table", ruleset: "sm2025", players: [] },
+};
+const CARD_KINDS = ["deal", "discard", "open", "receive", "play"];
+function manualEntry(withCards) {
+  const kinds = Object.keys(TEMPLATES).filter(k => withCards || !CARD_KINDS.includes(k));
+  const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false" });
+  const kind = h("select", { id: "manual-do", onchange: () => fill() }, kinds.map(k => h("option", { value: k }, k)));
+  const note = h("div", { id: "manual-result" });
+  function fill() {
+    const t = { ...TEMPLATES[kind.value] };
+    const s = App.last && App.last.state;
+    if ("player" in t && s && s.to_act && s.to_act.length) t.player = s.to_act[0];
+    entry.value = JSON.stringify(t);
+  }
+  async function send(body) {
+    try { await post("/api/action", body); note.textContent = "inmatad / entered: " + body.do; showError(""); }
+    catch (e) { note.textContent = ""; showError(e.message); }
+  }
+  const el = h("section", { id: "manual" }, h("h2", {}, "Mata in för hand / Enter an action by hand"), kind, entry,
+    h("button", { id: "manual-submit", onclick: () => {
+      let body; try { body = JSON.parse(entry.value); } catch (e) { showError("not valid JSON: " + e.message); return; }
+      send(body); } }, "Mata in / Enter"), note);
+  fill();
+  return { el, send };
+}

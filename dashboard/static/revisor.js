@@ -1,37 +1,12 @@
 // The Revisor's tablet (a player at the table): public state, the Chicago question round,
-// alerts, and manual entry of any action.  It never receives a hidden card.
+// alerts, and manual entry (cards only on a camera-only table).  It never receives a hidden card.
 "use strict";
-const TEMPLATES = {
-  game: { do: "game", seats: [], button: "" }, deal: { do: "deal", hands: {} },
-  discard: { do: "discard", player: "", cards: [] }, open: { do: "open", player: "", card: "", take: true },
-  receive: { do: "receive", player: "", cards: [] }, quads: { do: "quads", player: "", choice: "points" },
-  chicago: { do: "chicago", player: "", say: false }, play: { do: "play", player: "", card: "" },
-  retract: { do: "retract", player: "" }, timeout: { do: "timeout", player: "", clock: "play" },
-  time_call: { do: "time_call", player: "" }, table: { do: "table", ruleset: "sm2025", players: [] },
-};
-
 const live = h("div", { id: "live" });
 const alerts = h("section", { id: "alerts" });
-const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false" });
-const kind = h("select", { id: "manual-do", onchange: () => fill() },
-  Object.keys(TEMPLATES).map(k => h("option", { value: k }, k)));
-const note = h("div", { id: "manual-result" });
-function fill() {
-  const t = { ...TEMPLATES[kind.value] };
-  const s = App.last && App.last.state;
-  if ("player" in t && s && s.to_act && s.to_act.length) t.player = s.to_act[0];
-  entry.value = JSON.stringify(t);
-}
-async function send(body) {
-  try { await post("/api/action", body); note.textContent = "entered: " + body.do; showError(""); }
-  catch (e) { note.textContent = ""; showError(e.message); }
-}
-setKids(document.getElementById("app"), live, alerts,
-  h("section", { id: "manual" }, h("h2", {}, "Enter an action by hand"), kind, entry,
-    h("button", { id: "manual-submit", onclick: () => {
-      let body; try { body = JSON.parse(entry.value); } catch (e) { showError("not valid JSON: " + e.message); return; }
-      send(body); } }, "Enter"), note));
-fill();
+// Cards by hand are the TL's unless hidden hands are declared here (a camera-only table).
+const manual = manualEntry(document.body.dataset.hands === "revisor");
+const send = manual.send;
+setKids(document.getElementById("app"), live, alerts, manual.el);
 
 function questionEl(s) {
   if (s.phase === "chicago" && s.chicago.asking) {

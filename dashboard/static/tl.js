@@ -41,7 +41,7 @@ setKids(document.getElementById("app"), live,
         act("/api/reveal", { player: rPlayer.value, reason: rReason.value }, "revealed (logged)"); } }, "Reveal"),
       h("button", { id: "hide", onclick: () => act("/api/hide", {}, "hidden") }, "Hide")),
     msg),
-  hist, audit);
+  manualEntry(true).el, hist, audit);
 
 let names = "";
 async function refresh() {

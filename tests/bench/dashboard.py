@@ -3,7 +3,8 @@
     .venv/bin/python tests/bench/dashboard.py [--clients 200] [--events 60] [--rounds 3]
 
 A real server (``chicago-table serve``) in its own process on loopback; 200 public-role
-clients in this process; actions posted by the Revisor's token one every 100 ms.  Each
+clients in this process; actions posted by the TL's token one every 100 ms (cards by hand
+are the TL's: dashboard/entry.py).  Each
 message carries ``at``, the server's wall time right after the append (fsync), so the
 latency is receipt minus ``at`` on the same machine's clock.  Prints each round's p50/p99,
 their medians, and last a JSON line with clients, ws_p50_ms, ws_p99_ms.
@@ -71,7 +72,7 @@ async def one_round(server: Server, clients: int, events: int, seed: int) -> tup
 
     tasks = [asyncio.create_task(listen(ws)) for ws in conns]
     actions = script(seed, events)
-    token = server.token("revisor")
+    token = server.token("tl")
     async with httpx.AsyncClient(base_url=server.base) as http:
         for a in actions:
             r = await http.post("/api/action", params={"token": token}, json=a)
@@ -94,7 +95,8 @@ def main() -> int:
     p50s, p99s = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            server = Server(Path(tmp) / f"round{r}", command="serve", delay=0).start()
+            server = Server(Path(tmp) / f"round{r}", command="serve", delay=0,
+                            extra=("--post-rate", "100")).start()
             try:
                 p50, p99, got, want = asyncio.run(one_round(server, args.clients, args.events, seed=r))
             finally:

@@ -43,11 +43,11 @@ class Server:
     """``chicago-table demo`` (or ``serve``) in a subprocess; restartable on the same data."""
 
     def __init__(self, data: Path, command: str = "demo", pace: float = 0.05, delay: float = 2.0,
-                 seed: int = 1, extra: tuple[str, ...] = (), direct: bool = True):
+                 seed: int = 1, extra: tuple[str, ...] = (), direct: bool = True, port: int | None = None):
         self.data = Path(data)
         self.command = command
         self.pace, self.delay, self.seed, self.extra, self.direct = pace, delay, seed, extra, direct
-        self.port = free_port()
+        self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
 
     @property

@@ -45,10 +45,13 @@ def _get(url: str) -> tuple[int, str]:
 
 def test_the_hall_shows_every_table_live_and_a_table_that_is_down(make_server, chromium, tmp_path):
     tokens = tmp_path / "event-tokens.json"
-    second = make_server(pace=0.05, seed=2, extra=("--tokens", str(tokens), "--name", "Table 2"))
+    port1 = free_port()
+    # the tables name each other (README): table 2 takes table 1's hall page as an origin
+    second = make_server(pace=0.05, seed=2, extra=("--tokens", str(tokens), "--name", "Table 2",
+                                                   "--peer", f"http://127.0.0.1:{port1}"))
     dead = f"http://127.0.0.1:{free_port()}"  # a table whose Pi is off
-    first = make_server(pace=0.05, seed=1, extra=("--tokens", str(tokens), "--name", "Table 1",
-                                                  "--peer", second.base, "--peer", dead))
+    first = make_server(pace=0.05, seed=1, port=port1, extra=("--tokens", str(tokens), "--name", "Table 1",
+                                                              "--peer", second.base, "--peer", dead))
     tl = json.loads(tokens.read_text())["tl"]
     # the hall is the TL's alone
     assert _get(f"{first.base}/hall?token={json.loads(tokens.read_text())['revisor']}")[0] == 403

@@ -95,7 +95,7 @@ def test_broadcast_receives_nothing_sooner_than_its_delay_and_never_freezes(make
         posted: dict[int, float] = {}
         for a in script:
             t = time.monotonic()
-            posted[_post(s, a).json()["seq"]] = t
+            posted[_post(s, a, role="tl").json()["seq"]] = t  # cards by hand: the TL's (entry.py)
         # A client connecting now must get the delayed frame too, not the live one (lichess bug 1).
         with connect(f"{s.ws_base}/ws?token={s.token('broadcast')}", open_timeout=5) as late:
             frame = json.loads(late.recv(timeout=5))
@@ -118,7 +118,7 @@ def test_broadcast_delay_and_queue_survive_a_restart(make_server):
     posted: dict[int, float] = {}
     for a in _bot_script(12, 6):
         t = time.monotonic()
-        posted[_post(s, a).json()["seq"]] = t
+        posted[_post(s, a, role="tl").json()["seq"]] = t  # cards by hand: the TL's (entry.py)
     s.delay = None  # restart (after a kill) without the option: the stored delay holds
     s.restart()
     with connect(f"{s.ws_base}/ws?token={s.token('broadcast')}", open_timeout=5) as ws:

@@ -1,0 +1,88 @@
+"""FastAPI dependencies: the table, the role a token opens, the POST rate limit.
+
+    @router.post("/api/pause")
+    async def pause(role: str = Depends(role_in("tl", what="pause the table")), ...): ...
+
+``role_in`` is the one token check (``?token=`` or ``Authorization: Bearer``): no token,
+401 and nothing else; a token of another role, 403 saying what that role may not do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from fastapi import Depends, Request
+
+from .hub import TableHub
+from .limits import BODY_LIMIT, JSON_DEPTH, TokenBuckets
+from .tokens import RoleTokens
+
+DENIED = {"error": "a role token is needed (?token=...)"}
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """What ``serve``/``demo`` options set for the web side (defaults: issue 13)."""
+
+    peers: tuple[str, ...] = ()           # the other tables' dashboards (the TL's hall)
+    allow_origins: tuple[str, ...] = ()   # more WebSocket origins (an OBS host), --allow-origin
+    max_points: int = 200                 # |points| of adjust/penalty, --max-points
+    post_rate: float = 5.0                # POSTs a second per token, --post-rate
+    post_burst: int = 30
+    body_limit: int = BODY_LIMIT
+    json_depth: int = JSON_DEPTH
+
+
+class Denied(Exception):
+    """Answered as ``{"error": text}`` with ``status`` (see ``app``'s handlers)."""
+
+    def __init__(self, status: int, text: str | None = None):
+        self.status, self.text = status, text
+
+
+class RateLimited(Exception):
+    pass
+
+
+def token_of(request: Request) -> str | None:
+    token = request.query_params.get("token")
+    auth = request.headers.get("authorization", "")
+    if not token and auth.lower().startswith("bearer "):
+        token = auth[7:].strip()
+    return token
+
+
+def get_hub(request: Request) -> TableHub:
+    return request.app.state.hub
+
+
+def get_settings(request: Request) -> WebSettings:
+    return request.app.state.settings
+
+
+def get_tokens(request: Request) -> RoleTokens:
+    return request.app.state.tokens
+
+
+def any_role(request: Request) -> str:
+    role = get_tokens(request).role_of(token_of(request))
+    if role is None:
+        raise Denied(401)
+    return role
+
+
+def role_in(*allowed: str, what: str = "do this", message: str | None = None) -> Callable[..., str]:
+    """A dependency: the caller's role, which must be one of ``allowed``."""
+    def check(role: str = Depends(any_role)) -> str:
+        if role not in allowed:
+            raise Denied(403, message or f"the {role} role may not {what}")
+        return role
+    return check
+
+
+def rate_limited(request: Request, role: str = Depends(any_role)) -> None:
+    """One bucket per token (a role's token is shared by its screens); 429 when empty."""
+    buckets: TokenBuckets = request.app.state.buckets
+    if not buckets.take(role):
+        raise RateLimited()

@@ -1,0 +1,50 @@
+"""Who may enter what by hand, and the one answer a blind role gets (ARCHITECTURE.md §3, §4).
+
+The Revisor is a player.  An answer to a role that may not see hidden cards must not
+depend on where a hidden card is (issue 13: "card seen twice: (card) is in Bo's hand"
+gave every hand in 47 requests).  So:
+
+- Hidden card identities (``deal``, ``discard``, ``open``, ``receive``, ``play`` and the
+  corrections that name a card) are entered by hand by the TL.  On a camera-only table
+  (no RFID readers: sensing with ``rfid=False``) hidden hands are declared by hand on the
+  Revisor's tablet (ARCHITECTURE.md §1), so there the Revisor may enter them too.
+- Every rejected card entry from a role other than the TL gets ONE answer, whatever the
+  cards are: the same status, the same text, no card code.  The TL's own answers and the
+  TL's alert keep the reason (cards masked).
+- The rejection is still a record of the table's log and an alert for the TL, the same
+  record for every card (the attempt is what matters, not the cards).
+
+    >>> names_cards("receive"), names_cards("chicago")
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CARD_ACTIONS = frozenset({"deal", "discard", "open", "receive", "play"})
+
+# Swedish first: the Revisor's tablet is read at the table.
+REFUSED = ("Avvisad: vid det här bordet matar TL in korten för hand. / "
+           "Rejected: at this table cards are entered by hand by the TL.")
+REJECTED = ("Avvisad: åtgärden går inte att godta; TL ser skälet. / "
+            "Rejected: the action cannot be accepted; the TL sees why.")
+REFUSED_REASON = "entering cards by hand is the TL's (ARCHITECTURE.md §3)"
+CORRECTION_REFUSED = ("Avvisad: rättelser som namnger ett kort görs av TL. / "
+                      "Rejected: corrections that name a card are the TL's.")
+
+
+def names_cards(do: Any) -> bool:
+    """Whether an action of kind ``do`` names cards that may be hidden."""
+    return isinstance(do, str) and do in CARD_ACTIONS
+
+
+def may_enter_cards(role: str, hands_by_hand: bool) -> bool:
+    """The TL always; the Revisor only where hidden hands are declared by hand."""
+    return role == "tl" or (role == "revisor" and hands_by_hand)
+
+
+def blind_alert_text(source: str, do: Any) -> str:
+    """The Revisor's text of an alert about a rejected card entry: no reason, no card."""
+    what = do if isinstance(do, str) and do.isidentifier() and len(do) <= 20 else "?"
+    return f"{source}: {what} avvisad / rejected (TL ser skälet / the TL sees why)"

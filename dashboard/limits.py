@@ -1,0 +1,123 @@
+"""Bounds on what a client may send (issue 13 item 5): body size, JSON depth, POST rate.
+
+- ``BodyLimit`` (pure ASGI middleware): a request body over ``limit`` bytes is answered 413
+  before it is read whole (the Content-Length is checked first, then the bytes as they
+  arrive); a JSON body nested deeper than ``depth`` is answered 422 before any parser
+  recurses into it (Python's decoder raised RecursionError, a 500, at 100k levels).
+- ``TokenBuckets``: a per-token rate limit on POSTs.  A dozen lines of our own instead of
+  slowapi: one bucket per role token, no storage backend, no extra dependency, and the
+  limit applies after the token check (slowapi keys by address before FastAPI's
+  dependencies run; at a table every tablet may share one Wi-Fi address).
+
+    >>> b = TokenBuckets(rate=1.0, burst=2, clock=iter([0.0, 0.0, 0.0, 1.0]).__next__)
+    >>> [b.take("t") for _ in range(4)]
+    [True, True, False, True]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any, Callable
+
+BODY_LIMIT = 64 * 1024
+JSON_DEPTH = 20
+_ESCAPE = re.compile(rb"\\.", re.S)      # escapes first: then a string is "...", no backtracking
+_STRING = re.compile(rb'"[^"]*"')
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_PAIR = re.compile(rb"\[\]|\{\}")
+
+
+def too_deep(body: bytes, limit: int) -> bool:
+    """Whether brackets outside strings nest deeper than ``limit`` (or do not pair up, which
+    no valid JSON does).  No recursion, no parse: each pass drops the innermost pairs.
+
+    >>> too_deep(b'{"a": [1, {"b": "[[["}]}', 3), too_deep(b'[[[[]]]]', 3)
+    (False, True)
+    """
+    s = _STRING.sub(b"", _ESCAPE.sub(b"", body)).translate(None, _NOT_BRACKET)
+    for _ in range(limit):
+        if not s:
+            return False
+        inner = _PAIR.sub(b"", s)
+        if inner == s:  # nothing pairs up: not JSON
+            return True
+        s = inner
+    return bool(s)
+
+
+async def _answer(send, status: int, error: str) -> None:
+    body = json.dumps({"ok": False, "error": error}, ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    def __init__(self, app, limit: int = BODY_LIMIT, depth: int = JSON_DEPTH):
+        self.app, self.limit, self.depth = app, limit, depth
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        too_big = (f"För stor begäran: högst {self.limit // 1024} kB. / "
+                   f"Request body too large: at most {self.limit // 1024} kB.")
+        for k, v in scope.get("headers", ()):
+            if k == b"content-length":
+                try:
+                    n = int(v)
+                except ValueError:
+                    n = -1
+                if n < 0 or n > self.limit:
+                    await _answer(send, 413 if n > self.limit else 400, too_big)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            chunk = msg.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:  # a chunked body that does not say its length
+                await _answer(send, 413, too_big)
+                return
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body and too_deep(body, self.depth):
+            await _answer(send, 422, f"JSON för djupt nästlad eller trasig (högst {self.depth} nivåer). / "
+                                     f"JSON nested too deep or broken (at most {self.depth} levels).")
+            return
+        sent = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+class TokenBuckets:
+    """``rate`` requests a second per key, bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic, max_keys: int = 64):
+        self.rate, self.burst, self.clock, self.max_keys = rate, burst, clock, max_keys
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str) -> bool:
+        now = self.clock()
+        level, at = self._buckets.get(key, (float(self.burst), now))
+        level = min(float(self.burst), level + (now - at) * self.rate)
+        ok = level >= 1.0
+        self._buckets[key] = (level - 1.0 if ok else level, now)
+        if len(self._buckets) > self.max_keys:  # keys are role tokens: a handful
+            self._buckets.pop(next(iter(self._buckets)))
+        return ok

@@ -1,0 +1,57 @@
+"""The pages: one template for every view, its script and title differ (ARCHITECTURE.md §4)."""
+
+from __future__ import annotations
+
+import html
+from importlib import resources
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from ..deps import Denied, any_role, get_hub, token_of
+from ..hub import TableHub
+
+router = APIRouter()
+
+# view -> roles allowed to open it
+VIEWS = {
+    "revisor": {"revisor"}, "tl": {"tl"}, "broadcast": {"broadcast"}, "public": {"public", "tl"},
+    "dealer": {"dealer"}, "protocol": {"tl", "revisor", "public"}, "hall": {"tl"},
+}
+TITLES = {"public": "Scoreboard", "broadcast": "Broadcast", "dealer": "Dealer",
+          "protocol": "Protocol", "revisor": "Revisor", "tl": "TL", "hall": "All tables"}
+STATIC = {"common.js": "text/javascript", "revisor.js": "text/javascript", "tl.js": "text/javascript",
+          "broadcast.js": "text/javascript", "public.js": "text/javascript", "protocol.js": "text/javascript",
+          "dealer.js": "text/javascript", "hall.js": "text/javascript", "style.css": "text/css"}
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _files(folder: str, name: str) -> str:
+    return resources.files("dashboard").joinpath(folder, name).read_text(encoding="utf-8")
+
+
+@router.get("/")
+async def home(request: Request, role: str = Depends(any_role)):
+    return RedirectResponse(f"/{role}?token={request.query_params.get('token', '')}", status_code=303)
+
+
+@router.get("/static/{name}")
+async def static(name: str, role: str = Depends(any_role)):
+    if name not in STATIC:
+        raise Denied(404, "no such file")
+    return Response(_files("static", name), media_type=STATIC[name], headers=NO_STORE)
+
+
+@router.get("/{view}")
+async def page(view: str, request: Request, role: str = Depends(any_role), hub: TableHub = Depends(get_hub)):
+    if view not in VIEWS:
+        raise Denied(404, "no such view")
+    if role not in VIEWS[view]:
+        raise Denied(403, f"the {role} token does not open the {view} view")
+    token = token_of(request) or ""
+    # who enters cards by hand at this table (dashboard.entry): the Revisor's form follows it
+    hands = "revisor" if hub.hands_by_hand else "tl"
+    text = (_files("templates", "view.html").replace("{{TOKEN}}", html.escape(token))
+            .replace("{{TABLE}}", html.escape(hub.name)).replace("{{VIEW}}", view)
+            .replace("{{TITLE}}", TITLES[view]).replace("{{HANDS}}", hands))
+    return HTMLResponse(text, headers=NO_STORE)

@@ -1,0 +1,74 @@
+"""What the TL and the Revisor post: actions, corrections, pause, reveal, alerts.
+
+Every POST passes the token check (``role_in``), the per-token rate limit and a typed body
+(``dashboard.bodies``); the hub decides the rest and says why in a clear 4xx.  Who may
+enter cards by hand, and the one answer a blind role gets: ``dashboard.entry``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends, Path
+from fastapi.responses import JSONResponse
+
+from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody
+from ..deps import WebSettings, get_hub, get_settings, rate_limited, role_in
+from ..errors import DashboardError
+from ..hub import TableHub
+
+router = APIRouter(prefix="/api", dependencies=[Depends(rate_limited)])
+
+OK = {"ok": True}
+writer = role_in("tl", "revisor", what="enter actions")
+tl_only = role_in("tl", what="do this")
+
+
+@router.post("/action")
+async def post_action(body: Annotated[ActionBody, Body()], role: str = Depends(writer),
+                      hub: TableHub = Depends(get_hub), settings: WebSettings = Depends(get_settings)):
+    points = getattr(body, "points", None)
+    if points is not None and abs(points) > settings.max_points:
+        raise DashboardError(f"Poängen ligger utanför gränsen ±{settings.max_points}. / "
+                             f"'points' must lie within ±{settings.max_points} (serve --max-points).")
+    # the body as sent (closed models: nothing else was in it), for the log's record
+    return JSONResponse(await hub.post(body.model_dump(exclude_unset=True), role))
+
+
+@router.post("/correct")
+async def correct(body: CorrectBody, role: str = Depends(role_in("tl", "revisor", what="correct the table")),
+                  hub: TableHub = Depends(get_hub)):
+    return JSONResponse(await hub.correct(body.text, role))
+
+
+@router.post("/pause")
+async def pause(body: Annotated[ReasonBody | None, Body()] = None, role: str = Depends(tl_only),
+                hub: TableHub = Depends(get_hub)):
+    hub.set_paused(True, role, body.reason if body else "")
+    return OK
+
+
+@router.post("/resume")
+async def resume(body: Annotated[ReasonBody | None, Body()] = None, role: str = Depends(tl_only),
+                 hub: TableHub = Depends(get_hub)):
+    hub.set_paused(False, role, body.reason if body else "")
+    return OK
+
+
+@router.post("/reveal")
+async def reveal(body: RevealBody, role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)):
+    hub.reveal(body.player, role, body.reason)
+    return OK
+
+
+@router.post("/hide")
+async def hide(role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)):
+    hub.hide(role)
+    return OK
+
+
+@router.post("/alerts/{alert_id}/resolve")
+async def resolve(alert_id: Annotated[int, Path(ge=0, le=2**62)],
+                  role: str = Depends(role_in("tl", "revisor", what="do this")), hub: TableHub = Depends(get_hub)):
+    hub.resolve_alert(alert_id, role)
+    return OK

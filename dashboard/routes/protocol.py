@@ -1,0 +1,37 @@
+"""The protocol (score sheet) for the TL, the Revisor and the public: public data, filtered
+all the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import HTMLResponse, Response
+
+from table_controller.views import for_role
+
+from ..deps import get_hub, role_in
+from ..hub import TableHub
+from ..protocol_pdf import protocol_pdf
+from ..protocol_svg import protocol_html
+from .pages import VIEWS
+
+router = APIRouter(prefix="/api")
+reader = role_in(*sorted(VIEWS["protocol"]), message="no protocol for this role")
+
+
+def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:
+    state = for_role(hub._snap, role)  # protocol data is public; filtered all the same
+    return {"ruleset": state["ruleset"], "games": state["games"]}
+
+
+@router.get("/protocol.pdf")
+async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub)):
+    data = protocol_pdf(_protocol_doc(hub, role), title=hub.name)
+    return Response(data, media_type="application/pdf",
+                    headers={"Content-Disposition": 'inline; filename="protocol.pdf"'})
+
+
+@router.get("/protocol.html")
+async def protocol_fragment(role: str = Depends(reader), hub: TableHub = Depends(get_hub)):
+    return HTMLResponse(protocol_html(_protocol_doc(hub, role)))

@@ -1,0 +1,32 @@
+"""The TL's own data: the deal's history (hidden cards as counts unless revealed), the
+audit trail, and the event's tables for the hall."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+
+from ..deps import get_hub, get_settings, role_in
+from ..history import deal_history
+from ..hub import TableHub
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/history")
+async def history(role: str = Depends(role_in("tl", message="the TL's history only")),
+                  hub: TableHub = Depends(get_hub)):
+    return {"seq": hub.seq, "events": deal_history(hub.engine.events, hub.revealed)}
+
+
+@router.get("/tables")
+async def tables(request: Request, role: str = Depends(role_in("tl", message="the TL's hall only")),
+                 hub: TableHub = Depends(get_hub)):
+    # this table first (same origin: base ""), then the peers in the order given
+    peers = get_settings(request).peers
+    return {"tables": [{"base": "", "name": hub.name}] + [{"base": b} for b in peers]}
+
+
+@router.get("/audit")
+async def audit(role: str = Depends(role_in("tl", message="the TL's audit trail only")),
+                hub: TableHub = Depends(get_hub)):
+    return {"entries": hub.audit_entries()}

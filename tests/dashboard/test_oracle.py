@@ -1,0 +1,166 @@
+"""Attacker probes (issue 13 item 1): no answer to a role that may not see hidden cards
+depends on where a hidden card is.
+
+A real ``chicago-table serve`` (and one ``--camera-only``, where the Revisor declares hands
+by hand) is brought to a deal whose every card is hidden: in the hands, in the stub, in the
+face-down discards, and Anna at draw stop (RULES.md: 45 points).  Then every blind role
+sends every action kind that names cards, and both corrections that do, for each of the 52
+cards, shaped so that no probe can be accepted (issue 13: ``receive [C, "TC"]`` with TC in
+another hand; ``discard [C]`` for the draw-stop player).  For each (role, state, kind):
+one status, one body, no card code; and the table's actions and events are as before.
+The TL, who may know, gets the reasons: the same probes tell its answers apart, so the
+check could fail.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import httpx
+import pytest
+
+from table_controller.cards import RANKS, SUITS
+from table_controller.store import SQLiteStore
+
+from .harness import CARD_RE
+
+ALL = [r + s for r in RANKS for s in SUITS]
+HANDS = {"Anna": ["2S", "3S", "4S", "5S", "6S"], "Bo": ["2H", "3H", "4H", "5H", "6H"],
+         "Cilla": ["2D", "3D", "4D", "5D", "6D"], "Dan": ["2C", "3C", "4C", "5C", "6C"]}
+BLIND = ("revisor", "public", "dealer", "broadcast")
+# FLASH: once everyone has placed, an open card for a player it is not owed to is a flashed
+# card (r15), accepted whenever it lies in the stub.  Where the Revisor declares cards
+# (camera-only) that acceptance is the declaration itself and cannot be refused; where
+# readers sense them the Revisor's entry is refused before any card is looked at.
+
+
+def _probes(state: str, card: str) -> dict[str, tuple[str, dict]]:
+    """kind -> (path, body) naming ``card``; none can be accepted in ``state``."""
+    other = "6D" if card != "6D" else "5D"  # in Cilla's hand: "seen twice" if nothing else is wrong
+    return {
+        "deal": ("/api/action", {"do": "deal", "hands": {p: ([card] + [c for c in h if c != card])[:5]
+                                                          for p, h in HANDS.items()}}),
+        "discard": ("/api/action", {"do": "discard", "player": "Anna", "cards": [card]}),  # draw stop
+        "open": ("/api/action", {"do": "open", "player": "Anna", "card": card, "take": True}),
+        "receive": ("/api/action", {"do": "receive", "player": "Bo", "cards": [card, other]}),
+        "play": ("/api/action", {"do": "play", "player": "Bo", "card": card}),
+        "card_at": ("/api/correct", {"text": f"the card at pad 2 is {card}"}),
+        "tag_is": ("/api/correct", {"text": f"tag 04A1B2C3 is {card}"}),
+    }
+
+
+def _setup(s, post) -> None:
+    """Four players dealt, Anna at draw stop; every card hidden (hands or stub)."""
+    for a in ({"do": "table", "players": list(HANDS)},
+              {"do": "game", "seats": list(HANDS), "button": "Dan"},
+              {"do": "adjust", "player": "Anna", "points": 45, "reason": "draw stop for the probe"},
+              {"do": "deal", "hands": HANDS}):
+        r = post("tl", "/api/action", a)
+        assert r.status_code == 200, r.text
+
+
+def _place(post) -> None:
+    """Everyone places: Anna nothing (draw stop), the others face down; Bo waits for 2."""
+    for a in ({"do": "discard", "player": "Anna", "cards": []},
+              {"do": "discard", "player": "Bo", "cards": ["2H", "3H"]},
+              {"do": "discard", "player": "Cilla", "cards": ["2D"]},
+              {"do": "discard", "player": "Dan", "cards": []}):
+        r = post("tl", "/api/action", a)
+        assert r.status_code == 200, (a, r.text)
+
+
+def _records(s) -> list:
+    """The table's accepted actions, with who entered them (its events are their fold), but
+    not what the shot clocks did meanwhile: the exchange clock runs while the probes go in."""
+    with SQLiteStore.open(s.data / "table.sqlite", readonly=True, check=False) as store:
+        return [(r.source, json.dumps(r.data, sort_keys=True)) for r in store.read(kinds=["action"])
+                if r.source != "clock"]
+
+
+@pytest.mark.parametrize("state", ["dealt", "placed"])
+@pytest.mark.parametrize("camera_only", [False, True], ids=["rfid", "camera-only"])
+def test_no_blind_role_learns_where_a_hidden_card_is(make_server, camera_only, state):
+    s = make_server(command="serve", extra=("--post-rate", "10000") + (("--camera-only",) if camera_only else ()))
+    client = httpx.Client(base_url=s.base, timeout=20)
+    tokens = {r: s.token(r) for r in BLIND + ("tl",)}
+
+    def post(role, path, body):
+        return client.post(path, params={"token": tokens[role]}, json=body)
+
+    _setup(s, post)
+    if state == "placed":
+        _place(post)
+    tl_answers: dict[tuple[str, str], set] = defaultdict(set)
+    table_before = _records(s)
+    answers: dict[tuple[str, str], set] = defaultdict(set)
+    for card in ALL:
+        for kind, (path, body) in _probes(state, card).items():
+            if kind == "open" and state == "placed" and camera_only:
+                continue  # see FLASH
+            for role in BLIND:
+                r = post(role, path, body)
+                answers[(role, kind)].add((r.status_code, r.text))
+                assert r.status_code in (403, 422), (role, kind, card, r.status_code, r.text)
+                assert not CARD_RE.findall(r.text) and card not in r.text, (role, kind, r.text)
+            if path == "/api/correct" or (kind == "open" and state == "placed"):
+                continue  # the TL's corrections take effect, and so does a flash (FLASH)
+            r = post("tl", path, body)
+            tl_answers[(state, kind)].add((r.status_code, r.text))
+            assert r.status_code == 422, (kind, card, r.text)
+    for key, seen in answers.items():
+        assert len(seen) == 1, (state, key, sorted(seen)[:3])
+    assert _records(s) == table_before  # no probe was accepted (attempts are logged as rejected)
+    # the check could fail: the TL's answers do tell the places apart (the TL may know)
+    assert len(tl_answers[(state, "receive" if state == "placed" else "discard")]) > 1
+    client.close()
+
+
+def test_the_revisor_declares_hands_only_on_a_camera_only_table(make_server):
+    """Cards by hand are the TL's (README "Security"); the Revisor's form follows the table."""
+    rfid = make_server(command="serve")
+    cam = make_server(command="serve", extra=("--camera-only",))
+    for s, hands in ((rfid, "tl"), (cam, "revisor")):
+        page = httpx.get(s.url("revisor"))
+        assert f'data-hands="{hands}"' in page.text
+        post = lambda role, path, body: httpx.post(s.base + path, params={"token": s.token(role)}, json=body)
+        assert post("revisor", "/api/action", {"do": "table", "players": list(HANDS)}).status_code == 200
+        assert post("revisor", "/api/action", {"do": "game", "seats": list(HANDS), "button": "Dan"}).status_code == 200
+        r = post("revisor", "/api/action", {"do": "deal", "hands": HANDS})
+        assert r.status_code == (422 if hands == "tl" else 200), r.text
+
+
+def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
+    """The stream is an answer too: a rejected card entry (the TL's, the Revisor's on a
+    camera-only table, or one read back from the log after a restart) is one alert text
+    on the Revisor's tablet, while the TL's alert keeps its reason."""
+    import asyncio
+
+    from dashboard.errors import DashboardError
+    from dashboard.table_files import open_table
+
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, rfid=False)
+        for a in ({"do": "table", "players": list(HANDS)}, {"do": "game", "seats": list(HANDS), "button": "Dan"},
+                  {"do": "deal", "hands": HANDS}):
+            await hub.post(a, "tl")
+        rev, tl = hub.connect("revisor"), hub.connect("tl")
+        texts: dict[str, set[str]] = {"revisor": set(), "tl": set()}
+        for card in ALL:
+            for by in ("tl", "revisor"):
+                with pytest.raises(DashboardError):
+                    await hub.post({"do": "discard", "player": "Anna", "cards": [card, "6D"]}, by)
+        for role, client in (("revisor", rev), ("tl", tl)):
+            while not client.queue.empty():
+                m = json.loads(client.queue.get_nowait())
+                texts[role].update(a["text"] for a in m.get("alerts", []))
+        assert len(texts["revisor"]) == 2  # "tl: discard rejected ..." and "revisor: ..."
+        assert not any(CARD_RE.findall(json.dumps(t)) for t in texts["revisor"])
+        assert len(texts["tl"]) > 2  # the TL's reasons differ by the cards' places
+        hub.log.close()
+        again, _ = open_table(tmp_path, delay=0, rfid=False)  # the alerts come back from the log
+        rev = again.connect("revisor")
+        m = json.loads(rev.queue.get_nowait())
+        assert {a["text"] for a in m["alerts"]} == texts["revisor"]
+        again.log.close()
+    asyncio.run(run())

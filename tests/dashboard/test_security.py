@@ -1,0 +1,217 @@
+"""The web side hardened (issue 13 items 5 and 6), against a real ``chicago-table serve``:
+bad input is a clear 4xx that changes nothing, POSTs are rate limited per token, the data
+folder is private, TLS works, WebSocket origins are checked, pages carry security headers
+the views still work under (in chromium), and tokens are printed only when asked."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import ssl
+import stat
+import subprocess
+import time
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from .harness import CLI, ROOT, free_port
+
+TABLE = [{"do": "table", "players": ["Anna", "Bo", "Cilla"]},
+         {"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"}]
+
+
+def _post(s, body=None, role="tl", path="/api/action", **kw):
+    if body is not None:
+        kw["json"] = body
+    return httpx.post(f"{s.base}{path}", params={"token": s.token(role)}, timeout=20, **kw)
+
+
+def _state(s) -> tuple:
+    """Accepted actions and the public stream's state: what a rejection must not change."""
+    with connect(f"{s.ws_base}/ws?token={s.token('public')}", open_timeout=5, max_size=None) as ws:
+        state = json.loads(ws.recv(timeout=5))["state"]
+    state.pop("clocks", None)
+    return json.dumps(s.actions(), sort_keys=True), json.dumps(state, sort_keys=True)
+
+
+def test_bad_input_is_a_clear_4xx_and_changes_nothing(make_server):
+    s = make_server(command="serve", extra=("--post-rate", "1000"))
+    for a in TABLE:
+        assert _post(s, a).status_code == 200
+    before = _state(s)
+    deep = b"[" * 30_000 + b"]" * 30_000  # 60 kB: under the body limit, far over the depth limit
+    cases = [
+        ("deep JSON", dict(content=deep, headers={"content-type": "application/json"}), 422),
+        ("5 MB", dict(content=b'{"do": "' + b"x" * 5_000_000 + b'"}', headers={"content-type": "application/json"}), 413),
+        ("chunked 200 kB", dict(content=iter([b'{"do": "'] + [b"x" * 10_000] * 20 + [b'"}'])), 413),
+        ("do list", dict(json={"do": ["play"]}), 422),
+        ("do object", dict(json={"do": {}}), 422),
+        ("not an object", dict(json=[1, 2]), 422),
+        ("no JSON", dict(content=b"{nope", headers={"content-type": "application/json"}), 422),
+        ("string points", dict(json={"do": "adjust", "player": "Anna", "points": "5"}), 422),
+        ("huge points", dict(json={"do": "adjust", "player": "Anna", "points": 1_000_000, "reason": "x"}), 422),
+        ("201 points", dict(json={"do": "penalty", "player": "Anna", "kind": "points", "points": -201}), 422),
+        ("huge int", dict(content=b'{"do": "adjust", "player": "Anna", "points": 1' + b"0" * 4300 + b"}",
+                          headers={"content-type": "application/json"}), 400),
+        ("unknown field", dict(json={"do": "chicago", "player": "Anna", "say": True, "junk": "x" * 1000}), 422),
+        ("bool as name", dict(json={"do": "retract", "player": True}), 422),
+    ]
+    for what, kw, status in cases:
+        r = httpx.post(f"{s.base}/api/action", params={"token": s.token("tl")}, timeout=30, **kw)
+        assert r.status_code == status, (what, r.status_code, r.text[:200])
+        assert r.json()["error"] and "Traceback" not in r.text and len(r.text) < 1000, what
+    # the dismiss index of 4,300 digits and an alert id of as many
+    r = _post(s, {"text": "dismiss " + "9" * 4300}, path="/api/correct")
+    assert r.status_code == 422 and "Traceback" not in r.text
+    r = _post(s, {"text": "dismiss " + "9" * 150}, path="/api/correct")
+    assert r.status_code == 422, r.text
+    r = _post(s, path="/api/alerts/" + "9" * 4300 + "/resolve")
+    assert r.status_code == 422 and "Traceback" not in r.text
+    assert _post(s, {"reason": 5}, path="/api/pause").status_code == 422
+    assert _state(s) == before
+    # within the bound it goes in
+    assert _post(s, {"do": "adjust", "player": "Anna", "points": 200, "reason": "x"}).status_code == 200
+
+
+def test_points_bound_is_a_serve_option(make_server):
+    s = make_server(command="serve", extra=("--max-points", "500"))
+    for a in TABLE:
+        _post(s, a)
+    assert _post(s, {"do": "adjust", "player": "Anna", "points": 300, "reason": "x"}).status_code == 200
+    assert _post(s, {"do": "adjust", "player": "Anna", "points": 501, "reason": "x"}).status_code == 422
+
+
+def test_posts_are_rate_limited_per_token(make_server):
+    s = make_server(command="serve", extra=("--post-rate", "1"))  # bursts of 6
+    codes = [_post(s, {"do": "retract", "player": "Nobody"}, role="revisor").status_code for _ in range(8)]
+    assert codes[:6] == [422] * 6 and codes[-1] == 429  # the 7th in a burst waits
+    # another token has its own bucket
+    assert _post(s, TABLE[0]).status_code == 200
+
+
+def test_the_data_folder_and_its_files_are_private(make_server):
+    s = make_server(command="serve")
+    for a in TABLE:
+        _post(s, a)
+    files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in s.data.iterdir()}
+    assert stat.S_IMODE(s.data.stat().st_mode) == 0o700
+    for name in ("table.sqlite", "table.sqlite-wal", "broadcast.sqlite", "broadcast.sqlite-wal", "tokens.json"):
+        assert files.get(name) == 0o600, (name, oct(files.get(name, 0)))
+    assert all(mode & 0o077 == 0 for mode in files.values()), files
+
+
+def test_an_old_world_readable_folder_is_tightened(make_server, tmp_path):
+    s = make_server(command="serve")
+    _post(s, TABLE[0])
+    s.stop()
+    os.chmod(s.data, 0o755)
+    for p in s.data.iterdir():
+        os.chmod(p, 0o644)
+    s.start()
+    assert stat.S_IMODE(s.data.stat().st_mode) == 0o700
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in s.data.iterdir())
+
+
+def _run_serve(tmp_path, *extra: str) -> str:
+    """``serve`` until it listens; its printed start text."""
+    port = free_port()
+    proc = subprocess.Popen(CLI + ["serve", "--data", str(tmp_path / "t"), "--port", str(port), *extra], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, proc.stdout.read()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+    finally:
+        proc.kill()
+    return proc.communicate(timeout=10)[0]
+
+
+def test_tokens_are_printed_only_when_asked(tmp_path):
+    quiet = _run_serve(tmp_path)
+    tokens = json.loads((tmp_path / "t" / "tokens.json").read_text())
+    assert "/revisor?token=..." in quiet and "--show-tokens" in quiet
+    assert not any(t in quiet for t in tokens.values())
+    shown = _run_serve(tmp_path, "--show-tokens")
+    assert all(t in shown for t in tokens.values())
+
+
+@pytest.fixture
+def certificate(tmp_path):
+    if not shutil.which("openssl"):
+        pytest.skip("needs the openssl command to make a test certificate")
+    cert, key = tmp_path / "table.crt", tmp_path / "table.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+def test_tls_serves_pages_and_streams(make_server, certificate):
+    cert, key = certificate
+    s = make_server(command="serve", extra=("--certfile", str(cert), "--keyfile", str(key)))
+    base = f"https://127.0.0.1:{s.port}"
+    ctx = ssl.create_default_context(cafile=str(cert))
+    r = httpx.get(f"{base}/revisor", params={"token": s.token("revisor")}, verify=ctx)
+    assert r.status_code == 200 and "strict" not in r.text.lower() or r.status_code == 200
+    assert httpx.post(f"{base}/api/action", params={"token": s.token("tl")}, json=TABLE[0], verify=ctx).status_code == 200
+    with connect(f"wss://127.0.0.1:{s.port}/ws?token={s.token('public')}", ssl=ctx, open_timeout=10,
+                 origin=base) as ws:
+        assert json.loads(ws.recv(timeout=10))["state"]["players"]
+    with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port gets nothing
+        httpx.get(f"http://127.0.0.1:{s.port}/revisor", params={"token": s.token("revisor")}, timeout=5)
+
+
+def test_a_foreign_origin_is_refused_at_the_handshake(make_server):
+    s = make_server(command="serve", extra=("--allow-origin", "http://obs-pc.local:8000"))
+    url = f"{s.ws_base}/ws?token={s.token('broadcast')}"
+    for origin in ("http://evil.example", "null", f"http://127.0.0.1:{s.port + 1}", "https://obs-pc.local:8000"):
+        with pytest.raises(InvalidStatus) as e:
+            with connect(url, origin=origin, open_timeout=5):
+                pass
+        assert e.value.response.status_code == 403, origin
+    for origin in (s.base, "http://obs-pc.local:8000", None):  # same origin, allowed, no browser
+        with connect(url, origin=origin, open_timeout=5) as ws:
+            assert json.loads(ws.recv(timeout=5))["role"] == "broadcast"
+
+
+def test_pages_carry_security_headers(make_server):
+    s = make_server(command="serve")
+    for path, role in (("/revisor", "revisor"), ("/static/common.js", "tl"), ("/api/history", "tl"), ("/", None)):
+        r = httpx.get(s.base + path, params={"token": s.token(role)} if role else {})
+        assert r.headers["referrer-policy"] == "no-referrer", path
+        assert r.headers["x-content-type-options"] == "nosniff"
+        csp = r.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "default-src 'none'" in csp and "frame-ancestors" in csp
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+
+
+@pytest.mark.browser
+def test_every_view_works_under_its_content_security_policy(make_server, chromium):
+    """The pages render and stream in chromium with no CSP violation reported."""
+    s = make_server(pace=0.05, delay=0.5)
+    for view, role in (("revisor", "revisor"), ("tl", "tl"), ("public", "public"), ("dealer", "dealer"),
+                       ("broadcast", "broadcast"), ("protocol", "revisor"), ("hall", "tl")):
+        page = chromium.new_page()
+        console: list[str] = []
+        page.on("console", lambda m: console.append(m.text))
+        page.on("pageerror", lambda e: console.append(str(e)))
+        assert page.goto(s.url(view, role)).status == 200
+        if view == "hall":  # the hall's panels follow their tables
+            page.wait_for_function("() => Number(document.querySelector('.hall-table').dataset.seq) > 2",
+                                   timeout=30_000)
+        else:
+            page.wait_for_function("() => Number(document.body.dataset.seq ?? -99) > 2", timeout=30_000)
+        if view == "protocol":
+            page.wait_for_selector("svg.protocol")
+        assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], (view, console)
+        page.close()
