@@ -25,10 +25,12 @@ VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public":
 def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
                clock: Callable[[], float] = time.time, default_delay: float = 60.0, *,
                sensors: Any = None, leds: Any = None, deck: Any = None,
-               tokens_file: Path | None = None) -> tuple[TableHub, RoleTokens]:
+               tokens_file: Path | None = None,
+               monotonic: Callable[[], float] = time.monotonic) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
     ``sensors`` the table is played by manual entry (Revisor, TL) alone.  ``tokens_file``:
-    the event's tokens shared by its tables (default ``data/tokens.json``)."""
+    the event's tokens shared by its tables (default ``data/tokens.json``).  ``clock``: wall
+    time, only to stamp messages; the broadcast delay runs on ``monotonic``."""
     from table_controller.deck import virtual_deck
     from table_controller.live import LiveTable, RecorderLog
 
@@ -40,7 +42,7 @@ def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
                      sensors=sensors, leds=leds)
     hub = TableHub(live, log,
                    BroadcastDelay(data / "broadcast.sqlite", start_frame(name), delay=delay,
-                                  default_delay=default_delay),
+                                  default_delay=default_delay, clock=monotonic),
                    name=name, clock=clock)
     return hub, tokens
 
