@@ -83,7 +83,7 @@ class TableHub:
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
         self._at: float | None = None
-        self._broadcast_shown: tuple[int, bool] | None = None  # (frame id, masked) last offered
+        self._broadcast_shown = (0, False)  # (frame id, masked) on show; (0, False): the start position
         self._wake = asyncio.Event()
         if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
             # A table the broadcast has not seen yet: it shows it after the delay from now.

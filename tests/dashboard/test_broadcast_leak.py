@@ -129,9 +129,11 @@ class Viewer:
                 self.found.append((m["_moment"], "text", sorted(leaked)))
 
 
-async def _watch_table(data: Path, actions, seed: int, restart_at: int | None = None) -> Viewer:
+async def _watch_table(data: Path, actions, seed: int, restart_at: int | None = None,
+                       reveal_every: int | None = None) -> Viewer:
     """Play ``actions`` (an iterator over the engine, or a script) through the hub, the fake
-    monotonic clock moving 0.1-1.5 s between actions; the viewer attacks at every moment."""
+    monotonic clock moving 0.1-1.5 s between actions; the viewer attacks at every moment.
+    ``reveal_every``: the TL reveals a hand (for a dispute) every so many actions."""
     rng = random.Random(seed)
     mono = FakeMonotonic(1000.0)
     hub = _open(data, DELAY, mono)
@@ -158,6 +160,9 @@ async def _watch_table(data: Path, actions, seed: int, restart_at: int | None = 
             _release(hub)
             moment()
         n += 1
+        if reveal_every and n % reveal_every == 0 and hub.engine.state.deal is not None:
+            hub.reveal(sorted(hub.engine.state.deal.hands)[n % 3], "tl", "dispute at the table")
+            moment()
         if n == restart_at:
             hub.log.close()
             hub.delay.close()
@@ -203,8 +208,10 @@ def _assert_nothing_found(viewer: Viewer) -> None:
 
 
 def test_no_live_hand_from_delayed_frames_and_live_plays_full_table_example_d13(tmp_path):
-    """The example table (full_table.jsonl, its first game) through the hub."""
-    viewer = asyncio.run(_watch_table(tmp_path, _script(EXAMPLES / "full_table.jsonl", 420), seed=1))
+    """The example table (full_table.jsonl, its first game) through the hub; the TL reveals
+    hands for disputes now and then (the TL's view only)."""
+    viewer = asyncio.run(_watch_table(tmp_path, _script(EXAMPLES / "full_table.jsonl", 420), seed=1,
+                                      reveal_every=25))
     _assert_nothing_found(viewer)
     # the frames of ended deals did go out whole: the attack had hands to work with
     assert any(p["hand"] for m in viewer.broadcast for p in m["state"]["players"])
@@ -215,3 +222,24 @@ def test_no_live_hand_from_delayed_frames_and_live_plays_bots_with_a_restart_d13
     viewer = asyncio.run(_watch_table(tmp_path, _bots(7, 300), seed=2, restart_at=150))
     _assert_nothing_found(viewer)
     assert any(p["hand"] for m in viewer.broadcast for p in m["state"]["players"])
+
+
+def test_the_broadcast_token_opens_nothing_live_d13(make_server):
+    """Besides its delayed stream the broadcast role gets nothing: no history, audit trail,
+    protocol or table list, no action; its page carries no state."""
+    import httpx
+    s = make_server(command="demo", pace=0.001, delay=60)
+    token = {"token": s.token("broadcast")}
+    for path in ("/api/history", "/api/audit", "/api/protocol.pdf", "/api/protocol.html", "/api/tables",
+                 "/revisor", "/tl", "/public", "/dealer", "/protocol", "/hall"):
+        r = httpx.get(s.base + path, params=token, timeout=10)
+        assert r.status_code == 403, (path, r.status_code)
+        assert not cards_in_text(r.text), path
+    for path, body in (("/api/action", {"do": "play", "player": "Anna", "card": "AS"}),
+                       ("/api/correct", {"text": "dismiss 1"}), ("/api/reveal", {"player": "Anna", "reason": "x"}),
+                       ("/api/hide", {}), ("/api/pause", {})):
+        r = httpx.post(s.base + path, params=token, json=body, timeout=10)
+        assert r.status_code == 403, (path, r.status_code)
+        assert not cards_in_text(r.text), path
+    page = httpx.get(s.base + "/broadcast", params=token, timeout=10)
+    assert page.status_code == 200 and not cards_in_text(page.text)
