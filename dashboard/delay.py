@@ -15,9 +15,11 @@ there is none.  Two rules, both against a viewer who also watches the live publi
 
 Frames live in a small SQLite file, so a restarted server neither shows something early nor
 forgets what is queued.  A monotonic clock restarts with the machine, so no reading of it is
-stored: each frame stores the seconds it still ``owed`` at the last checkpoint (at most a
-second old), and a restarted server holds it at least that long again from its start: a
-restart may hold a frame longer, never shorter.
+stored.  The delay runs instead on the server's *held clock*: the monotonic seconds this
+server has run, summed over its runs and checkpointed in the file (at most a second old).
+A frame is due at held time push + delay; what it still owes at the last checkpoint is its
+due time minus the checkpoint, and a restarted server goes on from the checkpoint, so it
+holds every frame at least that long again: a restart may hold a frame longer, never shorter.
 
     >>> d = BroadcastDelay(Path("broadcast.sqlite"), start_frame="{}")          # doctest: +SKIP
     >>> d.push(seq=12, frame="...", masked="...", deal="1.3")                   # doctest: +SKIP
@@ -33,7 +35,7 @@ from typing import Callable, NamedTuple
 
 from .errors import DashboardError
 
-CHECKPOINT_EVERY = 1.0  # seconds (monotonic) between writes of what each frame still owes
+CHECKPOINT_EVERY = 1.0  # seconds between checkpoints of the held clock (a restart may hold this much longer)
 
 
 class Frame(NamedTuple):
@@ -57,20 +59,22 @@ class BroadcastDelay:
         # the current state (never shown early), so no fsync per frame.
         self._db.execute("PRAGMA synchronous=NORMAL")
         cols = [r[1] for r in self._db.execute("PRAGMA table_info(frames)")]
-        if cols and "owed" not in cols:
-            # Frames of the wall-clock format: their times mean nothing on the monotonic clock.
+        if cols and "due" not in cols:
+            # Frames of the wall-clock format: their times mean nothing on the held clock.
             # Dropped; the hub re-queues the current state, held a whole delay from now.
             self._db.execute("DROP TABLE frames")
         # id: push order (one state may be pushed again when its clocks or alerts change, and
-        # the copy already shown must stay shown); owed: seconds the frame is still held,
-        # counted from the last checkpoint (self._base); deal: "game.deal" whose hidden cards
-        # ``body`` shows (NULL: none); masked: the frame without them (NULL: same as body).
+        # the copy already shown must stay shown); due: held-clock time it may be shown;
+        # deal: "game.deal" whose hidden cards ``body`` shows (NULL: none); masked: the frame
+        # without them (NULL: the same as body).
         self._db.execute("CREATE TABLE IF NOT EXISTS frames (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-                         "seq INTEGER NOT NULL, owed REAL NOT NULL, deal TEXT, body TEXT NOT NULL, masked TEXT)")
+                         "seq INTEGER NOT NULL, due REAL NOT NULL, deal TEXT, body TEXT NOT NULL, masked TEXT)")
+        self._db.execute("CREATE INDEX IF NOT EXISTS frames_due ON frames (due, id)")
         self._db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        # The stored debts count from now: every frame held at least what it owed at the last
-        # checkpoint before the stop, whatever the clocks did meanwhile.
-        self._base = self.clock()
+        # The held clock goes on from the last checkpoint, whatever the clocks did meanwhile.
+        self._run_start = self.clock()
+        self._held_start = float(self._setting("held_clock") or 0.0)
+        self._held = self._saved = self._held_start
         if delay is not None:
             self.set_delay(delay)
         elif self._setting("delay") is None:
@@ -94,42 +98,42 @@ class BroadcastDelay:
             raise DashboardError(f"broadcast delay {seconds} s: give 0 to 86400 seconds")
         old = self._setting("delay")
         if old is not None and float(old) != seconds:
-            self._db.execute("UPDATE frames SET owed = max(0.0, owed + ?)", (seconds - float(old),))
+            self._db.execute("UPDATE frames SET due = due + ?", (seconds - float(old),))
         self._db.execute("INSERT OR REPLACE INTO settings VALUES ('delay', ?)", (repr(seconds),))
+
+    def now(self) -> float:
+        """The held clock: monotonic seconds this server has run, over all its runs."""
+        # max(): a monotonic clock never runs back; an injected one is held to that too.
+        self._held = max(self._held, self._held_start + (self.clock() - self._run_start))
+        return self._held
+
+    def checkpoint(self) -> None:
+        """Store the held clock: a restart goes on from here (what every frame still owes)."""
+        self._saved = self.now()
+        self._db.execute("INSERT OR REPLACE INTO settings VALUES ('held_clock', ?)", (repr(self._saved),))
+
+    def _tick(self) -> float:
+        now = self.now()
+        if now - self._saved >= CHECKPOINT_EVERY:
+            self.checkpoint()
+        return now
 
     def push(self, seq: int, frame: str, masked: str | None = None, deal: str | None = None) -> None:
         """Queue the broadcast frame of state ``seq``, held ``delay`` seconds from now.  ``deal``
         names the deal whose hidden cards ``frame`` shows; ``masked`` is the frame without them."""
-        owed = self.delay + (self.clock() - self._base)
-        self._db.execute("INSERT INTO frames (seq, owed, deal, body, masked) VALUES (?, ?, ?, ?, ?)",
-                         (seq, owed, deal, frame, None if masked == frame else masked))
+        self._db.execute("INSERT INTO frames (seq, due, deal, body, masked) VALUES (?, ?, ?, ?, ?)",
+                         (seq, self._tick() + self.delay, deal, frame, None if masked == frame else masked))
 
     def newest_seq(self) -> int | None:
         row = self._db.execute("SELECT max(seq) FROM frames").fetchone()
         return row[0]
 
-    def _elapsed(self) -> float:
-        """Seconds since the last checkpoint; writes a new one when that is a second old."""
-        now = self.clock()
-        elapsed = now - self._base
-        if elapsed >= CHECKPOINT_EVERY:
-            self.checkpoint(now)
-            return 0.0
-        return max(0.0, elapsed)  # a clock never runs back; a fake one is checked all the same
-
-    def checkpoint(self, now: float | None = None) -> None:
-        """Store what every held frame still owes (the debts a restart must honour)."""
-        now = self.clock() if now is None else now
-        elapsed = max(0.0, now - self._base)
-        self._db.execute("UPDATE frames SET owed = max(0.0, owed - ?) WHERE owed > 0", (elapsed,))
-        self._base = now
-
     def due(self, live_deal: str | None) -> Frame:
         """What the broadcast shows now: the newest frame whose delay has passed, masked while
         ``live_deal`` (the deal in progress at the live table, None between deals) is the deal
         whose hidden cards it shows; the start position while no frame is due."""
-        row = self._db.execute("SELECT id, seq, deal, body, masked FROM frames WHERE owed <= ? "
-                               "ORDER BY id DESC LIMIT 1", (self._elapsed(),)).fetchone()
+        row = self._db.execute("SELECT id, seq, deal, body, masked FROM frames WHERE due <= ? "
+                               "ORDER BY due DESC, id DESC LIMIT 1", (self._tick(),)).fetchone()
         if row is None:
             return Frame(0, -1, self.start_frame, False)
         fid, seq, deal, body, masked = row
@@ -141,8 +145,8 @@ class BroadcastDelay:
 
     def next_due_in(self, after_id: int) -> float | None:
         """Seconds (monotonic) until the next frame after frame ``after_id`` is due; None: none queued."""
-        row = self._db.execute("SELECT min(owed) FROM frames WHERE id > ?", (after_id,)).fetchone()
-        return None if row[0] is None else max(0.0, row[0] - (self.clock() - self._base))
+        row = self._db.execute("SELECT due FROM frames WHERE id > ? ORDER BY id LIMIT 1", (after_id,)).fetchone()
+        return None if row is None else max(0.0, row[0] - self.now())
 
     def close(self) -> None:
         try:
