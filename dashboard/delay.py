@@ -79,6 +79,13 @@ class BroadcastDelay:
             self.set_delay(delay)
         elif self._setting("delay") is None:
             self.set_delay(default_delay)
+        # Every frame was pushed before the stop: the held clock had reached its push time
+        # (due - delay) even if no checkpoint says so.  Going on from there keeps frames due
+        # in push order (a frame pushed now is never due before an older one) and is still
+        # no later than the stop: nothing is shown early.
+        newest = self._db.execute("SELECT max(due) FROM frames").fetchone()[0]
+        if newest is not None:
+            self._held_start = self._held = max(self._held_start, newest - self.delay)
 
     def _setting(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
@@ -132,11 +139,13 @@ class BroadcastDelay:
         """What the broadcast shows now: the newest frame whose delay has passed, masked while
         ``live_deal`` (the deal in progress at the live table, None between deals) is the deal
         whose hidden cards it shows; the start position while no frame is due."""
-        row = self._db.execute("SELECT id, seq, deal, body, masked FROM frames WHERE due <= ? "
+        row = self._db.execute("SELECT id, seq, deal, body, masked, due FROM frames WHERE due <= ? "
                                "ORDER BY due DESC, id DESC LIMIT 1", (self._tick(),)).fetchone()
         if row is None:
             return Frame(0, -1, self.start_frame, False)
-        fid, seq, deal, body, masked = row
+        fid, seq, deal, body, masked, due = row
+        if due > self._saved:
+            self.checkpoint()  # a frame once shown stays due after a crash (no step back)
         # Older frames can never be shown again: keep the file small.
         self._db.execute("DELETE FROM frames WHERE id < ?", (fid,))
         if deal is not None and deal == live_deal:

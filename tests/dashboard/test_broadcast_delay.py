@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dashboard.delay import CHECKPOINT_EVERY, BroadcastDelay
 from dashboard.table_files import open_table
@@ -195,3 +196,46 @@ def test_frames_of_the_old_wall_clock_format_are_never_shown_early(tmp_path):
     assert json.loads(hub.current_text("broadcast"))["seq"] == seq
     hub.log.close()
     hub.delay.close()
+
+
+STEPS = st.lists(st.one_of(
+    st.just(("push",)),
+    st.tuples(st.just("wait"), st.floats(0.0, 4.0)),
+    st.tuples(st.sampled_from(["crash", "restart"]), st.floats(-1e6, 1e6))), max_size=40)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(delay=st.sampled_from([0.0, 0.5, 3.0, 10.0]), steps=STEPS)
+def test_no_frame_is_shown_before_the_server_has_run_its_delay_d13(tmp_path_factory, delay, steps):
+    """Any schedule of pushes, waits, crashes (no last checkpoint) and restarts, each with the
+    monotonic clock starting anywhere: the frame on show was pushed at least ``delay`` seconds
+    of server run time ago, and is late by at most a checkpoint interval per crash."""
+    path = tmp_path_factory.mktemp("b") / "broadcast.sqlite"
+    mono = FakeClock(0.0)
+    d = BroadcastDelay(path, "start", delay=delay, clock=mono)
+    run, pushed, crashes, seq, shown = 0.0, {}, 0, 0, -1
+    for step in steps:
+        if step[0] == "push":
+            seq += 1
+            d.push(seq, f"frame {seq}")
+            pushed[seq] = run
+        elif step[0] == "wait":
+            mono.t += step[1]
+            run += step[1]
+        else:
+            if step[0] == "crash":
+                d._db.close()  # gone without its last checkpoint
+                crashes += 1
+            else:
+                d.close()
+            mono = FakeClock(step[1])
+            d = BroadcastDelay(path, "start", clock=mono)
+        f = d.due(None)
+        if f.seq >= 0:
+            assert run - pushed[f.seq] >= delay - 1e-6, (f.seq, run - pushed[f.seq])  # never early
+            assert f.text == f"frame {f.seq}"
+        assert f.seq >= shown  # never back to an older frame
+        shown = f.seq
+        owed_by_now = [s for s, at in pushed.items() if run - at >= delay + crashes * CHECKPOINT_EVERY + 1e-6]
+        assert f.seq >= max(owed_by_now, default=-1)  # and never held past a checkpoint per crash
+    d.close()

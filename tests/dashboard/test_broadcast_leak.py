@@ -28,6 +28,8 @@ import json
 import random
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings, strategies as st
+
 from dashboard.table_files import open_table
 from dashboard.tablelog import read_actions
 from table_controller.actions import parse_action
@@ -36,7 +38,6 @@ from table_controller.bots import RandomBot
 from .harness import cards_in_text, public_cards_by_seq
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "table_controller" / "examples"
-DELAY = 4.0
 
 
 class FakeMonotonic:
@@ -130,13 +131,13 @@ class Viewer:
 
 
 async def _watch_table(data: Path, actions, seed: int, restart_at: int | None = None,
-                       reveal_every: int | None = None) -> Viewer:
+                       reveal_every: int | None = None, delay: float = 4.0) -> Viewer:
     """Play ``actions`` (an iterator over the engine, or a script) through the hub, the fake
     monotonic clock moving 0.1-1.5 s between actions; the viewer attacks at every moment.
     ``reveal_every``: the TL reveals a hand (for a dispute) every so many actions."""
     rng = random.Random(seed)
     mono = FakeMonotonic(1000.0)
-    hub = _open(data, DELAY, mono)
+    hub = _open(data, delay, mono)
     viewer = Viewer()
     bc, pub = hub.connect("broadcast"), hub.connect("public")
     live_at: list[str | None] = [None]
@@ -170,7 +171,7 @@ async def _watch_table(data: Path, actions, seed: int, restart_at: int | None = 
             hub = _open(data, None, mono)
             bc, pub = hub.connect("broadcast"), hub.connect("public")
             moment()
-    for _ in range(int(DELAY / 0.5) + 2):  # the last frames fall due
+    for _ in range(int(delay / 0.5) + 2):  # the last frames fall due
         mono.t += 0.5
         _release(hub)
         moment()
@@ -217,11 +218,16 @@ def test_no_live_hand_from_delayed_frames_and_live_plays_full_table_example_d13(
     assert any(p["hand"] for m in viewer.broadcast for p in m["state"]["players"])
 
 
-def test_no_live_hand_from_delayed_frames_and_live_plays_bots_with_a_restart_d13(tmp_path):
-    """Bots, restarted in the middle of a deal (new hub, monotonic clock from 0)."""
-    viewer = asyncio.run(_watch_table(tmp_path, _bots(7, 300), seed=2, restart_at=150))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(bot=st.integers(0, 10_000), timing=st.integers(0, 10_000), restart_at=st.integers(20, 280),
+       delay=st.sampled_from([1.0, 4.0, 15.0]))
+def test_no_live_hand_from_delayed_frames_and_live_plays_bots_with_a_restart_d13(tmp_path_factory, bot, timing,
+                                                                                 restart_at, delay):
+    """Bots, restarted once (new hub, monotonic clock from 0) wherever it falls."""
+    viewer = asyncio.run(_watch_table(tmp_path_factory.mktemp("t"), _bots(bot, 300), seed=timing,
+                                      restart_at=restart_at, delay=delay))
     _assert_nothing_found(viewer)
-    assert any(p["hand"] for m in viewer.broadcast for p in m["state"]["players"])
+    assert any(p["hand"] for m in viewer.broadcast for p in m["state"]["players"])  # ended deals: shown
 
 
 def test_the_broadcast_token_opens_nothing_live_d13(make_server):
