@@ -21,7 +21,7 @@ from typing import Any, Callable
 from table_controller.actions import ActionError, parse_action
 from table_controller.engine import Engine, IllegalAction
 from table_controller.live import LiveTable
-from table_controller.views import for_role, snapshot
+from table_controller.views import for_role, hidden_deal, snapshot
 
 from . import entry
 from .delay import BroadcastDelay
@@ -89,11 +89,11 @@ class TableHub:
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
         self._at: float | None = None
-        self._broadcast_seq = -2
+        self._broadcast_shown = (0, False)  # (frame id, masked) on show; (0, False): the start position
         self._wake = asyncio.Event()
         if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
             # A table the broadcast has not seen yet: it shows it after the delay from now.
-            self.delay.push(self.engine.state.seq, self._text("broadcast"), self.clock())
+            self._push_frame()
 
     @property
     def engine(self) -> Engine:
@@ -136,13 +136,16 @@ class TableHub:
         return self.engine.state.seq
 
     def _text(self, role: str) -> str:
+        """``role``'s message of the current state.  "broadcast:masked": the broadcast frame
+        without the deal's hidden cards (the public's view of it), shown until the deal ends."""
         text = self._texts.get(role)
         if text is None:
+            view = "public" if role == "broadcast:masked" else role
             msg: dict[str, Any] = {
-                "type": "state", "table": self.name, "role": role, "seq": self._snap["seq"],
+                "type": "state", "table": self.name, "role": role.split(":")[0], "seq": self._snap["seq"],
                 "at": self._at,  # wall time the newest event was appended (staleness, benchmark)
                 "paused": self.paused,
-                "state": for_role(self._snap, role, self.revealed if role == "tl" else frozenset()),
+                "state": for_role(self._snap, view, self.revealed if role == "tl" else frozenset()),
             }
             if role in ("tl", "revisor"):
                 msg["alerts"] = self._sensing_alerts + [a.to_dict(role) for a in self.alerts if not a.resolved]
@@ -155,8 +158,16 @@ class TableHub:
     def current_text(self, role: str) -> str:
         """What a client of ``role`` is shown on connecting (broadcast: the delayed frame)."""
         if role == "broadcast":
-            return self.delay.due(self.clock())[1]
+            return self.delay.due(self.live_deal()).text
         return self._text(role)
+
+    def live_deal(self) -> str | None:
+        """The deal in progress at the live table, whose hidden cards the broadcast holds back."""
+        return hidden_deal(self._snap)
+
+    def _push_frame(self) -> None:
+        full = self._text("broadcast")
+        self.delay.push(self.seq, full, self._text("broadcast:masked"), hidden_deal(self._snap))
 
     def start_frame(self) -> str:
         return start_frame(self.name)
@@ -191,8 +202,8 @@ class TableHub:
             if c.role != "broadcast":
                 c.offer(self._text(c.role))
         if new_state:
-            self.delay.push(self.seq, self._text("broadcast"), self._at)
-            self._wake.set()
+            self._push_frame()
+            self._wake.set()  # a new frame to time, or the deal on show may just have ended
 
     # --- doing things -------------------------------------------------------------------
 
@@ -317,19 +328,26 @@ class TableHub:
     def disconnect(self, c: Client) -> None:
         self.clients.discard(c)
 
+    def release_due(self) -> int:
+        """Offer the broadcast clients the frame due now if it is not the one on show (a new
+        frame, or the one on show unmasked because its deal has just ended live).  Returns
+        the frame's id, for timing the next one."""
+        frame = self.delay.due(self.live_deal())
+        if (frame.id, frame.masked) != self._broadcast_shown:
+            self._broadcast_shown = (frame.id, frame.masked)
+            for c in list(self.clients):
+                if c.role == "broadcast":
+                    c.offer(frame.text)
+        return frame.id
+
     async def broadcast_loop(self) -> None:
         """Release each frame when it is due, even if nothing else happens (the frozen-view
-        bug), and never earlier (the push path that skipped the delay)."""
+        bug), and never earlier (the push path that skipped the delay).  Timed on the delay's
+        monotonic clock: a wall-clock step releases nothing."""
         while True:
-            now = self.clock()
-            seq, frame = self.delay.due(now)
-            if seq != self._broadcast_seq:
-                self._broadcast_seq = seq
-                for c in list(self.clients):
-                    if c.role == "broadcast":
-                        c.offer(frame)
-            nxt = self.delay.next_due_at(seq)
-            wait = 1.0 if nxt is None else min(1.0, max(0.005, nxt - now))
+            shown = self.release_due()
+            nxt = self.delay.next_due_in(shown)
+            wait = 1.0 if nxt is None else min(1.0, max(0.005, nxt))
             self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)

@@ -30,12 +30,14 @@ VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public":
 def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
                clock: Callable[[], float] = time.time, default_delay: float = 60.0, *,
                sensors: Any = None, leds: Any = None, deck: Any = None,
-               tokens_file: Path | None = None, rfid: bool = True) -> tuple[TableHub, RoleTokens]:
+               tokens_file: Path | None = None, rfid: bool = True,
+               monotonic: Callable[[], float] = time.monotonic) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
     ``sensors`` the table is played by manual entry alone (cards by the TL, or by the Revisor
     where ``rfid=False``: ``dashboard.entry``).  ``tokens_file``:
     the event's tokens shared by its tables (default ``data/tokens.json``).  ``rfid=False``:
-    a camera-only table, whose hidden hands are declared by hand (``dashboard.entry``)."""
+    a camera-only table, whose hidden hands are declared by hand (``dashboard.entry``).
+    ``clock``: wall time, only to stamp messages; the broadcast delay runs on ``monotonic``."""
     from table_controller.deck import virtual_deck
     from table_controller.live import LiveTable, RecorderLog
 
@@ -51,7 +53,7 @@ def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
                      sensors=sensors, leds=leds, rfid=rfid)
     hub = TableHub(live, log,
                    BroadcastDelay(data / "broadcast.sqlite", start_frame(name), delay=delay,
-                                  default_delay=default_delay),
+                                  default_delay=default_delay, clock=monotonic),
                    name=name, clock=clock)
     for f in [tokens_path, *data.glob("*.sqlite*")]:
         _private(f, create=False)

@@ -4,7 +4,8 @@
 
 ``snapshot`` is the privileged state of a table; ``for_role`` is the only place that
 decides what leaves it.  Hidden cards (hands, face-down discards, hand names) go to the
-broadcast role (which the server delays) and to the TL only for hands revealed on request.
+broadcast role (which the server delays, and holds until their deal has ended at the live
+table: ``hidden_deal``, dashboard/delay.py) and to the TL only for hands revealed on request.
 """
 
 from __future__ import annotations
@@ -101,6 +102,17 @@ def _last_open_card(engine: Engine) -> dict[str, str] | None:
             return {"player": e.player, "card": e.card.code, "taken": e.taken}
         if e.type in ("exchange_ended", "deal_started"):
             return None
+    return None
+
+
+def hidden_deal(snap: dict[str, Any]) -> str | None:
+    """The deal ("game.deal") whose hidden cards the snapshot holds, None if it holds none.
+
+    The broadcast shows a frame's hidden cards only once this deal is no longer the live
+    table's ``hidden_deal`` (it has ended): until then delayed hands minus the cards played
+    live since would be the live hands (ARCHITECTURE.md §3)."""
+    if any(p.get(k) is not None for p in snap.get("players", ()) for k in HIDDEN_KEYS):
+        return f"{snap['game']}.{snap['deal']}"
     return None
 
 

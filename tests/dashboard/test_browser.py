@@ -90,7 +90,8 @@ def test_revisor_answers_the_chicago_round_by_clicks(make_server, chromium):
 
 @pytest.mark.slow
 def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_server, chromium):
-    s = make_server(pace=0.004, delay=0, seed=5)
+    # a delay longer than a deal at this pace: the overlay shows hands of ended deals (d13)
+    s = make_server(pace=0.004, delay=2.0, seed=5)
     pages = {}
     for view, role in (("revisor", "revisor"), ("public", "public"), ("dealer", "dealer"), ("tl", "tl"),
                        ("protocol", "revisor"), ("broadcast", "broadcast")):

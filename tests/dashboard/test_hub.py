@@ -13,6 +13,7 @@ from dashboard.hub import QUEUE_SIZE
 from dashboard.table_files import open_table
 from dashboard.tablelog import read_actions
 from table_controller.bots import RandomBot
+from table_controller.views import hidden_deal
 
 from .harness import cards_in_text, public_cards_by_seq
 
@@ -73,15 +74,29 @@ def test_no_hidden_card_reaches_a_blind_role_in_any_message(tmp_path_factory, se
     asyncio.run(run())
 
 
-def test_broadcast_frames_do_carry_the_hands(tmp_path):
-    """The check above could fail: the broadcast's frames hold the hidden cards."""
+def test_broadcast_frames_do_carry_the_hands_once_their_deal_has_ended(tmp_path):
+    """The check above could fail: the broadcast's frames hold the hidden cards, shown once
+    their delay has passed and their deal has ended live (masked before: test_broadcast_leak)."""
     async def run():
-        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
-        await _play(hub, RandomBot(3), 30)
-        seq, frame = hub.delay.due(hub.clock())
-        assert seq == hub.seq
+        mono = FakeClock(0.0)
+        hub, _ = open_table(tmp_path, delay=30, clock=FakeClock(), monotonic=mono)
+        bot = RandomBot(3)
+        while hub.engine.state.deal is None:  # into the first deal
+            await _play(hub, bot, 1)
+            mono.t += 1
+        deal = hub.live_deal()
+        masked = 0
+        while hub.live_deal() == deal:
+            frame = hub.delay.due(hub.live_deal())
+            assert frame.masked or hidden_deal(json.loads(frame.text)["state"]) is None  # held back
+            masked += frame.masked
+            await _play(hub, bot, 1)
+            mono.t += 1
+        assert masked  # frames of the live deal fell due, and went out masked
+        frame = hub.delay.due(hub.live_deal())
         public, hidden = public_cards_by_seq(read_actions(hub.log.path))
-        assert hidden[seq] and hidden[seq] <= cards_in_text(frame)
+        assert frame.seq >= 0 and not frame.masked  # 30 s ago, in the deal that has ended
+        assert hidden[frame.seq] and hidden[frame.seq] <= cards_in_text(frame.text)
     asyncio.run(run())
 
 
@@ -123,31 +138,34 @@ def test_a_slow_client_skips_to_the_latest_state_and_stalls_nobody(tmp_path):
 
 def test_delay_holds_frames_and_shows_the_start_position_first(tmp_path):
     async def run():
-        clock = FakeClock()
-        hub, _ = open_table(tmp_path, delay=30, clock=clock)
+        clock = FakeClock(0.0)  # the delay's monotonic clock
+        hub, _ = open_table(tmp_path, delay=30, clock=FakeClock(), monotonic=clock)
         await _play(hub, RandomBot(1), 5)
-        assert hub.delay.due(clock())[0] == -1  # nothing is 30 s old: the start position
+        assert hub.delay.due(hub.live_deal()).seq == -1  # nothing is 30 s old: the start position
         assert json.loads(hub.current_text("broadcast"))["seq"] == -1
         first = hub.seq
         clock.t += 10
         await _play(hub, RandomBot(2), 0)
         clock.t += 20
-        assert hub.delay.due(clock())[0] == first  # the newest frame at least 30 s old
+        assert hub.delay.due(hub.live_deal()).seq == first  # the newest frame at least 30 s old
     asyncio.run(run())
 
 
 def test_delay_and_queued_frames_survive_a_restart(tmp_path):
     async def run():
-        clock = FakeClock()
-        hub, _ = open_table(tmp_path, delay=45, clock=clock)
+        clock = FakeClock(500.0)
+        hub, _ = open_table(tmp_path, delay=45, clock=FakeClock(), monotonic=clock)
         await _play(hub, RandomBot(4), 8)
         seq = hub.seq
         hub.delay.close()
-        again, _ = open_table(tmp_path, delay=None, clock=clock)  # no delay given: the stored one
+        clock = FakeClock(0.0)  # the monotonic clock restarted with the machine
+        again, _ = open_table(tmp_path, delay=None, clock=FakeClock(), monotonic=clock)  # the stored delay
         assert again.delay.delay == 45 and again.seq == seq
-        assert again.delay.due(clock())[0] == -1
-        clock.t += 45
-        assert again.delay.due(clock())[0] == seq
+        assert again.delay.due(again.live_deal()).seq == -1
+        clock.t += 44.9
+        assert again.delay.due(again.live_deal()).seq == -1  # held the rest of its delay
+        clock.t += 0.1
+        assert again.delay.due(again.live_deal()).seq == seq
     asyncio.run(run())
 
 
