@@ -1,0 +1,257 @@
+"""The hub's own SQLite file: the tournament (players, clubs, heats, tables, every draw
+with its seed) and a copy of every table's log, by (table, seq).
+
+    >>> hub = HubStore.open("sm2026.hub.sqlite", create=True)
+    >>> hub.ingest("h1-t3", records).have
+    412
+
+The copy is a witness, not the record (each table's own file is): records are taken
+only in order and only when they continue the table's chain (the digest of record N
+follows from record N-1), so the copy is always an unbroken, checked prefix of the
+table's log.  A record the hub already has is a duplicate (dropped, counted); one that
+differs from what the hub has is a conflict (kept aside for the TL, never stored).
+Every write is one transaction, WAL and ``synchronous=FULL`` like the tables' logs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time as _time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ..store.records import GENESIS, Record, digest, encode_data
+
+APPLICATION_ID = 0x43484842  # "CHHB": a hub file, never mistaken for a table log
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+    name TEXT PRIMARY KEY, club TEXT NOT NULL DEFAULT '', added REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS draws (          -- every random draw, with its seed (r7)
+    id INTEGER PRIMARY KEY, heat INTEGER NOT NULL, what TEXT NOT NULL, seed TEXT NOT NULL,
+    data TEXT NOT NULL, time REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, heat INTEGER NOT NULL, number INTEGER NOT NULL,
+    players TEXT NOT NULL, ruleset TEXT NOT NULL, options TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seatings (       -- the seat draw of every game (r7), särspel too
+    table_id TEXT NOT NULL, game INTEGER NOT NULL, seats TEXT NOT NULL, button TEXT NOT NULL,
+    playoff INTEGER NOT NULL DEFAULT 0, draw INTEGER NOT NULL, PRIMARY KEY (table_id, game));
+CREATE TABLE IF NOT EXISTS records (
+    table_id TEXT NOT NULL, seq INTEGER NOT NULL, time REAL NOT NULL, source TEXT NOT NULL,
+    kind TEXT NOT NULL, txn INTEGER NOT NULL, data TEXT NOT NULL, digest TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS heads (          -- per table: the end of the unbroken copy
+    table_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, digest TEXT NOT NULL, time REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS conflicts (
+    id INTEGER PRIMARY KEY, table_id TEXT NOT NULL, seq INTEGER NOT NULL, time REAL NOT NULL,
+    detail TEXT NOT NULL, UNIQUE (table_id, seq, detail));
+"""
+
+
+class HubError(Exception):
+    """Bad input or a hub file that cannot be used; the message says what to do."""
+
+
+@dataclass
+class Ingest:
+    table: str
+    stored: int = 0
+    duplicates: int = 0
+    out_of_order: int = 0
+    conflicts: list[tuple[int, str]] = field(default_factory=list)  # (seq, what)
+    have: int = 0
+    digest: str = GENESIS
+
+
+class HubStore:
+    def __init__(self, conn: sqlite3.Connection, path: Path):
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, create: bool = False) -> "HubStore":
+        path = Path(path)
+        if not path.exists() and not create:
+            raise HubError(f"{path}: no such hub file (create it with 'chicago-table hub create')")
+        try:
+            conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+            app = conn.execute("PRAGMA application_id").fetchone()[0]
+            objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if app == 0 and objects == 0:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            elif app != APPLICATION_ID:
+                conn.close()
+                raise HubError(f"{path} is not a hub file (application id {app:#x})")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise HubError(f"{path}: {exc}") from None
+        return cls(conn, path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "HubStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _tx(self):
+        return _Tx(self.conn)
+
+    # --- the event -------------------------------------------------------------------
+
+    def meta(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT key, value FROM meta"))
+
+    def set_meta(self, **values: str) -> None:
+        with self._tx():
+            for k, v in values.items():
+                self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (k, str(v)))
+
+    def event_id(self) -> str:
+        ev = self.meta().get("event")
+        if not ev:
+            raise HubError(f"{self.path}: no event yet; run 'chicago-table hub create'")
+        return ev
+
+    def add_players(self, players: Sequence[tuple[str, str]]) -> None:
+        names = [n for n, _ in players]
+        if len(set(names)) != len(names):
+            raise HubError("a name is given twice; players are told apart by name")
+        have = {r[0] for r in self.conn.execute("SELECT name FROM players")}
+        again = [n for n in names if n in have]
+        if again:
+            raise HubError(f"already registered: {', '.join(again)}")
+        with self._tx():
+            self.conn.executemany("INSERT INTO players (name, club, added) VALUES (?, ?, ?)",
+                                  [(n, c, _time.time()) for n, c in players])
+
+    def players(self) -> dict[str, str]:
+        """name -> club, in the order registered."""
+        return dict(self.conn.execute("SELECT name, club FROM players ORDER BY added, rowid"))
+
+    def log_draw(self, heat: int, what: str, seed: str, data: Any) -> int:
+        cur = self.conn.execute("INSERT INTO draws (heat, what, seed, data, time) VALUES (?, ?, ?, ?, ?)",
+                                (heat, what, seed, json.dumps(data, ensure_ascii=False), _time.time()))
+        return int(cur.lastrowid)
+
+    def draws(self) -> list[dict[str, Any]]:
+        return [{"id": i, "heat": h, "what": w, "seed": s, "data": json.loads(d), "time": t}
+                for i, h, w, s, d, t in self.conn.execute("SELECT id, heat, what, seed, data, time FROM draws ORDER BY id")]
+
+    def save_heat(self, heat: int, seed: str, tables: Sequence[dict[str, Any]]) -> None:
+        """A heat's tables and the seat draw of every game, with the draw logged (r7)."""
+        if self.tables(heat):
+            raise HubError(f"heat {heat} is already drawn")
+        with self._tx():
+            draw = self.log_draw(heat, "heat", seed, tables)
+            for t in tables:
+                self.conn.execute("INSERT INTO tables (id, heat, number, players, ruleset, options) VALUES (?, ?, ?, ?, ?, ?)",
+                                  (t["table"], heat, t["number"], json.dumps(t["players"], ensure_ascii=False),
+                                   t["ruleset"], json.dumps(t["options"])))
+                for g in t["games"]:
+                    self._seating(t["table"], g, draw)
+
+    def save_playoff_seating(self, heat: int, table: str, seed: str, game: dict[str, Any]) -> None:
+        """The särspel's seat draw (r11, r7), logged like every draw; once per table."""
+        if self.conn.execute("SELECT 1 FROM seatings WHERE table_id = ? AND playoff = 1", (table,)).fetchone():
+            return
+        with self._tx():
+            draw = self.log_draw(heat, f"särspel {table}", seed, game)
+            self._seating(table, game, draw)
+
+    def _seating(self, table: str, g: dict[str, Any], draw: int) -> None:
+        self.conn.execute("INSERT INTO seatings (table_id, game, seats, button, playoff, draw) VALUES (?, ?, ?, ?, ?, ?)",
+                          (table, g["game"], json.dumps(g["seats"], ensure_ascii=False), g["button"],
+                           int(bool(g.get("playoff"))), draw))
+
+    def tables(self, heat: int | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT id, heat, number, players, ruleset, options FROM tables"
+        rows = self.conn.execute(sql + (" WHERE heat = ?" if heat is not None else "") + " ORDER BY heat, number",
+                                 (heat,) if heat is not None else ()).fetchall()
+        out = []
+        for tid, h, n, players, ruleset, options in rows:
+            games = [{"game": g, "seats": json.loads(s), "button": b, "playoff": bool(p)}
+                     for g, s, b, p in self.conn.execute(
+                         "SELECT game, seats, button, playoff FROM seatings WHERE table_id = ? ORDER BY game", (tid,))]
+            out.append({"table": tid, "heat": h, "number": n, "players": json.loads(players), "ruleset": ruleset,
+                        "options": json.loads(options), "games": games})
+        return out
+
+    def table(self, table: str) -> dict[str, Any] | None:
+        return next((t for t in self.tables() if t["table"] == table), None)
+
+    def heats(self) -> list[int]:
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT heat FROM tables ORDER BY heat")]
+
+    # --- the tables' logs --------------------------------------------------------------
+
+    def head(self, table: str) -> tuple[int, str]:
+        row = self.conn.execute("SELECT seq, digest FROM heads WHERE table_id = ?", (table,)).fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    def heads(self) -> dict[str, tuple[int, str]]:
+        return {t: (s, d) for t, s, d in self.conn.execute("SELECT table_id, seq, digest FROM heads ORDER BY table_id")}
+
+    def ingest(self, table: str, records: Iterable[Record]) -> Ingest:
+        """Take what continues the table's chain, in one durable transaction."""
+        res = Ingest(table)
+        seq, prev = self.head(table)
+        rows = []
+        for r in records:
+            if r.seq <= seq:
+                old = self.conn.execute("SELECT digest FROM records WHERE table_id = ? AND seq = ?",
+                                        (table, r.seq)).fetchone()
+                if old is None or old[0] != r.digest:
+                    res.conflicts.append((r.seq, f"record {r.seq} differs from the one the hub has"))
+                else:
+                    res.duplicates += 1
+                continue
+            if r.seq != seq + 1:
+                res.out_of_order += 1  # a gap: wait for the resend from the hub's ack
+                continue
+            text = encode_data(r.data)
+            if digest(prev, r.seq, r.time, r.source, r.kind, r.txn, text) != r.digest:
+                res.conflicts.append((r.seq, f"record {r.seq} does not continue the chain the hub has"))
+                break
+            rows.append((table, r.seq, r.time, r.source, r.kind, r.txn, text, r.digest))
+            seq, prev = r.seq, r.digest
+        if rows or res.conflicts:
+            with self._tx():
+                if rows:
+                    self.conn.executemany("INSERT INTO records (table_id, seq, time, source, kind, txn, data, digest) "
+                                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                    self.conn.execute("INSERT OR REPLACE INTO heads (table_id, seq, digest, time) VALUES (?, ?, ?, ?)",
+                                      (table, seq, prev, _time.time()))
+                for cseq, what in res.conflicts:  # the same one resent is kept once
+                    self.conn.execute("INSERT OR IGNORE INTO conflicts (table_id, seq, time, detail) VALUES (?, ?, ?, ?)",
+                                      (table, cseq, _time.time(), what))
+        res.stored, res.have, res.digest = len(rows), seq, prev
+        return res
+
+    def records(self, table: str, first: int = 1) -> list[Record]:
+        rows = self.conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records "
+                                 "WHERE table_id = ? AND seq >= ? ORDER BY seq", (table, first)).fetchall()
+        return [Record(s, t, src, k, txn, json.loads(d), dg) for s, t, src, k, txn, d, dg in rows]
+
+    def conflicts(self) -> list[dict[str, Any]]:
+        return [{"table": t, "seq": sq, "time": tm, "detail": d}
+                for t, sq, tm, d in self.conn.execute("SELECT table_id, seq, time, detail FROM conflicts ORDER BY id")]
+
+
+class _Tx:
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, *_: object) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")

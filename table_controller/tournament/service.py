@@ -1,0 +1,163 @@
+"""The hub's link to the broker: take every table's records, store them, say what it has.
+
+    >>> await HubService("sm2026.hub.sqlite", port=1883).run(stop)
+
+One durable transaction per message (``HubStore.ingest``), then the table's ack
+(retained, so a table that connects later learns where to start).  The broker session
+is persistent (fixed client id, ``clean_session=False``, QoS 1), so what the tables sent
+while the hub was down waits at the broker; what the broker lost (a restart) the tables
+send again from the ack.  Standings are folded from the copied logs and published
+(retained) at most every ``standings_every`` seconds; a särspel a table needs gets its
+seat draw (r11, r7) and the draw is published on the table's draw topic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from typing import Any
+
+import aiomqtt
+
+from . import topics
+from .event import schedule_playoffs
+from .hubstore import HubStore
+from .standings import Standings
+
+log = logging.getLogger(__name__)
+
+
+class HubService:
+    def __init__(self, path: str | os.PathLike, *, host: str = "127.0.0.1", port: int = 1883,
+                 client_id: str | None = None, retry: float = 0.5, standings_every: float = 0.5,
+                 flush_every: int = 50):
+        self.path = path
+        self.host, self.port = host, port
+        self.client_id = client_id
+        self.retry, self.standings_every, self.flush_every = retry, standings_every, flush_every
+        self.online: dict[str, dict[str, Any]] = {}
+        self.stats = {"messages": 0, "stored": 0, "duplicates": 0, "out_of_order": 0, "conflicts": 0, "bad": 0}
+        self.connected = asyncio.Event()
+        self.hub: HubStore | None = None
+        self.board: Standings | None = None
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        self.hub = HubStore.open(self.path)
+        self.board = Standings(self.hub)
+        self.board.update()
+        self.event = self.hub.event_id()
+        try:
+            while not stop.is_set():
+                try:
+                    await self._session(stop)
+                except aiomqtt.MqttError as exc:
+                    log.info("hub: broker unreachable (%s); retrying", exc)
+                self.connected.clear()
+                if not stop.is_set():
+                    try:
+                        await asyncio.wait_for(stop.wait(), self.retry)
+                    except asyncio.TimeoutError:
+                        pass
+        finally:
+            self.connected.clear()
+            self.hub.close()
+
+    async def _session(self, stop: asyncio.Event) -> None:
+        ev = self.event
+        async with aiomqtt.Client(self.host, self.port, identifier=self.client_id or f"chicago-hub-{ev}",
+                                  clean_session=False, keepalive=10, timeout=5) as client:
+            for what in ("records", "status"):
+                await client.subscribe(topics.table_filter(ev, what), qos=1)
+            for table, (seq, dg) in self.hub.heads().items():
+                await client.publish(topics.ack_topic(ev, table), topics.ack_payload(table, seq, dg), qos=1, retain=True)
+            for t in self.hub.tables():
+                await self._publish_draw(client, t)
+            self.connected.set()
+            self._dirty_standings = True
+            reader = asyncio.create_task(self._read(client))
+            ticker = asyncio.create_task(self._tick(client))
+            stopper = asyncio.create_task(stop.wait())
+            try:
+                done, _ = await asyncio.wait({reader, ticker, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                for t in done:
+                    if t is not stopper:
+                        t.result()  # the connection's error, if any
+                        raise aiomqtt.MqttError("the connection was lost")
+            finally:
+                for t in (reader, ticker, stopper):
+                    t.cancel()
+                await asyncio.gather(reader, ticker, stopper, return_exceptions=True)
+
+    async def _read(self, client: aiomqtt.Client) -> None:
+        dirty: dict[str, tuple[int, str]] = {}
+        since_flush = 0
+        async for msg in client.messages:
+            self.stats["messages"] += 1
+            topic = str(msg.topic)
+            try:
+                if topic.endswith("/records"):
+                    got = topics.parse_records(msg.payload)
+                    if got["table"] != topics.table_of(topic):
+                        raise topics.PayloadError("records of one table on another's topic")
+                    res = self.hub.ingest(got["table"], got["records"])
+                    self.stats["stored"] += res.stored
+                    self.stats["duplicates"] += res.duplicates
+                    self.stats["out_of_order"] += res.out_of_order
+                    self.stats["conflicts"] += len(res.conflicts)
+                    for _, what in res.conflicts:
+                        log.warning("hub: table %s: %s", res.table, what)
+                    dirty[res.table] = (res.have, res.digest)
+                elif topic.endswith("/status"):
+                    st = topics.parse_status(msg.payload)
+                    self.online[st["table"]] = st
+                    self._dirty_standings = True
+            except topics.PayloadError as exc:
+                self.stats["bad"] += 1
+                log.warning("hub: dropped a message on %s: %s", topic, exc)
+                continue
+            since_flush += 1
+            if dirty and (len(client.messages) == 0 or since_flush >= self.flush_every):
+                await self._flush(client, dirty)
+                dirty, since_flush = {}, 0
+
+    async def _flush(self, client: aiomqtt.Client, dirty: dict[str, tuple[int, str]]) -> None:
+        for table, (seq, dg) in dirty.items():
+            await client.publish(topics.ack_topic(self.event, table), topics.ack_payload(table, seq, dg),
+                                 qos=1, retain=True)
+        try:  # the copy is safe already; a standings fault must not stop the ingest
+            self.board.update(set(dirty))
+            new = schedule_playoffs(self.hub, self.board)
+        except Exception:
+            log.exception("hub: cannot fold the standings")
+            new = []
+        for game in new:
+            await self._publish_draw(client, self.hub.table(game["table"]))
+        self._dirty_standings = True
+
+    async def _tick(self, client: aiomqtt.Client) -> None:
+        while True:
+            if self._dirty_standings:
+                self._dirty_standings = False
+                try:
+                    doc = self.standings()
+                except Exception:
+                    log.exception("hub: cannot build the standings")
+                else:
+                    await client.publish(topics.standings_topic(self.event), topics.json_payload(doc),
+                                         qos=1, retain=True)
+            await asyncio.sleep(self.standings_every)
+
+    async def _publish_draw(self, client: aiomqtt.Client, t: dict[str, Any]) -> None:
+        await client.publish(topics.draw_topic(self.event, t["table"]), topics.json_payload(t), qos=1, retain=True)
+
+    def standings(self) -> dict[str, Any]:
+        doc = self.board.document()
+        for heat in doc["heats"]:
+            for t in heat["tables"]:
+                st = self.online.get(t["table"])
+                t["online"] = bool(st and st["online"])
+        doc["time"] = time.time()
+        return doc

@@ -1,0 +1,105 @@
+"""Live standings: every table's copied log folded by the rules engine (the same fold a
+table restarts with), never a second reading of the rules.
+
+    >>> board = Standings(hub)
+    >>> board.update()                       # fold what arrived since the last call
+    >>> board.document()["heats"][0]["advancing"]
+    ['Anna', 'Bo', 'Cilla', 'Dan', 'Eva', 'Filip']
+
+Per table: the engine's table document (ranking, placement points, who goes on, r7) and
+where play stands; per heat: who goes on when every table has ended, and the särspel
+each tied table must play (r11, D10: the engine says who and how many deals).  What
+disagrees with the hub's draw (other players, another heat, seats not as drawn) is
+listed as a problem for the TL, not corrected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Engine
+from ..replay import current_document, table_document
+from ..state import evolve
+from ..store.rebuild import events_of
+from .hubstore import HubStore
+
+
+@dataclass
+class _Table:
+    engine: Engine = field(default_factory=Engine)
+    seq: int = 0            # records folded so far
+    broken: str | None = None
+
+
+class Standings:
+    def __init__(self, hub: HubStore):
+        self.hub = hub
+        self._tables: dict[str, _Table] = {}
+
+    def update(self, only: set[str] | None = None) -> None:
+        for t in self.hub.tables():
+            tid = t["table"]
+            if only is not None and tid not in only:
+                continue
+            st = self._tables.setdefault(tid, _Table())
+            if st.broken:
+                continue
+            records = self.hub.records(tid, st.seq + 1)
+            if not records:
+                continue
+            try:
+                for e in events_of(records, f"table {tid}"):
+                    evolve(st.engine.state, e)  # as Engine.from_events folds
+                    st.engine.events.append(e)
+            except Exception as exc:  # StoreCorrupt, or an event that does not fit: the TL must look
+                st.broken = f"the table's events do not fold: {exc}"
+            st.seq = records[-1].seq
+
+    def engine(self, table: str) -> Engine:
+        return self._tables.setdefault(table, _Table()).engine
+
+    def table_document(self, t: dict[str, Any]) -> dict[str, Any]:
+        tid = t["table"]
+        st = self._tables.setdefault(tid, _Table())
+        engine, s = st.engine, st.engine.state
+        seq, _ = self.hub.head(tid)
+        doc: dict[str, Any] = {"table": tid, "heat": t["heat"], "number": t["number"],
+                               "players": t["players"], "records": seq, "started": s.rules is not None,
+                               "finished": bool(s.finished), "problems": []}
+        if st.broken:
+            doc["problems"].append(st.broken)
+        if s.rules is None:
+            return doc
+        doc["ruleset"] = s.rules.name
+        doc.update(table_document(engine))
+        doc["current"] = current_document(engine)
+        if sorted(s.players) != sorted(t["players"]):
+            doc["problems"].append(f"players {', '.join(s.players)} are not those drawn ({', '.join(t['players'])})")
+        if s.rules.heat != t["heat"]:
+            doc["problems"].append(f"the table plays heat {s.rules.heat} (option 'heat'), the hub drew it for heat {t['heat']}")
+        drawn = {g["game"]: g for g in t["games"]}
+        for g in s.games:
+            want = drawn.get(g.number)
+            if want and (list(g.seats) != want["seats"] or g.first_button != want["button"]):
+                doc["problems"].append(f"game {g.number}: seats {', '.join(g.seats)} (button {g.first_button}) are not "
+                                       f"as drawn: {', '.join(want['seats'])} (button {want['button']}) (r7)")
+        if s.playoff_players and not s.finished:
+            doc["särspel"] = {"players": list(s.playoff_players), "deals": s.playoff_deals,
+                              "game": len(s.games) + (0 if s.games and s.games[-1].playoff else 1)}
+        return doc
+
+    def document(self) -> dict[str, Any]:
+        meta = self.hub.meta()
+        clubs = self.hub.players()
+        heats = []
+        for h in self.hub.heats():
+            tables = [self.table_document(t) for t in self.hub.tables(h)]
+            complete = bool(tables) and all(t["finished"] for t in tables)
+            heat = {"heat": h, "tables": tables, "complete": complete,
+                    "särspel": [{"table": t["table"], **t["särspel"]} for t in tables if "särspel" in t]}
+            if complete:
+                heat["advancing"] = [p for t in tables for p in t.get("advancing", [])]
+            heats.append(heat)
+        return {"event": meta.get("event"), "name": meta.get("name"), "ruleset": meta.get("ruleset"),
+                "clubs": clubs, "heats": heats, "conflicts": self.hub.conflicts()}
