@@ -22,6 +22,7 @@ import time as _time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
+from urllib.parse import quote
 
 from ..store.records import GENESIS, Record, digest, encode_data
 
@@ -73,11 +74,19 @@ class HubStore:
         self.path = path
 
     @classmethod
-    def open(cls, path: str | os.PathLike, create: bool = False) -> "HubStore":
+    def open(cls, path: str | os.PathLike, create: bool = False, readonly: bool = False) -> "HubStore":
+        """``readonly``: inspection beside a running hub (never writes, never waits for it)."""
         path = Path(path)
-        if not path.exists() and not create:
+        if not path.exists() and (readonly or not create):
             raise HubError(f"{path}: no such hub file (create it with 'chicago-table hub create')")
         try:
+            if readonly:
+                conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True,
+                                       isolation_level=None, timeout=10)
+                if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                    conn.close()
+                    raise HubError(f"{path} is not a hub file")
+                return cls(conn, path)
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
             app = conn.execute("PRAGMA application_id").fetchone()[0]
             objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]

@@ -9,7 +9,8 @@ record.  What the hub has is what the hub says it has: its retained ack
 (``.../hub/ack/TABLE``, the longest unbroken run of records it has stored durably).
 After a (re)connect the publisher starts after that ack; when the ack does not move for
 ``stall`` seconds while records are out, it sends again from the ack (a broker that
-died with messages in it, a hub that restarted).  The hub drops what it already has, so
+died with messages in it, a hub that restarted), waiting twice as long before each
+further resend while the ack stays still (up to a minute).  The hub drops what it already has, so
 resending is always safe: nothing lost, nothing doubled.
 """
 
@@ -107,18 +108,19 @@ class TablePublisher:
 
     async def _pump(self, client: aiomqtt.Client, stop: asyncio.Event, listener: asyncio.Task) -> None:
         last_move, seen_ack = self.clock(), self.acked
+        stall = self.stall  # doubles while the hub stays silent (it may be down): no resend storm
         while not stop.is_set():
             if listener.done():  # the connection is gone
                 listener.result()
                 raise aiomqtt.MqttError("the connection was lost")
             if self.acked != seen_ack:
-                seen_ack, last_move = self.acked, self.clock()
+                seen_ack, last_move, stall = self.acked, self.clock(), self.stall
             if self.next <= self.acked:
                 self.next = self.acked + 1
             head = self._last_seq()
-            if self.next - 1 > self.acked and self.clock() - last_move > self.stall:
+            if self.next - 1 > self.acked and self.clock() - last_move > stall:
                 log.info("%s: the hub has %d, resending from there", self.table, self.acked)
-                self.next, last_move = self.acked + 1, self.clock()
+                self.next, last_move, stall = self.acked + 1, self.clock(), min(stall * 2, 60.0)
             if self.next <= head and self.next - 1 - self.acked < self.window:
                 recs = self._read(self.next, min(head, self.next + self.batch - 1))
                 if recs:

@@ -7,7 +7,7 @@ the same records the live recorder writes, without an fsync per action."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from table_controller import actions as act
 from table_controller.bots import RandomBot
@@ -15,20 +15,22 @@ from table_controller.engine import Engine
 from table_controller.store import NewRecord, SQLiteStore
 
 
-def play_as_drawn(table: Mapping[str, Any], seed: int, playoff_seats: Mapping[int, Mapping[str, Any]] | None = None
-                  ) -> list[act.Action]:
-    """Every action of the table, game seats as drawn (r7); a särspel's seats from
-    ``playoff_seats`` (game number -> seating) when given, else the bot's."""
+def play_as_drawn(table: Mapping[str, Any], seed: int, playoff_draw: Callable[[list[str], int], Mapping] | None = None,
+                  start: Sequence[act.Action] = ()) -> list[act.Action]:
+    """Every action of the table (after ``start``, when given), game seats as drawn (r7);
+    a särspel's seats from ``playoff_draw(players, game)`` (the hub's draw), else the bot's."""
     bot = RandomBot(seed, table["players"], table["ruleset"])
     engine = Engine()
-    first = act.TableStart(tuple(table["players"]), table["ruleset"], options=dict(table["options"]))
-    out = [first]
-    engine.apply(first)
+    out = list(start) or [act.TableStart(tuple(table["players"]), table["ruleset"], options=dict(table["options"]))]
+    for a in out:
+        engine.apply(a)
     drawn = {g["game"]: g for g in table["games"]}
-    drawn.update(playoff_seats or {})
     while (a := bot.next_action(engine)) is not None:
         if isinstance(a, act.GameStart):
-            g = drawn.get(len(engine.state.games) + 1)
+            number = len(engine.state.games) + 1
+            g = drawn.get(number)
+            if engine.state.playoff_players and playoff_draw:
+                g = playoff_draw(list(engine.state.playoff_players), number)
             if g:
                 a = act.GameStart(tuple(g["seats"]), g["button"])
         engine.apply(a)
