@@ -85,8 +85,9 @@ def _open(path: str, create: bool = False):
 def _create(args) -> int:
     from pathlib import Path
 
-    from ..tournament.event import create_event
+    from ..tournament.event import check_event, create_event
 
+    check_event(args.event, args.ruleset)  # before the file exists: a refused create leaves nothing
     if Path(args.hub).exists():
         raise HubError(f"{args.hub} already exists")
     with _open(args.hub, create=True) as hub:

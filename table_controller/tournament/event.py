@@ -21,13 +21,17 @@ from .standings import Standings
 from .topics import PayloadError, check_id
 
 
-def create_event(hub: HubStore, event: str, name: str, ruleset: str) -> None:
+def check_event(event: str, ruleset: str) -> None:
     try:
         check_id(event, "event id")
     except PayloadError as exc:
         raise HubError(str(exc)) from None
     if ruleset not in RULESETS:
         raise HubError(f"unknown ruleset {ruleset!r}; rulesets: {', '.join(RULESETS)}")
+
+
+def create_event(hub: HubStore, event: str, name: str, ruleset: str) -> None:
+    check_event(event, ruleset)
     if hub.meta().get("event"):
         raise HubError(f"{hub.path} already keeps event {hub.meta()['event']!r}; one event per hub file")
     hub.set_meta(event=event, name=name or event, ruleset=ruleset)

@@ -216,9 +216,10 @@ class HubStore:
         rows = []
         for r in records:
             if r.seq <= seq:
-                old = self.conn.execute("SELECT digest FROM records WHERE table_id = ? AND seq = ?",
-                                        (table, r.seq)).fetchone()
-                if old is None or old[0] != r.digest:
+                old = self.conn.execute("SELECT time, source, kind, txn, data, digest FROM records "
+                                        "WHERE table_id = ? AND seq = ?", (table, r.seq)).fetchone()
+                # the whole record, not just its digest: a copy with other data and the old digest is no duplicate
+                if old is None or old != (r.time, r.source, r.kind, r.txn, encode_data(r.data), r.digest):
                     res.conflicts.append((r.seq, f"record {r.seq} differs from the one the hub has"))
                 else:
                     res.duplicates += 1

@@ -62,3 +62,32 @@ async def test_every_record_reaches_the_hub_once_in_order(broker, tmp_path):
     assert same_log(t.path, tmp_path / "hub.sqlite", "h1-t1")
     assert hub.stats["conflicts"] == 0 and hub.stats["bad"] == 0
     t.close()
+
+
+async def test_the_table_plays_on_while_the_broker_is_down_and_catches_up_after(tmp_path):
+    from .broker import Broker
+
+    tables = make_hub(tmp_path / "hub.sqlite")
+    broker = Broker(tmp_path)  # its port is known; it is not running yet
+    t = RecordedTable(tmp_path / "t1.sqlite", play_as_drawn(tables[0], seed=2))
+    pub = TablePublisher(t.path, table="h1-t1", event="sm2026", port=broker.port, retry=0.05)
+    stop = asyncio.Event()
+    task = asyncio.create_task(pub.run(stop))
+    try:
+        for _ in range(5):  # the publisher keeps trying in the same loop; the table never waits for it
+            t.play(100)
+            await asyncio.sleep(0)
+        assert not pub.connected.is_set() and t.last_seq() > 500
+        broker.start()
+        hub = HubService(tmp_path / "hub.sqlite", port=broker.port)
+        async with running(hub):
+            await until(lambda: hub_head(tmp_path / "hub.sqlite", "h1-t1") == t.last_seq(), what="the catch-up")
+            t.play()
+            await until(lambda: hub_head(tmp_path / "hub.sqlite", "h1-t1") == t.last_seq(), what="the rest")
+        assert same_log(t.path, tmp_path / "hub.sqlite", "h1-t1")
+        assert hub.stats["duplicates"] == 0  # one message per batch, each taken once
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 20)
+        broker.stop()
+        t.close()
