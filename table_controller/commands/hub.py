@@ -60,6 +60,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     b.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
     b.add_argument("--batch", type=int, default=200, help="records per message at most")
     b.add_argument("--stall", type=float, default=3.0, help="seconds without a moving ack before resending")
+    b.add_argument("--key", metavar="FILE", help="the table's private key (hub keygen): sign the chain head")
+    k = sub.add_parser("keygen", help="(at table setup) a new Ed25519 key for a table; prints its public key")
+    k.add_argument("--key", required=True, metavar="FILE", help="the new private key file (owner-only)")
+    r2 = sub.add_parser("key", help="register a table's public key at the hub")
+    r2.add_argument("hub")
+    r2.add_argument("table")
+    r2.add_argument("public", help="the public key 'hub keygen' printed (64 hex digits)")
+    w = sub.add_parser("witness", help="export the hub's witness (record digests, signed heads, keys) as JSON")
+    w.add_argument("hub")
+    w.add_argument("-o", "--output", required=True, metavar="FILE")
     p.set_defaults(_hub_parser=p)
 
 
@@ -70,7 +80,8 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         return {"create": _create, "register": _register, "draw": _draw, "advance": _advance,
-                "standings": _standings, "export": _export, "serve": _serve, "publish": _publish}[cmd](args)
+                "standings": _standings, "export": _export, "serve": _serve, "publish": _publish,
+                "keygen": _keygen, "key": _key, "witness": _witness}[cmd](args)
     except (HubError, ValueError, OSError) as exc:
         print(f"chicago-table hub {cmd}: {exc}", file=sys.stderr)
         return 2
@@ -245,6 +256,42 @@ def _publish(args) -> int:
     if args.batch < 1 or args.stall <= 0:
         raise HubError("--batch must be at least 1 and --stall above 0")
     pub = TablePublisher(args.db, table=args.table, event=args.event, host=host, port=port,
-                         batch=args.batch, stall=args.stall)
+                         batch=args.batch, stall=args.stall, key=args.key)
     print(f"publishing {args.db} as {args.table} through {host}:{port}", file=sys.stderr, flush=True)
     return _run_until_signal(pub.run)
+
+
+def _keygen(args) -> int:
+    from ..tournament.signing import create_key
+
+    try:
+        public = create_key(args.key)
+    except FileExistsError:
+        raise HubError(f"{args.key} exists; a table's key is never overwritten") from None
+    print(public)
+    print(f"key written to {args.key}; register it: chicago-table hub key HUBFILE TABLE {public}", file=sys.stderr)
+    return 0
+
+
+def _key(args) -> int:
+    from ..tournament.topics import PayloadError, check_id
+
+    try:
+        check_id(args.table, "table")
+    except PayloadError as exc:
+        raise HubError(str(exc)) from None
+    with _open(args.hub) as hub:
+        hub.set_key(args.table, args.public)
+    print(f"registered the key of {args.table}")
+    return 0
+
+
+def _witness(args) -> int:
+    from ..tournament.witness import export_witness
+
+    with _open(args.hub) as hub:
+        w = export_witness(hub)
+    with open(args.output, "w", encoding="utf-8") as fh:
+        json.dump(w, fh)
+    print(f"wrote the witness of {len(w['tables'])} tables to {args.output}")
+    return 0

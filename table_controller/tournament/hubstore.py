@@ -47,6 +47,11 @@ CREATE TABLE IF NOT EXISTS records (
     PRIMARY KEY (table_id, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS heads (          -- per table: the end of the unbroken copy
     table_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, digest TEXT NOT NULL, time REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS keys (            -- each table's Ed25519 public key, registered at setup
+    table_id TEXT PRIMARY KEY, public TEXT NOT NULL, added REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS signed_heads (    -- the witness: every head a table signed
+    table_id TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT NOT NULL, sig TEXT NOT NULL,
+    time REAL NOT NULL, PRIMARY KEY (table_id, seq));
 CREATE TABLE IF NOT EXISTS conflicts (
     id INTEGER PRIMARY KEY, table_id TEXT NOT NULL, seq INTEGER NOT NULL, time REAL NOT NULL,
     detail TEXT NOT NULL, UNIQUE (table_id, seq, detail));
@@ -250,6 +255,53 @@ class HubStore:
         rows = self.conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records "
                                  "WHERE table_id = ? AND seq >= ? ORDER BY seq", (table, first)).fetchall()
         return [Record(s, t, src, k, txn, json.loads(d), dg) for s, t, src, k, txn, d, dg in rows]
+
+    # --- the witness: keys and signed heads ------------------------------------------------
+
+    def set_key(self, table: str, public: str) -> None:
+        from .signing import public_key
+
+        public_key(public)  # refuse what is not a key
+        old = self.key(table)
+        if old and old != public:
+            raise HubError(f"table {table} already has another key registered; a table's key is never replaced "
+                           f"silently (make a new hub entry for a new table instead)")
+        with self._tx():
+            self.conn.execute("INSERT OR IGNORE INTO keys (table_id, public, added) VALUES (?, ?, ?)",
+                              (table, public, _time.time()))
+
+    def key(self, table: str) -> str | None:
+        row = self.conn.execute("SELECT public FROM keys WHERE table_id = ?", (table,)).fetchone()
+        return row[0] if row else None
+
+    def add_signed_head(self, head: dict[str, Any]) -> str | None:
+        """Keep a signed head as witness; returns why it was refused, or None."""
+        from .signing import BadSignature, verify_head
+
+        table = head.get("table")
+        public = self.key(table) if isinstance(table, str) else None
+        if public is None:
+            return f"no key registered for table {table!r}"
+        try:
+            verify_head(public, head)
+        except BadSignature as exc:
+            return str(exc)
+        seq, dg = int(head["seq"]), str(head["digest"])
+        mine = self.conn.execute("SELECT digest FROM records WHERE table_id = ? AND seq = ?", (table, seq)).fetchone()
+        if mine and mine[0] != dg:
+            why = f"signed head at record {seq} differs from the record the hub has"
+            with self._tx():
+                self.conn.execute("INSERT OR IGNORE INTO conflicts (table_id, seq, time, detail) VALUES (?, ?, ?, ?)",
+                                  (table, seq, _time.time(), why))
+            return why
+        with self._tx():
+            self.conn.execute("INSERT OR IGNORE INTO signed_heads (table_id, seq, digest, sig, time) VALUES (?, ?, ?, ?, ?)",
+                              (table, seq, dg, head["sig"], _time.time()))
+        return None
+
+    def signed_heads(self, table: str) -> list[dict[str, Any]]:
+        return [{"seq": s, "digest": d, "sig": g} for s, d, g in self.conn.execute(
+            "SELECT seq, digest, sig FROM signed_heads WHERE table_id = ? ORDER BY seq", (table,))]
 
     def conflicts(self) -> list[dict[str, Any]]:
         return [{"table": t, "seq": sq, "time": tm, "detail": d}

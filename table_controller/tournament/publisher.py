@@ -27,6 +27,7 @@ import aiomqtt
 from ..store.errors import StoreError, StoreNotFound
 from ..store.sqlite import SQLiteStore
 from . import topics
+from .signing import load_key, signed_head
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ class TablePublisher:
     def __init__(self, db: str | os.PathLike, *, table: str, event: str, host: str = "127.0.0.1",
                  port: int = 1883, batch: int = 200, window: int = 5000, stall: float = 3.0,
                  poll: float = 0.1, retry: float = 0.5, client_id: str | None = None,
-                 clock=time.monotonic):
+                 key: str | os.PathLike | None = None, clock=time.monotonic):
         self.db = Path(db)
         self.table = topics.check_id(table, "table")
         self.event = topics.check_id(event, "event")
@@ -50,6 +51,8 @@ class TablePublisher:
         self.connected = asyncio.Event()
         self._ack_moved = asyncio.Event()
         self._store: SQLiteStore | None = None
+        self.key = load_key(key) if key is not None else None  # signs the chain head (item 4)
+        self.signed = 0         # the last head signed and published in this session
 
     # --- the loop --------------------------------------------------------------------
 
@@ -83,6 +86,7 @@ class TablePublisher:
                 self._ack_moved.clear()
                 await _wait(self._ack_moved, 0.5)
                 self.next = self.acked + 1
+                self.signed = 0
                 await client.publish(topics.status_topic(self.event, self.table),
                                      topics.status_payload(self.table, True, self._last_seq()),
                                      qos=1, retain=True)
@@ -129,8 +133,19 @@ class TablePublisher:
                     self.sent_messages += 1
                     self.next = recs[-1].seq + 1
                     continue
+            if self.key is not None and self.next - 1 == head and head > self.signed:
+                await self._sign(client, head)
             self._ack_moved.clear()
             await _wait_any(stop, self._ack_moved, self.poll)
+
+    async def _sign(self, client: aiomqtt.Client, head: int) -> None:
+        """Sign the head of what was sent (retained: the hub's witness takes every one)."""
+        (last,) = self._read(head, head) or (None,)
+        if last is None:
+            return
+        msg = signed_head(self.key, self.event, self.table, last.seq, last.digest)
+        await client.publish(topics.head_topic(self.event, self.table), topics.json_payload(msg), qos=1, retain=True)
+        self.signed = last.seq
 
     # --- the table's file ------------------------------------------------------------
 

@@ -69,7 +69,7 @@ class HubService:
         ev = self.event
         async with aiomqtt.Client(self.host, self.port, identifier=self.client_id or f"chicago-hub-{ev}",
                                   clean_session=False, keepalive=10, timeout=5) as client:
-            for what in ("records", "status"):
+            for what in ("records", "status", "head"):
                 await client.subscribe(topics.table_filter(ev, what), qos=1)
             for table, (seq, dg) in self.hub.heads().items():
                 await client.publish(topics.ack_topic(ev, table), topics.ack_payload(table, seq, dg), qos=1, retain=True)
@@ -110,6 +110,14 @@ class HubService:
                     for _, what in res.conflicts:
                         log.warning("hub: table %s: %s", res.table, what)
                     dirty[res.table] = (res.have, res.digest)
+                elif topic.endswith("/head"):
+                    head = topics.parse_json(msg.payload, "head")
+                    if head.get("table") != topics.table_of(topic) or head.get("event") != self.event:
+                        raise topics.PayloadError("a head of another table or event")
+                    why = self.hub.add_signed_head(head)
+                    if why:
+                        self.stats["bad_heads"] = self.stats.get("bad_heads", 0) + 1
+                        log.warning("hub: table %s: head refused: %s", head["table"], why)
                 elif topic.endswith("/status"):
                     st = topics.parse_status(msg.payload)
                     self.online[st["table"]] = st
