@@ -71,19 +71,18 @@ def heat_seed(hub: HubStore, heat: int) -> str:
     raise HubError(f"heat {heat} is not drawn")
 
 
-def schedule_playoffs(hub: HubStore, board: Standings) -> list[dict[str, Any]]:
-    """Draw the seats of every särspel the tables need now (r11; seats at random, r7);
-    returns the new seat draws."""
+def schedule_playoffs(hub: HubStore, board: Standings, only: set[str] | None = None) -> list[dict[str, Any]]:
+    """Draw the seats of every särspel the tables (``only`` these) need now (r11; seats at
+    random, r7); returns the new seat draws."""
     new = []
-    for heat in board.document()["heats"]:
-        for sp in heat["särspel"]:
-            table = hub.table(sp["table"])
-            if any(g["playoff"] for g in table["games"]):
-                continue
-            game = drawing.draw_seats(sp["players"], seed=heat_seed(hub, heat["heat"]), table=sp["table"],
-                                      game=sp["game"], playoff=True)
-            hub.save_playoff_seating(heat["heat"], sp["table"], heat_seed(hub, heat["heat"]), game)
-            new.append({"table": sp["table"], **game})
+    for sp in board.playoffs_needed(only):
+        table = hub.table(sp["table"])
+        if table is None or any(g["playoff"] for g in table["games"]):
+            continue
+        seed = heat_seed(hub, table["heat"])
+        game = drawing.draw_seats(sp["players"], seed=seed, table=sp["table"], game=sp["game"], playoff=True)
+        hub.save_playoff_seating(table["heat"], sp["table"], seed, game)
+        new.append({"table": sp["table"], **game})
     return new
 
 

@@ -92,52 +92,62 @@ class HubService:
                 await asyncio.gather(reader, ticker, stopper, return_exceptions=True)
 
     async def _read(self, client: aiomqtt.Client) -> None:
-        dirty: dict[str, tuple[int, str]] = {}
-        since_flush = 0
-        async for msg in client.messages:
-            self.stats["messages"] += 1
-            topic = str(msg.topic)
-            try:
-                if topic.endswith("/records"):
-                    got = topics.parse_records(msg.payload)
-                    if got["table"] != topics.table_of(topic):
-                        raise topics.PayloadError("records of one table on another's topic")
-                    res = self.hub.ingest(got["table"], got["records"])
-                    self.stats["stored"] += res.stored
-                    self.stats["duplicates"] += res.duplicates
-                    self.stats["out_of_order"] += res.out_of_order
-                    self.stats["conflicts"] += len(res.conflicts)
-                    for _, what in res.conflicts:
-                        log.warning("hub: table %s: %s", res.table, what)
-                    dirty[res.table] = (res.have, res.digest)
-                elif topic.endswith("/head"):
-                    head = topics.parse_json(msg.payload, "head")
-                    if head.get("table") != topics.table_of(topic) or head.get("event") != self.event:
-                        raise topics.PayloadError("a head of another table or event")
-                    why = self.hub.add_signed_head(head)
-                    if why:
-                        self.stats["bad_heads"] = self.stats.get("bad_heads", 0) + 1
-                        log.warning("hub: table %s: head refused: %s", head["table"], why)
-                elif topic.endswith("/status"):
-                    st = topics.parse_status(msg.payload)
-                    self.online[st["table"]] = st
-                    self._dirty_standings = True
-            except topics.PayloadError as exc:
-                self.stats["bad"] += 1
-                log.warning("hub: dropped a message on %s: %s", topic, exc)
-                continue
-            since_flush += 1
-            if dirty and (len(client.messages) == 0 or since_flush >= self.flush_every):
-                await self._flush(client, dirty)
-                dirty, since_flush = {}, 0
+        messages = client.messages.__aiter__()
+        while True:
+            group = [await messages.__anext__()]
+            while len(client.messages) and len(group) < self.flush_every:  # what is already waiting
+                group.append(await messages.__anext__())
+            batches = []
+            for msg in group:
+                self.stats["messages"] += 1
+                topic = str(msg.topic)
+                try:
+                    if topic.endswith("/records"):
+                        got = topics.parse_records(msg.payload)
+                        if got["table"] != topics.table_of(topic):
+                            raise topics.PayloadError("records of one table on another's topic")
+                        batches.append((got["table"], got["records"]))
+                    elif topic.endswith("/head"):
+                        self._head(msg.payload, topic)
+                    elif topic.endswith("/status"):
+                        st = topics.parse_status(msg.payload)
+                        self.online[st["table"]] = st
+                        self._dirty_standings = True
+                except topics.PayloadError as exc:
+                    self.stats["bad"] += 1
+                    log.warning("hub: dropped a message on %s: %s", topic, exc)
+            if batches:
+                await self._take(client, batches)
 
-    async def _flush(self, client: aiomqtt.Client, dirty: dict[str, tuple[int, str]]) -> None:
+    def _head(self, payload: bytes, topic: str) -> None:
+        head = topics.parse_json(payload, "head")
+        if head.get("table") != topics.table_of(topic) or head.get("event") != self.event:
+            raise topics.PayloadError("a head of another table or event")
+        why = self.hub.add_signed_head(head)
+        if why:
+            self.stats["bad_heads"] = self.stats.get("bad_heads", 0) + 1
+            log.warning("hub: table %s: head refused: %s", head["table"], why)
+
+    async def _take(self, client: aiomqtt.Client, batches) -> None:
+        """One durable transaction for the group, then the acks, then the standings."""
+        results = self.hub.ingest_many(batches)
+        dirty: dict[str, tuple[int, str]] = {}
+        for (table, records), res in zip(batches, results):
+            self.stats["stored"] += res.stored
+            self.stats["duplicates"] += res.duplicates
+            self.stats["out_of_order"] += res.out_of_order
+            self.stats["conflicts"] += len(res.conflicts)
+            for _, what in res.conflicts:
+                log.warning("hub: table %s: %s", res.table, what)
+            dirty[table] = (res.have, res.digest)
         for table, (seq, dg) in dirty.items():
             await client.publish(topics.ack_topic(self.event, table), topics.ack_payload(table, seq, dg),
                                  qos=1, retain=True)
         try:  # the copy is safe already; a standings fault must not stop the ingest
-            self.board.update(set(dirty))
-            new = schedule_playoffs(self.hub, self.board)
+            for (table, records), res in zip(batches, results):
+                if res.stored:
+                    self.board.feed(table, [r for r in records if r.seq <= res.have][-res.stored:])
+            new = schedule_playoffs(self.hub, self.board, set(dirty))
         except Exception:
             log.exception("hub: cannot fold the standings")
             new = []

@@ -16,12 +16,13 @@ listed as a problem for the TL, not corrected.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from ..engine import Engine
 from ..replay import current_document, table_document
 from ..state import evolve
 from ..store.rebuild import events_of
+from ..store.records import Record
 from .hubstore import HubStore
 
 
@@ -38,23 +39,50 @@ class Standings:
         self._tables: dict[str, _Table] = {}
 
     def update(self, only: set[str] | None = None) -> None:
-        for t in self.hub.tables():
-            tid = t["table"]
+        """Fold what the hub's copies hold beyond what was folded (all tables, or ``only``)."""
+        for tid in self._table_ids():
             if only is not None and tid not in only:
                 continue
             st = self._tables.setdefault(tid, _Table())
-            if st.broken:
-                continue
-            records = self.hub.records(tid, st.seq + 1)
-            if not records:
-                continue
-            try:
-                for e in events_of(records, f"table {tid}"):
-                    evolve(st.engine.state, e)  # as Engine.from_events folds
-                    st.engine.events.append(e)
-            except Exception as exc:  # StoreCorrupt, or an event that does not fit: the TL must look
-                st.broken = f"the table's events do not fold: {exc}"
-            st.seq = records[-1].seq
+            if not st.broken:
+                self._fold(tid, st, self.hub.records(tid, st.seq + 1))
+
+    def feed(self, table: str, records: Sequence[Record]) -> None:
+        """Fold records just taken (the hub's service: no second read of what it stored);
+        anything but the next records in order is read from the copy instead."""
+        st = self._tables.setdefault(table, _Table())
+        if st.broken or not records:
+            return
+        if records[0].seq != st.seq + 1:
+            self.update({table})
+            return
+        self._fold(table, st, records)
+
+    def _table_ids(self) -> list[str]:
+        ids = [r[0] for r in self.hub.conn.execute("SELECT id FROM tables ORDER BY heat, number")]
+        return ids
+
+    @staticmethod
+    def _fold(tid: str, st: _Table, records: Sequence[Record]) -> None:
+        if not records:
+            return
+        try:
+            for e in events_of(records, f"table {tid}"):
+                evolve(st.engine.state, e)  # as Engine.from_events folds
+                st.engine.events.append(e)
+        except Exception as exc:  # StoreCorrupt, or an event that does not fit: the TL must look
+            st.broken = f"the table's events do not fold: {exc}"
+        st.seq = records[-1].seq
+
+    def playoffs_needed(self, only: set[str] | None = None) -> list[dict[str, Any]]:
+        """The särspel tables need now (r11, D10: the engine says who and how many deals)."""
+        out = []
+        for tid, st in self._tables.items():
+            s = st.engine.state
+            if (only is None or tid in only) and s.playoff_players and not s.finished:
+                out.append({"table": tid, "players": list(s.playoff_players), "deals": s.playoff_deals,
+                            "game": len(s.games) + (0 if s.games and s.games[-1].playoff else 1)})
+        return out
 
     def engine(self, table: str) -> Engine:
         return self._tables.setdefault(table, _Table()).engine
@@ -84,9 +112,8 @@ class Standings:
             if want and (list(g.seats) != want["seats"] or g.first_button != want["button"]):
                 doc["problems"].append(f"game {g.number}: seats {', '.join(g.seats)} (button {g.first_button}) are not "
                                        f"as drawn: {', '.join(want['seats'])} (button {want['button']}) (r7)")
-        if s.playoff_players and not s.finished:
-            doc["särspel"] = {"players": list(s.playoff_players), "deals": s.playoff_deals,
-                              "game": len(s.games) + (0 if s.games and s.games[-1].playoff else 1)}
+        for sp in self.playoffs_needed({tid}):
+            doc["särspel"] = {k: v for k, v in sp.items() if k != "table"}
         return doc
 
     def document(self) -> dict[str, Any]:
