@@ -10,7 +10,8 @@ record.  What the hub has is what the hub says it has: its retained ack
 After a (re)connect the publisher starts after that ack; when the ack does not move for
 ``stall`` seconds while records are out, it sends again from the ack (a broker that
 died with messages in it, a hub that restarted), waiting twice as long before each
-further resend while the ack stays still (up to a minute).  The hub drops what it already has, so
+further resend while the hub stays silent (up to a minute; any ack resets it: the hub,
+when it connects, acks every table it knows).  The hub drops what it already has, so
 resending is always safe: nothing lost, nothing doubled.
 """
 
@@ -50,6 +51,7 @@ class TablePublisher:
         self.sent_messages = 0
         self.connected = asyncio.Event()
         self._ack_moved = asyncio.Event()
+        self._hub_spoke = False
         self._store: SQLiteStore | None = None
         self.key = load_key(key) if key is not None else None  # signs the chain head (item 4)
         self.signed = 0         # the last head signed and published in this session
@@ -108,6 +110,7 @@ class TablePublisher:
                 continue
             if ack["table"] == self.table:
                 self.acked = ack["have"]
+                self._hub_spoke = True
                 self._ack_moved.set()
 
     async def _pump(self, client: aiomqtt.Client, stop: asyncio.Event, listener: asyncio.Task) -> None:
@@ -119,6 +122,8 @@ class TablePublisher:
                 raise aiomqtt.MqttError("the connection was lost")
             if self.acked != seen_ack:
                 seen_ack, last_move, stall = self.acked, self.clock(), self.stall
+            if self._hub_spoke:  # the hub is there (maybe back): no longer wait doubled times
+                self._hub_spoke, stall = False, self.stall
             if self.next <= self.acked:
                 self.next = self.acked + 1
             head = self._last_seq()

@@ -21,6 +21,7 @@ from typing import Any
 
 import aiomqtt
 
+from ..store.records import GENESIS
 from . import topics
 from .event import schedule_playoffs
 from .hubstore import HubStore
@@ -71,7 +72,10 @@ class HubService:
                                   clean_session=False, keepalive=10, timeout=5) as client:
             for what in ("records", "status", "head"):
                 await client.subscribe(topics.table_filter(ev, what), qos=1)
-            for table, (seq, dg) in self.hub.heads().items():
+            # every table hears the hub is back (a publisher waiting to resend goes at once)
+            heads = self.hub.heads()
+            for table in sorted(set(heads) | {t["table"] for t in self.hub.tables()}):
+                seq, dg = heads.get(table, (0, GENESIS))
                 await client.publish(topics.ack_topic(ev, table), topics.ack_payload(table, seq, dg), qos=1, retain=True)
             for t in self.hub.tables():
                 await self._publish_draw(client, t)
