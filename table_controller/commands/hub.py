@@ -87,10 +87,10 @@ def main(args: argparse.Namespace) -> int:
         return 2
 
 
-def _open(path: str, create: bool = False):
+def _open(path: str, create: bool = False, readonly: bool = False):
     from ..tournament.hubstore import HubStore
 
-    return HubStore.open(path, create=create)
+    return HubStore.open(path, create=create, readonly=readonly)
 
 
 def _create(args) -> int:
@@ -169,7 +169,7 @@ def _document(hub):
 
 
 def _standings(args) -> int:
-    with _open(args.hub) as hub:
+    with _open(args.hub, readonly=True) as hub:  # beside a running hub serve
         doc = _document(hub)
     if args.json:
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
@@ -202,7 +202,7 @@ def _export(args) -> int:
 
     if not args.csv and not args.pdf:
         raise HubError("say where: --csv FILE and/or --pdf FILE")
-    with _open(args.hub) as hub:
+    with _open(args.hub, readonly=True) as hub:
         doc = _document(hub)
     if args.csv:
         n = write_csv(doc, args.csv)
@@ -289,7 +289,7 @@ def _key(args) -> int:
 def _witness(args) -> int:
     from ..tournament.witness import export_witness
 
-    with _open(args.hub) as hub:
+    with _open(args.hub, readonly=True) as hub:
         w = export_witness(hub)
     with open(args.output, "w", encoding="utf-8") as fh:
         json.dump(w, fh)
