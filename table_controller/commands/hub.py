@@ -70,6 +70,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     w = sub.add_parser("witness", help="export the hub's witness (record digests, signed heads, keys) as JSON")
     w.add_argument("hub")
     w.add_argument("-o", "--output", required=True, metavar="FILE")
+    pw = sub.add_parser("web", help="the hall's public standings page (read-only beside 'hub serve')")
+    pw.add_argument("hub")
+    pw.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the hall's network)")
+    pw.add_argument("--port", type=int, default=8090)
     p.set_defaults(_hub_parser=p)
 
 
@@ -81,7 +85,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         return {"create": _create, "register": _register, "draw": _draw, "advance": _advance,
                 "standings": _standings, "export": _export, "serve": _serve, "publish": _publish,
-                "keygen": _keygen, "key": _key, "witness": _witness}[cmd](args)
+                "keygen": _keygen, "key": _key, "witness": _witness, "web": _web}[cmd](args)
     except (HubError, ValueError, OSError) as exc:
         print(f"chicago-table hub {cmd}: {exc}", file=sys.stderr)
         return 2
@@ -294,4 +298,16 @@ def _witness(args) -> int:
     with open(args.output, "w", encoding="utf-8") as fh:
         json.dump(w, fh)
     print(f"wrote the witness of {len(w['tables'])} tables to {args.output}")
+    return 0
+
+
+def _web(args) -> int:
+    import uvicorn
+
+    from dashboard.standings_page import create_app
+
+    with _open(args.hub, readonly=True) as hub:
+        hub.event_id()
+    print(f"standings of {args.hub} on http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
+    uvicorn.run(create_app(args.hub), host=args.host, port=args.port, log_level="warning")
     return 0

@@ -1,0 +1,116 @@
+"""The hall's public standings page, served from the tournament hub's file (issue 20,
+item 3: "a public standings page for the hall").
+
+    $ chicago-table hub web sm2026.hub --port 8090      # http://HUB:8090/ on the hall's screens
+
+Read-only beside a running ``hub serve``: every request folds what the hub's copies
+gained since the last one (the rules engine's fold, ``tournament.standings``).  The page
+is public: it shows placements, points, scores, whose turn and the särspel, never a card
+(the standings hold none) and not the TL's problems and conflicts.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from table_controller.tournament.hubstore import HubStore
+from table_controller.tournament.standings import Standings
+
+PUBLIC_TABLE_KEYS = ("table", "heat", "number", "players", "records", "started", "finished", "standings",
+                     "advancing", "current", "särspel")
+
+
+def public_document(doc: dict[str, Any]) -> dict[str, Any]:
+    """What the hall may see: no problems, no conflicts (the TL's), nothing else added."""
+    heats = []
+    for heat in doc["heats"]:
+        tables = [{k: t[k] for k in PUBLIC_TABLE_KEYS if k in t} for t in heat["tables"]]
+        heats.append({**{k: v for k, v in heat.items() if k != "tables"}, "tables": tables})
+    return {"event": doc["event"], "name": doc["name"], "ruleset": doc["ruleset"], "clubs": doc["clubs"],
+            "heats": heats}
+
+
+def create_app(hub_path: str | os.PathLike) -> FastAPI:
+    app = FastAPI(title="Chicago SM standings", docs_url=None, redoc_url=None, openapi_url=None)
+    state: dict[str, Any] = {}
+
+    def board() -> Standings:
+        # opened in the event loop's thread on first use (sqlite3 connections stay in their thread)
+        if "board" not in state:
+            state["board"] = Standings(HubStore.open(hub_path, readonly=True))
+        b = state["board"]
+        b.update()
+        return b
+
+    @app.get("/api/standings")
+    async def standings() -> JSONResponse:
+        return JSONResponse(public_document(board().document()), headers={"Cache-Control": "no-store"})
+
+    @app.get("/", response_class=HTMLResponse)
+    async def page() -> HTMLResponse:
+        return HTMLResponse(PAGE)
+
+    return app
+
+
+PAGE = """<!doctype html>
+<html lang="sv"><head><meta charset="utf-8"><title>Ställning / Standings</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body { font-family: system-ui, sans-serif; background: #0d2a1c; color: #f4f1e8; margin: 1.5rem; }
+h1 { margin: 0 0 .3rem; } h2 { margin: 1.2rem 0 .4rem; border-bottom: 1px solid #4a6b58; }
+.tables { display: flex; flex-wrap: wrap; gap: 1rem; }
+.t { background: #163d29; border-radius: 8px; padding: .6rem .9rem; min-width: 17rem; }
+.t h3 { margin: 0 0 .3rem; font-size: 1.1rem; } .small { color: #b9c7bd; font-size: .85rem; }
+table { border-collapse: collapse; width: 100%; } td { padding: .15rem .4rem; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+tr.on td { color: #ffd866; } .acting { text-decoration: underline; }
+.sar { color: #ff9e64; } .done { color: #8fd19e; }
+</style></head>
+<body><h1 id="title">Ställning</h1><div class="small">Standings · uppdateras av sig själv / updates by itself</div>
+<div id="heats"></div>
+<script>
+"use strict";
+const PHASE = { tricks: "stick / tricks", exchange_1: "byte 1", exchange_2: "byte 2", exchange_3: "byte 3",
+  chicago: "chicago?", deal: "giv / deal", game_start: "nytt parti / new game", game_over: "parti slut / game over",
+  table_over: "klart / finished" };
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : String(k));
+  return e;
+}
+function table(t) {
+  const going = new Set(t.advancing || []), acting = new Set((t.current && t.current.to_act) || []);
+  const state = !t.started ? "inte startat / not started" : t.finished ? "klart / finished"
+    : `parti ${t.current.game} · giv ${t.current.deal} · ${PHASE[t.current.phase] || t.current.phase}`;
+  const rows = (t.standings || []).map(s => el("tr", { class: going.has(s.player) ? "on" : "", "data-player": s.player },
+    el("td", {}, s.rank + "."), el("td", { class: acting.has(s.player) ? "acting" : "" }, s.player),
+    el("td", { class: "n" }, s.placement_points + " p"), el("td", { class: "n" }, s.score_total),
+    el("td", { class: "n" }, "★".repeat(s.won_chicagos))));
+  return el("div", { class: "t", "data-table": t.table },
+    el("h3", {}, "Bord " + t.number + " ", el("span", { class: "small" }, t.table)),
+    el("div", { class: t.finished ? "small done" : "small" }, state),
+    t["särspel"] ? el("div", { class: "sar" }, `Särspel: ${t["särspel"].players.join(", ")} (${t["särspel"].deals} giv)`) : null,
+    el("table", {}, rows.length ? rows : t.players.map(p => el("tr", {}, el("td", {}, p)))));
+}
+async function refresh() {
+  try {
+    const r = await fetch("api/standings", { cache: "no-store" });
+    const doc = await r.json();
+    document.getElementById("title").textContent = "Ställning · " + (doc.name || doc.event);
+    const heats = doc.heats.slice().reverse().map(h => el("section", { "data-heat": h.heat },
+      el("h2", {}, `Heat ${h.heat}`, h.complete ? el("span", { class: "small done" }, " · klart / complete") : null),
+      h.advancing ? el("div", { class: "small" }, "Går vidare / advancing: " + h.advancing.join(", ")) : null,
+      el("div", { class: "tables" }, h.tables.map(table))));
+    document.getElementById("heats").replaceChildren(...heats);
+    document.body.dataset.loaded = "1";
+  } catch (e) { /* the hub's page stays as it was until the next try */ }
+}
+refresh(); setInterval(refresh, 2000);
+</script></body></html>
+"""

@@ -1,0 +1,87 @@
+"""The hall's public standings page (issue 20, item 3), a real server beside the hub file:
+standings as the engine folds them, updated as records arrive, never a card or the TL's
+problems; rendered by Debian's chromium."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from table_controller.replay import table_document
+from table_controller.store.rebuild import resume
+from table_controller.tournament.hubstore import HubStore
+from tests.dashboard.harness import CARD_RE, cards_in_text, launch_chromium
+
+from .broker import free_port, wait_until
+from .procs import Proc
+from .tables import RecordedTable, play_as_drawn
+from .test_event import sync
+from .test_publish import make_hub
+
+
+@pytest.fixture
+def hall(tmp_path):
+    hub_db = tmp_path / "hub.sqlite"
+    tables = make_hub(hub_db, seed="page")
+    played = []
+    with HubStore.open(hub_db) as hub:
+        for k, t in enumerate(tables):
+            rt = RecordedTable(tmp_path / f"{t['table']}.sqlite", play_as_drawn(t, seed=20 + k))
+            rt.play(None if k == 0 else 200)  # one table finished, two playing
+            sync(hub, rt, t["table"])
+            played.append(rt)
+    port = free_port()
+    server = Proc(["hub", "web", str(hub_db), "--port", str(port)], tmp_path / "web.log").start()
+    base = f"http://127.0.0.1:{port}"
+
+    def up():
+        try:
+            return httpx.get(base + "/api/standings", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    wait_until(up, 30, "the standings page")
+    yield base, hub_db, tables, played
+    server.stop()
+    for rt in played:
+        rt.close()
+
+
+def test_public_standings_follow_the_tables_and_show_no_card(hall):
+    base, hub_db, tables, played = hall
+    r = httpx.get(base + "/api/standings")
+    doc = r.json()
+    assert r.status_code == 200 and doc["event"] == "sm2026"
+    (heat,) = doc["heats"]
+    t1 = heat["tables"][0]
+    assert t1["finished"] and t1["standings"] == table_document(resume(played[0].path)[0])["standings"]
+    assert not heat["tables"][1]["finished"] and heat["tables"][1]["current"]["phase"]
+    assert not CARD_RE.search(r.text) and "problems" not in r.text and "conflicts" not in r.text
+    with HubStore.open(hub_db) as hub:  # more records reach the hub: the next request shows them
+        played[1].play(300)
+        sync(hub, played[1], tables[1]["table"])
+    later = httpx.get(base + "/api/standings").json()["heats"][0]["tables"][1]
+    assert later["records"] == played[1].last_seq()
+
+
+@pytest.mark.browser
+def test_the_hall_screen_renders_every_table(hall, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    base, _, tables, played = hall
+    with sync_playwright() as p:
+        ctx = launch_chromium(p)
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/")
+        page.wait_for_selector("body[data-loaded='1']")
+        shown = page.locator("[data-table]").all_inner_texts()
+        assert len(shown) == len(tables) and "Ställning" in page.title()
+        winner = table_document(resume(played[0].path)[0])["standings"][0]["player"]
+        assert winner in shown[0] and "klart" in shown[0]
+        assert not cards_in_text(page.inner_text("body"))
+        assert errors == []
+        ctx.close()
