@@ -2,6 +2,7 @@
 item 3: "a public standings page for the hall").
 
     $ chicago-table hub web sm2026.hub --port 8090      # http://HUB:8090/ on the hall's screens
+    $ chicago-table log verify h1-t3.sqlite --hub http://HUB:8090 --table h1-t3   # /api/witness
 
 Read-only beside a running ``hub serve``: every request folds what the hub's copies
 gained since the last one (the rules engine's fold, ``tournament.standings``).  The page
@@ -19,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from table_controller.tournament.hubstore import HubStore
 from table_controller.tournament.standings import Standings
+from table_controller.tournament.witness import export_witness
 
 PUBLIC_TABLE_KEYS = ("table", "heat", "number", "players", "records", "started", "finished", "standings",
                      "advancing", "current", "särspel")
@@ -49,6 +51,17 @@ def create_app(hub_path: str | os.PathLike) -> FastAPI:
     @app.get("/api/standings")
     async def standings() -> JSONResponse:
         return JSONResponse(public_document(board().document()), headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/witness")
+    async def witness(table: str | None = None) -> JSONResponse:
+        """The hub's witness (record digests, signed heads, public keys: nothing secret),
+        for ``chicago-table log verify FILE --hub URL``."""
+        w = export_witness(board().hub)
+        if table is not None:
+            if table not in w["tables"]:
+                return JSONResponse({"error": f"the hub holds nothing of table {table!r}"}, status_code=404)
+            w["tables"] = {table: w["tables"][table]}
+        return JSONResponse(w, headers={"Cache-Control": "no-store"})
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> HTMLResponse:

@@ -56,11 +56,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--json", action="store_true", help="print the replayed game's JSON document")
     v = sub.add_parser("verify", help="prove the log whole and unaltered against the hub's witness",
                        description="Compare the log with the tournament hub's witness (an export from 'chicago-table "
-                       "hub witness', or the hub's file): every record's digest and the table's signed heads. "
+                       "hub witness', the hub's file, or the hub's web server): every record's digest and the table's signed heads. "
                        "Names the first record that is altered or missing; a copy behind the witness (without "
                        "its -wal) fails. Exit status 0: whole and unaltered; 1: not; 2: cannot be read.")
     v.add_argument("file", help="the table's log (.sqlite)")
-    v.add_argument("--witness", required=True, metavar="FILE", help="the witness export (.json) or the hub file")
+    src = v.add_mutually_exclusive_group(required=True)
+    src.add_argument("--witness", metavar="FILE", help="the witness export (.json) or the hub file")
+    src.add_argument("--hub", metavar="URL", help="the hub's web server ('chicago-table hub web'), http://HOST:PORT")
     v.add_argument("--table", help="the table's id at the hub (needed when the witness holds several)")
     v.add_argument("--json", action="store_true")
     p.set_defaults(_log_parser=p)
@@ -184,10 +186,11 @@ def _replay_sensors(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from ..tournament.hubstore import HubError
-    from ..tournament.witness import load_witness, verify_log
+    from ..tournament.witness import fetch_witness, load_witness, verify_log
 
     try:
-        verdict = verify_log(args.file, load_witness(args.witness), args.table)
+        witness = fetch_witness(args.hub, args.table) if args.hub else load_witness(args.witness)
+        verdict = verify_log(args.file, witness, args.table)
     except HubError as exc:
         print(f"chicago-table log verify: {exc}", file=sys.stderr)
         return 2

@@ -60,6 +60,32 @@ def load_witness(path: str | os.PathLike) -> dict[str, Any]:
     return w
 
 
+def fetch_witness(url: str, table: str | None, timeout: float = 10.0) -> dict[str, Any]:
+    """The witness from a hub's web server (``chicago-table hub web``): ``URL/api/witness``."""
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urlencode, urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise HubError(f"--hub {url!r}: give the hub's web address, http://HOST:PORT")
+    full = url.rstrip("/") + "/api/witness" + (f"?{urlencode({'table': table})}" if table else "")
+    try:
+        with urllib.request.urlopen(full, timeout=timeout) as r:
+            w = json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            why = json.loads(exc.read()).get("error")
+        except ValueError:
+            why = None
+        raise HubError(f"the hub at {url} answered {exc.code}: {why or exc.reason}") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise HubError(f"cannot fetch the witness from {url}: {getattr(exc, 'reason', exc)}") from None
+    if not isinstance(w, dict) or w.get("witness") != WITNESS_VERSION or not isinstance(w.get("tables"), dict):
+        raise HubError(f"{url} did not answer with a version {WITNESS_VERSION} witness")
+    return w
+
+
 @dataclass
 class Verdict:
     path: str

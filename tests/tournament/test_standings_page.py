@@ -85,3 +85,26 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         assert not cards_in_text(page.inner_text("body"))
         assert errors == []
         ctx.close()
+
+
+def test_log_verify_against_the_hub_url__item4(hall, tmp_path, capsys):
+    import shutil
+
+    from table_controller.cli import main
+
+    from .test_witness import forge
+
+    base, _, tables, played = hall
+    t = played[0]
+    t.close()
+    assert main(["log", "verify", str(t.path), "--hub", base, "--table", tables[0]["table"]]) == 0
+    assert "WHOLE AND UNALTERED" in capsys.readouterr().out
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(t.path, copy)
+    forge(copy, 77)
+    assert main(["log", "verify", str(copy), "--hub", base, "--table", tables[0]["table"], "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["first_bad"] == 77
+    assert main(["log", "verify", str(copy), "--hub", base, "--table", "h9-t9"]) == 2
+    assert "holds nothing of table 'h9-t9'" in capsys.readouterr().err
+    assert main(["log", "verify", str(copy), "--hub", "ftp://x", "--table", "h1-t1"]) == 2
+    assert "http://HOST:PORT" in capsys.readouterr().err
