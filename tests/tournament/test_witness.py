@@ -142,3 +142,16 @@ def test_a_forged_signature_is_refused_by_the_hub(tmp_path):
         assert "not signed by the table's registered key" in hub.add_signed_head(head)
         assert "no key registered" in hub.add_signed_head({**head, "table": "h1-t2"})
     t.close()
+
+
+def test_the_protocol_carries_the_final_head_beside_the_sign_off__item4(tmp_path, capsys):
+    from pypdf import PdfReader
+
+    t, w = witness_of(tmp_path, 120)
+    t.close()
+    head = w["tables"]["h1-t1"]
+    out = tmp_path / "p.pdf"
+    assert main(["protocol", str(t.path), "-o", str(out), "--head"]) == 0
+    text = PdfReader(out).pages[0].extract_text()
+    assert f"record {head['have']}, {head['digests'][-1]}" in text
+    assert main(["protocol", str(tmp_path / "nothing.jsonl"), "--head"]) == 2
