@@ -6,7 +6,7 @@ with its seed) and a copy of every table's log, by (table, seq).
     412
 
 The copy is a witness, not the record (each table's own file is): records are taken
-only in order and only when they continue the table's chain (the digest of record N
+only from tables the hub drew, only in order and only when they continue the table's chain (the digest of record N
 follows from record N-1), so the copy is always an unbroken, checked prefix of the
 table's log.  A record the hub already has is a duplicate (dropped, counted); one that
 differs from what the hub has is a conflict (kept aside for the TL, never stored).
@@ -226,8 +226,14 @@ class HubStore:
         rows: list[tuple] = []
         taken: dict[tuple[str, int], tuple] = {}  # what this group took, for duplicates within it
         conflicts: list[tuple] = []
+        drawn = {r[0] for r in self.conn.execute("SELECT id FROM tables")}
         for table, records in batches:
             res = Ingest(table)
+            if table not in drawn:  # a mistyped --table must not vanish silently: the TL sees it
+                res.conflicts.append((0, f"records from table {table!r}, which the hub has not drawn"))
+                conflicts += [(table, 0, res.conflicts[0][1])]
+                out.append(res)
+                continue
             seq, prev = heads.get(table) or self.head(table)
             for r in records:
                 if r.seq <= seq:

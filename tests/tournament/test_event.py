@@ -157,3 +157,16 @@ def test_seats_not_as_drawn_are_a_problem_for_the_tl__r7(hub, tmp_path):
     (doc,) = board.document()["heats"][0]["tables"]
     assert any("not as drawn" in p and "r7" in p for p in doc["problems"])
     rt.close()
+
+
+def test_records_of_a_table_the_hub_did_not_draw_are_refused_and_shown(hub, tmp_path):
+    register(hub, [(f"P{i}", "") for i in range(4)])
+    _, (t,) = draw_first_heat(hub, seed="z")
+    rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(t, seed=1))
+    rt.play(10)
+    res = sync(hub, rt, "h1-t7")  # a mistyped --table
+    assert res.stored == 0 and res.conflicts and hub.records("h1-t7") == []
+    assert "has not drawn" in hub.conflicts()[0]["detail"]
+    sync(hub, rt, "h1-t7")
+    assert len(hub.conflicts()) == 1  # shown once, however often it is resent
+    rt.close()

@@ -43,7 +43,9 @@ def test_the_copy_is_always_a_prefix_and_whole_after_resending_from_the_ack(data
         fate = data.draw(st.sampled_from(["drop", "once", "twice"]))
         delivered += {"drop": [], "once": [m], "twice": [m, m]}[fate]
     order = data.draw(st.permutations(range(len(delivered))))
-    with tempfile.TemporaryDirectory() as d, HubStore.open(Path(d) / "hub.sqlite", create=True) as hub:
+    with tempfile.TemporaryDirectory() as d:
+        make_hub(Path(d) / "hub.sqlite")  # h1-t1 drawn
+        hub = HubStore.open(Path(d) / "hub.sqlite")
         for i in order:
             hub.ingest("h1-t1", delivered[i])
             have = hub.head("h1-t1")[0]
@@ -53,3 +55,4 @@ def test_the_copy_is_always_a_prefix_and_whole_after_resending_from_the_ack(data
         assert res.have == n and res.conflicts == []
         assert [r.digest for r in hub.records("h1-t1")] == [r.digest for r in records]
         assert hub.conflicts() == []
+        hub.close()

@@ -4,7 +4,6 @@ record that is altered or missing, even when the unkeyed chain was recomputed.""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import sqlite3
