@@ -160,7 +160,13 @@ class HubService:
         self._dirty_standings = True
 
     async def _tick(self, client: aiomqtt.Client) -> None:
+        seatings = self._seatings()
         while True:
+            if self._seatings() != seatings:  # 'hub advance' (another process) drew a heat
+                seatings = self._seatings()
+                for t in self.hub.tables():
+                    await self._publish_draw(client, t)
+                self._dirty_standings = True
             if self._dirty_standings:
                 self._dirty_standings = False
                 try:
@@ -171,6 +177,9 @@ class HubService:
                     await client.publish(topics.standings_topic(self.event), topics.json_payload(doc),
                                          qos=1, retain=True)
             await asyncio.sleep(self.standings_every)
+
+    def _seatings(self) -> int:
+        return self.hub.conn.execute("SELECT count(*) FROM seatings").fetchone()[0]
 
     async def _publish_draw(self, client: aiomqtt.Client, t: dict[str, Any]) -> None:
         await client.publish(topics.draw_topic(self.event, t["table"]), topics.json_payload(t), qos=1, retain=True)

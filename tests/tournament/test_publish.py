@@ -91,3 +91,27 @@ async def test_the_table_plays_on_while_the_broker_is_down_and_catches_up_after(
         await asyncio.wait_for(task, 20)
         broker.stop()
         t.close()
+
+
+async def test_a_heat_drawn_while_the_hub_serves_is_published_to_the_tables__r7(broker, tmp_path):
+    import aiomqtt
+
+    from table_controller.tournament import topics
+
+    hub_db = tmp_path / "hub.sqlite"
+    with HubStore.open(hub_db, create=True) as h:
+        create_event(h, "sm2026", "SM 2026", "sm2025")
+        register(h, PLAYERS)
+    hub = HubService(hub_db, port=broker.port, standings_every=0.05)
+    async with running(hub):
+        await until(hub.connected.is_set, what="the hub connected")
+        with HubStore.open(hub_db) as h:  # as 'chicago-table hub draw' in another process
+            draw_first_heat(h, seed="live")
+            drawn = h.tables(1)
+        async with aiomqtt.Client("127.0.0.1", broker.port) as c:
+            await c.subscribe(topics.draw_topic("sm2026", "h1-t2"), qos=1)
+            async with asyncio.timeout(20):
+                async for msg in c.messages:  # retained: there once the hub has published it
+                    got = topics.parse_json(msg.payload, "draw")
+                    break
+    assert got["games"] == drawn[1]["games"] and got["players"] == drawn[1]["players"]
