@@ -7,11 +7,15 @@ item 3: "a public standings page for the hall").
 Read-only beside a running ``hub serve``: every request folds what the hub's copies
 gained since the last one (the rules engine's fold, ``tournament.standings``).  The page
 is public: it shows placements, points, scores, whose turn and the särspel, never a card
-(the standings hold none) and not the TL's problems and conflicts.
+(the standings hold none) and not the TL's problems and conflicts.  With the event's
+tokens, ``/tl?token=TL`` is the TL's event screen: every table, those with open alerts
+first, problems, conflicts, särspel, which tables' publishers are offline; the TL acts
+on a table through that table's own dashboard (``/hall``).
 """
 
 from __future__ import annotations
 
+import hmac
 import os
 from typing import Any
 
@@ -36,9 +40,35 @@ def public_document(doc: dict[str, Any]) -> dict[str, Any]:
             "heats": heats}
 
 
-def create_app(hub_path: str | os.PathLike) -> FastAPI:
+def tl_document(board: Standings) -> dict[str, Any]:
+    """Everything for the TL: the standings with problems and conflicts, and per table its
+    open alerts (from its log), whether its publisher is online and its last record's time;
+    the tables that need the TL first (alerts, then problems, then those still playing)."""
+    doc = board.document()
+    statuses = board.hub.statuses()
+    tables = []
+    for heat in doc["heats"]:
+        for t in heat["tables"]:
+            st = statuses.get(t["table"], {})
+            t.update(alerts=board.alerts(t["table"]), online=bool(st.get("online")),
+                     last_time=board.last_time(t["table"]))
+            tables.append(t)
+    tables.sort(key=lambda t: (not t["alerts"], not t["problems"], t["finished"], t["heat"], t["number"]))
+    doc["attention"] = [t["table"] for t in tables]
+    return doc
+
+
+def create_app(hub_path: str | os.PathLike, tl_token: str | None = None) -> FastAPI:
+    """``tl_token``: the event's TL token (its tokens.json); without one there is no TL page."""
     app = FastAPI(title="Chicago SM standings", docs_url=None, redoc_url=None, openapi_url=None)
     state: dict[str, Any] = {}
+
+    def tl_denied(token: str | None) -> JSONResponse | None:
+        if tl_token is None:
+            return JSONResponse({"error": "no TL page here: start 'hub web' with --tokens"}, status_code=404)
+        if not token or not hmac.compare_digest(token, tl_token):
+            return JSONResponse({"error": "the TL's token is needed"}, status_code=401 if not token else 403)
+        return None
 
     def board() -> Standings:
         # opened in the event loop's thread on first use (sqlite3 connections stay in their thread)
@@ -62,6 +92,14 @@ def create_app(hub_path: str | os.PathLike) -> FastAPI:
                 return JSONResponse({"error": f"the hub holds nothing of table {table!r}"}, status_code=404)
             w["tables"] = {table: w["tables"][table]}
         return JSONResponse(w, headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/tl")
+    async def tl(token: str | None = None) -> JSONResponse:
+        return tl_denied(token) or JSONResponse(tl_document(board()), headers={"Cache-Control": "no-store"})
+
+    @app.get("/tl", response_class=HTMLResponse)
+    async def tl_page(token: str | None = None):
+        return tl_denied(token) or HTMLResponse(TL_PAGE)
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> HTMLResponse:
@@ -123,6 +161,56 @@ async function refresh() {
     document.getElementById("heats").replaceChildren(...heats);
     document.body.dataset.loaded = "1";
   } catch (e) { /* the hub's page stays as it was until the next try */ }
+}
+refresh(); setInterval(refresh, 2000);
+</script></body></html>
+"""
+
+TL_PAGE = """<!doctype html>
+<html lang="sv"><head><meta charset="utf-8"><title>TL: hela tävlingen / the whole event</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body { font-family: system-ui, sans-serif; background: #1b1d22; color: #eee; margin: 1rem; }
+.t { background: #2a2d34; border-radius: 6px; padding: .5rem .8rem; margin: .4rem 0; }
+.t.alert { border-left: 6px solid #ff5555; } .t.problem { border-left: 6px solid #ffb86c; }
+.alerts li { color: #ff7777; } .problems li { color: #ffb86c; } .small { color: #aaa; font-size: .85rem; }
+.off { color: #ff5555; font-weight: bold; } .on { color: #50fa7b; } td { padding: 0 .4rem; }
+</style></head>
+<body><h1 id="title">TL</h1><div id="conflicts"></div><div id="tables"></div>
+<script>
+"use strict";
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : String(k));
+  return e;
+}
+function card(t) {
+  const cls = t.alerts.length ? "t alert" : t.problems.length ? "t problem" : "t";
+  const c = t.current;
+  const where = !t.started ? "inte startat / not started" : t.finished ? "klart / finished"
+    : `parti ${c.game} · giv ${c.deal} · ${c.phase} · väntar på / waiting for ${c.to_act.join(", ") || "-"}`;
+  return el("div", { class: cls, "data-table": t.table, "data-alerts": t.alerts.length },
+    el("b", {}, `${t.table} `), el("span", { class: t.online ? "on" : "off" }, t.online ? "online" : "offline"),
+    el("span", { class: "small" }, ` · ${t.records} poster / records · ${where}`),
+    t.alerts.length ? el("ul", { class: "alerts" }, t.alerts.map(a => el("li", {}, `[${a.kind}] ${a.text}`))) : null,
+    t.problems.length ? el("ul", { class: "problems" }, t.problems.map(p => el("li", {}, p))) : null,
+    t["särspel"] ? el("div", {}, `Särspel: ${t["särspel"].players.join(", ")} (${t["särspel"].deals} giv)`) : null,
+    el("table", {}, (t.standings || []).map(s => el("tr", {}, el("td", {}, s.rank + "."), el("td", {}, s.player),
+      el("td", {}, s.placement_points + " p"), el("td", {}, s.score_total)))));
+}
+async function refresh() {
+  const r = await fetch("api/tl?token=" + encodeURIComponent(TOKEN), { cache: "no-store" });
+  if (!r.ok) { document.getElementById("title").textContent = "TL: " + (await r.json()).error; return; }
+  const doc = await r.json();
+  document.getElementById("title").textContent = "TL · " + (doc.name || doc.event);
+  const byId = {};
+  for (const h of doc.heats) for (const t of h.tables) byId[t.table] = t;
+  document.getElementById("tables").replaceChildren(...doc.attention.map(id => card(byId[id])));
+  document.getElementById("conflicts").replaceChildren(...doc.conflicts.map(c =>
+    el("div", { class: "t alert" }, `Konflikt / conflict: ${c.table}: ${c.detail}`)));
+  document.body.dataset.loaded = "1";
 }
 refresh(); setInterval(refresh, 2000);
 </script></body></html>

@@ -74,6 +74,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     pw.add_argument("hub")
     pw.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the hall's network)")
     pw.add_argument("--port", type=int, default=8090)
+    pw.add_argument("--tokens", metavar="FILE", help="the event's tokens.json (as the dashboards'): adds the TL's "
+                    "event screen at /tl?token=TL")
     p.set_defaults(_hub_parser=p)
 
 
@@ -308,6 +310,19 @@ def _web(args) -> int:
 
     with _open(args.hub, readonly=True) as hub:
         hub.event_id()
+    tl = None
+    if args.tokens:
+        from pathlib import Path
+
+        from dashboard.errors import DashboardError
+        from dashboard.tokens import RoleTokens
+
+        try:
+            tl = RoleTokens.load_or_create(Path(args.tokens)).token("tl")
+        except DashboardError as exc:
+            raise HubError(str(exc)) from None
     print(f"standings of {args.hub} on http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
-    uvicorn.run(create_app(args.hub), host=args.host, port=args.port, log_level="warning")
+    if tl:
+        print(f"the TL's event screen: http://{args.host}:{args.port}/tl?token={tl}", file=sys.stderr, flush=True)
+    uvicorn.run(create_app(args.hub, tl_token=tl), host=args.host, port=args.port, log_level="warning")
     return 0

@@ -52,6 +52,8 @@ CREATE TABLE IF NOT EXISTS keys (            -- each table's Ed25519 public key,
 CREATE TABLE IF NOT EXISTS signed_heads (    -- the witness: every head a table signed
     table_id TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT NOT NULL, sig TEXT NOT NULL,
     time REAL NOT NULL, PRIMARY KEY (table_id, seq));
+CREATE TABLE IF NOT EXISTS status (          -- each table's publisher: online or not (its MQTT will)
+    table_id TEXT PRIMARY KEY, online INTEGER NOT NULL, last_seq INTEGER, time REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS conflicts (
     id INTEGER PRIMARY KEY, table_id TEXT NOT NULL, seq INTEGER NOT NULL, time REAL NOT NULL,
     detail TEXT NOT NULL, UNIQUE (table_id, seq, detail));
@@ -327,6 +329,15 @@ class HubStore:
             self.conn.execute("INSERT OR IGNORE INTO signed_heads (table_id, seq, digest, sig, time) VALUES (?, ?, ?, ?, ?)",
                               (table, seq, dg, head["sig"], _time.time()))
         return None
+
+    def set_status(self, table: str, online: bool, last_seq: int | None) -> None:
+        with self._tx():
+            self.conn.execute("INSERT OR REPLACE INTO status (table_id, online, last_seq, time) VALUES (?, ?, ?, ?)",
+                              (table, int(online), last_seq, _time.time()))
+
+    def statuses(self) -> dict[str, dict[str, Any]]:
+        return {t: {"online": bool(o), "last_seq": s, "time": tm}
+                for t, o, s, tm in self.conn.execute("SELECT table_id, online, last_seq, time FROM status")}
 
     def signed_heads(self, table: str) -> list[dict[str, Any]]:
         return [{"seq": s, "digest": d, "sig": g} for s, d, g in self.conn.execute(

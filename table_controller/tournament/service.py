@@ -116,6 +116,8 @@ class HubService:
                     elif topic.endswith("/status"):
                         st = topics.parse_status(msg.payload)
                         self.online[st["table"]] = st
+                        last = st.get("last_seq")
+                        self.hub.set_status(st["table"], st["online"], last if isinstance(last, int) else None)
                         self._dirty_standings = True
                 except topics.PayloadError as exc:
                     self.stats["bad"] += 1

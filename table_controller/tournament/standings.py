@@ -31,6 +31,8 @@ class _Table:
     engine: Engine = field(default_factory=Engine)
     seq: int = 0            # records folded so far
     broken: str | None = None
+    alerts: dict[Any, dict[str, Any]] = field(default_factory=dict)  # open alerts (the TL's), by id
+    last_time: float | None = None
 
 
 class Standings:
@@ -66,6 +68,12 @@ class Standings:
     def _fold(tid: str, st: _Table, records: Sequence[Record]) -> None:
         if not records:
             return
+        for r in records:
+            if r.kind == "alert":
+                _alert(st, r)
+            elif r.kind == "action":  # a call for the TL without an id stands until play goes on
+                st.alerts = {k: v for k, v in st.alerts.items() if not (isinstance(k, tuple) and k[0] == "call")}
+        st.last_time = records[-1].time
         try:
             for e in events_of(records, f"table {tid}"):
                 evolve(st.engine.state, e)  # as Engine.from_events folds
@@ -83,6 +91,15 @@ class Standings:
                 out.append({"table": tid, "players": list(s.playoff_players), "deals": s.playoff_deals,
                             "game": len(s.games) + (0 if s.games and s.games[-1].playoff else 1)})
         return out
+
+    def alerts(self, table: str) -> list[dict[str, Any]]:
+        """The table's open alerts, oldest first (from its log: raised and not ended)."""
+        st = self._tables.get(table)
+        return sorted(st.alerts.values(), key=lambda a: a["seq"]) if st else []
+
+    def last_time(self, table: str) -> float | None:
+        st = self._tables.get(table)
+        return st.last_time if st else None
 
     def engine(self, table: str) -> Engine:
         return self._tables.setdefault(table, _Table()).engine
@@ -130,3 +147,12 @@ class Standings:
             heats.append(heat)
         return {"event": meta.get("event"), "name": meta.get("name"), "ruleset": meta.get("ruleset"),
                 "clubs": clubs, "heats": heats, "conflicts": self.hub.conflicts()}
+
+
+def _alert(st: _Table, r: Record) -> None:
+    d = r.data
+    if d.get("state") == "ended":
+        st.alerts.pop(d.get("id"), None)
+        return
+    key = d.get("id") if d.get("id") is not None else ("call", r.seq)
+    st.alerts[key] = {"seq": r.seq, "time": r.time, "kind": d.get("kind") or "alert", "text": str(d.get("text", ""))}

@@ -33,7 +33,8 @@ def hall(tmp_path):
             sync(hub, rt, t["table"])
             played.append(rt)
     port = free_port()
-    server = Proc(["hub", "web", str(hub_db), "--port", str(port)], tmp_path / "web.log").start()
+    server = Proc(["hub", "web", str(hub_db), "--port", str(port), "--tokens", str(tmp_path / "tokens.json")],
+                  tmp_path / "web.log").start()
     base = f"http://127.0.0.1:{port}"
 
     def up():
@@ -108,3 +109,24 @@ def test_log_verify_against_the_hub_url__item4(hall, tmp_path, capsys):
     assert "holds nothing of table 'h9-t9'" in capsys.readouterr().err
     assert main(["log", "verify", str(copy), "--hub", "ftp://x", "--table", "h1-t1"]) == 2
     assert "http://HOST:PORT" in capsys.readouterr().err
+
+
+def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall, tmp_path):
+    base, hub_db, tables, played = hall
+    assert httpx.get(base + "/api/tl").status_code == 401
+    tokens = json.loads((tmp_path / "tokens.json").read_text())
+    assert httpx.get(base + "/api/tl", params={"token": tokens["public"]}).status_code == 403
+    third = played[2]
+    third.store.append_one("alert", {"id": 4, "kind": "card_twice", "text": "7H seen at pads 1 and 3",
+                                     "state": "raised"}, "sensing")
+    third.store.append_one("alert", {"id": 5, "kind": "pad", "text": "pad 2 silent", "state": "raised"}, "sensing")
+    third.store.append_one("alert", {"id": 5, "kind": "pad", "state": "ended"}, "sensing")
+    with HubStore.open(hub_db) as hub:
+        sync(hub, third, tables[2]["table"])
+    doc = httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).json()
+    assert doc["attention"][0] == tables[2]["table"]  # the table that needs the TL first
+    first = next(t for t in doc["heats"][0]["tables"] if t["table"] == tables[2]["table"])
+    assert [a["text"] for a in first["alerts"]] == ["7H seen at pads 1 and 3"] and first["online"] is False
+    assert "problems" in first and "conflicts" in doc
+    assert httpx.get(base + "/tl", params={"token": tokens["tl"]}).status_code == 200
+    assert "7H" not in httpx.get(base + "/api/standings").text  # the alert is the TL's, not the hall's
