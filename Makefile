@@ -33,7 +33,7 @@ test: setup system-deps
 demo: setup
 	$(BIN)/chicago-table demo
 
-bench: setup
+bench: setup system-deps
 	@for b in tests/bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:

@@ -52,6 +52,7 @@ class TablePublisher:
         self.connected = asyncio.Event()
         self._ack_moved = asyncio.Event()
         self._hub_spoke = False
+        self._last_error = ""
         self._store: SQLiteStore | None = None
         self.key = load_key(key) if key is not None else None  # signs the chain head (item 4)
         self.signed = 0         # the last head signed and published in this session
@@ -173,7 +174,9 @@ class TablePublisher:
         try:
             return store.read(first, last)  # checks the chain of what it returns
         except StoreError as exc:
-            log.error("%s: cannot read records %d..%d: %s", self.table, first, last, exc)
+            if str(exc) != self._last_error:  # once, not every poll: the TL runs 'log check'
+                log.error("%s: cannot read records %d..%d: %s", self.table, first, last, exc)
+                self._last_error = str(exc)
             return []
 
 
