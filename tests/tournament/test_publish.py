@@ -115,3 +115,41 @@ async def test_a_heat_drawn_while_the_hub_serves_is_published_to_the_tables__r7(
                     got = topics.parse_json(msg.payload, "draw")
                     break
     assert got["games"] == drawn[1]["games"] and got["players"] == drawn[1]["players"]
+
+
+async def test_a_tied_table_gets_its_sarspel_drawn_through_the_broker__r11_r7(broker, tmp_path):
+    import aiomqtt
+
+    from table_controller.tournament import topics
+
+    from .test_event import tie_start
+
+    hub_db = tmp_path / "hub.sqlite"
+    tables = make_hub(hub_db, seed="tie")
+    t1 = tables[0]
+    t = RecordedTable(tmp_path / "t1.sqlite", tie_start(t1))
+    t.play()  # three games, three straight flushes: three players tied (r11)
+    hub = HubService(hub_db, port=broker.port)
+    pub = TablePublisher(t.path, table=t1["table"], event="sm2026", port=broker.port)
+    async with running(hub, pub):
+        async with aiomqtt.Client("127.0.0.1", broker.port) as c:
+            await c.subscribe(topics.draw_topic("sm2026", t1["table"]), qos=1)
+            async with asyncio.timeout(30):
+                async for msg in c.messages:  # the table learns its särspel seats from the hub
+                    drawn = topics.parse_json(msg.payload, "draw")
+                    if any(g["playoff"] for g in drawn["games"]):
+                        break
+        (sp,) = [g for g in drawn["games"] if g["playoff"]]
+        assert sp["game"] == 4 and len(sp["seats"]) == 3
+        t.actions = play_as_drawn(t1, seed=3, start=t.actions, playoff_draw=lambda ps, g: sp)
+        t.play()
+        await until(lambda: hub_head(hub_db, t1["table"]) == t.last_seq(), what="the särspel at the hub")
+    with HubStore.open(hub_db, readonly=True) as h:
+        from table_controller.tournament.standings import Standings
+
+        board = Standings(h)
+        board.update()
+        (doc,) = [x for x in board.document()["heats"][0]["tables"] if x["table"] == t1["table"]]
+    assert doc["finished"] and doc["problems"] == [] and len(doc["advancing"]) == 2
+    assert doc["advancing"][0] in sp["seats"]  # the särspel's winner heads the table (r11)
+    t.close()
