@@ -80,7 +80,7 @@ class TablePublisher:
         will = aiomqtt.Will(topics.status_topic(self.event, self.table),
                             topics.status_payload(self.table, False), qos=1, retain=True)
         async with aiomqtt.Client(self.host, self.port, identifier=self.client_id, will=will,
-                                  keepalive=10, timeout=5) as client:
+                                  keepalive=10, timeout=5, socket_options=topics.SOCKET_OPTIONS) as client:
             await client.subscribe(topics.ack_topic(self.event, self.table), qos=1)
             listener = asyncio.create_task(self._listen(client))
             try:

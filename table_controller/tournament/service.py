@@ -69,7 +69,8 @@ class HubService:
     async def _session(self, stop: asyncio.Event) -> None:
         ev = self.event
         async with aiomqtt.Client(self.host, self.port, identifier=self.client_id or f"chicago-hub-{ev}",
-                                  clean_session=False, keepalive=10, timeout=5) as client:
+                                  clean_session=False, keepalive=10, timeout=5,
+                                  socket_options=topics.SOCKET_OPTIONS) as client:
             for what in ("records", "status", "head"):
                 await client.subscribe(topics.table_filter(ev, what), qos=1)
             # every table hears the hub is back (a publisher waiting to resend goes at once)
@@ -146,9 +147,8 @@ class HubService:
             for _, what in res.conflicts:
                 log.warning("hub: table %s: %s", res.table, what)
             dirty[table] = (res.have, res.digest)
-        for table, (seq, dg) in dirty.items():
-            await client.publish(topics.ack_topic(self.event, table), topics.ack_payload(table, seq, dg),
-                                 qos=1, retain=True)
+        await asyncio.gather(*(client.publish(topics.ack_topic(self.event, table), topics.ack_payload(table, seq, dg),
+                                              qos=1, retain=True) for table, (seq, dg) in dirty.items()))
         try:  # the copy is safe already; a standings fault must not stop the ingest
             for (table, records), res in zip(batches, results):
                 if res.stored:

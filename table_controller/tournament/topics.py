@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import socket
 from typing import Any, Iterable, Mapping
 
 from ..store.records import KINDS, Record
@@ -22,6 +23,11 @@ VERSION = 1
 ROOT = f"chicago/v{VERSION}"
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # no '/', '+', '#': one topic level
+
+
+# Small messages and their acks go out at once: with Nagle's algorithm on, a hub's PUBACK
+# followed by its own ack waits for the broker's delayed TCP ack (40 ms a message).
+SOCKET_OPTIONS = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
 
 
 class PayloadError(ValueError):
