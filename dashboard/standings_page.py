@@ -46,12 +46,13 @@ def tl_document(board: Standings) -> dict[str, Any]:
     the tables that need the TL first (alerts, then problems, then those still playing)."""
     doc = board.document()
     statuses = board.hub.statuses()
+    urls = board.hub.dashboards()
     tables = []
     for heat in doc["heats"]:
         for t in heat["tables"]:
             st = statuses.get(t["table"], {})
             t.update(alerts=board.alerts(t["table"]), online=bool(st.get("online")),
-                     last_time=board.last_time(t["table"]))
+                     last_time=board.last_time(t["table"]), dashboard=urls.get(t["table"]))
             tables.append(t)
     tables.sort(key=lambda t: (not t["alerts"], not t["problems"], t["finished"], t["heat"], t["number"]))
     doc["attention"] = [t["table"] for t in tables]
@@ -174,7 +175,7 @@ body { font-family: system-ui, sans-serif; background: #1b1d22; color: #eee; mar
 .t { background: #2a2d34; border-radius: 6px; padding: .5rem .8rem; margin: .4rem 0; }
 .t.alert { border-left: 6px solid #ff5555; } .t.problem { border-left: 6px solid #ffb86c; }
 .alerts li { color: #ff7777; } .problems li { color: #ffb86c; } .small { color: #aaa; font-size: .85rem; }
-.off { color: #ff5555; font-weight: bold; } .on { color: #50fa7b; } td { padding: 0 .4rem; }
+.off { color: #ff5555; font-weight: bold; } .on { color: #50fa7b; } td { padding: 0 .4rem; } a { color: #8be9fd; }
 </style></head>
 <body><h1 id="title">TL</h1><div id="conflicts"></div><div id="tables"></div>
 <script>
@@ -193,6 +194,8 @@ function card(t) {
     : `parti ${c.game} · giv ${c.deal} · ${c.phase} · väntar på / waiting for ${c.to_act.join(", ") || "-"}`;
   return el("div", { class: cls, "data-table": t.table, "data-alerts": t.alerts.length },
     el("b", {}, `${t.table} `), el("span", { class: t.online ? "on" : "off" }, t.online ? "online" : "offline"),
+    t.dashboard ? el("a", { class: "act", href: t.dashboard + "/tl?token=" + encodeURIComponent(TOKEN) },
+      " · öppna bordet / open the table") : null,
     el("span", { class: "small" }, ` · ${t.records} poster / records · ${where}`),
     t.alerts.length ? el("ul", { class: "alerts" }, t.alerts.map(a => el("li", {}, `[${a.kind}] ${a.text}`))) : null,
     t.problems.length ? el("ul", { class: "problems" }, t.problems.map(p => el("li", {}, p))) : null,

@@ -67,6 +67,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r2.add_argument("hub")
     r2.add_argument("table")
     r2.add_argument("public", help="the public key 'hub keygen' printed (64 hex digits)")
+    u = sub.add_parser("dashboard", help="where a table's own dashboard is: the TL's event screen links to it")
+    u.add_argument("hub")
+    u.add_argument("table")
+    u.add_argument("url", help="http://HOST:PORT of the table's dashboard ('chicago-table serve')")
     w = sub.add_parser("witness", help="export the hub's witness (record digests, signed heads, keys) as JSON")
     w.add_argument("hub")
     w.add_argument("-o", "--output", required=True, metavar="FILE")
@@ -87,7 +91,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         return {"create": _create, "register": _register, "draw": _draw, "advance": _advance,
                 "standings": _standings, "export": _export, "serve": _serve, "publish": _publish,
-                "keygen": _keygen, "key": _key, "witness": _witness, "web": _web}[cmd](args)
+                "keygen": _keygen, "key": _key, "witness": _witness, "web": _web,
+                "dashboard": _dashboard}[cmd](args)
     except (HubError, ValueError, OSError) as exc:
         print(f"chicago-table hub {cmd}: {exc}", file=sys.stderr)
         return 2
@@ -325,4 +330,11 @@ def _web(args) -> int:
     if tl:
         print(f"the TL's event screen: http://{args.host}:{args.port}/tl?token={tl}", file=sys.stderr, flush=True)
     uvicorn.run(create_app(args.hub, tl_token=tl), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _dashboard(args) -> int:
+    with _open(args.hub) as hub:
+        hub.set_dashboard(args.table, args.url)
+    print(f"{args.table}: the TL acts on it at {args.url}")
     return 0

@@ -52,6 +52,8 @@ CREATE TABLE IF NOT EXISTS keys (            -- each table's Ed25519 public key,
 CREATE TABLE IF NOT EXISTS signed_heads (    -- the witness: every head a table signed
     table_id TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT NOT NULL, sig TEXT NOT NULL,
     time REAL NOT NULL, PRIMARY KEY (table_id, seq));
+CREATE TABLE IF NOT EXISTS dashboards (      -- each table's own dashboard, where the TL acts on it
+    table_id TEXT PRIMARY KEY, url TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS status (          -- each table's publisher: online or not (its MQTT will)
     table_id TEXT PRIMARY KEY, online INTEGER NOT NULL, last_seq INTEGER, time REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS conflicts (
@@ -329,6 +331,21 @@ class HubStore:
             self.conn.execute("INSERT OR IGNORE INTO signed_heads (table_id, seq, digest, sig, time) VALUES (?, ?, ?, ?, ?)",
                               (table, seq, dg, head["sig"], _time.time()))
         return None
+
+    def set_dashboard(self, table: str, url: str) -> None:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
+            raise HubError(f"{url!r}: give the table's dashboard as http://HOST:PORT")
+        if self.table(table) is None:
+            raise HubError(f"table {table!r} is not drawn")
+        with self._tx():
+            self.conn.execute("INSERT OR REPLACE INTO dashboards (table_id, url) VALUES (?, ?)",
+                              (table, url.strip().rstrip("/")))
+
+    def dashboards(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT table_id, url FROM dashboards"))
 
     def set_status(self, table: str, online: bool, last_seq: int | None) -> None:
         with self._tx():

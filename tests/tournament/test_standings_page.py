@@ -84,6 +84,13 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         winner = table_document(resume(played[0].path)[0])["standings"][0]["player"]
         assert winner in shown[0] and "klart" in shown[0]
         assert not cards_in_text(page.inner_text("body"))
+        tl = json.loads((tmp_path / "tokens.json").read_text())["tl"]
+        page.goto(base + "/tl?token=" + tl)  # the TL's event screen
+        page.wait_for_selector("body[data-loaded='1']")
+        assert page.locator("[data-table]").count() == len(tables)
+        assert "offline" in page.inner_text("body")  # no publisher runs in this test
+        page.goto(base + "/tl?token=wrong")
+        assert "token" in page.inner_text("body")
         assert errors == []
         ctx.close()
 
@@ -129,4 +136,10 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     assert [a["text"] for a in first["alerts"]] == ["7H seen at pads 1 and 3"] and first["online"] is False
     assert "problems" in first and "conflicts" in doc
     assert httpx.get(base + "/tl", params={"token": tokens["tl"]}).status_code == 200
+    from table_controller.cli import main
+    assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "ftp://x"]) == 2
+    assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "http://table3.local:8080/"]) == 0
+    doc = httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).json()
+    first = next(t for t in doc["heats"][0]["tables"] if t["table"] == tables[2]["table"])
+    assert first["dashboard"] == "http://table3.local:8080"  # where the TL acts on that table
     assert "7H" not in httpx.get(base + "/api/standings").text  # the alert is the TL's, not the hall's
