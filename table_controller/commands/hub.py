@@ -53,6 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     v = sub.add_parser("serve", help="take the tables' logs from the broker and publish acks, draws, standings")
     v.add_argument("hub")
     v.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
+    _credentials(v)
     b = sub.add_parser("publish", help="(at a table) publish the table's log to the hub")
     b.add_argument("--db", required=True, help="the table's log (.sqlite)")
     b.add_argument("--table", required=True, help="the table's id as drawn, e.g. h1-t3")
@@ -60,6 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     b.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
     b.add_argument("--batch", type=int, default=200, help="records per message at most")
     b.add_argument("--stall", type=float, default=3.0, help="seconds without a moving ack before resending")
+    _credentials(b)
     b.add_argument("--key", metavar="FILE", help="the table's private key (hub keygen): sign the chain head")
     k = sub.add_parser("keygen", help="(at table setup) a new Ed25519 key for a table; prints its public key")
     k.add_argument("--key", required=True, metavar="FILE", help="the new private key file (owner-only)")
@@ -81,6 +83,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     pw.add_argument("--tokens", metavar="FILE", help="the event's tokens.json (as the dashboards'): adds the TL's "
                     "event screen at /tl?token=TL")
     p.set_defaults(_hub_parser=p)
+
+
+def _credentials(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--user", help="the broker's user name (see TOPICS.md: a user per table at an event)")
+    p.add_argument("--password-file", metavar="FILE", help="a file holding the broker password (first line)")
+
+
+def _login(args) -> tuple[str | None, str | None]:
+    if args.password_file and not args.user:
+        raise HubError("--password-file needs --user")
+    if not args.password_file:
+        return args.user, None
+    with open(args.password_file, encoding="utf-8") as fh:
+        return args.user, fh.readline().rstrip("\n")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -252,7 +268,8 @@ def _serve(args) -> int:
     host, port = _broker(args.broker)
     with _open(args.hub) as hub:
         hub.event_id()
-    service = HubService(args.hub, host=host, port=port)
+    user, password = _login(args)
+    service = HubService(args.hub, host=host, port=port, username=user, password=password)
     print(f"hub serving {args.hub} through {host}:{port}", file=sys.stderr, flush=True)
     return _run_until_signal(service.run)
 
@@ -264,10 +281,11 @@ def _publish(args) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     host, port = _broker(args.broker)
+    user, password = _login(args)
     if args.batch < 1 or args.stall <= 0:
         raise HubError("--batch must be at least 1 and --stall above 0")
     pub = TablePublisher(args.db, table=args.table, event=args.event, host=host, port=port,
-                         batch=args.batch, stall=args.stall, key=args.key)
+                         batch=args.batch, stall=args.stall, key=args.key, username=user, password=password)
     print(f"publishing {args.db} as {args.table} through {host}:{port}", file=sys.stderr, flush=True)
     return _run_until_signal(pub.run)
 

@@ -37,7 +37,8 @@ class TablePublisher:
     def __init__(self, db: str | os.PathLike, *, table: str, event: str, host: str = "127.0.0.1",
                  port: int = 1883, batch: int = 200, window: int = 5000, stall: float = 3.0,
                  poll: float = 0.1, retry: float = 0.5, client_id: str | None = None,
-                 key: str | os.PathLike | None = None, clock=time.monotonic):
+                 key: str | os.PathLike | None = None, username: str | None = None,
+                 password: str | None = None, clock=time.monotonic):
         self.db = Path(db)
         self.table = topics.check_id(table, "table")
         self.event = topics.check_id(event, "event")
@@ -46,6 +47,7 @@ class TablePublisher:
         self.poll, self.retry = poll, retry
         self.client_id = client_id or f"chicago-table-{event}-{table}"
         self.clock = clock
+        self.username, self.password = username, password  # the broker's user for this table
         self.acked = 0          # what the hub last said it has
         self.next = 1           # the next seq to send in this session
         self.sent_messages = 0
@@ -80,7 +82,8 @@ class TablePublisher:
         will = aiomqtt.Will(topics.status_topic(self.event, self.table),
                             topics.status_payload(self.table, False), qos=1, retain=True)
         async with aiomqtt.Client(self.host, self.port, identifier=self.client_id, will=will,
-                                  keepalive=10, timeout=5, socket_options=topics.SOCKET_OPTIONS) as client:
+                                  keepalive=10, timeout=5, socket_options=topics.SOCKET_OPTIONS,
+                                  username=self.username, password=self.password) as client:
             await client.subscribe(topics.ack_topic(self.event, self.table), qos=1)
             listener = asyncio.create_task(self._listen(client))
             try:

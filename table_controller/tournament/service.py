@@ -33,10 +33,11 @@ log = logging.getLogger(__name__)
 class HubService:
     def __init__(self, path: str | os.PathLike, *, host: str = "127.0.0.1", port: int = 1883,
                  client_id: str | None = None, retry: float = 0.5, standings_every: float = 0.5,
-                 flush_every: int = 50):
+                 flush_every: int = 50, username: str | None = None, password: str | None = None):
         self.path = path
         self.host, self.port = host, port
         self.client_id = client_id
+        self.username, self.password = username, password
         self.retry, self.standings_every, self.flush_every = retry, standings_every, flush_every
         self.online: dict[str, dict[str, Any]] = {}
         self.stats = {"messages": 0, "stored": 0, "duplicates": 0, "out_of_order": 0, "conflicts": 0, "bad": 0}
@@ -70,7 +71,8 @@ class HubService:
         ev = self.event
         async with aiomqtt.Client(self.host, self.port, identifier=self.client_id or f"chicago-hub-{ev}",
                                   clean_session=False, keepalive=10, timeout=5,
-                                  socket_options=topics.SOCKET_OPTIONS) as client:
+                                  socket_options=topics.SOCKET_OPTIONS,
+                                  username=self.username, password=self.password) as client:
             for what in ("records", "status", "head"):
                 await client.subscribe(topics.table_filter(ev, what), qos=1)
             # every table hears the hub is back (a publisher waiting to resend goes at once)

@@ -3,6 +3,7 @@ process we can kill and start again on the same port."""
 
 from __future__ import annotations
 
+import getpass
 import os
 import shutil
 import signal
@@ -33,7 +34,8 @@ def wait_until(cond, timeout: float = 30.0, what: str = "condition", step: float
 
 
 class Broker:
-    def __init__(self, folder: Path, port: int | None = None):
+    def __init__(self, folder: Path, port: int | None = None, users: dict[str, str] | None = None,
+                 acl: str | None = None):
         self.folder = Path(folder)
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
@@ -41,7 +43,22 @@ class Broker:
         # persistence off: a restart loses every queued message, the worst case the
         # tables' resend-from-the-ack must cover (broker acks are not durable)
         self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                             f"max_queued_messages 0\nset_tcp_nodelay true\nlog_dest file {self.folder / 'mosquitto.log'}\n")
+                             f"max_queued_messages 0\nset_tcp_nodelay true\nlog_dest file {self.folder / 'mosquitto.log'}\n"
+                             # as root, mosquitto would switch to user 'mosquitto', who cannot read
+                             # the test's private folder (its log, password and ACL files)
+                             f"user {getpass.getuser()}\n")
+        if users:  # an event's broker: a user per table and for the hub, topics by ACL (TOPICS.md)
+            pw = self.folder / "passwords"
+            pw.write_text("")
+            for user, password in users.items():
+                subprocess.run(["mosquitto_passwd", "-b", str(pw), user, password], check=True,
+                               capture_output=True)
+            text = self.conf.read_text().replace("allow_anonymous true", "allow_anonymous false")
+            text += f"password_file {pw}\n"
+            if acl:
+                (self.folder / "acl").write_text(acl)
+                text += f"acl_file {self.folder / 'acl'}\n"
+            self.conf.write_text(text)
 
     def start(self) -> "Broker":
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,

@@ -62,6 +62,13 @@ class RecordedTable:
         self.done = upto
         return self.store.last_seq()
 
+    def store_records(self, n: int):
+        """Play ``n`` actions and return every record of the log (then closed)."""
+        self.play(n)
+        recs = self.store.read()
+        self.close()
+        return recs
+
     @property
     def finished(self) -> bool:
         return self.done >= len(self.actions)
