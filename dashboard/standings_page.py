@@ -8,7 +8,9 @@ Read-only beside a running ``hub serve``: every request folds what the hub's cop
 gained since the last one (the rules engine's fold, ``tournament.standings``).  The page
 is public: it shows placements, points, scores, whose turn and the särspel, never a card
 (the standings hold none) and not the TL's problems and conflicts.  With the event's
-tokens, ``/tl?token=TL`` is the TL's event screen: every table, those with open alerts
+tokens, ``/broadcast?token=BROADCAST`` is an OBS source that shows the featured table's own
+(delayed) overlay, switching when the producer features another (``hub feature``), and
+``/tl?token=TL`` is the TL's event screen: every table, those with open alerts
 first, problems, conflicts, särspel, which tables' publishers are offline; the TL acts
 on a table through that table's own dashboard (``/hall``).
 """
@@ -59,8 +61,10 @@ def tl_document(board: Standings) -> dict[str, Any]:
     return doc
 
 
-def create_app(hub_path: str | os.PathLike, tl_token: str | None = None) -> FastAPI:
-    """``tl_token``: the event's TL token (its tokens.json); without one there is no TL page."""
+def create_app(hub_path: str | os.PathLike, tl_token: str | None = None,
+               broadcast_token: str | None = None) -> FastAPI:
+    """``tl_token``, ``broadcast_token``: the event's tokens (its tokens.json); without them
+    there is no TL page and no broadcast page."""
     app = FastAPI(title="Chicago SM standings", docs_url=None, redoc_url=None, openapi_url=None)
     state: dict[str, Any] = {}
 
@@ -93,6 +97,28 @@ def create_app(hub_path: str | os.PathLike, tl_token: str | None = None) -> Fast
                 return JSONResponse({"error": f"the hub holds nothing of table {table!r}"}, status_code=404)
             w["tables"] = {table: w["tables"][table]}
         return JSONResponse(w, headers={"Cache-Control": "no-store"})
+
+    def broadcast_denied(token: str | None) -> JSONResponse | None:
+        if broadcast_token is None:
+            return JSONResponse({"error": "no broadcast page here: start 'hub web' with --tokens"}, status_code=404)
+        if not token or not hmac.compare_digest(token, broadcast_token):
+            return JSONResponse({"error": "the broadcast token is needed"}, status_code=401 if not token else 403)
+        return None
+
+    @app.get("/api/featured")
+    async def featured(token: str | None = None) -> JSONResponse:
+        """The table the producer chose ('hub feature') and its dashboard (the overlay's home)."""
+        denied = broadcast_denied(token)
+        if denied:
+            return denied
+        hub = board().hub
+        table = hub.meta().get("featured")
+        return JSONResponse({"table": table, "dashboard": hub.dashboards().get(table) if table else None},
+                            headers={"Cache-Control": "no-store"})
+
+    @app.get("/broadcast", response_class=HTMLResponse)
+    async def broadcast_page(token: str | None = None):
+        return broadcast_denied(token) or HTMLResponse(BROADCAST_PAGE)
 
     @app.get("/api/tl")
     async def tl(token: str | None = None) -> JSONResponse:
@@ -216,5 +242,28 @@ async function refresh() {
   document.body.dataset.loaded = "1";
 }
 refresh(); setInterval(refresh, 2000);
+</script></body></html>
+"""
+
+BROADCAST_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Featured table</title>
+<style>html, body { margin: 0; height: 100%; background: transparent; overflow: hidden; }
+iframe { border: 0; width: 100%; height: 100%; background: transparent; }</style></head>
+<body><iframe id="overlay" allowtransparency="true"></iframe>
+<script>
+"use strict";
+// The featured table's own overlay (its server holds the broadcast delay); when the producer
+// features another table, the source follows within two seconds.
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const frame = document.getElementById("overlay");
+async function follow() {
+  try {
+    const r = await fetch("api/featured?token=" + encodeURIComponent(TOKEN), { cache: "no-store" });
+    const f = await r.json();
+    const src = f.dashboard ? f.dashboard + "/broadcast?token=" + encodeURIComponent(TOKEN) : "about:blank";
+    if (frame.getAttribute("src") !== src) { frame.setAttribute("src", src); document.body.dataset.table = f.table || ""; }
+  } catch (e) { /* keep showing the table we have */ }
+}
+follow(); setInterval(follow, 2000);
 </script></body></html>
 """

@@ -73,6 +73,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     u.add_argument("hub")
     u.add_argument("table")
     u.add_argument("url", help="http://HOST:PORT of the table's dashboard ('chicago-table serve')")
+    f = sub.add_parser("feature", help="(the producer) the table the broadcast follows ('hub web' /broadcast)")
+    f.add_argument("hub")
+    f.add_argument("table")
     w = sub.add_parser("witness", help="export the hub's witness (record digests, signed heads, keys) as JSON")
     w.add_argument("hub")
     w.add_argument("-o", "--output", required=True, metavar="FILE")
@@ -108,7 +111,7 @@ def main(args: argparse.Namespace) -> int:
         return {"create": _create, "register": _register, "draw": _draw, "advance": _advance,
                 "standings": _standings, "export": _export, "serve": _serve, "publish": _publish,
                 "keygen": _keygen, "key": _key, "witness": _witness, "web": _web,
-                "dashboard": _dashboard}[cmd](args)
+                "dashboard": _dashboard, "feature": _feature}[cmd](args)
     except (HubError, ValueError, OSError) as exc:
         print(f"chicago-table hub {cmd}: {exc}", file=sys.stderr)
         return 2
@@ -333,7 +336,7 @@ def _web(args) -> int:
 
     with _open(args.hub, readonly=True) as hub:
         hub.event_id()
-    tl = None
+    tl = broadcast = None
     if args.tokens:
         from pathlib import Path
 
@@ -341,13 +344,17 @@ def _web(args) -> int:
         from dashboard.tokens import RoleTokens
 
         try:
-            tl = RoleTokens.load_or_create(Path(args.tokens)).token("tl")
+            tokens = RoleTokens.load_or_create(Path(args.tokens))
+            tl, broadcast = tokens.token("tl"), tokens.token("broadcast")
         except DashboardError as exc:
             raise HubError(str(exc)) from None
     print(f"standings of {args.hub} on http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     if tl:
         print(f"the TL's event screen: http://{args.host}:{args.port}/tl?token={tl}", file=sys.stderr, flush=True)
-    uvicorn.run(create_app(args.hub, tl_token=tl), host=args.host, port=args.port, log_level="warning")
+        print(f"the featured table for OBS: http://{args.host}:{args.port}/broadcast?token={broadcast}",
+              file=sys.stderr, flush=True)
+    uvicorn.run(create_app(args.hub, tl_token=tl, broadcast_token=broadcast), host=args.host, port=args.port,
+                log_level="warning")
     return 0
 
 
@@ -355,4 +362,15 @@ def _dashboard(args) -> int:
     with _open(args.hub) as hub:
         hub.set_dashboard(args.table, args.url)
     print(f"{args.table}: the TL acts on it at {args.url}")
+    return 0
+
+
+def _feature(args) -> int:
+    with _open(args.hub) as hub:
+        if hub.table(args.table) is None:
+            raise HubError(f"table {args.table!r} is not drawn")
+        hub.set_meta(featured=args.table)
+        url = hub.dashboards().get(args.table)
+    print(f"the broadcast follows {args.table}" + ("" if url else
+          f" (no dashboard known for it yet: 'chicago-table hub dashboard HUB {args.table} URL')"))
     return 0

@@ -143,3 +143,29 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     first = next(t for t in doc["heats"][0]["tables"] if t["table"] == tables[2]["table"])
     assert first["dashboard"] == "http://table3.local:8080"  # where the TL acts on that table
     assert "7H" not in httpx.get(base + "/api/standings").text  # the alert is the TL's, not the hall's
+
+
+@pytest.mark.browser
+def test_the_broadcast_follows_the_featured_table(hall, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from table_controller.cli import main
+
+    base, hub_db, tables, _ = hall
+    tokens = json.loads((tmp_path / "tokens.json").read_text())
+    assert httpx.get(base + "/broadcast", params={"token": tokens["public"]}).status_code == 403
+    for k, t in enumerate(tables[:2]):
+        assert main(["hub", "dashboard", str(hub_db), t["table"], f"http://127.0.0.{k + 2}:9"]) == 0
+    assert main(["hub", "feature", str(hub_db), "h9-t9"]) == 2
+    assert main(["hub", "feature", str(hub_db), tables[0]["table"]]) == 0
+    with sync_playwright() as p:
+        ctx = launch_chromium(p)
+        page = ctx.new_page()
+        page.goto(base + "/broadcast?token=" + tokens["broadcast"])
+        page.wait_for_selector(f"body[data-table='{tables[0]['table']}']")
+        src = page.get_attribute("#overlay", "src")
+        assert src == "http://127.0.0.2:9/broadcast?token=" + tokens["broadcast"]  # the table's own overlay
+        assert main(["hub", "feature", str(hub_db), tables[1]["table"]]) == 0  # the producer switches
+        page.wait_for_selector(f"body[data-table='{tables[1]['table']}']", timeout=10_000)
+        assert page.get_attribute("#overlay", "src").startswith("http://127.0.0.3:9/broadcast?")
+        ctx.close()
