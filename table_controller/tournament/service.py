@@ -165,7 +165,11 @@ class HubService:
 
     async def _tick(self, client: aiomqtt.Client) -> None:
         seatings = self._seatings()
+        said, said_at = None, 0.0
         while True:
+            if self.stats != said and time.monotonic() - said_at > 30:  # the operator's log
+                said, said_at = dict(self.stats), time.monotonic()
+                log.info("hub: %s", ", ".join(f"{k} {v}" for k, v in said.items()))
             if self._seatings() != seatings:  # 'hub advance' (another process) drew a heat
                 seatings = self._seatings()
                 for t in self.hub.tables():
