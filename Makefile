@@ -16,10 +16,12 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # Debian packages the tests use: chromium for the dashboard tests (Playwright drives
-# Debian's build; its own browser download cannot work offline).  Installed only when missing.
+# Debian's build; its own browser download cannot work offline), mosquitto for the
+# tournament hub's broker tests (they start their own on a free port).  Installed only when missing.
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	{ command -v mosquitto || test -x /usr/sbin/mosquitto; } >/dev/null 2>&1 || missing="$$missing mosquitto"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
@@ -31,7 +33,7 @@ test: setup system-deps
 demo: setup
 	$(BIN)/chicago-table demo
 
-bench: setup
+bench: setup system-deps
 	@for b in tests/bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:

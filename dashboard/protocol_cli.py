@@ -26,6 +26,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the PDF to write (default: FILE with the suffix .protocol.pdf)")
     p.add_argument("--html", type=Path, default=None, help="also write the protocol as HTML (SVG) here")
     p.add_argument("--title", default="Chicago", help="the heading on every page")
+    p.add_argument("--head", action="store_true",
+                   help="print the log's final chain head (record and digest) and its QR code beside the "
+                   "sign-off (FILE must be a table's SQLite log; 'chicago-table log verify' checks it)")
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -65,12 +68,27 @@ def _from_store(path: Path) -> dict[str, Any]:
     return replay_document(engine)
 
 
+def final_head(path: Path) -> dict[str, Any]:
+    """The last record's seq and digest: the head of the log's chain."""
+    from table_controller.store import SQLiteStore, StoreError
+    if path.suffix.lower() not in (".sqlite", ".db", ".sqlite3"):
+        raise DashboardError(f"{path}: --head needs the table's SQLite log, not a script or document")
+    try:
+        with SQLiteStore.open(path, readonly=True) as store:
+            last = store.read(store.last_seq(), store.last_seq())
+    except StoreError as exc:
+        raise DashboardError(f"{path}: cannot read the table log: {exc}") from exc
+    if not last:
+        raise DashboardError(f"{path}: the log is empty")
+    return {"seq": last[0].seq, "digest": last[0].digest}
+
+
 def main(args: argparse.Namespace) -> int:
     from .protocol_pdf import protocol_pdf
     from .protocol_svg import protocol_html
     try:
         doc = load_document(args.file)
-        data = protocol_pdf(doc, title=args.title)
+        data = protocol_pdf(doc, title=args.title, head=final_head(args.file) if args.head else None)
         out = args.output or args.file.with_suffix(".protocol.pdf")
         out.write_bytes(data)
         if args.html:

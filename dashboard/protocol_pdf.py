@@ -26,8 +26,10 @@ TALLY_W = 250         # fences per line: TALLY_W // FENCE_W
 COLS = {"score": 440, "place": 490, "pp": 540}
 
 
-def protocol_pdf(doc: Mapping[str, Any], title: str = "Chicago") -> bytes:
-    """Every game of the REPLAY.md document, one page each."""
+def protocol_pdf(doc: Mapping[str, Any], title: str = "Chicago", head: Mapping[str, Any] | None = None) -> bytes:
+    """Every game of the REPLAY.md document, one page each.  ``head`` (``seq``, ``digest``):
+    the log's final chain head, printed with its QR code beside the sign-off (issue 20:
+    the signed protocol names the log it was made from; ``log verify`` checks that log)."""
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=A4, invariant=1)
     c.setTitle(f"{title}: protocol")
@@ -38,12 +40,13 @@ def protocol_pdf(doc: Mapping[str, Any], title: str = "Chicago") -> bytes:
         c.drawString(MARGIN, PAGE_H - MARGIN - 14, "No game has started yet.")
         c.showPage()
     for g in games:
-        _game_page(c, g, title, doc.get("ruleset"))
+        _game_page(c, g, title, doc.get("ruleset"), head)
     c.save()
     return buf.getvalue()
 
 
-def _game_page(c: canvas.Canvas, g: GameProtocol, title: str, ruleset: Any) -> None:
+def _game_page(c: canvas.Canvas, g: GameProtocol, title: str, ruleset: Any,
+               head: Mapping[str, Any] | None = None) -> None:
     y = PAGE_H - MARGIN
     c.setFont("Helvetica-Bold", 18)
     c.drawString(MARGIN, y - 18, f"{title} - Protocol, game {g.number}")
@@ -77,6 +80,8 @@ def _game_page(c: canvas.Canvas, g: GameProtocol, title: str, ruleset: Any) -> N
     y -= 18
     y = _deals(c, g, y)
     _signatures(c)
+    if head:
+        _head(c, head)
     c.showPage()
 
 
@@ -160,3 +165,23 @@ def _signatures(c: canvas.Canvas) -> None:
     for x, who in ((MARGIN, "Revisor"), (PAGE_W / 2 + 10, "TL")):
         c.line(x, y, x + 220, y)
         c.drawString(x, y - 12, f"{who}: signature")
+
+
+def head_text(head: Mapping[str, Any]) -> str:
+    return f"chicago-log-head|{int(head['seq'])}|{head['digest']}"
+
+
+def _head(c: canvas.Canvas, head: Mapping[str, Any]) -> None:
+    """The final head under the sign-off lines, and as a QR code at the bottom right."""
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+    from reportlab.graphics.shapes import Drawing
+
+    c.setFont("Helvetica", 7)
+    c.drawString(MARGIN, 40, f"Loggens huvud / log head: post / record {int(head['seq'])}, {head['digest']}")
+    size = 50
+    qr = QrCodeWidget(head_text(head))
+    x0, y0, x1, y1 = qr.getBounds()
+    d = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
+    d.add(qr)
+    renderPDF.draw(d, c, PAGE_W - MARGIN - size + 20, 12)

@@ -54,6 +54,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        "Exit status 0: the same game; 1: it differs; 2: the file cannot be read.")
     r.add_argument("file", help="the table's log (.sqlite)")
     r.add_argument("--json", action="store_true", help="print the replayed game's JSON document")
+    v = sub.add_parser("verify", help="prove the log whole and unaltered against the hub's witness",
+                       description="Compare the log with the tournament hub's witness (an export from 'chicago-table "
+                       "hub witness', the hub's file, or the hub's web server): every record's digest and the table's signed heads. "
+                       "Names the first record that is altered or missing; a copy behind the witness (without "
+                       "its -wal) fails. Exit status 0: whole and unaltered; 1: not; 2: cannot be read.")
+    v.add_argument("file", help="the table's log (.sqlite)")
+    src = v.add_mutually_exclusive_group(required=True)
+    src.add_argument("--witness", metavar="FILE", help="the witness export (.json) or the hub file")
+    src.add_argument("--hub", metavar="URL", help="the hub's web server ('chicago-table hub web'), http://HOST:PORT")
+    v.add_argument("--table", help="the table's id at the hub (needed when the witness holds several)")
+    v.add_argument("--json", action="store_true")
     p.set_defaults(_log_parser=p)
 
 
@@ -64,7 +75,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         return {"check": _check, "export": _export, "import": _import,
-                "replay-sensors": _replay_sensors}[cmd](args)
+                "replay-sensors": _replay_sensors, "verify": _verify}[cmd](args)
     except StoreError as exc:
         print(f"chicago-table log {cmd}: {exc}", file=sys.stderr)
         return 2
@@ -171,3 +182,26 @@ def _replay_sensors(args: argparse.Namespace) -> int:
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     return 0 if same else 1
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from ..tournament.hubstore import HubError
+    from ..tournament.witness import fetch_witness, load_witness, verify_log
+
+    try:
+        witness = fetch_witness(args.hub, args.table) if args.hub else load_witness(args.witness)
+        verdict = verify_log(args.file, witness, args.table)
+    except HubError as exc:
+        print(f"chicago-table log verify: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(verdict.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(f"{verdict.path} (table {verdict.table}): {'WHOLE AND UNALTERED' if verdict.ok else 'NOT AS WITNESSED'}; "
+              f"{verdict.records} records, {verdict.witnessed} witnessed")
+        for line in verdict.problems:
+            print(f"  problem: {line}")
+        for line in verdict.notes:
+            print(f"  {line}")
+    return 0 if verdict.ok else 1

@@ -1,0 +1,376 @@
+"""``chicago-table hub``: run a tournament over several tables (issue 20).
+
+    $ chicago-table hub create sm2026.hub --event sm2026 --name "SM i Chicago 2026"
+    $ chicago-table hub register sm2026.hub --csv players.csv      # name,club per line
+    $ chicago-table hub draw sm2026.hub                            # heat 1: tables and seats (r7)
+    $ chicago-table hub serve sm2026.hub --broker 127.0.0.1:1883   # take the tables' logs
+    $ chicago-table hub publish --db table.sqlite --table h1-t3 --event sm2026 --broker HOST:1883
+    $ chicago-table hub standings sm2026.hub
+    $ chicago-table hub advance sm2026.hub                         # the next heat (r7)
+    $ chicago-table hub export sm2026.hub --csv results.csv --pdf results.pdf
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import json
+import signal
+import sys
+
+from ..tournament.hubstore import HubError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Keep a tournament: players, heats, seat draws, the tables' logs (over an MQTT broker) "
+                     "and live standings.  Topics and payloads: table_controller/tournament/TOPICS.md.")
+    sub = p.add_subparsers(dest="hub_command", metavar="ACTION")
+    c = sub.add_parser("create", help="a new hub file for one event")
+    c.add_argument("hub", help="the hub's SQLite file (new)")
+    c.add_argument("--event", required=True, help="the event's id (letters, digits, '-', '_'), used in topics")
+    c.add_argument("--name", default="", help="the event's name for people")
+    c.add_argument("--ruleset", default="sm2025", help="the ruleset every table plays (default sm2025)")
+    r = sub.add_parser("register", help="register players (and their clubs) before heat 1 is drawn")
+    r.add_argument("hub")
+    r.add_argument("--player", action="append", default=[], metavar="NAME[:CLUB]", help="one player; repeat")
+    r.add_argument("--csv", metavar="FILE", help="a CSV file of name,club lines (a 'name' header is skipped)")
+    d = sub.add_parser("draw", help="draw heat 1: tables (clubs spread) and the seats of every game (r7)")
+    d.add_argument("hub")
+    d.add_argument("--seed", help="the draw's seed (default: a fresh random one, printed and logged)")
+    d.add_argument("--json", action="store_true")
+    a = sub.add_parser("advance", help="draw the next heat from who goes on (r7: heat 1 top 2, then the winner)")
+    a.add_argument("hub")
+    a.add_argument("--seed")
+    a.add_argument("--json", action="store_true")
+    s = sub.add_parser("standings", help="the live standings, folded from the tables' logs the hub holds")
+    s.add_argument("hub")
+    s.add_argument("--json", action="store_true")
+    e = sub.add_parser("export", help="the results as CSV and/or PDF")
+    e.add_argument("hub")
+    e.add_argument("--csv", metavar="FILE")
+    e.add_argument("--pdf", metavar="FILE")
+    v = sub.add_parser("serve", help="take the tables' logs from the broker and publish acks, draws, standings")
+    v.add_argument("hub")
+    v.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
+    _credentials(v)
+    b = sub.add_parser("publish", help="(at a table) publish the table's log to the hub")
+    b.add_argument("--db", required=True, help="the table's log (.sqlite)")
+    b.add_argument("--table", required=True, help="the table's id as drawn, e.g. h1-t3")
+    b.add_argument("--event", required=True)
+    b.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
+    b.add_argument("--batch", type=int, default=200, help="records per message at most")
+    b.add_argument("--stall", type=float, default=3.0, help="seconds without a moving ack before resending")
+    _credentials(b)
+    b.add_argument("--key", metavar="FILE", help="the table's private key (hub keygen): sign the chain head")
+    k = sub.add_parser("keygen", help="(at table setup) a new Ed25519 key for a table; prints its public key")
+    k.add_argument("--key", required=True, metavar="FILE", help="the new private key file (owner-only)")
+    r2 = sub.add_parser("key", help="register a table's public key at the hub")
+    r2.add_argument("hub")
+    r2.add_argument("table")
+    r2.add_argument("public", help="the public key 'hub keygen' printed (64 hex digits)")
+    u = sub.add_parser("dashboard", help="where a table's own dashboard is: the TL's event screen links to it")
+    u.add_argument("hub")
+    u.add_argument("table")
+    u.add_argument("url", help="http://HOST:PORT of the table's dashboard ('chicago-table serve')")
+    f = sub.add_parser("feature", help="(the producer) the table the broadcast follows ('hub web' /broadcast)")
+    f.add_argument("hub")
+    f.add_argument("table")
+    w = sub.add_parser("witness", help="export the hub's witness (record digests, signed heads, keys) as JSON")
+    w.add_argument("hub")
+    w.add_argument("-o", "--output", required=True, metavar="FILE")
+    pw = sub.add_parser("web", help="the hall's public standings page (read-only beside 'hub serve')")
+    pw.add_argument("hub")
+    pw.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the hall's network)")
+    pw.add_argument("--port", type=int, default=8090)
+    pw.add_argument("--tokens", metavar="FILE", help="the event's tokens.json (as the dashboards'): adds the TL's "
+                    "event screen at /tl?token=TL")
+    p.set_defaults(_hub_parser=p)
+
+
+def _credentials(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--user", help="the broker's user name (see TOPICS.md: a user per table at an event)")
+    p.add_argument("--password-file", metavar="FILE", help="a file holding the broker password (first line)")
+
+
+def _login(args) -> tuple[str | None, str | None]:
+    if args.password_file and not args.user:
+        raise HubError("--password-file needs --user")
+    if not args.password_file:
+        return args.user, None
+    with open(args.password_file, encoding="utf-8") as fh:
+        return args.user, fh.readline().rstrip("\n")
+
+
+def main(args: argparse.Namespace) -> int:
+    cmd = getattr(args, "hub_command", None)
+    if cmd is None:
+        args._hub_parser.print_help()
+        return 2
+    try:
+        return {"create": _create, "register": _register, "draw": _draw, "advance": _advance,
+                "standings": _standings, "export": _export, "serve": _serve, "publish": _publish,
+                "keygen": _keygen, "key": _key, "witness": _witness, "web": _web,
+                "dashboard": _dashboard, "feature": _feature}[cmd](args)
+    except (HubError, ValueError, OSError) as exc:
+        print(f"chicago-table hub {cmd}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _open(path: str, create: bool = False, readonly: bool = False):
+    from ..tournament.hubstore import HubStore
+
+    return HubStore.open(path, create=create, readonly=readonly)
+
+
+def _create(args) -> int:
+    from pathlib import Path
+
+    from ..tournament.event import check_event, create_event
+
+    check_event(args.event, args.ruleset)  # before the file exists: a refused create leaves nothing
+    if Path(args.hub).exists():
+        raise HubError(f"{args.hub} already exists")
+    with _open(args.hub, create=True) as hub:
+        create_event(hub, args.event, args.name, args.ruleset)
+    print(f"created {args.hub} for event {args.event} ({args.ruleset})")
+    return 0
+
+
+def _register(args) -> int:
+    from ..tournament.event import register
+
+    players = []
+    for item in args.player:
+        name, _, club = item.partition(":")
+        players.append((name.strip(), club.strip()))
+    if args.csv:
+        with open(args.csv, newline="", encoding="utf-8") as fh:
+            for n, row in enumerate(csv.reader(fh), start=1):
+                if not row or (n == 1 and row[0].strip().lower() in ("name", "namn")):
+                    continue
+                players.append((row[0].strip(), row[1].strip() if len(row) > 1 else ""))
+    if not players:
+        raise HubError("no players given (--player NAME[:CLUB] or --csv FILE)")
+    with _open(args.hub) as hub:
+        register(hub, players)
+        total = len(hub.players())
+    print(f"registered {len(players)} players ({total} in all)")
+    return 0
+
+
+def _print_tables(seed: str, heat: int, tables, as_json: bool) -> None:
+    if as_json:
+        json.dump({"heat": heat, "seed": seed, "tables": tables}, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return
+    print(f"heat {heat}, seed {seed}")
+    for t in tables:
+        print(f"  {t['table']}: {', '.join(t['players'])}")
+        for g in t["games"]:
+            print(f"    game {g['game']}: seats {', '.join(g['seats'])}; button {g['button']}")
+
+
+def _draw(args) -> int:
+    from ..tournament.event import draw_first_heat
+
+    with _open(args.hub) as hub:
+        seed, tables = draw_first_heat(hub, args.seed)
+    _print_tables(seed, 1, tables, args.json)
+    return 0
+
+
+def _advance(args) -> int:
+    from ..tournament.event import advance
+    from ..tournament.standings import Standings
+
+    with _open(args.hub) as hub:
+        heat, seed, tables = advance(hub, Standings(hub), args.seed)
+    _print_tables(seed, heat, tables, args.json)
+    return 0
+
+
+def _document(hub):
+    from ..tournament.standings import Standings
+
+    board = Standings(hub)
+    board.update()
+    return board.document()
+
+
+def _standings(args) -> int:
+    with _open(args.hub, readonly=True) as hub:  # beside a running hub serve
+        doc = _document(hub)
+    if args.json:
+        json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{doc['name']} ({doc['event']}, {doc['ruleset']})")
+    for heat in doc["heats"]:
+        print(f"heat {heat['heat']}" + (": complete" if heat["complete"] else ""))
+        for t in heat["tables"]:
+            state = "finished" if t["finished"] else (f"game {t['current']['game']}, deal {t['current']['deal']}, "
+                                                      f"{t['current']['phase']}" if t["started"] else "not started")
+            print(f"  {t['table']} ({t['records']} records): {state}")
+            for s in t.get("standings", []):
+                mark = " *" if s["player"] in t.get("advancing", []) else ""
+                print(f"    {s['rank']}. {s['player']}: {s['placement_points']} p, {s['score_total']} poäng, "
+                      f"{s['won_chicagos']} Chicago{mark}")
+            for problem in t["problems"]:
+                print(f"    problem: {problem}")
+        for sp in heat["särspel"]:
+            print(f"  särspel at {sp['table']}: {', '.join(sp['players'])}, {sp['deals']} deal(s) (r11)")
+        if heat.get("advancing"):
+            print(f"  going on: {', '.join(heat['advancing'])}")
+    for c in doc["conflicts"]:
+        print(f"conflict: table {c['table']}: {c['detail']}")
+    return 0
+
+
+def _export(args) -> int:
+    from ..tournament.export import write_csv, write_pdf
+
+    if not args.csv and not args.pdf:
+        raise HubError("say where: --csv FILE and/or --pdf FILE")
+    with _open(args.hub, readonly=True) as hub:
+        doc = _document(hub)
+    if args.csv:
+        n = write_csv(doc, args.csv)
+        print(f"wrote {n} rows to {args.csv}")
+    if args.pdf:
+        write_pdf(doc, args.pdf)
+        print(f"wrote {args.pdf}")
+    return 0
+
+
+def _broker(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise HubError(f"--broker {text!r}: give HOST:PORT")
+    return host, int(port)
+
+
+def _run_until_signal(coro_factory) -> int:
+    async def runner():
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await coro_factory(stop)
+
+    asyncio.run(runner())
+    return 0
+
+
+def _serve(args) -> int:
+    import logging
+
+    from ..tournament.service import HubService
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    host, port = _broker(args.broker)
+    with _open(args.hub) as hub:
+        hub.event_id()
+    user, password = _login(args)
+    service = HubService(args.hub, host=host, port=port, username=user, password=password)
+    print(f"hub serving {args.hub} through {host}:{port}", file=sys.stderr, flush=True)
+    return _run_until_signal(service.run)
+
+
+def _publish(args) -> int:
+    import logging
+
+    from ..tournament.publisher import TablePublisher
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    host, port = _broker(args.broker)
+    user, password = _login(args)
+    if args.batch < 1 or args.stall <= 0:
+        raise HubError("--batch must be at least 1 and --stall above 0")
+    pub = TablePublisher(args.db, table=args.table, event=args.event, host=host, port=port,
+                         batch=args.batch, stall=args.stall, key=args.key, username=user, password=password)
+    print(f"publishing {args.db} as {args.table} through {host}:{port}", file=sys.stderr, flush=True)
+    return _run_until_signal(pub.run)
+
+
+def _keygen(args) -> int:
+    from ..tournament.signing import create_key
+
+    try:
+        public = create_key(args.key)
+    except FileExistsError:
+        raise HubError(f"{args.key} exists; a table's key is never overwritten") from None
+    print(public)
+    print(f"key written to {args.key}; register it: chicago-table hub key HUBFILE TABLE {public}", file=sys.stderr)
+    return 0
+
+
+def _key(args) -> int:
+    from ..tournament.topics import PayloadError, check_id
+
+    try:
+        check_id(args.table, "table")
+    except PayloadError as exc:
+        raise HubError(str(exc)) from None
+    with _open(args.hub) as hub:
+        hub.set_key(args.table, args.public)
+    print(f"registered the key of {args.table}")
+    return 0
+
+
+def _witness(args) -> int:
+    from ..tournament.witness import export_witness
+
+    with _open(args.hub, readonly=True) as hub:
+        w = export_witness(hub)
+    with open(args.output, "w", encoding="utf-8") as fh:
+        json.dump(w, fh)
+    print(f"wrote the witness of {len(w['tables'])} tables to {args.output}")
+    return 0
+
+
+def _web(args) -> int:
+    import uvicorn
+
+    from dashboard.standings_page import create_app
+
+    with _open(args.hub, readonly=True) as hub:
+        hub.event_id()
+    tl = broadcast = None
+    if args.tokens:
+        from pathlib import Path
+
+        from dashboard.errors import DashboardError
+        from dashboard.tokens import RoleTokens
+
+        try:
+            tokens = RoleTokens.load_or_create(Path(args.tokens))
+            tl, broadcast = tokens.token("tl"), tokens.token("broadcast")
+        except DashboardError as exc:
+            raise HubError(str(exc)) from None
+    print(f"standings of {args.hub} on http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
+    if tl:
+        print(f"the TL's event screen: http://{args.host}:{args.port}/tl?token={tl}", file=sys.stderr, flush=True)
+        print(f"the featured table for OBS: http://{args.host}:{args.port}/broadcast?token={broadcast}",
+              file=sys.stderr, flush=True)
+    uvicorn.run(create_app(args.hub, tl_token=tl, broadcast_token=broadcast), host=args.host, port=args.port,
+                log_level="warning")
+    return 0
+
+
+def _dashboard(args) -> int:
+    with _open(args.hub) as hub:
+        hub.set_dashboard(args.table, args.url)
+    print(f"{args.table}: the TL acts on it at {args.url}")
+    return 0
+
+
+def _feature(args) -> int:
+    with _open(args.hub) as hub:
+        if hub.table(args.table) is None:
+            raise HubError(f"table {args.table!r} is not drawn")
+        hub.set_meta(featured=args.table)
+        url = hub.dashboards().get(args.table)
+    print(f"the broadcast follows {args.table}" + ("" if url else
+          f" (no dashboard known for it yet: 'chicago-table hub dashboard HUB {args.table} URL')"))
+    return 0

@@ -1,0 +1,108 @@
+"""The tournament's steps, each checked before anything is written: create the event,
+register players, draw a heat, schedule a särspel, advance to the next heat.
+
+    >>> create_event(hub, "sm2026", "SM i Chicago 2026", "sm2025")
+    >>> register(hub, [("Anna", "Malmö BK"), ("Bo", "")])
+    >>> draw_first_heat(hub, seed=None)     # a fresh seed, logged with the draw
+    >>> advance(hub, Standings(hub))        # heat 1 ended everywhere: draw heat 2
+
+Who goes on is what the engine says for each table (``advancing``: heat 1 top 2,
+later heats and shootout the winner, r7); the hub only collects it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..rulesets import RULESETS
+from . import draw as drawing
+from .hubstore import HubError, HubStore
+from .standings import Standings
+from .topics import PayloadError, check_id
+
+
+def check_event(event: str, ruleset: str) -> None:
+    try:
+        check_id(event, "event id")
+    except PayloadError as exc:
+        raise HubError(str(exc)) from None
+    if ruleset not in RULESETS:
+        raise HubError(f"unknown ruleset {ruleset!r}; rulesets: {', '.join(RULESETS)}")
+
+
+def create_event(hub: HubStore, event: str, name: str, ruleset: str) -> None:
+    check_event(event, ruleset)
+    if hub.meta().get("event"):
+        raise HubError(f"{hub.path} already keeps event {hub.meta()['event']!r}; one event per hub file")
+    hub.set_meta(event=event, name=name or event, ruleset=ruleset)
+
+
+def register(hub: HubStore, players: Sequence[tuple[str, str]]) -> None:
+    hub.event_id()
+    if hub.heats():
+        raise HubError("heat 1 is drawn; players can no longer be registered")
+    for name, club in players:
+        if not name.strip() or name != name.strip() or len(name) > 40:
+            raise HubError(f"player name {name!r}: 1-40 characters, no leading or trailing spaces")
+    hub.add_players(players)
+
+
+def draw_first_heat(hub: HubStore, seed: str | None = None) -> tuple[str, list[dict[str, Any]]]:
+    hub.event_id()
+    if hub.heats():
+        raise HubError("heat 1 is already drawn")
+    return _draw(hub, 1, hub.players(), seed)
+
+
+def _draw(hub: HubStore, heat: int, players: dict[str, str], seed: str | None) -> tuple[str, list[dict[str, Any]]]:
+    seed = seed or drawing.new_seed()
+    try:
+        tables = drawing.draw_heat(players, heat=heat, seed=seed, ruleset=hub.meta()["ruleset"])
+    except drawing.DrawError as exc:
+        raise HubError(str(exc)) from None
+    hub.save_heat(heat, seed, tables)
+    return seed, tables
+
+
+def heat_seed(hub: HubStore, heat: int) -> str:
+    for d in hub.draws():
+        if d["heat"] == heat and d["what"] == "heat":
+            return d["seed"]
+    raise HubError(f"heat {heat} is not drawn")
+
+
+def schedule_playoffs(hub: HubStore, board: Standings, only: set[str] | None = None) -> list[dict[str, Any]]:
+    """Draw the seats of every särspel the tables (``only`` these) need now (r11; seats at
+    random, r7); returns the new seat draws."""
+    new = []
+    for sp in board.playoffs_needed(only):
+        table = hub.table(sp["table"])
+        if table is None or any(g["playoff"] for g in table["games"]):
+            continue
+        seed = heat_seed(hub, table["heat"])
+        game = drawing.draw_seats(sp["players"], seed=seed, table=sp["table"], game=sp["game"], playoff=True)
+        hub.save_playoff_seating(table["heat"], sp["table"], seed, game)
+        new.append({"table": sp["table"], **game})
+    return new
+
+
+def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[int, str, list[dict[str, Any]]]:
+    """Draw the next heat from those who go on from the last one; every table of it must
+    have ended (särspel included) and have no problem the TL has not settled."""
+    board.update()
+    doc = board.document()
+    if not doc["heats"]:
+        raise HubError("no heat is drawn yet; run 'chicago-table hub draw'")
+    last = doc["heats"][-1]
+    open_tables = [t["table"] for t in last["tables"] if not t["finished"]]
+    if open_tables:
+        raise HubError(f"heat {last['heat']} is not over: {', '.join(open_tables)} still playing")
+    troubled = [f"{t['table']}: {'; '.join(t['problems'])}" for t in last["tables"] if t["problems"]]
+    if troubled:
+        raise HubError("settle these first: " + " | ".join(troubled))
+    going_on = last["advancing"]
+    if len(going_on) <= 1:
+        raise HubError(f"heat {last['heat']} was the final: {', '.join(going_on) or 'nobody'} won")
+    clubs = hub.players()
+    seed, tables = _draw(hub, last["heat"] + 1, {p: clubs.get(p, "") for p in going_on}, seed)
+    return last["heat"] + 1, seed, tables

@@ -1,0 +1,199 @@
+"""The table side: publish the table's log to the hub, by sequence number (issue 20).
+
+    >>> pub = TablePublisher("table7.sqlite", table="h1-t7", event="sm2026", port=1883)
+    >>> await pub.run(stop)            # until ``stop`` is set; reconnects on its own
+
+It reads the table's SQLite file (read-only, its own connection) and never touches the
+live loop: the table plays on when the broker or the hub is gone, and the log stays the
+record.  What the hub has is what the hub says it has: its retained ack
+(``.../hub/ack/TABLE``, the longest unbroken run of records it has stored durably).
+After a (re)connect the publisher starts after that ack; when the ack does not move for
+``stall`` seconds while records are out, it sends again from the ack (a broker that
+died with messages in it, a hub that restarted), waiting twice as long before each
+further resend while the hub stays silent (up to a minute; any ack resets it: the hub,
+when it connects, acks every table it knows).  The hub drops what it already has, so
+resending is always safe: nothing lost, nothing doubled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from pathlib import Path
+
+import aiomqtt
+
+from ..store.errors import StoreError, StoreNotFound
+from ..store.sqlite import SQLiteStore
+from . import topics
+from .signing import load_key, signed_head
+
+log = logging.getLogger(__name__)
+
+
+class TablePublisher:
+    def __init__(self, db: str | os.PathLike, *, table: str, event: str, host: str = "127.0.0.1",
+                 port: int = 1883, batch: int = 200, window: int = 5000, stall: float = 3.0,
+                 poll: float = 0.1, retry: float = 0.5, client_id: str | None = None,
+                 key: str | os.PathLike | None = None, username: str | None = None,
+                 password: str | None = None, clock=time.monotonic):
+        self.db = Path(db)
+        self.table = topics.check_id(table, "table")
+        self.event = topics.check_id(event, "event")
+        self.host, self.port = host, port
+        self.batch, self.window, self.stall = batch, window, stall
+        self.poll, self.retry = poll, retry
+        self.client_id = client_id or f"chicago-table-{event}-{table}"
+        self.clock = clock
+        self.username, self.password = username, password  # the broker's user for this table
+        self.acked = 0          # what the hub last said it has
+        self.next = 1           # the next seq to send in this session
+        self.sent_messages = 0
+        self.connected = asyncio.Event()
+        self._ack_moved = asyncio.Event()
+        self._hub_spoke = False
+        self._last_error = ""
+        self._store: SQLiteStore | None = None
+        self.key = load_key(key) if key is not None else None  # signs the chain head (item 4)
+        self.signed = 0         # the last head signed and published in this session
+
+    # --- the loop --------------------------------------------------------------------
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        try:
+            while not stop.is_set():
+                try:
+                    await self._session(stop)
+                except aiomqtt.MqttError as exc:
+                    log.info("%s: broker unreachable (%s); retrying", self.table, exc)
+                self.connected.clear()
+                if not stop.is_set():
+                    await _wait(stop, self.retry)
+        finally:
+            self.connected.clear()
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+    async def _session(self, stop: asyncio.Event) -> None:
+        will = aiomqtt.Will(topics.status_topic(self.event, self.table),
+                            topics.status_payload(self.table, False), qos=1, retain=True)
+        async with aiomqtt.Client(self.host, self.port, identifier=self.client_id, will=will,
+                                  keepalive=10, timeout=5, socket_options=topics.SOCKET_OPTIONS,
+                                  username=self.username, password=self.password) as client:
+            await client.subscribe(topics.ack_topic(self.event, self.table), qos=1)
+            listener = asyncio.create_task(self._listen(client))
+            try:
+                # The retained ack arrives first if the hub has spoken; else we go on from
+                # the last ack this process heard (the hub's store is durable).
+                self._ack_moved.clear()
+                await _wait(self._ack_moved, 0.5)
+                self.next = self.acked + 1
+                self.signed = 0
+                await client.publish(topics.status_topic(self.event, self.table),
+                                     topics.status_payload(self.table, True, self._last_seq()),
+                                     qos=1, retain=True)
+                self.connected.set()
+                await self._pump(client, stop, listener)
+                await client.publish(topics.status_topic(self.event, self.table),
+                                     topics.status_payload(self.table, False, self._last_seq()),
+                                     qos=1, retain=True)
+            finally:
+                listener.cancel()
+                await asyncio.gather(listener, return_exceptions=True)
+
+    async def _listen(self, client: aiomqtt.Client) -> None:
+        async for msg in client.messages:
+            try:
+                ack = topics.parse_ack(msg.payload)
+            except topics.PayloadError as exc:
+                log.warning("%s: ignoring an ack: %s", self.table, exc)
+                continue
+            if ack["table"] == self.table:
+                self.acked = ack["have"]
+                self._hub_spoke = True
+                self._ack_moved.set()
+
+    async def _pump(self, client: aiomqtt.Client, stop: asyncio.Event, listener: asyncio.Task) -> None:
+        last_move, seen_ack = self.clock(), self.acked
+        stall = self.stall  # doubles while the hub stays silent (it may be down): no resend storm
+        while not stop.is_set():
+            if listener.done():  # the connection is gone
+                listener.result()
+                raise aiomqtt.MqttError("the connection was lost")
+            if self.acked != seen_ack:
+                seen_ack, last_move, stall = self.acked, self.clock(), self.stall
+            if self._hub_spoke:  # the hub is there (maybe back): no longer wait doubled times
+                self._hub_spoke, stall = False, self.stall
+            if self.next <= self.acked:
+                self.next = self.acked + 1
+            head = self._last_seq()
+            if self.next - 1 > self.acked and self.clock() - last_move > stall:
+                log.info("%s: the hub has %d, resending from there", self.table, self.acked)
+                self.next, last_move, stall = self.acked + 1, self.clock(), min(stall * 2, 60.0)
+            if self.next <= head and self.next - 1 - self.acked < self.window:
+                recs = self._read(self.next, min(head, self.next + self.batch - 1))
+                if recs:
+                    await client.publish(topics.records_topic(self.event, self.table),
+                                         topics.records_payload(self.table, recs), qos=1, timeout=10)
+                    self.sent_messages += 1
+                    self.next = recs[-1].seq + 1
+                    continue
+            if self.key is not None and self.next - 1 == head and head > self.signed:
+                await self._sign(client, head)
+            self._ack_moved.clear()
+            await _wait_any(stop, self._ack_moved, self.poll)
+
+    async def _sign(self, client: aiomqtt.Client, head: int) -> None:
+        """Sign the head of what was sent (retained: the hub's witness takes every one)."""
+        (last,) = self._read(head, head) or (None,)
+        if last is None:
+            return
+        msg = signed_head(self.key, self.event, self.table, last.seq, last.digest)
+        await client.publish(topics.head_topic(self.event, self.table), topics.json_payload(msg), qos=1, retain=True)
+        self.signed = last.seq
+
+    # --- the table's file ------------------------------------------------------------
+
+    def _open(self) -> SQLiteStore | None:
+        if self._store is None:
+            try:
+                self._store = SQLiteStore.open(self.db, readonly=True, check=False)
+            except StoreNotFound:
+                return None  # the table has not started yet
+        return self._store
+
+    def _last_seq(self) -> int:
+        store = self._open()
+        return store.last_seq() if store else 0
+
+    def _read(self, first: int, last: int):
+        store = self._open()
+        if store is None:
+            return []
+        try:
+            return store.read(first, last)  # checks the chain of what it returns
+        except StoreError as exc:
+            if str(exc) != self._last_error:  # once, not every poll: the TL runs 'log check'
+                log.error("%s: cannot read records %d..%d: %s", self.table, first, last, exc)
+                self._last_error = str(exc)
+            return []
+
+
+async def _wait(event: asyncio.Event, seconds: float) -> None:
+    try:
+        await asyncio.wait_for(event.wait(), seconds)
+    except asyncio.TimeoutError:
+        pass
+
+
+async def _wait_any(a: asyncio.Event, b: asyncio.Event, seconds: float) -> None:
+    tasks = [asyncio.create_task(a.wait()), asyncio.create_task(b.wait())]
+    try:
+        await asyncio.wait(tasks, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for t in tasks:
+            t.cancel()

@@ -1,0 +1,202 @@
+"""The hub's link to the broker: take every table's records, store them, say what it has.
+
+    >>> await HubService("sm2026.hub.sqlite", port=1883).run(stop)
+
+One durable transaction per message (``HubStore.ingest``), then the table's ack
+(retained, so a table that connects later learns where to start).  The broker session
+is persistent (fixed client id, ``clean_session=False``, QoS 1), so what the tables sent
+while the hub was down waits at the broker; what the broker lost (a restart) the tables
+send again from the ack.  Standings are folded from the copied logs and published
+(retained) at most every ``standings_every`` seconds; a särspel a table needs gets its
+seat draw (r11, r7) and the draw is published on the table's draw topic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from typing import Any
+
+import aiomqtt
+
+from ..store.records import GENESIS
+from . import topics
+from .event import schedule_playoffs
+from .hubstore import HubStore
+from .standings import Standings
+
+log = logging.getLogger(__name__)
+
+
+class HubService:
+    def __init__(self, path: str | os.PathLike, *, host: str = "127.0.0.1", port: int = 1883,
+                 client_id: str | None = None, retry: float = 0.5, standings_every: float = 0.5,
+                 flush_every: int = 50, username: str | None = None, password: str | None = None):
+        self.path = path
+        self.host, self.port = host, port
+        self.client_id = client_id
+        self.username, self.password = username, password
+        self.retry, self.standings_every, self.flush_every = retry, standings_every, flush_every
+        self.online: dict[str, dict[str, Any]] = {}
+        self.stats = {"messages": 0, "stored": 0, "duplicates": 0, "out_of_order": 0, "conflicts": 0, "bad": 0}
+        self.connected = asyncio.Event()
+        self.hub: HubStore | None = None
+        self.board: Standings | None = None
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        self.hub = HubStore.open(self.path)
+        self.board = Standings(self.hub)
+        self.board.update()
+        self.event = self.hub.event_id()
+        try:
+            while not stop.is_set():
+                try:
+                    await self._session(stop)
+                except aiomqtt.MqttError as exc:
+                    log.info("hub: broker unreachable (%s); retrying", exc)
+                self.connected.clear()
+                if not stop.is_set():
+                    try:
+                        await asyncio.wait_for(stop.wait(), self.retry)
+                    except asyncio.TimeoutError:
+                        pass
+        finally:
+            self.connected.clear()
+            self.hub.close()
+
+    async def _session(self, stop: asyncio.Event) -> None:
+        ev = self.event
+        async with aiomqtt.Client(self.host, self.port, identifier=self.client_id or f"chicago-hub-{ev}",
+                                  clean_session=False, keepalive=10, timeout=5,
+                                  socket_options=topics.SOCKET_OPTIONS,
+                                  username=self.username, password=self.password) as client:
+            for what in ("records", "status", "head"):
+                await client.subscribe(topics.table_filter(ev, what), qos=1)
+            # every table hears the hub is back (a publisher waiting to resend goes at once)
+            heads = self.hub.heads()
+            for table in sorted(set(heads) | {t["table"] for t in self.hub.tables()}):
+                seq, dg = heads.get(table, (0, GENESIS))
+                await client.publish(topics.ack_topic(ev, table), topics.ack_payload(table, seq, dg), qos=1, retain=True)
+            for t in self.hub.tables():
+                await self._publish_draw(client, t)
+            self.connected.set()
+            self._dirty_standings = True
+            reader = asyncio.create_task(self._read(client))
+            ticker = asyncio.create_task(self._tick(client))
+            stopper = asyncio.create_task(stop.wait())
+            try:
+                done, _ = await asyncio.wait({reader, ticker, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                for t in done:
+                    if t is not stopper:
+                        t.result()  # the connection's error, if any
+                        raise aiomqtt.MqttError("the connection was lost")
+            finally:
+                for t in (reader, ticker, stopper):
+                    t.cancel()
+                await asyncio.gather(reader, ticker, stopper, return_exceptions=True)
+
+    async def _read(self, client: aiomqtt.Client) -> None:
+        messages = client.messages.__aiter__()
+        while True:
+            group = [await messages.__anext__()]
+            while len(client.messages) and len(group) < self.flush_every:  # what is already waiting
+                group.append(await messages.__anext__())
+            batches = []
+            for msg in group:
+                self.stats["messages"] += 1
+                topic = str(msg.topic)
+                try:
+                    if topic.endswith("/records"):
+                        got = topics.parse_records(msg.payload)
+                        if got["table"] != topics.table_of(topic):
+                            raise topics.PayloadError("records of one table on another's topic")
+                        batches.append((got["table"], got["records"]))
+                    elif topic.endswith("/head"):
+                        self._head(msg.payload, topic)
+                    elif topic.endswith("/status"):
+                        st = topics.parse_status(msg.payload)
+                        self.online[st["table"]] = st
+                        last = st.get("last_seq")
+                        self.hub.set_status(st["table"], st["online"], last if isinstance(last, int) else None)
+                        self._dirty_standings = True
+                except topics.PayloadError as exc:
+                    self.stats["bad"] += 1
+                    log.warning("hub: dropped a message on %s: %s", topic, exc)
+            if batches:
+                await self._take(client, batches)
+
+    def _head(self, payload: bytes, topic: str) -> None:
+        head = topics.parse_json(payload, "head")
+        if head.get("table") != topics.table_of(topic) or head.get("event") != self.event:
+            raise topics.PayloadError("a head of another table or event")
+        why = self.hub.add_signed_head(head)
+        if why:
+            self.stats["bad_heads"] = self.stats.get("bad_heads", 0) + 1
+            log.warning("hub: table %s: head refused: %s", head["table"], why)
+
+    async def _take(self, client: aiomqtt.Client, batches) -> None:
+        """One durable transaction for the group, then the acks, then the standings."""
+        results = self.hub.ingest_many(batches)
+        dirty: dict[str, tuple[int, str]] = {}
+        for (table, records), res in zip(batches, results):
+            self.stats["stored"] += res.stored
+            self.stats["duplicates"] += res.duplicates
+            self.stats["out_of_order"] += res.out_of_order
+            self.stats["conflicts"] += len(res.conflicts)
+            for _, what in res.conflicts:
+                log.warning("hub: table %s: %s", res.table, what)
+            dirty[table] = (res.have, res.digest)
+        await asyncio.gather(*(client.publish(topics.ack_topic(self.event, table), topics.ack_payload(table, seq, dg),
+                                              qos=1, retain=True) for table, (seq, dg) in dirty.items()))
+        try:  # the copy is safe already; a standings fault must not stop the ingest
+            for (table, records), res in zip(batches, results):
+                if res.stored:
+                    self.board.feed(table, [r for r in records if r.seq <= res.have][-res.stored:])
+            new = schedule_playoffs(self.hub, self.board, set(dirty))
+        except Exception:
+            log.exception("hub: cannot fold the standings")
+            new = []
+        for game in new:
+            await self._publish_draw(client, self.hub.table(game["table"]))
+        self._dirty_standings = True
+
+    async def _tick(self, client: aiomqtt.Client) -> None:
+        seatings = self._seatings()
+        said, said_at = None, 0.0
+        while True:
+            if self.stats != said and time.monotonic() - said_at > 30:  # the operator's log
+                said, said_at = dict(self.stats), time.monotonic()
+                log.info("hub: %s", ", ".join(f"{k} {v}" for k, v in said.items()))
+            if self._seatings() != seatings:  # 'hub advance' (another process) drew a heat
+                seatings = self._seatings()
+                for t in self.hub.tables():
+                    await self._publish_draw(client, t)
+                self._dirty_standings = True
+            if self._dirty_standings:
+                self._dirty_standings = False
+                try:
+                    doc = self.standings()
+                except Exception:
+                    log.exception("hub: cannot build the standings")
+                else:
+                    await client.publish(topics.standings_topic(self.event), topics.json_payload(doc),
+                                         qos=1, retain=True)
+            await asyncio.sleep(self.standings_every)
+
+    def _seatings(self) -> int:
+        return self.hub.conn.execute("SELECT count(*) FROM seatings").fetchone()[0]
+
+    async def _publish_draw(self, client: aiomqtt.Client, t: dict[str, Any]) -> None:
+        await client.publish(topics.draw_topic(self.event, t["table"]), topics.json_payload(t), qos=1, retain=True)
+
+    def standings(self) -> dict[str, Any]:
+        doc = self.board.document()
+        for heat in doc["heats"]:
+            for t in heat["tables"]:
+                st = self.online.get(t["table"])
+                t["online"] = bool(st and st["online"])
+        doc["time"] = time.time()
+        return doc

@@ -1,0 +1,44 @@
+"""The hub and the tables' publishers as real processes (the CLI), so a test can kill
+one with SIGKILL and start it again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+CLI = [sys.executable, "-m", "table_controller.cli"]
+
+
+class Proc:
+    def __init__(self, args: list[str], log: Path):
+        self.args, self.log = args, log
+        self.p: subprocess.Popen | None = None
+
+    def start(self) -> "Proc":
+        self.p = subprocess.Popen(CLI + self.args, stdout=subprocess.DEVNULL, stderr=open(self.log, "ab"))
+        return self
+
+    def kill(self) -> None:
+        if self.p and self.p.poll() is None:
+            os.kill(self.p.pid, signal.SIGKILL)
+            self.p.wait(10)
+
+    def stop(self) -> None:
+        if self.p and self.p.poll() is None:
+            self.p.terminate()
+            try:
+                self.p.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def hub_proc(hub: Path, port: int, folder: Path) -> Proc:
+    return Proc(["hub", "serve", str(hub), "--broker", f"127.0.0.1:{port}"], folder / "hub.log")
+
+
+def publisher_proc(db: Path, table: str, port: int, folder: Path, event: str = "sm2026") -> Proc:
+    return Proc(["hub", "publish", "--db", str(db), "--table", table, "--event", event,
+                 "--broker", f"127.0.0.1:{port}", "--batch", "100", "--stall", "1"], folder / f"{table}.log")

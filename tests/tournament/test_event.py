@@ -1,0 +1,172 @@
+"""The tournament at the hub, without a broker: draws (r1, r7), the hub's copy by
+(table, seq), standings folded by the engine, särspel (r11, D10) and advancement (r7)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from table_controller import actions as act
+from table_controller.replay import table_document
+from table_controller.store import SQLiteStore
+from table_controller.store.rebuild import resume
+from table_controller.tournament.draw import DrawError, draw_heat, table_sizes
+from table_controller.tournament.event import advance, create_event, draw_first_heat, register, schedule_playoffs
+from table_controller.tournament.hubstore import HubError, HubStore
+from table_controller.tournament.standings import Standings
+
+from .tables import RecordedTable, play_as_drawn
+
+
+def sync(hub: HubStore, table: RecordedTable, tid: str):
+    with SQLiteStore.open(table.path, readonly=True) as s:
+        return hub.ingest(tid, s.read(hub.head(tid)[0] + 1))
+
+
+@pytest.fixture
+def hub(tmp_path):
+    h = HubStore.open(tmp_path / "hub.sqlite", create=True)
+    create_event(h, "sm2026", "SM 2026", "sm2025")
+    yield h
+    h.close()
+
+
+def test_tables_of_three_or_four__r1():
+    assert table_sizes(12) == [4, 4, 4] and table_sizes(7) == [4, 3] and table_sizes(6) == [3, 3]
+    for n in (1, 2, 5):
+        with pytest.raises(DrawError, match="r1"):
+            table_sizes(n)
+
+
+def test_seats_of_every_game_drawn_from_a_logged_seed__r7(hub):
+    register(hub, [(f"P{i}", "") for i in range(12)])
+    seed, tables = draw_first_heat(hub, seed="s1")
+    assert draw_heat(hub.players(), heat=1, seed="s1", ruleset="sm2025") == tables  # reproducible
+    assert draw_heat(hub.players(), heat=1, seed="s2", ruleset="sm2025") != tables
+    for t in tables:
+        assert len(t["games"]) == 3 and t["options"] == {"heat": 1}
+        for g in t["games"]:
+            assert sorted(g["seats"]) == t["players"] and g["button"] in g["seats"]
+    assert len({tuple(g["seats"]) for t in tables for g in t["games"]}) > 3  # drawn, not repeated
+    assert hub.draws()[0]["seed"] == "s1" and hub.draws()[0]["data"] == tables
+    assert hub.tables(1) == tables
+    with pytest.raises(HubError, match="already drawn"):
+        draw_first_heat(hub)
+    with pytest.raises(HubError, match="no longer"):
+        register(hub, [("Late", "")])
+
+
+def test_players_of_one_club_are_spread_over_the_tables(hub):
+    register(hub, [(f"A{i}", "Malmö") for i in range(4)] + [(f"B{i}", "Lund") for i in range(4)])
+    _, tables = draw_first_heat(hub, seed="clubs")
+    for t in tables:
+        assert sorted(p[0] for p in t["players"]) == ["A", "A", "B", "B"]
+
+
+def test_a_resent_record_is_dropped_an_altered_one_is_a_conflict_a_gap_waits(hub, tmp_path):
+    register(hub, [(f"P{i}", "") for i in range(4)])
+    _, (t,) = draw_first_heat(hub, seed="x")
+    rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(t, seed=1))
+    rt.play(40)
+    with SQLiteStore.open(rt.path, readonly=True) as s:
+        recs = s.read(1, 40)
+    assert hub.ingest("h1-t1", recs[:30]).have == 30
+    again = hub.ingest("h1-t1", recs[20:40])
+    assert (again.duplicates, again.stored, again.have) == (10, 10, 40)
+    forged = dataclasses.replace(recs[5], data={**recs[5].data, "x": 1})
+    bad = hub.ingest("h1-t1", [forged])
+    assert bad.conflicts and bad.stored == 0 and [r.digest for r in hub.records("h1-t1")] == [r.digest for r in recs]
+    with SQLiteStore.open(rt.path, readonly=True) as s:
+        later = s.read(42)
+    gap = hub.ingest("h1-t1", later)
+    assert gap.out_of_order == len(later) and gap.have == 40
+    hub_conflicts = hub.conflicts()
+    assert len(hub_conflicts) == 1 and hub_conflicts[0]["seq"] == 6
+    rt.close()
+
+
+def tie_start(t):
+    """Three games each won by a straight flush of another player: all three tied on
+    placement points, total score and won Chicagos after game 3 (r11)."""
+    players = t["players"]
+    sf = ["5H 6H 7H 8H 9H", "2C 3D 4S 6D 8C", "2D 3S 4C 6C 8S", "2S 3C 4D 7D 9C"][:len(players)]
+    out = [act.TableStart(tuple(players), "sm2025", options={"heat": 1})]
+    for n, g in enumerate(t["games"]):  # game n: the straight flush to player n (a 4th player never wins)
+        out.append(act.GameStart(tuple(g["seats"]), g["button"]))
+        hands = {p: act.parse_action({"do": "deal", "hands": {p: sf[(k - n) % len(players)].split()}}).hands[p]
+                 for k, p in enumerate(players)}
+        out.append(act.Deal(hands))
+        out += [act.Discard(p, ()) for p in players]
+    return out
+
+
+def test_a_whole_event_with_a_sarspel_heat_1_top_two_then_the_winner__r7_r11_d10(hub, tmp_path):
+    register(hub, [(n, "") for n in ("Anna", "Bo", "Cilla", "Dan", "Eva", "Filip")])
+    _, tables = draw_first_heat(hub, seed="event")
+    board = Standings(hub)
+    t1, t2 = tables
+    tied = RecordedTable(tmp_path / "t1.sqlite", tie_start(t1))
+    tied.play()
+    other = RecordedTable(tmp_path / "t2.sqlite", play_as_drawn(t2, seed=3))
+    other.play()
+    sync(hub, tied, "h1-t1"), sync(hub, other, "h1-t2")
+    board.update()
+    heat = board.document()["heats"][0]
+    assert heat["särspel"] == [{"table": "h1-t1", "players": sorted(t1["players"]), "deals": 3, "game": 4}]
+    with pytest.raises(HubError, match="h1-t1 still playing"):
+        advance(hub, board)
+    (sp,) = schedule_playoffs(hub, board)
+    assert sp["playoff"] and sp["game"] == 4 and sorted(sp["seats"]) == sorted(t1["players"])
+    assert hub.draws()[-1]["what"] == "särspel h1-t1"  # logged with its seed like every draw (r7)
+    assert schedule_playoffs(hub, board) == []  # once
+    rest = play_as_drawn(t1, seed=5, start=tied.actions, playoff_draw=lambda ps, g: sp)
+    tied.actions = rest
+    tied.play()
+    sync(hub, tied, "h1-t1")
+    board.update()
+    heat = board.document()["heats"][0]
+    h1 = heat["tables"][0]
+    own = table_document(resume(tied.path)[0])
+    assert h1["finished"] and h1["problems"] == [] and h1["standings"] == own["standings"]
+    assert len(h1["advancing"]) == 2 and h1["advancing"][0] == resume(tied.path)[0].state.games[-1].winner
+    assert heat["complete"] and len(heat["advancing"]) == 4  # heat 1: the top 2 of each table
+    heat2, _, (final,) = advance(hub, board, seed="h2")
+    assert heat2 == 2 and sorted(final["players"]) == sorted(heat["advancing"]) and final["options"] == {"heat": 2}
+    ft = RecordedTable(tmp_path / "t3.sqlite", play_as_drawn(final, seed=7))
+    ft.play()
+    sync(hub, ft, "h2-t1")
+    board.update()
+    doc = board.document()
+    assert doc["heats"][1]["advancing"] == [table_document(resume(ft.path)[0])["standings"][0]["player"]]  # r7
+    with pytest.raises(HubError, match="was the final"):
+        advance(hub, board)
+    for t in (tied, other, ft):
+        t.close()
+
+
+def test_seats_not_as_drawn_are_a_problem_for_the_tl__r7(hub, tmp_path):
+    register(hub, [(f"P{i}", "") for i in range(4)])
+    _, (t,) = draw_first_heat(hub, seed="y")
+    wrong = dict(t, games=[dict(g, seats=list(reversed(g["seats"]))) for g in t["games"]])
+    rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(wrong, seed=2))
+    rt.play(300)
+    sync(hub, rt, "h1-t1")
+    board = Standings(hub)
+    board.update()
+    (doc,) = board.document()["heats"][0]["tables"]
+    assert any("not as drawn" in p and "r7" in p for p in doc["problems"])
+    rt.close()
+
+
+def test_records_of_a_table_the_hub_did_not_draw_are_refused_and_shown(hub, tmp_path):
+    register(hub, [(f"P{i}", "") for i in range(4)])
+    _, (t,) = draw_first_heat(hub, seed="z")
+    rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(t, seed=1))
+    rt.play(10)
+    res = sync(hub, rt, "h1-t7")  # a mistyped --table
+    assert res.stored == 0 and res.conflicts and hub.records("h1-t7") == []
+    assert "has not drawn" in hub.conflicts()[0]["detail"]
+    sync(hub, rt, "h1-t7")
+    assert len(hub.conflicts()) == 1  # shown once, however often it is resent
+    rt.close()

@@ -1,0 +1,59 @@
+"""``chicago-table hub``: clear errors that change nothing, and the exports."""
+
+from __future__ import annotations
+
+import csv
+
+from pypdf import PdfReader
+
+from table_controller.cli import main
+from table_controller.tournament.hubstore import HubStore
+
+from .tables import RecordedTable, play_as_drawn
+from .test_event import sync
+
+
+def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
+    hub = str(tmp_path / "ev.hub")
+    assert main(["hub", "create", hub, "--event", "sm 2026"]) == 2
+    assert "event id" in capsys.readouterr().err
+    assert main(["hub", "create", hub, "--event", "sm2026", "--ruleset", "poker"]) == 2
+    assert "unknown ruleset" in capsys.readouterr().err
+    assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
+    assert main(["hub", "register", hub, "--player", "Anna", "--player", "Anna"]) == 2
+    assert "twice" in capsys.readouterr().err
+    assert main(["hub", "register", hub, "--player", "Anna:Malmö", "--player", "Bo"]) == 0
+    assert main(["hub", "draw", hub]) == 2  # two players: no table of 3 or 4 (r1)
+    assert "r1" in capsys.readouterr().err
+    with HubStore.open(hub, readonly=True) as h:
+        assert h.tables() == [] and h.draws() == [] and list(h.players()) == ["Anna", "Bo"]
+    assert main(["hub", "advance", hub]) == 2
+    assert "no heat" in capsys.readouterr().err
+    assert main(["hub", "publish", "--db", "x.sqlite", "--table", "a/b", "--event", "e"]) == 2
+    assert "table" in capsys.readouterr().err
+    assert main(["hub", "standings", str(tmp_path / "none.hub")]) == 2
+    assert "no such hub file" in capsys.readouterr().err
+
+
+def test_results_export_as_csv_and_pdf(tmp_path, capsys):
+    hub = str(tmp_path / "ev.hub")
+    main(["hub", "create", hub, "--event", "sm2026", "--name", "SM i Chicago 2026"])
+    main(["hub", "register", hub] + [f"--player=Spelare {i}:Klubb {i % 2}" for i in range(4)])
+    assert main(["hub", "draw", hub, "--seed", "s"]) == 0
+    assert "seed s" in capsys.readouterr().out
+    with HubStore.open(hub) as h:
+        (t,) = h.tables(1)
+        rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(t, seed=4))
+        rt.play()
+        sync(h, rt, t["table"])
+        rt.close()
+    assert main(["hub", "standings", hub]) == 0
+    out = capsys.readouterr().out
+    assert "h1-t1" in out and "finished" in out
+    assert main(["hub", "export", hub, "--csv", str(tmp_path / "r.csv"), "--pdf", str(tmp_path / "r.pdf")]) == 0
+    rows = list(csv.DictReader(open(tmp_path / "r.csv", encoding="utf-8")))
+    assert [r["rank"] for r in rows] == ["1", "2", "3", "4"]
+    assert sum(r["advancing"] == "ja" for r in rows) == 2  # heat 1: top 2 (r7)
+    assert {r["club"] for r in rows} == {"Klubb 0", "Klubb 1"}
+    text = PdfReader(tmp_path / "r.pdf").pages[0].extract_text()
+    assert "SM i Chicago 2026" in text and rows[0]["player"] in text

@@ -1,0 +1,171 @@
+"""The hall's public standings page (issue 20, item 3), a real server beside the hub file:
+standings as the engine folds them, updated as records arrive, never a card or the TL's
+problems; rendered by Debian's chromium."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from table_controller.replay import table_document
+from table_controller.store.rebuild import resume
+from table_controller.tournament.hubstore import HubStore
+from tests.dashboard.harness import CARD_RE, cards_in_text, launch_chromium
+
+from .broker import free_port, wait_until
+from .procs import Proc
+from .tables import RecordedTable, play_as_drawn
+from .test_event import sync
+from .test_publish import make_hub
+
+
+@pytest.fixture
+def hall(tmp_path):
+    hub_db = tmp_path / "hub.sqlite"
+    tables = make_hub(hub_db, seed="page")
+    played = []
+    with HubStore.open(hub_db) as hub:
+        for k, t in enumerate(tables):
+            rt = RecordedTable(tmp_path / f"{t['table']}.sqlite", play_as_drawn(t, seed=20 + k))
+            rt.play(None if k == 0 else 200)  # one table finished, two playing
+            sync(hub, rt, t["table"])
+            played.append(rt)
+    port = free_port()
+    server = Proc(["hub", "web", str(hub_db), "--port", str(port), "--tokens", str(tmp_path / "tokens.json")],
+                  tmp_path / "web.log").start()
+    base = f"http://127.0.0.1:{port}"
+
+    def up():
+        try:
+            return httpx.get(base + "/api/standings", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    wait_until(up, 30, "the standings page")
+    yield base, hub_db, tables, played
+    server.stop()
+    for rt in played:
+        rt.close()
+
+
+def test_public_standings_follow_the_tables_and_show_no_card(hall):
+    base, hub_db, tables, played = hall
+    r = httpx.get(base + "/api/standings")
+    doc = r.json()
+    assert r.status_code == 200 and doc["event"] == "sm2026"
+    (heat,) = doc["heats"]
+    t1 = heat["tables"][0]
+    assert t1["finished"] and t1["standings"] == table_document(resume(played[0].path)[0])["standings"]
+    assert not heat["tables"][1]["finished"] and heat["tables"][1]["current"]["phase"]
+    assert not CARD_RE.search(r.text) and "problems" not in r.text and "conflicts" not in r.text
+    with HubStore.open(hub_db) as hub:  # more records reach the hub: the next request shows them
+        played[1].play(300)
+        sync(hub, played[1], tables[1]["table"])
+    later = httpx.get(base + "/api/standings").json()["heats"][0]["tables"][1]
+    assert later["records"] == played[1].last_seq()
+
+
+@pytest.mark.browser
+def test_the_hall_screen_renders_every_table(hall, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    base, _, tables, played = hall
+    with sync_playwright() as p:
+        ctx = launch_chromium(p)
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/")
+        page.wait_for_selector("body[data-loaded='1']")
+        shown = page.locator("[data-table]").all_inner_texts()
+        assert len(shown) == len(tables) and "Ställning" in page.title()
+        winner = table_document(resume(played[0].path)[0])["standings"][0]["player"]
+        assert winner in shown[0] and "klart" in shown[0]
+        assert not cards_in_text(page.inner_text("body"))
+        tl = json.loads((tmp_path / "tokens.json").read_text())["tl"]
+        page.goto(base + "/tl?token=" + tl)  # the TL's event screen
+        page.wait_for_selector("body[data-loaded='1']")
+        assert page.locator("[data-table]").count() == len(tables)
+        assert "offline" in page.inner_text("body")  # no publisher runs in this test
+        page.goto(base + "/tl?token=wrong")
+        assert "token" in page.inner_text("body")
+        assert errors == []
+        ctx.close()
+
+
+def test_log_verify_against_the_hub_url__item4(hall, tmp_path, capsys):
+    import shutil
+
+    from table_controller.cli import main
+
+    from .test_witness import forge
+
+    base, _, tables, played = hall
+    t = played[0]
+    t.close()
+    assert main(["log", "verify", str(t.path), "--hub", base, "--table", tables[0]["table"]]) == 0
+    assert "WHOLE AND UNALTERED" in capsys.readouterr().out
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(t.path, copy)
+    forge(copy, 77)
+    assert main(["log", "verify", str(copy), "--hub", base, "--table", tables[0]["table"], "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["first_bad"] == 77
+    assert main(["log", "verify", str(copy), "--hub", base, "--table", "h9-t9"]) == 2
+    assert "holds nothing of table 'h9-t9'" in capsys.readouterr().err
+    assert main(["log", "verify", str(copy), "--hub", "ftp://x", "--table", "h1-t1"]) == 2
+    assert "http://HOST:PORT" in capsys.readouterr().err
+
+
+def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall, tmp_path):
+    base, hub_db, tables, played = hall
+    assert httpx.get(base + "/api/tl").status_code == 401
+    tokens = json.loads((tmp_path / "tokens.json").read_text())
+    assert httpx.get(base + "/api/tl", params={"token": tokens["public"]}).status_code == 403
+    third = played[2]
+    third.store.append_one("alert", {"id": 4, "kind": "card_twice", "text": "7H seen at pads 1 and 3",
+                                     "state": "raised"}, "sensing")
+    third.store.append_one("alert", {"id": 5, "kind": "pad", "text": "pad 2 silent", "state": "raised"}, "sensing")
+    third.store.append_one("alert", {"id": 5, "kind": "pad", "state": "ended"}, "sensing")
+    with HubStore.open(hub_db) as hub:
+        sync(hub, third, tables[2]["table"])
+    doc = httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).json()
+    assert doc["attention"][0] == tables[2]["table"]  # the table that needs the TL first
+    first = next(t for t in doc["heats"][0]["tables"] if t["table"] == tables[2]["table"])
+    assert [a["text"] for a in first["alerts"]] == ["7H seen at pads 1 and 3"] and first["online"] is False
+    assert "problems" in first and "conflicts" in doc
+    assert httpx.get(base + "/tl", params={"token": tokens["tl"]}).status_code == 200
+    from table_controller.cli import main
+    assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "ftp://x"]) == 2
+    assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "http://table3.local:8080/"]) == 0
+    doc = httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).json()
+    first = next(t for t in doc["heats"][0]["tables"] if t["table"] == tables[2]["table"])
+    assert first["dashboard"] == "http://table3.local:8080"  # where the TL acts on that table
+    assert "7H" not in httpx.get(base + "/api/standings").text  # the alert is the TL's, not the hall's
+
+
+@pytest.mark.browser
+def test_the_broadcast_follows_the_featured_table(hall, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from table_controller.cli import main
+
+    base, hub_db, tables, _ = hall
+    tokens = json.loads((tmp_path / "tokens.json").read_text())
+    assert httpx.get(base + "/broadcast", params={"token": tokens["public"]}).status_code == 403
+    for k, t in enumerate(tables[:2]):
+        assert main(["hub", "dashboard", str(hub_db), t["table"], f"http://127.0.0.{k + 2}:9"]) == 0
+    assert main(["hub", "feature", str(hub_db), "h9-t9"]) == 2
+    assert main(["hub", "feature", str(hub_db), tables[0]["table"]]) == 0
+    with sync_playwright() as p:
+        ctx = launch_chromium(p)
+        page = ctx.new_page()
+        page.goto(base + "/broadcast?token=" + tokens["broadcast"])
+        page.wait_for_selector(f"body[data-table='{tables[0]['table']}']")
+        src = page.get_attribute("#overlay", "src")
+        assert src == "http://127.0.0.2:9/broadcast?token=" + tokens["broadcast"]  # the table's own overlay
+        assert main(["hub", "feature", str(hub_db), tables[1]["table"]]) == 0  # the producer switches
+        page.wait_for_selector(f"body[data-table='{tables[1]['table']}']", timeout=10_000)
+        assert page.get_attribute("#overlay", "src").startswith("http://127.0.0.3:9/broadcast?")
+        ctx.close()
