@@ -135,11 +135,11 @@ def _until_deal_end(seed: int) -> tuple[list[dict], int]:
 def test_broadcast_shows_a_deal_s_hands_only_once_it_has_ended_live_d13(make_server):
     """The real server, its broadcast loop and monotonic clock: frames of the deal in play
     come masked however old they are; when the deal ends, the frame on show goes out whole."""
-    s = make_server(command="serve", delay=0.5)
+    s = make_server(command="serve", delay=0.5, extra=("--post-rate", "1000"))
     script, tricks = _until_deal_end(13)
     with connect(f"{s.ws_base}/ws?token={s.token('broadcast')}", open_timeout=5) as ws:
         ws.recv(timeout=5)  # the start position
-        seqs = [_post(s, a).json()["seq"] for a in script[:tricks + 2]]  # into trick play
+        seqs = [_post(s, a, role="tl").json()["seq"] for a in script[:tricks + 2]]  # cards: the TL's
         frame = json.loads(ws.recv(timeout=10))
         while frame["seq"] != seqs[-1]:  # wait for the newest to fall due
             assert all(p["hand"] is None for p in frame["state"]["players"]) or frame["state"]["deal"] == 0
@@ -148,7 +148,7 @@ def test_broadcast_shows_a_deal_s_hands_only_once_it_has_ended_live_d13(make_ser
         assert shown["phase"] == "tricks" and any(p["hand_count"] for p in shown["players"])
         assert all(p["hand"] is None and p["placed"] is None and p["hand_name"] is None for p in shown["players"])
         for a in script[tricks + 2:]:  # the deal plays out and ends, faster than the delay
-            last = _post(s, a).json()["seq"]
+            last = _post(s, a, role="tl").json()["seq"]
         whole = None
         while whole is None:
             f = json.loads(ws.recv(timeout=10))
