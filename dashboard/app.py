@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -102,7 +103,7 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(RateLimited)
     async def too_many(request: Request, exc: RateLimited):
         return JSONResponse({"ok": False, "error": "För många begäranden; vänta lite. / Too many requests; slow down."},
-                            status_code=429, headers={"Retry-After": "1"})
+                            status_code=429, headers={"Retry-After": str(max(1, math.ceil(exc.retry_after)))})
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from dataclasses import dataclass
 from typing import Callable
 
@@ -28,8 +30,8 @@ class WebSettings:
     peers: tuple[str, ...] = ()           # the other tables' dashboards (the TL's hall)
     allow_origins: tuple[str, ...] = ()   # more WebSocket origins (an OBS host), --allow-origin
     max_points: int = 200                 # |points| of adjust/penalty, --max-points
-    post_rate: float = 5.0                # POSTs a second per token, --post-rate
-    post_burst: int = 30
+    post_rate: float = 20.0               # POSTs a second per token, --post-rate (paced: limits.py)
+    post_burst: int = 60
     body_limit: int = BODY_LIMIT
     json_depth: int = JSON_DEPTH
 
@@ -42,7 +44,11 @@ class Denied(Exception):
 
 
 class RateLimited(Exception):
-    pass
+    """A flood beyond what pacing queues: 429 with ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: float = 1.0):
+        super().__init__(retry_after)
+        self.retry_after = retry_after
 
 
 def token_of(request: Request) -> str | None:
@@ -81,8 +87,12 @@ def role_in(*allowed: str, what: str = "do this", message: str | None = None) ->
     return check
 
 
-def rate_limited(request: Request, role: str = Depends(any_role)) -> None:
-    """One bucket per token (a role's token is shared by its screens); 429 when empty."""
+async def rate_limited(request: Request, role: str = Depends(any_role)) -> None:
+    """One pace per token (a role's token is shared by its screens): a request beyond the
+    burst waits for its slot; only a flood that would queue too long gets 429."""
     buckets: TokenBuckets = request.app.state.buckets
-    if not buckets.take(role):
-        raise RateLimited()
+    wait = buckets.reserve(role)
+    if wait is None:
+        raise RateLimited(buckets.retry_after(role))
+    if wait > 0:
+        await asyncio.sleep(wait)

@@ -106,18 +106,50 @@ class BodyLimit:
 
 
 class TokenBuckets:
-    """``rate`` requests a second per key, bursts of up to ``burst``."""
+    """``rate`` requests a second per key, bursts of up to ``burst``, paced rather than refused.
 
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic, max_keys: int = 64):
-        self.rate, self.burst, self.clock, self.max_keys = rate, burst, clock, max_keys
-        self._buckets: dict[str, tuple[float, float]] = {}
+    The generic cell rate algorithm: each key has a theoretical arrival time.  A request within
+    the burst goes at once; one beyond it is told how long to wait for its slot, so a client
+    that sends one request after another is slowed to ``rate`` and never refused (its answers
+    stay the same whatever it sends: a 429 that came and went with the pace of a probe would
+    be one more answer to tell apart).  Only a flood that would have to queue longer than
+    ``max_wait`` seconds is refused, with the time after which a retry is served.
+
+    >>> b = TokenBuckets(rate=2, burst=2, clock=lambda: 0.0, max_wait=1.0)
+    >>> [b.reserve("t") for _ in range(5)]
+    [0.0, 0.0, 0.5, 1.0, None]
+    >>> b.retry_after("t")
+    0.5
+    """
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic, max_keys: int = 64,
+                 max_wait: float = 5.0):
+        self.rate, self.burst, self.clock, self.max_keys, self.max_wait = rate, burst, clock, max_keys, max_wait
+        self._due: dict[str, float] = {}  # key -> theoretical arrival time of its next request
+
+    def reserve(self, key: str) -> float | None:
+        """Seconds this request must wait for its slot (0.0: at once), or None: refused."""
+        now, interval = self.clock(), 1.0 / self.rate
+        due = max(self._due.get(key, now), now)
+        wait = max(0.0, due - (self.burst - 1) * interval - now)
+        if wait > self.max_wait:
+            return None
+        self._due[key] = due + interval
+        if len(self._due) > self.max_keys:  # keys are role tokens: a handful
+            self._due.pop(next(iter(self._due)))
+        return wait
+
+    def retry_after(self, key: str) -> float:
+        """After how many seconds a refused key's request would be queued again."""
+        now, interval = self.clock(), 1.0 / self.rate
+        due = max(self._due.get(key, now), now)
+        return max(0.0, due - (self.burst - 1) * interval - now - self.max_wait)
 
     def take(self, key: str) -> bool:
-        now = self.clock()
-        level, at = self._buckets.get(key, (float(self.burst), now))
-        level = min(float(self.burst), level + (now - at) * self.rate)
-        ok = level >= 1.0
-        self._buckets[key] = (level - 1.0 if ok else level, now)
-        if len(self._buckets) > self.max_keys:  # keys are role tokens: a handful
-            self._buckets.pop(next(iter(self._buckets)))
-        return ok
+        """At once or not at all: True when a request may go now without waiting."""
+        now, interval = self.clock(), 1.0 / self.rate
+        due = max(self._due.get(key, now), now)
+        if due - (self.burst - 1) * interval - now > 0:
+            return False
+        self._due[key] = due + interval
+        return True

@@ -46,8 +46,9 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
                         "by default only this server's own pages and the --peer tables")
     p.add_argument("--max-points", type=int, default=200, metavar="N",
                    help="largest |points| of a TL adjust or penalty (default 200)")
-    p.add_argument("--post-rate", type=float, default=5.0, metavar="PER_SECOND",
-                   help="POSTs a second per role token, bursts of 6x as many (default 5)")
+    p.add_argument("--post-rate", type=float, default=20.0, metavar="PER_SECOND",
+                   help="POSTs a second per role token, bursts of 3x as many; beyond that a request "
+                        "waits for its slot, and only a flood that would wait over 5 s gets 429 (default 20)")
 
 
 def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
@@ -64,7 +65,7 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     if not 0 < args.post_rate <= 10_000:
         raise DashboardError("--post-rate must be above 0 (and at most 10000)")
     return WebSettings(peers=peers, allow_origins=allowed_origins(args.allow_origin), max_points=args.max_points,
-                       post_rate=args.post_rate, post_burst=max(1, int(args.post_rate * 6)))
+                       post_rate=args.post_rate, post_burst=max(1, int(args.post_rate * 3)))
 
 
 def uvicorn_config(app, args: argparse.Namespace, host: str, port: int):

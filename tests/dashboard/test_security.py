@@ -5,6 +5,7 @@ the views still work under (in chromium), and tokens are printed only when asked
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -86,11 +87,25 @@ def test_points_bound_is_a_serve_option(make_server):
     assert _post(s, {"do": "adjust", "player": "Anna", "points": 501, "reason": "x"}).status_code == 422
 
 
-def test_posts_are_rate_limited_per_token(make_server):
-    s = make_server(command="serve", extra=("--post-rate", "1"))  # bursts of 6
+def test_posts_are_paced_per_token_and_only_a_flood_is_refused(make_server):
+    s = make_server(command="serve", extra=("--post-rate", "2"))  # bursts of 6, then one every 0.5 s
+    start = time.monotonic()
     codes = [_post(s, {"do": "retract", "player": "Nobody"}, role="revisor").status_code for _ in range(8)]
-    assert codes[:6] == [422] * 6 and codes[-1] == 429  # the 7th in a burst waits
-    # another token has its own bucket
+    # one request after another is slowed, never refused: the answers stay one answer
+    assert codes == [422] * 8
+    assert time.monotonic() - start >= 0.9  # the 7th and 8th waited for their slots (a lower bound)
+
+    async def flood() -> list[httpx.Response]:
+        async with httpx.AsyncClient(timeout=30) as client:
+            return await asyncio.gather(*[
+                client.post(f"{s.base}/api/action", params={"token": s.token("revisor")},
+                            json={"do": "retract", "player": "Nobody"}) for _ in range(40)])
+
+    answers = asyncio.run(flood())  # 40 at once: more than the burst and 5 s of queue hold
+    refused = [r for r in answers if r.status_code == 429]
+    assert refused and all(r.status_code in (422, 429) for r in answers)
+    assert all(int(r.headers["retry-after"]) >= 1 for r in refused)
+    # another token has its own pace
     assert _post(s, TABLE[0]).status_code == 200
 
 
