@@ -344,8 +344,8 @@ class Engine(ScoringRules, TrickRules):
         dealer = d.button if self.state.dealer == "player" else None
         self._emit(ev.DealerErred(dealer, player, kind, wrong, cards))
         if dealer and not self._at_draw_stop(d, dealer) and self.rules.dealer_error_points:
-            self._award(dealer, self.rules.dealer_error_points * wrong, "dealer_error",
-                        f"exchange_{d.exchange}")
+            self._deduct(dealer, self.rules.dealer_error_points * wrong, "dealer_error",
+                         f"exchange_{d.exchange}")
 
     def _maybe_end_exchange(self, d: DealState) -> None:
         if self.state.deal is not d or d.phase != "exchange":

@@ -74,6 +74,9 @@ class Ruleset:
     heat: int = 1                               # which heat this table plays (an event option)
     # Issue 13: the most points one TL `adjust` or `penalty` may move (either way)
     tl_points_limit: int = 200
+    # D13 (shootout): deductions (dealer error, revoke) held to the end of the deal unless
+    # the offender could go out, win or say Chicago first
+    deductions_at_deal_end: bool = False
 
     def points_for(self, category: Category) -> int:
         return self.hand_points.get(category.reason, 0)
@@ -212,6 +215,7 @@ OPTION_CHECKS: dict[str, Any] = {
     "advance_later_heats": _int(0, 8),
     "heat": _int(1, 99),
     "tl_points_limit": _int(1, 1000),
+    "deductions_at_deal_end": _flag,
 }
 
 
@@ -250,6 +254,7 @@ SHOOTOUT = replace(
     description="Poker Event Chicago Shootout 4-max",
     draw_stop_attempt="zero_clear_chicago",
     dealer_error_points=-2,
+    deductions_at_deal_end=True,  # D13: "Poängavdrag genomförs alltid efter avslutad giv"
     placement_points=(4, 3, 2, 1),
     playoff_deals=1,
     advance_first_heat=1,
