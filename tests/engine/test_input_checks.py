@@ -182,3 +182,49 @@ def test_any_json_is_an_action_or_a_clear_error_and_the_engine_only_refuses(do, 
         engine.apply(action)
     except IllegalAction:
         assert engine.state.to_dict() == before and len(engine.events) == n
+
+
+# --- any option set the checks let through plays a whole table --------------------------
+
+def _ints(lo, hi):
+    return st.integers(lo, hi)
+
+
+OPTION_VALUES = {
+    "max_exchange_cards": _ints(0, 5), "exchanges": _ints(1, 3), "draw_stop": _ints(0, 52),
+    "draw_stop_from_next_deal": st.booleans(),
+    "draw_stop_attempt": st.sampled_from(["refuse", "zero_keep_chicago", "zero_clear_chicago"]),
+    "chicago_min_score": _ints(0, 52), "chicago_required_to_win": st.booleans(),
+    "hand_points": st.dictionaries(st.sampled_from(["one_pair", "two_pair", "straight", "flush", "four_of_a_kind",
+                                                    "straight_flush", "royal_flush"]), _ints(0, 52)),
+    "quads_zero_choice": st.booleans(), "straight_flush": st.sampled_from(["out", "points_out_if_chicago", "points"]),
+    "royal_flush": st.sampled_from(["out_zero_all", "win", "points"]),
+    "special_suit_order": st.sampled_from([None, "SHDC", "CDHS"]), "tie_nobody_scores": st.booleans(),
+    "last_trick": _ints(0, 52), "last_trick_two": _ints(0, 52), "chicago_won": _ints(0, 52),
+    "chicago_lost": _ints(-52, 0), "chicago_breaker": _ints(0, 52), "chicago_style": st.sampled_from(["sm", "classic"]),
+    "revoke": st.sampled_from(["dead_hand", "correct_minus_2", "none"]), "revoke_points": _ints(-52, 0),
+    "dealer_error_points": _ints(-52, 0), "placement_points": st.lists(_ints(0, 30), max_size=5),
+    "games_per_table": _ints(1, 2), "playoff_deals": _ints(0, 2), "dealer": st.sampled_from(["dedicated", "player"]),
+    "deductions_at_deal_end": st.booleans(),
+}
+
+
+@settings(max_examples=10, deadline=None)
+@given(rs=st.sampled_from(list(RULESETS)), seed=st.integers(0, 2**31 - 1),
+       options=st.fixed_dictionaries({}, optional=OPTION_VALUES))
+def test_any_accepted_option_set_plays_a_whole_table(rs, seed, options):
+    """Issue 13: 7 of 16 bad option sets crashed a table deals after the `table` action.
+    Whatever the checks accept, random legal play runs to the table's end (2,000 random
+    option sets were run once by hand; this keeps a few in every run)."""
+    from table_controller.bots import RandomBot
+
+    players = ("Anna", "Bo", "Cilla", "Dan")
+    engine = Engine()
+    engine.apply(act.TableStart(players, rs, options=options))
+    bot = RandomBot(seed, players=players, ruleset=rs)
+    for _ in range(50_000):
+        action = bot.next_action(engine)
+        if action is None:
+            break
+        engine.apply(action)
+    assert engine.state.finished
