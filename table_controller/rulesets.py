@@ -178,7 +178,8 @@ def _placement_points(name: str, v: Any) -> tuple[int | float, ...]:
     return tuple(v)
 
 
-_SCORE = _int(0, 52)
+_SCORE = _int(0, 52)          # points of one award: a protocol draws each one (r9)
+_THRESHOLD = _int(0, 100)     # a score limit; above 52 it never applies (a way to turn it off)
 _DEDUCTION = _int(-52, 0)
 OPTION_CHECKS: dict[str, Any] = {
     "name": _text(40),
@@ -188,10 +189,10 @@ OPTION_CHECKS: dict[str, Any] = {
     "dealer": _one_of("dedicated", "player"),
     "max_exchange_cards": _int(0, 5),
     "exchanges": _int(1, 3),
-    "draw_stop": _SCORE,
+    "draw_stop": _THRESHOLD,
     "draw_stop_from_next_deal": _flag,
     "draw_stop_attempt": _one_of("refuse", "zero_keep_chicago", "zero_clear_chicago"),
-    "chicago_min_score": _SCORE,
+    "chicago_min_score": _THRESHOLD,
     "chicago_required_to_win": _flag,
     "hand_points": _hand_points,
     "quads_zero_choice": _flag,

@@ -29,6 +29,7 @@ BAD_OPTIONS = [
     ({"draw_stop": "45"}, "draw_stop"),
     ({"draw_stop": 10**400}, "draw_stop"),
     ({"draw_stop": -1}, "draw_stop"),
+    ({"draw_stop": 101}, "draw_stop"),
     ({"draw_stop_from_next_deal": 1}, "draw_stop_from_next_deal"),
     ({"max_exchange_cards": 9}, "max_exchange_cards"),
     ({"exchanges": 0}, "exchanges"),
@@ -191,10 +192,10 @@ def _ints(lo, hi):
 
 
 OPTION_VALUES = {
-    "max_exchange_cards": _ints(0, 5), "exchanges": _ints(1, 3), "draw_stop": _ints(0, 52),
+    "max_exchange_cards": _ints(0, 5), "exchanges": _ints(1, 3), "draw_stop": _ints(0, 100),
     "draw_stop_from_next_deal": st.booleans(),
     "draw_stop_attempt": st.sampled_from(["refuse", "zero_keep_chicago", "zero_clear_chicago"]),
-    "chicago_min_score": _ints(0, 52), "chicago_required_to_win": st.booleans(),
+    "chicago_min_score": _ints(0, 100), "chicago_required_to_win": st.booleans(),
     "hand_points": st.dictionaries(st.sampled_from(["one_pair", "two_pair", "straight", "flush", "four_of_a_kind",
                                                     "straight_flush", "royal_flush"]), _ints(0, 52)),
     "quads_zero_choice": st.booleans(), "straight_flush": st.sampled_from(["out", "points_out_if_chicago", "points"]),
