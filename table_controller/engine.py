@@ -416,10 +416,13 @@ class Engine(ScoringRules, TrickRules):
         self._after_fold(d)
 
     def _after_fold(self, d: DealState) -> None:
+        """The table may no longer wait for someone (folded, out, at draw stop): go on."""
         if self.state.deal is not d:
             return
         if d.phase == "exchange":
             self._maybe_end_exchange(d)
+        elif d.phase == "quads_choice" and not d.asking:
+            self._continue_after(d.exchange)  # the chooser is gone: no choice, no points
         elif d.phase == "chicago" and not d.asking:
             self._start_tricks(d)
         elif d.phase == "tricks":
@@ -460,7 +463,12 @@ class Engine(ScoringRules, TrickRules):
         if a.points == 0:
             raise IllegalAction("an adjustment of 0 points changes nothing")
         self._tl_points(a.points, "an adjustment")
+        d = g.deal
         self._award(a.player, a.points, "adjust", "tl")
+        if d is not None:
+            # The player may now be out (r21) or at draw stop while the table waited for
+            # them: without this the deal waited for nobody (found by tests/engine/test_atomic.py)
+            self._after_fold(d)
 
     _HANDLERS: dict[type, Callable[["Engine", act.Action], None]] = {}
 

@@ -178,3 +178,25 @@ def test_a_change_between_deals_that_ends_the_game_is_listed_in_the_last_deal_re
     assert g["finished"] and g["winner"] == "Anna"
     assert moments(doc, deal=1)[-1] == ("Anna", 20, "adjust", "tl")
     assert g["deals"][-1]["scores_after"]["Anna"] == g["scores"]["Anna"] == 55
+
+
+# --- found by the fault-injection test: a correction must not leave the deal waiting ----
+
+@pytest.mark.parametrize("points,phase", [(52, "exchange_2"), (45, "exchange_2"), (10, "exchange_1")])
+def test_a_correction_that_puts_the_last_placer_out_or_at_draw_stop_lets_the_exchange_end_r21(points, phase):
+    # Dan alone has still to place; the TL's correction takes him out (r21, 52 without
+    # Chicago) or to draw stop (45, sm2025: no exchange from now): nobody is waited for
+    s = Script().deal(**JUNK).stand("Anna", "Bo", "Cilla").adjust("Dan", points)
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == phase
+    assert engine.to_act() != []
+    assert (doc["games"][0]["out_without_chicago"] == ["Dan"]) == (points >= 52)
+
+
+def test_a_correction_that_puts_the_chicago_player_to_be_asked_out_starts_the_tricks_r21():
+    s = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 20).stand().stand().stand()
+    engine, doc = s.run()
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Anna"]
+    engine, doc = s.chicago("Anna", False).adjust("Bo", 40).run()
+    assert doc["current"]["phase"] == "tricks" and engine.to_act() == ["Anna"]
