@@ -106,6 +106,8 @@ def random_table_start(rng: random.Random, ruleset: str) -> act.TableStart:
     return act.TableStart(players, ruleset, options={"games_per_table": rng.choice((1, 1, 2))})
 
 
+# The suite's 300 s per test is for a hung test; a soak run gets a minute a table
+@pytest.mark.timeout(max(300, 60 * TABLES))
 @settings(max_examples=TABLES, deadline=None, suppress_health_check=list(HealthCheck),
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(seed=st.integers(0, 2**31 - 1), ruleset=st.sampled_from(RULESETS))
