@@ -11,6 +11,7 @@ engine's business.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Mapping
 
@@ -131,6 +132,11 @@ class TimeCall(Action):
 
 @dataclass(frozen=True, slots=True)
 class Penalty(Action):
+    """A TL decision (RULES.md §11).  For kind ``points``, ``points`` is the size of the
+    deduction: a penalty always deducts, so 5 and -5 both take 5 points away (``adjust``
+    adds).  At most ``tl_points_limit`` (200 by default); the score floor at 0 (r19)
+    still applies, and the ``awarded`` event keeps the points asked beside those applied."""
+
     do: ClassVar[str] = "penalty"
     player: str
     kind: str
@@ -140,6 +146,9 @@ class Penalty(Action):
 
 @dataclass(frozen=True, slots=True)
 class Adjust(Action):
+    """A TL score correction: signed points, non-zero, at most ``tl_points_limit`` (200
+    by default) either way."""
+
     do: ClassVar[str] = "adjust"
     player: str
     points: int
@@ -156,10 +165,35 @@ CLOCKS = ("exchange", "chicago", "quads", "play")
 PENALTY_KINDS = ("warning", "sit_out_deal", "sit_out_game", "last_place", "no_placement", "points")
 
 
+# Issue 13: every field is type-checked and bounded here, so ill-typed input (a list for
+# "do", an int of 4,300 digits, true for a number, a deeply nested value) is a clear
+# ActionError, never a crash further in; no message echoes a raw value at length.
+MAX_NAME = 100
+MAX_REASON = 500
+MAX_POINTS = 1_000_000  # the rules bound TL points far tighter (tl_points_limit)
+
+
+def shown(v: Any) -> str:
+    """A value for an error text: short, never the repr of a huge or nested value."""
+    if isinstance(v, bool) or v is None:
+        return {True: "true", False: "false", None: "null"}[v]
+    if isinstance(v, int):
+        return str(v) if abs(v) < 10**12 else "a huge number"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        return repr(v[:20] + ("..." if len(v) > 20 else ""))
+    if isinstance(v, (list, tuple)):
+        return "a list"
+    if isinstance(v, Mapping):
+        return "an object"
+    return f"a {type(v).__name__}"
+
+
 def _name(obj: Mapping[str, Any], key: str) -> str:
     v = obj.get(key)
-    if not isinstance(v, str) or not v.strip():
-        raise ActionError(f"'{key}' must be a player's name (text)")
+    if not isinstance(v, str) or not v.strip() or len(v) > MAX_NAME:
+        raise ActionError(f"'{key}' must be a player's name (text of 1..{MAX_NAME} characters)")
     return v
 
 
@@ -174,12 +208,22 @@ def _int(obj: Mapping[str, Any], key: str) -> int:
     v = obj.get(key)
     if not isinstance(v, int) or isinstance(v, bool):
         raise ActionError(f"'{key}' must be a whole number")
+    if abs(v) > MAX_POINTS:
+        raise ActionError(f"'{key}' must be a whole number from -{MAX_POINTS:,} to {MAX_POINTS:,}".replace(",", " "))
+    return v
+
+
+def _text(obj: Mapping[str, Any], key: str) -> str:
+    v = obj.get(key, "")
+    if not isinstance(v, str) or len(v) > MAX_REASON:
+        raise ActionError(f"'{key}' must be a text of at most {MAX_REASON} characters")
     return v
 
 
 def _names(obj: Mapping[str, Any], key: str) -> tuple[str, ...]:
     v = obj.get(key)
-    if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+    if (not isinstance(v, list) or len(v) > 16
+            or not all(isinstance(x, str) and x.strip() and len(x) <= MAX_NAME for x in v)):
         raise ActionError(f"'{key}' must be a list of player names")
     if len(set(v)) != len(v):
         raise ActionError(f"'{key}' names a player twice")
@@ -190,7 +234,7 @@ def _cards(obj: Mapping[str, Any], key: str, default: Any = ...) -> tuple[Card, 
     if key not in obj and default is not ...:
         return default
     v = obj.get(key)
-    if not isinstance(v, list):
+    if not isinstance(v, list) or len(v) > 52:
         raise ActionError(f"'{key}' must be a list of cards like [\"AS\", \"TD\"]")
     try:
         cards = parse_cards(v)
@@ -208,19 +252,33 @@ def _card(obj: Mapping[str, Any], key: str) -> Card:
         raise ActionError(f"'{key}': {exc}") from None
 
 
+def load_line(text: str) -> Any:
+    """Decode one JSON line; :class:`ActionError` for anything ``json`` cannot read: bad
+    syntax, an int of more than 4,300 digits (ValueError) or nesting too deep for the
+    parser (RecursionError)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ActionError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise ActionError("not valid JSON: nested too deeply") from None
+    except ValueError:  # e.g. "Exceeds the limit (4300 digits) for integer string conversion"
+        raise ActionError("not valid JSON: a number is too long") from None
+
+
 def parse_action(obj: Any) -> Action:
     """Build an action from one decoded JSON line; :class:`ActionError` says what is wrong."""
     if not isinstance(obj, Mapping):
         raise ActionError("a line must be a JSON object like {\"do\": \"play\", ...}")
     do = obj.get("do")
-    if do not in ACTIONS:
-        raise ActionError(f"unknown action {do!r}; known: {', '.join(ACTIONS)}")
+    if not isinstance(do, str) or do not in ACTIONS:
+        raise ActionError(f"unknown action {shown(do)}; 'do' is one of: {', '.join(ACTIONS)}")
     if do == "table":
         options = obj.get("options")
         if options is not None and not isinstance(options, Mapping):
             raise ActionError("'options' must be an object of ruleset parameters")
         ruleset = obj.get("ruleset", "sm2025")
-        if not isinstance(ruleset, str):
+        if not isinstance(ruleset, str) or len(ruleset) > 40:
             raise ActionError("'ruleset' must be a ruleset's name")
         dealer = obj.get("dealer")
         if dealer not in (None, "dedicated", "player"):
@@ -230,9 +288,16 @@ def parse_action(obj: Any) -> Action:
         return GameStart(_names(obj, "seats"), _name(obj, "button"))
     if do == "deal":
         hands = obj.get("hands")
-        if not isinstance(hands, Mapping) or not hands:
+        if not isinstance(hands, Mapping) or not hands or len(hands) > 16:
             raise ActionError("'hands' must be an object {name: [5 cards]}")
-        return Deal({_name({"n": k}, "n"): _cards(hands, k) for k in hands})
+        out = {}
+        for k in hands:
+            try:
+                name = _name({"player": k}, "player")
+                out[name] = _cards(hands, name)
+            except ActionError as exc:
+                raise ActionError(f"'hands': {exc}") from None
+        return Deal(out)
     if do == "discard":
         return Discard(_name(obj, "player"), _cards(obj, "cards", ()))
     if do == "open":
@@ -262,9 +327,7 @@ def parse_action(obj: Any) -> Action:
         if kind not in PENALTY_KINDS:
             raise ActionError(f"'kind' must be one of {', '.join(PENALTY_KINDS)}")
         points = _int(obj, "points") if kind == "points" else None
-        reason = obj.get("reason", "")
-        return Penalty(_name(obj, "player"), kind, points, reason if isinstance(reason, str) else str(reason))
+        return Penalty(_name(obj, "player"), kind, points, _text(obj, "reason"))
     if do == "adjust":
-        reason = obj.get("reason", "")
-        return Adjust(_name(obj, "player"), _int(obj, "points"), reason if isinstance(reason, str) else str(reason))
+        return Adjust(_name(obj, "player"), _int(obj, "points"), _text(obj, "reason"))
     raise ActionError(f"unknown action {do!r}")  # pragma: no cover

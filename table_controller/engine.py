@@ -6,11 +6,14 @@
 
 ``apply`` judges one action.  It either returns the events the action caused (already
 folded into ``engine.state``) or raises :class:`IllegalAction` naming the rule, and then
-nothing has changed: every check runs before the first event is emitted.
+nothing has changed: every check runs before the first event is emitted.  All or nothing
+also holds against any other exception (a bug, a fold that fails half-way): the state and
+the event list are put back exactly as they were before the action, then it is raised.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Callable, Iterable
 
 from . import actions as act
@@ -54,8 +57,28 @@ class Engine(ScoringRules, TrickRules):
         if self.state.rules is None and not isinstance(action, act.TableStart):
             raise IllegalAction("the first action must be 'table'")
         start = len(self.events)
-        handler(self, action)
+        try:
+            handler(self, action)
+        except BaseException:
+            self.rollback(start)
+            raise
         return self.events[start:]
+
+    def rollback(self, length: int) -> None:
+        """Put the table back as it was when the log held ``length`` events.
+
+        The fold is the only way state changes, so refolding the kept events rebuilds it
+        exactly.  Fields are copied into the same ``TableState`` object, so whoever holds
+        ``engine.state`` sees the restored table.  Costs one refold, only on failure."""
+        if len(self.events) <= length and self.state.seq == length:
+            return  # nothing was emitted or folded
+        kept = self.events[:length]
+        fresh = TableState()
+        for e in kept:
+            evolve(fresh, e)
+        for f in fields(TableState):
+            setattr(self.state, f.name, getattr(fresh, f.name))
+        del self.events[length:]
 
     @property
     def rules(self) -> Ruleset:
@@ -99,8 +122,10 @@ class Engine(ScoringRules, TrickRules):
     # --- emitting ----------------------------------------------------------------------
 
     def _emit(self, event: ev.Event) -> None:
-        evolve(self.state, event)
+        # Listed before it is folded: should the fold fail half-way, ``rollback`` sees
+        # that something was emitted and rebuilds the state.
         self.events.append(event)
+        evolve(self.state, event)
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -319,8 +344,8 @@ class Engine(ScoringRules, TrickRules):
         dealer = d.button if self.state.dealer == "player" else None
         self._emit(ev.DealerErred(dealer, player, kind, wrong, cards))
         if dealer and not self._at_draw_stop(d, dealer) and self.rules.dealer_error_points:
-            self._award(dealer, self.rules.dealer_error_points * wrong, "dealer_error",
-                        f"exchange_{d.exchange}")
+            self._deduct(dealer, self.rules.dealer_error_points * wrong, "dealer_error",
+                         f"exchange_{d.exchange}")
 
     def _maybe_end_exchange(self, d: DealState) -> None:
         if self.state.deal is not d or d.phase != "exchange":
@@ -391,19 +416,37 @@ class Engine(ScoringRules, TrickRules):
         self._after_fold(d)
 
     def _after_fold(self, d: DealState) -> None:
+        """The table may no longer wait for someone (folded, out, at draw stop): go on."""
         if self.state.deal is not d:
             return
         if d.phase == "exchange":
             self._maybe_end_exchange(d)
+        elif d.phase == "quads_choice" and not d.asking:
+            self._continue_after(d.exchange)  # the chooser is gone: no choice, no points
         elif d.phase == "chicago" and not d.asking:
             self._start_tricks(d)
         elif d.phase == "tricks":
             self._after_play(d)
 
+    def _tl_points(self, points: int, what: str) -> None:
+        """Issue 13: one TL decision moves at most ``tl_points_limit`` points (200 by
+        default, a table option), so a slip of the finger cannot wreck the protocol."""
+        limit = self.rules.tl_points_limit
+        if abs(points) > limit:
+            raise IllegalAction(f"{what} of {points} points: at most {limit} either way "
+                                "(the table option tl_points_limit)")
+
     def _penalty(self, a: act.Penalty) -> None:
         g = self._game()
         if a.player not in g.players:
             raise IllegalAction(f"{a.player} does not play in this game")
+        if a.kind == "points":
+            # A penalty deducts: `points` is the size of the deduction and its sign is
+            # ignored (5 and -5 both take 5 away; to add points the TL uses `adjust`).
+            # The floor at 0 (r19) still applies: the Awarded event keeps the 5 asked.
+            if not a.points:
+                raise IllegalAction("a points penalty deducts at least 1 point")
+            self._tl_points(a.points, "a penalty")
         self._emit(ev.PenaltyGiven(a.player, a.kind, a.reason))
         if a.kind == "points":
             self._award(a.player, -abs(a.points or 0), "penalty", "tl")
@@ -419,7 +462,13 @@ class Engine(ScoringRules, TrickRules):
             raise IllegalAction(f"{a.player} does not play in this game")
         if a.points == 0:
             raise IllegalAction("an adjustment of 0 points changes nothing")
+        self._tl_points(a.points, "an adjustment")
+        d = g.deal
         self._award(a.player, a.points, "adjust", "tl")
+        if d is not None:
+            # The player may now be out (r21) or at draw stop while the table waited for
+            # them: without this the deal waited for nobody (found by tests/engine/test_atomic.py)
+            self._after_fold(d)
 
     _HANDLERS: dict[type, Callable[["Engine", act.Action], None]] = {}
 

@@ -153,6 +153,26 @@ class Awarded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DeductionHeld(Event):
+    """D13 (shootout): a point deduction (dealer error, revoke) held until the deal ends."""
+
+    type: ClassVar[str] = "deduction_held"
+    player: str
+    points: int
+    reason: str
+    moment: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeductionsReleased(Event):
+    """D13: the player's held deductions apply now (the ``awarded`` events that follow):
+    the deal has ended, or the player could otherwise go out, win or say Chicago."""
+
+    type: ClassVar[str] = "deductions_released"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class HandBroken(Event):
     """A player discarded from a hand that scored at the last scoring moment (r17)."""
 
@@ -282,7 +302,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (TableOpened, GameStarted, DealStarted, CardsPlaced, OpenCardShown, CardsReceived,
                 StubReshuffled, DealerErred, ExchangeEnded, PhaseEntered, Awarded, HandBroken,
-                ChicagoMarkCleared,
+                ChicagoMarkCleared, DeductionHeld, DeductionsReleased,
                 QuadsChosen, ChicagoAnswered, CardPlayed, CardRetracted, RevokeStood, TrickWon,
                 HandFolded, PlayerOut, ViolationRecorded, PenaltyGiven, DealEnded, GameEnded,
                 TableEnded, PlayoffNeeded)

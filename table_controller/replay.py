@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .actions import Action, ActionError, parse_action
+from .actions import Action, ActionError, load_line, parse_action
 from .engine import Engine, IllegalAction
 from .state import GameState
 
@@ -35,15 +35,15 @@ def read_script(lines: Iterable[str]) -> Iterable[tuple[int, Action | Rejection]
         if not text or text.startswith("#"):
             continue
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            yield n, Rejection(n, "?", f"not valid JSON: {exc.msg} at column {exc.colno}")
+            obj = load_line(text)
+        except ActionError as exc:
+            yield n, Rejection(n, "?", str(exc))
             continue
         do = obj.get("do", "?") if isinstance(obj, dict) else "?"
         try:
             yield n, parse_action(obj)
         except ActionError as exc:
-            yield n, Rejection(n, str(do), str(exc))
+            yield n, Rejection(n, do if isinstance(do, str) and len(do) <= 20 else "?", str(exc))
 
 
 def replay_lines(lines: Iterable[str], strict: bool = False) -> tuple[Engine, dict[str, Any]]:

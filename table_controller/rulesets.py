@@ -10,9 +10,11 @@ The engine reads parameters and options; it never asks which ruleset it is playi
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
+from .actions import shown
 from .hands import Category
 
 
@@ -70,6 +72,11 @@ class Ruleset:
     advance_first_heat: int = 2                 # r7: from heat 1 the top 2 go on
     advance_later_heats: int = 1                # from heat 2 on, only the winner
     heat: int = 1                               # which heat this table plays (an event option)
+    # Issue 13: the most points one TL `adjust` or `penalty` may move (either way)
+    tl_points_limit: int = 200
+    # D13 (shootout): deductions (dealer error, revoke) held to the end of the deal unless
+    # the offender could go out, win or say Chicago first
+    deductions_at_deal_end: bool = False
 
     def points_for(self, category: Category) -> int:
         return self.hand_points.get(category.reason, 0)
@@ -78,16 +85,21 @@ class Ruleset:
         """A copy with parameter overrides (the ``options`` of a ``table`` action)."""
         if not options:
             return self
+        if not isinstance(options, Mapping):
+            raise RulesetError("'options' must be an object of ruleset parameters")
         names = {f.name: f for f in fields(self)}
-        bad = sorted(set(options) - set(names) - {"name"})
+        bad = sorted(str(k)[:40] for k in set(options) - set(names))
         if bad:
             raise RulesetError(f"unknown ruleset option(s) {bad}; known: {sorted(names)}")
-        clean = dict(options)
-        if "placement_points" in clean:
-            clean["placement_points"] = tuple(clean["placement_points"])
+        # Issue 13: every value is checked here, at the table action, so a bad one is a
+        # clear rejection naming the option instead of a crash deals later.
+        clean = {k: check_option(k, v) for k, v in options.items()}
         if "hand_points" in clean:
             clean["hand_points"] = {**self.hand_points, **clean["hand_points"]}
-        return replace(self, **clean)
+        rules = replace(self, **clean)
+        if rules.min_players > rules.max_players:
+            raise RulesetError(f"option min_players ({rules.min_players}) is more than max_players ({rules.max_players})")
+        return rules
 
     def as_rows(self) -> list[tuple[str, str]]:
         out = []
@@ -101,6 +113,119 @@ class Ruleset:
                 v = " / ".join(str(x) for x in v)
             out.append((f.name, str(v)))
         return out
+
+
+# --- option checks (issue 13): type and range of every parameter a table may set ------
+
+_HAND_CATEGORIES = ("one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
+                    "full_house", "four_of_a_kind", "straight_flush", "royal_flush")
+
+
+def _text(limit: int):
+    def check(name: str, v: Any) -> str:
+        if not isinstance(v, str) or not v.strip() or len(v) > limit:
+            raise RulesetError(f"option {name} must be a text of 1..{limit} characters")
+        return v
+    return check
+
+
+def _int(lo: int, hi: int):
+    def check(name: str, v: Any) -> int:
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            raise RulesetError(f"option {name} must be a whole number from {lo} to {hi}, not {shown(v)}")
+        return v
+    return check
+
+
+def _flag(name: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise RulesetError(f"option {name} must be true or false, not {shown(v)}")
+    return v
+
+
+def _one_of(*choices: str):
+    def check(name: str, v: Any) -> str:
+        if not isinstance(v, str) or v not in choices:
+            raise RulesetError(f"option {name} must be one of {', '.join(choices)}, not {shown(v)}")
+        return v
+    return check
+
+
+def _suit_order(name: str, v: Any) -> str | None:
+    if v is None or (isinstance(v, str) and len(v) == 4 and sorted(v) == sorted("SHDC")):
+        return v
+    raise RulesetError(f"option {name} must be the four suits S, H, D, C in an order (e.g. \"SHDC\") or null")
+
+
+def _hand_points(name: str, v: Any) -> dict[str, int]:
+    if not isinstance(v, Mapping):
+        raise RulesetError(f"option {name} must be an object like {{\"one_pair\": 1}}")
+    out = {}
+    for k, x in v.items():
+        if k not in _HAND_CATEGORIES:
+            raise RulesetError(f"option {name}.{str(k)[:40]} is not a hand; hands: {', '.join(_HAND_CATEGORIES)}")
+        out[k] = _int(0, 52)(f"{name}.{k}", x)
+    return out
+
+
+def _placement_points(name: str, v: Any) -> tuple[int | float, ...]:
+    if not isinstance(v, (list, tuple)) or len(v) > 8:
+        raise RulesetError(f"option {name} must be a list of at most 8 numbers (points for 1st, 2nd, ...)")
+    for i, x in enumerate(v):
+        if (not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x)
+                or not 0 <= x <= 1000):
+            raise RulesetError(f"option {name}[{i}] must be a number from 0 to 1000, not {shown(x)}")
+    return tuple(v)
+
+
+_SCORE = _int(0, 52)          # points of one award: a protocol draws each one (r9)
+_THRESHOLD = _int(0, 100)     # a score limit; above 52 it never applies (a way to turn it off)
+_DEDUCTION = _int(-52, 0)
+OPTION_CHECKS: dict[str, Any] = {
+    "name": _text(40),
+    "description": _text(200),
+    "min_players": _int(2, 8),
+    "max_players": _int(2, 8),
+    "dealer": _one_of("dedicated", "player"),
+    "max_exchange_cards": _int(0, 5),
+    "exchanges": _int(1, 3),
+    "draw_stop": _THRESHOLD,
+    "draw_stop_from_next_deal": _flag,
+    "draw_stop_attempt": _one_of("refuse", "zero_keep_chicago", "zero_clear_chicago"),
+    "chicago_min_score": _THRESHOLD,
+    "chicago_required_to_win": _flag,
+    "hand_points": _hand_points,
+    "quads_zero_choice": _flag,
+    "straight_flush": _one_of("out", "points_out_if_chicago", "points"),
+    "royal_flush": _one_of("out_zero_all", "win", "points"),
+    "special_suit_order": _suit_order,
+    "tie_nobody_scores": _flag,
+    "last_trick": _SCORE,
+    "last_trick_two": _SCORE,
+    "chicago_won": _SCORE,
+    "chicago_lost": _DEDUCTION,
+    "chicago_breaker": _SCORE,
+    "chicago_style": _one_of("sm", "classic"),
+    "revoke": _one_of("dead_hand", "correct_minus_2", "none"),
+    "revoke_points": _DEDUCTION,
+    "dealer_error_points": _DEDUCTION,
+    "placement_points": _placement_points,
+    "games_per_table": _int(1, 10),
+    "playoff_deals": _int(0, 10),
+    "advance_first_heat": _int(0, 8),
+    "advance_later_heats": _int(0, 8),
+    "heat": _int(1, 99),
+    "tl_points_limit": _int(1, 1000),
+    "deductions_at_deal_end": _flag,
+}
+
+
+def check_option(name: str, value: Any) -> Any:
+    """The option's value as the ruleset keeps it, or :class:`RulesetError` naming it."""
+    check = OPTION_CHECKS.get(name)
+    if check is None:
+        raise RulesetError(f"unknown ruleset option {str(name)[:40]!r}")
+    return check(name, value)
 
 
 SM2025 = Ruleset(
@@ -130,6 +255,7 @@ SHOOTOUT = replace(
     description="Poker Event Chicago Shootout 4-max",
     draw_stop_attempt="zero_clear_chicago",
     dealer_error_points=-2,
+    deductions_at_deal_end=True,  # D13: "Poängavdrag genomförs alltid efter avslutad giv"
     placement_points=(4, 3, 2, 1),
     playoff_deals=1,
     advance_first_heat=1,

@@ -24,6 +24,10 @@ class ScoringRules:
         when this award ended the game."""
         g = self.state.game
         score = g.players[player].score
+        if points > 0 and score + points >= GOING_OUT and self._holds(player):
+            # D13: the offender could go out or win with this award: deduct first
+            self._release_held(player, moment)
+            score = g.players[player].score
         delta = max(0, score + points) - score
         if delta == 0 and points == 0:
             return False
@@ -31,6 +35,37 @@ class ScoringRules:
         if check_out:
             return self._check_going_out(player)
         return False
+
+    # --- D13: deductions held to the end of the deal (shootout) ------------------------
+
+    def _deduct(self, player: str, points: int, reason: str, moment: str) -> bool:
+        """A point deduction (dealer error, revoke): at once, or held to the end of the
+        deal where the ruleset says so (D13).  Returns True when it ended the game."""
+        if self.rules.deductions_at_deal_end and self.state.deal is not None:
+            self._emit(ev.DeductionHeld(player, points, reason, moment))
+            return False
+        return self._award(player, points, reason, moment)
+
+    def _holds(self, player: str) -> bool:
+        d = self.state.deal
+        return d is not None and any(h.player == player for h in d.held)
+
+    def _release_held(self, player: str, moment: str) -> None:
+        """Apply the player's held deductions now, in the order they were incurred."""
+        d = self.state.deal
+        mine = [h for h in d.held if h.player == player]
+        if not mine:
+            return
+        self._emit(ev.DeductionsReleased(player))
+        for h in mine:
+            self._award(player, h.points, h.reason, moment, check_out=False)
+
+    def _release_all_held(self, moment: str) -> None:
+        d = self.state.deal
+        if d is None:
+            return
+        for player in dict.fromkeys(h.player for h in d.held):
+            self._release_held(player, moment)
 
     def _check_going_out(self, player: str) -> bool:
         g = self.state.game
@@ -72,6 +107,7 @@ class ScoringRules:
         cat = value.category
         r = self.rules
         if cat == Category.ROYAL_FLUSH and r.royal_flush != "points":
+            self._release_held(player, moment)  # D13: a chance to win: deduct first
             score = self.state.game.players[player].score
             self._award(player, GOING_OUT - score, "royal_flush", moment, check_out=False)
             if r.royal_flush == "out_zero_all":  # r19: zero every opponent, all keep Chicagos
@@ -80,6 +116,8 @@ class ScoringRules:
             return "ended"
         if cat == Category.STRAIGHT_FLUSH and r.straight_flush != "points":
             ps = self.state.game.players[player]
+            if r.straight_flush == "out" or (ps.said_chicago and not special_only):
+                self._release_held(player, moment)  # D13: a chance to go out or win
             if r.straight_flush == "out":  # r19: out at 52 whether Chicago was said or not
                 self._award(player, GOING_OUT - ps.score, "straight_flush", moment, check_out=False)
                 self._end_game(player)
@@ -148,7 +186,7 @@ class ScoringRules:
         if self.state.deal is not d:
             return
         for p in sorted(d.revoked):  # sm2019: a revoke not corrected costs 2 (not at draw stop)
-            if not self._at_draw_stop(d, p) and self._award(p, r.revoke_points, "revoke", "final"):
+            if not self._at_draw_stop(d, p) and self._deduct(p, r.revoke_points, "revoke", "final"):
                 return
         if self._score_hands("final", final=True) == "ended":
             return
@@ -157,6 +195,7 @@ class ScoringRules:
 
     def _end_deal(self, d: "DealState", reason: str) -> None:
         g = self.state.game
+        self._release_all_held("final")  # D13: held deductions apply when the deal ends
         self._emit(ev.DealEnded(d.number, reason))
         if not self.rules.chicago_required_to_win:  # classic: the game ends after the deal
             top = max(g.players[p].score for p in g.seats)
@@ -173,6 +212,7 @@ class ScoringRules:
 
     def _end_game(self, winner: str | None) -> None:
         g = self.state.game
+        self._release_all_held("final")  # D13: the deal ends with the game; before placements
         places, points = self._placements(g, winner)
         self._emit(ev.GameEnded(g.number, winner, places, points))
         if g.playoff:

@@ -76,6 +76,7 @@ class DealState:
     tricks: list[tuple[str, Card]] = field(default_factory=list)
     broken: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     dealer_errors: list[tuple[str, str, int]] = field(default_factory=list)
+    held: list[AwardRecord] = field(default_factory=list)  # D13: deductions held to the deal's end
 
     def in_play(self) -> list[str]:
         """Players whose hands are live in this deal, in turn order."""
@@ -91,6 +92,9 @@ class GameState:
     players: dict[str, PlayerInGame]
     deals: list[DealRecord] = field(default_factory=list)
     deal: DealState | None = None
+    # REPLAY.md: a score change between deals (a TL adjust or penalty after a deal ended,
+    # or before the first) belongs to the next deal: it waits here for that deal's record
+    between_deals: list[AwardRecord] = field(default_factory=list)
     out_order: list[str] = field(default_factory=list)
     finished: bool = False
     winner: str | None = None
@@ -163,7 +167,8 @@ def _deal_started(s: TableState, e: ev.DealStarted) -> None:
     g.deal = DealState(e.number, e.button, list(e.order), {p: list(cs) for p, cs in e.hands.items()},
                        folded=set(e.folded), draw_stop=set(e.draw_stop),
                        stub=set(FULL_DECK) - seen, played={p: [] for p in e.order})
-    g.deals.append(DealRecord(e.number, e.button))
+    g.deals.append(DealRecord(e.number, e.button, awards=g.between_deals))  # listed first
+    g.between_deals = []
     for p in e.folded:
         g.players[p].sit_out_next_deal = False
 
@@ -242,10 +247,11 @@ def _awarded(s: TableState, e: ev.Awarded) -> None:
     g.players[e.player].score += e.points
     if e.reason == "chicago_won":
         g.players[e.player].won_chicagos += 1
-    if g.deals:
-        g.deals[-1].awards.append(AwardRecord(e.player, e.points, e.reason, e.moment))
-        if g.deals[-1].scores_after is not None:  # a TL correction between deals
-            g.deals[-1].scores_after = g.scores()
+    record = AwardRecord(e.player, e.points, e.reason, e.moment)
+    if g.deal is not None:
+        g.deals[-1].awards.append(record)
+    else:  # between deals: it belongs to the next deal (REPLAY.md)
+        g.between_deals.append(record)
     d = g.deal
     if d is not None and e.moment.startswith("exchange") and e.reason in _HAND_REASONS:
         d.last_scorer = e.player
@@ -254,6 +260,15 @@ def _awarded(s: TableState, e: ev.Awarded) -> None:
 
 _HAND_REASONS = {"one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
                  "four_of_a_kind", "straight_flush", "royal_flush"}
+
+
+def _deduction_held(s: TableState, e: ev.DeductionHeld) -> None:
+    s.deal.held.append(AwardRecord(e.player, e.points, e.reason, e.moment))
+
+
+def _deductions_released(s: TableState, e: ev.DeductionsReleased) -> None:
+    d = s.deal
+    d.held = [h for h in d.held if h.player != e.player]
 
 
 def _hand_broken(s: TableState, e: ev.HandBroken) -> None:
@@ -367,6 +382,12 @@ def _game_ended(s: TableState, e: ev.GameEnded) -> None:
     if g.deal is not None:
         g.deals[-1].scores_after = g.scores()
         g.deal = None
+    elif g.between_deals and g.deals:
+        # A TL change between deals ended the game: there is no next deal, so it is
+        # listed last in the deal before, whose scores_after then counts it
+        g.deals[-1].awards += g.between_deals
+        g.deals[-1].scores_after = g.scores()
+        g.between_deals = []
     g.finished = True
     g.winner = e.winner
     g.places = dict(e.places)
@@ -393,6 +414,7 @@ _FOLD: dict[type, Callable[[TableState, Any], None]] = {
     ev.CardsReceived: _cards_received, ev.StubReshuffled: _stub_reshuffled,
     ev.DealerErred: _dealer_erred, ev.ExchangeEnded: _exchange_ended,
     ev.PhaseEntered: _phase_entered, ev.Awarded: _awarded, ev.HandBroken: _hand_broken,
+    ev.DeductionHeld: _deduction_held, ev.DeductionsReleased: _deductions_released,
     ev.QuadsChosen: _quads_chosen, ev.ChicagoMarkCleared: _chicago_mark_cleared, ev.ChicagoAnswered: _chicago_answered,
     ev.CardPlayed: _card_played, ev.CardRetracted: _card_retracted,
     ev.RevokeStood: _revoke_stood, ev.TrickWon: _trick_won, ev.HandFolded: _hand_folded,

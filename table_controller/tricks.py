@@ -27,6 +27,9 @@ class TrickRules:
             return
         asked = tuple(p for p in d.in_play()
                       if p not in d.dead and g.players[p].score >= self.rules.chicago_min_score)
+        for p in asked:  # D13: who could say Chicago has held deductions applied first
+            self._release_held(p, f"exchange_{d.exchange}")
+        asked = tuple(p for p in asked if g.players[p].score >= self.rules.chicago_min_score)
         if not asked:
             self._start_tricks(d)
             return
@@ -98,6 +101,11 @@ class TrickRules:
     def _play(self, a: act.Play) -> None:
         from .engine import IllegalAction
 
+        g = self.state.game
+        if g is not None and not g.finished and g.deal is None and g.deals and any(
+                x.reason in ("chicago_broken", "chicago_lost") and x.moment == "tricks" for x in g.deals[-1].awards):
+            raise IllegalAction(f"the trick play of deal {g.deals[-1].number} ended when the Chicago was broken "
+                                "(D8): no more cards are played; the next action is 'deal'")
         d = self._deal()
         if d.phase != "tricks":
             raise IllegalAction(f"no trick play now: the deal is at {self.phase}")
@@ -187,4 +195,4 @@ class TrickRules:
         card = d.trick[-1][1]
         self._emit(ev.CardRetracted(a.player, card))
         if self.rules.revoke == "correct_minus_2" and not self._at_draw_stop(d, a.player):
-            self._award(a.player, self.rules.revoke_points, "revoke", "tricks")
+            self._deduct(a.player, self.rules.revoke_points, "revoke", "tricks")

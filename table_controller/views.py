@@ -70,7 +70,7 @@ def snapshot(engine: Engine) -> dict[str, Any]:
     last_open = _last_open_card(engine)
     if last_open:
         open_card = last_open
-    awards = [a for rec in (g.deals if g else []) for a in rec.awards]
+    awards = [a for rec in (g.deals if g else []) for a in rec.awards] + (g.between_deals if g else [])
     last = awards[-1] if awards else None
     return {
         "ruleset": s.rules.name if s.rules else None,

@@ -158,8 +158,12 @@ def _import(args: argparse.Namespace) -> int:
     lines = read_lines(args.export, "log import")
     if lines is None:
         return 2
-    n = import_export(lines, args.db)
-    print(f"imported {n} records into {args.db}", file=sys.stderr)
+    rejected: list[tuple[int, str]] = []
+    n = import_export(lines, args.db, rejected)
+    for line, reason in rejected:  # as `replay` lists them (issue 13)
+        print(f"line {line}: rejected: {reason}", file=sys.stderr)
+    print(f"imported {n} records into {args.db}" + (f", {len(rejected)} rejected" if rejected else ""),
+          file=sys.stderr)
     return 0
 
 

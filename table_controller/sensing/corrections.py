@@ -74,8 +74,10 @@ def parse_correction(text: Any) -> Correction:
         if len(uid) > 32:
             raise SensingError(f"{m.group(1)!r} is not a tag's UID")
         return UidIs(uid, _card(m.group(2)))
-    m = re.fullmatch(r"(?i)(?:dismiss|resolve)\s+(?:alert\s+)?#?(\d+)(?:\s*[:,-]\s*(.*))?", t)
+    # at most 9 digits: int() of 4,300 digits raises ValueError, not a clear error (issue 13)
+    m = re.fullmatch(r"(?i)(?:dismiss|resolve)\s+(?:alert\s+)?#?(\d{1,9})(?:\s*[:,-]\s*(.*))?", t)
     if m:
         return Dismiss(int(m.group(1)), m.group(2) or "")
-    raise SensingError(f"cannot read the correction {text!r}: say 'the card at pad 3 is 7H', "
+    shown = text if len(text) <= 60 else text[:60] + "..."
+    raise SensingError(f"cannot read the correction {shown!r}: say 'the card at pad 3 is 7H', "
                        "'tag 04AB.. is QS' or 'dismiss 4'")

@@ -6,8 +6,10 @@
 
 ``apply`` appends the action and the events it caused in ONE transaction and returns
 only after the commit is durable, so no view can show an event the log does not hold.
-If the write fails, the engine is put back as it was and the error is raised: the table
-never runs ahead of its log.
+If the write fails, the engine is put back as it was (the same ``Engine`` object, so a
+view holding it sees the restored table) and the error is raised: the table never runs
+ahead of its log.  The call is synchronous and the live table runs on one event loop, so
+no view can read the state between the engine's judgement and the commit.
 """
 
 from __future__ import annotations
@@ -54,13 +56,15 @@ class TableRecorder:
             self.last_records = self.store.append(
                 [NewRecord("rejected", {"action": action.to_dict(), "reason": exc.reason}, source)])
             raise
-        batch = [NewRecord("action", action.to_dict(), source)]
-        batch += [NewRecord("event", e.to_dict(), "engine") for e in events]
+        # Any other exception from the engine: it has put itself back (Engine.apply is all
+        # or nothing) and nothing is stored; the caller sees the error.
         try:
+            batch = [NewRecord("action", action.to_dict(), source)]
+            batch += [NewRecord("event", e.to_dict(), "engine") for e in events]
             self.last_records = self.store.append(batch)
         except BaseException:
             # Both or neither: the log did not take them, so the table must not have them.
-            self.engine = Engine.from_events(self.engine.events[:before])
+            self.engine.rollback(before)
             raise
         return list(events)
 

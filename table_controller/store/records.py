@@ -63,6 +63,8 @@ def encode_data(data: Any) -> str:
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise RecordError(f"a record's data must be plain JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("a record's data is nested too deeply") from None
 
 
 def check_new(rec: NewRecord) -> str:

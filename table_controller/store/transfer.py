@@ -23,7 +23,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from ..actions import ActionError, parse_action
+from ..actions import ActionError, load_line, parse_action
 from ..engine import Engine, IllegalAction
 from .errors import ExportError, StoreError
 from .records import KINDS, NewRecord, Record
@@ -63,11 +63,17 @@ def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
                 raise ExportError(f"line {n}: a '# {word}' line must carry the record as exported")
             out.append(_rec(obj, word, obj["data"], n))
             continue
-        data = _json(text, n)
         try:
+            data = load_line(text)
+            why = "not an action: "
             parse_action(data)
         except ActionError as exc:
-            raise ExportError(f"line {n}: not an action: {exc}") from None
+            why = "" if str(exc).startswith("not valid JSON") else why
+            if meta is not None:  # an exported action is one the table accepted: doctored
+                raise ExportError(f"line {n}: {why}{exc}") from None
+            # A plain script: like `replay`, the line is listed as rejected (issue 13)
+            out.append(_rec({}, "rejected", {"action": _excerpt(text), "reason": f"{why}{exc}"}, n))
+            continue
         out.append(_rec(meta or {}, "action", data, n))
         meta = None
     if meta is not None:
@@ -77,9 +83,14 @@ def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
 
 def _json(text: str, n: int) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ExportError(f"line {n}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        return load_line(text)
+    except ActionError as exc:
+        raise ExportError(f"line {n}: {exc}") from None
+
+
+def _excerpt(text: str, limit: int = 200) -> str:
+    """What a rejected line said, kept short (the reason says what was wrong with it)."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _rec(meta: Any, kind: str, data: dict, n: int) -> dict[str, Any]:
@@ -92,9 +103,12 @@ def _rec(meta: Any, kind: str, data: dict, n: int) -> dict[str, Any]:
             "txn": meta.get("txn"), "kind": kind, "data": data, "line": n}
 
 
-def import_export(lines: Iterable[str], target: str | os.PathLike) -> int:
+def import_export(lines: Iterable[str], target: str | os.PathLike,
+                  rejected: list[tuple[int, str]] | None = None) -> int:
     """Write the export into a NEW table file; returns the number of records.  Nothing is
-    written unless the whole export checks out."""
+    written unless the whole export checks out.  A plain action script's lines that are
+    no action or that the rules refuse are stored as "rejected" records, as ``replay``
+    lists them; ``rejected`` (when given) receives their (line number, reason)."""
     items = parse_export(lines)
     with_meta = [i for i in items if i["seq"] is not None]
     if with_meta and len(with_meta) != len(items):
@@ -103,6 +117,9 @@ def import_export(lines: Iterable[str], target: str | os.PathLike) -> int:
         _check_events(items)
     else:
         items = _derive_events(items)
+        if rejected is not None:
+            rejected += [(i["line"], str(i["data"].get("reason", ""))) for i in items
+                         if i["kind"] == "rejected" and i.get("line") is not None]
     return write_records(items, target)
 
 
@@ -132,6 +149,9 @@ def _derive_events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for it in items:
         seq = len(out) + 1
+        if it["kind"] != "action":  # a rejected line (see parse_export), a note, an alert
+            out.append({**it, "seq": seq, "txn": seq})
+            continue
         try:
             events = engine.apply(parse_action(it["data"]))
         except IllegalAction as exc:

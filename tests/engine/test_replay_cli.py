@@ -108,3 +108,39 @@ def test_output_into_a_closed_pipe_is_not_an_error():
     r = subprocess.run(f"{sys.executable} -m table_controller.cli replay table_controller/examples/full_table.jsonl --json | head -1",
                        shell=True, capture_output=True, text=True, timeout=120)
     assert "Traceback" not in r.stderr and r.stdout.startswith("{")
+
+
+def test_ill_typed_lines_are_rejected_with_line_numbers_never_a_traceback(tmp_path):
+    # Issue 13: each of these crashed replay (or a later action) with a traceback
+    bad = [
+        ('{"do": "table", "players": ["A", "B", "C"], "options": {"hand_points": {"one_pair": "x"}}}',
+         "hand_points.one_pair"),
+        ('{"do": ["play"]}', "unknown action"),
+        ('{"do": {}}', "unknown action"),
+        ('{"do": "play", "player": ["A"], "card": "AS"}', "player's name"),
+        ('{"do": "play", "player": "A", "card": [[["AS"]]]}', "a card is a text"),
+        ('{"do": "receive", "player": "A", "cards": {"AS": 1}}', "list of cards"),
+        ('{"do": "adjust", "player": "A", "points": ' + "7" * 4300 + "}", "whole number"),
+        ('{"do": "adjust", "player": "A", "points": ' + "7" * 4400 + "}", "not valid JSON"),
+        ('{"do": "adjust", "player": "A", "points": 2.5}', "whole number"),
+        ('{"do": "chicago", "player": "A", "say": 1}', "true or false"),
+        ('{"do": "penalty", "player": "A", "kind": "warning", "reason": {"r": 26}}', "'reason' must be a text"),
+        ('{"do": "deal", "hands": {"A": "AS KS QS JS TS"}}', "'hands'"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"a": ' * 50_000 + "1" + "}" * 50_000, "nested too deeply"),
+    ]
+    script = tmp_path / "ill.jsonl"
+    script.write_text("\n".join([bad[0][0], '{"do": "table", "players": ["A", "B", "C"]}']
+                                + [t for t, _ in bad[1:]]
+                                + ['{"do": "game", "seats": ["A", "B", "C"], "button": "C"}']) + "\n")
+    r = replay(script, "--json")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    doc = json.loads(r.stdout)
+    got = {x["line"]: x["reason"] for x in doc["rejected"]}
+    assert sorted(got) == [1] + list(range(3, len(bad) + 2))
+    for line, (_, msg) in zip(sorted(got), bad):
+        assert msg in got[line], (line, got[line])
+        assert len(got[line]) < 300  # the reason names the field, never echoes the value
+    assert doc["current"]["phase"] == "deal"
+    r = replay(script, "--strict")
+    assert r.returncode == 1 and "line 1: table rejected" in r.stderr and "Traceback" not in r.stderr

@@ -23,8 +23,11 @@ def test_players_per_table__r1(rs, two_ok):
 def test_dealer_and_dealer_error_points_per_wrong_card__r14(rs, dealer, points):
     s = Script(rs, dealer=dealer).deal(**JUNK).adjust("Dan", 10)
     s.discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan").receive("Anna", "KH KD 8S")
-    got = [a[1] for a in awards(s.doc()) if a[2] == "dealer_error"]
-    assert got == ([points] if points else [])
+    engine, doc = s.run()
+    got = [a[1] for a in awards(doc) if a[2] == "dealer_error"]
+    held = [h.points for h in engine.state.deal.held if h.reason == "dealer_error"]  # D13 (shootout)
+    assert got + held == ([points] if points else [])
+    assert bool(held) == (rs == "shootout")
 
 
 def test_no_dealer_error_points_at_draw_stop__sm2019_r14():
@@ -167,8 +170,11 @@ def test_equal_straight_flushes_by_suit_order__r19(rs, winner):
 def test_revoke_corrected__r26(rs, penalty):
     s = Script(rs).deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 9C JD", Dan="3D 6D 8D 2H 7H")
     s.adjust("Bo", 5).stand().stand().stand().play("Anna AS", "Bo 4C").add(do="retract", player="Bo").play("Bo 2S")
-    got = [a for a in awards(s.doc()) if a[2] == "revoke"]
+    engine, doc = s.run()
+    got = [a for a in awards(doc) if a[2] == "revoke"]
+    got += [(h.player, h.points, h.reason) for h in engine.state.deal.held]  # D13 (shootout): held
     assert got == ([("Bo", penalty, "revoke")] if penalty else [])
+    assert bool(engine.state.deal.held) == (rs == "shootout")
 
 
 def test_revoke_not_corrected_minus_2_and_no_last_trick__sm2019_r26():

@@ -126,12 +126,46 @@ def test_import_never_overwrites_a_table_file(tmp_path, table):
     assert (tmp_path / "t.sqlite").read_text() == "precious"
 
 
-@pytest.mark.parametrize("text,msg", [('{"do": "table", "players": ["A", "B"', "not valid JSON"),
-                                      ('{"do": "fly"}', "not an action")])
-def test_import_of_malformed_input_is_a_clear_error(tmp_path, text, msg):
-    r = run("log", "import", "-", "--db", tmp_path / "t.sqlite", stdin=text + "\n")
-    assert r.returncode == 2 and msg in r.stderr and "line 1" in r.stderr
-    assert not (tmp_path / "t.sqlite").exists()
+# Issue 13: a plain script's line that is no action is listed as rejected with its line
+# number (as `replay` lists it) and kept as a "rejected" record; the import goes on.
+ILL_TYPED = [('{"do": "table", "players": ["A", "B", "C"], "options": {"hand_points": {"one_pair": "x"}}}',
+              "hand_points.one_pair"),  # first: the good table action follows it
+             ('{"do": "table", "players": ["A", "B"', "not valid JSON"),
+             ('{"do": "fly"}', "not an action"),
+             ('{"do": ["play"]}', "not an action"),
+             ('{"do": {}}', "not an action"),
+             ('{"do": "adjust", "player": "A", "points": ' + "9" * 4400 + "}", "not valid JSON"),
+             ('{"do": "adjust", "player": "A", "points": ' + "9" * 4000 + "}", "whole number"),
+             ('{"do": "adjust", "player": "A", "points": true}', "whole number"),
+             ('{"do": "play", "player": 7, "card": "AS"}', "player's name"),
+             ('{"do": "discard", "player": "A", "cards": "AS"}', "list of cards"),
+             ("[" * 100_000 + "]" * 100_000, "nested too deeply")]
+
+
+def test_import_lists_ill_typed_lines_as_rejected_and_goes_on(tmp_path):
+    script = [ILL_TYPED[0][0], '{"do": "table", "players": ["A", "B", "C"]}'] + [t for t, _ in ILL_TYPED[1:]] + \
+        ['{"do": "game", "seats": ["A", "B", "C"], "button": "A"}']
+    r = run("log", "import", "-", "--db", tmp_path / "t.sqlite", stdin="\n".join(script) + "\n")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    for n, (_, msg) in zip([1] + list(range(3, len(ILL_TYPED) + 2)), ILL_TYPED):
+        line = next(ln for ln in r.stderr.splitlines() if ln.startswith(f"line {n}: rejected:"))
+        assert msg in line, line
+    assert f"{len(ILL_TYPED)} rejected" in r.stderr
+    with SQLiteStore.open(tmp_path / "t.sqlite", readonly=True) as store:
+        assert [rec.kind for rec in store.read(kinds=["rejected"])] == ["rejected"] * len(ILL_TYPED)
+    engine, _ = resume(tmp_path / "t.sqlite")
+    assert engine.phase == "deal"  # the good lines around them were applied
+    assert run("log", "check", tmp_path / "t.sqlite").returncode == 0
+
+
+def test_import_refuses_an_exported_action_that_is_no_action(tmp_path, table):
+    p, _ = table
+    lines = run("log", "export", p).stdout.splitlines()
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("{") and '"play"' in ln)
+    lines[i] = '{"do": ["play"]}'  # under its "# action" header: the export was doctored
+    r = run("log", "import", "-", "--db", tmp_path / "t.sqlite", stdin="\n".join(lines) + "\n")
+    assert r.returncode == 2 and f"line {i + 1}: not an action" in r.stderr and "Traceback" not in r.stderr
+    assert not list(tmp_path.glob("t.sqlite*"))
 
 
 def test_help_explains_each_action():
