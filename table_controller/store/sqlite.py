@@ -87,6 +87,8 @@ class SQLiteStore(EventStore):
             raise StoreNotFound(f"{path}: no such table log")
         if path.is_dir():
             raise NotATableLog(f"{path} is a directory, not a table log")
+        if create and not path.exists():
+            _create_private(path)
         try:
             if readonly:
                 uri = f"file:{quote(str(path.resolve()))}?mode=ro"
@@ -290,3 +292,15 @@ def _check_chain(path: Path, records: list[Record], texts: list[str], first: int
                                    f"run 'chicago-table log check {path} --salvage NEW.sqlite'")
         prev = r.digest
         expected += 1
+
+
+def _create_private(path: Path) -> None:
+    """A new log holds every dealt hand: its folder (when new) is the owner's alone (0700) and
+    the file is created 0600 before SQLite opens it, so its -wal and -shm follow that mode."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise StoreError(f"cannot create {path}: {exc.strerror or exc}") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 
@@ -104,6 +105,18 @@ def test_a_plain_action_script_imports_with_its_events(tmp_path):
     with open(script) as fh:
         engine, _ = replay_lines(fh.read().splitlines())
     assert resume(tmp_path / "t.sqlite")[0].state.to_dict() == engine.state.to_dict()
+
+
+def test_import_into_a_new_folder_makes_it_private(tmp_path):
+    """The log holds every dealt hand: a new folder is 0700 and the file 0600 (issue 13), so
+    ``log import`` then ``serve --data`` over that folder works with nothing made by hand."""
+    script = os.path.join(os.path.dirname(__import__("table_controller").__file__), "examples", "chicago_won.jsonl")
+    target = tmp_path / "event" / "table7" / "table.sqlite"
+    r = run("log", "import", script, "--db", target)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_IMODE(target.parent.stat().st_mode) == 0o700
+    for f in target.parent.iterdir():
+        assert stat.S_IMODE(f.stat().st_mode) == 0o600, f.name
 
 
 def test_import_refuses_a_doctored_export_and_writes_nothing(tmp_path, table):
