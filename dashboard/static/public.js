@@ -44,7 +44,7 @@
     const kids = [h("h2", {}, s.game ? `${T.deal} ${s.deal || ""}` : T.waiting)];
     if (s.game && !AUD.isOver(s)) {
       kids.push(h("div", { id: "phase-big", class: "big-phase" }, AUD.phaseText(s)));
-      if (s.to_act && s.to_act.length) kids.push(h("div", { id: "turn", class: "turn" }, fmt("turnOf", { p: s.to_act.join(", ") })));
+      if (s.to_act && s.to_act.length) kids.push(h("div", { id: "turn", class: "turn-big" }, fmt("turnOf", { p: s.to_act.join(", ") })));
     }
     const chic = AUD.chicagoText(s);
     if (chic) kids.push(AUD.mark(h("div", { id: "chicago-banner", class: "chicago-banner" }, chic), `chic:${s.game}.${s.deal}:${chic}`));
@@ -88,8 +88,10 @@
   function endBanner(s) {
     if (s.phase === "table_over") {
       const top = AUD.standings(s)[0];
+      const on = (s.table && s.table.advancing) || [];
       return h("div", { id: "end-banner", class: "end-banner" }, h("div", { class: "t" }, T.tableOver),
-        top ? h("div", { class: "w" }, `${T.winner}: ${top.player}`) : null);
+        top ? h("div", { class: "w" }, `${T.winner}: ${top.player}`) : null,
+        on.length ? h("div", { class: "w" }, `${T.goesOn}: ${on.join(", ")}`) : null);
     }
     if (s.phase === "game_over") {
       const g = AUD.gamesOfTable(s).find(x => x.number === s.game);
@@ -103,7 +105,7 @@
     const s = m.state;
     const seats = [...s.players].sort((a, b) => (a.seat || 99) - (b.seat || 99));  // as they sit, not by score
     setKids(app, head(m), AUD.mark(endBanner(s), `end:${s.game}:${s.phase}`),
-      h("div", { class: "aud-grid" },
+      h("div", { class: "aud-grid" + (AUD.isOver(s) ? " over" : "") },
         h("section", { id: "game-panel", class: "panel" }, h("h2", {}, s.game ? `${T.game} ${s.game}` : T.thisGame),
           h("ol", { id: "scores", class: "pcards" }, seats.map(p => playerCard(s, p)))),
         playPanel(s), standingsPanel(s)));
