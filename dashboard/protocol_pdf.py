@@ -294,7 +294,7 @@ def deal_text(number: int, button: str, awards: tuple[tuple[str, int, str], ...]
                 tl.remove(match)
                 if match.asked is not None and match.asked != pts:
                     parts.append(f"{player} {words_.upper()} {_signed(match.asked)} "
-                                 f"({w['applied'].format(points=_signed(pts) if pts else '0')})")
+                                 f"({w['applied_short'].format(points=_signed(pts) if pts else '0')})")
                     continue
             parts.append(f"{player} {words_.upper()} {_signed(pts)}")
         elif reason in PENALTY_REASONS:

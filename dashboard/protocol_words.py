@@ -33,7 +33,7 @@ WORDS: dict[str, dict[str, str]] = {
         "record": "post", "between": "mellan givarna", "before_deal": "före giv {n}",
         "page": "Sida", "asked": "begärt {asked}, verkställt {points} (sidopoäng aldrig under 0, r19)",
         "time": "Tid", "note_penalty": "Straff", "note_warning": "Varning", "note_adjust": "TL-rättelse",
-        "note_violation": "Tidsöverträdelse", "note_dead": "Död hand", "place_pp": "plats/poäng", "applied": "verkställt {points}, aldrig under 0 (r19)",
+        "note_violation": "Tidsöverträdelse", "note_dead": "Död hand", "place_pp": "plats/poäng", "applied": "verkställt {points}, aldrig under 0 (r19)", "applied_short": "verkställt {points}, r19",
     },
     "en": {
         "protocol": "Protocol", "game": "Game", "of": "of", "event": "Event", "heat": "Heat",
@@ -56,7 +56,7 @@ WORDS: dict[str, dict[str, str]] = {
         "record": "record", "between": "between deals", "before_deal": "before deal {n}",
         "page": "Page", "asked": "asked {asked}, applied {points} (a score never goes below 0, r19)",
         "time": "Time", "note_penalty": "Penalty", "note_warning": "Warning", "note_adjust": "TL correction",
-        "note_violation": "Time violation", "note_dead": "Dead hand", "place_pp": "place/points", "applied": "applied {points}, never below 0 (r19)",
+        "note_violation": "Time violation", "note_dead": "Dead hand", "place_pp": "place/points", "applied": "applied {points}, never below 0 (r19)", "applied_short": "applied {points}, r19",
     },
 }
 
