@@ -38,6 +38,18 @@ DASH = "\u2013"
 RULE_REF = re.compile(r"(r\d+|D\d+|§[\d.]+)")  # a rule reference, not the TL's words
 
 
+def fit(c: canvas.Canvas, text: str, font: str, size: float, width: float, smallest: float = 7) -> tuple[str, float]:
+    """The text and type size that fit ``width``: smaller type down to ``smallest``, then
+    cut with an ellipsis (a long name never runs into the next column)."""
+    while size > smallest and c.stringWidth(text, font, size) > width:
+        size -= 0.5
+    if c.stringWidth(text, font, size) <= width:
+        return text, size
+    while text and c.stringWidth(text + "\u2026", font, size) > width:
+        text = text[:-1]
+    return text + "\u2026", size
+
+
 class _Doc:
     """A canvas with a cursor: text lines that break onto a continuation page."""
 
@@ -135,14 +147,20 @@ def _header(d: _Doc, heading: str, title: str, info: ProtocolHead, when: tuple[f
               (w["date"], start[0]),
               (w["time"], f"{start[1]}\u2013{end[1]}" if start[1] and end[1] != start[1] else start[1])] + extra
     fields = [(k, v) for k, v in fields if v]
-    # two columns of "label: value", so a long event name never meets the next field
     col_x = (MARGIN, MARGIN + (PAGE_W - 2 * MARGIN) / 2)
-    for i in range(0, len(fields), 2):
-        for (k, v), x in zip(fields[i:i + 2], col_x):
+    rows: list[list[tuple[str, str]]] = []
+    if info.event:  # the event's name has the whole width; the rest go two to a row
+        rows.append([fields.pop(0)])
+    rows += [fields[i:i + 2] for i in range(0, len(fields), 2)]
+    for row in rows:
+        width = PAGE_W - 2 * MARGIN if len(row) == 1 and row[0][1] == info.event else col_x[1] - MARGIN - 8
+        for (k, v), x in zip(row, col_x):
             c.setFont(BOLD, 9)
             c.drawString(x, d.y - 9, f"{k}:")
-            c.setFont(FONT, 9)
-            c.drawString(x + c.stringWidth(f"{k}:", BOLD, 9) + 4, d.y - 9, v)
+            vx = x + c.stringWidth(f"{k}:", BOLD, 9) + 4
+            v, size = fit(c, v, FONT, 9, width - (vx - x))
+            c.setFont(FONT, size)
+            c.drawString(vx, d.y - 9, v)
         d.y -= 13
     d.y -= 6
 
@@ -207,18 +225,23 @@ def _row(d: _Doc, row: ProtocolRow, info: ProtocolHead) -> None:
     d.need(height)
     top = d.y
     base = top - 20
-    c.setFont(BOLD, 12)
-    c.drawString(NAME_X, base, row.name)
-    nw = c.stringWidth(row.name, BOLD, 12)
+    stars = "*" * row.stars
+    room = TALLY_X - NAME_X - 14 - (c.stringWidth(stars, BOLD, 12) + 8 if stars else 0)
+    name, size = fit(c, row.name, BOLD, 12, room)
+    c.setFont(BOLD, size)
+    c.drawString(NAME_X, base, name)
+    nw = c.stringWidth(name, BOLD, size)
     if row.said_chicago:  # r10: a circle round the name
         c.ellipse(NAME_X - 6, base - 5, NAME_X + nw + 6, base + 13)
     if row.stars:  # r10, r24: one asterisk per won Chicago
-        c.drawString(NAME_X + nw + 10, base, "*" * row.stars)
+        c.setFont(BOLD, 12)
+        c.drawString(NAME_X + nw + 10, base, stars)
     p = info.player(row.name)
     sub = " \u00b7 ".join(x for x in (p.id, p.club) if x)
     if sub:
-        c.setFont(FONT, 7)
-        c.drawString(NAME_X, base - 16, sub[:40])
+        sub, size = fit(c, sub, FONT, 7, TALLY_X - NAME_X - 8, smallest=6)
+        c.setFont(FONT, size)
+        c.drawString(NAME_X, base - 16, sub)
     ty = _tally(c, plus, top - 6, red=False)
     c.setFont(FONT, 8)
     c.drawRightString(LABEL_R, top - 6 - MARK_H + 3, f"{row.marks} {w['marks']}")
@@ -375,12 +398,16 @@ def _summary(d: _Doc, games: list[GameProtocol], doc: Mapping[str, Any], title: 
         y = d.y - 16
         c.setFont(BOLD, 12)
         c.drawString(MARGIN, y, f"{s['rank']}.")
-        c.drawString(MARGIN + 50, y, s["player"])
+        room = gx[0] - 40 - (MARGIN + 50) if gx else 200
+        name, size = fit(c, s["player"], BOLD, 12, room)
+        c.setFont(BOLD, size)
+        c.drawString(MARGIN + 50, y, name)
         p = info.player(s["player"])
         sub = " \u00b7 ".join(x for x in (p.id, p.club) if x)
         if sub:
-            c.setFont(FONT, 7)
-            c.drawString(MARGIN + 50, y - 10, sub[:34])
+            sub, size = fit(c, sub, FONT, 7, room, smallest=6)
+            c.setFont(FONT, size)
+            c.drawString(MARGIN + 50, y - 10, sub)
         c.setFont(FONT, 10)
         for x, g in zip(gx, games):
             row = next((r for r in g.rows if r.name == s["player"]), None)

@@ -242,3 +242,22 @@ def test_the_server_prints_the_form_with_the_logs_decisions_and_date(make_server
     assert "Bordets resultat" in text and not overlaps(r.content)
     en = httpx.get(f"{s.base}/api/protocol.pdf", params={"token": s.token("public"), "lang": "en"}, timeout=20)
     assert "Warning: \u201dpratade under given\u201d" in " ".join("\n".join(pages(en.content)).split())
+
+
+def test_long_names_clubs_and_event_never_run_into_the_next_column():
+    import copy
+    import json as _json
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_protocol import HAND_DOC
+    long = {"Anna": "Anna-Karin Bergström-Lindqvist af Ekebyholm", "Bo": "Bo", "Cilla": "Cilla Wennerholm-Åkerlund"}
+    text = _json.dumps(HAND_DOC)
+    for short, full in long.items():
+        text = text.replace(f'"{short}"', _json.dumps(full))
+    doc = _json.loads(text)
+    info = ProtocolHead(event="Svenska mästerskapen i Chicago 2026, final, Stockholms Stadshus, Gyllene salen",
+                        heat="Finalheat 3 (kvällspasset)", table="Bord 12 vid fönstret mot Riddarfjärden",
+                        players={long["Anna"]: Player("SWE-2026-000123", "Sällskapet för Kortspel och Schack i Ekebyholm")})
+    for lang in ("sv", "en"):
+        data = protocol_pdf(copy.deepcopy(doc), info=info, lang=lang)
+        assert not overlaps(data) and not line_boxes(data)
+        assert "Bo" in pages(data)[0]
