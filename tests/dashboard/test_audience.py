@@ -157,7 +157,13 @@ def test_start_of_the_table(table, chromium):
         check(page, name)
         assert page.locator("#scores > li[data-player]").count() == 4
         assert "#" not in page.inner_text("#aud-head")  # no seq number for the audience
+    assert bc.evaluate("[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.documentElement)"
+                       ".backgroundColor]") == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]  # OBS keys nothing out
     check(bc, "overlay-1-start", overlay=True)
+    # English on request, the same page otherwise
+    en = open_view(chromium, s, "public", PHONE, "&lang=en")
+    assert en.inner_text("#where") == "Game 1 of 3 \u00b7 Deal 1" and en.locator("#standings th").first.inner_text() == "Rank"
+    check(en, "phone-1-start-en")
     # the centre of the frame is the camera's: no box of the overlay covers it
     assert bc.evaluate("""() => [...document.querySelectorAll('#app *')].every(el => {
       const r = el.getBoundingClientRect();
