@@ -13,6 +13,7 @@ Times come only from the log: a script has none, and the protocol then prints no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -91,6 +92,12 @@ class _Reader:
     def _note(self, kind: str, player: str, time: float | None, **kw: Any) -> None:
         nxt = self.deal if self.deal is not None else self.last_deal + 1
         self.facts.notes.append(Note(self.game, self.deal, nxt, player, kind, time=time, **kw))
+
+
+def without_cards(facts: LogFacts, pattern: "re.Pattern[str]") -> LogFacts:
+    """The same facts with every card named in a TL's free text replaced: a reason typed
+    during a deal ("Anna showed AS") must not tell a blind role where a hidden card is."""
+    return LogFacts([_with(n, reason=pattern.sub("(kort)", n.reason)) for n in facts.notes], dict(facts.game_times))
 
 
 def _with(n: Note, **kw: Any) -> Note:
