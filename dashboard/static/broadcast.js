@@ -25,7 +25,7 @@
 
   // what happened between two frames, in words (the frames are the delayed ones)
   function diff(a, s) {
-    if (!a) return;
+    if (!a) { if (s.last_award) note(AUD.awardText(s.last_award)); return; }  // a fresh page: the last award
     if (s.game && s.game !== a.game) note(`${T.game} ${s.game}`);
     else if (s.deal && s.deal !== a.deal && s.phase !== "game_over") note(fmt("dealing", { d: `${T.deal} ${s.deal}` }));
     else if (s.phase !== a.phase && !["tricks"].includes(s.phase)) note(AUD.phaseText(s));
