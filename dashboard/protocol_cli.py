@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DashboardError
+from .protocol_notes import LogFacts, facts_from_records, facts_from_script
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,10 +26,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="the PDF to write (default: FILE with the suffix .protocol.pdf)")
     p.add_argument("--html", type=Path, default=None, help="also write the protocol as HTML (SVG) here")
-    p.add_argument("--title", default="Chicago", help="the heading on every page")
+    p.add_argument("--title", default="Chicago", help="the table's name when --table is not given")
+    p.add_argument("--lang", choices=("sv", "en"), default="sv", help="the form's language (Swedish by default)")
+    p.add_argument("--event", default="", help="the event's name for the header, e.g. 'SM i Chicago 2026'")
+    p.add_argument("--heat", default="", help="the heat for the header")
+    p.add_argument("--table", default="", help="the table for the header (default: --title)")
+    p.add_argument("--players", type=Path, default=None,
+                   help="CSV of name,club[,id] per line: the players' clubs and ids on the form")
     p.add_argument("--head", action="store_true",
                    help="print the log's final chain head (record and digest) and its QR code beside the "
                    "sign-off (FILE must be a table's SQLite log; 'chicago-table log verify' checks it)")
+
+
+def load_facts(path: Path) -> LogFacts:
+    """Penalties, warnings, TL decisions and times (protocol_notes) of a script or a log;
+    a replay document (.json) has none of them."""
+    suffix = path.suffix.lower()
+    if suffix in (".sqlite", ".db", ".sqlite3"):
+        from table_controller.store import SQLiteStore, StoreError
+        try:
+            with SQLiteStore.open(path, readonly=True) as store:
+                return facts_from_records(store.read(kinds=("action", "event")))
+        except StoreError as exc:
+            raise DashboardError(f"{path}: cannot read the table log: {exc}") from exc
+    if suffix == ".json":
+        return LogFacts()
+    return facts_from_script(path.read_text(encoding="utf-8").splitlines())
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -84,11 +107,15 @@ def final_head(path: Path) -> dict[str, Any]:
 
 
 def main(args: argparse.Namespace) -> int:
+    from .protocol_head import ProtocolHead, read_players
     from .protocol_pdf import protocol_pdf
     from .protocol_svg import protocol_html
     try:
         doc = load_document(args.file)
-        data = protocol_pdf(doc, title=args.title, head=final_head(args.file) if args.head else None)
+        info = ProtocolHead(event=args.event, heat=args.heat, table=args.table or args.title,
+                            players=read_players(args.players) if args.players else {})
+        data = protocol_pdf(doc, title=args.title, head=final_head(args.file) if args.head else None,
+                            facts=load_facts(args.file), info=info, lang=args.lang)
         out = args.output or args.file.with_suffix(".protocol.pdf")
         out.write_bytes(data)
         if args.html:

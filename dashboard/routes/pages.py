@@ -22,7 +22,8 @@ TITLES = {"public": "Scoreboard", "broadcast": "Broadcast", "dealer": "Dealer",
           "protocol": "Protocol", "revisor": "Revisor", "tl": "TL", "hall": "All tables"}
 STATIC = {"common.js": "text/javascript", "revisor.js": "text/javascript", "tl.js": "text/javascript",
           "broadcast.js": "text/javascript", "public.js": "text/javascript", "protocol.js": "text/javascript",
-          "dealer.js": "text/javascript", "hall.js": "text/javascript", "style.css": "text/css"}
+          "dealer.js": "text/javascript", "hall.js": "text/javascript", "style.css": "text/css",
+          "audience.js": "text/javascript", "audience.css": "text/css"}  # the public and broadcast views' own
 NO_STORE = {"Cache-Control": "no-store"}
 
 

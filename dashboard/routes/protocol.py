@@ -11,7 +11,9 @@ from fastapi.responses import HTMLResponse, Response
 from table_controller.views import for_role
 
 from ..deps import get_hub, role_in
-from ..hub import TableHub
+from ..hub import _CARD, TableHub
+from ..protocol_head import ProtocolHead
+from ..protocol_notes import facts_from_records, without_cards
 from ..protocol_pdf import protocol_pdf
 from ..protocol_svg import protocol_html
 from .pages import VIEWS
@@ -22,12 +24,18 @@ reader = role_in(*sorted(VIEWS["protocol"]), message="no protocol for this role"
 
 def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:
     state = for_role(hub._snap, role)  # protocol data is public; filtered all the same
-    return {"ruleset": state["ruleset"], "games": state["games"]}
+    return {"ruleset": state["ruleset"], "games": state["games"], "table": state.get("table") or {}}
 
 
 @router.get("/protocol.pdf")
-async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub)):
-    data = protocol_pdf(_protocol_doc(hub, role), title=hub.name)
+async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lang: str = "sv"):
+    # penalties, warnings and the game's own times come from the table's log (public facts:
+    # no card is read from it)
+    facts = facts_from_records(hub.log.records("action", "event"))
+    if role != "tl":  # a TL's reason may name a card; the blind roles get it without (README "Security")
+        facts = without_cards(facts, _CARD)
+    data = protocol_pdf(_protocol_doc(hub, role), title=hub.name, facts=facts,
+                        info=ProtocolHead(table=hub.name), lang="en" if lang == "en" else "sv")
     return Response(data, media_type="application/pdf",
                     headers={"Content-Disposition": 'inline; filename="protocol.pdf"'})
 

@@ -1,15 +1,113 @@
-// The OBS overlay (1920x1080, transparent): every hand with its name, delayed on the server.
+// The OBS overlay (1920x1080, transparent).  Lower-thirds per player, a scoreboard strip,
+// whose turn with the clock, an action ticker in words, game-end and table-end graphics;
+// the centre of the frame is left to the table camera while a deal is played.
+// URL: ?layout=bottom|side  &ticker=0  &strip=0  &event=NAME  &lang=en
+// Hidden cards come only as the server releases them (README "Broadcast delay": after the
+// delay AND after the deal has ended at the live table); this page never asks for more.
 "use strict";
-connect(m => {
-  const s = m.state;
-  setKids(document.getElementById("app"), 
-    h("div", { id: "bar" }, h("span", {}, m.table), h("span", {}, s.game ? `Game ${s.game} \u00b7 deal ${s.deal} \u00b7 ${PHASES[s.phase] || s.phase}` : "")),
-    h("div", { id: "seats" }, s.players.map(p => h("div", { class: "seat" + (s.to_act.includes(p.name) ? " acting" : ""), "data-player": p.name },
-      h("div", { class: "top" }, nameEl(p), h("span", { class: "score" }, p.score), clockEl(s, p.name)),
-      // a live deal's hands are held back until it ends at the table (README "Broadcast delay")
-      h("div", { class: "hand" }, p.hand ? cardsEl(p.hand)
-        : p.hand_count ? h("span", { class: "held" }, `${p.hand_count} kort \u00b7 visas n\u00e4r given \u00e4r slut / shown when the deal is over`) : null),
-      h("div", { class: "hand-name" }, p.hand_name || ""),
-      markers(p)))),
-    h("div", { id: "center" }, trickEl(s)));
-});
+(() => {
+  const app = document.getElementById("app");
+  const { T, fmt } = AUD;
+  const layout = AUD.param("layout", "bottom") === "side" ? "side" : "bottom";
+  const showTicker = AUD.param("ticker", "1") !== "0";
+  const showStrip = AUD.param("strip", "1") !== "0";
+  const eventName = AUD.param("event", "");
+  document.body.classList.add("layout-" + layout);
+  const ticker = [];
+  let prev = null;
+  const prevScore = {};
+
+  const cardText = c => (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
+  let tickerCount = 0;
+  function note(text) {
+    if (text && ticker[0] !== text) { ticker.unshift(text); ticker.length = Math.min(ticker.length, 6); tickerCount++; }
+  }
+
+  // what happened between two frames, in words (the frames are the delayed ones)
+  function diff(a, s) {
+    if (!a) { if (s.last_award) note(AUD.awardText(s.last_award)); return; }  // a fresh page: the last award
+    if (s.game && s.game !== a.game) note(`${T.game} ${s.game}`);
+    else if (s.deal && s.deal !== a.deal && s.phase !== "game_over") note(fmt("dealing", { d: `${T.deal} ${s.deal}` }));
+    else if (s.phase !== a.phase && !["tricks"].includes(s.phase)) note(AUD.phaseText(s));
+    if (s.chicago && s.chicago.player && !(a.chicago && a.chicago.player)) note(fmt("saysChicago", { p: s.chicago.player }));
+    const before = a.trick && s.trick && a.trick.number === s.trick.number ? a.trick.cards.length : 0;
+    if (s.trick) s.trick.cards.slice(before).forEach(c => note(`${c.player} ${T.played} ${cardText(c.card)}`));
+    if (s.last_award && JSON.stringify(s.last_award) !== JSON.stringify(a.last_award)) note(AUD.awardText(s.last_award));
+  }
+
+  function strip(m, s) {
+    const standings = AUD.standings(s);
+    return h("div", { id: "strip", class: "strip" },
+      h("div", { class: "st-event" }, eventName ? h("span", { class: "ev" }, eventName) : null, h("span", { class: "tb" }, m.table)),
+      h("div", { id: "where", class: "st-where" }, AUD.whereText(s),
+        s.game && !AUD.isOver(s) ? h("span", { id: "phase", class: "st-phase", "data-phase": s.phase }, AUD.phaseText(s)) : null),
+      h("div", { id: "strip-pp", class: "st-pp" }, h("span", { class: "lbl" }, T.ppShort),
+        standings.map(r => h("span", { class: "pp", "data-player": r.player }, h("b", {}, r.player), " ", AUD.num(r.placement_points)))));
+  }
+
+  function seat(s, p) {
+    const acting = (s.to_act || []).includes(p.name) && !AUD.isOver(s);
+    const bump = prevScore[p.name] !== undefined && prevScore[p.name] !== p.score;
+    prevScore[p.name] = p.score;
+    const played = s.trick && s.trick.cards.find(c => c.player === p.name);
+    // in trick play the hand is what is left plus what was played: name the whole five
+    const handName = p.hand ? AUD.handName([...p.hand, ...(p.played || [])]) : "";
+    return h("div", { class: "seat" + (acting ? " acting" : "") + (p.out ? " is-out" : ""), "data-player": p.name },
+      h("div", { class: "top" },
+        h("span", { class: "nm" }, nameEl(p), s.button === p.name ? h("span", { class: "btn-mark" }, "D") : null),
+        acting ? h("span", { class: "turn" }, T.turn) : null, AUD.clock(s, p.name),
+        h("span", { class: "sc" + (bump ? " bump" : "") }, h("b", {}, p.score), h("small", {}, T.score))),
+      h("div", { class: "hand" }, p.hand ? AUD.markCards(cardsEl(p.hand), `${s.game}.${s.deal}:`)
+        : p.hand_count ? h("span", { class: "held" }, fmt("held", { n: p.hand_count })) : null,
+        played ? h("span", { class: "now-played" }, h("small", {}, T.played),
+          AUD.markCards(h("span", {}, cardEl(played.card)), `${s.game}.${s.deal}.played:`)) : null),
+      h("div", { class: "bottom" },
+        h("span", { class: "hand-name" }, handName),
+        h("span", { class: "marks" },
+          p.said_chicago ? h("span", { class: "mk said" }, T.saidChicago) : null,
+          p.won_chicagos ? h("span", { class: "mk won" }, "\u2605".repeat(p.won_chicagos), " ", T.wonChicago) : null,
+          p.draw_stop ? h("span", { class: "mk drawstop" }, T.drawStop) : null,
+          p.out ? h("span", { class: "mk out" }, T.out) : null,
+          p.dead_hand ? h("span", { class: "mk dead" }, T.dead) : null)));
+  }
+
+  function endCard(s) {
+    if (!AUD.isOver(s)) return null;
+    const table = s.table || {};
+    if (s.phase === "table_over") {
+      const rows = AUD.standings(s);
+      return h("div", { id: "endcard", class: "endcard" }, h("div", { class: "ec-title" }, T.tableOver),
+        rows.length ? h("div", { class: "ec-winner" }, `${T.winner}: ${rows[0].player}`) : null,
+        h("table", { class: "ec-table" }, h("tr", {}, h("th", {}, T.rank), h("th", {}, T.player), h("th", { class: "n" }, T.ppShort),
+          h("th", { class: "n" }, T.total), h("th", { class: "n" }, T.chicShort)),
+          rows.map(r => h("tr", { "data-player": r.player, class: (table.advancing || []).includes(r.player) ? "goes-on" : "" },
+            h("td", {}, `${r.rank}.`), h("td", {}, r.player), h("td", { class: "n" }, AUD.num(r.placement_points)),
+            h("td", { class: "n" }, r.score_total), h("td", { class: "n" }, r.won_chicagos)))),
+        h("div", { id: "goes-on", class: "ec-on" }, `${T.goesOn}: ${(table.advancing || []).join(", ")}`));
+    }
+    const g = AUD.gamesOfTable(s).find(x => x.number === s.game);
+    if (!g) return null;
+    const places = Object.entries(g.places).sort((a, b) => a[1] - b[1]);
+    return h("div", { id: "endcard", class: "endcard" }, h("div", { class: "ec-title" }, fmt("gameOver", { g: g.number })),
+      g.winner ? h("div", { class: "ec-winner" }, `${T.winner}: ${g.winner}`) : null,
+      h("table", { class: "ec-table" }, h("tr", {}, h("th", {}, T.place), h("th", {}, T.player), h("th", { class: "n" }, T.scoreCol),
+        h("th", { class: "n" }, T.ppShort)),
+        places.map(([name, place]) => h("tr", { "data-player": name }, h("td", {}, `${place}.`), h("td", {}, name),
+          h("td", { class: "n" }, g.scores[name]), h("td", { class: "n" }, AUD.num(g.placement_points[name] ?? 0))))));
+  }
+
+  connect(m => {
+    const s = m.state;
+    diff(prev, s);
+    prev = s;
+    const seats = [...s.players].sort((a, b) => (a.seat || 99) - (b.seat || 99));
+    const chic = AUD.isOver(s) ? "" : AUD.chicagoText(s);  // at an end the end card tells it
+    setKids(app,
+      showStrip ? strip(m, s) : null,
+      chic ? AUD.mark(h("div", { id: "chicago-banner", class: "chicago-banner" }, chic), `chic:${s.game}.${s.deal}:${chic}`) : null,
+      AUD.mark(endCard(s), `end:${s.game}:${s.phase}`),
+      h("div", { id: "seats", class: "seats" }, seats.map(p => seat(s, p))),
+      showTicker && ticker.length ? h("div", { id: "ticker", class: "ticker" }, h("span", { class: "tk-lbl" }, T.last),
+        ticker.slice(0, 4).map((t, i) => i === 0 ? AUD.mark(h("span", { class: "tk first" }, t), `tk:${tickerCount}`) : h("span", { class: "tk" }, t))) : null);
+  });
+})();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -63,16 +64,25 @@ def test_rows_of_a_hand_written_game__r9_r10():
 
 
 def test_pdf_holds_totals_marks_and_placement_points__s12():
-    text = pdf_text(protocol_pdf(HAND_DOC))
-    assert "Protocol, game 1" in text and "Winner: Bo" in text
-    for needle in ("57 marks", "31 marks", "15 marks", "minus 15", "Said Chicago (circled): Bo, Cilla",
-                   "Revisor: signature", "TL: signature"):
+    text = pdf_text(protocol_pdf(HAND_DOC))  # Swedish words by default (RULES.md §1)
+    assert "Protokoll \u2013 omgång 1 av 3" in text and "Vinnare: Bo" in text
+    for needle in ("57 streck", "31 streck", "15 streck", "avdrag 15", "Sade Chicago (ringad): Bo, Cilla",
+                   "Revisor: underskrift", "TL: underskrift"):
         assert needle in text, needle
     # each player's block: name, stars, marks, (minus), score, place, placement points
     lines = [x.strip() for x in text.splitlines()]
-    assert lines[lines.index("Anna"):][:5] == ["Anna", "31 marks", "31", "2", "12"]
-    assert lines[lines.index("Bo"):][:6] == ["Bo", "*", "57 marks", "57", "1", "20"]
-    assert lines[lines.index("Cilla"):][:6] == ["Cilla", "15 marks", "minus 15", "0", "3", "8"]
+    assert lines[lines.index("Anna"):][:5] == ["Anna", "31 streck", "31", "2", "12"]
+    assert lines[lines.index("Bo"):][:6] == ["Bo", "*", "57 streck", "57", "1", "20"]
+    assert lines[lines.index("Cilla"):][:6] == ["Cilla", "15 streck", "avdrag 15", "0", "3", "8"]
+
+
+def test_pdf_in_english_on_request__s12():
+    text = pdf_text(protocol_pdf(HAND_DOC, lang="en"))
+    for needle in ("Protocol \u2013 game 1 of 3", "Winner: Bo", "57 marks", "minus 15",
+                   "Said Chicago (circled): Bo, Cilla", "Revisor: signature", "Table result"):
+        assert needle in text, needle
+    with pytest.raises(ValueError):
+        protocol_pdf(HAND_DOC, lang="de")
 
 
 def test_pdf_is_byte_identical_for_the_same_protocol():
@@ -82,8 +92,8 @@ def test_pdf_is_byte_identical_for_the_same_protocol():
 def test_pdf_of_the_chicago_won_example__r10_r23():
     _, doc = replay_lines((EXAMPLES / "chicago_won.jsonl").read_text().splitlines())
     text = pdf_text(protocol_pdf(doc))
-    assert "35 marks" in text  # 20 (adjust) + 15 (Chicago won)
-    assert "Said Chicago (circled): Anna" in text
+    assert "35 streck" in text  # 20 (adjust) + 15 (Chicago won)
+    assert "Sade Chicago (ringad): Anna" in text
     assert "Anna\n*\n" in text  # one star beside the name
 
 
@@ -92,14 +102,15 @@ def test_pdf_of_a_full_table_has_every_game_and_its_placement_points__r8():
     data = protocol_pdf(doc)
     text = pdf_text(data)
     for g in doc["games"]:
-        assert f"Protocol, game {g['number']}" in text
-        page = text.split(f"Protocol, game {g['number']}")[1].split("Protocol, game")[0]
+        head = f"Protokoll \u2013 omgång {g['number']} av 3"
+        assert head in text
+        page = text.split(head)[1].split("Protokoll \u2013 omgång")[0]
         lines = [x.strip() for x in page.splitlines()]
         for name, score in g["scores"].items():
             marks = sum(a["points"] for d in g["deals"] for a in d["awards"] if a["player"] == name and a["points"] > 0)
             i = lines.index(name)
             block = lines[i:i + 8]
-            assert f"{marks} marks" in block, (name, block)
+            assert f"{marks} streck" in block, (name, block)
             assert str(score) in block and str(g["places"][name]) in block
             assert str(g["placement_points"][name]) in block, (name, block)
 
@@ -130,7 +141,7 @@ def test_protocol_command_writes_the_pdf(tmp_path):
                         str(EXAMPLES / "chicago_won.jsonl"), "-o", str(out), "--html", str(tmp_path / "p.html")],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
-    assert "35 marks" in pdf_text(out.read_bytes())
+    assert "35 streck" in pdf_text(out.read_bytes())
     assert "<svg" in (tmp_path / "p.html").read_text()
 
 
@@ -157,7 +168,18 @@ def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
     r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(log), "-o", str(out)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
-    assert out.read_bytes() == protocol_pdf(doc)  # the log and the script give the same protocol
+    # the log and the script give the same protocol; the log adds the game's own date and times
+    from_log = pdf_text(out.read_bytes()).splitlines()
+    from_script = pdf_text(protocol_pdf(doc)).splitlines()
+    # (the date line moves page breaks: page numbers and continuation headings left out)
+    dated = re.compile(r"Datum:|Tid:|\d{4}-\d\d-\d\d|\d\d:\d\d(\u2013\d\d:\d\d)?|Sida \d+|.*\(forts\.\)")
+    assert [x for x in from_log if x.strip() and not dated.fullmatch(x.strip())] == \
+        [x for x in from_script if x.strip() and not dated.fullmatch(x.strip())]
+    assert "Datum:" in from_log
+    again = tmp_path / "again.pdf"
+    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(log), "-o", str(again)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and again.read_bytes() == out.read_bytes()  # reproducible for the same log
     not_a_log = tmp_path / "x.sqlite"
     not_a_log.write_text("hello")
     r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(not_a_log)],

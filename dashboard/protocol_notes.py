@@ -1,0 +1,140 @@
+"""What the protocol needs beyond the replay document: the TL's decisions with their
+reasons, warnings, time violations, floored corrections, and the game's own times.
+
+    >>> facts = facts_from_script(lines)                 # doctest: +SKIP
+    >>> facts.notes[0].kind, facts.notes[0].reason       # doctest: +SKIP
+    ('penalty', 'slow play')
+
+The replay document keeps awards only (REPLAY.md); a penalty's reason, a warning and an
+adjustment's requested points live in the actions and events, so they are read from the
+table's log (``facts_from_records``) or by running the script again (``facts_from_script``).
+Times come only from the log: a script has none, and the protocol then prints no date.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from table_controller import events as ev
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    game: int
+    deal: int | None          # the deal in play; None between deals (REPLAY.md: counted in the next)
+    next_deal: int            # the deal the change is counted in
+    player: str
+    kind: str                 # penalty, warning, adjust, violation, dead
+    detail: str = ""          # penalty kind, clock or fold reason
+    points: int | None = None  # applied (after the floor at 0, r19)
+    asked: int | None = None   # what the TL or the rule asked for
+    reason: str = ""           # the TL's own words, or a rule
+    time: float | None = None
+
+
+@dataclass
+class LogFacts:
+    notes: list[Note] = field(default_factory=list)
+    game_times: dict[int, list[float]] = field(default_factory=dict)  # game -> [start, last event]
+
+    def for_game(self, number: int) -> list[Note]:
+        return [n for n in self.notes if n.game == number]
+
+    def when(self, number: int) -> tuple[float | None, float | None]:
+        t = self.game_times.get(number)
+        return (t[0], t[1]) if t else (None, None)
+
+
+class _Reader:
+    """Folds (action, its events, time) in log order into notes."""
+
+    def __init__(self) -> None:
+        self.facts = LogFacts()
+        self.game = 0
+        self.playoff = False
+        self.deal: int | None = None
+        self.last_deal = 0
+
+    def step(self, action: Mapping[str, Any] | None, events: Iterable[ev.Event], time: float | None) -> None:
+        action = action or {}
+        for e in events:
+            if isinstance(e, ev.GameStarted):
+                self.game, self.playoff, self.deal, self.last_deal = e.number, e.playoff, None, 0
+            if self.playoff or not self.game:
+                continue  # särspel deals are on the summary page, not on a game's form
+            if time is not None:
+                span = self.facts.game_times.setdefault(self.game, [time, time])
+                span[1] = time
+            if isinstance(e, ev.DealStarted):
+                self.deal = self.last_deal = e.number
+            elif isinstance(e, ev.DealEnded):
+                self.deal = None
+            elif isinstance(e, ev.PenaltyGiven):
+                kind = "warning" if e.kind == "warning" else "penalty"
+                self._note(kind, e.player, time, detail=e.kind, reason=e.reason)
+            elif isinstance(e, ev.Awarded) and e.reason in ("penalty", "adjust"):
+                if e.reason == "penalty" and self.facts.notes and self.facts.notes[-1].kind == "penalty" \
+                        and self.facts.notes[-1].player == e.player:
+                    last = self.facts.notes.pop()
+                    self.facts.notes.append(_with(last, points=e.points, asked=e.asked))
+                else:
+                    self._note("adjust", e.player, time, points=e.points, asked=e.asked,
+                               reason=str(action.get("reason", "")) if action.get("do") == "adjust" else "")
+            elif isinstance(e, ev.RevokeStood) and e.dead:
+                self._note("warning", e.player, time, detail="revoke", reason="r26")
+            elif isinstance(e, ev.ViolationRecorded):
+                self._note("violation", e.player, time, detail=e.clock, reason="r34")
+            elif isinstance(e, ev.HandFolded) and e.reason == "time":
+                self._note("dead", e.player, time, detail="time", reason="§2.12")
+
+    def _note(self, kind: str, player: str, time: float | None, **kw: Any) -> None:
+        nxt = self.deal if self.deal is not None else self.last_deal + 1
+        self.facts.notes.append(Note(self.game, self.deal, nxt, player, kind, time=time, **kw))
+
+
+def without_cards(facts: LogFacts, pattern: "re.Pattern[str]") -> LogFacts:
+    """The same facts with every card named in a TL's free text replaced: a reason typed
+    during a deal ("Anna showed AS") must not tell a blind role where a hidden card is."""
+    return LogFacts([_with(n, reason=pattern.sub("(kort)", n.reason)) for n in facts.notes], dict(facts.game_times))
+
+
+def _with(n: Note, **kw: Any) -> Note:
+    d = {f: getattr(n, f) for f in Note.__slots__}
+    d.update(kw)
+    return Note(**d)
+
+
+def facts_from_records(records: Iterable[Any]) -> LogFacts:
+    """From a table log's records (``kind`` action / event, with ``time``), in seq order."""
+    r = _Reader()
+    action: Mapping[str, Any] | None = None
+    for rec in records:
+        if rec.kind == "action":
+            action = rec.data
+        elif rec.kind == "event":
+            try:
+                e = ev.event_from_dict(rec.data)
+            except ev.EventError:
+                continue  # the store checks its own events; the protocol only reads
+            r.step(action, [e], rec.time)
+    return r.facts
+
+
+def facts_from_script(lines: Iterable[str]) -> LogFacts:
+    """Run an action script (REPLAY.md) again and keep its notes; no times."""
+    from table_controller.actions import Action
+    from table_controller.engine import Engine, IllegalAction
+    from table_controller.replay import read_script
+
+    engine, r = Engine(), _Reader()
+    for _, item in read_script(lines):
+        if not isinstance(item, Action):
+            continue
+        try:
+            events = engine.apply(item)
+        except IllegalAction:
+            continue
+        r.step(item.to_dict(), events, None)
+    return r.facts

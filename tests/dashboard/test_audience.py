@@ -1,0 +1,242 @@
+"""The audience views at their real sizes (issue 19), in Debian's chromium: the broadcast
+overlay (1920x1080, transparent and over a test picture), the hall screen (1920x1080) and
+the phone view (390x844), at the start, mid deal, at a Chicago, at game end and table end.
+Screenshots go to build/screenshots/ to be looked at; the tests check that no two text
+boxes overlap, that nothing runs off the side, and that the standings are the replay
+document's ranking (RULES.md §9)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from table_controller.actions import parse_action
+from table_controller.replay import replay_lines
+from table_controller.store import SQLiteStore
+from table_controller.store.recorder import TableRecorder
+
+from .harness import ROOT, Server
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ROOT / "build" / "screenshots"
+SCRIPT = [x for x in (ROOT / "table_controller" / "examples" / "full_table.jsonl").read_text().splitlines()
+          if x.strip() and not x.lstrip().startswith("#")]
+ACTIONS = [json.loads(x) for x in SCRIPT]
+GAMES = [i for i, a in enumerate(ACTIONS) if a["do"] == "game"]
+CHICAGO = next(i for i, a in enumerate(ACTIONS) if a["do"] == "chicago" and a["say"])
+CHICAGO_DEAL = max(i for i, a in enumerate(ACTIONS[:CHICAGO]) if a["do"] == "deal")
+CHICAGO_END = next(i for i, a in enumerate(ACTIONS) if i > CHICAGO and a["do"] in ("deal", "game"))
+HALL = {"width": 1920, "height": 1080}
+DELAY, GAP = 16.0, 8.0  # the broadcast delay, and how long the last card of the Chicago deal waits
+PHONE = {"width": 390, "height": 844}
+# a stand-in for the table camera's picture, for the overlay "over a test picture"
+CAMERA = ("radial-gradient(ellipse 46% 38% at 50% 52%, #2f7d3b 0 96%, #6b4a2b 97% 100%, transparent 101%),"
+          " linear-gradient(160deg, #3b3f46, #15171b)")
+
+# Every text node's boxes; two from different nodes must not meet, and none may leave the page
+# sideways (a phone that scrolls sideways hides the score).
+OVERLAPS_JS = """() => {
+  const boxes = [];
+  const walker = document.createTreeWalker(document.getElementById('app'), NodeFilter.SHOW_TEXT);
+  let n, id = 0;
+  while ((n = walker.nextNode())) {
+    if (!n.textContent.trim()) continue;
+    const el = n.parentElement, st = getComputedStyle(el);
+    if (st.visibility === 'hidden' || st.display === 'none' || Number(st.opacity) === 0) continue;
+    const r = document.createRange(); r.selectNodeContents(n);
+    id++;
+    for (const b of r.getClientRects()) if (b.width > 0.5 && b.height > 0.5) boxes.push({ id, t: n.textContent.trim(), x0: b.left, x1: b.right, y0: b.top, y1: b.bottom });
+  }
+  const bad = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.id === b.id) continue;
+    if (a.x0 < b.x1 - 1 && b.x0 < a.x1 - 1 && a.y0 < b.y1 - 2 && b.y0 < a.y1 - 2) bad.push([a.t, b.t]);
+  }
+  const wide = boxes.filter(b => b.x1 > innerWidth + 1 || b.x0 < -1).map(b => b.t);
+  return { bad, wide, scroll: document.documentElement.scrollWidth - innerWidth };
+}"""
+
+
+def write_log(data: Path, upto: int) -> None:
+    data.mkdir(parents=True, exist_ok=True)
+    recorder = TableRecorder(SQLiteStore.open(data / "table.sqlite", create=True))
+    for a in ACTIONS[:upto]:
+        recorder.apply(parse_action(a))
+    recorder.store.close()
+
+
+def post(s: Server, actions: list[dict]) -> int:
+    seq = 0
+    for a in actions:
+        r = httpx.post(f"{s.base}/api/action", params={"token": s.token("tl")}, json=a, timeout=20)
+        assert r.status_code == 200 and r.json()["ok"], (a, r.text)
+        seq = r.json()["seq"]
+    return seq
+
+
+def ranking(upto: int) -> list[str]:
+    _, doc = replay_lines(SCRIPT[:upto])
+    return [s["player"] for s in doc["table"]["standings"]]
+
+
+@pytest.fixture
+def table(tmp_path, request):
+    servers = []
+
+    def start(upto: int, delay: float = 0.5) -> Server:
+        data = tmp_path / f"t{len(servers)}"
+        write_log(data, upto)
+        s = Server(data, command="serve", delay=delay)
+        servers.append(s)
+        return s.start()
+
+    yield start
+    for s in servers:
+        s.stop()
+
+
+def open_view(chromium, s: Server, view: str, size: dict, query: str = ""):
+    page = chromium.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.set_viewport_size(size)
+    page.goto(s.url(view) + query)
+    page.wait_for_function("() => Number(document.body.dataset.seq ?? -99) >= 0", timeout=30_000)
+    page.wait_for_function("() => [...document.styleSheets].some(x => (x.href || '').includes('audience.css'))")
+    return page
+
+
+def settle(page) -> None:
+    """Let the entry animations finish before a screenshot or a box check."""
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
+
+
+def check(page, name: str, overlay: bool = False) -> dict:
+    page.bring_to_front()  # a tab in the background runs no animation frames
+    settle(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), omit_background=overlay)
+    if overlay:
+        # (the page's CSP allows no inline <style>; the CSSOM is the page's own script)
+        page.evaluate("css => { document.documentElement.style.background = css; }", CAMERA)
+        page.screenshot(path=str(SHOTS / f"{name}-over-camera.png"))
+        page.evaluate("() => { document.documentElement.style.background = ''; }")
+    found = page.evaluate(OVERLAPS_JS)
+    assert found["bad"] == [], (name, found["bad"][:6])
+    assert found["wide"] == [] and found["scroll"] <= 0, (name, found)
+    if name.startswith("hall"):  # a hall screen cannot be scrolled: everything on the one screen
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight"), name
+    assert page.js_errors == [], (name, page.js_errors)
+    return found
+
+
+def hall_pages(chromium, s: Server):
+    return open_view(chromium, s, "public", HALL), open_view(chromium, s, "public", PHONE)
+
+
+def standings_order(page) -> list[str]:
+    return page.eval_on_selector_all("#standings tbody tr[data-player]", "rows => rows.map(r => r.dataset.player)")
+
+
+def wait_seq(page, seq: int) -> None:
+    page.wait_for_function(f"() => Number(document.body.dataset.seq ?? -99) >= {seq}", timeout=60_000)
+
+
+def test_start_of_the_table(table, chromium):
+    s = table(GAMES[0] + 1)
+    hall, phone = hall_pages(chromium, s)
+    bc = open_view(chromium, s, "broadcast", HALL)
+    bc.wait_for_selector("#seats .seat[data-player]")
+    for page, name in ((hall, "hall-1-start"), (phone, "phone-1-start")):
+        check(page, name)
+        assert page.locator("#scores > li[data-player]").count() == 4
+        assert "#" not in page.inner_text("#aud-head")  # no seq number for the audience
+    assert bc.evaluate("[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.documentElement)"
+                       ".backgroundColor]") == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]  # OBS keys nothing out
+    check(bc, "overlay-1-start", overlay=True)
+    # English on request, the same page otherwise
+    en = open_view(chromium, s, "public", PHONE, "&lang=en")
+    assert en.inner_text("#where") == "Game 1 of 3 \u00b7 Deal 1" and en.locator("#standings th").first.inner_text() == "Rank"
+    check(en, "phone-1-start-en")
+    # the centre of the frame is the camera's: no box of the overlay covers it
+    assert bc.evaluate("""() => [...document.querySelectorAll('#app *')].every(el => {
+      const r = el.getBoundingClientRect();
+      return r.width === 0 || r.right < 660 || r.left > 1260 || r.bottom < 300 || r.top > 760; })""")
+
+
+def test_mid_deal_with_a_chicago_and_hands_after_the_deal(table, chromium):
+    """A deal with a Chicago posted live: the hall shows the trick and whose turn at once;
+    the overlay shows the hands only after the deal has ended AND the delay (README)."""
+    s = table(CHICAGO_DEAL, delay=DELAY)
+    hall, phone = hall_pages(chromium, s)
+    bc = open_view(chromium, s, "broadcast", HALL)
+    side = open_view(chromium, s, "broadcast", HALL, "&layout=side&ticker=0")
+    first_trick = next(i for i in range(CHICAGO, CHICAGO_END) if ACTIONS[i]["do"] == "play")
+    mid = first_trick + 5  # the Chicago said, one trick and a card played (the next card breaks it)
+    assert mid < CHICAGO_END
+    posted = time.monotonic()
+    seq = post(s, ACTIONS[CHICAGO_DEAL:mid])
+    for page, name in ((hall, "hall-2-chicago-mid-deal"), (phone, "phone-2-chicago-mid-deal")):
+        wait_seq(page, seq)
+        assert "Chicago" in page.inner_text("#chicago-banner")
+        assert page.inner_text("#turn").startswith("Tur: ")
+        assert page.locator("#trick .card").count() == 1
+        check(page, name)
+        assert standings_order(page) == ranking(mid)
+    assert bc.locator(".seat .hand .card").count() == 0  # the deal is live: no hidden card yet
+    # The table's pace, not a wait for a result: the card that ends the deal comes GAP s after
+    # the others, so the overlay holds the Chicago frame (hands shown) that long for the checks.
+    assert time.monotonic() - posted < DELAY - 1, "the hall checks took longer than the delay"
+    time.sleep(max(0.0, GAP - (time.monotonic() - posted)))
+    post(s, ACTIONS[mid:CHICAGO_END])  # the deal ends at the live table
+    # the delayed frames of the deal now come with the hands, the Chicago still in play
+    bc.wait_for_function("() => document.querySelectorAll('.seat .hand .cards .card').length >= 10 "
+                         "&& !!document.getElementById('chicago-banner')", timeout=60_000)
+    names = bc.eval_on_selector_all(".seat .hand-name", "els => els.map(e => e.textContent)")
+    assert any(n for n in names) and all("_" not in n for n in names), names
+    check(bc, "overlay-2-chicago-mid-deal", overlay=True)
+    side.wait_for_function("() => document.querySelectorAll('.seat .hand .cards .card').length >= 10", timeout=60_000)
+    check(side, "overlay-2-side-layout", overlay=True)
+    assert side.locator("#ticker").count() == 0
+    assert bc.locator("#ticker .tk").count() >= 1
+
+
+def test_game_end(table, chromium):
+    s = table(GAMES[1])  # the whole first game
+    hall, phone = hall_pages(chromium, s)
+    bc = open_view(chromium, s, "broadcast", HALL)
+    bc.wait_for_selector("#endcard")
+    for page, name in ((hall, "hall-3-game-end"), (phone, "phone-3-game-end")):
+        page.wait_for_selector("#end-banner")
+        check(page, name)
+        assert standings_order(page) == ranking(GAMES[1])
+        assert page.locator("#results li").count() == 1
+    check(bc, "overlay-3-game-end", overlay=True)
+    _, doc = replay_lines(SCRIPT[:GAMES[1]])
+    assert bc.inner_text("#endcard .ec-winner").endswith(doc["games"][0]["winner"])
+
+
+def test_table_end_standings_are_the_ranking_and_who_goes_on(table, chromium):
+    s = table(len(ACTIONS))
+    _, doc = replay_lines(SCRIPT)
+    order = [x["player"] for x in doc["table"]["standings"]]
+    hall, phone = hall_pages(chromium, s)
+    bc = open_view(chromium, s, "broadcast", HALL)
+    bc.wait_for_selector("#endcard #goes-on")
+    for page, name in ((hall, "hall-4-table-end"), (phone, "phone-4-table-end")):
+        page.wait_for_selector("#goes-on")
+        check(page, name)
+        # RULES.md §9: placement points, then total score, then won Chicagos; never raw score
+        assert standings_order(page) == order
+        assert page.inner_text("#goes-on").endswith(", ".join(doc["table"]["advancing"]))
+        assert page.locator("#results li").count() == 3
+    check(bc, "overlay-4-table-end", overlay=True)
+    assert bc.eval_on_selector_all("#endcard tr[data-player]", "rs => rs.map(r => r.dataset.player)") == order
+    assert bc.inner_text("#goes-on").endswith(", ".join(doc["table"]["advancing"]))
+    assert bc.inner_text("#strip-pp").split()[1:3] == [order[0], str(doc["table"]["standings"][0]["placement_points"])]
