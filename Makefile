@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system-deps test demo bench clean
+.PHONY: setup system-deps micropython test demo bench clean
 
 setup: $(VENV)/.installed
 
@@ -16,16 +16,31 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # Debian packages the tests use: chromium for the dashboard tests (Playwright drives
-# Debian's build; its own browser download cannot work offline).  Installed only when missing.
+# Debian's build; its own browser download cannot work offline), nodejs and npm for
+# MicroPython's WebAssembly port (below).  Installed only when missing.
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-test: setup system-deps
+# MicroPython itself (its WebAssembly port, from npm, the version pinned in the lock file)
+# for the tests that run the seat-controller firmware under it (tests/link/test_micropython.py).
+# Installed here, never while the tests run.
+MICROPYTHON := build/micropython
+micropython: $(MICROPYTHON)/.installed
+
+$(MICROPYTHON)/.installed: tests/link/micropython/package.json tests/link/micropython/package-lock.json | system-deps
+	mkdir -p $(MICROPYTHON)
+	cp tests/link/micropython/package.json tests/link/micropython/package-lock.json $(MICROPYTHON)/
+	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: setup system-deps micropython
 	$(BIN)/python -m pytest -n 2 -q
 
 demo: setup

@@ -29,10 +29,13 @@ class ReaderError(OSError):
 
 
 class MFRC522:
-    def __init__(self, spi, cs, max_cards=8):
+    def __init__(self, spi, cs, max_cards=8, sleep=None):
         self.spi = spi
         self.cs = cs
         self.max_cards = max_cards
+        # The field needs real time to drop and come back; a simulation hands in its own
+        # sleep (tests/link/micropython records it, so both interpreters wait alike).
+        self._sleep = sleep or sleep_ms
         self.cs.value(1)
         self.init()
 
@@ -57,7 +60,7 @@ class MFRC522:
 
     def init(self):
         self._w(_CMD, _RESET)
-        sleep_ms(50)
+        self._sleep(50)
         if self._r(_VERSION) not in (0x91, 0x92, 0x88, 0x12):
             raise ReaderError("no-mfrc522")
         self._w(_TMODE, 0x8D)     # timer auto-start, prescaler high bits
@@ -174,9 +177,9 @@ class MFRC522:
     def scan(self):
         """Every card UID in the field, as upper-case hex texts."""
         self.antenna(False)
-        sleep_ms(2)          # field off: every card falls back to IDLE
+        self._sleep(2)       # field off: every card falls back to IDLE
         self.antenna(True)
-        sleep_ms(3)
+        self._sleep(3)
         found = []
         for _ in range(self.max_cards):
             rx, _, _ = self._transceive(bytes((_REQA,)), 7)
