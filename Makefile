@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system-deps micropython test demo bench clean
+.PHONY: setup system-deps micropython pico-stubs firmware test demo bench clean
 
 setup: $(VENV)/.installed
 
@@ -40,7 +40,21 @@ $(MICROPYTHON)/.installed: tests/link/micropython/package.json tests/link/microp
 	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: setup system-deps micropython
+# The Pico's MicroPython stubs, for mypy over the board glue (tests/link/test_firmware_build.py).
+PICO_STUBS := build/pico-stubs
+pico-stubs: $(PICO_STUBS)/.installed
+
+$(PICO_STUBS)/.installed: hardware/pico-stubs.txt | setup
+	rm -rf $(PICO_STUBS)
+	$(BIN)/pip install --quiet --target $(PICO_STUBS) -r hardware/pico-stubs.txt
+	touch $@
+
+# The firmware as it goes onto the Pico: .mpy files from MicroPython's cross-compiler
+# (hardware/README.md, "Flashing").
+firmware: setup
+	$(BIN)/python -m hardware.firmware_build build/firmware
+
+test: setup system-deps micropython pico-stubs
 	$(BIN)/python -m pytest -n 2 -q
 
 demo: setup

@@ -8,13 +8,15 @@
 # next REQA finds the next card.  Stacked inlays detune each other: expect 2, at
 # most, of a stack per scan; the debouncer unions scans over its gone time.
 
-try:
-    from time import sleep_ms
-except ImportError:  # CPython, for the register-level simulation in tests/link
-    from time import sleep as _sleep
+import time
 
-    def sleep_ms(ms):
-        _sleep(ms / 1000)
+
+def sleep_ms(ms):
+    # The board's time.sleep_ms; CPython (the simulation in tests/link) has only sleep.
+    if hasattr(time, "sleep_ms"):
+        time.sleep_ms(ms)
+    else:
+        time.sleep(ms / 1000)
 
 _CMD, _COMIRQ, _DIVIRQ, _ERR, _FIFO, _FIFOLVL, _CTRL, _BITFRM, _COLL = 0x01, 0x04, 0x05, 0x06, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
 _MODE, _TXCTRL, _TXASK, _CRCH, _CRCL, _TMODE, _TPRESC, _TRELH, _TRELL, _VERSION = 0x11, 0x14, 0x15, 0x21, 0x22, 0x2A, 0x2B, 0x2C, 0x2D, 0x37

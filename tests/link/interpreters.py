@@ -44,8 +44,8 @@ def micropython_or_skip() -> str:
     return node
 
 
-def _code(scenario: Path) -> str:
-    dirs = [str(FIRMWARE), str(HERE), str(REPLAY)]
+def _code(scenario: Path, firmware: Path = FIRMWARE) -> str:
+    dirs = [str(firmware), str(HERE), str(REPLAY)]
     return ("import sys\n"
             f"for d in reversed({dirs!r}):\n"
             "    sys.path.insert(0, d)\n"
@@ -65,12 +65,18 @@ def run_cpython(scenario: dict, tmp: Path) -> str:
     return _run([sys.executable, "-I", "-c", _code(path)], cwd=tmp)
 
 
-def run_micropython(scenario: dict, tmp: Path) -> str:
+def run_micropython(scenario: dict, tmp: Path, compiled: Path | None = None) -> str:
+    """The transcript under MicroPython; ``compiled``: a directory of the firmware's
+    .mpy files (hardware/firmware_build.py) to run instead of the sources."""
     node = micropython_or_skip()
     path = tmp / f"{scenario['name']}.json"
     path.write_text(json.dumps(scenario))
     env = {**os.environ, "MICROPYTHON_WASM_DIR": str(WASM_DIR)}
-    return _run([node, str(REPLAY / "run.mjs"), _code(path), *map(str, FILES), str(path)], cwd=tmp, env=env)
+    files = FILES
+    if compiled is not None:
+        files = [compiled / (f.stem + ".mpy") for f in FIRMWARE_FILES] + FILES[len(FIRMWARE_FILES):]
+    code = _code(path, compiled or FIRMWARE)
+    return _run([node, str(REPLAY / "run.mjs"), code, *map(str, files), str(path)], cwd=tmp, env=env)
 
 
 def micropython_version() -> str:

@@ -11,6 +11,7 @@ interpreters agree on something wrong.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -18,15 +19,18 @@ import pytest
 from firmware_bridge.codec import FrameDecoder
 from firmware_bridge.messages import Ack, ButtonEvent, Heartbeat, Hello, Nak, PadReport, ReaderReport, from_frame
 
+from hardware.firmware_build import MICROPYTHON_RELEASE
+
 from . import scenarios
-from .interpreters import micropython_version, run_cpython, run_micropython
+from .interpreters import REPLAY, micropython_version, run_cpython, run_micropython
 from .scenarios import CARDS, LONG_UID, SHORT_UID
 
-MICROPYTHON_RELEASE = "1.27.0"   # hardware/README.md names this release for the Pico
 
 
-def test_the_interpreter_is_micropython_of_the_release_the_readme_names():
+def test_the_interpreter_is_micropython_of_the_release_the_firmware_is_built_for():
     assert micropython_version() == f"{MICROPYTHON_RELEASE} micropython"
+    pinned = json.loads((REPLAY / "package.json").read_text())["dependencies"]
+    assert pinned == {"@micropython/micropython-webassembly-pyscript": MICROPYTHON_RELEASE}
 
 
 def _unescape(text: str) -> bytes:
