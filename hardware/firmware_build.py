@@ -19,7 +19,7 @@ from pathlib import Path
 # and flashed with (hardware/README.md, "Flashing").  Change all three together.
 MICROPYTHON_RELEASE = "1.27.0"
 FIRMWARE = Path(__file__).resolve().parent / "firmware"
-COMPILED = ("wire.py", "debounce.py", "controller.py", "mfrc522.py", "hal_pico.py")
+COMPILED = ("wire.py", "debounce.py", "controller.py", "mfrc522.py", "pn5180.py", "hal_pico.py")
 BOOT = "main.py"
 
 

@@ -25,8 +25,9 @@ WASM_DIR = Path(os.environ.get(
     "MICROPYTHON_WASM_DIR",
     ROOT / "build" / "micropython" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"))
 # What goes onto the board (all of it but the board glue), and the simulation around it.
-FIRMWARE_FILES = [FIRMWARE / name for name in ("wire.py", "debounce.py", "controller.py", "mfrc522.py")]
-FILES = FIRMWARE_FILES + [HERE / "mfrc522_sim.py", REPLAY / "replay.py"]
+FIRMWARE_FILES = [FIRMWARE / name for name in ("wire.py", "debounce.py", "controller.py", "mfrc522.py",
+                                                "pn5180.py")]
+FILES = FIRMWARE_FILES + [HERE / "mfrc522_sim.py", HERE / "pn5180_sim.py", REPLAY / "replay.py"]
 
 
 def micropython_or_skip() -> str:

@@ -157,3 +157,22 @@ def decode() -> dict:
 
 
 ALL = {f.__name__: f for f in (placements, stacks, presses, commands, host_lost, reader_faults, decode)}
+
+
+def pn5180_stacks() -> dict:
+    """Real PN5180 driver, simulated chips with BUSY lines: stacks of 5 and 10 ISO 15693
+    tags read whole in every scan; MFRC522 pads beside them."""
+    rng = random.Random(22)
+    tags = ["E00401%010X" % rng.getrandbits(40) for _ in range(12)]
+    readers = [["seat1", {"kind": "chip", "stack_limit": 2, "seed": 3}],
+               ["seat2", {"kind": "pn5180"}], ["seat3", {"kind": "pn5180", "busy_reads": 40}],
+               ["seat4", {"kind": "list"}], ["tray", {"kind": "pn5180"}]]
+    events = [[1000, "field", "tray", tags[:5]], [1000, "field", "seat2", tags[5:6]],
+              [1000, "field", "seat1", [CARDS["AS"], CARDS["KS"], CARDS["QS"]]],
+              [1300, "field", "seat3", tags[2:12]], [1500, "field", "tray", tags[:2]],
+              [1700, "field", "seat2", []]]
+    return {"kind": "board", "name": "pn5180_stacks", "readers": readers,
+            "config": {}, "end_ms": 2000, "events": events, "tags": tags}
+
+
+ALL[pn5180_stacks.__name__] = pn5180_stacks

@@ -13,10 +13,10 @@ import pytest
 HW = Path(__file__).resolve().parents[2] / "hardware"
 PORTABLE = ["wire.py", "debounce.py", "controller.py"]  # run on the board and in CPython
 BOARD_MODULES = {"binascii", "wire", "debounce", "controller", "time", "machine", "neopixel",
-                 "select", "sys", "micropython", "mfrc522", "hal_pico"}
+                 "select", "sys", "micropython", "mfrc522", "pn5180", "hal_pico"}
 
 
-@pytest.mark.parametrize("name", PORTABLE + ["mfrc522.py", "hal_pico.py", "main.py"])
+@pytest.mark.parametrize("name", PORTABLE + ["mfrc522.py", "pn5180.py", "hal_pico.py", "main.py"])
 def test_firmware_imports_only_what_micropython_has(name):
     tree = ast.parse((HW / "firmware" / name).read_text())
     for node in ast.walk(tree):

@@ -122,6 +122,22 @@ def test_stacks_read_two_per_scan_are_reported_whole_by_the_real_driver(transcri
     assert sleeps[0] == 50 and set(sleeps[1:]) == {2, 3}
 
 
+def test_pn5180_pads_read_stacks_of_5_and_10_whole_in_every_scan(transcripts):
+    tr = board(transcripts, "pn5180_stacks")
+    tags = scenarios.pn5180_stacks()["tags"]
+    scans = {pad: [s[3].split(",") if s[3:] != [""] else [] for s in tr.lines_of("SCAN") if s[2] == pad]
+             for pad in ("tray", "seat3")}
+    assert all(sorted(s) == sorted(tags[:5]) for s in scans["tray"][:10])     # 1000..1250 ms
+    assert sorted(scans["tray"][-1]) == sorted(tags[:2])
+    assert sorted(scans["seat3"][-1]) == sorted(tags[2:12])                   # 10 at once
+    assert frozenset(tags[:5]) in tr.pad_sets("tray") and tr.pad_sets("tray")[-1] == frozenset(tags[:2])
+    assert tr.pad_sets("seat3")[-1] == frozenset(tags[2:12])
+    assert tr.pad_sets("seat2") == [frozenset(), frozenset(tags[5:6]), frozenset()]
+    # the MFRC522 pad beside them still needs the debouncer's union (two per scan)
+    assert frozenset(CARDS[c] for c in ("AS", "KS", "QS")) in tr.pad_sets("seat1")
+    assert all(v.endswith(":0") for v in tr.end.split("spi=")[1].split(","))  # BUSY always kept
+
+
 def test_presses_are_debounced_and_simultaneous_ones_go_out_in_name_order(transcripts):
     tr = board(transcripts, "presses")
     names = [m.name for _, m in tr.of(ButtonEvent)]

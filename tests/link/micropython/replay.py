@@ -11,8 +11,10 @@ import json
 
 import wire
 from controller import Config, SeatController
+import mfrc522_sim
+import pn5180_sim
 from mfrc522 import MFRC522
-from mfrc522_sim import Card, SimPin, SimSPI, SimulatedMFRC522
+from pn5180 import PN5180
 
 
 def text(data):
@@ -66,15 +68,22 @@ class ListReader:
 
 
 class ChipReader:
-    """The real MFRC522 driver over a simulated SPI bus and chip."""
+    """A real driver (MFRC522 or PN5180) over a simulated SPI bus and chip."""
 
-    def __init__(self, clock, pad, stack_limit, seed):
+    def __init__(self, clock, pad, spec):
         self.clock = clock
         self.pad = pad
         self.cards = {}
         self.spi_crc = 0
-        self.chip = SimulatedMFRC522([], stack_limit, seed)
-        self.driver = MFRC522(SimSPI(self.chip, self._log), SimPin(), 8, self._sleep)
+        if spec["kind"] == "pn5180":
+            self._card = pn5180_sim.Tag
+            self.chip = pn5180_sim.SimulatedPN5180([], spec.get("busy_reads", 2))
+            self.driver = PN5180(pn5180_sim.SimSPI(self.chip, self._log), pn5180_sim.SimNSS(self.chip),
+                                 pn5180_sim.SimBusy(self.chip), 16, self._sleep)
+        else:
+            self._card = mfrc522_sim.Card
+            self.chip = mfrc522_sim.SimulatedMFRC522([], spec.get("stack_limit", 0), spec.get("seed", 1))
+            self.driver = MFRC522(mfrc522_sim.SimSPI(self.chip, self._log), mfrc522_sim.SimPin(), 8, self._sleep)
 
     def _log(self, data):
         self.spi_crc = binascii.crc32(data, self.spi_crc) & 0xFFFFFFFF
@@ -87,12 +96,18 @@ class ChipReader:
         cards = []
         for uid in uids:
             if uid not in self.cards:
-                self.cards[uid] = Card(uid)
+                self.cards[uid] = self._card(uid)
             cards.append(self.cards[uid])
-        self.chip.cards = cards
+        if self._card is pn5180_sim.Tag:
+            self.chip.tags = cards
+        else:
+            self.chip.cards = cards
 
     def scan(self):
         return self.driver.scan()
+
+    def violations(self):
+        return len(getattr(self.chip, "violations", ()))
 
 
 class Logged:
@@ -156,8 +171,8 @@ def run_board(sc):
     chips = {}
     lists = {}
     for pad, spec in sc["readers"]:
-        if spec["kind"] == "chip":
-            reader = ChipReader(clock, pad, spec.get("stack_limit", 0), spec.get("seed", 1))
+        if spec["kind"] in ("chip", "pn5180"):
+            reader = ChipReader(clock, pad, spec)
             chips[pad] = reader
         else:
             reader = ListReader(clock)
@@ -194,7 +209,8 @@ def run_board(sc):
         fw.step()
         clock.now += step
     scans = ",".join("%s:%d" % (pad, readers[pad].scans) for pad, _ in sc["readers"])
-    spi = ",".join("%s:%08X" % (pad, chips[pad].spi_crc) for pad, _ in sc["readers"] if pad in chips)
+    spi = ",".join("%s:%08X:%d" % (pad, chips[pad].spi_crc, chips[pad].violations())
+                   for pad, _ in sc["readers"] if pad in chips)
     print("END %d sent=%d seq=%d rxbad=%d feeds=%d maxgap=%d scans=%s spi=%s" % (
         clock.now, fw.sent, fw.seq, fw._decoder.bad, dog.feeds, dog.max_gap, scans, spi))
 
