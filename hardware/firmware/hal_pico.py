@@ -1,6 +1,7 @@
 # The real board under the firmware loop: Raspberry Pi Pico (RP2040), MicroPython.
 # Pin numbers follow hardware/README.md ("Wiring").  NOT YET RUN ON A BOARD.
 
+import json
 import select
 import sys
 import time
@@ -9,10 +10,15 @@ import machine
 import neopixel
 
 from mfrc522 import MFRC522
+from pn5180 import PN5180
 
 SPI_SCK, SPI_MOSI, SPI_MISO = 18, 19, 16
 READER_CS = {"seat1": 17, "seat2": 20, "seat3": 21, "seat4": 22, "tray": 26}
 READER_RST = 27
+# A PN5180 (ISO 15693, reads stacks whole) needs a BUSY line besides its chip select.
+READER_BUSY = {"seat1": 0, "seat2": 1, "seat3": 11, "seat4": 12, "tray": 28}
+READER_KINDS = ("mfrc522", "pn5180")
+BOARD_CONFIG = "board.json"   # on the Pico: {"readers": {"tray": "pn5180", ...}}; else all MFRC522
 BUTTON_PINS = {"next": 2, "declined": 3, "time": 4, "tl": 5, "pause": 6,
                "time:seat1": 7, "time:seat2": 8, "time:seat3": 9, "time:seat4": 10}
 LED_PIN, BUZZER_PIN, SERVICE_PIN = 15, 14, 13
@@ -47,17 +53,43 @@ class UsbPort:
         self._out.write(data)
 
 
-class Reader:
-    """One pad's MFRC522; a missing or dead module raises OSError, as the loop expects."""
+def reader_kinds(path=BOARD_CONFIG):
+    """Which reader sits under each pad, from the board's config file (hardware/README.md,
+    "A PN5180 build"); pads it does not name have an MFRC522."""
+    kinds = {pad: "mfrc522" for pad in READER_CS}
+    try:
+        with open(path) as f:
+            named = json.load(f).get("readers", {})
+    except OSError:        # no config file: the MFRC522 build
+        return kinds
+    except ValueError:     # unreadable: every pad reports it (RDR detail), none is guessed
+        return {pad: "bad-board-json" for pad in READER_CS}
+    for pad, kind in named.items():
+        if pad in kinds:
+            kinds[pad] = kind
+    return kinds
 
-    def __init__(self, spi, cs_pin):
+
+class Reader:
+    """One pad's reader (MFRC522 or PN5180); a missing or dead module, or a kind the
+    config got wrong, raises OSError, as the loop expects (the host sees RDR ok=0)."""
+
+    def __init__(self, spi, pad, kind):
         self._spi = spi
-        self._cs = machine.Pin(cs_pin, machine.Pin.OUT, value=1)
+        self._pad = pad
+        self._kind = kind
+        self._cs = machine.Pin(READER_CS[pad], machine.Pin.OUT, value=1)
         self._chip = None
 
     def scan(self):
-        if self._chip is None:
-            self._chip = MFRC522(self._spi, self._cs)  # retried every scan until it answers
+        if self._chip is None:  # retried every scan until the chip answers
+            if self._kind == "pn5180":
+                busy = machine.Pin(READER_BUSY[self._pad], machine.Pin.IN)
+                self._chip = PN5180(self._spi, self._cs, busy)
+            elif self._kind == "mfrc522":
+                self._chip = MFRC522(self._spi, self._cs)
+            else:
+                raise OSError("reader-kind-" + self._kind)
         return self._chip.scan()
 
 
@@ -106,7 +138,8 @@ def make_board():
     rst.value(1)
     spi = machine.SPI(0, baudrate=1000000, sck=machine.Pin(SPI_SCK),
                       mosi=machine.Pin(SPI_MOSI), miso=machine.Pin(SPI_MISO))
-    readers = {pad: Reader(spi, cs) for pad, cs in READER_CS.items()}
+    kinds = reader_kinds()
+    readers = {pad: Reader(spi, pad, kinds[pad]) for pad in READER_CS}
     return UsbPort(), readers, Buttons(), Leds(), Buzzer(), Clock()
 
 

@@ -159,7 +159,7 @@ class PN5180:
             return []
         if answer is not _COLLISION:
             return [_hex(answer)]
-        found = []
+        found = []  # type: list[str]
         self._inventory(0, 0, found)
         return found
 

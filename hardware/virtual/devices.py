@@ -15,6 +15,7 @@ import time
 import tty
 from typing import Callable
 
+from ..errors import VirtualTableError
 from .noise import NoiseModel
 
 
@@ -41,13 +42,25 @@ class BoardClock:
         return int(self._ms)
 
 
-class VirtualReader:
-    """One pad's antenna: returns the tags on the pad, through the noise model."""
+READER_KINDS = ("mfrc522", "pn5180")
+PN5180_MAX_TAGS = 16   # what hardware/firmware/pn5180.py reads per scan (its max_cards)
 
-    def __init__(self, tags: Callable[[], list[str]], noise: NoiseModel, rng: random.Random) -> None:
+
+class VirtualReader:
+    """One pad's antenna: returns the tags on the pad, through the noise model.
+
+    ``kind`` is the reader under the pad: an MFRC522 (ISO 14443A) sees at most the
+    noise model's ``stack_limit`` cards of a stack per scan; a PN5180 (ISO 15693, 16-slot
+    inventory) reads a stack whole, up to 16 tags (hardware/README.md, "Stacked cards")."""
+
+    def __init__(self, tags: Callable[[], list[str]], noise: NoiseModel, rng: random.Random,
+                 kind: str = "mfrc522") -> None:
+        if kind not in READER_KINDS:
+            raise VirtualTableError(f"reader {kind!r}: one of {', '.join(READER_KINDS)}")
         self._tags = tags
         self._noise = noise
         self._rng = rng
+        self.kind = kind
         self.broken = False
         self.scans = 0
 
@@ -61,6 +74,8 @@ class VirtualReader:
             return []
         if n.flicker:
             tags = [t for t in tags if self._rng.random() >= n.flicker]
+        if self.kind == "pn5180":
+            return tags[:PN5180_MAX_TAGS]
         if n.stack_limit and len(tags) > n.stack_limit:
             tags = self._rng.sample(tags, n.stack_limit)
         return tags

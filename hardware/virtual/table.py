@@ -41,7 +41,8 @@ def fast_config() -> Config:
 class VirtualTable:
     def __init__(self, deck: VirtualDeck | None = None, noise: NoiseModel | None = None,
                  seed: int = 0, config: Config | None = None, device_id: str = "SC-VIRTUAL",
-                 step_s: float = 0.001, port_dir: str | None = None, autostart: bool = True) -> None:
+                 step_s: float = 0.001, port_dir: str | None = None, autostart: bool = True,
+                 reader: str = "mfrc522") -> None:
         self.deck = deck or VirtualDeck.standard()
         self.noise = noise or NoiseModel()
         self.config = config or fast_config()
@@ -60,7 +61,8 @@ class VirtualTable:
         self.leds = Leds()
         self.buzzer = Buzzer()
         self.watchdog = Watchdog()
-        self.readers = {pad: VirtualReader(self._tags_fn(pad), self.noise, self._rng) for pad in PADS}
+        # the reader under every pad: "mfrc522" (stacks read a few cards per scan) or "pn5180"
+        self.readers = {pad: VirtualReader(self._tags_fn(pad), self.noise, self._rng, reader) for pad in PADS}
         # at most two scans' worth of board time per loop pass (see BoardClock)
         self.clock = BoardClock(max_step_ms=max(4, 2 * self.config.scan_ms))
         self.boots = 0

@@ -12,7 +12,7 @@ import pytest
 
 HW = Path(__file__).resolve().parents[2] / "hardware"
 PORTABLE = ["wire.py", "debounce.py", "controller.py"]  # run on the board and in CPython
-BOARD_MODULES = {"binascii", "wire", "debounce", "controller", "time", "machine", "neopixel",
+BOARD_MODULES = {"binascii", "json", "wire", "debounce", "controller", "time", "machine", "neopixel",
                  "select", "sys", "micropython", "mfrc522", "pn5180", "hal_pico"}
 
 

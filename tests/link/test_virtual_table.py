@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import time
 
 import pytest
@@ -127,3 +128,27 @@ def test_unplug_removes_the_port_and_replug_restores_it(table):
     msgs, _ = read_messages(table.port, 0.6)
     assert msgs  # heartbeats and reports from the rebooted board
     assert os.path.realpath(table.port).startswith("/dev/pts/") and first.startswith("/dev/pts/")
+
+
+def test_the_virtual_reader_models_each_chips_stack_behaviour():
+    # issue 22: an MFRC522 sees a stack a few cards per scan, a PN5180 reads it whole
+    from hardware.virtual.devices import VirtualReader
+    stack = [virtual_uid(c) for c in ("AS", "KS", "QS", "JS", "TS")]
+    noise = NoiseModel(stack_limit=2)
+    mfrc = VirtualReader(lambda: list(stack), noise, random.Random(1), "mfrc522")
+    pn = VirtualReader(lambda: list(stack), noise, random.Random(1), "pn5180")
+    assert all(len(mfrc.scan()) == 2 for _ in range(20))
+    assert all(pn.scan() == stack for _ in range(20))
+
+
+def test_the_table_puts_the_chosen_reader_under_every_pad():
+    for reader, default in (("pn5180", {}), ("mfrc522", {}), (None, {})):
+        table = VirtualTable(autostart=False, **({"reader": reader} if reader else default))
+        assert {r.kind for r in table.readers.values()} == {reader or "mfrc522"}
+        table.close()
+
+
+@pytest.mark.parametrize("reader", ["mfrc", "", "PN5180"])
+def test_an_unknown_reader_is_a_clear_error(reader):
+    with pytest.raises(VirtualTableError, match="reader"):
+        VirtualTable(reader=reader, autostart=False)
