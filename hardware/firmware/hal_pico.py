@@ -18,7 +18,7 @@ READER_RST = 27
 # A PN5180 (ISO 15693, reads stacks whole) needs a BUSY line besides its chip select.
 READER_BUSY = {"seat1": 0, "seat2": 1, "seat3": 11, "seat4": 12, "tray": 28}
 READER_KINDS = ("mfrc522", "pn5180")
-BOARD_CONFIG = "board.json"   # on the Pico: {"readers": {"tray": "pn5180", ...}}; else all MFRC522
+BOARD_CONFIG = "board.json"   # on the Pico (hardware/README.md, "A PN5180 build"); optional
 BUTTON_PINS = {"next": 2, "declined": 3, "time": 4, "tl": 5, "pause": 6,
                "time:seat1": 7, "time:seat2": 8, "time:seat3": 9, "time:seat4": 10}
 LED_PIN, BUZZER_PIN, SERVICE_PIN = 15, 14, 13
@@ -53,21 +53,39 @@ class UsbPort:
         self._out.write(data)
 
 
-def reader_kinds(path=BOARD_CONFIG):
-    """Which reader sits under each pad, from the board's config file (hardware/README.md,
-    "A PN5180 build"); pads it does not name have an MFRC522."""
+def board_config(path=BOARD_CONFIG):
+    """The board's config file: ``{"readers": {"tray": "pn5180", ...}, "config": {"gone_ms":
+    900}}``, both parts optional.  Returns (reader kind per pad, Config overrides); pads
+    it does not name have an MFRC522.  Never raises: the loop must start to say what is wrong."""
     kinds = {pad: "mfrc522" for pad in READER_CS}
     try:
         with open(path) as f:
-            named = json.load(f).get("readers", {})
+            data = json.load(f)
     except OSError:        # no config file: the MFRC522 build
-        return kinds
+        return kinds, {}
     except ValueError:     # unreadable: every pad reports it (RDR detail), none is guessed
-        return {pad: "bad-board-json" for pad in READER_CS}
-    for pad, kind in named.items():
-        if pad in kinds:
-            kinds[pad] = kind
-    return kinds
+        return {pad: "bad-board-json" for pad in READER_CS}, {}
+    if not isinstance(data, dict):
+        return {pad: "bad-board-json" for pad in READER_CS}, {}
+    named = data.get("readers", {})
+    for pad in kinds:
+        if isinstance(named, dict) and pad in named:
+            kinds[pad] = str(named[pad])
+    overrides = {}
+    given = data.get("config", {})
+    if isinstance(given, dict):
+        for key in given:
+            if isinstance(given[key], int):
+                overrides[key] = given[key]
+    return kinds, overrides
+
+
+def apply_config(config, overrides):
+    """Set the known Config fields among ``overrides``; unknown names are ignored."""
+    for key in overrides:
+        if hasattr(config, key):
+            setattr(config, key, overrides[key])
+    return config
 
 
 class Reader:
@@ -132,13 +150,14 @@ class Clock:
         return self._ms
 
 
-def make_board():
+def make_board(kinds=None):
+    if kinds is None:
+        kinds = board_config()[0]
     rst = machine.Pin(READER_RST, machine.Pin.OUT, value=0)
     time.sleep_ms(10)
     rst.value(1)
     spi = machine.SPI(0, baudrate=1000000, sck=machine.Pin(SPI_SCK),
                       mosi=machine.Pin(SPI_MOSI), miso=machine.Pin(SPI_MISO))
-    kinds = reader_kinds()
     readers = {pad: Reader(spi, pad, kinds[pad]) for pad in READER_CS}
     return UsbPort(), readers, Buttons(), Leds(), Buzzer(), Clock()
 

@@ -86,3 +86,26 @@ def micropython_version() -> str:
     env = {**os.environ, "MICROPYTHON_WASM_DIR": str(WASM_DIR)}
     code = "import sys\nprint('%d.%d.%d' % sys.implementation.version[:3], sys.implementation.name)\n"
     return _run([node, str(REPLAY / "run.mjs"), code], cwd=ROOT, env=env).strip()
+
+
+BOARD = REPLAY / "board"
+BOARD_FILES = ([FIRMWARE / "hal_pico.py", BOARD / "machine.py", BOARD / "neopixel.py", BOARD / "micropython.py",
+                REPLAY / "board_check.py"] + FILES)
+
+
+def run_board_check(tmp: Path, micropython: bool, cards: list[str], tags: list[str]) -> str:
+    """hal_pico.py on the fake Pico parts (micropython/board_check.py) under either interpreter."""
+    config = tmp / "board.json"
+    placeholder = tmp / "placeholder"
+    placeholder.write_text("")
+    dirs = [str(BOARD), str(FIRMWARE), str(HERE), str(REPLAY)]
+    code = ("import sys\n"
+            f"for d in reversed({dirs!r}):\n"
+            "    sys.path.insert(0, d)\n"
+            "import board_check\n"
+            f"board_check.main({str(config)!r}, {cards!r}, {tags!r})\n")
+    if not micropython:
+        return _run([sys.executable, "-I", "-c", code], cwd=tmp)
+    node = micropython_or_skip()
+    env = {**os.environ, "MICROPYTHON_WASM_DIR": str(WASM_DIR)}
+    return _run([node, str(REPLAY / "run.mjs"), code, *map(str, BOARD_FILES), str(placeholder)], cwd=tmp, env=env)
