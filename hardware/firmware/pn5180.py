@@ -2,7 +2,7 @@
 # BUSY line, reading a whole stack per scan.  MicroPython (machine.SPI/Pin handed in).
 # Written from NXP's PN5180 datasheet (host interface, registers, IRQ and RX status
 # bits) and ISO/IEC 15693-3 (inventory, 16 slots, anticollision by mask); tested against
-# a register-level simulation of the chip and a stack of tags (tests/link/pn5180_sim.py)
+# a register-level simulation of the chip and a stack of tags (hardware/virtual/pn5180_chip.py)
 # under CPython and MicroPython; NOT YET RUN ON A BOARD (hardware/README.md, "Status").
 #
 # A scan is an ISO 15693 inventory, first with one slot (an empty pad or a lone tag

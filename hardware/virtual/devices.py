@@ -43,15 +43,36 @@ class BoardClock:
 
 
 READER_KINDS = ("mfrc522", "pn5180")
-PN5180_MAX_TAGS = 16   # what hardware/firmware/pn5180.py reads per scan (its max_cards)
+
+
+class Pn5180Pad:
+    """A PN5180 under a pad: the real driver (hardware/firmware/pn5180.py) over the
+    register-level simulation of the chip (pn5180_chip.py), whose field holds the tags
+    handed to ``scan``.  A stack is read whole, as the chip's inventory does it."""
+
+    def __init__(self) -> None:
+        from ..firmware.pn5180 import PN5180
+        from .pn5180_chip import SimBusy, SimNSS, SimSPI, SimulatedPN5180
+        self.chip = SimulatedPN5180([])
+        self._tags: dict[str, object] = {}
+        self.driver = PN5180(SimSPI(self.chip), SimNSS(self.chip), SimBusy(self.chip), sleep=lambda ms: None)
+
+    def scan(self, uids: list[str]) -> list[str]:
+        from .pn5180_chip import Tag
+        for uid in uids:
+            if uid not in self._tags:
+                self._tags[uid] = Tag(uid)
+        self.chip.tags = [self._tags[u] for u in uids]
+        return self.driver.scan()
 
 
 class VirtualReader:
     """One pad's antenna: returns the tags on the pad, through the noise model.
 
     ``kind`` is the reader under the pad: an MFRC522 (ISO 14443A) sees at most the
-    noise model's ``stack_limit`` cards of a stack per scan; a PN5180 (ISO 15693, 16-slot
-    inventory) reads a stack whole, up to 16 tags (hardware/README.md, "Stacked cards")."""
+    noise model's ``stack_limit`` cards of a stack per scan; a PN5180 runs the real
+    driver over the simulated chip, whose 16-slot inventory reads a stack whole
+    (hardware/README.md, "A PN5180 build").  Flicker and missed scans apply to both."""
 
     def __init__(self, tags: Callable[[], list[str]], noise: NoiseModel, rng: random.Random,
                  kind: str = "mfrc522") -> None:
@@ -61,6 +82,7 @@ class VirtualReader:
         self._noise = noise
         self._rng = rng
         self.kind = kind
+        self._pn5180 = Pn5180Pad() if kind == "pn5180" else None
         self.broken = False
         self.scans = 0
 
@@ -74,8 +96,8 @@ class VirtualReader:
             return []
         if n.flicker:
             tags = [t for t in tags if self._rng.random() >= n.flicker]
-        if self.kind == "pn5180":
-            return tags[:PN5180_MAX_TAGS]
+        if self._pn5180 is not None:
+            return self._pn5180.scan(tags)
         if n.stack_limit and len(tags) > n.stack_limit:
             tags = self._rng.sample(tags, n.stack_limit)
         return tags

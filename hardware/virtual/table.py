@@ -25,7 +25,7 @@ from typing import Iterable
 
 from ..errors import VirtualTableError
 from ..firmware.controller import PADS, SEATS, Config, SeatController
-from .deck import PUCK, VirtualDeck, virtual_uid
+from .deck import INLAYS, PUCK, VirtualDeck, virtual_uid
 from .devices import BoardClock, Buzzer, ConsoleButtons, Leds, PtyPort, VirtualReader, Watchdog
 from .noise import NoiseModel
 
@@ -43,11 +43,14 @@ class VirtualTable:
                  seed: int = 0, config: Config | None = None, device_id: str = "SC-VIRTUAL",
                  step_s: float = 0.001, port_dir: str | None = None, autostart: bool = True,
                  reader: str = "mfrc522") -> None:
-        self.deck = deck or VirtualDeck.standard()
+        if reader not in INLAYS:
+            raise VirtualTableError(f"reader {reader!r}: one of {', '.join(INLAYS)}")
+        # a PN5180 table's deck carries ISO 15693 inlays (8-byte UIDs), the puck too
+        self.deck = deck or VirtualDeck.standard(inlay=INLAYS[reader])
         self.noise = noise or NoiseModel()
         self.config = config or fast_config()
         self.device_id = device_id
-        self.button_uid = virtual_uid(PUCK)
+        self.button_uid = virtual_uid(PUCK, inlay=INLAYS[reader])
         self._step_s = step_s
         self._rng = random.Random(seed)
         self._lock = threading.RLock()

@@ -45,6 +45,7 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
     every pad, "mfrc522" (stacks read a few cards per scan) or "pn5180" (read whole)."""
     from firmware_bridge import SeatControllerClient
     from hardware.virtual import VirtualTable
+    from hardware.virtual.deck import INLAYS
 
     log = log or MemoryLog()
     from hardware.firmware.controller import Config
@@ -57,7 +58,7 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
                     break
                 await asyncio.sleep(0.02)
             # The quick firmware above: a card is really gone after 0.25 s unseen
-            live = LiveTable(log, virtual_deck(), sensors=sc, leds=sc.set_led, record_sensors=record_sensors,
+            live = LiveTable(log, virtual_deck(inlay=INLAYS[reader]), sensors=sc, leds=sc.set_led, record_sensors=record_sensors,
                              linger_s=0.25)
             task = asyncio.create_task(live.run())
             driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3), sync_timeout=sync_timeout, progress=progress)

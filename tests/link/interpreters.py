@@ -27,7 +27,8 @@ WASM_DIR = Path(os.environ.get(
 # What goes onto the board (all of it but the board glue), and the simulation around it.
 FIRMWARE_FILES = [FIRMWARE / name for name in ("wire.py", "debounce.py", "controller.py", "mfrc522.py",
                                                 "pn5180.py")]
-FILES = FIRMWARE_FILES + [HERE / "mfrc522_sim.py", HERE / "pn5180_sim.py", REPLAY / "replay.py"]
+VIRTUAL = ROOT / "hardware" / "virtual"
+FILES = FIRMWARE_FILES + [HERE / "mfrc522_sim.py", VIRTUAL / "pn5180_chip.py", REPLAY / "replay.py"]
 
 
 def micropython_or_skip() -> str:
@@ -46,7 +47,7 @@ def micropython_or_skip() -> str:
 
 
 def _code(scenario: Path, firmware: Path = FIRMWARE) -> str:
-    dirs = [str(firmware), str(HERE), str(REPLAY)]
+    dirs = [str(firmware), str(HERE), str(REPLAY), str(VIRTUAL)]
     return ("import sys\n"
             f"for d in reversed({dirs!r}):\n"
             "    sys.path.insert(0, d)\n"
@@ -98,7 +99,7 @@ def run_board_check(tmp: Path, micropython: bool, cards: list[str], tags: list[s
     config = tmp / "board.json"
     placeholder = tmp / "placeholder"
     placeholder.write_text("")
-    dirs = [str(BOARD), str(FIRMWARE), str(HERE), str(REPLAY)]
+    dirs = [str(BOARD), str(FIRMWARE), str(HERE), str(REPLAY), str(VIRTUAL)]
     code = ("import sys\n"
             f"for d in reversed({dirs!r}):\n"
             "    sys.path.insert(0, d)\n"

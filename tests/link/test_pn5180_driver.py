@@ -1,6 +1,6 @@
 """The board's PN5180 driver (hardware/firmware/pn5180.py: ISO 15693 inventory with 16
 slots and mask anticollision, SPI with the BUSY line) against the register-level
-simulation of the chip and a stack of tags (pn5180_sim.py)."""
+simulation of the chip and a stack of tags (hardware/virtual/pn5180_chip.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from hardware.firmware.pn5180 import PN5180, ReaderError
 
-from .pn5180_sim import SimBusy, SimNSS, SimSPI, SimulatedPN5180, Tag
+from hardware.virtual.pn5180_chip import SimBusy, SimNSS, SimSPI, SimulatedPN5180, Tag
 
 
 def icode_uid(serial: int) -> str:

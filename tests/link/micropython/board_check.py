@@ -11,7 +11,7 @@ import neopixel
 
 import hal_pico
 import mfrc522_sim
-import pn5180_sim
+import pn5180_chip as pn5180_sim
 from controller import Config, _word
 
 

@@ -12,7 +12,7 @@ import json
 import wire
 from controller import Config, SeatController
 import mfrc522_sim
-import pn5180_sim
+import pn5180_chip as pn5180_sim
 from mfrc522 import MFRC522
 from pn5180 import PN5180
 
