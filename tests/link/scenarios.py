@@ -175,4 +175,63 @@ def pn5180_stacks() -> dict:
             "config": {}, "end_ms": 2000, "events": events, "tags": tags}
 
 
+def _random_board(rng: random.Random, name: str) -> dict:
+    """Any mix of readers, timings and inputs: the firmware must decide alike everywhere."""
+    kinds = ["list", "list", "list", "chip", "pn5180"]
+    readers = [[pad, {"kind": rng.choice(kinds), "stack_limit": rng.choice((0, 1, 2)), "seed": rng.randrange(1, 99)}]
+               for pad in PADS if rng.random() < 0.9]
+    config = {"confirm_reads": rng.randint(1, 3), "gone_ms": rng.randint(30, 400), "scan_ms": rng.randint(3, 40),
+              "repeat_ms": rng.randint(80, 700), "heartbeat_ms": rng.randint(80, 700),
+              "host_lost_ms": rng.randint(200, 2000), "button_ms": rng.randint(3, 40),
+              "blink_ms": rng.randint(30, 300), "reader_fail_limit": rng.randint(1, 4)}
+    end = rng.randint(1300, 2200)
+    cards = list(CARDS.values()) + [SHORT_UID, LONG_UID]
+    tags = ["E00401%010X" % rng.getrandbits(40) for _ in range(8)]
+    events: list = []
+    seq = rng.randrange(65536)
+    for _ in range(rng.randint(10, 40)):
+        t = rng.randint(1000, end)
+        pad, spec = rng.choice(readers) if readers else (None, None)
+        roll = rng.random()
+        if pad and spec["kind"] == "list" and roll < 0.3:
+            what = rng.random()
+            if what < 0.6:
+                events.append([t, "uids", pad, rng.sample(cards, rng.randint(0, 5))])
+            elif what < 0.8:
+                events.append([t, "error", pad, rng.choice(["spi timeout", 110, [5, "x y"], [], None, None])])
+            else:
+                events.append([t, "stall", pad, rng.choice([0, 0, 30, 250])])
+        elif pad and roll < 0.3:
+            pool = tags if spec["kind"] == "pn5180" else cards
+            events.append([t, "field", pad, rng.sample(pool, rng.randint(0, 6 if spec["kind"] == "pn5180" else 3))])
+        elif roll < 0.55:
+            events.append([t, "held", rng.sample(["next", "declined", "time", "tl", "pause", "time:seat1",
+                                                  "time:seat4"], rng.randint(0, 3))])
+        else:
+            kind, fields = rng.choice([
+                ("LED", (("seat", rng.choice(["seat1", "seat3", "seat9"])),
+                         ("colour", rng.choice(["red", "blue", "off", "pink"])), ("blink", rng.choice("01")))),
+                ("BUZZ", (("ms", str(rng.choice([1, 50, 2000, 2001, 0]))),)), ("PING", ()), ("SYNC", ()),
+                ("NOPE", ())])
+            if rng.random() < 0.2:
+                seq = max(0, seq - 1)                  # a resend
+            frame = bytearray(encode_frame(seq % 65536, kind, fields))
+            seq += 1
+            if rng.random() < 0.15:
+                frame[rng.randrange(len(frame))] ^= 1 << rng.randrange(8)
+            if rng.random() < 0.1:
+                frame = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8))) + frame
+            events.append([t, "host", bytes(frame).hex()])
+    events.sort(key=lambda e: e[0])
+    return {"kind": "board", "name": name, "readers": readers, "config": config, "end_ms": end,
+            "events": events}
+
+
+def random_boards(seed: int = 22, count: int = 12) -> dict:
+    rng = random.Random(seed)
+    return {"kind": "many", "name": f"random_boards_{seed}",
+            "scenarios": [_random_board(rng, f"random-{seed}-{i}") for i in range(count)]}
+
+
 ALL[pn5180_stacks.__name__] = pn5180_stacks
+ALL["random_boards"] = random_boards

@@ -194,3 +194,17 @@ def test_decoder_reads_a_damaged_stream_as_the_host_decoder_does(transcripts):
     assert enc[0] == "ENC $0 HELLO proto=1 fw=0.1.0 id=SC-1A2B3C4D pads=seat1,seat2,seat3,seat4,tray*228B7B21\\x0d\\x0a"
     assert enc[1] == "ENC $5 ACK cmd=42*5826C63F\\x0d\\x0a"    # PROTOCOL.md's check frames
     assert enc[3].startswith("ENC $3 HB")
+
+
+def test_random_boards_decode_cleanly_and_count_their_frames(transcripts):
+    # twelve random mixes of readers, timings, reader faults, presses and damaged host
+    # frames (scenarios.random_boards): the same bytes on both interpreters (above), and
+    # every frame the board wrote is well formed and numbered from 0 in each run
+    text = transcripts("random_boards")[1]
+    runs = text.split("SCENARIO ")[1:]
+    assert len(runs) == 12
+    for run in runs:
+        tr = Transcript(run.split("\n", 1)[1])
+        assert isinstance(tr.msgs[0][1], Hello)
+        seqs = [int(ln.split(" ")[2][1:]) for ln in tr.lines if ln.split(" ")[1:2] == ["TX"]]
+        assert seqs == list(range(len(seqs))) and f"sent={len(seqs)}" in tr.end

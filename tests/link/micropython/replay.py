@@ -229,7 +229,15 @@ def run_decode(sc):
 def main(path):
     with open(path) as f:
         sc = json.load(f)
-    if sc["kind"] == "decode":
+    run(sc)
+
+
+def run(sc):
+    if sc["kind"] == "many":
+        for one in sc["scenarios"]:
+            print("SCENARIO " + one["name"])
+            run(one)
+    elif sc["kind"] == "decode":
         run_decode(sc)
     else:
         run_board(sc)
