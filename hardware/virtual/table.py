@@ -47,6 +47,9 @@ class VirtualTable:
             raise VirtualTableError(f"reader {reader!r}: one of {', '.join(INLAYS)}")
         # a PN5180 table's deck carries ISO 15693 inlays (8-byte UIDs), the puck too
         self.deck = deck or VirtualDeck.standard(inlay=INLAYS[reader])
+        if reader == "pn5180" and any(len(u) != 16 for u in self.deck.uids.values()):
+            raise VirtualTableError("a PN5180 reads ISO 15693 inlays (16-digit UIDs): give a deck of them, "
+                                    "VirtualDeck.standard(inlay='iso15693')")
         self.noise = noise or NoiseModel()
         self.config = config or fast_config()
         self.device_id = device_id

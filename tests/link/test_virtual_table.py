@@ -152,6 +152,11 @@ def test_the_table_puts_the_chosen_reader_under_every_pad():
         table.close()
 
 
+def test_a_pn5180_table_refuses_a_deck_it_could_not_read():
+    with pytest.raises(VirtualTableError, match="ISO 15693"):
+        VirtualTable(deck=VirtualDeck.standard(), reader="pn5180", autostart=False)
+
+
 @pytest.mark.parametrize("reader", ["mfrc", "", "PN5180"])
 def test_an_unknown_reader_is_a_clear_error(reader):
     with pytest.raises(VirtualTableError, match="reader"):
