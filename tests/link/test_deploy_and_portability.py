@@ -59,3 +59,15 @@ def test_systemd_unit_verifies(tmp_path):
     problems = [ln for ln in (out.stdout + out.stderr).splitlines()
                 if ln.strip() and "is not executable" not in ln]  # the venv is not installed here
     assert not problems, problems
+
+
+@pytest.mark.parametrize("name", PORTABLE + ["mfrc522.py", "pn5180.py"])
+def test_firmware_logic_uses_no_floats(name):
+    # The Pico's MicroPython has single-precision floats, the WebAssembly port that
+    # checks the firmware in test_micropython.py has doubles: integer-only logic is the
+    # same on both.  (sleep_ms's CPython fallback divides; the board never runs it.)
+    tree = ast.parse((HW / "firmware" / name).read_text())
+    for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name != "sleep_ms"]:
+        for node in ast.walk(func):
+            assert not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)), (name, func.name, node.lineno)
+            assert not (isinstance(node, ast.Constant) and isinstance(node.value, float)), (name, node.lineno)
