@@ -110,8 +110,10 @@ class PN5180:
             self._write(_TX_CONFIG, self._tx_config & ~(_TX_DATA_ENABLE | _TX_START_SYMBOL))
         else:
             self._write(_TX_CONFIG, self._tx_config)
-            self._write(_SYSTEM_CONFIG, 0xFFFFFFF8, _WRITE_AND)  # Idle, then
-            self._write(_SYSTEM_CONFIG, 0x00000003, _WRITE_OR)   # Transceive
+        # Idle, then Transceive, for every slot: the transceiver then waits to transmit
+        # whatever state the last exchange left it in
+        self._write(_SYSTEM_CONFIG, 0xFFFFFFF8, _WRITE_AND)
+        self._write(_SYSTEM_CONFIG, 0x00000003, _WRITE_OR)
         self._write(_IRQ_CLEAR, 0x000FFFFF)
         self._frame(bytes((_SEND_DATA, 0)) + (frame or b""))
         for _ in range(_IRQ_POLLS):
