@@ -52,7 +52,10 @@ class ReaderError(OSError):
 
 
 class PN5180:
-    def __init__(self, spi, nss, busy, max_cards=16, sleep=None):
+    # max_cards: a whole deck and the puck fit.  The discard tray holds every discard of
+    # a deal; a lower cap left the same tags unresolved in every scan (the virtual
+    # table's bots lost a declined open card on a full tray that way).
+    def __init__(self, spi, nss, busy, max_cards=64, sleep=None):
         self.spi = spi
         self.nss = nss
         self.busy = busy

@@ -58,6 +58,15 @@ def test_a_stack_of_10_with_colliding_slots_reads_whole():
     assert reader.exchanges > 1 + 16                      # collisions were resolved by mask
 
 
+def test_a_full_discard_tray_reads_every_tag():
+    # the tray holds every discard of a deal and the open cards: far more than 16 tags
+    from hardware.virtual.deck import virtual_uid
+    from table_controller.cards import FULL_DECK
+    uids = [virtual_uid(c.code, inlay="iso15693") for c in FULL_DECK[:45]]
+    reader, chip = reader_with(uids)
+    assert sorted(scan_clean(reader, chip)) == sorted(uids)
+
+
 def test_tags_differing_only_in_the_top_bits_are_told_apart():
     # every mask round up to 60 bits collides; the last one separates them
     a, b = "1004010000000000", "E004010000000000"

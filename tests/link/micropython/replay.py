@@ -79,7 +79,7 @@ class ChipReader:
             self._card = pn5180_sim.Tag
             self.chip = pn5180_sim.SimulatedPN5180([], spec.get("busy_reads", 2))
             self.driver = PN5180(pn5180_sim.SimSPI(self.chip, self._log), pn5180_sim.SimNSS(self.chip),
-                                 pn5180_sim.SimBusy(self.chip), 16, self._sleep)
+                                 pn5180_sim.SimBusy(self.chip), 64, self._sleep)
         else:
             self._card = mfrc522_sim.Card
             self.chip = mfrc522_sim.SimulatedMFRC522([], spec.get("stack_limit", 0), spec.get("seed", 1))
