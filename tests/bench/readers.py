@@ -26,7 +26,7 @@ from hardware.virtual import pn5180_chip  # noqa: E402
 from hardware.virtual import virtual_uid  # noqa: E402
 from tests.link import mfrc522_sim  # noqa: E402
 
-SIZES = (0, 1, 2, 3, 5, 10)
+SIZES = (0, 1, 2, 3, 5, 10, 20, 45)   # 45: a full discard tray
 SCANS = 40
 
 
@@ -46,6 +46,7 @@ class CountingSPI:
 def pn5180(n: int) -> dict:
     rng = random.Random(n)
     uids = ["E00401%010X" % rng.getrandbits(40) for _ in range(n)]
+    assert len(set(uids)) == n
     chip = pn5180_chip.SimulatedPN5180([pn5180_chip.Tag(u) for u in uids])
     spi = CountingSPI(pn5180_chip.SimSPI(chip))
     reader = PN5180(spi, pn5180_chip.SimNSS(chip), pn5180_chip.SimBusy(chip), sleep=lambda ms: None)
@@ -61,7 +62,7 @@ def pn5180(n: int) -> dict:
 
 
 def mfrc522(n: int, stack_limit: int) -> dict:
-    uids = [virtual_uid(str(i)) for i in range(n)]
+    uids = [virtual_uid(str(i)) for i in range(n)]  # MFRC522: 8 cards per scan at most
     chip = mfrc522_sim.SimulatedMFRC522([mfrc522_sim.Card(u) for u in uids], stack_limit, 5)
     spi = CountingSPI(mfrc522_sim.SimSPI(chip))
     reader = MFRC522(spi, mfrc522_sim.SimPin(), sleep=lambda ms: None)
