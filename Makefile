@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system-deps test demo bench clean
+.PHONY: setup system-deps micropython pico-stubs firmware test demo bench clean
 
 setup: $(VENV)/.installed
 
@@ -17,17 +17,46 @@ $(VENV)/.installed: pyproject.toml
 
 # Debian packages the tests use: chromium for the dashboard tests (Playwright drives
 # Debian's build; its own browser download cannot work offline), mosquitto for the
-# tournament hub's broker tests (they start their own on a free port).  Installed only when missing.
+# tournament hub's broker tests (they start their own on a free port), nodejs and npm for
+# MicroPython's WebAssembly port (below).  Installed only when missing.
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	{ command -v mosquitto || test -x /usr/sbin/mosquitto; } >/dev/null 2>&1 || missing="$$missing mosquitto"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-test: setup system-deps
+# MicroPython itself (its WebAssembly port, from npm, the version pinned in the lock file)
+# for the tests that run the seat-controller firmware under it (tests/link/test_micropython.py).
+# Installed here, never while the tests run.
+MICROPYTHON := build/micropython
+micropython: $(MICROPYTHON)/.installed
+
+$(MICROPYTHON)/.installed: tests/link/micropython/package.json tests/link/micropython/package-lock.json | system-deps
+	mkdir -p $(MICROPYTHON)
+	cp tests/link/micropython/package.json tests/link/micropython/package-lock.json $(MICROPYTHON)/
+	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The Pico's MicroPython stubs, for mypy over the board glue (tests/link/test_firmware_build.py).
+PICO_STUBS := build/pico-stubs
+pico-stubs: $(PICO_STUBS)/.installed
+
+$(PICO_STUBS)/.installed: hardware/pico-stubs.txt | setup
+	rm -rf $(PICO_STUBS)
+	$(BIN)/pip install --quiet --target $(PICO_STUBS) -r hardware/pico-stubs.txt
+	touch $@
+
+# The firmware as it goes onto the Pico: .mpy files from MicroPython's cross-compiler
+# (hardware/README.md, "Flashing").
+firmware: setup
+	$(BIN)/python -m hardware.firmware_build build/firmware
+
+test: setup system-deps micropython pico-stubs
 	$(BIN)/python -m pytest -n 2 -q
 
 demo: setup

@@ -17,6 +17,7 @@ import sys
 import time
 
 from .client import SeatControllerClient
+from .selftest import CHECKS, Bench, Options, SelfTest, summary
 from .events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 from .link import LinkStats
 
@@ -43,9 +44,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="seconds without a frame before the device counts as gone (default 2)")
     mon.add_argument("--plain", action="store_true",
                      help="one line per event even on a terminal (no live table)")
+    st = sub.add_parser("selftest", help="bench check list for a newly built board: PASS/FAIL per item",
+                        description="Walk through a new seat controller on the bench: the link answers, "
+                        "every reader answers, a test tag on each pad reads at once and stays read, a "
+                        "stack of tags on each pad reads whole within N scans, every console button "
+                        "reports, every seat LED and the buzzer do what they are told. It says what to do "
+                        "next (lines starting '>>>'), waits for the board to see it done, and prints PASS "
+                        "or FAIL per item. Exit status 0 when every item passed, 1 otherwise.")
+    st.add_argument("port", metavar="PORT", help="serial port path or pyserial URL, as for monitor")
+    st.add_argument("--tag", metavar="UID", help="the test tag's UID (hex); default: any one tag")
+    st.add_argument("--stack", type=int, default=5, metavar="N", help="tags in the test stack (default 5)")
+    st.add_argument("--scans", type=int, default=10, metavar="N",
+                    help="the stack must read whole within N scans (default 10)")
+    st.add_argument("--scan-ms", type=float, default=20.0, metavar="MS",
+                    help="the length of one scan on this board, the firmware's scan_ms (default 20)")
+    st.add_argument("--wait", type=float, default=60.0, metavar="S",
+                    help="seconds to do each step at the bench (default 60)")
+    st.add_argument("--pads", default=",".join(PADS), help="pads to check, comma separated (default all)")
+    st.add_argument("--only", metavar="ITEMS", help="check only these, comma separated: " + ", ".join(CHECKS))
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "link_command", None) == "selftest":
+        return _selftest_main(args)
     if getattr(args, "link_command", None) != "monitor":
         print("chicago-table link: say what to do, e.g. 'chicago-table link monitor PORT' "
               "(see 'chicago-table link --help')", file=sys.stderr)
@@ -152,3 +173,62 @@ def _stats_line(s: LinkStats, online: bool) -> str:
             f"oversized {d.oversized}), {d.garbage_bytes} garbage bytes, {s.missed_frames} missed, "
             f"{s.connects} connects, {s.silences} silences, {s.restarts} restarts, "
             f"{s.retries} retries, {s.command_failures} failed commands")
+
+
+# --- selftest ------------------------------------------------------------------------------
+class TerminalBench(Bench):
+    """The person at the bench, on this terminal."""
+
+    def do(self, instruction: str) -> None:
+        print(f">>> {instruction}", flush=True)
+
+    def confirm(self, question: str) -> bool | None:
+        if not sys.stdin.isatty():
+            return None
+        while True:
+            answer = input(f"??? {question} [y/n] ").strip().lower()
+            if answer in ("y", "yes", "j", "ja"):
+                return True
+            if answer in ("n", "no", "nej"):
+                return False
+
+
+def _selftest_options(args: argparse.Namespace) -> Options | str:
+    pads = tuple(p.strip() for p in args.pads.split(",") if p.strip())
+    if not pads or any(p not in PADS for p in pads):
+        return f"--pads: some of {', '.join(PADS)}, comma separated"
+    checks = CHECKS if not args.only else tuple(c.strip() for c in args.only.split(",") if c.strip())
+    if not checks or any(c not in CHECKS for c in checks):
+        return f"--only: some of {', '.join(CHECKS)}, comma separated"
+    if args.tag is not None and not (args.tag.isalnum() and len(args.tag) in (8, 14, 16, 20)):
+        return "--tag: the tag's UID in hex, 8, 14, 16 or 20 digits"
+    if not 1 <= args.stack <= 16:
+        return "--stack: 1 to 16 tags"
+    if args.scans < 1 or args.scan_ms <= 0 or args.wait <= 0:
+        return "--scans, --scan-ms and --wait must be more than 0"
+    return Options(pads=pads, tag=args.tag.upper() if args.tag else None, stack=args.stack, scans=args.scans,
+                   scan_ms=args.scan_ms, wait_s=args.wait, checks=("link",) + tuple(c for c in checks if c != "link"))
+
+
+def _selftest_main(args: argparse.Namespace) -> int:
+    problem = _check_port(args.port)
+    options = _selftest_options(args)
+    if isinstance(options, str):
+        problem = problem or options
+    if problem:
+        print(f"chicago-table link selftest: {problem}", file=sys.stderr)
+        return 2
+    return asyncio.run(_selftest(args.port, options))
+
+
+async def _selftest(port: str, options: Options) -> int:
+    client = SeatControllerClient(port)
+    await client.start()
+    print(f"self-test of the seat controller on {port}", flush=True)
+    try:
+        results = await SelfTest(client, TerminalBench(), options,
+                                 on_result=lambda check: print(check.line(), flush=True)).run()
+    finally:
+        await client.close()
+    print(summary(results))
+    return 0 if results and all(c.ok for c in results) else 1

@@ -18,7 +18,8 @@ from .events import PADS
 
 SEATS = PADS[:4]
 COLOURS = ("off", "green", "yellow", "red", "blue", "white")
-_UID = re.compile(r"[0-9A-F]{8}(?:[0-9A-F]{6})?(?:[0-9A-F]{6})?")
+# ISO 14443A UIDs of 4, 7 or 10 bytes (MFRC522), ISO 15693 UIDs of 8 bytes (PN5180)
+_UID = re.compile(r"[0-9A-F]{8}(?:[0-9A-F]{6})?(?:[0-9A-F]{6})?|[0-9A-F]{16}")
 
 
 # --- device to host -------------------------------------------------------------

@@ -176,10 +176,11 @@ class Deck:
         return cls.from_dict(data)
 
 
-def virtual_deck(salt: str = "") -> Deck:
-    """The virtual table's deck (hardware/virtual), as if registered at the table."""
+def virtual_deck(salt: str = "", inlay: str = "iso14443") -> Deck:
+    """The virtual table's deck (hardware/virtual), as if registered at the table;
+    ``inlay="iso15693"`` for a table with PN5180 readers."""
     from hardware.virtual.deck import PUCK, VirtualDeck, virtual_uid
 
-    vd = VirtualDeck.standard(salt)
+    vd = VirtualDeck.standard(salt, inlay)
     return Deck.from_pairs(((u, Card.parse(code)) for code, u in vd.uids.items()),
-                           "virtual" + (f"-{salt}" if salt else ""), virtual_uid(PUCK))
+                           "virtual" + (f"-{salt}" if salt else ""), virtual_uid(PUCK, inlay=inlay))

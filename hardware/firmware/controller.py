@@ -146,7 +146,10 @@ class SeatController:
         for name in held ^ self._btn_raw:
             self._btn_since[name] = now
         self._btn_raw = held
-        for name, since in list(self._btn_since.items()):
+        # Sorted: sets and dicts iterate in another order on MicroPython, and buttons
+        # pressed together must go out in the same order on the board as in the tests.
+        for name in sorted(self._btn_since):
+            since = self._btn_since[name]
             if now - since < self.cfg.button_ms:
                 continue
             del self._btn_since[name]
@@ -225,8 +228,16 @@ class SeatController:
 
 
 def _word(exc):
-    # A reader error as one protocol-safe word for RDR's detail field.
-    text = str(exc) or exc.__class__.__name__
+    # A reader error as one protocol-safe word for RDR's detail field.  From the args,
+    # not str(exc): MicroPython writes OSError(110) as "[Errno 110] ETIMEDOUT", CPython
+    # as "110", and the host must read the same word from the board as in the tests.
+    args = exc.args
+    if args and isinstance(args[0], int):
+        text = "errno-%d" % args[0]
+    elif args:
+        text = str(args[0])
+    else:
+        text = exc.__class__.__name__
     out = ""
     for ch in text:
         out += ch if (ch.isalpha() or ch.isdigit() or ch in "._-") else "-"

@@ -1,6 +1,7 @@
 # The real board under the firmware loop: Raspberry Pi Pico (RP2040), MicroPython.
 # Pin numbers follow hardware/README.md ("Wiring").  NOT YET RUN ON A BOARD.
 
+import json
 import select
 import sys
 import time
@@ -9,10 +10,15 @@ import machine
 import neopixel
 
 from mfrc522 import MFRC522
+from pn5180 import PN5180
 
 SPI_SCK, SPI_MOSI, SPI_MISO = 18, 19, 16
 READER_CS = {"seat1": 17, "seat2": 20, "seat3": 21, "seat4": 22, "tray": 26}
 READER_RST = 27
+# A PN5180 (ISO 15693, reads stacks whole) needs a BUSY line besides its chip select.
+READER_BUSY = {"seat1": 0, "seat2": 1, "seat3": 11, "seat4": 12, "tray": 28}
+READER_KINDS = ("mfrc522", "pn5180")
+BOARD_CONFIG = "board.json"   # on the Pico (hardware/README.md, "A PN5180 build"); optional
 BUTTON_PINS = {"next": 2, "declined": 3, "time": 4, "tl": 5, "pause": 6,
                "time:seat1": 7, "time:seat2": 8, "time:seat3": 9, "time:seat4": 10}
 LED_PIN, BUZZER_PIN, SERVICE_PIN = 15, 14, 13
@@ -47,17 +53,61 @@ class UsbPort:
         self._out.write(data)
 
 
-class Reader:
-    """One pad's MFRC522; a missing or dead module raises OSError, as the loop expects."""
+def board_config(path=BOARD_CONFIG):
+    """The board's config file: ``{"readers": {"tray": "pn5180", ...}, "config": {"gone_ms":
+    900}}``, both parts optional.  Returns (reader kind per pad, Config overrides); pads
+    it does not name have an MFRC522.  Never raises: the loop must start to say what is wrong."""
+    kinds = {pad: "mfrc522" for pad in READER_CS}
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError:        # no config file: the MFRC522 build
+        return kinds, {}
+    except ValueError:     # unreadable: every pad reports it (RDR detail), none is guessed
+        return {pad: "bad-board-json" for pad in READER_CS}, {}
+    if not isinstance(data, dict):
+        return {pad: "bad-board-json" for pad in READER_CS}, {}
+    named = data.get("readers", {})
+    for pad in kinds:
+        if isinstance(named, dict) and pad in named:
+            kinds[pad] = str(named[pad])
+    overrides = {}
+    given = data.get("config", {})
+    if isinstance(given, dict):
+        for key in given:
+            if isinstance(given[key], int):
+                overrides[key] = given[key]
+    return kinds, overrides
 
-    def __init__(self, spi, cs_pin):
+
+def apply_config(config, overrides):
+    """Set the known Config fields among ``overrides``; unknown names are ignored."""
+    for key in overrides:
+        if hasattr(config, key):
+            setattr(config, key, overrides[key])
+    return config
+
+
+class Reader:
+    """One pad's reader (MFRC522 or PN5180); a missing or dead module, or a kind the
+    config got wrong, raises OSError, as the loop expects (the host sees RDR ok=0)."""
+
+    def __init__(self, spi, pad, kind):
         self._spi = spi
-        self._cs = machine.Pin(cs_pin, machine.Pin.OUT, value=1)
+        self._pad = pad
+        self._kind = kind
+        self._cs = machine.Pin(READER_CS[pad], machine.Pin.OUT, value=1)
         self._chip = None
 
     def scan(self):
-        if self._chip is None:
-            self._chip = MFRC522(self._spi, self._cs)  # retried every scan until it answers
+        if self._chip is None:  # retried every scan until the chip answers
+            if self._kind == "pn5180":
+                busy = machine.Pin(READER_BUSY[self._pad], machine.Pin.IN)
+                self._chip = PN5180(self._spi, self._cs, busy)
+            elif self._kind == "mfrc522":
+                self._chip = MFRC522(self._spi, self._cs)
+            else:
+                raise OSError("reader-kind-" + self._kind)
         return self._chip.scan()
 
 
@@ -100,13 +150,15 @@ class Clock:
         return self._ms
 
 
-def make_board():
+def make_board(kinds=None):
+    if kinds is None:
+        kinds = board_config()[0]
     rst = machine.Pin(READER_RST, machine.Pin.OUT, value=0)
     time.sleep_ms(10)
     rst.value(1)
     spi = machine.SPI(0, baudrate=1000000, sck=machine.Pin(SPI_SCK),
                       mosi=machine.Pin(SPI_MOSI), miso=machine.Pin(SPI_MISO))
-    readers = {pad: Reader(spi, cs) for pad, cs in READER_CS.items()}
+    readers = {pad: Reader(spi, pad, kinds[pad]) for pad in READER_CS}
     return UsbPort(), readers, Buttons(), Leds(), Buzzer(), Clock()
 
 

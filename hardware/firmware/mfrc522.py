@@ -8,13 +8,15 @@
 # next REQA finds the next card.  Stacked inlays detune each other: expect 2, at
 # most, of a stack per scan; the debouncer unions scans over its gone time.
 
-try:
-    from time import sleep_ms
-except ImportError:  # CPython, for the register-level simulation in tests/link
-    from time import sleep as _sleep
+import time
 
-    def sleep_ms(ms):
-        _sleep(ms / 1000)
+
+def sleep_ms(ms):
+    # The board's time.sleep_ms; CPython (the simulation in tests/link) has only sleep.
+    if hasattr(time, "sleep_ms"):
+        time.sleep_ms(ms)
+    else:
+        time.sleep(ms / 1000)
 
 _CMD, _COMIRQ, _DIVIRQ, _ERR, _FIFO, _FIFOLVL, _CTRL, _BITFRM, _COLL = 0x01, 0x04, 0x05, 0x06, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
 _MODE, _TXCTRL, _TXASK, _CRCH, _CRCL, _TMODE, _TPRESC, _TRELH, _TRELL, _VERSION = 0x11, 0x14, 0x15, 0x21, 0x22, 0x2A, 0x2B, 0x2C, 0x2D, 0x37
@@ -29,10 +31,13 @@ class ReaderError(OSError):
 
 
 class MFRC522:
-    def __init__(self, spi, cs, max_cards=8):
+    def __init__(self, spi, cs, max_cards=8, sleep=None):
         self.spi = spi
         self.cs = cs
         self.max_cards = max_cards
+        # The field needs real time to drop and come back; a simulation hands in its own
+        # sleep (tests/link/micropython records it, so both interpreters wait alike).
+        self._sleep = sleep or sleep_ms
         self.cs.value(1)
         self.init()
 
@@ -57,7 +62,7 @@ class MFRC522:
 
     def init(self):
         self._w(_CMD, _RESET)
-        sleep_ms(50)
+        self._sleep(50)
         if self._r(_VERSION) not in (0x91, 0x92, 0x88, 0x12):
             raise ReaderError("no-mfrc522")
         self._w(_TMODE, 0x8D)     # timer auto-start, prescaler high bits
@@ -174,9 +179,9 @@ class MFRC522:
     def scan(self):
         """Every card UID in the field, as upper-case hex texts."""
         self.antenna(False)
-        sleep_ms(2)          # field off: every card falls back to IDLE
+        self._sleep(2)       # field off: every card falls back to IDLE
         self.antenna(True)
-        sleep_ms(3)
+        self._sleep(3)
         found = []
         for _ in range(self.max_cards):
             rx, _, _ = self._transceive(bytes((_REQA,)), 7)

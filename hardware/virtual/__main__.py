@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
                    "deal, repeated); see hardware/README.md for the move words")
     p.add_argument("--noise", choices=("clean", "rough"), default="clean",
                    help="reader flicker, stacked cards, corrupt bytes (default clean)")
+    p.add_argument("--reader", choices=("mfrc522", "pn5180"), default="mfrc522",
+                   help="the reader under every pad: mfrc522 reads a stack a few cards per scan "
+                   "(the noise's stack limit), pn5180 (ISO 15693) reads it whole (default mfrc522)")
     p.add_argument("--seed", type=int, default=0, help="random seed of the noise")
     p.add_argument("--once", action="store_true", help="play the script once, then keep serving")
     args = p.parse_args(argv)
@@ -48,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     noise = NoiseModel.rough() if args.noise == "rough" else NoiseModel.clean()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    with VirtualTable(noise=noise, seed=args.seed) as table:
+    with VirtualTable(noise=noise, seed=args.seed, reader=args.reader) as table:
         print(table.port, flush=True)
         try:
             while True:

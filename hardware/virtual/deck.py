@@ -6,7 +6,8 @@
 
 The UID is derived from the code (7 bytes, starting 04 like NXP inlays), so every run,
 every process and every test sees the same UID for the same card.  The simulator may
-know card codes; the bridge never does (it only sees UIDs).
+know card codes; the bridge never does (it only sees UIDs).  A deck of ISO 15693 inlays
+(a PN5180 table) has 8-byte UIDs: the same ones after E0, as NXP ICODE UIDs begin.
 """
 
 from __future__ import annotations
@@ -21,9 +22,17 @@ from ..errors import VirtualTableError
 PUCK = "PUCK"  # the dealer button puck carries a tag too
 
 
-def virtual_uid(code: str, salt: str = "") -> str:
+INLAYS = {"mfrc522": "iso14443", "pn5180": "iso15693"}   # the inlays each reader reads
+
+
+def virtual_uid(code: str, salt: str = "", inlay: str = "iso14443") -> str:
     digest = hashlib.sha256(f"chicago-virtual:{salt}:{code}".encode()).hexdigest()
-    return ("04" + digest[:12]).upper()
+    uid = ("04" + digest[:12]).upper()
+    if inlay == "iso15693":
+        return "E0" + uid
+    if inlay != "iso14443":
+        raise VirtualTableError(f"inlay {inlay!r}: iso14443 or iso15693")
+    return uid
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +42,8 @@ class VirtualDeck:
     uids: dict[str, str]
 
     @classmethod
-    def standard(cls, salt: str = "") -> "VirtualDeck":
-        return cls({c.code: virtual_uid(c.code, salt) for c in FULL_DECK})
+    def standard(cls, salt: str = "", inlay: str = "iso14443") -> "VirtualDeck":
+        return cls({c.code: virtual_uid(c.code, salt, inlay) for c in FULL_DECK})
 
     def uid(self, code: str) -> str:
         try:

@@ -15,6 +15,7 @@ import time
 import tty
 from typing import Callable
 
+from ..errors import VirtualTableError
 from .noise import NoiseModel
 
 
@@ -41,13 +42,57 @@ class BoardClock:
         return int(self._ms)
 
 
-class VirtualReader:
-    """One pad's antenna: returns the tags on the pad, through the noise model."""
+READER_KINDS = ("mfrc522", "pn5180")
 
-    def __init__(self, tags: Callable[[], list[str]], noise: NoiseModel, rng: random.Random) -> None:
+
+class Pn5180Pad:
+    """A PN5180 under a pad: the real driver (hardware/firmware/pn5180.py) over the
+    register-level simulation of the chip (pn5180_chip.py), whose field holds the tags
+    handed to ``scan``.  A stack is read whole, as the chip's inventory does it.
+
+    The simulation is deterministic, so the driver runs again only when the tags in the
+    field change: a full discard tray costs about 290 exchanges a scan, and running them
+    every 2 ms starved the board's thread (the bots' table then fell behind)."""
+
+    def __init__(self) -> None:
+        from ..firmware.pn5180 import PN5180
+        from .pn5180_chip import SimBusy, SimNSS, SimSPI, SimulatedPN5180
+        self.chip = SimulatedPN5180([])
+        self._tags: dict[str, object] = {}
+        self.driver = PN5180(SimSPI(self.chip), SimNSS(self.chip), SimBusy(self.chip), sleep=lambda ms: None)
+        self._last: tuple[tuple[str, ...], list[str]] | None = None
+
+    def scan(self, uids: list[str]) -> list[str]:
+        from .pn5180_chip import Tag
+        key = tuple(uids)
+        if self._last is not None and self._last[0] == key:
+            return list(self._last[1])
+        for uid in uids:
+            if uid not in self._tags:
+                self._tags[uid] = Tag(uid)
+        self.chip.tags = [self._tags[u] for u in uids]
+        found = self.driver.scan()
+        self._last = (key, found)
+        return list(found)
+
+
+class VirtualReader:
+    """One pad's antenna: returns the tags on the pad, through the noise model.
+
+    ``kind`` is the reader under the pad: an MFRC522 (ISO 14443A) sees at most the
+    noise model's ``stack_limit`` cards of a stack per scan; a PN5180 runs the real
+    driver over the simulated chip, whose 16-slot inventory reads a stack whole
+    (hardware/README.md, "A PN5180 build").  Flicker and missed scans apply to both."""
+
+    def __init__(self, tags: Callable[[], list[str]], noise: NoiseModel, rng: random.Random,
+                 kind: str = "mfrc522") -> None:
+        if kind not in READER_KINDS:
+            raise VirtualTableError(f"reader {kind!r}: one of {', '.join(READER_KINDS)}")
         self._tags = tags
         self._noise = noise
         self._rng = rng
+        self.kind = kind
+        self._pn5180 = Pn5180Pad() if kind == "pn5180" else None
         self.broken = False
         self.scans = 0
 
@@ -59,8 +104,13 @@ class VirtualReader:
         n = self._noise
         if n.missed_scan and self._rng.random() < n.missed_scan:
             return []
+        if self._pn5180 is not None:
+            # what the chip reads of the tags on the pad, then the odd tag missed in a scan
+            tags = self._pn5180.scan(tags)
         if n.flicker:
             tags = [t for t in tags if self._rng.random() >= n.flicker]
+        if self._pn5180 is not None:
+            return tags
         if n.stack_limit and len(tags) > n.stack_limit:
             tags = self._rng.sample(tags, n.stack_limit)
         return tags

@@ -25,7 +25,7 @@ from typing import Iterable
 
 from ..errors import VirtualTableError
 from ..firmware.controller import PADS, SEATS, Config, SeatController
-from .deck import PUCK, VirtualDeck, virtual_uid
+from .deck import INLAYS, PUCK, VirtualDeck, virtual_uid
 from .devices import BoardClock, Buzzer, ConsoleButtons, Leds, PtyPort, VirtualReader, Watchdog
 from .noise import NoiseModel
 
@@ -41,12 +41,19 @@ def fast_config() -> Config:
 class VirtualTable:
     def __init__(self, deck: VirtualDeck | None = None, noise: NoiseModel | None = None,
                  seed: int = 0, config: Config | None = None, device_id: str = "SC-VIRTUAL",
-                 step_s: float = 0.001, port_dir: str | None = None, autostart: bool = True) -> None:
-        self.deck = deck or VirtualDeck.standard()
+                 step_s: float = 0.001, port_dir: str | None = None, autostart: bool = True,
+                 reader: str = "mfrc522") -> None:
+        if reader not in INLAYS:
+            raise VirtualTableError(f"reader {reader!r}: one of {', '.join(INLAYS)}")
+        # a PN5180 table's deck carries ISO 15693 inlays (8-byte UIDs), the puck too
+        self.deck = deck or VirtualDeck.standard(inlay=INLAYS[reader])
+        if reader == "pn5180" and any(len(u) != 16 for u in self.deck.uids.values()):
+            raise VirtualTableError("a PN5180 reads ISO 15693 inlays (16-digit UIDs): give a deck of them, "
+                                    "VirtualDeck.standard(inlay='iso15693')")
         self.noise = noise or NoiseModel()
         self.config = config or fast_config()
         self.device_id = device_id
-        self.button_uid = virtual_uid(PUCK)
+        self.button_uid = virtual_uid(PUCK, inlay=INLAYS[reader])
         self._step_s = step_s
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
@@ -60,7 +67,8 @@ class VirtualTable:
         self.leds = Leds()
         self.buzzer = Buzzer()
         self.watchdog = Watchdog()
-        self.readers = {pad: VirtualReader(self._tags_fn(pad), self.noise, self._rng) for pad in PADS}
+        # the reader under every pad: "mfrc522" (stacks read a few cards per scan) or "pn5180"
+        self.readers = {pad: VirtualReader(self._tags_fn(pad), self.noise, self._rng, reader) for pad in PADS}
         # at most two scans' worth of board time per loop pass (see BoardClock)
         self.clock = BoardClock(max_step_ms=max(4, 2 * self.config.scan_ms))
         self.boots = 0

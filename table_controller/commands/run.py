@@ -35,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="(virtual) the readers' noise model: default is mild (a card now and then missed "
                    "in a scan, the odd empty scan, stacks read 3 cards at a time); clean; or rough "
                    "(more flicker, 2-card stacks, lost and corrupt bytes)")
+    p.add_argument("--reader", choices=("mfrc522", "pn5180"), default="mfrc522",
+                   help="(virtual) the reader under every pad: mfrc522 reads a stack a few cards per "
+                   "scan, pn5180 (ISO 15693) reads it whole (hardware/README.md)")
     p.add_argument("--ruleset", default="sm2025", help="(with --bots) ruleset: sm2025, sm2019, shootout, classic")
     p.add_argument("--players", default="Anna,Bo,Cilla,Dan", help="(with --bots) names, comma separated")
     p.add_argument("--json", action="store_true", help="print the replay JSON document at the end")
@@ -91,7 +94,7 @@ def _bots(args, log, players, replay_document) -> int:
     try:
         live, shadow, driver = asyncio.run(bots_on_virtual_table(
             args.seed, log, args.noise, players, args.ruleset, progress=progress,
-            max_actions=args.max_actions if not args.until_done else 100_000))
+            max_actions=args.max_actions if not args.until_done else 100_000, reader=args.reader))
     except (DriverStuck, IllegalAction) as exc:
         print(file=sys.stderr)
         return _fail(str(exc))

@@ -38,24 +38,27 @@ def noise_model(name: str):
 async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
                                 players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
                                 sync_timeout: float = 30.0, record_sensors: bool = True,
-                                progress: Callable | None = None, max_actions: int = 100_000, script=None):
+                                progress: Callable | None = None, max_actions: int = 100_000, script=None,
+                                reader: str = "mfrc522"):
     """Play a table to its end (or an action ``script`` instead of the bots); returns
-    (live table, shadow engine, driver)."""
+    (live table, shadow engine, driver).  ``reader``: the virtual table's reader under
+    every pad, "mfrc522" (stacks read a few cards per scan) or "pn5180" (read whole)."""
     from firmware_bridge import SeatControllerClient
     from hardware.virtual import VirtualTable
+    from hardware.virtual.deck import INLAYS
 
     log = log or MemoryLog()
     from hardware.firmware.controller import Config
     # The firmware's own logic at a quicker pace (a card counts as gone after 60 ms unseen)
     config = Config(confirm_reads=2, gone_ms=60, scan_ms=2)
-    with VirtualTable(noise=noise_model(noise), seed=seed, config=config) as table:
+    with VirtualTable(noise=noise_model(noise), seed=seed, config=config, reader=reader) as table:
         async with SeatControllerClient(table.port) as sc:
             for _ in range(200):  # the HELLO handshake
                 if sc.online:
                     break
                 await asyncio.sleep(0.02)
             # The quick firmware above: a card is really gone after 0.25 s unseen
-            live = LiveTable(log, virtual_deck(), sensors=sc, leds=sc.set_led, record_sensors=record_sensors,
+            live = LiveTable(log, virtual_deck(inlay=INLAYS[reader]), sensors=sc, leds=sc.set_led, record_sensors=record_sensors,
                              linger_s=0.25)
             task = asyncio.create_task(live.run())
             driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3), sync_timeout=sync_timeout, progress=progress)

@@ -1,5 +1,5 @@
 """A register-level simulation of an MFRC522 and the ISO 14443A cards in its field,
-for testing hardware/firmware/mfrc522.py on CPython.
+for testing hardware/firmware/mfrc522.py.
 
 It models what the driver uses: the register file over SPI (address byte: bit 7 =
 read, bits 6..1 = register), the FIFO, Transceive with TxLastBits/RxAlign, CalcCRC,
@@ -8,14 +8,19 @@ ACTIVE, HALT) with bit-wise anticollision: colliding answers give ErrorReg.CollE
 CollReg.CollPos, the 1-based position of the first colliding bit in the UID-CLn.  That
 last reading of the datasheet is an assumption this simulation shares with the driver;
 a real chip is the final judge.
-"""
 
-from __future__ import annotations
+A stack detunes the antenna: with ``stack_limit`` set, only that many of the cards in
+the field (chosen by a seeded xorshift, so every interpreter picks the same ones) get
+power each time the field comes on; the others stay silent until the next field reset.
+
+Portable: no annotations, no ``next(it, default)``, only integer arithmetic, so the
+same simulation runs under CPython and under MicroPython (tests/link/micropython).
+"""
 
 CT = 0x88
 
 
-def crc_a(data: bytes) -> bytes:
+def crc_a(data):
     crc = 0x6363
     for b in data:
         b ^= crc & 0xFF
@@ -24,7 +29,7 @@ def crc_a(data: bytes) -> bytes:
     return bytes((crc & 0xFF, crc >> 8))
 
 
-def _levels(uid: bytes) -> list[bytes]:
+def _levels(uid):
     """The UID-CLn blocks (4 bytes + BCC) of a 4, 7 or 10 byte UID."""
     if len(uid) == 4:
         parts = [uid]
@@ -35,12 +40,12 @@ def _levels(uid: bytes) -> list[bytes]:
     return [p + bytes((p[0] ^ p[1] ^ p[2] ^ p[3],)) for p in parts]
 
 
-def _bits(block: bytes) -> list[int]:
+def _bits(block):
     return [(block[i // 8] >> (i % 8)) & 1 for i in range(8 * len(block))]
 
 
 class Card:
-    def __init__(self, uid_hex: str) -> None:
+    def __init__(self, uid_hex):
         self.uid = bytes.fromhex(uid_hex)
         self.levels = _levels(self.uid)
         self.state = "IDLE"
@@ -48,18 +53,21 @@ class Card:
 
 
 class SimulatedMFRC522:
-    """The chip behind one chip-select.  ``cards`` is the list of cards in the field."""
+    """The chip behind one chip-select.  ``cards`` is the list of cards in the field
+    (the caller may change it between scans)."""
 
-    def __init__(self, cards: list[Card]) -> None:
+    def __init__(self, cards, stack_limit=0, seed=1):
         self.cards = cards
+        self.stack_limit = stack_limit
+        self._rng = (seed & 0xFFFFFFFF) or 1
         self.reg = [0] * 64
         self.reg[0x37] = 0x92
-        self.fifo: list[int] = []
-        self._read_reg: int | None = None
+        self.fifo = []
+        self._read_reg = None
         self.exchanges = 0
 
     # --- SPI side ---------------------------------------------------------------------
-    def spi_write(self, data: bytes) -> None:
+    def spi_write(self, data):
         addr = data[0]
         reg = (addr >> 1) & 0x3F
         if addr & 0x80:
@@ -67,7 +75,7 @@ class SimulatedMFRC522:
         else:
             self._write(reg, data[1])
 
-    def spi_read(self) -> int:
+    def spi_read(self):
         reg = self._read_reg
         if reg == 0x09:
             return self.fifo.pop(0) if self.fifo else 0
@@ -76,12 +84,12 @@ class SimulatedMFRC522:
         return self.reg[reg]
 
     # --- registers ---------------------------------------------------------------------
-    def _write(self, reg: int, val: int) -> None:
+    def _write(self, reg, val):
         if reg == 0x09:
             self.fifo.append(val)
         elif reg == 0x0A:
             if val & 0x80:
-                self.fifo.clear()
+                self.fifo = []
         elif reg == 0x04:  # ComIrqReg: writing 0 bits with Set1=0 clears the marked bits
             self.reg[0x04] &= ~val & 0x7F if not val & 0x80 else 0xFF
         elif reg == 0x05:
@@ -92,6 +100,8 @@ class SimulatedMFRC522:
             if was_on and not val & 0x03:
                 for card in self.cards:   # field off: every card loses power
                     card.state, card.level = "IDLE", 0
+            elif val & 0x03 and not was_on:
+                self._power_up()
         elif reg == 0x01:
             self.reg[0x01] = val & 0x0F
             if val & 0x0F == 0x0F:
@@ -107,11 +117,31 @@ class SimulatedMFRC522:
         else:
             self.reg[reg] = val
 
+    def _random(self):
+        x = self._rng
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self._rng = x
+        return x
+
+    def _power_up(self):
+        # The field comes on: with a stack limit, only some of the stack gets enough power.
+        for card in self.cards:
+            card.state, card.level = "IDLE", 0
+        if self.stack_limit and len(self.cards) > self.stack_limit:
+            left = list(self.cards)
+            while len(left) > self.stack_limit:
+                left.pop(self._random() % len(left))
+            for card in self.cards:
+                if card not in left:
+                    card.state = "OFF"
+
     # --- the air interface ----------------------------------------------------------------
-    def _transceive(self, tx_last_bits: int, rx_align: int) -> None:
+    def _transceive(self, tx_last_bits, rx_align):
         self.exchanges += 1
         tx = bytes(self.fifo)
-        self.fifo.clear()
+        self.fifo = []
         self.reg[0x06] = 0
         self.reg[0x0E] &= 0x80
         answer = self._picc(tx, tx_last_bits) if self.reg[0x14] & 0x03 else None
@@ -126,7 +156,7 @@ class SimulatedMFRC522:
             self.reg[0x0E] = (self.reg[0x0E] & 0x80) | (coll_pos & 0x1F)
         self.reg[0x04] |= 0x30
 
-    def _picc(self, tx: bytes, tx_last_bits: int):
+    def _picc(self, tx, tx_last_bits):
         if tx_last_bits == 7 and len(tx) == 1 and tx[0] in (0x26, 0x52):
             wake = ("IDLE",) if tx[0] == 0x26 else ("IDLE", "HALT")
             woken = [c for c in self.cards if c.state in wake]
@@ -150,15 +180,19 @@ class SimulatedMFRC522:
                 c.state = "IDLE"
         return None
 
-    def _ready(self, level: int) -> list[Card]:
+    def _ready(self, level):
         return [c for c in self.cards if c.state == "READY" and c.level == level and level < len(c.levels)]
 
-    def _anticoll(self, level: int, known_bits: list[int], k: int):
+    def _anticoll(self, level, known_bits, k):
         answering = [c for c in self._ready(level) if _bits(c.levels[level])[:k] == known_bits]
         if not answering:
             return None
         blocks = [_bits(c.levels[level]) for c in answering]
-        coll = next((i for i in range(k, 40) if len({b[i] for b in blocks}) > 1), None)
+        coll = None
+        for i in range(k, 40):
+            if len(set(b[i] for b in blocks)) > 1:
+                coll = i
+                break
         first = blocks[0]
         out_bits = [0] * 40
         for i in range(k, 40 if coll is None else coll):
@@ -167,7 +201,7 @@ class SimulatedMFRC522:
         data = bytes(sum(out_bits[start + 8 * j + i] << i for i in range(8)) for j in range((40 - start) // 8))
         return data, 0, 0 if coll is None else coll + 1
 
-    def _select(self, level: int, tx: bytes):
+    def _select(self, level, tx):
         if len(tx) != 9 or crc_a(tx[:7]) != tx[7:]:
             return None
         chosen = [c for c in self._ready(level) if c.levels[level] == tx[2:7]]
@@ -189,23 +223,29 @@ class SimulatedMFRC522:
 
 
 class SimSPI:
-    """A machine.SPI stand-in wired to one simulated chip (through its CS pin)."""
+    """A machine.SPI stand-in wired to one simulated chip (through its CS pin).
+    ``log`` (optional, a callable) sees every byte string written, for comparing the
+    driver's register traffic between interpreters."""
 
-    def __init__(self, chip: SimulatedMFRC522) -> None:
+    def __init__(self, chip, log=None):
         self.chip = chip
+        self.log = log
 
-    def write(self, data: bytes) -> None:
-        self.chip.spi_write(bytes(data))
+    def write(self, data):
+        data = bytes(data)
+        if self.log is not None:
+            self.log(data)
+        self.chip.spi_write(data)
 
-    def read(self, n: int) -> bytes:
+    def read(self, n):
         return bytes(self.chip.spi_read() for _ in range(n))
 
 
 class SimPin:
-    def __init__(self) -> None:
+    def __init__(self):
         self.level = 1
 
-    def value(self, v: int | None = None):
+    def value(self, v=None):
         if v is None:
             return self.level
         self.level = v

@@ -146,9 +146,17 @@ def test_messages_from_frames():
     assert hello == Hello(1, "0.1.0", "SC-1", ("seat1", "tray"))
 
 
+@pytest.mark.parametrize("uid", ["DEADBEEF", "04A1B2C3D4E5F6", "04112233445566778899",
+                                 "E004015A3C2B1D0F"])   # the last: ISO 15693 (a PN5180 pad)
+def test_uids_of_every_inlay_kind_are_read(uid):
+    assert from_frame(Frame(1, "PAD", (("pad", "tray"), ("uids", uid)))) == PadReport("tray", frozenset({uid}))
+
+
 @pytest.mark.parametrize("frame", [
     Frame(1, "PAD", (("pad", "seat9"), ("uids", ""))),
     Frame(1, "PAD", (("pad", "seat1"), ("uids", "04ZZ"))),
+    Frame(1, "PAD", (("pad", "seat1"), ("uids", "E004015A3C2B1D0F1"))),   # 17 digits
+    Frame(1, "PAD", (("pad", "seat1"), ("uids", "E004015A3C"))),          # 10 digits
     Frame(1, "PAD", (("pad", "seat1"),)),
     Frame(1, "HB", (("up", "-1"),)),
     Frame(1, "ACK", ()),

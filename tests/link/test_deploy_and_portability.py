@@ -12,11 +12,11 @@ import pytest
 
 HW = Path(__file__).resolve().parents[2] / "hardware"
 PORTABLE = ["wire.py", "debounce.py", "controller.py"]  # run on the board and in CPython
-BOARD_MODULES = {"binascii", "wire", "debounce", "controller", "time", "machine", "neopixel",
-                 "select", "sys", "micropython", "mfrc522", "hal_pico"}
+BOARD_MODULES = {"binascii", "json", "wire", "debounce", "controller", "time", "machine", "neopixel",
+                 "select", "sys", "micropython", "mfrc522", "pn5180", "hal_pico"}
 
 
-@pytest.mark.parametrize("name", PORTABLE + ["mfrc522.py", "hal_pico.py", "main.py"])
+@pytest.mark.parametrize("name", PORTABLE + ["mfrc522.py", "pn5180.py", "hal_pico.py", "main.py"])
 def test_firmware_imports_only_what_micropython_has(name):
     tree = ast.parse((HW / "firmware" / name).read_text())
     for node in ast.walk(tree):
@@ -59,3 +59,15 @@ def test_systemd_unit_verifies(tmp_path):
     problems = [ln for ln in (out.stdout + out.stderr).splitlines()
                 if ln.strip() and "is not executable" not in ln]  # the venv is not installed here
     assert not problems, problems
+
+
+@pytest.mark.parametrize("name", PORTABLE + ["mfrc522.py", "pn5180.py"])
+def test_firmware_logic_uses_no_floats(name):
+    # The Pico's MicroPython has single-precision floats, the WebAssembly port that
+    # checks the firmware in test_micropython.py has doubles: integer-only logic is the
+    # same on both.  (sleep_ms's CPython fallback divides; the board never runs it.)
+    tree = ast.parse((HW / "firmware" / name).read_text())
+    for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name != "sleep_ms"]:
+        for node in ast.walk(func):
+            assert not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)), (name, func.name, node.lineno)
+            assert not (isinstance(node, ast.Constant) and isinstance(node.value, float)), (name, node.lineno)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import time
 
 import pytest
@@ -127,3 +128,40 @@ def test_unplug_removes_the_port_and_replug_restores_it(table):
     msgs, _ = read_messages(table.port, 0.6)
     assert msgs  # heartbeats and reports from the rebooted board
     assert os.path.realpath(table.port).startswith("/dev/pts/") and first.startswith("/dev/pts/")
+
+
+def test_the_virtual_reader_models_each_chips_stack_behaviour():
+    # issue 22: an MFRC522 sees a stack a few cards per scan, a PN5180 reads it whole
+    from hardware.virtual.devices import VirtualReader
+    cards = ("AS", "KS", "QS", "JS", "TS")
+    stack = [virtual_uid(c) for c in cards]
+    tags = [virtual_uid(c, inlay="iso15693") for c in cards]       # E004...: ICODE inlays
+    noise = NoiseModel(stack_limit=2)
+    mfrc = VirtualReader(lambda: list(stack), noise, random.Random(1), "mfrc522")
+    field = list(tags)
+    pn = VirtualReader(lambda: list(field), noise, random.Random(1), "pn5180")
+    assert all(len(mfrc.scan()) == 2 for _ in range(20))
+    assert all(sorted(pn.scan()) == sorted(tags) for _ in range(20))   # the real driver, whole
+    once = pn._pn5180.driver.exchanges
+    assert once >= 17 and pn._pn5180.chip.violations == []  # ...run once: the field did not change
+    field.pop()
+    assert sorted(pn.scan()) == sorted(tags[:-1]) and pn._pn5180.driver.exchanges > once
+
+
+def test_the_table_puts_the_chosen_reader_under_every_pad():
+    for reader, digits in (("pn5180", 16), ("mfrc522", 14), (None, 14)):
+        table = VirtualTable(autostart=False, **({"reader": reader} if reader else {}))
+        assert {r.kind for r in table.readers.values()} == {reader or "mfrc522"}
+        assert {len(u) for u in table.deck.uids.values()} == {digits} == {len(table.button_uid)}
+        table.close()
+
+
+def test_a_pn5180_table_refuses_a_deck_it_could_not_read():
+    with pytest.raises(VirtualTableError, match="ISO 15693"):
+        VirtualTable(deck=VirtualDeck.standard(), reader="pn5180", autostart=False)
+
+
+@pytest.mark.parametrize("reader", ["mfrc", "", "PN5180"])
+def test_an_unknown_reader_is_a_clear_error(reader):
+    with pytest.raises(VirtualTableError, match="reader"):
+        VirtualTable(reader=reader, autostart=False)
