@@ -1,0 +1,273 @@
+"""Rules that a small change of the engine used to get past every test (issue 23).
+
+Each test names the rule it pins; each was checked against the mutant the issue lists
+(the change applied by hand, the test failing, the change reverted).
+"""
+
+from __future__ import annotations
+
+from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
+
+
+def rejected(doc):
+    return [r["reason"] for r in doc["rejected"]]
+
+
+def events(engine, kind):
+    return [e for e in engine.events if e.type == kind]
+
+
+# --- shot clocks (D12, r34) -------------------------------------------------------------
+
+def test_quads_clock_does_not_run_during_the_chicago_question__sm2025_d12():
+    s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.add(do="timeout", player="Anna", clock="quads")
+    engine, doc = s.run()
+    assert rejected(doc) == ["Anna is not choosing for a four of a kind"]
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Anna"]
+    assert engine.state.game.players["Anna"].violations == []
+
+
+def test_play_clock_runs_only_for_the_player_on_turn__sm2025_d12_r34():
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.add(do="timeout", player="Bo", clock="play")  # Anna leads (r25), Bo's clock is not running
+    engine, doc = s.run()
+    assert rejected(doc) == ["it is not Bo's turn to play"]
+    assert engine.state.game.players["Bo"].violations == []
+    assert doc["current"]["to_act"] == ["Anna"]
+
+
+# --- draw stop -------------------------------------------------------------------------
+
+def test_draw_stop_applies_at_exactly_46_from_the_next_deal__classic():
+    s = Script("classic").deal(**JUNK).adjust("Anna", 41).stand().stand().stand().chicago("Anna", False)
+    s.play(*ANNA_SWEEPS)  # last trick +5: Anna ends deal 1 on exactly 46
+    s.deal(**JUNK).discard("Anna", "9H")
+    doc = s.doc()
+    assert doc["games"][0]["deals"][0]["scores_after"]["Anna"] == 46
+    assert rejected(doc) == ["draw stop: Anna has 46 points and may not exchange (D5, köpstopp at 46)"]
+    assert doc["current"]["to_act"] == ["Bo", "Cilla", "Dan"]
+
+
+# --- open card (r12, r15) ----------------------------------------------------------------
+
+def test_a_second_open_card_is_a_flashed_card_not_a_sixth_card__sm2025_r15():
+    s = Script().deal(**JUNK).discard("Anna", "9H").discard("Bo", "2C 3C").stand("Cilla", "Dan")
+    s.open("Anna", "KH", True)
+    s.open("Anna", "KD", True)  # the dealer shows another card: flashed, put aside (r15)
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    hand = sorted(c.code for c in engine.state.deal.hands["Anna"])
+    assert hand == sorted(["AS", "KS", "QS", "JS", "KH"])
+    errs = events(engine, "dealer_erred")
+    assert [(e.player, e.kind, [c.code for c in e.cards]) for e in errs] == [("Anna", "flashed", ["KD"])]
+    assert doc["current"]["to_act"] == ["Bo"]  # the exchange waits for Bo's two cards
+
+
+# --- TL penalties (r33, r35) ---------------------------------------------------------------
+
+def test_sit_out_game_folds_the_hand_at_once__sm2025_r33_r35():
+    s = Script().deal(**dict(JUNK, Bo="2C 2S 4D 6D 8H"))
+    s.add(do="penalty", player="Bo", kind="sit_out_game", reason="r33")
+    s.stand("Anna", "Cilla", "Dan")  # the exchange does not wait for Bo
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == []  # Bo's pair is folded, it never scores
+    assert doc["current"]["phase"] == "exchange_2" and doc["current"]["to_act"] == ["Anna", "Cilla", "Dan"]
+
+
+def test_sit_out_game_between_deals_leaves_the_player_out_of_the_next_deal__sm2025_r33_r35():
+    s = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS)
+    s.add(do="penalty", player="Bo", kind="sit_out_game", reason="r33")
+    s.deal(Anna="AS AH QS JS 9H", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")  # no hand for Bo
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["deal"] == 2 and doc["current"]["to_act"] == ["Cilla", "Dan", "Anna"]
+
+
+def test_a_points_penalty_of_zero_costs_nothing__sm2025_r33():
+    s = Script().deal(**JUNK).adjust("Anna", 10)
+    s.add(do="penalty", player="Anna", kind="points", points=0, reason="warning only")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["scores"]["Anna"] == 10
+    assert awards(doc) == [("Anna", 10, "adjust")]
+    assert [e.kind for e in events(engine, "penalty_given")] == ["points"]
+
+
+# --- revoke (r26) --------------------------------------------------------------------------
+
+def test_revoke_on_a_tricks_last_card_stands_when_the_winner_leads__sm2025_r26():
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D")  # Dan holds 2H and 4H: a revoke, the trick's last card
+    s.play("Anna AS")  # the winner leads: Dan's revoke stands, his hand is dead
+    s.play("Bo 2C", "Cilla 5C", "Anna KS", "Bo 3C", "Cilla 7C", "Anna QS", "Bo 4D", "Cilla 9C",
+           "Anna JS", "Bo 6D", "Cilla TC")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert engine.state.game.players["Dan"].warnings == 1
+    assert awards(doc) == [("Anna", 5, "last_trick")]
+    assert doc["current"]["deal"] == 2 and doc["current"]["phase"] == "deal"
+
+
+# --- going out (r21) -------------------------------------------------------------------------
+
+def test_deal_ends_when_one_live_hand_is_left_after_a_player_goes_out__sm2025_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla")
+    s.stand("Anna")  # Bo at draw stop places nothing; his two pair: 52 without Chicago, out (r21)
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["out_without_chicago"] == ["Bo"] and not g["finished"]
+    assert doc["current"]["phase"] == "deal" and doc["current"]["deal"] == 2
+    assert g["deals"][0]["scores_after"] == {"Anna": 0, "Bo": 52, "Cilla": 0}
+
+
+def test_tl_correction_between_deals_can_put_a_player_out__sm2025_r21():
+    s = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS)
+    s.adjust("Bo", 52, "protocol recount")  # between deals; Bo never said Chicago
+    s.deal(Anna="AS AH QS JS 9H", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["out_without_chicago"] == ["Bo"] and not g["finished"]
+    assert doc["current"]["to_act"] == ["Cilla", "Dan", "Anna"]
+
+
+def test_every_hand_dead_at_a_scoring_moment_scores_nothing__general_rules_2_12():
+    s = Script().deal(**dict(JUNK, Anna="AS AH QS JS 9H"))
+    for p in ("Anna", "Bo", "Cilla", "Dan"):
+        s.add(do="time_call", player=p)
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == []
+    assert doc["current"]["phase"] == "deal" and doc["current"]["deal"] == 2
+
+
+def test_a_game_ended_mid_deal_has_no_deal_and_nobody_to_act__sm2025_r19():
+    s = Script().deal(Anna="AS AD 3C 4C 6S", Bo="5H 6H 7H 8H 9H", Cilla="2D 5C 7C 9C JD", Dan="3D 5D 8D 2C KS")
+    engine, doc = s.stand().run()
+    assert doc["games"][0]["winner"] == "Bo"
+    assert engine.state.game.deal is None
+    assert doc["current"] == {"game": 1, "deal": 1, "phase": "game_over", "to_act": [],
+                              "scores": {"Anna": 0, "Bo": 52, "Cilla": 0, "Dan": 0}}
+
+
+# --- r17 ----------------------------------------------------------------------------------
+
+def test_tl_adjustment_does_not_erase_who_must_say_they_break_a_hand__sm2025_r17():
+    s = Script().deal(**dict(JUNK, Anna="AS AH QS JS 9H")).stand()  # Anna's pair scores 1
+    s.adjust("Bo", 3, "miscount")
+    s.discard("Anna", "AH QS")
+    engine, doc = s.run()
+    broken = events(engine, "hand_broken")
+    assert [(e.player, [c.code for c in e.cards]) for e in broken] == [("Anna", ["AH"])]
+    assert engine.state.deal.broken == {"Anna": broken[0].cards}
+
+
+# --- the event sequence ------------------------------------------------------------------
+
+def test_state_counts_every_event_it_folds__replay_contract():
+    engine, _ = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS).run()
+    assert engine.state.seq == len(engine.events) > 20
+    assert engine.state.to_dict()["seq"] == len(engine.events)
+
+
+# --- ruleset options ---------------------------------------------------------------------
+
+def test_partial_hand_points_option_keeps_the_other_categories__s13_options():
+    opts = {"hand_points": {"one_pair": 2}}
+    doc = Script(options=opts).deal(**dict(JUNK, Anna="AS AH QS JS 9H")).stand().doc()
+    assert awards(doc) == [("Anna", 2, "one_pair")]
+    doc = Script(options=opts).deal(**dict(JUNK, Anna="AS AH QS QD 9H")).stand().doc()
+    assert awards(doc) == [("Anna", 2, "two_pair")]
+    doc = Script(options=opts).deal(**dict(JUNK, Cilla="2C 5C 7C 9C TC", Bo="2D 3C 4D 6D 8H")).stand().doc()
+    assert awards(doc) == [("Cilla", 5, "flush")]
+
+
+# --- table result, särspel (r7, r11, D10) ---------------------------------------------------
+
+SF = "5H 6H 7H 8H 9H"
+NOTHING = ("2C 3D 4S 6D 8C", "2D 3S 4C 6C 8S", "2H 3H 4D 6S 8D")
+
+
+def sf_game(s: Script, winner: str, before: dict[str, int], seats="ABCD") -> None:
+    """A game won at once by a straight flush after exchange 1 (r19), with TL corrections
+    giving the others their scores first."""
+    hands = dict(zip([p for p in seats if p != winner], NOTHING))
+    hands[winner] = SF
+    s.game(seats=list(seats), button=seats[-1]).deal(**hands)
+    for p, pts in before.items():
+        s.adjust(p, pts)
+    s.stand(*seats)
+
+
+def two_tied_at_the_top() -> Script:
+    """A and B tie on placement points (42), total score (57) and won Chicagos (0)."""
+    s = Script(players=list("ABCD"), game=False)
+    sf_game(s, "A", {"B": 3, "C": 2, "D": 1})  # A 20, B 12, C 8, D 5
+    sf_game(s, "B", {"A": 3, "C": 2, "D": 1})  # B 20, A 12, C 8, D 5
+    sf_game(s, "D", {"A": 2, "B": 2})          # D 20, A and B share 12+8, C 5
+    return s
+
+
+def dead_deal(s: Script, a: str = "AS KS QS JS 9H") -> Script:
+    """A särspel deal that ends with nothing scored: both hands called dead."""
+    return s.deal(A=a, B="2C 3C 4D 6D 8H").add(do="time_call", player="A").add(do="time_call", player="B")
+
+
+def test_tie_at_the_top_goes_to_a_sarspel_between_the_tied_only__sm2025_r11():
+    doc = two_tied_at_the_top().doc()
+    assert doc["rejected"] == []
+    t = doc["table"]
+    assert not t["finished"] and t["playoff"]["players"] == ["A", "B"] and t["playoff"]["deals"] == 3
+    assert [(x["player"], x["rank"], x["placement_points"], x["score_total"]) for x in t["standings"]] == [
+        ("A", 1, 42, 57), ("B", 1, 42, 57), ("D", 3, 30, 54), ("C", 4, 21, 4)]
+
+
+def test_tied_sarspel_goes_on_deal_by_deal__sm2025_d10():
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    for _ in range(3):
+        dead_deal(s)
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert not doc["table"]["finished"]  # 0-0 after three deals: one more deal (D10)
+    assert doc["current"] == {"game": 4, "deal": 4, "phase": "deal", "to_act": [], "scores": {"A": 0, "B": 0}}
+    s.deal(A="AS AH QS JS 9H", B="2C 3C 4D 6D 8H").stand("A", "B")  # A's pair: 1-0
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    engine, doc = s.run()
+    assert doc["table"]["finished"] and doc["table"]["advancing"] == ["A", "B"]
+    assert doc["table"]["standings"][0]["player"] == "A"
+
+
+def test_sarspel_points_do_not_count_in_the_table_totals__sm2025_r11_r7():
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    s.deal(A="2C 3D 4S 6D 8C", B="AS AH QS JS 9H").stand("A", "B")  # B 1
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    dead_deal(s)
+    dead_deal(s)
+    engine, doc = s.run()
+    t = doc["table"]
+    assert doc["rejected"] == [] and t["finished"]
+    assert t["standings"] == [
+        {"player": "B", "rank": 1, "placement_points": 42, "score_total": 57, "won_chicagos": 0},
+        {"player": "A", "rank": 2, "placement_points": 42, "score_total": 57, "won_chicagos": 0},
+        {"player": "D", "rank": 3, "placement_points": 30, "score_total": 54, "won_chicagos": 0},
+        {"player": "C", "rank": 4, "placement_points": 21, "score_total": 4, "won_chicagos": 0},
+    ]
+    assert t["advancing"] == ["B", "A"]
+    assert t["playoff"]["game"]["winner"] == "B" and t["playoff"]["game"]["scores"] == {"A": 0, "B": 1}
+
+
+def test_tie_for_second_place_needs_no_sarspel_in_a_later_heat__sm2025_r11_r7():
+    s = Script(players=list("ABC"), game=False, options={"heat": 2})
+    for _ in range(3):  # A wins all three; B and C tie on everything behind
+        sf_game(s, "A", {}, seats="ABC")
+    doc = s.doc()
+    t = doc["table"]
+    assert doc["rejected"] == [] and t["finished"] and "playoff" not in t
+    assert t["advancing"] == ["A"]
+    assert [(x["player"], x["placement_points"], x["score_total"]) for x in t["standings"]] == [
+        ("A", 60, 156), ("B", 30, 0), ("C", 30, 0)]
