@@ -419,7 +419,10 @@ class Engine(ScoringRules, TrickRules):
             raise IllegalAction(f"{a.player} does not play in this game")
         if a.points == 0:
             raise IllegalAction("an adjustment of 0 points changes nothing")
+        d = g.deal
         self._award(a.player, a.points, "adjust", "tl")
+        if d is not None:  # out (r21) or at draw stop now: the deal must not wait for them
+            self._after_fold(d)
 
     _HANDLERS: dict[type, Callable[["Engine", act.Action], None]] = {}
 
