@@ -271,3 +271,46 @@ def test_tie_for_second_place_needs_no_sarspel_in_a_later_heat__sm2025_r11_r7():
     assert t["advancing"] == ["A"]
     assert [(x["player"], x["placement_points"], x["score_total"]) for x in t["standings"]] == [
         ("A", 60, 156), ("B", 30, 0), ("C", 30, 0)]
+
+
+# --- a TL correction that puts a player out mid-deal (r21; found by the incident bot) ------
+
+def test_player_put_out_mid_trick_the_trick_is_settled_without_them__sm2025_r21():
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS", "Bo 2C", "Cilla 2D")
+    s.adjust("Dan", 52, "recount")  # Dan, still to play to the trick, is out (no Chicago)
+    s.play("Anna KS", "Bo 3C", "Cilla 5C", "Anna QS", "Bo 4D", "Cilla 7C",
+           "Anna JS", "Bo 6D", "Cilla 9C", "Anna 9H", "Bo 8H", "Cilla TC")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == [("Dan", 52, "adjust"), ("Anna", 5, "last_trick")]
+    assert doc["games"][0]["out_without_chicago"] == ["Dan"]
+    assert doc["current"]["phase"] == "deal" and doc["current"]["deal"] == 2
+
+
+def test_player_put_out_while_the_exchange_waits_for_them_the_exchange_ends__sm2025_r21():
+    s = Script().deal(**JUNK).stand("Anna", "Cilla", "Dan").adjust("Bo", 52, "recount")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "exchange_2"
+    assert doc["current"]["to_act"] == ["Anna", "Cilla", "Dan"]
+
+
+def test_tl_correction_to_draw_stop_ends_the_exchange_waiting_for_that_player__sm2025_r19():
+    s = Script().deal(**JUNK).stand("Anna", "Cilla", "Dan").adjust("Bo", 45, "recount")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "exchange_2"  # Bo may no longer exchange: nothing to wait for
+    assert doc["current"]["to_act"] == ["Anna", "Cilla", "Dan"]
+
+
+def test_last_player_still_playing_wins_when_the_others_are_out_or_sit_out__sm2025_r21_r33():
+    s = Script().deal(**JUNK).add(do="penalty", player="Anna", kind="sit_out_game", reason="r33")
+    s.adjust("Bo", 52).adjust("Cilla", 20)
+    s.adjust("Dan", 60)  # Bo and Dan out without Chicago, Anna sits out: Cilla is the only one left
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["finished"] and g["winner"] == "Cilla"
+    assert g["out_without_chicago"] == ["Bo", "Dan"]
+    assert g["places"] == {"Cilla": 1, "Anna": 2, "Dan": 3, "Bo": 4}  # D9: the first out is last
+    assert g["placement_points"] == {"Cilla": 20, "Anna": 12, "Dan": 0, "Bo": 0}
