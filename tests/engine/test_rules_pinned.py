@@ -314,3 +314,14 @@ def test_last_player_still_playing_wins_when_the_others_are_out_or_sit_out__sm20
     assert g["out_without_chicago"] == ["Bo", "Dan"]
     assert g["places"] == {"Cilla": 1, "Anna": 2, "Dan": 3, "Bo": 4}  # D9: the first out is last
     assert g["placement_points"] == {"Cilla": 20, "Anna": 12, "Dan": 0, "Bo": 0}
+
+
+def test_quads_clock_runs_only_for_the_player_choosing__sm2025_d12():
+    s = Script().deal(Anna="AS KS QS JS 9H", Bo="7S 7H 7D 7C 2S", Cilla="3D 5D 9D TC QC", Dan="2C 3C 4C 6D 8D")
+    s.stand()  # Bo's four sevens: Bo is asked to choose
+    for p in ("Anna", "Cilla", "Dan"):  # on either side of Bo in name order
+        s.add(do="timeout", player=p, clock="quads")
+    engine, doc = s.run()
+    assert rejected(doc) == [f"{p} is not choosing for a four of a kind" for p in ("Anna", "Cilla", "Dan")]
+    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
+    assert all(not x.violations for x in engine.state.game.players.values())
