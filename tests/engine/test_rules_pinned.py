@@ -325,3 +325,55 @@ def test_quads_clock_runs_only_for_the_player_choosing__sm2025_d12():
     assert rejected(doc) == [f"{p} is not choosing for a four of a kind" for p in ("Anna", "Cilla", "Dan")]
     assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
     assert all(not x.violations for x in engine.state.game.players.values())
+
+
+# --- found by the seeded mutant sample (tests/mutation) ------------------------------------
+
+def test_replacements_may_come_one_card_at_a_time__sm2025_r14():
+    s = Script(dealer="player").deal(**JUNK).discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH").receive("Anna", "KD")  # two cards owed, dealt one by one: no error
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and events(engine, "dealer_erred") == []
+    assert awards(doc) == [("Anna", 3, "three_of_a_kind")]  # KS KH KD
+
+
+def test_player_dealer_loses_three_points_per_wrong_card__sm2025_r14():
+    s = Script(dealer="player").deal(**JUNK).adjust("Dan", 20)
+    s.discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan").receive("Anna", "KH KD 8S 7S")  # 4 for 2
+    doc = s.doc()
+    assert ("Dan", -6, "dealer_error") in awards(doc)
+    assert doc["current"]["scores"]["Dan"] == 14
+
+
+def test_at_most_five_cards_is_the_reason_a_sixth_is_refused__classic_r12():
+    doc = Script("classic").deal(**JUNK).discard("Anna", "AS KS QS JS 9H 2S").doc()
+    assert [r["reason"] for r in doc["rejected"]] == ["6 cards placed; at most 5 (r12)"]
+
+
+def test_classic_has_no_sarspel_a_tie_at_the_top_stays__classic_s13():
+    s = Script("classic", players=("A", "B"), game=False)
+    for _ in range(3):  # both reach 52 in the same deal: a drawn game, three times
+        s.game(seats=["A", "B"], button="B").deal(A="AS KS QS JS 9H", B="2C 3C 4D 6D 8H")
+        s.adjust("A", 52).adjust("B", 52)
+        s.add(do="time_call", player="A").add(do="time_call", player="B")
+    doc = s.doc()
+    t = doc["table"]
+    assert doc["rejected"] == [] and [g["winner"] for g in doc["games"]] == [None, None, None]
+    assert t["finished"] and "playoff" not in t
+    assert [(x["player"], x["score_total"]) for x in t["standings"]] == [("A", 156), ("B", 156)]
+
+
+def test_a_points_penalty_keeps_the_placement_points__sm2025_r33():
+    s = Script().deal(Anna="AS AD 3C 4C 6S", Bo="5H 6H 7H 8H 9H", Cilla="2D 5C 7C 9C JD", Dan="3D 5D 8D 2C KS")
+    s.adjust("Cilla", 9).add(do="penalty", player="Cilla", kind="points", points=2, reason="r33")
+    doc = s.stand().doc()
+    g = doc["games"][0]
+    assert g["scores"]["Cilla"] == 7
+    assert g["placement_points"] == {"Bo": 20, "Cilla": 12, "Anna": 6.5, "Dan": 6.5}
+
+
+def test_out_of_turn_answer_names_who_answers_next__sm2025_r22():
+    s = Script().deal(**JUNK).adjust("Anna", 15).adjust("Bo", 20).adjust("Dan", 30).stand().stand().stand()
+    s.chicago("Dan", True)
+    doc = s.doc()
+    assert [r["reason"] for r in doc["rejected"]] == ["the Revisor asks in turn (r22): Anna answers next, not Dan"]
