@@ -377,3 +377,39 @@ def test_out_of_turn_answer_names_who_answers_next__sm2025_r22():
     s.chicago("Dan", True)
     doc = s.doc()
     assert [r["reason"] for r in doc["rejected"]] == ["the Revisor asks in turn (r22): Anna answers next, not Dan"]
+
+
+def test_hand_points_table__classic():
+    others = {"Bo": "2C 3C 4D 6D 8H", "Cilla": "2D 5C 7C 9C TC", "Dan": "3D 5D 7D 2H 4H"}
+    cases = {"one_pair": ("AS AH QS JS 9H", 1), "two_pair": ("AS AH QS QD 9H", 2),
+             "three_of_a_kind": ("AS AH AD JS 9H", 3), "straight": ("9S TH JD QC KS", 4),
+             "flush": ("AS 3S 5S 7S 9S", 5), "full_house": ("AS AH AD 9S 9H", 6),
+             "four_of_a_kind": ("AS AH AD AC 9H", 7), "straight_flush": ("5S 6S 7S 8S 9S", 8),
+             "royal_flush": ("AS KS QS JS TS", 52)}
+    for reason, (hand, points) in cases.items():
+        doc = Script("classic").deal(Anna=hand, **others).stand().doc()
+        assert doc["rejected"] == [], reason
+        assert awards(doc)[0] == ("Anna", points, reason), reason
+
+
+def test_revoker_cannot_win_the_last_trick__sm2019_r26():
+    s = Script("sm2019").deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 6C JD",
+                              Dan="3D 6D 8D 2H 7H")
+    s.adjust("Bo", 5).stand().stand().stand()
+    s.play("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D",   # Bo holds 2S: a revoke, not corrected
+           "Anna KS", "Bo 2S", "Cilla 5C", "Dan 6D", "Anna QS", "Bo 4D", "Cilla 6C", "Dan 8D",
+           "Anna 5D", "Bo TD", "Cilla JD", "Dan 2H",
+           "Cilla 7C", "Dan 7H", "Anna 3H", "Bo 8C")  # Bo's 8C is the highest club: not his trick
+    doc = s.doc()
+    assert doc["rejected"] == []
+    assert awards(doc) == [("Bo", 5, "adjust"), ("Bo", 1, "one_pair"), ("Bo", 1, "one_pair"),
+                           ("Cilla", 5, "last_trick"), ("Bo", -2, "revoke"), ("Bo", 1, "one_pair")]
+
+
+def test_flashed_open_card_can_be_dealt_again_in_the_same_deal__sm2025_r15():
+    s = Script().deal(**JUNK).discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", take=True)  # flashed: two cards were placed
+    s.receive("Anna", "KH KD")  # shuffled back into the stub (r15): KH can come again
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == [("Anna", 3, "three_of_a_kind")]
