@@ -413,3 +413,13 @@ def test_flashed_open_card_can_be_dealt_again_in_the_same_deal__sm2025_r15():
     engine, doc = s.run()
     assert doc["rejected"] == []
     assert awards(doc) == [("Anna", 3, "three_of_a_kind")]
+
+
+def test_retracted_card_goes_back_to_the_revokers_hand__sm2025_r26():
+    s = Script().deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 9C JD", Dan="3D 6D 8D 2H 7H")
+    s.stand().stand().stand().play("Anna AS", "Bo 4C").add(do="retract", player="Bo")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert sorted(c.code for c in engine.state.deal.hands["Bo"]) == ["2S", "4C", "4D", "8C", "TD"]
+    assert [(p, c.code) for p, c in engine.state.deal.trick] == [("Anna", "AS")]
+    assert [e.card.code for e in events(engine, "card_retracted")] == ["4C"]
