@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -140,8 +140,14 @@ def main(argv: list[str] | None = None) -> int:
                           or any(e["file"] == info[w.job_id][0] and e["line"] == info[w.job_id][3]
                                  and e["mutated"] == mutated(w) for e in equivalents)}
             runnable = [w for w in chosen if w.job_id not in equivalent]
-            if args.sample:
-                runnable = random.Random(args.seed).sample(runnable, min(args.sample, len(runnable)))
+            if args.sample:  # keyed by the mutant's text, not its place in the list: a mutant
+                # added to the equivalents, or code edited elsewhere, leaves the rest of the
+                # sample as it was
+                def draw(w):
+                    path, _, op, old, _ = info[w.job_id]
+                    key = f"{args.seed}|{path}|{old}|{op}|{w.mutations[0].occurrence}"
+                    return hashlib.sha256(key.encode()).hexdigest()
+                runnable = sorted(runnable, key=draw)[:args.sample]
             run_ids = {w.job_id for w in runnable}
             for w in runnable:
                 mutated(w)
