@@ -38,8 +38,13 @@ EQUIVALENT = HERE / "equivalent.toml"
 COPY = ["table_controller", "tests/__init__.py", "tests/engine", "pyproject.toml"]
 
 
-def load_equivalents() -> list[dict]:
-    return tomllib.loads(EQUIVALENT.read_text()).get("mutant", [])
+def load_equivalents() -> tuple[list[dict], list[dict]]:
+    data = tomllib.loads(EQUIVALENT.read_text())
+    return data.get("mutant", []), data.get("pattern", [])
+
+
+def matches_pattern(patterns: list[dict], op: str, mutated: str) -> bool:
+    return any(op in p["operator"] and any(x in mutated for x in p["mutated_contains"]) for p in patterns)
 
 
 def mutant_lines(src: str, op_name: str, occurrence: int, line: int) -> tuple[str, str]:
@@ -98,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", help="keep the session database at this path")
     args = ap.parse_args(argv)
 
-    equivalents = load_equivalents()
+    equivalents, patterns = load_equivalents()
     with tempfile.TemporaryDirectory(prefix="chicago-mutation-") as tmp:
         work = Path(tmp)
         copy_tree(work)
@@ -138,7 +143,9 @@ def main(argv: list[str] | None = None) -> int:
             equivalent = {w.job_id for w in chosen
                           if w.job_id in in_annotation
                           or any(e["file"] == info[w.job_id][0] and e["line"] == info[w.job_id][3]
-                                 and e["mutated"] == mutated(w) for e in equivalents)}
+                                 and e["mutated"] == mutated(w) for e in equivalents)
+                          or (info[w.job_id][2] in {o for p in patterns for o in p["operator"]}
+                              and matches_pattern(patterns, info[w.job_id][2], mutated(w)))}
             runnable = [w for w in chosen if w.job_id not in equivalent]
             if args.sample:  # keyed by the mutant's text, not its place in the list: a mutant
                 # added to the equivalents, or code edited elsewhere, leaves the rest of the
