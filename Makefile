@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system-deps micropython pico-stubs firmware test demo bench clean
+.PHONY: setup system-deps micropython pico-stubs firmware test demo bench mutation clean
 
 setup: $(VENV)/.installed
 
@@ -64,6 +64,15 @@ demo: setup
 
 bench: setup system-deps
 	@for b in tests/bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# Mutation testing of the rules package (issue 23, tests/mutation/README.md): lists every
+# surviving mutant with file:line and the change.  All of them: SAMPLE=0 (hours on one core);
+# a seeded sample: `make mutation SAMPLE=30 SEED=1`; some lines: LINES=table_controller/engine.py:370-384
+SAMPLE ?= 0
+SEED   ?= 1
+LINES  ?=
+mutation: setup
+	$(BIN)/python -m tests.mutation.run --sample $(SAMPLE) --seed $(SEED) $(if $(LINES),--lines $(LINES))
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -22,7 +22,7 @@ from .cards import Card
 from .hands import scoring_cards
 from .rulesets import Ruleset, RulesetError, ruleset
 from .scoring import ScoringRules
-from .state import DealState, GameState, TableState, evolve
+from .state import DealState, GameState, TableState, evolve, next_button
 from .tricks import TrickRules
 
 
@@ -189,15 +189,7 @@ class Engine(ScoringRules, TrickRules):
     # --- the deal ----------------------------------------------------------------------
 
     def _next_button(self, g: GameState, eligible: list[str]) -> str:
-        if not g.deals:
-            return g.first_button
-        prev = g.deals[-1].button
-        i = g.seats.index(prev)
-        for k in range(1, len(g.seats) + 1):  # r6: one seat clockwise, skipping those out
-            cand = g.seats[(i + k) % len(g.seats)]
-            if cand in eligible:
-                return cand
-        return prev
+        return next_button(g, eligible)  # r6: one seat clockwise, skipping those out
 
     def _deal_start(self, a: act.Deal) -> None:
         g = self._game()

@@ -78,7 +78,7 @@ class ScoringRules:
             self._end_game(player)
             return True
         self._emit(ev.PlayerOut(player))  # r21: lost at once, sits out the rest
-        left = [p for p in g.seats if not g.players[p].out]
+        left = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
         if len(left) == 1:
             self._end_game(left[0])
             return True

@@ -161,6 +161,20 @@ def _game_started(s: TableState, e: ev.GameStarted) -> None:
                              {p: PlayerInGame() for p in e.seats}))
 
 
+def next_button(g: GameState, eligible: list[str]) -> str:
+    """Who holds the button for the game's next deal: the game's first button, then one seat
+    clockwise every deal, skipping those not in ``eligible`` (r6)."""
+    if not g.deals:
+        return g.first_button
+    prev = g.deals[-1].button
+    i = g.seats.index(prev)
+    for k in range(1, len(g.seats) + 1):
+        cand = g.seats[(i + k) % len(g.seats)]
+        if cand in eligible:
+            return cand
+    return prev
+
+
 def _deal_started(s: TableState, e: ev.DealStarted) -> None:
     g = s.game
     seen = {c for cs in e.hands.values() for c in cs}
@@ -382,11 +396,12 @@ def _game_ended(s: TableState, e: ev.GameEnded) -> None:
     if g.deal is not None:
         g.deals[-1].scores_after = g.scores()
         g.deal = None
-    elif g.between_deals and g.deals:
-        # A TL change between deals ended the game: there is no next deal, so it is
-        # listed last in the deal before, whose scores_after then counts it
-        g.deals[-1].awards += g.between_deals
-        g.deals[-1].scores_after = g.scores()
+    elif g.between_deals:
+        # A TL change between deals ended the game: it belongs to the next deal all the same
+        # (REPLAY.md: never the deal that had ended), a deal that is recorded but never dealt
+        eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
+        g.deals.append(DealRecord(len(g.deals) + 1, next_button(g, eligible), awards=g.between_deals,
+                                  scores_after=g.scores()))
         g.between_deals = []
     g.finished = True
     g.winner = e.winner

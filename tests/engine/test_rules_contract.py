@@ -169,15 +169,21 @@ def test_an_adjust_after_a_deal_belongs_to_the_next_deal_replay_between_deals():
     assert doc["games"][0]["deals"][0]["scores_after"]["Bo"] == 0
 
 
-def test_a_change_between_deals_that_ends_the_game_is_listed_in_the_last_deal_replay_between_deals():
-    # No next deal will come: the change is listed last in the deal before and counted there
+def test_a_change_between_deals_that_ends_the_game_belongs_to_the_next_deal_replay_between_deals():
+    # REPLAY.md: never in the deal that had ended; the next deal is recorded (its button one
+    # seat on, r6) though never dealt, and it is the game's current deal at game_over
     s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand().chicago("Anna", True)
     s.play(*ANNA_SWEEPS).adjust("Anna", 20)
     doc = s.doc()
     g = doc["games"][0]
     assert g["finished"] and g["winner"] == "Anna"
-    assert moments(doc, deal=1)[-1] == ("Anna", 20, "adjust", "tl")
+    assert [d["number"] for d in g["deals"]] == [1, 2]
+    assert ("Anna", 20, "adjust", "tl") not in moments(doc, deal=1)[2:]
+    assert moments(doc, deal=2) == [("Anna", 20, "adjust", "tl")]
+    assert g["deals"][1]["button"] != g["deals"][0]["button"]
+    assert g["deals"][0]["scores_after"]["Anna"] == 35
     assert g["deals"][-1]["scores_after"]["Anna"] == g["scores"]["Anna"] == 55
+    assert doc["current"]["deal"] == 2 and doc["current"]["phase"] == "game_over"
 
 
 # --- found by the fault-injection test: a correction must not leave the deal waiting ----

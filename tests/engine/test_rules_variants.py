@@ -210,8 +210,12 @@ def test_playoff_deals_and_who_goes_on__r11_r7(rs, deals, advancing):
     assert r.playoff_deals == deals and r.advance_first_heat == advancing
     from table_controller.bots import play_table
     from table_controller.replay import replay_document
+    from tests.engine.results_oracle import table_result
     doc = replay_document(play_table(seed=2, ruleset=rs))
-    assert len(doc["table"]["advancing"]) == advancing
+    standings, expected = table_result(rs, doc["games"])
+    assert len(expected) == advancing
+    assert doc["table"]["advancing"] == expected  # who, not only how many (r7)
+    assert doc["table"]["standings"] == standings
 
 
 def test_later_heats_send_only_the_winner__sm2025_r7():

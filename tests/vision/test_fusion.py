@@ -12,17 +12,16 @@ import itertools
 
 import pytest
 
-sensing = pytest.importorskip("table_controller.sensing")
-
-from firmware_bridge.events import ButtonPressed, PadContents  # noqa: E402
-from table_controller.actions import Discard, OpenCard, Play  # noqa: E402
-from table_controller.bots import RandomBot  # noqa: E402
-from table_controller.deck import virtual_deck  # noqa: E402
-from table_controller.engine import Engine  # noqa: E402
-from table_controller.live.facts import facts_from_engine  # noqa: E402
-from vision.calibration import calibrate  # noqa: E402
-from vision.camera import TableCamera  # noqa: E402
-from vision.scene import Placement, Scene, random_scene, render  # noqa: E402
+from firmware_bridge.events import ButtonPressed, PadContents
+from table_controller import sensing
+from table_controller.actions import Discard, OpenCard, Play
+from table_controller.bots import RandomBot
+from table_controller.deck import virtual_deck
+from table_controller.engine import Engine
+from table_controller.live.facts import facts_from_engine
+from vision.calibration import calibrate
+from vision.camera import TableCamera
+from vision.scene import Placement, Scene, random_scene, render
 
 POSE = random_scene(41, 0.3, fill=0.0)  # one camera pose for a whole test
 
