@@ -414,12 +414,16 @@ class Engine(ScoringRules, TrickRules):
                 self._after_fold(d)
 
     def _adjust(self, a: act.Adjust) -> None:
-        g = self._game()
+        # r32: the TL corrects a score also after the game (or the table) has ended: the
+        # last game's score; it does not end a game again
+        g = self.state.game
+        if g is None:
+            raise IllegalAction("no game is in progress: start one with 'game'")
         if a.player not in g.players:
             raise IllegalAction(f"{a.player} does not play in this game")
         if a.points == 0:
             raise IllegalAction("an adjustment of 0 points changes nothing")
-        self._award(a.player, a.points, "adjust", "tl")
+        self._award(a.player, a.points, "adjust", "tl", check_out=not g.finished)
 
     _HANDLERS: dict[type, Callable[["Engine", act.Action], None]] = {}
 
