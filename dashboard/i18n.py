@@ -74,6 +74,10 @@ def catalogue(lang: str) -> dict[str, Any]:
     return {"lang": lang, "messages": messages}
 
 
+ROLE_NAMES = {"tl": N_("TL"), "revisor": N_("Revisor"), "dealer": N_("Dealer"),
+              "public": N_("Scoreboard"), "broadcast": N_("Broadcast")}
+
+
 # --- the engine's reasons (English sentences with names and cards in them) ---------------
 
 REASONS = (
@@ -140,5 +144,7 @@ def tr_error(exc: BaseException, lang: str) -> str:
         for k in ("reason", "what"):  # a reason of the engine's, a catalogue text
             if isinstance(params.get(k), str):
                 params[k] = tr_reason(params[k], lang)
+        if params.get("role") in ROLE_NAMES:
+            params["role"] = tr(ROLE_NAMES[params["role"]], lang)
         return tr(msgid, lang, **params)
     return tr_reason(str(exc), lang)

@@ -115,6 +115,21 @@ function trickEl(s) {
   return out;
 }
 
+// The result when a game or the table is over: who placed where, who goes on.
+function resultEl(s) {
+  const tb = s.table || {};
+  if (s.phase === "table_over" && (tb.standings || []).length)
+    return h("section", { id: "result", class: "result" }, h("b", {}, t("Table result")), " ",
+      tb.standings.map(x => t("{rank}. {player}: {pp} placement points ({score} points)",
+        { rank: x.rank, player: x.player, pp: x.placement_points, score: x.score_total })).join(" \u00b7 "));
+  const g = (s.games || []).find(x => x.number === s.game);
+  if (s.phase === "game_over" && g && g.places)
+    return h("section", { id: "result", class: "result" }, h("b", {}, t("Game {n} result", { n: g.number })), " ",
+      Object.entries(g.places).sort((a, b) => a[1] - b[1]).map(([p, place]) =>
+        t("{rank}. {player} ({score} points)", { rank: place, player: p, score: (g.scores || {})[p] ?? "-" })).join(" \u00b7 "));
+  return null;
+}
+
 // Shot clocks (RULES.md §10) as the live loop last reported them; they count down here
 // between messages, and stand still while the table is paused.  A player who is to act
 // and has no clock running (none for this step, or it was not started) shows "no clock",

@@ -11,7 +11,9 @@ const protocol = h("section", { id: "protocol-box" });
 const manual = manualEntry(document.body.dataset.hands === "revisor");
 const send = manual.send;
 const more = h("details", { id: "manual-box" }, h("summary", {}, t("Enter an action by hand")), manual.el);
-setKids(document.getElementById("app"), live, alerts, deals, protocol, more);
+// a tablet: the table left, the game's deals and the protocol right; a phone: one column
+setKids(document.getElementById("app"), h("div", { class: "rev-main" }, h("div", { class: "rev-left" }, live, alerts, more),
+  h("div", { class: "rev-right" }, deals, protocol)));
 
 function questionEl(s) {
   if (s.phase === "chicago" && s.chicago.asking) {
@@ -77,9 +79,10 @@ connect(m => {
       h("div", { class: "small" }, t("seat {seat}", { seat: p.seat ?? "-" }), " \u00b7 ", tn("{n} card", "{n} cards", p.hand_count || 0),
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
-  setKids(live, headerEl(m), questionEl(s), award, players, timeEl(s), trickEl(s));
+  setKids(live, headerEl(m), questionEl(s), resultEl(s), award, players, timeEl(s), trickEl(s));
   setKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, t("none")));
   setKids(deals, ...dealsEl(s));
-  clearTimeout(protocolTimer); protocolTimer = setTimeout(() => refreshProtocol(m.seq), 300);
+  // at most every 300 ms (a throttle: a busy table never starves it)
+  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null; refreshProtocol(App.seq); }, 300);
 });

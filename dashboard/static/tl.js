@@ -68,7 +68,9 @@ const controls = h("section", { id: "controls" },
   h("div", { class: "small" }, h("a", { id: "hall-link", href: "/hall?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG },
     t("All tables of the event"))));
 
-setKids(document.getElementById("app"), h("div", { class: "tl-main" }, live, controls), hist, audit, manualEntry(true).el);
+// left: the state, alerts first, and the history; right: the decisions and the audit trail
+setKids(document.getElementById("app"), h("div", { class: "tl-main" }, h("div", { class: "tl-left" }, live, hist),
+  h("div", { class: "tl-right" }, controls, audit)), manualEntry(true).el);
 
 // The history in plain words ("Cilla declined the open card 9♥").
 function cardsText(v) { return Array.isArray(v) ? v : null; }
@@ -111,7 +113,8 @@ function auditText(e) {
     resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
     penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on") };
   return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${e.by} ${WHAT[e.what] || e.what}` +
-    (e.player ? " " + e.player : "") + (e.points !== undefined ? " " + signed(e.points) : "") + (e.reason ? ": " + e.reason : "");
+    (e.player ? " " + e.player : "") + (e.what === "penalty" ? ` (${PENALTIES[e.kind] || e.kind}${e.applied !== undefined ? " " + signed(e.applied) : ""})`
+      : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") + (e.reason ? ": " + e.reason : "");
 }
 
 let names = "";
@@ -138,6 +141,7 @@ connect(m => {
         h("td", {}, nameEl(p)), h("td", { class: "score" }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),
         h("td", { class: "revealed" }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
         h("td", {}, cardsEl(p.played)), h("td", {}, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
-    trickEl(s));
-  clearTimeout(pending); pending = setTimeout(refresh, 200);  // the history follows, throttled
+    trickEl(s), resultEl(s));
+  // the history follows, at most every 200 ms (a throttle: a busy table never starves it)
+  if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200);
 });

@@ -76,7 +76,7 @@ def test_answers_in_the_page_s_language_and_error_pages_for_browsers(make_server
     r = httpx.post(f"{s.base}/api/action?token={tl}&lang=en", json={"do": "game", "seats": ["A"], "button": "A"})
     assert r.status_code == 422 and r.json()["error"].startswith("Rejected:")
     r = httpx.post(f"{s.base}/api/pause?token={s.token('revisor')}", json={})
-    assert r.status_code == 403 and r.json()["error"] == "Rollen revisor får inte göra detta."
+    assert r.status_code == 403 and r.json()["error"] == "Rollen Revisor får inte göra detta."
     # the pages' catalogue, as JSON and as the script the pages load first
     assert httpx.get(f"{s.base}/api/i18n?token={s.token('public')}").json()["messages"]["Pause"] == "Paus"
     assert httpx.get(f"{s.base}/api/i18n?token={s.token('public')}&lang=en").json() == {"lang": "en", "messages": {}}
