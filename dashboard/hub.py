@@ -103,6 +103,7 @@ class TableHub:
         self._revealed_deal: tuple[int, int] | None = None
         self.paused = False
         self.alerts: list[Alert] = self._stored_alerts()
+        self._signed: dict[str, list[str]] | None = None
         self._sensing_alerts: list[dict[str, Any]] = []
         self._snap: dict[str, Any] = self._split(snapshot(self.engine))
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
@@ -166,6 +167,8 @@ class TableHub:
             }
             if role in ("tl", "revisor"):
                 msg["alerts"] = self._sensing_alerts + [a.to_dict(role) for a in self.alerts if not a.resolved]
+            if role in ("tl", "revisor"):
+                msg["signed"] = self.signatures()
             if role == "tl":
                 msg["revealed"] = sorted(self.revealed)
             text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
@@ -344,6 +347,31 @@ class TableHub:
         pad = getattr(correction, "pad", None)
         return any(not a.get("resolved") and (pad is None or a.get("pad") in (pad, None))
                    for a in self._sensing_alerts)
+
+    def signatures(self) -> dict[str, list[str]]:
+        """Each game's signatures, ``{"1": ["revisor", "tl"]}``: records of the audit trail
+        (read once at start, then kept)."""
+        if self._signed is None:
+            self._signed = {}
+            for r in self.log.records("audit"):
+                if r.data.get("what") == "sign":
+                    self._signed.setdefault(str(r.data.get("game")), []).append(str(r.data.get("who")))
+        return self._signed
+
+    def sign(self, game: int, by: str) -> None:
+        """"Revisorn intygar": the Revisor signs a finished game's protocol (RULES.md §12),
+        then the TL countersigns; each once, as an audit record."""
+        games = {g["number"]: g for g in self._snap.get("games", ())}
+        if game not in games or not games[game].get("finished"):
+            raise DashboardError(N_("game {game} is not over; a protocol is signed when its game has ended"), game=game)
+        signed = self.signatures().get(str(game), [])
+        if by in signed:
+            raise DashboardError(N_("game {game} is already signed by this role"), game=game)
+        if by == "tl" and "revisor" not in signed:
+            raise DashboardError(N_("the Revisor signs game {game} first; the TL countersigns"), game=game)
+        self.log.audit(by, "sign", game=game)
+        self.signatures().setdefault(str(game), []).append(by)
+        self._publish(new_state=False)
 
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
         # The live table stops its shot clocks and logs who paused (an audit record); a

@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path
 from fastapi.responses import JSONResponse
 
-from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody
+from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody, SignBody
 from ..i18n import N_
 from ..deps import WebSettings, get_hub, get_settings, rate_limited, role_in
 from ..errors import DashboardError
@@ -72,4 +72,11 @@ async def hide(role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)):
 async def resolve(alert_id: Annotated[int, Path(ge=0, le=2**62)],
                   role: str = Depends(role_in("tl", "revisor", what=N_("do this"))), hub: TableHub = Depends(get_hub)):
     hub.resolve_alert(alert_id, role)
+    return OK
+
+
+@router.post("/sign")
+async def sign(body: SignBody, role: str = Depends(role_in("tl", "revisor", what=N_("sign a protocol"))),
+               hub: TableHub = Depends(get_hub)):
+    hub.sign(body.game, role)
     return OK

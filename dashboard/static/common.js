@@ -130,6 +130,25 @@ function resultEl(s) {
   return null;
 }
 
+// Signing each finished game's protocol (RULES.md §12): "Revisorn intygar", then the TL
+// countersigns; each an audit record.  ``role``: "revisor" or "tl".
+function signEl(m, role) {
+  const signed = m.signed || {};
+  const games = ((m.state && m.state.games) || []).filter(g => g.finished);
+  if (!games.length) return null;
+  return h("section", { id: "signing" }, games.map(g => {
+    const by = signed[String(g.number)] || [];
+    const status = by.includes("tl") ? t("Game {n}: signed by the Revisor, countersigned by the TL", { n: g.number })
+      : by.includes("revisor") ? t("Game {n}: signed by the Revisor", { n: g.number }) : t("Game {n}: not signed", { n: g.number });
+    const mine = role === "revisor" ? !by.includes("revisor") : by.includes("revisor") && !by.includes("tl");
+    const label = role === "revisor" ? t("The Revisor certifies game {n}", { n: g.number }) : t("Countersign game {n}", { n: g.number });
+    return h("div", { class: "sign-row", "data-game": g.number, "data-signed": by.join(",") }, status, " ",
+      mine ? h("button", { class: "sign", "data-game": g.number, onclick: async () => {
+        if (!window.confirm(label + "?")) return;
+        try { await post("/api/sign", { game: g.number }); showError(""); } catch (e) { showError(e.message); } } }, label) : null);
+  }));
+}
+
 // Shot clocks (RULES.md §10) as the live loop last reported them; they count down here
 // between messages, and stand still while the table is paused.  A player who is to act
 // and has no clock running (none for this step, or it was not started) shows "no clock",
@@ -208,10 +227,14 @@ function alertEl(a) {
   const li = h("li", { "data-alert": a.id, "data-kind": a.kind, class: "alert" },
     h("b", { class: "alert-kind" }, ALERT_KINDS[a.kind] || t(String(a.kind))), " ", alertText(a), " ");
   if (sensing) {
+    const n = String(a.id).slice(1);
     const input = h("input", { class: "correction", placeholder: t("e.g. the card at pad {pad} is 7H, or dismiss {n}",
-      { pad: a.pad || 1, n: String(a.id).slice(1) }) });
-    li.append(input, h("button", { onclick: async () => {
-      try { await post("/api/correct", { text: input.value }); showError(""); } catch (e) { showError(e.message); } } }, t("Correct")));
+      { pad: String(a.pad || "1").replace("seat", ""), n }) });
+    const send = async text => {
+      try { await post("/api/correct", { text }); showError(""); } catch (e) { showError(e.message); } };
+    li.append(input, h("button", { onclick: () => send(input.value) }, t("Correct")),
+      // one tap: the alert was wrong (a card slid, a reader hiccup)
+      h("button", { class: "dismiss", "data-alert": a.id, onclick: () => send("dismiss " + n) }, t("Dismiss")));
   } else {
     li.append(h("button", { onclick: async () => {
       try { await post(`/api/alerts/${a.id}/resolve`); showError(""); } catch (e) { showError(e.message); } } }, t("Resolved")));

@@ -1,6 +1,8 @@
 // The dealer's screen, beside the console: what to do now in words, cards owed per seat,
 // the open card and the clocks; no card of any hand.
 "use strict";
+// A hand is five cards (r12): who has placed is owed what is missing, until the dealer gives it.
+function owed(ex, p) { return ex && p.placed_count ? Math.max(0, 5 - (p.hand_count || 0)) : 0; }
 function exchangeNo(s) { return (s.phase || "").startsWith("exchange_") ? Number(s.phase.slice(9)) : 0; }
 
 // "What to do now" from the public state (the console's buttons: NEXT and DECLINED).
@@ -35,7 +37,7 @@ connect(m => {
       [...s.players].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99)).map(p => h("tr", { "data-player": p.name,
         class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, p.seat ?? "-"), h("td", {}, nameEl(p)), h("td", {}, tn("{n} card", "{n} cards", p.hand_count || 0)),
-        h("td", { class: "owed" }, ex && p.placed_count ? tn("{n} card", "{n} cards", p.placed_count) : "-"),
+        h("td", { class: "owed" }, owed(ex, p) ? tn("{n} card", "{n} cards", owed(ex, p)) : "-"),
         h("td", {}, markers(p), clockEl(s, p.name))))),
     trickEl(s));
 });

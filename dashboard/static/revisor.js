@@ -79,7 +79,8 @@ connect(m => {
       h("div", { class: "small" }, t("seat {seat}", { seat: p.seat ?? "-" }), " \u00b7 ", tn("{n} card", "{n} cards", p.hand_count || 0),
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
-  setKids(live, headerEl(m), questionEl(s), resultEl(s), award, players, timeEl(s), trickEl(s));
+  // at the end of a game: its result, then the review and sign-off, before anything else
+  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), award, players, timeEl(s), trickEl(s));
   setKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, t("none")));
   setKids(deals, ...dealsEl(s));

@@ -111,7 +111,8 @@ function eventEl(e) {
 function auditText(e) {
   const WHAT = { pause: t("paused the table"), resume: t("resumed play"), reveal: t("revealed"), hide: t("hid the hands"),
     resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
-    penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on") };
+    penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),
+    sign: t("signed the protocol of game {n}", { n: e.game }) };
   return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${e.by} ${WHAT[e.what] || e.what}` +
     (e.player ? " " + e.player : "") + (e.what === "penalty" ? ` (${PENALTIES[e.kind] || e.kind}${e.applied !== undefined ? " " + signed(e.applied) : ""})`
       : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") + (e.reason ? ": " + e.reason : "");
@@ -141,7 +142,7 @@ connect(m => {
         h("td", {}, nameEl(p)), h("td", { class: "score" }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),
         h("td", { class: "revealed" }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
         h("td", {}, cardsEl(p.played)), h("td", {}, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
-    trickEl(s), resultEl(s));
+    trickEl(s), resultEl(s), signEl(m, "tl"));
   // the history follows, at most every 200 ms (a throttle: a busy table never starves it)
   if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200);
 });

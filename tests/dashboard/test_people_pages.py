@@ -38,6 +38,10 @@ VISIBLE_TEXT = """() => {
 }"""
 
 
+CLOCKLESS = """() => [...document.querySelectorAll('.acting[data-player]')]
+  .filter(el => !el.querySelector('.clock')).map(el => el.dataset.player)"""
+
+
 def _english_fragments() -> list[str]:
     """Pieces of the catalogue's English texts that no Swedish text contains."""
     sv = catalogue("sv")["messages"]
@@ -90,6 +94,9 @@ def test_swedish_pages_show_no_english_and_the_switch_gives_english(make_server,
             for _ in range(6):  # several moments of the table: deal, exchanges, tricks, the Chicago round
                 seq = _wait_seq(page, seq + 3)
                 samples.append(page.evaluate(VISIBLE_TEXT))
+                # whoever is to act shows a shot clock, or that the dealer owes them cards (issue 18)
+                bare = page.evaluate(CLOCKLESS)
+                assert not bare, (view, bare, page.locator("#phase").get_attribute("data-phase"))
         for text in samples:
             assert not _english_in(text, fragments, names), (view, _english_in(text, fragments, names), text)
         _shot(page, f"sv-{view}-{size['width']}x{size['height']}")
@@ -175,6 +182,25 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
     assert "Bordet är klart: 1." in tl.locator("#history").inner_text()
     assert tl.locator("#error").count() == 0 or tl.locator("#error").is_hidden()
     _shot(tl, "tl-correction-after-table-1280x800")
+    # the Revisor signs game 1 by a tap ("Revisorn intygar"), the TL countersigns
+    for size in (PHONE, TABLET):
+        rev = chromium.new_page()
+        rev.set_viewport_size(size)
+        rev.on("dialog", lambda d: d.accept())
+        rev.goto(s.url("revisor"))
+        rev.wait_for_selector("#result")
+        assert "Bordets resultat" in rev.locator("#result").inner_text()
+        if size is PHONE:
+            rev.click('button.sign[data-game="1"]')
+            rev.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor"]')
+            assert rev.locator('button.sign[data-game="1"]').count() == 0  # once
+        _shot(rev, f"revisor-table-over-{size['width']}x{size['height']}")
+        rev.close()
+    tl.click('button.sign[data-game="1"]')
+    tl.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor,tl"]')
+    assert "kontrasignerad av TL" in tl.locator('#signing .sign-row[data-game="1"]').inner_text()
+    assert tl.locator('button.sign[data-game="2"]').count() == 0  # the TL countersigns after the Revisor
+    _shot(tl, "tl-countersigned-1280x800")
     tl.close()
 
 
@@ -185,6 +211,14 @@ def test_dealer_follows_the_prompts_and_browsers_get_error_pages(make_server, ch
     page.goto(s.url("dealer"))
     page.wait_for_function("() => /NÄSTA/.test(document.querySelector('#todo')?.textContent || '')", timeout=60_000)
     _shot(page, "dealer-prompt-1280x800")
+    # all have placed: the players in to_act wait for the dealer's cards; no shot clock runs
+    # for them (D11), and their rows say so instead of showing nothing (issue 18)
+    seen = page.wait_for_function(f"""() => document.querySelector('#to-act[data-awaiting="1"]') &&
+        {{ bare: ({CLOCKLESS})(), owed: document.querySelectorAll('.acting .clock[data-clock="dealer"]').length,
+          todo: document.querySelector('#todo').textContent }}""", timeout=60_000).json_value()  # one moment
+    assert seen["bare"] == [] and seen["owed"] >= 1, seen
+    assert "tryck NÄSTA och ge ut korten i tur" in seen["todo"], seen
+    _shot(page, "dealer-cards-owed-1280x800")
     page.wait_for_function("() => document.querySelector('#todo')?.dataset.phase === 'tricks'", timeout=60_000)
     assert "Stickspel" in page.locator("#todo").inner_text()
     page.set_viewport_size({"width": 640, "height": 800})  # a small screen beside the console

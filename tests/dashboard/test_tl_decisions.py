@@ -121,3 +121,27 @@ def test_a_revisor_s_typo_is_settled_by_the_next_accepted_entry(tmp_path):
         again, _ = open_table(tmp_path, delay=0, clock=FakeClock())  # and stays settled
         assert open_kinds(again) == [("revisor", False)]
     asyncio.run(run())
+
+
+def test_the_revisor_signs_a_finished_game_and_the_tl_countersigns(tmp_path):
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _start(hub)
+        with pytest.raises(DashboardError, match="not over"):
+            hub.sign(1, "revisor")
+        for p in ("Anna", "Bo"):  # r21: the game ends with Cilla left
+            await hub.post({"do": "adjust", "player": p, "points": 52, "reason": "to the end"}, "tl")
+        with pytest.raises(DashboardError, match="signs game 1 first"):
+            hub.sign(1, "tl")
+        hub.sign(1, "revisor")
+        with pytest.raises(DashboardError, match="already signed"):
+            hub.sign(1, "revisor")
+        hub.sign(1, "tl")
+        assert hub.signatures() == {"1": ["revisor", "tl"]}
+        assert [(e["by"], e["game"]) for e in _audit(hub, "sign")] == [("revisor", 1), ("tl", 1)]
+        hub.log.close()
+        again, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        assert again.signatures() == {"1": ["revisor", "tl"]}
+        assert '"signed":{"1":["revisor","tl"]}' in again.current_text("revisor")
+        assert '"signed"' not in again.current_text("public")
+    asyncio.run(run())
