@@ -45,6 +45,26 @@ function timeEl(s) {
       if (window.confirm(t("{player}'s time is up?", { player: p }))) send({ do: "timeout", player: p, clock }); } }, t("Time is up")))));
 }
 
+// A new game by taps (r2-r4): the seats in order and the button, from the table's players.
+let gameForm = null;
+function gameStartEl(s) {
+  if (!["game_start", "game_over"].includes(s.phase) || !s.players.length) { gameForm = null; return null; }
+  const names = [...s.players].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99)).map(p => p.name);
+  const key = s.phase + ":" + s.game + ":" + names.join(",");
+  if (gameForm && gameForm.key === key) return gameForm.el;  // keep what was chosen across updates
+  const seats = names.map((n, i) => h("select", { class: "seat-pick", "data-seat": i + 1 },
+    names.map(x => h("option", { value: x, selected: x === n }, x))));
+  const button = h("select", { id: "button-pick" }, names.map(x => h("option", { value: x }, x)));
+  const el = h("section", { id: "game-start", class: "prompt" },
+    h("div", { class: "q" }, t("New game: the seats in order and the button")),
+    seats.map((sel, i) => h("label", { class: "seat-label" }, t("seat {seat}", { seat: i + 1 }), " ", sel)), " ",
+    h("label", { class: "seat-label" }, t("Button: {player}", { player: "" }), button),
+    h("button", { id: "game-submit", onclick: () => send({ do: "game", seats: seats.map(x => x.value), button: button.value }) },
+      t("Start the game")));
+  gameForm = { key, el };
+  return el;
+}
+
 // The game's deals with their awards in words, newest first (the paper's tally, as text).
 function dealsEl(s) {
   const g = (s.games || []).find(x => x.number === s.game) || (s.games || []).slice(-1)[0];
@@ -76,11 +96,12 @@ connect(m => {
     h("div", { class: "player" + (s.to_act.includes(p.name) ? " acting" : ""), "data-player": p.name },
       h("div", { class: "top" }, nameEl(p), h("span", { class: "score" }, p.score)),
       markers(p), clockEl(s, p.name),
-      h("div", { class: "small" }, t("seat {seat}", { seat: p.seat ?? "-" }), " \u00b7 ", tn("{n} card", "{n} cards", p.hand_count || 0),
+      h("div", { class: "small" }, p.seat ? t("seat {seat}", { seat: p.seat }) + " \u00b7 " : "", tn("{n} card", "{n} cards", p.hand_count || 0),
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
   // at the end of a game: its result, then the review and sign-off, before anything else
-  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), award, players, timeEl(s), trickEl(s));
+  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), award, players, timeEl(s),
+    trickEl(s));
   setKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, t("none")));
   setKids(deals, ...dealsEl(s));

@@ -231,3 +231,24 @@ def test_dealer_follows_the_prompts_and_browsers_get_error_pages(make_server, ch
         assert r.status in (401, 403) and words in page.locator("#todo").inner_text()
         _shot(page, f"error-{name}-1280x800")
     page.close()
+
+
+def test_revisor_starts_a_game_by_taps_on_a_phone(make_server, chromium):
+    s = make_server(command="serve")
+    _post(s, {"do": "table", "players": PLAYERS})
+    page = chromium.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto(s.url("revisor"))
+    page.wait_for_selector("#game-start")
+    page.select_option('.seat-pick[data-seat="1"]', "Cilla")
+    page.select_option('.seat-pick[data-seat="3"]', "Anna")
+    page.select_option("#button-pick", "Bo")
+    _shot(page, "revisor-game-start-390x844")
+    for control in ("#game-submit", '.seat-pick[data-seat="1"]'):
+        box = page.locator(control).bounding_box()
+        assert box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"], (control, box)  # a finger's size
+    page.click("#game-submit")
+    page.wait_for_selector('#phase[data-phase="deal"]')
+    assert s.actions()[-1] == {"do": "game", "seats": ["Cilla", "Bo", "Anna"], "button": "Bo"}
+    assert page.locator("#game-start").count() == 0
+    page.close()
