@@ -77,6 +77,8 @@ const REASONS = { one_pair: t("one pair"), two_pair: t("two pair"), three_of_a_k
   chicago_broken: t("Chicago broken"), revoke: t("revoke"), dealer_error: t("dealer's error"),
   zeroed: t("zeroed (four of a kind)"), draw_stop_attempt: t("exchange at draw stop"),
   penalty: t("penalty (TL)"), adjust: t("score correction (TL)") };
+const MOMENTS = { exchange_1: t("exchange 1"), exchange_2: t("exchange 2"), exchange_3: t("exchange 3"),
+  tricks: t("trick play"), final: t("the end of the deal"), tl: t("the TL's decision") };
 function reasonText(r) { return REASONS[r] || String(r || "").replaceAll("_", " "); }
 const CLOCKS = { exchange: t("exchange time"), chicago: t("Chicago time"), quads: t("four of a kind time"), play: t("play time") };
 // Everyone has placed: the players in to_act wait for the dealer's cards, and no shot clock

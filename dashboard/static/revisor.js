@@ -90,8 +90,14 @@ async function refreshProtocol(seq) {
 
 connect(m => {
   const s = m.state;
-  const award = s.last_award ? h("section", { id: "award", class: "award", "data-reason": s.last_award.reason },
-    h("div", { class: "small" }, t("Latest award")), h("div", { class: "big" }, awardText(s.last_award))) : null;
+  // the awards of the latest scoring moment, in words, as the Revisor writes them down
+  const g = (s.games || []).find(x => x.number === s.game);
+  const dealAwards = (g && g.deals.length && g.deals[g.deals.length - 1].awards) || [];
+  const moment = s.last_award ? dealAwards.filter(a => a.moment === s.last_award.moment) : [];
+  const award = s.last_award ? h("section", { id: "award", class: "award", "data-reason": s.last_award.reason,
+    "data-moment": s.last_award.moment },
+    h("div", { class: "small" }, t("Awards at {moment}", { moment: MOMENTS[s.last_award.moment] || s.last_award.moment })),
+    (moment.length ? moment : [s.last_award]).map(a => h("div", { class: "big" }, awardText(a)))) : null;
   const players = h("div", { id: "players", class: "players" }, s.players.map(p =>
     h("div", { class: "player" + (s.to_act.includes(p.name) ? " acting" : ""), "data-player": p.name },
       h("div", { class: "top" }, nameEl(p), h("span", { class: "score" }, p.score)),
