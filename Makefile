@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system-deps micropython pico-stubs firmware test demo bench mutation clean
+.PHONY: setup system-deps micropython pico-stubs firmware test demo bench mutation i18n clean
 
 setup: $(VENV)/.installed
 
@@ -76,3 +76,13 @@ mutation: setup
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
+
+# The dashboard's texts: extract them (babel.cfg), merge into the Swedish catalogue and
+# compile the shipped .mo (dashboard/i18n.py).  Fails while a text has no Swedish.
+I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py \
+	dashboard/deps.py dashboard/app.py dashboard/routes/*.py dashboard/static/common.js dashboard/static/tl.js \
+	dashboard/static/revisor.js dashboard/static/dealer.js dashboard/static/hall.js
+i18n: setup
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k DashboardError -k Refused -k Denied:2 \
+		--no-location --sort-output --omit-header -w 200 -o dashboard/locale/messages.pot $(I18N_SOURCES)
+	$(BIN)/python -m dashboard.i18n_update

@@ -28,7 +28,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from .deps import DENIED, Denied, RateLimited, WebSettings
+from .error_pages import error_page, wants_html
 from .errors import DashboardError
+from .i18n import N_, lang_of, tr, tr_error
 from .hub import TableHub
 from .limits import BodyLimit, TokenBuckets
 from .routes import pages, posts, protocol, stream, tl
@@ -72,45 +74,55 @@ def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = (),
     return app
 
 
-def _validation_text(exc: RequestValidationError) -> str:
+def _lang(request: Request) -> str:
+    return lang_of(request.query_params.get("lang"))
+
+
+def _validation_text(exc: RequestValidationError, lang: str) -> str:
     """The first problem, short and without echoing the input (it may be 64 kB)."""
     errors = exc.errors()
     if not errors:
-        return "Ogiltig begäran. / Invalid request."
+        return tr(N_("Invalid request."), lang)
     e = errors[0]
     if e.get("type") in ("json_invalid", "model_attributes_type", "dict_type", "model_type") and \
             [x for x in e.get("loc", ()) if x != "body"] in ([], [0]):
-        return "Kroppen måste vara ett JSON-objekt. / The body must be a JSON object."
+        return tr(N_("The body must be a JSON object."), lang)
     if e.get("type") == "union_tag_invalid" or e.get("loc", ())[-1:] == ("do",):
-        return "Okänd åtgärd i 'do'. / Unknown action in 'do' (REPLAY.md)."
+        return tr(N_("Unknown action in 'do' (REPLAY.md)."), lang)
     where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
-    return f"Ogiltigt fält '{where}': {e.get('msg', 'invalid')}. / Invalid field '{where}'."
+    return tr(N_("Invalid field '{where}': {msg}."), lang, where=where, msg=e.get("msg", "invalid"))
 
 
 def _handlers(app: FastAPI) -> None:
     @app.exception_handler(Denied)
     async def denied(request: Request, exc: Denied):
-        return JSONResponse({"error": exc.text} if exc.text else DENIED, status_code=exc.status)
+        lang = _lang(request)
+        text = tr_error(exc, lang) if exc.text else tr(DENIED["error"], lang)
+        if wants_html(request):
+            return error_page(request, exc.status, text)
+        return JSONResponse({"error": text}, status_code=exc.status)
 
     @app.exception_handler(PermissionError)
     async def forbidden(request: Request, exc: PermissionError):
-        return JSONResponse({"error": str(exc)}, status_code=403)
+        return JSONResponse({"error": tr_error(exc, _lang(request))}, status_code=403)
 
     @app.exception_handler(DashboardError)
     async def refused(request: Request, exc: DashboardError):
-        return JSONResponse({"ok": False, "error": str(exc)}, status_code=422)
+        return JSONResponse({"ok": False, "error": tr_error(exc, _lang(request))}, status_code=422)
 
     @app.exception_handler(RateLimited)
     async def too_many(request: Request, exc: RateLimited):
-        return JSONResponse({"ok": False, "error": "För många begäranden; vänta lite. / Too many requests; slow down."},
+        return JSONResponse({"ok": False, "error": tr(N_("Too many requests; wait a moment."), _lang(request))},
                             status_code=429, headers={"Retry-After": str(max(1, math.ceil(exc.retry_after)))})
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
         # e.g. a body FastAPI cannot parse (a number of 4,300 digits): the same shape as ours
+        if wants_html(request):
+            return error_page(request, exc.status_code, str(exc.detail))
         return JSONResponse({"ok": False, "error": str(exc.detail)}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
-        return JSONResponse({"ok": False, "error": _validation_text(exc)}, status_code=422)
+        return JSONResponse({"ok": False, "error": _validation_text(exc, _lang(request))}, status_code=422)

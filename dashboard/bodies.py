@@ -136,3 +136,7 @@ class ReasonBody(Body):
 class RevealBody(Body):
     player: Name
     reason: Reason
+
+
+class SignBody(Body):
+    game: Annotated[int, Field(ge=1, le=1000)]

@@ -20,7 +20,10 @@ from .hub import TableHub
 from .limits import BODY_LIMIT, JSON_DEPTH, TokenBuckets
 from .tokens import RoleTokens
 
-DENIED = {"error": "a role token is needed (?token=...)"}
+from .i18n import N_
+
+DENIED_TEXT = N_("A role token is needed (?token=...).")
+DENIED = {"error": DENIED_TEXT}
 
 
 @dataclass(frozen=True)
@@ -37,10 +40,13 @@ class WebSettings:
 
 
 class Denied(Exception):
-    """Answered as ``{"error": text}`` with ``status`` (see ``app``'s handlers)."""
+    """Answered as ``{"error": text}`` with ``status`` (see ``app``'s handlers); ``text`` is
+    a catalogue id with ``params`` (``dashboard.i18n``); a browser navigating to a page
+    gets an HTML page that says what to do (``dashboard.error_pages``)."""
 
-    def __init__(self, status: int, text: str | None = None):
-        self.status, self.text = status, text
+    def __init__(self, status: int, text: str | None = None, **params):
+        self.status, self.text, self.params = status, text, params
+        self.msgid = text
 
 
 class RateLimited(Exception):
@@ -72,17 +78,21 @@ def get_tokens(request: Request) -> RoleTokens:
 
 
 def any_role(request: Request) -> str:
-    role = get_tokens(request).role_of(token_of(request))
+    token = token_of(request)
+    role = get_tokens(request).role_of(token)
     if role is None:
-        raise Denied(401)
+        raise Denied(401) if not token else Denied(401, N_("This link's token is not valid here."))
     return role
 
 
-def role_in(*allowed: str, what: str = "do this", message: str | None = None) -> Callable[..., str]:
-    """A dependency: the caller's role, which must be one of ``allowed``."""
+def role_in(*allowed: str, what: str = N_("do this"), message: str | None = None) -> Callable[..., str]:
+    """A dependency: the caller's role, which must be one of ``allowed``; ``what`` and
+    ``message`` are catalogue ids."""
     def check(role: str = Depends(any_role)) -> str:
         if role not in allowed:
-            raise Denied(403, message or f"the {role} role may not {what}")
+            if message:
+                raise Denied(403, message)
+            raise Denied(403, N_("The {role} role may not {what}."), role=role, what=what)
         return role
     return check
 

@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from .i18n import N_, tr
+
 CARD_ACTIONS = frozenset({"deal", "discard", "open", "receive", "play"})
 
-# Swedish first: the Revisor's tablet is read at the table.
-REFUSED = ("Avvisad: vid det här bordet matar TL in korten för hand. / "
-           "Rejected: at this table cards are entered by hand by the TL.")
-REJECTED = ("Avvisad: åtgärden går inte att godta; TL ser skälet. / "
-            "Rejected: the action cannot be accepted; the TL sees why.")
-REFUSED_REASON = "entering cards by hand is the TL's (ARCHITECTURE.md §3)"
-CORRECTION_REFUSED = ("Avvisad: rättelser som namnger ett kort görs av TL. / "
-                      "Rejected: corrections that name a card are the TL's.")
+# Catalogue ids (dashboard.i18n): answered in the page's language, Swedish by default;
+# each is one fixed text whatever the cards are.
+REFUSED = N_("Rejected: at this table cards are entered by hand by the TL.")
+REJECTED = N_("Rejected: the action cannot be accepted; the TL sees why.")
+REFUSED_REASON = N_("entering cards by hand is the TL's (ARCHITECTURE.md §3)")
+CORRECTION_REFUSED = N_("Rejected: corrections that name a card are the TL's.")
 
 
 def names_cards(do: Any) -> bool:
@@ -44,7 +44,7 @@ def may_enter_cards(role: str, hands_by_hand: bool) -> bool:
     return role == "tl" or (role == "revisor" and hands_by_hand)
 
 
-def blind_alert_text(source: str, do: Any) -> str:
+def blind_alert_text(source: str, do: Any, lang: str = "en") -> str:
     """The Revisor's text of an alert about a rejected card entry: no reason, no card."""
     what = do if isinstance(do, str) and do.isidentifier() and len(do) <= 20 else "?"
-    return f"{source}: {what} avvisad / rejected (TL ser skälet / the TL sees why)"
+    return tr(N_("{source}: {what} rejected (the TL sees why)"), lang, source=source, what=what)

@@ -1,11 +1,28 @@
 """The dashboard's one root exception."""
 
+from typing import Any
+
 
 class DashboardError(ValueError):
     """Bad input to the dashboard (a protocol file, a token file, a posted action); the
-    message says what to fix."""
+    message says what to fix.  ``DashboardError("no player {player!r} here", player=p)``:
+    the text is a catalogue id (English), answered in the request's language
+    (``dashboard.i18n.tr_error``); ``str()`` is the English text."""
+
+    def __init__(self, text: str, **params: Any):
+        self.msgid, self.params = text, params
+        super().__init__(text.format(**params) if params else text)
 
 
 class EntryRejected(DashboardError):
     """A rejected entry whose answer is the same whatever the cards are (``dashboard.entry``):
     its text is shown as it is, never built from the engine's reason."""
+
+
+class Refused(PermissionError):
+    """A role that may not do this (answered 403); a catalogue id with params, like
+    ``DashboardError``."""
+
+    def __init__(self, text: str, **params: Any):
+        self.msgid, self.params = text, params
+        super().__init__(text.format(**params) if params else text)

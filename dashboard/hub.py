@@ -12,6 +12,7 @@ queue; a client that falls behind skips to the latest state and never stalls the
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import time
@@ -25,7 +26,8 @@ from table_controller.views import for_role, hidden_deal, snapshot
 
 from . import entry
 from .delay import BroadcastDelay
-from .errors import DashboardError, EntryRejected
+from .errors import DashboardError, EntryRejected, Refused
+from .i18n import N_, tr, tr_reason
 from .tablelog import TableLog
 
 QUEUE_SIZE = 4
@@ -60,15 +62,32 @@ class Alert:
     seq: int
     resolved: bool = False
     blind_text: str | None = None  # the Revisor's text when the reason may tell where a card is
+    text_sv: str | None = None
+    blind_sv: str | None = None
+    source: str | None = None     # who entered what was rejected
 
     def to_dict(self, role: str = "tl") -> dict[str, Any]:
         # Alert texts come from rule reasons that may name a card: never a hidden one.
-        text = self.text if role == "tl" or self.blind_text is None else self.blind_text
+        blind = role != "tl" and self.blind_text is not None
+        text = self.blind_text if blind else self.text
+        sv = (self.blind_sv if blind else self.text_sv) or text
         return {"id": self.id, "kind": self.kind, "text": _CARD.sub("(card)", text),
-                "seq": self.seq, "resolved": self.resolved}
+                "text_sv": _CARD.sub("(kort)", sv), "seq": self.seq, "resolved": self.resolved}
 
     def resolve(self) -> "Alert":
-        return Alert(self.id, self.kind, self.text, self.seq, True, self.blind_text)
+        return dataclasses.replace(self, resolved=True)
+
+
+def rejected_alert(alert_id: int, seq: int, source: str, do: Any, reason: str, blind: bool,
+                   resolved: bool = False) -> Alert:
+    """The alert of a rejected entry, in English and Swedish; ``blind``: the Revisor sees
+    only that it was rejected (``dashboard.entry``)."""
+    what = do if isinstance(do, str) else "?"
+    text, sv = (tr(N_("{source}: {what} rejected: {reason}"), lang, source=source, what=what,
+                   reason=tr_reason(reason, lang)) for lang in ("en", "sv"))
+    return Alert(alert_id, "rejected", text, seq, resolved,
+                 entry.blind_alert_text(source, do) if blind else None, sv,
+                 entry.blind_alert_text(source, do, "sv") if blind else None, source)
 
 
 class TableHub:
@@ -84,6 +103,7 @@ class TableHub:
         self._revealed_deal: tuple[int, int] | None = None
         self.paused = False
         self.alerts: list[Alert] = self._stored_alerts()
+        self._signed: dict[str, list[str]] | None = None
         self._sensing_alerts: list[dict[str, Any]] = []
         self._snap: dict[str, Any] = self._split(snapshot(self.engine))
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
@@ -115,14 +135,12 @@ class TableHub:
         out = []
         for r in self.log.records("alert", "rejected"):
             if r.kind == "alert":
-                text = str(r.data.get("text", ""))
-                blind = None
+                out.append(Alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq, r.seq in resolved))
             else:
                 a = r.data.get("action")
                 do = a.get("do", "?") if isinstance(a, dict) else "?"
-                text = f"{r.source}: {do} rejected: {r.data.get('reason', '')}"
-                blind = entry.blind_alert_text(r.source, do) if entry.names_cards(do) else None
-            out.append(Alert(r.seq, r.kind, text, self.seq, r.seq in resolved, blind))
+                out.append(rejected_alert(r.seq, self.seq, r.source, do, str(r.data.get("reason", "")),
+                                          entry.names_cards(do), r.seq in resolved))
         return out[-200:]
 
     def audit_entries(self) -> list[dict[str, Any]]:
@@ -149,6 +167,8 @@ class TableHub:
             }
             if role in ("tl", "revisor"):
                 msg["alerts"] = self._sensing_alerts + [a.to_dict(role) for a in self.alerts if not a.resolved]
+            if role in ("tl", "revisor"):
+                msg["signed"] = self.signatures()
             if role == "tl":
                 msg["revealed"] = sorted(self.revealed)
             text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
@@ -217,46 +237,72 @@ class TableHub:
         rejected card entry from anyone but the TL gets one answer whatever the cards
         are (``dashboard.entry``)."""
         if by not in WRITERS:
-            raise PermissionError(f"the {by} role may not enter actions")
+            raise Refused(N_("the {role} role may not enter actions"), role=by)
         do = obj.get("do") if isinstance(obj, dict) else None
         if do in TL_ONLY and by != "tl":
-            raise PermissionError(f"'{do}' is a TL decision (RULES.md §11)")
+            raise Refused(N_("'{do}' is a TL decision (RULES.md §11)"), do=do)
         if self.paused and by != "tl":
-            raise DashboardError("the table is paused by the TL")
+            raise DashboardError(N_("the table is paused by the TL"))
         blind = by != "tl" and entry.names_cards(do)
         if blind and not entry.may_enter_cards(by, self.hands_by_hand):
             # decided before any card is read: the same record and answer for every card
             rec = self.log.reject(obj, entry.REFUSED_REASON, by)
-            self._alert(rec.seq, "rejected", f"{by}: {do} rejected: {entry.REFUSED_REASON}",
-                        entry.blind_alert_text(by, do))
+            self._add(rejected_alert(rec.seq, self.seq, by, do, entry.REFUSED_REASON, True))
             raise EntryRejected(entry.REFUSED)
         try:
             action = parse_action(obj)
         except ActionError as exc:
             rec = self.log.reject(obj, str(exc), by)
-            self._alert(rec.seq, "rejected", f"{by}: {do or '?'} rejected: {exc}",
-                        entry.blind_alert_text(by, do) if entry.names_cards(do) else None)
-            raise (EntryRejected(entry.REJECTED) if blind else DashboardError(_CARD.sub("(card)", str(exc)))) from exc
+            self._add(rejected_alert(rec.seq, self.seq, by, do or "?", str(exc), entry.names_cards(do)))
+            raise (EntryRejected(entry.REJECTED) if blind else
+                   DashboardError(N_("Rejected: {reason}"), reason=_CARD.sub("(card)", str(exc)))) from exc
+        events_before = len(self.engine.events)
         try:
             await self.live.submit(action, by)  # durable before anyone is shown it
         except IllegalAction as exc:
             rec = self.log.last_record()
-            self._alert(rec.seq if rec else 0, "rejected", f"{by}: {do} rejected: {exc.reason}",
-                        entry.blind_alert_text(by, do) if entry.names_cards(do) else None)
-            raise (EntryRejected(entry.REJECTED) if blind else DashboardError(_CARD.sub("(card)", exc.reason))) from exc
+            self._add(rejected_alert(rec.seq if rec else 0, self.seq, by, do, exc.reason, entry.names_cards(do)))
+            raise (EntryRejected(entry.REJECTED) if blind else
+                   DashboardError(N_("Rejected: {reason}"), reason=_CARD.sub("(card)", exc.reason))) from exc
+        answer: dict[str, Any] = {"ok": True, "seq": self.seq}
+        if do in TL_ONLY:
+            answer.update(self._audit_decision(obj, by, self.engine.events[events_before:]))
+        self._settle_typos(by)
         self._pump_now()
-        return {"ok": True, "seq": self.seq}
+        return answer
+
+    def _audit_decision(self, obj: dict[str, Any], by: str, events: list) -> dict[str, Any]:
+        """A penalty or score correction goes into the audit trail with what it did; the
+        answer says what was applied: a score stops at 0 (r19), so a deduction of 5 from
+        2 points takes 2, and the TL is told so."""
+        awards = [e for e in events if e.type == "awarded" and e.player == obj.get("player")
+                  and e.reason in ("penalty", "adjust")]
+        out: dict[str, Any] = {}
+        if awards:
+            out = {"applied": awards[-1].points, "asked": awards[-1].asked}
+        self.log.audit(by, obj["do"], player=obj.get("player"), reason=obj.get("reason", ""),
+                       **{k: obj[k] for k in ("kind", "points") if k in obj}, **out)
+        return out
+
+    def _settle_typos(self, by: str) -> None:
+        """A rejected entry of ``by``'s that named no card is settled by the next entry
+        ``by`` gets accepted (a typo put right): it leaves the TL's open alerts, with an
+        audit record.  Rejected card entries stay for the TL (dashboard.entry)."""
+        for i, a in enumerate(self.alerts):
+            if not a.resolved and a.kind == "rejected" and a.source == by and a.blind_text is None:
+                self.alerts[i] = a.resolve()
+                self.log.audit(by, "resolve_alert", alert=a.id, reason="settled by the next accepted entry")
 
     async def submit_local(self, action) -> None:
         """An action entered by the controller itself (the demo's bots without the virtual
         table) through the live loop, like manual entry."""
         if self.paused:
-            raise DashboardError("the table is paused by the TL")
+            raise DashboardError(N_("the table is paused by the TL"))
         await self.live.submit(action, "bots")
         self._pump_now()
 
-    def _alert(self, alert_id: int, kind: str, text: str, blind_text: str | None = None) -> None:
-        self.alerts.append(Alert(alert_id, kind, text, self.seq, blind_text=blind_text))
+    def _add(self, alert: Alert) -> None:
+        self.alerts.append(alert)
         del self.alerts[:-200]
         self._publish(new_state=False)
 
@@ -267,31 +313,71 @@ class TableHub:
                 self.log.audit(by, "resolve_alert", alert=alert_id)
                 self._publish(new_state=False)
                 return
-        raise DashboardError(f"no alert {alert_id}")
+        raise DashboardError(N_("no alert {alert_id}"), alert_id=alert_id)
 
     async def correct(self, text: str, by: str) -> dict[str, Any]:
         """Settle a sensing alert ("the card at pad 3 is 7H", "dismiss 4"); logged by the
         live table as an audit record.  A correction that names a card is the TL's."""
         from table_controller.sensing import Dismiss, SensingError, parse_correction
         if by not in WRITERS:
-            raise PermissionError(f"the {by} role may not correct the table")
+            raise Refused(N_("the {role} role may not correct the table"), role=by)
         try:
             correction = parse_correction(str(text))
         except (SensingError, ValueError) as exc:
-            raise DashboardError(_CARD.sub("(card)", str(exc))) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=_CARD.sub("(card)", str(exc))) from exc
         if by != "tl" and not isinstance(correction, Dismiss):
             # one answer and one record whatever the card: never judged for the Revisor
             self.log.audit(by, "correction_refused", reason=entry.REFUSED_REASON)
             raise EntryRejected(entry.CORRECTION_REFUSED)
+        if not isinstance(correction, Dismiss) and not self._alert_for(correction):
+            # a correction settles an alert (ARCHITECTURE.md §1); none open: nothing to settle
+            self.log.audit(by, "correction_refused", correction=correction.to_text(), reason="no open alert")
+            raise DashboardError(N_("No open sensing alert for this correction; "
+                                    "a correction settles an alert (the card at pad N is ..., tag ... is ...)."))
         try:
             await self.live.correct(correction, by)
         except SensingError as exc:
-            raise DashboardError(_CARD.sub("(card)", str(exc))) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=_CARD.sub("(card)", str(exc))) from exc
         self._pump_now()
         return {"ok": True}
 
+    def _alert_for(self, correction: Any) -> bool:
+        """An open sensing alert this correction can settle: one at its pad, or (a tag's
+        card) any open one."""
+        pad = getattr(correction, "pad", None)
+        return any(not a.get("resolved") and (pad is None or a.get("pad") in (pad, None))
+                   for a in self._sensing_alerts)
+
+    def signatures(self) -> dict[str, list[str]]:
+        """Each game's signatures, ``{"1": ["revisor", "tl"]}``: records of the audit trail
+        (read once at start, then kept)."""
+        if self._signed is None:
+            self._signed = {}
+            for r in self.log.records("audit"):
+                if r.data.get("what") == "sign":
+                    self._signed.setdefault(str(r.data.get("game")), []).append(str(r.data.get("who")))
+        return self._signed
+
+    def sign(self, game: int, by: str) -> None:
+        """"Revisorn intygar": the Revisor signs a finished game's protocol (RULES.md §12),
+        then the TL countersigns; each once, as an audit record."""
+        games = {g["number"]: g for g in self._snap.get("games", ())}
+        if game not in games or not games[game].get("finished"):
+            raise DashboardError(N_("game {game} is not over; a protocol is signed when its game has ended"), game=game)
+        signed = self.signatures().get(str(game), [])
+        if by in signed:
+            raise DashboardError(N_("game {game} is already signed by this role"), game=game)
+        if by == "tl" and "revisor" not in signed:
+            raise DashboardError(N_("the Revisor signs game {game} first; the TL countersigns"), game=game)
+        self.log.audit(by, "sign", game=game)
+        self.signatures().setdefault(str(game), []).append(by)
+        self._publish(new_state=False)
+
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
-        # The live table stops its shot clocks and logs who paused (an audit record).
+        # The live table stops its shot clocks and logs who paused (an audit record); a
+        # second pause (or resume) changes nothing and is not logged again.
+        if paused == self.paused:
+            raise DashboardError(N_("the table is already paused") if paused else N_("the table is not paused"))
         (self.live.pause if paused else self.live.resume)(by, reason.strip())
         self.paused = paused
         self._publish(new_state=False)
@@ -299,9 +385,9 @@ class TableHub:
     def reveal(self, player: str, by: str, reason: str) -> None:
         """Show one hand to the TL for a dispute; logged in the audit trail (§3)."""
         if player not in self._snap_players():
-            raise DashboardError(f"no player {player!r} at this table")
+            raise DashboardError(N_("no player {player!r} at this table"), player=player)
         if not reason.strip():
-            raise DashboardError("say why the hand is revealed")
+            raise DashboardError(N_("say why the hand is revealed"))
         # Logged first: no hidden card is shown without its record (ARCHITECTURE.md §3).
         self.log.audit(by, "reveal", player=player, reason=reason, table_seq=self.seq,
                        game=self._snap["game"], deal=self._snap["deal"])

@@ -449,14 +449,18 @@ class Engine(ScoringRules, TrickRules):
                 self._after_fold(d)
 
     def _adjust(self, a: act.Adjust) -> None:
-        g = self._game()
+        # r32: the TL corrects a score also after the game (or the table) has ended: the
+        # last game's score; it does not end a game again
+        g = self.state.game
+        if g is None:
+            raise IllegalAction("no game is in progress: start one with 'game'")
         if a.player not in g.players:
             raise IllegalAction(f"{a.player} does not play in this game")
         if a.points == 0:
             raise IllegalAction("an adjustment of 0 points changes nothing")
         self._tl_points(a.points, "an adjustment")
         d = g.deal
-        self._award(a.player, a.points, "adjust", "tl")
+        self._award(a.player, a.points, "adjust", "tl", check_out=not g.finished)
         if d is not None:
             # The player may now be out (r21) or at draw stop while the table waited for
             # them: without this the deal waited for nobody (found by tests/engine/test_atomic.py)

@@ -264,6 +264,9 @@ def _awarded(s: TableState, e: ev.Awarded) -> None:
     record = AwardRecord(e.player, e.points, e.reason, e.moment)
     if g.deal is not None:
         g.deals[-1].awards.append(record)
+    elif g.finished and g.deals:  # r32: a TL correction after the game: its last deal's record
+        g.deals[-1].awards.append(record)
+        g.deals[-1].scores_after = g.scores()
     else:  # between deals: it belongs to the next deal (REPLAY.md)
         g.between_deals.append(record)
     d = g.deal

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 from importlib import resources
 
 from fastapi import APIRouter, Depends, Request
@@ -10,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..deps import Denied, any_role, get_hub, token_of
 from ..hub import TableHub
+from ..i18n import N_, catalogue, lang_of, tr
 
 router = APIRouter()
 
@@ -18,8 +20,8 @@ VIEWS = {
     "revisor": {"revisor"}, "tl": {"tl"}, "broadcast": {"broadcast"}, "public": {"public", "tl"},
     "dealer": {"dealer"}, "protocol": {"tl", "revisor", "public"}, "hall": {"tl"},
 }
-TITLES = {"public": "Scoreboard", "broadcast": "Broadcast", "dealer": "Dealer",
-          "protocol": "Protocol", "revisor": "Revisor", "tl": "TL", "hall": "All tables"}
+TITLES = {"public": N_("Scoreboard"), "broadcast": N_("Broadcast"), "dealer": N_("Dealer"),
+          "protocol": N_("Protocol"), "revisor": N_("Revisor"), "tl": N_("TL"), "hall": N_("All tables")}
 STATIC = {"common.js": "text/javascript", "revisor.js": "text/javascript", "tl.js": "text/javascript",
           "broadcast.js": "text/javascript", "public.js": "text/javascript", "protocol.js": "text/javascript",
           "dealer.js": "text/javascript", "hall.js": "text/javascript", "style.css": "text/css",
@@ -36,23 +38,34 @@ async def home(request: Request, role: str = Depends(any_role)):
     return RedirectResponse(f"/{role}?token={request.query_params.get('token', '')}", status_code=303)
 
 
+@router.get("/api/i18n")
+async def i18n_json(request: Request, role: str = Depends(any_role)):
+    """The catalogue for a page's own script (``t()``/``tn()`` in common.js)."""
+    return catalogue(lang_of(request.query_params.get("lang")))
+
+
 @router.get("/static/{name}")
-async def static(name: str, role: str = Depends(any_role)):
+async def static(name: str, request: Request, role: str = Depends(any_role)):
+    if name == "i18n.js":  # the catalogue, loaded before common.js
+        data = json.dumps(catalogue(lang_of(request.query_params.get("lang"))), ensure_ascii=False)
+        return Response(f'"use strict";\nconst I18N = {data};\n', media_type="text/javascript", headers=NO_STORE)
     if name not in STATIC:
-        raise Denied(404, "no such file")
+        raise Denied(404, N_("no such file"))
     return Response(_files("static", name), media_type=STATIC[name], headers=NO_STORE)
 
 
 @router.get("/{view}")
 async def page(view: str, request: Request, role: str = Depends(any_role), hub: TableHub = Depends(get_hub)):
     if view not in VIEWS:
-        raise Denied(404, "no such view")
+        raise Denied(404, N_("There is no view '{view}'."), view=view[:40])
     if role not in VIEWS[view]:
-        raise Denied(403, f"the {role} token does not open the {view} view")
+        raise Denied(403, N_("The {role} link does not open the {view} view."), role=role, view=view)
     token = token_of(request) or ""
+    lang = lang_of(request.query_params.get("lang"))
     # who enters cards by hand at this table (dashboard.entry): the Revisor's form follows it
     hands = "revisor" if hub.hands_by_hand else "tl"
     text = (_files("templates", "view.html").replace("{{TOKEN}}", html.escape(token))
             .replace("{{TABLE}}", html.escape(hub.name)).replace("{{VIEW}}", view)
-            .replace("{{TITLE}}", TITLES[view]).replace("{{HANDS}}", hands))
+            .replace("{{TITLE}}", html.escape(tr(TITLES[view], lang))).replace("{{HANDS}}", hands)
+            .replace("{{LANG}}", lang).replace("{{CONNECTING}}", html.escape(tr("connecting", lang))))
     return HTMLResponse(text, headers=NO_STORE)

@@ -12,7 +12,8 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path
 from fastapi.responses import JSONResponse
 
-from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody
+from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody, SignBody
+from ..i18n import N_
 from ..deps import WebSettings, get_hub, get_settings, rate_limited, role_in
 from ..errors import DashboardError
 from ..hub import TableHub
@@ -20,8 +21,8 @@ from ..hub import TableHub
 router = APIRouter(prefix="/api", dependencies=[Depends(rate_limited)])
 
 OK = {"ok": True}
-writer = role_in("tl", "revisor", what="enter actions")
-tl_only = role_in("tl", what="do this")
+writer = role_in("tl", "revisor", what=N_("enter actions"))
+tl_only = role_in("tl", what=N_("do this"))
 
 
 @router.post("/action")
@@ -36,7 +37,7 @@ async def post_action(body: Annotated[ActionBody, Body()], role: str = Depends(w
 
 
 @router.post("/correct")
-async def correct(body: CorrectBody, role: str = Depends(role_in("tl", "revisor", what="correct the table")),
+async def correct(body: CorrectBody, role: str = Depends(role_in("tl", "revisor", what=N_("correct the table"))),
                   hub: TableHub = Depends(get_hub)):
     return JSONResponse(await hub.correct(body.text, role))
 
@@ -69,6 +70,13 @@ async def hide(role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)):
 
 @router.post("/alerts/{alert_id}/resolve")
 async def resolve(alert_id: Annotated[int, Path(ge=0, le=2**62)],
-                  role: str = Depends(role_in("tl", "revisor", what="do this")), hub: TableHub = Depends(get_hub)):
+                  role: str = Depends(role_in("tl", "revisor", what=N_("do this"))), hub: TableHub = Depends(get_hub)):
     hub.resolve_alert(alert_id, role)
+    return OK
+
+
+@router.post("/sign")
+async def sign(body: SignBody, role: str = Depends(role_in("tl", "revisor", what=N_("sign a protocol"))),
+               hub: TableHub = Depends(get_hub)):
+    hub.sign(body.game, role)
     return OK

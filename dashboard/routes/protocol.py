@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from table_controller.views import for_role
 
+from ..i18n import N_
 from ..deps import get_hub, role_in
 from ..hub import _CARD, TableHub
 from ..protocol_head import ProtocolHead
@@ -19,7 +20,7 @@ from ..protocol_svg import protocol_html
 from .pages import VIEWS
 
 router = APIRouter(prefix="/api")
-reader = role_in(*sorted(VIEWS["protocol"]), message="no protocol for this role")
+reader = role_in(*sorted(VIEWS["protocol"]), message=N_("no protocol for this role"))
 
 
 def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 
+from ..i18n import N_
 from ..deps import get_hub, get_settings, role_in
 from ..history import deal_history
 from ..hub import TableHub
@@ -13,13 +14,13 @@ router = APIRouter(prefix="/api")
 
 
 @router.get("/history")
-async def history(role: str = Depends(role_in("tl", message="the TL's history only")),
+async def history(role: str = Depends(role_in("tl", message=N_("the TL's history only"))),
                   hub: TableHub = Depends(get_hub)):
     return {"seq": hub.seq, "events": deal_history(hub.engine.events, hub.revealed)}
 
 
 @router.get("/tables")
-async def tables(request: Request, role: str = Depends(role_in("tl", message="the TL's hall only")),
+async def tables(request: Request, role: str = Depends(role_in("tl", message=N_("the TL's hall only"))),
                  hub: TableHub = Depends(get_hub)):
     # this table first (same origin: base ""), then the peers in the order given
     peers = get_settings(request).peers
@@ -27,6 +28,6 @@ async def tables(request: Request, role: str = Depends(role_in("tl", message="th
 
 
 @router.get("/audit")
-async def audit(role: str = Depends(role_in("tl", message="the TL's audit trail only")),
+async def audit(role: str = Depends(role_in("tl", message=N_("the TL's audit trail only"))),
                 hub: TableHub = Depends(get_hub)):
     return {"entries": hub.audit_entries()}

@@ -1,7 +1,32 @@
 // Shared by every view: the role's WebSocket stream (reconnecting, catching up by seq),
-// card and player rendering, and posting actions.  No build step, no CDN.
+// card and player rendering, posting actions, and the texts in the page's language.
+// No build step, no CDN.
 "use strict";
 const TOKEN = document.body.dataset.token;
+// The catalogue (dashboard/locale, loaded as /static/i18n.js before this file): Swedish by
+// default, English with ?lang=en.  t("English text", {name: ...}); tn(singular, plural, n).
+const LANG = (typeof I18N !== "undefined" && I18N.lang) || document.body.dataset.lang || "sv";
+const MESSAGES = (typeof I18N !== "undefined" && I18N.messages) || {};
+function fill(text, params) {
+  return params ? text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : text;
+}
+function t(msgid, params) {
+  const m = MESSAGES[msgid];
+  return fill(typeof m === "string" && m ? m : msgid, params);
+}
+function tn(singular, plural, n, params) {
+  const m = MESSAGES[singular];
+  const forms = Array.isArray(m) && m[0] ? m : [singular, plural];
+  return fill(n === 1 ? forms[0] : forms[1], { n, ...(params || {}) });
+}
+// The language switch, on every page but the broadcast overlay (hidden by its style).
+function langUrl(lang) {
+  const u = new URL(location.href);
+  u.searchParams.set("lang", lang);
+  return u.pathname + u.search;
+}
+document.body.append(h("a", { id: "lang-toggle", class: "lang-toggle", lang: LANG === "sv" ? "en" : "sv",
+  href: langUrl(LANG === "sv" ? "en" : "sv") }, LANG === "sv" ? "In English" : "P\u00e5 svenska"));
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const App = { last: null, seq: -2 };
 
@@ -35,43 +60,108 @@ function nameEl(p) {
 
 function markers(p) {
   return h("span", { class: "markers" },
-    p.draw_stop ? h("span", { class: "tag drawstop" }, "draw stop") : null,
-    p.out ? h("span", { class: "tag out" }, "out") : null,
-    p.dead_hand ? h("span", { class: "tag dead" }, "dead hand") : null);
+    p.draw_stop ? h("span", { class: "tag drawstop" }, t("draw stop")) : null,
+    p.out ? h("span", { class: "tag out" }, t("out")) : null,
+    p.dead_hand ? h("span", { class: "tag dead" }, t("dead hand")) : null);
 }
 
-const PHASES = { game_start: "seat draw", deal: "dealing", exchange_1: "exchange 1", exchange_2: "exchange 2",
-  exchange_3: "exchange 3", quads_choice: "four of a kind: choice", chicago: "Chicago question",
-  tricks: "trick play", game_over: "game over", table_over: "table over" };
+const PHASES = { game_start: t("seat draw"), deal: t("dealing"), exchange_1: t("exchange 1"),
+  exchange_2: t("exchange 2"), exchange_3: t("exchange 3"), quads_choice: t("four of a kind: choice"),
+  chicago: t("Chicago question"), tricks: t("trick play"), game_over: t("game over"), table_over: t("table over") };
+
+// Award reasons (REPLAY.md) in words, as the Revisor writes them in the protocol.
+const REASONS = { one_pair: t("one pair"), two_pair: t("two pair"), three_of_a_kind: t("three of a kind"),
+  straight: t("straight"), flush: t("flush"), full_house: t("full house"), four_of_a_kind: t("four of a kind"),
+  straight_flush: t("straight flush"), royal_flush: t("royal flush"), last_trick: t("last trick"),
+  last_trick_two: t("last trick with a two"), chicago_won: t("Chicago won"), chicago_lost: t("Chicago failed"),
+  chicago_broken: t("Chicago broken"), revoke: t("revoke"), dealer_error: t("dealer's error"),
+  zeroed: t("zeroed (four of a kind)"), draw_stop_attempt: t("exchange at draw stop"),
+  penalty: t("penalty (TL)"), adjust: t("score correction (TL)") };
+const MOMENTS = { exchange_1: t("exchange 1"), exchange_2: t("exchange 2"), exchange_3: t("exchange 3"),
+  tricks: t("trick play"), final: t("the end of the deal"), tl: t("the TL's decision") };
+function reasonText(r) { return REASONS[r] || String(r || "").replaceAll("_", " "); }
+const CLOCKS = { exchange: t("exchange time"), chicago: t("Chicago time"), quads: t("four of a kind time"), play: t("play time") };
+// Everyone has placed: the players in to_act wait for the dealer's cards, and no shot clock
+// runs for them (D11: the exchange clock is for placing).  Shown as such, not as a missing clock.
+function awaitingCards(s) {
+  const running = (s.clocks && s.clocks.running) || {};
+  return (s.phase || "").startsWith("exchange_") && (s.to_act || []).length > 0 && !s.to_act.some(p => running[p]);
+}
+function signed(n) { return (n > 0 ? "+" : "") + n; }
+// "Anna +2 two pair (exchange 1)": one award in words.
+function awardText(a) {
+  return t("{player} {points} for {reason}", { player: a.player, points: signed(a.points), reason: reasonText(a.reason) });
+}
 
 function headerEl(m) {
   const s = m.state;
   return h("header", { class: "head" },
     h("span", { class: "table" }, m.table),
-    h("span", { id: "where" }, s.game ? `Game ${s.game} \u00b7 deal ${s.deal}` : "Waiting for the first game"),
+    h("span", { id: "where" }, s.game ? t("Game {game} \u00b7 deal {deal}", { game: s.game, deal: s.deal }) : t("Waiting for the first game")),
     h("span", { id: "phase", "data-phase": s.phase }, PHASES[s.phase] || s.phase),
-    s.to_act && s.to_act.length ? h("span", { id: "to-act" }, "to act: " + s.to_act.join(", ")) : null,
-    m.paused ? h("span", { id: "paused", class: "paused" }, "PAUSED") : null,
+    s.to_act && s.to_act.length ? h("span", { id: "to-act", "data-awaiting": awaitingCards(s) ? "1" : null },
+      awaitingCards(s) ? t("cards owed to: {players}", { players: s.to_act.join(", ") }) : t("to act: {players}", { players: s.to_act.join(", ") })) : null,
+    m.paused ? h("span", { id: "paused", class: "paused" }, t("PAUSED")) : null,
     h("span", { id: "seq", "data-seq": m.seq }, "#" + m.seq));
 }
 
 function trickEl(s) {
   const out = h("div", { class: "trick-area" });
-  if (s.open_card) out.append(h("div", { id: "open-card" }, `Open card for ${s.open_card.player}: `,
-    cardEl(s.open_card.card), s.open_card.taken ? " taken" : " declined"));
-  if (s.trick) out.append(h("div", { id: "trick" }, `Trick ${s.trick.number}` +
-    (s.trick.leader ? ` (lead ${s.trick.leader}): ` : ": "),
+  if (s.open_card) out.append(h("div", { id: "open-card" }, t("Open card for {player}:", { player: s.open_card.player }), " ",
+    cardEl(s.open_card.card), " ", s.open_card.taken ? t("taken") : t("declined")));
+  if (s.trick) out.append(h("div", { id: "trick" }, (s.trick.leader ? t("Trick {n} (lead {player}):", { n: s.trick.number, player: s.trick.leader })
+    : t("Trick {n}:", { n: s.trick.number })) + " ",
     s.trick.cards.map(c => h("span", { class: "played" }, c.player + " ", cardEl(c.card)))));
-  if (s.last_award) { const a = s.last_award;
-    out.append(h("div", { id: "last-award" }, `Last: ${a.player} ${a.points > 0 ? "+" : ""}${a.points} ${a.reason.replaceAll("_", " ")}`)); }
+  if (s.last_award) out.append(h("div", { id: "last-award", "data-reason": s.last_award.reason },
+    t("Last award:"), " ", awardText(s.last_award)));
   return out;
 }
 
+// The result when a game or the table is over: who placed where, who goes on.
+function resultEl(s) {
+  const tb = s.table || {};
+  if (s.phase === "table_over" && (tb.standings || []).length)
+    return h("section", { id: "result", class: "result" }, h("b", {}, t("Table result")), " ",
+      tb.standings.map(x => t("{rank}. {player}: {pp} placement points ({score} points)",
+        { rank: x.rank, player: x.player, pp: x.placement_points, score: x.score_total })).join(" \u00b7 "));
+  const g = (s.games || []).find(x => x.number === s.game);
+  if (s.phase === "game_over" && g && g.places)
+    return h("section", { id: "result", class: "result" }, h("b", {}, t("Game {n} result", { n: g.number })), " ",
+      Object.entries(g.places).sort((a, b) => a[1] - b[1]).map(([p, place]) =>
+        t("{rank}. {player} ({score} points)", { rank: place, player: p, score: (g.scores || {})[p] ?? "-" })).join(" \u00b7 "));
+  return null;
+}
+
+// Signing each finished game's protocol (RULES.md §12): "Revisorn intygar", then the TL
+// countersigns; each an audit record.  ``role``: "revisor" or "tl".
+function signEl(m, role) {
+  const signed = m.signed || {};
+  const games = ((m.state && m.state.games) || []).filter(g => g.finished);
+  if (!games.length) return null;
+  return h("section", { id: "signing" }, games.map(g => {
+    const by = signed[String(g.number)] || [];
+    const status = by.includes("tl") ? t("Game {n}: signed by the Revisor, countersigned by the TL", { n: g.number })
+      : by.includes("revisor") ? t("Game {n}: signed by the Revisor", { n: g.number }) : t("Game {n}: not signed", { n: g.number });
+    const mine = role === "revisor" ? !by.includes("revisor") : by.includes("revisor") && !by.includes("tl");
+    const label = role === "revisor" ? t("The Revisor certifies game {n}", { n: g.number }) : t("Countersign game {n}", { n: g.number });
+    return h("div", { class: "sign-row", "data-game": g.number, "data-signed": by.join(",") }, status, " ",
+      mine ? h("button", { class: "sign", "data-game": g.number, onclick: async () => {
+        if (!window.confirm(label + "?")) return;
+        try { await post("/api/sign", { game: g.number }); showError(""); } catch (e) { showError(e.message); } } }, label) : null);
+  }));
+}
+
 // Shot clocks (RULES.md §10) as the live loop last reported them; they count down here
-// between messages, and stand still while the table is paused.
+// between messages, and stand still while the table is paused.  A player who is to act
+// and has no clock running (none for this step, or it was not started) shows "no clock",
+// so nobody reads a missing clock as time left.
 function clockEl(s, name) {
   const c = s.clocks && s.clocks.running && s.clocks.running[name];
-  if (!c) return null;
+  if (!c) {
+    if (!s.to_act || !s.to_act.includes(name) || s.phase === "game_start" || s.phase === "deal") return null;
+    return awaitingCards(s) ? h("span", { class: "clock none", "data-clock": "dealer" }, t("gets cards from the dealer"))
+      : h("span", { class: "clock none", "data-clock": "none" }, t("no clock"));
+  }
   const deadline = s.clocks.paused ? null : performance.now() + c.remaining * 1000;
   const el = h("span", { class: "clock", "data-clock": c.clock, "data-deadline": deadline }, "");
   tickClock(el, c.remaining);
@@ -79,13 +169,14 @@ function clockEl(s, name) {
 }
 function tickClock(el, remaining) {
   const left = el.dataset.deadline ? (Number(el.dataset.deadline) - performance.now()) / 1000 : remaining;
-  el.textContent = `${el.dataset.clock} ${Math.max(0, Math.ceil(left))} s`;
+  el.textContent = left <= 0 ? t("{clock}: time is up", { clock: CLOCKS[el.dataset.clock] || el.dataset.clock })
+    : `${CLOCKS[el.dataset.clock] || el.dataset.clock} ${Math.ceil(left)} s`;
   el.classList.toggle("over", left <= 0);
 }
 setInterval(() => document.querySelectorAll(".clock[data-deadline]").forEach(el => tickClock(el, 0)), 250);
 
 async function post(path, body) {
-  const r = await fetch(path + "?token=" + encodeURIComponent(TOKEN), {
+  const r = await fetch(path + "?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
   let data = {};
   try { data = await r.json(); } catch (e) { /* empty body */ }
@@ -108,7 +199,7 @@ function connect(render) {
   function open() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(TOKEN)}&since=${App.seq}`);
-    ws.onopen = () => { delay = 300; conn.dataset.state = "live"; conn.textContent = "live"; };
+    ws.onopen = () => { delay = 300; conn.dataset.state = "live"; conn.textContent = t("live"); };
     ws.onmessage = ev => {
       const m = JSON.parse(ev.data);
       App.last = m; App.seq = m.seq;
@@ -116,7 +207,7 @@ function connect(render) {
       try { render(m); } catch (e) { console.error(e); }
     };
     ws.onclose = () => {
-      conn.dataset.state = "reconnecting"; conn.textContent = "reconnecting";
+      conn.dataset.state = "reconnecting"; conn.textContent = t("reconnecting");
       setTimeout(open, delay); delay = Math.min(delay * 2, 3000);
     };
   }
@@ -129,17 +220,26 @@ function setKids(el, ...kids) {
 }
 
 // One alert with what may be done about it: a rejected line is marked resolved; a sensing
-// alert is settled by a correction ("the card at pad 3 is 7H", "dismiss 4").
+// alert is settled by a correction ("the card at pad 3 is 7H", "dismiss 4").  The server
+// sends each alert's text in both languages (text: English, text_sv).
+const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert") };
+function alertText(a) { return (LANG === "sv" && a.text_sv) || a.text; }
 function alertEl(a) {
   const sensing = String(a.id).startsWith("s");
-  const li = h("li", { "data-alert": a.id, class: "alert" }, `[${a.kind}] ${a.text} `);
+  const li = h("li", { "data-alert": a.id, "data-kind": a.kind, class: "alert" },
+    h("b", { class: "alert-kind" }, ALERT_KINDS[a.kind] || t(String(a.kind))), " ", alertText(a), " ");
   if (sensing) {
-    const input = h("input", { class: "correction", placeholder: `e.g. the card at pad ${a.pad || 1} is 7H, or dismiss ${String(a.id).slice(1)}` });
-    li.append(input, h("button", { onclick: async () => {
-      try { await post("/api/correct", { text: input.value }); showError(""); } catch (e) { showError(e.message); } } }, "Correct"));
+    const n = String(a.id).slice(1);
+    const input = h("input", { class: "correction", placeholder: t("e.g. the card at pad {pad} is 7H, or dismiss {n}",
+      { pad: String(a.pad || "1").replace("seat", ""), n }) });
+    const send = async text => {
+      try { await post("/api/correct", { text }); showError(""); } catch (e) { showError(e.message); } };
+    li.append(input, h("button", { onclick: () => send(input.value) }, t("Correct")),
+      // one tap: the alert was wrong (a card slid, a reader hiccup)
+      h("button", { class: "dismiss", "data-alert": a.id, onclick: () => send("dismiss " + n) }, t("Dismiss")));
   } else {
     li.append(h("button", { onclick: async () => {
-      try { await post(`/api/alerts/${a.id}/resolve`); showError(""); } catch (e) { showError(e.message); } } }, "Resolved"));
+      try { await post(`/api/alerts/${a.id}/resolve`); showError(""); } catch (e) { showError(e.message); } } }, t("Resolved")));
   }
   return li;
 }
@@ -154,26 +254,31 @@ const TEMPLATES = {
   retract: { do: "retract", player: "" }, timeout: { do: "timeout", player: "", clock: "play" },
   time_call: { do: "time_call", player: "" }, table: { do: "table", ruleset: "sm2025", players: [] },
 };
+const ACTION_NAMES = { game: t("new game (seats, button)"), deal: t("deal (cards)"), discard: t("exchange: cards placed"),
+  open: t("open card"), receive: t("exchange: cards received"), quads: t("four of a kind: choice"),
+  chicago: t("Chicago answer"), play: t("card played"), retract: t("card taken back"), timeout: t("time is up"),
+  time_call: t("time called"), table: t("new table (players)") };
 const CARD_KINDS = ["deal", "discard", "open", "receive", "play"];
 function manualEntry(withCards) {
   const kinds = Object.keys(TEMPLATES).filter(k => withCards || !CARD_KINDS.includes(k));
   const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false" });
-  const kind = h("select", { id: "manual-do", onchange: () => fill() }, kinds.map(k => h("option", { value: k }, k)));
+  const kind = h("select", { id: "manual-do", onchange: () => template() },
+    kinds.map(k => h("option", { value: k }, ACTION_NAMES[k] || k)));
   const note = h("div", { id: "manual-result" });
-  function fill() {
-    const t = { ...TEMPLATES[kind.value] };
+  function template() {
+    const body = { ...TEMPLATES[kind.value] };
     const s = App.last && App.last.state;
-    if ("player" in t && s && s.to_act && s.to_act.length) t.player = s.to_act[0];
-    entry.value = JSON.stringify(t);
+    if ("player" in body && s && s.to_act && s.to_act.length) body.player = s.to_act[0];
+    entry.value = JSON.stringify(body);
   }
   async function send(body) {
-    try { await post("/api/action", body); note.textContent = "inmatad / entered: " + body.do; showError(""); }
+    try { await post("/api/action", body); note.textContent = t("entered: {what}", { what: ACTION_NAMES[body.do] || body.do }); showError(""); }
     catch (e) { note.textContent = ""; showError(e.message); }
   }
-  const el = h("section", { id: "manual" }, h("h2", {}, "Mata in för hand / Enter an action by hand"), kind, entry,
+  const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), kind, entry,
     h("button", { id: "manual-submit", onclick: () => {
-      let body; try { body = JSON.parse(entry.value); } catch (e) { showError("not valid JSON: " + e.message); return; }
-      send(body); } }, "Mata in / Enter"), note);
-  fill();
+      let body; try { body = JSON.parse(entry.value); } catch (e) { showError(t("not valid JSON: {error}", { error: e.message })); return; }
+      send(body); } }, t("Enter")), note);
+  template();
   return { el, send };
 }

@@ -5,66 +5,67 @@
 const app = document.getElementById("app");
 const grid = h("div", { id: "hall", class: "hall" });
 const summary = h("p", { id: "hall-summary", class: "small" }, "");
-setKids(app, h("header", { class: "head" }, h("span", { class: "table" }, "All tables")), summary, grid);
+setKids(app, h("header", { class: "head" }, h("span", { class: "table" }, t("All tables"))), summary, grid);
 
 const panels = [];
+const STATES = { connecting: t("connecting"), offline: t("offline"), live: t("live") };
 
 function wsUrl(base) {
   const origin = base || location.origin;
   return origin.replace(/^http/, "ws") + "/ws?token=" + encodeURIComponent(TOKEN);
 }
 
-function renderPanel(t) {
-  const m = t.last;
-  const open = h("a", { class: "open", href: (t.base || "") + "/tl?token=" + encodeURIComponent(TOKEN) }, "open");
+function renderPanel(tb) {
+  const m = tb.last;
+  const open = h("a", { class: "open", href: (tb.base || "") + "/tl?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG }, t("open"));
   if (!m) {
-    setKids(t.el, h("h2", {}, t.name || t.base, " ", open), h("p", { class: "small" }, t.state));
-    t.el.dataset.state = t.state;
+    setKids(tb.el, h("h2", {}, tb.name || tb.base, " ", open), h("p", { class: "small" }, STATES[tb.state] || tb.state));
+    tb.el.dataset.state = tb.state;
     return;
   }
   const s = m.state, alerts = m.alerts || [];
-  t.el.dataset.state = t.state;
-  t.el.dataset.table = m.table;
-  t.el.dataset.seq = m.seq;
-  t.el.dataset.alerts = alerts.length;
-  setKids(t.el,
+  tb.el.dataset.state = tb.state;
+  tb.el.dataset.table = m.table;
+  tb.el.dataset.seq = m.seq;
+  tb.el.dataset.alerts = alerts.length;
+  setKids(tb.el,
     h("h2", {}, m.table, " ", open),
     h("div", { class: "where" },
-      s.game ? `Game ${s.game} \u00b7 deal ${s.deal} \u00b7 ` : "", h("span", { class: "phase" }, PHASES[s.phase] || s.phase),
-      m.paused ? h("span", { class: "paused" }, " PAUSED ") : null,
-      t.state !== "live" ? h("span", { class: "tag out" }, t.state) : null,
+      s.game ? t("Game {game} \u00b7 deal {deal}", { game: s.game, deal: s.deal }) + " \u00b7 " : "", h("span", { class: "phase" }, PHASES[s.phase] || s.phase),
+      m.paused ? h("span", { class: "paused" }, " " + t("PAUSED") + " ") : null,
+      tb.state !== "live" ? h("span", { class: "tag out" }, STATES[tb.state] || tb.state) : null,
       h("span", { class: "small" }, " #" + m.seq)),
     h("table", { class: "hall-players" }, s.players.map(p =>
       h("tr", { "data-player": p.name, class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, nameEl(p)), h("td", { class: "score" }, p.score), h("td", {}, markers(p), clockEl(s, p.name))))),
-    alerts.length ? h("ul", { class: "hall-alerts" }, alerts.map(a => h("li", { "data-alert": a.id }, `[${a.kind}] ${a.text}`)))
-      : h("p", { class: "small" }, "no open alerts"));
+    alerts.length ? h("ul", { class: "hall-alerts" }, alerts.map(a => h("li", { "data-alert": a.id }, h("b", {}, ALERT_KINDS[a.kind] || a.kind), " ", alertText(a))))
+      : h("p", { class: "small" }, t("no open alerts")));
 }
 
 function renderSummary() {
-  const live = panels.filter(t => t.state === "live").length;
-  const alerts = panels.reduce((n, t) => n + ((t.last && t.last.alerts) || []).length, 0);
-  const paused = panels.filter(t => t.last && t.last.paused).length;
-  summary.textContent = `${panels.length} tables, ${live} live, ${paused} paused, ${alerts} open alerts`;
+  const live = panels.filter(tb => tb.state === "live").length;
+  const alerts = panels.reduce((n, tb) => n + ((tb.last && tb.last.alerts) || []).length, 0);
+  const paused = panels.filter(tb => tb.last && tb.last.paused).length;
+  summary.textContent = t("{n} tables, {live} live, {paused} paused, {alerts} open alerts", { n: panels.length, live, paused, alerts });
   document.body.dataset.live = live;
   const conn = document.getElementById("conn");
   conn.dataset.state = live ? "live" : "reconnecting";
-  conn.textContent = live === panels.length ? "live" : `${panels.length - live} table(s) unreachable`;
+  conn.textContent = live === panels.length ? t("live") : t("{n} table(s) unreachable", { n: panels.length - live });
   document.body.dataset.alerts = alerts;
 }
 
-function follow(t) {
+function follow(tb) {
   let delay = 500;
   function open() {
     let ws;
-    try { ws = new WebSocket(wsUrl(t.base)); } catch (e) { t.state = "offline"; renderPanel(t); return; }
+    try { ws = new WebSocket(wsUrl(tb.base)); } catch (e) { tb.state = "offline"; renderPanel(tb); return; }
     ws.onopen = () => { delay = 500; };
     ws.onmessage = ev => {
-      t.last = JSON.parse(ev.data); t.state = "live";
-      try { renderPanel(t); renderSummary(); } catch (e) { console.error(e); }
+      tb.last = JSON.parse(ev.data); tb.state = "live";
+      try { renderPanel(tb); renderSummary(); } catch (e) { console.error(e); }
     };
     ws.onclose = () => {
-      t.state = "offline"; renderPanel(t); renderSummary();
+      tb.state = "offline"; renderPanel(tb); renderSummary();
       setTimeout(open, delay); delay = Math.min(delay * 2, 5000);
     };
   }
@@ -73,11 +74,11 @@ function follow(t) {
 
 (async () => {
   const r = await fetch("/api/tables?token=" + encodeURIComponent(TOKEN));
-  if (!r.ok) { showError("the hall is the TL's page"); return; }
+  if (!r.ok) { showError(t("the hall is the TL's page")); return; }
   const d = await r.json();
-  for (const t of d.tables) {
-    const p = { base: t.base, name: t.name || t.base, state: "connecting", last: null,
-                el: h("section", { class: "hall-table", "data-base": t.base || "here" }) };
+  for (const tb of d.tables) {
+    const p = { base: tb.base, name: tb.name || tb.base, state: "connecting", last: null,
+                el: h("section", { class: "hall-table", "data-base": tb.base || "here" }) };
     panels.push(p); grid.append(p.el); renderPanel(p); follow(p);
   }
   renderSummary();

@@ -1,72 +1,148 @@
-// The TL's overview: the table's state, alerts, the deal's history, penalties and
-// corrections with a reason, pause/resume, and revealing a hand for a dispute (logged).
+// The TL's console: alerts first, the table's state, the decisions (pause/resume with their
+// own reasons, penalty, score correction, reveal) beside it, every one confirmed before it
+// applies; the deal's history in plain words and the audit trail below.
 "use strict";
 const live = h("div", { id: "live" });
 const hist = h("section", { id: "history" });
 const audit = h("section", { id: "audit" });
-const msg = h("div", { id: "tl-result" });
-const who = () => h("select", { class: "who" });
-const pPlayer = who(), aPlayer = who(), rPlayer = who();
-const pKind = h("select", { id: "penalty-kind" }, ["warning", "sit_out_deal", "sit_out_game", "last_place", "no_placement", "points"].map(k => h("option", { value: k }, k)));
-const pPoints = h("input", { id: "penalty-points", type: "number", value: "0" });
-const pReason = h("input", { id: "penalty-reason", placeholder: "reason (required)" });
-const aPoints = h("input", { id: "adjust-points", type: "number", value: "0" });
-const aReason = h("input", { id: "adjust-reason", placeholder: "reason (required)" });
-const rReason = h("input", { id: "reveal-reason", placeholder: "dispute (required)" });
-const pauseReason = h("input", { id: "pause-reason", placeholder: "why (kept in the audit trail)" });
-pPlayer.id = "penalty-player"; aPlayer.id = "adjust-player"; rPlayer.id = "reveal-player";
+const msg = h("div", { id: "tl-result", role: "status" });
+const who = id => h("select", { class: "who", id });
+const pPlayer = who("penalty-player"), aPlayer = who("adjust-player"), rPlayer = who("reveal-player");
+const PENALTIES = { warning: t("warning"), sit_out_deal: t("sit out a deal"), sit_out_game: t("sit out a game"),
+  last_place: t("last place in the game"), no_placement: t("no placement points"), points: t("points deducted") };
+const pKind = h("select", { id: "penalty-kind" }, Object.entries(PENALTIES).map(([k, v]) => h("option", { value: k }, v)));
+const pPoints = h("input", { id: "penalty-points", type: "number", min: "0", value: "0", title: t("points deducted") });
+const pReason = h("input", { id: "penalty-reason", placeholder: t("reason (required)") });
+const aPoints = h("input", { id: "adjust-points", type: "number", value: "0", title: t("points (+ or -)") });
+const aReason = h("input", { id: "adjust-reason", placeholder: t("reason (required)") });
+const rReason = h("input", { id: "reveal-reason", placeholder: t("dispute (required)") });
+const pauseReason = h("input", { id: "pause-reason", placeholder: t("why (kept in the audit trail)") });
+const resumeReason = h("input", { id: "resume-reason", placeholder: t("why (kept in the audit trail)") });
 
-async function act(path, body, label) {
-  try { await post(path, body); msg.textContent = label; showError(""); refresh(); }
-  catch (e) { msg.textContent = ""; showError(e.message); }
+// Every decision is confirmed in words before it applies (issue 18).
+function confirmed(text) { return document.body.dataset.noconfirm === "1" || window.confirm(text); }
+async function act(path, body, label, question) {
+  if (question && !confirmed(question)) return null;
+  try { const r = await post(path, body); msg.textContent = label(r); showError(""); refresh(); return r; }
+  catch (e) { msg.textContent = ""; showError(e.message); return null; }
 }
-function needReason(input) { if (!input.value.trim()) { showError("give a reason"); return false; } return true; }
+function needReason(input) { if (!input.value.trim()) { showError(t("Give a reason.")); input.focus(); return false; } return true; }
 
-setKids(document.getElementById("app"), live,
-  h("section", { id: "controls" },
-    h("div", {}, h("a", { id: "hall-link", href: "/hall?token=" + encodeURIComponent(TOKEN) }, "All tables of the event")),
-    h("div", {}, h("button", { id: "pause", onclick: () => act("/api/pause", { reason: pauseReason.value }, "paused") }, "Pause"),
-      h("button", { id: "resume", onclick: () => act("/api/resume", { reason: pauseReason.value }, "resumed") }, "Resume"),
-      pauseReason),
-    h("div", {}, h("b", {}, "Penalty "), pPlayer, pKind, pPoints, pReason,
-      h("button", { id: "penalty-submit", onclick: () => { if (!needReason(pReason)) return;
-        const b = { do: "penalty", player: pPlayer.value, kind: pKind.value, reason: pReason.value };
-        if (pKind.value === "points") b.points = parseInt(pPoints.value, 10) || 0;
-        act("/api/action", b, "penalty given"); } }, "Give")),
-    h("div", {}, h("b", {}, "Score correction "), aPlayer, aPoints, aReason,
-      h("button", { id: "adjust-submit", onclick: () => { if (!needReason(aReason)) return;
-        act("/api/action", { do: "adjust", player: aPlayer.value, points: parseInt(aPoints.value, 10) || 0, reason: aReason.value }, "score corrected"); } }, "Correct")),
-    h("div", {}, h("b", {}, "Reveal a hand "), rPlayer, rReason,
-      h("button", { id: "reveal-submit", onclick: () => { if (!needReason(rReason)) return;
-        act("/api/reveal", { player: rPlayer.value, reason: rReason.value }, "revealed (logged)"); } }, "Reveal"),
-      h("button", { id: "hide", onclick: () => act("/api/hide", {}, "hidden") }, "Hide")),
-    msg),
-  manualEntry(true).el, hist, audit);
+// An answer to a penalty or correction says what was applied: the score stops at 0 (r19).
+function appliedText(r, player, asked) {
+  if (r && r.applied !== undefined && r.applied !== asked)
+    return t("{player}: {applied} applied, not {asked}: a score does not go below 0 (r19)",
+      { player, applied: signed(r.applied), asked: signed(asked) });
+  return "";
+}
+
+const controls = h("section", { id: "controls" },
+  h("div", { class: "row" }, h("b", {}, t("Pause")), pauseReason,
+    h("button", { id: "pause", onclick: () => act("/api/pause", { reason: pauseReason.value },
+      () => { pauseReason.value = ""; return t("Table paused"); }) }, t("Pause"))),
+  h("div", { class: "row" }, h("b", {}, t("Resume")), resumeReason,
+    h("button", { id: "resume", onclick: () => act("/api/resume", { reason: resumeReason.value },
+      () => { resumeReason.value = ""; return t("Play resumed"); }) }, t("Resume"))),
+  h("div", { class: "row" }, h("b", {}, t("Penalty")), pPlayer, pKind, pPoints, pReason,
+    h("button", { id: "penalty-submit", onclick: () => { if (!needReason(pReason)) return;
+      const b = { do: "penalty", player: pPlayer.value, kind: pKind.value, reason: pReason.value };
+      const pts = Math.abs(parseInt(pPoints.value, 10) || 0);
+      if (pKind.value === "points") b.points = pts;
+      const what = PENALTIES[pKind.value] + (pKind.value === "points" ? ` (${-pts})` : "");
+      act("/api/action", b, r => [t("Penalty given: {player}, {what}", { player: b.player, what }),
+        pKind.value === "points" ? appliedText(r, b.player, -pts) : ""].filter(Boolean).join(". "),
+        t("Give {player} a penalty: {what}?", { player: b.player, what })); } }, t("Give"))),
+  h("div", { class: "row" }, h("b", {}, t("Score correction")), aPlayer, aPoints, aReason,
+    h("button", { id: "adjust-submit", onclick: () => { if (!needReason(aReason)) return;
+      const pts = parseInt(aPoints.value, 10) || 0;
+      const b = { do: "adjust", player: aPlayer.value, points: pts, reason: aReason.value };
+      act("/api/action", b, r => [t("Score corrected: {player} {points}", { player: b.player, points: signed(pts) }),
+        appliedText(r, b.player, pts)].filter(Boolean).join(". "),
+        t("Correct {player}'s score by {points}?", { player: b.player, points: signed(pts) })); } }, t("Correct"))),
+  h("div", { class: "row" }, h("b", {}, t("Reveal a hand")), rPlayer, rReason,
+    h("button", { id: "reveal-submit", onclick: () => { if (!needReason(rReason)) return;
+      act("/api/reveal", { player: rPlayer.value, reason: rReason.value }, () => t("Hand shown to the TL (logged)"),
+        t("Show {player}'s hand to the TL? This is logged.", { player: rPlayer.value })); } }, t("Reveal")),
+    h("button", { id: "hide", onclick: () => act("/api/hide", {}, () => t("Hands hidden again")) }, t("Hide"))),
+  msg,
+  h("div", { class: "small" }, h("a", { id: "hall-link", href: "/hall?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG },
+    t("All tables of the event"))));
+
+// left: the state, alerts first, and the history; right: the decisions and the audit trail
+setKids(document.getElementById("app"), h("div", { class: "tl-main" }, h("div", { class: "tl-left" }, live, hist),
+  h("div", { class: "tl-right" }, controls, audit)), manualEntry(true).el);
+
+// The history in plain words ("Cilla declined the open card 9♥").
+function cardsText(v) { return Array.isArray(v) ? v : null; }
+function eventEl(e) {
+  const c = x => cardEl(x);
+  const n = v => (typeof v === "number" ? v : (v || []).length);
+  const words = {
+    deal_started: () => [t("Deal {n} dealt; button {player}", { n: e.number, player: e.button })],
+    cards_placed: () => [tn("{player} placed {n} card (exchange {x})", "{player} placed {n} cards (exchange {x})",
+      n(e.cards), { player: e.player, x: e.exchange })],
+    open_card_shown: () => e.taken ? [t("{player} took the open card", { player: e.player }), " ", c(e.card)]
+      : [t("{player} declined the open card", { player: e.player }), " ", c(e.card)],
+    cards_received: () => [tn("{player} received {n} card", "{player} received {n} cards", n(e.cards), { player: e.player })],
+    exchange_ended: () => [t("Exchange {x} over", { x: e.exchange })],
+    phase_entered: () => [t("Now: {phase}", { phase: PHASES[e.phase === "exchange" ? "exchange_" + e.exchange : e.phase] || e.phase })],
+    awarded: () => [awardText(e) + (e.asked && e.asked !== e.points ? " " + t("(asked {asked}; a score stops at 0)", { asked: signed(e.asked) }) : "")],
+    hand_broken: () => [t("{player} broke a scoring hand", { player: e.player })],
+    chicago_answered: () => [e.say ? t("{player} said Chicago", { player: e.player }) : t("{player} said no to Chicago", { player: e.player })],
+    quads_chosen: () => [e.choice === "zero" ? t("{player} zeroed the others (four of a kind)", { player: e.player })
+      : t("{player} took the points (four of a kind)", { player: e.player })],
+    card_played: () => [t("{player} played", { player: e.player }), " ", c(e.card), e.revoke ? " " + t("(revoke)") : ""],
+    card_retracted: () => [t("{player} took back", { player: e.player }), " ", c(e.card)],
+    trick_won: () => [t("{player} won trick {n} with", { player: e.player, n: e.number }), " ", c(e.card)],
+    penalty_given: () => [t("Penalty for {player}: {what}", { player: e.player, what: PENALTIES[e.kind] || e.kind }) + (e.reason ? ` (${e.reason})` : "")],
+    violation_recorded: () => [t("{player} ran out of time ({clock})", { player: e.player, clock: CLOCKS[e.clock] || e.clock })],
+    hand_folded: () => [t("{player}'s hand is folded", { player: e.player })],
+    player_out: () => [t("{player} went out", { player: e.player })],
+    deal_ended: () => [t("Deal {n} over", { n: e.number })],
+    game_ended: () => [e.winner ? t("Game {n} over: {player} won", { n: e.number, player: e.winner }) : t("Game {n} over", { n: e.number })],
+    table_ended: () => [t("The table is over: {ranking}", { ranking: (e.ranking || []).map((p, i) => `${i + 1}. ${p}`).join(", ") })],
+    dealer_erred: () => [t("Dealer's error at {player}", { player: e.player })],
+    game_started: () => [t("Game {n} started; button {player}", { n: e.number, player: e.button })],
+    playoff_needed: () => [t("Särspel between {players}", { players: (e.players || []).join(", ") })],
+  }[e.type];
+  return h("li", { "data-seq": e.seq, "data-type": e.type }, ...(words ? words() : [String(e.type).replaceAll("_", " ")]));
+}
+
+function auditText(e) {
+  const WHAT = { pause: t("paused the table"), resume: t("resumed play"), reveal: t("revealed"), hide: t("hid the hands"),
+    resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
+    penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),
+    sign: t("signed the protocol of game {n}", { n: e.game }) };
+  return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${e.by} ${WHAT[e.what] || e.what}` +
+    (e.player ? " " + e.player : "") + (e.what === "penalty" ? ` (${PENALTIES[e.kind] || e.kind}${e.applied !== undefined ? " " + signed(e.applied) : ""})`
+      : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") + (e.reason ? ": " + e.reason : "");
+}
 
 let names = "";
 async function refresh() {
   const q = "?token=" + encodeURIComponent(TOKEN);
   const [hr, ar] = await Promise.all([fetch("/api/history" + q), fetch("/api/audit" + q)]);
   if (hr.ok) { const d = await hr.json(); hist.dataset.seq = d.seq;
-    setKids(hist, h("h2", {}, "This deal"), h("ol", {}, d.events.map(e => h("li", { "data-seq": e.seq },
-      e.type.replaceAll("_", " ") + " " + JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type" && k !== "seq"))))))); }
+    // newest first: what just happened is what the TL is asked about
+    setKids(hist, h("h2", {}, t("This deal, newest first")), h("ol", { reversed: true }, d.events.map(eventEl).reverse())); }
   if (ar.ok) { const d = await ar.json();
-    setKids(audit, h("h2", {}, "Audit trail"), h("ul", {}, d.entries.slice(-20).map(e =>
-      h("li", {}, `${new Date(e.at * 1000).toLocaleTimeString()} ${e.by} ${e.what}` + (e.player ? " " + e.player : "") + (e.reason ? ": " + e.reason : ""))))); }
+    setKids(audit, h("h2", {}, t("Audit trail")), h("ul", {}, d.entries.slice(-20).map(e => h("li", { "data-what": e.what }, auditText(e))))); }
 }
 let pending = null;
 connect(m => {
   const s = m.state;
   const n = s.players.map(p => p.name).join(",");
   if (n !== names) { names = n; for (const sel of [pPlayer, aPlayer, rPlayer]) setKids(sel, ...s.players.map(p => h("option", { value: p.name }, p.name))); }
+  const alerts = m.alerts || [];
   setKids(live, headerEl(m),
-    h("table", { id: "tl-players" }, h("tr", {}, ["Player", "Score", "", "Hand (revealed only)", "Played", "Warnings"].map(x => h("th", {}, x))),
+    h("section", { id: "tl-alerts", class: alerts.length ? "has-alerts" : "" }, h("h2", {}, t("Alerts")),
+      alerts.length ? h("ul", {}, alerts.map(alertEl)) : h("p", { class: "small" }, t("no open alerts"))),
+    h("table", { id: "tl-players" }, h("tr", {}, [t("Player"), t("Score"), "", t("Hand (revealed only)"), t("Played"), t("Warnings")].map(x => h("th", {}, x))),
       s.players.map(p => h("tr", { "data-player": p.name, "data-held": p.hand_count || 0, class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, nameEl(p)), h("td", { class: "score" }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),
         h("td", { class: "revealed" }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
-        h("td", {}, cardsEl(p.played)), h("td", {}, `${p.warnings || 0} / ${p.violations || 0} violations`)))),
-    trickEl(s),
-    h("section", { id: "tl-alerts" }, h("h2", {}, "Alerts"), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
-      h("p", { class: "small" }, "no open alerts")));
-  clearTimeout(pending); pending = setTimeout(refresh, 200);  // the history follows, throttled
+        h("td", {}, cardsEl(p.played)), h("td", {}, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
+    trickEl(s), resultEl(s), signEl(m, "tl"));
+  // the history follows, at most every 200 ms (a throttle: a busy table never starves it)
+  if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200);
 });

@@ -124,6 +124,7 @@ def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_s
 def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     s = make_server(pace=0.03, delay=0)
     tl, rev = chromium.new_page(), chromium.new_page()
+    tl.on("dialog", lambda d: d.accept())  # every decision is confirmed before it applies
     tl.goto(s.url("tl"))
     rev.goto(s.url("revisor"))
     wait_seq_above(tl, 3)
@@ -138,18 +139,18 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     # a penalty needs a reason: without one nothing is posted
     tl.select_option("#penalty-player", "Bo")
     tl.click("#penalty-submit")
-    assert "reason" in tl.locator("#error").inner_text()
+    assert "skäl" in tl.locator("#error").inner_text()  # "Ange ett skäl." (Swedish first)
     assert not [a for a in s.actions() if a["do"] == "penalty"]
     tl.fill("#penalty-reason", "slow play, second time")
     tl.click("#penalty-submit")
-    tl.wait_for_function("() => document.querySelector('#tl-result').textContent.includes('penalty')")
+    tl.wait_for_function("() => document.querySelector('#tl-result').textContent.includes('Straff givet')")
     pen = [a for a in s.actions() if a["do"] == "penalty"]
     assert pen and pen[0]["player"] == "Bo" and pen[0]["reason"] == "slow play, second time"
     tl.select_option("#adjust-player", "Cilla")
     tl.fill("#adjust-points", "3")
     tl.fill("#adjust-reason", "miscounted pair")
     tl.click("#adjust-submit")
-    tl.wait_for_function("() => document.querySelector('#tl-result').textContent.includes('corrected')")
+    tl.wait_for_function("() => document.querySelector('#tl-result').textContent.includes('Poäng rättad')")
     adj = [a for a in s.actions() if a["do"] == "adjust"]
     assert adj and adj[0] == {"do": "adjust", "player": "Cilla", "points": 3, "reason": "miscounted pair"}
     # reveal: the TL sees that hand, logged; the Revisor still sees none
@@ -171,7 +172,7 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     tl.click("#reveal-submit")
     tl.wait_for_selector('#tl-players tr[data-player="Anna"] td.revealed .card')
     assert tl.locator('#tl-players tr:not([data-player="Anna"]) td.revealed .card').count() == 0
-    tl.wait_for_function("() => document.querySelector('#audit').textContent.includes('reveal Anna')")
+    tl.wait_for_function("() => document.querySelector('#audit').textContent.includes('visade handen för Anna')")
     assert tl.locator("#history li").count() >= 1  # the deal's history, card fields filtered
     audit = s.audit()
     assert any(e["what"] == "reveal" and e["player"] == "Anna" and e["reason"] == "dispute: card seen" for e in audit)
@@ -200,6 +201,7 @@ def test_revisor_enters_actions_by_hand_and_a_bad_one_changes_nothing(make_serve
     page = chromium.new_page()
     page.goto(s.url("revisor"))
     page.wait_for_selector("#conn[data-state='live']")
+    page.click("#manual-box summary")  # the JSON entry is folded away on the Revisor's tablet
     page.select_option("#manual-do", "table")
     page.fill("#manual-json", json.dumps({"do": "table", "ruleset": "sm2025", "players": ["Anna", "Bo", "Cilla"]}))
     page.click("#manual-submit")
@@ -214,7 +216,7 @@ def test_revisor_enters_actions_by_hand_and_a_bad_one_changes_nothing(make_serve
     assert page.locator("#error").inner_text()
     page.fill("#manual-json", "{not json")
     page.click("#manual-submit")
-    assert "not valid JSON" in page.locator("#error").inner_text()
+    assert "inte giltig JSON" in page.locator("#error").inner_text()
     assert s.actions() == before  # the refused lines changed nothing
     assert [a["do"] for a in before] == ["table", "game"] and before[1]["button"] == "Cilla"
     # the rejection is an alert on the Revisor's tablet and the TL's screen

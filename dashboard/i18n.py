@@ -1,0 +1,150 @@
+"""The dashboard's texts in Swedish first, English second, from one gettext catalogue.
+
+The message ids are the English texts; ``dashboard/locale/sv/LC_MESSAGES/messages.po``
+holds the Swedish ones (RULES.md's words: köpstopp, revisor, särspel, giv, omgång, byte,
+öppet byte, stick, utgång).  The pages and the server share it:
+
+- Python marks a text with ``N_`` (or raises ``DashboardError`` with it) and translates it
+  where it is answered, in the request's language (``?lang=en``; Swedish by default).
+- The pages load ``/static/i18n.js?lang=..`` (the catalogue as JSON, ``I18N``) before
+  ``common.js``, whose ``t("...")``/``tn(...)`` look texts up; ``/api/i18n`` gives the same
+  JSON to any other page.
+
+``make i18n`` extracts the texts (``babel.cfg``), updates the ``.po`` and compiles the
+``.mo`` that is shipped; ``tests/dashboard/test_i18n.py`` fails when the ``.mo`` is stale
+or a marked text has no Swedish.
+
+    >>> tr("Pause", "sv"), tr("Pause", "en")
+    ('Paus', 'Pause')
+    >>> tr("{player} does not play in this game", "sv", player="Bo")
+    'Bo spelar inte i den här omgången'
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import re
+from pathlib import Path
+from typing import Any
+
+LANGS = ("sv", "en")
+DEFAULT = "sv"
+LOCALE = Path(__file__).with_name("locale")
+DOMAIN = "messages"
+
+
+def N_(text: str) -> str:
+    """Mark a text for the catalogue; it is translated where it is shown."""
+    return text
+
+
+def lang_of(value: str | None) -> str:
+    return value if value in LANGS else DEFAULT
+
+
+@functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    if lang == "en":
+        return gettext.NullTranslations()  # the message ids are the English texts
+    return gettext.translation(DOMAIN, LOCALE, languages=[lang])
+
+
+def tr(text: str, lang: str, **params: Any) -> str:
+    out = translations(lang_of(lang)).gettext(text)
+    return out.format(**params) if params else out
+
+
+def trn(singular: str, plural: str, n: int, lang: str, **params: Any) -> str:
+    out = translations(lang_of(lang)).ngettext(singular, plural, n)
+    return out.format(n=n, **params)
+
+
+@functools.cache
+def catalogue(lang: str) -> dict[str, Any]:
+    """``{"lang", "messages": {msgid: text or [singular, plural]}}`` for the pages."""
+    lang = lang_of(lang)
+    messages: dict[str, Any] = {}
+    t = translations(lang)
+    for key, text in getattr(t, "_catalog", {}).items():
+        if isinstance(key, tuple):  # (msgid, n) of a plural; the msgid is the singular
+            messages.setdefault(key[0], [None, None])[min(key[1], 1)] = text
+        elif key:
+            messages[key] = text
+    return {"lang": lang, "messages": messages}
+
+
+ROLE_NAMES = {"tl": N_("TL"), "revisor": N_("Revisor"), "dealer": N_("Dealer"),
+              "public": N_("Scoreboard"), "broadcast": N_("Broadcast")}
+
+
+# --- the engine's reasons (English sentences with names and cards in them) ---------------
+
+REASONS = (
+    N_("no game is in progress: start one with 'game'"),
+    N_("no deal is in progress: the next action is 'deal'"),
+    N_("{player} does not play in this game"),
+    N_("{player} is not in this deal (out, sitting out or folded)"),
+    N_("the table has already started"),
+    N_("the table is over"),
+    N_("game {n} is still in progress"),
+    N_("a table plays {n} games (r2)"),
+    N_("deal {n} is still in progress ({phase})"),
+    N_("no exchange now: the deal is at {phase}"),
+    N_("{player} has already placed for exchange {n}; placed cards cannot be taken back (r18)"),
+    N_("{n} cards placed; at most {limit} (r12)"),
+    N_("draw stop: {player} has {score} points and may not exchange (D5, köpstopp at {limit})"),
+    N_("every player places before any replacement (r13); waiting for {players}"),
+    N_("{player} is not asked for a four-of-a-kind choice now"),
+    N_("{player} has already placed; no exchange clock runs"),
+    N_("{player} is not being asked the Chicago question"),
+    N_("{player} is not choosing for a four of a kind"),
+    N_("it is not {player}'s turn to play"),
+    N_("the trick is complete; call time on the next player to act"),
+    N_("an adjustment of 0 points changes nothing"),
+    N_("{player} has {score} points; Chicago needs at least {limit} (r20)"),
+    N_("no Chicago question now: the deal is at {phase}"),
+    N_("the Revisor asks in turn (r22): {next} answers next, not {player}"),
+    N_("no trick play now: the deal is at {phase}"),
+    N_("{player}'s hand is dead (r26) and plays no further cards"),
+    N_("out of turn: {next} plays next, not {player} (r25)"),
+    N_("{card} is not in {player}'s hand"),
+    N_("{player} did not play the last card; only that card can be taken back"),
+    N_("only a revoke can be taken back, before the next card is played (r26)"),
+    N_("the first action must be 'table'"),
+)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    rx = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(rx + r"\Z")
+
+
+_PATTERNS = [(t, _pattern(t)) for t in REASONS]
+
+
+def tr_reason(reason: str, lang: str) -> str:
+    """An engine reason in ``lang``: the catalogue's sentence with the names and cards put
+    back; a reason the catalogue lacks stays as the engine said it."""
+    if lang_of(lang) == "en":
+        return reason
+    for template, rx in _PATTERNS:
+        m = rx.match(reason)
+        if m:
+            return tr(template, lang, **m.groupdict())
+    return tr(reason, lang)
+
+
+def tr_error(exc: BaseException, lang: str) -> str:
+    """A ``DashboardError``'s text in ``lang`` (its msgid and params), else the reason."""
+    msgid = getattr(exc, "msgid", None)
+    if msgid:
+        params = dict(getattr(exc, "params", {}))
+        for k in ("reason", "what"):  # a reason of the engine's, a catalogue text
+            if isinstance(params.get(k), str):
+                params[k] = tr_reason(params[k], lang)
+        if params.get("role") in ROLE_NAMES:
+            params["role"] = tr(ROLE_NAMES[params["role"]], lang)
+        return tr(msgid, lang, **params)
+    return tr_reason(str(exc), lang)
