@@ -38,25 +38,32 @@ def noise_model(name: str):
 async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
                                 players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
                                 sync_timeout: float = 30.0, record_sensors: bool = True,
-                                progress: Callable | None = None, max_actions: int = 100_000, script=None):
+                                progress: Callable | None = None, max_actions: int = 100_000, script=None,
+                                fast: bool = False):
     """Play a table to its end (or an action ``script`` instead of the bots); returns
-    (live table, shadow engine, driver)."""
+    (live table, shadow engine, driver).
+
+    ``fast``: the virtual table in simulated time (run this on a ``SimulatedTimeLoop``,
+    ``hardware.virtual.simtime.run_simulated``): the firmware is a task of the loop, the
+    line is in memory (``sim://``), and every part reads the one clock, the loop's."""
     from firmware_bridge import SeatControllerClient
     from hardware.virtual import VirtualTable
+    from hardware.virtual.simtime import LoopClock
 
     log = log or MemoryLog()
     from hardware.firmware.controller import Config
     # The firmware's own logic at a quicker pace (a card counts as gone after 60 ms unseen)
     config = Config(confirm_reads=2, gone_ms=60, scan_ms=2)
-    with VirtualTable(noise=noise_model(noise), seed=seed, config=config) as table:
-        async with SeatControllerClient(table.port) as sc:
+    clock = LoopClock()  # the loop's time: simulated seconds when fast, monotonic otherwise
+    with VirtualTable(noise=noise_model(noise), seed=seed, config=config, simulated=fast, clock=clock) as table:
+        async with SeatControllerClient(table.port, clock=clock) as sc:
             for _ in range(200):  # the HELLO handshake
                 if sc.online:
                     break
                 await asyncio.sleep(0.02)
             # The quick firmware above: a card is really gone after 0.25 s unseen
             live = LiveTable(log, virtual_deck(), sensors=sc, leds=sc.set_led, record_sensors=record_sensors,
-                             linger_s=0.25)
+                             linger_s=0.25, clock=clock)
             task = asyncio.create_task(live.run())
             driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3), sync_timeout=sync_timeout, progress=progress)
             try:

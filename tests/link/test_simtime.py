@@ -1,0 +1,169 @@
+"""Simulated time (issue 15): the fast-forward loop, the in-memory ``sim://`` line, and
+the virtual table's firmware as a task of the loop.  Nothing here waits on the wall
+clock: a test that slept for real would fail the ``no_wall_sleep`` guard."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from firmware_bridge.client import SeatControllerClient
+from firmware_bridge.errors import CommandFailed
+from hardware.virtual import NoiseModel, VirtualTable
+from hardware.virtual.simtime import LoopClock, SimulatedTimeLoop, run_simulated
+
+FAST = dict(silence_s=1.0, hello_timeout_s=0.5, backoff_s=(0.02, 0.2), ping_s=0.3)
+
+
+@pytest.fixture(autouse=True)
+def no_wall_sleep(monkeypatch):
+    """Simulated time never sleeps on the wall clock: time.sleep fails the test."""
+    def refuse(seconds):
+        raise AssertionError(f"time.sleep({seconds}) in simulated time")
+    monkeypatch.setattr(time, "sleep", refuse)
+
+
+def test_the_loop_jumps_to_the_next_timer_instead_of_sleeping():
+    order = []
+
+    async def sleeper(name, s):
+        await asyncio.sleep(s)
+        order.append((name, asyncio.get_running_loop().time()))
+
+    async def main():
+        await asyncio.gather(sleeper("hour", 3600), sleeper("second", 1), sleeper("minute", 60))
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(asyncio.Event().wait(), 30)  # a timeout on simulated time
+        return asyncio.get_running_loop().time()
+
+    wall = time.perf_counter()
+    end = run_simulated(main(), start=100.0)
+    assert time.perf_counter() - wall < 5  # an hour and a half of simulated time, not of ours
+    assert order == [("second", 101.0), ("minute", 160.0), ("hour", 3700.0)]
+    assert end == 3730.0
+
+
+def test_executor_work_runs_inline_on_simulated_time():
+    async def main():
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        value = await asyncio.to_thread(lambda: 6 * 7)
+        with pytest.raises(ZeroDivisionError):
+            await loop.run_in_executor(None, lambda: 1 / 0)
+        return value, loop.time() - t0
+
+    assert run_simulated(main()) == (42, 0.0)
+
+
+def test_loop_clock_reads_the_running_loop():
+    async def main():
+        clock = LoopClock()
+        await asyncio.sleep(2.5)
+        return clock.now(), clock.ms()
+
+    assert run_simulated(main(), start=10.0) == (12.5, 12500)
+
+
+async def _online(sc, within: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + within
+    while not sc.online:
+        assert loop.time() < end, "no handshake on the sim:// line"
+        await asyncio.sleep(0.01)
+
+
+def test_the_bridge_reads_a_simulated_table_over_sim_url():
+    async def main():
+        table = VirtualTable(seed=1, simulated=True)
+        try:
+            assert table.port.startswith("sim://")
+            async with SeatControllerClient(table.port, clock=LoopClock(), **FAST) as sc:
+                await _online(sc)
+                assert sc.device.device_id == "SC-VIRTUAL"
+                table.deal("seat2", ["AS", "KS"])
+                uids = frozenset(table.deck.uid(c) for c in ("AS", "KS"))
+                t0 = asyncio.get_running_loop().time()
+                while sc.pads.get("seat2") != uids:
+                    await asyncio.sleep(0.001)
+                seen_after = asyncio.get_running_loop().time() - t0
+                table.press("next")
+                event = await sc.next_event(2.0)
+                while getattr(event, "button", None) != "next":
+                    event = await sc.next_event(2.0)
+                await sc.set_led("seat1", "red", blink=True)  # acknowledged over the line
+                assert table.leds.shown["seat1"] in ("red", "off")
+                return seen_after, sc.stats.dropped
+        finally:
+            table.close()
+
+    seen_after, dropped = run_simulated(main())
+    # confirm_reads=2 scans of 5 ms (fast_config): seen within a few scans, exactly
+    assert 0.005 <= seen_after <= 0.02 and dropped == 0
+
+
+def test_unplug_and_replug_on_the_sim_line():
+    async def main():
+        table = VirtualTable(seed=1, simulated=True)
+        try:
+            async with SeatControllerClient(table.port, clock=LoopClock(), **FAST) as sc:
+                await _online(sc)
+                table.unplug()
+                await asyncio.sleep(0.05)
+                assert not sc.online
+                with pytest.raises(CommandFailed):
+                    await sc.set_led("seat1", "green")
+                await asyncio.sleep(1.0)  # backing off: the port is gone
+                table.put("QH", "seat3")
+                table.replug()
+                await _online(sc)
+                want = frozenset({table.deck.uid("QH")})
+                while sc.pads.get("seat3") != want:
+                    await asyncio.sleep(0.005)
+                return table.boots, sc.stats.connects
+        finally:
+            table.close()
+
+    assert run_simulated(main()) == (2, 2)
+
+
+def test_a_rough_simulated_line_is_the_same_on_every_run():
+    """Noise, byte corruption and all: the same seed, the same bytes, the same events."""
+    async def main():
+        table = VirtualTable(seed=5, simulated=True, noise=NoiseModel.rough())
+        events = []
+        try:
+            async with SeatControllerClient(table.port, clock=LoopClock(), **FAST) as sc:
+                await _online(sc)
+                for i, code in enumerate(["2C", "3C", "4C", "5C", "6C", "7C"]):
+                    table.put(code, f"seat{i % 4 + 1}")
+                    await asyncio.sleep(0.05)
+                table.pick_up("seat1")
+                await asyncio.sleep(1.0)
+                while True:
+                    try:
+                        events.append(repr(sc._queue.get_nowait()))
+                    except asyncio.QueueEmpty:
+                        break
+                return events, sc.stats.decoder.dropped
+        finally:
+            table.close()
+
+    first = run_simulated(main())
+    assert first[0] and first == run_simulated(main())
+
+
+def test_a_simulated_table_needs_a_running_loop():
+    with pytest.raises(RuntimeError):
+        VirtualTable(simulated=True)
+
+
+def test_simulated_loop_is_an_ordinary_asyncio_loop():
+    loop = SimulatedTimeLoop(start=5.0)
+    try:
+        fut = loop.create_future()
+        loop.call_later(10, fut.set_result, "done")
+        assert loop.run_until_complete(fut) == "done" and loop.time() == 15.0
+    finally:
+        loop.close()
