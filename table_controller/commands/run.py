@@ -2,11 +2,14 @@
 
     chicago-table run --port /dev/serial/by-id/usb-chicago_seat-controller --deck deck.json --db t7.sqlite
     chicago-table run --virtual --bots --until-done --db table.sqlite --json --seed 7
+    chicago-table run --virtual --bots --until-done --fast --json --seed 7     # simulated time
 
 With ``--virtual --bots`` bot players play a whole three-game table through the virtual
 table (the real firmware logic on simulated readers, over a pseudo-terminal) and the
 serial bridge; sensing recovers every action from what the pads report, and the
-result is printed as the same JSON document as ``chicago-table replay``.
+result is printed as the same JSON document as ``chicago-table replay``.  ``--fast``
+runs the virtual table in simulated time (hardware/README.md, "Simulated time"): as fast
+as the CPU allows and the same on every run for a given ``--seed``.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(more flicker, 2-card stacks, lost and corrupt bytes)")
     p.add_argument("--ruleset", default="sm2025", help="(with --bots) ruleset: sm2025, sm2019, shootout, classic")
     p.add_argument("--players", default="Anna,Bo,Cilla,Dan", help="(with --bots) names, comma separated")
+    p.add_argument("--fast", action="store_true", help="(with --virtual --bots) simulated time: the table's "
+                   "minutes in seconds, byte-identical output for a given --seed")
     p.add_argument("--json", action="store_true", help="print the replay JSON document at the end")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -52,6 +57,8 @@ def main(args: argparse.Namespace) -> int:
 
     if args.bots and not args.virtual:
         return _fail("--bots plays on the virtual table only: add --virtual")
+    if args.fast and not (args.virtual and args.bots):
+        return _fail("--fast runs bots on the virtual table in simulated time: add --virtual --bots")
     if args.until_done and not args.bots:
         return _fail("--until-done needs --bots (a real table ends when the TL closes it)")
     players = tuple(x.strip() for x in args.players.split(",") if x.strip())
@@ -89,9 +96,14 @@ def _bots(args, log, players, replay_document) -> int:
               end="", file=sys.stderr, flush=True)
 
     try:
-        live, shadow, driver = asyncio.run(bots_on_virtual_table(
-            args.seed, log, args.noise, players, args.ruleset, progress=progress,
-            max_actions=args.max_actions if not args.until_done else 100_000))
+        table = bots_on_virtual_table(args.seed, log, args.noise, players, args.ruleset, progress=progress,
+                                      max_actions=args.max_actions if not args.until_done else 100_000,
+                                      fast=args.fast)
+        if args.fast:
+            from hardware.virtual.simtime import run_simulated
+            live, shadow, driver = run_simulated(table)
+        else:
+            live, shadow, driver = asyncio.run(table)
     except (DriverStuck, IllegalAction) as exc:
         print(file=sys.stderr)
         return _fail(str(exc))
