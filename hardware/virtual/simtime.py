@@ -21,6 +21,8 @@ Why our own loop and not ``looptime`` (PyPI): see hardware/README.md, "Simulated
 from __future__ import annotations
 
 import asyncio
+import heapq
+import math
 import selectors
 import time
 from typing import Any, Awaitable, Callable, TypeVar
@@ -51,8 +53,8 @@ class LoopClock:
 
 
 class _FastForward:
-    """The loop's selector, wrapped: poll without waiting; if nothing is there and the
-    loop would sleep until a timer, move simulated time to that timer instead."""
+    """The loop's selector, wrapped: poll without waiting; if nothing is there, no
+    callback is ready and a timer is pending, move simulated time to that timer."""
 
     def __init__(self, inner: selectors.BaseSelector, loop: "SimulatedTimeLoop") -> None:
         self._inner = inner
@@ -60,11 +62,12 @@ class _FastForward:
 
     def select(self, timeout: float | None = None):
         events = self._inner.select(0)
-        if events or timeout == 0:
+        loop = self._loop
+        if events or loop._ready or loop._stopping:
             return events
-        if timeout is None:  # no timer at all: only the outside world can wake us
+        if timeout is None and not loop._scheduled:  # only the outside world can wake us
             return self._inner.select(None)
-        self._loop._jump(timeout)
+        loop._jump()
         return []
 
     def __getattr__(self, name: str) -> Any:
@@ -76,17 +79,25 @@ class SimulatedTimeLoop(asyncio.SelectorEventLoop):
         super().__init__()
         self._now = float(start)
         self._selector = _FastForward(self._selector, self)
+        # asyncio runs a timer due within the clock's resolution at once; on a clock that
+        # only moves by jumps, a timer a hair ahead (1e-13 s: a deadline's rounding) would
+        # then fire with time standing still, and a task waiting for that deadline would
+        # wait again for ever.  So: no resolution, and a jump lands just past the timer.
+        self._clock_resolution = 0.0
         self.jumps = 0
 
     def time(self) -> float:
         return self._now
 
-    def _jump(self, timeout: float) -> None:
-        # Land exactly on the next timer (now + timeout may round just short of it).
-        target = self._now + timeout
-        if self._scheduled:
-            target = max(target, self._scheduled[0]._when)
-        self._now = target
+    def _jump(self) -> None:
+        while self._scheduled and self._scheduled[0]._cancelled:
+            self._scheduled[0]._scheduled = False
+            heapq.heappop(self._scheduled)
+            self._timer_cancelled_count -= 1
+        if not self._scheduled:
+            return
+        # strictly after the timer (it fires when its time is < now) and never backwards
+        self._now = max(self._now, math.nextafter(self._scheduled[0]._when, math.inf))
         self.jumps += 1
 
     def run_in_executor(self, executor: Any, func: Callable[..., T], *args: Any) -> asyncio.Future:

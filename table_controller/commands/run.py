@@ -9,7 +9,9 @@ table (the real firmware logic on simulated readers, over a pseudo-terminal) and
 serial bridge; sensing recovers every action from what the pads report, and the
 result is printed as the same JSON document as ``chicago-table replay``.  ``--fast``
 runs the virtual table in simulated time (hardware/README.md, "Simulated time"): as fast
-as the CPU allows and the same on every run for a given ``--seed``.
+as the CPU allows and the same on every run for a given ``--seed``.  On a ``--db`` that
+already holds a table the bots resume it: the virtual table is rebuilt from the log
+and the table is played on to its end.
 """
 
 from __future__ import annotations
@@ -71,9 +73,9 @@ def main(args: argparse.Namespace) -> int:
             log, _ = RecorderLog.open(args.db)
         except (StoreError, OSError) as exc:
             return _fail(f"cannot open the log {args.db}: {exc}")
-        if args.bots and log.engine.state.rules is not None:
-            log.close()
-            return _fail(f"{args.db} already holds a table; give the bots a new file")
+        if args.bots and log.engine.state.rules is not None and not args.quiet:
+            # issue 15: the bots play on from the log, on a virtual table rebuilt from it
+            print(f"{args.db}: resuming the table in it ({log.engine.phase})", file=sys.stderr)
     try:
         if args.virtual and args.bots:
             return _bots(args, log, players, replay_document)

@@ -35,6 +35,19 @@ def noise_model(name: str):
             "rough": NoiseModel.rough}[name]()
 
 
+async def _dealer_resumes(live: LiveTable, table, within_s: float = 5.0) -> None:
+    """After a restart the clocks wait paused for the dealer (issue 6): the pads have
+    been seen, the dealer presses *pause* to let them run again."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(0.5)  # the pads reported as they lie
+    if not live.clocks.paused:
+        return
+    table.press("pause")
+    end = loop.time() + within_s
+    while live.clocks.paused and loop.time() < end:
+        await asyncio.sleep(0.05)
+
+
 async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
                                 players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
                                 sync_timeout: float = 30.0, record_sensors: bool = True,
@@ -42,6 +55,9 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
                                 fast: bool = False):
     """Play a table to its end (or an action ``script`` instead of the bots); returns
     (live table, shadow engine, driver).
+
+    A ``log`` that already holds a table is resumed: the virtual table is rebuilt from
+    its actions (``resume.py``) and the bots play on to the end.
 
     ``fast``: the virtual table in simulated time (run this on a ``SimulatedTimeLoop``,
     ``hardware.virtual.simtime.run_simulated``): the firmware is a task of the loop, the
@@ -55,7 +71,13 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
     # The firmware's own logic at a quicker pace (a card counts as gone after 60 ms unseen)
     config = Config(confirm_reads=2, gone_ms=60, scan_ms=2)
     clock = LoopClock()  # the loop's time: simulated seconds when fast, monotonic otherwise
-    with VirtualTable(noise=noise_model(noise), seed=seed, config=config, simulated=fast, clock=clock) as table:
+    table = VirtualTable(noise=noise_model(noise), seed=seed, config=config, simulated=fast, clock=clock,
+                         autostart=False)
+    resumed = None
+    if log.engine.state.rules is not None:  # a table in the log: its cards back where they lay
+        from .resume import logged_actions, rebuild_table
+        resumed = rebuild_table(logged_actions(log), table)
+    with table:
         async with SeatControllerClient(table.port, clock=clock) as sc:
             for _ in range(200):  # the HELLO handshake
                 if sc.online:
@@ -66,7 +88,11 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
                              linger_s=0.25, clock=clock)
             task = asyncio.create_task(live.run())
             driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3), sync_timeout=sync_timeout, progress=progress)
+            if resumed is not None:
+                driver.shadow, driver.translator = resumed
             try:
+                if resumed is not None:
+                    await _dealer_resumes(live, table)
                 if script is not None:
                     await driver.play(script=script, max_actions=max_actions)
                 else:
