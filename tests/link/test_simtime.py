@@ -189,3 +189,19 @@ def test_simulated_loop_is_an_ordinary_asyncio_loop():
         assert loop.run_until_complete(fut) == "done" and loop.time() == pytest.approx(15.0)
     finally:
         loop.close()
+
+
+def test_a_bot_table_in_simulated_time_never_sleeps_on_the_wall_clock():
+    """The whole chain (firmware task, sim:// line, bridge, live loop, bots, log) on the
+    loop's clock: time.sleep fails this test, and simulated seconds outrun the wall."""
+    from table_controller.live.virtual import bots_on_virtual_table
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        live, shadow, driver = await bots_on_virtual_table(seed=5, noise="rough", max_actions=40, fast=True)
+        return loop.time(), len(driver.played), live.rejected
+
+    wall = time.perf_counter()
+    simulated, played, rejected = run_simulated(main())
+    assert played >= 40 and rejected == []
+    assert simulated > 2 * (time.perf_counter() - wall)
