@@ -294,12 +294,27 @@ class VirtualTable:
 
     def run_script(self, moves, gap_s: float = 0.0) -> None:
         """Do a list of moves (``Move`` values or lines like ``"put AS seat2"``), with
-        ``gap_s`` seconds between them.  See ``script.py`` for the move words."""
+        ``gap_s`` seconds between them.  See ``script.py`` for the move words.  Its waits
+        sleep on the wall clock: in a running loop use :meth:`play_script`."""
         from .script import parse_moves
         for move in parse_moves(moves):
             move.apply(self)
             if gap_s:
                 time.sleep(gap_s)
+
+    async def play_script(self, moves, gap_s: float = 0.0) -> None:
+        """``run_script`` for a running loop (a simulated table above all): ``wait`` and
+        the gaps are ``asyncio.sleep``, on the loop's clock, never on the wall clock."""
+        import asyncio
+
+        from .script import parse_moves
+        for move in parse_moves(moves):
+            if move.kind == "wait":
+                await asyncio.sleep(float(move.args[0]))
+            else:
+                move.apply(self)
+            if gap_s:
+                await asyncio.sleep(gap_s)
 
     # --- checks ---------------------------------------------------------------------
     def _code(self, code: str) -> str:

@@ -205,3 +205,18 @@ def test_a_bot_table_in_simulated_time_never_sleeps_on_the_wall_clock():
     simulated, played, rejected = run_simulated(main())
     assert played >= 40 and rejected == []
     assert simulated > 2 * (time.perf_counter() - wall)
+
+
+def test_a_script_plays_on_simulated_time():
+    async def main():
+        table = VirtualTable(seed=1, simulated=True)
+        try:
+            loop = asyncio.get_running_loop()
+            t0 = loop.time()
+            await table.play_script(["deal seat1 2C 3C", "wait 2.5", "pickup seat1", "tray 2C"], gap_s=0.1)
+            return loop.time() - t0, table.where("3C"), table.on_pad("tray")
+        finally:
+            table.close()
+
+    took, where, tray = run_simulated(main())
+    assert took == pytest.approx(2.9, abs=1e-6) and where == "hand:seat1" and tray == ["2C"]
