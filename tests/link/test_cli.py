@@ -28,9 +28,9 @@ def test_monitor_shows_pads_buttons_and_health(table):
     proc = subprocess.Popen(CLI + ["monitor", table.port, "--duration", "3"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     lines = []
-    while not any(line.startswith("PAD    seat2") for line in lines):  # the monitor sees the table
+    while not any("PAD    seat2  2 card(s)" in line for line in lines):  # the monitor sees the table
         line = proc.stdout.readline()
-        assert line, "the monitor ended before it showed seat2"
+        assert line, f"the monitor ended before it showed seat2: {lines}"
         lines.append(line)
     table.press("next")
     out, err = proc.communicate(timeout=30)
