@@ -3,8 +3,9 @@ detection and reconnect with backoff (hardware/PROTOCOL.md, "Link health").
 
 ``SeatLink`` turns bytes into typed device messages for its owner (``client.py``)
 and never raises on what the wire brings; every drop is counted in ``LinkStats``.
-The port is a path (``/dev/serial/by-id/...``, a pseudo-terminal) or any pyserial
-URL (``socket://host:port``, ``loop://``).
+The port is a path (``/dev/serial/by-id/...``, a pseudo-terminal), any pyserial
+URL (``socket://host:port``, ``loop://``) or a scheme registered in ``transports``
+(the virtual table's in-memory ``sim://``).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import serial
-from serial_asyncio_fast import create_serial_connection
 
 from .codec import PROTO, SEQ_MOD, DecoderStats, FrameDecoder
 from .messages import DeviceMessage, Hello, encode_ping, encode_sync, from_frame
+from .transports import open_connection
 
 # A jump this large is a reboot or a long outage, not lost frames.
 _MAX_GAP = 1000
@@ -136,7 +137,7 @@ class SeatLink:
         self._decoder.stats = self.stats.decoder  # counters survive reconnects
         self._session_hello = asyncio.Event()
         self._rx_seq = None
-        transport, wire = await create_serial_connection(
+        transport, wire = await open_connection(
             loop, lambda: _Wire(self._on_bytes), self.port, baudrate=self._baudrate,
             exclusive=self._exclusive)
         self._transport = transport

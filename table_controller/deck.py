@@ -26,11 +26,14 @@ class DeckError(ValueError):
     """A deck file or registration that does not add up; the message says what to do."""
 
 
+_HEX = frozenset("0123456789ABCDEF")
+
+
 def _uid(text: object) -> str:
     if not isinstance(text, str):
         raise DeckError(f"a UID is hex text, not {text!r}")
     u = text.strip().upper().replace(":", "")
-    if not u or len(u) > 32 or any(ch not in "0123456789ABCDEF" for ch in u):
+    if not u or len(u) > 32 or not _HEX.issuperset(u):
         raise DeckError(f"not a UID: {text!r} (hex digits, e.g. 04A1B2C3D4E5F6)")
     return u
 

@@ -1,5 +1,7 @@
 """Suite-wide test settings."""
 
+import pytest
+
 from hypothesis import settings
 
 # Speed is measured by the benchmarks in tests/bench, never by a unit test: hypothesis's
@@ -17,3 +19,11 @@ import cv2  # noqa: E402
 
 os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 cv2.setNumThreads(1)
+
+
+def pytest_collection_modifyitems(config, items):
+    # A browser runs on the wall clock too: "-m 'not realtime'" leaves only simulated
+    # and fake-clock tests (issue 15).
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.realtime)

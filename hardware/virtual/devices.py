@@ -42,6 +42,22 @@ class BoardClock:
         return int(self._ms)
 
 
+class SimBoardClock:
+    """The board's ticks on simulated time: milliseconds of the table's clock (``now``,
+    seconds) since the table started.  The firmware task runs whenever the simulation
+    lets it, so no pass is ever starved and no cap is needed."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._t0 = now()
+
+    def advance(self) -> None:
+        pass
+
+    def ms(self) -> int:
+        return int(round((self._now() - self._t0) * 1000.0, 6))
+
+
 READER_KINDS = ("mfrc522", "pn5180")
 
 
@@ -153,15 +169,17 @@ class ConsoleButtons:
 
 
 class Leds:
-    """The seat LEDs as the firmware drives them; ``history`` keeps every change."""
+    """The seat LEDs as the firmware drives them; ``history`` keeps every change with
+    the time it happened (``now``: the table's clock, monotonic seconds by default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
         self.shown: dict[str, str] = {}
         self.history: list[tuple[float, str, str]] = []
+        self._now = now
 
     def show(self, seat: str, colour: str) -> None:
         self.shown[seat] = colour
-        self.history.append((time.monotonic(), seat, colour))
+        self.history.append((self._now(), seat, colour))
 
 
 class Buzzer:
@@ -178,13 +196,28 @@ class Buzzer:
 class Watchdog:
     """Records feeds; the table's runner reboots the firmware if feeding stops."""
 
-    def __init__(self) -> None:
-        self.last_feed = time.monotonic()
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self._now = now
+        self.last_feed = now()
         self.feeds = 0
 
     def feed(self) -> None:
-        self.last_feed = time.monotonic()
+        self.last_feed = self._now()
         self.feeds += 1
+
+
+def line_noise(data: bytes, n: NoiseModel, rng: random.Random) -> bytes:
+    """Bytes to the host as the cable delivers them: some doubled, some flipped."""
+    if not (n.dup_byte or n.corrupt_byte):
+        return data
+    out = bytearray()
+    for b in data:
+        if n.corrupt_byte and rng.random() < n.corrupt_byte:
+            b ^= 1 << rng.randrange(8)
+        out.append(b)
+        if n.dup_byte and rng.random() < n.dup_byte:
+            out.append(b)
+    return bytes(out)
 
 
 class PtyPort:
@@ -219,16 +252,7 @@ class PtyPort:
         return data
 
     def write(self, data: bytes) -> None:
-        n = self._noise
-        if n.dup_byte or n.corrupt_byte:
-            out = bytearray()
-            for b in data:
-                if n.corrupt_byte and self._rng.random() < n.corrupt_byte:
-                    b ^= 1 << self._rng.randrange(8)
-                out.append(b)
-                if n.dup_byte and self._rng.random() < n.dup_byte:
-                    out.append(b)
-            data = bytes(out)
+        data = line_noise(data, self._noise, self._rng)
         view = memoryview(data)
         while view:
             try:

@@ -12,10 +12,15 @@ in a thread from construction on (``close()`` or ``with`` ends it), one loop pas
 every millisecond, on a pseudo-terminal; ``port`` is
 a stable symlink to that terminal (like ``/dev/serial/by-id/...`` on the Pi) that
 survives ``unplug()``/``replug()``.
+
+``simulated=True`` (made inside a running loop, best a ``SimulatedTimeLoop``): the
+firmware runs as a task of that loop instead, on the loop's clock, and ``port`` is an
+in-memory ``sim://`` URL (``memport.py``) with the same framing and noise.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import tempfile
@@ -26,7 +31,7 @@ from typing import Iterable
 from ..errors import VirtualTableError
 from ..firmware.controller import PADS, SEATS, Config, SeatController
 from .deck import INLAYS, PUCK, VirtualDeck, virtual_uid
-from .devices import BoardClock, Buzzer, ConsoleButtons, Leds, PtyPort, VirtualReader, Watchdog
+from .devices import BoardClock, Buzzer, ConsoleButtons, Leds, PtyPort, SimBoardClock, VirtualReader, Watchdog
 from .noise import NoiseModel
 
 BUTTONS = ("next", "declined", "time", "tl", "pause") + tuple(f"time:{s}" for s in SEATS)
@@ -42,7 +47,7 @@ class VirtualTable:
     def __init__(self, deck: VirtualDeck | None = None, noise: NoiseModel | None = None,
                  seed: int = 0, config: Config | None = None, device_id: str = "SC-VIRTUAL",
                  step_s: float = 0.001, port_dir: str | None = None, autostart: bool = True,
-                 reader: str = "mfrc522") -> None:
+                 reader: str = "mfrc522", simulated: bool = False, clock=None) -> None:
         if reader not in INLAYS:
             raise VirtualTableError(f"reader {reader!r}: one of {', '.join(INLAYS)}")
         # a PN5180 table's deck carries ISO 15693 inlays (8-byte UIDs), the puck too
@@ -57,24 +62,36 @@ class VirtualTable:
         self._step_s = step_s
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
+        self.simulated = simulated
+        self._version = 0                              # bumped by every move (readers' cache)
+        self._seen: dict[str, tuple[int, list[str]]] = {}
         self._where: dict[str, str] = {code: STUB for code in self.deck.uids}
         self._order: dict[str, int] = {}  # code -> when it landed (stack order)
         self._tick = 0
         self._puck: str | None = None
-        self._dir = port_dir or tempfile.mkdtemp(prefix="virtual-table-")
-        self.port = os.path.join(self._dir, "seat-controller")
+        if simulated:
+            from . import memport
+            from .simtime import LoopClock
+            self._dir = None
+            self.port = memport.new_name()
+            now = (clock or LoopClock(asyncio.get_running_loop())).now
+            self.clock = SimBoardClock(now)
+        else:
+            self._dir = port_dir or tempfile.mkdtemp(prefix="virtual-table-")
+            self.port = os.path.join(self._dir, "seat-controller")
+            now = clock.now if clock is not None else time.monotonic
+            # at most two scans' worth of board time per loop pass (see BoardClock)
+            self.clock = BoardClock(max_step_ms=max(4, 2 * self.config.scan_ms))
         self.buttons = ConsoleButtons(gap_ms=max(60, 3 * self.config.button_ms))
-        self.leds = Leds()
+        self.leds = Leds(now)
         self.buzzer = Buzzer()
-        self.watchdog = Watchdog()
+        self.watchdog = Watchdog(now)
         # the reader under every pad: "mfrc522" (stacks read a few cards per scan) or "pn5180"
         self.readers = {pad: VirtualReader(self._tags_fn(pad), self.noise, self._rng, reader) for pad in PADS}
-        # at most two scans' worth of board time per loop pass (see BoardClock)
-        self.clock = BoardClock(max_step_ms=max(4, 2 * self.config.scan_ms))
         self.boots = 0
         self.pty: PtyPort | None = None
         self.firmware: SeatController | None = None
-        self._thread: threading.Thread | None = None
+        self._thread: threading.Thread | asyncio.Task | None = None
         self._stop = threading.Event()
         self._hung = threading.Event()
         if autostart:
@@ -89,6 +106,8 @@ class VirtualTable:
 
     def close(self) -> None:
         self._unplug()
+        if self._dir is None:
+            return
         try:
             os.rmdir(self._dir)
         except OSError:
@@ -105,6 +124,11 @@ class VirtualTable:
         return self._thread is not None
 
     def _plug_in(self) -> None:
+        if self.simulated:
+            from .memport import MemoryPort
+            self.pty = MemoryPort(self.port, self.noise, self._rng)
+            self._boot()
+            return
         self.pty = PtyPort(self.noise, self._rng)
         tmp = self.port + ".new"
         if os.path.lexists(tmp):
@@ -119,17 +143,28 @@ class VirtualTable:
         self.firmware = SeatController(self.pty, self.readers, self.buttons, self.leds, self.buzzer,
                                        self.clock, self.watchdog, self.device_id, self.config)
         self._stop.clear()
+        if self.simulated:
+            self._thread = asyncio.get_running_loop().create_task(self._run_task(self.firmware),
+                                                                  name="virtual-seat-controller")
+            return
         self._thread = threading.Thread(target=self._run, name="virtual-seat-controller", daemon=True)
         self._thread.start()
+
+    def _halt(self) -> None:
+        """The firmware stops (power off, reset)."""
+        self._stop.set()
+        if isinstance(self._thread, asyncio.Task):
+            self._thread.cancel()  # it waits in a sleep: it runs no further pass
+        else:
+            self._thread.join()
 
     def _unplug(self) -> None:
         if self._thread is None:
             return
-        self._stop.set()
-        self._thread.join()
+        self._halt()
         self._thread = None
         self.pty.close()
-        if os.path.lexists(self.port):
+        if not self.simulated and os.path.lexists(self.port):
             os.unlink(self.port)
         # The board loses power: its LEDs and buzzer go dark.
         for seat in SEATS:
@@ -146,15 +181,31 @@ class VirtualTable:
                     fw.step()
             time.sleep(self._step_s)
 
+    async def _run_task(self, fw: SeatController) -> None:
+        """The firmware on simulated time: one pass per scan interval of the loop's clock
+        (at least ``step_s``).  A board passes about every millisecond, but a pass between
+        two scans only polls the line and the buttons, which the next pass does as well
+        (a press is held 20 ms and more, an ACK is awaited 200 ms): every scan is still
+        made on time, at half the cost."""
+        hung, step = self._hung, max(self._step_s, self.config.scan_ms / 1000.0)
+        while True:
+            if not hung.is_set():
+                fw.step()
+            await asyncio.sleep(step)
+
     # --- what the readers see ---------------------------------------------------
     def _tags_fn(self, pad: str):
         def tags() -> list[str]:
             with self._lock:
+                cached = self._seen.get(pad)
+                if cached is not None and cached[0] == self._version:
+                    return list(cached[1])
                 codes = sorted((c for c, w in self._where.items() if w == pad), key=self._order.get)
                 out = [self.deck.uids[c] for c in codes]
                 if self._puck == pad:
                     out.append(self.button_uid)
-                return out
+                self._seen[pad] = (self._version, out)
+                return list(out)
         return tags
 
     def on_pad(self, pad: str) -> list[str]:
@@ -174,6 +225,7 @@ class VirtualTable:
         self._check_pad(pad)
         with self._lock:
             self._tick += 1
+            self._version += 1
             self._order[code] = self._tick
             self._where[code] = pad
 
@@ -188,6 +240,7 @@ class VirtualTable:
         if to != STUB and not (to.startswith("hand:") and to[5:] in SEATS):
             raise VirtualTableError(f"a card goes to 'stub' or 'hand:seat1'..'hand:seat4', not {to!r}")
         with self._lock:
+            self._version += 1
             self._where[code] = to
 
     def pick_up(self, pad: str) -> list[str]:
@@ -197,6 +250,7 @@ class VirtualTable:
         to = STUB if pad == "tray" else f"hand:{pad}"
         with self._lock:
             codes = self.on_pad(pad)
+            self._version += 1
             for code in codes:
                 self._where[code] = to
         return codes
@@ -214,6 +268,7 @@ class VirtualTable:
         if seat is not None and seat not in SEATS:
             raise VirtualTableError(f"the button puck goes on seat1..seat4, not {seat!r}")
         with self._lock:
+            self._version += 1
             self._puck = seat
 
     def fail_reader(self, pad: str, broken: bool = True) -> None:
@@ -234,8 +289,7 @@ class VirtualTable:
         firmware state, a new HELLO with seq 0."""
         if self._thread is None:
             raise VirtualTableError("the table is unplugged; replug() it first")
-        self._stop.set()
-        self._thread.join()
+        self._halt()
         self._boot()
 
     def hang(self) -> None:
@@ -247,12 +301,27 @@ class VirtualTable:
 
     def run_script(self, moves, gap_s: float = 0.0) -> None:
         """Do a list of moves (``Move`` values or lines like ``"put AS seat2"``), with
-        ``gap_s`` seconds between them.  See ``script.py`` for the move words."""
+        ``gap_s`` seconds between them.  See ``script.py`` for the move words.  Its waits
+        sleep on the wall clock: in a running loop use :meth:`play_script`."""
         from .script import parse_moves
         for move in parse_moves(moves):
             move.apply(self)
             if gap_s:
                 time.sleep(gap_s)
+
+    async def play_script(self, moves, gap_s: float = 0.0) -> None:
+        """``run_script`` for a running loop (a simulated table above all): ``wait`` and
+        the gaps are ``asyncio.sleep``, on the loop's clock, never on the wall clock."""
+        import asyncio
+
+        from .script import parse_moves
+        for move in parse_moves(moves):
+            if move.kind == "wait":
+                await asyncio.sleep(float(move.args[0]))
+            else:
+                move.apply(self)
+            if gap_s:
+                await asyncio.sleep(gap_s)
 
     # --- checks ---------------------------------------------------------------------
     def _code(self, code: str) -> str:

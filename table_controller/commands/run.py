@@ -2,11 +2,16 @@
 
     chicago-table run --port /dev/serial/by-id/usb-chicago_seat-controller --deck deck.json --db t7.sqlite
     chicago-table run --virtual --bots --until-done --db table.sqlite --json --seed 7
+    chicago-table run --virtual --bots --until-done --fast --json --seed 7     # simulated time
 
 With ``--virtual --bots`` bot players play a whole three-game table through the virtual
 table (the real firmware logic on simulated readers, over a pseudo-terminal) and the
 serial bridge; sensing recovers every action from what the pads report, and the
-result is printed as the same JSON document as ``chicago-table replay``.
+result is printed as the same JSON document as ``chicago-table replay``.  ``--fast``
+runs the virtual table in simulated time (hardware/README.md, "Simulated time"): as fast
+as the CPU allows and the same on every run for a given ``--seed``.  On a ``--db`` that
+already holds a table the bots resume it: the virtual table is rebuilt from the log
+and the table is played on to its end.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "scan, pn5180 (ISO 15693) reads it whole (hardware/README.md)")
     p.add_argument("--ruleset", default="sm2025", help="(with --bots) ruleset: sm2025, sm2019, shootout, classic")
     p.add_argument("--players", default="Anna,Bo,Cilla,Dan", help="(with --bots) names, comma separated")
+    p.add_argument("--fast", action="store_true", help="(with --virtual --bots) simulated time: the table's "
+                   "minutes in seconds, byte-identical output for a given --seed")
     p.add_argument("--json", action="store_true", help="print the replay JSON document at the end")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -55,6 +62,8 @@ def main(args: argparse.Namespace) -> int:
 
     if args.bots and not args.virtual:
         return _fail("--bots plays on the virtual table only: add --virtual")
+    if args.fast and not (args.virtual and args.bots):
+        return _fail("--fast runs bots on the virtual table in simulated time: add --virtual --bots")
     if args.until_done and not args.bots:
         return _fail("--until-done needs --bots (a real table ends when the TL closes it)")
     players = tuple(x.strip() for x in args.players.split(",") if x.strip())
@@ -67,9 +76,9 @@ def main(args: argparse.Namespace) -> int:
             log, _ = RecorderLog.open(args.db)
         except (StoreError, OSError) as exc:
             return _fail(f"cannot open the log {args.db}: {exc}")
-        if args.bots and log.engine.state.rules is not None:
-            log.close()
-            return _fail(f"{args.db} already holds a table; give the bots a new file")
+        if args.bots and log.engine.state.rules is not None and not args.quiet:
+            # issue 15: the bots play on from the log, on a virtual table rebuilt from it
+            print(f"{args.db}: resuming the table in it ({log.engine.phase})", file=sys.stderr)
     try:
         if args.virtual and args.bots:
             return _bots(args, log, players, replay_document)
@@ -92,9 +101,14 @@ def _bots(args, log, players, replay_document) -> int:
               end="", file=sys.stderr, flush=True)
 
     try:
-        live, shadow, driver = asyncio.run(bots_on_virtual_table(
-            args.seed, log, args.noise, players, args.ruleset, progress=progress,
-            max_actions=args.max_actions if not args.until_done else 100_000, reader=args.reader))
+        table = bots_on_virtual_table(args.seed, log, args.noise, players, args.ruleset, progress=progress,
+                                      max_actions=args.max_actions if not args.until_done else 100_000,
+                                      fast=args.fast, reader=args.reader)
+        if args.fast:
+            from hardware.virtual.simtime import run_simulated
+            live, shadow, driver = run_simulated(table)
+        else:
+            live, shadow, driver = asyncio.run(table)
     except (DriverStuck, IllegalAction) as exc:
         print(file=sys.stderr)
         return _fail(str(exc))

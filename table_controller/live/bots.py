@@ -194,21 +194,29 @@ class TableDriver:
     async def _sync(self, n: int | None = None) -> None:
         n = self._expected if n is None else n
         button, self._last_press = self._last_press, None
+        wait = self.sync_timeout
         if button:  # a press lost on a noisy line: the dealer sees nothing happen, presses again
             pressing = getattr(self.hands, "pressing", None)
-            for _ in range(3):
-                if await self.live.wait_accepted(n, self.repress_s):
+            loop = asyncio.get_running_loop()
+            end = loop.time() + self.sync_timeout
+            # as often as it takes within the timeout: on a rough line a short frame is
+            # lost now and then, and a press is lost with it, sometimes several in a row
+            while loop.time() < end:
+                if await self.live.wait_accepted(n, min(self.repress_s, end - loop.time())):
                     return
                 # never while the console still holds the last press (a busy machine):
                 # that press is on its way, and a second one would be a second action
-                while pressing is not None and pressing(button):
+                while pressing is not None and pressing(button) and loop.time() < end:
                     if await self.live.wait_accepted(n, 0.05):
                         return
                 if await self.live.wait_accepted(n, 0.0):
                     return
+                if loop.time() >= end:
+                    break
                 self.represses += 1
                 self.hands.press(button)
-        if not await self.live.wait_accepted(n, self.sync_timeout):
+            wait = 0.0
+        if not await self.live.wait_accepted(n, wait):
             alerts = "; ".join(f"#{a.id} {a.kind}: {a.text}" for a in self.live.alerts) or "no alert"
             want = self.played[len(self.live.accepted)] if len(self.live.accepted) < len(self.played) else None
             raise DriverStuck(f"sensing did not see {want.to_dict() if want else 'the next action'} "

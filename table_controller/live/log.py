@@ -134,6 +134,15 @@ class RecorderLog:
         self.recorder.store.close()  # writes what is still pending first
 
 
+def _loop_time() -> float:
+    """The live loop's clock (simulated seconds on a simulated table), else monotonic."""
+    import asyncio
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
+
+
 class SensorBuffer:
     """An event store whose next commit also carries the records held back (``hold``),
     stored before the new ones, each batch with its own ``txn``.  Reads and everything
@@ -153,13 +162,13 @@ class SensorBuffer:
         rec = NewRecord(kind, data, source, time.time())
         check_new(rec)  # a bad observation is refused here, never in an action's commit
         if not self.pending:
-            self._oldest = time.monotonic()
+            self._oldest = _loop_time()
         self.pending.append(rec)
         if len(self.pending) >= self.max_pending:
             self.flush()
 
     def flush(self, older_than_s: float = 0.0) -> None:
-        if self.pending and time.monotonic() - self._oldest >= older_than_s:
+        if self.pending and _loop_time() - self._oldest >= older_than_s:
             self.append_batches([])
 
     def append_batches(self, batches: Sequence[Sequence[Any]]) -> list:

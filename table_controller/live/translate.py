@@ -63,10 +63,12 @@ class Translator:
         if isinstance(action, act.OpenCard):
             steps = [("put", action.card.code, pad), ("arrive",)]
             if action.take:
-                steps += [("press", "next")]
-            else:
-                steps += [("press", "declined"), ("tray", action.card.code)]
-            return steps + [("sync",)] + self._exchange_over(before, after)
+                return steps + [("press", "next"), ("sync",)] + self._exchange_over(before, after)
+            # declined: the card stays shown until the table has taken the decline, then
+            # goes to the discards (a press lost on a noisy line is pressed again while the
+            # open card still lies there; once on a thick tray stack it is hard to see)
+            steps += [("press", "declined"), ("sync",), ("tray", action.card.code)]
+            return steps + self._exchange_over(before, after)
         if isinstance(action, act.Receive):
             steps = []
             extra = self._extra.pop(pad, ())

@@ -35,34 +35,67 @@ def noise_model(name: str):
             "rough": NoiseModel.rough}[name]()
 
 
+async def _dealer_resumes(live: LiveTable, table, within_s: float = 5.0) -> None:
+    """After a restart the clocks wait paused for the dealer (issue 6): the pads have
+    been seen, the dealer presses *pause* to let them run again."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(0.5)  # the pads reported as they lie
+    if not live.clocks.paused:
+        return
+    table.press("pause")
+    end = loop.time() + within_s
+    while live.clocks.paused and loop.time() < end:
+        await asyncio.sleep(0.05)
+
+
 async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
                                 players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
                                 sync_timeout: float = 30.0, record_sensors: bool = True,
                                 progress: Callable | None = None, max_actions: int = 100_000, script=None,
-                                reader: str = "mfrc522"):
+                                fast: bool = False, reader: str = "mfrc522"):
     """Play a table to its end (or an action ``script`` instead of the bots); returns
-    (live table, shadow engine, driver).  ``reader``: the virtual table's reader under
-    every pad, "mfrc522" (stacks read a few cards per scan) or "pn5180" (read whole)."""
+    (live table, shadow engine, driver).
+
+    A ``log`` that already holds a table is resumed: the virtual table is rebuilt from
+    its actions (``resume.py``) and the bots play on to the end.
+
+    ``fast``: the virtual table in simulated time (run this on a ``SimulatedTimeLoop``,
+    ``hardware.virtual.simtime.run_simulated``): the firmware is a task of the loop, the
+    line is in memory (``sim://``), and every part reads the one clock, the loop's.
+    ``reader``: the virtual table's reader under every pad, "mfrc522" (stacks read a few
+    cards per scan) or "pn5180" (read whole)."""
     from firmware_bridge import SeatControllerClient
     from hardware.virtual import VirtualTable
     from hardware.virtual.deck import INLAYS
+    from hardware.virtual.simtime import LoopClock
 
     log = log or MemoryLog()
     from hardware.firmware.controller import Config
     # The firmware's own logic at a quicker pace (a card counts as gone after 60 ms unseen)
     config = Config(confirm_reads=2, gone_ms=60, scan_ms=2)
-    with VirtualTable(noise=noise_model(noise), seed=seed, config=config, reader=reader) as table:
-        async with SeatControllerClient(table.port) as sc:
+    clock = LoopClock()  # the loop's time: simulated seconds when fast, monotonic otherwise
+    table = VirtualTable(noise=noise_model(noise), seed=seed, config=config, simulated=fast, clock=clock,
+                         autostart=False, reader=reader)
+    resumed = None
+    if log.engine.state.rules is not None:  # a table in the log: its cards back where they lay
+        from .resume import logged_actions, rebuild_table
+        resumed = rebuild_table(logged_actions(log), table)
+    with table:
+        async with SeatControllerClient(table.port, clock=clock) as sc:
             for _ in range(200):  # the HELLO handshake
                 if sc.online:
                     break
                 await asyncio.sleep(0.02)
             # The quick firmware above: a card is really gone after 0.25 s unseen
-            live = LiveTable(log, virtual_deck(inlay=INLAYS[reader]), sensors=sc, leds=sc.set_led, record_sensors=record_sensors,
-                             linger_s=0.25)
+            live = LiveTable(log, virtual_deck(inlay=INLAYS[reader]), sensors=sc, leds=sc.set_led,
+                             record_sensors=record_sensors, linger_s=0.25, clock=clock)
             task = asyncio.create_task(live.run())
             driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3), sync_timeout=sync_timeout, progress=progress)
+            if resumed is not None:
+                driver.shadow, driver.translator = resumed
             try:
+                if resumed is not None:
+                    await _dealer_resumes(live, table)
                 if script is not None:
                     await driver.play(script=script, max_actions=max_actions)
                 else:

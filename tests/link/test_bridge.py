@@ -1,6 +1,7 @@
 """The serial bridge against the virtual table over a real pseudo-terminal (pyserial):
 handshake, pad reports, buttons, LED and buzzer commands with acks and retries,
-unplug/replug, reboot, a silent device, a noisy line."""
+unplug/replug, reboot, a silent device, a noisy line.  Real time (``realtime``): the
+same bridge over the in-memory line in simulated time is tests/link/test_simtime.py."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from firmware_bridge.events import PADS, ButtonPressed, LinkStatus, PadContents,
 from hardware.virtual import NoiseModel, VirtualTable
 
 from .conftest import bridge, settle, until
+
+pytestmark = pytest.mark.realtime
 
 
 def online(e):
@@ -67,7 +70,8 @@ async def test_repeated_reports_are_not_repeated_events(table):
     table.put("2D", "tray")
     async with bridge(table.port) as sc:
         await until(sc, pad_is("tray", [table.deck.uid("2D")]))
-        await asyncio.sleep(1.2)            # two rounds of repeated reports
+        frames = sc.stats.decoder.frames    # two rounds of repeated reports (5 pads, each 0.5 s)
+        await settle(lambda: sc.stats.decoder.frames >= frames + 10)
         while True:
             try:
                 event = await sc.next_event(0.01)
@@ -186,7 +190,7 @@ async def test_unplug_and_replug_resynchronise_pads_and_leds(table):
             await sc.set_led("seat3", "red")
         table.pick_up("seat1")               # the table plays on while the cable is out
         table.put("JC", "tray")
-        await asyncio.sleep(0.3)
+        await settle(lambda: sc.stats.connect_failures >= 1)  # it tried the missing port
         table.replug()
         await until(sc, online, timeout=5)
         await until(sc, pad_is("seat1", []))
@@ -243,8 +247,9 @@ async def test_a_noisy_line_and_flaky_readers_still_give_the_true_table(noisy_ta
         want = {table.deck.uid(c) for c in hand}
         await settle(lambda: sc.pads.get("seat2") == want and sc.pads.get("tray") == {table.deck.uid("3C")},
                      timeout=8)
-        await asyncio.sleep(1.0)
-        assert sc.pads.get("seat2") == want  # and it stays so
+        frames = sc.stats.decoder.frames  # and it stays so through two rounds of repeated reports
+        await settle(lambda: sc.stats.decoder.frames >= frames + 10, timeout=8)
+        assert sc.pads.get("seat2") == want
         assert sc.stats.decoder.dropped > 0
         assert sc.stats.missed_frames > 0   # every dropped frame leaves a sequence gap
 

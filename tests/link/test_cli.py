@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 
 from hardware.virtual import VirtualTable
 
 CLI = [sys.executable, "-m", "table_controller.cli", "link"]
+
+pytestmark = pytest.mark.realtime  # the monitor over a real pseudo-terminal
 
 
 def run(*args, timeout=30):
@@ -26,9 +27,14 @@ def test_monitor_shows_pads_buttons_and_health(table):
     table.deal("seat2", ["AS", "KS"])
     proc = subprocess.Popen(CLI + ["monitor", table.port, "--duration", "3"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    time.sleep(1.8)
+    lines = []
+    while not any("PAD    seat2  2 card(s)" in line for line in lines):  # the monitor sees the table
+        line = proc.stdout.readline()
+        assert line, f"the monitor ended before it showed seat2: {lines}"
+        lines.append(line)
     table.press("next")
     out, err = proc.communicate(timeout=30)
+    out = "".join(lines) + out
     assert proc.returncode == 0, err
     assert "LINK   online SC-VIRTUAL" in out
     assert f"PAD    seat2  2 card(s) {' '.join(sorted(table.deck.uid(c) for c in ('AS', 'KS')))}" in out

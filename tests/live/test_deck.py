@@ -65,29 +65,26 @@ def test_deck_cli_register_check_show(tmp_path):
     assert out.returncode == 2 and "register" in out.stderr and "Traceback" not in out.stderr
 
 
-async def test_register_card_by_card_on_the_virtual_tray():
+def test_register_card_by_card_on_the_virtual_tray():
+    """In simulated time (issue 15): the registration reads the virtual table's sim:// line."""
     from hardware.firmware.controller import Config
     from hardware.virtual import VirtualTable
+    from hardware.virtual.simtime import run_simulated
 
-    with VirtualTable(config=Config(confirm_reads=2, gone_ms=40, scan_ms=2)) as table:
-        reader = table.readers["tray"]
+    async def main():
+        with VirtualTable(config=Config(confirm_reads=2, gone_ms=40, scan_ms=2), simulated=True) as table:
+            async def dealer():
+                await asyncio.sleep(0.3)
+                for c in FULL_DECK:
+                    table.put(c.code, "tray")
+                    await asyncio.sleep(0.02)   # simulated: confirmed after 2 scans of 2 ms
+                    table.remove(c.code)
+                    await asyncio.sleep(0.08)   # simulated: gone after 40 ms unseen
+            task = asyncio.create_task(dealer())
+            deck = await asyncio.wait_for(_register_on_port(table.port, "tray-deck", None), 60)
+            await task
+            return table, deck
 
-        async def scans(n: int) -> None:
-            """As long as the tray's reader takes for ``n`` scans (a busy machine can
-            slow the simulated board; the dealer goes by what it has seen, like the beep)."""
-            until = reader.scans + n
-            while reader.scans < until:
-                await asyncio.sleep(0.005)
-
-        async def dealer():
-            await asyncio.sleep(0.3)
-            for c in FULL_DECK:
-                table.put(c.code, "tray")
-                await scans(10)   # confirmed after 2
-                table.remove(c.code)
-                await scans(40)   # gone after 40 ms unseen: 20 scans
-        task = asyncio.create_task(dealer())
-        deck = await asyncio.wait_for(_register_on_port(table.port, "tray-deck", None), 60)
-        await task
+    table, deck = run_simulated(main())
     assert deck.check().ok
     assert all(deck.card(table.deck.uid(c.code)) == c for c in FULL_DECK)

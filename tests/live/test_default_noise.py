@@ -4,6 +4,7 @@ the default is a mild, realistic model, and bots under it are still sensed exact
 from __future__ import annotations
 
 from hardware.virtual import NoiseModel
+from hardware.virtual.simtime import run_simulated
 from table_controller.live import RecorderLog
 from table_controller.live.virtual import bots_on_virtual_table, noise_model
 from table_controller.replay import replay_document
@@ -18,10 +19,10 @@ def test_the_default_noise_is_mild_not_clean():
     assert default.stack_limit > NoiseModel.rough().stack_limit  # stacks read a few cards at a time
 
 
-async def test_a_few_deals_under_the_default_noise_are_the_bots_game(tmp_path):
-    log, _ = RecorderLog.open(tmp_path / "t.sqlite")
+def test_a_few_deals_under_the_default_noise_are_the_bots_game(ram_path):
+    log, _ = RecorderLog.open(ram_path / "t.sqlite")
     try:
-        live, shadow, driver = await bots_on_virtual_table(seed=9, log=log, max_actions=110)
+        live, shadow, driver = run_simulated(bots_on_virtual_table(seed=9, log=log, max_actions=110, fast=True))
     finally:
         log.close()
     assert len(live.engine.state.games[0].deals) >= 3

@@ -1,7 +1,7 @@
 """Issue 6: "replaying the raw sensor log through sensing gives the same game".
 
-Bots play a few deals through the virtual table (real firmware logic, the serial bridge
-over a pseudo-terminal, noisy readers); the live loop writes a real SQLite file.  Then
+Bots play a few deals through the virtual table (real firmware logic, the serial bridge,
+noisy readers; in simulated time); the live loop writes a real SQLite file.  Then
 only that file: its sensor records go through a fresh sensing machine and engine (no
 table, no serial line, no clock) and must give the same actions and the same document."""
 
@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 
+from hardware.virtual.simtime import run_simulated
 from table_controller.live import RecorderLog
 from table_controller.live.replay import replay_sensor_log, replay_sensors
 from table_controller.live.virtual import bots_on_virtual_table
@@ -19,11 +20,12 @@ from table_controller.store import SQLiteStore
 from table_controller.store.check import check_file
 
 
-async def test_the_sensor_log_replays_to_the_same_game(tmp_path):
-    db = tmp_path / "table.sqlite"
+def test_the_sensor_log_replays_to_the_same_game(ram_path):
+    db = ram_path / "table.sqlite"
     log, _ = RecorderLog.open(db)
     try:
-        live, shadow, driver = await bots_on_virtual_table(seed=4, log=log, noise="rough", max_actions=90)
+        live, shadow, driver = run_simulated(bots_on_virtual_table(seed=4, log=log, noise="rough", max_actions=90,
+                                                                   fast=True))
     finally:
         log.close()
     live_doc = replay_document(live.engine)

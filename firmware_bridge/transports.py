@@ -1,0 +1,37 @@
+"""How the link opens its port: by the port's URL scheme, as pyserial's URL handlers do.
+
+A path (``/dev/serial/by-id/...``, a pseudo-terminal) or a pyserial URL (``socket://``,
+``loop://``) opens a serial port with pyserial.  A scheme registered here opens an
+in-process asyncio transport instead (the virtual table's ``sim://``: the same framed
+bytes, no file descriptor, no thread), so the bridge code above it is the same either way.
+
+    register_scheme("sim", opener)   # async opener(loop, protocol_factory, url) -> (transport, protocol)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Awaitable, Callable
+
+Opener = Callable[[asyncio.AbstractEventLoop, Callable[[], asyncio.Protocol], str], Awaitable[tuple]]
+
+_SCHEMES: dict[str, Opener] = {}
+
+
+def register_scheme(scheme: str, opener: Opener) -> None:
+    _SCHEMES[scheme.lower()] = opener
+
+
+def scheme_of(url: str) -> str:
+    head, sep, _ = url.partition("://")
+    return head.lower() if sep else ""
+
+
+async def open_connection(loop: asyncio.AbstractEventLoop, protocol_factory: Callable[[], asyncio.Protocol],
+                          url: str, **serial_options: Any) -> tuple:
+    """(transport, protocol) for ``url``; raises OSError/SerialException when it cannot open."""
+    opener = _SCHEMES.get(scheme_of(url))
+    if opener is not None:
+        return await opener(loop, protocol_factory, url)
+    from serial_asyncio_fast import create_serial_connection
+    return await create_serial_connection(loop, protocol_factory, url, **serial_options)

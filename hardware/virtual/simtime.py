@@ -1,0 +1,115 @@
+"""Simulated time for the virtual table: an asyncio loop that fast-forwards.
+
+    from hardware.virtual.simtime import run_simulated, LoopClock
+    result = run_simulated(main())          # like asyncio.run, on simulated time
+
+The loop's ``time()`` is simulated seconds.  Whenever no callback is ready and no file
+descriptor has anything to read, the clock jumps straight to the next timer instead of
+sleeping: a table of several simulated minutes runs as fast as the CPU allows, and the
+same program gives the same interleaving on every run (no wall-clock race decides which
+task goes first).  Everything that waits with ``asyncio.sleep``/``wait_for`` or reads
+``loop.time()`` (a :class:`LoopClock`) is on simulated time without knowing it.
+
+Work handed to an executor (``run_in_executor``, ``asyncio.to_thread``) runs inline: a
+thread would run on the wall clock while simulated time jumps past it.  Real file
+descriptors still work (checked without waiting before each jump); a loop with no timer
+left and nothing ready blocks on them for real, as asyncio does.
+
+Why our own loop and not ``looptime`` (PyPI): see hardware/README.md, "Simulated time".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import math
+import selectors
+import time
+from typing import Any, Awaitable, Callable, TypeVar
+
+T = TypeVar("T")
+
+
+class LoopClock:
+    """The one clock of a simulated table: the running asyncio loop's time (monotonic
+    seconds on an ordinary loop, simulated seconds on :class:`SimulatedTimeLoop`).
+    Outside a running loop: the loop it was bound to, else ``time.monotonic``."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._loop = loop
+
+    def now(self) -> float:
+        loop = self._loop
+        if loop is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return time.monotonic()
+        return loop.time()
+
+    def ms(self) -> int:
+        """Milliseconds, as a board's ticks (the firmware's ``clock.ms()``)."""
+        return int(self.now() * 1000.0)
+
+
+class _FastForward:
+    """The loop's selector, wrapped: poll without waiting; if nothing is there, no
+    callback is ready and a timer is pending, move simulated time to that timer."""
+
+    def __init__(self, inner: selectors.BaseSelector, loop: "SimulatedTimeLoop") -> None:
+        self._inner = inner
+        self._loop = loop
+
+    def select(self, timeout: float | None = None):
+        events = self._inner.select(0)
+        loop = self._loop
+        if events or loop._ready or loop._stopping:
+            return events
+        if timeout is None and not loop._scheduled:  # only the outside world can wake us
+            return self._inner.select(None)
+        loop._jump()
+        return []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class SimulatedTimeLoop(asyncio.SelectorEventLoop):
+    def __init__(self, start: float = 0.0) -> None:
+        super().__init__()
+        self._now = float(start)
+        self._selector = _FastForward(self._selector, self)
+        # asyncio runs a timer due within the clock's resolution at once; on a clock that
+        # only moves by jumps, a timer a hair ahead (1e-13 s: a deadline's rounding) would
+        # then fire with time standing still, and a task waiting for that deadline would
+        # wait again for ever.  So: no resolution, and a jump lands just past the timer.
+        self._clock_resolution = 0.0
+        self.jumps = 0
+
+    def time(self) -> float:
+        return self._now
+
+    def _jump(self) -> None:
+        while self._scheduled and self._scheduled[0]._cancelled:
+            self._scheduled[0]._scheduled = False
+            heapq.heappop(self._scheduled)
+            self._timer_cancelled_count -= 1
+        if not self._scheduled:
+            return
+        # strictly after the timer (it fires when its time is < now) and never backwards
+        self._now = max(self._now, math.nextafter(self._scheduled[0]._when, math.inf))
+        self.jumps += 1
+
+    def run_in_executor(self, executor: Any, func: Callable[..., T], *args: Any) -> asyncio.Future:
+        fut = self.create_future()
+        try:
+            fut.set_result(func(*args))
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task, as an executor would
+            fut.set_exception(exc)
+        return fut
+
+
+def run_simulated(main: Awaitable[T], start: float = 0.0, debug: bool | None = None) -> T:
+    """``asyncio.run(main)`` on a fresh :class:`SimulatedTimeLoop`."""
+    with asyncio.Runner(loop_factory=lambda: SimulatedTimeLoop(start), debug=debug) as runner:
+        return runner.run(main)

@@ -1,0 +1,78 @@
+"""Bots resume a table from its log (issue 15): the virtual table's physical state again.
+
+A bot table killed mid-game leaves its actions in the log, but the virtual table (which
+cards lie on which pad, who holds which) died with the process.  The same actions go
+again through the bots' :class:`~.translate.Translator` onto a virtual table that is not
+yet powered: every move they made, none of the waiting.  The firmware then boots on that
+table, reports the pads as they lie, and the bots play on from the logged state.
+
+    engine, translator = rebuild_table(logged_actions(log), table)
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..actions import Action, Discard, parse_action
+from ..cards import FULL_DECK
+from ..engine import Engine
+from .facts import PADS
+from .translate import Translator
+
+
+def logged_actions(log) -> list[Action]:
+    """The accepted actions in the log's order (a RecorderLog or a MemoryLog)."""
+    recorder = getattr(log, "recorder", None)
+    if recorder is not None:
+        return [parse_action(r.data) for r in recorder.store.read(kinds=["action"])]
+    return [parse_action(data) for _, kind, data, _ in getattr(log, "records", ()) if kind == "action"]
+
+
+def silent_discard(engine: Engine, action: Action) -> bool:
+    """A player at draw stop "placing nothing": nothing a table can see (as TableDriver.step)."""
+    d = engine.state.deal
+    return (isinstance(action, Discard) and not action.cards and d is not None
+            and action.player in d.order and engine._at_draw_stop(d, action.player))
+
+
+def rebuild_table(actions: Iterable[Action], table) -> tuple[Engine, Translator]:
+    """Make every physical move of ``actions`` on ``table`` (a VirtualTable, best before it
+    starts); returns the engine after them (the bots' shadow) and the translator, which
+    remembers a dealer's over-count still to be corrected."""
+    engine = Engine()
+    translator = Translator()
+    for action in actions:
+        before = Translator.before(engine)
+        silent = silent_discard(engine, action)
+        engine.apply(action)  # the log holds accepted actions only: an error here is a damaged log
+        if silent:
+            continue
+        for step in translator.plan(action, before, engine):
+            _move(table, step)
+    if engine.state.deal is None or engine.phase == "deal":
+        # Between deals the dealer gathers the cards while the controller is down: a
+        # fresh sensing machine that boots onto the last deal's tricks lying on the pads,
+        # a hand's worth on each, in the phase that waits for a deal, reads them as one.
+        _move(table, ("collect",))
+    return engine, translator
+
+
+def _move(table, step: tuple) -> None:
+    kind = step[0]
+    if kind == "put":
+        table.put(step[1], step[2])
+    elif kind == "remove":
+        table.remove(step[1], step[2])
+    elif kind == "tray":
+        table.to_tray(step[1])
+    elif kind == "pickup":
+        table.pick_up(step[1])
+    elif kind == "collect":
+        for c in FULL_DECK:
+            if table.where(c.code) != "stub":
+                table.remove(c.code, "stub")
+    elif kind == "collect_discards":
+        for pad in PADS:
+            for code in table.on_pad(pad):
+                table.to_tray(code)
+    # press, submit, sync, settle, arrive, pause: time and the console, nothing that lies on a pad

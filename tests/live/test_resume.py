@@ -1,0 +1,103 @@
+"""Issue 15: bots resume a table from its log.  ``run --virtual --bots --db FILE`` on a
+file that already holds a table rebuilds the virtual table's physical state from the
+log (who holds which cards, what lies on which pad) and plays on to the end."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+from hardware.virtual import VirtualTable
+from hardware.virtual.simtime import run_simulated
+from table_controller.live import RecorderLog
+from table_controller.live.facts import pads_of
+from table_controller.live.replay import replay_sensor_log
+from table_controller.live.resume import logged_actions, rebuild_table
+from table_controller.live.virtual import bots_on_virtual_table
+from table_controller.replay import replay_document
+from table_controller.store.check import check_file
+
+
+def _actions_in(db) -> int:
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)) as c:
+            return c.execute("SELECT count(*) FROM records WHERE kind = 'action'").fetchone()[0]
+    except sqlite3.Error:
+        return 0  # not created yet
+
+
+def test_a_sigkilled_fast_bot_table_resumes_with_the_same_command_and_finishes(ram_path):
+    db = ram_path / "table.sqlite"
+    cmd = [sys.executable, "-m", "table_controller.cli", "run", "--virtual", "--bots", "--until-done", "--fast",
+           "--db", str(db), "--json", "--seed", "3", "--quiet"]
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while _actions_in(db) < 700:  # mid-table: in the second game or so
+            assert child.poll() is None, child.stderr.read().decode()
+            assert time.monotonic() < deadline, "the table did not get going"
+            time.sleep(0.02)  # polling a condition (the child's file), not waiting for time
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(30)
+        child.stderr.close()
+    killed_at = _actions_in(db)
+    assert check_file(db).ok
+
+    # a hang is a failure with every task's stack (faulthandler on SIGABRT), not a silent timeout
+    rerun = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    try:
+        stdout, stderr = rerun.communicate(timeout=200)
+    except subprocess.TimeoutExpired:
+        rerun.send_signal(signal.SIGABRT)
+        stdout, stderr = rerun.communicate()
+        raise AssertionError("the resumed table hung:\n" + stderr.decode(errors="replace")[-4000:]) from None
+    out = subprocess.CompletedProcess(cmd, rerun.returncode, stdout, stderr)
+    assert out.returncode == 0, out.stderr.decode()
+    doc = json.loads(out.stdout)
+    assert doc["table"]["finished"] and len(doc["games"]) == 3 and doc["rejected"] == []
+    assert _actions_in(db) > killed_at
+
+    check = subprocess.run([sys.executable, "-m", "table_controller.cli", "log", "check", str(db)],
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0 and "OK" in check.stdout, check.stdout + check.stderr
+    # both processes' sensor records, each with its own sensing machine, replay to the same game
+    engine, replayed, _ = replay_sensor_log(db)
+    assert replayed == doc
+
+
+def test_a_stopped_table_resumes_in_process_and_the_rebuilt_pads_are_the_bots_moves(ram_path):
+    db = ram_path / "table.sqlite"
+    log, _ = RecorderLog.open(db)
+    try:
+        first, _, _ = run_simulated(bots_on_virtual_table(seed=8, log=log, max_actions=150, fast=True))
+        actions = logged_actions(log)
+    finally:
+        log.close()
+    assert len(actions) >= 150 and first.engine.phase != "table_over"
+
+    # the rebuilt table: every card where the state says, nothing on a pad it should not be
+    table = VirtualTable(autostart=False)
+    engine, _ = rebuild_table(actions, table)
+    assert replay_document(engine) == replay_document(first.engine)
+    d = engine.state.deal
+    seats = pads_of(engine.state.game.seats)
+    if d is not None:
+        for player, hand in d.hands.items():
+            for card in hand:
+                assert table.where(card.code) in (f"hand:{seats[player]}", seats[player]), (player, card)
+
+    log, _ = RecorderLog.open(db)
+    try:
+        live, shadow, driver = run_simulated(bots_on_virtual_table(seed=8, log=log, fast=True))
+    finally:
+        log.close()
+    assert live.engine.phase == "table_over" and shadow.phase == "table_over"
+    assert replay_document(live.engine) == replay_document(shadow) and not live.rejected
