@@ -33,7 +33,14 @@ async def post_action(body: Annotated[ActionBody, Body()], role: str = Depends(w
         raise DashboardError(f"Poängen ligger utanför gränsen ±{settings.max_points}. / "
                              f"'points' must lie within ±{settings.max_points} (serve --max-points).")
     # the body as sent (closed models: nothing else was in it), for the log's record
-    return JSONResponse(await hub.post(body.model_dump(exclude_unset=True), role))
+    action = body.model_dump(exclude_unset=True)
+    if action.get("do") == "table":
+        # the engine keeps the same bound as a table option (tl_points_limit): a table started
+        # here takes the server's --max-points unless the action names its own
+        options = dict(action.get("options") or {})
+        options.setdefault("tl_points_limit", max(1, min(settings.max_points, 1000)))
+        action["options"] = options
+    return JSONResponse(await hub.post(action, role))
 
 
 @router.post("/correct")

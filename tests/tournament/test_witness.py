@@ -152,5 +152,8 @@ def test_the_protocol_carries_the_final_head_beside_the_sign_off__item4(tmp_path
     out = tmp_path / "p.pdf"
     assert main(["protocol", str(t.path), "-o", str(out), "--head"]) == 0
     text = PdfReader(out).pages[0].extract_text()
-    assert f"record {head['have']}, {head['digests'][-1]}" in text
+    # the protocol is Swedish by default ("Loggens huvud: post N, digest"); English on request
+    assert f"Loggens huvud: post {head['have']}, {head['digests'][-1]}" in text
+    assert main(["protocol", str(t.path), "-o", str(out), "--head", "--lang", "en"]) == 0
+    assert f"record {head['have']}, {head['digests'][-1]}" in PdfReader(out).pages[0].extract_text()
     assert main(["protocol", str(tmp_path / "nothing.jsonl"), "--head"]) == 2
