@@ -24,7 +24,7 @@ count as no card; a "back" is not scored here (``--backs N`` measures face-down
 cards on N rendered photos).  ``--frames N`` also times ``camera read``'s reader on
 N held-out photos scaled to 1280x720 (target: median <= 150 ms on one core).
 
-    .venv/bin/python tests/bench/vision_real.py [--reader scene|photo] [--frames 40] [--limit N]
+    .venv/bin/python tests/bench/vision_real.py [--reader scene|photo] [--frames 40] [--limit N] [--heldout-only]
 
 Last line: a JSON object: per subset ``SUBSET_{precision,recall,wrong,named,photos}``
 (held out) and ``SUBSET_all_{precision,recall}``, ``ms_per_photo`` (median over all
@@ -122,6 +122,8 @@ def make_reader(args):
         return Recogniser.load(args.models, **kw)
     from vision.photo.scene_reader import SceneReader
 
+    if args.scales:
+        kw["scales"] = tuple(float(v) for v in args.scales.split(","))
     return SceneReader.load(args.models, **kw)
 
 
@@ -131,8 +133,10 @@ def main() -> int:
     ap.add_argument("--multi", type=Path, default=None,
                     help=f"multi-card photos (default: ${scenes_data.ENV_VAR} or {scenes_data.data_dir()})")
     ap.add_argument("--sets", default="dev,multi", help="which photo sets: dev, multi or both (%(default)s)")
-    ap.add_argument("--reader", choices=("scene", "photo"), default="photo",
+    ap.add_argument("--reader", choices=("scene", "photo"), default="scene",
                     help="scene: camera read's reader (issue 17); photo: the single-card reader of issue 9")
+    ap.add_argument("--scales", default=None, metavar="S,S",
+                    help="scene reader: the detector's scales (default: scene_reader.SCALES), e.g. 1.0,1.8")
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos of each subset (a quick look)")
     ap.add_argument("--heldout-only", action="store_true", help="read only the held-out photos (faster)")
     ap.add_argument("--errors", action="store_true", help="list the held-out photos read wrongly")
