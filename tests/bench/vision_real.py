@@ -215,7 +215,8 @@ def main() -> int:
             times.append((time.process_time() - t) * 1000)
         if times:
             result["ms_per_frame_720p"] = round(statistics.median(times), 1)
-            print(f"1280x720 frames ({len(times)} held-out photos scaled): median {result['ms_per_frame_720p']:.0f} ms, "
+            print(f"1280x720 frames ({len(times)} held-out photos scaled): "
+                  f"median {result['ms_per_frame_720p']:.0f} ms, "
                   f"slowest {max(times):.0f} ms (CPU, one thread)")
     if args.sweep and args.reader == "photo":
         val = [p for p in load_photos() if p.validation and p.shown == 1]
