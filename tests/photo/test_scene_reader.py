@@ -46,7 +46,9 @@ def test_a_small_card_in_a_large_frame_is_read(scene):
 def test_light_glyphs_on_a_dark_face_are_read(scene):
     # The whole picture inverted: a dark face with light glyphs (as the black and gold deck).
     photo = render_photo(11, codes=["QH"], severity=0.3)
-    assert _named(scene.read(255 - photo.image)) == {"QH"}
+    cards = scene.read(255 - photo.image)
+    assert _named(cards) == {"QH"}
+    assert [c for c in cards if c.card == BACK] == []  # a dark face is no back
     assert _named(SceneReader.load(invert=False).read(255 - photo.image)) == set()
 
 
