@@ -30,7 +30,7 @@ picture is reported and the other files are still read; the exit status is then 
 
 
 def add_read_arguments(parser: argparse.ArgumentParser) -> None:
-    from .photo.recognise import DEFAULT_MIN_CONFIDENCE
+    from .photo.scene_reader import DEFAULT_MIN_CONFIDENCE
 
     parser.description = READ_DESCRIPTION
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -58,10 +58,12 @@ def _probability(text: str) -> float:
 def main_read(args: argparse.Namespace) -> int:
     from .photo.annotate import annotate_to
     from .photo.images import load_image
-    from .photo.recognise import UNKNOWN, Recogniser
+    from .photo.recognise import UNKNOWN
+    from .photo.scene_reader import SceneReader
 
     try:
-        reader = Recogniser.load(min_confidence=args.min_confidence, backs=not args.no_backs)
+        # The scene reader (issue 17): every card of a crowded real frame, any scale, either polarity.
+        reader = SceneReader.load(min_confidence=args.min_confidence, backs=not args.no_backs)
     except VisionError as exc:
         print(f"chicago-table camera read: {exc}", file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.photo.recognise import DEFAULT_MIN_CONFIDENCE
+from vision.photo.scene_reader import DEFAULT_MIN_CONFIDENCE  # camera read uses the scene reader (issue 17)
 from vision.photo.synth import render_photo
 
 REPO = Path(__file__).resolve().parents[2]

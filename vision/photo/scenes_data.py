@@ -1,0 +1,74 @@
+"""The real multi-card development photos (``cards_real_multi``) and their split.
+
+The folder sits beside the repository (``../shared/data/cards_real_multi``); the
+environment variable ``CHICAGO_CARDS_REAL_MULTI`` points elsewhere.  The held-out
+part and the validation fold are chosen by the same hashes of the file name as
+``dataset.py`` (so a photo added later moves no other): every choice made on these
+photos (thresholds, scales, calibration) is made on the part that is not held out,
+and the benchmark's figures are those of the held-out part.
+
+Subsets differ in what their labels say: ``edje`` labels the rank only (its truth
+is a set of ranks, "9" "T" "J" "Q" "K" "A"), ``rf_phone_77xx`` rank and suit (its
+jokers and backs are no Chicago cards and are left out of the truth).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .dataset import REPO, card_code, is_heldout, is_validation
+
+ENV_VAR = "CHICAGO_CARDS_REAL_MULTI"
+RANK_ONLY = frozenset({"edje"})  # subsets whose labels name the rank alone
+NOT_CARDS = frozenset({"JOKER", "BACK"})
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get(ENV_VAR) or REPO.parent / "shared" / "data" / "cards_real_multi")
+
+
+@dataclass(frozen=True, slots=True)
+class ScenePhoto:
+    file: str  # relative to the images folder: SUBSET/NAME.jpg
+    path: Path
+    subset: str
+    truth: frozenset[str]  # distinct Chicago cards ("AS"), or ranks ("A") for a rank-only subset
+    shows_back: bool  # a face-down card is labelled too
+
+    @property
+    def heldout(self) -> bool:
+        return is_heldout(self.file)
+
+    @property
+    def validation(self) -> bool:
+        return is_validation(self.file)
+
+    @property
+    def rank_only(self) -> bool:
+        return self.subset in RANK_ONLY
+
+    def as_truth(self, codes) -> frozenset[str]:
+        """Read card codes in this photo's terms (ranks alone for a rank-only subset)."""
+        return frozenset(c[0] for c in codes) if self.rank_only else frozenset(codes)
+
+
+def load_scenes(root: Path | None = None) -> list[ScenePhoto]:
+    """All photos, in file order; raises FileNotFoundError when absent."""
+    root = root or data_dir()
+    if not (root / "images.csv").is_file():
+        raise FileNotFoundError(f"no multi-card photos at {root} (set {ENV_VAR})")
+    photos = []
+    with open(root / "images.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            names = row["cards"].split()
+            subset = row["subset"]
+            if subset in RANK_ONLY:
+                truth = frozenset("T" if n == "10" else n.upper() for n in names)
+            else:
+                truth = frozenset(card_code(n[:-1], n[-1]) for n in names if n.upper() not in NOT_CARDS)
+            photos.append(ScenePhoto(row["file"], root / "images" / row["file"], subset, truth,
+                                     "BACK" in names))
+    return sorted(photos, key=lambda p: p.file)
