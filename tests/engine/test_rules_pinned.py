@@ -6,6 +6,8 @@ Each test names the rule it pins; each was checked against the mutant the issue 
 
 from __future__ import annotations
 
+import pytest
+
 from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
 
 
@@ -426,3 +428,42 @@ def test_retracted_card_goes_back_to_the_revokers_hand__sm2025_r26():
     assert sorted(c.code for c in engine.state.deal.hands["Bo"]) == ["2S", "4C", "4D", "8C", "TD"]
     assert [(p, c.code) for p, c in engine.state.deal.trick] == [("Anna", "AS")]
     assert [e.card.code for e in events(engine, "card_retracted")] == ["4C"]
+
+
+# --- after the merges of issue 13/14: a fold in trick play, option ranges -----------------
+
+def test_time_called_on_the_player_to_play_passes_the_turn_in_trick_play__general_rules_2_12_r25():
+    # Anna leads the first trick (left of the button, r25); time is called on Bo, to play
+    # next: his hand is dead, the trick goes on with Cilla (not a new trick, not a new deal)
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.play("Anna AS")
+    s.add(do="time_call", player="Bo")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "tricks" and doc["current"]["to_act"] == ["Cilla"]
+    engine, doc = s.play("Cilla 2D", "Dan 3D").run()
+    assert doc["rejected"] == [] and doc["current"]["to_act"] == ["Anna"]  # Anna's AS took it
+
+
+@pytest.mark.parametrize("n,ok", [(8, True), (9, False), (1, False)])
+def test_the_players_option_is_bounded__sm2025_r1(n, ok):
+    # a ruleset option is checked at the table action, naming the option (issue 13)
+    _, doc = Script(options={"max_players": n}, game=False).run()
+    rejected = [r for r in doc["rejected"] if r["action"] == "table"]
+    assert (rejected == []) == ok, rejected
+    if not ok:
+        assert "max_players" in rejected[0]["reason"]
+
+
+def test_royal_flush_option_from_a_script_zeroes_every_opponent__sm2025_r19():
+    # sm2019's royal flush wins at once; with the sm2025 rule asked for by option (a string
+    # read from the script, not the ruleset's own constant) it goes out at 52 and zeroes all
+    s = Script("sm2019", options={"royal_flush": "out_zero_all"}, dealer="player")
+    s.adjust("Bo", 20).adjust("Cilla", 7)  # before the first deal: counted in deal 1
+    s.deal(**dict(JUNK, Anna="AS KS QS JS TS"))
+    s.stand()  # exchange 1 places nothing; its scoring moment: the royal flush
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    g = doc["games"][0]
+    assert g["finished"] and g["winner"] == "Anna"
+    assert g["scores"] == {"Anna": 52, "Bo": 0, "Cilla": 0, "Dan": 0}

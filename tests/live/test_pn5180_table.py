@@ -24,3 +24,17 @@ async def test_bots_on_a_pn5180_table_see_every_stack_whole(tmp_path):
     assert_same_game(driver.played, live, shadow)
     assert replay_document(live.engine) == replay_document(shadow)
     assert not [a for a in live.sensing.alerts.raised if a.kind in STACK_ALERTS]
+
+
+def test_a_whole_bot_table_on_pn5180_pads_finishes_with_no_stack_alert():
+    """Issue 22's "done when": the whole-table bot test with ``--reader pn5180`` and no
+    stack-related alert, in simulated time (issue 15), under the default noise."""
+    from hardware.virtual.simtime import run_simulated
+    from table_controller.live import MemoryLog
+
+    live, shadow, driver = run_simulated(bots_on_virtual_table(seed=7, log=MemoryLog(), noise="default",
+                                                               fast=True, reader="pn5180"))
+    assert shadow.phase == "table_over" and live.engine.phase == "table_over"
+    assert live.rejected == []
+    assert_same_game(driver.played, live, shadow)
+    assert not [a for a in live.sensing.alerts.raised if a.kind in STACK_ALERTS]

@@ -110,7 +110,7 @@ async def test_a_heat_drawn_while_the_hub_serves_is_published_to_the_tables__r7(
             drawn = h.tables(1)
         async with aiomqtt.Client("127.0.0.1", broker.port) as c:
             await c.subscribe(topics.draw_topic("sm2026", "h1-t2"), qos=1)
-            async with asyncio.timeout(20):
+            async with asyncio.timeout(90):
                 async for msg in c.messages:  # retained: there once the hub has published it
                     got = topics.parse_json(msg.payload, "draw")
                     break
