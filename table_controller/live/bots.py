@@ -16,11 +16,10 @@ import asyncio
 from typing import Callable, Iterable
 
 from ..actions import Action, Discard
-from ..cards import FULL_DECK
 from ..engine import Engine, IllegalAction
 from .facts import PADS
 from .table import LiveTable
-from .translate import Translator
+from .translate import Translator, make_move
 
 
 class DriverStuck(RuntimeError):
@@ -163,25 +162,11 @@ class TableDriver:
         if kind == "submit":
             await self._sync(self._expected - 1)
             await self.live.submit(action, self.manual_source)
-        elif kind == "put":
-            h.put(step[1], step[2])
-        elif kind == "remove":
-            h.remove(step[1], step[2])
-        elif kind == "tray":
-            h.to_tray(step[1])
-        elif kind == "pickup":
-            h.pick_up(step[1])
+        elif make_move(h, step):
+            pass
         elif kind == "press":
             h.press(step[1])
             self._last_press = step[1]
-        elif kind == "collect":
-            for c in FULL_DECK:
-                if h.where(c.code) != "stub":
-                    h.remove(c.code, "stub")
-        elif kind == "collect_discards":
-            for pad in PADS:
-                for code in h.on_pad(pad):
-                    h.to_tray(code)
         elif kind == "settle":
             await h.settle()
         elif kind == "arrive":

@@ -14,10 +14,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..actions import Action, Discard, parse_action
-from ..cards import FULL_DECK
 from ..engine import Engine
-from .facts import PADS
-from .translate import Translator
+from .translate import Translator, make_move
 
 
 def logged_actions(log) -> list[Action]:
@@ -58,21 +56,4 @@ def rebuild_table(actions: Iterable[Action], table) -> tuple[Engine, Translator]
 
 
 def _move(table, step: tuple) -> None:
-    kind = step[0]
-    if kind == "put":
-        table.put(step[1], step[2])
-    elif kind == "remove":
-        table.remove(step[1], step[2])
-    elif kind == "tray":
-        table.to_tray(step[1])
-    elif kind == "pickup":
-        table.pick_up(step[1])
-    elif kind == "collect":
-        for c in FULL_DECK:
-            if table.where(c.code) != "stub":
-                table.remove(c.code, "stub")
-    elif kind == "collect_discards":
-        for pad in PADS:
-            for code in table.on_pad(pad):
-                table.to_tray(code)
-    # press, submit, sync, settle, arrive, pause: time and the console, nothing that lies on a pad
+    make_move(table, step)  # press, submit, sync, settle, arrive, pause: nothing lies on a pad

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from .. import actions as act
 from ..engine import Engine
+from ..cards import FULL_DECK
 from .facts import PADS, pads_of
 
 MANUAL = (act.TableStart, act.GameStart, act.ChicagoAnswer, act.QuadsChoice, act.Penalty,
@@ -98,3 +99,32 @@ class Translator:
             return []
         # r14: players pick up only when the whole exchange is done
         return [("pickup", pad) for pad in PADS] + [("settle",), ("pause",)]
+
+
+PHYSICAL = frozenset({"put", "remove", "tray", "pickup", "collect", "collect_discards"})
+
+
+def make_move(table, step: tuple) -> bool:
+    """Carry out a plan step that moves cards (``PHYSICAL``) on ``table`` (a virtual table
+    or the bots' hands over one: ``put``, ``remove``, ``to_tray``, ``pick_up``, ``where``,
+    ``on_pad``); False for the steps of time and the console (press, submit, sync, ...)."""
+    kind = step[0]
+    if kind == "put":
+        table.put(step[1], step[2])
+    elif kind == "remove":
+        table.remove(step[1], step[2])
+    elif kind == "tray":
+        table.to_tray(step[1])
+    elif kind == "pickup":
+        table.pick_up(step[1])
+    elif kind == "collect":
+        for c in FULL_DECK:
+            if table.where(c.code) != "stub":
+                table.remove(c.code, "stub")
+    elif kind == "collect_discards":
+        for pad in PADS:
+            for code in table.on_pad(pad):
+                table.to_tray(code)
+    else:
+        return False
+    return True
