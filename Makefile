@@ -67,7 +67,7 @@ bench: setup system-deps
 
 # Mutation testing of the rules package (issue 23, tests/mutation/README.md): lists every
 # surviving mutant with file:line and the change.  All of them: SAMPLE=0 (hours on one core);
-# a seeded sample: `make mutation SAMPLE=30 SEED=1`; some lines: LINES=table_controller/engine.py:370-384
+# a seeded sample: `make mutation SAMPLE=30 SEED=1`; some lines: LINES=table_controller/rules/engine.py:370-384
 SAMPLE ?= 0
 SEED   ?= 1
 LINES  ?=

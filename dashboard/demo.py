@@ -43,8 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
     """Random legal actions entered through the live loop, waiting while the TL pauses."""
-    from table_controller.bots import RandomBot
-    from table_controller.engine import IllegalAction
+    from table_controller.sim.bots import RandomBot
+    from table_controller.rules.engine import IllegalAction
 
     bot = RandomBot(seed)
     while True:
@@ -60,7 +60,7 @@ async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool 
 
 async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
     """The bots' moves as cards on the virtual table's pads; the live loop senses them."""
-    from table_controller.bots import RandomBot
+    from table_controller.sim.bots import RandomBot
 
     bot = RandomBot(seed)
     while True:
@@ -110,8 +110,8 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
     from firmware_bridge import SeatControllerClient
     from hardware.firmware.controller import Config
     from hardware.virtual import VirtualTable
-    from table_controller.live.bots import TableDriver, VirtualHands
-    from table_controller.live.virtual import noise_model
+    from table_controller.sim.driver import TableDriver, VirtualHands
+    from table_controller.sim.virtual import noise_model
 
     from .table_files import open_table
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from table_controller.events import Event
+from table_controller.rules.events import Event
 
 PUBLIC_CARD_EVENTS = {"open_card_shown", "card_played", "card_retracted", "trick_won", "dealer_erred"}
 CARD_KEYS = ("card", "cards", "hand", "hands")

@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from table_controller.actions import ActionError, parse_action
-from table_controller.engine import Engine, IllegalAction
+from table_controller.rules.actions import ActionError, parse_action
+from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.live import LiveTable
 from table_controller.views import for_role, hidden_deal, snapshot
 

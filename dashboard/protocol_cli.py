@@ -73,7 +73,7 @@ def load_document(path: Path) -> dict[str, Any]:
         if not isinstance(doc, dict) or "games" not in doc:
             raise DashboardError(f"{path}: not a replay document (no 'games'; see REPLAY.md)")
         return doc
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     _, doc = replay_lines(text.splitlines())
     if doc["ruleset"] is None:
         raise DashboardError(f"{path}: no table in this action script (the first action must be 'table')")
@@ -81,7 +81,7 @@ def load_document(path: Path) -> dict[str, Any]:
 
 
 def _from_store(path: Path) -> dict[str, Any]:
-    from table_controller.replay import replay_document
+    from table_controller.rules.replay import replay_document
     from table_controller.store import StoreError
     from table_controller.store.rebuild import resume
     try:

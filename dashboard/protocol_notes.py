@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from table_controller import events as ev
+from table_controller.rules import events as ev
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +124,9 @@ def facts_from_records(records: Iterable[Any]) -> LogFacts:
 
 def facts_from_script(lines: Iterable[str]) -> LogFacts:
     """Run an action script (REPLAY.md) again and keep its notes; no times."""
-    from table_controller.actions import Action
-    from table_controller.engine import Engine, IllegalAction
-    from table_controller.replay import read_script
+    from table_controller.rules.actions import Action
+    from table_controller.rules.engine import Engine, IllegalAction
+    from table_controller.rules.replay import read_script
 
     engine, r = Engine(), _Reader()
     for _, item in read_script(lines):

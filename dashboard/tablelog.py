@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from table_controller.actions import Action
-from table_controller.engine import Engine
-from table_controller.events import Event
+from table_controller.rules.actions import Action
+from table_controller.rules.engine import Engine
+from table_controller.rules.events import Event
 from table_controller.store import SQLiteStore, StoreError
 from table_controller.store.recorder import TableRecorder
 from table_controller.store.records import Record

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
-from .actions import Action, TimeCall, Timeout
-from .rulesets import DEFAULT_CLOCKS, TIME_CALL_SECONDS
+from table_controller.rules.actions import Action, TimeCall, Timeout
+from table_controller.rules.rulesets import DEFAULT_CLOCKS, TIME_CALL_SECONDS
 
 
 class Clock(Protocol):

@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from .cards import FULL_DECK, Card, CardError
+from table_controller.rules.cards import FULL_DECK, Card, CardError
 
 FORMAT = "chicago-deck/1"
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .engine import Engine
-from .hands import evaluate
-from .replay import current_document, game_document, table_document
+from table_controller.rules.engine import Engine
+from table_controller.rules.hands import evaluate
+from table_controller.rules.replay import current_document, game_document, table_document
 
 ROLES = ("tl", "revisor", "public", "dealer", "broadcast")
 HIDDEN_KEYS = ("hand", "hand_name", "placed")

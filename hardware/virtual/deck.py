@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from table_controller.cards import FULL_DECK
+from table_controller.rules.cards import FULL_DECK
 
 from ..errors import VirtualTableError
 

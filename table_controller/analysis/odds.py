@@ -1,9 +1,9 @@
 """Odds during the exchanges (issue 21 item 2): Monte Carlo estimates with a Wilson interval.
 
     >>> import random
-    >>> from table_controller.engine import Engine
-    >>> from table_controller import actions as act
-    >>> from table_controller.cards import parse_cards
+    >>> from table_controller.rules.engine import Engine
+    >>> from table_controller.rules import actions as act
+    >>> from table_controller.rules.cards import parse_cards
     >>> e = Engine()
     >>> _ = e.apply(act.TableStart(("Anna", "Bo", "Cilla")))
     >>> _ = e.apply(act.GameStart(("Anna", "Bo", "Cilla"), "Cilla"))
@@ -50,9 +50,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..cards import FULL_DECK, Card
-from ..hands import CARD_INT, Category, HandValue, evaluate_ints
-from ..rulesets import Ruleset
+from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.rules.hands import CARD_INT, Category, HandValue, evaluate_ints
+from table_controller.rules.rulesets import Ruleset
 from .solver import Position, final_hand_award, sm_chicago_stands, solve
 
 Z95 = 1.959963984540054

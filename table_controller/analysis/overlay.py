@@ -7,8 +7,8 @@ every hidden card (not before the deal has ended live and the broadcast delay ha
 that holding is the caller's job, and the solve can take up to ~0.1 s at the first trick,
 so it belongs off the event loop.
 
-    >>> from table_controller.cards import parse_cards
-    >>> from table_controller.rulesets import ruleset
+    >>> from table_controller.rules.cards import parse_cards
+    >>> from table_controller.rules.rulesets import ruleset
     >>> from table_controller.analysis.solver import Position, solve
     >>> v = solve(Position(ruleset("sm2025"), ("Anna", "Bo"), {"Anna": parse_cards(["AS"]),
     ...           "Bo": parse_cards(["2S"])}, leader="Bo", trick_number=5))

@@ -5,8 +5,8 @@ it out with best play by everyone (max^n: every player maximises their own point
 says whether a Chicago stands or who breaks it, who takes the last trick and with which
 card, and what each legal card is worth to the player to act.
 
-    >>> from table_controller.cards import parse_cards
-    >>> from table_controller.rulesets import ruleset
+    >>> from table_controller.rules.cards import parse_cards
+    >>> from table_controller.rules.rulesets import ruleset
     >>> pos = Position(ruleset("sm2025"), ("Anna", "Bo"),
     ...                {"Anna": parse_cards(["AS"]), "Bo": parse_cards(["2S"])},
     ...                leader="Bo", trick_number=5)
@@ -53,9 +53,9 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Mapping, Sequence
 
-from ..cards import FULL_DECK, Card
-from ..hands import Category, best_hands
-from ..rulesets import Ruleset
+from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.rules.hands import Category, best_hands
+from table_controller.rules.rulesets import Ruleset
 
 TRICKS = 5  # r25: five tricks a deal
 

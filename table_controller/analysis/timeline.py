@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from ..actions import Play
-from ..engine import Engine, IllegalAction
-from ..replay import Rejection, read_script
+from table_controller.rules.actions import Play
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.replay import Rejection, read_script
 from .odds import OddsError, exchange_odds
 from .solver import AnalysisError, chicago_position, position_from_deal, solve
 

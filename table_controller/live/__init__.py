@@ -5,7 +5,7 @@ See :class:`.table.LiveTable` for the API the dashboard and the commands use, an
 """
 
 from .log import MemoryLog, RecorderLog, TableLog
-from .replay import replay_sensors
+from .sensor_replay import replay_sensors
 from .table import LiveTable
 
 __all__ = ["LiveTable", "MemoryLog", "RecorderLog", "TableLog", "replay_sensors"]

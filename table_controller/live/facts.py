@@ -3,8 +3,8 @@ imports the engine: it sits below the rules)."""
 
 from __future__ import annotations
 
-from ..cards import Card
-from ..engine import Engine
+from table_controller.rules.cards import Card
+from table_controller.rules.engine import Engine
 from ..sensing import TableFacts
 
 PADS = ("seat1", "seat2", "seat3", "seat4")

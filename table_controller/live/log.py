@@ -17,9 +17,9 @@ import os
 import time
 from typing import Any, Mapping, Protocol, Sequence
 
-from ..actions import Action
-from ..engine import Engine
-from ..events import Event
+from table_controller.rules.actions import Action
+from table_controller.rules.engine import Engine
+from table_controller.rules.events import Event
 
 
 class TableLog(Protocol):
@@ -47,7 +47,7 @@ class MemoryLog:
         return len(self.records)
 
     def apply(self, action: Action, source: str) -> list[Event]:
-        from ..engine import IllegalAction
+        from table_controller.rules.engine import IllegalAction
         try:
             events = self.engine.apply(action)
         except IllegalAction as exc:

@@ -31,11 +31,11 @@ from typing import Any, Callable
 
 from firmware_bridge.events import ButtonPressed, SensorEvent
 
-from ..actions import Action, Discard, Timeout
+from table_controller.rules.actions import Action, Discard, Timeout
 from ..clocks import Clock, ShotClocks, waiting_clocks
 from ..deck import Deck
-from ..engine import IllegalAction
-from ..events import Event
+from table_controller.rules.engine import IllegalAction
+from table_controller.rules.events import Event
 from ..sensing import Alert, CardAt, Correction, Dismiss, Sensing, SensingError, UidIs, parse_correction
 from ..views import snapshot
 from .facts import facts_from_engine

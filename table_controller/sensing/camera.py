@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Card, CardError
+from table_controller.rules.cards import Card, CardError
 
 MIN_CONFIDENCE = 0.8
 

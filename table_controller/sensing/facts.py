@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from ..cards import Card
+from table_controller.rules.cards import Card
 
 
 @dataclass(frozen=True, slots=True)

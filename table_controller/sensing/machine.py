@@ -35,8 +35,8 @@ from typing import Iterable
 from firmware_bridge.events import (ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus,
                                     SensorEvent)
 
-from ..actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract
-from ..cards import Card
+from table_controller.rules.actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract
+from table_controller.rules.cards import Card
 from ..deck import Deck
 from .alerts import Alert, AlertBook, Finding
 from .camera import CameraMemory

@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..actions import ActionError, parse_action
-from ..engine import Engine, IllegalAction
+from table_controller.rules.actions import ActionError, parse_action
+from table_controller.rules.engine import Engine, IllegalAction
 from .errors import StoreError
 from .records import KINDS, Record
 from .rebuild import fold, last_clock

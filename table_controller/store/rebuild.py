@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from ..engine import Engine
-from ..events import EventError, event_from_dict
+from table_controller.rules.engine import Engine
+from table_controller.rules.events import EventError, event_from_dict
 from .base import EventStore
 from .errors import StoreCorrupt
 from .records import Record

@@ -17,9 +17,9 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
-from ..actions import Action
-from ..engine import Engine, IllegalAction
-from ..events import Event
+from table_controller.rules.actions import Action
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.events import Event
 from .base import EventStore
 from .errors import RecordError
 from .records import NewRecord, Record

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..actions import ActionError, parse_action
-from ..engine import Engine, IllegalAction
+from table_controller.rules.actions import ActionError, parse_action
+from table_controller.rules.engine import Engine, IllegalAction
 from .check import describe
 from .errors import NotATableLog, StoreError
 from .records import GENESIS, KINDS, digest

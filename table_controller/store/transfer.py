@@ -23,8 +23,8 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from ..actions import ActionError, load_line, parse_action
-from ..engine import Engine, IllegalAction
+from table_controller.rules.actions import ActionError, load_line, parse_action
+from table_controller.rules.engine import Engine, IllegalAction
 from .errors import ExportError, StoreError
 from .records import KINDS, NewRecord, Record
 from .sqlite import SQLiteStore

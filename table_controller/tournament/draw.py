@@ -17,7 +17,7 @@ import random
 import secrets
 from typing import Any, Mapping, Sequence
 
-from ..rulesets import RULESETS
+from table_controller.rules.rulesets import RULESETS
 
 SEATS = (3, 4)  # players at an SM table (sm2025 r1)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..rulesets import RULESETS
+from table_controller.rules.rulesets import RULESETS
 from . import draw as drawing
 from .hubstore import HubError, HubStore
 from .standings import Standings

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..engine import Engine
-from ..replay import current_document, table_document
-from ..state import evolve
+from table_controller.rules.engine import Engine
+from table_controller.rules.replay import current_document, table_document
+from table_controller.rules.state import evolve
 from ..store.rebuild import events_of
 from ..store.records import Record
 from .hubstore import HubStore

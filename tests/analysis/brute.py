@@ -6,7 +6,7 @@ then the lower sum of the others' points, then the lowest card (♠ ♥ ♦ ♣,
 from __future__ import annotations
 
 from table_controller.analysis.solver import Position
-from table_controller.cards import FULL_DECK, Card
+from table_controller.rules.cards import FULL_DECK, Card
 
 ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 

@@ -12,7 +12,7 @@ from table_controller.analysis.timeline import analyse_lines
 from ..engine.script import ANNA_SWEEPS, JUNK, Script
 
 EXAMPLES = Path("table_controller/examples")
-CLI = [sys.executable, "-m", "table_controller.cli"]
+CLI = [sys.executable, "-m", "table_controller.app.cli"]
 
 
 def analyse(*args, input=None):

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table_controller import actions as act
+from table_controller.rules import actions as act
 from table_controller.analysis.odds import OddsError, Policy, exchange_odds, wilson
 from table_controller.analysis.solver import Position, sm_chicago_stands, solve
-from table_controller.cards import FULL_DECK, parse_cards
-from table_controller.engine import Engine
-from table_controller.hands import best_hands
-from table_controller.rulesets import ruleset
+from table_controller.rules.cards import FULL_DECK, parse_cards
+from table_controller.rules.engine import Engine
+from table_controller.rules.hands import best_hands
+from table_controller.rules.rulesets import ruleset
 
 P4 = ("Anna", "Bo", "Cilla", "Dan")
 

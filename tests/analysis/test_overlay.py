@@ -5,11 +5,11 @@ from __future__ import annotations
 import doctest
 import random
 
-from table_controller import actions as act
+from table_controller.rules import actions as act
 from table_controller.analysis import overlay
 from table_controller.analysis.overlay import analyse_state
-from table_controller.cards import parse_cards
-from table_controller.engine import Engine
+from table_controller.rules.cards import parse_cards
+from table_controller.rules.engine import Engine
 
 from ..engine.script import JUNK
 

@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from table_controller import actions as act
+from table_controller.rules import actions as act
 from table_controller.analysis.solver import position_from_deal, solve
-from table_controller.cards import FULL_DECK
-from table_controller.engine import Engine
-from table_controller.rulesets import RULESETS
+from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.engine import Engine
+from table_controller.rules.rulesets import RULESETS
 
 TRICK_REASONS = {"last_trick", "last_trick_two", "chicago_won", "chicago_lost", "chicago_broken"}
 HAND_REASONS = {"one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
@@ -83,7 +83,7 @@ def test_best_line_through_the_engine_earns_the_solved_points(ruleset):
 def test_every_position_of_random_games_is_solved(ruleset):
     """Positions the engine reaches with random legal play (bots): the solver names the
     same player to act as the engine and offers exactly the legal cards (r25)."""
-    from table_controller.bots import RandomBot
+    from table_controller.sim.bots import RandomBot
 
     bot = RandomBot(seed=5, ruleset=ruleset)
     e = Engine()
@@ -112,7 +112,7 @@ def test_positions_around_a_revoke_r26():
     from pathlib import Path
 
     from table_controller.analysis.solver import AnalysisError
-    from table_controller.replay import read_script
+    from table_controller.rules.replay import read_script
 
     e = Engine()
     script = [a for _, a in read_script(Path("table_controller/examples/revoke.jsonl").read_text().splitlines())]

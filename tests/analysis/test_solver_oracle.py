@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from table_controller.analysis.solver import Position, solve, trick_order
-from table_controller.cards import FULL_DECK
-from table_controller.rulesets import RULESETS
+from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.rulesets import RULESETS
 
 from .brute import breaks, legal, outcome, rotation, solve_brute
 

@@ -8,8 +8,8 @@ import pytest
 
 from table_controller.analysis import solver
 from table_controller.analysis.solver import AnalysisError, Position, solve
-from table_controller.cards import Card, parse_cards
-from table_controller.rulesets import ruleset
+from table_controller.rules.cards import Card, parse_cards
+from table_controller.rules.rulesets import ruleset
 
 SM = ruleset("sm2025")
 P4 = ("Anna", "Bo", "Cilla", "Dan")
@@ -179,9 +179,9 @@ def test_docstring_examples():
 
 
 def test_chicago_position_needs_the_question_or_later():
-    from table_controller import actions as act
+    from table_controller.rules import actions as act
     from table_controller.analysis.solver import chicago_position
-    from table_controller.engine import Engine
+    from table_controller.rules.engine import Engine
 
     e = Engine()
     e.apply(act.TableStart(P4))

@@ -20,12 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from table_controller import actions as act  # noqa: E402
+from table_controller.rules import actions as act  # noqa: E402
 from table_controller.analysis.odds import exchange_odds  # noqa: E402
 from table_controller.analysis.solver import Position, solve  # noqa: E402
-from table_controller.cards import FULL_DECK  # noqa: E402
-from table_controller.engine import Engine  # noqa: E402
-from table_controller.rulesets import ruleset  # noqa: E402
+from table_controller.rules.cards import FULL_DECK  # noqa: E402
+from table_controller.rules.engine import Engine  # noqa: E402
+from table_controller.rules.rulesets import ruleset  # noqa: E402
 
 PLAYERS = ("Anna", "Bo", "Cilla", "Dan")
 

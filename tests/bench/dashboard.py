@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 import websockets  # noqa: E402
 
-from table_controller.bots import RandomBot  # noqa: E402
-from table_controller.engine import Engine  # noqa: E402
+from table_controller.sim.bots import RandomBot  # noqa: E402
+from table_controller.rules.engine import Engine  # noqa: E402
 from tests.dashboard.harness import Server  # noqa: E402
 
 

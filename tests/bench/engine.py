@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from table_controller.bots import RandomBot, play_table  # noqa: E402
-from table_controller.cards import FULL_DECK  # noqa: E402
-from table_controller.engine import Engine  # noqa: E402
-from table_controller.hands import CARD_INT, evaluate, evaluate_ints  # noqa: E402
+from table_controller.sim.bots import RandomBot, play_table  # noqa: E402
+from table_controller.rules.cards import FULL_DECK  # noqa: E402
+from table_controller.rules.engine import Engine  # noqa: E402
+from table_controller.rules.hands import CARD_INT, evaluate, evaluate_ints  # noqa: E402
 
 REPEATS = 5
 

@@ -20,7 +20,7 @@ import time
 
 RUNS = 5
 TARGET_S = 20.0
-COMMAND = [sys.executable, "-m", "table_controller.cli", "run", "--virtual", "--bots", "--until-done", "--fast",
+COMMAND = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--bots", "--until-done", "--fast",
            "--json", "--seed", "7", "--quiet"]
 
 

@@ -17,12 +17,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from firmware_bridge.events import ButtonPressed, PadContents  # noqa: E402
-from table_controller.bots import RandomBot  # noqa: E402
-from table_controller.cards import FULL_DECK  # noqa: E402
+from table_controller.sim.bots import RandomBot  # noqa: E402
+from table_controller.rules.cards import FULL_DECK  # noqa: E402
 from table_controller.deck import virtual_deck  # noqa: E402
-from table_controller.engine import Engine, IllegalAction  # noqa: E402
+from table_controller.rules.engine import Engine, IllegalAction  # noqa: E402
 from table_controller.live.facts import facts_from_engine  # noqa: E402
-from table_controller.live.translate import MANUAL, Translator  # noqa: E402
+from table_controller.sim.translate import MANUAL, Translator  # noqa: E402
 from table_controller.sensing import Sensing  # noqa: E402
 
 PADS = ("seat1", "seat2", "seat3", "seat4", "tray")

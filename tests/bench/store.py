@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from table_controller.bots import RandomBot
+from table_controller.sim.bots import RandomBot
 from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 from table_controller.store.rebuild import resume

@@ -18,13 +18,13 @@ import time
 from pathlib import Path
 
 from dashboard.tablelog import read_actions
-from table_controller.actions import parse_action
+from table_controller.rules.actions import parse_action
 from table_controller.store import SQLiteStore
-from table_controller.engine import Engine
+from table_controller.rules.engine import Engine
 from table_controller.views import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "table_controller.cli"]
+CLI = [sys.executable, "-m", "table_controller.app.cli"]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]

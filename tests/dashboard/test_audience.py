@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from table_controller.actions import parse_action
-from table_controller.replay import replay_lines
+from table_controller.rules.actions import parse_action
+from table_controller.rules.replay import replay_lines
 from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 

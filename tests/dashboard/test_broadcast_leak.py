@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dashboard.table_files import open_table
 from dashboard.tablelog import read_actions
-from table_controller.actions import parse_action
-from table_controller.bots import RandomBot
+from table_controller.rules.actions import parse_action
+from table_controller.sim.bots import RandomBot
 
 from .harness import cards_in_text, public_cards_by_seq
 

@@ -12,7 +12,7 @@ from dashboard.errors import DashboardError
 from dashboard.hub import QUEUE_SIZE
 from dashboard.table_files import open_table
 from dashboard.tablelog import read_actions
-from table_controller.bots import RandomBot
+from table_controller.sim.bots import RandomBot
 from table_controller.views import hidden_deal
 
 from .harness import cards_in_text, public_cards_by_seq

@@ -20,7 +20,7 @@ from collections import defaultdict
 import httpx
 import pytest
 
-from table_controller.cards import RANKS, SUITS
+from table_controller.rules.cards import RANKS, SUITS
 from table_controller.store import SQLiteStore
 
 from .harness import CARD_RE

@@ -16,7 +16,7 @@ from dashboard.errors import DashboardError
 from dashboard.protocol_model import fences, game_protocol
 from dashboard.protocol_pdf import protocol_pdf
 from dashboard.protocol_svg import game_svg, protocol_html
-from table_controller.replay import replay_lines
+from table_controller.rules.replay import replay_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "table_controller" / "examples"
@@ -137,7 +137,7 @@ def test_bad_document_is_a_clear_error_not_a_traceback():
 
 def test_protocol_command_writes_the_pdf(tmp_path):
     out = tmp_path / "p.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol",
+    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol",
                         str(EXAMPLES / "chicago_won.jsonl"), "-o", str(out), "--html", str(tmp_path / "p.html")],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
@@ -149,13 +149,13 @@ def test_protocol_command_refuses_bad_input_clearly(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     for path in (bad, tmp_path / "missing.jsonl"):
-        r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(path)],
+        r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(path)],
                            capture_output=True, text=True, cwd=ROOT)
         assert r.returncode == 2 and "Traceback" not in r.stderr and "chicago-table protocol:" in r.stderr
 
 
 def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
-    from table_controller.replay import read_script
+    from table_controller.rules.replay import read_script
     from table_controller.store import SQLiteStore
     from table_controller.store.recorder import TableRecorder
     log = tmp_path / "table7.sqlite"
@@ -165,7 +165,7 @@ def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
     recorder.store.close()
     _, doc = replay_lines((EXAMPLES / "full_table.jsonl").read_text().splitlines())
     out = tmp_path / "p.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(log), "-o", str(out)],
+    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(out)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     # the log and the script give the same protocol; the log adds the game's own date and times
@@ -177,11 +177,11 @@ def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
         [x for x in from_script if x.strip() and not dated.fullmatch(x.strip())]
     assert "Datum:" in from_log
     again = tmp_path / "again.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(log), "-o", str(again)],
+    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(again)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and again.read_bytes() == out.read_bytes()  # reproducible for the same log
     not_a_log = tmp_path / "x.sqlite"
     not_a_log.write_text("hello")
-    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(not_a_log)],
+    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(not_a_log)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "Traceback" not in r.stderr

@@ -18,7 +18,7 @@ import pytest
 from dashboard.protocol_head import ProtocolHead, Player, ZONE
 from dashboard.protocol_notes import facts_from_script
 from dashboard.protocol_pdf import protocol_pdf, tiebreaks
-from table_controller.replay import read_script, replay_lines
+from table_controller.rules.replay import read_script, replay_lines
 from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 
@@ -126,7 +126,7 @@ def test_header_holds_event_heat_table_date_time_and_player_ids__s12(tmp_path):
     players = tmp_path / "players.csv"
     players.write_text("Anna,BK Spader,S-101\nBo,Chicagoklubben Malmö,S-202\nCilla,,S-303\n", encoding="utf-8")
     out = tmp_path / "p.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(log), "-o", str(out),
+    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(out),
                         "--event", "SM i Chicago 2026", "--heat", "2", "--table", "7", "--players", str(players)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
@@ -141,7 +141,7 @@ def test_header_holds_event_heat_table_date_time_and_player_ids__s12(tmp_path):
     info = pypdf.PdfReader(io.BytesIO(data)).metadata
     assert info["/CreationDate"].startswith("D:20260516103")
     again = tmp_path / "q.pdf"
-    subprocess.run([sys.executable, "-m", "table_controller.cli", "protocol", str(log), "-o", str(again),
+    subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(again),
                     "--event", "SM i Chicago 2026", "--heat", "2", "--table", "7", "--players", str(players)],
                    check=True, capture_output=True, cwd=ROOT)
     assert again.read_bytes() == data

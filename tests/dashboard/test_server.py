@@ -12,8 +12,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from dashboard.delay import CHECKPOINT_EVERY
-from table_controller.bots import RandomBot
-from table_controller.engine import Engine
+from table_controller.sim.bots import RandomBot
+from table_controller.rules.engine import Engine
 
 from .harness import StalledClient, cards_in_text, public_cards_by_seq
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from table_controller import actions as act
-from table_controller.bots import RandomBot
-from table_controller.engine import Engine
+from table_controller.rules import actions as act
+from table_controller.sim.bots import RandomBot
+from table_controller.rules.engine import Engine
 
 PENALTIES = ("warning", "points", "sit_out_deal", "sit_out_game", "last_place", "no_placement")
 

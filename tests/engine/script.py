@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from table_controller.replay import replay_lines
+from table_controller.rules.replay import replay_lines
 
 PLAYERS = ("Anna", "Bo", "Cilla", "Dan")
 

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from table_controller import actions as act
-from table_controller.bots import RandomBot
-from table_controller.engine import Engine, IllegalAction
+from table_controller.rules import actions as act
+from table_controller.sim.bots import RandomBot
+from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 

@@ -6,8 +6,8 @@ from itertools import combinations
 from phevaluator import evaluate_cards
 from phevaluator.card import Card as PheCard
 
-from table_controller.cards import FULL_DECK
-from table_controller.hands import CARD_INT, Category, evaluate_ints
+from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.hands import CARD_INT, Category, evaluate_ints
 
 # phevaluator ranks 1 (royal) .. 7462 (7-5-4-3-2); its category boundaries:
 _BOUNDS = [(10, Category.STRAIGHT_FLUSH), (166, Category.FOUR_OF_A_KIND), (322, Category.FULL_HOUSE),

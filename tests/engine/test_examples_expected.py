@@ -27,7 +27,7 @@ def expected_path(script: Path) -> Path:
 
 
 def replay_json(script: Path) -> dict:
-    r = subprocess.run([sys.executable, "-m", "table_controller.cli", "replay", str(script), "--json"],
+    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "replay", str(script), "--json"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
@@ -45,7 +45,7 @@ def cases():
 
 @pytest.mark.parametrize("script", list(cases()))
 def test_example_replays_to_its_expected_document(script):
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     want = json.loads(expected_path(script).read_text())
     got = json.loads(json.dumps(replay_lines(script.read_text().splitlines())[1]))
     # the table's result first, by value, so a failure names what differs
@@ -80,9 +80,9 @@ def test_full_table_expected_document_is_the_independent_reading_of_the_rules():
 
 def test_random_sm2025_tables_agree_with_the_independent_reading__r19_r21_r24_r27_d2_d7():
     """Differential check: bot-played tables replayed by the engine and by the reference."""
-    from table_controller.bots import RandomBot
-    from table_controller.engine import Engine
-    from table_controller.replay import replay_lines
+    from table_controller.sim.bots import RandomBot
+    from table_controller.rules.engine import Engine
+    from table_controller.rules.replay import replay_lines
     from tests.engine.reference_sm2025 import reference_document
     compared = 0
     for seed in range(10, 18):

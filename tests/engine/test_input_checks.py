@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table_controller import actions as act
-from table_controller.actions import ActionError, load_line, parse_action
-from table_controller.engine import Engine, IllegalAction
-from table_controller.rulesets import OPTION_CHECKS, RULESETS, Ruleset, ruleset
+from table_controller.rules import actions as act
+from table_controller.rules.actions import ActionError, load_line, parse_action
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.rulesets import OPTION_CHECKS, RULESETS, Ruleset, ruleset
 
 from tests.engine.script import JUNK, Script
 
@@ -217,7 +217,7 @@ def test_any_accepted_option_set_plays_a_whole_table(rs, seed, options):
     """Issue 13: 7 of 16 bad option sets crashed a table deals after the `table` action.
     Whatever the checks accept, random legal play runs to the table's end (2,000 random
     option sets were run once by hand; this keeps a few in every run)."""
-    from table_controller.bots import RandomBot
+    from table_controller.sim.bots import RandomBot
 
     players = ("Anna", "Bo", "Cilla", "Dan")
     engine = Engine()

@@ -13,14 +13,14 @@ import random
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from table_controller import actions as act
-from table_controller.bots import RandomBot
+from table_controller.rules import actions as act
+from table_controller.sim.bots import RandomBot
 from dataclasses import fields, is_dataclass
 
-from table_controller.cards import FULL_DECK, Card
-from table_controller.engine import Engine, IllegalAction
-from table_controller.events import event_from_dict
-from table_controller.rulesets import Ruleset
+from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.events import event_from_dict
+from table_controller.rules.rulesets import Ruleset
 from table_controller.views import for_role, snapshot
 from tests.engine.incidents import IncidentBot
 
@@ -232,7 +232,7 @@ def test_the_incident_bot_produces_every_kind_of_incident():
 
 
 def test_role_filter_drops_keys_it_does_not_know():
-    from table_controller.bots import play_table
+    from table_controller.sim.bots import play_table
     snap = snapshot(play_table(seed=4))
     snap["alerts"] = [{"evidence": "seat2 holds AS"}]
     snap["players"][0]["secret"] = "AS"

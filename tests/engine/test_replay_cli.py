@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 EXAMPLES = sorted(Path("table_controller/examples").glob("*.jsonl"))
-CLI = [sys.executable, "-m", "table_controller.cli"]
+CLI = [sys.executable, "-m", "table_controller.app.cli"]
 
 
 def replay(path, *flags, input=None):
@@ -105,7 +105,7 @@ def test_help_explains():
 
 
 def test_output_into_a_closed_pipe_is_not_an_error():
-    r = subprocess.run(f"{sys.executable} -m table_controller.cli replay table_controller/examples/full_table.jsonl --json | head -1",
+    r = subprocess.run(f"{sys.executable} -m table_controller.app.cli replay table_controller/examples/full_table.jsonl --json | head -1",
                        shell=True, capture_output=True, text=True, timeout=120)
     assert "Traceback" not in r.stderr and r.stdout.startswith("{")
 

@@ -15,8 +15,8 @@ def reasons(doc):
 
 
 def test_ace_low_straight_is_the_lowest_straight__sm2025_d1():
-    from table_controller.cards import parse_cards
-    from table_controller.hands import Category, evaluate
+    from table_controller.rules.cards import parse_cards
+    from table_controller.rules.hands import Category, evaluate
     wheel = evaluate(parse_cards("AS 2H 3D 4C 5S".split()))
     six = evaluate(parse_cards("2H 3D 4C 5S 6S".split()))
     assert wheel.category == Category.STRAIGHT and wheel < six
@@ -91,7 +91,7 @@ def test_quads_zero_ends_the_deal_and_keeps_chicago_marks__sm2025_r19_d6():
 
 
 def test_quads_points_score_eight_at_every_later_moment__sm2025_r19():
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     path = "table_controller/examples/quads_points.jsonl"
     _, doc = replay_lines(open(path).read().splitlines())
     dan = [a for a in awards(doc) if a[0] == "Dan"]
@@ -140,7 +140,7 @@ def test_winning_needs_a_chicago_said_this_game__sm2025_r20_r30():
 
 
 def test_reaching_52_without_chicago_loses_at_once__sm2025_r21_d9():
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     _, doc = replay_lines(open("table_controller/examples/out_without_chicago.jsonl").read().splitlines())
     g = doc["games"][0]
     assert g["out_without_chicago"] == ["Bo"] and not g["finished"]
@@ -187,7 +187,7 @@ def test_chicago_player_leads_and_no_other_points__sm2025_r23():
 
 
 def test_chicago_won_gives_15_and_a_star__sm2025_r10_r23():
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     _, doc = replay_lines(open("table_controller/examples/chicago_won.jsonl").read().splitlines())
     g = doc["games"][0]
     assert g["won_chicagos"] == {"Anna": 1} and g["said_chicago"] == ["Anna"]
@@ -213,7 +213,7 @@ def test_left_of_the_dealer_leads_without_chicago__sm2025_r25():
 
 
 def test_follow_suit_revoke_makes_the_hand_dead_and_it_still_scores__sm2025_r26():
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     engine, doc = replay_lines(open("table_controller/examples/revoke.jsonl").read().splitlines())
     assert doc["rejected"] == []
     assert awards(doc)[-2:] == [("Dan", 10, "last_trick_two"), ("Bo", 1, "one_pair")]
@@ -234,7 +234,7 @@ def test_only_a_revoke_can_be_taken_back__sm2025_r26():
 
 
 def test_last_trick_5_or_10_with_a_two__sm2025_r27():
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     _, doc = replay_lines(open("table_controller/examples/last_trick_two.jsonl").read().splitlines())
     assert awards(doc) == [("Anna", 10, "last_trick_two")]
     doc = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS).doc()
@@ -288,7 +288,7 @@ def test_last_trick_then_hand_points_first_to_52_decides__sm2025_d7():
 
 
 def test_placement_points_20_12_8_5_and_ties_split__sm2025_r8_r19():
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     _, doc = replay_lines(open("table_controller/examples/straight_flush.jsonl").read().splitlines())
     assert doc["games"][0]["placement_points"] == {"Bo": 20, "Cilla": 12, "Dan": 8, "Anna": 5}
     _, doc = replay_lines(open("table_controller/examples/royal_flush.jsonl").read().splitlines())
@@ -309,8 +309,8 @@ def test_equal_scores_ranked_by_won_chicagos__sm2025_r19():
 def test_table_ranking_and_placement_points_by_value__sm2025_r11_r19_d9():
     """Every game's places and placement points and the table's standings and `advancing`
     equal the ones worked out from RULES.md §8-§9 (tests/engine/results_oracle.py)."""
-    from table_controller.bots import play_table
-    from table_controller.replay import replay_document
+    from table_controller.sim.bots import play_table
+    from table_controller.rules.replay import replay_document
     from tests.engine.results_oracle import game_result, table_result
     outs = 0
     for seed in range(6):
@@ -328,8 +328,8 @@ def test_table_ranking_and_placement_points_by_value__sm2025_r11_r19_d9():
 
 
 def test_tied_table_goes_to_a_playoff_without_chicago__sm2025_r11_d10():
-    from table_controller.actions import parse_action
-    from table_controller.engine import Engine
+    from table_controller.rules.actions import parse_action
+    from table_controller.rules.engine import Engine
     e = Engine()
     e.apply(parse_action({"do": "table", "players": ["A", "B", "C"]}))
     # three games each won by a straight flush of a different player: A, B, then A and B tie
@@ -341,7 +341,7 @@ def test_tied_table_goes_to_a_playoff_without_chicago__sm2025_r11_d10():
         e.apply(parse_action({"do": "deal", "hands": hands}))
         for p in "ABC":
             e.apply(parse_action({"do": "discard", "player": p, "cards": []}))
-    from table_controller.replay import replay_document
+    from table_controller.rules.replay import replay_document
     doc = replay_document(e)
     assert e.phase == "game_over" and sorted(e.state.playoff_players) == ["A", "B", "C"]
     e.apply(parse_action({"do": "game", "seats": ["A", "B", "C"], "button": "C"}))
@@ -380,7 +380,7 @@ def test_play_clock_expiry_only_logs__sm2025_d12():
 
 
 def test_default_clocks__sm2025_d11():
-    from table_controller.rulesets import DEFAULT_CLOCKS
+    from table_controller.rules.rulesets import DEFAULT_CLOCKS
     assert DEFAULT_CLOCKS == {"exchange": 30.0, "chicago": 10.0, "play": 20.0, "quads": 15.0}
 
 

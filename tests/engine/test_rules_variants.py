@@ -205,11 +205,11 @@ def test_placement_points__r8(rs, table):
 
 @pytest.mark.parametrize("rs,deals,advancing", [("sm2025", 3, 2), ("sm2019", 3, 1), ("shootout", 1, 1)])
 def test_playoff_deals_and_who_goes_on__r11_r7(rs, deals, advancing):
-    from table_controller.rulesets import ruleset
+    from table_controller.rules.rulesets import ruleset
     r = ruleset(rs)
     assert r.playoff_deals == deals and r.advance_first_heat == advancing
-    from table_controller.bots import play_table
-    from table_controller.replay import replay_document
+    from table_controller.sim.bots import play_table
+    from table_controller.rules.replay import replay_document
     from tests.engine.results_oracle import table_result
     doc = replay_document(play_table(seed=2, ruleset=rs))
     standings, expected = table_result(rs, doc["games"])
@@ -219,7 +219,7 @@ def test_playoff_deals_and_who_goes_on__r11_r7(rs, deals, advancing):
 
 
 def test_later_heats_send_only_the_winner__sm2025_r7():
-    from table_controller.rulesets import ruleset
+    from table_controller.rules.rulesets import ruleset
     assert ruleset("sm2025", {"heat": 2}).advance_later_heats == 1
 
 

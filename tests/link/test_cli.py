@@ -9,7 +9,7 @@ import pytest
 
 from hardware.virtual import VirtualTable
 
-CLI = [sys.executable, "-m", "table_controller.cli", "link"]
+CLI = [sys.executable, "-m", "table_controller.app.cli", "link"]
 
 pytestmark = pytest.mark.realtime  # the monitor over a real pseudo-terminal
 

@@ -61,7 +61,7 @@ def test_a_stack_of_10_with_colliding_slots_reads_whole():
 def test_a_full_discard_tray_reads_every_tag():
     # the tray holds every discard of a deal and the open cards: far more than 16 tags
     from hardware.virtual.deck import virtual_uid
-    from table_controller.cards import FULL_DECK
+    from table_controller.rules.cards import FULL_DECK
     uids = [virtual_uid(c.code, inlay="iso15693") for c in FULL_DECK[:45]]
     reader, chip = reader_with(uids)
     assert sorted(scan_clean(reader, chip)) == sorted(uids)

@@ -99,7 +99,7 @@ async def test_no_board_on_the_port_is_one_failed_item():
 
 
 def test_the_command_walks_the_bench_and_exits_by_the_verdict(table):
-    cmd = [sys.executable, "-m", "table_controller.cli", "link", "selftest", table.port,
+    cmd = [sys.executable, "-m", "table_controller.app.cli", "link", "selftest", table.port,
            "--pads", "seat2", "--only", "tag,leds", "--wait", "10", "--tag", table.deck.uid("AS")]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: list[str] = []
@@ -127,6 +127,6 @@ def test_the_command_walks_the_bench_and_exits_by_the_verdict(table):
     (["--tag", "XYZ"], "--tag"), (["--stack", "40"], "--stack"), (["--wait", "0"], "--wait"),
 ])
 def test_bad_options_get_a_clear_message(table, args, message):
-    out = subprocess.run([sys.executable, "-m", "table_controller.cli", "link", "selftest", table.port, *args],
+    out = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "link", "selftest", table.port, *args],
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr

@@ -194,7 +194,7 @@ def test_simulated_loop_is_an_ordinary_asyncio_loop():
 def test_a_bot_table_in_simulated_time_never_sleeps_on_the_wall_clock():
     """The whole chain (firmware task, sim:// line, bridge, live loop, bots, log) on the
     loop's clock: time.sleep fails this test, and simulated seconds outrun the wall."""
-    from table_controller.live.virtual import bots_on_virtual_table
+    from table_controller.sim.virtual import bots_on_virtual_table
 
     async def main():
         loop = asyncio.get_running_loop()

@@ -15,7 +15,7 @@ from firmware_bridge.codec import FrameDecoder
 from firmware_bridge.messages import Hello, PadReport, from_frame
 from hardware.errors import VirtualTableError
 from hardware.virtual import Move, NoiseModel, VirtualDeck, VirtualTable, parse_moves, virtual_uid
-from table_controller.cards import FULL_DECK
+from table_controller.rules.cards import FULL_DECK
 
 
 def test_every_card_has_a_stable_distinct_uid():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from table_controller.actions import TimeCall, Timeout
+from table_controller.rules.actions import TimeCall, Timeout
 from table_controller.clocks import ClockError, FakeClock, ShotClocks
 
 

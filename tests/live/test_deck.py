@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from table_controller.cards import FULL_DECK, Card
-from table_controller.commands.deck import _register_on_port
+from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.app.commands.deck import _register_on_port
 from table_controller.deck import Deck, DeckError, virtual_deck
 
 
@@ -53,7 +53,7 @@ def test_deck_cli_register_check_show(tmp_path):
     (tmp_path / "seen.txt").write_text("\n".join(deck.uid_of(c) for c in FULL_DECK[1:]) + "\nDEADBEEF\n")
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "table_controller.cli", "deck", *args],
+        return subprocess.run([sys.executable, "-m", "table_controller.app.cli", "deck", *args],
                               capture_output=True, text=True, timeout=60)
     out = run("register", "--uids", str(tmp_path / "scan.txt"), "--out", str(tmp_path / "d.json"))
     assert out.returncode == 0 and "deck OK" in out.stdout

@@ -8,10 +8,10 @@ import contextlib
 
 import pytest
 
-from table_controller import actions as act
+from table_controller.rules import actions as act
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
-from table_controller.engine import IllegalAction
+from table_controller.rules.engine import IllegalAction
 from table_controller.live import LiveTable, RecorderLog
 from table_controller.sensing import SensingError
 from table_controller.store import SQLiteStore
@@ -63,7 +63,7 @@ async def test_exchange_clock_expiry_becomes_timeouts_on_the_violation_record(tm
     async with running(tmp_path, clock_limits={"exchange": 5}) as (live, clock, log):
         await live.submit(act.TableStart(SEATS), "tl")
         await live.submit(act.GameStart(SEATS, "Dan"), "tl")
-        from table_controller.bots import RandomBot
+        from table_controller.sim.bots import RandomBot
         await live.submit(RandomBot(3).next_action(live.engine), "revisor")   # the deal, by hand
         assert live.engine.phase == "exchange_1"
         clock.advance(5.1)
@@ -78,7 +78,7 @@ async def test_pause_from_the_console_and_the_tl(tmp_path):
     async with running(tmp_path, clock_limits={"exchange": 5}) as (live, clock, log):
         await live.submit(act.TableStart(SEATS), "tl")
         await live.submit(act.GameStart(SEATS, "Dan"), "tl")
-        from table_controller.bots import RandomBot
+        from table_controller.sim.bots import RandomBot
         await live.submit(RandomBot(3).next_action(live.engine), "revisor")
         live.pause("tl")
         clock.advance(60)
@@ -110,7 +110,7 @@ async def test_views_of_the_snapshot_hide_hands_from_the_revisor(tmp_path):
         q = live.subscribe()
         await live.submit(act.TableStart(SEATS), "tl")
         await live.submit(act.GameStart(SEATS, "Dan"), "tl")
-        from table_controller.bots import RandomBot
+        from table_controller.sim.bots import RandomBot
         await live.submit(RandomBot(3).next_action(live.engine), "revisor")
         snap = None
         while not q.empty():

@@ -5,8 +5,8 @@ cards of a stack per scan) with no stack-related alert, sensed exactly."""
 from __future__ import annotations
 
 from table_controller.live import RecorderLog
-from table_controller.live.virtual import bots_on_virtual_table
-from table_controller.replay import replay_document
+from table_controller.sim.virtual import bots_on_virtual_table
+from table_controller.rules.replay import replay_document
 
 from tests.sensing.helpers import assert_same_game
 

@@ -14,8 +14,8 @@ import textwrap
 
 import pytest
 
-from table_controller import actions as act
-from table_controller.bots import RandomBot
+from table_controller.rules import actions as act
+from table_controller.sim.bots import RandomBot
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
 from table_controller.live import LiveTable, RecorderLog
@@ -79,7 +79,7 @@ async def test_a_stopped_table_restarts_mid_deal_with_each_clock_paused_at_its_t
 
 CHILD = textwrap.dedent("""
     import asyncio, sys, time
-    from table_controller.bots import RandomBot
+    from table_controller.sim.bots import RandomBot
     from table_controller.clocks import FakeClock
     from table_controller.deck import virtual_deck
     from table_controller.live import LiveTable, RecorderLog

@@ -19,10 +19,10 @@ import pytest
 
 from hardware.virtual.simtime import run_simulated
 from table_controller.live import MemoryLog
-from table_controller.live.replay import SensorReplay
-from table_controller.live.virtual import bots_on_virtual_table
-from table_controller.replay import replay_document
-from table_controller.rulesets import RULESETS
+from table_controller.live.sensor_replay import SensorReplay
+from table_controller.sim.virtual import bots_on_virtual_table
+from table_controller.rules.replay import replay_document
+from table_controller.rules.rulesets import RULESETS
 
 from tests.sensing.helpers import assert_same_game
 

@@ -12,10 +12,10 @@ import sys
 import pytest
 
 from hardware.virtual.simtime import run_simulated
-from table_controller.bots import play_table
+from table_controller.sim.bots import play_table
 from table_controller.live import RecorderLog
-from table_controller.live.virtual import bots_on_virtual_table
-from table_controller.replay import replay_document
+from table_controller.sim.virtual import bots_on_virtual_table
+from table_controller.rules.replay import replay_document
 
 from tests.sensing.helpers import assert_same_game
 
@@ -44,7 +44,7 @@ async def test_bots_on_a_rough_virtual_table_in_real_time_over_a_pty(tmp_path):
         log.close()
 
 
-FAST_RUN = [sys.executable, "-m", "table_controller.cli", "run", "--virtual", "--bots", "--until-done", "--fast",
+FAST_RUN = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--bots", "--until-done", "--fast",
             "--json", "--seed", "5", "--quiet"]
 
 
@@ -76,7 +76,7 @@ def test_run_refuses_bad_combinations_without_a_traceback(tmp_path):
                       (["--virtual", "--until-done"], "--bots"),
                       (["--virtual", "--bots", "--players", "Anna"], "players"),
                       (["--virtual", "--fast"], "--bots")):
-        out = subprocess.run([sys.executable, "-m", "table_controller.cli", "run", *args],
+        out = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "run", *args],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and msg in out.stderr and "Traceback" not in out.stderr
 
@@ -86,7 +86,7 @@ def test_run_refuses_bad_combinations_without_a_traceback(tmp_path):
 def test_example_scripts_on_a_rough_virtual_table(name):
     from pathlib import Path
 
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     from tests.sensing.test_scripted_games import EXAMPLES, script_actions
 
     text = (Path(EXAMPLES) / name).read_text()

@@ -2,7 +2,7 @@
 
     python -m tests.mutation.run                      # every mutant (hours on one core)
     python -m tests.mutation.run --sample 30 --seed 1 # a fixed, seeded sample
-    python -m tests.mutation.run --lines table_controller/engine.py:370-384
+    python -m tests.mutation.run --lines table_controller/rules/engine.py:370-384
 
 Works on a copy of the package in a temporary folder (Cosmic Ray mutates files in place;
 the work tree and any test running beside it never see a mutant).  Mutants listed in
@@ -149,10 +149,10 @@ def main(argv: list[str] | None = None) -> int:
             runnable = [w for w in chosen if w.job_id not in equivalent]
             if args.sample:  # keyed by the mutant's text, not its place in the list: a mutant
                 # added to the equivalents, or code edited elsewhere, leaves the rest of the
-                # sample as it was
+                # sample as it was; the file by its name alone, so moving the package does too
                 def draw(w):
                     path, _, op, old, _ = info[w.job_id]
-                    key = f"{args.seed}|{path}|{old}|{op}|{w.mutations[0].occurrence}"
+                    key = f"{args.seed}|{Path(path).name}|{old}|{op}|{w.mutations[0].occurrence}"
                     return hashlib.sha256(key.encode()).hexdigest()
                 runnable = sorted(runnable, key=draw)[:args.sample]
             run_ids = {w.job_id for w in runnable}

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from firmware_bridge.events import ButtonPressed, CameraPad, CardSighting, PadContents, ReaderStatus
-from table_controller import actions as act
-from table_controller.cards import Card
+from table_controller.rules import actions as act
+from table_controller.rules.cards import Card
 from table_controller.deck import virtual_deck
-from table_controller.engine import Engine, IllegalAction
+from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.live.facts import facts_from_engine
 from table_controller.sensing import Sensing
 

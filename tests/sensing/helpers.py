@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from table_controller.actions import Action
+from table_controller.rules.actions import Action
 
 
 def norm(a: Action) -> dict:

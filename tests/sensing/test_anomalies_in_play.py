@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 
 from firmware_bridge.events import LinkStatus, ReaderStatus
-from table_controller.bots import RandomBot
-from table_controller.live.bots import TableDriver
+from table_controller.sim.bots import RandomBot
+from table_controller.sim.driver import TableDriver
 
 from .helpers import assert_same_game
 

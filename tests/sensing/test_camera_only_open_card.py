@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from firmware_bridge.events import ButtonPressed, CameraPad, CardSighting
-from table_controller.actions import OpenCard
-from table_controller.bots import RandomBot
+from table_controller.rules.actions import OpenCard
+from table_controller.sim.bots import RandomBot
 from table_controller.deck import virtual_deck
-from table_controller.engine import Engine
+from table_controller.rules.engine import Engine
 from table_controller.live.facts import facts_from_engine
 from table_controller.sensing import Sensing
 from table_controller.sensing.camera import MIN_CONFIDENCE

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table_controller import actions as act
-from table_controller.cards import FULL_DECK
+from table_controller.rules import actions as act
+from table_controller.rules.cards import FULL_DECK
 
 from .bench import SEATS, Bench
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from table_controller.actions import parse_action
-from table_controller.live.bots import TableDriver
-from table_controller.replay import replay_document, replay_lines
+from table_controller.rules.actions import parse_action
+from table_controller.sim.driver import TableDriver
+from table_controller.rules.replay import replay_document, replay_lines
 
 from .helpers import assert_same_game
 

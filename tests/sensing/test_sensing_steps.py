@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table_controller import actions as act
+from table_controller.rules import actions as act
 
 from .bench import HANDS, SEATS, Bench, C
 
@@ -203,7 +203,7 @@ def test_camera_fills_in_a_play_the_reader_missed_and_disagreement_alerts():
 
 
 def test_alerts_shown_at_the_table_name_no_card():
-    from table_controller.cards import FULL_DECK
+    from table_controller.rules.cards import FULL_DECK
     b = Bench()
     b.apply(act.Adjust("Cilla", 46, "test setup"))
     _to_exchange(b)

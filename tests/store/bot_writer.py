@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from table_controller.bots import RandomBot
+from table_controller.sim.bots import RandomBot
 from table_controller.store.recorder import TableRecorder
 from table_controller.store.snapshots import ClockSnapshot
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from table_controller.bots import RandomBot
+from table_controller.sim.bots import RandomBot
 from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 from table_controller.store.snapshots import ClockSnapshot

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from table_controller.replay import replay_lines
+from table_controller.rules.replay import replay_lines
 from table_controller.store import SQLiteStore
 from table_controller.store.check import check_file
 from table_controller.store.rebuild import resume

@@ -15,7 +15,7 @@ from table_controller.store.rebuild import resume
 
 from .helpers import record_bot_table
 
-CLI = [sys.executable, "-m", "table_controller.cli"]
+CLI = [sys.executable, "-m", "table_controller.app.cli"]
 
 
 def run(*args, stdin=None):
@@ -81,7 +81,7 @@ def test_export_is_an_action_script_that_replay_accepts(tmp_path, table):
     r = run("replay", out, "--json", "--strict")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    from table_controller.replay import replay_document
+    from table_controller.rules.replay import replay_document
     assert doc == json.loads(json.dumps(replay_document(engine)))
 
 
@@ -101,7 +101,7 @@ def test_a_plain_action_script_imports_with_its_events(tmp_path):
     script = os.path.join(os.path.dirname(__import__("table_controller").__file__), "examples", "chicago_won.jsonl")
     r = run("log", "import", script, "--db", tmp_path / "t.sqlite")
     assert r.returncode == 0, r.stderr
-    from table_controller.replay import replay_lines
+    from table_controller.rules.replay import replay_lines
     with open(script) as fh:
         engine, _ = replay_lines(fh.read().splitlines())
     assert resume(tmp_path / "t.sqlite")[0].state.to_dict() == engine.state.to_dict()

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from table_controller import actions as act
-from table_controller.bots import RandomBot
-from table_controller.engine import IllegalAction
-from table_controller.replay import replay_lines
+from table_controller.rules import actions as act
+from table_controller.sim.bots import RandomBot
+from table_controller.rules.engine import IllegalAction
+from table_controller.rules.replay import replay_lines
 from table_controller.store import RecordError, SQLiteStore, StoreBusy, StoreClosed, StoreNotFound
 from table_controller.store.recorder import TableRecorder
 from table_controller.store.rebuild import rebuild, resume

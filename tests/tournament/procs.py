@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-CLI = [sys.executable, "-m", "table_controller.cli"]
+CLI = [sys.executable, "-m", "table_controller.app.cli"]
 
 
 class Proc:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from table_controller import actions as act
-from table_controller.bots import RandomBot
-from table_controller.engine import Engine
+from table_controller.rules import actions as act
+from table_controller.sim.bots import RandomBot
+from table_controller.rules.engine import Engine
 from table_controller.store import NewRecord, SQLiteStore
 
 

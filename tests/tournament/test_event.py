@@ -7,8 +7,8 @@ import dataclasses
 
 import pytest
 
-from table_controller import actions as act
-from table_controller.replay import table_document
+from table_controller.rules import actions as act
+from table_controller.rules.replay import table_document
 from table_controller.store import SQLiteStore
 from table_controller.store.rebuild import resume
 from table_controller.tournament.draw import DrawError, draw_heat, table_sizes

@@ -5,7 +5,7 @@ from the tables' own logs."""
 
 from __future__ import annotations
 
-from table_controller.replay import table_document
+from table_controller.rules.replay import table_document
 from table_controller.store import SQLiteStore
 from table_controller.store.rebuild import resume
 from table_controller.tournament.draw import draw_seats

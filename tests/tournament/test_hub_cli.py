@@ -6,7 +6,7 @@ import csv
 
 from pypdf import PdfReader
 
-from table_controller.cli import main
+from table_controller.app.cli import main
 from table_controller.tournament.hubstore import HubStore
 
 from .tables import RecordedTable, play_as_drawn

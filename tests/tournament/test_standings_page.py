@@ -9,7 +9,7 @@ import json
 import httpx
 import pytest
 
-from table_controller.replay import table_document
+from table_controller.rules.replay import table_document
 from table_controller.store.rebuild import resume
 from table_controller.tournament.hubstore import HubStore
 from tests.dashboard.harness import CARD_RE, cards_in_text, launch_chromium
@@ -98,7 +98,7 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
 def test_log_verify_against_the_hub_url__item4(hall, tmp_path, capsys):
     import shutil
 
-    from table_controller.cli import main
+    from table_controller.app.cli import main
 
     from .test_witness import forge
 
@@ -136,7 +136,7 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     assert [a["text"] for a in first["alerts"]] == ["7H seen at pads 1 and 3"] and first["online"] is False
     assert "problems" in first and "conflicts" in doc
     assert httpx.get(base + "/tl", params={"token": tokens["tl"]}).status_code == 200
-    from table_controller.cli import main
+    from table_controller.app.cli import main
     assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "ftp://x"]) == 2
     assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "http://table3.local:8080/"]) == 0
     doc = httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).json()
@@ -149,7 +149,7 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
 def test_the_broadcast_follows_the_featured_table(hall, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    from table_controller.cli import main
+    from table_controller.app.cli import main
 
     base, hub_db, tables, _ = hall
     tokens = json.loads((tmp_path / "tokens.json").read_text())

@@ -11,7 +11,7 @@ import sqlite3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table_controller.cli import main
+from table_controller.app.cli import main
 from table_controller.store import SQLiteStore
 from table_controller.store.records import GENESIS, digest
 from table_controller.tournament.hubstore import HubStore

@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from table_controller.cards import FULL_DECK, Card, CardError, parse_cards
+from table_controller.rules.cards import FULL_DECK, Card, CardError, parse_cards
 
 
 def test_full_deck_has_52_distinct_cards():

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from table_controller.cli import main as cli
+from table_controller.app.cli import main as cli
 from vision.calibration import Calibration
 
 from .conftest import scene_and_frame
@@ -78,7 +78,7 @@ def test_camera_without_a_subcommand_and_every_help():
     assert cli(["camera"]) == 2
     for args in (["camera", "--help"], ["camera", "calibrate", "--help"], ["camera", "view", "--help"],
                  ["camera", "read", "--help"]):
-        run = subprocess.run([sys.executable, "-m", "table_controller.cli", *args],
+        run = subprocess.run([sys.executable, "-m", "table_controller.app.cli", *args],
                              capture_output=True, text=True, timeout=60)
         assert run.returncode == 0, run.stderr
         assert "usage: chicago-table camera" in run.stdout
@@ -86,7 +86,7 @@ def test_camera_without_a_subcommand_and_every_help():
 
 def test_read_is_delegated_to_the_photo_reader():
     # 'camera read' parses with vision.photo_reader's own options (issue 9).
-    run = subprocess.run([sys.executable, "-m", "table_controller.cli", "camera", "read", "--help"],
+    run = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "camera", "read", "--help"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "IMAGE" in run.stdout
 

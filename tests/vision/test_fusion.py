@@ -14,10 +14,10 @@ import pytest
 
 from firmware_bridge.events import ButtonPressed, PadContents
 from table_controller import sensing
-from table_controller.actions import Discard, OpenCard, Play
-from table_controller.bots import RandomBot
+from table_controller.rules.actions import Discard, OpenCard, Play
+from table_controller.sim.bots import RandomBot
 from table_controller.deck import virtual_deck
-from table_controller.engine import Engine
+from table_controller.rules.engine import Engine
 from table_controller.live.facts import facts_from_engine
 from vision.calibration import calibrate
 from vision.camera import TableCamera

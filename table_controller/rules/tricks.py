@@ -1,18 +1,18 @@
 """The Chicago question round and trick play (RULES.md §6, §7).
 
-A mixin of :class:`~table_controller.engine.Engine`.
+A mixin of :class:`~table_controller.rules.engine.Engine`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import actions as act
-from . import events as ev
-from .cards import Card
+from table_controller.rules import actions as act
+from table_controller.rules import events as ev
+from table_controller.rules.cards import Card
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import DealState
+    from table_controller.rules.state import DealState
 
 TRICKS = 5
 
@@ -36,7 +36,7 @@ class TrickRules:
         self._emit(ev.PhaseEntered("chicago", players=asked))
 
     def _chicago(self, a: act.ChicagoAnswer) -> None:
-        from .engine import IllegalAction
+        from table_controller.rules.engine import IllegalAction
 
         d = self._deal()
         g = self.state.game
@@ -99,7 +99,7 @@ class TrickRules:
         return order[len(d.trick)] if len(d.trick) < len(order) else None
 
     def _play(self, a: act.Play) -> None:
-        from .engine import IllegalAction
+        from table_controller.rules.engine import IllegalAction
 
         g = self.state.game
         if g is not None and not g.finished and g.deal is None and g.deals and any(
@@ -185,7 +185,7 @@ class TrickRules:
         return False
 
     def _retract(self, a: act.Retract) -> None:
-        from .engine import IllegalAction
+        from table_controller.rules.engine import IllegalAction
 
         d = self._deal()
         if d.phase != "tricks" or not d.trick or d.trick[-1][0] != a.player:

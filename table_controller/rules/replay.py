@@ -12,9 +12,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .actions import Action, ActionError, load_line, parse_action
-from .engine import Engine, IllegalAction
-from .state import GameState
+from table_controller.rules.actions import Action, ActionError, load_line, parse_action
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.state import GameState
 
 
 @dataclass(frozen=True, slots=True)

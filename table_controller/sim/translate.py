@@ -6,7 +6,7 @@ place the discards on the pad, the dealer collects them to the tray and replaces
 the open card and press *declined*, play to the pad, pick the cards up, ...).  Sensing
 must then recover the same action from what the pads report.
 
-Steps are small tuples, carried out by :class:`~table_controller.live.bots.TableDriver`:
+Steps are small tuples, carried out by :class:`~table_controller.sim.driver.TableDriver`:
 
     ("put", code, pad)  ("remove", code, to)  ("pickup", pad)  ("press", button)
     ("tray", code)      ("collect",)          ("sync",)   ("submit",)
@@ -17,10 +17,10 @@ Steps are small tuples, carried out by :class:`~table_controller.live.bots.Table
 
 from __future__ import annotations
 
-from .. import actions as act
-from ..engine import Engine
-from ..cards import FULL_DECK
-from .facts import PADS, pads_of
+from table_controller.rules import actions as act
+from table_controller.rules.engine import Engine
+from table_controller.rules.cards import FULL_DECK
+from table_controller.live.facts import PADS, pads_of
 
 MANUAL = (act.TableStart, act.GameStart, act.ChicagoAnswer, act.QuadsChoice, act.Penalty,
           act.Adjust, act.Timeout, act.TimeCall)

@@ -16,14 +16,14 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Callable, Iterable
 
-from . import actions as act
-from . import events as ev
-from .cards import Card
-from .hands import scoring_cards
-from .rulesets import Ruleset, RulesetError, ruleset
-from .scoring import ScoringRules
-from .state import DealState, GameState, TableState, evolve, next_button
-from .tricks import TrickRules
+from table_controller.rules import actions as act
+from table_controller.rules import events as ev
+from table_controller.rules.cards import Card
+from table_controller.rules.hands import scoring_cards
+from table_controller.rules.rulesets import Ruleset, RulesetError, ruleset
+from table_controller.rules.scoring import ScoringRules
+from table_controller.rules.state import DealState, GameState, TableState, evolve, next_button
+from table_controller.rules.tricks import TrickRules
 
 
 class IllegalAction(ValueError):

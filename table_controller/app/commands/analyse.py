@@ -7,8 +7,8 @@ import argparse
 import json
 import sys
 
-from ..analysis.timeline import analyse_lines, render
-from .textinput import read_lines
+from table_controller.analysis.timeline import analyse_lines, render
+from table_controller.app.commands.textinput import read_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -14,8 +14,8 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
-from .actions import shown
-from .hands import Category
+from table_controller.rules.actions import shown
+from table_controller.rules.hands import Category
 
 
 # D11: shot-clock defaults in seconds, configurable per event (RULES.md §10)

@@ -57,8 +57,8 @@ def _fail(msg: str) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    from ..live.log import MemoryLog, RecorderLog
-    from ..replay import replay_document
+    from table_controller.live.log import MemoryLog, RecorderLog
+    from table_controller.rules.replay import replay_document
 
     if args.bots and not args.virtual:
         return _fail("--bots plays on the virtual table only: add --virtual")
@@ -71,7 +71,7 @@ def main(args: argparse.Namespace) -> int:
         return _fail("--players: 2 to 4 different names, comma separated")
     log = MemoryLog()
     if args.db:
-        from ..store import StoreError
+        from table_controller.store import StoreError
         try:
             log, _ = RecorderLog.open(args.db)
         except (StoreError, OSError) as exc:
@@ -88,9 +88,9 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _bots(args, log, players, replay_document) -> int:
-    from ..engine import IllegalAction
-    from ..live.bots import DriverStuck
-    from ..live.virtual import bots_on_virtual_table
+    from table_controller.rules.engine import IllegalAction
+    from table_controller.sim.driver import DriverStuck
+    from table_controller.sim.virtual import bots_on_virtual_table
 
     def progress(n: int, shadow) -> None:
         if args.quiet or n % 100:
@@ -125,8 +125,8 @@ def _bots(args, log, players, replay_document) -> int:
 
 def _serve(args, log) -> int:
     """A table played by people: sense, judge, store, print what happens, until Ctrl-C."""
-    from ..deck import Deck, DeckError, virtual_deck
-    from ..live.table import LiveTable
+    from table_controller.deck import Deck, DeckError, virtual_deck
+    from table_controller.live.table import LiveTable
 
     if args.virtual:
         deck = virtual_deck()
@@ -147,7 +147,7 @@ def _serve(args, log) -> int:
         port = args.port
         if args.virtual:
             from hardware.virtual import VirtualTable
-            from ..live.virtual import noise_model
+            from table_controller.sim.virtual import noise_model
             table = VirtualTable(noise=noise_model(args.noise), seed=args.seed)
             port = table.port
             print(f"virtual table on {port}", file=sys.stderr)

@@ -22,14 +22,14 @@ from typing import Any
 
 from firmware_bridge.events import ButtonPressed
 
-from ..actions import Action, ActionError, parse_action
-from ..deck import Deck, virtual_deck
-from ..engine import Engine, IllegalAction
-from ..replay import replay_document
-from ..sensing import CardAt, Dismiss, Sensing, SensingError, UidIs, parse_correction
-from ..store.sensors import SENSOR_TYPES, sensor_from_dict
-from .facts import facts_from_engine
-from .table import SENSING_OPTIONS, SENSING_START, TICK, console_button
+from table_controller.rules.actions import Action, ActionError, parse_action
+from table_controller.deck import Deck, virtual_deck
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.replay import replay_document
+from table_controller.sensing import CardAt, Dismiss, Sensing, SensingError, UidIs, parse_correction
+from table_controller.store.sensors import SENSOR_TYPES, sensor_from_dict
+from table_controller.live.facts import facts_from_engine
+from table_controller.live.table import SENSING_OPTIONS, SENSING_START, TICK, console_button
 
 
 class SensorReplay:
@@ -113,7 +113,7 @@ def replay_sensors(path: str | os.PathLike) -> tuple[Engine, dict[str, Any]]:
 
 
 def replay_sensor_log(path: str | os.PathLike) -> tuple[Engine, dict[str, Any], SensorReplay]:
-    from ..store.sqlite import SQLiteStore
+    from table_controller.store.sqlite import SQLiteStore
     with SQLiteStore.open(path, readonly=True) as store:
         store.verify()  # never replay a shortened or changed history
         replay = SensorReplay()

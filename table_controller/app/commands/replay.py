@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
-from ..replay import replay_lines
-from ..textprotocol import render_text
-from .textinput import read_lines
+from table_controller.rules.replay import replay_lines
+from table_controller.textprotocol import render_text
+from table_controller.app.commands.textinput import read_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

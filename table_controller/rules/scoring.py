@@ -1,17 +1,17 @@
 """Scoring: awards, scoring moments, going out, the end of a deal, a game and the table.
 
-A mixin of :class:`~table_controller.engine.Engine`; it decides and emits events.
+A mixin of :class:`~table_controller.rules.engine.Engine`; it decides and emits events.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import events as ev
-from .hands import Category, best_hands
+from table_controller.rules import events as ev
+from table_controller.rules.hands import Category, best_hands
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import DealState, GameState
+    from table_controller.rules.state import DealState, GameState
 
 GOING_OUT = 52
 

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Mapping
 
-from .cards import Card, CardError, parse_cards
+from table_controller.rules.cards import Card, CardError, parse_cards
 
 
 class ActionError(ValueError):

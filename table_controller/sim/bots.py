@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from . import actions as act
-from .cards import FULL_DECK, Card
-from .engine import Engine
+from table_controller.rules import actions as act
+from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.rules.engine import Engine
 
 
 class RandomBot:

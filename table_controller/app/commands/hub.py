@@ -19,7 +19,7 @@ import json
 import signal
 import sys
 
-from ..tournament.hubstore import HubError
+from table_controller.tournament.hubstore import HubError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -118,7 +118,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _open(path: str, create: bool = False, readonly: bool = False):
-    from ..tournament.hubstore import HubStore
+    from table_controller.tournament.hubstore import HubStore
 
     return HubStore.open(path, create=create, readonly=readonly)
 
@@ -126,7 +126,7 @@ def _open(path: str, create: bool = False, readonly: bool = False):
 def _create(args) -> int:
     from pathlib import Path
 
-    from ..tournament.event import check_event, create_event
+    from table_controller.tournament.event import check_event, create_event
 
     check_event(args.event, args.ruleset)  # before the file exists: a refused create leaves nothing
     if Path(args.hub).exists():
@@ -138,7 +138,7 @@ def _create(args) -> int:
 
 
 def _register(args) -> int:
-    from ..tournament.event import register
+    from table_controller.tournament.event import register
 
     players = []
     for item in args.player:
@@ -172,7 +172,7 @@ def _print_tables(seed: str, heat: int, tables, as_json: bool) -> None:
 
 
 def _draw(args) -> int:
-    from ..tournament.event import draw_first_heat
+    from table_controller.tournament.event import draw_first_heat
 
     with _open(args.hub) as hub:
         seed, tables = draw_first_heat(hub, args.seed)
@@ -181,8 +181,8 @@ def _draw(args) -> int:
 
 
 def _advance(args) -> int:
-    from ..tournament.event import advance
-    from ..tournament.standings import Standings
+    from table_controller.tournament.event import advance
+    from table_controller.tournament.standings import Standings
 
     with _open(args.hub) as hub:
         heat, seed, tables = advance(hub, Standings(hub), args.seed)
@@ -191,7 +191,7 @@ def _advance(args) -> int:
 
 
 def _document(hub):
-    from ..tournament.standings import Standings
+    from table_controller.tournament.standings import Standings
 
     board = Standings(hub)
     board.update()
@@ -228,7 +228,7 @@ def _standings(args) -> int:
 
 
 def _export(args) -> int:
-    from ..tournament.export import write_csv, write_pdf
+    from table_controller.tournament.export import write_csv, write_pdf
 
     if not args.csv and not args.pdf:
         raise HubError("say where: --csv FILE and/or --pdf FILE")
@@ -265,7 +265,7 @@ def _run_until_signal(coro_factory) -> int:
 def _serve(args) -> int:
     import logging
 
-    from ..tournament.service import HubService
+    from table_controller.tournament.service import HubService
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     host, port = _broker(args.broker)
@@ -280,7 +280,7 @@ def _serve(args) -> int:
 def _publish(args) -> int:
     import logging
 
-    from ..tournament.publisher import TablePublisher
+    from table_controller.tournament.publisher import TablePublisher
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     host, port = _broker(args.broker)
@@ -294,7 +294,7 @@ def _publish(args) -> int:
 
 
 def _keygen(args) -> int:
-    from ..tournament.signing import create_key
+    from table_controller.tournament.signing import create_key
 
     try:
         public = create_key(args.key)
@@ -306,7 +306,7 @@ def _keygen(args) -> int:
 
 
 def _key(args) -> int:
-    from ..tournament.topics import PayloadError, check_id
+    from table_controller.tournament.topics import PayloadError, check_id
 
     try:
         check_id(args.table, "table")
@@ -319,7 +319,7 @@ def _key(args) -> int:
 
 
 def _witness(args) -> int:
-    from ..tournament.witness import export_witness
+    from table_controller.tournament.witness import export_witness
 
     with _open(args.hub, readonly=True) as hub:
         w = export_witness(hub)

@@ -17,7 +17,7 @@ import argparse
 import asyncio
 import sys
 
-from ..cards import FULL_DECK
+from table_controller.rules.cards import FULL_DECK
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -52,7 +52,7 @@ def _read_uids(path: str) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from ..deck import Deck, DeckError
+    from table_controller.deck import Deck, DeckError
     try:
         if args.deck_command == "show":
             deck = Deck.load(args.file)
@@ -93,7 +93,7 @@ async def _register_on_port(port: str, name: str, puck: str | None):
     from firmware_bridge import SeatControllerClient
     from firmware_bridge.events import PadContents
 
-    from ..deck import Deck, DeckError
+    from table_controller.deck import Deck, DeckError
     pairs = []
     async with SeatControllerClient(port) as sc:
         for i, card in enumerate(FULL_DECK, 1):

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Callable
 
-from . import events as ev
-from .cards import FULL_DECK, Card
-from .rulesets import Ruleset, ruleset
+from table_controller.rules import events as ev
+from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.rules.rulesets import Ruleset, ruleset
 
 
 @dataclass

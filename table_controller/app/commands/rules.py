@@ -10,7 +10,7 @@ from dataclasses import asdict
 from rich.console import Console
 from rich.table import Table
 
-from ..rulesets import RULESETS, RulesetError, ruleset
+from table_controller.rules.rulesets import RULESETS, RulesetError, ruleset
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

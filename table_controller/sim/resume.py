@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..actions import Action, Discard, parse_action
-from ..engine import Engine
-from .translate import Translator, make_move
+from table_controller.rules.actions import Action, Discard, parse_action
+from table_controller.rules.engine import Engine
+from table_controller.sim.translate import Translator, make_move
 
 
 def logged_actions(log) -> list[Action]:

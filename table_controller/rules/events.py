@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Mapping
 
-from .cards import Card
+from table_controller.rules.cards import Card
 
 
 @dataclass(frozen=True, slots=True)

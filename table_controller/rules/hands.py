@@ -9,7 +9,7 @@ break a tie here; the straight-flush suit rule is applied by :func:`best_hands`)
 The tables are built once at import: every rank multiset of five cards is keyed by the
 product of one prime per rank (Cactus Kev's idea), so an evaluation is two multiplies'
 worth of work and one dict lookup.  ``evaluate_ints`` is the hot path for benchmarks and
-bots; ``evaluate`` takes :class:`~table_controller.cards.Card` values.
+bots; ``evaluate`` takes :class:`~table_controller.rules.cards.Card` values.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from typing import Iterable, Sequence
 
-from .cards import FULL_DECK, SUITS, Card
+from table_controller.rules.cards import FULL_DECK, SUITS, Card
 
 
 class Category(enum.IntEnum):

@@ -14,11 +14,11 @@ import asyncio
 import contextlib
 from typing import Callable
 
-from ..bots import RandomBot
-from ..deck import virtual_deck
-from .bots import TableDriver, VirtualHands
-from .log import MemoryLog, TableLog
-from .table import LiveTable
+from table_controller.sim.bots import RandomBot
+from table_controller.deck import virtual_deck
+from table_controller.sim.driver import TableDriver, VirtualHands
+from table_controller.live.log import MemoryLog, TableLog
+from table_controller.live.table import LiveTable
 
 
 def mild_noise():
@@ -78,7 +78,7 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
                          autostart=False, reader=reader)
     resumed = None
     if log.engine.state.rules is not None:  # a table in the log: its cards back where they lay
-        from .resume import logged_actions, rebuild_table
+        from table_controller.sim.resume import logged_actions, rebuild_table
         resumed = rebuild_table(logged_actions(log), table)
     with table:
         async with SeatControllerClient(table.port, clock=clock) as sc:

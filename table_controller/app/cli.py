@@ -17,13 +17,13 @@ import sys
 
 # name -> (module, one-line help).  Modules are imported lazily.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("table_controller.commands.replay", "replay an action script and print the scores"),
-    "rules": ("table_controller.commands.rules", "show a ruleset's parameters, or the difference of two"),
-    "analyse": ("table_controller.commands.analyse", "the double-dummy verdicts and odds along an action script"),
-    "run": ("table_controller.commands.run", "run a live table (real seat controller or the virtual table)"),
-    "deck": ("table_controller.commands.deck", "register, check and show RFID decks"),
-    "log": ("table_controller.commands.log", "check, export and import a table's event log"),
-    "hub": ("table_controller.commands.hub", "run a tournament: players, heats, seat draws, the tables' logs over MQTT, standings"),
+    "replay": ("table_controller.app.commands.replay", "replay an action script and print the scores"),
+    "rules": ("table_controller.app.commands.rules", "show a ruleset's parameters, or the difference of two"),
+    "analyse": ("table_controller.app.commands.analyse", "the double-dummy verdicts and odds along an action script"),
+    "run": ("table_controller.app.commands.run", "run a live table (real seat controller or the virtual table)"),
+    "deck": ("table_controller.app.commands.deck", "register, check and show RFID decks"),
+    "log": ("table_controller.app.commands.log", "check, export and import a table's event log"),
+    "hub": ("table_controller.app.commands.hub", "run a tournament: players, heats, seat draws, the tables' logs over MQTT, standings"),
     "link": ("firmware_bridge.cli", "watch the serial link to the seat controller"),
     "camera": ("vision.cli", "calibrate and view the table camera, read cards in photos"),
     "protocol": ("dashboard.protocol_cli", "write the printable protocol of a table's games"),

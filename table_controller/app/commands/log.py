@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-from ..store.errors import StoreError
+from table_controller.store.errors import StoreError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -85,8 +85,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..store.check import check_file
-    from ..store.recovery import salvage
+    from table_controller.store.check import check_file
+    from table_controller.store.recovery import salvage
 
     print(f"checking {args.file} ...", file=sys.stderr)
     report = check_file(args.file)
@@ -129,8 +129,8 @@ def _print_report(report) -> None:
 def _export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..store.sqlite import SQLiteStore
-    from ..store.transfer import export_lines
+    from table_controller.store.sqlite import SQLiteStore
+    from table_controller.store.transfer import export_lines
 
     with SQLiteStore.open(args.file, readonly=True) as store:
         records = store.read()
@@ -151,9 +151,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from ..store.transfer import import_export
+    from table_controller.store.transfer import import_export
 
-    from .textinput import read_lines
+    from table_controller.app.commands.textinput import read_lines
 
     lines = read_lines(args.export, "log import")
     if lines is None:
@@ -168,9 +168,9 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _replay_sensors(args: argparse.Namespace) -> int:
-    from ..live.replay import replay_sensor_log
-    from ..replay import replay_document
-    from ..store.rebuild import resume
+    from table_controller.live.sensor_replay import replay_sensor_log
+    from table_controller.rules.replay import replay_document
+    from table_controller.store.rebuild import resume
 
     print(f"replaying the sensor records of {args.file} ...", file=sys.stderr)
     try:
@@ -189,8 +189,8 @@ def _replay_sensors(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from ..tournament.hubstore import HubError
-    from ..tournament.witness import fetch_witness, load_witness, verify_log
+    from table_controller.tournament.hubstore import HubError
+    from table_controller.tournament.witness import fetch_witness, load_witness, verify_log
 
     try:
         witness = fetch_witness(args.hub, args.table) if args.hub else load_witness(args.witness)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 from typing import Callable, Iterable
 
-from ..actions import Action, Discard
-from ..engine import Engine, IllegalAction
-from .facts import PADS
-from .table import LiveTable
-from .translate import Translator, make_move
+from table_controller.rules.actions import Action, Discard
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.live.facts import PADS
+from table_controller.live.table import LiveTable
+from table_controller.sim.translate import Translator, make_move
 
 
 class DriverStuck(RuntimeError):
