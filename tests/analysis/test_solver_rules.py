@@ -196,3 +196,15 @@ def test_chicago_position_needs_the_question_or_later():
     assert pos.leader == pos.chicago == "Bo" and solve(pos).chicago_stands is False
     with pytest.raises(AnalysisError, match="not in play"):
         chicago_position(e.state.deal, e.rules, "Eve")
+
+
+def test_a_dead_hands_higher_card_does_not_break_the_chicago_r26_r24():
+    # Dan's hand is dead after a revoke (r26): his JC over Cilla's TC wins nothing, so the
+    # Chicago stands and the position is solved (hypothesis found the solver refusing it).
+    h = hands(Anna="7S", Bo="AC 8C", Cilla="KC")
+    pos = Position(SM, P4, h, "Cilla", trick=trick("Cilla TC", "Dan JC", "Anna 9C"), trick_number=4,
+                   chicago="Cilla", out=frozenset({"Dan"}), dead=frozenset({"Dan"}))
+    v = solve(pos)
+    assert {m.card for m in v.moves} == {Card.parse("AC"), Card.parse("8C")}  # Bo follows suit (r25)
+    # Bo's AC breaks it (r24); his 8C leaves Cilla's TC the best live card of the trick
+    assert v.breaker == "Bo"
