@@ -46,7 +46,7 @@ def load_facts(path: Path) -> LogFacts:
         from table_controller.store import SQLiteStore, StoreError
         try:
             with SQLiteStore.open(path, readonly=True) as store:
-                return facts_from_records(store.read(kinds=("action", "event")))
+                return facts_from_records(store.read(kinds=("action", "event", "audit")))
         except StoreError as exc:
             raise DashboardError(f"{path}: cannot read the table log: {exc}") from exc
     if suffix == ".json":

@@ -38,6 +38,9 @@ class Note:
 class LogFacts:
     notes: list[Note] = field(default_factory=list)
     game_times: dict[int, list[float]] = field(default_factory=dict)  # game -> [start, last event]
+    # game -> role ("revisor", "tl") -> when it signed (RULES.md §12: "Revisorn intygar"),
+    # from the audit trail's sign records; None when the record has no time
+    signed: dict[int, dict[str, float | None]] = field(default_factory=dict)
 
     def for_game(self, number: int) -> list[Note]:
         return [n for n in self.notes if n.game == number]
@@ -97,7 +100,8 @@ class _Reader:
 def without_cards(facts: LogFacts, pattern: "re.Pattern[str]") -> LogFacts:
     """The same facts with every card named in a TL's free text replaced: a reason typed
     during a deal ("Anna showed AS") must not tell a blind role where a hidden card is."""
-    return LogFacts([_with(n, reason=pattern.sub("(kort)", n.reason)) for n in facts.notes], dict(facts.game_times))
+    return LogFacts([_with(n, reason=pattern.sub("(kort)", n.reason)) for n in facts.notes], dict(facts.game_times),
+                    {g: dict(s) for g, s in facts.signed.items()})
 
 
 def _with(n: Note, **kw: Any) -> Note:
@@ -107,11 +111,20 @@ def _with(n: Note, **kw: Any) -> Note:
 
 
 def facts_from_records(records: Iterable[Any]) -> LogFacts:
-    """From a table log's records (``kind`` action / event, with ``time``), in seq order."""
+    """From a table log's records (``kind`` action / event / audit, with ``time``), in seq
+    order.  Of the audit trail only the sign-offs are read (who signed which game, when)."""
     r = _Reader()
     action: Mapping[str, Any] | None = None
     for rec in records:
-        if rec.kind == "action":
+        if rec.kind == "audit":
+            data = rec.data if isinstance(rec.data, Mapping) else {}
+            if data.get("what") == "sign" and data.get("who") in ("revisor", "tl"):
+                try:
+                    game = int(data.get("game"))
+                except (TypeError, ValueError):
+                    continue
+                r.facts.signed.setdefault(game, {}).setdefault(str(data["who"]), rec.time)
+        elif rec.kind == "action":
             action = rec.data
         elif rec.kind == "event":
             try:

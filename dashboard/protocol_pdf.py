@@ -195,7 +195,7 @@ def _game(d: _Doc, g: GameProtocol, doc: Mapping[str, Any], title: str, info: Pr
     d.text(w["deals"], 10, BOLD)
     for number, button, awards in g.deals:
         d.text(deal_text(number, button, awards, notes, d.lang), 8, x=MARGIN + 8, width=PAGE_W - 2 * MARGIN - 8)
-    _signatures(d, head)
+    _signatures(d, head, facts.signed.get(g.number))
     d.cont = ""
 
 
@@ -327,13 +327,23 @@ def deal_text(number: int, button: str, awards: tuple[tuple[str, int, str], ...]
     return f"{number}. ({button}) " + ("; ".join(parts) or "\u2013")
 
 
-def _signatures(d: _Doc, head: Mapping[str, Any] | None) -> None:
+def _signatures(d: _Doc, head: Mapping[str, Any] | None, signed: Mapping[str, float | None] | None = None) -> None:
+    """The two signature lines; a sign-off given in the app (POST /api/sign) is written on
+    its line with its time, so the printed form shows who has signed."""
     c, w = d.c, d.w
     y = 78
-    c.setFont(FONT, 9)
-    for x, who in ((MARGIN, w["revisor_sign"]), (PAGE_W / 2 + 10, w["tl_sign"])):
+    signed = signed or {}
+    for x, role, who in ((MARGIN, "revisor", w["revisor_sign"]), (PAGE_W / 2 + 10, "tl", w["tl_sign"])):
+        c.setFont(FONT, 9)
         c.line(x, y, x + 220, y)
         c.drawString(x, y - 11, who)
+        if role in signed:
+            date, time = stamp(signed[role])
+            text = w["signed_at"].format(date=date, time=time) if date else w["signed"]
+            c.setFont(BOLD, 9)
+            c.setFillColorRGB(0, 0.3, 0.1)
+            c.drawString(x + 4, y + 4, text)
+            c.setFillColorRGB(0, 0, 0)
     if head:
         _head(d, head)
 
@@ -440,7 +450,18 @@ def _summary(d: _Doc, games: list[GameProtocol], doc: Mapping[str, Any], title: 
             d.text(", ".join(f"{p} {v}" for p, v in pg.get("scores", {}).items()), 9, x=MARGIN + 8)
     d.y -= 6
     d.text(f"{w['goes_on']}: " + (", ".join(advancing) if advancing else w["none_on"]), 12, BOLD)
-    _signatures(d, head)
+    _signatures(d, head, _table_signed(games, facts))
+
+
+def _table_signed(games: list[GameProtocol], facts: LogFacts) -> dict[str, float | None]:
+    """A role has signed the table's result when it has signed every game, at its last sign-off."""
+    out: dict[str, float | None] = {}
+    for role in ("revisor", "tl"):
+        times = [facts.signed.get(g.number, {}).get(role, -1.0) for g in games]
+        if games and all(t != -1.0 for t in times):
+            known = [t for t in times if t is not None]
+            out[role] = max(known) if known else None
+    return out
 
 
 def _standings_from_games(games: list[GameProtocol]) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from html import escape
 from typing import Any, Mapping
 
 from .protocol_model import GameProtocol, ProtocolRow, document_protocols, fences, fmt_points
+from .protocol_words import words
 
 FENCE_W = 22
 MARK_GAP = 3.6
@@ -18,30 +19,35 @@ TALLY_X = 170
 W = 640
 
 
-def game_svg(g: GameProtocol) -> str:
+def game_svg(g: GameProtocol, lang: str = "sv", signed: Mapping[str, float | None] | None = None) -> str:
+    """One game's form; ``signed``: the roles that have signed it in the app."""
+    w = words(lang)
+    signed = signed or {}
     parts: list[str] = []
     y = 30
-    parts.append(f'<text x="10" y="20" class="h">Game {g.number}'
-                 + (f" - winner {escape(g.winner)}" if g.winner else (" - finished" if g.finished else " - in progress"))
-                 + "</text>")
-    parts.append(f'<text x="10" y="{y + 16}" class="c">Player</text><text x="{TALLY_X}" y="{y + 16}" class="c">Points (tally)</text>'
-                 f'<text x="470" y="{y + 16}" class="c" text-anchor="end">Score</text>'
-                 f'<text x="530" y="{y + 16}" class="c" text-anchor="end">Place</text>'
-                 f'<text x="{W - 10}" y="{y + 16}" class="c" text-anchor="end">Pl. points</text>')
+    status = f"{w['winner']}: {escape(g.winner)}" if g.winner else (w["finished"] if g.finished else w["in_progress"])
+    parts.append(f'<text x="10" y="20" class="h">{w["game"]} {g.number} \u2013 {status}</text>')
+    parts.append(f'<text x="10" y="{y + 16}" class="c">{w["player"]}</text>'
+                 f'<text x="{TALLY_X}" y="{y + 16}" class="c">{w["tally"]}</text>'
+                 f'<text x="470" y="{y + 16}" class="c" text-anchor="end">{w["score"]}</text>'
+                 f'<text x="530" y="{y + 16}" class="c" text-anchor="end">{w["place"]}</text>'
+                 f'<text x="{W - 10}" y="{y + 16}" class="c" text-anchor="end">{w["pp_short"]}</text>')
     y += 24
     for row in g.rows:
-        svg, y = _row(row, y)
+        svg, y = _row(row, y, w)
         parts.append(svg)
     y += 30
-    for x, who in ((10, "Revisor"), (W / 2 + 10, "TL")):
+    for x, role, who in ((10, "revisor", w["revisor_sign"]), (W / 2 + 10, "tl", w["tl_sign"])):
         parts.append(f'<line x1="{x}" y1="{y}" x2="{x + 250}" y2="{y}" class="sig"/>'
-                     f'<text x="{x}" y="{y + 14}" class="c">{who}: signature</text>')
+                     f'<text x="{x}" y="{y + 14}" class="c">{who}</text>')
+        if role in signed:
+            parts.append(f'<text x="{x + 4}" y="{y - 4}" class="signed" data-signed="{role}">\u2713 {w["signed"]}</text>')
     y += 24
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="protocol" data-game="{g.number}" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="protocol" data-game="{g.number}" lang="{lang}" '
             f'viewBox="0 0 {W} {y}" width="{W}" height="{y}">' + "".join(parts) + "</svg>")
 
 
-def _row(row: ProtocolRow, y: float) -> tuple[str, float]:
+def _row(row: ProtocolRow, y: float, w: Mapping[str, str]) -> tuple[str, float]:
     plus, minus = fences(row.marks), fences(row.minus)
     lines = max(1, -(-len(plus) // PER_LINE)) + (max(1, -(-len(minus) // PER_LINE)) if minus else 0)
     height = max(36, lines * (MARK_H + 8) + 16)
@@ -57,11 +63,11 @@ def _row(row: ProtocolRow, y: float) -> tuple[str, float]:
         out.append(f'<text x="{16 + width}" y="{base}" class="star">{"&#9733;" * row.stars}</text>')
     ty = y + 8
     ty = _tally(out, plus, ty, "mark")
-    out.append(f'<text x="{TALLY_X}" y="{ty + 2}" class="small">{row.marks} marks</text>')
+    out.append(f'<text x="{TALLY_X}" y="{ty + 2}" class="small">{row.marks} {w["marks"]}</text>')
     if minus:
         ty += 8
         ty = _tally(out, minus, ty, "mark minus")
-        out.append(f'<text x="{TALLY_X}" y="{ty + 2}" class="small minus">minus {row.minus}</text>')
+        out.append(f'<text x="{TALLY_X}" y="{ty + 2}" class="small minus">{w["minus"]} {row.minus}</text>')
     out.append(f'<text x="470" y="{base}" class="num" text-anchor="end">{row.score}</text>')
     out.append(f'<text x="530" y="{base}" class="num" text-anchor="end">{row.place or ""}</text>')
     out.append(f'<text x="{W - 10}" y="{base}" class="num" text-anchor="end">{fmt_points(row.placement_points)}</text>')
@@ -83,9 +89,12 @@ def _tally(out: list[str], groups: list[int], top: float, cls: str) -> float:
     return y + MARK_H + 8
 
 
-def protocol_html(doc: Mapping[str, Any]) -> str:
-    """All games' protocols as an HTML fragment (one SVG per game)."""
+def protocol_html(doc: Mapping[str, Any], lang: str = "sv",
+                  signed: Mapping[int, Mapping[str, float | None]] | None = None) -> str:
+    """All games' protocols as an HTML fragment (one SVG per game), Swedish unless
+    ``lang="en"``; ``signed``: game -> the roles that have signed it."""
     games = document_protocols(doc)
+    signed = signed or {}
     if not games:
-        return '<p class="empty">No game has started yet.</p>'
-    return "".join(f'<section class="game-protocol">{game_svg(g)}</section>' for g in games)
+        return f'<p class="empty">{words(lang)["no_game"]}</p>'
+    return "".join(f'<section class="game-protocol">{game_svg(g, lang, signed.get(g.number))}</section>' for g in games)

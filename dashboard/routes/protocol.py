@@ -32,7 +32,7 @@ def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:
 async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lang: str = "sv"):
     # penalties, warnings and the game's own times come from the table's log (public facts:
     # no card is read from it)
-    facts = facts_from_records(hub.log.records("action", "event"))
+    facts = facts_from_records(hub.log.records("action", "event", "audit"))
     if role != "tl":  # a TL's reason may name a card; the blind roles get it without (README "Security")
         facts = without_cards(facts, _CARD)
     data = protocol_pdf(_protocol_doc(hub, role), title=hub.name, facts=facts,
@@ -42,5 +42,6 @@ async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lan
 
 
 @router.get("/protocol.html")
-async def protocol_fragment(role: str = Depends(reader), hub: TableHub = Depends(get_hub)):
-    return HTMLResponse(protocol_html(_protocol_doc(hub, role)))
+async def protocol_fragment(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lang: str = "sv"):
+    signed = {int(g): {r: None for r in roles} for g, roles in hub.signatures().items() if g.isdigit()}
+    return HTMLResponse(protocol_html(_protocol_doc(hub, role), lang="en" if lang == "en" else "sv", signed=signed))

@@ -4,11 +4,11 @@ let shownSeq = null;
 connect(async m => {
   if (m.seq === shownSeq) return;
   shownSeq = m.seq;
-  const r = await fetch("/api/protocol.html?token=" + encodeURIComponent(TOKEN));
+  const r = await fetch("/api/protocol.html?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG);
   const box = h("div", { id: "protocol" });
   box.innerHTML = await r.text();  // server-rendered SVG, built from public protocol data
-  setKids(document.getElementById("app"), 
-    h("header", { class: "head" }, h("span", { class: "table" }, m.table + ": protocol"),
-      h("a", { id: "pdf", href: "/api/protocol.pdf?token=" + encodeURIComponent(TOKEN) }, "Printable PDF")),
+  setKids(document.getElementById("app"),
+    h("header", { class: "head" }, h("span", { class: "table" }, m.table + ": " + t("Protocol")),
+      h("a", { id: "pdf", href: "/api/protocol.pdf?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG }, t("Printable PDF"))),
     box);
 });
