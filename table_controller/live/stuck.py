@@ -85,11 +85,24 @@ class StuckWatch:
         self.alert: Alert | None = None
         self._key: tuple | None = None
         self._since = live.clock.now()
+        self._raised_at = self._since
+        self._link_cause = False
 
     async def run(self) -> None:
         while True:
             await asyncio.sleep(self.tick_s)
             await self.check()
+
+    async def report(self, reason_sv: str, reason_en: str) -> Alert | None:
+        """Someone at the table (the demo's bots) says the table cannot go on: the same
+        alert at once, with their reason instead of the idle time."""
+        w = waiting_for(self.live.engine)
+        if w is None:
+            return None
+        await self._end()
+        self._key = w.key
+        self.alert = await self._raise(w, reason_sv, reason_en, self.live.clock.now() - self._since, False)
+        return self.alert
 
     async def check(self) -> Alert | None:
         """Raise, keep or end the alert as the table now is; returns the open one."""
@@ -108,19 +121,24 @@ class StuckWatch:
         idle = now - max(self._since, live.last_activity)
         link_down = self.link_online is not None and not self.link_online()
         if self.alert is not None:
-            if idle < self.after_s and not link_down:  # something happened: not stuck any more
+            # something happened since (or the link that was the cause is back): not stuck
+            if live.last_activity > self._raised_at or (self._link_cause and not link_down):
                 await self._end()
             return self.alert
         if idle < self.after_s and not link_down:
             return None
         why_sv, why_en = (("länken till bordets styrenhet är nere", "the seat controller link is down") if link_down
                           else (f"inget hänt på {idle:.0f} s", f"nothing for {idle:.0f} s"))
+        self.alert = await self._raise(w, why_sv, why_en, idle, link_down)
+        return self.alert
+
+    async def _raise(self, w: Waiting, why_sv: str, why_en: str, idle: float, link_down: bool) -> Alert:
         text = f"{w.text('sv')} ({why_sv}) / {w.text('en')} ({why_en})"
-        pad = live.sensing.facts.pad_of(w.who) if w.who else None
+        pad = self.live.sensing.facts.pad_of(w.who) if w.who else None
         finding = Finding(("stuck",) + w.key, "stuck", text, w.who or None, pad,
                           {"waiting": w.to_dict(), "idle_s": round(idle, 1), "link_down": link_down}, holds=False)
-        self.alert = await live.raise_alert(finding, waiting=w.to_dict())
-        return self.alert
+        self._raised_at, self._link_cause = self.live.clock.now(), link_down
+        return await self.live.raise_alert(finding, waiting=w.to_dict())
 
     async def _end(self) -> None:
         if self.alert is not None:

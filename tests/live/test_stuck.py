@@ -114,3 +114,17 @@ def test_a_paused_table_waits_for_nobody():
         return watch.alert
 
     assert run_simulated(main()) is None
+
+
+def test_bots_that_cannot_go_on_report_the_same_alert_at_once():
+    async def main():
+        live, watch, _, _ = await _dealt_table()
+        task = asyncio.create_task(watch.run())
+        alert = await watch.report("botarna har stannat", "the bots stopped")
+        await asyncio.sleep(5 * watch.tick_s)  # the watch keeps it: nothing happened since
+        task.cancel()
+        return live.engine.to_act()[0], alert, watch.alert
+
+    who, alert, kept = run_simulated(main())
+    assert alert is not None and kept == alert
+    assert alert.text.startswith(f"Väntar på {who}: byte 1 (botarna har stannat)")
