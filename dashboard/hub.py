@@ -105,7 +105,8 @@ class TableHub:
         self.alerts: list[Alert] = self._stored_alerts()
         self._signed: dict[str, list[str]] | None = None
         self._sensing_alerts: list[dict[str, Any]] = []
-        self._snap: dict[str, Any] = self._split(snapshot(self.engine))
+        # the live loop's clocks from the first message on (a restart: paused for the dealer)
+        self._snap: dict[str, Any] = self._split({**snapshot(self.engine), "clocks": live.clocks_view()})
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
         self._at: float | None = None

@@ -245,6 +245,10 @@ class LiveTable:
         moved on), but the table still waits for the dealer."""
         stored = self.log.stored_clocks()
         if stored is None:
+            if self.engine.state.deal is not None:
+                # killed mid-deal before any clock was held (the first second of a turn):
+                # nobody's time is known, and the table still waits for the dealer (issue 16)
+                self.clocks.restore({})
             return
         snap, current = stored
         kinds = snap.extra.get("kinds") if isinstance(snap.extra.get("kinds"), dict) else None
@@ -275,6 +279,7 @@ class LiveTable:
         """Console buttons that are not about cards; True when handled here."""
         if button == "pause":
             (self.resume if self.clocks.paused else self.pause)("console")
+            self._publish()  # every view shows the clocks stopped or running again at once
             return True
         if button.startswith("time"):
             seat = button.partition(":")[2]

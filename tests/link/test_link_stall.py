@@ -67,6 +67,7 @@ class StallingDevice:
 # A regression spins inside the loop's thread, where no asyncio timeout can reach: the
 # thread method dumps the stacks and fails the run instead of hanging it.
 @pytest.mark.timeout(60, method="thread")
+@pytest.mark.realtime
 async def test_a_device_that_stops_reading_ends_the_session_and_the_loop_stays_responsive():
     dev = StallingDevice()
     beats = 0
