@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -104,7 +105,7 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
     deck = load_deck(cfg)
     peers = peer_bases(list(d.peers))
     args = web or web_args(cfg)
-    settings = web_settings(args, peers)
+    settings = dataclasses.replace(web_settings(args, peers), ruleset=cfg.table.ruleset)
     private_files()  # the log holds every dealt hand
 
     table = virtual_table

@@ -14,7 +14,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -167,7 +166,8 @@ def test_the_units_command_runs_a_table_that_a_sigkill_does_not_lose(tmp_path):
         text = (conf / "table.toml").read_text()
         for old, new in (('"/var/lib/chicago-table"', f'"{data}"'),
                          ('"/dev/chicago-seat-controller"', f'"{table.port}"'),
-                         ('host = "0.0.0.0"', 'host = "127.0.0.1"'), ("port = 8080", f"port = {port}")):
+                         ('host = "0.0.0.0"', 'host = "127.0.0.1"'), ("port = 8080", f"port = {port}"),
+                         ('ruleset = "sm2025"', 'ruleset = "sm2019"')):
             assert old in text
             text = text.replace(old, new)
         (conf / "table.toml").write_text(text)
@@ -179,10 +179,13 @@ def test_the_units_command_runs_a_table_that_a_sigkill_does_not_lose(tmp_path):
             token = json.loads((data / "tokens.json").read_text())["tl"]
             assert tl_state(port, token)["table"] == "Bord 1"
             # the TL starts the table and draws the seats on the dashboard ...
-            engine, bot, translator = Engine(), RandomBot(5), Translator()
+            engine, bot, translator = Engine(), RandomBot(5, ruleset="sm2019"), Translator()
             for _ in range(2):
                 action = bot.next_action(engine)
-                r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=action.to_dict(),
+                body = action.to_dict()
+                if body["do"] == "table":
+                    assert body.pop("ruleset") == "sm2019"  # the TL names none: the configured one
+                r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=body,
                                headers={"Authorization": f"Bearer {token}"}, timeout=30)
                 assert r.status_code == 200, r.text
                 engine.apply(action)
@@ -198,6 +201,7 @@ def test_the_units_command_runs_a_table_that_a_sigkill_does_not_lose(tmp_path):
             for step in steps[cut:]:
                 make_move(table, step)  # the players take their hands up
             assert dealt["state"]["clocks"]["running"] and not dealt["state"]["clocks"]["paused"]
+            assert dealt["state"]["ruleset"] == "sm2019"
 
             service.kill()  # mid-deal: the exchange's shot clocks running
             service.start()
