@@ -157,6 +157,18 @@ def _peers(v: Any) -> tuple[str, ...]:
     return tuple(p.rstrip("/") for p in v)
 
 
+def _camera_source(base: Path | None) -> Callable[[Any], str]:
+    """A device number and a URL stay as they are; a file (a recording) is a path."""
+    def check(v: Any) -> str:
+        if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+            return str(v)
+        text = _text(v)
+        if text.isdigit() or "://" in text:
+            return text
+        return str(_path(base)(text))
+    return check
+
+
 def _path(base: Path | None, must_exist: bool = False) -> Callable[[Any], Path]:
     def check(v: Any) -> Path:
         p = Path(_text(v)).expanduser() if not isinstance(v, Path) else v
@@ -173,7 +185,7 @@ def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
         ("table", "name"): _text, ("table", "ruleset"): _ruleset, ("table", "data"): _path(base),
         ("table", "virtual"): _flag, ("table", "stuck_after"): _seconds(1, 24 * 3600),
         ("seat_controller", "port"): _text, ("seat_controller", "deck"): _path(base, must_exist=True),
-        ("camera", "source"): lambda v: _text(str(v)) if isinstance(v, int) and not isinstance(v, bool) else _text(v),
+        ("camera", "source"): _camera_source(base),
         ("camera", "calibration"): _path(base, must_exist=True),
         ("dashboard", "host"): _text, ("dashboard", "port"): _tcp_port,
         ("dashboard", "tls_cert"): _path(base, must_exist=True), ("dashboard", "tls_key"): _path(base, must_exist=True),

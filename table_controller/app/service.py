@@ -7,8 +7,9 @@ The composition root of a running table (issue 16): in one asyncio loop it start
   (a restart with the same data folder resumes the same table, its clocks paused until
   the dealer resumes: ``LiveTable._restore_clocks``),
 - the stuck-table watch (``live.stuck``: who is waited for, and on what),
-- the camera, when ``[camera]`` is configured (pending: the camera process of issue 16
-  item 3; the table plays on RFID meanwhile and says so),
+- the camera, when ``[camera]`` is configured: ``vision.worker.CameraWorker`` (its own
+  process, issue 16 item 3) merged with the seat controller as the live loop's sensors;
+  where that module is not installed yet the service says so and plays on the RFID,
 - the dashboard (uvicorn in the same loop) with its TLS files, broadcast delay, the
   event's tokens and its peer tables.
 
@@ -116,13 +117,16 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
         table = VirtualTable(noise=mild_noise(), seed=0)
         own_table = True
     port = str(table.port if table is not None else cfg.seat_controller.port)
+    camera = None
     try:
         async with SeatControllerClient(port) as sc:
+            camera, camera_note = await _start_camera(cfg)
+            sensors = sc if camera is None else camera_merged(sc, camera)
             hub, tokens = open_table(cfg.table.data, cfg.table.name, d.broadcast_delay, default_delay=default_delay,
-                                     sensors=sc, leds=sc.set_led, deck=deck, tokens_file=d.event_tokens)
+                                     sensors=sensors, leds=sc.set_led, deck=deck, tokens_file=d.event_tokens)
             watch = StuckWatch(hub.live, cfg.table.stuck_after, link_online=lambda: sc.online)
             running = Running(cfg, hub, tokens, sc, table, base_url(cfg), watch)
-            _print_start(running, port, show_tokens, out, print_urls)
+            _print_start(running, port, show_tokens, out, print_urls, camera_note)
             server = uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=settings), args, d.host, d.port))
             beside = [asyncio.create_task(watch.run(), name="stuck-watch")]
             if extra is not None:
@@ -136,20 +140,43 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await t
     finally:
+        if camera is not None:
+            await camera.close()
         if own_table:
             table.close()
 
 
-def _print_start(r: Running, port: str, show_tokens: bool, out: TextIO, print_urls) -> None:
+def camera_merged(client: Any, camera: Any) -> Any:
+    from vision.worker import merged
+    return merged(client, camera)
+
+
+async def _start_camera(cfg: TableConfig) -> tuple[Any, str]:
+    """The camera worker for ``[camera]`` (None without one), and a line about it."""
+    c = cfg.camera
+    if c is None:
+        return None, ""
+    try:
+        from vision.worker import CameraWorker
+    except ImportError:
+        return None, (f"camera {c.source}: pending (the camera process, issue 16 item 3, is not installed); "
+                      "the table plays on the RFID readers")
+    if c.calibration is None:
+        raise ConfigError("[camera] calibration is missing: calibrate the camera (chicago-table camera calibrate)")
+    worker = CameraWorker.for_camera(c.source, str(c.calibration), fps=30.0)
+    await worker.start()
+    return worker, f"camera {c.source}: in its own process, calibration {c.calibration}"
+
+
+def _print_start(r: Running, port: str, show_tokens: bool, out: TextIO, print_urls, camera_note: str) -> None:
     cfg = r.config
     hub = r.hub
     where = f"the virtual table on {port}" if r.virtual is not None else f"the seat controller on {port}"
     print(f"{hub.name}: {where}; data in {cfg.table.data}; {hub.seq} events"
           f"{' (resumed: clocks paused until the dealer resumes)' if hub.seq else ''}; "
           f"broadcast delay {hub.delay.delay:g} s.", file=out)
-    if cfg.camera is not None:
-        print(f"camera {cfg.camera.source}: pending (the camera process, issue 16 item 3); "
-              "the table plays on the RFID readers", file=out)
+    if camera_note:
+        print(camera_note, file=out)
     print("Views:", file=out)
     tokens_file = cfg.dashboard.event_tokens or cfg.table.data / "tokens.json"
     print_urls(r.base_url, r.tokens, out=out, show_tokens=show_tokens, where=str(tokens_file))

@@ -135,3 +135,11 @@ def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "line 18: [dashboard] port must be a whole number" in out.stderr
     assert not (folder / "data").exists()
+
+
+def test_a_camera_source_is_a_device_a_url_or_a_file_beside_the_config(folder):
+    base = {"table": {"virtual": True}}
+    for given, read in ((0, "0"), ("2", "2"), ("rtsp://cam.local/1", "rtsp://cam.local/1"),
+                        ("table.mp4", str(folder / "table.mp4"))):
+        cfg = config_from_mapping({**base, "camera": {"source": given}}, base=folder)
+        assert cfg.camera is not None and cfg.camera.source == read
