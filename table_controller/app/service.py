@@ -25,7 +25,9 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import signal
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -132,7 +134,8 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
             if extra is not None:
                 beside.append(asyncio.ensure_future(extra(running)))
             try:
-                await server.serve()
+                with _sigterm_exits():
+                    await server.serve()
             finally:
                 for t in beside:
                     t.cancel()
@@ -144,6 +147,25 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
             await camera.close()
         if own_table:
             table.close()
+
+
+@contextlib.contextmanager
+def _sigterm_exits():
+    """systemd stops the unit with SIGTERM: uvicorn shuts the dashboard down gracefully and
+    then raises the signal again for the handler it found.  Ours ends the service through
+    its own clean-up (link, camera, virtual table) with status 0, not killed by the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise SystemExit(0)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def camera_merged(client: Any, camera: Any) -> Any:
