@@ -47,8 +47,8 @@ def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view(tmp_path):
     port, data = _free_port(), tmp_path / "data"
     cmd = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--data", str(data),
            "--name", "Bord 3", "--dashboard-port", str(port), "--stuck-after", "1"]
-    log = open(tmp_path / "service.log", "w")
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    with open(tmp_path / "service.log", "w") as log:  # the child keeps its own descriptor
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while True:  # the dashboard answers
@@ -83,6 +83,5 @@ def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(30)
-        log.close()
     assert proc.returncode == 0, (tmp_path / "service.log").read_text()  # SIGTERM: a clean stop
     assert "Traceback" not in (tmp_path / "service.log").read_text()
