@@ -128,3 +128,28 @@ def test_bots_that_cannot_go_on_report_the_same_alert_at_once():
     who, alert, kept = run_simulated(main())
     assert alert is not None and kept == alert
     assert alert.text.startswith(f"Väntar på {who}: byte 1 (botarna har stannat)")
+
+
+def test_who_is_waited_for_through_whole_tables_names_a_player_to_act_or_the_dealer_and_no_card():
+    import re
+
+    from table_controller.rules.engine import Engine
+    card = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
+    seen: set[str] = set()
+    for seed, ruleset in ((1, "sm2025"), (2, "sm2019"), (3, "shootout"), (4, "classic")):
+        engine, bot = Engine(), RandomBot(seed, ruleset=ruleset)
+        for _ in range(3000):
+            w = waiting_for(engine)
+            if engine.phase in ("game_start", "game_over", "table_over"):
+                assert w is None
+            else:
+                assert w is not None
+                assert (w.who in engine.to_act()) if w.who else True
+                for text in (w.text("sv"), w.text("en")):
+                    assert not card.search(text), text
+                seen.add(w.on_en.split(" ")[0])
+            action = bot.next_action(engine)
+            if action is None:
+                break
+            engine.apply(action)
+    assert {"deal", "exchange", "trick", "replacements"} <= seen
