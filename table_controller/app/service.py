@@ -30,6 +30,7 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from .config import ConfigError, TableConfig
@@ -116,8 +117,12 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
     if cfg.table.virtual and table is None:
         from hardware.virtual import VirtualTable
         from table_controller.sim.virtual import mild_noise
-        table = VirtualTable(noise=mild_noise(), seed=0)
+        table = VirtualTable(noise=mild_noise(), seed=0, autostart=False)
         own_table = True
+        laid = _lay_out_logged_table(table, cfg.table.data / "table.sqlite")
+        if laid:
+            print(f"the virtual table: its cards laid out as {laid} logged actions left them", file=out)
+        table.start()
     port = str(table.port if table is not None else cfg.seat_controller.port)
     camera = None
     try:
@@ -147,6 +152,26 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
             await camera.close()
         if own_table:
             table.close()
+
+
+def _lay_out_logged_table(table: Any, log_path: Path) -> int:
+    """A restarted virtual table: its cards back where the logged actions left them
+    (``sim.resume``), as a real table's cards stay where they lie while the Pi restarts."""
+    import sqlite3
+
+    from dashboard.tablelog import read_actions
+    from table_controller.rules.actions import parse_action
+    from table_controller.sim.resume import rebuild_table
+    from table_controller.store import StoreError
+    if not log_path.is_file() or log_path.stat().st_size == 0:
+        return 0
+    try:
+        actions = [parse_action(a) for a in read_actions(log_path)]
+    except (StoreError, sqlite3.Error, OSError):
+        return 0  # open_table reports a damaged log in words
+    if actions:
+        rebuild_table(actions, table)
+    return len(actions)
 
 
 @contextlib.contextmanager

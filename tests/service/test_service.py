@@ -18,6 +18,9 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from table_controller.rules.engine import Engine
+from table_controller.sim.bots import RandomBot
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -42,32 +45,51 @@ def _stream(port: int, token: str, until, timeout: float = 60.0) -> dict:
     pytest.fail(f"not seen in {timeout} s; last message: {json.dumps(last)[:1500]}")
 
 
-@pytest.mark.realtime
-def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view(tmp_path):
-    port, data = _free_port(), tmp_path / "data"
-    cmd = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--data", str(data),
-           "--name", "Bord 3", "--dashboard-port", str(port), "--stuck-after", "1"]
-    with open(tmp_path / "service.log", "w") as log:  # the child keeps its own descriptor
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
+class Service:
+    def __init__(self, cmd: list[str], port: int, log: Path) -> None:
+        self.cmd, self.port, self.log = cmd, port, log
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with open(self.log, "a") as log:  # the child keeps its own descriptor
+            self.proc = subprocess.Popen(self.cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
         deadline = time.monotonic() + 60
         while True:  # the dashboard answers
-            assert proc.poll() is None, (tmp_path / "service.log").read_text()
+            assert self.proc.poll() is None, self.log.read_text()
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
             except OSError:
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
+
+    def signal(self, sig: int) -> int:
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+        return self.proc.wait(30)
+
+
+@pytest.mark.realtime
+def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view_and_a_restart_resumes_it(tmp_path):
+    port, data = _free_port(), tmp_path / "data"
+    cmd = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--data", str(data),
+           "--name", "Bord 3", "--dashboard-port", str(port), "--stuck-after", "1"]
+    service = Service(cmd, port, tmp_path / "service.log")
+    service.start()
+    try:
         tokens = json.loads((data / "tokens.json").read_text())
         tl = {"Authorization": f"Bearer {tokens['tl']}"}
         # no table yet: nobody is waited for, however long nothing happens
         first = _stream(port, tokens["tl"], lambda m: m.get("type") == "state")
         assert first["table"] == "Bord 3" and first["state"].get("waiting") is None
-        for body in ({"do": "table", "players": ["Anna", "Bo", "Cilla"]},
-                     {"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Bo"}):
-            r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=body, headers=tl, timeout=30)
+        engine, bot = Engine(), RandomBot(8, ("Anna", "Bo", "Cilla"))
+        for _ in range(2):
+            action = bot.next_action(engine)
+            r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=action.to_dict(), headers=tl, timeout=30)
             assert r.status_code == 200, r.text
+            engine.apply(action)
         # the dealer is to deal, and nothing happens: the TL's alert, Swedish first
         m = _stream(port, tokens["tl"], lambda m: any(a.get("kind") == "stuck" for a in m.get("alerts", ())))
         alert = next(a for a in m["alerts"] if a["kind"] == "stuck")
@@ -78,10 +100,21 @@ def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view(tmp_path):
             seen = _stream(port, tokens[role], lambda m: (m.get("state") or {}).get("waiting") is not None)
             assert seen["state"]["waiting"]["text_sv"] == "Väntar på givaren: giv 1", role
             assert seen["state"]["waiting"]["text"] == "Waiting for the dealer: deal 1", role
-        assert (data / "table.sqlite").exists()
+        # the TL enters the deal by hand; the table waits for the first player's exchange
+        deal = bot.next_action(engine)
+        r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=deal.to_dict(), headers=tl, timeout=30)
+        assert r.status_code == 200, r.text
+        dealt = _stream(port, tokens["tl"], lambda m: m["state"]["phase"] == "exchange_1")
+
+        assert service.signal(signal.SIGKILL) == -signal.SIGKILL
+        service.start()  # the same command: the same table, its cards laid out again
+        again = _stream(port, tokens["tl"], lambda m: m.get("type") == "state")
+        assert again["seq"] == dealt["seq"]
+        for key in ("phase", "players", "to_act", "game", "deal"):
+            assert again["state"][key] == dealt["state"][key], key
+        assert again["state"]["clocks"]["paused"] and again["state"].get("waiting") is None
+        assert "the virtual table: its cards laid out as 3 logged actions left them" in service.log.read_text()
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(30)
-    assert proc.returncode == 0, (tmp_path / "service.log").read_text()  # SIGTERM: a clean stop
-    assert "Traceback" not in (tmp_path / "service.log").read_text()
+        code = service.signal(signal.SIGTERM)
+    assert code == 0, service.log.read_text()  # SIGTERM: a clean stop
+    assert "Traceback" not in service.log.read_text()
