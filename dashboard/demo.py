@@ -155,11 +155,13 @@ async def _virtual_bots(running, args: argparse.Namespace) -> None:
             break
         await asyncio.sleep(0.02)
     driver = TableDriver(running.hub.live, VirtualHands(running.virtual, lambda pad: sc.pads.get(pad, frozenset())),
-                         sync_timeout=30.0)
+                         sync_timeout=getattr(args, "sync_timeout", 30.0))
     try:
         await drive_virtual(running.hub, driver, args.seed, args.pace)
     except DriverStuck as exc:
-        alert = await running.watch.report("botarna har stannat", f"the bots stopped: {exc}")
+        # the reason names the action the bots wanted, cards and all: the demo's console
+        # only; the alert, which the table's views show, says who is waited for
+        alert = await running.watch.report("botarna har stannat", "the bots stopped")
         print(f"The bots stopped: {exc}" + (f"\nALERT: {alert.text}" if alert else ""), flush=True)
         return
     print("The table is over.", flush=True)

@@ -47,6 +47,7 @@ class Running:
     virtual: Any = None  # hardware.virtual.VirtualTable, with virtual = true
     base_url: str = ""
     watch: Any = None    # table_controller.live.stuck.StuckWatch
+    stop: Callable[[], None] = lambda: None  # ends the service (the dashboard server, then the rest)
 
 
 def web_args(cfg: TableConfig) -> argparse.Namespace:
@@ -135,6 +136,7 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
             running = Running(cfg, hub, tokens, sc, table, base_url(cfg), watch)
             _print_start(running, port, show_tokens, out, print_urls, camera_note)
             server = uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=settings), args, d.host, d.port))
+            running.stop = lambda: setattr(server, "should_exit", True)
             beside = [asyncio.create_task(watch.run(), name="stuck-watch")]
             if extra is not None:
                 beside.append(asyncio.ensure_future(extra(running)))
