@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -118,3 +120,50 @@ def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view_and_a_restart_r
         code = service.signal(signal.SIGTERM)
     assert code == 0, service.log.read_text()  # SIGTERM: a clean stop
     assert "Traceback" not in service.log.read_text()
+
+
+@pytest.mark.realtime
+def test_every_dashboard_key_of_the_config_file_reaches_the_running_table(tmp_path):
+    """TLS files, broadcast delay, the event's shared tokens file and the peers, all from
+    the file (paths beside it); a flag overrides the file's port."""
+    if not shutil.which("openssl"):
+        pytest.skip("needs the openssl command to make a test certificate")
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(folder / "t.key"),
+                    "-out", str(folder / "t.crt")], check=True, capture_output=True, timeout=60)
+    port = _free_port()
+    (folder / "table.toml").write_text("""
+[table]
+name = "Bord 4"
+data = "../data"
+virtual = true
+
+[dashboard]
+host = "127.0.0.1"
+port = 1
+tls_cert = "t.crt"
+tls_key = "t.key"
+broadcast_delay = 7.5
+event_tokens = "event-tokens.json"
+peers = ["http://bord5.local:8080"]
+""")
+    cmd = [sys.executable, "-m", "table_controller.app.cli", "run", "--config", str(folder / "table.toml"),
+           "--dashboard-port", str(port)]
+    service = Service(cmd, port, tmp_path / "service.log")
+    service.start()
+    try:
+        tokens = json.loads((folder / "event-tokens.json").read_text())  # the event's file, beside the config
+        assert not (tmp_path / "data" / "tokens.json").exists()
+        ctx = ssl.create_default_context(cafile=str(folder / "t.crt"))
+        base = f"https://127.0.0.1:{port}"
+        tables = httpx.get(f"{base}/api/tables", params={"token": tokens["tl"]}, verify=ctx, timeout=30).json()
+        assert tables["tables"] == [{"base": "", "name": "Bord 4"}, {"base": "http://bord5.local:8080"}]
+        assert httpx.get(f"{base}/tl", verify=ctx, timeout=30).status_code == 401  # no token, no page
+        with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port gets nothing
+            httpx.get(f"http://127.0.0.1:{port}/tl", params={"token": tokens["tl"]}, timeout=5)
+        assert "broadcast delay 7.5 s" in service.log.read_text()
+        assert (tmp_path / "data" / "table.sqlite").exists()
+    finally:
+        assert service.signal(signal.SIGTERM) == 0, service.log.read_text()
