@@ -117,7 +117,10 @@ class StuckWatch:
             return None
         if w.key != self._key:
             await self._end()
-            self._key, self._since = w.key, now
+            # the wait began with the action that made this step, or when the watch (or a
+            # pause, or the time between deals) ended
+            floor = self._since if self._key is None else float("-inf")
+            self._key, self._since = w.key, max(floor, live.last_activity)
         idle = now - max(self._since, live.last_activity)
         link_down = self.link_online is not None and not self.link_online()
         if self.alert is not None:
