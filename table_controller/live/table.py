@@ -316,7 +316,6 @@ class LiveTable:
             self.rejected.append((source, action, exc.reason))
             raise
         self.accepted.append((source, action))
-        self.last_activity = self.clock.now()
         self._after_change()
         return events
 
@@ -332,6 +331,7 @@ class LiveTable:
         self._log_alerts()
 
     def _after_change(self) -> None:
+        self.last_activity = self.clock.now()  # an accepted action, sensed or entered (live.stuck)
         e = self.engine
         facts = facts_from_engine(e)
         self.sensing.sync(facts)
