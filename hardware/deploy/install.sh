@@ -60,8 +60,10 @@ install -m 644 "$HERE/99-chicago-seat-controller.rules" "$UDEV_DIR/"
 system udevadm control --reload
 system udevadm trigger --subsystem-match=tty
 
-# 4. the configuration (kept when it exists: it is the club's)
-install -d -m 755 "$CONF"
+# 4. the configuration (kept when it exists: it is the club's): readable by the service's
+#    group only, as the deck, the TLS key and the event's tokens will lie there too
+install -d -m 750 "$CONF"
+system chgrp "$USER_NAME" "$CONF"
 if [ ! -e "$CONF/table.toml" ]; then
     install -m 640 "$HERE/table.toml" "$CONF/table.toml"
     system chgrp "$USER_NAME" "$CONF/table.toml"
@@ -83,5 +85,6 @@ system systemctl enable chicago-table.service
 
 say "installed.  Next:"
 say "  1. register the deck:  sudo $PREFIX/.venv/bin/chicago-table deck register --port /dev/chicago-seat-controller --out /etc/chicago-table/deck.json"
-say "  2. edit /etc/chicago-table/table.toml (name, dashboard, camera)"
+say "  2. edit /etc/chicago-table/table.toml (name, dashboard, camera); after adding files there:"
+say "     sudo chgrp -R $USER_NAME /etc/chicago-table && sudo chmod -R g+rX,o-rwx /etc/chicago-table"
 say "  3. sudo systemctl restart chicago-table && journalctl -u chicago-table -f"

@@ -65,9 +65,10 @@ def test_the_install_script_puts_everything_in_its_place_and_keeps_the_clubs_con
     assert unit.read_text() == UNIT.read_text()  # PREFIX /opt/chicago-table: as shipped
     assert rule.read_bytes() == (DEPLOY / rule.name).read_bytes()
     assert (conf / "table.toml").read_text() == (DEPLOY / "table.toml").read_text()
-    assert (conf / "table.toml").stat().st_mode & 0o777 == 0o640
+    assert (conf / "table.toml").stat().st_mode & 0o777 == 0o640 and conf.stat().st_mode & 0o777 == 0o750
     assert data.is_dir() and data.stat().st_mode & 0o777 == 0o700  # the log holds every hand
     for step in ("usermod -a -G dialout chicago", "udevadm control --reload", "chown chicago:chicago",
+                 f"chgrp chicago {conf}",
                  "systemctl daemon-reload", "systemctl enable chicago-table.service"):
         assert f"would run: {step}" in said, step
     # the shipped configuration reads, once the deck is registered, and names the unit's folders
