@@ -94,6 +94,23 @@ def test_systemd_analyze_verifies_the_installed_unit(tmp_path):
     assert out.returncode == 0 and not (out.stdout + out.stderr).strip(), out.stdout + out.stderr
 
 
+@pytest.mark.slow  # about 2 minutes: pip installs the controller and its dependencies
+def test_the_install_script_makes_a_virtualenv_whose_command_the_unit_runs(tmp_path):
+    out = subprocess.run(["sh", str(DEPLOY / "install.sh")], check=False, capture_output=True, text=True,
+                         env={**os.environ, "DESTDIR": str(tmp_path), "PREFIX": "/opt/chicago-table"}, timeout=1200)
+    assert out.returncode == 0, out.stdout + out.stderr
+    command = tmp_path / "opt/chicago-table/.venv/bin/chicago-table"
+    unit = tmp_path / "etc/systemd/system/chicago-table.service"
+    assert exec_start(unit)[0] == "/opt/chicago-table/.venv/bin/chicago-table"
+    helped = subprocess.run([str(command), "run", "--help"], check=False, capture_output=True, text=True, timeout=120)
+    assert helped.returncode == 0 and "--config FILE" in helped.stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[dashboard]\nport = 0\n")
+    refused = subprocess.run([str(command), "run", "--config", str(bad)], check=False, capture_output=True,
+                             text=True, timeout=120)
+    assert refused.returncode == 2 and "line 2: [dashboard] port must be a whole number" in refused.stderr
+
+
 # --- the unit's command line, killed mid-deal and started again ------------------------------
 
 def _free_port() -> int:
