@@ -135,6 +135,8 @@ class TableHub:
         resolved = {r.data.get("alert") for r in self.log.records("audit") if r.data.get("what") == "resolve_alert"}
         out = []
         for r in self.log.records("alert", "rejected"):
+            if r.kind == "alert" and r.source == "sensing":
+                continue  # sensing's conditions are found again from the pads, not restored (live.stuck's too)
             if r.kind == "alert":
                 out.append(Alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq, r.seq in resolved))
             else:
