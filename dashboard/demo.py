@@ -5,7 +5,10 @@ and the dashboard shows it on localhost.
 
 The bots' moves become cards on the virtual table's pads (the real firmware logic over a
 pseudo-terminal, read by the serial bridge); the live loop (issue 5) senses each action,
-judges and stores it; the dashboard streams each role its view.  ``--direct`` skips the
+judges and stores it; the dashboard streams each role its view.  This is ``chicago-table
+run --config`` (``table_controller.app.service``) with a generated configuration
+(``table.toml`` in the data folder: ``virtual = true``), the bots beside the table; bots
+that cannot go on report the stuck-table alert (who the table waits for) to the TL.  ``--direct`` skips the
 hardware: the bots' actions go into the live loop by manual entry, much faster.
 """
 
@@ -43,8 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
     """Random legal actions entered through the live loop, waiting while the TL pauses."""
-    from table_controller.sim.bots import RandomBot
     from table_controller.rules.engine import IllegalAction
+    from table_controller.sim.bots import RandomBot
 
     bot = RandomBot(seed)
     while True:
@@ -107,28 +110,61 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
                                  tokens_file=args.tokens)
         await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
         return
-    from firmware_bridge import SeatControllerClient
     from hardware.firmware.controller import Config
     from hardware.virtual import VirtualTable
-    from table_controller.sim.driver import TableDriver, VirtualHands
+    from table_controller.app.service import serve_table
     from table_controller.sim.virtual import noise_model
 
-    from .table_files import open_table
-
+    cfg = demo_config(args, data)
     # the firmware's own logic at a quicker pace (as the live loop's own bot tests run it)
     with VirtualTable(noise=noise_model("rough"), seed=args.seed or 0,
                       config=Config(confirm_reads=2, gone_ms=60, scan_ms=2)) as table:
-        async with SeatControllerClient(table.port) as sc:
-            for _ in range(200):  # the HELLO handshake
-                if sc.online:
-                    break
-                await asyncio.sleep(0.02)
-            hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0,
-                                     sensors=sc, leds=sc.set_led, tokens_file=args.tokens)
-            driver = TableDriver(hub.live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset())),
-                                 sync_timeout=30.0)
-            await _serve(args, data, hub, tokens, drive_virtual(hub, driver, args.seed, args.pace),
-                         f"the virtual table on {table.port}")
+        print(f"{args.name} (data in {data}, configuration {data / 'table.toml'}): bots play on the virtual "
+              f"table on {table.port}, sensed by the live loop, {args.pace:g} s apart.  Ctrl-C stops the demo.")
+        await serve_table(cfg, extra=lambda running: _virtual_bots(running, args), show_tokens=True,
+                          virtual_table=table, default_delay=10.0, web=args)
+
+
+def demo_config(args: argparse.Namespace, data: Path):
+    """The demo's table as a configuration (written to ``data/table.toml``: ``chicago-table
+    run --config`` on it serves the same table without the bots)."""
+    from table_controller.app.config import (
+        DashboardSection,
+        TableConfig,
+        TableSection,
+        dump_config,
+    )
+    cfg = TableConfig(
+        table=TableSection(name=args.name, data=data.resolve(), virtual=True, stuck_after=30.0),
+        dashboard=DashboardSection(host="127.0.0.1", port=args.port, tls_cert=args.certfile, tls_key=args.keyfile,
+                                   broadcast_delay=args.broadcast_delay, event_tokens=args.tokens,
+                                   peers=tuple(args.peer)))
+    data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    (data / "table.toml").write_text(dump_config(cfg), encoding="utf-8")
+    return cfg
+
+
+async def _virtual_bots(running, args: argparse.Namespace) -> None:
+    """The bots on the running table; if they cannot go on, the TL gets the stuck-table
+    alert at once (who is waited for, and on what) and the demo says so."""
+    from table_controller.sim.driver import DriverStuck, TableDriver, VirtualHands
+
+    sc = running.client
+    for _ in range(200):  # the HELLO handshake
+        if sc.online:
+            break
+        await asyncio.sleep(0.02)
+    driver = TableDriver(running.hub.live, VirtualHands(running.virtual, lambda pad: sc.pads.get(pad, frozenset())),
+                         sync_timeout=getattr(args, "sync_timeout", 30.0))
+    try:
+        await drive_virtual(running.hub, driver, args.seed, args.pace)
+    except DriverStuck as exc:
+        # the reason names the action the bots wanted, cards and all: the demo's console
+        # only; the alert, which the table's views show, says who is waited for
+        alert = await running.watch.report("botarna har stannat", "the bots stopped")
+        print(f"The bots stopped: {exc}" + (f"\nALERT: {alert.text}" if alert else ""), flush=True)
+        return
+    print("The table is over.", flush=True)
 
 
 async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> None:

@@ -37,6 +37,7 @@ class WebSettings:
     post_burst: int = 60
     body_limit: int = BODY_LIMIT
     json_depth: int = JSON_DEPTH
+    ruleset: str = "sm2025"               # a table started without naming one ([table] ruleset)
 
 
 class Denied(Exception):

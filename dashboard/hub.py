@@ -105,7 +105,8 @@ class TableHub:
         self.alerts: list[Alert] = self._stored_alerts()
         self._signed: dict[str, list[str]] | None = None
         self._sensing_alerts: list[dict[str, Any]] = []
-        self._snap: dict[str, Any] = self._split(snapshot(self.engine))
+        # the live loop's clocks from the first message on (a restart: paused for the dealer)
+        self._snap: dict[str, Any] = self._split({**snapshot(self.engine), "clocks": live.clocks_view()})
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
         self._at: float | None = None
@@ -134,6 +135,8 @@ class TableHub:
         resolved = {r.data.get("alert") for r in self.log.records("audit") if r.data.get("what") == "resolve_alert"}
         out = []
         for r in self.log.records("alert", "rejected"):
+            if r.kind == "alert" and r.source == "sensing":
+                continue  # sensing's conditions are found again from the pads, not restored (live.stuck's too)
             if r.kind == "alert":
                 out.append(Alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq, r.seq in resolved))
             else:

@@ -35,6 +35,8 @@ class LinkStats:
     connects: int = 0           # successful handshakes
     connect_failures: int = 0   # opens or handshakes that failed
     silences: int = 0           # device went quiet while online
+    write_stalls: int = 0       # device stopped reading what we send (sessions ended)
+    writes_dropped: int = 0     # writes refused while the send buffer was full
     restarts: int = 0           # device rebooted while online (unasked HELLO)
     retries: int = 0            # command resends
     command_failures: int = 0
@@ -43,6 +45,15 @@ class LinkStats:
     @property
     def dropped(self) -> int:
         return self.decoder.dropped + self.unknown_messages
+
+
+def _buffered(transport) -> int:
+    """Bytes the transport holds that the device has not taken yet."""
+    size = getattr(transport, "get_write_buffer_size", None)
+    try:
+        return int(size()) if size is not None else 0
+    except (NotImplementedError, AttributeError, TypeError):
+        return 0
 
 
 class _Wire(asyncio.Protocol):
@@ -63,7 +74,7 @@ class SeatLink:
                  on_status: Callable[[bool, str], None], *, baudrate: int = 115200,
                  silence_s: float = 2.0, hello_timeout_s: float = 1.0, hello_tries: int = 3,
                  ping_s: float = 1.0, backoff_s: tuple[float, float] = (0.05, 2.0),
-                 exclusive: bool = True) -> None:
+                 exclusive: bool = True, write_timeout_s: float = 2.0, max_buffered: int = 4096) -> None:
         self.port = port
         self._on_message = on_message
         self._on_status = on_status
@@ -74,6 +85,10 @@ class SeatLink:
         self._ping_s = ping_s
         self._backoff_s = backoff_s
         self._exclusive = exclusive
+        # bytes the device has not taken may wait this long before the session is given up
+        # (a device that stopped reading: pyserial alone would spin on EAGAIN, serialport.py)
+        self.write_timeout_s = write_timeout_s
+        self._max_buffered = max_buffered
         self.stats = LinkStats()
         self.online = False
         self.hello: Hello | None = None
@@ -109,6 +124,9 @@ class SeatLink:
         """Send bytes if a session is open; False when there is none."""
         transport = self._transport
         if transport is None or transport.is_closing():
+            return False
+        if _buffered(transport) > self._max_buffered:
+            self.stats.writes_dropped += 1  # the device is not reading; the session loop ends it
             return False
         transport.write(data)
         return True
@@ -155,7 +173,8 @@ class SeatLink:
             if not self.online:
                 return False, self.stats.last_error
             last_ping = loop.time()
-            tick = min(self._ping_s, self.silence_s) / 4
+            stalled_since: float | None = None
+            tick = min(self._ping_s, self.silence_s, self.write_timeout_s) / 4
             while True:
                 await asyncio.wait((wire.lost,), timeout=tick)
                 if wire.lost.done():
@@ -164,6 +183,14 @@ class SeatLink:
                 if now - self._last_rx > self.silence_s:
                     self.stats.silences += 1
                     return True, f"device silent for {self.silence_s:g} s"
+                if _buffered(transport) == 0:
+                    stalled_since = None
+                elif stalled_since is None:
+                    stalled_since = now
+                elif now - stalled_since > self.write_timeout_s:
+                    self.stats.write_stalls += 1
+                    return True, (f"the device does not read what the host sends "
+                                  f"({_buffered(transport)} bytes waiting for {self.write_timeout_s:g} s)")
                 if now - last_ping >= self._ping_s:
                     self.write(encode_ping(self.next_seq()))
                     last_ping = now

@@ -4,6 +4,8 @@ A path (``/dev/serial/by-id/...``, a pseudo-terminal) or a pyserial URL (``socke
 ``loop://``) opens a serial port with pyserial.  A scheme registered here opens an
 in-process asyncio transport instead (the virtual table's ``sim://``: the same framed
 bytes, no file descriptor, no thread), so the bridge code above it is the same either way.
+A device path opens as ``serialport.NonBlockingSerial``, whose write never spins on a
+device that stopped reading.
 
     register_scheme("sim", opener)   # async opener(loop, protocol_factory, url) -> (transport, protocol)
 """
@@ -11,6 +13,7 @@ bytes, no file descriptor, no thread), so the bridge code above it is the same e
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any, Awaitable, Callable
 
 Opener = Callable[[asyncio.AbstractEventLoop, Callable[[], asyncio.Protocol], str], Awaitable[tuple]]
@@ -33,5 +36,18 @@ async def open_connection(loop: asyncio.AbstractEventLoop, protocol_factory: Cal
     opener = _SCHEMES.get(scheme_of(url))
     if opener is not None:
         return await opener(loop, protocol_factory, url)
+    if not scheme_of(url) and os.name == "posix":
+        # a device path: our port class, whose non-blocking write cannot spin (serialport.py)
+        from functools import partial
+
+        from serial_asyncio_fast import connection_for_serial
+
+        from .serialport import NonBlockingSerial
+        port = await loop.run_in_executor(None, partial(NonBlockingSerial, url, **serial_options))
+        try:
+            return await connection_for_serial(loop, protocol_factory, port)
+        except BaseException:
+            port.close()
+            raise
     from serial_asyncio_fast import create_serial_connection
     return await create_serial_connection(loop, protocol_factory, url, **serial_options)

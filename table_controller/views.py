@@ -22,7 +22,8 @@ HIDDEN_KEYS = ("hand", "hand_name", "placed")
 # with sensing evidence) is dropped unless it is added here on purpose.
 PUBLIC_KEYS = ("ruleset", "seq", "game", "deal", "phase", "button", "to_act", "players",
                "open_card", "trick", "chicago", "last_award", "games", "table",
-               "clocks")  # the live loop's shot clocks: who, which clock, time left; no cards
+               "clocks",  # the live loop's shot clocks: who, which clock, time left; no cards
+               "waiting")  # a stuck table: who it waits for and on what (live.stuck); no cards
 PLAYER_KEYS = ("name", "seat", "score", "said_chicago", "won_chicagos", "draw_stop", "out",
                "dead_hand", "hand", "hand_name", "placed", "hand_count", "placed_count", "played",
                "violations", "warnings")

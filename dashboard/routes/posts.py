@@ -37,6 +37,7 @@ async def post_action(body: Annotated[ActionBody, Body()], role: str = Depends(w
     if action.get("do") == "table":
         # the engine keeps the same bound as a table option (tl_points_limit): a table started
         # here takes the server's --max-points unless the action names its own
+        action.setdefault("ruleset", settings.ruleset)  # the table's configured ruleset
         options = dict(action.get("options") or {})
         options.setdefault("tl_points_limit", max(1, min(settings.max_points, 1000)))
         action["options"] = options

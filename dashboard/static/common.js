@@ -204,6 +204,10 @@ function connect(render) {
       const m = JSON.parse(ev.data);
       App.last = m; App.seq = m.seq;
       document.body.dataset.seq = m.seq;
+      // a stuck table (live.stuck): who it waits for, instead of "live"
+      const w = m.state && m.state.waiting;
+      if (w) { conn.dataset.state = "waiting"; conn.textContent = (LANG === "sv" ? w.text_sv : w.text) || w.text; }
+      else if (conn.dataset.state === "waiting") { conn.dataset.state = "live"; conn.textContent = t("live"); }
       try { render(m); } catch (e) { console.error(e); }
     };
     ws.onclose = () => {

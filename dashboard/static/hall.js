@@ -34,6 +34,7 @@ function renderPanel(tb) {
       s.game ? t("Game {game} \u00b7 deal {deal}", { game: s.game, deal: s.deal }) + " \u00b7 " : "", h("span", { class: "phase" }, PHASES[s.phase] || s.phase),
       m.paused ? h("span", { class: "paused" }, " " + t("PAUSED") + " ") : null,
       tb.state !== "live" ? h("span", { class: "tag out" }, STATES[tb.state] || tb.state) : null,
+      s.waiting ? h("span", { class: "tag waiting" }, (LANG === "sv" ? s.waiting.text_sv : s.waiting.text) || s.waiting.text) : null,
       h("span", { class: "small" }, " #" + m.seq)),
     h("table", { class: "hall-players" }, s.players.map(p =>
       h("tr", { "data-player": p.name, class: s.to_act.includes(p.name) ? "acting" : "" },

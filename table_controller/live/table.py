@@ -37,6 +37,7 @@ from ..deck import Deck
 from table_controller.rules.engine import IllegalAction
 from table_controller.rules.events import Event
 from ..sensing import Alert, CardAt, Correction, Dismiss, Sensing, SensingError, UidIs, parse_correction
+from ..sensing.alerts import Finding
 from ..views import snapshot
 from .facts import facts_from_engine
 from .log import TableLog
@@ -76,6 +77,8 @@ class LiveTable:
         self._led_shown: dict[str, tuple[str, bool]] = {}
         self._lock = asyncio.Lock()
         self._noted_now = 0.0   # sensing's time as the sensor log last showed it
+        self.last_activity = self.clock.now()  # an action, entry, correction or button (live.stuck)
+        self.waiting: dict[str, Any] | None = None  # who a stuck table waits for (live.stuck)
         if record_sensors:      # what a replay needs to build the same sensing machine
             self._sense({"type": SENSING_START, "rfid": rfid, "deck": deck.to_dict(),
                          "options": {k: getattr(self.sensing, k) for k in SENSING_OPTIONS}}, "sensing")
@@ -109,6 +112,7 @@ class LiveTable:
         """Manual entry (Revisor, TL, dealer console): judged, stored, shown.  Raises
         ``IllegalAction`` (and changes nothing) when the rules refuse it."""
         async with self._lock:
+            self.last_activity = self.clock.now()
             events = self._apply(action, source)
             self._drain()
             return events
@@ -118,6 +122,7 @@ class LiveTable:
         Raises ``SensingError`` for a correction that cannot be read."""
         c = parse_correction(correction) if isinstance(correction, str) else correction
         async with self._lock:
+            self.last_activity = self.clock.now()
             self._note_time()
             self.log.note("audit", {"who": by, "what": "correction", "correction": c.to_text()}, by)
             ended = None
@@ -186,10 +191,32 @@ class LiveTable:
                 from ..store.sensors import sensor_to_dict
                 self._sense(sensor_to_dict(event), getattr(event, "source", "console"))
                 self._noted_now = max(self._noted_now, event.at)
-            if isinstance(event, ButtonPressed) and console_button(event.button) and self._console(event.button):
-                return
+            if isinstance(event, ButtonPressed):
+                self.last_activity = self.clock.now()
+                if console_button(event.button) and self._console(event.button):
+                    return
             self.sensing.observe(event)
             self._drain()
+
+    async def raise_alert(self, finding: Finding, waiting: dict[str, Any] | None = None) -> Alert:
+        """An alert of the loop's own (``live.stuck``) through sensing's alert path: logged,
+        listed in ``alerts``, published; ``waiting``: what the views show instead of "live"."""
+        async with self._lock:
+            self._note_time()
+            a = self.sensing.alerts.raise_event(finding, self.clock.now())
+            self.sensing.new_alerts.append(a)
+            self.waiting = waiting
+            self._log_alerts()
+            return a
+
+    async def end_alert(self, alert_id: int) -> None:
+        async with self._lock:
+            a = self.sensing.alerts.dismiss(alert_id)
+            self.waiting = None
+            if a is not None:
+                self.sensing.ended_alerts.append(a)
+            self._log_alerts()
+            self._publish()
 
     # --- inside ----------------------------------------------------------------------------
     async def _reader(self) -> None:
@@ -218,6 +245,10 @@ class LiveTable:
         moved on), but the table still waits for the dealer."""
         stored = self.log.stored_clocks()
         if stored is None:
+            if self.engine.state.deal is not None:
+                # killed mid-deal before any clock was held (the first second of a turn):
+                # nobody's time is known, and the table still waits for the dealer (issue 16)
+                self.clocks.restore({})
             return
         snap, current = stored
         kinds = snap.extra.get("kinds") if isinstance(snap.extra.get("kinds"), dict) else None
@@ -248,6 +279,7 @@ class LiveTable:
         """Console buttons that are not about cards; True when handled here."""
         if button == "pause":
             (self.resume if self.clocks.paused else self.pause)("console")
+            self._publish()  # every view shows the clocks stopped or running again at once
             return True
         if button.startswith("time"):
             seat = button.partition(":")[2]
@@ -299,6 +331,7 @@ class LiveTable:
         self._log_alerts()
 
     def _after_change(self) -> None:
+        self.last_activity = self.clock.now()  # an accepted action, sensed or entered (live.stuck)
         e = self.engine
         facts = facts_from_engine(e)
         self.sensing.sync(facts)
@@ -326,6 +359,7 @@ class LiveTable:
         snap = snapshot(self.engine)
         snap["alerts"] = [a.public() for a in self.alerts]  # no cards: the Revisor sees these
         snap["clocks"] = self.clocks.view()
+        snap["waiting"] = self.waiting
         item = (self.log.seq, snap)
         for q in list(self._subscribers):
             if q.maxsize and q.full():  # a slow reader skips to the latest state

@@ -27,6 +27,7 @@ KINDS = (
     "reader_offline",     # one pad's reader
     "link_offline",       # the whole seat controller
     "rejected",           # the rules refused what sensing saw
+    "stuck",              # someone must act and nothing happens (live.stuck): who, on what
 )
 
 
@@ -41,6 +42,8 @@ PUBLIC_TEXT = {
     "camera_disagrees": "camera and reader disagree", "reader_offline": "a reader offline",
     "link_offline": "the seat controller link is down", "rejected": "the rules refused what the pads show",
 }
+# Kinds whose own text names no card (a player and a step): shown as they are.
+CARDLESS = frozenset({"stuck"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +65,8 @@ class Alert:
     def public(self) -> dict[str, Any]:
         """Without any card: safe for every view at the table."""
         where = " ".join(x for x in (self.pad, f"({self.player})" if self.player else None) if x)
-        text = PUBLIC_TEXT.get(self.kind, self.kind) + (f" at {where}" if where else "")
+        text = self.text if self.kind in CARDLESS else \
+            PUBLIC_TEXT.get(self.kind, self.kind) + (f" at {where}" if where else "")
         return {"id": self.id, "kind": self.kind, "text": text[0].upper() + text[1:], "player": self.player,
                 "pad": self.pad, "at": self.at, "holds": self.holds}
 

@@ -1,5 +1,14 @@
 """``chicago-table run``: a live table.
 
+    chicago-table run --config /etc/chicago-table/table.toml     # the whole table in one service
+    chicago-table run --config table.toml --dashboard-port 8081   # a flag overrides the file
+
+With ``--config`` (or ``--data``) the table runs as one service (``app.service``): the
+bridge to the seat controller (or the virtual table), sensing, clocks, the durable log
+in the data folder, the camera if configured, the stuck-table watch and the dashboard.
+The file's keys are described in ``app/config.py``; every key is also a flag.  Without
+them, the older forms below print what happens (and the bots' JSON):
+
     chicago-table run --port /dev/serial/by-id/usb-chicago_seat-controller --deck deck.json --db t7.sqlite
     chicago-table run --virtual --bots --until-done --db table.sqlite --json --seed 7
     chicago-table run --virtual --bots --until-done --fast --json --seed 7     # simulated time
@@ -19,16 +28,38 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--port", metavar="PORT", help="the seat controller's serial port (path or pyserial URL)")
-    where.add_argument("--virtual", action="store_true", help="use the virtual table instead of hardware")
-    p.add_argument("--deck", metavar="FILE", help="the registered deck (chicago-table deck register); "
-                   "the virtual table has its own")
+    p.add_argument("--config", metavar="FILE", help="the table's configuration (TOML, app/config.py): "
+                   "runs the whole table as one service with its dashboard; the flags below override it")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--port", metavar="PORT", help="[seat_controller] port: the seat controller's serial port "
+                       "(path or pyserial URL)")
+    where.add_argument("--virtual", action="store_true", default=None,
+                       help="[table] virtual: use the virtual table instead of hardware")
+    p.add_argument("--deck", metavar="FILE", help="[seat_controller] deck: the registered deck "
+                   "(chicago-table deck register); the virtual table has its own")
+    svc = p.add_argument_group("the table as a service (with --config or --data)")
+    svc.add_argument("--name", help="[table] name: the table's name on every view")
+    svc.add_argument("--data", metavar="DIR", help="[table] data: the folder of the event log, broadcast "
+                     "queue, audit trail and tokens")
+    svc.add_argument("--stuck-after", type=float, metavar="SECONDS", help="[table] stuck_after: alert the TL "
+                     "when someone must act and nothing happens this long (default 120)")
+    svc.add_argument("--camera", metavar="SOURCE", help="[camera] source: the overhead camera (device number, "
+                     "file or URL)")
+    svc.add_argument("--calibration", metavar="FILE", help="[camera] calibration: the camera's calibration file")
+    svc.add_argument("--host", help="[dashboard] host: address to listen on (default 127.0.0.1)")
+    svc.add_argument("--dashboard-port", type=int, metavar="N", help="[dashboard] port (default 8080)")
+    svc.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
+    svc.add_argument("--tls-key", metavar="PEM", help="[dashboard] tls_key: the certificate's private key")
+    svc.add_argument("--broadcast-delay", type=float, metavar="SECONDS", help="[dashboard] broadcast_delay")
+    svc.add_argument("--event-tokens", metavar="FILE", help="[dashboard] event_tokens: the event's role tokens, "
+                     "shared by its tables (default tokens.json in the data folder)")
+    svc.add_argument("--peer", action="append", metavar="URL", help="[dashboard] peers: another table's "
+                     "dashboard on the TL's hall page; repeat for every table")
+    svc.add_argument("--show-tokens", action="store_true", help="print the views' URLs with their tokens")
     p.add_argument("--db", metavar="FILE", help="the table's event log (SQLite); default: kept in memory only")
     p.add_argument("--bots", action="store_true", help="(virtual) bot players play the table, moving cards "
                    "on the virtual table")
@@ -43,7 +74,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reader", choices=("mfrc522", "pn5180"), default="mfrc522",
                    help="(virtual) the reader under every pad: mfrc522 reads a stack a few cards per "
                    "scan, pn5180 (ISO 15693) reads it whole (hardware/README.md)")
-    p.add_argument("--ruleset", default="sm2025", help="(with --bots) ruleset: sm2025, sm2019, shootout, classic")
+    p.add_argument("--ruleset", default=None, help="[table] ruleset (with --bots: the bots' table): sm2025, "
+                   "sm2019, shootout, classic")
     p.add_argument("--players", default="Anna,Bo,Cilla,Dan", help="(with --bots) names, comma separated")
     p.add_argument("--fast", action="store_true", help="(with --virtual --bots) simulated time: the table's "
                    "minutes in seconds, byte-identical output for a given --seed")
@@ -56,10 +88,54 @@ def _fail(msg: str) -> int:
     return 2
 
 
+def overrides(args: argparse.Namespace) -> dict[tuple[str, str], object]:
+    """(section, key) -> value of every config flag given (``app.config.FLAGS``)."""
+    from ..config import FLAGS
+    out: dict[tuple[str, str], object] = {}
+    for key, flag in FLAGS.items():
+        value = getattr(args, flag.lstrip("-").replace("-", "_"), None)
+        if value is not None and value != []:
+            out[key] = value
+    return out
+
+
+def _service(args: argparse.Namespace) -> int:
+    """The whole table in one service (issue 16)."""
+    from dashboard.errors import DashboardError
+
+    from ..config import ConfigError, config_from_mapping, load_config
+    from ..service import serve_table
+
+    for flag in ("bots", "until_done", "fast", "json"):
+        if getattr(args, flag):
+            return _fail(f"--{flag.replace('_', '-')} is for the bots' table without --config "
+                         "(a table with bots and a dashboard: chicago-table demo)")
+    if args.db:
+        return _fail("--db: the service keeps its log in the data folder ([table] data, --data)")
+    try:
+        given = overrides(args)
+        cfg = load_config(args.config, given) if args.config else config_from_mapping({}, overrides=given)
+        asyncio.run(serve_table(cfg, show_tokens=args.show_tokens))
+    except (ConfigError, DashboardError) as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
 def main(args: argparse.Namespace) -> int:
     from table_controller.live.log import MemoryLog, RecorderLog
     from table_controller.rules.replay import replay_document
 
+    if args.config or args.data:
+        return _service(args)
+    if not args.port and not args.virtual:
+        return _fail("say where the table is: --config FILE, --port PORT or --virtual")
+    svc_only = [f for f in ("name", "stuck_after", "camera", "calibration", "host", "dashboard_port", "tls_cert",
+                            "tls_key", "broadcast_delay", "event_tokens", "peer") if getattr(args, f) not in (None, [])]
+    if svc_only:
+        return _fail(f"--{svc_only[0].replace('_', '-')} is for the table as a service: add --config or --data")
+    args.ruleset = args.ruleset or "sm2025"
     if args.bots and not args.virtual:
         return _fail("--bots plays on the virtual table only: add --virtual")
     if args.fast and not (args.virtual and args.bots):
@@ -69,7 +145,7 @@ def main(args: argparse.Namespace) -> int:
     players = tuple(x.strip() for x in args.players.split(",") if x.strip())
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
         return _fail("--players: 2 to 4 different names, comma separated")
-    log = MemoryLog()
+    log: MemoryLog | RecorderLog = MemoryLog()
     if args.db:
         from table_controller.store import StoreError
         try:
@@ -163,8 +239,8 @@ def _serve(args, log) -> int:
                     for src, a in live.accepted[seen:]:
                         print(f"{src}: {json.dumps(a.to_dict())}", flush=True)
                     seen = len(live.accepted)
-                    for a in live.sensing.alerts.open:
-                        print(f"ALERT #{a.id} {a.kind}: {a.text}", file=sys.stderr, flush=True)
+                    for alert in live.sensing.alerts.open:
+                        print(f"ALERT #{alert.id} {alert.kind}: {alert.text}", file=sys.stderr, flush=True)
         finally:
             if table is not None:
                 table.close()

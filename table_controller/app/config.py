@@ -1,0 +1,333 @@
+"""A table's configuration: one TOML file (``chicago-table run --config table.toml``).
+
+    [table]
+    name = "Bord 7"
+    ruleset = "sm2025"
+    data = "/var/lib/chicago-table"      # event log, broadcast queue, audit, tokens
+    virtual = false                      # true: the virtual table instead of hardware
+    stuck_after = 120                    # s: someone must act and nothing happens -> TL alert
+
+    [seat_controller]
+    port = "/dev/chicago-seat-controller"
+    deck = "deck.json"
+
+    [camera]                             # optional
+    source = "0"
+    calibration = "camera.json"
+
+    [dashboard]
+    host = "0.0.0.0"
+    port = 8080
+    tls_cert = "table.crt"
+    tls_key = "table.key"
+    broadcast_delay = 60
+    event_tokens = "tokens.json"
+    peers = ["http://table8.local:8080"]
+
+Relative paths are relative to the file's own folder.  Every key is also a flag of
+``run`` (``FLAGS``); a flag overrides the file.  A bad value is a :class:`ConfigError`
+naming the key and the file's line, and nothing starts.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "FLAGS",
+    "CameraSection",
+    "ConfigError",
+    "DashboardSection",
+    "SeatControllerSection",
+    "TableConfig",
+    "TableSection",
+    "config_from_mapping",
+    "dump_config",
+    "load_config",
+]
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot run; the text names the file, line and key."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSection:
+    name: str = "Table 1"
+    ruleset: str = "sm2025"
+    data: Path = Path("table-data")
+    virtual: bool = False
+    stuck_after: float = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatControllerSection:
+    port: str | None = None
+    deck: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CameraSection:
+    source: str = "0"
+    calibration: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DashboardSection:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    broadcast_delay: float | None = None   # None: the stored one (60 s the first time)
+    event_tokens: Path | None = None       # None: tokens.json in the data folder
+    peers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    table: TableSection = field(default_factory=TableSection)
+    seat_controller: SeatControllerSection = field(default_factory=SeatControllerSection)
+    camera: CameraSection | None = None
+    dashboard: DashboardSection = field(default_factory=DashboardSection)
+    source: Path | None = None  # the file it came from
+
+
+SECTIONS: dict[str, type] = {"table": TableSection, "seat_controller": SeatControllerSection,
+                             "camera": CameraSection, "dashboard": DashboardSection}
+
+# (section, key) -> the flag of ``chicago-table run`` that sets it
+FLAGS: dict[tuple[str, str], str] = {
+    ("table", "name"): "--name", ("table", "ruleset"): "--ruleset", ("table", "data"): "--data",
+    ("table", "virtual"): "--virtual", ("table", "stuck_after"): "--stuck-after",
+    ("seat_controller", "port"): "--port", ("seat_controller", "deck"): "--deck",
+    ("camera", "source"): "--camera", ("camera", "calibration"): "--calibration",
+    ("dashboard", "host"): "--host", ("dashboard", "port"): "--dashboard-port",
+    ("dashboard", "tls_cert"): "--tls-cert", ("dashboard", "tls_key"): "--tls-key",
+    ("dashboard", "broadcast_delay"): "--broadcast-delay", ("dashboard", "event_tokens"): "--event-tokens",
+    ("dashboard", "peers"): "--peer",
+}
+
+
+# --- checking one value ---------------------------------------------------------------------
+
+def _text(v: Any) -> str:
+    if not isinstance(v, str) or not v.strip() or len(v) > 200 or any(ord(c) < 32 for c in v):
+        raise ValueError("must be a text of 1 to 200 characters")
+    return v.strip()
+
+
+def _flag(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError("must be true or false")  # noqa: TRY004 - a value of the file, told as such
+    return v
+
+
+def _seconds(lo: float, hi: float) -> Callable[[Any], float]:
+    def check(v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+            raise ValueError(f"must be a number of seconds from {lo:g} to {hi:g}")
+        return float(v)
+    return check
+
+
+def _tcp_port(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 65535:
+        raise ValueError("must be a whole number from 1 to 65535")
+    return v
+
+
+def _ruleset(v: Any) -> str:
+    from table_controller.rules.rulesets import RULESETS
+    if v not in RULESETS:
+        raise ValueError(f"must be one of {', '.join(RULESETS)}")
+    return str(v)
+
+
+def _peers(v: Any) -> tuple[str, ...]:
+    if not isinstance(v, (list, tuple)) or not all(isinstance(p, str) for p in v):
+        raise ValueError('must be a list of addresses, e.g. ["http://table8.local:8080"]')
+    for p in v:
+        if not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+(:\d+)?/?", p):
+            raise ValueError(f"{p!r} is not a table's address (http://HOST:PORT)")
+    return tuple(p.rstrip("/") for p in v)
+
+
+def _camera_source(base: Path | None) -> Callable[[Any], str]:
+    """A device number and a URL stay as they are; a file (a recording) is a path."""
+    def check(v: Any) -> str:
+        if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+            return str(v)
+        text = _text(v)
+        if text.isdigit() or "://" in text:
+            return text
+        return str(_path(base)(text))
+    return check
+
+
+def _path(base: Path | None, must_exist: bool = False) -> Callable[[Any], Path]:
+    def check(v: Any) -> Path:
+        p = Path(_text(v)).expanduser() if not isinstance(v, Path) else v
+        if not p.is_absolute() and base is not None:
+            p = base / p
+        if must_exist and not p.is_file():
+            raise ValueError(f"no such file: {p}")
+        return p
+    return check
+
+
+def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
+    return {
+        ("table", "name"): _text, ("table", "ruleset"): _ruleset, ("table", "data"): _path(base),
+        ("table", "virtual"): _flag, ("table", "stuck_after"): _seconds(1, 24 * 3600),
+        ("seat_controller", "port"): _text, ("seat_controller", "deck"): _path(base, must_exist=True),
+        ("camera", "source"): _camera_source(base),
+        ("camera", "calibration"): _path(base, must_exist=True),
+        ("dashboard", "host"): _text, ("dashboard", "port"): _tcp_port,
+        ("dashboard", "tls_cert"): _path(base, must_exist=True), ("dashboard", "tls_key"): _path(base, must_exist=True),
+        ("dashboard", "broadcast_delay"): _seconds(0, 3600), ("dashboard", "event_tokens"): _path(base),
+        ("dashboard", "peers"): _peers,
+    }
+
+
+# --- where a key is written -----------------------------------------------------------------
+
+def _line_of(text: str, section: str, key: str | None = None) -> int | None:
+    """The line of ``[section]`` (or of ``key`` in it) in a TOML text, or None."""
+    current = None
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        m = re.fullmatch(r"\[\s*([A-Za-z0-9_\-\"' ]+?)\s*\](\s*#.*)?", line)
+        if m:
+            current = m.group(1).strip("\"' ")
+            if key is None and current == section:
+                return n
+            continue
+        if key is not None and current == section and re.match(rf"[\"']?{re.escape(key)}[\"']?\s*=", line):
+            return n
+    return None
+
+
+def _where(source: Path | None, text: str, section: str, key: str | None = None) -> str:
+    line = _line_of(text, section, key) if text else None
+    name = str(source) if source else "the configuration"
+    return f"{name}, line {line}" if line else name
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+def load_config(path: str | Path, overrides: dict[tuple[str, str], Any] | None = None) -> TableConfig:
+    """The configuration in ``path`` with ``overrides`` ((section, key) -> value, from the
+    flags) applied over it; ``ConfigError`` for anything wrong."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the configuration: {getattr(exc, 'strerror', None) or exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    return config_from_mapping(data, base=path.resolve().parent, source=path, text=text, overrides=overrides)
+
+
+def config_from_mapping(data: dict[str, Any], base: Path | None = None, source: Path | None = None,
+                        text: str = "", overrides: dict[tuple[str, str], Any] | None = None) -> TableConfig:
+    """The configuration of a parsed TOML document (and flags); relative paths against
+    ``base`` (flags' paths against the working folder)."""
+    checks = _checks(base)
+    flag_checks = _checks(None)
+    sections: dict[str, dict[str, Any]] = {}
+    for name, body in data.items():
+        if name not in SECTIONS:
+            raise ConfigError(f"{_where(source, text, name)}: unknown section [{name}]; "
+                              f"the sections are {', '.join(f'[{s}]' for s in SECTIONS)}")
+        if not isinstance(body, dict):
+            raise ConfigError(f"{_where(source, text, name)}: {name} must be a section ([{name}])")
+        known = {f.name for f in fields(SECTIONS[name])}
+        values: dict[str, Any] = {}
+        for key, value in body.items():
+            if key not in known:
+                raise ConfigError(f"{_where(source, text, name, key)}: [{name}] has no key {key!r}; "
+                                  f"its keys are {', '.join(sorted(known))}")
+            try:
+                values[key] = checks[(name, key)](value)
+            except ValueError as exc:
+                raise ConfigError(f"{_where(source, text, name, key)}: [{name}] {key} {exc}, "
+                                  f"not {value!r}") from None
+        sections[name] = values
+    for (name, key), value in (overrides or {}).items():
+        if value is None:
+            continue
+        try:
+            sections.setdefault(name, {})[key] = flag_checks[(name, key)](value)
+        except ValueError as exc:
+            raise ConfigError(f"{FLAGS[(name, key)]} ([{name}] {key}) {exc}, not {value!r}") from None
+    cfg = TableConfig(
+        table=TableSection(**sections.get("table", {})),
+        seat_controller=SeatControllerSection(**sections.get("seat_controller", {})),
+        camera=CameraSection(**sections["camera"]) if "camera" in sections else None,
+        dashboard=DashboardSection(**sections.get("dashboard", {})),
+        source=source,
+    )
+    _check_whole(cfg, source, text)
+    return cfg
+
+
+def _check_whole(cfg: TableConfig, source: Path | None, text: str) -> None:
+    """What no single key can say wrong."""
+    d = cfg.dashboard
+    if (d.tls_cert is None) != (d.tls_key is None):
+        raise ConfigError(f"{_where(source, text, 'dashboard', 'tls_cert' if d.tls_cert else 'tls_key')}: "
+                          "[dashboard] tls_cert and tls_key go together")
+    if not cfg.table.virtual:
+        sc = cfg.seat_controller
+        if sc.port is None:
+            raise ConfigError(f"{_where(source, text, 'seat_controller')}: [seat_controller] port is missing "
+                              "(the seat controller's serial port, e.g. /dev/chicago-seat-controller), "
+                              "or set [table] virtual = true")
+        if sc.deck is None:
+            raise ConfigError(f"{_where(source, text, 'seat_controller')}: [seat_controller] deck is missing "
+                              "(the deck file of 'chicago-table deck register')")
+
+
+def with_overrides(cfg: TableConfig, **sections: dict[str, Any]) -> TableConfig:
+    """``cfg`` with some keys replaced (already checked values)."""
+    out = cfg
+    for name, values in sections.items():
+        current = getattr(out, name) or SECTIONS[name]()
+        out = replace(out, **{name: replace(current, **values)})
+    return out
+
+
+def dump_config(cfg: TableConfig) -> str:
+    """The configuration as a TOML text ``load_config`` reads back to the same (paths
+    absolute)."""
+    out: list[str] = []
+    for name in SECTIONS:
+        section = getattr(cfg, name)
+        if section is None:
+            continue
+        out.append(f"[{name}]")
+        for f in fields(section):
+            v = getattr(section, f.name)
+            if v is None:
+                continue
+            out.append(f"{f.name} = {_toml(v)}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _toml(v: Any) -> str:
+    import json
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return json.dumps(str(v), ensure_ascii=False)  # a TOML basic string is a JSON string

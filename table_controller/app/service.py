@@ -1,0 +1,235 @@
+"""One table in one service: ``chicago-table run --config table.toml``.
+
+The composition root of a running table (issue 16): in one asyncio loop it starts
+
+- the bridge to the seat controller (or the virtual table, ``virtual = true``),
+- the live loop: sensing, the shot clocks, the durable SQLite log in the data folder
+  (a restart with the same data folder resumes the same table, its clocks paused until
+  the dealer resumes: ``LiveTable._restore_clocks``),
+- the stuck-table watch (``live.stuck``: who is waited for, and on what),
+- the camera, when ``[camera]`` is configured: ``vision.worker.CameraWorker`` (its own
+  process, issue 16 item 3) merged with the seat controller as the live loop's sensors;
+  where that module is not installed yet the service says so and plays on the RFID,
+- the dashboard (uvicorn in the same loop) with its TLS files, broadcast delay, the
+  event's tokens and its peer tables.
+
+    cfg = load_config("table.toml")
+    asyncio.run(serve_table(cfg))
+
+``extra`` runs beside the table (the demo's bots) and gets the :class:`Running` table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import signal
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from .config import ConfigError, TableConfig
+
+
+@dataclass
+class Running:
+    """The parts of a running table, for what runs beside it (bots, tests)."""
+
+    config: TableConfig
+    hub: Any            # dashboard.hub.TableHub
+    tokens: Any         # dashboard.tokens.RoleTokens
+    client: Any         # firmware_bridge.SeatControllerClient
+    virtual: Any = None  # hardware.virtual.VirtualTable, with virtual = true
+    base_url: str = ""
+    watch: Any = None    # table_controller.live.stuck.StuckWatch
+    stop: Callable[[], None] = lambda: None  # ends the service (the dashboard server, then the rest)
+
+
+def web_args(cfg: TableConfig) -> argparse.Namespace:
+    """The dashboard's web options (serve_cli's names) from the configuration."""
+    d = cfg.dashboard
+    return argparse.Namespace(certfile=d.tls_cert, keyfile=d.tls_key, allow_origin=[], max_points=200,
+                              post_rate=20.0)
+
+
+def load_deck(cfg: TableConfig):
+    """The table's deck: the registered one, checked; the virtual table's own when virtual."""
+    from table_controller.deck import Deck, DeckError, virtual_deck
+    if cfg.table.virtual:
+        return virtual_deck()
+    path = cfg.seat_controller.deck
+    try:
+        deck = Deck.load(str(path))
+    except (DeckError, OSError) as exc:
+        raise ConfigError(f"[seat_controller] deck {path}: {exc}") from None
+    report = deck.check()
+    if not report.ok:
+        raise ConfigError(f"[seat_controller] deck {path} does not add up: " + "; ".join(report.lines()))
+    return deck
+
+
+def base_url(cfg: TableConfig) -> str:
+    d = cfg.dashboard
+    host = "localhost" if d.host in ("127.0.0.1", "0.0.0.0", "::") else d.host
+    return f"{'https' if d.tls_cert else 'http'}://{host}:{d.port}"
+
+
+async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[Any]] | None = None,
+                      show_tokens: bool = False, out: TextIO | None = None, virtual_table: Any = None,
+                      default_delay: float = 60.0, web: argparse.Namespace | None = None) -> None:
+    """Run the table until the dashboard server stops (SIGINT/SIGTERM); raises
+    ``ConfigError`` or ``dashboard.errors.DashboardError`` before anything starts when
+    the configuration cannot run.  ``web``: the dashboard's web options as ``serve``'s
+    flags (the demo's: --allow-origin, --max-points, --post-rate).  ``virtual_table``: a VirtualTable made by the caller
+    (the demo's quick one); by default, with ``virtual = true``, one with its defaults."""
+    import uvicorn
+
+    from dashboard.app import create_app
+    from dashboard.hall import peer_bases
+    from dashboard.serve_cli import (
+        port_problem,
+        print_urls,
+        private_files,
+        uvicorn_config,
+        web_settings,
+    )
+    from dashboard.table_files import open_table
+    from firmware_bridge import SeatControllerClient
+    from table_controller.live.stuck import StuckWatch
+
+    out = out or sys.stdout
+    d = cfg.dashboard
+    problem = port_problem(d.host, d.port)
+    if problem:
+        raise ConfigError(f"[dashboard] port {d.port}: {problem.split(';')[0]}")
+    deck = load_deck(cfg)
+    peers = peer_bases(list(d.peers))
+    args = web or web_args(cfg)
+    settings = dataclasses.replace(web_settings(args, peers), ruleset=cfg.table.ruleset)
+    private_files()  # the log holds every dealt hand
+
+    table = virtual_table
+    own_table = False
+    if cfg.table.virtual and table is None:
+        from hardware.virtual import VirtualTable
+        from table_controller.sim.virtual import mild_noise
+        table = VirtualTable(noise=mild_noise(), seed=0, autostart=False)
+        own_table = True
+        laid = _lay_out_logged_table(table, cfg.table.data / "table.sqlite")
+        if laid:
+            print(f"the virtual table: its cards laid out as {laid} logged actions left them", file=out)
+        table.start()
+    port = str(table.port if table is not None else cfg.seat_controller.port)
+    camera = None
+    try:
+        async with SeatControllerClient(port) as sc:
+            camera, camera_note = await _start_camera(cfg)
+            sensors = sc if camera is None else camera_merged(sc, camera)
+            hub, tokens = open_table(cfg.table.data, cfg.table.name, d.broadcast_delay, default_delay=default_delay,
+                                     sensors=sensors, leds=sc.set_led, deck=deck, tokens_file=d.event_tokens)
+            watch = StuckWatch(hub.live, cfg.table.stuck_after, link_online=lambda: sc.online)
+            running = Running(cfg, hub, tokens, sc, table, base_url(cfg), watch)
+            _print_start(running, port, show_tokens, out, print_urls, camera_note)
+            server = uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=settings), args, d.host, d.port))
+            running.stop = lambda: setattr(server, "should_exit", True)
+            beside = [asyncio.create_task(watch.run(), name="stuck-watch")]
+            if extra is not None:
+                beside.append(asyncio.ensure_future(extra(running)))
+            try:
+                with _sigterm_exits():
+                    await server.serve()
+            finally:
+                for t in beside:
+                    t.cancel()
+                for t in beside:
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await t
+    finally:
+        if camera is not None:
+            await camera.close()
+        if own_table:
+            table.close()
+
+
+def _lay_out_logged_table(table: Any, log_path: Path) -> int:
+    """A restarted virtual table: its cards back where the logged actions left them
+    (``sim.resume``), as a real table's cards stay where they lie while the Pi restarts."""
+    import sqlite3
+
+    from dashboard.tablelog import read_actions
+    from table_controller.rules.actions import parse_action
+    from table_controller.sim.resume import rebuild_table
+    from table_controller.store import StoreError
+    if not log_path.is_file() or log_path.stat().st_size == 0:
+        return 0
+    try:
+        actions = [parse_action(a) for a in read_actions(log_path)]
+    except (StoreError, sqlite3.Error, OSError):
+        return 0  # open_table reports a damaged log in words
+    if actions:
+        rebuild_table(actions, table)
+    return len(actions)
+
+
+@contextlib.contextmanager
+def _sigterm_exits():
+    """systemd stops the unit with SIGTERM: uvicorn shuts the dashboard down gracefully and
+    then raises the signal again for the handler it found.  Ours ends the service through
+    its own clean-up (link, camera, virtual table) with status 0, not killed by the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise SystemExit(0)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def camera_merged(client: Any, camera: Any) -> Any:
+    from vision.worker import merged
+    return merged(client, camera)
+
+
+async def _start_camera(cfg: TableConfig) -> tuple[Any, str]:
+    """The camera worker for ``[camera]`` (None without one), and a line about it."""
+    c = cfg.camera
+    if c is None:
+        return None, ""
+    try:
+        from vision.worker import CameraWorker
+    except ImportError:
+        return None, (f"camera {c.source}: pending (the camera process, issue 16 item 3, is not installed); "
+                      "the table plays on the RFID readers")
+    if c.calibration is None:
+        raise ConfigError("[camera] calibration is missing: calibrate the camera (chicago-table camera calibrate)")
+    worker = CameraWorker.for_camera(c.source, str(c.calibration), fps=30.0)
+    await worker.start()
+    return worker, f"camera {c.source}: in its own process, calibration {c.calibration}"
+
+
+def _print_start(r: Running, port: str, show_tokens: bool, out: TextIO, print_urls, camera_note: str) -> None:
+    cfg = r.config
+    hub = r.hub
+    where = f"the virtual table on {port}" if r.virtual is not None else f"the seat controller on {port}"
+    print(f"{hub.name}: {where}; data in {cfg.table.data}; {hub.seq} events"
+          f"{' (resumed: clocks paused until the dealer resumes)' if hub.seq else ''}; "
+          f"broadcast delay {hub.delay.delay:g} s.", file=out)
+    if camera_note:
+        print(camera_note, file=out)
+    print("Views:", file=out)
+    tokens_file = cfg.dashboard.event_tokens or cfg.table.data / "tokens.json"
+    print_urls(r.base_url, r.tokens, out=out, show_tokens=show_tokens, where=str(tokens_file))
+    if cfg.dashboard.peers:
+        tl = r.tokens.token("tl") if show_tokens else "..."
+        print(f"  hall       {r.base_url}/hall?token={tl} ({len(cfg.dashboard.peers) + 1} tables)", file=out)
+    out.flush()

@@ -1,0 +1,145 @@
+"""The table's configuration file (issue 16 item 1): every key read and checked, relative
+paths against the file's folder, flags over the file, and a bad value named with its key
+and line, changing nothing (no traceback)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from table_controller.app.commands.run import add_arguments, overrides
+from table_controller.app.config import (
+    FLAGS,
+    SECTIONS,
+    ConfigError,
+    config_from_mapping,
+    dump_config,
+    load_config,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FULL = """\
+# the table by the window
+[table]
+name = "Bord 7"
+ruleset = "sm2019"
+data = "data"
+stuck_after = 45
+
+[seat_controller]
+port = "/dev/chicago-seat-controller"
+deck = "deck.json"
+
+[camera]
+source = 0
+calibration = "camera.json"
+
+[dashboard]
+host = "0.0.0.0"
+port = 8443
+tls_cert = "t.crt"
+tls_key = "t.key"
+broadcast_delay = 90
+event_tokens = "/etc/chicago-table/tokens.json"
+peers = ["http://table8.local:8080", "https://table9.local:8443/"]
+"""
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    for name in ("deck.json", "camera.json", "t.crt", "t.key"):
+        (tmp_path / name).write_text("{}")
+    (tmp_path / "table.toml").write_text(FULL)
+    return tmp_path
+
+
+def test_every_key_is_read_and_relative_paths_are_the_files_folders(folder):
+    cfg = load_config(folder / "table.toml")
+    assert (cfg.table.name, cfg.table.ruleset, cfg.table.virtual, cfg.table.stuck_after) == ("Bord 7", "sm2019", False, 45.0)
+    assert cfg.table.data == folder / "data" and cfg.seat_controller.deck == folder / "deck.json"
+    assert cfg.seat_controller.port == "/dev/chicago-seat-controller"
+    assert cfg.camera is not None and cfg.camera.source == "0" and cfg.camera.calibration == folder / "camera.json"
+    d = cfg.dashboard
+    assert (d.host, d.port, d.broadcast_delay) == ("0.0.0.0", 8443, 90.0)
+    assert d.tls_cert == folder / "t.crt" and d.tls_key == folder / "t.key"
+    assert d.event_tokens == Path("/etc/chicago-table/tokens.json")
+    assert d.peers == ("http://table8.local:8080", "https://table9.local:8443")
+
+
+def test_the_camera_is_optional_and_defaults_fill_the_rest():
+    cfg = config_from_mapping({"table": {"virtual": True}})
+    assert cfg.camera is None and cfg.dashboard.port == 8080 and cfg.dashboard.host == "127.0.0.1"
+    assert cfg.table.stuck_after == 120.0 and cfg.dashboard.broadcast_delay is None
+
+
+def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
+    keys = {(s, f) for s, cls in SECTIONS.items() for f in cls.__dataclass_fields__}
+    assert set(FLAGS) == keys
+    import argparse
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    args = p.parse_args(["--config", str(folder / "table.toml"), "--dashboard-port", "9000", "--name", "Bord 8",
+                         "--peer", "http://t2:8080", "--stuck-after", "10"])
+    given = overrides(args)
+    assert given == {("dashboard", "port"): 9000, ("table", "name"): "Bord 8",
+                     ("dashboard", "peers"): ["http://t2:8080"], ("table", "stuck_after"): 10.0}
+    cfg = load_config(args.config, given)
+    assert (cfg.dashboard.port, cfg.table.name, cfg.dashboard.peers) == (9000, "Bord 8", ("http://t2:8080",))
+    assert cfg.table.ruleset == "sm2019"  # what no flag named stays the file's
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('port = 8443', 'port = "x"', "line 18: [dashboard] port must be a whole number from 1 to 65535, not 'x'"),
+    ('port = 8443', 'port = 70000', "line 18: [dashboard] port must be a whole number"),
+    ('ruleset = "sm2019"', 'ruleset = "sm2099"', "line 4: [table] ruleset must be one of sm2025"),
+    ('stuck_after = 45', 'stuck_after = -1', "line 6: [table] stuck_after must be a number of seconds"),
+    ('stuck_after = 45', 'stuck_after = true', "line 6: [table] stuck_after must be a number"),
+    ('deck = "deck.json"', 'deck = "nodeck.json"', "line 10: [seat_controller] deck no such file"),
+    ('name = "Bord 7"', 'nmae = "Bord 7"', "line 3: [table] has no key 'nmae'"),
+    ('[camera]', '[kamera]', "line 12: unknown section [kamera]"),
+    ('peers = [', 'peers = ["ftp://x", ', "line 23: [dashboard] peers 'ftp://x' is not a table's address"),
+    ('tls_key = "t.key"\n', '', "line 19: [dashboard] tls_cert and tls_key go together"),
+    ('port = "/dev/chicago-seat-controller"\n', '', "line 8: [seat_controller] port is missing"),
+    ('name = "Bord 7"', 'name = ', "not valid TOML: Invalid value (at line 3"),
+])
+def test_a_bad_value_is_named_with_its_key_and_line(folder, old, new, message):
+    path = folder / "table.toml"
+    path.write_text(FULL.replace(old, new, 1))
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert f"{path}" in str(err.value) and message in str(err.value)
+
+
+def test_a_bad_flag_is_named_by_its_flag(folder):
+    with pytest.raises(ConfigError, match=r"--dashboard-port \(\[dashboard\] port\) must be a whole number"):
+        load_config(folder / "table.toml", {("dashboard", "port"): 0})
+
+
+def test_a_written_configuration_reads_back_the_same(folder):
+    cfg = load_config(folder / "table.toml")
+    (folder / "again.toml").write_text(dump_config(cfg))
+    again = load_config(folder / "again.toml")
+    assert again.table == cfg.table and again.dashboard == cfg.dashboard and again.camera == cfg.camera
+    assert again.seat_controller == cfg.seat_controller
+
+
+def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):
+    path = folder / "table.toml"
+    path.write_text(FULL.replace("port = 8443", "port = 'x'"))
+    out = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "run", "--config", str(path)],
+                         check=False, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "line 18: [dashboard] port must be a whole number" in out.stderr
+    assert not (folder / "data").exists()
+
+
+def test_a_camera_source_is_a_device_a_url_or_a_file_beside_the_config(folder):
+    base = {"table": {"virtual": True}}
+    for given, read in ((0, "0"), ("2", "2"), ("rtsp://cam.local/1", "rtsp://cam.local/1"),
+                        ("table.mp4", str(folder / "table.mp4"))):
+        cfg = config_from_mapping({**base, "camera": {"source": given}}, base=folder)
+        assert cfg.camera is not None and cfg.camera.source == read
