@@ -236,7 +236,6 @@ def test_role_filter_shows_no_alert_evidence_and_the_clocks_to_all():
     dict filter dropped unknown keys); an alert's evidence goes to no role, not even the
     broadcast, and the shot clocks are public."""
     import pytest
-
     from table_controller.clocks import FakeClock, ShotClocks
     from table_controller.sensing.alerts import Alert
     from table_controller.sim.bots import play_table
