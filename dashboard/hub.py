@@ -145,7 +145,7 @@ class TableHub:
     def role_view(self, role: str, masked: bool = False) -> RoleView:
         """What ``role`` may see now (``views.for_role``); ``masked``: the broadcast frame
         without the deal's hidden cards, shown until the deal ends live."""
-        return for_role(self._model(), role, self.revealed if role == "tl" else frozenset(), masked=masked)
+        return for_role(self._model(), role, self.revealed, masked=masked)  # sight: the TL's alone
 
     def _text(self, role: str) -> str:
         """``role``'s message of the current state ("broadcast:masked": see ``role_view``)."""
@@ -388,7 +388,7 @@ class TableHub:
 
     def history(self, role: str) -> list[dict[str, Any]]:
         """The current deal's events as ``role`` may see them (the TL: revealed hands)."""
-        return deal_history(self.engine.events, sight(role, self.revealed if role == "tl" else frozenset()))
+        return deal_history(self.engine.events, sight(role, self.revealed))
 
     # --- the delayed broadcast ------------------------------------------------------------
 

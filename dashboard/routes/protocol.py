@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 
-from table_controller.views import CARD_CODE
+from table_controller.views import CARD_CODE, sight
 
 from ..i18n import N_
 from ..deps import get_hub, role_in
@@ -33,7 +33,7 @@ async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lan
     # penalties, warnings and the game's own times come from the table's log (public facts:
     # no card is read from it)
     facts = facts_from_records(hub.log.records("action", "event"))
-    if role != "tl":  # a TL's reason may name a card; the blind roles get it without (README "Security")
+    if not sight(role).typed_reasons:  # a TL's reason may name a card; the blind roles get it without (README "Security")
         facts = without_cards(facts, CARD_CODE)
     data = protocol_pdf(_protocol_doc(hub, role), title=hub.name, facts=facts,
                         info=ProtocolHead(table=hub.name), lang="en" if lang == "en" else "sv")

@@ -34,18 +34,20 @@ class Sight:
     blind: bool                     # alert texts that do not tell where a card is (the Revisor)
     signed: bool                    # the protocols' signatures
     revealed: bool                  # which hands are revealed (the TL)
+    typed_reasons: bool = False     # the TL's typed reasons as typed (one may name a card)
 
     def shows_hand(self, player: str | None) -> bool:
         return self.hands is None or player in self.hands
 
 
 def sight(role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = False) -> Sight:
-    """What ``role`` may see; ``revealed``: the hands the TL asked to see (logged, §3).
+    """What ``role`` may see; ``revealed``: the hands the TL asked to see (logged, §3),
+    shown to the TL alone whoever passes them.
     ``masked``: the broadcast frame of a deal still in progress live, as the public sees it."""
     if role == "broadcast":
         return Sight("broadcast", frozenset() if masked else None, False, False, False, False)
     if role == "tl":
-        return Sight("tl", frozenset(revealed), True, False, True, True)
+        return Sight("tl", frozenset(revealed), True, False, True, True, typed_reasons=True)
     if role == "revisor":  # a player (r5): never a hidden card
         return Sight("revisor", frozenset(), True, True, True, False)
     return Sight(role, frozenset(), False, False, False, False)  # public, dealer, anything else

@@ -97,4 +97,7 @@ def test_every_role_has_a_sight_and_unknown_roles_see_what_the_public_sees():
         assert (s.hands, s.alerts, s.signed, s.revealed) == (public.hands, public.alerts, public.signed,
                                                             public.revealed) == (frozenset(), False, False, False)
     assert sight("revisor").blind and not sight("tl").blind
+    for role in ("revisor", "public", "dealer", "nobody"):  # a reveal is the TL's alone
+        assert sight(role, {"Bo"}).hands == frozenset() and not sight(role).typed_reasons
+    assert sight("broadcast", {"Bo"}, masked=True).hands == frozenset() and sight("tl").typed_reasons
     assert sight("broadcast").hands is None and sight("broadcast", masked=True).hands == frozenset()
