@@ -44,12 +44,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_web_arguments(p)
 
 
+def _dealer_resumes(hub) -> None:
+    """A restarted table waits paused for its dealer (issue 6); the demo's dealer is the
+    bots' driver, who resumes at once (a TL's pause later is waited out)."""
+    if hub.paused:
+        hub.set_paused(False, "dealer", "the demo resumes after a restart")
+
+
 async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
     """Random legal actions entered through the live loop, waiting while the TL pauses."""
     from table_controller.rules.engine import IllegalAction
     from table_controller.sim.bots import RandomBot
 
     bot = RandomBot(seed)
+    _dealer_resumes(hub)
     while True:
         await asyncio.sleep(pace)
         if hub.paused or (manual_chicago and hub.engine.phase == "chicago"):
@@ -66,6 +74,7 @@ async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
     from table_controller.sim.bots import RandomBot
 
     bot = RandomBot(seed)
+    _dealer_resumes(hub)
     while True:
         await asyncio.sleep(pace)
         if hub.paused:

@@ -4,25 +4,35 @@
     >>> await hub.post({"do": "discard", "player": "Bo", "cards": []}, by="revisor")  # doctest: +SKIP
 
 No game logic lives here: actions go to the live table loop (issue 5: sensing, rules,
-shot clocks, the durable log), what a role sees comes from
-``table_controller.views.for_role`` and nothing else.  Every client has its own bounded
-queue; a client that falls behind skips to the latest state and never stalls the rest.
+shot clocks, the durable log), which hands back a view model (``table_controller.views``);
+what a role sees is ``views.for_role`` of it, serialised as it is: the hub filters and
+masks nothing itself.  Every client has its own bounded queue; a client that falls behind
+skips to the latest state and never stalls the rest.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
-import re
 import time
-from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
+from table_controller.live import LiveTable
 from table_controller.rules.actions import ActionError, parse_action
 from table_controller.rules.engine import Engine, IllegalAction
-from table_controller.live import LiveTable
-from table_controller.views import for_role, hidden_deal, snapshot
+from table_controller.sensing.alerts import Alert
+from table_controller.views import (
+    RoleView,
+    TableView,
+    build_view,
+    deal_history,
+    for_role,
+    sight,
+    table_alert,
+    without_cards,
+)
 
 from . import entry
 from .delay import BroadcastDelay
@@ -33,13 +43,12 @@ from .tablelog import TableLog
 QUEUE_SIZE = 4
 TL_ONLY = {"penalty", "adjust"}
 WRITERS = {"tl", "revisor"}
-_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
 
 
 class Client:
     """One connected WebSocket: its role and its own bounded queue of JSON texts."""
 
-    __slots__ = ("role", "queue")
+    __slots__ = ("queue", "role")
 
     def __init__(self, role: str):
         self.role = role
@@ -54,30 +63,6 @@ class Client:
         self.queue.put_nowait(text)
 
 
-@dataclass(frozen=True, slots=True)
-class Alert:
-    id: int
-    kind: str
-    text: str
-    seq: int
-    resolved: bool = False
-    blind_text: str | None = None  # the Revisor's text when the reason may tell where a card is
-    text_sv: str | None = None
-    blind_sv: str | None = None
-    source: str | None = None     # who entered what was rejected
-
-    def to_dict(self, role: str = "tl") -> dict[str, Any]:
-        # Alert texts come from rule reasons that may name a card: never a hidden one.
-        blind = role != "tl" and self.blind_text is not None
-        text = self.blind_text if blind else self.text
-        sv = (self.blind_sv if blind else self.text_sv) or text
-        return {"id": self.id, "kind": self.kind, "text": _CARD.sub("(card)", text),
-                "text_sv": _CARD.sub("(kort)", sv), "seq": self.seq, "resolved": self.resolved}
-
-    def resolve(self) -> "Alert":
-        return dataclasses.replace(self, resolved=True)
-
-
 def rejected_alert(alert_id: int, seq: int, source: str, do: Any, reason: str, blind: bool,
                    resolved: bool = False) -> Alert:
     """The alert of a rejected entry, in English and Swedish; ``blind``: the Revisor sees
@@ -85,9 +70,9 @@ def rejected_alert(alert_id: int, seq: int, source: str, do: Any, reason: str, b
     what = do if isinstance(do, str) else "?"
     text, sv = (tr(N_("{source}: {what} rejected: {reason}"), lang, source=source, what=what,
                    reason=tr_reason(reason, lang)) for lang in ("en", "sv"))
-    return Alert(alert_id, "rejected", text, seq, resolved,
-                 entry.blind_alert_text(source, do) if blind else None, sv,
-                 entry.blind_alert_text(source, do, "sv") if blind else None, source)
+    return table_alert(alert_id, "rejected", text, seq, resolved=resolved, text_sv=sv,
+                       blind_text=entry.blind_alert_text(source, do) if blind else None,
+                       blind_sv=entry.blind_alert_text(source, do, "sv") if blind else None, source=source)
 
 
 class TableHub:
@@ -101,14 +86,12 @@ class TableHub:
         self.clients: set[Client] = set()
         self.revealed: set[str] = set()
         self._revealed_deal: tuple[int, int] | None = None
-        self.paused = False
-        self.alerts: list[Alert] = self._stored_alerts()
+        self.alerts: list[Alert] = self._stored_alerts()  # the table's own (sensing's are in the view)
         self._signed: dict[str, list[str]] | None = None
-        self._sensing_alerts: list[dict[str, Any]] = []
-        # the live loop's clocks from the first message on (a restart: paused for the dealer)
-        self._snap: dict[str, Any] = self._split({**snapshot(self.engine), "clocks": live.clocks_view()})
+        self.view: TableView = live.view()  # the live table's newest view model (privileged)
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
+        self._combined: TableView | None = None
         self._at: float | None = None
         self._broadcast_shown = (0, False)  # (frame id, masked) on show; (0, False): the start position
         self._wake = asyncio.Event()
@@ -120,15 +103,10 @@ class TableHub:
     def engine(self) -> Engine:
         return self.live.engine
 
-    def _split(self, snap: dict[str, Any]) -> dict[str, Any]:
-        """Sensing's alerts leave the snapshot: their evidence may name a face-down card, so
-        only their id, kind, player, pad and text (cards masked) go to the TL and Revisor."""
-        alerts = snap.pop("alerts", None)
-        if alerts is not None:
-            self._sensing_alerts = [{"id": f"s{a.get('id')}", "kind": a.get("kind"), "player": a.get("player"),
-                                     "pad": a.get("pad"), "text": _CARD.sub("(card)", str(a.get("text", ""))),
-                                     "resolved": False} for a in alerts]
-        return snap
+    @property
+    def paused(self) -> bool:
+        """The live table's pause (its clocks keep it): the TL's, the console's, a restart's."""
+        return self.live.paused
 
     def _stored_alerts(self) -> list[Alert]:
         """Open alerts survive a restart: they are records of the table's log."""
@@ -138,7 +116,8 @@ class TableHub:
             if r.kind == "alert" and r.source == "sensing":
                 continue  # sensing's conditions are found again from the pads, not restored (live.stuck's too)
             if r.kind == "alert":
-                out.append(Alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq, r.seq in resolved))
+                out.append(table_alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq,
+                                       resolved=r.seq in resolved))
             else:
                 a = r.data.get("action")
                 do = a.get("do", "?") if isinstance(a, dict) else "?"
@@ -156,24 +135,26 @@ class TableHub:
     def seq(self) -> int:
         return self.engine.state.seq
 
+    def _model(self) -> TableView:
+        """The live table's view with the table's own open alerts and the signatures (made
+        once per change: ``_texts`` and this are cleared together)."""
+        if self._combined is None:
+            mine = tuple(a for a in self.alerts if not a.resolved)
+            self._combined = replace(self.view, alerts=self.view.alerts + mine,
+                                     signed={g: tuple(who) for g, who in self.signatures().items()})
+        return self._combined
+
+    def role_view(self, role: str, masked: bool = False) -> RoleView:
+        """What ``role`` may see now (``views.for_role``); ``masked``: the broadcast frame
+        without the deal's hidden cards, shown until the deal ends live."""
+        return for_role(self._model(), role, self.revealed, masked=masked)  # sight: the TL's alone
+
     def _text(self, role: str) -> str:
-        """``role``'s message of the current state.  "broadcast:masked": the broadcast frame
-        without the deal's hidden cards (the public's view of it), shown until the deal ends."""
+        """``role``'s message of the current state ("broadcast:masked": see ``role_view``)."""
         text = self._texts.get(role)
         if text is None:
-            view = "public" if role == "broadcast:masked" else role
-            msg: dict[str, Any] = {
-                "type": "state", "table": self.name, "role": role.split(":")[0], "seq": self._snap["seq"],
-                "at": self._at,  # wall time the newest event was appended (staleness, benchmark)
-                "paused": self.paused,
-                "state": for_role(self._snap, view, self.revealed if role == "tl" else frozenset()),
-            }
-            if role in ("tl", "revisor"):
-                msg["alerts"] = self._sensing_alerts + [a.to_dict(role) for a in self.alerts if not a.resolved]
-            if role in ("tl", "revisor"):
-                msg["signed"] = self.signatures()
-            if role == "tl":
-                msg["revealed"] = sorted(self.revealed)
+            view = self.role_view(role.split(":")[0], masked=role == "broadcast:masked")
+            msg = view.message(self.name, self._at)  # _at: when the newest event was appended
             text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
             self._texts[role] = text
         return text
@@ -186,23 +167,23 @@ class TableHub:
 
     def live_deal(self) -> str | None:
         """The deal in progress at the live table, whose hidden cards the broadcast holds back."""
-        return hidden_deal(self._snap)
+        return self.view.hidden_deal()
 
     def _push_frame(self) -> None:
         full = self._text("broadcast")
-        self.delay.push(self.seq, full, self._text("broadcast:masked"), hidden_deal(self._snap))
+        self.delay.push(self.seq, full, self._text("broadcast:masked"), self.view.hidden_deal())
 
     def start_frame(self) -> str:
         return start_frame(self.name)
 
     def _pump_now(self) -> bool:
-        """Take the live table's newest snapshot, if there is one, and show it."""
+        """Take the live table's newest view, if there is one, and show it."""
         item = None
         while not self._updates.empty():
             item = self._updates.get_nowait()
         if item is None:
             return False
-        self._publish(new_state=True, snap=item[1])
+        self._publish(new_state=True, view=item[1])
         return True
 
     async def pump(self) -> None:
@@ -212,15 +193,16 @@ class TableHub:
             self._updates.put_nowait(item)
             self._pump_now()
 
-    def _publish(self, new_state: bool, snap: dict[str, Any] | None = None) -> None:
+    def _publish(self, new_state: bool, view: TableView | None = None) -> None:
         if new_state:
             self._at = self.clock()
-            self._snap = self._split(dict(snap) if snap is not None else snapshot(self.engine))
-            deal = (self._snap["game"], self._snap["deal"])
+            self.view = view if view is not None else self.live.view()
+            deal = (self.view.game, self.view.deal)
             if deal != self._revealed_deal:  # a reveal is for one deal's dispute
                 self.revealed.clear()
                 self._revealed_deal = deal
         self._texts.clear()
+        self._combined = None
         for c in list(self.clients):
             if c.role != "broadcast":
                 c.offer(self._text(c.role))
@@ -258,15 +240,15 @@ class TableHub:
             rec = self.log.reject(obj, str(exc), by)
             self._add(rejected_alert(rec.seq, self.seq, by, do or "?", str(exc), entry.names_cards(do)))
             raise (EntryRejected(entry.REJECTED) if blind else
-                   DashboardError(N_("Rejected: {reason}"), reason=_CARD.sub("(card)", str(exc)))) from exc
+                   DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc)))) from exc
         events_before = len(self.engine.events)
         try:
             await self.live.submit(action, by)  # durable before anyone is shown it
         except IllegalAction as exc:
-            rec = self.log.last_record()
-            self._add(rejected_alert(rec.seq if rec else 0, self.seq, by, do, exc.reason, entry.names_cards(do)))
+            last = self.log.last_record()
+            self._add(rejected_alert(last.seq if last else 0, self.seq, by, do, exc.reason, entry.names_cards(do)))
             raise (EntryRejected(entry.REJECTED) if blind else
-                   DashboardError(N_("Rejected: {reason}"), reason=_CARD.sub("(card)", exc.reason))) from exc
+                   DashboardError(N_("Rejected: {reason}"), reason=without_cards(exc.reason))) from exc
         answer: dict[str, Any] = {"ok": True, "seq": self.seq}
         if do in TL_ONLY:
             answer.update(self._audit_decision(obj, by, self.engine.events[events_before:]))
@@ -327,7 +309,7 @@ class TableHub:
         try:
             correction = parse_correction(str(text))
         except (SensingError, ValueError) as exc:
-            raise DashboardError(N_("Rejected: {reason}"), reason=_CARD.sub("(card)", str(exc))) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
         if by != "tl" and not isinstance(correction, Dismiss):
             # one answer and one record whatever the card: never judged for the Revisor
             self.log.audit(by, "correction_refused", reason=entry.REFUSED_REASON)
@@ -340,7 +322,7 @@ class TableHub:
         try:
             await self.live.correct(correction, by)
         except SensingError as exc:
-            raise DashboardError(N_("Rejected: {reason}"), reason=_CARD.sub("(card)", str(exc))) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
         self._pump_now()
         return {"ok": True}
 
@@ -348,8 +330,7 @@ class TableHub:
         """An open sensing alert this correction can settle: one at its pad, or (a tag's
         card) any open one."""
         pad = getattr(correction, "pad", None)
-        return any(not a.get("resolved") and (pad is None or a.get("pad") in (pad, None))
-                   for a in self._sensing_alerts)
+        return any(a.origin == "sensing" and (pad is None or a.pad in (pad, None)) for a in self.view.alerts)
 
     def signatures(self) -> dict[str, list[str]]:
         """Each game's signatures, ``{"1": ["revisor", "tl"]}``: records of the audit trail
@@ -364,7 +345,7 @@ class TableHub:
     def sign(self, game: int, by: str) -> None:
         """"Revisorn intygar": the Revisor signs a finished game's protocol (RULES.md §12),
         then the TL countersigns; each once, as an audit record."""
-        games = {g["number"]: g for g in self._snap.get("games", ())}
+        games = {g["number"]: g for g in self.view.games}
         if game not in games or not games[game].get("finished"):
             raise DashboardError(N_("game {game} is not over; a protocol is signed when its game has ended"), game=game)
         signed = self.signatures().get(str(game), [])
@@ -377,13 +358,14 @@ class TableHub:
         self._publish(new_state=False)
 
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
-        # The live table stops its shot clocks and logs who paused (an audit record); a
-        # second pause (or resume) changes nothing and is not logged again.
+        # The live table stops its shot clocks, logs who paused (an audit record) and
+        # publishes its view (paused is the clocks' own); a second pause (or resume) changes
+        # nothing and is not logged again.
         if paused == self.paused:
             raise DashboardError(N_("the table is already paused") if paused else N_("the table is not paused"))
         (self.live.pause if paused else self.live.resume)(by, reason.strip())
-        self.paused = paused
-        self._publish(new_state=False)
+        if not self._pump_now():
+            self._publish(new_state=True)
 
     def reveal(self, player: str, by: str, reason: str) -> None:
         """Show one hand to the TL for a dispute; logged in the audit trail (§3)."""
@@ -393,9 +375,9 @@ class TableHub:
             raise DashboardError(N_("say why the hand is revealed"))
         # Logged first: no hidden card is shown without its record (ARCHITECTURE.md §3).
         self.log.audit(by, "reveal", player=player, reason=reason, table_seq=self.seq,
-                       game=self._snap["game"], deal=self._snap["deal"])
+                       game=self.view.game, deal=self.view.deal)
         self.revealed.add(player)
-        self._revealed_deal = (self._snap["game"], self._snap["deal"])
+        self._revealed_deal = (self.view.game, self.view.deal)
         self._publish(new_state=False)
 
     def hide(self, by: str) -> None:
@@ -404,7 +386,11 @@ class TableHub:
         self._publish(new_state=False)
 
     def _snap_players(self) -> list[str]:
-        return [p["name"] for p in self._snap["players"]]
+        return [p.name for p in self.view.players]
+
+    def history(self, role: str) -> list[dict[str, Any]]:
+        """The current deal's events as ``role`` may see them (the TL: revealed hands)."""
+        return deal_history(self.engine.events, sight(role, self.revealed))
 
     # --- the delayed broadcast ------------------------------------------------------------
 
@@ -440,13 +426,13 @@ class TableHub:
             self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
 
 
 def start_frame(name: str) -> str:
     """The broadcast's start position: an empty table, before anything is due."""
-    snap = snapshot(Engine())
+    state = for_role(build_view(Engine()), "broadcast").state
     return json.dumps({"type": "state", "table": name, "role": "broadcast", "seq": -1, "paused": False,
-                       "state": for_role(snap, "broadcast")}, separators=(",", ":"))
+                       "state": state.to_dict()}, separators=(",", ":"))

@@ -13,9 +13,11 @@ import os
 import secrets
 from pathlib import Path
 
+from table_controller.views import ROLES  # the one role list
+
 from .errors import DashboardError
 
-ROLES = ("tl", "revisor", "public", "broadcast", "dealer")
+__all__ = ["ROLES", "RoleTokens"]
 
 
 class RoleTokens:

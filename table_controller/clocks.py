@@ -16,15 +16,15 @@ nobody's.  Each seat's LED on the dealer console shows its clock.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any
 
+from firmware_bridge.clock import Clock, MonotonicClock  # the one time-source protocol
 from table_controller.rules.actions import Action, TimeCall, Timeout
 from table_controller.rules.rulesets import DEFAULT_CLOCKS, TIME_CALL_SECONDS
 
-
-class Clock(Protocol):
-    def now(self) -> float: ...
+__all__ = ["Clock", "ClockError", "FakeClock", "MonotonicClock", "ShotClocks", "waiting_clocks"]
 
 
 class FakeClock:
@@ -71,16 +71,9 @@ class ShotClocks:
                 raise ClockError(f"shot clock {k}: seconds in (0, 3600], not {v!r}")
             merged[k] = float(v)
         self.limits = merged
-        if clock is None:
-            import time
-
-            class _Mono:
-                def now(self) -> float:
-                    return time.monotonic()
-            clock = _Mono()
-        self.clock = clock
+        self.clock: Clock = clock if clock is not None else MonotonicClock()
         self.time_call_s = time_call
-        self.paused = False
+        self.paused = False  # the table's one pause (views.TableView.paused reads it)
         self._running: dict[str, _Running] = {}
         self._calls: dict[str, _TimeCall] = {}
 

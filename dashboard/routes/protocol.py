@@ -8,11 +8,11 @@ from typing import Any
 from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 
-from table_controller.views import for_role
+from table_controller.views import CARD_CODE, sight
 
 from ..i18n import N_
 from ..deps import get_hub, role_in
-from ..hub import _CARD, TableHub
+from ..hub import TableHub
 from ..protocol_head import ProtocolHead
 from ..protocol_notes import facts_from_records, without_cards
 from ..protocol_pdf import protocol_pdf
@@ -24,8 +24,8 @@ reader = role_in(*sorted(VIEWS["protocol"]), message=N_("no protocol for this ro
 
 
 def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:
-    state = for_role(hub._snap, role)  # protocol data is public; filtered all the same
-    return {"ruleset": state["ruleset"], "games": state["games"], "table": state.get("table") or {}}
+    state = hub.role_view(role).state  # protocol data is public; filtered all the same
+    return {"ruleset": state.ruleset, "games": list(state.games), "table": state.table or {}}
 
 
 @router.get("/protocol.pdf")
@@ -33,8 +33,8 @@ async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lan
     # penalties, warnings and the game's own times come from the table's log (public facts:
     # no card is read from it)
     facts = facts_from_records(hub.log.records("action", "event", "audit"))
-    if role != "tl":  # a TL's reason may name a card; the blind roles get it without (README "Security")
-        facts = without_cards(facts, _CARD)
+    if not sight(role).typed_reasons:  # a TL's reason may name a card; the blind roles get it without (README "Security")
+        facts = without_cards(facts, CARD_CODE)
     data = protocol_pdf(_protocol_doc(hub, role), title=hub.name, facts=facts,
                         info=ProtocolHead(table=hub.name), lang="en" if lang == "en" else "sv")
     return Response(data, media_type="application/pdf",

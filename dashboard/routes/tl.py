@@ -7,7 +7,6 @@ from fastapi import APIRouter, Depends, Request
 
 from ..i18n import N_
 from ..deps import get_hub, get_settings, role_in
-from ..history import deal_history
 from ..hub import TableHub
 
 router = APIRouter(prefix="/api")
@@ -16,7 +15,7 @@ router = APIRouter(prefix="/api")
 @router.get("/history")
 async def history(role: str = Depends(role_in("tl", message=N_("the TL's history only"))),
                   hub: TableHub = Depends(get_hub)):
-    return {"seq": hub.seq, "events": deal_history(hub.engine.events, hub.revealed)}
+    return {"seq": hub.seq, "events": hub.history(role)}
 
 
 @router.get("/tables")

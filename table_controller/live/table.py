@@ -2,21 +2,22 @@
 
     log = MemoryLog()                         # or RecorderLog.open("table7.sqlite")[0]
     live = LiveTable(log, deck, sensors=client, leds=client.set_led)
-    updates = live.subscribe()                # asyncio.Queue of (seq, snapshot)
+    updates = live.subscribe()                # asyncio.Queue of (seq, view model)
     task = asyncio.create_task(live.run())
     await live.submit(TableStart(("Anna", "Bo", "Cilla", "Dan")), "tl")   # manual entry
     await live.correct("the card at pad 3 is 7H", by="revisor")
-    live.alerts; live.clocks_view(); live.pause("tl"); live.resume("tl")
+    live.alerts; live.view(); live.paused; live.pause("tl"); live.resume("tl")
     await live.stop(); await task             # clean shutdown
 
 - ``sensors``: anything with ``async events()`` yielding firmware_bridge sensor events
   (the seat controller client, the camera, or both merged); None for a table played
   by manual entry only.  ``leds``: ``async (seat, colour, blink)`` for the console.
 - Every action, sensed or entered by hand, goes through ``log.apply`` (durable before it
-  returns), and only then do subscribers get ``(seq, snapshot)``.  The snapshot is the
-  privileged one of :func:`table_controller.views.snapshot` plus ``alerts`` (without
-  cards: ``Alert.public()``; the TL's full alerts with their evidence are ``alerts``)
-  and ``clocks``: pass it through ``views.for_role`` before it leaves the process.
+  returns), and only then do subscribers get ``(seq, view)``: the privileged view model of
+  :func:`table_controller.views.build_view` (engine state, open alerts with their
+  evidence, shot clocks): pass it through ``views.for_role`` before it leaves the process.
+  A pause (the TL's, the console's) is published like any change: ``paused`` is the
+  clocks' own, the one place it is kept; a restart comes back paused until resumed.
 - Alerts from sensing are logged ("alert" records) and listed in ``alerts``; a
   correction settles them and is logged as an "audit" record.
 - Shot clocks run on the injected ``clock`` (monotonic seconds); expiry becomes a
@@ -38,7 +39,7 @@ from table_controller.rules.engine import IllegalAction
 from table_controller.rules.events import Event
 from ..sensing import Alert, CardAt, Correction, Dismiss, Sensing, SensingError, UidIs, parse_correction
 from ..sensing.alerts import Finding
-from ..views import snapshot
+from ..views import TableView, build_view
 from .facts import facts_from_engine
 from .log import TableLog
 
@@ -98,6 +99,15 @@ class LiveTable:
     def clocks_view(self) -> dict[str, Any]:
         return self.clocks.view()
 
+    @property
+    def paused(self) -> bool:
+        """Paused by the TL, the console, or a restart until resumed (the clocks keep it)."""
+        return self.clocks.paused
+
+    def view(self) -> TableView:
+        """The table now: the privileged view model (``views.for_role`` filters it)."""
+        return build_view(self.engine, self.alerts, self.clocks, self.waiting)
+
     def subscribe(self, maxsize: int = 0) -> asyncio.Queue:
         """A queue of (seq, snapshot) after every durable change."""
         q: asyncio.Queue = asyncio.Queue(maxsize)
@@ -141,11 +151,13 @@ class LiveTable:
         self.clocks.pause()
         self.log.note("audit", {"who": by, "what": "pause", **({"reason": reason} if reason else {})}, by)
         self._record_clocks()
+        self._publish()
 
     def resume(self, by: str = "tl", reason: str = "") -> None:
         self.clocks.resume()
         self.log.note("audit", {"who": by, "what": "resume", **({"reason": reason} if reason else {})}, by)
         self._record_clocks()
+        self._publish()
 
     def call_time(self, player: str, by: str = "console") -> None:
         self.clocks.call_time(player)
@@ -176,8 +188,9 @@ class LiveTable:
             waiter = asyncio.create_task(self._stopping.wait())
             done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
             for t in done:
-                if t is not waiter and t.exception():
-                    raise t.exception()
+                failed = t.exception() if t is not waiter else None
+                if failed is not None:
+                    raise failed
         finally:
             for t in tasks + [waiter]:
                 t.cancel()
@@ -356,11 +369,7 @@ class LiveTable:
     def _publish(self) -> None:
         if not self._subscribers:
             return
-        snap = snapshot(self.engine)
-        snap["alerts"] = [a.public() for a in self.alerts]  # no cards: the Revisor sees these
-        snap["clocks"] = self.clocks.view()
-        snap["waiting"] = self.waiting
-        item = (self.log.seq, snap)
+        item = (self.log.seq, self.view())
         for q in list(self._subscribers):
             if q.maxsize and q.full():  # a slow reader skips to the latest state
                 with contextlib.suppress(asyncio.QueueEmpty):

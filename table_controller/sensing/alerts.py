@@ -10,8 +10,9 @@ action for that player (or for nobody, when it names no player).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 KINDS = (
     "unknown_uid",        # a tag the deck does not know
@@ -48,6 +49,14 @@ CARDLESS = frozenset({"stuck"})
 
 @dataclass(frozen=True, slots=True)
 class Alert:
+    """The one alert type, whoever raises it: sensing (a condition on the pads, ``origin``
+    "sensing") or the table (a rejected entry, the dealer's call for the TL, an overtime:
+    ``origin`` "table", built by ``table_controller.views.table_alert``).
+
+    ``text`` is the alert as its source put it.  Sensing's names the cards of its evidence
+    and goes only to the log; a table alert's texts are card-free when built.  What each
+    role is shown is decided by the role filter, ``table_controller.views.for_role``."""
+
     id: int
     kind: str
     text: str
@@ -56,19 +65,30 @@ class Alert:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     at: float = 0.0
     holds: bool = True
+    origin: str = "sensing"         # "sensing" or "table"
+    seq: int = 0                    # table alerts: the table's seq when raised
+    resolved: bool = False          # table alerts: settled by the TL or a later entry
+    text_sv: str | None = None      # table alerts: the text in Swedish
+    blind_text: str | None = None   # the Revisor's text when the reason may tell where a card is
+    blind_sv: str | None = None
+    source: str | None = None       # table alerts: who entered what was rejected
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, evidence and cards included: for the log and the TL."""
         return {"id": self.id, "kind": self.kind, "text": self.text, "player": self.player,
                 "pad": self.pad, "evidence": dict(self.evidence), "at": self.at, "holds": self.holds}
 
-    def public(self) -> dict[str, Any]:
-        """Without any card: safe for every view at the table."""
-        where = " ".join(x for x in (self.pad, f"({self.player})" if self.player else None) if x)
-        text = self.text if self.kind in CARDLESS else \
-            PUBLIC_TEXT.get(self.kind, self.kind) + (f" at {where}" if where else "")
-        return {"id": self.id, "kind": self.kind, "text": text[0].upper() + text[1:], "player": self.player,
-                "pad": self.pad, "at": self.at, "holds": self.holds}
+    def resolve(self) -> Alert:
+        return replace(self, resolved=True)
+
+
+def card_free_text(alert: Alert) -> str:
+    """What a sensing alert says at the table: its kind and where, never its evidence."""
+    where = " ".join(x for x in (alert.pad, f"({alert.player})" if alert.player else None) if x)
+    if alert.kind in CARDLESS:  # its own text names no card (the stuck-table alert)
+        return alert.text
+    text = PUBLIC_TEXT.get(alert.kind, alert.kind) + (f" at {where}" if where else "")
+    return text[0].upper() + text[1:]
 
 
 @dataclass(frozen=True, slots=True)

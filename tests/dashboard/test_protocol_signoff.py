@@ -44,7 +44,8 @@ def _pages(data: bytes) -> list[str]:
 def test_signed_game_carries_each_sign_off_and_its_time_on_the_pdf_s12(tmp_path):
     async def run():
         hub = await _finished_game(tmp_path)
-        doc = {"ruleset": "sm2025", "games": hub._snap["games"], "table": hub._snap.get("table") or {}}
+        state = hub.view.to_dict()
+        doc = {"ruleset": "sm2025", "games": state["games"], "table": state.get("table") or {}}
         unsigned = protocol_pdf(doc, facts=facts_from_records(hub.log.records("action", "event", "audit")))
         assert "Signerat i appen" not in pdf_text(unsigned)
         hub.sign(1, "revisor")

@@ -40,12 +40,12 @@ def test_tl_corrects_a_score_after_the_table_has_ended_r32(tmp_path):
             await hub.post({"do": "deal", "hands": HANDS}, "tl")
             for p in ("Anna", "Bo"):
                 await hub.post({"do": "adjust", "player": p, "points": 52, "reason": "to the end quickly"}, "tl")
-        assert hub._snap["phase"] == "table_over"
-        bo = next(p for p in hub._snap["players"] if p["name"] == "Bo")["score"]
+        assert hub.view.phase == "table_over"
+        bo = next(p for p in hub.view.players if p.name == "Bo").score
         answer = await hub.post({"do": "adjust", "player": "Bo", "points": 3, "reason": "miscounted pair"}, "tl")
         assert answer["ok"] and answer["applied"] == 3
-        assert next(p for p in hub._snap["players"] if p["name"] == "Bo")["score"] == bo + 3
-        assert hub._snap["phase"] == "table_over"  # the correction ends nothing again
+        assert next(p for p in hub.view.players if p.name == "Bo").score == bo + 3
+        assert hub.view.phase == "table_over"  # the correction ends nothing again
         last = _audit(hub, "adjust")[-1]
         assert (last["by"], last["player"], last["points"], last["reason"]) == ("tl", "Bo", 3, "miscounted pair")
     asyncio.run(run())

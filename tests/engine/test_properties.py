@@ -21,7 +21,7 @@ from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.events import event_from_dict
 from table_controller.rules.rulesets import Ruleset
-from table_controller.views import for_role, snapshot
+from table_controller.views import build_view, for_role
 from tests.engine.incidents import IncidentBot
 
 RULESETS = ("sm2025", "sm2019", "shootout", "classic")
@@ -56,10 +56,10 @@ def hidden_cards(engine: Engine) -> set[str]:
 
 
 def check_views(engine: Engine) -> None:
-    snap = snapshot(engine)
+    view = build_view(engine)
     secret = hidden_cards(engine)
     for role in ("revisor", "public", "dealer", "tl"):
-        text = json.dumps(for_role(snap, role))
+        text = json.dumps(for_role(view, role).message("T", None))
         leaked = [c for c in secret if f'"{c}"' in text]
         assert not leaked, f"{role} view leaks {leaked}"
 
@@ -231,14 +231,24 @@ def test_the_incident_bot_produces_every_kind_of_incident():
     assert seen >= {"timeout", "time_call", "penalty", "adjust", "revoke", "retract"}, seen
 
 
-def test_role_filter_drops_keys_it_does_not_know():
+def test_role_filter_shows_no_alert_evidence_and_the_clocks_to_all():
+    """The view model is typed: a field the filter does not know cannot be added (the old
+    dict filter dropped unknown keys); an alert's evidence goes to no role, not even the
+    broadcast, and the shot clocks are public."""
+    import pytest
+    from table_controller.clocks import FakeClock, ShotClocks
+    from table_controller.sensing.alerts import Alert
     from table_controller.sim.bots import play_table
-    snap = snapshot(play_table(seed=4))
-    snap["alerts"] = [{"evidence": "seat2 holds AS"}]
-    snap["players"][0]["secret"] = "AS"
-    for role in ("revisor", "public", "dealer", "tl"):
-        view = for_role(snap, role)
-        assert "alerts" not in view and "secret" not in view["players"][0]
-    assert "alerts" in for_role(snap, "broadcast")
-    snap["clocks"] = {"paused": False, "running": {"Anna": {"clock": "play", "remaining": 12.5}}}
-    assert for_role(snap, "public")["clocks"] == snap["clocks"]  # shot clocks are public
+    engine = play_table(seed=4)
+    clocks = ShotClocks(clock=FakeClock())
+    clocks.sync({"Anna": ("play", 1)})
+    view = build_view(engine, [Alert(1, "foreign_card", "seat2 holds AS", "Bo", "seat2",
+                                     {"evidence": "seat2 holds AS"})], clocks)
+    with pytest.raises((AttributeError, TypeError)):
+        view.players[0].secret = "AS"  # type: ignore[attr-defined]
+    for role in ("revisor", "public", "dealer", "tl", "broadcast"):
+        msg = for_role(view, role).message("T", None)
+        assert "evidence" not in json.dumps(msg) and "holds AS" not in json.dumps(msg)
+        assert msg["state"]["clocks"]["running"]["Anna"]["remaining"] == 20.0  # shot clocks are public
+    assert "alerts" not in for_role(view, "public").message("T", None)
+    assert for_role(view, "tl").message("T", None)["alerts"][0]["text"] == "A card from another player's hand at seat2 (Bo)"

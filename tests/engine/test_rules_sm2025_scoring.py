@@ -252,9 +252,9 @@ def test_special_hands_checked_before_the_chicago_question__sm2025_r28():
 
 
 def test_played_cards_are_face_up_in_every_view__sm2025_r29():
-    from table_controller.views import for_role, snapshot
+    from table_controller.views import build_view, for_role
     engine, _ = Script().deal(**JUNK).stand().stand().stand().play("Anna AS", "Bo 2C").run()
-    view = for_role(snapshot(engine), "public")
+    view = for_role(build_view(engine), "public").message("T", None)["state"]
     anna = next(p for p in view["players"] if p["name"] == "Anna")
     assert anna["played"] == ["AS"] and anna["hand"] is None
     assert view["trick"]["cards"] == [{"player": "Anna", "card": "AS"}, {"player": "Bo", "card": "2C"}]
@@ -430,13 +430,13 @@ def test_every_expiry_stays_on_the_record_so_repeats_can_be_punished__sm2025_r34
     """r34: repeated offences against the time limits are punished, by the TL (r33). The
     engine keeps each expiry on the player's record for the game and on the TL's view;
     the punishment itself is the TL's penalty action."""
-    from table_controller.views import for_role, snapshot
+    from table_controller.views import build_view, for_role
     s = Script().deal(**JUNK).stand().stand().stand()
     s.add(do="timeout", player="Anna", clock="play").add(do="timeout", player="Anna", clock="play")
     engine, doc = s.run()
     assert doc["rejected"] == []
     assert engine.state.games[0].players["Anna"].violations == ["play", "play"]
-    tl = {p["name"]: p for p in for_role(snapshot(engine), "tl")["players"]}
+    tl = {p["name"]: p for p in for_role(build_view(engine), "tl").message("T", None)["state"]["players"]}
     assert tl["Anna"]["violations"] == 2 and tl["Bo"]["violations"] == 0
     s.add(do="penalty", player="Anna", kind="sit_out_deal", reason="r34: second time violation")
     engine, doc = s.run()
@@ -446,10 +446,10 @@ def test_every_expiry_stays_on_the_record_so_repeats_can_be_punished__sm2025_r34
 def test_the_revisor_is_a_player_so_the_revisor_view_holds_no_hand__sm2025_r5():
     """r5: the Revisor keeps the protocol but plays at the table: the Revisor's tablet shows
     no player's hand or face-down discards, only what everyone at the table sees."""
-    from table_controller.views import for_role, snapshot
+    from table_controller.views import build_view, for_role
     engine, _ = Script().deal(**JUNK).add(do="discard", player="Anna", cards=["2C"]).run()
-    snap = snapshot(engine)
+    snap = build_view(engine).to_dict()
     assert any(p["hand"] for p in snap["players"])       # the hands are there to hide
-    revisor = for_role(snap, "revisor")
+    revisor = for_role(build_view(engine), "revisor").message("T", None)["state"]
     assert all(not p.get("hand") and not p.get("placed") and not p.get("hand_name") for p in revisor["players"])
     assert "2C" not in json.dumps(revisor)

@@ -45,8 +45,8 @@ async def test_manual_entry_is_stored_before_any_subscriber_sees_it(tmp_path):
             kinds = [r.kind for r in other.read(1, seq)]
         finally:
             other.close()
-        assert "action" in kinds and seq >= 2 and snap["phase"] == "game_start"
-        assert snap["alerts"] == [] and "running" in snap["clocks"]
+        assert "action" in kinds and seq >= 2 and snap.phase == "game_start"
+        assert snap.alerts == () and snap.clocks is not None and snap.clocks.running == {}
 
 
 async def test_a_refused_manual_action_raises_and_changes_nothing(tmp_path):
@@ -112,8 +112,8 @@ async def test_views_of_the_snapshot_hide_hands_from_the_revisor(tmp_path):
         await live.submit(act.GameStart(SEATS, "Dan"), "tl")
         from table_controller.sim.bots import RandomBot
         await live.submit(RandomBot(3).next_action(live.engine), "revisor")
-        snap = None
+        view = None
         while not q.empty():
-            _, snap = q.get_nowait()
-        assert all(p["hand"] for p in snap["players"])
-        assert all(p["hand"] is None for p in for_role(snap, "revisor")["players"])
+            _, view = q.get_nowait()
+        assert all(p.hand for p in view.players)
+        assert all(p["hand"] is None for p in for_role(view, "revisor").message("T", None)["state"]["players"])

@@ -204,12 +204,15 @@ def test_camera_fills_in_a_play_the_reader_missed_and_disagreement_alerts():
 
 def test_alerts_shown_at_the_table_name_no_card():
     from table_controller.rules.cards import FULL_DECK
+    from table_controller.views import build_view, for_role
     b = Bench()
     b.apply(act.Adjust("Cilla", 46, "test setup"))
     _to_exchange(b)
     b.pad("seat3", "7S")                    # a hidden card from Cilla's hand
     alert = next(a for a in b.sensing.alerts.open if a.kind == "draw_stop_discard")
     assert "7S" in alert.text               # the TL's view has the evidence
-    shown = str(alert.public())
-    assert not any(c.code in shown.split() or f"'{c.code}'" in shown for c in FULL_DECK)
-    assert "seat3 (Cilla)" in alert.public()["text"]
+    for role in ("revisor", "tl"):  # what the role filter lets the table see of it
+        (public,) = [a.to_dict() for a in for_role(build_view(b.engine, [alert]), role).alerts or ()]
+        shown = str(public)
+        assert not any(c.code in shown.split() or f"'{c.code}'" in shown for c in FULL_DECK)
+        assert "seat3 (Cilla)" in public["text"]

@@ -1,0 +1,121 @@
+"""The one role filter: what each audience may see (ARCHITECTURE.md §3-4).
+
+    >>> sight("revisor").hands, sight("broadcast").hands, sight("tl", {"Bo"}).hands
+    (frozenset(), None, frozenset({'Bo'}))
+
+``sight`` is the only place that decides, role by role, what leaves the process; ``for_role``
+applies that decision to a view model, ``views.history`` to the deal's events.  Hidden cards
+(hands, face-down discards, hand names) go to the broadcast (which the dashboard delays and
+holds until their deal has ended at the live table: ``TableView.hidden_deal``) and to the TL
+only for hands revealed on request.  Unknown roles see what the public sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from table_controller.sensing.alerts import Alert, card_free_text
+
+from .model import TableView
+
+# The one list of roles (the tokens, the pages, the filter), in the order views are listed.
+ROLES = ("tl", "revisor", "public", "broadcast", "dealer")
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What one audience may see."""
+
+    role: str                       # as named in its messages
+    hands: frozenset[str] | None    # whose hidden cards it sees; None: everybody's (the broadcast)
+    alerts: bool                    # the open alerts
+    blind: bool                     # alert texts that do not tell where a card is (the Revisor)
+    signed: bool                    # the protocols' signatures
+    revealed: bool                  # which hands are revealed (the TL)
+    typed_reasons: bool = False     # the TL's typed reasons as typed (one may name a card)
+
+    def shows_hand(self, player: str | None) -> bool:
+        return self.hands is None or player in self.hands
+
+
+def sight(role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = False) -> Sight:
+    """What ``role`` may see; ``revealed``: the hands the TL asked to see (logged, §3),
+    shown to the TL alone whoever passes them.
+    ``masked``: the broadcast frame of a deal still in progress live, as the public sees it."""
+    if role == "broadcast":
+        return Sight("broadcast", frozenset() if masked else None, False, False, False, False)
+    if role == "tl":
+        return Sight("tl", frozenset(revealed), True, False, True, True, typed_reasons=True)
+    if role == "revisor":  # a player (r5): never a hidden card
+        return Sight("revisor", frozenset(), True, True, True, False)
+    return Sight(role, frozenset(), False, False, False, False)  # public, dealer, anything else
+
+
+@dataclass(frozen=True, slots=True)
+class ShownAlert:
+    """An alert as one role is shown it: no evidence, no card."""
+
+    id: int | str            # sensing's as "s<id>": its ids are sensing's own
+    kind: str
+    text: str
+    resolved: bool
+    player: str | None = None
+    pad: str | None = None
+    text_sv: str | None = None
+    seq: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        if isinstance(self.id, str):
+            return {"id": self.id, "kind": self.kind, "player": self.player, "pad": self.pad,
+                    "text": self.text, "resolved": self.resolved}
+        return {"id": self.id, "kind": self.kind, "text": self.text, "text_sv": self.text_sv,
+                "seq": self.seq, "resolved": self.resolved}
+
+
+def shown_alert(a: Alert, seen: Sight) -> ShownAlert:
+    if a.origin == "sensing":  # its text names the evidence's cards: the kind and place only
+        return ShownAlert(f"s{a.id}", a.kind, card_free_text(a), False, a.player, a.pad)
+    blind = seen.blind and a.blind_text is not None
+    text = a.blind_text if blind else a.text
+    assert text is not None
+    return ShownAlert(a.id, a.kind, text, a.resolved, text_sv=(a.blind_sv if blind else a.text_sv) or text,
+                      seq=a.seq)
+
+
+@dataclass(frozen=True, slots=True)
+class RoleView:
+    """A view model as one role may see it; the dashboard serialises it as it is."""
+
+    sight: Sight
+    state: TableView
+    alerts: tuple[ShownAlert, ...] | None = None
+    signed: Mapping[str, tuple[str, ...]] | None = None
+    revealed: tuple[str, ...] | None = None
+
+    def message(self, table: str, at: float | None) -> dict[str, Any]:
+        """The WebSocket message ``{"type": "state", ...}``."""
+        msg: dict[str, Any] = {"type": "state", "table": table, "role": self.sight.role, "seq": self.state.seq,
+                               "at": at, "paused": self.state.paused, "state": self.state.to_dict()}
+        if self.alerts is not None:
+            msg["alerts"] = [a.to_dict() for a in self.alerts]
+        if self.signed is not None:
+            msg["signed"] = {g: list(who) for g, who in self.signed.items()}
+        if self.revealed is not None:
+            msg["revealed"] = list(self.revealed)
+        return msg
+
+
+def for_role(view: TableView, role: str, revealed: Iterable[str] = frozenset(), *,
+             masked: bool = False) -> RoleView:
+    """``view`` as ``role`` may see it (``sight``): hidden cards only where it may see them,
+    alerts, signatures and reveals only for the roles that have them."""
+    seen = sight(role, revealed, masked=masked)
+    players = tuple(p if seen.shows_hand(p.name) else p.without_hidden() for p in view.players)
+    state = view.seen(players)
+    return RoleView(
+        seen, state,
+        alerts=tuple(shown_alert(a, seen) for a in view.alerts) if seen.alerts else None,
+        signed=view.signed if seen.signed else None,
+        revealed=tuple(sorted(seen.hands or ())) if seen.revealed else None)

@@ -1,0 +1,103 @@
+"""The one role filter (table_controller.views.for_role) on its own: at random positions of
+bot tables, no card of a hidden hand is in any non-privileged role's filtered model, its
+message, its alerts or its history (ARCHITECTURE.md §3)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from table_controller.rules.engine import Engine
+from table_controller.sensing.alerts import Alert
+from table_controller.sim.bots import RandomBot
+from table_controller.views import (
+    ROLES,
+    build_view,
+    deal_history,
+    for_role,
+    sight,
+    table_alert,
+)
+
+from .harness import FACE_UP, cards_in_text
+
+BLIND = ("revisor", "public", "dealer", "tl")  # the TL with nothing revealed
+WORD_CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+
+
+def cards_in(text: str) -> set[str]:
+    """Card codes as JSON strings and inside free text (an alert's words)."""
+    return cards_in_text(text) | set(WORD_CARD.findall(text))
+
+
+def _play(seed: int, steps: int) -> tuple[Engine, set[str]]:
+    """A bot table ``steps`` actions in; the cards shown face up in the current deal."""
+    engine, bot = Engine(), RandomBot(seed)
+    shown: set[str] = set()
+    for _ in range(steps):
+        action = bot.next_action(engine)
+        if action is None:
+            break
+        for e in engine.apply(action):
+            if e.type == "deal_started":
+                shown = set()
+            key = FACE_UP.get(e.type)
+            if key:
+                v = getattr(e, key)
+                shown.update(c.code for c in (v if isinstance(v, tuple) else (v,)))
+    return engine, shown
+
+
+def _alerts_naming(hidden: list[str]) -> list[Alert]:
+    """Alerts whose log texts and evidence name hidden cards, as sensing and a rejected
+    entry would: the filter must show none of them."""
+    named = " ".join(hidden[:3]) or "AS"
+    return [Alert(1, "foreign_card", f"{named} from Bo's hand on seat2", "Bo", "seat2", {"cards": hidden[:3]}),
+            table_alert(7, "rejected", f"tl: play rejected: {named} is not in Bo's hand", 3,
+                        text_sv=f"tl: play avvisad: {named} finns inte i Bos hand",
+                        blind_text="revisor: play rejected (the TL sees why)", source="tl")]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), steps=st.integers(3, 400), reveal=st.integers(0, 3))
+def test_no_hidden_card_in_any_non_privileged_filtered_model(seed, steps, reveal):
+    engine, shown = _play(seed, steps)
+    full = build_view(engine)
+    hidden = {c for p in full.players for c in (p.hand or ()) + (p.placed or ())} - shown
+    view = build_view(engine, _alerts_naming(sorted(hidden)))
+    for role in BLIND:
+        seen = for_role(view, role)
+        assert all(p.hand is None and p.placed is None and p.hand_name is None for p in seen.state.players)
+        text = json.dumps(seen.message("T", None))
+        assert not (cards_in(text) - shown), (role, cards_in(text) - shown)
+        history = json.dumps(deal_history(engine.events, sight(role)))
+        assert not (cards_in(history) - shown), (role, "history")
+    masked = json.dumps(for_role(view, "broadcast", masked=True).message("T", None))
+    assert not (cards_in(masked) - shown)  # the broadcast before its deal has ended
+    # the TL who asked to see one hand sees that one and no other (logged by the hub, §3)
+    if full.players:
+        who = full.players[reveal % len(full.players)]
+        others = {c for p in full.players if p.name != who.name for c in (p.hand or ()) + (p.placed or ())} - shown
+        tl = for_role(view, "tl", {who.name})
+        assert [p.hand for p in tl.state.players if p.name == who.name] == [who.hand]
+        assert not (cards_in(json.dumps(tl.message("T", None))) & others)
+        assert not (cards_in(json.dumps(deal_history(engine.events, sight("tl", {who.name})))) & others)
+    # the check could fail: the broadcast's full frame carries every hidden card
+    assert hidden <= cards_in(json.dumps(for_role(view, "broadcast").message("T", None)))
+
+
+def test_every_role_has_a_sight_and_unknown_roles_see_what_the_public_sees():
+    assert set(ROLES) == {"tl", "revisor", "public", "broadcast", "dealer"}
+    public = sight("public")
+    for role in ("public", "dealer", "nobody"):
+        s = sight(role)
+        assert (s.hands, s.alerts, s.signed, s.revealed) == (public.hands, public.alerts, public.signed,
+                                                            public.revealed) == (frozenset(), False, False, False)
+    assert sight("revisor").blind and not sight("tl").blind
+    for role in ("revisor", "public", "dealer", "nobody"):  # a reveal is the TL's alone
+        assert sight(role, {"Bo"}).hands == frozenset() and not sight(role).typed_reasons
+    assert sight("broadcast", {"Bo"}, masked=True).hands == frozenset() and sight("tl").typed_reasons
+    assert sight("broadcast").hands is None and sight("broadcast", masked=True).hands == frozenset()
