@@ -15,11 +15,8 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Mapping
 
-from table_controller.rules.cards import Card, CardError, parse_cards
-
-
-class ActionError(ValueError):
-    """A line that is not a well-formed action."""
+from table_controller.rules.cards import Card, parse_cards
+from table_controller.rules.errors import ActionError, CardError
 
 
 @dataclass(frozen=True, slots=True)

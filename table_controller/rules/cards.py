@@ -11,14 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from table_controller.rules.errors import CardError
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "T"}
-
-
-class CardError(ValueError):
-    """A card code that is not in our notation."""
 
 
 @dataclass(frozen=True, slots=True, order=True)

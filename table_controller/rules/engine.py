@@ -19,19 +19,12 @@ from typing import Callable, Iterable
 from table_controller.rules import actions as act
 from table_controller.rules import events as ev
 from table_controller.rules.cards import Card
+from table_controller.rules.errors import IllegalAction, RulesetError
 from table_controller.rules.hands import scoring_cards
-from table_controller.rules.rulesets import Ruleset, RulesetError, ruleset
+from table_controller.rules.rulesets import Ruleset, ruleset
 from table_controller.rules.scoring import ScoringRules
 from table_controller.rules.state import DealState, GameState, TableState, evolve, next_button
 from table_controller.rules.tricks import TrickRules
-
-
-class IllegalAction(ValueError):
-    """An action the rules forbid; ``reason`` says which rule."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 class Engine(ScoringRules, TrickRules):

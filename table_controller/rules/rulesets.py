@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
 from table_controller.rules.actions import shown
+from table_controller.rules.errors import RulesetError
 from table_controller.rules.hands import Category
 
 
@@ -22,10 +23,6 @@ from table_controller.rules.hands import Category
 DEFAULT_CLOCKS: dict[str, float] = {"exchange": 30.0, "chicago": 10.0, "play": 20.0, "quads": 15.0}
 # General rules §2.12: "time" gives 60 s, then a 10 s countdown
 TIME_CALL_SECONDS = (60.0, 10.0)
-
-
-class RulesetError(ValueError):
-    """An unknown ruleset or option."""
 
 
 @dataclass(frozen=True)

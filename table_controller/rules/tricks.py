@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from table_controller.rules import actions as act
 from table_controller.rules import events as ev
 from table_controller.rules.cards import Card
+from table_controller.rules.errors import IllegalAction
 
 if TYPE_CHECKING:  # pragma: no cover
     from table_controller.rules.state import DealState
@@ -36,8 +37,6 @@ class TrickRules:
         self._emit(ev.PhaseEntered("chicago", players=asked))
 
     def _chicago(self, a: act.ChicagoAnswer) -> None:
-        from table_controller.rules.engine import IllegalAction
-
         d = self._deal()
         g = self.state.game
         score = g.players[a.player].score if a.player in g.players else 0
@@ -99,8 +98,6 @@ class TrickRules:
         return order[len(d.trick)] if len(d.trick) < len(order) else None
 
     def _play(self, a: act.Play) -> None:
-        from table_controller.rules.engine import IllegalAction
-
         g = self.state.game
         if g is not None and not g.finished and g.deal is None and g.deals and any(
                 x.reason in ("chicago_broken", "chicago_lost") and x.moment == "tricks" for x in g.deals[-1].awards):
@@ -185,8 +182,6 @@ class TrickRules:
         return False
 
     def _retract(self, a: act.Retract) -> None:
-        from table_controller.rules.engine import IllegalAction
-
         d = self._deal()
         if d.phase != "tricks" or not d.trick or d.trick[-1][0] != a.player:
             raise IllegalAction(f"{a.player} did not play the last card; only that card can be taken back")
