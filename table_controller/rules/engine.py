@@ -21,6 +21,7 @@ from table_controller.rules import events as ev
 from table_controller.rules.cards import Card
 from table_controller.rules.errors import IllegalAction, RulesetError
 from table_controller.rules.hands import scoring_cards
+from table_controller.rules.phases import DealPhase, Moment, Phase
 from table_controller.rules.rulesets import Ruleset, ruleset
 from table_controller.rules.scoring import ScoringRules
 from table_controller.rules.state import DealState, GameState, TableState, evolve, next_button
@@ -78,36 +79,36 @@ class Engine(ScoringRules, TrickRules):
         return self.state.rules
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """One of REPLAY.md's phases."""
         s = self.state
         if s.rules is None or not s.games:
-            return "game_start"
+            return Phase.GAME_START
         if s.finished:
-            return "table_over"
+            return Phase.TABLE_OVER
         g = s.game
         if g.finished:
-            return "game_over"
+            return Phase.GAME_OVER
         d = g.deal
         if d is None:
-            return "deal"
-        if d.phase == "exchange":
-            return f"exchange_{d.exchange}"
-        return d.phase
+            return Phase.DEAL
+        if d.phase is DealPhase.EXCHANGE:
+            return Phase.exchange(d.exchange)
+        return Phase(d.phase.value)
 
     def to_act(self) -> list[str]:
         """Whose action the table waits for, in turn order (empty: the dealer's)."""
         d = self.state.deal
         if d is None:
             return []
-        if d.phase == "exchange":
+        if d.phase is DealPhase.EXCHANGE:
             waiting = [p for p in d.in_play() if p not in d.placed and not self._at_draw_stop(d, p)]
             if waiting:
                 return waiting
             return [p for p in d.in_play() if p in d.awaiting]
-        if d.phase in ("quads_choice", "chicago"):
+        if d.phase in (DealPhase.QUADS_CHOICE, DealPhase.CHICAGO):
             return d.asking[:1]
-        if d.phase == "tricks":
+        if d.phase is DealPhase.TRICKS:
             nxt = self._next_to_play(d)
             return [nxt] if nxt else []
         return []
@@ -220,7 +221,7 @@ class Engine(ScoringRules, TrickRules):
 
     def _exchange(self, player: str) -> DealState:
         d = self._deal()
-        if d.phase != "exchange":
+        if d.phase is not DealPhase.EXCHANGE:
             raise IllegalAction(f"no exchange now: the deal is at {self.phase}")
         self._in_play(d, player)
         return d
@@ -230,9 +231,9 @@ class Engine(ScoringRules, TrickRules):
 
     def _discard(self, a: act.Discard) -> None:
         d = self._deal()
-        if (not a.cards and d.phase in ("exchange", "quads_choice", "chicago")
+        if (not a.cards and d.phase in (DealPhase.EXCHANGE, DealPhase.QUADS_CHOICE, DealPhase.CHICAGO)
                 and a.player in d.in_play() and self._at_draw_stop(d, a.player)
-                and (a.player in d.placed or d.phase != "exchange")):
+                and (a.player in d.placed or d.phase is not DealPhase.EXCHANGE)):
             return  # a draw-stop player "places nothing": the exchange did not wait for it
         d = self._exchange(a.player)
         self._place(d, a.player, a.cards)
@@ -266,7 +267,7 @@ class Engine(ScoringRules, TrickRules):
         if rule == "refuse":  # D5: refused, the cards go back, the TL is alerted
             raise IllegalAction(f"draw stop: {player} has {score} points and may not exchange (D5, köpstopp at {self.rules.draw_stop})")
         # sm2019 r19 / shootout: the score drops to 0; the cards go back
-        moment = f"exchange_{d.exchange}"
+        moment = Moment.exchange(d.exchange)
         self._award(player, -score, "draw_stop_attempt", moment, check_out=False)
         if rule == "zero_clear_chicago" and self.state.game.players[player].said_chicago:
             self._emit(ev.ChicagoMarkCleared(player))
@@ -330,10 +331,10 @@ class Engine(ScoringRules, TrickRules):
         self._emit(ev.DealerErred(dealer, player, kind, wrong, cards))
         if dealer and not self._at_draw_stop(d, dealer) and self.rules.dealer_error_points:
             self._deduct(dealer, self.rules.dealer_error_points * wrong, "dealer_error",
-                         f"exchange_{d.exchange}")
+                         Moment.exchange(d.exchange))
 
     def _maybe_end_exchange(self, d: DealState) -> None:
-        if self.state.deal is not d or d.phase != "exchange":
+        if self.state.deal is not d or d.phase is not DealPhase.EXCHANGE:
             return
         if not self._all_placed(d) or d.awaiting:
             return
@@ -344,7 +345,7 @@ class Engine(ScoringRules, TrickRules):
     def _after_scoring_moment(self, k: int) -> None:
         """D4: hands score after exchanges 1 and 2; after exchange 3 only special hands
         (step 7, r28), then the Chicago question."""
-        outcome = self._score_hands(f"exchange_{k}", special_only=(k >= self.rules.exchanges))
+        outcome = self._score_hands(Moment.exchange(k), special_only=(k >= self.rules.exchanges))
         if outcome != "go_on":
             return
         self._continue_after(k)
@@ -354,14 +355,14 @@ class Engine(ScoringRules, TrickRules):
         if d is None:
             return
         if k < self.rules.exchanges:
-            self._emit(ev.PhaseEntered("exchange", exchange=k + 1))
+            self._emit(ev.PhaseEntered(DealPhase.EXCHANGE, exchange=k + 1))
             self._maybe_end_exchange(d)  # everyone at draw stop: nothing to wait for
         else:
             self._start_chicago_round(d)
 
     def _quads(self, a: act.QuadsChoice) -> None:
         d = self._deal()
-        if d.phase != "quads_choice" or d.asking[:1] != [a.player]:
+        if d.phase is not DealPhase.QUADS_CHOICE or d.asking[:1] != [a.player]:
             raise IllegalAction(f"{a.player} is not asked for a four-of-a-kind choice now")
         self._choose_quads(d, a.player, a.choice)
 
@@ -378,24 +379,24 @@ class Engine(ScoringRules, TrickRules):
             self._emit(ev.CardsPlaced(p, (), d.exchange))  # D12: exchanges what was placed: nothing
             self._maybe_end_exchange(d)
         elif a.clock == "chicago":
-            if d.phase != "chicago" or d.asking[:1] != [p]:
+            if d.phase is not DealPhase.CHICAGO or d.asking[:1] != [p]:
                 raise IllegalAction(f"{p} is not being asked the Chicago question")
             self._emit(ev.ViolationRecorded(p, a.clock))
             self._answer_chicago(d, p, False)  # D12: counts as "no"
         elif a.clock == "quads":
-            if d.phase != "quads_choice" or d.asking[:1] != [p]:
+            if d.phase is not DealPhase.QUADS_CHOICE or d.asking[:1] != [p]:
                 raise IllegalAction(f"{p} is not choosing for a four of a kind")
             self._emit(ev.ViolationRecorded(p, a.clock))
             self._choose_quads(d, p, "points")  # D12: "points"
         else:
-            if d.phase != "tricks" or self._next_to_play(d) != p:
+            if d.phase is not DealPhase.TRICKS or self._next_to_play(d) != p:
                 raise IllegalAction(f"it is not {p}'s turn to play")
             self._emit(ev.ViolationRecorded(p, a.clock))  # D12: logged, the TL alerted
 
     def _time_call(self, a: act.TimeCall) -> None:
         d = self._deal()
         self._in_play(d, a.player)
-        if d.phase == "tricks" and self._trick_complete(d):
+        if d.phase is DealPhase.TRICKS and self._trick_complete(d):
             raise IllegalAction("the trick is complete; call time on the next player to act")
         self._emit(ev.HandFolded(a.player, "time"))  # general rules §2.12: the hand is dead
         self._after_fold(d)
@@ -404,13 +405,13 @@ class Engine(ScoringRules, TrickRules):
         """The table may no longer wait for someone (folded, out, at draw stop): go on."""
         if self.state.deal is not d:
             return
-        if d.phase == "exchange":
+        if d.phase is DealPhase.EXCHANGE:
             self._maybe_end_exchange(d)
-        elif d.phase == "quads_choice" and not d.asking:
+        elif d.phase is DealPhase.QUADS_CHOICE and not d.asking:
             self._continue_after(d.exchange)  # the chooser is gone: no choice, no points
-        elif d.phase == "chicago" and not d.asking:
+        elif d.phase is DealPhase.CHICAGO and not d.asking:
             self._start_tricks(d)
-        elif d.phase == "tricks":
+        elif d.phase is DealPhase.TRICKS:
             self._after_play(d)
 
     def _tl_points(self, points: int, what: str) -> None:
@@ -434,7 +435,7 @@ class Engine(ScoringRules, TrickRules):
             self._tl_points(a.points, "a penalty")
         self._emit(ev.PenaltyGiven(a.player, a.kind, a.reason))
         if a.kind == "points":
-            self._award(a.player, -abs(a.points or 0), "penalty", "tl")
+            self._award(a.player, -abs(a.points or 0), "penalty", Moment.TL)
         elif a.kind == "sit_out_game":
             d = g.deal
             if d is not None and a.player in d.in_play():
@@ -453,7 +454,7 @@ class Engine(ScoringRules, TrickRules):
             raise IllegalAction("an adjustment of 0 points changes nothing")
         self._tl_points(a.points, "an adjustment")
         d = g.deal
-        self._award(a.player, a.points, "adjust", "tl", check_out=not g.finished)
+        self._award(a.player, a.points, "adjust", Moment.TL, check_out=not g.finished)
         if d is not None:
             # The player may now be out (r21) or at draw stop while the table waited for
             # them: without this the deal waited for nobody (found by tests/engine/test_atomic.py)

@@ -33,6 +33,14 @@ def _out(v: Any) -> Any:
     return v
 
 
+def _plain_text(event: Event, name: str) -> None:
+    """Keep a field given as a ``Phase``/``Moment`` member as its plain text: an event reads,
+    prints and compares the same decided live or read back from the log."""
+    v = getattr(event, name)
+    if type(v) is not str:
+        object.__setattr__(event, name, str(v))
+
+
 # Fields whose values are cards, by name; everything else is plain JSON.
 _CARD = {"card"}
 _CARDS = {"cards", "hand"}
@@ -139,6 +147,9 @@ class PhaseEntered(Event):
     exchange: int = 0
     players: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _plain_text(self, "phase")
+
 
 @dataclass(frozen=True, slots=True)
 class Awarded(Event):
@@ -151,6 +162,9 @@ class Awarded(Event):
     moment: str
     asked: int = 0   # the points the rule gave, before the floor (protocol detail)
 
+    def __post_init__(self) -> None:
+        _plain_text(self, "moment")
+
 
 @dataclass(frozen=True, slots=True)
 class DeductionHeld(Event):
@@ -161,6 +175,9 @@ class DeductionHeld(Event):
     points: int
     reason: str
     moment: str
+
+    def __post_init__(self) -> None:
+        _plain_text(self, "moment")
 
 
 @dataclass(frozen=True, slots=True)

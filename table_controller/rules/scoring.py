@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from table_controller.rules import events as ev
 from table_controller.rules.hands import Category, best_hands
+from table_controller.rules.phases import DealPhase, Moment
 
 if TYPE_CHECKING:  # pragma: no cover
     from table_controller.rules.state import DealState, GameState
@@ -136,7 +137,7 @@ class ScoringRules:
                 if final:
                     choice = "points"
                 else:
-                    self._emit(ev.PhaseEntered("quads_choice", players=(player,)))
+                    self._emit(ev.PhaseEntered(DealPhase.QUADS_CHOICE, players=(player,)))
                     return "waiting"
             if special_only:
                 return "go_on"
@@ -158,7 +159,7 @@ class ScoringRules:
     def _choose_quads(self, d: "DealState", player: str, choice: str) -> None:
         self._emit(ev.QuadsChosen(player, choice))
         k = d.exchange
-        moment = f"exchange_{k}"
+        moment = Moment.exchange(k)
         if choice == "zero":  # the deal ends at once; a new deal starts (RULES §5, D6)
             self._zero_opponents(player, moment)
             self._end_deal(d, "zeroed")
@@ -181,21 +182,21 @@ class ScoringRules:
             winner, card = d.tricks[-1]
             two = card.rank == 2
             if self._award(winner, r.last_trick_two if two else r.last_trick,
-                           "last_trick_two" if two else "last_trick", "final"):
+                           "last_trick_two" if two else "last_trick", Moment.FINAL):
                 return
         if self.state.deal is not d:
             return
         for p in sorted(d.revoked):  # sm2019: a revoke not corrected costs 2 (not at draw stop)
-            if not self._at_draw_stop(d, p) and self._deduct(p, r.revoke_points, "revoke", "final"):
+            if not self._at_draw_stop(d, p) and self._deduct(p, r.revoke_points, "revoke", Moment.FINAL):
                 return
-        if self._score_hands("final", final=True) == "ended":
+        if self._score_hands(Moment.FINAL, final=True) == "ended":
             return
         if self.state.deal is d:
             self._end_deal(d, "played")
 
     def _end_deal(self, d: "DealState", reason: str) -> None:
         g = self.state.game
-        self._release_all_held("final")  # D13: held deductions apply when the deal ends
+        self._release_all_held(Moment.FINAL)  # D13: held deductions apply when the deal ends
         self._emit(ev.DealEnded(d.number, reason))
         if not self.rules.chicago_required_to_win:  # classic: the game ends after the deal
             top = max(g.players[p].score for p in g.seats)
@@ -212,7 +213,7 @@ class ScoringRules:
 
     def _end_game(self, winner: str | None) -> None:
         g = self.state.game
-        self._release_all_held("final")  # D13: the deal ends with the game; before placements
+        self._release_all_held(Moment.FINAL)  # D13: the deal ends with the game; before placements
         places, points = self._placements(g, winner)
         self._emit(ev.GameEnded(g.number, winner, places, points))
         if g.playoff:

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from table_controller.rules import events as ev
 from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.rules.phases import DealPhase, Moment
 from table_controller.rules.rulesets import Ruleset, ruleset
 
 
@@ -52,7 +53,7 @@ class DealState:
     hands: dict[str, list[Card]]
     folded: set[str] = field(default_factory=set)
     draw_stop: set[str] = field(default_factory=set)
-    phase: str = "exchange"                       # exchange, quads_choice, chicago, tricks, over
+    phase: DealPhase = DealPhase.EXCHANGE
     exchange: int = 1
     placed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     awaiting: dict[str, int] = field(default_factory=dict)   # replacements still owed
@@ -244,12 +245,12 @@ def _exchange_ended(s: TableState, e: ev.ExchangeEnded) -> None:
 
 def _phase_entered(s: TableState, e: ev.PhaseEntered) -> None:
     d = s.deal
-    d.phase = e.phase
-    if e.phase == "exchange":
+    d.phase = DealPhase(e.phase)
+    if d.phase is DealPhase.EXCHANGE:
         d.exchange = e.exchange
-    elif e.phase in ("quads_choice", "chicago"):
+    elif d.phase in (DealPhase.QUADS_CHOICE, DealPhase.CHICAGO):
         d.asking = list(e.players)
-    elif e.phase == "tricks":
+    elif d.phase is DealPhase.TRICKS:
         d.asking = []
         d.trick_number = 1
         d.leader = e.players[0] if e.players else None
@@ -270,11 +271,12 @@ def _awarded(s: TableState, e: ev.Awarded) -> None:
     else:  # between deals: it belongs to the next deal (REPLAY.md)
         g.between_deals.append(record)
     d = g.deal
-    if d is not None and e.moment.startswith("exchange") and e.reason in _HAND_REASONS:
+    if d is not None and e.moment in _EXCHANGE_MOMENTS and e.reason in _HAND_REASONS:
         d.last_scorer = e.player
         d.last_scoring_cards = tuple(d.hands.get(e.player, ()))
 
 
+_EXCHANGE_MOMENTS = frozenset(m.value for m in Moment if m.is_exchange)
 _HAND_REASONS = {"one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
                  "four_of_a_kind", "straight_flush", "royal_flush"}
 
@@ -389,7 +391,7 @@ def _penalty_given(s: TableState, e: ev.PenaltyGiven) -> None:
 
 def _deal_ended(s: TableState, e: ev.DealEnded) -> None:
     g = s.game
-    g.deal.phase = "over"
+    g.deal.phase = DealPhase.OVER
     g.deals[-1].scores_after = g.scores()
     g.deal = None
 

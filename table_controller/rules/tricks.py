@@ -11,6 +11,7 @@ from table_controller.rules import actions as act
 from table_controller.rules import events as ev
 from table_controller.rules.cards import Card
 from table_controller.rules.errors import IllegalAction
+from table_controller.rules.phases import DealPhase, Moment
 
 if TYPE_CHECKING:  # pragma: no cover
     from table_controller.rules.state import DealState
@@ -29,12 +30,12 @@ class TrickRules:
         asked = tuple(p for p in d.in_play()
                       if p not in d.dead and g.players[p].score >= self.rules.chicago_min_score)
         for p in asked:  # D13: who could say Chicago has held deductions applied first
-            self._release_held(p, f"exchange_{d.exchange}")
+            self._release_held(p, Moment.exchange(d.exchange))
         asked = tuple(p for p in asked if g.players[p].score >= self.rules.chicago_min_score)
         if not asked:
             self._start_tricks(d)
             return
-        self._emit(ev.PhaseEntered("chicago", players=asked))
+        self._emit(ev.PhaseEntered(DealPhase.CHICAGO, players=asked))
 
     def _chicago(self, a: act.ChicagoAnswer) -> None:
         d = self._deal()
@@ -42,7 +43,7 @@ class TrickRules:
         score = g.players[a.player].score if a.player in g.players else 0
         if a.say and a.player in g.players and score < self.rules.chicago_min_score:
             raise IllegalAction(f"{a.player} has {score} points; Chicago needs at least {self.rules.chicago_min_score} (r20)")
-        if d.phase != "chicago":
+        if d.phase is not DealPhase.CHICAGO:
             raise IllegalAction(f"no Chicago question now: the deal is at {self.phase}")
         if d.asking[:1] != [a.player]:
             raise IllegalAction(f"the Revisor asks in turn (r22): {d.asking[0]} answers next, not {a.player}")
@@ -62,7 +63,7 @@ class TrickRules:
         if leader is None:
             self._end_deal(d, "played")
             return
-        self._emit(ev.PhaseEntered("tricks", players=(leader,)))
+        self._emit(ev.PhaseEntered(DealPhase.TRICKS, players=(leader,)))
 
     # --- trick play ----------------------------------------------------------------------
 
@@ -90,7 +91,7 @@ class TrickRules:
         return best or d.trick[0]
 
     def _next_to_play(self, d: "DealState") -> str | None:
-        if d.phase != "tricks":
+        if d.phase is not DealPhase.TRICKS:
             return None
         if self._trick_complete(d):  # a revoke pending on the trick's last card
             return self._trick_winner(d)[0]
@@ -100,11 +101,11 @@ class TrickRules:
     def _play(self, a: act.Play) -> None:
         g = self.state.game
         if g is not None and not g.finished and g.deal is None and g.deals and any(
-                x.reason in ("chicago_broken", "chicago_lost") and x.moment == "tricks" for x in g.deals[-1].awards):
+                x.reason in ("chicago_broken", "chicago_lost") and x.moment == Moment.TRICKS for x in g.deals[-1].awards):
             raise IllegalAction(f"the trick play of deal {g.deals[-1].number} ended when the Chicago was broken "
                                 "(D8): no more cards are played; the next action is 'deal'")
         d = self._deal()
-        if d.phase != "tricks":
+        if d.phase is not DealPhase.TRICKS:
             raise IllegalAction(f"no trick play now: the deal is at {self.phase}")
         self._in_play(d, a.player)
         if a.player in d.dead:
@@ -141,10 +142,10 @@ class TrickRules:
         if mine.suit != d.trick[0][1].suit:
             return False
         r = self.rules
-        if self._award(d.chicago, r.chicago_lost, "chicago_lost", "tricks"):
+        if self._award(d.chicago, r.chicago_lost, "chicago_lost", Moment.TRICKS):
             return True
         if r.chicago_style == "sm":
-            if self._award(player, r.chicago_breaker, "chicago_broken", "tricks"):
+            if self._award(player, r.chicago_breaker, "chicago_broken", Moment.TRICKS):
                 return True
         if self.state.deal is d:
             if r.chicago_style == "sm":
@@ -172,9 +173,9 @@ class TrickRules:
             if d.chicago:
                 won = all(w == d.chicago for w, _ in d.tricks)
                 if won:
-                    if self._award(d.chicago, r.chicago_won, "chicago_won", "tricks"):
+                    if self._award(d.chicago, r.chicago_won, "chicago_won", Moment.TRICKS):
                         return True
-                elif self._award(d.chicago, r.chicago_lost, "chicago_lost", "tricks"):
+                elif self._award(d.chicago, r.chicago_lost, "chicago_lost", Moment.TRICKS):
                     return True
             if self.state.deal is d:
                 self._final_scoring(d)
@@ -183,11 +184,11 @@ class TrickRules:
 
     def _retract(self, a: act.Retract) -> None:
         d = self._deal()
-        if d.phase != "tricks" or not d.trick or d.trick[-1][0] != a.player:
+        if d.phase is not DealPhase.TRICKS or not d.trick or d.trick[-1][0] != a.player:
             raise IllegalAction(f"{a.player} did not play the last card; only that card can be taken back")
         if d.pending_revoke != a.player:
             raise IllegalAction("only a revoke can be taken back, before the next card is played (r26)")
         card = d.trick[-1][1]
         self._emit(ev.CardRetracted(a.player, card))
         if self.rules.revoke == "correct_minus_2" and not self._at_draw_stop(d, a.player):
-            self._deduct(a.player, self.rules.revoke_points, "revoke", "tricks")
+            self._deduct(a.player, self.rules.revoke_points, "revoke", Moment.TRICKS)
