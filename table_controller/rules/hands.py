@@ -3,6 +3,7 @@
 A hand's value is one int: higher is better, equal means exactly equal (suits never
 break a tie here; the straight-flush suit rule is applied by :func:`best_hands`).
 
+    >>> from table_controller.rules.cards import parse_cards
     >>> evaluate(parse_cards(["AS", "AH", "KD", "KC", "2S"])).category
     <Category.TWO_PAIR: 2>
 

@@ -1,12 +1,13 @@
 """The phases of a table and of a deal, and the scoring moments (REPLAY.md).
 
-``str``-valued enums: a member is equal to, hashes as, prints as and serialises as its
-text, so events, documents and logs keep their exact strings.
+``str``-valued enums: a member is equal to, hashes as, prints as, shows (``repr``) as and
+serialises as its text, so events, documents, logs and any dict printed with a phase in
+it keep their exact strings.
 
     >>> Phase.exchange(2)
-    <Phase.EXCHANGE_2: 'exchange_2'>
-    >>> Phase.exchange(2) == "exchange_2", f"{Phase.TRICKS}"
-    (True, 'tricks')
+    'exchange_2'
+    >>> Phase.exchange(2) is Phase.EXCHANGE_2, Phase.exchange(2) == "exchange_2", f"{Phase.TRICKS}"
+    (True, True, 'tricks')
     >>> DealPhase("chicago") is DealPhase.CHICAGO
     True
     >>> Moment.exchange(1).is_exchange, Moment.FINAL.is_exchange
@@ -18,7 +19,12 @@ from __future__ import annotations
 from enum import StrEnum
 
 
-class DealPhase(StrEnum):
+class _Text(StrEnum):
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class DealPhase(_Text):
     """Where a deal stands (``DealState.phase``)."""
 
     EXCHANGE = "exchange"          # which one: ``DealState.exchange`` (r12-r18)
@@ -28,7 +34,7 @@ class DealPhase(StrEnum):
     OVER = "over"
 
 
-class Phase(StrEnum):
+class Phase(_Text):
     """Where the table stands, as REPLAY.md names it (``Engine.phase``)."""
 
     GAME_START = "game_start"
@@ -48,7 +54,7 @@ class Phase(StrEnum):
         return cls(f"exchange_{k}")
 
 
-class Moment(StrEnum):
+class Moment(_Text):
     """When an award was made (``Awarded.moment``): after an exchange, in the tricks, in
     the final scoring (D7) or by the TL."""
 
