@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from table_controller.rules.errors import CardError
 
@@ -31,8 +31,9 @@ class Card:
             raise CardError(f"no such card: rank {self.rank!r} suit {self.suit!r}")
 
     @classmethod
-    def parse(cls, code: str) -> "Card":
-        """Read ``"AS"``, ``"td"`` or ``"10H"``; raise :class:`CardError` otherwise."""
+    def parse(cls, code: object) -> Card:
+        """Read ``"AS"``, ``"td"`` or ``"10H"``; raise :class:`CardError` otherwise (any
+        other value too: it comes from a JSON line)."""
         if isinstance(code, Card):
             return code
         if not isinstance(code, str):  # named by type only: never the repr of a huge value

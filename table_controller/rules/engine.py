@@ -19,8 +19,9 @@ table and game actions and the exchanges here, and calls the plain functions of
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import fields
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from table_controller.rules import actions as act
 from table_controller.rules import events as ev
@@ -31,10 +32,26 @@ from table_controller.rules.errors import IllegalAction, RulesetError
 from table_controller.rules.hands import Category, scoring_cards
 from table_controller.rules.ledger import Ledger
 from table_controller.rules.phases import DealPhase, Moment, Phase
-from table_controller.rules.queries import (LegalActions, all_placed, at_draw_stop, legal_actions, next_to_play,
-                                            phase, still_placing, to_act, trick_complete)
+from table_controller.rules.queries import (
+    LegalActions,
+    all_placed,
+    at_draw_stop,
+    legal_actions,
+    next_to_play,
+    phase,
+    still_placing,
+    to_act,
+    trick_complete,
+)
 from table_controller.rules.rulesets import Ruleset, ruleset
-from table_controller.rules.scoring import Outcome, award, deduct, end_deal, score_hands, zero_opponents
+from table_controller.rules.scoring import (
+    Outcome,
+    award,
+    deduct,
+    end_deal,
+    score_hands,
+    zero_opponents,
+)
 from table_controller.rules.standings import Standing, Totals, standings, table_totals
 from table_controller.rules.state import DealState, TableState, evolve, next_button
 
@@ -53,7 +70,7 @@ class Engine:
     # --- the public face -------------------------------------------------------------
 
     @classmethod
-    def from_events(cls, events: Iterable[ev.Event]) -> "Engine":
+    def from_events(cls, events: Iterable[ev.Event]) -> Engine:
         """Fold stored events into a new engine (crash recovery, replay checks)."""
         engine = cls()
         for e in events:
@@ -328,7 +345,7 @@ class Engine:
             if c in hand:
                 return f"card seen twice: {c} is in {p}'s hand"
         if c in d.discards_now or c in d.discards_earlier:
-            return f"card seen twice: {c} is in the discards" + ("" if d.stub else "")
+            return f"card seen twice: {c} is in the discards"
         return f"card seen twice: {c} has already been dealt"
 
     def _open(self, a: act.OpenCard) -> None:
@@ -402,9 +419,9 @@ class Engine:
             zero_opponents(self._t, player, moment)
             end_deal(self._t, d, "zeroed")
             return
-        if k < self._t.rules.exchanges:
-            if award(self._t, player, self._t.rules.points_for(Category.FOUR_OF_A_KIND), "four_of_a_kind", moment):
-                return
+        points = self._t.rules.points_for(Category.FOUR_OF_A_KIND)
+        if k < self._t.rules.exchanges and award(self._t, player, points, "four_of_a_kind", moment):
+            return
         self._continue_after(k)
 
     # --- shot clocks, "time", TL -------------------------------------------------------

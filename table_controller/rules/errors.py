@@ -1,6 +1,8 @@
 """The rules' error types, in one module every other rules module may import (no loops).
 
-Each is a ``ValueError`` whose text is shown to the table as it is:
+Each is a ``ValueError`` whose text is shown to the table as it is.  ``CardError``,
+``ActionError`` and ``RulesetError`` may still be imported from their old homes (``cards``,
+``actions``, ``rulesets``), ``IllegalAction`` from ``engine``.
 
     >>> try:
     ...     raise IllegalAction("out of turn: Bo plays next, not Anna (r25)")

@@ -6,8 +6,9 @@ card fields hold :class:`Card` values and travel as codes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from table_controller.rules.cards import Card
 

@@ -10,7 +10,7 @@ from table_controller.rules.state import DealState, GameState, TableState, evolv
 
 
 class Ledger:
-    __slots__ = ("state", "events")
+    __slots__ = ("events", "state")
 
     def __init__(self, state: TableState, events: list[ev.Event]) -> None:
         self.state = state

@@ -8,12 +8,13 @@ result as the replay document.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
-from table_controller.rules.actions import Action, ActionError, load_line, parse_action
-from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.actions import Action, load_line, parse_action
+from table_controller.rules.engine import Engine
+from table_controller.rules.errors import ActionError, IllegalAction
 from table_controller.rules.state import GameState
 
 

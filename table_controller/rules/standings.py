@@ -82,9 +82,7 @@ def standings(s: TableState) -> list[Standing]:
     for i, p in enumerate(ranking):
         t = totals[p]
         key = standing_key(totals, p)
-        if s.finished and s.ranking:
-            rank = i + 1
-        elif key != prev_key:
+        if s.finished and s.ranking or key != prev_key:
             rank = i + 1
         prev_key = key
         out.append(Standing(p, rank, t["placement_points"], t["score_total"], t["won_chicagos"]))

@@ -12,10 +12,22 @@ from table_controller.rules.cards import Card
 from table_controller.rules.errors import IllegalAction
 from table_controller.rules.ledger import Ledger
 from table_controller.rules.phases import DealPhase, Moment
-from table_controller.rules.queries import TRICKS, at_draw_stop, next_to_play, phase, trick_complete, trick_winner
-from table_controller.rules.scoring import award, deduct, end_deal, final_scoring, release_held
+from table_controller.rules.queries import (
+    TRICKS,
+    at_draw_stop,
+    next_to_play,
+    phase,
+    trick_complete,
+    trick_winner,
+)
+from table_controller.rules.scoring import (
+    award,
+    deduct,
+    end_deal,
+    final_scoring,
+    release_held,
+)
 from table_controller.rules.state import DealState
-
 
 # --- the Chicago question (r22, D3) ----------------------------------------------------
 
@@ -88,9 +100,8 @@ def play(t: Ledger, a: act.Play) -> None:
         raise IllegalAction(f"{a.card} is not in {a.player}'s hand")
     if d.pending_revoke:  # the revoke was not corrected before this card (r26)
         t.emit(ev.RevokeStood(d.pending_revoke, dead=t.rules.revoke == "dead_hand"))
-        if trick_complete(d):
-            if close_trick(t, d):
-                return
+        if trick_complete(d) and close_trick(t, d):
+            return
     revoke = False
     if d.trick:
         led = d.trick[0][1].suit
@@ -115,9 +126,8 @@ def chicago_broken_by(t: Ledger, d: DealState, player: str, card: Card) -> bool:
     r = t.rules
     if award(t, d.chicago, r.chicago_lost, "chicago_lost", Moment.TRICKS):
         return True
-    if r.chicago_style == "sm":
-        if award(t, player, r.chicago_breaker, "chicago_broken", Moment.TRICKS):
-            return True
+    if r.chicago_style == "sm" and award(t, player, r.chicago_breaker, "chicago_broken", Moment.TRICKS):
+        return True
     if t.deal is d:
         # sm: the deal ends at the broken Chicago (D8); classic: a failed Chicago scores
         # no hands either
