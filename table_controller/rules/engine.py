@@ -263,7 +263,9 @@ class Engine:
         hands = {p: tuple(a.hands[p]) for p in order}
         self._t.emit(ev.DealStarted(len(g.deals) + 1, button, hands, order, folded,
                                     stop if self._t.rules.draw_stop_from_next_deal else ()))
-        self._maybe_end_exchange(self.state.deal)  # everyone at draw stop: nobody to wait for
+        d = g.deal
+        assert d is not None, "DealStarted opens the deal"
+        self._maybe_end_exchange(d)  # everyone at draw stop: nobody to wait for
 
     # --- exchanges ---------------------------------------------------------------------
 
@@ -378,8 +380,8 @@ class Engine:
             deduct(self._t, dealer, self._t.rules.dealer_error_points * wrong, "dealer_error",
                    Moment.exchange(d.exchange))
 
-    def _maybe_end_exchange(self, d: DealState | None) -> None:
-        if d is None or self.state.deal is not d or d.phase is not DealPhase.EXCHANGE:
+    def _maybe_end_exchange(self, d: DealState) -> None:
+        if self.state.deal is not d or d.phase is not DealPhase.EXCHANGE:
             return
         if not all_placed(self.state, d) or d.awaiting:
             return

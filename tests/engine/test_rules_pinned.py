@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from table_controller.rules.hands import Category
+from table_controller.rules.rulesets import RULESETS, ruleset
 from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
 
 
@@ -467,3 +469,45 @@ def test_royal_flush_option_from_a_script_zeroes_every_opponent__sm2025_r19():
     g = doc["games"][0]
     assert g["finished"] and g["winner"] == "Anna"
     assert g["scores"] == {"Anna": 52, "Bo": 0, "Cilla": 0, "Dan": 0}
+
+
+# --- mutants of the rules package after its move (issue 14) ----------------------------
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_a_high_card_scores_no_points__sm2025_r19(name):
+    # the analysis (odds, solver) asks the points of any best hand, a high card too
+    assert ruleset(name).points_for(Category.HIGH_CARD) == 0
+
+
+@pytest.mark.parametrize("points,ok", [(-52, True), (-53, False), (0, True), (1, False)])
+@pytest.mark.parametrize("option", ["revoke_points", "dealer_error_points", "chicago_lost"])
+def test_a_deduction_option_takes_at_most_the_52_a_game_is_played_to__s13_options(option, points, ok):
+    _, doc = Script(options={option: points}, game=False).run()
+    rejected = [r for r in doc["rejected"] if r["action"] == "table"]
+    assert (rejected == []) == ok, rejected
+    if not ok:
+        assert option in rejected[0]["reason"]
+
+
+def test_every_player_in_the_deal_is_dealt_a_hand__sm2025_r12():
+    s = Script().deal(**{p: h for p, h in JUNK.items() if p != "Cilla"})
+    assert rejected(s.doc()) == ["no hand dealt to Cilla"]
+
+
+def test_a_player_sitting_out_the_deal_may_be_dealt_no_hand__sm2025_r35():
+    s = Script().add(do="penalty", player="Cilla", kind="sit_out_deal", reason="r33")
+    s.deal(**{p: h for p, h in JUNK.items() if p != "Cilla"})
+    engine, doc = s.run()
+    assert rejected(doc) == []
+    assert engine.to_act() == ["Anna", "Bo", "Dan"]
+
+
+def test_a_royal_flush_scored_as_points_is_not_taken_for_a_straight_flush__s13_options_r19():
+    # royal_flush "points" with straight_flush "out": the royal flush scores its points
+    # and the game goes on; it does not go out at 52 as a straight flush would
+    s = Script(options={"royal_flush": "points", "straight_flush": "out", "hand_points": {"royal_flush": 30}})
+    s.deal(**dict(JUNK, Anna="AS KS QS JS TS")).stand()
+    _, doc = s.run()
+    assert rejected(doc) == []
+    assert awards(doc) == [("Anna", 30, "royal_flush")]
+    assert not doc["games"][0]["finished"]
