@@ -1,7 +1,7 @@
 """The rules engine: actions in, domain events out (pure: no I/O, clock or randomness).
 
     >>> engine = Engine()
-    >>> engine.apply(TableStart(("Anna", "Bo", "Cilla")))[0].type
+    >>> engine.apply(act.TableStart(("Anna", "Bo", "Cilla")))[0].type
     'table_opened'
 
 ``apply`` judges one action.  It either returns the events the action caused (already
@@ -26,7 +26,6 @@ from typing import Any
 from table_controller.rules import actions as act
 from table_controller.rules import events as ev
 from table_controller.rules import tricks
-from table_controller.rules.actions import TableStart
 from table_controller.rules.cards import Card
 from table_controller.rules.errors import IllegalAction, RulesetError
 from table_controller.rules.hands import Category, scoring_cards
@@ -122,7 +121,7 @@ class Engine:
             >>> e = Engine()
             >>> e.phase
             'game_start'
-            >>> _ = e.apply(TableStart(("Anna", "Bo", "Cilla")))
+            >>> _ = e.apply(act.TableStart(("Anna", "Bo", "Cilla")))
             >>> _ = e.apply(act.GameStart(("Anna", "Bo", "Cilla"), "Cilla"))
             >>> e.phase == "deal"
             True
@@ -132,7 +131,8 @@ class Engine:
     def to_act(self) -> list[str]:
         """Whose action the table waits for, in turn order (empty: the dealer's).
 
-            >>> e = _example()
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
             >>> e.to_act()  # the exchange waits for every live hand to place (r13)
             ['Anna', 'Bo', 'Cilla']
         """
@@ -142,7 +142,8 @@ class Engine:
         """Köpstopp: ``player`` is dealt into the deal in progress and may not exchange
         (D5; sm: at the ruleset's limit now, classic: from the deal's start).
 
-            >>> e = _example()
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
             >>> e.at_draw_stop("Anna"), e.at_draw_stop("Nobody")
             (False, False)
             >>> _ = e.apply(act.Adjust("Anna", 45, "r32"))
@@ -157,7 +158,8 @@ class Engine:
         """Trick play is on and every hand in the trick has played to it (the winner leads
         next; a revoke on the last card is still open, r26).
 
-            >>> _example().trick_complete
+            >>> from table_controller.rules.sample import first_deal
+            >>> first_deal().trick_complete
             False
         """
         d = self.state.deal
@@ -166,7 +168,8 @@ class Engine:
     def legal_actions(self) -> LegalActions:
         """What the player or dealer to act may do now.
 
-            >>> e = _example()
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
             >>> legal = e.legal_actions()
             >>> legal.actions, legal.places  # each may place up to 4 cards (r12)
             (('discard',), {'Anna': 4, 'Bo': 4, 'Cilla': 4})
@@ -177,7 +180,7 @@ class Engine:
 
         In trick play, the cards each may play: the led suit when they hold it (r25).
 
-            >>> e = _example(tricks=True)
+            >>> e = first_deal(in_tricks=True)
             >>> _ = e.apply(act.Play("Anna", Card.parse("2S")))
             >>> e.legal_actions().plays
             {'Bo': (Card('3S'),)}
@@ -188,7 +191,8 @@ class Engine:
         """The table's standings (r11): placement points, total score, won Chicagos;
         equal players share a rank until the table is over.
 
-            >>> e = _example()
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
             >>> [(s.player, s.rank, s.score_total) for s in e.standings()]
             [('Anna', 1, 0), ('Bo', 1, 0), ('Cilla', 1, 0)]
         """
@@ -519,20 +523,6 @@ class Engine:
             # The player may now be out (r21) or at draw stop while the table waited for
             # them: without this the deal waited for nobody (found by tests/engine/test_atomic.py)
             self._after_fold(d)
-
-
-def _example(tricks: bool = False) -> Engine:
-    """A table of three in its first deal (for the examples): Anna leads, hands fixed."""
-    e = Engine()
-    e.apply(TableStart(("Anna", "Bo", "Cilla")))
-    e.apply(act.GameStart(("Anna", "Bo", "Cilla"), "Cilla"))
-    hands = {"Anna": "2S 4H 6D 8C TS", "Bo": "3S 5H 7D 9C JH", "Cilla": "QS KH AD 2C 3C"}
-    e.apply(act.Deal({p: tuple(Card.parse(c) for c in h.split()) for p, h in hands.items()}))
-    if tricks:
-        for _ in range(3):
-            for p in ("Anna", "Bo", "Cilla"):
-                e.apply(act.Discard(p, ()))
-    return e
 
 
 _HANDLERS: dict[type, Callable[[Engine, Any], None]] = {
