@@ -55,7 +55,7 @@ def facts_from_engine(engine: Engine) -> TableFacts:
         declined=declined,
         drawable=drawable,
         stub=stub,
-        draw_stop=frozenset(p for p in d.order if engine._at_draw_stop(d, p)),
+        draw_stop=frozenset(p for p in d.order if engine.at_draw_stop(p)),
         draw_stop_refused=s.rules.draw_stop_attempt == "refuse",
         pending_revoke=pending,
     )

@@ -12,14 +12,12 @@ engine's business.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, cast
 
-from table_controller.rules.cards import Card, CardError, parse_cards
-
-
-class ActionError(ValueError):
-    """A line that is not a well-formed action."""
+from table_controller.rules.cards import Card, parse_cards
+from table_controller.rules.errors import ActionError, CardError
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +230,7 @@ def _names(obj: Mapping[str, Any], key: str) -> tuple[str, ...]:
 
 def _cards(obj: Mapping[str, Any], key: str, default: Any = ...) -> tuple[Card, ...]:
     if key not in obj and default is not ...:
-        return default
+        return cast("tuple[Card, ...]", default)
     v = obj.get(key)
     if not isinstance(v, list) or len(v) > 52:
         raise ActionError(f"'{key}' must be a list of cards like [\"AS\", \"TD\"]")

@@ -8,17 +8,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
+
+from table_controller.rules.errors import CardError
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "T"}
-
-
-class CardError(ValueError):
-    """A card code that is not in our notation."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -33,8 +31,9 @@ class Card:
             raise CardError(f"no such card: rank {self.rank!r} suit {self.suit!r}")
 
     @classmethod
-    def parse(cls, code: str) -> "Card":
-        """Read ``"AS"``, ``"td"`` or ``"10H"``; raise :class:`CardError` otherwise."""
+    def parse(cls, code: object) -> Card:
+        """Read ``"AS"``, ``"td"`` or ``"10H"``; raise :class:`CardError` otherwise (any
+        other value too: it comes from a JSON line)."""
         if isinstance(code, Card):
             return code
         if not isinstance(code, str):  # named by type only: never the repr of a huge value

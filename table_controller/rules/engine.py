@@ -1,7 +1,7 @@
 """The rules engine: actions in, domain events out (pure: no I/O, clock or randomness).
 
     >>> engine = Engine()
-    >>> engine.apply(TableStart(("Anna", "Bo", "Cilla")))[0].type
+    >>> engine.apply(act.TableStart(("Anna", "Bo", "Cilla")))[0].type
     'table_opened'
 
 ``apply`` judges one action.  It either returns the events the action caused (already
@@ -9,40 +9,67 @@ folded into ``engine.state``) or raises :class:`IllegalAction` naming the rule, 
 nothing has changed: every check runs before the first event is emitted.  All or nothing
 also holds against any other exception (a bug, a fold that fails half-way): the state and
 the event list are put back exactly as they were before the action, then it is raised.
+
+Beside ``apply``, the engine answers questions and never changes for them: ``phase``,
+``to_act()``, ``at_draw_stop(player)``, ``trick_complete``, ``legal_actions()``,
+``standings()``.  The rules themselves are composed, not inherited: the engine judges the
+table and game actions and the exchanges here, and calls the plain functions of
+``tricks`` (the Chicago question, trick play) and ``scoring`` on its :class:`Ledger`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import fields
-from typing import Callable, Iterable
+from typing import Any
 
 from table_controller.rules import actions as act
 from table_controller.rules import events as ev
+from table_controller.rules import tricks
 from table_controller.rules.cards import Card
-from table_controller.rules.hands import scoring_cards
-from table_controller.rules.rulesets import Ruleset, RulesetError, ruleset
-from table_controller.rules.scoring import ScoringRules
-from table_controller.rules.state import DealState, GameState, TableState, evolve, next_button
-from table_controller.rules.tricks import TrickRules
+from table_controller.rules.errors import IllegalAction, RulesetError
+from table_controller.rules.hands import Category, scoring_cards
+from table_controller.rules.ledger import Ledger
+from table_controller.rules.phases import DealPhase, Moment, Phase
+from table_controller.rules.queries import (
+    LegalActions,
+    all_placed,
+    at_draw_stop,
+    legal_actions,
+    next_to_play,
+    phase,
+    still_placing,
+    to_act,
+    trick_complete,
+)
+from table_controller.rules.rulesets import Ruleset, ruleset
+from table_controller.rules.scoring import (
+    Outcome,
+    award,
+    deduct,
+    end_deal,
+    score_hands,
+    zero_opponents,
+)
+from table_controller.rules.standings import Standing, Totals, standings, table_totals
+from table_controller.rules.state import DealState, TableState, evolve, next_button
+
+__all__ = ["Engine", "IllegalAction", "LegalActions", "Standing"]
 
 
-class IllegalAction(ValueError):
-    """An action the rules forbid; ``reason`` says which rule."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
-class Engine(ScoringRules, TrickRules):
-    def __init__(self) -> None:
+class Engine:
+    def __init__(self, ledger: Callable[[TableState, list[ev.Event]], Ledger] = Ledger) -> None:
+        """``ledger`` makes the ledger every event is emitted through (a test injects a
+        failure at any event with its own)."""
         self.state = TableState()
         self.events: list[ev.Event] = []
+        # the state and the event list, shared (never rebound): rollback restores in place
+        self._t = ledger(self.state, self.events)
 
     # --- the public face -------------------------------------------------------------
 
     @classmethod
-    def from_events(cls, events: Iterable[ev.Event]) -> "Engine":
+    def from_events(cls, events: Iterable[ev.Event]) -> Engine:
         """Fold stored events into a new engine (crash recovery, replay checks)."""
         engine = cls()
         for e in events:
@@ -51,7 +78,7 @@ class Engine(ScoringRules, TrickRules):
         return engine
 
     def apply(self, action: act.Action) -> list[ev.Event]:
-        handler = self._HANDLERS.get(type(action))
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"unknown action {action!r}")
         if self.state.rules is None and not isinstance(action, act.TableStart):
@@ -80,79 +107,101 @@ class Engine(ScoringRules, TrickRules):
             setattr(self.state, f.name, getattr(fresh, f.name))
         del self.events[length:]
 
+    # --- questions (they change nothing) -----------------------------------------------
+
     @property
     def rules(self) -> Ruleset:
-        return self.state.rules
+        """The table's ruleset (once the table has started)."""
+        return self._t.rules
 
     @property
-    def phase(self) -> str:
-        """One of REPLAY.md's phases."""
-        s = self.state
-        if s.rules is None or not s.games:
-            return "game_start"
-        if s.finished:
-            return "table_over"
-        g = s.game
-        if g.finished:
-            return "game_over"
-        d = g.deal
-        if d is None:
-            return "deal"
-        if d.phase == "exchange":
-            return f"exchange_{d.exchange}"
-        return d.phase
+    def phase(self) -> Phase:
+        """One of REPLAY.md's phases.
+
+            >>> e = Engine()
+            >>> e.phase
+            'game_start'
+            >>> _ = e.apply(act.TableStart(("Anna", "Bo", "Cilla")))
+            >>> _ = e.apply(act.GameStart(("Anna", "Bo", "Cilla"), "Cilla"))
+            >>> e.phase == "deal"
+            True
+        """
+        return phase(self.state)
 
     def to_act(self) -> list[str]:
-        """Whose action the table waits for, in turn order (empty: the dealer's)."""
+        """Whose action the table waits for, in turn order (empty: the dealer's).
+
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
+            >>> e.to_act()  # the exchange waits for every live hand to place (r13)
+            ['Anna', 'Bo', 'Cilla']
+        """
+        return to_act(self.state)
+
+    def at_draw_stop(self, player: str) -> bool:
+        """Köpstopp: ``player`` is dealt into the deal in progress and may not exchange
+        (D5; sm: at the ruleset's limit now, classic: from the deal's start).
+
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
+            >>> e.at_draw_stop("Anna"), e.at_draw_stop("Nobody")
+            (False, False)
+            >>> _ = e.apply(act.Adjust("Anna", 45, "r32"))
+            >>> e.at_draw_stop("Anna")
+            True
+        """
         d = self.state.deal
-        if d is None:
-            return []
-        if d.phase == "exchange":
-            waiting = [p for p in d.in_play() if p not in d.placed and not self._at_draw_stop(d, p)]
-            if waiting:
-                return waiting
-            return [p for p in d.in_play() if p in d.awaiting]
-        if d.phase in ("quads_choice", "chicago"):
-            return d.asking[:1]
-        if d.phase == "tricks":
-            nxt = self._next_to_play(d)
-            return [nxt] if nxt else []
-        return []
+        return d is not None and player in d.order and at_draw_stop(self.state, d, player)
 
-    # --- emitting ----------------------------------------------------------------------
+    @property
+    def trick_complete(self) -> bool:
+        """Trick play is on and every hand in the trick has played to it (the winner leads
+        next; a revoke on the last card is still open, r26).
 
-    def _emit(self, event: ev.Event) -> None:
-        # Listed before it is folded: should the fold fail half-way, ``rollback`` sees
-        # that something was emitted and rebuilds the state.
-        self.events.append(event)
-        evolve(self.state, event)
+            >>> from table_controller.rules.sample import first_deal
+            >>> first_deal().trick_complete
+            False
+        """
+        d = self.state.deal
+        return d is not None and d.phase is DealPhase.TRICKS and trick_complete(d)
 
-    # --- helpers -----------------------------------------------------------------------
+    def legal_actions(self) -> LegalActions:
+        """What the player or dealer to act may do now.
 
-    def _game(self) -> GameState:
-        g = self.state.game
-        if g is None or g.finished:
-            raise IllegalAction("no game is in progress: start one with 'game'")
-        return g
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
+            >>> legal = e.legal_actions()
+            >>> legal.actions, legal.places  # each may place up to 4 cards (r12)
+            (('discard',), {'Anna': 4, 'Bo': 4, 'Cilla': 4})
+            >>> for p in ("Anna", "Bo", "Cilla"):
+            ...     _ = e.apply(act.Discard(p, ()))
+            >>> e.phase, e.to_act()   # nobody exchanged: on to exchange 2
+            ('exchange_2', ['Anna', 'Bo', 'Cilla'])
 
-    def _deal(self) -> DealState:
-        d = self._game().deal
-        if d is None:
-            raise IllegalAction("no deal is in progress: the next action is 'deal'")
-        return d
+        In trick play, the cards each may play: the led suit when they hold it (r25).
 
-    def _in_play(self, d: DealState, player: str) -> None:
-        g = self.state.game
-        if player not in g.players:
-            raise IllegalAction(f"{player} does not play in this game")
-        if player not in d.order or player in d.folded:
-            raise IllegalAction(f"{player} is not in this deal (out, sitting out or folded)")
+            >>> e = first_deal(in_tricks=True)
+            >>> _ = e.apply(act.Play("Anna", Card.parse("2S")))
+            >>> e.legal_actions().plays
+            {'Bo': (Card('3S'),)}
+        """
+        return legal_actions(self.state)
 
-    def _at_draw_stop(self, d: DealState, player: str) -> bool:
-        """Köpstopp: at the ruleset's limit now (sm), or from the deal's start (classic)."""
-        if self.rules.draw_stop_from_next_deal:
-            return player in d.draw_stop
-        return self.state.game.players[player].score >= self.rules.draw_stop
+    def standings(self) -> list[Standing]:
+        """The table's standings (r11): placement points, total score, won Chicagos;
+        equal players share a rank until the table is over.
+
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
+            >>> [(s.player, s.rank, s.score_total) for s in e.standings()]
+            [('Anna', 1, 0), ('Bo', 1, 0), ('Cilla', 1, 0)]
+        """
+        return standings(self.state)
+
+    def table_totals(self) -> dict[str, Totals]:
+        """Each player's placement points, total score and won Chicagos over the regular
+        games (not the särspel, r11)."""
+        return table_totals(self.state)
 
     # --- table and game ----------------------------------------------------------------
 
@@ -166,7 +215,7 @@ class Engine(ScoringRules, TrickRules):
         n = len(a.players)
         if not rules.min_players <= n <= rules.max_players:
             raise IllegalAction(f"{n} players; {rules.name} plays {rules.min_players}-{rules.max_players} (r1)")
-        self._emit(ev.TableOpened(a.ruleset, a.players, a.dealer or rules.dealer, dict(a.options or {})))
+        self._t.emit(ev.TableOpened(a.ruleset, a.players, a.dealer or rules.dealer, dict(a.options or {})))
 
     def _game_start(self, a: act.GameStart) -> None:
         s = self.state
@@ -182,17 +231,14 @@ class Engine(ScoringRules, TrickRules):
             raise IllegalAction(f"the button must be at one of the seats, not {a.button!r}")
         regular = sum(1 for g in s.games if not g.playoff)
         playoff = bool(s.playoff_players)
-        if not playoff and regular >= self.rules.games_per_table:
-            raise IllegalAction(f"a table plays {self.rules.games_per_table} games (r2)")
-        self._emit(ev.GameStarted(len(s.games) + 1, a.seats, a.button, playoff))
+        if not playoff and regular >= self._t.rules.games_per_table:
+            raise IllegalAction(f"a table plays {self._t.rules.games_per_table} games (r2)")
+        self._t.emit(ev.GameStarted(len(s.games) + 1, a.seats, a.button, playoff))
 
     # --- the deal ----------------------------------------------------------------------
 
-    def _next_button(self, g: GameState, eligible: list[str]) -> str:
-        return next_button(g, eligible)  # r6: one seat clockwise, skipping those out
-
     def _deal_start(self, a: act.Deal) -> None:
-        g = self._game()
+        g = self._t.game_in_progress()
         if g.deal is not None:
             raise IllegalAction(f"deal {g.deal.number} is still in progress ({self.phase})")
         unknown = [p for p in a.hands if p not in g.players]
@@ -212,34 +258,33 @@ class Engine(ScoringRules, TrickRules):
                 if c in seen:
                     raise IllegalAction(f"card seen twice: {c} dealt to {seen[c]} and {p}")
                 seen[c] = p
-        button = self._next_button(g, eligible)
+        button = next_button(g, eligible)  # r6: one seat clockwise, skipping those out
         i = g.seats.index(button)
         rotation = [g.seats[(i + k) % len(g.seats)] for k in range(1, len(g.seats) + 1)]
         order = tuple(p for p in rotation if p in eligible and p in a.hands)
         folded = tuple(p for p in order if g.players[p].sit_out_next_deal)
-        stop = tuple(p for p in order if g.players[p].score >= self.rules.draw_stop)
+        stop = tuple(p for p in order if g.players[p].score >= self._t.rules.draw_stop)
         hands = {p: tuple(a.hands[p]) for p in order}
-        self._emit(ev.DealStarted(len(g.deals) + 1, button, hands, order, folded,
-                                  stop if self.rules.draw_stop_from_next_deal else ()))
-        self._maybe_end_exchange(self.state.deal)  # everyone at draw stop: nobody to wait for
+        self._t.emit(ev.DealStarted(len(g.deals) + 1, button, hands, order, folded,
+                                    stop if self._t.rules.draw_stop_from_next_deal else ()))
+        d = g.deal
+        assert d is not None, "DealStarted opens the deal"
+        self._maybe_end_exchange(d)  # everyone at draw stop: nobody to wait for
 
     # --- exchanges ---------------------------------------------------------------------
 
     def _exchange(self, player: str) -> DealState:
-        d = self._deal()
-        if d.phase != "exchange":
+        d = self._t.deal_in_progress()
+        if d.phase is not DealPhase.EXCHANGE:
             raise IllegalAction(f"no exchange now: the deal is at {self.phase}")
-        self._in_play(d, player)
+        self._t.check_in_play(d, player)
         return d
 
-    def _all_placed(self, d: DealState) -> bool:
-        return all(p in d.placed or self._at_draw_stop(d, p) for p in d.in_play())
-
     def _discard(self, a: act.Discard) -> None:
-        d = self._deal()
-        if (not a.cards and d.phase in ("exchange", "quads_choice", "chicago")
-                and a.player in d.in_play() and self._at_draw_stop(d, a.player)
-                and (a.player in d.placed or d.phase != "exchange")):
+        d = self._t.deal_in_progress()
+        if (not a.cards and d.phase in (DealPhase.EXCHANGE, DealPhase.QUADS_CHOICE, DealPhase.CHICAGO)
+                and a.player in d.in_play() and at_draw_stop(self.state, d, a.player)
+                and (a.player in d.placed or d.phase is not DealPhase.EXCHANGE)):
             return  # a draw-stop player "places nothing": the exchange did not wait for it
         d = self._exchange(a.player)
         self._place(d, a.player, a.cards)
@@ -250,39 +295,39 @@ class Engine(ScoringRules, TrickRules):
             raise IllegalAction(f"{player} has already placed for exchange {d.exchange}; placed cards cannot be taken back (r18)")
         if d.awaiting or any(p in d.open_declined for p in d.order):
             pass  # replacements have begun only when all had placed; nothing to check
-        limit = self.rules.max_exchange_cards
+        limit = self._t.rules.max_exchange_cards
         if len(cards) > limit:
             raise IllegalAction(f"{len(cards)} cards placed; at most {limit} (r12)")
         hand = d.hands[player]
         missing = [str(c) for c in cards if c not in hand]
         if missing:
             raise IllegalAction(f"{', '.join(missing)} not in {player}'s hand")
-        if cards and self._at_draw_stop(d, player):
+        if cards and at_draw_stop(self.state, d, player):
             self._draw_stop_attempt(d, player)
             return
-        self._emit(ev.CardsPlaced(player, tuple(cards), d.exchange))
+        self._t.emit(ev.CardsPlaced(player, tuple(cards), d.exchange))
         if player == d.last_scorer and d.last_scoring_cards:
             made = set(scoring_cards(d.last_scoring_cards))
             broken = tuple(c for c in cards if c in made)
             if broken:  # r17: "jag bryter mitt par"
-                self._emit(ev.HandBroken(player, broken))
+                self._t.emit(ev.HandBroken(player, broken))
 
     def _draw_stop_attempt(self, d: DealState, player: str) -> None:
-        rule = self.rules.draw_stop_attempt
-        score = self.state.game.players[player].score
+        rule = self._t.rules.draw_stop_attempt
+        score = self._t.game.players[player].score
         if rule == "refuse":  # D5: refused, the cards go back, the TL is alerted
-            raise IllegalAction(f"draw stop: {player} has {score} points and may not exchange (D5, köpstopp at {self.rules.draw_stop})")
+            raise IllegalAction(f"draw stop: {player} has {score} points and may not exchange (D5, köpstopp at {self._t.rules.draw_stop})")
         # sm2019 r19 / shootout: the score drops to 0; the cards go back
-        moment = f"exchange_{d.exchange}"
-        self._award(player, -score, "draw_stop_attempt", moment, check_out=False)
-        if rule == "zero_clear_chicago" and self.state.game.players[player].said_chicago:
-            self._emit(ev.ChicagoMarkCleared(player))
-        self._emit(ev.CardsPlaced(player, (), d.exchange))
+        moment = Moment.exchange(d.exchange)
+        award(self._t, player, -score, "draw_stop_attempt", moment, check_out=False)
+        if rule == "zero_clear_chicago" and self._t.game.players[player].said_chicago:
+            self._t.emit(ev.ChicagoMarkCleared(player))
+        self._t.emit(ev.CardsPlaced(player, (), d.exchange))
 
     def _replacement(self, player: str) -> DealState:
         d = self._exchange(player)
-        if not self._all_placed(d):
-            waiting = [p for p in d.in_play() if p not in d.placed and not self._at_draw_stop(d, p)]
+        if not all_placed(self.state, d):
+            waiting = still_placing(self.state, d)
             raise IllegalAction(f"every player places before any replacement (r13); waiting for {', '.join(waiting)}")
         return d
 
@@ -299,14 +344,14 @@ class Engine(ScoringRules, TrickRules):
                 raise IllegalAction(self._where(d, c))
             stub.discard(c)
         if reshuffle:
-            self._emit(ev.StubReshuffled(reshuffle))
+            self._t.emit(ev.StubReshuffled(reshuffle))
 
     def _where(self, d: DealState, c: Card) -> str:
         for p, hand in d.hands.items():
             if c in hand:
                 return f"card seen twice: {c} is in {p}'s hand"
         if c in d.discards_now or c in d.discards_earlier:
-            return f"card seen twice: {c} is in the discards" + ("" if d.stub else "")
+            return f"card seen twice: {c} is in the discards"
         return f"card seen twice: {c} has already been dealt"
 
     def _open(self, a: act.OpenCard) -> None:
@@ -318,7 +363,7 @@ class Engine(ScoringRules, TrickRules):
             self._dealer_error(d, a.player, "flashed", 1, (a.card,))
             return
         self._draw(d, (a.card,))
-        self._emit(ev.OpenCardShown(a.player, a.card, a.take))
+        self._t.emit(ev.OpenCardShown(a.player, a.card, a.take))
         self._maybe_end_exchange(d)
 
     def _receive(self, a: act.Receive) -> None:
@@ -329,30 +374,30 @@ class Engine(ScoringRules, TrickRules):
             self._dealer_error(d, a.player, "wrong_count", abs(len(a.cards) - owed), ())
             return
         self._draw(d, a.cards)
-        self._emit(ev.CardsReceived(a.player, a.cards))
+        self._t.emit(ev.CardsReceived(a.player, a.cards))
         self._maybe_end_exchange(d)
 
     def _dealer_error(self, d: DealState, player: str, kind: str, wrong: int, cards: tuple[Card, ...]) -> None:
         dealer = d.button if self.state.dealer == "player" else None
-        self._emit(ev.DealerErred(dealer, player, kind, wrong, cards))
-        if dealer and not self._at_draw_stop(d, dealer) and self.rules.dealer_error_points:
-            self._deduct(dealer, self.rules.dealer_error_points * wrong, "dealer_error",
-                         f"exchange_{d.exchange}")
+        self._t.emit(ev.DealerErred(dealer, player, kind, wrong, cards))
+        if dealer and not at_draw_stop(self.state, d, dealer) and self._t.rules.dealer_error_points:
+            deduct(self._t, dealer, self._t.rules.dealer_error_points * wrong, "dealer_error",
+                   Moment.exchange(d.exchange))
 
     def _maybe_end_exchange(self, d: DealState) -> None:
-        if self.state.deal is not d or d.phase != "exchange":
+        if self.state.deal is not d or d.phase is not DealPhase.EXCHANGE:
             return
-        if not self._all_placed(d) or d.awaiting:
+        if not all_placed(self.state, d) or d.awaiting:
             return
         k = d.exchange
-        self._emit(ev.ExchangeEnded(k))
+        self._t.emit(ev.ExchangeEnded(k))
         self._after_scoring_moment(k)
 
     def _after_scoring_moment(self, k: int) -> None:
         """D4: hands score after exchanges 1 and 2; after exchange 3 only special hands
         (step 7, r28), then the Chicago question."""
-        outcome = self._score_hands(f"exchange_{k}", special_only=(k >= self.rules.exchanges))
-        if outcome != "go_on":
+        outcome = score_hands(self._t, Moment.exchange(k), special_only=(k >= self._t.rules.exchanges))
+        if outcome is not Outcome.GO_ON:
             return
         self._continue_after(k)
 
@@ -360,76 +405,89 @@ class Engine(ScoringRules, TrickRules):
         d = self.state.deal
         if d is None:
             return
-        if k < self.rules.exchanges:
-            self._emit(ev.PhaseEntered("exchange", exchange=k + 1))
+        if k < self._t.rules.exchanges:
+            self._t.emit(ev.PhaseEntered(DealPhase.EXCHANGE, exchange=k + 1))
             self._maybe_end_exchange(d)  # everyone at draw stop: nothing to wait for
         else:
-            self._start_chicago_round(d)
+            tricks.start_chicago_round(self._t, d)
 
     def _quads(self, a: act.QuadsChoice) -> None:
-        d = self._deal()
-        if d.phase != "quads_choice" or d.asking[:1] != [a.player]:
+        d = self._t.deal_in_progress()
+        if d.phase is not DealPhase.QUADS_CHOICE or d.asking[:1] != [a.player]:
             raise IllegalAction(f"{a.player} is not asked for a four-of-a-kind choice now")
         self._choose_quads(d, a.player, a.choice)
+
+    def _choose_quads(self, d: DealState, player: str, choice: str) -> None:
+        self._t.emit(ev.QuadsChosen(player, choice))
+        k = d.exchange
+        moment = Moment.exchange(k)
+        if choice == "zero":  # the deal ends at once; a new deal starts (RULES §5, D6)
+            zero_opponents(self._t, player, moment)
+            end_deal(self._t, d, "zeroed")
+            return
+        points = self._t.rules.points_for(Category.FOUR_OF_A_KIND)
+        if k < self._t.rules.exchanges and award(self._t, player, points, "four_of_a_kind", moment):
+            return
+        self._continue_after(k)
 
     # --- shot clocks, "time", TL -------------------------------------------------------
 
     def _timeout(self, a: act.Timeout) -> None:
-        d = self._deal()
+        d = self._t.deal_in_progress()
         p = a.player
         if a.clock == "exchange":
             self._exchange(p)
             if p in d.placed:
                 raise IllegalAction(f"{p} has already placed; no exchange clock runs")
-            self._emit(ev.ViolationRecorded(p, a.clock))
-            self._emit(ev.CardsPlaced(p, (), d.exchange))  # D12: exchanges what was placed: nothing
+            self._t.emit(ev.ViolationRecorded(p, a.clock))
+            self._t.emit(ev.CardsPlaced(p, (), d.exchange))  # D12: exchanges what was placed: nothing
             self._maybe_end_exchange(d)
         elif a.clock == "chicago":
-            if d.phase != "chicago" or d.asking[:1] != [p]:
+            if d.phase is not DealPhase.CHICAGO or d.asking[:1] != [p]:
                 raise IllegalAction(f"{p} is not being asked the Chicago question")
-            self._emit(ev.ViolationRecorded(p, a.clock))
-            self._answer_chicago(d, p, False)  # D12: counts as "no"
+            self._t.emit(ev.ViolationRecorded(p, a.clock))
+            tricks.answer_chicago(self._t, d, p, False)  # D12: counts as "no"
         elif a.clock == "quads":
-            if d.phase != "quads_choice" or d.asking[:1] != [p]:
+            if d.phase is not DealPhase.QUADS_CHOICE or d.asking[:1] != [p]:
                 raise IllegalAction(f"{p} is not choosing for a four of a kind")
-            self._emit(ev.ViolationRecorded(p, a.clock))
+            self._t.emit(ev.ViolationRecorded(p, a.clock))
             self._choose_quads(d, p, "points")  # D12: "points"
         else:
-            if d.phase != "tricks" or self._next_to_play(d) != p:
+            if d.phase is not DealPhase.TRICKS or next_to_play(d) != p:
                 raise IllegalAction(f"it is not {p}'s turn to play")
-            self._emit(ev.ViolationRecorded(p, a.clock))  # D12: logged, the TL alerted
+            self._t.emit(ev.ViolationRecorded(p, a.clock))  # D12: logged, the TL alerted
 
     def _time_call(self, a: act.TimeCall) -> None:
-        d = self._deal()
-        self._in_play(d, a.player)
-        if d.phase == "tricks" and self._trick_complete(d):
+        d = self._t.deal_in_progress()
+        self._t.check_in_play(d, a.player)
+        if d.phase is DealPhase.TRICKS and trick_complete(d):
             raise IllegalAction("the trick is complete; call time on the next player to act")
-        self._emit(ev.HandFolded(a.player, "time"))  # general rules §2.12: the hand is dead
+        self._t.emit(ev.HandFolded(a.player, "time"))  # general rules §2.12: the hand is dead
         self._after_fold(d)
 
     def _after_fold(self, d: DealState) -> None:
         """The table may no longer wait for someone (folded, out, at draw stop): go on."""
         if self.state.deal is not d:
             return
-        if d.phase == "exchange":
+        if d.phase is DealPhase.EXCHANGE:
             self._maybe_end_exchange(d)
-        elif d.phase == "quads_choice" and not d.asking:
+        elif d.phase is DealPhase.QUADS_CHOICE and not d.asking:
             self._continue_after(d.exchange)  # the chooser is gone: no choice, no points
-        elif d.phase == "chicago" and not d.asking:
-            self._start_tricks(d)
-        elif d.phase == "tricks":
-            self._after_play(d)
+        elif d.phase is DealPhase.CHICAGO and not d.asking:
+            tricks.start_tricks(self._t, d)
+        elif d.phase is DealPhase.TRICKS:
+            tricks.after_play(self._t, d)
 
     def _tl_points(self, points: int, what: str) -> None:
         """Issue 13: one TL decision moves at most ``tl_points_limit`` points (200 by
         default, a table option), so a slip of the finger cannot wreck the protocol."""
-        limit = self.rules.tl_points_limit
+        limit = self._t.rules.tl_points_limit
         if abs(points) > limit:
             raise IllegalAction(f"{what} of {points} points: at most {limit} either way "
                                 "(the table option tl_points_limit)")
 
     def _penalty(self, a: act.Penalty) -> None:
-        g = self._game()
+        g = self._t.game_in_progress()
         if a.player not in g.players:
             raise IllegalAction(f"{a.player} does not play in this game")
         if a.kind == "points":
@@ -439,13 +497,13 @@ class Engine(ScoringRules, TrickRules):
             if not a.points:
                 raise IllegalAction("a points penalty deducts at least 1 point")
             self._tl_points(a.points, "a penalty")
-        self._emit(ev.PenaltyGiven(a.player, a.kind, a.reason))
+        self._t.emit(ev.PenaltyGiven(a.player, a.kind, a.reason))
         if a.kind == "points":
-            self._award(a.player, -abs(a.points or 0), "penalty", "tl")
+            award(self._t, a.player, -abs(a.points or 0), "penalty", Moment.TL)
         elif a.kind == "sit_out_game":
             d = g.deal
             if d is not None and a.player in d.in_play():
-                self._emit(ev.HandFolded(a.player, "sit_out_game"))
+                self._t.emit(ev.HandFolded(a.player, "sit_out_game"))
                 self._after_fold(d)
 
     def _adjust(self, a: act.Adjust) -> None:
@@ -460,19 +518,20 @@ class Engine(ScoringRules, TrickRules):
             raise IllegalAction("an adjustment of 0 points changes nothing")
         self._tl_points(a.points, "an adjustment")
         d = g.deal
-        self._award(a.player, a.points, "adjust", "tl", check_out=not g.finished)
+        award(self._t, a.player, a.points, "adjust", Moment.TL, check_out=not g.finished)
         if d is not None:
             # The player may now be out (r21) or at draw stop while the table waited for
             # them: without this the deal waited for nobody (found by tests/engine/test_atomic.py)
             self._after_fold(d)
 
-    _HANDLERS: dict[type, Callable[["Engine", act.Action], None]] = {}
 
-
-Engine._HANDLERS = {
+_HANDLERS: dict[type, Callable[[Engine, Any], None]] = {
     act.TableStart: Engine._table, act.GameStart: Engine._game_start, act.Deal: Engine._deal_start,
     act.Discard: Engine._discard, act.OpenCard: Engine._open, act.Receive: Engine._receive,
-    act.QuadsChoice: Engine._quads, act.ChicagoAnswer: TrickRules._chicago,
-    act.Play: TrickRules._play, act.Retract: TrickRules._retract, act.Timeout: Engine._timeout,
-    act.TimeCall: Engine._time_call, act.Penalty: Engine._penalty, act.Adjust: Engine._adjust,
+    act.QuadsChoice: Engine._quads,
+    act.ChicagoAnswer: lambda e, a: tricks.chicago(e._t, a),
+    act.Play: lambda e, a: tricks.play(e._t, a),
+    act.Retract: lambda e, a: tricks.retract(e._t, a),
+    act.Timeout: Engine._timeout, act.TimeCall: Engine._time_call, act.Penalty: Engine._penalty,
+    act.Adjust: Engine._adjust,
 }

@@ -6,8 +6,9 @@ card fields hold :class:`Card` values and travel as codes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from table_controller.rules.cards import Card
 
@@ -31,6 +32,14 @@ def _out(v: Any) -> Any:
     if isinstance(v, Mapping):
         return {k: _out(x) for k, x in v.items()}
     return v
+
+
+def _plain_text(event: Event, name: str) -> None:
+    """Keep a field given as a ``Phase``/``Moment`` member as its plain text: an event reads,
+    prints and compares the same decided live or read back from the log."""
+    v = getattr(event, name)
+    if type(v) is not str:
+        object.__setattr__(event, name, str(v))
 
 
 # Fields whose values are cards, by name; everything else is plain JSON.
@@ -139,6 +148,9 @@ class PhaseEntered(Event):
     exchange: int = 0
     players: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _plain_text(self, "phase")
+
 
 @dataclass(frozen=True, slots=True)
 class Awarded(Event):
@@ -151,6 +163,9 @@ class Awarded(Event):
     moment: str
     asked: int = 0   # the points the rule gave, before the floor (protocol detail)
 
+    def __post_init__(self) -> None:
+        _plain_text(self, "moment")
+
 
 @dataclass(frozen=True, slots=True)
 class DeductionHeld(Event):
@@ -161,6 +176,9 @@ class DeductionHeld(Event):
     points: int
     reason: str
     moment: str
+
+    def __post_init__(self) -> None:
+        _plain_text(self, "moment")
 
 
 @dataclass(frozen=True, slots=True)

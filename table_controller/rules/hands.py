@@ -3,6 +3,7 @@
 A hand's value is one int: higher is better, equal means exactly equal (suits never
 break a tie here; the straight-flush suit rule is applied by :func:`best_hands`).
 
+    >>> from table_controller.rules.cards import parse_cards
     >>> evaluate(parse_cards(["AS", "AH", "KD", "KC", "2S"])).category
     <Category.TWO_PAIR: 2>
 
@@ -15,9 +16,9 @@ bots; ``evaluate`` takes :class:`~table_controller.rules.cards.Card` values.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from typing import Iterable, Sequence
 
 from table_controller.rules.cards import FULL_DECK, SUITS, Card
 
@@ -183,7 +184,7 @@ def high_suit(cards: Sequence[Card]) -> str:
     return cards[0].suit
 
 
-def best_hands(hands: dict[str, Sequence[Card]], suit_order: str | None) -> tuple[list[str], HandValue | None]:
+def best_hands(hands: Mapping[str, Sequence[Card]], suit_order: str | None) -> tuple[list[str], HandValue | None]:
     """Who holds the single best hand.  Returns ``([name], value)``; several names when the
     best hands are exactly equal (D2: then nobody scores); ``([], None)`` with no hands.
 

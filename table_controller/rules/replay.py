@@ -8,12 +8,13 @@ result as the replay document.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
-from table_controller.rules.actions import Action, ActionError, load_line, parse_action
-from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.actions import Action, load_line, parse_action
+from table_controller.rules.engine import Engine
+from table_controller.rules.errors import ActionError, IllegalAction
 from table_controller.rules.state import GameState
 
 
@@ -97,21 +98,7 @@ def game_document(engine: Engine, g: GameState) -> dict[str, Any]:
 
 def table_document(engine: Engine) -> dict[str, Any]:
     s = engine.state
-    totals = engine.table_totals() if s.rules else {}
-    ranking = s.ranking or (engine._table_ranking() if s.rules else [])
-    standings = []
-    prev_key = None
-    rank = 0
-    for i, p in enumerate(ranking):
-        t = totals[p]
-        key = engine._standing_key(totals, p)
-        if s.finished and s.ranking:
-            rank = i + 1
-        elif key != prev_key:
-            rank = i + 1
-        prev_key = key
-        standings.append({"player": p, "rank": rank, "placement_points": t["placement_points"],
-                          "score_total": t["score_total"], "won_chicagos": t["won_chicagos"]})
+    standings = [row.to_dict() for row in engine.standings()]
     out: dict[str, Any] = {"finished": s.finished, "standings": standings}
     if s.finished and s.rules:
         n = s.rules.advance_first_heat if s.rules.heat <= 1 else s.rules.advance_later_heats

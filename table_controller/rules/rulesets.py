@@ -11,21 +11,18 @@ The engine reads parameters and options; it never asks which ruleset it is playi
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Mapping
+from typing import Any
 
 from table_controller.rules.actions import shown
+from table_controller.rules.errors import RulesetError
 from table_controller.rules.hands import Category
-
 
 # D11: shot-clock defaults in seconds, configurable per event (RULES.md §10)
 DEFAULT_CLOCKS: dict[str, float] = {"exchange": 30.0, "chicago": 10.0, "play": 20.0, "quads": 15.0}
 # General rules §2.12: "time" gives 60 s, then a 10 s countdown
 TIME_CALL_SECONDS = (60.0, 10.0)
-
-
-class RulesetError(ValueError):
-    """An unknown ruleset or option."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +78,7 @@ class Ruleset:
     def points_for(self, category: Category) -> int:
         return self.hand_points.get(category.reason, 0)
 
-    def with_options(self, options: Mapping[str, Any] | None) -> "Ruleset":
+    def with_options(self, options: Mapping[str, Any] | None) -> Ruleset:
         """A copy with parameter overrides (the ``options`` of a ``table`` action)."""
         if not options:
             return self
@@ -121,7 +118,7 @@ _HAND_CATEGORIES = ("one_pair", "two_pair", "three_of_a_kind", "straight", "flus
                     "full_house", "four_of_a_kind", "straight_flush", "royal_flush")
 
 
-def _text(limit: int):
+def _text(limit: int) -> Callable[[str, Any], str]:
     def check(name: str, v: Any) -> str:
         if not isinstance(v, str) or not v.strip() or len(v) > limit:
             raise RulesetError(f"option {name} must be a text of 1..{limit} characters")
@@ -129,7 +126,7 @@ def _text(limit: int):
     return check
 
 
-def _int(lo: int, hi: int):
+def _int(lo: int, hi: int) -> Callable[[str, Any], int]:
     def check(name: str, v: Any) -> int:
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise RulesetError(f"option {name} must be a whole number from {lo} to {hi}, not {shown(v)}")
@@ -143,7 +140,7 @@ def _flag(name: str, v: Any) -> bool:
     return v
 
 
-def _one_of(*choices: str):
+def _one_of(*choices: str) -> Callable[[str, Any], str]:
     def check(name: str, v: Any) -> str:
         if not isinstance(v, str) or v not in choices:
             raise RulesetError(f"option {name} must be one of {', '.join(choices)}, not {shown(v)}")

@@ -6,11 +6,14 @@ folds each one in as it emits it, so live state and a replay of the log are one 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any, Callable
+from enum import Enum
+from typing import Any
 
 from table_controller.rules import events as ev
 from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.rules.phases import DealPhase, Moment
 from table_controller.rules.rulesets import Ruleset, ruleset
 
 
@@ -52,7 +55,7 @@ class DealState:
     hands: dict[str, list[Card]]
     folded: set[str] = field(default_factory=set)
     draw_stop: set[str] = field(default_factory=set)
-    phase: str = "exchange"                       # exchange, quads_choice, chicago, tricks, over
+    phase: DealPhase = DealPhase.EXCHANGE
     exchange: int = 1
     placed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     awaiting: dict[str, int] = field(default_factory=dict)   # replacements still owed
@@ -128,10 +131,13 @@ class TableState:
         return g.deal if g else None
 
     def to_dict(self) -> dict[str, Any]:
-        return _plain(self)
+        out: dict[str, Any] = _plain(self)
+        return out
 
 
 def _plain(v: Any) -> Any:
+    if isinstance(v, Enum):  # DealPhase: its text
+        return v.value
     if isinstance(v, Card):
         return v.code
     if isinstance(v, Ruleset):
@@ -148,6 +154,18 @@ def _plain(v: Any) -> Any:
 
 
 # --- the fold --------------------------------------------------------------------------
+
+def _game(s: TableState) -> GameState:
+    g = s.game
+    assert g is not None, "an event of a game before any game_started"
+    return g
+
+
+def _deal(s: TableState) -> DealState:
+    d = s.deal
+    assert d is not None, "an event of a deal outside a deal"
+    return d
+
 
 def _table_opened(s: TableState, e: ev.TableOpened) -> None:
     s.rules = ruleset(e.ruleset, e.options)
@@ -176,7 +194,7 @@ def next_button(g: GameState, eligible: list[str]) -> str:
 
 
 def _deal_started(s: TableState, e: ev.DealStarted) -> None:
-    g = s.game
+    g = _game(s)
     seen = {c for cs in e.hands.values() for c in cs}
     g.deal = DealState(e.number, e.button, list(e.order), {p: list(cs) for p, cs in e.hands.items()},
                        folded=set(e.folded), draw_stop=set(e.draw_stop),
@@ -188,7 +206,7 @@ def _deal_started(s: TableState, e: ev.DealStarted) -> None:
 
 
 def _cards_placed(s: TableState, e: ev.CardsPlaced) -> None:
-    d = s.deal
+    d = _deal(s)
     for c in e.cards:
         d.hands[e.player].remove(c)
     d.placed[e.player] = e.cards
@@ -198,7 +216,7 @@ def _cards_placed(s: TableState, e: ev.CardsPlaced) -> None:
 
 
 def _open_card_shown(s: TableState, e: ev.OpenCardShown) -> None:
-    d = s.deal
+    d = _deal(s)
     d.stub.discard(e.card)
     if e.taken:
         d.hands[e.player].append(e.card)
@@ -209,7 +227,7 @@ def _open_card_shown(s: TableState, e: ev.OpenCardShown) -> None:
 
 
 def _cards_received(s: TableState, e: ev.CardsReceived) -> None:
-    d = s.deal
+    d = _deal(s)
     for c in e.cards:
         d.stub.discard(c)
         d.hands[e.player].append(c)
@@ -221,20 +239,20 @@ def _cards_received(s: TableState, e: ev.CardsReceived) -> None:
 
 
 def _stub_reshuffled(s: TableState, e: ev.StubReshuffled) -> None:
-    d = s.deal
+    d = _deal(s)
     d.stub = set(e.cards)
     d.discards_earlier -= set(e.cards)
 
 
 def _dealer_erred(s: TableState, e: ev.DealerErred) -> None:
-    d = s.deal
+    d = _deal(s)
     d.dealer_errors.append((e.player, e.kind, e.wrong_cards))
     for c in e.cards:  # a flashed card is put aside and shuffled back into the stub (r15)
         d.stub.add(c)
 
 
 def _exchange_ended(s: TableState, e: ev.ExchangeEnded) -> None:
-    d = s.deal
+    d = _deal(s)
     d.discards_earlier |= d.discards_now
     d.discards_now = set()
     d.placed = {}
@@ -243,13 +261,13 @@ def _exchange_ended(s: TableState, e: ev.ExchangeEnded) -> None:
 
 
 def _phase_entered(s: TableState, e: ev.PhaseEntered) -> None:
-    d = s.deal
-    d.phase = e.phase
-    if e.phase == "exchange":
+    d = _deal(s)
+    d.phase = DealPhase(e.phase)
+    if d.phase is DealPhase.EXCHANGE:
         d.exchange = e.exchange
-    elif e.phase in ("quads_choice", "chicago"):
+    elif d.phase in (DealPhase.QUADS_CHOICE, DealPhase.CHICAGO):
         d.asking = list(e.players)
-    elif e.phase == "tricks":
+    elif d.phase is DealPhase.TRICKS:
         d.asking = []
         d.trick_number = 1
         d.leader = e.players[0] if e.players else None
@@ -257,7 +275,7 @@ def _phase_entered(s: TableState, e: ev.PhaseEntered) -> None:
 
 
 def _awarded(s: TableState, e: ev.Awarded) -> None:
-    g = s.game
+    g = _game(s)
     g.players[e.player].score += e.points
     if e.reason == "chicago_won":
         g.players[e.player].won_chicagos += 1
@@ -270,50 +288,51 @@ def _awarded(s: TableState, e: ev.Awarded) -> None:
     else:  # between deals: it belongs to the next deal (REPLAY.md)
         g.between_deals.append(record)
     d = g.deal
-    if d is not None and e.moment.startswith("exchange") and e.reason in _HAND_REASONS:
+    if d is not None and e.moment in _EXCHANGE_MOMENTS and e.reason in _HAND_REASONS:
         d.last_scorer = e.player
         d.last_scoring_cards = tuple(d.hands.get(e.player, ()))
 
 
+_EXCHANGE_MOMENTS = frozenset(m.value for m in Moment if m.is_exchange)
 _HAND_REASONS = {"one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
                  "four_of_a_kind", "straight_flush", "royal_flush"}
 
 
 def _deduction_held(s: TableState, e: ev.DeductionHeld) -> None:
-    s.deal.held.append(AwardRecord(e.player, e.points, e.reason, e.moment))
+    _deal(s).held.append(AwardRecord(e.player, e.points, e.reason, e.moment))
 
 
 def _deductions_released(s: TableState, e: ev.DeductionsReleased) -> None:
-    d = s.deal
+    d = _deal(s)
     d.held = [h for h in d.held if h.player != e.player]
 
 
 def _hand_broken(s: TableState, e: ev.HandBroken) -> None:
-    s.deal.broken[e.player] = e.cards
+    _deal(s).broken[e.player] = e.cards
 
 
 def _chicago_mark_cleared(s: TableState, e: ev.ChicagoMarkCleared) -> None:
-    s.game.players[e.player].said_chicago = False
+    _game(s).players[e.player].said_chicago = False
 
 
 def _quads_chosen(s: TableState, e: ev.QuadsChosen) -> None:
-    d = s.deal
+    d = _deal(s)
     d.quads_choice[e.player] = e.choice
     d.asking = []
 
 
 def _chicago_answered(s: TableState, e: ev.ChicagoAnswered) -> None:
-    d = s.deal
+    d = _deal(s)
     if d.asking and d.asking[0] == e.player:
         d.asking.pop(0)
     if e.say:
         d.chicago = e.player
         d.asking = []
-        s.game.players[e.player].said_chicago = True
+        _game(s).players[e.player].said_chicago = True
 
 
 def _card_played(s: TableState, e: ev.CardPlayed) -> None:
-    d = s.deal
+    d = _deal(s)
     if not d.trick:
         d.leader = e.player
     d.hands[e.player].remove(e.card)
@@ -323,7 +342,7 @@ def _card_played(s: TableState, e: ev.CardPlayed) -> None:
 
 
 def _card_retracted(s: TableState, e: ev.CardRetracted) -> None:
-    d = s.deal
+    d = _deal(s)
     d.trick.pop()
     d.played[e.player].pop()
     d.hands[e.player].append(e.card)
@@ -331,17 +350,17 @@ def _card_retracted(s: TableState, e: ev.CardRetracted) -> None:
 
 
 def _revoke_stood(s: TableState, e: ev.RevokeStood) -> None:
-    d = s.deal
+    d = _deal(s)
     d.pending_revoke = None
     if e.dead:
         d.dead.add(e.player)
-        s.game.players[e.player].warnings += 1
+        _game(s).players[e.player].warnings += 1
     else:
         d.revoked.add(e.player)
 
 
 def _trick_won(s: TableState, e: ev.TrickWon) -> None:
-    d = s.deal
+    d = _deal(s)
     d.tricks.append((e.player, e.card))
     d.trick = []
     d.trick_number = e.number + 1
@@ -351,7 +370,7 @@ def _trick_won(s: TableState, e: ev.TrickWon) -> None:
 
 
 def _hand_folded(s: TableState, e: ev.HandFolded) -> None:
-    d = s.deal
+    d = _deal(s)
     d.folded.add(e.player)
     d.awaiting.pop(e.player, None)
     if e.player in d.asking:
@@ -359,7 +378,7 @@ def _hand_folded(s: TableState, e: ev.HandFolded) -> None:
 
 
 def _player_out(s: TableState, e: ev.PlayerOut) -> None:
-    g = s.game
+    g = _game(s)
     g.players[e.player].out = True
     g.out_order.append(e.player)
     if g.deal is not None and e.player in g.deal.order:
@@ -370,11 +389,11 @@ def _player_out(s: TableState, e: ev.PlayerOut) -> None:
 
 
 def _violation(s: TableState, e: ev.ViolationRecorded) -> None:
-    s.game.players[e.player].violations.append(e.clock)
+    _game(s).players[e.player].violations.append(e.clock)
 
 
 def _penalty_given(s: TableState, e: ev.PenaltyGiven) -> None:
-    p = s.game.players[e.player]
+    p = _game(s).players[e.player]
     if e.kind == "warning":
         p.warnings += 1
     elif e.kind == "sit_out_deal":
@@ -388,14 +407,14 @@ def _penalty_given(s: TableState, e: ev.PenaltyGiven) -> None:
 
 
 def _deal_ended(s: TableState, e: ev.DealEnded) -> None:
-    g = s.game
-    g.deal.phase = "over"
+    g = _game(s)
+    _deal(s).phase = DealPhase.OVER
     g.deals[-1].scores_after = g.scores()
     g.deal = None
 
 
 def _game_ended(s: TableState, e: ev.GameEnded) -> None:
-    g = s.game
+    g = _game(s)
     if g.deal is not None:
         g.deals[-1].scores_after = g.scores()
         g.deal = None

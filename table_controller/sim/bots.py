@@ -51,7 +51,7 @@ class RandomBot:
             placing = [p for p in waiting if p not in d.placed]
             if placing:
                 p = placing[0]
-                if engine._at_draw_stop(d, p):
+                if engine.at_draw_stop(p):
                     return act.Discard(p, ())
                 hand = list(d.hands[p])
                 n = rng.choices(range(engine.rules.max_exchange_cards + 1), weights=[3, 4, 3, 3, 2, 1][: engine.rules.max_exchange_cards + 1])[0]
@@ -71,13 +71,7 @@ class RandomBot:
             return act.ChicagoAnswer(p, rng.random() < rate)
         if phase == "tricks":
             p = engine.to_act()[0]
-            hand = d.hands[p]
-            legal = list(hand)
-            if d.trick and not engine._trick_complete(d):
-                led = d.trick[0][1].suit
-                follow = [c for c in hand if c.suit == led]
-                legal = follow or legal
-            return act.Play(p, rng.choice(sorted(legal)))
+            return act.Play(p, rng.choice(engine.legal_actions().plays[p]))  # r25: follows suit
         return None  # pragma: no cover
 
     def _draw(self, d, n: int) -> list[Card]:

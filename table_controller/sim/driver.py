@@ -143,7 +143,7 @@ class TableDriver:
         before = Translator.before(self.shadow)
         d = self.shadow.state.deal
         silent = (isinstance(action, Discard) and not action.cards and d is not None
-                  and action.player in d.order and self.shadow._at_draw_stop(d, action.player))
+                  and action.player in d.order and self.shadow.at_draw_stop(action.player))
         try:
             self.shadow.apply(action)
         except IllegalAction:

@@ -30,7 +30,7 @@ def silent_discard(engine: Engine, action: Action) -> bool:
     """A player at draw stop "placing nothing": nothing a table can see (as TableDriver.step)."""
     d = engine.state.deal
     return (isinstance(action, Discard) and not action.cards and d is not None
-            and action.player in d.order and engine._at_draw_stop(d, action.player))
+            and action.player in d.order and engine.at_draw_stop(action.player))
 
 
 def rebuild_table(actions: Iterable[Action], table) -> tuple[Engine, Translator]:

@@ -239,7 +239,7 @@ def build_view(engine: Engine, alerts: Iterable[Alert] = (), clocks: ShotClocks 
             score=pg.score if pg else 0,
             said_chicago=bool(pg and pg.said_chicago),
             won_chicagos=pg.won_chicagos if pg else 0,
-            draw_stop=bool(pg and d and name in d.order and engine._at_draw_stop(d, name)),
+            draw_stop=bool(pg and d and name in d.order and engine.at_draw_stop(name)),
             out=bool(pg and pg.out),
             dead_hand=bool(d and (name in d.dead or name in d.folded)),
             hand=hand, hand_name=hand_name, placed=placed, hand_count=hand_count, placed_count=placed_count,

@@ -74,7 +74,7 @@ class IncidentBot:
                 options.append(act.Timeout(p, "play"))
                 if d.pending_revoke and d.trick and d.trick[-1][0] == d.pending_revoke:
                     options += [act.Retract(d.pending_revoke)] * 3
-                elif d.trick and not engine._trick_complete(d) and p in d.hands:
+                elif d.trick and not engine.trick_complete and p in d.hands:
                     led = d.trick[0][1].suit
                     hand = d.hands[p]
                     off = sorted(c for c in hand if c.suit != led)

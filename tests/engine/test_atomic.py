@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from table_controller.rules import actions as act
 from table_controller.sim.bots import RandomBot
 from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.ledger import Ledger
 from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 
@@ -38,33 +39,59 @@ class Injected(BaseException):
 FAULTS = (lambda: IllegalAction("injected"), lambda: RuntimeError("injected bug"), lambda: Injected())
 
 
-class FaultyEngine(Engine):
-    """The real engine, with a failure raised at one event position of the next action:
+class FaultyLedger(Ledger):
+    """The engine's ledger, with a failure raised at one event position of the next action:
     ("before", 0) before its first event, ("after", k) just after its k-th event was
     listed and folded.  ("before", k + 1) would find the same state and log as
     ("after", k), so these positions are all there are."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    __slots__ = ("fault", "fired", "start")
+
+    def __init__(self, state, events) -> None:
+        super().__init__(state, events)
         self.fault: tuple[str, int, BaseException] | None = None
         self.fired = False
-        self._start = 0
+        self.start = 0
 
-    def apply(self, action):
-        self._start = len(self.events)
-        self.fired = False
-        return super().apply(action)
-
-    def _emit(self, event) -> None:
-        k = len(self.events) - self._start
+    def emit(self, event) -> None:
+        k = len(self.events) - self.start
         when, at, exc = self.fault or ("", -1, None)
         if when == "before" and k == at:
             self.fired = True
             raise exc
-        super()._emit(event)
+        super().emit(event)
         if when == "after" and k == at:
             self.fired = True
             raise exc
+
+
+class FaultyEngine(Engine):
+    """The real engine, emitting every event through a FaultyLedger."""
+
+    def __init__(self) -> None:
+        self.ledger: FaultyLedger | None = None
+        super().__init__(ledger=self._make_ledger)
+
+    def _make_ledger(self, state, events) -> FaultyLedger:
+        self.ledger = FaultyLedger(state, events)
+        return self.ledger
+
+    @property
+    def fault(self):
+        return self.ledger.fault
+
+    @fault.setter
+    def fault(self, value) -> None:
+        self.ledger.fault = value
+
+    @property
+    def fired(self) -> bool:
+        return self.ledger.fired
+
+    def apply(self, action):
+        self.ledger.start = len(self.events)
+        self.ledger.fired = False
+        return super().apply(action)
 
 
 def same_table(engine: Engine, state_copy, events_before: list) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from enum import Enum
 
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
@@ -73,6 +74,8 @@ def check_to_dict(state_part, plain, path: str = "state") -> None:
         assert plain == v.code, path
     elif isinstance(v, Ruleset):
         assert plain == v.name, path
+    elif isinstance(v, Enum):  # a phase: its text, as plain str
+        assert plain == v.value and type(plain) is str, f"{path}: {plain!r} != {v!r}"
     elif is_dataclass(v):
         names = [f.name for f in fields(v)]
         assert isinstance(plain, dict) and list(plain) == names, path

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from table_controller.rules.hands import Category
+from table_controller.rules.rulesets import RULESETS, ruleset
 from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
 
 
@@ -467,3 +469,116 @@ def test_royal_flush_option_from_a_script_zeroes_every_opponent__sm2025_r19():
     g = doc["games"][0]
     assert g["finished"] and g["winner"] == "Anna"
     assert g["scores"] == {"Anna": 52, "Bo": 0, "Cilla": 0, "Dan": 0}
+
+
+# --- mutants of the rules package after its move (issue 14) ----------------------------
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_a_high_card_scores_no_points__sm2025_r19(name):
+    # the analysis (odds, solver) asks the points of any best hand, a high card too
+    assert ruleset(name).points_for(Category.HIGH_CARD) == 0
+
+
+@pytest.mark.parametrize("points,ok", [(-52, True), (-53, False), (0, True), (1, False)])
+@pytest.mark.parametrize("option", ["revoke_points", "dealer_error_points", "chicago_lost"])
+def test_a_deduction_option_takes_at_most_the_52_a_game_is_played_to__s13_options(option, points, ok):
+    _, doc = Script(options={option: points}, game=False).run()
+    rejected = [r for r in doc["rejected"] if r["action"] == "table"]
+    assert (rejected == []) == ok, rejected
+    if not ok:
+        assert option in rejected[0]["reason"]
+
+
+def test_every_player_in_the_deal_is_dealt_a_hand__sm2025_r12():
+    s = Script().deal(**{p: h for p, h in JUNK.items() if p != "Cilla"})
+    assert rejected(s.doc()) == ["no hand dealt to Cilla"]
+
+
+def test_a_player_sitting_out_the_deal_may_be_dealt_no_hand__sm2025_r35():
+    s = Script().add(do="penalty", player="Cilla", kind="sit_out_deal", reason="r33")
+    s.deal(**{p: h for p, h in JUNK.items() if p != "Cilla"})
+    engine, doc = s.run()
+    assert rejected(doc) == []
+    assert engine.to_act() == ["Anna", "Bo", "Dan"]
+
+
+def test_a_royal_flush_scored_as_points_is_not_taken_for_a_straight_flush__s13_options_r19():
+    # royal_flush "points" with straight_flush "out": the royal flush scores its points
+    # and the game goes on; it does not go out at 52 as a straight flush would
+    s = Script(options={"royal_flush": "points", "straight_flush": "out", "hand_points": {"royal_flush": 30}})
+    s.deal(**dict(JUNK, Anna="AS KS QS JS TS")).stand()
+    _, doc = s.run()
+    assert rejected(doc) == []
+    assert awards(doc) == [("Anna", 30, "royal_flush")]
+    assert not doc["games"][0]["finished"]
+
+
+def test_a_card_after_a_broken_chicago_names_the_deal_it_ended__sm2025_d8():
+    s = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS)  # deal 1: played out
+    s.deal(**dict(JUNK, Dan="3D 5D 7D 2H JH")).adjust("Anna", 20).stand().stand().stand().chicago("Anna", True)
+    s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan JH")  # Dan breaks the Chicago (r24)
+    s.play("Anna AS")
+    reasons = rejected(s.doc())
+    assert len(reasons) == 1 and reasons[0].startswith("the trick play of deal 2 ended"), reasons
+
+
+def test_a_four_of_a_kind_choice_is_refused_during_the_chicago_question__sm2025_r22():
+    s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.add(do="quads", player="Anna", choice="zero")
+    engine, doc = s.run()
+    assert rejected(doc) == ["Anna is not asked for a four-of-a-kind choice now"]
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Anna"]
+
+
+def test_time_is_not_called_on_a_complete_trick__general_rules_2_12_r26():
+    # Dan revokes on the trick's last card: the trick is complete, the winner leads next
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D")
+    s.add(do="time_call", player="Bo")
+    engine, doc = s.run()
+    assert rejected(doc) == ["the trick is complete; call time on the next player to act"]
+    assert "Bo" not in engine.state.deal.folded
+
+
+def test_a_revoke_is_a_revoke_whichever_suit_is_played__sm2025_r26():
+    # a spade on a club lead while holding clubs (suit letters sort the other way round
+    # from the heart-on-spade case)
+    hands = dict(JUNK, Anna="AS KS QS JS 8C", Bo="2C 3C 4D 6D 8S")
+    s = Script().deal(**hands).stand().stand().stand().play("Anna 8C", "Bo 8S")
+    engine, doc = s.run()
+    assert rejected(doc) == []
+    assert [e.revoke for e in events(engine, "card_played")] == [False, True]
+
+
+def test_game_actions_need_a_game_in_progress__sm2025_r2():
+    s = Script(game=False).deal(**JUNK)
+    assert rejected(s.doc()) == ["no game is in progress: start one with 'game'"]
+    s = Script().deal(**dict(JUNK, Anna="AS KS QS JS TS")).stand()  # the royal flush ends the game
+    s.deal(**JUNK)
+    assert rejected(s.doc()) == ["no game is in progress: start one with 'game'"]
+
+
+@pytest.mark.parametrize("order,ok", [("CDHS", True), ("SHD", False), ("SHDX", False)])
+def test_the_special_suit_order_names_all_four_suits__s13_options(order, ok):
+    _, doc = Script(options={"special_suit_order": order}, game=False).run()
+    assert (rejected(doc) == []) == ok, rejected(doc)
+
+
+@pytest.mark.parametrize("limit,ok", [(100, True), (101, False), (0, True), (-1, False)])
+def test_a_score_threshold_option_is_0_to_100__s13_options(limit, ok):
+    for option in ("draw_stop", "chicago_min_score"):
+        _, doc = Script(options={option: limit}, game=False).run()
+        assert (rejected(doc) == []) == ok, (option, rejected(doc))
+
+
+def test_a_score_change_at_an_exchange_is_no_scored_hand__sm2019_r17_r19():
+    # sm2019: Anna at draw stop exchanges anyway and drops to 0 at exchange 1 (r19); nobody
+    # scores a hand there (an exact tie, D2).  At exchange 2 she may discard from her pair
+    # without "breaking" a hand that scored (r17)
+    hands = dict(JUNK, Anna="9S 9H KS QS JS", Bo="9D 9C KD QD JC", Cilla="2D 5C 7C 8C TC")
+    s = Script("sm2019").adjust("Anna", 45).deal(**hands)
+    s.discard("Anna", "KS").stand("Bo", "Cilla", "Dan")
+    s.discard("Anna", "9S")
+    engine, doc = s.run()
+    assert rejected(doc) == []
+    assert ("Anna", -45, "draw_stop_attempt") in awards(doc)
+    assert events(engine, "hand_broken") == []

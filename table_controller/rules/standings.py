@@ -1,0 +1,89 @@
+"""The table's standings over its games (r11): placement points, then total score, then
+won Chicagos, then the särspel.  Plain functions of the state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from table_controller.rules.state import TableState
+
+
+class Totals(TypedDict):
+    placement_points: float
+    score_total: int
+    won_chicagos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's line in the table's standings."""
+
+    player: str
+    rank: int                 # players equal on every count share a rank
+    placement_points: float   # a whole number is an int (shared places give halves)
+    score_total: int
+    won_chicagos: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "rank": self.rank, "placement_points": self.placement_points,
+                "score_total": self.score_total, "won_chicagos": self.won_chicagos}
+
+
+def table_totals(s: TableState) -> dict[str, Totals]:
+    """Each player's totals over the table's regular games (a särspel does not count, r11)."""
+    totals: dict[str, Totals] = {p: {"placement_points": 0, "score_total": 0, "won_chicagos": 0} for p in s.players}
+    for g in s.games:
+        if g.playoff:
+            continue
+        for p, pg in g.players.items():
+            totals[p]["score_total"] += pg.score
+            totals[p]["won_chicagos"] += pg.won_chicagos
+            if g.finished:
+                totals[p]["placement_points"] += g.placement_points.get(p, 0)
+    for t in totals.values():
+        v = t["placement_points"]
+        t["placement_points"] = int(v) if float(v).is_integer() else v
+    return totals
+
+
+def standing_key(totals: dict[str, Totals], p: str) -> tuple[float, int, int]:
+    t = totals[p]
+    return (-t["placement_points"], -t["score_total"], -t["won_chicagos"])
+
+
+def table_ranking(s: TableState) -> list[str]:
+    """r11: placement points, then total score, then won Chicagos, then the särspel."""
+    totals = table_totals(s)
+    ranking = sorted(s.players, key=lambda p: standing_key(totals, p))
+    playoff = next((g for g in s.games if g.playoff and g.finished), None)
+    if playoff and playoff.winner:
+        ranking.remove(playoff.winner)
+        ranking.insert(0, playoff.winner)
+    return ranking
+
+
+def tied_at_top(s: TableState, ranking: list[str]) -> list[str]:
+    totals = table_totals(s)
+    top = standing_key(totals, ranking[0])
+    return [p for p in ranking if standing_key(totals, p) == top]
+
+
+def standings(s: TableState) -> list[Standing]:
+    """The table's standings: the final ranking once the table is over (the särspel decides
+    a tie, r11), else the order now, equal players sharing a rank."""
+    if s.rules is None:
+        return []
+    totals = table_totals(s)
+    ranking = s.ranking or table_ranking(s)
+    out = []
+    prev_key = None
+    rank = 0
+    for i, p in enumerate(ranking):
+        t = totals[p]
+        key = standing_key(totals, p)
+        if s.finished and s.ranking or key != prev_key:
+            rank = i + 1
+        prev_key = key
+        out.append(Standing(p, rank, t["placement_points"], t["score_total"], t["won_chicagos"]))
+    return out
