@@ -1,7 +1,7 @@
 """vision: the overhead table camera (issue 7).
 
 Frames from a camera source are read against a calibration (ArUco markers on the
-felt give the table's geometry) and turned into ``firmware_bridge.events.CameraPad``
+felt give the table's geometry) and turned into ``table_controller.sensor_events.CameraPad``
 sensor events: per pad the face-down count and the face-up cards with a confidence.
 See ``vision.camera`` for the API sensing uses and ``vision/README.md`` for the rest.
 

@@ -1,6 +1,6 @@
 """The table camera as a sensor: frames in, :class:`CameraPad` events out.
 
-This is the API sensing uses (``firmware_bridge.events`` is the shared shape, so
+This is the API sensing uses (``table_controller.sensor_events`` is the shared shape, so
 sensing fuses camera and RFID without knowing the source)::
 
     from vision import TableCamera, CameraSource, Calibration
@@ -29,7 +29,7 @@ from typing import Callable
 
 import numpy as np
 
-from firmware_bridge.events import CameraPad, CardSighting
+from table_controller.sensor_events import CameraPad, CardSighting
 
 from .calibration import Calibration
 from .photo.recognise import Recogniser

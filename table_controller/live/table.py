@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 from typing import Any, Callable
 
-from firmware_bridge.events import ButtonPressed, SensorEvent
+from table_controller.sensor_events import ButtonPressed, SensorEvent
 
 from table_controller.rules.actions import Action, Discard, Timeout
 from ..clocks import Clock, ShotClocks, waiting_clocks

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from firmware_bridge.events import (ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus,
+from table_controller.sensor_events import (ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus,
                                     SensorEvent)
 
 from table_controller.rules.actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract

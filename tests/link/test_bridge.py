@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from firmware_bridge.errors import BadCommand, CommandFailed
-from firmware_bridge.events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus
+from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus
 from hardware.virtual import NoiseModel, VirtualTable
 
 from .conftest import bridge, settle, until

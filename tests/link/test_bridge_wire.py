@@ -12,7 +12,7 @@ import tty
 import serial
 
 from firmware_bridge.codec import encode_frame
-from firmware_bridge.events import LinkStatus, PadContents
+from table_controller.sensor_events import LinkStatus, PadContents
 
 from .conftest import bridge, settle, until
 

@@ -1,10 +1,18 @@
 """Sensor events: what the table's sensors report, before any game meaning.
 
-The serial bridge and the camera (``vision``) both produce these, so sensing fuses
-them without knowing where they came from.  Pads are named ``seat1``..``seat4`` and
-``tray`` (the dealer's discard tray).  Times are monotonic seconds from the
-``Clock`` the producer was given.  A card is known here only by its RFID UID (hex
-text); turning UIDs into cards is the deck's job in ``table_controller``.
+The serial bridge (``firmware_bridge``) and the camera (``vision``) both produce these,
+so sensing fuses them without knowing where they came from; the store keeps them as
+"sensor" records.  Pads are named ``seat1``..``seat4`` and ``tray`` (the dealer's
+discard tray).  Times are monotonic seconds from the ``Clock`` the producer was given.
+A card is known here only by its RFID UID (hex text); turning UIDs into cards is the
+deck's job (``table_controller.deck``).
+
+Why here, alone: the producers (bridge, camera) and the consumers (sensing, store, live)
+must share these types, and neither side may own them (the bridge importing sensing, or
+sensing importing the bridge, would tie the serial line to the rules).  So they live in
+one leaf module that imports nothing of the project: importing it loads only this file
+(``table_controller/__init__`` holds nothing but a docstring), so the bridge and the
+camera stay light and usable alone.  Keep it that way: standard library only.
 """
 
 from __future__ import annotations
