@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "camera": ("vision.cli", "calibrate and view the table camera, read cards in photos"),
     "protocol": ("dashboard.protocol_cli", "write the printable protocol of a table's games"),
     "serve": ("dashboard.serve_cli", "serve the dashboard for a table"),
-    "demo": ("dashboard.demo", "a simulated table with bots and its dashboard on localhost"),
+    "demo": ("table_controller.app.commands.demo", "a simulated table with bots and its dashboard on localhost"),
 }
 
 

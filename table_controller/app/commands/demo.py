@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .errors import DashboardError
+from dashboard.errors import DashboardError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--manual-chicago", action="store_true",
                    help="with --direct: the bots leave the Chicago question to the Revisor's tablet")
     p.add_argument("--name", default="Demo table", help="the table's name on every view")
-    from .serve_cli import add_event_arguments, add_web_arguments
+    from dashboard.serve_cli import add_event_arguments, add_web_arguments
     add_event_arguments(p)
     add_web_arguments(p)
 
@@ -74,8 +74,8 @@ async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from .hall import peer_bases
-    from .serve_cli import port_problem, private_files, web_settings
+    from dashboard.hall import peer_bases
+    from dashboard.serve_cli import port_problem, private_files, web_settings
 
     problem = port_problem("127.0.0.1", args.port)
     if problem:
@@ -102,7 +102,7 @@ def main(args: argparse.Namespace) -> int:
 
 async def _run(args: argparse.Namespace, data: Path) -> None:
     if args.direct:
-        from .table_files import open_table
+        from dashboard.table_files import open_table
         hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0,
                                  tokens_file=args.tokens)
         await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
@@ -113,7 +113,7 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
     from table_controller.sim.driver import TableDriver, VirtualHands
     from table_controller.sim.virtual import noise_model
 
-    from .table_files import open_table
+    from dashboard.table_files import open_table
 
     # the firmware's own logic at a quicker pace (as the live loop's own bot tests run it)
     with VirtualTable(noise=noise_model("rough"), seed=args.seed or 0,
@@ -134,8 +134,8 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
 async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> None:
     import uvicorn
 
-    from .app import create_app
-    from .serve_cli import print_urls, uvicorn_config
+    from dashboard.app import create_app
+    from dashboard.serve_cli import print_urls, uvicorn_config
 
     how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
     print(f"{args.name} (data in {data}): {how}, {args.pace:g} s apart; "
