@@ -264,7 +264,7 @@ class LiveTable:
 
     def _expired(self, action: Action) -> None:
         if isinstance(action, Timeout) and action.clock == "exchange":
-            cards = self.sensing._own_cards(action.player)
+            cards = self.sensing.own_cards(action.player)
             if cards:  # D12: the player exchanges what lies placed
                 action = Discard(action.player, tuple(sorted(cards)))
         try:

@@ -78,12 +78,12 @@ def test_merge_invariants(rs, threshold):
 
 
 def test_a_back_inside_a_face_read_on_both_corners_is_that_face():
-    from vision.photo.recognise import CardReading, _holds
+    from vision.photo.recognise import CardReading, holds
 
     # An ace read on both corners, lying diagonally: its outline is the band between them.
     ace = CardReading("AS", 1.0, ((0.0, 150.0), (40.0, 60.0), (640.0, 330.0), (600.0, 420.0)), 2)
-    assert _holds((200.0, 150.0, 500.0, 400.0), ace)  # the ornate pip in the middle
-    assert _holds((-20.0, 40.0, 660.0, 440.0), ace)  # the whole card
-    assert not _holds((300.0, 450.0, 600.0, 640.0), ace)  # a back beside it
+    assert holds((200.0, 150.0, 500.0, 400.0), ace)  # the ornate pip in the middle
+    assert holds((-20.0, 40.0, 660.0, 440.0), ace)  # the whole card
+    assert not holds((300.0, 450.0, 600.0, 640.0), ace)  # a back beside it
     one_corner = CardReading("AS", 1.0, ace.corners, 1)
-    assert not _holds((200.0, 150.0, 500.0, 400.0), one_corner)  # one corner says nothing of the middle
+    assert not holds((200.0, 150.0, 500.0, 400.0), one_corner)  # one corner says nothing of the middle

@@ -120,8 +120,8 @@ def test_a_face_down_card_is_reported_as_a_back(reader, seed):
     assert 0.0 < back.confidence <= 1.0 and back.indices == 0
     # Where it is: the reported box and the card's own box overlap well.
     (truth,) = photo.back_boxes()
-    from vision.photo.recognise import _iou
-    assert _iou(back.box, truth) > 0.5
+    from vision.photo.recognise import iou
+    assert iou(back.box, truth) > 0.5
 
 
 def test_face_up_and_face_down_cards_together(reader):

@@ -43,8 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
     """Random legal actions entered through the live loop, waiting while the TL pauses."""
-    from table_controller.sim.bots import RandomBot
     from table_controller.rules.engine import IllegalAction
+    from table_controller.sim.bots import RandomBot
 
     bot = RandomBot(seed)
     while True:
@@ -107,13 +107,12 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
                                  tokens_file=args.tokens)
         await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
         return
+    from dashboard.table_files import open_table
     from firmware_bridge import SeatControllerClient
     from hardware.firmware.controller import Config
     from hardware.virtual import VirtualTable
     from table_controller.sim.driver import TableDriver, VirtualHands
     from table_controller.sim.virtual import noise_model
-
-    from dashboard.table_files import open_table
 
     # the firmware's own logic at a quicker pace (as the live loop's own bot tests run it)
     with VirtualTable(noise=noise_model("rough"), seed=args.seed or 0,
