@@ -33,7 +33,7 @@ from table_controller.sensor_events import CameraPad, CardSighting
 
 from .calibration import Calibration
 from .photo.recognise import Recogniser
-from .recognize import PadReading, TableReader
+from .table_reader import PadReading, TableReader
 from .rowread import MIN_CONFIDENCE
 from .source import CameraSource
 
