@@ -20,7 +20,7 @@ PACKAGES = ("table_controller", "dashboard", "hardware", "firmware_bridge", "vis
 # The core of the controller: what runs a table, with no web, no simulation, no device.
 CORE = ("table_controller.rules", "table_controller.sensing", "table_controller.store",
         "table_controller.live", "table_controller.views", "table_controller.deck",
-        "table_controller.clocks", "table_controller.sensor_events", "table_controller.textprotocol",
+        "table_controller.clocks", "table_controller.sensor_events", "table_controller.scoresheet_text",
         "table_controller.analysis", "table_controller.tournament")
 APP = "table_controller.app"
 SIM = "table_controller.sim"

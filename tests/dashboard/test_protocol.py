@@ -13,9 +13,9 @@ import pypdf
 import pytest
 
 from dashboard.errors import DashboardError
-from dashboard.protocol_model import fences, game_protocol
-from dashboard.protocol_pdf import protocol_pdf
-from dashboard.protocol_svg import game_svg, protocol_html
+from dashboard.scoresheet.model import fences, game_sheet
+from dashboard.scoresheet.pdf import scoresheet_pdf
+from dashboard.scoresheet.svg import game_svg, scoresheet_html
 from table_controller.rules.replay import replay_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,7 @@ def test_fences_of_five__r9():
 
 
 def test_rows_of_a_hand_written_game__r9_r10():
-    g = game_protocol(HAND_DOC["games"][0])
+    g = game_sheet(HAND_DOC["games"][0])
     rows = {r.name: r for r in g.rows}
     assert rows["Bo"].marks == 57 and rows["Bo"].minus == 0 and rows["Bo"].stars == 1
     assert rows["Cilla"].marks == 15 and rows["Cilla"].minus == 15 and rows["Cilla"].said_chicago
@@ -64,7 +64,7 @@ def test_rows_of_a_hand_written_game__r9_r10():
 
 
 def test_pdf_holds_totals_marks_and_placement_points__s12():
-    text = pdf_text(protocol_pdf(HAND_DOC))  # Swedish words by default (RULES.md §1)
+    text = pdf_text(scoresheet_pdf(HAND_DOC))  # Swedish words by default (RULES.md §1)
     assert "Protokoll \u2013 omgång 1 av 3" in text and "Vinnare: Bo" in text
     for needle in ("57 streck", "31 streck", "15 streck", "avdrag 15", "Sade Chicago (ringad): Bo, Cilla",
                    "Revisor: underskrift", "TL: underskrift"):
@@ -77,21 +77,21 @@ def test_pdf_holds_totals_marks_and_placement_points__s12():
 
 
 def test_pdf_in_english_on_request__s12():
-    text = pdf_text(protocol_pdf(HAND_DOC, lang="en"))
+    text = pdf_text(scoresheet_pdf(HAND_DOC, lang="en"))
     for needle in ("Protocol \u2013 game 1 of 3", "Winner: Bo", "57 marks", "minus 15",
                    "Said Chicago (circled): Bo, Cilla", "Revisor: signature", "Table result"):
         assert needle in text, needle
     with pytest.raises(ValueError):
-        protocol_pdf(HAND_DOC, lang="de")
+        scoresheet_pdf(HAND_DOC, lang="de")
 
 
 def test_pdf_is_byte_identical_for_the_same_protocol():
-    assert protocol_pdf(HAND_DOC) == protocol_pdf(HAND_DOC)
+    assert scoresheet_pdf(HAND_DOC) == scoresheet_pdf(HAND_DOC)
 
 
 def test_pdf_of_the_chicago_won_example__r10_r23():
     _, doc = replay_lines((EXAMPLES / "chicago_won.jsonl").read_text().splitlines())
-    text = pdf_text(protocol_pdf(doc))
+    text = pdf_text(scoresheet_pdf(doc))
     assert "35 streck" in text  # 20 (adjust) + 15 (Chicago won)
     assert "Sade Chicago (ringad): Anna" in text
     assert "Anna\n*\n" in text  # one star beside the name
@@ -99,7 +99,7 @@ def test_pdf_of_the_chicago_won_example__r10_r23():
 
 def test_pdf_of_a_full_table_has_every_game_and_its_placement_points__r8():
     _, doc = replay_lines((EXAMPLES / "full_table.jsonl").read_text().splitlines())
-    data = protocol_pdf(doc)
+    data = scoresheet_pdf(doc)
     text = pdf_text(data)
     for g in doc["games"]:
         head = f"Protokoll \u2013 omgång {g['number']} av 3"
@@ -116,7 +116,7 @@ def test_pdf_of_a_full_table_has_every_game_and_its_placement_points__r8():
 
 
 def test_svg_draws_one_stroke_per_mark_and_red_strokes_for_minus():
-    svg = ET.fromstring(game_svg(game_protocol(HAND_DOC["games"][0])))
+    svg = ET.fromstring(game_svg(game_sheet(HAND_DOC["games"][0])))
     rows = {g.get("data-player"): g for g in svg.iter(SVG + "g")}
     for name, marks, minus in (("Anna", 31, 0), ("Bo", 57, 0), ("Cilla", 15, 15)):
         lines = [x.get("class") for x in rows[name].iter(SVG + "line")]
@@ -130,9 +130,9 @@ def test_svg_draws_one_stroke_per_mark_and_red_strokes_for_minus():
 
 def test_bad_document_is_a_clear_error_not_a_traceback():
     with pytest.raises(DashboardError):
-        protocol_pdf({"ruleset": "sm2025"})
+        scoresheet_pdf({"ruleset": "sm2025"})
     with pytest.raises(DashboardError):
-        protocol_html({"games": [{"number": 1}]})
+        scoresheet_html({"games": [{"number": 1}]})
 
 
 def test_protocol_command_writes_the_pdf(tmp_path):
@@ -170,7 +170,7 @@ def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
     assert r.returncode == 0, r.stderr
     # the log and the script give the same protocol; the log adds the game's own date and times
     from_log = pdf_text(out.read_bytes()).splitlines()
-    from_script = pdf_text(protocol_pdf(doc)).splitlines()
+    from_script = pdf_text(scoresheet_pdf(doc)).splitlines()
     # (the date line moves page breaks: page numbers and continuation headings left out)
     dated = re.compile(r"Datum:|Tid:|\d{4}-\d\d-\d\d|\d\d:\d\d(\u2013\d\d:\d\d)?|Sida \d+|.*\(forts\.\)")
     assert [x for x in from_log if x.strip() and not dated.fullmatch(x.strip())] == \

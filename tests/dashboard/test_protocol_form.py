@@ -15,9 +15,9 @@ import pdfplumber
 import pypdf
 import pytest
 
-from dashboard.protocol_head import ProtocolHead, Player, ZONE
-from dashboard.protocol_notes import facts_from_script
-from dashboard.protocol_pdf import protocol_pdf, tiebreaks
+from dashboard.scoresheet.head import SheetHead, Player, ZONE
+from dashboard.scoresheet.notes import facts_from_script
+from dashboard.scoresheet.pdf import scoresheet_pdf, tiebreaks
 from table_controller.rules.replay import read_script, replay_lines
 from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
@@ -151,7 +151,7 @@ def test_header_holds_event_heat_table_date_time_and_player_ids__s12(tmp_path):
 def test_penalties_warnings_and_corrections_are_marked_with_their_reasons__r19_s11():
     lines = tl_script()
     _, doc = replay_lines(lines)
-    text = " ".join(pages(protocol_pdf(doc, facts=facts_from_script(lines)))[0].split())
+    text = " ".join(pages(scoresheet_pdf(doc, facts=facts_from_script(lines)))[0].split())
     assert "Giv 1, Cilla: Varning: \u201dpratade under given\u201d" in text
     assert "Giv 1, Dan: Straff \u2013 poängavdrag -2: \u201dvisade kort\u201d" in text
     assert "Giv 1, Dan: TL-rättelse +6: \u201dräknefel\u201d" in text
@@ -166,14 +166,14 @@ def test_penalties_warnings_and_corrections_are_marked_with_their_reasons__r19_s
 def test_automatic_penalties_and_revoke_warning_are_marked__r26():
     lines = (EXAMPLES / "revoke.jsonl").read_text().splitlines()
     _, doc = replay_lines(lines)
-    text = "\n".join(pages(protocol_pdf(doc, facts=facts_from_script(lines))))
+    text = "\n".join(pages(scoresheet_pdf(doc, facts=facts_from_script(lines))))
     assert "Varning \u2013 bekände inte färg (r26)" in text
 
 
 def test_summary_page_places_totals_and_who_goes_on__r8_r11():
     lines = (EXAMPLES / "full_table.jsonl").read_text().splitlines()
     _, doc = replay_lines(lines)
-    data = protocol_pdf(doc, facts=facts_from_script(lines), info=ProtocolHead(event="SM", heat="1", table="3"))
+    data = scoresheet_pdf(doc, facts=facts_from_script(lines), info=SheetHead(event="SM", heat="1", table="3"))
     summary = pages(data)[-1]
     assert summary.startswith("Bordets resultat \u2013 bord 3")
     rows = [x.strip() for x in summary.splitlines()]
@@ -204,8 +204,8 @@ def test_tiebreaks_are_explained__r11():
 def test_no_text_overlaps_another_or_a_tally__s12(example, lang):
     lines = (EXAMPLES / f"{example}.jsonl").read_text().splitlines()
     _, doc = replay_lines(lines)
-    data = protocol_pdf(doc, facts=facts_from_script(lines), lang=lang,
-                        info=ProtocolHead(event="Svenska mästerskapen i Chicago 2026, Stockholm", heat="1", table="12",
+    data = scoresheet_pdf(doc, facts=facts_from_script(lines), lang=lang,
+                        info=SheetHead(event="Svenska mästerskapen i Chicago 2026, Stockholm", heat="1", table="12",
                                           players={"Anna": Player("S-1", "Sällskapet Spader")}))
     assert not overlaps(data)
     assert not line_boxes(data)
@@ -259,10 +259,10 @@ def test_long_names_clubs_and_event_never_run_into_the_next_column():
     for short, full in long.items():
         text = text.replace(f'"{short}"', _json.dumps(full))
     doc = _json.loads(text)
-    info = ProtocolHead(event="Svenska mästerskapen i Chicago 2026, final, Stockholms Stadshus, Gyllene salen",
+    info = SheetHead(event="Svenska mästerskapen i Chicago 2026, final, Stockholms Stadshus, Gyllene salen",
                         heat="Finalheat 3 (kvällspasset)", table="Bord 12 vid fönstret mot Riddarfjärden",
                         players={long["Anna"]: Player("SWE-2026-000123", "Sällskapet för Kortspel och Schack i Ekebyholm")})
     for lang in ("sv", "en"):
-        data = protocol_pdf(copy.deepcopy(doc), info=info, lang=lang)
+        data = scoresheet_pdf(copy.deepcopy(doc), info=info, lang=lang)
         assert not overlaps(data) and not line_boxes(data)
         assert "Bo" in pages(data)[0]

@@ -1,6 +1,6 @@
 """The protocol (RULES.md §12) as SVG for the app: the same rows as the PDF.
 
-    >>> html = protocol_html(replay_document(engine))   # doctest: +SKIP
+    >>> html = scoresheet_html(replay_document(engine))   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping
 
-from .protocol_model import GameProtocol, ProtocolRow, document_protocols, fences, fmt_points
+from .model import GameSheet, SheetRow, document_sheets, fences, fmt_points
 
 FENCE_W = 22
 MARK_GAP = 3.6
@@ -18,7 +18,7 @@ TALLY_X = 170
 W = 640
 
 
-def game_svg(g: GameProtocol) -> str:
+def game_svg(g: GameSheet) -> str:
     parts: list[str] = []
     y = 30
     parts.append(f'<text x="10" y="20" class="h">Game {g.number}'
@@ -41,7 +41,7 @@ def game_svg(g: GameProtocol) -> str:
             f'viewBox="0 0 {W} {y}" width="{W}" height="{y}">' + "".join(parts) + "</svg>")
 
 
-def _row(row: ProtocolRow, y: float) -> tuple[str, float]:
+def _row(row: SheetRow, y: float) -> tuple[str, float]:
     plus, minus = fences(row.marks), fences(row.minus)
     lines = max(1, -(-len(plus) // PER_LINE)) + (max(1, -(-len(minus) // PER_LINE)) if minus else 0)
     height = max(36, lines * (MARK_H + 8) + 16)
@@ -83,9 +83,9 @@ def _tally(out: list[str], groups: list[int], top: float, cls: str) -> float:
     return y + MARK_H + 8
 
 
-def protocol_html(doc: Mapping[str, Any]) -> str:
+def scoresheet_html(doc: Mapping[str, Any]) -> str:
     """All games' protocols as an HTML fragment (one SVG per game)."""
-    games = document_protocols(doc)
+    games = document_sheets(doc)
     if not games:
         return '<p class="empty">No game has started yet.</p>'
     return "".join(f'<section class="game-protocol">{game_svg(g)}</section>' for g in games)

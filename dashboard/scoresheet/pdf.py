@@ -1,7 +1,7 @@
 """The printable protocol (RULES.md §12) as a PDF: a form per game, then the table's
 result page.
 
-    >>> data = protocol_pdf(replay_document(engine), facts=facts, head=head)   # doctest: +SKIP
+    >>> data = scoresheet_pdf(replay_document(engine), facts=facts, head=head)   # doctest: +SKIP
 
 ReportLab with ``invariant=1`` and the creation date set to the game's own time from
 the log: the same log gives byte-identical files, so an archived protocol can be checked
@@ -17,10 +17,10 @@ from typing import Any, Mapping
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
-from .protocol_head import ProtocolHead, pdf_date, stamp
-from .protocol_model import GameProtocol, ProtocolRow, document_protocols, fences, fmt_points
-from .protocol_notes import LogFacts, Note
-from .protocol_words import PENALTY_REASONS, clock_text, penalty_kind_text, reason_text, words
+from .head import SheetHead, pdf_date, stamp
+from .model import GameSheet, SheetRow, document_sheets, fences, fmt_points
+from .notes import LogFacts, Note
+from .words import PENALTY_REASONS, clock_text, penalty_kind_text, reason_text, words
 
 PAGE_W, PAGE_H = A4
 MARGIN = 40
@@ -104,16 +104,16 @@ class _Doc:
         self.c.showPage()
 
 
-def protocol_pdf(doc: Mapping[str, Any], title: str = "Chicago", head: Mapping[str, Any] | None = None, *,
-                 facts: LogFacts | None = None, info: ProtocolHead | None = None, lang: str = "sv") -> bytes:
+def scoresheet_pdf(doc: Mapping[str, Any], title: str = "Chicago", head: Mapping[str, Any] | None = None, *,
+                 facts: LogFacts | None = None, info: SheetHead | None = None, lang: str = "sv") -> bytes:
     """Every game of the REPLAY.md document, a form each, and the table's result page.
     ``head`` (``seq``, ``digest``): the log's final chain head, printed with its QR code
     beside the sign-off (issue 20).  ``facts``: penalties, warnings and times read from the
-    log (protocol_notes); ``info``: event, heat, table and the players' ids and clubs."""
+    log (scoresheet.notes); ``info``: event, heat, table and the players' ids and clubs."""
     w = words(lang)
     facts = facts or LogFacts()
-    info = info or ProtocolHead()
-    games = document_protocols(doc)
+    info = info or SheetHead()
+    games = document_sheets(doc)
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=A4, invariant=1)
     first = min((t[0] for t in facts.game_times.values()), default=None)
@@ -136,7 +136,7 @@ def protocol_pdf(doc: Mapping[str, Any], title: str = "Chicago", head: Mapping[s
     return buf.getvalue()
 
 
-def _header(d: _Doc, heading: str, title: str, info: ProtocolHead, when: tuple[float | None, float | None],
+def _header(d: _Doc, heading: str, title: str, info: SheetHead, when: tuple[float | None, float | None],
             extra: list[tuple[str, str]]) -> None:
     c, w = d.c, d.w
     c.setFont(BOLD, 16)
@@ -165,7 +165,7 @@ def _header(d: _Doc, heading: str, title: str, info: ProtocolHead, when: tuple[f
     d.y -= 6
 
 
-def _game(d: _Doc, g: GameProtocol, doc: Mapping[str, Any], title: str, info: ProtocolHead,
+def _game(d: _Doc, g: GameSheet, doc: Mapping[str, Any], title: str, info: SheetHead,
           facts: LogFacts, head: Mapping[str, Any] | None) -> None:
     w = d.w
     d.new_page()
@@ -215,7 +215,7 @@ def _columns(d: _Doc) -> None:
     c.line(MARGIN, d.y, PAGE_W - MARGIN, d.y)
 
 
-def _row(d: _Doc, row: ProtocolRow, info: ProtocolHead) -> None:
+def _row(d: _Doc, row: SheetRow, info: SheetHead) -> None:
     c, w = d.c, d.w
     plus, minus = fences(row.marks), fences(row.minus)
     plus_lines = max(1, -(-len(plus) // PER_LINE))
@@ -359,7 +359,7 @@ def _head(d: _Doc, head: Mapping[str, Any]) -> None:
     renderPDF.draw(dr, c, PAGE_W - MARGIN - size + 20, 12)
 
 
-def _summary(d: _Doc, games: list[GameProtocol], doc: Mapping[str, Any], title: str, info: ProtocolHead,
+def _summary(d: _Doc, games: list[GameSheet], doc: Mapping[str, Any], title: str, info: SheetHead,
              facts: LogFacts, head: Mapping[str, Any] | None) -> None:
     """The table's result (RULES.md §9): per game places and placement points, totals,
     tiebreaks, the särspel and who goes on."""
@@ -443,7 +443,7 @@ def _summary(d: _Doc, games: list[GameProtocol], doc: Mapping[str, Any], title: 
     _signatures(d, head)
 
 
-def _standings_from_games(games: list[GameProtocol]) -> list[dict[str, Any]]:
+def _standings_from_games(games: list[GameSheet]) -> list[dict[str, Any]]:
     tot: dict[str, dict[str, Any]] = {}
     for g in games:
         for r in g.rows:

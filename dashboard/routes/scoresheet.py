@@ -13,17 +13,17 @@ from table_controller.views import for_role
 from ..i18n import N_
 from ..deps import get_hub, role_in
 from ..hub import _CARD, TableHub
-from ..protocol_head import ProtocolHead
-from ..protocol_notes import facts_from_records, without_cards
-from ..protocol_pdf import protocol_pdf
-from ..protocol_svg import protocol_html
+from ..scoresheet.head import SheetHead
+from ..scoresheet.notes import facts_from_records, without_cards
+from ..scoresheet.pdf import scoresheet_pdf
+from ..scoresheet.svg import scoresheet_html
 from .pages import VIEWS
 
 router = APIRouter(prefix="/api")
 reader = role_in(*sorted(VIEWS["protocol"]), message=N_("no protocol for this role"))
 
 
-def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:
+def _sheet_doc(hub: TableHub, role: str) -> dict[str, Any]:
     state = for_role(hub._snap, role)  # protocol data is public; filtered all the same
     return {"ruleset": state["ruleset"], "games": state["games"], "table": state.get("table") or {}}
 
@@ -35,12 +35,12 @@ async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lan
     facts = facts_from_records(hub.log.records("action", "event"))
     if role != "tl":  # a TL's reason may name a card; the blind roles get it without (README "Security")
         facts = without_cards(facts, _CARD)
-    data = protocol_pdf(_protocol_doc(hub, role), title=hub.name, facts=facts,
-                        info=ProtocolHead(table=hub.name), lang="en" if lang == "en" else "sv")
+    data = scoresheet_pdf(_sheet_doc(hub, role), title=hub.name, facts=facts,
+                        info=SheetHead(table=hub.name), lang="en" if lang == "en" else "sv")
     return Response(data, media_type="application/pdf",
                     headers={"Content-Disposition": 'inline; filename="protocol.pdf"'})
 
 
 @router.get("/protocol.html")
 async def protocol_fragment(role: str = Depends(reader), hub: TableHub = Depends(get_hub)):
-    return HTMLResponse(protocol_html(_protocol_doc(hub, role)))
+    return HTMLResponse(scoresheet_html(_sheet_doc(hub, role)))

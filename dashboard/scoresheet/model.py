@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .errors import DashboardError
+from ..errors import DashboardError
 
 
 @dataclass(frozen=True, slots=True)
-class ProtocolRow:
+class SheetRow:
     name: str
     said_chicago: bool        # r10: the name is circled
     stars: int                # r10, r24: one asterisk per won Chicago
@@ -37,11 +37,11 @@ class ProtocolRow:
 
 
 @dataclass(frozen=True, slots=True)
-class GameProtocol:
+class GameSheet:
     number: int
     finished: bool
     winner: str | None
-    rows: tuple[ProtocolRow, ...]
+    rows: tuple[SheetRow, ...]
     deals: tuple[tuple[int, str, tuple[tuple[str, int, str], ...]], ...]  # (deal, button, awards)
     out_without_chicago: tuple[str, ...]
 
@@ -60,7 +60,7 @@ def fmt_points(v: Any) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
-def game_protocol(game: Mapping[str, Any]) -> GameProtocol:
+def game_sheet(game: Mapping[str, Any]) -> GameSheet:
     """One game of the REPLAY.md document as the Revisor's protocol."""
     try:
         names = list(game["scores"])
@@ -75,18 +75,18 @@ def game_protocol(game: Mapping[str, Any]) -> GameProtocol:
                 row.append((a["player"], int(a["points"]), str(a["reason"])))
             deals.append((int(d["number"]), str(d.get("button") or ""), tuple(row)))
         rows = tuple(
-            ProtocolRow(name=n, said_chicago=n in said, stars=int(won.get(n, 0)),
+            SheetRow(name=n, said_chicago=n in said, stars=int(won.get(n, 0)),
                         awards=tuple(awards.get(n, [])), score=int(game["scores"][n]),
                         place=game["places"].get(n), placement_points=game["placement_points"].get(n))
             for n in names)
-        return GameProtocol(int(game["number"]), bool(game["finished"]), game.get("winner"), rows,
+        return GameSheet(int(game["number"]), bool(game["finished"]), game.get("winner"), rows,
                             tuple(deals), tuple(game.get("out_without_chicago", ())))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DashboardError(f"not a game of the replay document (REPLAY.md): {exc!r}") from exc
 
 
-def document_protocols(doc: Mapping[str, Any]) -> list[GameProtocol]:
+def document_sheets(doc: Mapping[str, Any]) -> list[GameSheet]:
     games = doc.get("games") if isinstance(doc, Mapping) else None
     if not isinstance(games, list):
         raise DashboardError("the document has no 'games' list (REPLAY.md output)")
-    return [game_protocol(g) for g in games]
+    return [game_sheet(g) for g in games]

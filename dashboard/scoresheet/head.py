@@ -1,7 +1,7 @@
 """The protocol's header facts: event, heat, table, round, date and time, player ids and
 clubs.  All optional; what is not known is left out, never guessed.
 
-    >>> head = ProtocolHead(event="SM i Chicago 2026", heat="1", table="7")
+    >>> head = SheetHead(event="SM i Chicago 2026", heat="1", table="7")
     >>> stamp(1780000000.0)
     ('2026-05-28', '22:26')
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from .errors import DashboardError
+from ..errors import DashboardError
 
 ZONE = ZoneInfo("Europe/Stockholm")  # the SM is played in Sweden: the form shows local time
 
@@ -26,7 +26,7 @@ class Player:
 
 
 @dataclass(frozen=True)
-class ProtocolHead:
+class SheetHead:
     event: str = ""
     heat: str = ""
     table: str = ""

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import DashboardError
-from .protocol_notes import LogFacts, facts_from_records, facts_from_script
+from ..errors import DashboardError
+from .notes import LogFacts, facts_from_records, facts_from_script
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def load_facts(path: Path) -> LogFacts:
-    """Penalties, warnings, TL decisions and times (protocol_notes) of a script or a log;
+    """Penalties, warnings, TL decisions and times (scoresheet.notes) of a script or a log;
     a replay document (.json) has none of them."""
     suffix = path.suffix.lower()
     if suffix in (".sqlite", ".db", ".sqlite3"):
@@ -107,20 +107,20 @@ def final_head(path: Path) -> dict[str, Any]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from .protocol_head import ProtocolHead, read_players
-    from .protocol_pdf import protocol_pdf
-    from .protocol_svg import protocol_html
+    from .head import SheetHead, read_players
+    from .pdf import scoresheet_pdf
+    from .svg import scoresheet_html
     try:
         doc = load_document(args.file)
-        info = ProtocolHead(event=args.event, heat=args.heat, table=args.table or args.title,
+        info = SheetHead(event=args.event, heat=args.heat, table=args.table or args.title,
                             players=read_players(args.players) if args.players else {})
-        data = protocol_pdf(doc, title=args.title, head=final_head(args.file) if args.head else None,
+        data = scoresheet_pdf(doc, title=args.title, head=final_head(args.file) if args.head else None,
                             facts=load_facts(args.file), info=info, lang=args.lang)
         out = args.output or args.file.with_suffix(".protocol.pdf")
         out.write_bytes(data)
         if args.html:
             args.html.write_text("<!doctype html><meta charset='utf-8'><title>Protocol</title>"
-                                 + protocol_html(doc), encoding="utf-8")
+                                 + scoresheet_html(doc), encoding="utf-8")
     except DashboardError as exc:
         print(f"chicago-table protocol: {exc}", file=sys.stderr)
         return 2
