@@ -282,3 +282,14 @@ def test_the_loop_finder_finds_a_loop_through_a_function_level_import_and_ignore
 def test_the_privacy_check_finds_foreign_private_names_and_spares_self_and_super(planted, tmp_path):
     found = private_accesses(planted, tmp_path)
     assert found == [("pkg/b.py", 6, "_hidden"), ("pkg/b.py", 6, "_mine"), ("pkg/c.py", 1, "_helper")]
+
+
+# --- every room says what it is -----------------------------------------------------------
+def test_every_package_says_what_lives_there_and_what_it_may_import():
+    silent = []
+    for name, path in MODULES.items():
+        if path.name == "__init__.py":
+            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+            if len(doc) < 80 or "import" not in doc.lower():
+                silent.append(name)
+    assert silent == []

@@ -7,6 +7,10 @@ See ``vision.camera`` for the API sensing uses and ``vision/README.md`` for the 
 
 Sub-modules are imported on use (``from vision.camera import TableCamera``), so
 ``import vision`` stays light; the names below are re-exported lazily.
+
+May import, of the project, only ``table_controller.sensor_events`` (the events it
+produces, shared with the serial bridge); never sensing, the rules, the dashboard or
+hardware (tests/vision/test_layering.py).
 """
 
 from __future__ import annotations
