@@ -212,7 +212,8 @@ def test_the_rules_import_nothing_of_the_project_outside_the_rules():
 
 def test_the_bridge_and_the_camera_share_only_the_sensor_events():
     arrows = _arrows(("firmware_bridge", "vision"), PACKAGES)
-    own = [a for a in arrows if _in(a.split(" -> ")[1], a.split(".")[0].split(" ")[0], "table_controller.sensor_events")]
+    own = [a for a in arrows
+           if _in(a.split(" -> ")[1], a.split(".")[0].split(" ")[0], "table_controller.sensor_events")]
     assert sorted(set(arrows) - set(own)) == []
     assert _arrows(("table_controller.sensor_events",), PACKAGES) == []
 
