@@ -218,6 +218,9 @@ class Sensing:
         return self.deck.card(uid)
 
     def cards_since(self, pad: str, linger: bool = True) -> list[Card]:
+        """The known cards that came onto ``pad`` this step, in order of arrival, and a card
+        corrected onto it (``linger``: one that left less than ``linger_s`` ago, a flicker
+        of the reader, still counts)."""
         out = []
         for u in self.tracker.since(pad, self._mark, self.now, self.linger_s if linger else 0.0,
                                     self._baseline.get(pad, frozenset())):
@@ -251,6 +254,7 @@ class Sensing:
         return [c for c in self.cards_since(pad, linger) if c in hand]
 
     def last_change(self, player: str) -> float:
+        """When the player's pad last changed (0 for a player without a pad)."""
         pad = self.facts.pad_of(player)
         return self.tracker.pad(pad).changed_at if pad else 0.0
 
