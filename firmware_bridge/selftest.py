@@ -17,7 +17,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from table_controller.sensor_events import PADS, ButtonPressed, PadContents, ReaderStatus, SensorEvent
+from table_controller.sensor_events import (
+    PADS,
+    ButtonPressed,
+    PadContents,
+    ReaderStatus,
+    SensorEvent,
+)
 
 from .client import SeatControllerClient
 from .errors import CommandFailed

@@ -33,11 +33,11 @@ from table_controller.sensor_events import CameraPad, CardSighting
 
 from .calibration import Calibration
 from .photo.recognise import Recogniser
-from .table_reader import PadReading, TableReader
 from .rowread import MIN_CONFIDENCE
 from .source import CameraSource
+from .table_reader import PadReading, TableReader
 
-__all__ = ["TableCamera", "MIN_CONFIDENCE", "to_events"]
+__all__ = ["MIN_CONFIDENCE", "TableCamera", "to_events"]
 
 
 def to_events(readings: dict[str, PadReading], at: float) -> list[CameraPad]:

@@ -23,7 +23,7 @@ from table_controller.rules.cards import FULL_DECK
 
 from ..errors import VirtualTableError
 
-__all__ = ["PUCK", "INLAYS", "VirtualDeck", "virtual_uid"]
+__all__ = ["INLAYS", "PUCK", "VirtualDeck", "virtual_uid"]
 
 
 INLAYS = {"mfrc522": "iso14443", "pn5180": "iso15693"}   # the inlays each reader reads
