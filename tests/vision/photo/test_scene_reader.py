@@ -107,5 +107,5 @@ def test_any_picture_gives_well_formed_readings(scene, w, h, seed):
 
 
 def test_the_single_card_reader_is_unchanged():
-    # tests/photo/test_recognise.py holds it to its figures; the scene reader only reuses its networks.
+    # tests/vision/photo/test_recognise.py holds it to its figures; the scene reader only reuses its networks.
     assert isinstance(SceneReader.load().photo, Recogniser)

@@ -1,7 +1,7 @@
-# Replays one scenario (a JSON file written by tests/link/scenarios.py) on the real
+# Replays one scenario (a JSON file written by tests/hardware/scenarios.py) on the real
 # seat-controller firmware and prints a transcript: every frame the board writes, every
 # LED/buzzer change, every reader scan and driver sleep, each with the board's time.
-# Runs unchanged under CPython and under MicroPython (tests/link/test_micropython.py
+# Runs unchanged under CPython and under MicroPython (tests/hardware/test_micropython.py
 # compares the two transcripts byte for byte), so it uses only what both have: no
 # annotations, no dataclasses, json and binascii only, and prints nothing whose form
 # depends on the interpreter (no repr of dicts or sets, no exception texts).

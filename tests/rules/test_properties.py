@@ -22,7 +22,7 @@ from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.events import event_from_dict
 from table_controller.rules.rulesets import Ruleset
 from table_controller.views import for_role, snapshot
-from tests.engine.incidents import IncidentBot
+from tests.rules.incidents import IncidentBot
 
 RULESETS = ("sm2025", "sm2019", "shootout", "classic")
 

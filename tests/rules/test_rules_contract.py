@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
+from tests.rules.script import ANNA_SWEEPS, JUNK, Script, awards
 
 RULESETS = ("sm2025", "sm2019", "shootout", "classic")
 

@@ -2,7 +2,7 @@
 MicroPython's WebAssembly port in Node, and hand back both transcripts.
 
 MicroPython is installed by ``make micropython`` (``make test`` does it) into
-build/micropython from tests/link/micropython/package-lock.json; nothing downloads
+build/micropython from tests/hardware/micropython/package-lock.json; nothing downloads
 while the tests run.  Without it the tests skip locally and fail on CI.
 """
 

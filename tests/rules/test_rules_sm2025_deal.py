@@ -1,6 +1,6 @@
 """SM 2025 rules for the deal and the exchanges, one test per rule (RULES.md §3-4)."""
 
-from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
+from tests.rules.script import ANNA_SWEEPS, JUNK, Script, awards
 
 
 def rejected(doc):

@@ -20,7 +20,7 @@ import pytest
 from vision.photo.scene_reader import DEFAULT_MIN_CONFIDENCE  # camera read uses the scene reader (issue 17)
 from vision.photo.synth import render_photo
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SHIM = ("import argparse, sys; from vision import photo_reader as r; "
         "p = argparse.ArgumentParser(prog='chicago-table camera read'); r.add_read_arguments(p); "
         "sys.exit(r.main_read(p.parse_args(sys.argv[1:])))")

@@ -1,7 +1,7 @@
 """The serial bridge against the virtual table over a real pseudo-terminal (pyserial):
 handshake, pad reports, buttons, LED and buzzer commands with acks and retries,
 unplug/replug, reboot, a silent device, a noisy line.  Real time (``realtime``): the
-same bridge over the in-memory line in simulated time is tests/link/test_simtime.py."""
+same bridge over the in-memory line in simulated time is tests/hardware/test_simtime.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The seat-controller firmware under MicroPython itself (issue 22, part 1).
 
-Each scenario of tests/link/scenarios.py (placements, stacks through the real MFRC522
+Each scenario of tests/hardware/scenarios.py (placements, stacks through the real MFRC522
 driver, presses, host commands and heartbeats, host lost, reader faults, a damaged
 byte stream) is replayed by the same driver under CPython and under MicroPython's
 WebAssembly port; the two transcripts (every frame byte, CRC, LED and buzzer change,

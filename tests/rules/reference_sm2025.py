@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from phevaluator import evaluate_cards
 
-from tests.engine.results_oracle import game_result, table_result
+from tests.rules.results_oracle import game_result, table_result
 
 RANKS = "23456789TJQKA"
 POINTS = {"one_pair": 1, "two_pair": 2, "three_of_a_kind": 3, "straight": 4, "flush": 5, "full_house": 6,
@@ -299,6 +299,6 @@ def reference_document(lines: list[str]) -> dict:
     return {"ruleset": "sm2025", "games": games, "table": table, "current": current, "rejected": []}
 
 
-if __name__ == "__main__":  # python -m tests.engine.reference_sm2025 SCRIPT > EXPECTED
+if __name__ == "__main__":  # python -m tests.rules.reference_sm2025 SCRIPT > EXPECTED
     import sys
     print(json.dumps(reference_document(open(sys.argv[1]).read().splitlines()), indent=1, ensure_ascii=False))

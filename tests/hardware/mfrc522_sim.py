@@ -14,7 +14,7 @@ the field (chosen by a seeded xorshift, so every interpreter picks the same ones
 power each time the field comes on; the others stay silent until the next field reset.
 
 Portable: no annotations, no ``next(it, default)``, only integer arithmetic, so the
-same simulation runs under CPython and under MicroPython (tests/link/micropython).
+same simulation runs under CPython and under MicroPython (tests/hardware/micropython).
 """
 
 CT = 0x88

@@ -2,7 +2,7 @@
 simulated Pico parts (issue 22): board.json picks each pad's reader, an MFRC522 and
 PN5180s (with their BUSY lines) are read over machine.SPI stand-ins wired to the
 register-level simulations, and buttons, LEDs, buzzer, service jumper and device id
-go through machine/neopixel stand-ins (tests/link/micropython/board/)."""
+go through machine/neopixel stand-ins (tests/hardware/micropython/board/)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ event of every action), and each failure refolds the table, so a table costs abo
 4 s of CPU (200 tables passed in 13 min of CPU, 32 min on a busy shared machine);
 thousands are a soak run of some hours::
 
-    CHICAGO_FAULT_TABLES=3000 .venv/bin/python -m pytest -p no:xdist -q tests/engine/test_atomic.py -k any_event
+    CHICAGO_FAULT_TABLES=3000 .venv/bin/python -m pytest -p no:xdist -q tests/rules/test_atomic.py -k any_event
 """
 
 from __future__ import annotations

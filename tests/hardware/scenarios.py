@@ -1,5 +1,5 @@
 """Scenarios for the seat-controller firmware as data, for replaying them on both
-interpreters (tests/link/micropython/replay.py under CPython and under MicroPython).
+interpreters (tests/hardware/micropython/replay.py under CPython and under MicroPython).
 
 A scenario is a JSON object: the readers per pad (``list``: the pad returns what the
 scenario says; ``chip``: the real MFRC522 driver over the simulated chip, a stack read

@@ -1,7 +1,7 @@
 # The board glue (hal_pico.py) on simulated Pico parts: board.json picks each pad's
 # reader, the readers scan simulated chips over the fake machine.SPI, buttons, LEDs,
 # buzzer, service jumper and device id go through the fake machine and neopixel
-# modules.  Prints a transcript; tests/link/test_board_glue.py runs it under CPython
+# modules.  Prints a transcript; tests/hardware/test_board_glue.py runs it under CPython
 # and MicroPython and compares.  Portable: no annotations, json only.
 
 import json

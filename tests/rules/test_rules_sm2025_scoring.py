@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
+from tests.rules.script import ANNA_SWEEPS, JUNK, Script, awards
 
 PAIR_ANNA = dict(JUNK, Anna="AS AH QS JS 9H")
 
@@ -308,10 +308,10 @@ def test_equal_scores_ranked_by_won_chicagos__sm2025_r19():
 
 def test_table_ranking_and_placement_points_by_value__sm2025_r11_r19_d9():
     """Every game's places and placement points and the table's standings and `advancing`
-    equal the ones worked out from RULES.md §8-§9 (tests/engine/results_oracle.py)."""
+    equal the ones worked out from RULES.md §8-§9 (tests/rules/results_oracle.py)."""
     from table_controller.sim.bots import play_table
     from table_controller.rules.replay import replay_document
-    from tests.engine.results_oracle import game_result, table_result
+    from tests.rules.results_oracle import game_result, table_result
     outs = 0
     for seed in range(6):
         doc = replay_document(play_table(seed))

@@ -1,9 +1,9 @@
 """The expected replay documents of the example scripts, every value worked out by hand
 from RULES.md and REPLAY.md (the comment above each says how), then compared with the
-engine (tests/engine/test_examples_expected.py).  ``full_table`` is the exception: see
-tests/engine/reference_sm2025.py.
+engine (tests/rules/test_examples_expected.py).  ``full_table`` is the exception: see
+tests/rules/reference_sm2025.py.
 
-    python -m tests.engine.examples_by_hand table_controller/examples   # rewrites the files
+    python -m tests.rules.examples_by_hand table_controller/examples   # rewrites the files
 """
 
 import json

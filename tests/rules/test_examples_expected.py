@@ -71,9 +71,9 @@ def test_expected_documents_ship_with_the_examples():
 
 
 def test_full_table_expected_document_is_the_independent_reading_of_the_rules():
-    """full_table.expected.json came from tests/engine/reference_sm2025.py (the script is
+    """full_table.expected.json came from tests/rules/reference_sm2025.py (the script is
     too long to work out by pen); the stored file must still be what that reading gives."""
-    from tests.engine.reference_sm2025 import reference_document
+    from tests.rules.reference_sm2025 import reference_document
     script = EXAMPLES / "full_table.jsonl"
     assert reference_document(script.read_text().splitlines()) == json.loads(expected_path(script).read_text())
 
@@ -83,7 +83,7 @@ def test_random_sm2025_tables_agree_with_the_independent_reading__r19_r21_r24_r2
     from table_controller.sim.bots import RandomBot
     from table_controller.rules.engine import Engine
     from table_controller.rules.replay import replay_lines
-    from tests.engine.reference_sm2025 import reference_document
+    from tests.rules.reference_sm2025 import reference_document
     compared = 0
     for seed in range(10, 18):
         bot, engine, lines = RandomBot(seed), Engine(), []
@@ -99,7 +99,7 @@ def test_random_sm2025_tables_agree_with_the_independent_reading__r19_r21_r24_r2
 
 
 def test_stored_documents_are_the_hand_worked_ones():
-    from tests.engine.examples_by_hand import E
+    from tests.rules.examples_by_hand import E
     assert len(E) == len(SCRIPTS) - 1  # all but full_table
     for name, doc in E.items():
         assert json.loads((EXAMPLES / f"{name}.expected.json").read_text()) == doc, name

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
+from tests.rules.script import ANNA_SWEEPS, JUNK, Script, awards
 
 
 def rejected(doc):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.engine.script import ANNA_SWEEPS, JUNK, Script, awards
+from tests.rules.script import ANNA_SWEEPS, JUNK, Script, awards
 
 SF_BO = dict(JUNK, Bo="5H 6H 7H 8H 9H", Anna="AS AD 3C 4C 6S", Dan="3D 5D 8D 2C KS", Cilla="2D 5C 7C 9C JD")
 
@@ -210,7 +210,7 @@ def test_playoff_deals_and_who_goes_on__r11_r7(rs, deals, advancing):
     assert r.playoff_deals == deals and r.advance_first_heat == advancing
     from table_controller.sim.bots import play_table
     from table_controller.rules.replay import replay_document
-    from tests.engine.results_oracle import table_result
+    from tests.rules.results_oracle import table_result
     doc = replay_document(play_table(seed=2, ruleset=rs))
     standings, expected = table_result(rs, doc["games"])
     assert len(expected) == advancing

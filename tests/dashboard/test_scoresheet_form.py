@@ -253,7 +253,7 @@ def test_long_names_clubs_and_event_never_run_into_the_next_column():
     import copy
     import json as _json
     sys.path.insert(0, str(Path(__file__).parent))
-    from test_protocol import HAND_DOC
+    from test_scoresheet import HAND_DOC
     long = {"Anna": "Anna-Karin Bergström-Lindqvist af Ekebyholm", "Bo": "Bo", "Cilla": "Cilla Wennerholm-Åkerlund"}
     text = _json.dumps(HAND_DOC)
     for short, full in long.items():

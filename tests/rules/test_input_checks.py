@@ -15,7 +15,7 @@ from table_controller.rules.actions import ActionError, load_line, parse_action
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.rulesets import OPTION_CHECKS, RULESETS, Ruleset, ruleset
 
-from tests.engine.script import JUNK, Script
+from tests.rules.script import JUNK, Script
 
 
 def reasons(doc):

@@ -1,5 +1,5 @@
 # A stand-in for MicroPython's machine module on the Pico, wired to simulated chips, so
-# that hal_pico.py runs (under MicroPython and CPython) in tests/link/test_board_glue.py.
+# that hal_pico.py runs (under MicroPython and CPython) in tests/hardware/test_board_glue.py.
 # Only what hal_pico uses, with the Pico's signatures (checked against the stubs there).
 
 LEVELS = {}      # pin id -> level last driven by the firmware
