@@ -31,18 +31,18 @@ system-deps:
 	fi
 
 # MicroPython itself (its WebAssembly port, from npm, the version pinned in the lock file)
-# for the tests that run the seat-controller firmware under it (tests/link/test_micropython.py).
+# for the tests that run the seat-controller firmware under it (tests/hardware/test_micropython.py).
 # Installed here, never while the tests run.
 MICROPYTHON := build/micropython
 micropython: $(MICROPYTHON)/.installed
 
-$(MICROPYTHON)/.installed: tests/link/micropython/package.json tests/link/micropython/package-lock.json | system-deps
+$(MICROPYTHON)/.installed: tests/hardware/micropython/package.json tests/hardware/micropython/package-lock.json | system-deps
 	mkdir -p $(MICROPYTHON)
-	cp tests/link/micropython/package.json tests/link/micropython/package-lock.json $(MICROPYTHON)/
+	cp tests/hardware/micropython/package.json tests/hardware/micropython/package-lock.json $(MICROPYTHON)/
 	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# The Pico's MicroPython stubs, for mypy over the board glue (tests/link/test_firmware_build.py).
+# The Pico's MicroPython stubs, for mypy over the board glue (tests/hardware/test_firmware_build.py).
 PICO_STUBS := build/pico-stubs
 pico-stubs: $(PICO_STUBS)/.installed
 

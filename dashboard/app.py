@@ -33,7 +33,7 @@ from .errors import DashboardError
 from .i18n import N_, lang_of, tr, tr_error
 from .hub import TableHub
 from .limits import BodyLimit, TokenBuckets
-from .routes import pages, posts, protocol, stream, tl
+from .routes import pages, posts, scoresheet, stream, tl
 from .security import SecurityHeaders, csp, origin_of
 from .tokens import RoleTokens
 
@@ -67,7 +67,7 @@ def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = (),
     app.state.ws_origins = tuple(o for o in (origin_of(p) for p in settings.peers) if o) + settings.allow_origins
     _handlers(app)
     # the catch-all page route last: /api/... and /ws first
-    for module in (posts, tl, protocol, stream, pages):
+    for module in (posts, tl, scoresheet, stream, pages):
         app.include_router(module.router)
     app.add_middleware(BodyLimit, limit=settings.body_limit, depth=settings.json_depth)
     app.add_middleware(SecurityHeaders, policy=csp(settings.peers, settings.allow_origins))

@@ -6,6 +6,9 @@ The wire protocol is hardware/PROTOCOL.md.
 
     async with SeatControllerClient("/dev/chicago-seat-controller") as sc:
         async for event in sc.events(): ...
+
+May import, of the project, only ``table_controller.sensor_events`` (the event types it
+produces, shared with the camera); never sensing, the rules, the dashboard or hardware.
 """
 
 from .client import SeatControllerClient

@@ -16,9 +16,10 @@ import os
 import sys
 import time
 
+from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
+
 from .client import SeatControllerClient
 from .selftest import CHECKS, Bench, Options, SelfTest, summary
-from .events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 from .link import LinkStats
 
 

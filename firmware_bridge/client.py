@@ -18,9 +18,10 @@ from __future__ import annotations
 import asyncio
 from typing import AsyncIterator
 
+from table_controller.sensor_events import ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
+
 from .clock import Clock, MonotonicClock
 from .errors import BadCommand, CommandFailed
-from .events import ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 from .link import LinkStats, SeatLink
 from .messages import (COLOURS, SEATS, Ack, ButtonEvent, DeviceMessage, Hello, Nak, PadReport,
                        ReaderReport, encode_buzz, encode_led)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from table_controller.sensor_events import PADS
+
 from .codec import Frame, encode_frame
-from .events import PADS
 
 SEATS = PADS[:4]
 COLOURS = ("off", "green", "yellow", "red", "blue", "white")

@@ -17,9 +17,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from table_controller.sensor_events import (
+    PADS,
+    ButtonPressed,
+    PadContents,
+    ReaderStatus,
+    SensorEvent,
+)
+
 from .client import SeatControllerClient
 from .errors import CommandFailed
-from .events import PADS, ButtonPressed, PadContents, ReaderStatus, SensorEvent
 from .messages import SEATS
 
 BUTTONS = ("next", "declined", "time", "tl", "pause") + tuple(f"time:{s}" for s in SEATS)

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-# The MicroPython release the firmware is built, tested (tests/link/test_micropython.py)
+# The MicroPython release the firmware is built, tested (tests/hardware/test_micropython.py)
 # and flashed with (hardware/README.md, "Flashing").  Change all three together.
 MICROPYTHON_RELEASE = "1.27.0"
 FIRMWARE = Path(__file__).resolve().parent / "firmware"

@@ -12,6 +12,7 @@ tag too; a deck may name it so that sensing ignores it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -179,11 +180,33 @@ class Deck:
         return cls.from_dict(data)
 
 
-def virtual_deck(salt: str = "", inlay: str = "iso14443") -> Deck:
-    """The virtual table's deck (hardware/virtual), as if registered at the table;
-    ``inlay="iso15693"`` for a table with PN5180 readers."""
-    from hardware.virtual.deck import PUCK, VirtualDeck, virtual_uid
+# --- the virtual deck ------------------------------------------------------------------
+# The deck a table uses until a real one is registered, and the one the simulated table
+# (hardware/virtual) deals: each tag's UID is derived from its card's code, so every run,
+# process and test sees the same UID for the same card.  Defined here, beside Deck, so
+# that the controller never imports the simulator for it (the simulator imports this).
+PUCK = "PUCK"  # the dealer button puck carries a tag too
 
-    vd = VirtualDeck.standard(salt, inlay)
-    return Deck.from_pairs(((u, Card.parse(code)) for code, u in vd.uids.items()),
+
+def virtual_uid(code: str, salt: str = "", inlay: str = "iso14443") -> str:
+    """The virtual deck's UID for ``code``: 7 bytes starting 04, as NXP inlays; an ISO 15693
+    inlay (a PN5180 table) has 8 bytes, the same after E0, as NXP ICODE UIDs begin.
+    ``salt`` gives a second, different deck (a spare deck).
+
+    >>> virtual_uid("AS") == virtual_uid("AS"), len(virtual_uid("AS")), virtual_uid("AS", inlay="iso15693")[:4]
+    (True, 14, 'E004')
+    """
+    digest = hashlib.sha256(f"chicago-virtual:{salt}:{code}".encode()).hexdigest()
+    uid = ("04" + digest[:12]).upper()
+    if inlay == "iso15693":
+        return "E0" + uid
+    if inlay != "iso14443":
+        raise DeckError(f"inlay {inlay!r}: iso14443 or iso15693")
+    return uid
+
+
+def virtual_deck(salt: str = "", inlay: str = "iso14443") -> Deck:
+    """The virtual deck as if registered at the table (the simulated table deals it);
+    ``inlay="iso15693"`` for a table with PN5180 readers."""
+    return Deck.from_pairs(((virtual_uid(c.code, salt, inlay), c) for c in FULL_DECK),
                            "virtual" + (f"-{salt}" if salt else ""), virtual_uid(PUCK, inlay=inlay))

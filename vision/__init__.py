@@ -1,12 +1,16 @@
 """vision: the overhead table camera (issue 7).
 
 Frames from a camera source are read against a calibration (ArUco markers on the
-felt give the table's geometry) and turned into ``firmware_bridge.events.CameraPad``
+felt give the table's geometry) and turned into ``table_controller.sensor_events.CameraPad``
 sensor events: per pad the face-down count and the face-up cards with a confidence.
 See ``vision.camera`` for the API sensing uses and ``vision/README.md`` for the rest.
 
 Sub-modules are imported on use (``from vision.camera import TableCamera``), so
 ``import vision`` stays light; the names below are re-exported lazily.
+
+May import, of the project, only ``table_controller.sensor_events`` (the events it
+produces, shared with the serial bridge); never sensing, the rules, the dashboard or
+hardware (tests/vision/test_layering.py).
 """
 
 from __future__ import annotations

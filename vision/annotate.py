@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, detect_markers
-from .recognize import PadReading
+from .table_reader import PadReading
 
 _PAD = (0, 220, 255)
 _ROW = (255, 160, 0)

@@ -1,6 +1,6 @@
 """The table camera as a sensor: frames in, :class:`CameraPad` events out.
 
-This is the API sensing uses (``firmware_bridge.events`` is the shared shape, so
+This is the API sensing uses (``table_controller.sensor_events`` is the shared shape, so
 sensing fuses camera and RFID without knowing the source)::
 
     from vision import TableCamera, CameraSource, Calibration
@@ -29,15 +29,15 @@ from typing import Callable
 
 import numpy as np
 
-from firmware_bridge.events import CameraPad, CardSighting
+from table_controller.sensor_events import CameraPad, CardSighting
 
 from .calibration import Calibration
 from .photo.recognise import Recogniser
-from .recognize import PadReading, TableReader
 from .rowread import MIN_CONFIDENCE
 from .source import CameraSource
+from .table_reader import PadReading, TableReader
 
-__all__ = ["TableCamera", "MIN_CONFIDENCE", "to_events"]
+__all__ = ["MIN_CONFIDENCE", "TableCamera", "to_events"]
 
 
 def to_events(readings: dict[str, PadReading], at: float) -> list[CameraPad]:

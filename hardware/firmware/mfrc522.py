@@ -1,7 +1,7 @@
 # MFRC522 (ISO 14443A) reader on SPI, reading every card in the field per scan.
 # MicroPython (machine.SPI/Pin handed in).  Written from the NXP MFRC522 datasheet and
 # ISO 14443-3; tested against a register-level simulation of the chip and its cards
-# (tests/link/mfrc522_sim.py); NOT YET RUN ON A BOARD (hardware/README.md, "Status").
+# (tests/hardware/mfrc522_sim.py); NOT YET RUN ON A BOARD (hardware/README.md, "Status").
 #
 # A scan resets the RF field (all cards back to IDLE), then repeats: REQA, bit-wise
 # anticollision through the cascade levels to one full UID, SELECT, HLTA, so the
@@ -12,7 +12,7 @@ import time
 
 
 def sleep_ms(ms):
-    # The board's time.sleep_ms; CPython (the simulation in tests/link) has only sleep.
+    # The board's time.sleep_ms; CPython (the simulation in tests/hardware) has only sleep.
     if hasattr(time, "sleep_ms"):
         time.sleep_ms(ms)
     else:
@@ -36,7 +36,7 @@ class MFRC522:
         self.cs = cs
         self.max_cards = max_cards
         # The field needs real time to drop and come back; a simulation hands in its own
-        # sleep (tests/link/micropython records it, so both interpreters wait alike).
+        # sleep (tests/hardware/micropython records it, so both interpreters wait alike).
         self._sleep = sleep or sleep_ms
         self.cs.value(1)
         self.init()

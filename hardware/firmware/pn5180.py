@@ -40,7 +40,7 @@ _MAX_MASK = 60                                 # a 64-bit UID: masks up to 60 bi
 
 
 def sleep_ms(ms):
-    # The board's time.sleep_ms; CPython (the simulation in tests/link) has only sleep.
+    # The board's time.sleep_ms; CPython (the simulation in tests/hardware) has only sleep.
     if hasattr(time, "sleep_ms"):
         time.sleep_ms(ms)
     else:

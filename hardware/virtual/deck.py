@@ -8,31 +8,32 @@ The UID is derived from the code (7 bytes, starting 04 like NXP inlays), so ever
 every process and every test sees the same UID for the same card.  The simulator may
 know card codes; the bridge never does (it only sees UIDs).  A deck of ISO 15693 inlays
 (a PN5180 table) has 8-byte UIDs: the same ones after E0, as NXP ICODE UIDs begin.
+The derivation is the controller's virtual deck (``table_controller.deck.virtual_uid``):
+the simulated table deals the deck a table uses until a real one is registered.  The
+simulator imports the controller's deck, never the reverse.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
+from table_controller.deck import PUCK, DeckError
+from table_controller.deck import virtual_uid as deck_uid
 from table_controller.rules.cards import FULL_DECK
 
 from ..errors import VirtualTableError
 
-PUCK = "PUCK"  # the dealer button puck carries a tag too
+__all__ = ["INLAYS", "PUCK", "VirtualDeck", "virtual_uid"]
 
 
 INLAYS = {"mfrc522": "iso14443", "pn5180": "iso15693"}   # the inlays each reader reads
 
 
 def virtual_uid(code: str, salt: str = "", inlay: str = "iso14443") -> str:
-    digest = hashlib.sha256(f"chicago-virtual:{salt}:{code}".encode()).hexdigest()
-    uid = ("04" + digest[:12]).upper()
-    if inlay == "iso15693":
-        return "E0" + uid
-    if inlay != "iso14443":
-        raise VirtualTableError(f"inlay {inlay!r}: iso14443 or iso15693")
-    return uid
+    try:
+        return deck_uid(code, salt, inlay)
+    except DeckError as exc:  # the simulator's own error, as before
+        raise VirtualTableError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """A register-level simulation of an NXP PN5180 and the ISO 15693 tags in its field
 (a stack of them): the virtual table's PN5180 pads run the real driver
-(hardware/firmware/pn5180.py) against it, and tests/link tests the driver with it.
+(hardware/firmware/pn5180.py) against it, and tests/hardware tests the driver with it.
 
 Written from the PN5180 datasheet's host interface and ISO/IEC 15693-3, not from the
 driver: it checks what a chip would check and counts every breach in ``violations``:

@@ -13,8 +13,8 @@ What lives here:
 - ``overlay``: the analysis of a table's current moment with overlay texts (Swedish
   first), the entry point for a broadcast hook (which must hold it back like hidden cards).
 
-What it may import: only the rules and model modules (``cards``, ``hands``, ``rulesets``,
-``state``, ``engine``/``actions``/``replay`` for replaying scripts; later ``rules/``).
+What it may import: only the rules (``table_controller.rules``: cards, hands, rulesets,
+state, and engine/actions/replay for replaying scripts).
 Never the dashboard, hardware, store or live packages: the analysis is computed from
 state, has no I/O, clock or randomness of its own, and knows nothing of who may see it
 (its results contain hidden cards; the broadcast delay is the caller's job).

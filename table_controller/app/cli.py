@@ -26,9 +26,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hub": ("table_controller.app.commands.hub", "run a tournament: players, heats, seat draws, the tables' logs over MQTT, standings"),
     "link": ("firmware_bridge.cli", "watch the serial link to the seat controller"),
     "camera": ("vision.cli", "calibrate and view the table camera, read cards in photos"),
-    "protocol": ("dashboard.protocol_cli", "write the printable protocol of a table's games"),
+    "protocol": ("dashboard.scoresheet.cli", "write the printable protocol of a table's games"),
     "serve": ("dashboard.serve_cli", "serve the dashboard for a table"),
-    "demo": ("dashboard.demo", "a simulated table with bots and its dashboard on localhost"),
+    "demo": ("table_controller.app.commands.demo", "a simulated table with bots and its dashboard on localhost"),
 }
 
 

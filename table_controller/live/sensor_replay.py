@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from firmware_bridge.events import ButtonPressed
+from table_controller.sensor_events import ButtonPressed
 
 from table_controller.rules.actions import Action, ActionError, parse_action
 from table_controller.deck import Deck, virtual_deck

@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 from typing import Any, Callable
 
-from firmware_bridge.events import ButtonPressed, SensorEvent
+from table_controller.sensor_events import ButtonPressed, SensorEvent
 
 from table_controller.rules.actions import Action, Discard, Timeout
 from ..clocks import Clock, ShotClocks, waiting_clocks
@@ -309,7 +309,7 @@ class LiveTable:
 
     def _expired(self, action: Action) -> None:
         if isinstance(action, Timeout) and action.clock == "exchange":
-            cards = self.sensing._own_cards(action.player)
+            cards = self.sensing.own_cards(action.player)
             if cards:  # D12: the player exchanges what lies placed
                 action = Discard(action.player, tuple(sorted(cards)))
         try:

@@ -521,7 +521,7 @@ class Engine:
         award(self._t, a.player, a.points, "adjust", Moment.TL, check_out=not g.finished)
         if d is not None:
             # The player may now be out (r21) or at draw stop while the table waited for
-            # them: without this the deal waited for nobody (found by tests/engine/test_atomic.py)
+            # them: without this the deal waited for nobody (found by tests/rules/test_atomic.py)
             self._after_fold(d)
 
 

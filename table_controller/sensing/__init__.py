@@ -5,6 +5,10 @@
 
 See :mod:`.machine` for the steps it follows, :mod:`.alerts` for what it raises instead
 of guessing, and :mod:`.corrections` for how the Revisor and the TL settle an alert.
+
+May import the rules, the deck and the sensor events (``table_controller.sensor_events``);
+never the bridge or the camera themselves, the store, the live loop, the dashboard, the
+hardware, the simulation or the app.
 """
 
 from .alerts import KINDS, Alert, AlertBook, Finding

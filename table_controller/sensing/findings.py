@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Iterator
 from .alerts import Finding
 
 if TYPE_CHECKING:  # pragma: no cover
+    from table_controller.rules.actions import Action
+
     from .machine import Sensing
+
+
+def action_key(action: Action) -> tuple:
+    """An action as a hashable key (its fields): what the rules refused, and a "rejected"
+    finding's identity, are kept by it."""
+    d = action.to_dict()
+    return tuple(sorted((k, repr(v)) for k, v in d.items()))
 
 
 def _seat(s: "Sensing", pad: str | None, player: str | None = None) -> str:
@@ -42,11 +51,10 @@ def findings(s: "Sensing") -> Iterator[Finding]:
         yield from _tricks(s)
     raw = s.raw_proposal()
     if raw is not None:
-        from .machine import _key
-        reason = dict(s.refused_now()).get(_key(raw))
+        reason = s.refusal(raw)
         if reason is not None:
             player = getattr(raw, "player", None)
-            yield Finding(("rejected", _key(raw)), "rejected",
+            yield Finding(("rejected", action_key(raw)), "rejected",
                           f"The rules refused what the pads show ({raw.do} {_what(raw)}): {reason}. "
                           "Put it right at the table or enter a correction.",
                           player, f.pad_of(player) if player else None, {"action": raw.to_dict()})
@@ -95,14 +103,14 @@ def _deal(s: "Sensing") -> Iterator[Finding]:
     counts = {}
     for p in f.dealt_to:
         pad = f.pad_of(p)
-        cards = s._cards_since(pad) if pad else []
+        cards = s.cards_since(pad) if pad else []
         counts[p] = len(cards)
         if len(cards) > 5:
             yield Finding(("misdeal", p, f.step), "misdeal",
                           f"{_seat(s, pad, p)} has {len(cards)} cards; a hand is 5 (r12). The dealer "
                           "takes back the extra cards.", p, pad, {"cards": sorted(c.code for c in cards)})
     if counts and any(n == 5 for n in counts.values()):
-        quiet = all(s.now - s._last_change(p) >= s.settle_s for p in counts)
+        quiet = all(s.now - s.last_change(p) >= s.settle_s for p in counts)
         for p, n in counts.items():
             if 0 < n < 5 and quiet:
                 pad = f.pad_of(p)
@@ -117,20 +125,20 @@ def _exchange(s: "Sensing") -> Iterator[Finding]:
     if f.draw_stop_refused:
         for p in f.order:
             if p in f.draw_stop and p not in f.placed:
-                cards = s._own_cards(p)
+                cards = s.own_cards(p)
                 if cards:
                     pad = f.pad_of(p)
                     yield Finding(("draw_stop", p, f.step), "draw_stop_discard",
                                   f"{_seat(s, pad, p)} is at draw stop (köpstopp) and may not exchange "
                                   f"(D5): {' '.join(c.code for c in cards)} go back to the hand.", p, pad,
                                   {"cards": [c.code for c in cards]})
-    if placing and s._closed:
+    if placing and s.placement_closed:
         for p in f.to_act:
             if p in f.placed:
                 continue
             pad = f.pad_of(p)
-            n = len(s._own_cards(p))
-            v = s.camera.view(pad, s._step_at) if pad else None
+            n = len(s.own_cards(p))
+            v = s.camera.view(pad, s.step_at) if pad else None
             if v is not None and v.face_down != n:
                 kind = "unsure_count" if v.face_down > n else "camera_disagrees"
                 yield Finding((kind, p, f.step), kind,
@@ -144,7 +152,7 @@ def _exchange(s: "Sensing") -> Iterator[Finding]:
         pad = f.pad_of(p)
         if pad is None:
             continue
-        new = s._new_cards(p)
+        new = s.new_cards(p)
         if p not in f.awaiting:
             if new:
                 yield Finding(("dealer_count", p, f.step, "extra"), "dealer_count",
@@ -158,7 +166,7 @@ def _exchange(s: "Sensing") -> Iterator[Finding]:
                           f"{_seat(s, pad, p)} got {len(new)} replacement cards, {owed} owed (dealer error, "
                           "r14): the dealer takes back the extra card(s) and presses next.", p, pad,
                           {"cards": [c.code for c in new], "owed": owed}, holds=False)
-        elif p in s._done and len(new) < owed and s.now - s._done[p] >= s.unsure_s:
+        elif p in s.replacements_done and len(new) < owed and s.now - s.replacements_done[p] >= s.unsure_s:
             yield Finding(("unsure", p, f.step), "unsure_count",
                           f"{_seat(s, pad, p)}: read {len(new)} of {owed} replacement cards. Spread them "
                           "on the pad, or enter them by hand.", p, pad,
@@ -171,7 +179,7 @@ def _tricks(s: "Sensing") -> Iterator[Finding]:
     for p in f.order:
         if p == to:
             continue
-        cards = s._own_cards(p, linger=False)
+        cards = s.own_cards(p, linger=False)
         if cards:
             pad = f.pad_of(p)
             yield Finding(("out_of_turn", p, tuple(c.code for c in cards)), "out_of_turn",
@@ -179,19 +187,19 @@ def _tricks(s: "Sensing") -> Iterator[Finding]:
                           f"({to or 'nobody'} is to play, r25): take it back, or the TL decides.", p, pad,
                           {"cards": [c.code for c in cards], "to_play": to})
     if to:
-        own = s._own_cards(to, linger=False)
+        own = s.own_cards(to, linger=False)
         if len(own) > 1:
             pad = f.pad_of(to)
             yield Finding(("unsure", to, tuple(c.code for c in own)), "unsure_count",
                           f"{_seat(s, pad, to)} shows {len(own)} new cards ({' '.join(c.code for c in own)}); "
                           "one card is played at a time: take the others back.", to, pad,
                           {"cards": [c.code for c in own]})
-    since = s._step_at
+    since = s.step_at
     for pad, v in s.camera.views.items():
         if v.at < since:
             continue
         for c in v.face_up:
-            rfid = [q for q in s.tracker.pads if q != pad and c in s._present_cards(q)]
+            rfid = [q for q in s.tracker.pads if q != pad and c in s.present_cards(q)]
             if rfid:
                 yield Finding(("camera_disagrees", c.code, pad), "camera_disagrees",
                               f"The camera sees {c} face up on {_seat(s, pad)}, the reader on "

@@ -30,9 +30,10 @@ hand (the Revisor's tablet, the TL); so can every other action when readers fail
 
 from __future__ import annotations
 
-from typing import Iterable
+from types import MappingProxyType
+from typing import Mapping
 
-from firmware_bridge.events import (ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus,
+from table_controller.sensor_events import (ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus,
                                     SensorEvent)
 
 from table_controller.rules.actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract
@@ -41,6 +42,7 @@ from ..deck import Deck
 from .alerts import Alert, AlertBook, Finding
 from .camera import CameraMemory
 from .facts import TableFacts
+from .findings import action_key, findings
 
 
 class Sensing:
@@ -127,7 +129,7 @@ class Sensing:
 
     def refused(self, action: Action, reason: str) -> None:
         """The rules refused a proposed action: hold it until what the pads show changes."""
-        self._refused[_key(action)] = reason
+        self._refused[action_key(action)] = reason
         self._refresh()
 
     def correct_card_at(self, pad: str, card: Card) -> None:
@@ -180,7 +182,7 @@ class Sensing:
         reader: the open card is the one face-up drawable card the camera names with
         confidence on the pad (CameraMemory drops sightings below its threshold)."""
         if self.rfid:
-            return bool(self._new_cards(player))
+            return bool(self.new_cards(player))
         return player in self.facts.open_next and self._camera_open_card(player) is not None
 
     def _camera_open_card(self, player: str) -> Card | None:
@@ -197,7 +199,7 @@ class Sensing:
         cards = {self._card(u) for u in came} - {None}
         if pad == "tray":
             for p in f.awaiting:  # the open card goes to the discards: declined (r12)
-                new = self._new_cards(p)
+                new = self.new_cards(p)
                 if p in f.open_next and new and new[0] in cards:
                     self._declined.add(p)
             return
@@ -205,7 +207,7 @@ class Sensing:
             return
         here = f.player_at(pad)
         for p in f.awaiting:  # the dealer moved on to another pad
-            if p != here and self._new_cards(p):
+            if p != here and self.new_cards(p):
                 if p in f.open_next:
                     self._taken.add(p)
                 else:
@@ -215,7 +217,10 @@ class Sensing:
     def _card(self, uid: str) -> Card | None:
         return self.deck.card(uid)
 
-    def _cards_since(self, pad: str, linger: bool = True) -> list[Card]:
+    def cards_since(self, pad: str, linger: bool = True) -> list[Card]:
+        """The known cards that came onto ``pad`` this step, in order of arrival, and a card
+        corrected onto it (``linger``: one that left less than ``linger_s`` ago, a flicker
+        of the reader, still counts)."""
         out = []
         for u in self.tracker.since(pad, self._mark, self.now, self.linger_s if linger else 0.0,
                                     self._baseline.get(pad, frozenset())):
@@ -229,26 +234,27 @@ class Sensing:
                 out.append(c)
         return out
 
-    def _new_cards(self, player: str) -> list[Card]:
+    def new_cards(self, player: str) -> list[Card]:
         """Replacement cards on the player's pad this step, in order of arrival."""
         f = self.facts
         pad = f.pad_of(player)
         if pad is None:
             return []
         declined = f.declined.get(player)
-        return [c for c in self._cards_since(pad, linger=player not in self._erred)
+        return [c for c in self.cards_since(pad, linger=player not in self._erred)
                 if c in f.drawable and c != declined]
 
-    def _own_cards(self, player: str, linger: bool = True) -> list[Card]:
+    def own_cards(self, player: str, linger: bool = True) -> list[Card]:
         """Cards from the player's own hand on their pad this step."""
         f = self.facts
         pad = f.pad_of(player)
         if pad is None:
             return []
         hand = f.hands.get(player, frozenset())
-        return [c for c in self._cards_since(pad, linger) if c in hand]
+        return [c for c in self.cards_since(pad, linger) if c in hand]
 
-    def _last_change(self, player: str) -> float:
+    def last_change(self, player: str) -> float:
+        """When the player's pad last changed (0 for a player without a pad)."""
         pad = self.facts.pad_of(player)
         return self.tracker.pad(pad).changed_at if pad else 0.0
 
@@ -260,7 +266,7 @@ class Sensing:
     def propose(self) -> Action | None:
         """The next action the pads show, or None (nothing complete, or held by an alert)."""
         a = self._raw_proposal()
-        if a is None or _key(a) in self._refused:
+        if a is None or action_key(a) in self._refused:
             return None
         if isinstance(a, Receive) and len(a.cards) > self.facts.awaiting.get(a.player, 0):
             # r14: the rules log the dealer's error; count again once the dealer fixes it
@@ -290,7 +296,7 @@ class Sensing:
         hands: dict[str, tuple[Card, ...]] = {}
         for p in f.dealt_to:
             pad = f.pad_of(p)
-            cards = self._cards_since(pad) if pad else []
+            cards = self.cards_since(pad) if pad else []
             if len(cards) != 5 or self._held(p):
                 return None
             hands[p] = tuple(sorted(cards))
@@ -306,7 +312,7 @@ class Sensing:
         if unplaced:
             for p in f.order:  # sm2019/shootout: the attempt itself costs the score (r19)
                 if p in f.draw_stop and p not in f.placed and not f.draw_stop_refused and not self._held(p):
-                    cards = self._own_cards(p)
+                    cards = self.own_cards(p)
                     if cards:
                         return Discard(p, tuple(sorted(cards)))
             if not self._closed:
@@ -315,7 +321,7 @@ class Sensing:
                 if p in f.placed or self._held(p):
                     continue
                 if p in unplaced:
-                    cards = self._own_cards(p)
+                    cards = self.own_cards(p)
                     if self._camera_count_differs(p, len(cards)):
                         return None
                     return Discard(p, tuple(sorted(cards)))
@@ -329,7 +335,7 @@ class Sensing:
 
     def _propose_replacement(self, p: str) -> Action | None:
         f = self.facts
-        new = self._new_cards(p)
+        new = self.new_cards(p)
         if p in f.open_next:
             if len(new) != 1:
                 return None
@@ -341,7 +347,7 @@ class Sensing:
         owed = f.awaiting[p]
         done = p in self._done
         if (not done and p not in self._erred and len(new) == owed
-                and self.now - self._last_change(p) >= self.settle_s):
+                and self.now - self.last_change(p) >= self.settle_s):
             done = True  # a quiet pad with the owed count: the dealer has moved on
         if not done or len(new) < owed:
             return None
@@ -362,7 +368,7 @@ class Sensing:
         if self._held(p):
             return None
         pad = f.pad_of(p)
-        cards = [c for c in self._own_cards(p, linger=False)] if self.rfid else []
+        cards = [c for c in self.own_cards(p, linger=False)] if self.rfid else []
         if not cards:  # the camera fills in a read the pad missed
             v = self.camera.view(pad, self._step_at) if pad else None
             hand = f.hands.get(p, frozenset())
@@ -381,11 +387,11 @@ class Sensing:
                     return OpenCard(p, card, p in self._taken)
         return None
 
-    def _present_cards(self, pad: str) -> set[Card]:
+    def present_cards(self, pad: str) -> set[Card]:
         return {c for c in (self._card(u) for u in self.tracker.present(pad)) if c is not None}
 
     def _rfid_elsewhere(self, card: Card, pad: str) -> bool:
-        return any(card in self._present_cards(q) for q in self.tracker.pads if q != pad)
+        return any(card in self.present_cards(q) for q in self.tracker.pads if q != pad)
 
     def _camera_count_differs(self, player: str, n: int) -> bool:
         v = self.camera.view(self.facts.pad_of(player), self._step_at)
@@ -393,7 +399,6 @@ class Sensing:
 
     # --- alerts --------------------------------------------------------------------------
     def _refresh(self) -> None:
-        from .findings import findings
         found = list(findings(self))
         new, ended = self.alerts.sync(found, self.now, sticky=self.alerts.event_keys())
         self.new_alerts.extend(new)
@@ -408,8 +413,25 @@ class Sensing:
     def step_mark(self) -> int:
         return self._mark
 
-    def refused_now(self) -> Iterable[tuple[tuple, str]]:
-        return self._refused.items()
+    def refusal(self, action: Action) -> str | None:
+        """Why the rules refused ``action`` in this step, or None if they did not."""
+        return self._refused.get(action_key(action))
+
+    # --- what the findings read (sensing's state, never changed from outside) --------------
+    @property
+    def step_at(self) -> float:
+        """When the current step began: camera views count from here."""
+        return self._step_at
+
+    @property
+    def placement_closed(self) -> bool:
+        """The dealer closed the placement (``next``)."""
+        return self._closed
+
+    @property
+    def replacements_done(self) -> Mapping[str, float]:
+        """Player -> when the dealer finished their replacements (this step)."""
+        return MappingProxyType(self._done)
 
     def raw_proposal(self) -> Action | None:
         """What the pads show, ignoring what alerts hold (for the alerts themselves)."""
@@ -418,8 +440,3 @@ class Sensing:
             return self._raw_proposal()
         finally:
             self._no_holds = False
-
-
-def _key(action: Action) -> tuple:
-    d = action.to_dict()
-    return tuple(sorted((k, repr(v)) for k, v in d.items()))

@@ -5,6 +5,8 @@
     >>> engine, clocks = resume("table7.sqlite")   # read-only rebuild (inspection, views)
 
 Layers: this package sits above the rules (it drives the engine) and below the views.
+May import the rules and the sensor events (the "sensor" records); never sensing, the
+live loop, the views, the dashboard, the hardware, the simulation or the app.
 """
 
 from .base import EventStore

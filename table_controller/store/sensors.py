@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Iterator, Mapping
 
-from firmware_bridge import events as fb
+from table_controller import sensor_events as fb
 
 from .base import EventStore
 from .errors import RecordError

@@ -6,5 +6,6 @@ Each table publishes its own SQLite log by sequence number (``publisher``); the 
 (``standings``).  Topics and payloads: ``TOPICS.md`` (protocol version 1, ``topics``).
 
 Layers: above the store and the rules (it reads logs and folds events), beside the
-dashboard; the live table never imports it.
+dashboard; the live table never imports it.  May import the rules and the store; never
+sensing, the live loop, the dashboard, the hardware, the simulation or the app.
 """

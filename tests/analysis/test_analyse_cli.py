@@ -9,7 +9,7 @@ from pathlib import Path
 
 from table_controller.analysis.timeline import analyse_lines
 
-from ..engine.script import ANNA_SWEEPS, JUNK, Script
+from ..rules.script import ANNA_SWEEPS, JUNK, Script
 
 EXAMPLES = Path("table_controller/examples")
 CLI = [sys.executable, "-m", "table_controller.app.cli"]

@@ -11,7 +11,7 @@ from table_controller.analysis.overlay import analyse_state
 from table_controller.rules.cards import parse_cards
 from table_controller.rules.engine import Engine
 
-from ..engine.script import JUNK
+from ..rules.script import JUNK
 
 P4 = ("Anna", "Bo", "Cilla", "Dan")
 

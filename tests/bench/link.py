@@ -21,10 +21,10 @@ import time
 
 from firmware_bridge.client import SeatControllerClient
 from firmware_bridge.codec import FrameDecoder, encode_frame
-from firmware_bridge.events import PadContents
 from firmware_bridge.messages import from_frame
 from hardware.firmware.controller import Config
 from hardware.virtual import VirtualTable, virtual_uid
+from table_controller.sensor_events import PadContents
 
 REPEATS = 7
 SAMPLES = 300

@@ -24,7 +24,7 @@ from hardware.firmware.mfrc522 import MFRC522  # noqa: E402
 from hardware.firmware.pn5180 import PN5180  # noqa: E402
 from hardware.virtual import pn5180_chip  # noqa: E402
 from hardware.virtual import virtual_uid  # noqa: E402
-from tests.link import mfrc522_sim  # noqa: E402
+from tests.hardware import mfrc522_sim  # noqa: E402
 
 SIZES = (0, 1, 2, 3, 5, 10, 20, 45)   # 45: a full discard tray
 SCANS = 40

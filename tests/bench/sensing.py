@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from firmware_bridge.events import ButtonPressed, PadContents  # noqa: E402
+from table_controller.sensor_events import ButtonPressed, PadContents  # noqa: E402
 from table_controller.sim.bots import RandomBot  # noqa: E402
 from table_controller.rules.cards import FULL_DECK  # noqa: E402
 from table_controller.deck import virtual_deck  # noqa: E402

@@ -27,8 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 import cv2  # noqa: E402
 
 from vision.calibration import calibrate  # noqa: E402
-from vision.recognize import TableReader  # noqa: E402
 from vision.scene import random_scene, render  # noqa: E402
+from vision.table_reader import TableReader  # noqa: E402
 
 FIRST_SEED = 500_000
 

@@ -52,7 +52,7 @@ import cv2  # noqa: E402
 from vision.photo import scenes_data  # noqa: E402
 from vision.photo.dataset import ENV_VAR, data_dir, load_photos  # noqa: E402
 from vision.photo.images import load_image  # noqa: E402
-from vision.photo.recognise import UNKNOWN, Recogniser, _iou, merge  # noqa: E402
+from vision.photo.recognise import UNKNOWN, Recogniser, iou, merge  # noqa: E402
 from vision.photo.spec import BACK  # noqa: E402
 from vision.photo.synth import render_photo  # noqa: E402
 
@@ -91,9 +91,9 @@ def measure_backs(reader, n: int) -> dict:
         truth, there = photo.back_boxes(), photo.back_boxes(0.25)
         boxes = [c.box for c in reader.read(photo.image) if c.card == BACK]
         found += len(boxes)
-        right += sum(any(_iou(b, t) >= 0.3 for t in there) for b in boxes)
+        right += sum(any(iou(b, t) >= 0.3 for t in there) for b in boxes)
         wanted += len(truth)
-        hit += sum(any(_iou(b, t) >= 0.3 for b in boxes) for t in truth)
+        hit += sum(any(iou(b, t) >= 0.3 for b in boxes) for t in truth)
     pr, rc = (right / found if found else 1.0), (hit / wanted if wanted else 1.0)
     print(f"face-down cards on {n} rendered photos: {found} reported, precision {pr:.4f}; "
           f"{wanted} to find, recall {rc:.4f}")

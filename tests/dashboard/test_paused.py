@@ -11,7 +11,7 @@ import pytest
 
 from dashboard.errors import DashboardError
 from dashboard.table_files import open_table
-from firmware_bridge.events import ButtonPressed
+from table_controller.sensor_events import ButtonPressed
 from table_controller.rules import actions as act
 
 from .test_hub import FakeClock

@@ -85,7 +85,7 @@ async def test_pause_from_the_console_and_the_tl(tmp_path):
         await live.tick()
         assert not any(isinstance(a, act.Timeout) for _, a in live.accepted)
         assert live.clocks_view()["paused"]
-        from firmware_bridge.events import ButtonPressed
+        from table_controller.sensor_events import ButtonPressed
         await live.feed(ButtonPressed(clock.now(), "pause"))   # the console's pause button resumes
         assert not live.clocks_view()["paused"]
 

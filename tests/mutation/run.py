@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 CONFIG = HERE / "cosmic-ray.toml"
 EQUIVALENT = HERE / "equivalent.toml"
 # tests/conftest.py is left out: it loads OpenCV for the camera tests, a second per mutant
-COPY = ["table_controller", "tests/__init__.py", "tests/engine", "pyproject.toml"]
+COPY = ["table_controller", "tests/__init__.py", "tests/rules", "pyproject.toml"]
 
 
 def load_equivalents() -> tuple[list[dict], list[dict]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_bridge.events import ButtonPressed, CameraPad, CardSighting, PadContents, ReaderStatus
+from table_controller.sensor_events import ButtonPressed, CameraPad, CardSighting, PadContents, ReaderStatus
 from table_controller.rules import actions as act
 from table_controller.rules.cards import Card
 from table_controller.deck import virtual_deck

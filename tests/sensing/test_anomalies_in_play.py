@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from firmware_bridge.events import LinkStatus, ReaderStatus
+from table_controller.sensor_events import LinkStatus, ReaderStatus
 from table_controller.sim.bots import RandomBot
 from table_controller.sim.driver import TableDriver
 

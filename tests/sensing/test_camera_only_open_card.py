@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_bridge.events import ButtonPressed, CameraPad, CardSighting
+from table_controller.sensor_events import ButtonPressed, CameraPad, CardSighting
 from table_controller.rules.actions import OpenCard
 from table_controller.sim.bots import RandomBot
 from table_controller.deck import virtual_deck

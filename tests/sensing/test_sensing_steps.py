@@ -170,7 +170,7 @@ def test_an_offline_reader_holds_its_seat_and_the_link_holds_all():
     assert b.run() == [] and "reader_offline" in b.kinds()
     b.reader("seat1", True)
     assert b.run() == [act.Play("Anna", C("9H")[0])]
-    from firmware_bridge.events import LinkStatus
+    from table_controller.sensor_events import LinkStatus
     b.sensing.observe(LinkStatus(b.t, False))
     b.pad("seat2", "2C")
     assert b.run() == [] and "link_offline" in b.kinds()

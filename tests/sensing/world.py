@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Awaitable, Callable
 
-from firmware_bridge.events import ButtonPressed, PadContents
+from table_controller.sensor_events import ButtonPressed, PadContents
 from table_controller.rules.cards import FULL_DECK
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck

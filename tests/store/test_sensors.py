@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from firmware_bridge import events as fb
+from table_controller import sensor_events as fb
 from table_controller.store import RecordError, SQLiteStore
 from table_controller.store.recorder import TableRecorder
 from table_controller.store.sensors import sensor_events, sensor_from_dict, sensor_to_dict

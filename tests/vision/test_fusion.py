@@ -12,7 +12,7 @@ import itertools
 
 import pytest
 
-from firmware_bridge.events import ButtonPressed, PadContents
+from table_controller.sensor_events import ButtonPressed, PadContents
 from table_controller import sensing
 from table_controller.rules.actions import Discard, OpenCard, Play
 from table_controller.sim.bots import RandomBot

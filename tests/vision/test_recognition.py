@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from vision.calibration import calibrate
-from vision.recognize import TableReader
+from vision.table_reader import TableReader
 from vision.rowread import MIN_CONFIDENCE
 from vision.scene import Placement, Scene, random_scene, render
 from vision.errors import VisionError

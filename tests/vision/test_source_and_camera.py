@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from firmware_bridge.events import PADS, CameraPad, CardSighting
+from table_controller.sensor_events import PADS, CameraPad, CardSighting
 from vision.calibration import calibrate
 from vision.camera import TableCamera
 from vision.errors import CameraUnavailable, VisionError

@@ -8,4 +8,7 @@ they run through OpenCV's DNN module, so neither torch nor a download is needed.
 
     >>> from vision.photo.recognise import Recogniser
     >>> readings = Recogniser.load().read(cv2.imread("photo.jpg"))
+
+May import the rest of ``vision`` (errors, faces); never ``table_controller`` or the
+dashboard (the photo reader runs alone, tests/vision/photo/test_cli.py).
 """

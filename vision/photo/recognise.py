@@ -94,8 +94,8 @@ class Recogniser:
             if p is not None and not p.is_file():
                 raise ModelMissing(f"model file {p} is missing; retrain with: python -m vision.photo.train")
         try:
-            self._det = cv2.dnn.readNetFromONNX(str(detector))
-            self._cls = cv2.dnn.readNetFromONNX(str(classifier))
+            self.detector_net = cv2.dnn.readNetFromONNX(str(detector))
+            self.classifier_net = cv2.dnn.readNetFromONNX(str(classifier))
             self._backs = cv2.dnn.readNetFromONNX(str(backs)) if backs else None
             cal = json.loads(calibration.read_text()) if calibration else None
         except (cv2.error, ValueError, OSError) as exc:
@@ -121,7 +121,7 @@ class Recogniser:
     # -- stage one ------------------------------------------------------------------
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """Candidate index boxes in picture pixels with their detector scores."""
-        return _peaks(self._det, image, spec.INDEX_GRID, DET_THRESHOLD, MAX_CANDIDATES)
+        return _peaks(self.detector_net, image, spec.INDEX_GRID, DET_THRESHOLD, MAX_CANDIDATES)
 
     def detect_backs(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """Face-down cards: their boxes in picture pixels and scores (none without the back detector)."""
@@ -141,11 +141,11 @@ class Recogniser:
             side = spec.box_side(x0, y0, x1, y1)
             crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side)
             crops += [crop] + [cv2.rotate(crop, t) for t in TTA_TURNS]
-        self._cls.setInput(spec.cls_blob(crops))
-        logits = self._cls.forward().reshape(len(crops), spec.N_OUT)
+        self.classifier_net.setInput(spec.cls_blob(crops))
+        logits = self.classifier_net.forward().reshape(len(crops), spec.N_OUT)
         nr, k = len(spec.RANK_OUT), len(TTA_TURNS) + 1
-        rank_p = _softmax(logits[:, :nr]).reshape(len(boxes), k, nr).mean(axis=1)
-        suit_p = _softmax(logits[:, nr:]).reshape(len(boxes), k, -1).mean(axis=1)
+        rank_p = softmax(logits[:, :nr]).reshape(len(boxes), k, nr).mean(axis=1)
+        suit_p = softmax(logits[:, nr:]).reshape(len(boxes), k, -1).mean(axis=1)
         return [spec.decode(r, s) for r, s in zip(rank_p, suit_p)]
 
     def read_indices(self, image: np.ndarray) -> list[IndexRead]:
@@ -162,8 +162,8 @@ class Recogniser:
             raise VisionError("expected a BGR colour picture (H x W x 3)")
         cards = merge(self.read_indices(image), self.min_confidence, self.confidence)
         named = [c for c in cards if c.card != UNKNOWN]
-        backs = [CardReading(spec.BACK, round(score, 4), _outline([box]), 0)
-                 for box, score in self.detect_backs(image) if not any(_holds(box, c) for c in named)]
+        backs = [CardReading(spec.BACK, round(score, 4), outline([box]), 0)
+                 for box, score in self.detect_backs(image) if not any(holds(box, c) for c in named)]
         return named + backs + [c for c in cards if c.card == UNKNOWN]
 
 
@@ -188,24 +188,24 @@ def _peaks(net, image: np.ndarray, grid: spec.Grid, threshold: float,
         bh = float(np.exp(out[2, j, i])) * grid.unit * sy
         box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
         # One corner seen twice must not count as two agreeing corners in merge().
-        if all(_iou(box, b) < NMS_IOU for b, _ in found):
+        if all(iou(box, b) < NMS_IOU for b, _ in found):
             found.append((box, float(heat[j, i])))
     return found
 
 
-def _softmax(x: np.ndarray) -> np.ndarray:
+def softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 
 
-def _iou(a, b) -> float:
+def iou(a, b) -> float:
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter + 1e-9)
 
 
-def _holds(box: tuple[float, float, float, float], card: CardReading) -> bool:
+def holds(box: tuple[float, float, float, float], card: CardReading) -> bool:
     """Whether a face-down card's box is really the face of a card read on both
     index corners: the box holds both corners, or its middle lies between them
     (a court or an ornate ace's picture is no back)."""
@@ -226,7 +226,7 @@ def card_score(probs: list[float]) -> float:
     return 1.0 - float(np.prod([1.0 - p for p in probs]))
 
 
-def _outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[float, float], ...]:
+def outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[float, float], ...]:
     if len(boxes) == 1:
         x0, y0, x1, y1 = boxes[0]
         pts = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
@@ -253,9 +253,9 @@ def merge(reads: list[IndexRead], min_confidence: float,
         if code == spec.JOKER and conf >= min_confidence:
             continue
         if conf >= min_confidence and code != spec.JOKER:
-            cards.append(CardReading(code, round(conf, 4), _outline([r.box for r in rs]), len(rs)))
+            cards.append(CardReading(code, round(conf, 4), outline([r.box for r in rs]), len(rs)))
         elif max(r.score for r in rs) >= 0.3:
             # Only a confident detection of an index is worth an "unknown" line.
             best = max(rs, key=lambda r: r.score)
-            unknown.append(CardReading(UNKNOWN, min(round(conf, 4), min_confidence), _outline([best.box]), 1))
+            unknown.append(CardReading(UNKNOWN, min(round(conf, 4), min_confidence), outline([best.box]), 1))
     return sorted(cards, key=lambda c: -c.confidence) + sorted(unknown, key=lambda c: -c.confidence)

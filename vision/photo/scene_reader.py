@@ -34,8 +34,8 @@ import numpy as np
 
 from ..errors import VisionError
 from . import spec
-from .recognise import (MODELS, UNKNOWN, CardReading, IndexRead, Recogniser, _holds, _iou, _outline,
-                        _softmax)
+from .recognise import (MODELS, UNKNOWN, CardReading, IndexRead, Recogniser, holds, iou, outline,
+                        softmax)
 
 SCENE_CALIBRATION_FILE = "scene_calibration.json"
 # The scales the detector sees the picture at, 1.0 being its short side at the
@@ -118,13 +118,13 @@ class SceneReader:
             for s in scales:
                 f = base * s
                 sw, sh = max(32, int(round(w * f / 8)) * 8), max(32, int(round(h * f / 8)) * 8)
-                found += [Candidate(box, score) for box, score in _peaks(self.photo._det, pic, DET_THRESHOLD, (sw, sh))]
+                found += [Candidate(box, score) for box, score in _peaks(self.photo.detector_net, pic, DET_THRESHOLD, (sw, sh))]
         found.sort(key=lambda c: -c.score)
         kept: list[Candidate] = []
         for c in found:
             if c.score < self.min_det:
                 break
-            if all(_iou(c.box, k.box) < NMS_IOU for k in kept):
+            if all(iou(c.box, k.box) < NMS_IOU for k in kept):
                 kept.append(c)
         return kept
 
@@ -154,11 +154,11 @@ class SceneReader:
         return [(*spec.decode(r, s), f) for r, s, f in zip(rank_p, suit_p, flipped)]
 
     def _probs(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        net = self.photo._cls
+        net = self.photo.classifier_net
         net.setInput(spec.cls_blob(crops))
         logits = net.forward().reshape(len(crops), spec.N_OUT)
         nr = len(spec.RANK_OUT)
-        return _softmax(logits[:, :nr]), _softmax(logits[:, nr:])
+        return softmax(logits[:, :nr]), softmax(logits[:, nr:])
 
     def read_indices(self, image: np.ndarray) -> list[IndexRead]:
         found = self.detect(image)
@@ -187,10 +187,10 @@ class SceneReader:
             if code == spec.JOKER:
                 continue
             if conf >= t:
-                named.append(CardReading(code, round(conf, 4), _outline([r.box for r in rs]), corners_seen(rs)))
+                named.append(CardReading(code, round(conf, 4), outline([r.box for r in rs]), corners_seen(rs)))
             elif max(r.score for r in rs) >= UNKNOWN_SCORE:
                 best = max(rs, key=lambda r: r.score)
-                unknown.append(CardReading(UNKNOWN, min(round(conf, 4), t), _outline([best.box]), 1))
+                unknown.append(CardReading(UNKNOWN, min(round(conf, 4), t), outline([best.box]), 1))
         return sorted(named, key=lambda c: -c.confidence), sorted(unknown, key=lambda c: -c.confidence)
 
     def read(self, image: np.ndarray) -> list[CardReading]:
@@ -201,9 +201,9 @@ class SceneReader:
         reads = self.read_indices(image)
         named, unknown = self.cards(reads)
         faces = [r.box for r in reads if r.inverted and r.code not in (spec.NONE, spec.JOKER) and r.prob >= FACE_INDEX]
-        backs = [CardReading(spec.BACK, round(score, 4), _outline([box]), 0)
+        backs = [CardReading(spec.BACK, round(score, 4), outline([box]), 0)
                  for box, score in self.photo.detect_backs(image)
-                 if not any(_holds(box, c) for c in named) and not any(_inside(f, box) for f in faces)]
+                 if not any(holds(box, c) for c in named) and not any(_inside(f, box) for f in faces)]
         return named + backs + unknown
 
 

@@ -180,7 +180,7 @@ def detector_crops(sources, n_real: int, models: Path) -> list[tuple[int, tuple,
     from .recognise import DETECTOR_FILE, Recogniser
 
     reader = Recogniser.__new__(Recogniser)
-    reader._det = cv2.dnn.readNetFromONNX(str(models / DETECTOR_FILE))
+    reader.detector_net = cv2.dnn.readNetFromONNX(str(models / DETECTOR_FILE))
     out = []
     for k in range(n_real):
         img, boxes = sources[k]

@@ -91,7 +91,7 @@ def main(args: argparse.Namespace) -> int:
 
 async def _register_on_port(port: str, name: str, puck: str | None):
     from firmware_bridge import SeatControllerClient
-    from firmware_bridge.events import PadContents
+    from table_controller.sensor_events import PadContents
 
     from table_controller.deck import Deck, DeckError
     pairs = []
@@ -117,7 +117,7 @@ async def _register_on_port(port: str, name: str, puck: str | None):
 
 async def _read_on_port(port: str, deck, seconds: float) -> list[str]:
     from firmware_bridge import SeatControllerClient
-    from firmware_bridge.events import PadContents
+    from table_controller.sensor_events import PadContents
 
     seen: set[str] = set()
     loop = asyncio.get_running_loop()

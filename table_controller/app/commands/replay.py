@@ -7,7 +7,7 @@ import json
 import sys
 
 from table_controller.rules.replay import replay_lines
-from table_controller.textprotocol import render_text
+from table_controller.scoresheet_text import render_text
 from table_controller.app.commands.textinput import read_lines
 
 

@@ -1,0 +1,47 @@
+"""The protocol (score sheet) for the TL, the Revisor and the public: public data, filtered
+all the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import HTMLResponse, Response
+
+from table_controller.views import CARD_CODE, sight
+
+from ..i18n import N_
+from ..deps import get_hub, role_in
+from ..hub import TableHub
+from ..scoresheet.head import SheetHead
+from ..scoresheet.notes import facts_from_records, without_cards
+from ..scoresheet.pdf import scoresheet_pdf
+from ..scoresheet.svg import scoresheet_html
+from .pages import VIEWS
+
+router = APIRouter(prefix="/api")
+reader = role_in(*sorted(VIEWS["protocol"]), message=N_("no protocol for this role"))
+
+
+def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:
+    state = hub.role_view(role).state  # protocol data is public; filtered all the same
+    return {"ruleset": state.ruleset, "games": list(state.games), "table": state.table or {}}
+
+
+@router.get("/protocol.pdf")
+async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lang: str = "sv"):
+    # penalties, warnings and the game's own times come from the table's log (public facts:
+    # no card is read from it)
+    facts = facts_from_records(hub.log.records("action", "event", "audit"))
+    if not sight(role).typed_reasons:  # a TL's reason may name a card; the blind roles get it without (README "Security")
+        facts = without_cards(facts, CARD_CODE)
+    data = scoresheet_pdf(_protocol_doc(hub, role), title=hub.name, facts=facts,
+                        info=SheetHead(table=hub.name), lang="en" if lang == "en" else "sv")
+    return Response(data, media_type="application/pdf",
+                    headers={"Content-Disposition": 'inline; filename="protocol.pdf"'})
+
+
+@router.get("/protocol.html")
+async def protocol_fragment(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lang: str = "sv"):
+    signed = {int(g): {r: None for r in roles} for g, roles in hub.signatures().items() if g.isdigit()}
+    return HTMLResponse(scoresheet_html(_protocol_doc(hub, role), lang="en" if lang == "en" else "sv", signed=signed))

@@ -1,0 +1,69 @@
+"""The protocol's header facts: event, heat, table, round, date and time, player ids and
+clubs.  All optional; what is not known is left out, never guessed.
+
+    >>> head = SheetHead(event="SM i Chicago 2026", heat="1", table="7")
+    >>> stamp(1780000000.0)
+    ('2026-05-28', '22:26')
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from ..errors import DashboardError
+
+ZONE = ZoneInfo("Europe/Stockholm")  # the SM is played in Sweden: the form shows local time
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str = ""
+    club: str = ""
+
+
+@dataclass(frozen=True)
+class SheetHead:
+    event: str = ""
+    heat: str = ""
+    table: str = ""
+    players: dict[str, Player] = field(default_factory=dict)
+    games_per_table: int = 3  # r2
+
+    def player(self, name: str) -> Player:
+        return self.players.get(name, Player())
+
+
+def stamp(t: float | None) -> tuple[str, str]:
+    """(date, time) in the hall's local time, or ('', '') when the log gave no time."""
+    if t is None:
+        return "", ""
+    d = dt.datetime.fromtimestamp(float(t), ZONE)
+    return d.strftime("%Y-%m-%d"), d.strftime("%H:%M")
+
+
+def pdf_date(t: float) -> str:
+    """The PDF's CreationDate for time ``t`` (the game's own, so the file stays reproducible)."""
+    d = dt.datetime.fromtimestamp(float(t), ZONE)
+    off = int(d.utcoffset().total_seconds() // 60)
+    return d.strftime("D:%Y%m%d%H%M%S") + f"{'+' if off >= 0 else '-'}{abs(off) // 60:02d}'{abs(off) % 60:02d}'"
+
+
+def read_players(path: Path) -> dict[str, Player]:
+    """A CSV of ``name,club[,id]`` per line (the hub's ``register --csv`` file, optionally an id)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DashboardError(f"{path}: cannot read the players file: {exc}") from exc
+    out: dict[str, Player] = {}
+    for n, row in enumerate(csv.reader(text.splitlines()), start=1):
+        if not row or not row[0].strip() or row[0].lstrip().startswith("#"):
+            continue
+        if len(row) > 3:
+            raise DashboardError(f"{path}: line {n}: expected name,club[,id], got {len(row)} fields")
+        name = row[0].strip()
+        out[name] = Player(id=row[2].strip() if len(row) > 2 else "", club=row[1].strip() if len(row) > 1 else "")
+    return out

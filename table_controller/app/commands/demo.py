@@ -1,0 +1,210 @@
+"""``chicago-table demo``: bots play a table on the virtual table, the live loop senses it,
+and the dashboard shows it on localhost.
+
+    $ chicago-table demo            # then open the printed URLs
+
+The bots' moves become cards on the virtual table's pads (the real firmware logic over a
+pseudo-terminal, read by the serial bridge); the live loop (issue 5) senses each action,
+judges and stores it; the dashboard streams each role its view.  This is ``chicago-table
+run --config`` (``table_controller.app.service``) with a generated configuration
+(``table.toml`` in the data folder: ``virtual = true``), the bots beside the table; bots
+that cannot go on report the stuck-table alert (who the table waits for) to the TL.  ``--direct`` skips the
+hardware: the bots' actions go into the live loop by manual entry, much faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+import tempfile
+from pathlib import Path
+
+from dashboard.errors import DashboardError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=int, default=8080, help="port on localhost (default 8080)")
+    p.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
+                   help="pause between the bots' actions (default 0.5)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the bots' shuffles and choices")
+    p.add_argument("--broadcast-delay", type=float, default=None, metavar="SECONDS",
+                   help="delay of the broadcast overlay (default: the stored one; 10 s for a new demo)")
+    p.add_argument("--data", type=Path, default=None,
+                   help="keep the table's files here (default: a new temporary folder); "
+                        "run again with the same folder and --direct to continue the table")
+    p.add_argument("--direct", action="store_true",
+                   help="no virtual hardware: the bots enter their actions by hand (fast; tests use it)")
+    p.add_argument("--manual-chicago", action="store_true",
+                   help="with --direct: the bots leave the Chicago question to the Revisor's tablet")
+    p.add_argument("--name", default="Demo table", help="the table's name on every view")
+    from dashboard.serve_cli import add_event_arguments, add_web_arguments
+    add_event_arguments(p)
+    add_web_arguments(p)
+
+
+def _dealer_resumes(hub) -> None:
+    """A restarted table waits paused for its dealer (issue 6); the demo's dealer is the
+    bots' driver, who resumes at once (a TL's pause later is waited out)."""
+    if hub.paused:
+        hub.set_paused(False, "dealer", "the demo resumes after a restart")
+
+
+async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
+    """Random legal actions entered through the live loop, waiting while the TL pauses."""
+    from table_controller.rules.engine import IllegalAction
+    from table_controller.sim.bots import RandomBot
+
+    bot = RandomBot(seed)
+    _dealer_resumes(hub)
+    while True:
+        await asyncio.sleep(pace)
+        if hub.paused or (manual_chicago and hub.engine.phase == "chicago"):
+            continue
+        action = bot.next_action(hub.engine)
+        if action is None:
+            return
+        with contextlib.suppress(IllegalAction, DashboardError):
+            await hub.submit_local(action)  # refused: someone entered an action meanwhile
+
+
+async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
+    """The bots' moves as cards on the virtual table's pads; the live loop senses them."""
+    from table_controller.sim.bots import RandomBot
+
+    bot = RandomBot(seed)
+    _dealer_resumes(hub)
+    while True:
+        await asyncio.sleep(pace)
+        if hub.paused:
+            continue
+        action = bot.next_action(driver.shadow)
+        if action is None:
+            return
+        await driver.step(action)
+
+
+def main(args: argparse.Namespace) -> int:
+    from dashboard.hall import peer_bases
+    from dashboard.serve_cli import port_problem, private_files, web_settings
+
+    problem = port_problem("127.0.0.1", args.port)
+    if problem:
+        print(f"chicago-table demo: {problem}", file=sys.stderr)
+        return 2
+    if args.manual_chicago and not args.direct:
+        print("chicago-table demo: --manual-chicago needs --direct", file=sys.stderr)
+        return 2
+    data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
+    if not args.direct and (data / "table.sqlite").exists():
+        print(f"chicago-table demo: {data} holds a table already; the virtual table starts empty, "
+              "so continue it with --direct or give a new --data folder", file=sys.stderr)
+        return 2
+    private_files()
+    try:
+        args.peer = peer_bases(args.peer)
+        args.settings = web_settings(args, args.peer)
+        asyncio.run(_run(args, data))
+    except DashboardError as exc:
+        print(f"chicago-table demo: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _run(args: argparse.Namespace, data: Path) -> None:
+    if args.direct:
+        from dashboard.table_files import open_table
+        hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0,
+                                 tokens_file=args.tokens)
+        await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
+        return
+    from hardware.firmware.controller import Config
+    from hardware.virtual import VirtualTable
+    from table_controller.app.service import serve_table
+    from table_controller.sim.virtual import noise_model
+
+    cfg = demo_config(args, data)
+    # the firmware's own logic at a quicker pace (as the live loop's own bot tests run it)
+    with VirtualTable(noise=noise_model("rough"), seed=args.seed or 0,
+                      config=Config(confirm_reads=2, gone_ms=60, scan_ms=2)) as table:
+        print(f"{args.name} (data in {data}, configuration {data / 'table.toml'}): bots play on the virtual "
+              f"table on {table.port}, sensed by the live loop, {args.pace:g} s apart.  Ctrl-C stops the demo.")
+        await serve_table(cfg, extra=lambda running: _virtual_bots(running, args), show_tokens=True,
+                          virtual_table=table, default_delay=10.0, web=args)
+
+
+def demo_config(args: argparse.Namespace, data: Path):
+    """The demo's table as a configuration (written to ``data/table.toml``: ``chicago-table
+    run --config`` on it serves the same table without the bots)."""
+    from table_controller.app.config import (
+        DashboardSection,
+        TableConfig,
+        TableSection,
+        dump_config,
+    )
+    cfg = TableConfig(
+        table=TableSection(name=args.name, data=data.resolve(), virtual=True, stuck_after=30.0),
+        dashboard=DashboardSection(host="127.0.0.1", port=args.port, tls_cert=args.certfile, tls_key=args.keyfile,
+                                   broadcast_delay=args.broadcast_delay, event_tokens=args.tokens,
+                                   peers=tuple(args.peer)))
+    data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    (data / "table.toml").write_text(dump_config(cfg), encoding="utf-8")
+    return cfg
+
+
+async def _virtual_bots(running, args: argparse.Namespace) -> None:
+    """The bots on the running table; if they cannot go on, the TL gets the stuck-table
+    alert at once (who is waited for, and on what) and the demo says so."""
+    from table_controller.sim.driver import DriverStuck, TableDriver, VirtualHands
+
+    sc = running.client
+    for _ in range(200):  # the HELLO handshake
+        if sc.online:
+            break
+        await asyncio.sleep(0.02)
+    driver = TableDriver(running.hub.live, VirtualHands(running.virtual, lambda pad: sc.pads.get(pad, frozenset())),
+                         sync_timeout=getattr(args, "sync_timeout", 30.0))
+    try:
+        await drive_virtual(running.hub, driver, args.seed, args.pace)
+    except DriverStuck as exc:
+        # the reason names the action the bots wanted, cards and all: the demo's console
+        # only; the alert, which the table's views show, says who is waited for
+        alert = await running.watch.report("botarna har stannat", "the bots stopped")
+        print(f"The bots stopped: {exc}" + (f"\nALERT: {alert.text}" if alert else ""), flush=True)
+        return
+    print("The table is over.", flush=True)
+
+
+async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> None:
+    import uvicorn
+
+    from dashboard.app import create_app
+    from dashboard.serve_cli import print_urls, uvicorn_config
+
+    how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
+    print(f"{args.name} (data in {data}): {how}, {args.pace:g} s apart; "
+          f"broadcast delay {hub.delay.delay:g} s.  Open a view:")
+    base = f"{'https' if args.certfile else 'http'}://localhost:{args.port}"
+    print_urls(base, tokens)  # a demo shows its tokens: nothing of value behind them
+    if args.peer:
+        print(f"  hall       {base}/hall?token={tokens.token('tl')} ({len(args.peer) + 1} tables)")
+    print("Ctrl-C stops the demo.", flush=True)
+    server = uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=args.settings), args, "127.0.0.1",
+                                           args.port))
+    task = asyncio.create_task(bots)
+
+    def done(t: asyncio.Task) -> None:
+        if t.cancelled():
+            return
+        exc = t.exception()
+        # the dashboard stays up either way: the table can be looked at and finished by hand
+        print(f"The bots stopped: {exc}" if exc else "The table is over.", flush=True)
+
+    task.add_done_callback(done)
+    try:
+        await server.serve()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

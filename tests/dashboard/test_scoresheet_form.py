@@ -1,0 +1,268 @@
+"""The official protocol as a form (issue 19): header, Swedish words, every penalty with
+its reason, warnings and TL corrections marked, the table's result page, and nothing
+drawn over anything else."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import itertools
+import subprocess
+import sys
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+
+from dashboard.scoresheet.head import SheetHead, Player, ZONE
+from dashboard.scoresheet.notes import facts_from_script
+from dashboard.scoresheet.pdf import scoresheet_pdf, tiebreaks
+from table_controller.rules.replay import read_script, replay_lines
+from table_controller.store import SQLiteStore
+from table_controller.store.recorder import TableRecorder
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "table_controller" / "examples"
+START = dt.datetime(2026, 5, 16, 10, 30, tzinfo=ZONE).timestamp()  # a Saturday morning at the SM
+
+# TL decisions written into the chicago_won example after its first adjust (r19, §11)
+EXTRA = ['{"do": "penalty", "player": "Cilla", "kind": "warning", "reason": "pratade under given"}',
+         '{"do": "adjust", "player": "Bo", "points": -4, "reason": "fel i protokollet"}',
+         '{"do": "adjust", "player": "Dan", "points": 6, "reason": "räknefel"}',
+         '{"do": "penalty", "player": "Dan", "kind": "points", "points": 2, "reason": "visade kort"}']
+
+
+def tl_script() -> list[str]:
+    lines = (EXAMPLES / "chicago_won.jsonl").read_text().splitlines()
+    i = next(i for i, x in enumerate(lines) if '"adjust"' in x) + 1
+    return lines[:i] + EXTRA + lines[i:]
+
+
+def write_log(path: Path, lines: list[str]) -> None:
+    t = itertools.count()
+    store = SQLiteStore.open(path, create=True, clock=lambda: START + 20 * next(t))  # 20 s a record
+    recorder = TableRecorder(store)
+    for _, action in read_script(lines):
+        recorder.apply(action)
+    store.close()
+
+
+def pages(data: bytes) -> list[str]:
+    return [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages]
+
+
+def strings(page) -> list[dict]:
+    """Every string the page draws (each Tj of the content stream), with its box in PDF
+    coordinates from the font's own widths: two strings drawn edge to edge stay two."""
+    from pypdf.generic import ContentStream
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    fonts = {k: str(v.get_object()["/BaseFont"])[1:] for k, v in page["/Resources"].get("/Font", {}).items()}
+    out, font, size, lead = [], "Helvetica", 10.0, 0.0
+    x = y = lx = ly = 0.0
+    ox = oy = 0.0  # translation by cm (ReportLab translates, never scales, text)
+    stack = []
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"q":
+            stack.append((ox, oy))
+        elif op == b"Q" and stack:
+            ox, oy = stack.pop()
+        elif op == b"cm":
+            ox, oy = ox + float(operands[4]), oy + float(operands[5])
+        elif op == b"Tf":
+            font, size = fonts.get(operands[0], "Helvetica"), float(operands[1])
+        elif op == b"TL":
+            lead = float(operands[0])
+        elif op == b"Tm":
+            x = lx = float(operands[4])
+            y = ly = float(operands[5])
+        elif op == b"Td":
+            lx, ly = lx + float(operands[0]), ly + float(operands[1])
+            x, y = lx, ly
+        elif op == b"T*":
+            ly -= lead
+            x, y = lx, ly
+        elif op in (b"Tj", b"TJ"):
+            parts = operands[0] if op == b"TJ" else [operands[0]]
+            text = "".join(p.get_original_bytes().decode("cp1252") if hasattr(p, "get_original_bytes") else str(p)
+                           for p in parts if not isinstance(p, (int, float)))
+            wd = stringWidth(text, font, size)
+            if text.strip():
+                out.append({"x0": ox + x, "x1": ox + x + wd, "y0": oy + y - 0.21 * size,
+                            "y1": oy + y + 0.72 * size, "text": text})
+            x += wd
+    return out
+
+
+def overlaps(data: bytes, gap: float = 1.0) -> list[tuple]:
+    """Pairs of drawn strings on a page whose boxes intersect or come closer than ``gap``
+    side by side (text running together: "PlacePl. points")."""
+    found = []
+    for n, page in enumerate(pypdf.PdfReader(io.BytesIO(data)).pages, start=1):
+        for a, b in itertools.combinations(strings(page), 2):
+            if a["x0"] < b["x1"] + gap and b["x0"] < a["x1"] + gap and a["y0"] < b["y1"] and b["y0"] < a["y1"]:
+                found.append((n, a["text"], b["text"]))
+    return found
+
+
+def line_boxes(data: bytes) -> list[tuple]:
+    """Strings laid over a tally mark (a short upright stroke): "82 marks" on a fence."""
+    found = []
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for n, (page, ppage) in enumerate(zip(pdf.pages, reader.pages), start=1):
+            marks = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 6 and ln["height"] > 8]
+            for st in strings(ppage):
+                for ln in marks:
+                    if st["x0"] - 1 < ln["x0"] < st["x1"] + 1 and st["y0"] < ln["y1"] and ln["y0"] < st["y1"]:
+                        found.append((n, st["text"]))
+    return found
+
+
+def test_header_holds_event_heat_table_date_time_and_player_ids__s12(tmp_path):
+    log = tmp_path / "bord7.sqlite"
+    write_log(log, tl_script())
+    players = tmp_path / "players.csv"
+    players.write_text("Anna,BK Spader,S-101\nBo,Chicagoklubben Malmö,S-202\nCilla,,S-303\n", encoding="utf-8")
+    out = tmp_path / "p.pdf"
+    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(out),
+                        "--event", "SM i Chicago 2026", "--heat", "2", "--table", "7", "--players", str(players)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    data = out.read_bytes()
+    first = [x.strip() for x in pages(data)[0].splitlines()]
+    for label, value in (("Tävling:", "SM i Chicago 2026"), ("Heat:", "2"), ("Bord:", "7"),
+                         ("Datum:", "2026-05-16")):
+        assert first[first.index(label) + 1] == value, (label, first[:20])
+    assert first[first.index("Tid:") + 1].startswith("10:3")  # the game's own start time, local
+    assert "S-101 \u00b7 BK Spader" in first and "S-202 \u00b7 Chicagoklubben Malmö" in first and "S-303" in first
+    # the PDF's creation date is the game's, not ReportLab's fixed 2000, and stays reproducible
+    info = pypdf.PdfReader(io.BytesIO(data)).metadata
+    assert info["/CreationDate"].startswith("D:20260516103")
+    again = tmp_path / "q.pdf"
+    subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(again),
+                    "--event", "SM i Chicago 2026", "--heat", "2", "--table", "7", "--players", str(players)],
+                   check=True, capture_output=True, cwd=ROOT)
+    assert again.read_bytes() == data
+    assert not overlaps(data)
+
+
+def test_penalties_warnings_and_corrections_are_marked_with_their_reasons__r19_s11():
+    lines = tl_script()
+    _, doc = replay_lines(lines)
+    text = " ".join(pages(scoresheet_pdf(doc, facts=facts_from_script(lines)))[0].split())
+    assert "Giv 1, Cilla: Varning: \u201dpratade under given\u201d" in text
+    assert "Giv 1, Dan: Straff \u2013 poängavdrag -2: \u201dvisade kort\u201d" in text
+    assert "Giv 1, Dan: TL-rättelse +6: \u201dräknefel\u201d" in text
+    # Bo had 0: the correction asked -4 and the floor kept him at 0 (r19): said so, never "+0"
+    assert "Giv 1, Bo: TL-rättelse -4, verkställt 0" in text
+    assert "+0" not in text and "adjust" not in text and "_" not in text  # no snake_case reasons
+    deals = text.split("Giv för giv")[1]
+    assert "Bo TL-RÄTTELSE -4 (verkställt 0" in deals and "Dan STRAFF -2" in deals
+    assert "Anna +15 vann Chicago" in deals
+
+
+def test_automatic_penalties_and_revoke_warning_are_marked__r26():
+    lines = (EXAMPLES / "revoke.jsonl").read_text().splitlines()
+    _, doc = replay_lines(lines)
+    text = "\n".join(pages(scoresheet_pdf(doc, facts=facts_from_script(lines))))
+    assert "Varning \u2013 bekände inte färg (r26)" in text
+
+
+def test_summary_page_places_totals_and_who_goes_on__r8_r11():
+    lines = (EXAMPLES / "full_table.jsonl").read_text().splitlines()
+    _, doc = replay_lines(lines)
+    data = scoresheet_pdf(doc, facts=facts_from_script(lines), info=SheetHead(event="SM", heat="1", table="3"))
+    summary = pages(data)[-1]
+    assert summary.startswith("Bordets resultat \u2013 bord 3")
+    rows = [x.strip() for x in summary.splitlines()]
+    for s in doc["table"]["standings"]:
+        i = rows.index(s["player"])
+        assert rows[i - 1] == f"{s['rank']}."
+        cells = [f"{g['places'][s['player']]} / {g['placement_points'][s['player']]}" for g in doc["games"]]
+        assert rows[i + 1:i + 1 + len(cells)] == cells
+        assert rows[i + 1 + len(cells):i + 4 + len(cells)] == [str(s["placement_points"]), str(s["score_total"]),
+                                                                 str(s["won_chicagos"])]
+    assert "Går vidare: Anna, Dan" in summary  # r7: heat 1, the top two
+    assert not overlaps(data) and not line_boxes(data)
+
+
+def test_tiebreaks_are_explained__r11():
+    st = [{"player": "Bo", "rank": 1, "placement_points": 32, "score_total": 80, "won_chicagos": 0},
+          {"player": "Anna", "rank": 2, "placement_points": 32, "score_total": 70, "won_chicagos": 2},
+          {"player": "Cilla", "rank": 3, "placement_points": 25, "score_total": 70, "won_chicagos": 1},
+          {"player": "Dan", "rank": 4, "placement_points": 25, "score_total": 70, "won_chicagos": 0}]
+    assert tiebreaks(st) == ["Bo (32, 80, 0): före Anna på total sidopoäng (r11)",
+                             "Cilla (25, 70, 1): före Dan på vunna Chicago (r11)"]
+    st[3]["won_chicagos"] = 1
+    assert tiebreaks(st, "en")[1] == "Cilla (25, 70, 1): ahead of Dan after the playoff (r11)"
+
+
+@pytest.mark.parametrize("lang", ["sv", "en"])
+@pytest.mark.parametrize("example", ["full_table", "chicago_broken", "out_without_chicago", "revoke"])
+def test_no_text_overlaps_another_or_a_tally__s12(example, lang):
+    lines = (EXAMPLES / f"{example}.jsonl").read_text().splitlines()
+    _, doc = replay_lines(lines)
+    data = scoresheet_pdf(doc, facts=facts_from_script(lines), lang=lang,
+                        info=SheetHead(event="Svenska mästerskapen i Chicago 2026, Stockholm", heat="1", table="12",
+                                          players={"Anna": Player("S-1", "Sällskapet Spader")}))
+    assert not overlaps(data)
+    assert not line_boxes(data)
+
+
+def test_overlap_check_finds_text_running_together():
+    """The check itself: the old header "PlacePl. points" is caught."""
+    from reportlab.pdfgen import canvas
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawRightString(510, 700, "Place")
+    c.drawRightString(555, 700, "Pl. points")
+    c.save()
+    assert overlaps(buf.getvalue())
+
+
+def test_the_server_prints_the_form_with_the_logs_decisions_and_date(make_server):
+    """/api/protocol.pdf on a real server: the TL's decisions and the game's date come from
+    the table's log; English with ?lang=en."""
+    import json
+
+    import httpx
+    s = make_server(command="serve")
+    # a TL's reason that names a card: the blind roles' form says "(kort)" instead
+    lines = [x.replace("visade kort", "visade KH av misstag") for x in tl_script()]
+    for line in lines:
+        if line.strip() and not line.startswith("#"):
+            r = httpx.post(f"{s.base}/api/action", params={"token": s.token("tl")}, json=json.loads(line), timeout=10)
+            assert r.status_code == 200 and r.json()["ok"], (line, r.text)
+    r = httpx.get(f"{s.base}/api/protocol.pdf", params={"token": s.token("public")}, timeout=20)
+    assert r.status_code == 200
+    text = " ".join("\n".join(pages(r.content)).split())
+    assert "Giv 1" in text and "Cilla: Varning: \u201dpratade under given\u201d" in text
+    assert "Straff \u2013 poängavdrag -2: \u201dvisade (kort) av misstag\u201d" in text and "Datum:" in text
+    assert "KH" not in text
+    tl = httpx.get(f"{s.base}/api/protocol.pdf", params={"token": s.token("tl")}, timeout=20)
+    assert "visade KH av misstag" in " ".join("\n".join(pages(tl.content)).split())
+    assert "Bordets resultat" in text and not overlaps(r.content)
+    en = httpx.get(f"{s.base}/api/protocol.pdf", params={"token": s.token("public"), "lang": "en"}, timeout=20)
+    assert "Warning: \u201dpratade under given\u201d" in " ".join("\n".join(pages(en.content)).split())
+
+
+def test_long_names_clubs_and_event_never_run_into_the_next_column():
+    import copy
+    import json as _json
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_scoresheet import HAND_DOC
+    long = {"Anna": "Anna-Karin Bergström-Lindqvist af Ekebyholm", "Bo": "Bo", "Cilla": "Cilla Wennerholm-Åkerlund"}
+    text = _json.dumps(HAND_DOC)
+    for short, full in long.items():
+        text = text.replace(f'"{short}"', _json.dumps(full))
+    doc = _json.loads(text)
+    info = SheetHead(event="Svenska mästerskapen i Chicago 2026, final, Stockholms Stadshus, Gyllene salen",
+                        heat="Finalheat 3 (kvällspasset)", table="Bord 12 vid fönstret mot Riddarfjärden",
+                        players={long["Anna"]: Player("SWE-2026-000123", "Sällskapet för Kortspel och Schack i Ekebyholm")})
+    for lang in ("sv", "en"):
+        data = scoresheet_pdf(copy.deepcopy(doc), info=info, lang=lang)
+        assert not overlaps(data) and not line_boxes(data)
+        assert "Bo" in pages(data)[0]

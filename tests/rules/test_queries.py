@@ -1,0 +1,125 @@
+"""The engine's public questions (issue 14): ``legal_actions()``, ``at_draw_stop(player)``,
+``to_act()``, ``trick_complete``, ``standings()`` say what the rules then do.
+
+Checked against the engine itself on random tables: every card ``legal_actions`` offers is
+played without a revoke, every other card of the hand is a revoke (r25, r26); the table
+waits for exactly the players offered; draw stop is what the exchange treats as draw stop.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from table_controller.rules import actions as act
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.events import CardPlayed
+from table_controller.sim.bots import RandomBot
+from tests.rules.script import JUNK, Script
+
+
+def tables(seed: int, ruleset: str):
+    """Each engine state of a random bot table, the engine advanced after each yield."""
+    bot = RandomBot(seed, ruleset=ruleset)
+    engine = Engine()
+    for _ in range(20_000):
+        yield engine
+        a = bot.next_action(engine)
+        if a is None:
+            return
+        engine.apply(a)
+
+
+def try_action(engine: Engine, action: act.Action):
+    """The events ``action`` would cause, and the table put back as it was (or None)."""
+    start = len(engine.events)
+    try:
+        events = list(engine.apply(action))
+    except IllegalAction:
+        return None
+    engine.rollback(start)
+    return events
+
+
+@pytest.mark.parametrize("ruleset", ["sm2025", "sm2019", "classic"])
+def test_legal_plays_follow_suit_and_every_other_card_is_a_revoke_r25_r26(ruleset):
+    checked = 0
+    for engine in tables(3, ruleset):
+        legal = engine.legal_actions()
+        if engine.phase != "tricks":
+            assert legal.plays == {}
+            continue
+        d = engine.state.deal
+        assert list(legal.plays) == [p for p in engine.to_act() if p not in d.dead]
+        for p, cards in legal.plays.items():
+            assert cards == tuple(sorted(cards)) and set(cards) <= set(d.hands[p])
+            for c in d.hands[p]:
+                events = try_action(engine, act.Play(p, c))
+                assert events is not None, f"{p} may play {c}"
+                played = next(e for e in events if isinstance(e, CardPlayed))
+                if engine.rules.revoke != "none":
+                    assert played.revoke == (c not in cards), (p, c, cards)
+            checked += 1
+        if checked == 40:
+            return  # each try refolds the table (rollback): 40 trick positions suffice
+    raise AssertionError(f"only {checked} trick positions in a whole table")
+
+
+@pytest.mark.parametrize("ruleset", ["sm2025", "sm2019", "shootout", "classic"])
+def test_legal_actions_offer_what_the_table_waits_for_r13_r22_d5(ruleset):
+    for engine in tables(5, ruleset):
+        legal = engine.legal_actions()
+        assert legal.phase == engine.phase and list(legal.to_act) == engine.to_act()
+        d = engine.state.deal
+        if d is None or engine.phase == "game_over":
+            assert legal.places == legal.owed == legal.plays == {}
+            continue
+        if "discard" in legal.actions:
+            # r13: every live hand places before any replacement; draw stop places nothing (D5)
+            assert set(legal.to_act) <= set(legal.places)
+            for p, most in legal.places.items():
+                assert most == (0 if engine.at_draw_stop(p) else engine.rules.max_exchange_cards)
+                assert (p in legal.to_act) == (most > 0)
+        if "receive" in legal.actions:
+            assert legal.places == {} and set(legal.owed) == set(legal.to_act)
+            assert all(n == d.awaiting[p] for p, n in legal.owed.items())
+        if "chicago" in legal.actions:
+            assert legal.to_act == (legal.chicago,)
+            score = engine.state.game.players[legal.chicago].score
+            assert legal.may_say_chicago == (score >= engine.rules.chicago_min_score)
+
+
+def test_at_draw_stop_asks_about_the_deal_in_progress__sm2025_d5():
+    engine = Engine()
+    assert not engine.at_draw_stop("Anna")  # no table yet
+    s = Script().deal(**JUNK).adjust("Anna", 45)
+    engine, _ = s.run()
+    assert engine.at_draw_stop("Anna") and not engine.at_draw_stop("Bo")
+    assert not engine.at_draw_stop("Nobody")
+    assert engine.legal_actions().places["Anna"] == 0
+    assert "Anna" not in engine.to_act()
+
+
+def test_trick_complete_while_a_revoke_on_the_last_card_is_open_r26():
+    engine, _ = Script().deal(**JUNK).stand().stand().stand().play("Anna 9H", "Bo 8H", "Cilla 2D").run()
+    assert engine.phase == "tricks" and not engine.trick_complete
+    assert engine.legal_actions().plays == {"Dan": tuple(sorted(c for c in engine.state.deal.hands["Dan"]
+                                                                if c.suit == "H"))}  # r25
+    engine.apply(act.Play("Dan", engine.state.deal.hands["Dan"][0]))  # 3D: a revoke
+    assert engine.trick_complete and engine.to_act() == ["Anna"]  # the winner leads next
+    legal = engine.legal_actions()
+    assert legal.retract == "Dan" and legal.actions == ("play", "retract")
+    assert legal.plays == {"Anna": tuple(sorted(engine.state.deal.hands["Anna"]))}
+    engine.apply(act.Retract("Dan"))
+    assert not engine.trick_complete and engine.legal_actions().retract is None
+
+
+def test_standings_share_a_rank_until_the_table_is_over__sm2025_r11():
+    engine = Engine()
+    assert engine.standings() == []
+    engine, _ = Script().deal(**JUNK).run()
+    rows = engine.standings()
+    assert [r.rank for r in rows] == [1] * len(rows)
+    engine.apply(act.Adjust("Bo", 7, "r32"))
+    rows = engine.standings()
+    assert rows[0].player == "Bo" and rows[0].rank == 1 and rows[0].score_total == 7
+    assert all(r.rank == 2 for r in rows[1:])

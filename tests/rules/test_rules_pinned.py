@@ -1,0 +1,584 @@
+"""Rules that a small change of the engine used to get past every test (issue 23).
+
+Each test names the rule it pins; each was checked against the mutant the issue lists
+(the change applied by hand, the test failing, the change reverted).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from table_controller.rules.hands import Category
+from table_controller.rules.rulesets import RULESETS, ruleset
+from tests.rules.script import ANNA_SWEEPS, JUNK, Script, awards
+
+
+def rejected(doc):
+    return [r["reason"] for r in doc["rejected"]]
+
+
+def events(engine, kind):
+    return [e for e in engine.events if e.type == kind]
+
+
+# --- shot clocks (D12, r34) -------------------------------------------------------------
+
+def test_quads_clock_does_not_run_during_the_chicago_question__sm2025_d12():
+    s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.add(do="timeout", player="Anna", clock="quads")
+    engine, doc = s.run()
+    assert rejected(doc) == ["Anna is not choosing for a four of a kind"]
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Anna"]
+    assert engine.state.game.players["Anna"].violations == []
+
+
+def test_play_clock_runs_only_for_the_player_on_turn__sm2025_d12_r34():
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.add(do="timeout", player="Bo", clock="play")  # Anna leads (r25), Bo's clock is not running
+    engine, doc = s.run()
+    assert rejected(doc) == ["it is not Bo's turn to play"]
+    assert engine.state.game.players["Bo"].violations == []
+    assert doc["current"]["to_act"] == ["Anna"]
+
+
+# --- draw stop -------------------------------------------------------------------------
+
+def test_draw_stop_applies_at_exactly_46_from_the_next_deal__classic():
+    s = Script("classic").deal(**JUNK).adjust("Anna", 41).stand().stand().stand().chicago("Anna", False)
+    s.play(*ANNA_SWEEPS)  # last trick +5: Anna ends deal 1 on exactly 46
+    s.deal(**JUNK).discard("Anna", "9H")
+    doc = s.doc()
+    assert doc["games"][0]["deals"][0]["scores_after"]["Anna"] == 46
+    assert rejected(doc) == ["draw stop: Anna has 46 points and may not exchange (D5, köpstopp at 46)"]
+    assert doc["current"]["to_act"] == ["Bo", "Cilla", "Dan"]
+
+
+# --- open card (r12, r15) ----------------------------------------------------------------
+
+def test_a_second_open_card_is_a_flashed_card_not_a_sixth_card__sm2025_r15():
+    s = Script().deal(**JUNK).discard("Anna", "9H").discard("Bo", "2C 3C").stand("Cilla", "Dan")
+    s.open("Anna", "KH", True)
+    s.open("Anna", "KD", True)  # the dealer shows another card: flashed, put aside (r15)
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    hand = sorted(c.code for c in engine.state.deal.hands["Anna"])
+    assert hand == sorted(["AS", "KS", "QS", "JS", "KH"])
+    errs = events(engine, "dealer_erred")
+    assert [(e.player, e.kind, [c.code for c in e.cards]) for e in errs] == [("Anna", "flashed", ["KD"])]
+    assert doc["current"]["to_act"] == ["Bo"]  # the exchange waits for Bo's two cards
+
+
+# --- TL penalties (r33, r35) ---------------------------------------------------------------
+
+def test_sit_out_game_folds_the_hand_at_once__sm2025_r33_r35():
+    s = Script().deal(**dict(JUNK, Bo="2C 2S 4D 6D 8H"))
+    s.add(do="penalty", player="Bo", kind="sit_out_game", reason="r33")
+    s.stand("Anna", "Cilla", "Dan")  # the exchange does not wait for Bo
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == []  # Bo's pair is folded, it never scores
+    assert doc["current"]["phase"] == "exchange_2" and doc["current"]["to_act"] == ["Anna", "Cilla", "Dan"]
+
+
+def test_sit_out_game_between_deals_leaves_the_player_out_of_the_next_deal__sm2025_r33_r35():
+    s = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS)
+    s.add(do="penalty", player="Bo", kind="sit_out_game", reason="r33")
+    s.deal(Anna="AS AH QS JS 9H", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")  # no hand for Bo
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["deal"] == 2 and doc["current"]["to_act"] == ["Cilla", "Dan", "Anna"]
+
+
+def test_a_points_penalty_of_zero_costs_nothing__sm2025_r33():
+    # A penalty deducts at least one point; a 0 is refused (a warning is its own kind), as
+    # an adjustment of 0 is, and costs nothing
+    s = Script().deal(**JUNK).adjust("Anna", 10)
+    s.add(do="penalty", player="Anna", kind="points", points=0, reason="warning only")
+    engine, doc = s.run()
+    assert [(r["action"], r["reason"]) for r in doc["rejected"]] == [
+        ("penalty", "a points penalty deducts at least 1 point")]
+    assert doc["current"]["scores"]["Anna"] == 10
+    assert awards(doc) == [("Anna", 10, "adjust")]
+    assert events(engine, "penalty_given") == []
+
+
+# --- revoke (r26) --------------------------------------------------------------------------
+
+def test_revoke_on_a_tricks_last_card_stands_when_the_winner_leads__sm2025_r26():
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D")  # Dan holds 2H and 4H: a revoke, the trick's last card
+    s.play("Anna AS")  # the winner leads: Dan's revoke stands, his hand is dead
+    s.play("Bo 2C", "Cilla 5C", "Anna KS", "Bo 3C", "Cilla 7C", "Anna QS", "Bo 4D", "Cilla 9C",
+           "Anna JS", "Bo 6D", "Cilla TC")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert engine.state.game.players["Dan"].warnings == 1
+    assert awards(doc) == [("Anna", 5, "last_trick")]
+    assert doc["current"]["deal"] == 2 and doc["current"]["phase"] == "deal"
+
+
+# --- going out (r21) -------------------------------------------------------------------------
+
+def test_deal_ends_when_one_live_hand_is_left_after_a_player_goes_out__sm2025_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla")
+    s.stand("Anna")  # Bo at draw stop places nothing; his two pair: 52 without Chicago, out (r21)
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["out_without_chicago"] == ["Bo"] and not g["finished"]
+    assert doc["current"]["phase"] == "deal" and doc["current"]["deal"] == 2
+    assert g["deals"][0]["scores_after"] == {"Anna": 0, "Bo": 52, "Cilla": 0}
+
+
+def test_tl_correction_between_deals_can_put_a_player_out__sm2025_r21():
+    s = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS)
+    s.adjust("Bo", 52, "protocol recount")  # between deals; Bo never said Chicago
+    s.deal(Anna="AS AH QS JS 9H", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["out_without_chicago"] == ["Bo"] and not g["finished"]
+    assert doc["current"]["to_act"] == ["Cilla", "Dan", "Anna"]
+
+
+def test_every_hand_dead_at_a_scoring_moment_scores_nothing__general_rules_2_12():
+    s = Script().deal(**dict(JUNK, Anna="AS AH QS JS 9H"))
+    for p in ("Anna", "Bo", "Cilla", "Dan"):
+        s.add(do="time_call", player=p)
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == []
+    assert doc["current"]["phase"] == "deal" and doc["current"]["deal"] == 2
+
+
+def test_a_game_ended_mid_deal_has_no_deal_and_nobody_to_act__sm2025_r19():
+    s = Script().deal(Anna="AS AD 3C 4C 6S", Bo="5H 6H 7H 8H 9H", Cilla="2D 5C 7C 9C JD", Dan="3D 5D 8D 2C KS")
+    engine, doc = s.stand().run()
+    assert doc["games"][0]["winner"] == "Bo"
+    assert engine.state.game.deal is None
+    assert doc["current"] == {"game": 1, "deal": 1, "phase": "game_over", "to_act": [],
+                              "scores": {"Anna": 0, "Bo": 52, "Cilla": 0, "Dan": 0}}
+
+
+# --- r17 ----------------------------------------------------------------------------------
+
+def test_tl_adjustment_does_not_erase_who_must_say_they_break_a_hand__sm2025_r17():
+    s = Script().deal(**dict(JUNK, Anna="AS AH QS JS 9H")).stand()  # Anna's pair scores 1
+    s.adjust("Bo", 3, "miscount")
+    s.discard("Anna", "AH QS")
+    engine, doc = s.run()
+    broken = events(engine, "hand_broken")
+    assert [(e.player, [c.code for c in e.cards]) for e in broken] == [("Anna", ["AH"])]
+    assert engine.state.deal.broken == {"Anna": broken[0].cards}
+
+
+# --- the event sequence ------------------------------------------------------------------
+
+def test_state_counts_every_event_it_folds__replay_contract():
+    engine, _ = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS).run()
+    assert engine.state.seq == len(engine.events) > 20
+    assert engine.state.to_dict()["seq"] == len(engine.events)
+
+
+# --- ruleset options ---------------------------------------------------------------------
+
+def test_partial_hand_points_option_keeps_the_other_categories__s13_options():
+    opts = {"hand_points": {"one_pair": 2}}
+    doc = Script(options=opts).deal(**dict(JUNK, Anna="AS AH QS JS 9H")).stand().doc()
+    assert awards(doc) == [("Anna", 2, "one_pair")]
+    doc = Script(options=opts).deal(**dict(JUNK, Anna="AS AH QS QD 9H")).stand().doc()
+    assert awards(doc) == [("Anna", 2, "two_pair")]
+    doc = Script(options=opts).deal(**dict(JUNK, Cilla="2C 5C 7C 9C TC", Bo="2D 3C 4D 6D 8H")).stand().doc()
+    assert awards(doc) == [("Cilla", 5, "flush")]
+
+
+# --- table result, särspel (r7, r11, D10) ---------------------------------------------------
+
+SF = "5H 6H 7H 8H 9H"
+NOTHING = ("2C 3D 4S 6D 8C", "2D 3S 4C 6C 8S", "2H 3H 4D 6S 8D")
+
+
+def sf_game(s: Script, winner: str, before: dict[str, int], seats="ABCD") -> None:
+    """A game won at once by a straight flush after exchange 1 (r19), with TL corrections
+    giving the others their scores first."""
+    hands = dict(zip([p for p in seats if p != winner], NOTHING))
+    hands[winner] = SF
+    s.game(seats=list(seats), button=seats[-1]).deal(**hands)
+    for p, pts in before.items():
+        s.adjust(p, pts)
+    s.stand(*seats)
+
+
+def two_tied_at_the_top() -> Script:
+    """A and B tie on placement points (42), total score (57) and won Chicagos (0)."""
+    s = Script(players=list("ABCD"), game=False)
+    sf_game(s, "A", {"B": 3, "C": 2, "D": 1})  # A 20, B 12, C 8, D 5
+    sf_game(s, "B", {"A": 3, "C": 2, "D": 1})  # B 20, A 12, C 8, D 5
+    sf_game(s, "D", {"A": 2, "B": 2})          # D 20, A and B share 12+8, C 5
+    return s
+
+
+def dead_deal(s: Script, a: str = "AS KS QS JS 9H") -> Script:
+    """A särspel deal that ends with nothing scored: both hands called dead."""
+    return s.deal(A=a, B="2C 3C 4D 6D 8H").add(do="time_call", player="A").add(do="time_call", player="B")
+
+
+def test_tie_at_the_top_goes_to_a_sarspel_between_the_tied_only__sm2025_r11():
+    doc = two_tied_at_the_top().doc()
+    assert doc["rejected"] == []
+    t = doc["table"]
+    assert not t["finished"] and t["playoff"]["players"] == ["A", "B"] and t["playoff"]["deals"] == 3
+    assert [(x["player"], x["rank"], x["placement_points"], x["score_total"]) for x in t["standings"]] == [
+        ("A", 1, 42, 57), ("B", 1, 42, 57), ("D", 3, 30, 54), ("C", 4, 21, 4)]
+
+
+def test_tied_sarspel_goes_on_deal_by_deal__sm2025_d10():
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    for _ in range(3):
+        dead_deal(s)
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert not doc["table"]["finished"]  # 0-0 after three deals: one more deal (D10)
+    assert doc["current"] == {"game": 4, "deal": 4, "phase": "deal", "to_act": [], "scores": {"A": 0, "B": 0}}
+    s.deal(A="AS AH QS JS 9H", B="2C 3C 4D 6D 8H").stand("A", "B")  # A's pair: 1-0
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    engine, doc = s.run()
+    assert doc["table"]["finished"] and doc["table"]["advancing"] == ["A", "B"]
+    assert doc["table"]["standings"][0]["player"] == "A"
+
+
+def test_sarspel_points_do_not_count_in_the_table_totals__sm2025_r11_r7():
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    s.deal(A="2C 3D 4S 6D 8C", B="AS AH QS JS 9H").stand("A", "B")  # B 1
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    dead_deal(s)
+    dead_deal(s)
+    engine, doc = s.run()
+    t = doc["table"]
+    assert doc["rejected"] == [] and t["finished"]
+    assert t["standings"] == [
+        {"player": "B", "rank": 1, "placement_points": 42, "score_total": 57, "won_chicagos": 0},
+        {"player": "A", "rank": 2, "placement_points": 42, "score_total": 57, "won_chicagos": 0},
+        {"player": "D", "rank": 3, "placement_points": 30, "score_total": 54, "won_chicagos": 0},
+        {"player": "C", "rank": 4, "placement_points": 21, "score_total": 4, "won_chicagos": 0},
+    ]
+    assert t["advancing"] == ["B", "A"]
+    assert t["playoff"]["game"]["winner"] == "B" and t["playoff"]["game"]["scores"] == {"A": 0, "B": 1}
+
+
+def test_tie_for_second_place_needs_no_sarspel_in_a_later_heat__sm2025_r11_r7():
+    s = Script(players=list("ABC"), game=False, options={"heat": 2})
+    for _ in range(3):  # A wins all three; B and C tie on everything behind
+        sf_game(s, "A", {}, seats="ABC")
+    doc = s.doc()
+    t = doc["table"]
+    assert doc["rejected"] == [] and t["finished"] and "playoff" not in t
+    assert t["advancing"] == ["A"]
+    assert [(x["player"], x["placement_points"], x["score_total"]) for x in t["standings"]] == [
+        ("A", 60, 156), ("B", 30, 0), ("C", 30, 0)]
+
+
+# --- a TL correction that puts a player out mid-deal (r21; found by the incident bot) ------
+
+def test_player_put_out_mid_trick_the_trick_is_settled_without_them__sm2025_r21():
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS", "Bo 2C", "Cilla 2D")
+    s.adjust("Dan", 52, "recount")  # Dan, still to play to the trick, is out (no Chicago)
+    s.play("Anna KS", "Bo 3C", "Cilla 5C", "Anna QS", "Bo 4D", "Cilla 7C",
+           "Anna JS", "Bo 6D", "Cilla 9C", "Anna 9H", "Bo 8H", "Cilla TC")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == [("Dan", 52, "adjust"), ("Anna", 5, "last_trick")]
+    assert doc["games"][0]["out_without_chicago"] == ["Dan"]
+    assert doc["current"]["phase"] == "deal" and doc["current"]["deal"] == 2
+
+
+def test_player_put_out_while_the_exchange_waits_for_them_the_exchange_ends__sm2025_r21():
+    s = Script().deal(**JUNK).stand("Anna", "Cilla", "Dan").adjust("Bo", 52, "recount")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "exchange_2"
+    assert doc["current"]["to_act"] == ["Anna", "Cilla", "Dan"]
+
+
+def test_tl_correction_to_draw_stop_ends_the_exchange_waiting_for_that_player__sm2025_r19():
+    s = Script().deal(**JUNK).stand("Anna", "Cilla", "Dan").adjust("Bo", 45, "recount")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "exchange_2"  # Bo may no longer exchange: nothing to wait for
+    assert doc["current"]["to_act"] == ["Anna", "Cilla", "Dan"]
+
+
+def test_last_player_still_playing_wins_when_the_others_are_out_or_sit_out__sm2025_r21_r33():
+    s = Script().deal(**JUNK).add(do="penalty", player="Anna", kind="sit_out_game", reason="r33")
+    s.adjust("Bo", 52).adjust("Cilla", 20)
+    s.adjust("Dan", 60)  # Bo and Dan out without Chicago, Anna sits out: Cilla is the only one left
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["finished"] and g["winner"] == "Cilla"
+    assert g["out_without_chicago"] == ["Bo", "Dan"]
+    assert g["places"] == {"Cilla": 1, "Anna": 2, "Dan": 3, "Bo": 4}  # D9: the first out is last
+    assert g["placement_points"] == {"Cilla": 20, "Anna": 12, "Dan": 0, "Bo": 0}
+
+
+def test_quads_clock_runs_only_for_the_player_choosing__sm2025_d12():
+    s = Script().deal(Anna="AS KS QS JS 9H", Bo="7S 7H 7D 7C 2S", Cilla="3D 5D 9D TC QC", Dan="2C 3C 4C 6D 8D")
+    s.stand()  # Bo's four sevens: Bo is asked to choose
+    for p in ("Anna", "Cilla", "Dan"):  # on either side of Bo in name order
+        s.add(do="timeout", player=p, clock="quads")
+    engine, doc = s.run()
+    assert rejected(doc) == [f"{p} is not choosing for a four of a kind" for p in ("Anna", "Cilla", "Dan")]
+    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
+    assert all(not x.violations for x in engine.state.game.players.values())
+
+
+# --- found by the seeded mutant sample (tests/mutation) ------------------------------------
+
+def test_replacements_may_come_one_card_at_a_time__sm2025_r14():
+    s = Script(dealer="player").deal(**JUNK).discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH").receive("Anna", "KD")  # two cards owed, dealt one by one: no error
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and events(engine, "dealer_erred") == []
+    assert awards(doc) == [("Anna", 3, "three_of_a_kind")]  # KS KH KD
+
+
+def test_player_dealer_loses_three_points_per_wrong_card__sm2025_r14():
+    s = Script(dealer="player").deal(**JUNK).adjust("Dan", 20)
+    s.discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan").receive("Anna", "KH KD 8S 7S")  # 4 for 2
+    doc = s.doc()
+    assert ("Dan", -6, "dealer_error") in awards(doc)
+    assert doc["current"]["scores"]["Dan"] == 14
+
+
+def test_at_most_five_cards_is_the_reason_a_sixth_is_refused__classic_r12():
+    doc = Script("classic").deal(**JUNK).discard("Anna", "AS KS QS JS 9H 2S").doc()
+    assert [r["reason"] for r in doc["rejected"]] == ["6 cards placed; at most 5 (r12)"]
+
+
+def test_classic_has_no_sarspel_a_tie_at_the_top_stays__classic_s13():
+    s = Script("classic", players=("A", "B"), game=False)
+    for _ in range(3):  # both reach 52 in the same deal: a drawn game, three times
+        s.game(seats=["A", "B"], button="B").deal(A="AS KS QS JS 9H", B="2C 3C 4D 6D 8H")
+        s.adjust("A", 52).adjust("B", 52)
+        s.add(do="time_call", player="A").add(do="time_call", player="B")
+    doc = s.doc()
+    t = doc["table"]
+    assert doc["rejected"] == [] and [g["winner"] for g in doc["games"]] == [None, None, None]
+    assert t["finished"] and "playoff" not in t
+    assert [(x["player"], x["score_total"]) for x in t["standings"]] == [("A", 156), ("B", 156)]
+
+
+def test_a_points_penalty_keeps_the_placement_points__sm2025_r33():
+    s = Script().deal(Anna="AS AD 3C 4C 6S", Bo="5H 6H 7H 8H 9H", Cilla="2D 5C 7C 9C JD", Dan="3D 5D 8D 2C KS")
+    s.adjust("Cilla", 9).add(do="penalty", player="Cilla", kind="points", points=2, reason="r33")
+    doc = s.stand().doc()
+    g = doc["games"][0]
+    assert g["scores"]["Cilla"] == 7
+    assert g["placement_points"] == {"Bo": 20, "Cilla": 12, "Anna": 6.5, "Dan": 6.5}
+
+
+def test_out_of_turn_answer_names_who_answers_next__sm2025_r22():
+    s = Script().deal(**JUNK).adjust("Anna", 15).adjust("Bo", 20).adjust("Dan", 30).stand().stand().stand()
+    s.chicago("Dan", True)
+    doc = s.doc()
+    assert [r["reason"] for r in doc["rejected"]] == ["the Revisor asks in turn (r22): Anna answers next, not Dan"]
+
+
+def test_hand_points_table__classic():
+    others = {"Bo": "2C 3C 4D 6D 8H", "Cilla": "2D 5C 7C 9C TC", "Dan": "3D 5D 7D 2H 4H"}
+    cases = {"one_pair": ("AS AH QS JS 9H", 1), "two_pair": ("AS AH QS QD 9H", 2),
+             "three_of_a_kind": ("AS AH AD JS 9H", 3), "straight": ("9S TH JD QC KS", 4),
+             "flush": ("AS 3S 5S 7S 9S", 5), "full_house": ("AS AH AD 9S 9H", 6),
+             "four_of_a_kind": ("AS AH AD AC 9H", 7), "straight_flush": ("5S 6S 7S 8S 9S", 8),
+             "royal_flush": ("AS KS QS JS TS", 52)}
+    for reason, (hand, points) in cases.items():
+        doc = Script("classic").deal(Anna=hand, **others).stand().doc()
+        assert doc["rejected"] == [], reason
+        assert awards(doc)[0] == ("Anna", points, reason), reason
+
+
+def test_revoker_cannot_win_the_last_trick__sm2019_r26():
+    s = Script("sm2019").deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 6C JD",
+                              Dan="3D 6D 8D 2H 7H")
+    s.adjust("Bo", 5).stand().stand().stand()
+    s.play("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D",   # Bo holds 2S: a revoke, not corrected
+           "Anna KS", "Bo 2S", "Cilla 5C", "Dan 6D", "Anna QS", "Bo 4D", "Cilla 6C", "Dan 8D",
+           "Anna 5D", "Bo TD", "Cilla JD", "Dan 2H",
+           "Cilla 7C", "Dan 7H", "Anna 3H", "Bo 8C")  # Bo's 8C is the highest club: not his trick
+    doc = s.doc()
+    assert doc["rejected"] == []
+    assert awards(doc) == [("Bo", 5, "adjust"), ("Bo", 1, "one_pair"), ("Bo", 1, "one_pair"),
+                           ("Cilla", 5, "last_trick"), ("Bo", -2, "revoke"), ("Bo", 1, "one_pair")]
+
+
+def test_flashed_open_card_can_be_dealt_again_in_the_same_deal__sm2025_r15():
+    s = Script().deal(**JUNK).discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", take=True)  # flashed: two cards were placed
+    s.receive("Anna", "KH KD")  # shuffled back into the stub (r15): KH can come again
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == [("Anna", 3, "three_of_a_kind")]
+
+
+def test_retracted_card_goes_back_to_the_revokers_hand__sm2025_r26():
+    s = Script().deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 9C JD", Dan="3D 6D 8D 2H 7H")
+    s.stand().stand().stand().play("Anna AS", "Bo 4C").add(do="retract", player="Bo")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert sorted(c.code for c in engine.state.deal.hands["Bo"]) == ["2S", "4C", "4D", "8C", "TD"]
+    assert [(p, c.code) for p, c in engine.state.deal.trick] == [("Anna", "AS")]
+    assert [e.card.code for e in events(engine, "card_retracted")] == ["4C"]
+
+
+# --- after the merges of issue 13/14: a fold in trick play, option ranges -----------------
+
+def test_time_called_on_the_player_to_play_passes_the_turn_in_trick_play__general_rules_2_12_r25():
+    # Anna leads the first trick (left of the button, r25); time is called on Bo, to play
+    # next: his hand is dead, the trick goes on with Cilla (not a new trick, not a new deal)
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.play("Anna AS")
+    s.add(do="time_call", player="Bo")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "tricks" and doc["current"]["to_act"] == ["Cilla"]
+    engine, doc = s.play("Cilla 2D", "Dan 3D").run()
+    assert doc["rejected"] == [] and doc["current"]["to_act"] == ["Anna"]  # Anna's AS took it
+
+
+@pytest.mark.parametrize("n,ok", [(8, True), (9, False), (1, False)])
+def test_the_players_option_is_bounded__sm2025_r1(n, ok):
+    # a ruleset option is checked at the table action, naming the option (issue 13)
+    _, doc = Script(options={"max_players": n}, game=False).run()
+    rejected = [r for r in doc["rejected"] if r["action"] == "table"]
+    assert (rejected == []) == ok, rejected
+    if not ok:
+        assert "max_players" in rejected[0]["reason"]
+
+
+def test_royal_flush_option_from_a_script_zeroes_every_opponent__sm2025_r19():
+    # sm2019's royal flush wins at once; with the sm2025 rule asked for by option (a string
+    # read from the script, not the ruleset's own constant) it goes out at 52 and zeroes all
+    s = Script("sm2019", options={"royal_flush": "out_zero_all"}, dealer="player")
+    s.adjust("Bo", 20).adjust("Cilla", 7)  # before the first deal: counted in deal 1
+    s.deal(**dict(JUNK, Anna="AS KS QS JS TS"))
+    s.stand()  # exchange 1 places nothing; its scoring moment: the royal flush
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    g = doc["games"][0]
+    assert g["finished"] and g["winner"] == "Anna"
+    assert g["scores"] == {"Anna": 52, "Bo": 0, "Cilla": 0, "Dan": 0}
+
+
+# --- mutants of the rules package after its move (issue 14) ----------------------------
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_a_high_card_scores_no_points__sm2025_r19(name):
+    # the analysis (odds, solver) asks the points of any best hand, a high card too
+    assert ruleset(name).points_for(Category.HIGH_CARD) == 0
+
+
+@pytest.mark.parametrize("points,ok", [(-52, True), (-53, False), (0, True), (1, False)])
+@pytest.mark.parametrize("option", ["revoke_points", "dealer_error_points", "chicago_lost"])
+def test_a_deduction_option_takes_at_most_the_52_a_game_is_played_to__s13_options(option, points, ok):
+    _, doc = Script(options={option: points}, game=False).run()
+    rejected = [r for r in doc["rejected"] if r["action"] == "table"]
+    assert (rejected == []) == ok, rejected
+    if not ok:
+        assert option in rejected[0]["reason"]
+
+
+def test_every_player_in_the_deal_is_dealt_a_hand__sm2025_r12():
+    s = Script().deal(**{p: h for p, h in JUNK.items() if p != "Cilla"})
+    assert rejected(s.doc()) == ["no hand dealt to Cilla"]
+
+
+def test_a_player_sitting_out_the_deal_may_be_dealt_no_hand__sm2025_r35():
+    s = Script().add(do="penalty", player="Cilla", kind="sit_out_deal", reason="r33")
+    s.deal(**{p: h for p, h in JUNK.items() if p != "Cilla"})
+    engine, doc = s.run()
+    assert rejected(doc) == []
+    assert engine.to_act() == ["Anna", "Bo", "Dan"]
+
+
+def test_a_royal_flush_scored_as_points_is_not_taken_for_a_straight_flush__s13_options_r19():
+    # royal_flush "points" with straight_flush "out": the royal flush scores its points
+    # and the game goes on; it does not go out at 52 as a straight flush would
+    s = Script(options={"royal_flush": "points", "straight_flush": "out", "hand_points": {"royal_flush": 30}})
+    s.deal(**dict(JUNK, Anna="AS KS QS JS TS")).stand()
+    _, doc = s.run()
+    assert rejected(doc) == []
+    assert awards(doc) == [("Anna", 30, "royal_flush")]
+    assert not doc["games"][0]["finished"]
+
+
+def test_a_card_after_a_broken_chicago_names_the_deal_it_ended__sm2025_d8():
+    s = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS)  # deal 1: played out
+    s.deal(**dict(JUNK, Dan="3D 5D 7D 2H JH")).adjust("Anna", 20).stand().stand().stand().chicago("Anna", True)
+    s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan JH")  # Dan breaks the Chicago (r24)
+    s.play("Anna AS")
+    reasons = rejected(s.doc())
+    assert len(reasons) == 1 and reasons[0].startswith("the trick play of deal 2 ended"), reasons
+
+
+def test_a_four_of_a_kind_choice_is_refused_during_the_chicago_question__sm2025_r22():
+    s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.add(do="quads", player="Anna", choice="zero")
+    engine, doc = s.run()
+    assert rejected(doc) == ["Anna is not asked for a four-of-a-kind choice now"]
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Anna"]
+
+
+def test_time_is_not_called_on_a_complete_trick__general_rules_2_12_r26():
+    # Dan revokes on the trick's last card: the trick is complete, the winner leads next
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D")
+    s.add(do="time_call", player="Bo")
+    engine, doc = s.run()
+    assert rejected(doc) == ["the trick is complete; call time on the next player to act"]
+    assert "Bo" not in engine.state.deal.folded
+
+
+def test_a_revoke_is_a_revoke_whichever_suit_is_played__sm2025_r26():
+    # a spade on a club lead while holding clubs (suit letters sort the other way round
+    # from the heart-on-spade case)
+    hands = dict(JUNK, Anna="AS KS QS JS 8C", Bo="2C 3C 4D 6D 8S")
+    s = Script().deal(**hands).stand().stand().stand().play("Anna 8C", "Bo 8S")
+    engine, doc = s.run()
+    assert rejected(doc) == []
+    assert [e.revoke for e in events(engine, "card_played")] == [False, True]
+
+
+def test_game_actions_need_a_game_in_progress__sm2025_r2():
+    s = Script(game=False).deal(**JUNK)
+    assert rejected(s.doc()) == ["no game is in progress: start one with 'game'"]
+    s = Script().deal(**dict(JUNK, Anna="AS KS QS JS TS")).stand()  # the royal flush ends the game
+    s.deal(**JUNK)
+    assert rejected(s.doc()) == ["no game is in progress: start one with 'game'"]
+
+
+@pytest.mark.parametrize("order,ok", [("CDHS", True), ("SHD", False), ("SHDX", False)])
+def test_the_special_suit_order_names_all_four_suits__s13_options(order, ok):
+    _, doc = Script(options={"special_suit_order": order}, game=False).run()
+    assert (rejected(doc) == []) == ok, rejected(doc)
+
+
+@pytest.mark.parametrize("limit,ok", [(100, True), (101, False), (0, True), (-1, False)])
+def test_a_score_threshold_option_is_0_to_100__s13_options(limit, ok):
+    for option in ("draw_stop", "chicago_min_score"):
+        _, doc = Script(options={option: limit}, game=False).run()
+        assert (rejected(doc) == []) == ok, (option, rejected(doc))
+
+
+def test_a_score_change_at_an_exchange_is_no_scored_hand__sm2019_r17_r19():
+    # sm2019: Anna at draw stop exchanges anyway and drops to 0 at exchange 1 (r19); nobody
+    # scores a hand there (an exact tie, D2).  At exchange 2 she may discard from her pair
+    # without "breaking" a hand that scored (r17)
+    hands = dict(JUNK, Anna="9S 9H KS QS JS", Bo="9D 9C KD QD JC", Cilla="2D 5C 7C 8C TC")
+    s = Script("sm2019").adjust("Anna", 45).deal(**hands)
+    s.discard("Anna", "KS").stand("Bo", "Cilla", "Dan")
+    s.discard("Anna", "9S")
+    engine, doc = s.run()
+    assert rejected(doc) == []
+    assert ("Anna", -45, "draw_stop_attempt") in awards(doc)
+    assert events(engine, "hand_broken") == []

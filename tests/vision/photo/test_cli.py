@@ -1,0 +1,136 @@
+"""``chicago-table camera read`` as a user runs it: a real subprocess.
+
+Until ``vision/cli.py`` (issue 7) exists, the same two functions it will delegate
+to (``add_read_arguments``, ``main_read``) are run through a small argparse shim
+in a subprocess, so exit codes, stdout and stderr are exercised the same way.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision.photo.scene_reader import DEFAULT_MIN_CONFIDENCE  # camera read uses the scene reader (issue 17)
+from vision.photo.synth import render_photo
+
+REPO = Path(__file__).resolve().parents[3]
+SHIM = ("import argparse, sys; from vision import photo_reader as r; "
+        "p = argparse.ArgumentParser(prog='chicago-table camera read'); r.add_read_arguments(p); "
+        "sys.exit(r.main_read(p.parse_args(sys.argv[1:])))")
+
+
+def _has_camera_read() -> bool:
+    if importlib.util.find_spec("vision.cli") is None:
+        return False
+    return "read" in (REPO / "vision" / "cli.py").read_text()
+
+
+def camera_read(*args: str) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("chicago-table")
+    if _has_camera_read() and exe.exists():
+        cmd = [str(exe), "camera", "read", *args]
+    else:
+        cmd = [sys.executable, "-c", SHIM, *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=REPO)
+
+
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory, dev_photos):
+    d = tmp_path_factory.mktemp("pics")
+    # Photos the shipped networks read (see test_recognise.KNOWN_GOOD): these tests are
+    # about the command, not about accuracy (that is the benchmark's job).
+    wanted = ["IMG_20220921_193929.jpg", "IMG_20220921_194010.jpg"]
+    chosen = sorted((p for p in dev_photos if p.file.rsplit("/", 1)[-1] in wanted), key=lambda p: p.file)
+    files = []
+    for i, p in enumerate(chosen):
+        files.append((str(shutil.copy(p.path, d / f"dev{i}.jpg")), set(p.chicago_cards)))
+    rendered = render_photo(8, severity=0.4)
+    cv2.imwrite(str(d / "rendered.png"), rendered.image)
+    files.append((str(d / "rendered.png"), {"QH"}))
+    (d / "corrupt.jpg").write_bytes(b"\xff\xd8\xff\xe0 this is not really a jpeg")
+    (d / "notes.txt").write_text("not a picture\n")
+    return d, files
+
+
+def test_json_reads_every_picture_and_reports_bad_ones(pictures):
+    d, files = pictures
+    names = [files[0][0], str(d / "corrupt.jpg"), files[1][0], str(d / "notes.txt"), files[2][0]]
+    run = camera_read(*names, "--json")
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    out = json.loads(run.stdout)
+    assert [e["file"] for e in out["images"]] == names
+    by_file = {e["file"]: e for e in out["images"]}
+    for name, truth in files:
+        entry = by_file[name]
+        assert "error" not in entry
+        assert {c["card"] for c in entry["cards"]} == truth
+        for c in entry["cards"]:
+            assert DEFAULT_MIN_CONFIDENCE <= c["confidence"] <= 1.0
+            assert len(c["corners"]) == 4 and all(len(pt) == 2 for pt in c["corners"])
+    for bad in ("corrupt.jpg", "notes.txt"):
+        entry = by_file[str(d / bad)]
+        assert "not a picture" in entry["error"] and entry["cards"] == []
+
+
+def test_readable_list_and_annotated_pictures(pictures, tmp_path):
+    d, files = pictures
+    run = camera_read(files[2][0], files[0][0], "--annotate", str(tmp_path / "seen"))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == f"{files[2][0]}: 1 card"
+    assert lines[1].split()[0] == "QH"
+    drawn = sorted(p.name for p in (tmp_path / "seen").iterdir())
+    assert drawn == ["dev0.read.png", "rendered.read.png"]
+    original = cv2.imread(files[2][0])
+    marked = cv2.imread(str(tmp_path / "seen" / "rendered.read.png"))
+    assert marked.shape == original.shape and (marked != original).any()
+
+
+def test_an_empty_picture_lists_no_card(tmp_path):
+    cv2.imwrite(str(tmp_path / "empty.png"), render_photo(5, codes=[], severity=0.4).image)
+    run = camera_read(str(tmp_path / "empty.png"), "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"images": [{"file": str(tmp_path / "empty.png"), "cards": []}]}
+
+
+def test_a_face_down_card_is_listed_as_back(tmp_path):
+    photo = render_photo(64, codes=[None, "7D"], severity=0.3)
+    cv2.imwrite(str(tmp_path / "mixed.png"), photo.image)
+    run = camera_read(str(tmp_path / "mixed.png"), "--json")
+    assert run.returncode == 0, run.stderr
+    (entry,) = json.loads(run.stdout)["images"]
+    assert sorted(c["card"] for c in entry["cards"]) == ["7D", "back"]
+    run = camera_read(str(tmp_path / "mixed.png"), "--json", "--no-backs")
+    assert [c["card"] for c in json.loads(run.stdout)["images"][0]["cards"]] == ["7D"]
+
+
+def test_bad_options_are_refused_clearly(pictures):
+    d, files = pictures
+    run = camera_read(files[0][0], "--min-confidence", "1.5")
+    assert run.returncode == 2 and "not between 0 and 1" in run.stderr and "Traceback" not in run.stderr
+    run = camera_read("--json")
+    assert run.returncode == 2 and "IMAGE" in run.stderr
+
+
+def test_help_explains(pictures):
+    run = camera_read("--help")
+    assert run.returncode == 0
+    for word in ("--json", "--annotate", "--min-confidence", "confidence", "unknown", "back", "--no-backs"):
+        assert word in run.stdout
+
+
+def test_vision_stays_below_the_controller_and_needs_no_torch():
+    code = ("import sys, vision.photo_reader, vision.photo.recognise, vision.photo.annotate; "
+            "r = vision.photo.recognise.Recogniser.load(); "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('table_controller', 'dashboard', 'torch')]; "
+            "print(bad); sys.exit(1 if bad else 0)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -1,0 +1,111 @@
+"""The scene reader (issue 17, ``camera read``): small indices, light glyphs on dark
+faces, several cards, and confidence that does not count two corners twice."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from vision.cardcodes import ALL_CODES
+from vision.photo import scenes_data
+from vision.photo.images import load_image
+from vision.photo.recognise import UNKNOWN, IndexRead, Recogniser
+from vision.photo.scene_reader import SceneReader
+from vision.photo.spec import BACK
+from vision.photo.synth import render_photo
+
+
+@pytest.fixture(scope="module")
+def scene() -> SceneReader:
+    return SceneReader.load()
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    root = scenes_data.data_dir()
+    if not (root / "images.csv").is_file():
+        pytest.skip(f"multi-card photos not found at {root} (set {scenes_data.ENV_VAR})")
+    return scenes_data.load_scenes(root)
+
+
+def _named(cards):
+    return {c.card for c in cards if c.card not in (UNKNOWN, BACK)}
+
+
+def test_a_small_card_in_a_large_frame_is_read(scene):
+    # A rendered QH shrunk to a third and put in a 1280x720 frame: its index is about
+    # 15 px at the single-card reader's 320 px view, too small for it.
+    card = cv2.resize(render_photo(8, severity=0.3).image, (213, 213), interpolation=cv2.INTER_AREA)
+    frame = np.full((720, 1280, 3), (40, 90, 40), np.uint8)
+    frame[400:613, 900:1113] = card
+    assert _named(scene.read(frame)) == {"QH"}
+
+
+def test_light_glyphs_on_a_dark_face_are_read(scene):
+    # The whole picture inverted: a dark face with light glyphs (as the black and gold deck).
+    photo = render_photo(11, codes=["QH"], severity=0.3)
+    cards = scene.read(255 - photo.image)
+    assert _named(cards) == {"QH"}
+    assert [c for c in cards if c.card == BACK] == []  # a dark face is no back
+    assert _named(SceneReader.load(invert=False).read(255 - photo.image)) == set()
+
+
+def test_rendered_photos_give_only_their_cards(scene):
+    for seed in (1, 3, 4, 5, 6, 7, 8):
+        photo = render_photo(seed, severity=0.4)
+        got = _named(scene.read(photo.image))
+        assert got <= {c.code for c in photo.cards if c.code}, seed
+
+
+def test_held_out_multi_card_photos_never_give_a_wrong_card(scene, scenes):
+    # The first held-out photos of each subset (never used for a choice): no card
+    # named that is not there; and some of those there are named.
+    wrong, right, there = {}, 0, 0
+    for subset in ("edje", "rf_phone_77xx"):
+        for p in [p for p in scenes if p.heldout and p.subset == subset][:8]:
+            got = p.as_truth(_named(scene.read(load_image(p.path))))
+            if got - p.truth:
+                wrong[p.file] = sorted(got - p.truth)
+            right += len(got & p.truth)
+            there += len(p.truth)
+    assert not wrong, f"cards named that are not there: {wrong}"
+    assert right >= 0.2 * there, (right, there)  # measured 7 of 28 (the black and gold deck is hard)
+
+
+def test_two_agreeing_corners_are_not_two_independent_witnesses(scene):
+    a = IndexRead((10, 10, 40, 60), 0.8, "6D", 0.9)
+    b = IndexRead((300, 300, 330, 350), 0.8, "6D", 0.9)  # the card's other corner
+    again = IndexRead((14, 12, 44, 62), 0.7, "6D", 0.9)  # the same corner found at another scale
+    one, two = scene.confidence([a]), scene.confidence([a, b])
+    assert two >= one
+    assert two < 1 - (1 - one) ** 2  # what independent witnesses would give
+    assert scene.confidence([a, again]) == one
+    named, _ = scene.cards([a, b], 0.0)
+    assert [(c.card, c.indices) for c in named] == [("6D", 2)]
+    assert named[0].confidence == pytest.approx(two, abs=1e-4)
+
+
+def test_unsure_reads_are_unknown_never_a_card(scene):
+    named, unknown = scene.cards([IndexRead((10, 10, 40, 60), 0.9, "6D", 0.3)], 0.93)
+    assert named == [] and [c.card for c in unknown] == [UNKNOWN]
+
+
+def test_no_card_no_reading(scene):
+    assert _named(scene.read(render_photo(5, codes=[], severity=0.5).image)) == set()
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(32, 900), st.integers(32, 900), st.integers(0, 2**32 - 1))
+def test_any_picture_gives_well_formed_readings(scene, w, h, seed):
+    img = np.random.default_rng(seed).integers(0, 256, (h, w, 3), np.uint8)
+    for c in scene.read(img):
+        assert c.card in ALL_CODES or c.card in (UNKNOWN, BACK)
+        assert 0.0 <= c.confidence <= 1.0
+        assert len(c.corners) == 4
+
+
+def test_the_single_card_reader_is_unchanged():
+    # tests/vision/photo/test_recognise.py holds it to its figures; the scene reader only reuses its networks.
+    assert isinstance(SceneReader.load().photo, Recogniser)
