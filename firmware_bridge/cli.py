@@ -15,11 +15,15 @@ import glob
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from .client import SeatControllerClient
 from .selftest import CHECKS, Bench, Options, SelfTest, summary
 from .events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 from .link import LinkStats
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -137,7 +141,7 @@ class _View:
         elif isinstance(event, LinkStatus):
             self.status = ("online " if event.online else "OFFLINE ") + f"{event.device} {event.detail}"
 
-    def render(self, client: SeatControllerClient):
+    def render(self, client: SeatControllerClient) -> Table:
         from rich.table import Table
         table = Table(title=f"seat controller: {self.status}", caption=_stats_line(client.stats, client.online))
         table.add_column("pad")
@@ -213,10 +217,8 @@ def _selftest_options(args: argparse.Namespace) -> Options | str:
 def _selftest_main(args: argparse.Namespace) -> int:
     problem = _check_port(args.port)
     options = _selftest_options(args)
-    if isinstance(options, str):
-        problem = problem or options
-    if problem:
-        print(f"chicago-table link selftest: {problem}", file=sys.stderr)
+    if problem or isinstance(options, str):
+        print(f"chicago-table link selftest: {problem or options}", file=sys.stderr)
         return 2
     return asyncio.run(_selftest(args.port, options))
 
