@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,7 +161,7 @@ class SceneReader:
         nr = len(spec.RANK_OUT)
         return _softmax(logits[:, :nr]), _softmax(logits[:, nr:])
 
-    def read_indices(self, image: np.ndarray) -> list[IndexRead]:
+    def read_indices(self, image: np.ndarray) -> list[SceneRead]:
         found = self.detect(image)
         reads = self.classify(image, [c.box for c in found])
         return [SceneRead(c.box, c.score, code, prob, inv) for c, (code, prob, inv) in zip(found, reads)]
@@ -172,7 +173,7 @@ class SceneReader:
             return max(r.prob for r in reads)
         return float(1 / (1 + np.exp(-np.dot(card_features(reads), self.calibration["w"]))))
 
-    def cards(self, reads: list[IndexRead],
+    def cards(self, reads: Sequence[IndexRead],
               min_confidence: float | None = None) -> tuple[list[CardReading], list[CardReading]]:
         """Cards from index reads, one per code (a deck has each card once): those
         named with at least ``min_confidence``, and the unsure ones as "unknown"."""
