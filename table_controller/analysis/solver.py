@@ -248,10 +248,11 @@ def _check(pos: Position) -> None:
             raise AnalysisError(f"the Chicago player {pos.chicago} is not in play")
         if pos.leader != pos.chicago:  # r23: leads the first trick, wins (and leads) the rest
             raise AnalysisError(f"with Chicago unbroken {pos.chicago} leads every trick (r23)")
-        mine = pos.trick[0][1] if pos.trick else None
-        for p, c in pos.trick[1:]:
-            if c.suit == mine.suit and c.rank > mine.rank:
-                raise AnalysisError(f"the Chicago was already broken by {p} (r24, D8)")
+        if pos.trick:
+            mine = pos.trick[0][1]
+            for p, c in pos.trick[1:]:
+                if c.suit == mine.suit and c.rank > mine.rank:
+                    raise AnalysisError(f"the Chicago was already broken by {p} (r24, D8)")
 
 
 # --- the search --------------------------------------------------------------------------
@@ -511,7 +512,7 @@ class _Search:
     def line(self, hands, trick, to_play, trick_no, alive, first: int | None = None) -> list[tuple[int, int]]:
         """The best-play line from a node: at every turn the first card (in card order)
         with the best key, as the search chooses; ``first`` fixes the first card."""
-        out = []
+        out: list[tuple[int, int]] = []
         while True:
             if not to_play:
                 if trick_no >= TRICKS:
@@ -584,7 +585,7 @@ def solve(pos: Position) -> Verdict:
                    m.line, tuple(moves), s.nodes)
 
 
-def _move(s: _Search, oid: int, line: tuple, pos: Position) -> "_Line":
+def _move(s: _Search, oid: int, line: Sequence[tuple[int, int]], pos: Position) -> "_Line":
     names = s.names
     kind, who = s.kind[oid]
     cards = tuple((names[p], FULL_DECK[c]) for p, c in line)

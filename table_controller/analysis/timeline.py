@@ -37,7 +37,8 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
     def deal_entry() -> dict[str, Any]:
         nonlocal current
         g = engine.state.game
-        d = g.deal
+        d = g.deal if g is not None else None
+        assert g is not None and d is not None  # asked about a deal that is on
         key = (g.number, d.number)
         if current is None or (current["game"], current["deal"]) != key:
             current = {"game": g.number, "deal": d.number, "ruleset": engine.rules.name,
@@ -47,10 +48,9 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
 
     def look() -> None:
         nonlocal n_odds
-        d = engine.state.deal
-        if d is None:
+        d, g = engine.state.deal, engine.state.game
+        if d is None or g is None:
             return
-        g = engine.state.game
         if odds and d.phase == "exchange" and not d.placed and not d.awaiting:
             key = (g.number, d.number, d.exchange)
             if key not in seen_exchanges:

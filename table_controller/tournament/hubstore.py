@@ -158,7 +158,8 @@ class HubStore:
     def log_draw(self, heat: int, what: str, seed: str, data: Any) -> int:
         cur = self.conn.execute("INSERT INTO draws (heat, what, seed, data, time) VALUES (?, ?, ?, ?, ?)",
                                 (heat, what, seed, json.dumps(data, ensure_ascii=False), _time.time()))
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # set by every INSERT
+        return cur.lastrowid
 
     def draws(self) -> list[dict[str, Any]]:
         return [{"id": i, "heat": h, "what": w, "seed": s, "data": json.loads(d), "time": t}

@@ -15,7 +15,7 @@ import json
 import math
 import re
 import socket
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeGuard
 
 from ..store.records import KINDS, Record
 
@@ -34,7 +34,7 @@ class PayloadError(ValueError):
     """A message that is not a valid v1 payload."""
 
 
-def check_id(value: str, what: str = "id") -> str:
+def check_id(value: object, what: str = "id") -> str:
     if not isinstance(value, str) or not _ID.match(value):
         raise PayloadError(f"{what} {value!r}: use 1-40 letters, digits, '-' or '_'")
     return value
@@ -166,5 +166,5 @@ def parse_json(payload: bytes | str, kind: str) -> dict[str, Any]:
     return _load(payload, kind)
 
 
-def _int(v: Any) -> bool:
+def _int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
