@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
@@ -454,12 +454,12 @@ def _standings_from_games(games: list[GameProtocol]) -> list[dict[str, Any]]:
     rows = sorted(tot.values(), key=lambda t: (-t["placement_points"], -t["score_total"], -t["won_chicagos"]))
     for i, t in enumerate(rows):
         prev = rows[i - 1] if i else None
-        same = prev and all(prev[k] == t[k] for k in ("placement_points", "score_total", "won_chicagos"))
-        t["rank"] = prev["rank"] if same else i + 1
+        same = prev is not None and all(prev[k] == t[k] for k in ("placement_points", "score_total", "won_chicagos"))
+        t["rank"] = prev["rank"] if prev is not None and same else i + 1
     return rows
 
 
-def tiebreaks(standings: list[Mapping[str, Any]], lang: str = "sv") -> list[str]:
+def tiebreaks(standings: Sequence[Mapping[str, Any]], lang: str = "sv") -> list[str]:
     """Why each of two players level on placement points stands where it does (r11)."""
     w = words(lang)
     out = []
