@@ -384,11 +384,12 @@ class Sensing:
     def _present_cards(self, pad: str) -> set[Card]:
         return {c for c in (self._card(u) for u in self.tracker.present(pad)) if c is not None}
 
-    def _rfid_elsewhere(self, card: Card, pad: str) -> bool:
+    def _rfid_elsewhere(self, card: Card, pad: str | None) -> bool:
         return any(card in self._present_cards(q) for q in self.tracker.pads if q != pad)
 
     def _camera_count_differs(self, player: str, n: int) -> bool:
-        v = self.camera.view(self.facts.pad_of(player), self._step_at)
+        pad = self.facts.pad_of(player)
+        v = self.camera.view(pad, self._step_at) if pad else None
         return v is not None and v.face_down != n
 
     # --- alerts --------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def main(args: argparse.Namespace) -> int:
     players = tuple(x.strip() for x in args.players.split(",") if x.strip())
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
         return _fail("--players: 2 to 4 different names, comma separated")
-    log = MemoryLog()
+    log: MemoryLog | RecorderLog = MemoryLog()
     if args.db:
         from table_controller.store import StoreError
         try:
@@ -163,8 +163,8 @@ def _serve(args, log) -> int:
                     for src, a in live.accepted[seen:]:
                         print(f"{src}: {json.dumps(a.to_dict())}", flush=True)
                     seen = len(live.accepted)
-                    for a in live.sensing.alerts.open:
-                        print(f"ALERT #{a.id} {a.kind}: {a.text}", file=sys.stderr, flush=True)
+                    for alert in live.sensing.alerts.open:
+                        print(f"ALERT #{alert.id} {alert.kind}: {alert.text}", file=sys.stderr, flush=True)
         finally:
             if table is not None:
                 table.close()
