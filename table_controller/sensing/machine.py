@@ -1,9 +1,14 @@
 """The sensing state machine: from what the pads show to the actions of REPLAY.md.
 
+    >>> from table_controller.deck import virtual_deck
+    >>> deck = virtual_deck()
+    >>> uid = {c.code: u for u, c in deck.cards.items()}
     >>> s = Sensing(deck)
-    >>> s.sync(facts)                      # after every accepted action
-    >>> s.observe(PadContents(0.1, "seat2", frozenset({uid})))
+    >>> s.sync(TableFacts(phase="deal", pads={"Anna": "seat1", "Bo": "seat2"}, dealt_to=("Anna", "Bo")))
+    >>> s.observe(PadContents(0.1, "seat1", frozenset(uid[c] for c in ("2S", "3S", "4S", "5S", "6S"))))
+    >>> s.observe(PadContents(0.2, "seat2", frozenset(uid[c] for c in ("7S", "8S", "9S", "TS", "JS"))))
     >>> s.propose()                        # Deal(...), Discard(...), Play(...) or None
+    Deal(hands={'Anna': (Card('2S'), ...), 'Bo': (Card('7S'), ...)})
 
 Sensing follows the rules engine's phase (given as :class:`TableFacts`) and proposes at
 most one action at a time; the live loop has the rules judge it, stores it, and syncs
