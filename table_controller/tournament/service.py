@@ -1,6 +1,7 @@
 """The hub's link to the broker: take every table's records, store them, say what it has.
 
-    >>> await HubService("sm2026.hub.sqlite", port=1883).run(stop)
+    >>> await HubService("sm2026.hub.sqlite", port=1883).run(stop)   # doctest: +SKIP
+    >>> # ^ until ``stop`` is set (not run with the examples: it needs a broker)
 
 One durable transaction per message (``HubStore.ingest``), then the table's ack
 (retained, so a table that connects later learns where to start).  The broker session

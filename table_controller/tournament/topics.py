@@ -2,8 +2,12 @@
 
     >>> records_topic("sm2026", "h1-t3")
     'chicago/v1/sm2026/tables/h1-t3/records'
+    >>> recs = [Record(1, 0.0, "table", "action", 1, {"do": "table", "players": ["Anna", "Bo"]}, "3b54")]
     >>> parse_records(records_payload("h1-t3", recs))["table"]
     'h1-t3'
+    >>> parse_records(b'{"v": 1, "table": "h1-t3", "records": []}')
+    Traceback (most recent call last):
+    table_controller.tournament.topics.PayloadError: records: 'records' must be a non-empty list
 
 Pure: no I/O.  Every payload is a JSON object with ``"v": 1``; a payload that does not
 parse raises :class:`PayloadError` (the hub logs and drops it, never crashes on it).
