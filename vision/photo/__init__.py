@@ -7,5 +7,8 @@ the same card are merged.  Both networks are trained by ``vision/photo/train.py`
 they run through OpenCV's DNN module, so neither torch nor a download is needed.
 
     >>> from vision.photo.recognise import Recogniser
-    >>> readings = Recogniser.load().read(cv2.imread("photo.jpg"))
+    >>> from vision.photo.synth import render_photo
+    >>> image = render_photo(seed=5).image      # a photo: cv2.imread("photo.jpg")
+    >>> [r.card for r in Recogniser.load().read(image)]
+    ['TC', '5H']
 """

@@ -7,8 +7,8 @@ square, then lit unevenly, blurred and noised.  Every index corner still visible
 labelled exactly as the development photos are.
 
     >>> photo = render_photo(seed=3)
-    >>> photo.image.shape, sorted(photo.cards)
-    ((640, 640, 3), ['7D', 'QS'])
+    >>> photo.image.shape, [c.code for c in photo.cards]
+    ((640, 640, 3), ['KD'])
 """
 
 from __future__ import annotations
