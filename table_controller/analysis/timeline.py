@@ -6,7 +6,9 @@ solver's verdict at the start of the trick play; and a "blunder" list for commen
 every card after which best play gives someone other points than before (``loss``: the
 player's own card was worth less than her best).
 
-    >>> doc = analyse_lines(open("table_controller/examples/chicago_broken.jsonl"), samples=50)
+    >>> from importlib.resources import files
+    >>> script = files("table_controller") / "examples" / "chicago_broken.jsonl"   # shipped with the package
+    >>> doc = analyse_lines(script.open(), samples=50)
     >>> d = doc["deals"][0]
     >>> d["verdict"]["outcome"], d["verdict"]["breaker"]
     ('chicago_broken', 'Cilla')
