@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+from itertools import pairwise
 from typing import Any, Mapping, Sequence
 
 from reportlab.lib.pagesizes import A4
@@ -463,7 +464,7 @@ def tiebreaks(standings: Sequence[Mapping[str, Any]], lang: str = "sv") -> list[
     """Why each of two players level on placement points stands where it does (r11)."""
     w = words(lang)
     out = []
-    for a, b in zip(standings, standings[1:]):
+    for a, b in pairwise(standings):
         if a["placement_points"] != b["placement_points"]:
             continue
         if a["score_total"] != b["score_total"]:

@@ -134,7 +134,7 @@ class SimulatedTimeLoop(asyncio.SelectorEventLoop):
         self.jumps += 1
 
     def run_in_executor(self, executor: Executor | None, func: Callable[[Unpack[Ts]], T],
-                        *args: Unpack[Ts]) -> asyncio.Future[T]:
+                        *args: *Ts) -> asyncio.Future[T]:
         fut: asyncio.Future[T] = self.create_future()
         try:
             fut.set_result(func(*args))

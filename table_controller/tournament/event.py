@@ -46,7 +46,7 @@ def register(hub: HubStore, players: Sequence[tuple[str, str]]) -> None:
     hub.event_id()
     if hub.heats():
         raise HubError("heat 1 is drawn; players can no longer be registered")
-    for name, club in players:
+    for name, _club in players:
         if not name.strip() or name != name.strip() or len(name) > 40:
             raise HubError(f"player name {name!r}: 1-40 characters, no leading or trailing spaces")
     hub.add_players(players)

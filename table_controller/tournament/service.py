@@ -155,7 +155,7 @@ class HubService:
         """One durable transaction for the group, then the acks, then the standings."""
         results = self._hub.ingest_many(batches)
         dirty: dict[str, tuple[int, str]] = {}
-        for (table, records), res in zip(batches, results):
+        for (table, _records), res in zip(batches, results):
             self.stats["stored"] += res.stored
             self.stats["duplicates"] += res.duplicates
             self.stats["out_of_order"] += res.out_of_order
