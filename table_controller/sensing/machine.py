@@ -368,8 +368,8 @@ class Sensing:
             return None
         pad = f.pad_of(p)
         cards = [c for c in self._own_cards(p, linger=False)] if self.rfid else []
-        if not cards:  # the camera fills in a read the pad missed
-            v = self.camera.view(pad, self._step_at) if pad else None
+        if not cards and pad:  # the camera fills in a read the pad missed
+            v = self.camera.view(pad, self._step_at)
             hand = f.hands.get(p, frozenset())
             cards = [c for c in (v.face_up if v else ()) if c in hand and not self._rfid_elsewhere(c, pad)]
         if len(cards) == 1:
@@ -389,7 +389,7 @@ class Sensing:
     def _present_cards(self, pad: str) -> set[Card]:
         return {c for c in (self._card(u) for u in self.tracker.present(pad)) if c is not None}
 
-    def _rfid_elsewhere(self, card: Card, pad: str | None) -> bool:
+    def _rfid_elsewhere(self, card: Card, pad: str) -> bool:
         return any(card in self._present_cards(q) for q in self.tracker.pads if q != pad)
 
     def _camera_count_differs(self, player: str, n: int) -> bool:

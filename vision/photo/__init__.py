@@ -6,9 +6,10 @@ the same card are merged.  Both networks are trained by ``vision/photo/train.py`
 (PyTorch, CPU, minutes) and shipped as ONNX under ``vision/models/``; at run time
 they run through OpenCV's DNN module, so neither torch nor a download is needed.
 
-    >>> from vision.photo.recognise import Recogniser
+    >>> import cv2
     >>> from vision.photo.synth import render_photo
-    >>> image = render_photo(seed=5).image      # a photo: cv2.imread("photo.jpg")
-    >>> [r.card for r in Recogniser.load().read(image)]
-    ['TC', '5H']
+    >>> cv2.imwrite("photo.jpg", render_photo(seed=5).image)     # a rendered photo of TC and 5H
+    True
+    >>> from vision.photo.recognise import Recogniser
+    >>> readings = Recogniser.load().read(cv2.imread("photo.jpg"))
 """

@@ -165,7 +165,6 @@ def _serve(args, log) -> int:
                     seen = len(live.accepted)
                     for alert in live.sensing.alerts.open:
                         print(f"ALERT #{alert.id} {alert.kind}: {alert.text}", file=sys.stderr, flush=True)
-                live_task.result()  # the live loop's own error, if it ended with one
         finally:
             if table is not None:
                 table.close()
