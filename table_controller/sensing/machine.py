@@ -371,7 +371,7 @@ class Sensing:
         if not cards:  # the camera fills in a read the pad missed
             v = self.camera.view(pad, self._step_at) if pad else None
             hand = f.hands.get(p, frozenset())
-            cards = [c for c in (v.face_up if v and pad else ()) if c in hand and not self._rfid_elsewhere(c, pad)]
+            cards = [c for c in (v.face_up if v else ()) if c in hand and not (pad and self._rfid_elsewhere(c, pad))]
         if len(cards) == 1:
             return Play(p, cards[0])
         return None
