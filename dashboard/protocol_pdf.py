@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
