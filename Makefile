@@ -68,7 +68,7 @@ lint: setup
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -p no:xdist -q --doctest-modules $(PACKAGES)
 
-test: setup system-deps micropython pico-stubs lint
+test: setup lint system-deps micropython pico-stubs
 	$(BIN)/python -m pytest -n 2 -q
 
 demo: setup
