@@ -20,7 +20,7 @@ W = 640
 
 def game_svg(g: GameProtocol) -> str:
     parts: list[str] = []
-    y: float = 30
+    y = 30
     parts.append(f'<text x="10" y="20" class="h">Game {g.number}'
                  + (f" - winner {escape(g.winner)}" if g.winner else (" - finished" if g.finished else " - in progress"))
                  + "</text>")

@@ -248,11 +248,10 @@ def _check(pos: Position) -> None:
             raise AnalysisError(f"the Chicago player {pos.chicago} is not in play")
         if pos.leader != pos.chicago:  # r23: leads the first trick, wins (and leads) the rest
             raise AnalysisError(f"with Chicago unbroken {pos.chicago} leads every trick (r23)")
-        if pos.trick:
-            mine = pos.trick[0][1]
-            for p, c in pos.trick[1:]:
-                if c.suit == mine.suit and c.rank > mine.rank:
-                    raise AnalysisError(f"the Chicago was already broken by {p} (r24, D8)")
+        mine = pos.trick[0][1] if pos.trick else None
+        for p, c in pos.trick[1:]:
+            if c.suit == mine.suit and c.rank > mine.rank:
+                raise AnalysisError(f"the Chicago was already broken by {p} (r24, D8)")
 
 
 # --- the search --------------------------------------------------------------------------
