@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup system-deps micropython pico-stubs firmware test demo bench mutation i18n clean
+.PHONY: setup system-deps micropython pico-stubs firmware lint test demo bench mutation i18n clean
 
 setup: $(VENV)/.installed
 
@@ -56,7 +56,19 @@ $(PICO_STUBS)/.installed: hardware/pico-stubs.txt | setup
 firmware: setup
 	$(BIN)/python -m hardware.firmware_build build/firmware
 
-test: setup system-deps micropython pico-stubs
+# Guard rails (issue 14 item 6), before the tests: the linter, the type checker (pyproject.toml
+# says what is checked how: strict on the rules and the bridge) and every docstring example of
+# the packages, run as written (conftest.py names the modules that only import on the Pico).
+PACKAGES := table_controller firmware_bridge vision dashboard hardware
+lint: setup
+	$(BIN)/ruff check .
+	# The format check joins once main has been formatted in one commit (`ruff check --fix .`
+	# then `ruff format .`, after the parallel branches of issue 14 are merged):
+	# $(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -p no:xdist -q --doctest-modules $(PACKAGES)
+
+test: setup lint system-deps micropython pico-stubs
 	$(BIN)/python -m pytest -n 2 -q
 
 demo: setup

@@ -93,7 +93,9 @@ class BroadcastDelay:
 
     @property
     def delay(self) -> float:
-        return float(self._setting("delay"))
+        value = self._setting("delay")
+        assert value is not None  # __init__ stores one
+        return float(value)
 
     def set_delay(self, seconds: float) -> None:
         """A new delay applies to the queued frames too (each is held ``seconds`` from its push)."""

@@ -38,7 +38,7 @@ def main() -> int:
     with po.open("wb") as f:
         write_po(f, catalog, width=200, omit_header=False, no_location=True, sort_output=True)
     po.with_suffix(".mo").write_bytes(compiled(po))
-    missing = [m.id for m in catalog if m.id and not (m.string if isinstance(m.string, str) else all(m.string))]
+    missing = [m.id for m in catalog if m.id and not (m.string if isinstance(m.string, str) else all(m.string or [""]))]
     for m in missing:
         print("no Swedish:", m, file=sys.stderr)
     return 1 if missing else 0

@@ -70,10 +70,10 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
 
 def uvicorn_config(app, args: argparse.Namespace, host: str, port: int):
     import uvicorn
-    tls = {"ssl_certfile": str(args.certfile), "ssl_keyfile": str(args.keyfile)} if args.certfile else {}
     # the clients only ping over the stream: a large message is no client of ours
     return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=4096,
-                          server_header=False, **tls)
+                          server_header=False, ssl_certfile=str(args.certfile) if args.certfile else None,
+                          ssl_keyfile=str(args.keyfile) if args.certfile else None)
 
 
 def private_files() -> None:

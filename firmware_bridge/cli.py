@@ -15,12 +15,16 @@ import glob
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 
 from .client import SeatControllerClient
 from .selftest import CHECKS, Bench, Options, SelfTest, summary
 from .link import LinkStats
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -138,7 +142,7 @@ class _View:
         elif isinstance(event, LinkStatus):
             self.status = ("online " if event.online else "OFFLINE ") + f"{event.device} {event.detail}"
 
-    def render(self, client: SeatControllerClient):
+    def render(self, client: SeatControllerClient) -> Table:
         from rich.table import Table
         table = Table(title=f"seat controller: {self.status}", caption=_stats_line(client.stats, client.online))
         table.add_column("pad")
@@ -214,10 +218,8 @@ def _selftest_options(args: argparse.Namespace) -> Options | str:
 def _selftest_main(args: argparse.Namespace) -> int:
     problem = _check_port(args.port)
     options = _selftest_options(args)
-    if isinstance(options, str):
-        problem = problem or options
-    if problem:
-        print(f"chicago-table link selftest: {problem}", file=sys.stderr)
+    if problem or isinstance(options, str):
+        print(f"chicago-table link selftest: {problem or options}", file=sys.stderr)
         return 2
     return asyncio.run(_selftest(args.port, options))
 

@@ -16,7 +16,8 @@ every seat is sent again, so the console shows what the host believes.
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator
+from collections.abc import Callable, Coroutine
+from typing import Any, AsyncIterator
 
 from table_controller.sensor_events import ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 
@@ -29,7 +30,7 @@ from .messages import (COLOURS, SEATS, Ack, ButtonEvent, DeviceMessage, Hello, N
 
 class SeatControllerClient:
     def __init__(self, port: str, *, clock: Clock | None = None, ack_timeout_s: float = 0.2,
-                 retries: int = 3, **link_options) -> None:
+                 retries: int = 3, **link_options: Any) -> None:
         self.clock = clock or MonotonicClock()
         self._ack_timeout_s = ack_timeout_s
         self._retries = retries
@@ -37,9 +38,9 @@ class SeatControllerClient:
         self.pads: dict[str, frozenset[str]] = {}
         self.readers_ok: dict[str, bool] = {}
         self._leds: dict[str, tuple[str, bool]] = {}
-        self._pending: dict[int, asyncio.Future] = {}
+        self._pending: dict[int, asyncio.Future[Ack | Nak]] = {}
         self._queue: asyncio.Queue[SensorEvent] = asyncio.Queue()
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # --- life cycle -----------------------------------------------------------------
     async def start(self) -> "SeatControllerClient":
@@ -126,12 +127,12 @@ class SeatControllerClient:
             raise BadCommand(f"buzz for 1..2000 ms, not {ms!r}")
         await self._command(lambda seq: encode_buzz(seq, ms), "BUZZ")
 
-    async def _command(self, build, what: str) -> None:
+    async def _command(self, build: Callable[[int], bytes], what: str) -> None:
         if not self.link.online:
             raise CommandFailed(f"{what}: the seat controller link is down ({self.stats.last_error or 'not connected yet'})")
         seq = self.link.next_seq()
         data = build(seq)
-        fut = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Ack | Nak] = asyncio.get_running_loop().create_future()
         self._pending[seq] = fut
         try:
             for attempt in range(1 + self._retries):
@@ -154,12 +155,14 @@ class SeatControllerClient:
 
     async def _restore_leds(self) -> None:
         for seat, (colour, blink) in list(self._leds.items()):
+            def build(seq: int, s: str = seat, c: str = colour, b: bool = blink) -> bytes:
+                return encode_led(seq, s, c, b)
             try:
-                await self._command(lambda seq, s=seat, c=colour, b=blink: encode_led(seq, s, c, b), f"LED {seat}")
+                await self._command(build, f"LED {seat}")
             except CommandFailed:
                 pass  # counted; the next reconnect tries again
 
-    def _spawn(self, coro) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

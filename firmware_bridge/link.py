@@ -59,7 +59,7 @@ def _buffered(transport) -> int:
 class _Wire(asyncio.Protocol):
     def __init__(self, on_bytes: Callable[[bytes], None]) -> None:
         self._on_bytes = on_bytes
-        self.lost: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.lost: asyncio.Future[Exception | None] = asyncio.get_running_loop().create_future()
 
     def data_received(self, data: bytes) -> None:
         self._on_bytes(data)
@@ -95,11 +95,11 @@ class SeatLink:
         self._reported: bool | None = None
         self._seq = 0
         self._rx_seq: int | None = None
-        self._transport = None
+        self._transport: asyncio.Transport | None = None
         self._decoder = FrameDecoder()
-        self._session_hello: asyncio.Event | None = None
+        self._session_hello = asyncio.Event()  # a new one per session (_session)
         self._last_rx = 0.0
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     # --- owner's API ------------------------------------------------------------
     def start(self) -> None:
@@ -155,9 +155,9 @@ class SeatLink:
         self._decoder.stats = self.stats.decoder  # counters survive reconnects
         self._session_hello = asyncio.Event()
         self._rx_seq = None
-        transport, wire = await open_connection(
-            loop, lambda: _Wire(self._on_bytes), self.port, baudrate=self._baudrate,
-            exclusive=self._exclusive)
+        wire = _Wire(self._on_bytes)
+        transport, _ = await open_connection(
+            loop, lambda: wire, self.port, baudrate=self._baudrate, exclusive=self._exclusive)
         self._transport = transport
         try:
             for _ in range(self._hello_tries):

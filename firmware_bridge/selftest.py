@@ -15,6 +15,7 @@ see it done, up to ``wait_s``.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from table_controller.sensor_events import (
@@ -79,7 +80,7 @@ class _Seen:
 
 class SelfTest:
     def __init__(self, client: SeatControllerClient, bench: Bench, options: Options | None = None,
-                 on_result=None) -> None:
+                 on_result: Callable[[Check], None] | None = None) -> None:
         self.client = client
         self.bench = bench
         self.o = options or Options()
@@ -96,7 +97,7 @@ class SelfTest:
         elif isinstance(event, ButtonPressed):
             self.seen.buttons.append(event.button)
 
-    async def _until(self, done, timeout: float) -> bool:
+    async def _until(self, done: Callable[[], bool], timeout: float) -> bool:
         """Wait for ``done()`` to hold, reading the board's events meanwhile."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -227,7 +228,10 @@ class SelfTest:
     async def _buttons(self) -> None:
         start = len(self.seen.buttons)
         self.bench.do("Press each console button once: " + ", ".join(BUTTONS) + ".")
-        pressed = lambda: set(self.seen.buttons[start:])  # noqa: E731
+
+        def pressed() -> set[str]:
+            return set(self.seen.buttons[start:])
+
         await self._until(lambda: set(BUTTONS) <= pressed(), self.o.wait_s)
         missing = [b for b in BUTTONS if b not in pressed()]
         if missing:

@@ -16,7 +16,9 @@ import asyncio
 import os
 from typing import Any, Awaitable, Callable
 
-Opener = Callable[[asyncio.AbstractEventLoop, Callable[[], asyncio.Protocol], str], Awaitable[tuple]]
+# (transport, the protocol protocol_factory made)
+Connection = tuple[asyncio.Transport, asyncio.Protocol]
+Opener = Callable[[asyncio.AbstractEventLoop, Callable[[], asyncio.Protocol], str], Awaitable[Connection]]
 
 _SCHEMES: dict[str, Opener] = {}
 
@@ -31,7 +33,7 @@ def scheme_of(url: str) -> str:
 
 
 async def open_connection(loop: asyncio.AbstractEventLoop, protocol_factory: Callable[[], asyncio.Protocol],
-                          url: str, **serial_options: Any) -> tuple:
+                          url: str, **serial_options: Any) -> Connection:
     """(transport, protocol) for ``url``; raises OSError/SerialException when it cannot open."""
     opener = _SCHEMES.get(scheme_of(url))
     if opener is not None:

@@ -1,9 +1,13 @@
 """RFID decks: which UID is which card (ARCHITECTURE.md §1).
 
+    >>> uids = ["04A1B2C3D4E5F6", *(f"04A1B2C3D4{n:04X}" for n in range(51))]
     >>> deck = Deck.from_order(uids, FULL_DECK)          # scanned in a known order
     >>> deck.card("04A1B2C3D4E5F6")
     Card('2S')
-    >>> deck.check(seen_uids).ok                         # before a game
+    >>> deck.check(uids).ok                              # before a game: all 52 seen
+    True
+    >>> deck.check(uids[1:]).missing                     # the 2S lies under the table
+    (Card('2S'),)
 
 A deck is registered once (UID -> card), saved as a small JSON file, and checked before
 each game: 52 cards, no duplicates, no unknown UID.  The dealer button puck carries a

@@ -47,7 +47,7 @@ def view_picture(frame: np.ndarray, cal: Calibration, readings: dict[str, PadRea
     _pads(img, cal)
     for r in readings.values():
         for row in r.rows:
-            cv2.polylines(img, [np.int32(row)], True, _ROW, 2, cv2.LINE_AA)
+            cv2.polylines(img, [np.array(row, dtype=np.int32)], True, _ROW, 2, cv2.LINE_AA)
         pad = cal.layout.pad(r.pad)
         x, y = cal.to_image([pad.to_table((0, 0))])[0].astype(int)
         cards = " ".join(c.code or "??" for c in r.face_up)

@@ -104,14 +104,15 @@ def calibrate(frame: np.ndarray, layout: TableLayout | None = None) -> Calibrati
     """Find the table in one frame; raise :class:`CalibrationError` saying what is missing."""
     layout = layout or TableLayout.default()
     found = detect_markers(frame)
-    known = {i: c for i, c in found.items() if layout.marker(i) is not None}
+    markers = {i: m for i in found if (m := layout.marker(i)) is not None}
+    known = {i: found[i] for i in markers}
     if len(known) < 2:
         wanted = ", ".join(str(m.id) for m in layout.markers)
         raise CalibrationError(
             f"found {len(known)} of the table's markers (ids {wanted}, {ARUCO_DICT}); at least two must be "
             "visible: check that the felt's corners are in the picture, lit, and not covered")
     img_pts = np.concatenate([known[i] for i in sorted(known)]).astype(np.float64)
-    tab_pts = np.array([c for i in sorted(known) for c in layout.marker(i).corners()], np.float64)
+    tab_pts = np.array([c for i in sorted(known) for c in markers[i].corners()], np.float64)
     h, _ = cv2.findHomography(tab_pts, img_pts, 0)
     if h is None:
         raise CalibrationError("the markers do not give a usable table geometry (are they in a line?)")

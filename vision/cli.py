@@ -175,7 +175,7 @@ def _view(args) -> int:
                         print(f"[frame {count}] {line}", flush=True)
                         last_lines[e.pad] = line
                 now = time.monotonic()
-                if now - last_write >= args.every:
+                if now - last_write >= args.every and camera.last_frame is not None:
                     _write(cv2, args.out, view_picture(camera.last_frame, cal, camera.last_readings))
                     last_write = now
         except KeyboardInterrupt:

@@ -42,7 +42,7 @@ def _mm(v: float) -> int:
 def suit_mask(suit: str, size: int) -> np.ndarray:
     """A filled suit symbol on a ``size`` x ``size`` uint8 mask, drawn from shapes."""
     s = size * 4  # draw large, then shrink: smooth edges
-    m = np.zeros((s, s), np.uint8)
+    m: np.ndarray = np.zeros((s, s), np.uint8)
     c = s // 2
     if suit == "D":
         pts = np.array([[c, 0], [int(s * 0.86), c], [c, s - 1], [int(s * 0.14), c]], np.int32)
@@ -106,7 +106,7 @@ def _index(img: np.ndarray, code: str, color) -> None:
 
 # Pip centres (mm) for the number cards, in the middle area x 14..49, y 18..70.
 _COLS = (22.0, 31.5, 41.0)
-_PIPS = {
+_PIPS: dict[int, list[tuple[float, float]]] = {
     1: [(31.5, 44)],
     2: [(31.5, 24), (31.5, 64)],
     3: [(31.5, 24), (31.5, 44), (31.5, 64)],

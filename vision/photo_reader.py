@@ -73,7 +73,7 @@ def main_read(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"chicago-table camera read: cannot create {args.annotate}: {exc.strerror}", file=sys.stderr)
             return 2
-    results, failed, written = [], 0, set()
+    results, failed, written = [], 0, set[str]()
     progress = sys.stderr.isatty() and len(args.images) > 3
     for n, name in enumerate(args.images, 1):
         if progress:

@@ -43,7 +43,7 @@ class SeenCard:
 
 def felt(bgr: np.ndarray) -> np.ndarray:
     """Where the green felt shows: cards (white faces, blue or red backs) never are."""
-    b, g, r = cv2.split(bgr.astype(np.int16))
+    b, g, r = bgr.astype(np.int16).transpose(2, 0, 1)
     return (g > r + (r >> 2) + 6) & (g > b + (b >> 3) + 4)
 
 
@@ -129,6 +129,15 @@ def _window(img: np.ndarray, cx: float, top: int, win, slack: int) -> np.ndarray
     return img[y0:y1, x0:x1]
 
 
+def _inner_window(img: np.ndarray, cx: float, top: int, win) -> np.ndarray:
+    """A window without slack where one with slack fitted (or a card face padded with
+    paper, as the templates are): it fits too."""
+    window = _window(img, cx, top, win, 0)
+    if window is None:
+        raise ValueError(f"glyph window at ({cx}, {top}) outside a {img.shape} plane")
+    return window
+
+
 @lru_cache(maxsize=1)
 def templates() -> tuple[dict[str, dict[str, np.ndarray]], dict[str, np.ndarray]]:
     """Rank templates per colour (``"SC"`` black, ``"HD"`` red) and suit templates,
@@ -147,9 +156,9 @@ def templates() -> tuple[dict[str, dict[str, np.ndarray]], dict[str, np.ndarray]
         (cx, top), = glyph_anchors(ink(L, red)[:, :int(18 * S)])
         dark = 1.0 - L
         colour = "HD" if code[1] in "HD" else "SC"
-        ranks[colour].setdefault(code[0], _window(dark, cx, top, _RANK_WIN, 0).copy())
+        ranks[colour].setdefault(code[0], _inner_window(dark, cx, top, _RANK_WIN).copy())
         if code[0] == "A":
-            suits[code[1]] = _window(dark, cx, top, _SUIT_WIN, 0).copy()
+            suits[code[1]] = _inner_window(dark, cx, top, _SUIT_WIN).copy()
     return ranks, suits
 
 
@@ -195,8 +204,8 @@ def classify(dark: np.ndarray, printed_ink: np.ndarray, red: np.ndarray, cx: flo
     ss = _window(dark, cx, top, _SUIT_WIN, _SLACK)
     if rs is None or ss is None:
         return None, 0.0
-    rwin = _window(red, cx, top, _RANK_WIN, 0)
-    printed = _window(printed_ink, cx, top, _RANK_WIN, 0) > 0.4
+    rwin = _inner_window(red, cx, top, _RANK_WIN)
+    printed = _inner_window(printed_ink, cx, top, _RANK_WIN) > 0.4
     if printed.sum() < 4 * S * S:
         return None, -1.0
     redness = float(rwin[printed].mean())

@@ -62,8 +62,8 @@ class Scene:
     def homography(self) -> np.ndarray:
         """Table mm -> image px."""
         lay = self.layout
-        src = np.float32([[0, 0], [lay.width, 0], [lay.width, lay.height], [0, lay.height]])
-        return cv2.getPerspectiveTransform(src, np.float32(self.corners))
+        src = np.array([[0, 0], [lay.width, 0], [lay.width, lay.height], [0, lay.height]], dtype=np.float32)
+        return cv2.getPerspectiveTransform(src, np.array(self.corners, dtype=np.float32))
 
 
 def random_scene(seed: int, severity: float = 0.5, layout: TableLayout | None = None,
@@ -149,7 +149,7 @@ def _paste(canvas: np.ndarray, img: np.ndarray, mask: np.ndarray, h: np.ndarray,
            shadow: float = 0.0, shadow_shift: tuple[float, float] = (0, 0)) -> None:
     """Warp ``img`` by ``h`` into ``canvas`` (only its bounding box), alpha ``mask``."""
     hh, ww = mask.shape
-    pts = cv2.perspectiveTransform(np.float32([[[0, 0]], [[ww, 0]], [[ww, hh]], [[0, hh]]]), h)
+    pts = cv2.perspectiveTransform(np.array([[[0, 0]], [[ww, 0]], [[ww, hh]], [[0, hh]]], dtype=np.float32), h)
     pad = 12
     x0 = max(int(pts[..., 0].min()) - pad, 0)
     y0 = max(int(pts[..., 1].min()) - pad, 0)
@@ -157,12 +157,12 @@ def _paste(canvas: np.ndarray, img: np.ndarray, mask: np.ndarray, h: np.ndarray,
     y1 = min(int(pts[..., 1].max()) + pad, canvas.shape[0])
     if x1 <= x0 or y1 <= y0:
         return
-    t = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ h
+    t: np.ndarray = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ h
     size = (x1 - x0, y1 - y0)
-    roi = canvas[y0:y1, x0:x1].astype(np.float32)
+    roi: np.ndarray = canvas[y0:y1, x0:x1].astype(np.float32)
     if shadow:
         ts = np.array([[1, 0, shadow_shift[0]], [0, 1, shadow_shift[1]], [0, 0, 1]]) @ t
-        sm = cv2.warpPerspective(mask, ts, size, flags=cv2.INTER_LINEAR).astype(np.float32) / 255
+        sm: np.ndarray = cv2.warpPerspective(mask, ts, size, flags=cv2.INTER_LINEAR).astype(np.float32) / 255
         sm = cv2.GaussianBlur(sm, (0, 0), 3)
         roi *= (1 - shadow * sm)[..., None]
     a = cv2.warpPerspective(mask, t, size, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
@@ -172,7 +172,7 @@ def _paste(canvas: np.ndarray, img: np.ndarray, mask: np.ndarray, h: np.ndarray,
 
 def _felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     low = cv2.resize(rng.normal(0, 1, (9, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    fine = rng.standard_normal((h // 2, w // 2), dtype=np.float32)
+    fine: np.ndarray = rng.standard_normal((h // 2, w // 2), dtype=np.float32)
     fine = cv2.resize(fine, (w, h), interpolation=cv2.INTER_NEAREST)
     shade = 1 + 0.05 * low + 0.06 * fine
     return cv2.merge([55 * shade, 105 * shade, 35 * shade])  # BGR green baize
@@ -209,11 +209,14 @@ def render(scene: Scene, supersample: int = SUPER) -> np.ndarray:
     small = cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), (FRAME_W, FRAME_H), interpolation=cv2.INTER_AREA)
     sigma = 0.3 + 1.0 * sev * rng.uniform(0.5, 1.0)
     small = cv2.GaussianBlur(small, (0, 0), sigma)
-    noise = rng.normal(0, 1.0 + 5.0 * sev, small.shape).astype(np.float32)
+    noise = np.asarray(rng.normal(0, 1.0 + 5.0 * sev, small.shape), np.float32)
     small = np.clip(small.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     quality = int(95 - 30 * sev * rng.uniform(0.5, 1.0))
     ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if not ok or out is None:
+        raise RuntimeError("OpenCV cannot encode or decode JPEG")
+    return out
 
 
 def _light(canvas: np.ndarray, rng: np.random.Generator, sev: float) -> np.ndarray:

@@ -91,7 +91,7 @@ class TableReader:
 
     def _read_pad(self, frame, pad: Pad, pad_img, low_img, size) -> PadReading:
         view = cv2.warpPerspective(frame, low_img, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA)
-        cards = np.where(felt(view), 0, 255).astype(np.uint8)
+        cards: np.ndarray = np.where(felt(view), 0, 255).astype(np.uint8)
         cards = cv2.morphologyEx(cards, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(cards, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         seen: list[SeenCard] = []
@@ -118,21 +118,22 @@ class TableReader:
                                            borderMode=cv2.BORDER_REPLICATE)
             row_cards = read_row(straight)
             if self.photo is not None:
-                row_cards = [self._name_by_photo(straight, c) if c.face_up and c.code is None else c
+                row_cards = [self._name_by_photo(self.photo, straight, c) if c.face_up and c.code is None else c
                              for c in row_cards]
             seen.extend(row_cards)
             corners = cv2.perspectiveTransform(
-                np.float32([[[0, 0]], [[width_px, 0]], [[width_px, ROW_H]], [[0, ROW_H]]]), m)
+                np.array([[[0, 0]], [[width_px, 0]], [[width_px, ROW_H]], [[0, ROW_H]]], dtype=np.float32), m)
             rows.append(tuple((float(x), float(y)) for x, y in corners.reshape(-1, 2)))
         return PadReading(pad.name, sum(not c.face_up for c in seen), tuple(seen), tuple(rows))
 
-    def _name_by_photo(self, straight: np.ndarray, card: SeenCard) -> SeenCard:
+    @staticmethod
+    def _name_by_photo(photo: Recogniser, straight: np.ndarray, card: SeenCard) -> SeenCard:
         """``card`` named by the photo reader's classifier, or as it was when that is unsure."""
         dx0, y0, dx1, y1 = INDEX_FROM_RANK
         box = ((card.x_mm + dx0) * S, y0 * S, (card.x_mm + dx1) * S, y1 * S)
-        ((code, prob),) = self.photo.classify(straight, [box])
-        conf = self.photo.confidence(card_score([prob]))
-        if code in ALL_CODES and conf >= self.photo.min_confidence:
+        ((code, prob),) = photo.classify(straight, [box])
+        conf = photo.confidence(card_score([prob]))
+        if code in ALL_CODES and conf >= photo.min_confidence:
             return SeenCard(True, code, round(conf, 3), card.x_mm)
         return card
 

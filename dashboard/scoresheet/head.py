@@ -48,7 +48,7 @@ def stamp(t: float | None) -> tuple[str, str]:
 def pdf_date(t: float) -> str:
     """The PDF's CreationDate for time ``t`` (the game's own, so the file stays reproducible)."""
     d = dt.datetime.fromtimestamp(float(t), ZONE)
-    off = int(d.utcoffset().total_seconds() // 60)
+    off = int((d.utcoffset() or dt.timedelta()).total_seconds() // 60)  # an aware time: never None
     return d.strftime("D:%Y%m%d%H%M%S") + f"{'+' if off >= 0 else '-'}{abs(off) // 60:02d}'{abs(off) % 60:02d}'"
 
 

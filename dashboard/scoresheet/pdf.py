@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
+from typing import Any
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
@@ -475,16 +477,16 @@ def _standings_from_games(games: list[GameSheet]) -> list[dict[str, Any]]:
     rows = sorted(tot.values(), key=lambda t: (-t["placement_points"], -t["score_total"], -t["won_chicagos"]))
     for i, t in enumerate(rows):
         prev = rows[i - 1] if i else None
-        same = prev and all(prev[k] == t[k] for k in ("placement_points", "score_total", "won_chicagos"))
-        t["rank"] = prev["rank"] if same else i + 1
+        same = prev is not None and all(prev[k] == t[k] for k in ("placement_points", "score_total", "won_chicagos"))
+        t["rank"] = prev["rank"] if prev is not None and same else i + 1
     return rows
 
 
-def tiebreaks(standings: list[Mapping[str, Any]], lang: str = "sv") -> list[str]:
+def tiebreaks(standings: Sequence[Mapping[str, Any]], lang: str = "sv") -> list[str]:
     """Why each of two players level on placement points stands where it does (r11)."""
     w = words(lang)
     out = []
-    for a, b in zip(standings, standings[1:]):
+    for a, b in pairwise(standings):
         if a["placement_points"] != b["placement_points"]:
             continue
         if a["score_total"] != b["score_total"]:

@@ -6,6 +6,7 @@ import argparse
 import signal
 import sys
 import time
+from pathlib import Path
 
 from ..errors import VirtualTableError
 from .noise import NoiseModel
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--once", action="store_true", help="play the script once, then keep serving")
     args = p.parse_args(argv)
     try:
-        text = open(args.script).read() if args.script else DEMO
+        text = Path(args.script).read_text() if args.script else DEMO
         moves = parse_moves(text)
     except (OSError, VirtualTableError) as exc:
         print(f"hardware.virtual: {exc}", file=sys.stderr)

@@ -16,8 +16,10 @@ import errno
 import itertools
 import random
 import weakref
+from collections.abc import Callable
+from typing import Any
 
-from firmware_bridge.transports import register_scheme
+from firmware_bridge.transports import Connection, register_scheme
 
 from .devices import line_noise
 from .noise import NoiseModel
@@ -71,7 +73,7 @@ class MemoryPort:
             self.host._lost(OSError(errno.EIO, "the virtual table was unplugged"))
 
     # --- the host's side ------------------------------------------------------------
-    def _from_host(self, data: bytes) -> None:
+    def _from_host(self, data: bytes | bytearray | memoryview[Any]) -> None:
         self._inbox.append(bytes(data))
 
 
@@ -83,7 +85,7 @@ class MemoryTransport(asyncio.Transport):
         self._protocol = protocol
         self._closing = False
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | bytearray | memoryview[Any]) -> None:
         if self._closing or self._port is None:
             return
         self._port._from_host(data)
@@ -114,7 +116,8 @@ class MemoryTransport(asyncio.Transport):
         self._loop.call_soon(self._protocol.connection_lost, exc)
 
 
-async def _open(loop: asyncio.AbstractEventLoop, protocol_factory, url: str) -> tuple:
+async def _open(loop: asyncio.AbstractEventLoop, protocol_factory: Callable[[], asyncio.Protocol],
+                url: str) -> Connection:
     port = _ports.get(url)
     if port is None or port.closed:
         raise OSError(errno.ENOENT, f"no virtual table plugged in at {url}")

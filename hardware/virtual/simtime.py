@@ -21,13 +21,20 @@ Why our own loop and not ``looptime`` (PyPI): see hardware/README.md, "Simulated
 from __future__ import annotations
 
 import asyncio
+import collections
 import heapq
 import math
 import selectors
 import time
-from typing import Any, Awaitable, Callable, TypeVar
+from collections.abc import Callable, Coroutine, Mapping
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple, Unpack
+
+if TYPE_CHECKING:
+    from _typeshed import FileDescriptorLike
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 class LoopClock:
@@ -52,15 +59,31 @@ class LoopClock:
         return int(self.now() * 1000.0)
 
 
-class _FastForward:
+class _FastForward(selectors.BaseSelector):
     """The loop's selector, wrapped: poll without waiting; if nothing is there, no
     callback is ready and a timer is pending, move simulated time to that timer."""
 
-    def __init__(self, inner: selectors.BaseSelector, loop: "SimulatedTimeLoop") -> None:
+    def __init__(self, inner: selectors.BaseSelector, loop: SimulatedTimeLoop) -> None:
         self._inner = inner
         self._loop = loop
 
-    def select(self, timeout: float | None = None):
+    # the rest is the wrapped selector's
+    def register(self, fileobj: FileDescriptorLike, events: int, data: Any = None) -> selectors.SelectorKey:
+        return self._inner.register(fileobj, events, data)
+
+    def unregister(self, fileobj: FileDescriptorLike) -> selectors.SelectorKey:
+        return self._inner.unregister(fileobj)
+
+    def modify(self, fileobj: FileDescriptorLike, events: int, data: Any = None) -> selectors.SelectorKey:
+        return self._inner.modify(fileobj, events, data)
+
+    def get_map(self) -> Mapping[FileDescriptorLike, selectors.SelectorKey]:
+        return self._inner.get_map()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
         events = self._inner.select(0)
         loop = self._loop
         if events or loop._ready or loop._stopping:
@@ -75,6 +98,14 @@ class _FastForward:
 
 
 class SimulatedTimeLoop(asyncio.SelectorEventLoop):
+    # The base loop's own state this loop reads (CPython's asyncio/base_events.py and
+    # selector_events.py; typeshed does not list private attributes).
+    _ready: collections.deque[asyncio.Handle]
+    _scheduled: list[asyncio.TimerHandle]
+    _stopping: bool
+    _timer_cancelled_count: int
+    _selector: selectors.BaseSelector
+
     def __init__(self, start: float = 0.0) -> None:
         super().__init__()
         self._now = float(start)
@@ -91,17 +122,20 @@ class SimulatedTimeLoop(asyncio.SelectorEventLoop):
 
     def _jump(self) -> None:
         while self._scheduled and self._scheduled[0]._cancelled:
-            self._scheduled[0]._scheduled = False
+            # what BaseEventLoop._run_once does with a cancelled timer it drops (a private
+            # flag of CPython's TimerHandle that typeshed does not list)
+            self._scheduled[0]._scheduled = False  # type: ignore[attr-defined]
             heapq.heappop(self._scheduled)
             self._timer_cancelled_count -= 1
         if not self._scheduled:
             return
         # strictly after the timer (it fires when its time is < now) and never backwards
-        self._now = max(self._now, math.nextafter(self._scheduled[0]._when, math.inf))
+        self._now = max(self._now, math.nextafter(self._scheduled[0].when(), math.inf))
         self.jumps += 1
 
-    def run_in_executor(self, executor: Any, func: Callable[..., T], *args: Any) -> asyncio.Future:
-        fut = self.create_future()
+    def run_in_executor(self, executor: Executor | None, func: Callable[[Unpack[Ts]], T],
+                        *args: *Ts) -> asyncio.Future[T]:
+        fut: asyncio.Future[T] = self.create_future()
         try:
             fut.set_result(func(*args))
         except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task, as an executor would
@@ -109,7 +143,7 @@ class SimulatedTimeLoop(asyncio.SelectorEventLoop):
         return fut
 
 
-def run_simulated(main: Awaitable[T], start: float = 0.0, debug: bool | None = None) -> T:
+def run_simulated(main: Coroutine[Any, Any, T], start: float = 0.0, debug: bool | None = None) -> T:
     """``asyncio.run(main)`` on a fresh :class:`SimulatedTimeLoop`."""
     with asyncio.Runner(loop_factory=lambda: SimulatedTimeLoop(start), debug=debug) as runner:
         return runner.run(main)

@@ -26,13 +26,16 @@ import random
 import tempfile
 import threading
 import time
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from ..errors import VirtualTableError
 from ..firmware.controller import PADS, SEATS, Config, SeatController
 from .deck import INLAYS, PUCK, VirtualDeck, virtual_uid
 from .devices import BoardClock, Buzzer, ConsoleButtons, Leds, PtyPort, SimBoardClock, VirtualReader, Watchdog
 from .noise import NoiseModel
+
+if TYPE_CHECKING:
+    from .memport import MemoryPort  # imported when a simulated table plugs in
 
 BUTTONS = ("next", "declined", "time", "tl", "pause") + tuple(f"time:{s}" for s in SEATS)
 STUB = "stub"  # the dealer's hand
@@ -75,7 +78,7 @@ class VirtualTable:
             self._dir = None
             self.port = memport.new_name()
             now = (clock or LoopClock(asyncio.get_running_loop())).now
-            self.clock = SimBoardClock(now)
+            self.clock: BoardClock | SimBoardClock = SimBoardClock(now)
         else:
             self._dir = port_dir or tempfile.mkdtemp(prefix="virtual-table-")
             self.port = os.path.join(self._dir, "seat-controller")
@@ -89,7 +92,7 @@ class VirtualTable:
         # the reader under every pad: "mfrc522" (stacks read a few cards per scan) or "pn5180"
         self.readers = {pad: VirtualReader(self._tags_fn(pad), self.noise, self._rng, reader) for pad in PADS}
         self.boots = 0
-        self.pty: PtyPort | None = None
+        self.pty: PtyPort | MemoryPort | None = None
         self.firmware: SeatController | None = None
         self._thread: threading.Thread | asyncio.Task | None = None
         self._stop = threading.Event()
@@ -140,14 +143,14 @@ class VirtualTable:
     def _boot(self) -> None:
         """Start the real firmware logic afresh, as power-on or a watchdog reset does."""
         self.boots += 1
-        self.firmware = SeatController(self.pty, self.readers, self.buttons, self.leds, self.buzzer,
-                                       self.clock, self.watchdog, self.device_id, self.config)
+        self.firmware = fw = SeatController(self.pty, self.readers, self.buttons, self.leds, self.buzzer,
+                                            self.clock, self.watchdog, self.device_id, self.config)
         self._stop.clear()
         if self.simulated:
-            self._thread = asyncio.get_running_loop().create_task(self._run_task(self.firmware),
+            self._thread = asyncio.get_running_loop().create_task(self._run_task(fw),
                                                                   name="virtual-seat-controller")
             return
-        self._thread = threading.Thread(target=self._run, name="virtual-seat-controller", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(fw,), name="virtual-seat-controller", daemon=True)
         self._thread.start()
 
     def _halt(self) -> None:
@@ -155,7 +158,7 @@ class VirtualTable:
         self._stop.set()
         if isinstance(self._thread, asyncio.Task):
             self._thread.cancel()  # it waits in a sleep: it runs no further pass
-        else:
+        elif self._thread is not None:
             self._thread.join()
 
     def _unplug(self) -> None:
@@ -163,7 +166,8 @@ class VirtualTable:
             return
         self._halt()
         self._thread = None
-        self.pty.close()
+        if self.pty is not None:
+            self.pty.close()
         if not self.simulated and os.path.lexists(self.port):
             os.unlink(self.port)
         # The board loses power: its LEDs and buzzer go dark.
@@ -172,8 +176,8 @@ class VirtualTable:
                 self.leds.show(seat, "off")
         self.buzzer.set(False)
 
-    def _run(self) -> None:
-        fw, stop, hung = self.firmware, self._stop, self._hung
+    def _run(self, fw: SeatController) -> None:
+        stop, hung = self._stop, self._hung
         while not stop.is_set():
             if not hung.is_set():
                 with self._lock:
@@ -200,7 +204,7 @@ class VirtualTable:
                 cached = self._seen.get(pad)
                 if cached is not None and cached[0] == self._version:
                     return list(cached[1])
-                codes = sorted((c for c, w in self._where.items() if w == pad), key=self._order.get)
+                codes = sorted((c for c, w in self._where.items() if w == pad), key=self._order.__getitem__)
                 out = [self.deck.uids[c] for c in codes]
                 if self._puck == pad:
                     out.append(self.button_uid)
@@ -212,7 +216,7 @@ class VirtualTable:
         """Card codes on a pad, in the order they landed (the truth, not what is read)."""
         self._check_pad(pad)
         with self._lock:
-            return sorted((c for c, w in self._where.items() if w == pad), key=self._order.get)
+            return sorted((c for c, w in self._where.items() if w == pad), key=self._order.__getitem__)
 
     def where(self, code: str) -> str:
         """``stub``, ``hand:seat2`` or a pad name."""

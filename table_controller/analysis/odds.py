@@ -287,9 +287,9 @@ class _Sample:
         p = leaders[0]
         if cat == Category.ROYAL_FLUSH and r.royal_flush != "points":
             return p, True
-        if cat == Category.STRAIGHT_FLUSH and r.straight_flush != "points":
-            if r.straight_flush == "out" or self.ctx.said.get(p):
-                return p, True
+        if (cat == Category.STRAIGHT_FLUSH and r.straight_flush != "points"
+                and (r.straight_flush == "out" or self.ctx.said.get(p))):
+            return p, True
         if special_only:
             return None, False
         if not final:

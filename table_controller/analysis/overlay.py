@@ -32,6 +32,7 @@ def verdict_texts(v: Verdict) -> list[dict[str, str]]:
                      "en": f"Chicago holds with best play ({v.chicago})"}]
         return [{"sv": f"Chicago spricker med bästa spel: {v.breaker} bryter {_genitive(v.chicago)} Chicago",
                  "en": f"The Chicago breaks with best play: {v.breaker} breaks {v.chicago}'s Chicago"}]
+    assert v.last_trick is not None  # no Chicago: someone takes the last trick
     p, card = v.last_trick
     pts = v.values[p]
     return [{"sv": f"Med bästa spel tar {p} sista sticket med {card.pretty()} ({pts} poäng)",

@@ -511,7 +511,7 @@ class _Search:
     def line(self, hands, trick, to_play, trick_no, alive, first: int | None = None) -> list[tuple[int, int]]:
         """The best-play line from a node: at every turn the first card (in card order)
         with the best key, as the search chooses; ``first`` fixes the first card."""
-        out = []
+        out: list[tuple[int, int]] = []
         while True:
             if not to_play:
                 if trick_no >= TRICKS:
@@ -584,7 +584,7 @@ def solve(pos: Position) -> Verdict:
                    m.line, tuple(moves), s.nodes)
 
 
-def _move(s: _Search, oid: int, line: tuple, pos: Position) -> "_Line":
+def _move(s: _Search, oid: int, line: Sequence[tuple[int, int]], pos: Position) -> "_Line":
     names = s.names
     kind, who = s.kind[oid]
     cards = tuple((names[p], FULL_DECK[c]) for p, c in line)

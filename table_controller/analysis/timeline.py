@@ -6,7 +6,9 @@ solver's verdict at the start of the trick play; and a "blunder" list for commen
 every card after which best play gives someone other points than before (``loss``: the
 player's own card was worth less than her best).
 
-    >>> doc = analyse_lines(open("table_controller/examples/chicago_broken.jsonl"), samples=50)
+    >>> from importlib.resources import files
+    >>> script = files("table_controller") / "examples" / "chicago_broken.jsonl"   # shipped with the package
+    >>> doc = analyse_lines(script.open(), samples=50)
     >>> d = doc["deals"][0]
     >>> d["verdict"]["outcome"], d["verdict"]["breaker"]
     ('chicago_broken', 'Cilla')
@@ -37,7 +39,8 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
     def deal_entry() -> dict[str, Any]:
         nonlocal current
         g = engine.state.game
-        d = g.deal
+        d = g.deal if g is not None else None
+        assert g is not None and d is not None  # asked about a deal that is on
         key = (g.number, d.number)
         if current is None or (current["game"], current["deal"]) != key:
             current = {"game": g.number, "deal": d.number, "ruleset": engine.rules.name,
@@ -47,10 +50,9 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
 
     def look() -> None:
         nonlocal n_odds
-        d = engine.state.deal
-        if d is None:
+        d, g = engine.state.deal, engine.state.game
+        if d is None or g is None:
             return
-        g = engine.state.game
         if odds and d.phase == "exchange" and not d.placed and not d.awaiting:
             key = (g.number, d.number, d.exchange)
             if key not in seen_exchanges:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine
+from table_controller.rules.events import OpenCardShown
 from ..sensing import TableFacts
 
 PADS = ("seat1", "seat2", "seat3", "seat4")
@@ -37,7 +38,7 @@ def facts_from_engine(engine: Engine) -> TableFacts:
         for e in reversed(engine.events):
             if e.type in ("exchange_ended", "deal_started"):
                 break
-            if e.type == "open_card_shown" and not e.taken and e.player not in declined:
+            if isinstance(e, OpenCardShown) and not e.taken and e.player not in declined:
                 declined[e.player] = e.card
     pending = None
     if d.pending_revoke and d.trick and d.trick[-1][0] == d.pending_revoke:

@@ -1,7 +1,11 @@
 """Replaying a table's raw sensor log through sensing (issue 6): the same game again.
 
+    >>> from table_controller.rules.actions import TableStart
+    >>> from table_controller.store import SQLiteStore, TableRecorder
+    >>> live = TableRecorder(SQLiteStore.open("table7.sqlite", create=True))
+    >>> _ = live.apply(TableStart(("Anna", "Bo", "Cilla")), source="tl")    # entered by hand
     >>> engine, document = replay_sensors("table7.sqlite")
-    >>> document == replay_document(live_engine)
+    >>> document == replay_document(live.engine)
     True
 
 The live loop stores every observation the sensing machine saw ("sensor" records: the

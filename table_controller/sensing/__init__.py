@@ -1,7 +1,14 @@
 """Sensing: what the pads and the camera see, turned into the actions of REPLAY.md.
 
+    >>> from firmware_bridge.events import PadContents
+    >>> from table_controller.deck import virtual_deck
+    >>> deck = virtual_deck()
+    >>> uid = {c.code: u for u, c in deck.cards.items()}
     >>> sensing = Sensing(deck)
-    >>> sensing.sync(facts); sensing.observe(event); sensing.propose()
+    >>> sensing.sync(TableFacts(phase="deal", pads={"Anna": "seat1", "Bo": "seat2"}, dealt_to=("Anna", "Bo")))
+    >>> sensing.observe(PadContents(0.1, "seat1", frozenset(uid[c] for c in ("2S", "3S", "4S", "5S", "6S"))))
+    >>> sensing.propose() is None                    # Bo has no cards yet: no Deal
+    True
 
 See :mod:`.machine` for the steps it follows, :mod:`.alerts` for what it raises instead
 of guessing, and :mod:`.corrections` for how the Revisor and the TL settle an alert.

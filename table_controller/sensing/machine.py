@@ -1,9 +1,14 @@
 """The sensing state machine: from what the pads show to the actions of REPLAY.md.
 
+    >>> from table_controller.deck import virtual_deck
+    >>> deck = virtual_deck()
+    >>> uid = {c.code: u for u, c in deck.cards.items()}
     >>> s = Sensing(deck)
-    >>> s.sync(facts)                      # after every accepted action
-    >>> s.observe(PadContents(0.1, "seat2", frozenset({uid})))
+    >>> s.sync(TableFacts(phase="deal", pads={"Anna": "seat1", "Bo": "seat2"}, dealt_to=("Anna", "Bo")))
+    >>> s.observe(PadContents(0.1, "seat1", frozenset(uid[c] for c in ("2S", "3S", "4S", "5S", "6S"))))
+    >>> s.observe(PadContents(0.2, "seat2", frozenset(uid[c] for c in ("7S", "8S", "9S", "TS", "JS"))))
     >>> s.propose()                        # Deal(...), Discard(...), Play(...) or None
+    Deal(hands={'Anna': (Card('2S'), ...), 'Bo': (Card('7S'), ...)})
 
 Sensing follows the rules engine's phase (given as :class:`TableFacts`) and proposes at
 most one action at a time; the live loop has the rules judge it, stores it, and syncs
@@ -372,7 +377,7 @@ class Sensing:
         if not cards:  # the camera fills in a read the pad missed
             v = self.camera.view(pad, self._step_at) if pad else None
             hand = f.hands.get(p, frozenset())
-            cards = [c for c in (v.face_up if v else ()) if c in hand and not self._rfid_elsewhere(c, pad)]
+            cards = [c for c in (v.face_up if v else ()) if c in hand and not (pad and self._rfid_elsewhere(c, pad))]
         if len(cards) == 1:
             return Play(p, cards[0])
         return None
@@ -394,7 +399,8 @@ class Sensing:
         return any(card in self.present_cards(q) for q in self.tracker.pads if q != pad)
 
     def _camera_count_differs(self, player: str, n: int) -> bool:
-        v = self.camera.view(self.facts.pad_of(player), self._step_at)
+        pad = self.facts.pad_of(player)
+        v = self.camera.view(pad, self._step_at) if pad else None
         return v is not None and v.face_down != n
 
     # --- alerts --------------------------------------------------------------------------

@@ -40,12 +40,16 @@ class RandomBot:
             rng.shuffle(seats)  # r7: seats drawn at random every game
             return act.GameStart(tuple(seats), rng.choice(seats))
         g = s.game
+        if g is None:  # every phase from here on is one of a game
+            return None
         if phase == "deal":
             deck = list(FULL_DECK)
             rng.shuffle(deck)
             eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
             return act.Deal({p: tuple(deck[5 * i:5 * i + 5]) for i, p in enumerate(eligible)})
         d = g.deal
+        if d is None:  # ... and from here on one of a deal
+            return None
         if phase.startswith("exchange"):
             waiting = engine.to_act()
             placing = [p for p in waiting if p not in d.placed]

@@ -125,7 +125,7 @@ class TableDriver:
         for n in range(max_actions + 64):
             if n >= max_actions and not self._placing():
                 break  # stop between steps, never with a placement half done
-            action = next_action(self.shadow) if next_action else next(it, None)
+            action = next_action(self.shadow) if next_action else next(it, None) if it is not None else None
             if action is None:
                 break
             await self.step(action)

@@ -36,7 +36,7 @@ class Translator:
         g = engine.state.game
         d = engine.state.deal
         return {"seats": tuple(g.seats) if g else (), "deal": d is not None,
-                "exchange": (g.number, d.number, d.phase, d.exchange) if d else None,
+                "exchange": (g.number, d.number, d.phase, d.exchange) if g and d else None,
                 "awaiting": dict(d.awaiting) if d else {},
                 "last_played": d.trick[-1][1] if d and d.trick else None}
 
@@ -55,11 +55,14 @@ class Translator:
         if isinstance(action, act.Discard):
             steps = [("put", c.code, pads[action.player]) for c in action.cards]
             d1 = after.state.deal
-            still = self._same_exchange(before, after) and any(p not in d1.placed for p in after.to_act())
+            still = (d1 is not None and self._same_exchange(before, after)
+                     and any(p not in d1.placed for p in after.to_act()))
             if still:
                 return steps  # the dealer waits until everyone has placed (r13)
             steps += [("arrive",), ("press", "next"), ("sync",), ("collect_discards",), ("settle",)]
             return steps + self._exchange_over(before, after)
+        if not isinstance(action, (act.OpenCard, act.Receive, act.Play, act.Retract)):
+            return [("submit",)]
         pad = pads[action.player]
         if isinstance(action, act.OpenCard):
             steps = [("put", action.card.code, pad), ("arrive",)]
@@ -92,7 +95,7 @@ class Translator:
     @staticmethod
     def _same_exchange(before: dict, after: Engine) -> bool:
         g, d = after.state.game, after.state.deal
-        return d is not None and before["exchange"] == (g.number, d.number, d.phase, d.exchange)
+        return g is not None and d is not None and before["exchange"] == (g.number, d.number, d.phase, d.exchange)
 
     def _exchange_over(self, before: dict, after: Engine) -> list[tuple]:
         if self._same_exchange(before, after):

@@ -1,9 +1,10 @@
 """Random draws, reproducible from their seed (r7): who sits at which table in a heat,
 and the seats and button of every game.
 
+    >>> players = {"Anna": "Malmö BK", "Bo": "", "Cilla": "Malmö BK", "Dan": ""}   # name -> club
     >>> tables = draw_heat(players, heat=1, seed="8d1f", ruleset="sm2025")
     >>> tables[0]["games"][0]
-    {'game': 1, 'seats': ['Bo', 'Anna', 'Dan', 'Cilla'], 'button': 'Dan', 'playoff': False}
+    {'game': 1, 'seats': ['Bo', 'Dan', 'Anna', 'Cilla'], 'button': 'Dan', 'playoff': False}
 
 The seed is a string; each use derives its own generator from it and a name
 (``seed/heat`` and ``seed/h1-t3/game 2``), so one table's draw never depends on how many

@@ -1,10 +1,15 @@
 """The tournament's steps, each checked before anything is written: create the event,
 register players, draw a heat, schedule a särspel, advance to the next heat.
 
+    >>> hub = HubStore.open("sm2026.hub.sqlite", create=True)
     >>> create_event(hub, "sm2026", "SM i Chicago 2026", "sm2025")
-    >>> register(hub, [("Anna", "Malmö BK"), ("Bo", "")])
-    >>> draw_first_heat(hub, seed=None)     # a fresh seed, logged with the draw
-    >>> advance(hub, Standings(hub))        # heat 1 ended everywhere: draw heat 2
+    >>> register(hub, [("Anna", "Malmö BK"), ("Bo", ""), ("Cilla", "Malmö BK"), ("Dan", "")])
+    >>> seed, tables = draw_first_heat(hub, seed="8d1f")   # seed=None: a fresh one, logged with the draw
+    >>> [(t["table"], t["players"]) for t in tables]
+    [('h1-t1', ['Anna', 'Bo', 'Cilla', 'Dan'])]
+    >>> advance(hub, Standings(hub))        # draws heat 2 once heat 1 has ended everywhere
+    Traceback (most recent call last):
+    table_controller.tournament.hubstore.HubError: heat 1 is not over: h1-t1 still playing
 
 Who goes on is what the engine says for each table (``advancing``: heat 1 top 2,
 later heats and shootout the winner, r7); the hub only collects it.
@@ -41,7 +46,7 @@ def register(hub: HubStore, players: Sequence[tuple[str, str]]) -> None:
     hub.event_id()
     if hub.heats():
         raise HubError("heat 1 is drawn; players can no longer be registered")
-    for name, club in players:
+    for name, _club in players:
         if not name.strip() or name != name.strip() or len(name) > 40:
             raise HubError(f"player name {name!r}: 1-40 characters, no leading or trailing spaces")
     hub.add_players(players)

@@ -1,7 +1,16 @@
 """The event's results as CSV and as a printable PDF (ReportLab, like the protocol).
 
-    >>> write_csv(Standings(hub).document(), "sm2026.csv")
+    >>> from table_controller.tournament.event import create_event
+    >>> from table_controller.tournament.hubstore import HubStore
+    >>> from table_controller.tournament.standings import Standings
+    >>> hub = HubStore.open("sm2026.hub.sqlite", create=True)
+    >>> create_event(hub, "sm2026", "SM i Chicago 2026", "sm2025")
+    >>> doc = Standings(hub).document()
+    >>> write_csv(doc, "sm2026.csv")          # rows written: no table has played yet
+    0
     >>> write_pdf(doc, "sm2026.pdf")
+    >>> open("sm2026.csv").readline().strip()
+    'heat,table,rank,player,club,placement_points,score_total,won_chicagos,advancing,finished'
 
 One row per player and table: heat, table, rank, placement points, total score, won
 Chicagos, whether they go on (r7).  The PDF is byte-identical for the same standings

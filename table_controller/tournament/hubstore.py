@@ -1,9 +1,20 @@
 """The hub's own SQLite file: the tournament (players, clubs, heats, tables, every draw
 with its seed) and a copy of every table's log, by (table, seq).
 
+    >>> from table_controller.tournament.event import create_event, draw_first_heat, register
     >>> hub = HubStore.open("sm2026.hub.sqlite", create=True)
-    >>> hub.ingest("h1-t3", records).have
-    412
+    >>> create_event(hub, "sm2026", "SM i Chicago 2026", "sm2025")
+    >>> register(hub, [("Anna", ""), ("Bo", ""), ("Cilla", "")])
+    >>> _ = draw_first_heat(hub, seed="8d1f")                     # the hub drew table h1-t1
+    >>> from table_controller.rules.actions import TableStart
+    >>> from table_controller.store import SQLiteStore, TableRecorder
+    >>> _ = TableRecorder(SQLiteStore.open("h1-t1.sqlite", create=True)).apply(TableStart(("Anna", "Bo", "Cilla")))
+    >>> with SQLiteStore.open("h1-t1.sqlite", readonly=True) as log:  # the table's log, as published
+    ...     records = list(log.read())
+    >>> hub.ingest("h1-t1", records).have
+    2
+    >>> hub.ingest("h1-t1", records).duplicates                 # sent again: dropped, counted
+    2
 
 The copy is a witness, not the record (each table's own file is): records are taken
 only from tables the hub drew, only in order and only when they continue the table's chain (the digest of record N
@@ -158,7 +169,8 @@ class HubStore:
     def log_draw(self, heat: int, what: str, seed: str, data: Any) -> int:
         cur = self.conn.execute("INSERT INTO draws (heat, what, seed, data, time) VALUES (?, ?, ?, ?, ?)",
                                 (heat, what, seed, json.dumps(data, ensure_ascii=False), _time.time()))
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # set by every INSERT
+        return cur.lastrowid
 
     def draws(self) -> list[dict[str, Any]]:
         return [{"id": i, "heat": h, "what": w, "seed": s, "data": json.loads(d), "time": t}

@@ -1,6 +1,7 @@
 """The hub's link to the broker: take every table's records, store them, say what it has.
 
-    >>> await HubService("sm2026.hub.sqlite", port=1883).run(stop)
+    >>> await HubService("sm2026.hub.sqlite", port=1883).run(stop)   # doctest: +SKIP
+    >>> # ^ until ``stop`` is set (not run with the examples: it needs a broker)
 
 One durable transaction per message (``HubStore.ingest``), then the table's ack
 (retained, so a table that connects later learns where to start).  The broker session
@@ -45,12 +46,25 @@ class HubService:
         self.hub: HubStore | None = None
         self.board: Standings | None = None
 
+    # the store and the board, once run() has opened them
+    @property
+    def _hub(self) -> HubStore:
+        if self.hub is None:
+            raise RuntimeError("the hub service is not running: run() opens its store")
+        return self.hub
+
+    @property
+    def _board(self) -> Standings:
+        if self.board is None:
+            raise RuntimeError("the hub service is not running: run() builds its standings")
+        return self.board
+
     async def run(self, stop: asyncio.Event | None = None) -> None:
         stop = stop or asyncio.Event()
-        self.hub = HubStore.open(self.path)
-        self.board = Standings(self.hub)
+        self.hub = hub = HubStore.open(self.path)
+        self.board = Standings(hub)
         self.board.update()
-        self.event = self.hub.event_id()
+        self.event = hub.event_id()
         try:
             while not stop.is_set():
                 try:
@@ -65,7 +79,7 @@ class HubService:
                         pass
         finally:
             self.connected.clear()
-            self.hub.close()
+            hub.close()
 
     async def _session(self, stop: asyncio.Event) -> None:
         ev = self.event
@@ -76,11 +90,11 @@ class HubService:
             for what in ("records", "status", "head"):
                 await client.subscribe(topics.table_filter(ev, what), qos=1)
             # every table hears the hub is back (a publisher waiting to resend goes at once)
-            heads = self.hub.heads()
-            for table in sorted(set(heads) | {t["table"] for t in self.hub.tables()}):
+            heads = self._hub.heads()
+            for table in sorted(set(heads) | {t["table"] for t in self._hub.tables()}):
                 seq, dg = heads.get(table, (0, GENESIS))
                 await client.publish(topics.ack_topic(ev, table), topics.ack_payload(table, seq, dg), qos=1, retain=True)
-            for t in self.hub.tables():
+            for t in self._hub.tables():
                 await self._publish_draw(client, t)
             self.connected.set()
             self._dirty_standings = True
@@ -89,13 +103,13 @@ class HubService:
             stopper = asyncio.create_task(stop.wait())
             try:
                 done, _ = await asyncio.wait({reader, ticker, stopper}, return_when=asyncio.FIRST_COMPLETED)
-                for t in done:
-                    if t is not stopper:
-                        t.result()  # the connection's error, if any
+                for task in done:
+                    if task is not stopper:
+                        task.result()  # the connection's error, if any
                         raise aiomqtt.MqttError("the connection was lost")
             finally:
-                for t in (reader, ticker, stopper):
-                    t.cancel()
+                for task in (reader, ticker, stopper):
+                    task.cancel()
                 await asyncio.gather(reader, ticker, stopper, return_exceptions=True)
 
     async def _read(self, client: aiomqtt.Client) -> None:
@@ -120,7 +134,7 @@ class HubService:
                         st = topics.parse_status(msg.payload)
                         self.online[st["table"]] = st
                         last = st.get("last_seq")
-                        self.hub.set_status(st["table"], st["online"], last if isinstance(last, int) else None)
+                        self._hub.set_status(st["table"], st["online"], last if isinstance(last, int) else None)
                         self._dirty_standings = True
                 except topics.PayloadError as exc:
                     self.stats["bad"] += 1
@@ -132,16 +146,16 @@ class HubService:
         head = topics.parse_json(payload, "head")
         if head.get("table") != topics.table_of(topic) or head.get("event") != self.event:
             raise topics.PayloadError("a head of another table or event")
-        why = self.hub.add_signed_head(head)
+        why = self._hub.add_signed_head(head)
         if why:
             self.stats["bad_heads"] = self.stats.get("bad_heads", 0) + 1
             log.warning("hub: table %s: head refused: %s", head["table"], why)
 
     async def _take(self, client: aiomqtt.Client, batches) -> None:
         """One durable transaction for the group, then the acks, then the standings."""
-        results = self.hub.ingest_many(batches)
+        results = self._hub.ingest_many(batches)
         dirty: dict[str, tuple[int, str]] = {}
-        for (table, records), res in zip(batches, results):
+        for (table, _records), res in zip(batches, results):
             self.stats["stored"] += res.stored
             self.stats["duplicates"] += res.duplicates
             self.stats["out_of_order"] += res.out_of_order
@@ -154,13 +168,15 @@ class HubService:
         try:  # the copy is safe already; a standings fault must not stop the ingest
             for (table, records), res in zip(batches, results):
                 if res.stored:
-                    self.board.feed(table, [r for r in records if r.seq <= res.have][-res.stored:])
-            new = schedule_playoffs(self.hub, self.board, set(dirty))
+                    self._board.feed(table, [r for r in records if r.seq <= res.have][-res.stored:])
+            new = schedule_playoffs(self._hub, self._board, set(dirty))
         except Exception:
             log.exception("hub: cannot fold the standings")
             new = []
         for game in new:
-            await self._publish_draw(client, self.hub.table(game["table"]))
+            drawn = self._hub.table(game["table"])
+            if drawn is not None:  # just scheduled: it is there
+                await self._publish_draw(client, drawn)
         self._dirty_standings = True
 
     async def _tick(self, client: aiomqtt.Client) -> None:
@@ -172,7 +188,7 @@ class HubService:
                 log.info("hub: %s", ", ".join(f"{k} {v}" for k, v in said.items()))
             if self._seatings() != seatings:  # 'hub advance' (another process) drew a heat
                 seatings = self._seatings()
-                for t in self.hub.tables():
+                for t in self._hub.tables():
                     await self._publish_draw(client, t)
                 self._dirty_standings = True
             if self._dirty_standings:
@@ -187,13 +203,13 @@ class HubService:
             await asyncio.sleep(self.standings_every)
 
     def _seatings(self) -> int:
-        return self.hub.conn.execute("SELECT count(*) FROM seatings").fetchone()[0]
+        return self._hub.conn.execute("SELECT count(*) FROM seatings").fetchone()[0]
 
     async def _publish_draw(self, client: aiomqtt.Client, t: dict[str, Any]) -> None:
         await client.publish(topics.draw_topic(self.event, t["table"]), topics.json_payload(t), qos=1, retain=True)
 
     def standings(self) -> dict[str, Any]:
-        doc = self.board.document()
+        doc = self._board.document()
         for heat in doc["heats"]:
             for t in heat["tables"]:
                 st = self.online.get(t["table"])

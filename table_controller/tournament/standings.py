@@ -1,10 +1,16 @@
 """Live standings: every table's copied log folded by the rules engine (the same fold a
 table restarts with), never a second reading of the rules.
 
+    >>> from table_controller.tournament.event import create_event, draw_first_heat, register
+    >>> hub = HubStore.open("sm2026.hub.sqlite", create=True)
+    >>> create_event(hub, "sm2026", "SM i Chicago 2026", "sm2025")
+    >>> register(hub, [("Anna", ""), ("Bo", ""), ("Cilla", "")])
+    >>> _ = draw_first_heat(hub, seed="8d1f")
     >>> board = Standings(hub)
     >>> board.update()                       # fold what arrived since the last call
-    >>> board.document()["heats"][0]["advancing"]
-    ['Anna', 'Bo', 'Cilla', 'Dan', 'Eva', 'Filip']
+    >>> heat = board.document()["heats"][0]
+    >>> heat["complete"], [(t["table"], t["started"]) for t in heat["tables"]]
+    (False, [('h1-t1', False)])
 
 Per table: the engine's table document (ranking, placement points, who goes on, r7) and
 where play stands; per heat: who goes on when every table has ended, and the särspel

@@ -2,8 +2,12 @@
 
     >>> records_topic("sm2026", "h1-t3")
     'chicago/v1/sm2026/tables/h1-t3/records'
+    >>> recs = [Record(1, 0.0, "table", "action", 1, {"do": "table", "players": ["Anna", "Bo"]}, "3b54")]
     >>> parse_records(records_payload("h1-t3", recs))["table"]
     'h1-t3'
+    >>> parse_records(b'{"v": 1, "table": "h1-t3", "records": []}')
+    Traceback (most recent call last):
+    table_controller.tournament.topics.PayloadError: records: 'records' must be a non-empty list
 
 Pure: no I/O.  Every payload is a JSON object with ``"v": 1``; a payload that does not
 parse raises :class:`PayloadError` (the hub logs and drops it, never crashes on it).
@@ -15,7 +19,7 @@ import json
 import math
 import re
 import socket
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeGuard
 
 from ..store.records import KINDS, Record
 
@@ -34,7 +38,7 @@ class PayloadError(ValueError):
     """A message that is not a valid v1 payload."""
 
 
-def check_id(value: str, what: str = "id") -> str:
+def check_id(value: object, what: str = "id") -> str:
     if not isinstance(value, str) or not _ID.match(value):
         raise PayloadError(f"{what} {value!r}: use 1-40 letters, digits, '-' or '_'")
     return value
@@ -166,5 +170,5 @@ def parse_json(payload: bytes | str, kind: str) -> dict[str, Any]:
     return _load(payload, kind)
 
 
-def _int(v: Any) -> bool:
+def _int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)

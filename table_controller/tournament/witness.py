@@ -1,9 +1,19 @@
 """Prove a table's log whole and unaltered against the hub's witness (issue 20, item 4).
 
-    >>> w = load_witness("sm2026.witness.json")        # or the hub's own SQLite file
-    >>> report = verify_log("h1-t3.sqlite", w, table="h1-t3")
-    >>> report.ok, report.first_bad
-    (False, 118)
+    >>> from table_controller.rules.actions import TableStart
+    >>> from table_controller.store import SQLiteStore, TableRecorder
+    >>> from table_controller.tournament.event import create_event, draw_first_heat, register
+    >>> hub = HubStore.open("sm2026.hub.sqlite", create=True)
+    >>> create_event(hub, "sm2026", "SM i Chicago 2026", "sm2025")
+    >>> register(hub, [("Anna", ""), ("Bo", ""), ("Cilla", "")])
+    >>> _ = draw_first_heat(hub, seed="8d1f")
+    >>> _ = TableRecorder(SQLiteStore.open("h1-t1.sqlite", create=True)).apply(TableStart(("Anna", "Bo", "Cilla")))
+    >>> with SQLiteStore.open("h1-t1.sqlite", readonly=True) as log:
+    ...     _ = hub.ingest("h1-t1", log.read())            # what the hub took over MQTT
+    >>> w = load_witness("sm2026.hub.sqlite")              # or its exported witness JSON
+    >>> report = verify_log("h1-t1.sqlite", w, table="h1-t1")
+    >>> report.ok, report.first_bad                        # an edited record is named here
+    (True, None)
 
 The witness holds, per table, the digest of every record the hub took and the heads the
 table signed with its key.  The log is read raw (nothing trusted): its own chain is

@@ -72,7 +72,7 @@ def value(pos: Position, hands, trick, leader: str, number: int) -> dict[str, in
 
 def card_values(pos: Position, hands, trick, leader: str, number: int) -> dict[Card, dict[str, int]]:
     in_trick = [p for p, _ in trick]
-    p = [q for q in rotation(pos, leader, in_trick) if q not in in_trick][0]
+    p = next(q for q in rotation(pos, leader, in_trick) if q not in in_trick)
     out = {}
     for c in legal(hands[p], trick):
         if breaks(pos, trick, p, c):
@@ -86,7 +86,7 @@ def card_values(pos: Position, hands, trick, leader: str, number: int) -> dict[C
 
 def best_move(pos: Position, hands, trick, leader: str, number: int) -> tuple[Card, dict[str, int]]:
     in_trick = [p for p, _ in trick]
-    p = [q for q in rotation(pos, leader, in_trick) if q not in in_trick][0]
+    p = next(q for q in rotation(pos, leader, in_trick) if q not in in_trick)
     best = None
     for c, v in card_values(pos, hands, trick, leader, number).items():
         if best is None or key(v, p) > key(best[1], p):
@@ -98,9 +98,9 @@ def solve_brute(pos: Position) -> tuple[dict[str, int], dict[Card, dict[str, int
     hands = {p: list(pos.hands.get(p, ())) for p in pos.order}
     cv = card_values(pos, hands, list(pos.trick), pos.leader, pos.trick_number)
     in_trick = [p for p, _ in pos.trick]
-    p = [q for q in rotation(pos, pos.leader, in_trick) if q not in in_trick][0]
+    p = next(q for q in rotation(pos, pos.leader, in_trick) if q not in in_trick)
     best = None
-    for c, v in cv.items():
+    for v in cv.values():
         if best is None or key(v, p) > key(best, p):
             best = v
     return best, cv

@@ -80,7 +80,7 @@ def replay_line(pos: Position, line) -> dict[str, int]:
     trick, leader, number = list(pos.trick), pos.leader, pos.trick_number
     for p, c in line:
         in_trick = [q for q, _ in trick]
-        nxt = [q for q in rotation(pos, leader, in_trick) if q not in in_trick][0]
+        nxt = next(q for q in rotation(pos, leader, in_trick) if q not in in_trick)
         assert p == nxt, f"{p} played out of turn, {nxt} was next"
         assert c in legal(hands[p], trick), f"{p} cannot play {c}"
         if breaks(pos, trick, p, c):

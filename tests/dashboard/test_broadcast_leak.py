@@ -152,15 +152,14 @@ async def _watch_table(data: Path, actions, seed: int, restart_at: int | None = 
             m["_moment"] = len(live_at) - 1
         viewer.attack(live, hands)
 
-    n = 0
-    for action in actions(lambda: hub.engine):  # the hub of the moment (a restart makes a new one)
+    # the hub of the moment, read late on purpose (a restart makes a new one)
+    for n, action in enumerate(actions(lambda: hub.engine), 1):  # noqa: B023
         await hub.submit_local(action)
         moment()
         for _ in range(rng.choice((1, 1, 2, 3))):  # time passes; frames fall due
             mono.t += rng.uniform(0.1, 1.5)
             _release(hub)
             moment()
-        n += 1
         if reveal_every and n % reveal_every == 0 and hub.engine.state.deal is not None:
             hub.reveal(sorted(hub.engine.state.deal.hands)[n % 3], "tl", "dispute at the table")
             moment()

@@ -32,7 +32,7 @@ def test_each_view_loads_and_updates_live(make_server, chromium):
     for view, role in VIEWS:
         page = chromium.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))  # this page's list
         if view == "broadcast":
             page.set_viewport_size({"width": 1920, "height": 1080})
         r = page.goto(s.url(view, role))

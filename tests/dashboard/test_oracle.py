@@ -123,7 +123,10 @@ def test_the_revisor_declares_hands_only_on_a_camera_only_table(make_server):
     for s, hands in ((rfid, "tl"), (cam, "revisor")):
         page = httpx.get(s.url("revisor"))
         assert f'data-hands="{hands}"' in page.text
-        post = lambda role, path, body: httpx.post(s.base + path, params={"token": s.token(role)}, json=body)
+
+        def post(role, path, body, s=s):
+            return httpx.post(s.base + path, params={"token": s.token(role)}, json=body)
+
         assert post("revisor", "/api/action", {"do": "table", "players": list(HANDS)}).status_code == 200
         assert post("revisor", "/api/action", {"do": "game", "seats": list(HANDS), "button": "Dan"}).status_code == 200
         r = post("revisor", "/api/action", {"do": "deal", "hands": HANDS})

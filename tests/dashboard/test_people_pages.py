@@ -83,7 +83,7 @@ def test_swedish_pages_show_no_english_and_the_switch_gives_english(make_server,
         page = chromium.new_page()
         page.set_viewport_size(size)
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))  # this page's list
         page.goto(s.url(view, role))
         assert page.evaluate("document.documentElement.lang") == "sv"
         if view == "hall":

@@ -218,8 +218,8 @@ def test_every_view_works_under_its_content_security_policy(make_server, chromiu
                        ("broadcast", "broadcast"), ("protocol", "revisor"), ("hall", "tl")):
         page = chromium.new_page()
         console: list[str] = []
-        page.on("console", lambda m: console.append(m.text))
-        page.on("pageerror", lambda e: console.append(str(e)))
+        page.on("console", lambda m, console=console: console.append(m.text))  # this page's list
+        page.on("pageerror", lambda e, console=console: console.append(str(e)))
         assert page.goto(s.url(view, role)).status == 200
         if view == "hall":  # the hall's panels follow their tables
             page.wait_for_function("() => Number(document.querySelector('.hall-table').dataset.seq) > 2",

@@ -101,7 +101,7 @@ def test_placements_report_whole_sets_through_flicker(transcripts):
     assert tr.pad_sets("seat2") == [frozenset(), frozenset({a, b}), frozenset()]  # flicker unseen
     assert tr.pad_sets("seat3") == [frozenset(), frozenset({d}), frozenset({a, d})]
     assert tr.pad_sets("seat1")[-1] == {c} and tr.pad_sets("tray")[-1] == frozenset()
-    gone = [t for t, m in tr.of(PadReport, pad="seat2") if not m.uids and t > 2000][0]
+    gone = next(t for t, m in tr.of(PadReport, pad="seat2") if not m.uids and t > 2000)
     last_seen = max(int(s[0]) for s in tr.lines_of("SCAN") if s[2] == "seat2" and s[3:] != [""]
                     and int(s[0]) < gone)
     assert 300 <= gone - last_seen < 320                      # gone_ms after the last sight

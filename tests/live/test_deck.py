@@ -43,7 +43,7 @@ def test_bad_files_are_clear_errors(tmp_path):
     (tmp_path / "y.json").write_text(json.dumps({"format": "chicago-deck/1", "cards": {"04AB": "ZZ"}}))
     with pytest.raises(DeckError, match="04AB"):
         Deck.load(tmp_path / "y.json")
-    with pytest.raises(DeckError, match="52 cards|UIDs scanned"):
+    with pytest.raises(DeckError, match=r"52 cards|UIDs scanned"):
         Deck.from_order(["04AB"] * 3)
 
 

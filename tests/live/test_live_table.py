@@ -53,7 +53,7 @@ async def test_a_refused_manual_action_raises_and_changes_nothing(tmp_path):
     async with running(tmp_path) as (live, clock, log):
         await live.submit(act.TableStart(SEATS), "tl")
         before = live.engine.state.to_dict()
-        with pytest.raises(IllegalAction, match="first action|already started"):
+        with pytest.raises(IllegalAction, match=r"first action|already started"):
             await live.submit(act.TableStart(SEATS), "tl")
         assert live.engine.state.to_dict() == before
         assert live.rejected and live.rejected[0][0] == "tl"

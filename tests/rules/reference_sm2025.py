@@ -301,4 +301,5 @@ def reference_document(lines: list[str]) -> dict:
 
 if __name__ == "__main__":  # python -m tests.rules.reference_sm2025 SCRIPT > EXPECTED
     import sys
-    print(json.dumps(reference_document(open(sys.argv[1]).read().splitlines()), indent=1, ensure_ascii=False))
+    with open(sys.argv[1]) as f:
+        print(json.dumps(reference_document(f.read().splitlines()), indent=1, ensure_ascii=False))

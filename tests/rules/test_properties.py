@@ -162,7 +162,7 @@ def test_random_tables_keep_every_invariant(seed, ruleset):
         if g.playoff or not rules.placement_points:
             continue
         table = list(rules.placement_points)[: len(g.seats)]
-        def share(p):  # the points of the place(s) p holds, shared with the players beside (r19)
+        def share(p, g=g, table=table):  # the points of the place(s) p holds, shared with the players beside (r19)
             k = sum(1 for q in g.seats if g.places[q] == g.places[p])
             return sum(table[g.places[p] - 1:g.places[p] - 1 + k]) / k
         # out without Chicago (r21) or a TL "no placement points" (r33): that share is forfeit

@@ -2,6 +2,7 @@
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -93,7 +94,7 @@ def test_quads_zero_ends_the_deal_and_keeps_chicago_marks__sm2025_r19_d6():
 def test_quads_points_score_eight_at_every_later_moment__sm2025_r19():
     from table_controller.rules.replay import replay_lines
     path = "table_controller/examples/quads_points.jsonl"
-    _, doc = replay_lines(open(path).read().splitlines())
+    _, doc = replay_lines(Path(path).read_text().splitlines())
     dan = [a for a in awards(doc) if a[0] == "Dan"]
     assert dan == [("Dan", 8, "four_of_a_kind")] * 3
 
@@ -141,7 +142,7 @@ def test_winning_needs_a_chicago_said_this_game__sm2025_r20_r30():
 
 def test_reaching_52_without_chicago_loses_at_once__sm2025_r21_d9():
     from table_controller.rules.replay import replay_lines
-    _, doc = replay_lines(open("table_controller/examples/out_without_chicago.jsonl").read().splitlines())
+    _, doc = replay_lines(Path("table_controller/examples/out_without_chicago.jsonl").read_text().splitlines())
     g = doc["games"][0]
     assert g["out_without_chicago"] == ["Bo"] and not g["finished"]
     # exchange 2 was scored without Bo, and exchange 3 waits for the three still in
@@ -188,7 +189,7 @@ def test_chicago_player_leads_and_no_other_points__sm2025_r23():
 
 def test_chicago_won_gives_15_and_a_star__sm2025_r10_r23():
     from table_controller.rules.replay import replay_lines
-    _, doc = replay_lines(open("table_controller/examples/chicago_won.jsonl").read().splitlines())
+    _, doc = replay_lines(Path("table_controller/examples/chicago_won.jsonl").read_text().splitlines())
     g = doc["games"][0]
     assert g["won_chicagos"] == {"Anna": 1} and g["said_chicago"] == ["Anna"]
     assert awards(doc)[-1] == ("Anna", 15, "chicago_won")
@@ -214,7 +215,7 @@ def test_left_of_the_dealer_leads_without_chicago__sm2025_r25():
 
 def test_follow_suit_revoke_makes_the_hand_dead_and_it_still_scores__sm2025_r26():
     from table_controller.rules.replay import replay_lines
-    engine, doc = replay_lines(open("table_controller/examples/revoke.jsonl").read().splitlines())
+    engine, doc = replay_lines(Path("table_controller/examples/revoke.jsonl").read_text().splitlines())
     assert doc["rejected"] == []
     assert awards(doc)[-2:] == [("Dan", 10, "last_trick_two"), ("Bo", 1, "one_pair")]
     assert engine.state.games[0].players["Bo"].warnings == 1
@@ -235,7 +236,7 @@ def test_only_a_revoke_can_be_taken_back__sm2025_r26():
 
 def test_last_trick_5_or_10_with_a_two__sm2025_r27():
     from table_controller.rules.replay import replay_lines
-    _, doc = replay_lines(open("table_controller/examples/last_trick_two.jsonl").read().splitlines())
+    _, doc = replay_lines(Path("table_controller/examples/last_trick_two.jsonl").read_text().splitlines())
     assert awards(doc) == [("Anna", 10, "last_trick_two")]
     doc = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS).doc()
     assert awards(doc) == [("Anna", 5, "last_trick")]
@@ -289,9 +290,9 @@ def test_last_trick_then_hand_points_first_to_52_decides__sm2025_d7():
 
 def test_placement_points_20_12_8_5_and_ties_split__sm2025_r8_r19():
     from table_controller.rules.replay import replay_lines
-    _, doc = replay_lines(open("table_controller/examples/straight_flush.jsonl").read().splitlines())
+    _, doc = replay_lines(Path("table_controller/examples/straight_flush.jsonl").read_text().splitlines())
     assert doc["games"][0]["placement_points"] == {"Bo": 20, "Cilla": 12, "Dan": 8, "Anna": 5}
-    _, doc = replay_lines(open("table_controller/examples/royal_flush.jsonl").read().splitlines())
+    _, doc = replay_lines(Path("table_controller/examples/royal_flush.jsonl").read_text().splitlines())
     pp = doc["games"][0]["placement_points"]
     assert pp["Cilla"] == 20 and Fraction(pp["Anna"]).limit_denominator(10) == Fraction(25, 3)
     assert doc["games"][0]["places"] == {"Cilla": 1, "Anna": 2, "Bo": 2, "Dan": 2}
@@ -334,7 +335,7 @@ def test_tied_table_goes_to_a_playoff_without_chicago__sm2025_r11_d10():
     e.apply(parse_action({"do": "table", "players": ["A", "B", "C"]}))
     # three games each won by a straight flush of a different player: A, B, then A and B tie
     sf = ["5H 6H 7H 8H 9H", "2C 3D 4S 6D 8C", "2D 3S 4C 6C 8S"]
-    for n, winner_first in enumerate(["A", "B", "C"]):
+    for winner_first in ["A", "B", "C"]:
         e.apply(parse_action({"do": "game", "seats": ["A", "B", "C"], "button": "C"}))
         order = {"A": 0, "B": 1, "C": 2}
         hands = {p: sf[(order[p] - order[winner_first]) % 3].split() for p in "ABC"}

@@ -97,7 +97,7 @@ def test_a_missing_record_is_a_gap_not_a_shorter_history(tmp_path, table_log):
     conn.execute("DELETE FROM records WHERE seq = 100")
     conn.commit()
     conn.close()
-    with pytest.raises(StoreCorrupt, match="records 100..100 are missing"):
+    with pytest.raises(StoreCorrupt, match=r"records 100\.\.100 are missing"):
         resume(p)
     result = salvage(p, tmp_path / "saved.sqlite")
     assert result.kept < 100 and result.reason.startswith("record 100 cannot be read")

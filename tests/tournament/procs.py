@@ -18,7 +18,8 @@ class Proc:
         self.p: subprocess.Popen | None = None
 
     def start(self) -> "Proc":
-        self.p = subprocess.Popen(CLI + self.args, stdout=subprocess.DEVNULL, stderr=open(self.log, "ab"))
+        with open(self.log, "ab") as log:  # the child has its own copy of the descriptor
+            self.p = subprocess.Popen(CLI + self.args, stdout=subprocess.DEVNULL, stderr=log)
         return self
 
     def kill(self) -> None:

@@ -51,7 +51,8 @@ def test_results_export_as_csv_and_pdf(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "h1-t1" in out and "finished" in out
     assert main(["hub", "export", hub, "--csv", str(tmp_path / "r.csv"), "--pdf", str(tmp_path / "r.pdf")]) == 0
-    rows = list(csv.DictReader(open(tmp_path / "r.csv", encoding="utf-8")))
+    with open(tmp_path / "r.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
     assert [r["rank"] for r in rows] == ["1", "2", "3", "4"]
     assert sum(r["advancing"] == "ja" for r in rows) == 2  # heat 1: top 2 (r7)
     assert {r["club"] for r in rows} == {"Klubb 0", "Klubb 1"}

@@ -83,7 +83,7 @@ def test_an_unreadable_index_is_reported_unknown_never_guessed():
 def test_no_card_is_ever_named_wrongly(seed, severity):
     scene = random_scene(seed, severity)
     readings = _read(render(scene))
-    for pad, (down, up) in scene.truth().items():
+    for pad, (_down, up) in scene.truth().items():
         for c in readings[pad].face_up:
             if c.code is not None:
                 assert c.code in up, f"{pad}: named {c.code}, truth {up}"

@@ -21,7 +21,7 @@ def draw(image: np.ndarray, cards: list[CardReading]) -> np.ndarray:
     scale = max(0.5, min(out.shape[:2]) / 800)
     for c in cards:
         colour = COLOURS.get(c.card, NAMED)
-        pts = np.int32(np.round(c.corners))
+        pts = np.round(c.corners).astype(np.int32)
         cv2.polylines(out, [pts], True, colour, max(2, int(2 * scale)), cv2.LINE_AA)
         label = f"{'?' if c.card == UNKNOWN else c.card} {c.confidence:.2f}"
         x, y = int(pts[:, 0].min()), int(pts[:, 1].min())

@@ -17,13 +17,13 @@ import numpy as np
 def disturb(img: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
     """A disturbed copy of a BGR uint8 picture of any size."""
     h, w = img.shape[:2]
-    x = img.astype(np.float32)
+    x: np.ndarray = img.astype(np.float32)
     if rng.random() < 0.8:  # light level and contrast
         x = (x - 128) * rng.uniform(1 - 0.45 * strength, 1 + 0.3 * strength) + 128 + rng.uniform(-45, 45) * strength
     if rng.random() < 0.3:  # gamma
         x = 255 * (np.clip(x, 0, 255) / 255) ** rng.uniform(0.6, 1.6)
     if rng.random() < 0.3:  # colour cast (white balance)
-        x = x * np.float32([rng.uniform(0.8, 1.2) for _ in range(3)])
+        x = x * np.array([rng.uniform(0.8, 1.2) for _ in range(3)], dtype=np.float32)
     if rng.random() < 0.35 * strength:  # glare: a bright soft spot
         cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.15, 0.6) * max(w, h)
         yy, xx = np.ogrid[0:h, 0:w]
@@ -43,20 +43,21 @@ def disturb(img: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.nd
         x = cv2.GaussianBlur(x, (k, k), 0)
     elif r < 0.35:  # motion blur
         k = rng.choice((3, 5))
-        kern = np.zeros((k, k), np.float32)
+        kern: np.ndarray = np.zeros((k, k), np.float32)
         kern[k // 2] = 1.0 / k
         kern = cv2.warpAffine(kern, cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1), (k, k))
         x = cv2.filter2D(x, -1, kern / max(kern.sum(), 1e-6))
     if rng.random() < 0.5:
         x = x + np.random.default_rng(rng.getrandbits(32)).normal(0, rng.uniform(2, 12) * strength, x.shape)
-    out = np.clip(x, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(x, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:  # salt and pepper
         nrng = np.random.default_rng(rng.getrandbits(32))
         m = nrng.random((h, w)) < rng.uniform(0.002, 0.01)
-        out[m] = nrng.choice(np.uint8([0, 255]), size=(int(m.sum()), 1))
+        out[m] = nrng.choice(np.array([0, 255], dtype=np.uint8), size=(int(m.sum()), 1))
     if rng.random() < 0.3:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(40, 90)])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = out if decoded is None else decoded  # decoding what imencode just wrote cannot fail
     return out
 
 
@@ -64,8 +65,8 @@ def warp_jitter(crop: np.ndarray, rng: random.Random, amount: float = 0.08) -> n
     """A small random perspective change of a square crop (a card seen at a slant),
     edges replicated."""
     s = crop.shape[0]
-    src = np.float32([[0, 0], [s, 0], [s, s], [0, s]])
-    dst = src + np.float32([[rng.uniform(-amount, amount) * s for _ in range(2)] for _ in range(4)])
+    src = np.array([[0, 0], [s, 0], [s, s], [0, s]], dtype=np.float32)
+    dst = src + np.array([[rng.uniform(-amount, amount) * s for _ in range(2)] for _ in range(4)], dtype=np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(crop, m, (s, s), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 

@@ -24,13 +24,15 @@ def _colour(rng: random.Random) -> tuple[int, int, int]:
     hue = rng.choice((0, 5, 110, 120, 60, 150, 20, 170)) + rng.randint(-8, 8)  # reds and blues mostly
     sat = rng.randint(90, 255)
     val = rng.randint(40, 200)
-    hsv = np.uint8([[[hue % 180, sat, val]]])
-    return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+    hsv = np.array([[[hue % 180, sat, val]]], dtype=np.uint8)
+    b, g, r = (int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+    return b, g, r
 
 
 def _lighter(c: tuple[int, int, int], rng: random.Random) -> tuple[int, int, int]:
     k = rng.uniform(0.3, 0.8)
-    return tuple(int(v + (255 - v) * k) for v in c)
+    b, g, r = (int(v + (255 - v) * k) for v in c)
+    return b, g, r
 
 
 def random_back(rng: random.Random) -> np.ndarray:
@@ -67,12 +69,12 @@ def random_back(rng: random.Random) -> np.ndarray:
         xs = np.arange(iw)
         for y0 in range(0, ih + step, step):
             ys = y0 + (step / 2) * np.sin(xs / step * rng.uniform(0.5, 1.5))
-            cv2.polylines(inner, [np.int32(np.stack([xs, ys], 1))], False, line, thick, cv2.LINE_AA)
+            cv2.polylines(inner, [np.stack([xs, ys], 1).astype(np.int32)], False, line, thick, cv2.LINE_AA)
     elif kind == "noise":
         nrng = np.random.default_rng(rng.getrandbits(32))
         blot = cv2.GaussianBlur(nrng.random((ih, iw)).astype(np.float32), (0, 0), rng.uniform(2, 12))
         blot = (blot - blot.min()) / (np.ptp(blot) + 1e-6)
-        inner[:] = (np.float32(base) * (1 - blot[..., None]) + np.float32(line) * blot[..., None]).astype(np.uint8)
+        inner[:] = (np.array(base, dtype=np.float32) * (1 - blot[..., None]) + np.array(line, dtype=np.float32) * blot[..., None]).astype(np.uint8)
     if rng.random() < 0.5:  # a medallion or frame in the middle
         c = (iw // 2, ih // 2)
         colour = _lighter(base, rng) if rng.random() < 0.5 else (rng.randint(200, 250),) * 3

@@ -52,7 +52,10 @@ def card_scores(reader: Recogniser, photos) -> tuple[list[float], list[bool]]:
     scores, right = [], []
     for p in photos:
         by_code: dict[str, list[float]] = {}
-        for r in reader.read_indices(cv2.imread(str(p.path))):
+        image = cv2.imread(str(p.path))
+        if image is None:
+            raise FileNotFoundError(f"cannot read the photo {p.path}")
+        for r in reader.read_indices(image):
             if r.code != spec.NONE:
                 by_code.setdefault(r.code, []).append(r.prob)
         for code, probs in by_code.items():

@@ -115,8 +115,8 @@ def load_photos(root: Path | None = None) -> list[Photo]:
     boxes: dict[str, list[IndexBox]] = {}
     with open(root / "labels.csv", newline="") as fh:
         for row in csv.DictReader(fh):
-            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            boxes.setdefault(row["file"], []).append(IndexBox(card_code(row["rank"], row["suit"]), box))
+            x0, y0, x1, y1 = (float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            boxes.setdefault(row["file"], []).append(IndexBox(card_code(row["rank"], row["suit"]), (x0, y0, x1, y1)))
     photos = []
     with open(root / "images.csv", newline="") as fh:
         for row in csv.DictReader(fh):

@@ -39,9 +39,9 @@ def _text(text: str, w: int, h: int, rng: random.Random) -> np.ndarray:
 
 def index_crop(code: str, rng: random.Random) -> np.ndarray:
     """A CLS_SIZE BGR crop of ``code``'s index corner (rank over suit), upright."""
-    paper = np.float32([rng.uniform(200, 255)] * 3) * np.float32([rng.uniform(0.92, 1.0) for _ in range(3)])
+    paper = np.array([rng.uniform(200, 255)] * 3, dtype=np.float32) * np.array([rng.uniform(0.92, 1.0) for _ in range(3)], dtype=np.float32)
     img = np.ones((SIZE, SIZE, 3), np.float32) * paper
-    colour = np.float32((40, 30, 200) if code[1] in "HD" else (30, 30, 30))
+    colour = np.array((40, 30, 200) if code[1] in "HD" else (30, 30, 30), dtype=np.float32)
     colour = colour * rng.uniform(0.6, 1.2) + rng.uniform(-15, 15)
     # The index fills the crop as the detector's box (grown by CROP_GROW) would.
     ih = SIZE / spec.CROP_GROW * rng.uniform(0.85, 1.05)
@@ -63,7 +63,7 @@ def index_crop(code: str, rng: random.Random) -> np.ndarray:
         a = mask[y0 - y:y1 - y, x0 - x:x1 - x].astype(np.float32)[..., None] / 255
         img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - a) + colour * a
     if rng.random() < 0.6:  # the card's edge beyond the index, the table behind it
-        table = np.float32([rng.uniform(20, 200) for _ in range(3)])
+        table = np.array([rng.uniform(20, 200) for _ in range(3)], dtype=np.float32)
         e = int(SIZE / 2 - ih / 2 - rng.uniform(2, 14))
         if e > 0:
             img[:, :e] = table

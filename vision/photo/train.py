@@ -57,6 +57,13 @@ def _torch():
 
 # ---- data ---------------------------------------------------------------------------
 
+def _imread(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path))
+    if image is None:  # a photo listed but missing or unreadable: say which, before training on it
+        raise FileNotFoundError(f"cannot read the photo {path}")
+    return image
+
+
 def load_sources(n_synth: int, seed: int):
     """(image 640x640 BGR, [(code, box)]) pairs: training photos (not the held-out
     part, not the validation fold), then rendered ones."""
@@ -64,11 +71,11 @@ def load_sources(n_synth: int, seed: int):
     for p in load_photos():
         if p.heldout or p.validation:
             continue
-        out.append((cv2.imread(str(p.path)), [(b.code, b.box) for b in p.boxes]))
+        out.append((_imread(p.path), [(b.code, b.box) for b in p.boxes]))
     n_real = len(out)
     for i in range(n_synth):
         r = render_photo(seed=1_000_000 + seed * 10_000 + i, severity=random.Random(i).uniform(0.2, 1.0))
-        out.append((r.image, [(c.code, b) for c in r.cards for b in c.index_boxes]))
+        out.append((r.image, [(c.code, b) for c in r.cards if c.code for b in c.index_boxes]))
     return out, n_real
 
 
@@ -76,10 +83,10 @@ def load_back_sources(n_synth: int, seed: int):
     """(image, [("back", card box)]) pairs for the back detector: rendered photos,
     most with face-down cards of every design among face-up ones, and the training
     photos (faces only: what a back is not)."""
-    out = []
+    out: list[tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]] = []
     for p in load_photos():
         if not (p.heldout or p.validation):
-            out.append((cv2.imread(str(p.path)), []))
+            out.append((_imread(p.path), []))
     for i in range(n_synth):
         rng = random.Random(2_000_000 + seed * 10_000 + i)
         codes = [None] * rng.choice((0, 1, 1, 1, 2, 2, 3)) + rng.sample(ALL_CODES, rng.choice((0, 1, 1, 2, 3)))
@@ -101,15 +108,15 @@ def det_sample(img: np.ndarray, boxes, rng: random.Random, grid: spec.Grid = spe
     s = rng.uniform(*zoom) * size / img.shape[1]
     tx = rng.uniform(min(0, size - 640 * s), max(0, size - 640 * s))
     ty = rng.uniform(min(0, size - 640 * s), max(0, size - 640 * s))
-    m = np.float32([[s, 0, tx], [0, s, ty]])
+    m = np.array([[s, 0, tx], [0, s, ty]], dtype=np.float32)
     if rng.random() < 0.5:  # a slight turn about the middle; boxes become their turned corners' bounds
         r = cv2.getRotationMatrix2D((size / 2, size / 2), rng.uniform(-15, 15), 1.0)
-        m = np.float32(r @ np.vstack([m, [0, 0, 1]]))
+        m = (r @ np.vstack([m, [0, 0, 1]])).astype(np.float32)
     x = cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA,
                        borderMode=rng.choice((cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT)))
     bs = []
     for _, (x0, y0, x1, y1) in boxes:
-        pts = np.float32([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]]) @ m.T
+        pts = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], dtype=np.float32) @ m.T
         bs.append((*pts.min(0), *pts.max(0)))
     k = rng.randrange(4)
     for _ in range(k):  # turn a quarter clockwise: (x, y) -> (S - y, x)
@@ -312,7 +319,8 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
     det_neg = [d for d in det_items if d[2] == spec.NONE]
     net.train()
     for epoch in range(epochs):
-        crops, labels = [], []
+        crops: list[np.ndarray] = []
+        labels: list[int] = []
         while len(crops) < per_epoch:
             if rng.random() < glyphs:
                 s = glyph_sample(rng)

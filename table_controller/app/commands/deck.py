@@ -17,7 +17,7 @@ import argparse
 import asyncio
 import sys
 
-from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.cards import FULL_DECK, Card
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -94,7 +94,7 @@ async def _register_on_port(port: str, name: str, puck: str | None):
     from table_controller.sensor_events import PadContents
 
     from table_controller.deck import Deck, DeckError
-    pairs = []
+    pairs: list[tuple[str, Card]] = []
     async with SeatControllerClient(port) as sc:
         for i, card in enumerate(FULL_DECK, 1):
             print(f"[{i}/52] put {card.code} ({card.pretty()}) alone on the tray", flush=True)

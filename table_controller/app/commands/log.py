@@ -80,7 +80,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"chicago-table log {cmd}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `... | head`: the reader has seen enough
-        sys.stdout = open(os.devnull, "w")
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - left open: stdout for the rest of the process
         return 0
 
 

@@ -231,10 +231,10 @@ def _serve(args, log) -> int:
             async with SeatControllerClient(port) as sc:
                 live = LiveTable(log, deck, sensors=sc, leds=sc.set_led)
                 updates = live.subscribe(maxsize=1)
-                task = asyncio.create_task(live.run())
+                live_task = asyncio.create_task(live.run())
                 seen = 0
                 print("Sensing; enter actions on the dashboard. Ctrl-C stops.", file=sys.stderr, flush=True)
-                while True:
+                while not live_task.done():
                     await updates.get()
                     for src, a in live.accepted[seen:]:
                         print(f"{src}: {json.dumps(a.to_dict())}", flush=True)

@@ -4,6 +4,7 @@ rendered index corners."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
@@ -20,7 +21,7 @@ def test_platt_map_is_monotone_and_follows_the_evidence():
     scores = rng.uniform(0, 1, 400)
     right = (rng.uniform(0, 1, 400) < scores).astype(float)  # a score is its chance of being right
     xs, ys = platt(scores, right)
-    assert xs == sorted(xs) and all(b >= a for a, b in zip(ys, ys[1:]))
+    assert xs == sorted(xs) and all(b >= a for a, b in pairwise(ys))
     assert 0.0 <= ys[0] and ys[-1] <= 1.0
     assert abs(np.interp(0.5, xs, ys) - 0.5) < 0.1
     assert np.interp(0.95, xs, ys) > 0.85
