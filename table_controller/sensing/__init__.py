@@ -1,6 +1,6 @@
 """Sensing: what the pads and the camera see, turned into the actions of REPLAY.md.
 
-    >>> from firmware_bridge.events import PadContents
+    >>> from table_controller.sensor_events import PadContents
     >>> from table_controller.deck import virtual_deck
     >>> deck = virtual_deck()
     >>> uid = {c.code: u for u, c in deck.cards.items()}
