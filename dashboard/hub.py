@@ -20,7 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from table_controller.live import LiveTable
-from table_controller.rules.actions import ActionError, parse_action
+from table_controller.rules.actions import parse_action
+from table_controller.rules.errors import ActionError
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.sensing.alerts import Alert
 from table_controller.views import (

@@ -47,7 +47,7 @@ class LinkStats:
         return self.decoder.dropped + self.unknown_messages
 
 
-def _buffered(transport) -> int:
+def _buffered(transport: asyncio.BaseTransport) -> int:
     """Bytes the transport holds that the device has not taken yet."""
     size = getattr(transport, "get_write_buffer_size", None)
     try:

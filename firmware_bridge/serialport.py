@@ -12,17 +12,22 @@ writable.  How long it may wait is the link's business (``SeatLink.write_timeout
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import serial
 
+if TYPE_CHECKING:  # collections.abc.Buffer is Python 3.12's
+    from typing_extensions import Buffer
+
 
 class NonBlockingSerial(serial.Serial):
-    def write(self, data) -> int:
+    def write(self, data: Buffer) -> int:
         if self.write_timeout != 0:  # a blocking or timed write: pyserial's own is bounded
             return int(super().write(data) or 0)
         if not self.is_open:
             raise serial.PortNotOpenError()
         try:
+            assert self.fd is not None  # open (checked above)
             return os.write(self.fd, bytes(data))   # EAGAIN -> BlockingIOError, EINTR -> InterruptedError
         except (BlockingIOError, InterruptedError):
             raise

@@ -22,7 +22,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from table_controller.rules.cards import FULL_DECK, Card, CardError
+from table_controller.rules.cards import FULL_DECK, Card
+from table_controller.rules.errors import CardError
 
 FORMAT = "chicago-deck/1"
 

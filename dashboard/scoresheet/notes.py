@@ -120,8 +120,8 @@ def facts_from_records(records: Iterable[Any]) -> LogFacts:
             data = rec.data if isinstance(rec.data, Mapping) else {}
             if data.get("what") == "sign" and data.get("who") in ("revisor", "tl"):
                 try:
-                    game = int(data.get("game"))
-                except (TypeError, ValueError):
+                    game = int(str(data.get("game")))
+                except ValueError:
                     continue
                 r.facts.signed.setdefault(game, {}).setdefault(str(data["who"]), rec.time)
         elif rec.kind == "action":

@@ -455,7 +455,7 @@ def _summary(d: _Doc, games: list[GameSheet], doc: Mapping[str, Any], title: str
     _signatures(d, head, _table_signed(games, facts))
 
 
-def _table_signed(games: list[GameProtocol], facts: LogFacts) -> dict[str, float | None]:
+def _table_signed(games: list[GameSheet], facts: LogFacts) -> dict[str, float | None]:
     """A role has signed the table's result when it has signed every game, at its last sign-off."""
     out: dict[str, float | None] = {}
     for role in ("revisor", "tl"):

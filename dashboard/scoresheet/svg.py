@@ -24,7 +24,7 @@ def game_svg(g: GameSheet, lang: str = "sv", signed: Mapping[str, float | None] 
     w = words(lang)
     signed = signed or {}
     parts: list[str] = []
-    y = 30
+    y: float = 30
     status = f"{w['winner']}: {escape(g.winner)}" if g.winner else (w["finished"] if g.finished else w["in_progress"])
     parts.append(f'<text x="10" y="20" class="h">{w["game"]} {g.number} \u2013 {status}</text>')
     parts.append(f'<text x="10" y="{y + 16}" class="c">{w["player"]}</text>'

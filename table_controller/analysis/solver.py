@@ -248,8 +248,8 @@ def _check(pos: Position) -> None:
             raise AnalysisError(f"the Chicago player {pos.chicago} is not in play")
         if pos.leader != pos.chicago:  # r23: leads the first trick, wins (and leads) the rest
             raise AnalysisError(f"with Chicago unbroken {pos.chicago} leads every trick (r23)")
-        mine = pos.trick[0][1] if pos.trick else None
         for p, c in pos.trick[1:]:  # a dead hand's card wins nothing, so breaks nothing (r26)
+            mine = pos.trick[0][1]
             if c.suit == mine.suit and c.rank > mine.rank and p not in pos.dead:
                 raise AnalysisError(f"the Chicago was already broken by {p} (r24, D8)")
 

@@ -26,7 +26,8 @@ from typing import Any
 
 from table_controller.sensor_events import ButtonPressed
 
-from table_controller.rules.actions import Action, ActionError, parse_action
+from table_controller.rules.actions import Action, parse_action
+from table_controller.rules.errors import ActionError
 from table_controller.deck import Deck, virtual_deck
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.replay import replay_document

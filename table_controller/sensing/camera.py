@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from table_controller.rules.cards import Card, CardError
+from table_controller.rules.cards import Card
+from table_controller.rules.errors import CardError
 
 MIN_CONFIDENCE = 0.8
 

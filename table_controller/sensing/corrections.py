@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from table_controller.rules.cards import Card, CardError
+from table_controller.rules.cards import Card
+from table_controller.rules.errors import CardError
 from .errors import SensingError
 
 _PAD = r"(?:pad|seat)\s*([1-4])|(tray)"

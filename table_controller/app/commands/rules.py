@@ -10,7 +10,8 @@ from dataclasses import asdict
 from rich.console import Console
 from rich.table import Table
 
-from table_controller.rules.rulesets import RULESETS, RulesetError, ruleset
+from table_controller.rules.rulesets import RULESETS, ruleset
+from table_controller.rules.errors import RulesetError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
