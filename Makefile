@@ -62,9 +62,7 @@ firmware: setup
 PACKAGES := table_controller firmware_bridge vision dashboard hardware
 lint: setup
 	$(BIN)/ruff check .
-	# The format check joins once main has been formatted in one commit (`ruff check --fix .`
-	# then `ruff format .`, after the parallel branches of issue 14 are merged):
-	# $(BIN)/ruff format --check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -p no:xdist -q --doctest-modules $(PACKAGES)
 

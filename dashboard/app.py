@@ -30,18 +30,19 @@ from starlette.exceptions import HTTPException
 from .deps import DENIED, Denied, RateLimited, WebSettings
 from .error_pages import error_page, wants_html
 from .errors import DashboardError
-from .i18n import N_, lang_of, tr, tr_error
 from .hub import TableHub
+from .i18n import N_, lang_of, tr, tr_error
 from .limits import BodyLimit, TokenBuckets
 from .routes import pages, posts, scoresheet, stream, tl
 from .security import SecurityHeaders, csp, origin_of
 from .tokens import RoleTokens
 
-__all__ = ["create_app", "WebSettings"]
+__all__ = ["WebSettings", "create_app"]
 
 
-def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = (),
-               settings: WebSettings | None = None) -> FastAPI:
+def create_app(
+    hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = (), settings: WebSettings | None = None
+) -> FastAPI:
     """``peers``: the other tables' dashboards (``http://host:port``) on the TL's hall page
     (or ``settings.peers``)."""
     settings = settings or WebSettings(peers=tuple(peers))
@@ -60,8 +61,9 @@ def create_app(hub: TableHub, tokens: RoleTokens, peers: tuple[str, ...] = (),
             hub.log.close()
             hub.delay.close()
 
-    app = FastAPI(title="Chicago table dashboard", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)  # the API schema is served to nobody without a token either
+    app = FastAPI(
+        title="Chicago table dashboard", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )  # the API schema is served to nobody without a token either
     app.state.hub, app.state.tokens, app.state.settings = hub, tokens, settings
     app.state.buckets = TokenBuckets(settings.post_rate, settings.post_burst)
     app.state.ws_origins = tuple(o for o in (origin_of(p) for p in settings.peers) if o) + settings.allow_origins
@@ -84,8 +86,9 @@ def _validation_text(exc: RequestValidationError, lang: str) -> str:
     if not errors:
         return tr(N_("Invalid request."), lang)
     e = errors[0]
-    if e.get("type") in ("json_invalid", "model_attributes_type", "dict_type", "model_type") and \
-            [x for x in e.get("loc", ()) if x != "body"] in ([], [0]):
+    if e.get("type") in ("json_invalid", "model_attributes_type", "dict_type", "model_type") and [
+        x for x in e.get("loc", ()) if x != "body"
+    ] in ([], [0]):
         return tr(N_("The body must be a JSON object."), lang)
     if e.get("type") == "union_tag_invalid" or e.get("loc", ())[-1:] == ("do",):
         return tr(N_("Unknown action in 'do' (REPLAY.md)."), lang)
@@ -112,16 +115,20 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RateLimited)
     async def too_many(request: Request, exc: RateLimited):
-        return JSONResponse({"ok": False, "error": tr(N_("Too many requests; wait a moment."), _lang(request))},
-                            status_code=429, headers={"Retry-After": str(max(1, math.ceil(exc.retry_after)))})
+        return JSONResponse(
+            {"ok": False, "error": tr(N_("Too many requests; wait a moment."), _lang(request))},
+            status_code=429,
+            headers={"Retry-After": str(max(1, math.ceil(exc.retry_after)))},
+        )
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
         # e.g. a body FastAPI cannot parse (a number of 4,300 digits): the same shape as ours
         if wants_html(request):
             return error_page(request, exc.status_code, str(exc.detail))
-        return JSONResponse({"ok": False, "error": str(exc.detail)}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+        return JSONResponse(
+            {"ok": False, "error": str(exc.detail)}, status_code=exc.status_code, headers=getattr(exc, "headers", None)
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):

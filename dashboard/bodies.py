@@ -13,12 +13,12 @@ server's ``max_points`` in the route (``serve --max-points``).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 MAX_PLAYERS = 8
-MAX_CARDS = 13          # more than any hand or exchange; the engine says what is legal
+MAX_CARDS = 13  # more than any hand or exchange; the engine says what is legal
 HARD_POINTS = 1_000_000  # no int beyond this is even read; the server's bound is lower
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40, pattern=r"\S")]
@@ -119,9 +119,23 @@ class AdjustBody(Body):
     reason: Reason = ""
 
 
-ActionBody = Annotated[Union[TableBody, GameBody, DealBody, DiscardBody, OpenBody, ReceiveBody, QuadsBody,
-                             ChicagoBody, PlayBody, RetractBody, TimeoutBody, TimeCallBody, PenaltyBody,
-                             AdjustBody], Field(discriminator="do")]
+ActionBody = Annotated[
+    TableBody
+    | GameBody
+    | DealBody
+    | DiscardBody
+    | OpenBody
+    | ReceiveBody
+    | QuadsBody
+    | ChicagoBody
+    | PlayBody
+    | RetractBody
+    | TimeoutBody
+    | TimeCallBody
+    | PenaltyBody
+    | AdjustBody,
+    Field(discriminator="do"),
+]
 ACTION: TypeAdapter[Any] = TypeAdapter(ActionBody)
 
 

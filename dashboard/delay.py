@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from .errors import DashboardError
 
@@ -46,8 +47,14 @@ class Frame(NamedTuple):
 
 
 class BroadcastDelay:
-    def __init__(self, path: Path, start_frame: str, delay: float | None = None, default_delay: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        path: Path,
+        start_frame: str,
+        delay: float | None = None,
+        default_delay: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.path = Path(path)
         self.start_frame = start_frame
         self.clock = clock
@@ -67,8 +74,10 @@ class BroadcastDelay:
         # the copy already shown must stay shown); due: held-clock time it may be shown;
         # deal: "game.deal" whose hidden cards ``body`` shows (NULL: none); masked: the frame
         # without them (NULL: the same as body).
-        self._db.execute("CREATE TABLE IF NOT EXISTS frames (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-                         "seq INTEGER NOT NULL, due REAL NOT NULL, deal TEXT, body TEXT NOT NULL, masked TEXT)")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS frames (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+            "seq INTEGER NOT NULL, due REAL NOT NULL, deal TEXT, body TEXT NOT NULL, masked TEXT)"
+        )
         self._db.execute("CREATE INDEX IF NOT EXISTS frames_due ON frames (due, id)")
         self._db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         # The held clock goes on from the last checkpoint, whatever the clocks did meanwhile.
@@ -130,8 +139,10 @@ class BroadcastDelay:
     def push(self, seq: int, frame: str, masked: str | None = None, deal: str | None = None) -> None:
         """Queue the broadcast frame of state ``seq``, held ``delay`` seconds from now.  ``deal``
         names the deal whose hidden cards ``frame`` shows; ``masked`` is the frame without them."""
-        self._db.execute("INSERT INTO frames (seq, due, deal, body, masked) VALUES (?, ?, ?, ?, ?)",
-                         (seq, self._tick() + self.delay, deal, frame, None if masked == frame else masked))
+        self._db.execute(
+            "INSERT INTO frames (seq, due, deal, body, masked) VALUES (?, ?, ?, ?, ?)",
+            (seq, self._tick() + self.delay, deal, frame, None if masked == frame else masked),
+        )
 
     def newest_seq(self) -> int | None:
         row = self._db.execute("SELECT max(seq) FROM frames").fetchone()
@@ -141,8 +152,10 @@ class BroadcastDelay:
         """What the broadcast shows now: the newest frame whose delay has passed, masked while
         ``live_deal`` (the deal in progress at the live table, None between deals) is the deal
         whose hidden cards it shows; the start position while no frame is due."""
-        row = self._db.execute("SELECT id, seq, deal, body, masked, due FROM frames WHERE due <= ? "
-                               "ORDER BY due DESC, id DESC LIMIT 1", (self._tick(),)).fetchone()
+        row = self._db.execute(
+            "SELECT id, seq, deal, body, masked, due FROM frames WHERE due <= ? ORDER BY due DESC, id DESC LIMIT 1",
+            (self._tick(),),
+        ).fetchone()
         if row is None:
             return Frame(0, -1, self.start_frame, False)
         fid, seq, deal, body, masked, due = row

@@ -10,17 +10,15 @@
 from __future__ import annotations
 
 import asyncio
-
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from fastapi import Depends, Request
 
 from .hub import TableHub
+from .i18n import N_
 from .limits import BODY_LIMIT, JSON_DEPTH, TokenBuckets
 from .tokens import RoleTokens
-
-from .i18n import N_
 
 DENIED_TEXT = N_("A role token is needed (?token=...).")
 DENIED = {"error": DENIED_TEXT}
@@ -30,14 +28,14 @@ DENIED = {"error": DENIED_TEXT}
 class WebSettings:
     """What ``serve``/``demo`` options set for the web side (defaults: issue 13)."""
 
-    peers: tuple[str, ...] = ()           # the other tables' dashboards (the TL's hall)
-    allow_origins: tuple[str, ...] = ()   # more WebSocket origins (an OBS host), --allow-origin
-    max_points: int = 200                 # |points| of adjust/penalty, --max-points
-    post_rate: float = 20.0               # POSTs a second per token, --post-rate (paced: limits.py)
+    peers: tuple[str, ...] = ()  # the other tables' dashboards (the TL's hall)
+    allow_origins: tuple[str, ...] = ()  # more WebSocket origins (an OBS host), --allow-origin
+    max_points: int = 200  # |points| of adjust/penalty, --max-points
+    post_rate: float = 20.0  # POSTs a second per token, --post-rate (paced: limits.py)
     post_burst: int = 60
     body_limit: int = BODY_LIMIT
     json_depth: int = JSON_DEPTH
-    ruleset: str = "sm2025"               # a table started without naming one ([table] ruleset)
+    ruleset: str = "sm2025"  # a table started without naming one ([table] ruleset)
 
 
 class Denied(Exception):
@@ -89,12 +87,14 @@ def any_role(request: Request) -> str:
 def role_in(*allowed: str, what: str = N_("do this"), message: str | None = None) -> Callable[..., str]:
     """A dependency: the caller's role, which must be one of ``allowed``; ``what`` and
     ``message`` are catalogue ids."""
+
     def check(role: str = Depends(any_role)) -> str:
         if role not in allowed:
             if message:
                 raise Denied(403, message)
             raise Denied(403, N_("The {role} role may not {what}."), role=role, what=what)
         return role
+
     return check
 
 

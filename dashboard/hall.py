@@ -22,8 +22,9 @@ def peer_base(url: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise DashboardError(f"--peer {url!r}: give another table's dashboard as http://HOST:PORT")
     if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise DashboardError(f"--peer {url!r}: only the address of the dashboard, no path or query "
-                             "(the TL's token is added by the page)")
+        raise DashboardError(
+            f"--peer {url!r}: only the address of the dashboard, no path or query (the TL's token is added by the page)"
+        )
     try:
         port = parts.port
     except ValueError as exc:

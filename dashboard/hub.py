@@ -21,8 +21,8 @@ from typing import Any
 
 from table_controller.live import LiveTable
 from table_controller.rules.actions import parse_action
-from table_controller.rules.errors import ActionError
 from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.errors import ActionError
 from table_controller.sensing.alerts import Alert
 from table_controller.views import (
     RoleView,
@@ -64,21 +64,38 @@ class Client:
         self.queue.put_nowait(text)
 
 
-def rejected_alert(alert_id: int, seq: int, source: str, do: Any, reason: str, blind: bool,
-                   resolved: bool = False) -> Alert:
+def rejected_alert(
+    alert_id: int, seq: int, source: str, do: Any, reason: str, blind: bool, resolved: bool = False
+) -> Alert:
     """The alert of a rejected entry, in English and Swedish; ``blind``: the Revisor sees
     only that it was rejected (``dashboard.entry``)."""
     what = do if isinstance(do, str) else "?"
-    text, sv = (tr(N_("{source}: {what} rejected: {reason}"), lang, source=source, what=what,
-                   reason=tr_reason(reason, lang)) for lang in ("en", "sv"))
-    return table_alert(alert_id, "rejected", text, seq, resolved=resolved, text_sv=sv,
-                       blind_text=entry.blind_alert_text(source, do) if blind else None,
-                       blind_sv=entry.blind_alert_text(source, do, "sv") if blind else None, source=source)
+    text, sv = (
+        tr(N_("{source}: {what} rejected: {reason}"), lang, source=source, what=what, reason=tr_reason(reason, lang))
+        for lang in ("en", "sv")
+    )
+    return table_alert(
+        alert_id,
+        "rejected",
+        text,
+        seq,
+        resolved=resolved,
+        text_sv=sv,
+        blind_text=entry.blind_alert_text(source, do) if blind else None,
+        blind_sv=entry.blind_alert_text(source, do, "sv") if blind else None,
+        source=source,
+    )
 
 
 class TableHub:
-    def __init__(self, live: LiveTable, log: TableLog, delay: BroadcastDelay, name: str = "Table 1",
-                 clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        live: LiveTable,
+        log: TableLog,
+        delay: BroadcastDelay,
+        name: str = "Table 1",
+        clock: Callable[[], float] = time.time,
+    ):
         self.name = name
         self.live = live
         self.log = log  # the same recorder as the live table's: one writer, one file
@@ -117,18 +134,30 @@ class TableHub:
             if r.kind == "alert" and r.source == "sensing":
                 continue  # sensing's conditions are found again from the pads, not restored (live.stuck's too)
             if r.kind == "alert":
-                out.append(table_alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq,
-                                       resolved=r.seq in resolved))
+                out.append(
+                    table_alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq, resolved=r.seq in resolved)
+                )
             else:
                 a = r.data.get("action")
                 do = a.get("do", "?") if isinstance(a, dict) else "?"
-                out.append(rejected_alert(r.seq, self.seq, r.source, do, str(r.data.get("reason", "")),
-                                          entry.names_cards(do), r.seq in resolved))
+                out.append(
+                    rejected_alert(
+                        r.seq,
+                        self.seq,
+                        r.source,
+                        do,
+                        str(r.data.get("reason", "")),
+                        entry.names_cards(do),
+                        r.seq in resolved,
+                    )
+                )
         return out[-200:]
 
     def audit_entries(self) -> list[dict[str, Any]]:
-        return [{"at": r.time, "by": r.data.get("who"), **{k: v for k, v in r.data.items() if k != "who"}}
-                for r in self.log.records("audit")]
+        return [
+            {"at": r.time, "by": r.data.get("who"), **{k: v for k, v in r.data.items() if k != "who"}}
+            for r in self.log.records("audit")
+        ]
 
     # --- what each role receives --------------------------------------------------------
 
@@ -141,8 +170,11 @@ class TableHub:
         once per change: ``_texts`` and this are cleared together)."""
         if self._combined is None:
             mine = tuple(a for a in self.alerts if not a.resolved)
-            self._combined = replace(self.view, alerts=self.view.alerts + mine,
-                                     signed={g: tuple(who) for g, who in self.signatures().items()})
+            self._combined = replace(
+                self.view,
+                alerts=self.view.alerts + mine,
+                signed={g: tuple(who) for g, who in self.signatures().items()},
+            )
         return self._combined
 
     def role_view(self, role: str, masked: bool = False) -> RoleView:
@@ -240,16 +272,22 @@ class TableHub:
         except ActionError as exc:
             rec = self.log.reject(obj, str(exc), by)
             self._add(rejected_alert(rec.seq, self.seq, by, do or "?", str(exc), entry.names_cards(do)))
-            raise (EntryRejected(entry.REJECTED) if blind else
-                   DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc)))) from exc
+            raise (
+                EntryRejected(entry.REJECTED)
+                if blind
+                else DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc)))
+            ) from exc
         events_before = len(self.engine.events)
         try:
             await self.live.submit(action, by)  # durable before anyone is shown it
         except IllegalAction as exc:
             last = self.log.last_record()
             self._add(rejected_alert(last.seq if last else 0, self.seq, by, do, exc.reason, entry.names_cards(do)))
-            raise (EntryRejected(entry.REJECTED) if blind else
-                   DashboardError(N_("Rejected: {reason}"), reason=without_cards(exc.reason))) from exc
+            raise (
+                EntryRejected(entry.REJECTED)
+                if blind
+                else DashboardError(N_("Rejected: {reason}"), reason=without_cards(exc.reason))
+            ) from exc
         answer: dict[str, Any] = {"ok": True, "seq": self.seq}
         if do in TL_ONLY:
             answer.update(self._audit_decision(obj, by, self.engine.events[events_before:]))
@@ -261,13 +299,22 @@ class TableHub:
         """A penalty or score correction goes into the audit trail with what it did; the
         answer says what was applied: a score stops at 0 (r19), so a deduction of 5 from
         2 points takes 2, and the TL is told so."""
-        awards = [e for e in events if e.type == "awarded" and e.player == obj.get("player")
-                  and e.reason in ("penalty", "adjust")]
+        awards = [
+            e
+            for e in events
+            if e.type == "awarded" and e.player == obj.get("player") and e.reason in ("penalty", "adjust")
+        ]
         out: dict[str, Any] = {}
         if awards:
             out = {"applied": awards[-1].points, "asked": awards[-1].asked}
-        self.log.audit(by, obj["do"], player=obj.get("player"), reason=obj.get("reason", ""),
-                       **{k: obj[k] for k in ("kind", "points") if k in obj}, **out)
+        self.log.audit(
+            by,
+            obj["do"],
+            player=obj.get("player"),
+            reason=obj.get("reason", ""),
+            **{k: obj[k] for k in ("kind", "points") if k in obj},
+            **out,
+        )
         return out
 
     def _settle_typos(self, by: str) -> None:
@@ -305,6 +352,7 @@ class TableHub:
         """Settle a sensing alert ("the card at pad 3 is 7H", "dismiss 4"); logged by the
         live table as an audit record.  A correction that names a card is the TL's."""
         from table_controller.sensing import Dismiss, SensingError, parse_correction
+
         if by not in WRITERS:
             raise Refused(N_("the {role} role may not correct the table"), role=by)
         try:
@@ -318,8 +366,12 @@ class TableHub:
         if not isinstance(correction, Dismiss) and not self._alert_for(correction):
             # a correction settles an alert (ARCHITECTURE.md §1); none open: nothing to settle
             self.log.audit(by, "correction_refused", correction=correction.to_text(), reason="no open alert")
-            raise DashboardError(N_("No open sensing alert for this correction; "
-                                    "a correction settles an alert (the card at pad N is ..., tag ... is ...)."))
+            raise DashboardError(
+                N_(
+                    "No open sensing alert for this correction; "
+                    "a correction settles an alert (the card at pad N is ..., tag ... is ...)."
+                )
+            )
         try:
             await self.live.correct(correction, by)
         except SensingError as exc:
@@ -344,7 +396,7 @@ class TableHub:
         return self._signed
 
     def sign(self, game: int, by: str) -> None:
-        """"Revisorn intygar": the Revisor signs a finished game's protocol (RULES.md §12),
+        """ "Revisorn intygar": the Revisor signs a finished game's protocol (RULES.md §12),
         then the TL countersigns; each once, as an audit record."""
         games = {g["number"]: g for g in self.view.games}
         if game not in games or not games[game].get("finished"):
@@ -375,8 +427,9 @@ class TableHub:
         if not reason.strip():
             raise DashboardError(N_("say why the hand is revealed"))
         # Logged first: no hidden card is shown without its record (ARCHITECTURE.md §3).
-        self.log.audit(by, "reveal", player=player, reason=reason, table_seq=self.seq,
-                       game=self.view.game, deal=self.view.deal)
+        self.log.audit(
+            by, "reveal", player=player, reason=reason, table_seq=self.seq, game=self.view.game, deal=self.view.deal
+        )
         self.revealed.add(player)
         self._revealed_deal = (self.view.game, self.view.deal)
         self._publish(new_state=False)
@@ -431,9 +484,10 @@ class TableHub:
                 pass
 
 
-
 def start_frame(name: str) -> str:
     """The broadcast's start position: an empty table, before anything is due."""
     state = for_role(build_view(Engine()), "broadcast").state
-    return json.dumps({"type": "state", "table": name, "role": "broadcast", "seq": -1, "paused": False,
-                       "state": state.to_dict()}, separators=(",", ":"))
+    return json.dumps(
+        {"type": "state", "table": name, "role": "broadcast", "seq": -1, "paused": False, "state": state.to_dict()},
+        separators=(",", ":"),
+    )

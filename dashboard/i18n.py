@@ -74,8 +74,13 @@ def catalogue(lang: str) -> dict[str, Any]:
     return {"lang": lang, "messages": messages}
 
 
-ROLE_NAMES = {"tl": N_("TL"), "revisor": N_("Revisor"), "dealer": N_("Dealer"),
-              "public": N_("Scoreboard"), "broadcast": N_("Broadcast")}
+ROLE_NAMES = {
+    "tl": N_("TL"),
+    "revisor": N_("Revisor"),
+    "dealer": N_("Dealer"),
+    "public": N_("Scoreboard"),
+    "broadcast": N_("Broadcast"),
+}
 
 
 # --- the engine's reasons (English sentences with names and cards in them) ---------------

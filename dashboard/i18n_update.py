@@ -15,6 +15,7 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 
 def compiled(po: Path) -> bytes:
     import io
+
     with po.open("rb") as f:
         catalog = read_po(f, locale=po.parents[1].name)
     out = io.BytesIO()

@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 BODY_LIMIT = 64 * 1024
 JSON_DEPTH = 20
-_ESCAPE = re.compile(rb"\\.", re.S)      # escapes first: then a string is "...", no backtracking
+_ESCAPE = re.compile(rb"\\.", re.S)  # escapes first: then a string is "...", no backtracking
 _STRING = re.compile(rb'"[^"]*"')
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 _PAIR = re.compile(rb"\[\]|\{\}")
@@ -49,9 +50,17 @@ def too_deep(body: bytes, limit: int) -> bool:
 
 async def _answer(send, status: int, error: str) -> None:
     body = json.dumps({"ok": False, "error": error}, ensure_ascii=False).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -63,8 +72,10 @@ class BodyLimit:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        too_big = (f"För stor begäran: högst {self.limit // 1024} kB. / "
-                   f"Request body too large: at most {self.limit // 1024} kB.")
+        too_big = (
+            f"För stor begäran: högst {self.limit // 1024} kB. / "
+            f"Request body too large: at most {self.limit // 1024} kB."
+        )
         for k, v in scope.get("headers", ()):
             if k == b"content-length":
                 try:
@@ -90,8 +101,12 @@ class BodyLimit:
                 break
         body = b"".join(chunks)
         if body and too_deep(body, self.depth):
-            await _answer(send, 422, f"JSON för djupt nästlad eller trasig (högst {self.depth} nivåer). / "
-                                     f"JSON nested too deep or broken (at most {self.depth} levels).")
+            await _answer(
+                send,
+                422,
+                f"JSON för djupt nästlad eller trasig (högst {self.depth} nivåer). / "
+                f"JSON nested too deep or broken (at most {self.depth} levels).",
+            )
             return
         sent = False
 
@@ -122,8 +137,14 @@ class TokenBuckets:
     0.5
     """
 
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic, max_keys: int = 64,
-                 max_wait: float = 5.0):
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 64,
+        max_wait: float = 5.0,
+    ):
         self.rate, self.burst, self.clock, self.max_keys, self.max_wait = rate, burst, clock, max_keys, max_wait
         self._due: dict[str, float] = {}  # key -> theoretical arrival time of its next request
 

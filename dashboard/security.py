@@ -43,8 +43,9 @@ def allowed_origins(urls: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     for u in urls:
         o = origin_of(u)
         if o is None or urlsplit(u.strip()).path not in ("", "/"):
-            raise DashboardError(f"--allow-origin {u!r}: give an origin like http://obs-pc.local:8080 "
-                                 "(scheme, host, port; no path)")
+            raise DashboardError(
+                f"--allow-origin {u!r}: give an origin like http://obs-pc.local:8080 (scheme, host, port; no path)"
+            )
         out.append(o)
     return tuple(dict.fromkeys(out))
 
@@ -67,10 +68,18 @@ def _ws_forms(origin: str) -> list[str]:
 def csp(peers: tuple[str, ...], allowed: tuple[str, ...]) -> str:
     connect = ["'self'"] + [f for p in peers for f in _ws_forms(origin_of(p) or p)]
     frames = ["'self'", *allowed]
-    return "; ".join((
-        "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-        "connect-src " + " ".join(dict.fromkeys(connect)), "frame-ancestors " + " ".join(frames),
-        "base-uri 'none'", "form-action 'none'"))
+    return "; ".join(
+        (
+            "default-src 'none'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "connect-src " + " ".join(dict.fromkeys(connect)),
+            "frame-ancestors " + " ".join(frames),
+            "base-uri 'none'",
+            "form-action 'none'",
+        )
+    )
 
 
 class SecurityHeaders:
@@ -78,8 +87,12 @@ class SecurityHeaders:
 
     def __init__(self, app, policy: str):
         self.app = app
-        self.headers = [(b"content-security-policy", policy.encode()), (b"referrer-policy", b"no-referrer"),
-                        (b"x-content-type-options", b"nosniff"), (b"cross-origin-opener-policy", b"same-origin")]
+        self.headers = [
+            (b"content-security-policy", policy.encode()),
+            (b"referrer-policy", b"no-referrer"),
+            (b"x-content-type-options", b"nosniff"),
+            (b"cross-origin-opener-policy", b"same-origin"),
+        ]
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":

@@ -17,44 +17,83 @@ from .errors import DashboardError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data", type=Path, default=Path("table-data"),
-                   help="the table's data folder (action log, broadcast queue, audit trail, tokens); "
-                        "created if missing (default: ./table-data)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; "
-                   "0.0.0.0 to serve the tablets on the local network)")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=Path("table-data"),
+        help="the table's data folder (action log, broadcast queue, audit trail, tokens); "
+        "created if missing (default: ./table-data)",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 to serve the tablets on the local network)",
+    )
     p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     p.add_argument("--name", default="Table 1", help="the table's name on every view")
-    p.add_argument("--broadcast-delay", type=float, default=None, metavar="SECONDS",
-                   help="delay of the broadcast stream; kept in the data folder, so a restart keeps it "
-                        "(default: the stored value, 60 s the first time)")
-    p.add_argument("--camera-only", action="store_true",
-                   help="a table without RFID readers: hidden hands are declared by hand, so the Revisor "
-                        "may enter cards too (ARCHITECTURE.md §1); by default cards by hand are the TL's")
-    p.add_argument("--show-tokens", action="store_true",
-                   help="print the views' URLs with their tokens (default: without; they are in tokens.json)")
+    p.add_argument(
+        "--broadcast-delay",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="delay of the broadcast stream; kept in the data folder, so a restart keeps it "
+        "(default: the stored value, 60 s the first time)",
+    )
+    p.add_argument(
+        "--camera-only",
+        action="store_true",
+        help="a table without RFID readers: hidden hands are declared by hand, so the Revisor "
+        "may enter cards too (ARCHITECTURE.md §1); by default cards by hand are the TL's",
+    )
+    p.add_argument(
+        "--show-tokens",
+        action="store_true",
+        help="print the views' URLs with their tokens (default: without; they are in tokens.json)",
+    )
     add_event_arguments(p)
     add_web_arguments(p)
 
 
 def add_web_arguments(p: argparse.ArgumentParser) -> None:
     """Transport and limits of the web side (README "Security")."""
-    p.add_argument("--certfile", type=Path, default=None, metavar="PEM",
-                   help="serve HTTPS/WSS with this certificate (with --keyfile); use it on a LAN")
+    p.add_argument(
+        "--certfile",
+        type=Path,
+        default=None,
+        metavar="PEM",
+        help="serve HTTPS/WSS with this certificate (with --keyfile); use it on a LAN",
+    )
     p.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help="the certificate's private key")
-    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                   help="another origin whose pages may open the streams (e.g. http://obs-pc.local:8000); "
-                        "by default only this server's own pages and the --peer tables")
-    p.add_argument("--max-points", type=int, default=200, metavar="N",
-                   help="largest |points| of a TL adjust or penalty (default 200)")
-    p.add_argument("--post-rate", type=float, default=20.0, metavar="PER_SECOND",
-                   help="POSTs a second per role token, bursts of 3x as many; beyond that a request "
-                        "waits for its slot, and only a flood that would wait over 5 s gets 429 (default 20)")
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin whose pages may open the streams (e.g. http://obs-pc.local:8000); "
+        "by default only this server's own pages and the --peer tables",
+    )
+    p.add_argument(
+        "--max-points",
+        type=int,
+        default=200,
+        metavar="N",
+        help="largest |points| of a TL adjust or penalty (default 200)",
+    )
+    p.add_argument(
+        "--post-rate",
+        type=float,
+        default=20.0,
+        metavar="PER_SECOND",
+        help="POSTs a second per role token, bursts of 3x as many; beyond that a request "
+        "waits for its slot, and only a flood that would wait over 5 s gets 429 (default 20)",
+    )
 
 
 def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     """The WebSettings of the options above; DashboardError for a bad value."""
     from .deps import WebSettings
     from .security import allowed_origins
+
     if (args.certfile is None) != (args.keyfile is None):
         raise DashboardError("--certfile and --keyfile go together")
     for f in (args.certfile, args.keyfile):
@@ -64,37 +103,62 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
         raise DashboardError("--max-points must lie between 0 and 1000000")
     if not 0 < args.post_rate <= 10_000:
         raise DashboardError("--post-rate must be above 0 (and at most 10000)")
-    return WebSettings(peers=peers, allow_origins=allowed_origins(args.allow_origin), max_points=args.max_points,
-                       post_rate=args.post_rate, post_burst=max(1, int(args.post_rate * 3)))
+    return WebSettings(
+        peers=peers,
+        allow_origins=allowed_origins(args.allow_origin),
+        max_points=args.max_points,
+        post_rate=args.post_rate,
+        post_burst=max(1, int(args.post_rate * 3)),
+    )
 
 
 def uvicorn_config(app, args: argparse.Namespace, host: str, port: int):
     import uvicorn
+
     # the clients only ping over the stream: a large message is no client of ours
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=4096,
-                          server_header=False, ssl_certfile=str(args.certfile) if args.certfile else None,
-                          ssl_keyfile=str(args.keyfile) if args.certfile else None)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=4096,
+        server_header=False,
+        ssl_certfile=str(args.certfile) if args.certfile else None,
+        ssl_keyfile=str(args.keyfile) if args.certfile else None,
+    )
 
 
 def private_files() -> None:
     """Everything the server creates is its user's alone: the log holds every dealt hand."""
     import os
+
     os.umask(0o077)
 
 
 def add_event_arguments(p: argparse.ArgumentParser) -> None:
     """The options that join a table to the other tables of its event (the TL's hall)."""
-    p.add_argument("--tokens", type=Path, default=None, metavar="FILE",
-                   help="the event's role tokens, the same file on every table of the event "
-                        "(default: tokens.json in the data folder; created if missing)")
-    p.add_argument("--peer", action="append", default=[], metavar="URL",
-                   help="another table's dashboard (http://HOST:PORT) shown on the TL's hall page "
-                        "/hall; repeat for every table; the tables must share --tokens")
+    p.add_argument(
+        "--tokens",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the event's role tokens, the same file on every table of the event "
+        "(default: tokens.json in the data folder; created if missing)",
+    )
+    p.add_argument(
+        "--peer",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another table's dashboard (http://HOST:PORT) shown on the TL's hall page "
+        "/hall; repeat for every table; the tables must share --tokens",
+    )
 
 
 def port_problem(host: str, port: int) -> str | None:
     """Why the dashboard cannot listen there, or None (checked before printing any URL)."""
     import socket
+
     try:
         with socket.socket() as s:
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -106,6 +170,7 @@ def port_problem(host: str, port: int) -> str | None:
 
 def print_urls(base: str, tokens, out=sys.stdout, show_tokens: bool = True, where: str = "") -> None:
     from .table_files import view_urls
+
     for view, url in view_urls(base, tokens):
         print(f"  {view:<10} {url if show_tokens else url.split('?')[0] + '?token=...'}", file=out)
     if not show_tokens:
@@ -119,6 +184,7 @@ def main(args: argparse.Namespace) -> int:
     from .app import create_app
     from .hall import peer_bases
     from .table_files import open_table
+
     problem = port_problem(args.host, args.port)
     if problem:
         print(f"chicago-table serve: {problem}", file=sys.stderr)
@@ -127,8 +193,9 @@ def main(args: argparse.Namespace) -> int:
     try:
         peers = peer_bases(args.peer)
         settings = web_settings(args, peers)
-        hub, tokens = open_table(args.data, args.name, args.broadcast_delay, tokens_file=args.tokens,
-                                 rfid=not args.camera_only)
+        hub, tokens = open_table(
+            args.data, args.name, args.broadcast_delay, tokens_file=args.tokens, rfid=not args.camera_only
+        )
     except DashboardError as exc:
         print(f"chicago-table serve: {exc}", file=sys.stderr)
         return 2
@@ -137,7 +204,7 @@ def main(args: argparse.Namespace) -> int:
     print(f"{hub.name}: {hub.seq} events, broadcast delay {hub.delay.delay:g} s. Views:")
     print_urls(base, tokens, show_tokens=args.show_tokens, where=str(args.tokens or Path(args.data) / "tokens.json"))
     if peers:
-        tl = tokens.token('tl') if args.show_tokens else "..."
+        tl = tokens.token("tl") if args.show_tokens else "..."
         print(f"  hall       {base}/hall?token={tl} ({len(peers) + 1} tables)")
     uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=settings), args, args.host, args.port)).run()
     return 0

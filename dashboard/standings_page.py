@@ -28,8 +28,19 @@ from table_controller.tournament.hubstore import HubStore
 from table_controller.tournament.standings import Standings
 from table_controller.tournament.witness import export_witness
 
-PUBLIC_TABLE_KEYS = ("table", "heat", "number", "players", "records", "started", "finished", "standings",
-                     "advancing", "current", "särspel")
+PUBLIC_TABLE_KEYS = (
+    "table",
+    "heat",
+    "number",
+    "players",
+    "records",
+    "started",
+    "finished",
+    "standings",
+    "advancing",
+    "current",
+    "särspel",
+)
 
 
 def public_document(doc: dict[str, Any]) -> dict[str, Any]:
@@ -38,8 +49,13 @@ def public_document(doc: dict[str, Any]) -> dict[str, Any]:
     for heat in doc["heats"]:
         tables = [{k: t[k] for k in PUBLIC_TABLE_KEYS if k in t} for t in heat["tables"]]
         heats.append({**{k: v for k, v in heat.items() if k != "tables"}, "tables": tables})
-    return {"event": doc["event"], "name": doc["name"], "ruleset": doc["ruleset"], "clubs": doc["clubs"],
-            "heats": heats}
+    return {
+        "event": doc["event"],
+        "name": doc["name"],
+        "ruleset": doc["ruleset"],
+        "clubs": doc["clubs"],
+        "heats": heats,
+    }
 
 
 def tl_document(board: Standings) -> dict[str, Any]:
@@ -53,16 +69,19 @@ def tl_document(board: Standings) -> dict[str, Any]:
     for heat in doc["heats"]:
         for t in heat["tables"]:
             st = statuses.get(t["table"], {})
-            t.update(alerts=board.alerts(t["table"]), online=bool(st.get("online")),
-                     last_time=board.last_time(t["table"]), dashboard=urls.get(t["table"]))
+            t.update(
+                alerts=board.alerts(t["table"]),
+                online=bool(st.get("online")),
+                last_time=board.last_time(t["table"]),
+                dashboard=urls.get(t["table"]),
+            )
             tables.append(t)
     tables.sort(key=lambda t: (not t["alerts"], not t["problems"], t["finished"], t["heat"], t["number"]))
     doc["attention"] = [t["table"] for t in tables]
     return doc
 
 
-def create_app(hub_path: str | os.PathLike, tl_token: str | None = None,
-               broadcast_token: str | None = None) -> FastAPI:
+def create_app(hub_path: str | os.PathLike, tl_token: str | None = None, broadcast_token: str | None = None) -> FastAPI:
     """``tl_token``, ``broadcast_token``: the event's tokens (its tokens.json); without them
     there is no TL page and no broadcast page."""
     app = FastAPI(title="Chicago SM standings", docs_url=None, redoc_url=None, openapi_url=None)
@@ -113,8 +132,10 @@ def create_app(hub_path: str | os.PathLike, tl_token: str | None = None,
             return denied
         hub = board().hub
         table = hub.meta().get("featured")
-        return JSONResponse({"table": table, "dashboard": hub.dashboards().get(table) if table else None},
-                            headers={"Cache-Control": "no-store"})
+        return JSONResponse(
+            {"table": table, "dashboard": hub.dashboards().get(table) if table else None},
+            headers={"Cache-Control": "no-store"},
+        )
 
     @app.get("/broadcast", response_class=HTMLResponse)
     async def broadcast_page(token: str | None = None):

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .delay import BroadcastDelay
 from .hub import TableHub, start_frame
@@ -27,11 +28,20 @@ from .tokens import ROLES, RoleTokens
 VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
 
 
-def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
-               clock: Callable[[], float] = time.time, default_delay: float = 60.0, *,
-               sensors: Any = None, leds: Any = None, deck: Any = None,
-               tokens_file: Path | None = None, rfid: bool = True,
-               monotonic: Callable[[], float] = time.monotonic) -> tuple[TableHub, RoleTokens]:
+def open_table(
+    data: Path,
+    name: str = "Table 1",
+    delay: float | None = None,
+    clock: Callable[[], float] = time.time,
+    default_delay: float = 60.0,
+    *,
+    sensors: Any = None,
+    leds: Any = None,
+    deck: Any = None,
+    tokens_file: Path | None = None,
+    rfid: bool = True,
+    monotonic: Callable[[], float] = time.monotonic,
+) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
     ``sensors`` the table is played by manual entry alone (cards by the TL, or by the Revisor
     where ``rfid=False``: ``dashboard.entry``).  ``tokens_file``:
@@ -49,12 +59,18 @@ def open_table(data: Path, name: str = "Table 1", delay: float | None = None,
     for name_ in ("table.sqlite", "broadcast.sqlite"):
         _private(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
     log = TableLog(data / "table.sqlite")
-    live = LiveTable(RecorderLog(log.recorder), deck if deck is not None else virtual_deck(),
-                     sensors=sensors, leds=leds, rfid=rfid)
-    hub = TableHub(live, log,
-                   BroadcastDelay(data / "broadcast.sqlite", start_frame(name), delay=delay,
-                                  default_delay=default_delay, clock=monotonic),
-                   name=name, clock=clock)
+    live = LiveTable(
+        RecorderLog(log.recorder), deck if deck is not None else virtual_deck(), sensors=sensors, leds=leds, rfid=rfid
+    )
+    hub = TableHub(
+        live,
+        log,
+        BroadcastDelay(
+            data / "broadcast.sqlite", start_frame(name), delay=delay, default_delay=default_delay, clock=monotonic
+        ),
+        name=name,
+        clock=clock,
+    )
     for f in [tokens_path, *data.glob("*.sqlite*")]:
         _private(f, create=False)
     return hub, tokens

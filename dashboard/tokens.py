@@ -1,8 +1,8 @@
 """Role tokens: one secret per role per event (ARCHITECTURE.md §4: no token, no data).
 
-    >>> tokens = RoleTokens.load_or_create(Path("event/tokens.json"))   # doctest: +SKIP
-    >>> tokens.role_of(request_token)                                      # doctest: +SKIP
-    'revisor'
+>>> tokens = RoleTokens.load_or_create(Path("event/tokens.json"))   # doctest: +SKIP
+>>> tokens.role_of(request_token)                                      # doctest: +SKIP
+'revisor'
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ class RoleTokens:
         self._tokens = {r: str(tokens[r]) for r in ROLES}
 
     @classmethod
-    def generate(cls) -> "RoleTokens":
+    def generate(cls) -> RoleTokens:
         return cls({r: secrets.token_urlsafe(18) for r in ROLES})
 
     @classmethod
-    def load_or_create(cls, path: Path) -> "RoleTokens":
+    def load_or_create(cls, path: Path) -> RoleTokens:
         """The event's tokens from ``path``; new ones written there (mode 600) if absent."""
         if path.exists():
             try:

@@ -16,5 +16,12 @@ from .clock import Clock, MonotonicClock
 from .errors import BadCommand, BridgeError, CommandFailed
 from .link import LinkStats
 
-__all__ = ["SeatControllerClient", "Clock", "MonotonicClock", "BridgeError", "CommandFailed",
-           "BadCommand", "LinkStats"]
+__all__ = [
+    "BadCommand",
+    "BridgeError",
+    "Clock",
+    "CommandFailed",
+    "LinkStats",
+    "MonotonicClock",
+    "SeatControllerClient",
+]

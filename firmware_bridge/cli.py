@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 
 from .client import SeatControllerClient
-from .selftest import CHECKS, Bench, Options, SelfTest, summary
 from .link import LinkStats
+from .selftest import CHECKS, Bench, Options, SelfTest, summary
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -33,38 +33,60 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "examples:\n"
         "  chicago-table link monitor /dev/serial/by-id/usb-chicago_seat-controller-if00\n"
         "  python -m hardware.virtual &      # a virtual table; prints its port\n"
-        "  chicago-table link monitor /tmp/virtual-table-XXXX/seat-controller --duration 5\n")
+        "  chicago-table link monitor /tmp/virtual-table-XXXX/seat-controller --duration 5\n"
+    )
     sub = parser.add_subparsers(dest="link_command", metavar="ACTION")
-    mon = sub.add_parser("monitor", help="show live pad contents, buttons and link health",
-                         description="Connect to the seat controller, handshake, and show what every "
-                         "pad holds (card UIDs), button presses, reader and link status, and the "
-                         "link's counters (dropped, corrupt and missed frames, reconnects). "
-                         "It reconnects by itself when the device is unplugged or goes silent.")
-    mon.add_argument("port", metavar="PORT",
-                     help="serial port path (use the stable /dev/serial/by-id/... name on the Pi) "
-                     "or a pyserial URL such as socket://host:7000")
-    mon.add_argument("--duration", type=float, default=None, metavar="S",
-                     help="stop after S seconds (default: until Ctrl-C)")
-    mon.add_argument("--silence", type=float, default=2.0, metavar="S",
-                     help="seconds without a frame before the device counts as gone (default 2)")
-    mon.add_argument("--plain", action="store_true",
-                     help="one line per event even on a terminal (no live table)")
-    st = sub.add_parser("selftest", help="bench check list for a newly built board: PASS/FAIL per item",
-                        description="Walk through a new seat controller on the bench: the link answers, "
-                        "every reader answers, a test tag on each pad reads at once and stays read, a "
-                        "stack of tags on each pad reads whole within N scans, every console button "
-                        "reports, every seat LED and the buzzer do what they are told. It says what to do "
-                        "next (lines starting '>>>'), waits for the board to see it done, and prints PASS "
-                        "or FAIL per item. Exit status 0 when every item passed, 1 otherwise.")
+    mon = sub.add_parser(
+        "monitor",
+        help="show live pad contents, buttons and link health",
+        description="Connect to the seat controller, handshake, and show what every "
+        "pad holds (card UIDs), button presses, reader and link status, and the "
+        "link's counters (dropped, corrupt and missed frames, reconnects). "
+        "It reconnects by itself when the device is unplugged or goes silent.",
+    )
+    mon.add_argument(
+        "port",
+        metavar="PORT",
+        help="serial port path (use the stable /dev/serial/by-id/... name on the Pi) "
+        "or a pyserial URL such as socket://host:7000",
+    )
+    mon.add_argument(
+        "--duration", type=float, default=None, metavar="S", help="stop after S seconds (default: until Ctrl-C)"
+    )
+    mon.add_argument(
+        "--silence",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="seconds without a frame before the device counts as gone (default 2)",
+    )
+    mon.add_argument("--plain", action="store_true", help="one line per event even on a terminal (no live table)")
+    st = sub.add_parser(
+        "selftest",
+        help="bench check list for a newly built board: PASS/FAIL per item",
+        description="Walk through a new seat controller on the bench: the link answers, "
+        "every reader answers, a test tag on each pad reads at once and stays read, a "
+        "stack of tags on each pad reads whole within N scans, every console button "
+        "reports, every seat LED and the buzzer do what they are told. It says what to do "
+        "next (lines starting '>>>'), waits for the board to see it done, and prints PASS "
+        "or FAIL per item. Exit status 0 when every item passed, 1 otherwise.",
+    )
     st.add_argument("port", metavar="PORT", help="serial port path or pyserial URL, as for monitor")
     st.add_argument("--tag", metavar="UID", help="the test tag's UID (hex); default: any one tag")
     st.add_argument("--stack", type=int, default=5, metavar="N", help="tags in the test stack (default 5)")
-    st.add_argument("--scans", type=int, default=10, metavar="N",
-                    help="the stack must read whole within N scans (default 10)")
-    st.add_argument("--scan-ms", type=float, default=20.0, metavar="MS",
-                    help="the length of one scan on this board, the firmware's scan_ms (default 20)")
-    st.add_argument("--wait", type=float, default=60.0, metavar="S",
-                    help="seconds to do each step at the bench (default 60)")
+    st.add_argument(
+        "--scans", type=int, default=10, metavar="N", help="the stack must read whole within N scans (default 10)"
+    )
+    st.add_argument(
+        "--scan-ms",
+        type=float,
+        default=20.0,
+        metavar="MS",
+        help="the length of one scan on this board, the firmware's scan_ms (default 20)",
+    )
+    st.add_argument(
+        "--wait", type=float, default=60.0, metavar="S", help="seconds to do each step at the bench (default 60)"
+    )
     st.add_argument("--pads", default=",".join(PADS), help="pads to check, comma separated (default all)")
     st.add_argument("--only", metavar="ITEMS", help="check only these, comma separated: " + ", ".join(CHECKS))
 
@@ -73,8 +95,11 @@ def main(args: argparse.Namespace) -> int:
     if getattr(args, "link_command", None) == "selftest":
         return _selftest_main(args)
     if getattr(args, "link_command", None) != "monitor":
-        print("chicago-table link: say what to do, e.g. 'chicago-table link monitor PORT' "
-              "(see 'chicago-table link --help')", file=sys.stderr)
+        print(
+            "chicago-table link: say what to do, e.g. 'chicago-table link monitor PORT' "
+            "(see 'chicago-table link --help')",
+            file=sys.stderr,
+        )
         return 2
     problem = _check_port(args.port)
     if problem:
@@ -94,8 +119,11 @@ def _check_port(port: str) -> str:
     if "://" in port or os.path.exists(port):
         return ""
     found = sorted(glob.glob("/dev/serial/by-id/*"))
-    hint = ("serial devices here: " + ", ".join(found)) if found else \
-        "no USB serial devices are plugged in (nothing in /dev/serial/by-id)"
+    hint = (
+        ("serial devices here: " + ", ".join(found))
+        if found
+        else "no USB serial devices are plugged in (nothing in /dev/serial/by-id)"
+    )
     return f"no port {port!r}; {hint}"
 
 
@@ -108,6 +136,7 @@ async def _monitor(port: str, duration: float | None, silence: float, live: bool
     display = None
     if live:
         from rich.live import Live
+
         display = Live(view.render(client), refresh_per_second=8, transient=False)
         display.start()
     try:
@@ -144,6 +173,7 @@ class _View:
 
     def render(self, client: SeatControllerClient) -> Table:
         from rich.table import Table
+
         table = Table(title=f"seat controller: {self.status}", caption=_stats_line(client.stats, client.online))
         table.add_column("pad")
         table.add_column("reader")
@@ -173,11 +203,13 @@ def _line(event: SensorEvent) -> str:
 
 def _stats_line(s: LinkStats, online: bool) -> str:
     d = s.decoder
-    return (f"link {'online' if online else 'offline'}: {d.frames} frames, {s.dropped} dropped "
-            f"(crc {d.bad_crc}, cut {d.cut}, malformed {d.malformed + s.unknown_messages}, "
-            f"oversized {d.oversized}), {d.garbage_bytes} garbage bytes, {s.missed_frames} missed, "
-            f"{s.connects} connects, {s.silences} silences, {s.restarts} restarts, "
-            f"{s.retries} retries, {s.command_failures} failed commands")
+    return (
+        f"link {'online' if online else 'offline'}: {d.frames} frames, {s.dropped} dropped "
+        f"(crc {d.bad_crc}, cut {d.cut}, malformed {d.malformed + s.unknown_messages}, "
+        f"oversized {d.oversized}), {d.garbage_bytes} garbage bytes, {s.missed_frames} missed, "
+        f"{s.connects} connects, {s.silences} silences, {s.restarts} restarts, "
+        f"{s.retries} retries, {s.command_failures} failed commands"
+    )
 
 
 # --- selftest ------------------------------------------------------------------------------
@@ -211,8 +243,15 @@ def _selftest_options(args: argparse.Namespace) -> Options | str:
         return "--stack: 1 to 16 tags"
     if args.scans < 1 or args.scan_ms <= 0 or args.wait <= 0:
         return "--scans, --scan-ms and --wait must be more than 0"
-    return Options(pads=pads, tag=args.tag.upper() if args.tag else None, stack=args.stack, scans=args.scans,
-                   scan_ms=args.scan_ms, wait_s=args.wait, checks=("link",) + tuple(c for c in checks if c != "link"))
+    return Options(
+        pads=pads,
+        tag=args.tag.upper() if args.tag else None,
+        stack=args.stack,
+        scans=args.scans,
+        scan_ms=args.scan_ms,
+        wait_s=args.wait,
+        checks=("link",) + tuple(c for c in checks if c != "link"),
+    )
 
 
 def _selftest_main(args: argparse.Namespace) -> int:
@@ -229,8 +268,9 @@ async def _selftest(port: str, options: Options) -> int:
     await client.start()
     print(f"self-test of the seat controller on {port}", flush=True)
     try:
-        results = await SelfTest(client, TerminalBench(), options,
-                                 on_result=lambda check: print(check.line(), flush=True)).run()
+        results = await SelfTest(
+            client, TerminalBench(), options, on_result=lambda check: print(check.line(), flush=True)
+        ).run()
     finally:
         await client.close()
     print(summary(results))

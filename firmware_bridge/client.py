@@ -16,21 +16,39 @@ every seat is sent again, so the console shows what the host believes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any
 
 from table_controller.sensor_events import ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 
 from .clock import Clock, MonotonicClock
 from .errors import BadCommand, CommandFailed
 from .link import LinkStats, SeatLink
-from .messages import (COLOURS, SEATS, Ack, ButtonEvent, DeviceMessage, Hello, Nak, PadReport,
-                       ReaderReport, encode_buzz, encode_led)
+from .messages import (
+    COLOURS,
+    SEATS,
+    Ack,
+    ButtonEvent,
+    DeviceMessage,
+    Hello,
+    Nak,
+    PadReport,
+    ReaderReport,
+    encode_buzz,
+    encode_led,
+)
 
 
 class SeatControllerClient:
-    def __init__(self, port: str, *, clock: Clock | None = None, ack_timeout_s: float = 0.2,
-                 retries: int = 3, **link_options: Any) -> None:
+    def __init__(
+        self,
+        port: str,
+        *,
+        clock: Clock | None = None,
+        ack_timeout_s: float = 0.2,
+        retries: int = 3,
+        **link_options: Any,
+    ) -> None:
         self.clock = clock or MonotonicClock()
         self._ack_timeout_s = ack_timeout_s
         self._retries = retries
@@ -43,7 +61,7 @@ class SeatControllerClient:
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- life cycle -----------------------------------------------------------------
-    async def start(self) -> "SeatControllerClient":
+    async def start(self) -> SeatControllerClient:
         self.link.start()
         return self
 
@@ -53,7 +71,7 @@ class SeatControllerClient:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.link.close()
 
-    async def __aenter__(self) -> "SeatControllerClient":
+    async def __aenter__(self) -> SeatControllerClient:
         return await self.start()
 
     async def __aexit__(self, *exc: object) -> None:
@@ -88,8 +106,9 @@ class SeatControllerClient:
         for fut in self._pending.values():
             if not online and not fut.done():
                 fut.set_exception(CommandFailed(f"link lost while waiting for the answer: {detail}"))
-        self._emit(LinkStatus(self.clock.now(), online, hello.device_id if hello else "", detail,
-                              hello.pads if hello else ()))
+        self._emit(
+            LinkStatus(self.clock.now(), online, hello.device_id if hello else "", detail, hello.pads if hello else ())
+        )
         if online and self._leds:
             self._spawn(self._restore_leds())
 
@@ -129,7 +148,9 @@ class SeatControllerClient:
 
     async def _command(self, build: Callable[[int], bytes], what: str) -> None:
         if not self.link.online:
-            raise CommandFailed(f"{what}: the seat controller link is down ({self.stats.last_error or 'not connected yet'})")
+            raise CommandFailed(
+                f"{what}: the seat controller link is down ({self.stats.last_error or 'not connected yet'})"
+            )
         seq = self.link.next_seq()
         data = build(seq)
         fut: asyncio.Future[Ack | Nak] = asyncio.get_running_loop().create_future()
@@ -155,8 +176,10 @@ class SeatControllerClient:
 
     async def _restore_leds(self) -> None:
         for seat, (colour, blink) in list(self._leds.items()):
+
             def build(seq: int, s: str = seat, c: str = colour, b: bool = blink) -> bytes:
                 return encode_led(seq, s, c, b)
+
             try:
                 await self._command(build, f"LED {seat}")
             except CommandFailed:

@@ -106,7 +106,7 @@ class FrameDecoder:
             if end - start > MAX_FRAME:
                 stats.oversized += 1
                 continue
-            frame = self._parse(buf[start + 1:end])
+            frame = self._parse(buf[start + 1 : end])
             if frame is not None:
                 out.append(frame)
         self._buf = buf
@@ -120,7 +120,7 @@ class FrameDecoder:
             self.stats.malformed += 1
             return None
         payload = body[:star]
-        if b"%08X" % binascii.crc32(payload) != body[star + 1:]:
+        if b"%08X" % binascii.crc32(payload) != body[star + 1 :]:
             self.stats.bad_crc += 1
             return None
         m = _PAYLOAD.fullmatch(payload)

@@ -11,8 +11,8 @@ URL (``socket://host:port``, ``loop://``) or a scheme registered in ``transports
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import serial
 
@@ -29,16 +29,16 @@ class LinkStats:
     """Counters since the bridge started (mutable: the link updates them in place)."""
 
     decoder: DecoderStats = field(default_factory=DecoderStats)
-    unknown_messages: int = 0   # CRC-valid frames with a type or field version 1 lacks
-    missed_frames: int = 0      # sequence gaps
-    stale_frames: int = 0       # frames before the HELLO of a session, ignored
-    connects: int = 0           # successful handshakes
-    connect_failures: int = 0   # opens or handshakes that failed
-    silences: int = 0           # device went quiet while online
-    write_stalls: int = 0       # device stopped reading what we send (sessions ended)
-    writes_dropped: int = 0     # writes refused while the send buffer was full
-    restarts: int = 0           # device rebooted while online (unasked HELLO)
-    retries: int = 0            # command resends
+    unknown_messages: int = 0  # CRC-valid frames with a type or field version 1 lacks
+    missed_frames: int = 0  # sequence gaps
+    stale_frames: int = 0  # frames before the HELLO of a session, ignored
+    connects: int = 0  # successful handshakes
+    connect_failures: int = 0  # opens or handshakes that failed
+    silences: int = 0  # device went quiet while online
+    write_stalls: int = 0  # device stopped reading what we send (sessions ended)
+    writes_dropped: int = 0  # writes refused while the send buffer was full
+    restarts: int = 0  # device rebooted while online (unasked HELLO)
+    retries: int = 0  # command resends
     command_failures: int = 0
     last_error: str = ""
 
@@ -70,11 +70,22 @@ class _Wire(asyncio.Protocol):
 
 
 class SeatLink:
-    def __init__(self, port: str, on_message: Callable[[DeviceMessage], None],
-                 on_status: Callable[[bool, str], None], *, baudrate: int = 115200,
-                 silence_s: float = 2.0, hello_timeout_s: float = 1.0, hello_tries: int = 3,
-                 ping_s: float = 1.0, backoff_s: tuple[float, float] = (0.05, 2.0),
-                 exclusive: bool = True, write_timeout_s: float = 2.0, max_buffered: int = 4096) -> None:
+    def __init__(
+        self,
+        port: str,
+        on_message: Callable[[DeviceMessage], None],
+        on_status: Callable[[bool, str], None],
+        *,
+        baudrate: int = 115200,
+        silence_s: float = 2.0,
+        hello_timeout_s: float = 1.0,
+        hello_tries: int = 3,
+        ping_s: float = 1.0,
+        backoff_s: tuple[float, float] = (0.05, 2.0),
+        exclusive: bool = True,
+        write_timeout_s: float = 2.0,
+        max_buffered: int = 4096,
+    ) -> None:
         self.port = port
         self._on_message = on_message
         self._on_status = on_status
@@ -157,7 +168,8 @@ class SeatLink:
         self._rx_seq = None
         wire = _Wire(self._on_bytes)
         transport, _ = await open_connection(
-            loop, lambda: wire, self.port, baudrate=self._baudrate, exclusive=self._exclusive)
+            loop, lambda: wire, self.port, baudrate=self._baudrate, exclusive=self._exclusive
+        )
         self._transport = transport
         try:
             for _ in range(self._hello_tries):
@@ -189,8 +201,10 @@ class SeatLink:
                     stalled_since = now
                 elif now - stalled_since > self.write_timeout_s:
                     self.stats.write_stalls += 1
-                    return True, (f"the device does not read what the host sends "
-                                  f"({_buffered(transport)} bytes waiting for {self.write_timeout_s:g} s)")
+                    return True, (
+                        f"the device does not read what the host sends "
+                        f"({_buffered(transport)} bytes waiting for {self.write_timeout_s:g} s)"
+                    )
                 if now - last_ping >= self._ping_s:
                     self.write(encode_ping(self.next_seq()))
                     last_ping = now
@@ -231,8 +245,10 @@ class SeatLink:
         self.hello = hello
         self._session_hello.set()
         if hello.proto != PROTO:
-            self.stats.last_error = (f"device {hello.device_id} speaks protocol {hello.proto}; "
-                                     f"this bridge speaks {PROTO}: update one of them")
+            self.stats.last_error = (
+                f"device {hello.device_id} speaks protocol {hello.proto}; "
+                f"this bridge speaks {PROTO}: update one of them"
+            )
             self._set_status(False, self.stats.last_error)
             return
         if first:

@@ -60,14 +60,14 @@ class Bench:
 @dataclass
 class Options:
     pads: tuple[str, ...] = PADS
-    tag: str | None = None           # the test tag's UID; None: any one tag
-    stack: int = 5                   # tags in the stack
-    scans: int = 10                  # the stack must read whole within this many scans...
-    scan_ms: float = 20.0            # ...of this length (the firmware's scan_ms)
-    hold_s: float = 1.0              # a lone tag must stay read this long
-    wait_s: float = 60.0             # for the person to do each step
+    tag: str | None = None  # the test tag's UID; None: any one tag
+    stack: int = 5  # tags in the stack
+    scans: int = 10  # the stack must read whole within this many scans...
+    scan_ms: float = 20.0  # ...of this length (the firmware's scan_ms)
+    hold_s: float = 1.0  # a lone tag must stay read this long
+    wait_s: float = 60.0  # for the person to do each step
     connect_s: float = 10.0
-    listen_s: float = 1.0            # for the readers' status: two of the board's report periods
+    listen_s: float = 1.0  # for the readers' status: two of the board's report periods
     checks: tuple[str, ...] = CHECKS
 
 
@@ -79,12 +79,17 @@ class _Seen:
 
 
 class SelfTest:
-    def __init__(self, client: SeatControllerClient, bench: Bench, options: Options | None = None,
-                 on_result: Callable[[Check], None] | None = None) -> None:
+    def __init__(
+        self,
+        client: SeatControllerClient,
+        bench: Bench,
+        options: Options | None = None,
+        on_result: Callable[[Check], None] | None = None,
+    ) -> None:
         self.client = client
         self.bench = bench
         self.o = options or Options()
-        self._on_result = on_result      # told each result as it comes (progress at the bench)
+        self._on_result = on_result  # told each result as it comes (progress at the bench)
         self.seen = _Seen()
         self.results: list[Check] = []
 
@@ -147,12 +152,20 @@ class SelfTest:
         ok = await self._until(lambda: self.client.online, self.o.connect_s)
         hello = self.client.device
         if not ok or hello is None:
-            self._record("link", False, f"no answer from the seat controller in {self.o.connect_s:g} s: check "
-                         "the USB cable and the port name, and that the board boots into main.py (no "
-                         "service jumper)")
+            self._record(
+                "link",
+                False,
+                f"no answer from the seat controller in {self.o.connect_s:g} s: check "
+                "the USB cable and the port name, and that the board boots into main.py (no "
+                "service jumper)",
+            )
             return False
-        self._record("link", True, f"{hello.device_id} answers, protocol {hello.proto}, firmware "
-                     f"{hello.firmware}, pads {', '.join(hello.pads)}")
+        self._record(
+            "link",
+            True,
+            f"{hello.device_id} answers, protocol {hello.proto}, firmware "
+            f"{hello.firmware}, pads {', '.join(hello.pads)}",
+        )
         return True
 
     async def _readers(self) -> list[str]:
@@ -163,14 +176,19 @@ class SelfTest:
         working = []
         for pad in self.o.pads:
             ok = self.client.readers_ok.get(pad, True) and pad in self.client.pads
-            detail = self.seen.readers.get(pad, (True, ""))[1] or ("never reported" if pad not in
-                                                                    self.client.pads else "")
+            detail = self.seen.readers.get(pad, (True, ""))[1] or (
+                "never reported" if pad not in self.client.pads else ""
+            )
             if ok:
                 working.append(pad)
                 self._record(f"reader {pad}", True, "answers")
             else:
-                self._record(f"reader {pad}", False, f"offline ({detail}): check its power, its wiring "
-                             "and its chip select; the pad's other checks are skipped")
+                self._record(
+                    f"reader {pad}",
+                    False,
+                    f"offline ({detail}): check its power, its wiring "
+                    "and its chip select; the pad's other checks are skipped",
+                )
         return working
 
     async def _tag(self, pad: str) -> None:
@@ -191,11 +209,15 @@ class SelfTest:
         else:
             uid = next(iter(got))
             start = len(self.seen.reports.get(pad, []))
-            await self._until(lambda: False, self.o.hold_s)          # watch it for hold_s
+            await self._until(lambda: False, self.o.hold_s)  # watch it for hold_s
             lost = sum(1 for _, uids in self.seen.reports.get(pad, [])[start:] if uid not in uids)
             if lost:
-                self._record(item, False, f"{uid} read, then lost {lost} time(s) in {self.o.hold_s:g} s: "
-                             "the antenna is too far from the tag or detuned (metal near it?)")
+                self._record(
+                    item,
+                    False,
+                    f"{uid} read, then lost {lost} time(s) in {self.o.hold_s:g} s: "
+                    "the antenna is too far from the tag or detuned (metal near it?)",
+                )
             else:
                 self._record(item, True, f"{uid} read at once and held for {self.o.hold_s:g} s")
         self.bench.do(f"Take the tag off {pad}.")
@@ -219,9 +241,13 @@ class SelfTest:
         if whole:
             self._record(item, True, f"all {n} read within {self.o.scans} scans ({took:.2f} s)")
         else:
-            self._record(item, False, f"read {len(self._pad(pad))} of {n} within {self.o.scans} scans "
-                         f"({budget:.2f} s): an MFRC522 reads a stack a few cards per scan; a PN5180 "
-                         "build reads it whole (hardware/README.md)")
+            self._record(
+                item,
+                False,
+                f"read {len(self._pad(pad))} of {n} within {self.o.scans} scans "
+                f"({budget:.2f} s): an MFRC522 reads a stack a few cards per scan; a PN5180 "
+                "build reads it whole (hardware/README.md)",
+            )
         self.bench.do(f"Take the stack off {pad}.")
         await self._until(lambda: not self._pad(pad), self.o.wait_s)
 
@@ -235,8 +261,9 @@ class SelfTest:
         await self._until(lambda: set(BUTTONS) <= pressed(), self.o.wait_s)
         missing = [b for b in BUTTONS if b not in pressed()]
         if missing:
-            self._record("buttons", False, "never reported: " + ", ".join(missing) + " (check the wire to "
-                         "its pin and to GND)")
+            self._record(
+                "buttons", False, "never reported: " + ", ".join(missing) + " (check the wire to its pin and to GND)"
+            )
         else:
             self._record("buttons", True, f"all {len(BUTTONS)} report a press")
 
@@ -249,14 +276,22 @@ class SelfTest:
         except CommandFailed as exc:
             self._record("LEDs", False, f"the board did not carry out a command: {exc}")
             return
-        seen = await self._confirm("Did each seat's LED show green, yellow, red, blue and white in turn, "
-                                   "seat1 to seat4?")
+        seen = await self._confirm(
+            "Did each seat's LED show green, yellow, red, blue and white in turn, seat1 to seat4?"
+        )
         if seen is False:
-            self._record("LEDs", False, "commands acknowledged but not seen: check the WS2812 data line "
-                         "(GP15, 330 ohm) and their 5 V")
+            self._record(
+                "LEDs",
+                False,
+                "commands acknowledged but not seen: check the WS2812 data line (GP15, 330 ohm) and their 5 V",
+            )
         else:
-            self._record("LEDs", True, "every colour on every seat acknowledged by the board" +
-                         ("" if seen else " (nobody was asked to look)"))
+            self._record(
+                "LEDs",
+                True,
+                "every colour on every seat acknowledged by the board"
+                + ("" if seen else " (nobody was asked to look)"),
+            )
 
     async def _buzzer(self) -> None:
         try:
@@ -266,11 +301,13 @@ class SelfTest:
             return
         heard = await self._confirm("Did the buzzer sound?")
         if heard is False:
-            self._record("buzzer", False, "command acknowledged but not heard: check GP14, the transistor "
-                         "and the buzzer's 5 V")
+            self._record(
+                "buzzer", False, "command acknowledged but not heard: check GP14, the transistor and the buzzer's 5 V"
+            )
         else:
-            self._record("buzzer", True, "acknowledged by the board" + ("" if heard else
-                                                                         " (nobody was asked to listen)"))
+            self._record(
+                "buzzer", True, "acknowledged by the board" + ("" if heard else " (nobody was asked to listen)")
+            )
 
 
 def summary(results: list[Check]) -> str:

@@ -28,7 +28,7 @@ class NonBlockingSerial(serial.Serial):
             raise serial.PortNotOpenError()
         try:
             assert self.fd is not None  # open (checked above)
-            return os.write(self.fd, bytes(data))   # EAGAIN -> BlockingIOError, EINTR -> InterruptedError
+            return os.write(self.fd, bytes(data))  # EAGAIN -> BlockingIOError, EINTR -> InterruptedError
         except (BlockingIOError, InterruptedError):
             raise
         except OSError as exc:

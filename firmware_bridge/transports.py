@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 # (transport, the protocol protocol_factory made)
 Connection = tuple[asyncio.Transport, asyncio.Protocol]
@@ -32,8 +33,9 @@ def scheme_of(url: str) -> str:
     return head.lower() if sep else ""
 
 
-async def open_connection(loop: asyncio.AbstractEventLoop, protocol_factory: Callable[[], asyncio.Protocol],
-                          url: str, **serial_options: Any) -> Connection:
+async def open_connection(
+    loop: asyncio.AbstractEventLoop, protocol_factory: Callable[[], asyncio.Protocol], url: str, **serial_options: Any
+) -> Connection:
     """(transport, protocol) for ``url``; raises OSError/SerialException when it cannot open."""
     opener = _SCHEMES.get(scheme_of(url))
     if opener is not None:
@@ -45,6 +47,7 @@ async def open_connection(loop: asyncio.AbstractEventLoop, protocol_factory: Cal
         from serial_asyncio_fast import connection_for_serial
 
         from .serialport import NonBlockingSerial
+
         port = await loop.run_in_executor(None, partial(NonBlockingSerial, url, **serial_options))
         try:
             return await connection_for_serial(loop, protocol_factory, port)
@@ -52,4 +55,5 @@ async def open_connection(loop: asyncio.AbstractEventLoop, protocol_factory: Cal
             port.close()
             raise
     from serial_asyncio_fast import create_serial_connection
+
     return await create_serial_connection(loop, protocol_factory, url, **serial_options)

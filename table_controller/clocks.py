@@ -1,8 +1,12 @@
 """Shot clocks (RULES.md §10) on an injected monotonic clock.
 
-    >>> clocks = ShotClocks(clock=FakeClock())
-    >>> clocks.sync({"Anna": ("exchange", step)})      # whose clock runs, for what
-    >>> clocks.poll()                                  # [Timeout("Anna", "exchange")] once run out
+    >>> fake = FakeClock()
+    >>> clocks = ShotClocks(clock=fake)
+    >>> clocks.sync({"Anna": ("exchange", 1)})     # whose clock runs, for what (and which turn)
+    >>> fake.advance(29.0); clocks.poll()
+    []
+    >>> fake.advance(1.0); [a.to_dict() for a in clocks.poll()]   # run out: a timeout action
+    [{'do': 'timeout', 'player': 'Anna', 'clock': 'exchange'}]
 
 Defaults are D11 (30 s exchange, all placing players at once; 10 s Chicago question;
 20 s per card; 15 s quad choice), configurable per event.  Expiry (D12): the exchange
@@ -49,7 +53,7 @@ class _Running:
     kind: str
     token: Any
     limit: float
-    used: float = 0.0          # seconds run while not paused
+    used: float = 0.0  # seconds run while not paused
     since: float | None = None  # when it last resumed (None: stopped by a pause)
     expired: bool = False
 
@@ -61,8 +65,12 @@ class _TimeCall:
 
 
 class ShotClocks:
-    def __init__(self, limits: Mapping[str, float] | None = None, clock: Clock | None = None,
-                 time_call: tuple[float, float] = TIME_CALL_SECONDS) -> None:
+    def __init__(
+        self,
+        limits: Mapping[str, float] | None = None,
+        clock: Clock | None = None,
+        time_call: tuple[float, float] = TIME_CALL_SECONDS,
+    ) -> None:
         merged = dict(DEFAULT_CLOCKS)
         for k, v in (limits or {}).items():
             if k not in DEFAULT_CLOCKS:
@@ -158,8 +166,12 @@ class ShotClocks:
         """For the dashboard: every running clock, overtime as a negative remainder."""
         seats = {}
         for p, r in self._running.items():
-            seats[p] = {"clock": r.kind, "remaining": round(r.limit - self._used(r), 1),
-                        "limit": r.limit, "expired": r.expired}
+            seats[p] = {
+                "clock": r.kind,
+                "remaining": round(r.limit - self._used(r), 1),
+                "limit": r.limit,
+                "expired": r.expired,
+            }
         calls = {}
         first, countdown = self.time_call_s
         for p, c in self._calls.items():
@@ -188,9 +200,11 @@ class ShotClocks:
 
     def snapshot(self) -> dict[str, Any]:
         """What the log keeps ("clock" records): seconds left per player, paused."""
-        return {"remaining": {p: max(0.0, round(r.limit - self._used(r), 3)) for p, r in self._running.items()},
-                "paused": self.paused,
-                "extra": {"kinds": {p: r.kind for p, r in self._running.items()}}}
+        return {
+            "remaining": {p: max(0.0, round(r.limit - self._used(r), 3)) for p, r in self._running.items()},
+            "paused": self.paused,
+            "extra": {"kinds": {p: r.kind for p, r in self._running.items()}},
+        }
 
 
 def waiting_clocks(phase: str, to_act, placed, asking_trick_token) -> dict[str, tuple[str, Any]]:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.errors import CardError
@@ -48,9 +48,9 @@ def _uid(text: object) -> str:
 class DeckReport:
     """The result of checking a deck (or a scan of it) against the 52 cards."""
 
-    missing: tuple[Card, ...] = ()          # cards no registered (or seen) UID stands for
+    missing: tuple[Card, ...] = ()  # cards no registered (or seen) UID stands for
     duplicates: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # card code -> UIDs
-    unknown: tuple[str, ...] = ()           # UIDs seen that the deck does not know
+    unknown: tuple[str, ...] = ()  # UIDs seen that the deck does not know
 
     @property
     def ok(self) -> bool:
@@ -72,13 +72,14 @@ class DeckReport:
 @dataclass(frozen=True, slots=True)
 class Deck:
     name: str
-    cards: Mapping[str, Card]            # UID -> card
-    puck: str | None = None              # the dealer button puck's tag
+    cards: Mapping[str, Card]  # UID -> card
+    puck: str | None = None  # the dealer button puck's tag
 
     # --- building ----------------------------------------------------------------------
     @classmethod
-    def from_order(cls, uids: Iterable[str], order: Iterable[Card] = FULL_DECK, name: str = "deck",
-                   puck: str | None = None) -> "Deck":
+    def from_order(
+        cls, uids: Iterable[str], order: Iterable[Card] = FULL_DECK, name: str = "deck", puck: str | None = None
+    ) -> Deck:
         """UIDs scanned one card at a time in a known order (default: 2S 3S ... AC)."""
         uids = [_uid(u) for u in uids]
         order = list(order)
@@ -87,7 +88,7 @@ class Deck:
         return cls.from_pairs(zip(uids, order), name, puck)
 
     @classmethod
-    def from_pairs(cls, pairs: Iterable[tuple[str, Card]], name: str = "deck", puck: str | None = None) -> "Deck":
+    def from_pairs(cls, pairs: Iterable[tuple[str, Card]], name: str = "deck", puck: str | None = None) -> Deck:
         cards: dict[str, Card] = {}
         for uid, card in pairs:
             uid = _uid(uid)
@@ -110,7 +111,7 @@ class Deck:
                 return u
         return None
 
-    def with_card(self, uid: str, card: Card) -> "Deck":
+    def with_card(self, uid: str, card: Card) -> Deck:
         """A correction: this UID is this card (a replaced or unreadable inlay)."""
         cards = {u: c for u, c in self.cards.items() if c != card}
         cards[_uid(uid)] = card
@@ -140,14 +141,17 @@ class Deck:
 
     # --- files -------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        out = {"format": FORMAT, "name": self.name,
-               "cards": {u: c.code for u, c in sorted(self.cards.items(), key=lambda kv: kv[1])}}
+        out = {
+            "format": FORMAT,
+            "name": self.name,
+            "cards": {u: c.code for u, c in sorted(self.cards.items(), key=lambda kv: kv[1])},
+        }
         if self.puck:
             out["puck"] = self.puck
         return out
 
     @classmethod
-    def from_dict(cls, d: object) -> "Deck":
+    def from_dict(cls, d: object) -> Deck:
         if not isinstance(d, Mapping) or d.get("format") != FORMAT:
             raise DeckError(f"not a deck file (expected format {FORMAT!r})")
         cards = d.get("cards")
@@ -172,7 +176,7 @@ class Deck:
         os.replace(tmp, path)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Deck":
+    def load(cls, path: str | os.PathLike) -> Deck:
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
@@ -213,5 +217,8 @@ def virtual_uid(code: str, salt: str = "", inlay: str = "iso14443") -> str:
 def virtual_deck(salt: str = "", inlay: str = "iso14443") -> Deck:
     """The virtual deck as if registered at the table (the simulated table deals it);
     ``inlay="iso15693"`` for a table with PN5180 readers."""
-    return Deck.from_pairs(((virtual_uid(c.code, salt, inlay), c) for c in FULL_DECK),
-                           "virtual" + (f"-{salt}" if salt else ""), virtual_uid(PUCK, inlay=inlay))
+    return Deck.from_pairs(
+        ((virtual_uid(c.code, salt, inlay), c) for c in FULL_DECK),
+        "virtual" + (f"-{salt}" if salt else ""),
+        virtual_uid(PUCK, inlay=inlay),
+    )

@@ -22,13 +22,19 @@ def render_text(doc: dict[str, Any]) -> str:
     for g in doc["games"]:
         said = set(g["said_chicago"])
         out.append("")
-        status = f"winner {g['winner']}" if g["finished"] and g["winner"] else ("finished" if g["finished"] else "in progress")
+        status = (
+            f"winner {g['winner']}"
+            if g["finished"] and g["winner"]
+            else ("finished" if g["finished"] else "in progress")
+        )
         out.append(f"Game {g['number']} ({status})")
         names = list(g["scores"])
         for name in names:
             label = f"({name})" if name in said else name  # r10: circled
             label += "*" * g["won_chicagos"].get(name, 0)
-            gained = sum(a["points"] for d in g["deals"] for a in d["awards"] if a["player"] == name and a["points"] > 0)
+            gained = sum(
+                a["points"] for d in g["deals"] for a in d["awards"] if a["player"] == name and a["points"] > 0
+            )
             lost = -sum(a["points"] for d in g["deals"] for a in d["awards"] if a["player"] == name and a["points"] < 0)
             place = g["places"].get(name)
             pp = g["placement_points"].get(name)
@@ -44,12 +50,16 @@ def render_text(doc: dict[str, Any]) -> str:
     out.append("")
     out.append("Table" + (" (finished)" if t["finished"] else ""))
     for s in t["standings"]:
-        out.append(f"  {s['rank']}. {s['player']:<12} {_fmt(s['placement_points'])} placement points, "
-                   f"{s['score_total']} points, {s['won_chicagos']} won Chicagos")
+        out.append(
+            f"  {s['rank']}. {s['player']:<12} {_fmt(s['placement_points'])} placement points, "
+            f"{s['score_total']} points, {s['won_chicagos']} won Chicagos"
+        )
     c = doc["current"]
     out.append("")
-    out.append(f"Now: game {c['game']}, deal {c['deal']}, {c['phase']}" +
-               (f", waiting for {', '.join(c['to_act'])}" if c["to_act"] else ""))
+    out.append(
+        f"Now: game {c['game']}, deal {c['deal']}, {c['phase']}"
+        + (f", waiting for {', '.join(c['to_act'])}" if c["to_act"] else "")
+    )
     if doc["rejected"]:
         out.append("")
         out.append("Rejected lines:")

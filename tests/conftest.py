@@ -1,7 +1,6 @@
 """Suite-wide test settings."""
 
 import pytest
-
 from hypothesis import settings
 
 # Speed is measured by the benchmarks in tests/bench, never by a unit test: hypothesis's

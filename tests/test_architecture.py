@@ -18,10 +18,19 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("table_controller", "dashboard", "hardware", "firmware_bridge", "vision")
 
 # The core of the controller: what runs a table, with no web, no simulation, no device.
-CORE = ("table_controller.rules", "table_controller.sensing", "table_controller.store",
-        "table_controller.live", "table_controller.views", "table_controller.deck",
-        "table_controller.clocks", "table_controller.sensor_events", "table_controller.scoresheet_text",
-        "table_controller.analysis", "table_controller.tournament")
+CORE = (
+    "table_controller.rules",
+    "table_controller.sensing",
+    "table_controller.store",
+    "table_controller.live",
+    "table_controller.views",
+    "table_controller.deck",
+    "table_controller.clocks",
+    "table_controller.sensor_events",
+    "table_controller.scoresheet_text",
+    "table_controller.analysis",
+    "table_controller.tournament",
+)
 APP = "table_controller.app"
 SIM = "table_controller.sim"
 
@@ -69,6 +78,7 @@ def _running_nodes(tree: ast.AST):
 def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
     """Module -> the project modules it imports (``from p import m`` counts as importing
     ``p.m`` when that is a module, else ``p``)."""
+
     def known(name: str) -> str | None:
         while name and name not in modules:
             name = name.rpartition(".")[0]
@@ -83,7 +93,7 @@ def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
                 targets.update(known(a.name) for a in node.names)
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
-                    base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
                     source = ".".join(base + ([node.module] if node.module else []))
                 else:
                     source = node.module or ""
@@ -149,8 +159,12 @@ def _defined(tree: ast.AST) -> set[str]:
             out.add(node.name)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             out.add(node.id)
-        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
-              and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+        ):
             out.add(node.attr)
         elif isinstance(node, ast.arg):
             out.add(node.arg)
@@ -211,8 +225,9 @@ def test_the_rules_import_nothing_of_the_project_outside_the_rules():
 
 def test_the_bridge_and_the_camera_share_only_the_sensor_events():
     arrows = _arrows(("firmware_bridge", "vision"), PACKAGES)
-    own = [a for a in arrows
-           if _in(a.split(" -> ")[1], a.split(".")[0].split(" ")[0], "table_controller.sensor_events")]
+    own = [
+        a for a in arrows if _in(a.split(" -> ")[1], a.split(".")[0].split(" ")[0], "table_controller.sensor_events")
+    ]
     assert sorted(set(arrows) - set(own)) == []
     assert _arrows(("table_controller.sensor_events",), PACKAGES) == []
 
@@ -223,9 +238,22 @@ def test_the_dashboard_shows_a_table_and_never_wires_one():
 
 def test_the_simulator_plays_the_world_not_the_controller():
     # the simulated table may use the bridge's transports and the table's virtual deck
-    assert _arrows(("hardware",), ("dashboard", APP, SIM, "vision", "table_controller.live",
-                                   "table_controller.sensing", "table_controller.store",
-                                   "table_controller.views")) == []
+    assert (
+        _arrows(
+            ("hardware",),
+            (
+                "dashboard",
+                APP,
+                SIM,
+                "vision",
+                "table_controller.live",
+                "table_controller.sensing",
+                "table_controller.store",
+                "table_controller.views",
+            ),
+        )
+        == []
+    )
     assert _arrows((SIM,), (APP, "dashboard")) == []
 
 
@@ -264,9 +292,9 @@ def planted(tmp_path: Path) -> dict[str, Path]:
         "__init__": "",
         "a": "from . import b\ndef _helper():\n    pass\nclass A:\n    def __init__(self):\n        self._mine = 1\n",
         "b": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .c import C\n"
-             "def f(x):\n    from .a import A\n    return x._mine, A()._hidden\n",
+        "def f(x):\n    from .a import A\n    return x._mine, A()._hidden\n",
         "c": "from .a import _helper\nclass C:\n    _hidden = 2\n    def g(self, o):\n"
-             "        return self._hidden, super()._mine, o._unknown_anywhere\n",
+        "        return self._hidden, super()._mine, o._unknown_anywhere\n",
     }
     for name, text in sources.items():
         (tmp_path / "pkg" / f"{name}.py").write_text(text)

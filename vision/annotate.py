@@ -30,8 +30,9 @@ def calibration_picture(frame: np.ndarray, cal: Calibration) -> np.ndarray:
     for marker_id, corners in detect_markers(frame).items():
         pts = corners.astype(np.int32)
         cv2.polylines(img, [pts], True, (0, 255, 0), 2, cv2.LINE_AA)
-        cv2.putText(img, str(marker_id), tuple(pts[0] + [4, -6]), cv2.FONT_HERSHEY_SIMPLEX, 0.8,
-                    (0, 255, 0), 2, cv2.LINE_AA)
+        cv2.putText(
+            img, str(marker_id), tuple(pts[0] + [4, -6]), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 255, 0), 2, cv2.LINE_AA
+        )
     lay = cal.layout
     felt = cal.to_image([(0, 0), (lay.width, 0), (lay.width, lay.height), (0, lay.height)]).astype(np.int32)
     cv2.polylines(img, [felt], True, (255, 255, 255), 1, cv2.LINE_AA)

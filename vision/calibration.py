@@ -43,25 +43,37 @@ class Calibration:
         return cv2.perspectiveTransform(pts, self.matrix).reshape(-1, 2)
 
     def to_dict(self) -> dict:
-        return {"format": "chicago-table camera calibration 1",
-                "table_to_image": [list(r) for r in self.table_to_image],
-                "image_size": list(self.image_size), "markers_seen": list(self.markers_seen),
-                "error_mm": self.error_mm, "layout": self.layout.to_dict()}
+        return {
+            "format": "chicago-table camera calibration 1",
+            "table_to_image": [list(r) for r in self.table_to_image],
+            "image_size": list(self.image_size),
+            "markers_seen": list(self.markers_seen),
+            "error_mm": self.error_mm,
+            "layout": self.layout.to_dict(),
+        }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Calibration":
+    def from_dict(cls, data: dict) -> Calibration:
         try:
             m = np.array(data["table_to_image"], np.float64)
             size = tuple(int(v) for v in data["image_size"])
             layout = TableLayout.from_dict(data["layout"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise CalibrationError(f"calibration data is incomplete or malformed ({exc}); "
-                                   "run 'chicago-table camera calibrate' again") from exc
+            raise CalibrationError(
+                f"calibration data is incomplete or malformed ({exc}); run 'chicago-table camera calibrate' again"
+            ) from exc
         if m.shape != (3, 3) or not np.isfinite(m).all() or len(size) != 2 or min(size) <= 0:
-            raise CalibrationError("calibration homography must be a finite 3x3 matrix and the "
-                                   "image size two positive numbers; run 'chicago-table camera calibrate' again")
-        return cls(tuple(tuple(float(v) for v in r) for r in m), size, layout,
-                   tuple(int(i) for i in data.get("markers_seen", ())), float(data.get("error_mm", 0.0)))
+            raise CalibrationError(
+                "calibration homography must be a finite 3x3 matrix and the "
+                "image size two positive numbers; run 'chicago-table camera calibrate' again"
+            )
+        return cls(
+            tuple(tuple(float(v) for v in r) for r in m),
+            size,
+            layout,
+            tuple(int(i) for i in data.get("markers_seen", ())),
+            float(data.get("error_mm", 0.0)),
+        )
 
     def save(self, path: str) -> None:
         try:
@@ -72,13 +84,14 @@ class Calibration:
             raise CalibrationError(f"cannot write calibration {path}: {exc.strerror}") from exc
 
     @classmethod
-    def load(cls, path: str) -> "Calibration":
+    def load(cls, path: str) -> Calibration:
         try:
             with open(path, encoding="utf-8") as fh:
                 data = json.load(fh)
         except OSError as exc:
-            raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}; "
-                                   "make one with 'chicago-table camera calibrate'") from exc
+            raise CalibrationError(
+                f"cannot read calibration {path}: {exc.strerror}; make one with 'chicago-table camera calibrate'"
+            ) from exc
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise CalibrationError(f"calibration {path} is not JSON: {exc}") from exc
         if not isinstance(data, dict):
@@ -110,7 +123,8 @@ def calibrate(frame: np.ndarray, layout: TableLayout | None = None) -> Calibrati
         wanted = ", ".join(str(m.id) for m in layout.markers)
         raise CalibrationError(
             f"found {len(known)} of the table's markers (ids {wanted}, {ARUCO_DICT}); at least two must be "
-            "visible: check that the felt's corners are in the picture, lit, and not covered")
+            "visible: check that the felt's corners are in the picture, lit, and not covered"
+        )
     img_pts = np.concatenate([known[i] for i in sorted(known)]).astype(np.float64)
     tab_pts = np.array([c for i in sorted(known) for c in markers[i].corners()], np.float64)
     h, _ = cv2.findHomography(tab_pts, img_pts, 0)
@@ -119,8 +133,11 @@ def calibrate(frame: np.ndarray, layout: TableLayout | None = None) -> Calibrati
     back = cv2.perspectiveTransform(img_pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(-1, 2)
     error = float(np.linalg.norm(back - tab_pts, axis=1).mean())
     if error > MAX_ERROR_MM:
-        raise CalibrationError(f"markers disagree by {error:.1f} mm on average: one may have moved or the "
-                               "layout file does not match the felt")
+        raise CalibrationError(
+            f"markers disagree by {error:.1f} mm on average: one may have moved or the "
+            "layout file does not match the felt"
+        )
     height, width = frame.shape[:2]
-    return Calibration(tuple(tuple(float(v) for v in r) for r in h), (width, height), layout,
-                       tuple(sorted(known)), round(error, 3))
+    return Calibration(
+        tuple(tuple(float(v) for v in r) for r in h), (width, height), layout, tuple(sorted(known)), round(error, 3)
+    )

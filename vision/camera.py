@@ -25,7 +25,7 @@ sensing fuses camera and RFID without knowing the source)::
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -42,16 +42,22 @@ __all__ = ["MIN_CONFIDENCE", "TableCamera", "to_events"]
 
 def to_events(readings: dict[str, PadReading], at: float) -> list[CameraPad]:
     """Pad readings as sensor events, in the layout's pad order."""
-    return [CameraPad(at, r.pad, r.face_down,
-                      tuple(CardSighting(c.code, float(c.confidence)) for c in r.face_up))
-            for r in readings.values()]
+    return [
+        CameraPad(at, r.pad, r.face_down, tuple(CardSighting(c.code, float(c.confidence)) for c in r.face_up))
+        for r in readings.values()
+    ]
 
 
 class TableCamera:
     """A calibrated camera over one table."""
 
-    def __init__(self, source: CameraSource, calibration: Calibration,
-                 clock: Callable[[], float] = time.monotonic, photo: Recogniser | None = None):
+    def __init__(
+        self,
+        source: CameraSource,
+        calibration: Calibration,
+        clock: Callable[[], float] = time.monotonic,
+        photo: Recogniser | None = None,
+    ):
         self.source = source
         self.calibration = calibration
         self.reader = TableReader(calibration, photo)  # photo: names what the templates cannot

@@ -1,8 +1,8 @@
 """``chicago-table camera``: calibrate and view the table camera, read cards in photos.
 
-    $ chicago-table camera calibrate --source 0 --out table1.json --picture table1.png
-    $ chicago-table camera view --source 0 --calibration table1.json --out live.png
-    $ chicago-table camera read ...            (photographs; see its --help)
+$ chicago-table camera calibrate --source 0 --out table1.json --picture table1.png
+$ chicago-table camera view --source 0 --calibration table1.json --out live.png
+$ chicago-table camera read ...            (photographs; see its --help)
 """
 
 from __future__ import annotations
@@ -17,42 +17,62 @@ _SOURCE_HELP = "camera device index (0), video file, or stream URL (rtsp://, htt
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.description = ("The overhead table camera: calibrate it from the markers on the felt, "
-                          "watch what it reads on every pad, or read cards in photographs.")
+    parser.description = (
+        "The overhead table camera: calibrate it from the markers on the felt, "
+        "watch what it reads on every pad, or read cards in photographs."
+    )
     sub = parser.add_subparsers(dest="camera_command", metavar="SUBCOMMAND", parser_class=_LazyParser)
 
-    cal = sub.add_parser("calibrate", help="find the table in one frame and save the calibration",
-                         description="Find the ArUco markers on the felt in one frame, save the table "
-                         "geometry as JSON and write an annotated picture to check by eye. Run it "
-                         "again whenever the camera was moved or bumped.")
+    cal = sub.add_parser(
+        "calibrate",
+        help="find the table in one frame and save the calibration",
+        description="Find the ArUco markers on the felt in one frame, save the table "
+        "geometry as JSON and write an annotated picture to check by eye. Run it "
+        "again whenever the camera was moved or bumped.",
+    )
     src = cal.add_mutually_exclusive_group(required=True)
     src.add_argument("--source", help=_SOURCE_HELP)
     src.add_argument("--image", help="calibrate from a still picture instead of a camera")
     _capture_options(cal)
     cal.add_argument("--layout", help="table layout JSON (markers and pads); default: the championship felt")
     cal.add_argument("--out", default="camera-calibration.json", help="where to save the calibration (%(default)s)")
-    cal.add_argument("--picture", default="camera-calibration.png",
-                     help="annotated picture of markers and pads to check by eye (%(default)s)")
+    cal.add_argument(
+        "--picture",
+        default="camera-calibration.png",
+        help="annotated picture of markers and pads to check by eye (%(default)s)",
+    )
     cal.set_defaults(camera_main=_calibrate)
 
-    view = sub.add_parser("view", help="show the annotated live picture for set-up",
-                          description="Read every pad continuously and write the annotated picture "
-                          "(pads, card rows, what was read) to --out, refreshed as it goes, with one "
-                          "line per change on the terminal. Stop with Ctrl-C.")
+    view = sub.add_parser(
+        "view",
+        help="show the annotated live picture for set-up",
+        description="Read every pad continuously and write the annotated picture "
+        "(pads, card rows, what was read) to --out, refreshed as it goes, with one "
+        "line per change on the terminal. Stop with Ctrl-C.",
+    )
     view.add_argument("--source", required=True, help=_SOURCE_HELP)
     view.add_argument("--calibration", required=True, help="calibration JSON from 'camera calibrate'")
     _capture_options(view)
-    view.add_argument("--out", default="camera-view.png", help="annotated picture, rewritten as frames come (%(default)s)")
+    view.add_argument(
+        "--out", default="camera-view.png", help="annotated picture, rewritten as frames come (%(default)s)"
+    )
     view.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: until the end or Ctrl-C)")
     view.add_argument("--every", type=float, default=0.5, help="seconds between picture refreshes (%(default)s)")
-    view.add_argument("--no-photo", action="store_true",
-                      help="do not ask the photo reader (camera read's networks) to name a face-up card "
-                           "the templates cannot; by default it does, at its --min-confidence")
+    view.add_argument(
+        "--no-photo",
+        action="store_true",
+        help="do not ask the photo reader (camera read's networks) to name a face-up card "
+        "the templates cannot; by default it does, at its --min-confidence",
+    )
     view.set_defaults(camera_main=_view)
 
     # The photo reader (issue 9) owns its options; it is imported only when 'read' is used.
-    sub.add_parser("read", help="read every card in still pictures (no calibration needed)",
-                   description="Read cards in photographs.", setup=_setup_read)
+    sub.add_parser(
+        "read",
+        help="read every card in still pictures (no calibration needed)",
+        description="Read cards in photographs.",
+        setup=_setup_read,
+    )
 
 
 class _LazyParser(argparse.ArgumentParser):
@@ -91,8 +111,10 @@ def _capture_options(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     handler = getattr(args, "camera_main", None)
     if handler is None:
-        print("chicago-table camera: choose a subcommand: calibrate, view or read "
-              "(see 'chicago-table camera --help')", file=sys.stderr)
+        print(
+            "chicago-table camera: choose a subcommand: calibrate, view or read (see 'chicago-table camera --help')",
+            file=sys.stderr,
+        )
         return 2
     from .errors import VisionError
 
@@ -134,8 +156,10 @@ def _calibrate(args) -> int:
     if not cv2.imwrite(args.picture, picture):
         raise VisionError(f"cannot write picture {args.picture!r}")
     cal.save(args.out)
-    print(f"calibrated from markers {list(cal.markers_seen)} (mean error {cal.error_mm:.2f} mm) for "
-          f"{cal.image_size[0]}x{cal.image_size[1]} frames")
+    print(
+        f"calibrated from markers {list(cal.markers_seen)} (mean error {cal.error_mm:.2f} mm) for "
+        f"{cal.image_size[0]}x{cal.image_size[1]} frames"
+    )
     print(f"saved {args.out}; check the pads on {args.picture}")
     return 0
 
@@ -199,6 +223,8 @@ def _write(cv2, path: str, img) -> None:
 
 
 def _read_unavailable(args) -> int:
-    print("chicago-table camera read: not available: the photo reader (vision.photo_reader, issue 9) "
-          "is not installed", file=sys.stderr)
+    print(
+        "chicago-table camera read: not available: the photo reader (vision.photo_reader, issue 9) is not installed",
+        file=sys.stderr,
+    )
     return 2

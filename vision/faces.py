@@ -58,7 +58,7 @@ def suit_mask(suit: str, size: int) -> np.ndarray:
         if suit == "S":  # a spade is a heart upside down with a stem
             m = cv2.flip(m, 0)
             m = np.roll(m, -int(s * 0.2), axis=0)
-            m[int(s * 0.78):, :] = 0
+            m[int(s * 0.78) :, :] = 0
             stem = np.array([[c, int(s * 0.55)], [c + int(s * 0.16), s - 1], [c - int(s * 0.16), s - 1]], np.int32)
             cv2.fillPoly(m, [stem], 255, cv2.LINE_AA)
     elif suit == "C":
@@ -83,15 +83,15 @@ def text_mask(text: str, w: int, h: int, thickness: int = 0) -> np.ndarray:
     canvas = np.zeros((tht + base + 2 * th, tw + 2 * th), np.uint8)
     cv2.putText(canvas, text, (th, tht + th), font, scale, 255, th, cv2.LINE_AA)
     ys, xs = np.nonzero(canvas > 40)
-    canvas = canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     return cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
 
 
 def _stamp(img: np.ndarray, mask: np.ndarray, x: int, y: int, color) -> None:
     h, w = mask.shape
     a = (mask.astype(np.float32) / 255.0)[..., None]
-    roi = img[y:y + h, x:x + w].astype(np.float32)
-    img[y:y + h, x:x + w] = (roi * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
+    roi = img[y : y + h, x : x + w].astype(np.float32)
+    img[y : y + h, x : x + w] = (roi * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
 
 
 def _index(img: np.ndarray, code: str, color) -> None:
@@ -116,8 +116,18 @@ _PIPS: dict[int, list[tuple[float, float]]] = {
     7: [(22, 24), (41, 24), (31.5, 34), (22, 44), (41, 44), (22, 64), (41, 64)],
     8: [(22, 24), (41, 24), (31.5, 34), (22, 44), (41, 44), (31.5, 54), (22, 64), (41, 64)],
     9: [(22, 24), (41, 24), (22, 37.3), (41, 37.3), (31.5, 44), (22, 50.7), (41, 50.7), (22, 64), (41, 64)],
-    10: [(22, 24), (41, 24), (31.5, 30.7), (22, 37.3), (41, 37.3), (22, 50.7), (41, 50.7), (31.5, 57.3),
-         (22, 64), (41, 64)],
+    10: [
+        (22, 24),
+        (41, 24),
+        (31.5, 30.7),
+        (22, 37.3),
+        (41, 37.3),
+        (22, 50.7),
+        (41, 50.7),
+        (31.5, 57.3),
+        (22, 64),
+        (41, 64),
+    ],
 }
 
 
@@ -155,8 +165,8 @@ def card_face(code: str) -> np.ndarray:
             m = pip if py <= 44 or n == 1 else cv2.flip(pip, -1)
             _stamp(img, m, _mm(px - size / 2), _mm(py - size / 2), color)
     # The bottom-right index is the top-left one turned half round.
-    corner = img[:_mm(25), :_mm(13)].copy()
-    img[H - _mm(25):, W - _mm(13):] = cv2.flip(corner, -1)
+    corner = img[: _mm(25), : _mm(13)].copy()
+    img[H - _mm(25) :, W - _mm(13) :] = cv2.flip(corner, -1)
     return img
 
 
@@ -183,7 +193,7 @@ def card_back(color: str = "blue") -> np.ndarray:
     img = np.zeros((H, W, 3), np.uint8)
     img[:] = PAPER
     b = _mm(BACK_BORDER_MM)
-    inner = img[b:H - b, b:W - b]
+    inner = img[b : H - b, b : W - b]
     inner[:] = base
     step = _mm(3)
     ih, iw = inner.shape[:2]

@@ -47,8 +47,10 @@ class Pad:
     def corners(self, margin: float = 0.0) -> list[tuple[float, float]]:
         """Table-mm corners of the pad (grown by ``margin``): TL, TR, BR, BL upright."""
         m = margin
-        return [self.to_table(p) for p in ((-m, -m), (self.width + m, -m),
-                                           (self.width + m, self.depth + m), (-m, self.depth + m))]
+        return [
+            self.to_table(p)
+            for p in ((-m, -m), (self.width + m, -m), (self.width + m, self.depth + m), (-m, self.depth + m))
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +87,9 @@ class TableLayout:
         return next((m for m in self.markers if m.id == marker_id), None)
 
     @classmethod
-    def default(cls) -> "TableLayout":
+    def default(cls) -> TableLayout:
         """The championship felt: 800 x 450 mm under the camera, four corner markers."""
-        markers = (Marker(0, 10, 10, 40), Marker(1, 750, 10, 40),
-                   Marker(2, 750, 400, 40), Marker(3, 10, 400, 40))
+        markers = (Marker(0, 10, 10, 40), Marker(1, 750, 10, 40), Marker(2, 750, 400, 40), Marker(3, 10, 400, 40))
         pads = (
             Pad("seat1", 400, 380, 300, 120, 0),
             Pad("seat2", 730, 225, 300, 120, -90),
@@ -99,20 +100,37 @@ class TableLayout:
         return cls(800.0, 450.0, markers, pads)
 
     def to_dict(self) -> dict:
-        return {"width": self.width, "height": self.height,
-                "markers": [asdict(m) for m in self.markers], "pads": [asdict(p) for p in self.pads]}
+        return {
+            "width": self.width,
+            "height": self.height,
+            "markers": [asdict(m) for m in self.markers],
+            "pads": [asdict(p) for p in self.pads],
+        }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "TableLayout":
+    def from_dict(cls, data: dict) -> TableLayout:
         try:
-            layout = cls(float(data["width"]), float(data["height"]),
-                         tuple(Marker(int(m["id"]), float(m["x"]), float(m["y"]), float(m["size"]))
-                               for m in data["markers"]),
-                         tuple(Pad(str(p["name"]), float(p["cx"]), float(p["cy"]), float(p["width"]),
-                                   float(p["depth"]), float(p["angle"])) for p in data["pads"]))
+            layout = cls(
+                float(data["width"]),
+                float(data["height"]),
+                tuple(Marker(int(m["id"]), float(m["x"]), float(m["y"]), float(m["size"])) for m in data["markers"]),
+                tuple(
+                    Pad(
+                        str(p["name"]),
+                        float(p["cx"]),
+                        float(p["cy"]),
+                        float(p["width"]),
+                        float(p["depth"]),
+                        float(p["angle"]),
+                    )
+                    for p in data["pads"]
+                ),
+            )
         except (KeyError, TypeError, ValueError) as exc:
-            raise CalibrationError(f"table layout is incomplete or malformed ({exc!r}); "
-                                   "expected width, height, markers[id,x,y,size], pads[name,cx,cy,width,depth,angle]") from exc
+            raise CalibrationError(
+                f"table layout is incomplete or malformed ({exc!r}); "
+                "expected width, height, markers[id,x,y,size], pads[name,cx,cy,width,depth,angle]"
+            ) from exc
         if len(layout.markers) < 2:
             raise CalibrationError("a table layout needs at least two markers")
         if len({p.name for p in layout.pads}) != len(layout.pads):
@@ -120,7 +138,7 @@ class TableLayout:
         return layout
 
     @classmethod
-    def load(cls, path: str) -> "TableLayout":
+    def load(cls, path: str) -> TableLayout:
         try:
             with open(path, encoding="utf-8") as fh:
                 return cls.from_dict(json.load(fh))

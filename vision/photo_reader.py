@@ -35,14 +35,26 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = READ_DESCRIPTION
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="picture files (JPEG, PNG, ...)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object: {\"images\": [...]}")
-    parser.add_argument("--annotate", metavar="DIR", type=Path,
-                        help="also write each picture with its findings drawn into DIR (created if missing)")
-    parser.add_argument("--min-confidence", type=_probability, default=DEFAULT_MIN_CONFIDENCE, metavar="P",
-                        help=f"report a card only when at least this sure (0..1, default {DEFAULT_MIN_CONFIDENCE})")
+    parser.add_argument("--json", action="store_true", help='print one JSON object: {"images": [...]}')
+    parser.add_argument(
+        "--annotate",
+        metavar="DIR",
+        type=Path,
+        help="also write each picture with its findings drawn into DIR (created if missing)",
+    )
+    parser.add_argument(
+        "--min-confidence",
+        type=_probability,
+        default=DEFAULT_MIN_CONFIDENCE,
+        metavar="P",
+        help=f"report a card only when at least this sure (0..1, default {DEFAULT_MIN_CONFIDENCE})",
+    )
     parser.add_argument("--no-backs", action="store_true", help="do not report face-down cards ('back')")
-    parser.add_argument("--unknown", action="store_true",
-                        help="also list index corners that could not be read confidently, as 'unknown'")
+    parser.add_argument(
+        "--unknown",
+        action="store_true",
+        help="also list index corners that could not be read confidently, as 'unknown'",
+    )
 
 
 def _probability(text: str) -> float:
@@ -87,8 +99,12 @@ def main_read(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"error: {exc}", file=sys.stderr)
             continue
-        entry = {"file": name, "cards": [
-            {"card": c.card, "confidence": c.confidence, "corners": [list(p) for p in c.corners]} for c in cards]}
+        entry = {
+            "file": name,
+            "cards": [
+                {"card": c.card, "confidence": c.confidence, "corners": [list(p) for p in c.corners]} for c in cards
+            ],
+        }
         results.append(entry)
         if args.annotate:
             try:
@@ -111,10 +127,11 @@ def _print_list(results: list[dict]) -> None:
         if "error" in entry and not entry["cards"]:
             continue  # already said on stderr
         cards = entry["cards"]
-        print(f"{entry['file']}: {len(cards)} card{'s' if len(cards) != 1 else ''}"
-              + ("" if cards else " seen"))
+        print(f"{entry['file']}: {len(cards)} card{'s' if len(cards) != 1 else ''}" + ("" if cards else " seen"))
         for c in cards:
             xs = [p[0] for p in c["corners"]]
             ys = [p[1] for p in c["corners"]]
-            print(f"  {c['card']:>7}  {c['confidence']:.2f}  at x {min(xs):.0f}..{max(xs):.0f}, "
-                  f"y {min(ys):.0f}..{max(ys):.0f}")
+            print(
+                f"  {c['card']:>7}  {c['confidence']:.2f}  at x {min(xs):.0f}..{max(xs):.0f}, "
+                f"y {min(ys):.0f}..{max(ys):.0f}"
+            )

@@ -17,8 +17,9 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .cardcodes import RANKS, SUITS
-from .faces import PAPER, PX_PER_MM as FACE_PX, card_face
+from .cardcodes import RANKS
+from .faces import PAPER, card_face
+from .faces import PX_PER_MM as FACE_PX
 from .layout import CARD_H_MM
 
 S = 2  # px per mm of the straightened row
@@ -54,8 +55,8 @@ def normalise(row_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     b, g, r = cv2.split(row_bgr)
     lum = cv2.cvtColor(row_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     h = lum.shape[0]
-    top = lum[int(1.0 * S):int(2.3 * S)].max(axis=0)
-    bottom = lum[h - int(2.3 * S):h - int(1.0 * S)].max(axis=0)
+    top = lum[int(1.0 * S) : int(2.3 * S)].max(axis=0)
+    bottom = lum[h - int(2.3 * S) : h - int(1.0 * S)].max(axis=0)
     k = 15 * S + 1  # lighting changes slowly: take the brightest paper nearby
     top = cv2.dilate(top[None, :], np.ones((1, k), np.uint8)).ravel()
     bottom = cv2.dilate(bottom[None, :], np.ones((1, k), np.uint8)).ravel()
@@ -74,9 +75,9 @@ def back_runs(L: np.ndarray, row_bgr: np.ndarray, white: np.ndarray) -> list[tup
     The pattern is dark or strongly coloured.  Glare adds the same light to every
     channel, so it brightens a back but keeps its colour (max - min channel): a back
     under glare stays one run instead of breaking in two."""
-    b, g, r = cv2.split(row_bgr[_BODY[0]:_BODY[1]])
+    b, g, r = cv2.split(row_bgr[_BODY[0] : _BODY[1]])
     spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)).astype(np.float32)
-    tinted = (L[_BODY[0]:_BODY[1]] < 0.65) | (spread > (0.35 / 1.5) * white[_BODY[0]:_BODY[1]])
+    tinted = (L[_BODY[0] : _BODY[1]] < 0.65) | (spread > (0.35 / 1.5) * white[_BODY[0] : _BODY[1]])
     dark = np.count_nonzero(tinted, axis=0) > 0.92 * tinted.shape[0]
     runs, start = [], None
     for x, d in enumerate(np.append(dark, False)):
@@ -97,7 +98,7 @@ def ink(L: np.ndarray, red: np.ndarray) -> np.ndarray:
 
 def glyph_anchors(ink_img: np.ndarray, blocked: np.ndarray | None = None) -> list[tuple[float, int]]:
     """(centre x, top y) of each rank glyph (``10``'s two digits as one)."""
-    zone = (ink_img[_INDEX[0]:_INDEX[1]] > 0.4).astype(np.uint8)
+    zone = (ink_img[_INDEX[0] : _INDEX[1]] > 0.4).astype(np.uint8)
     if blocked is not None:
         zone[:, blocked] = 0
     n, _, stats, _ = cv2.connectedComponentsWithStats(zone, connectivity=8)
@@ -147,13 +148,14 @@ def templates() -> tuple[dict[str, dict[str, np.ndarray]], dict[str, np.ndarray]
     suits: dict[str, np.ndarray] = {}
     for code in [r + s for s in "SH" for r in RANKS] + ["AD", "AC"]:
         face = card_face(code)
-        small = cv2.resize(face, (face.shape[1] * S // FACE_PX, face.shape[0] * S // FACE_PX),
-                           interpolation=cv2.INTER_AREA)
+        small = cv2.resize(
+            face, (face.shape[1] * S // FACE_PX, face.shape[0] * S // FACE_PX), interpolation=cv2.INTER_AREA
+        )
         small = cv2.GaussianBlur(small, (0, 0), 0.6)
         # Paper to the left, as a row has felt there: the glyph finder skips the ends.
         small = cv2.copyMakeBorder(small, 0, 0, 4 * S, 0, cv2.BORDER_CONSTANT, value=PAPER)
         L, red, _, _ = normalise(small)
-        (cx, top), = glyph_anchors(ink(L, red)[:, :int(18 * S)])
+        ((cx, top),) = glyph_anchors(ink(L, red)[:, : int(18 * S)])
         dark = 1.0 - L
         colour = "HD" if code[1] in "HD" else "SC"
         ranks[colour].setdefault(code[0], _inner_window(dark, cx, top, _RANK_WIN).copy())
@@ -179,7 +181,7 @@ def _match(search: np.ndarray, temps: dict[str, np.ndarray], keys) -> tuple[str,
     (v1, k1, (x, y)), (_, k2, _) = scores[0], scores[1]
     t1, t2 = _unit(temps[k1]), _unit(temps[k2])
     h, w = t1.shape
-    patch = _unit(search[y:y + h, x:x + w])
+    patch = _unit(search[y : y + h, x : x + w])
     d = t1 - t2
     between = float(np.sum((patch - t2) * d) / (float(np.sum(d * d)) + 1e-6))
     return k1, v1, between
@@ -193,8 +195,9 @@ def _confidence(score: float, between: float) -> float:
 _B = 4 * S  # paper added round a row: match windows may reach past its edge
 
 
-def classify(dark: np.ndarray, printed_ink: np.ndarray, red: np.ndarray, cx: float, top: int
-             ) -> tuple[str | None, float]:
+def classify(
+    dark: np.ndarray, printed_ink: np.ndarray, red: np.ndarray, cx: float, top: int
+) -> tuple[str | None, float]:
     """Name the card whose rank glyph is anchored at (cx, top) of the row: code and
     confidence (None when unsure); confidence -1 when the mark there is no index.
     The planes (darkness 1 - L, ink, redness) are the row's, padded by ``_B``."""
@@ -226,10 +229,13 @@ def read_row(row_bgr: np.ndarray) -> list[SeenCard]:
     L, red, white, on_felt = normalise(row_bgr)
     runs = back_runs(L, row_bgr, white)
     # Columns with felt lie beyond the cards (a row's ends, a gap): no index there.
-    blocked = cv2.dilate((on_felt.mean(axis=0) > 0.3).astype(np.uint8)[None, :],
-                         np.ones((1, 3 * S), np.uint8)).ravel().astype(bool)
+    blocked = (
+        cv2.dilate((on_felt.mean(axis=0) > 0.3).astype(np.uint8)[None, :], np.ones((1, 3 * S), np.uint8))
+        .ravel()
+        .astype(bool)
+    )
     for a, b in runs:  # a back's pattern and its border are no index
-        blocked[max(a - 5 * S, 0):b + S // 2] = True
+        blocked[max(a - 5 * S, 0) : b + S // 2] = True
     seen = [SeenCard(False, None, 1.0, a / S - 4.0) for a, _ in runs]
     printed = ink(L, red)
     pad = (_B, _B, _B, _B, cv2.BORDER_CONSTANT)

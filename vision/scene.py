@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 
 from .cardcodes import ALL_CODES
-from .faces import PX_PER_MM as FACE_PX, card_back, card_face, card_mask
+from .faces import PX_PER_MM as FACE_PX
+from .faces import card_back, card_face, card_mask
 from .layout import CARD_H_MM, CARD_W_MM, TableLayout
 
 FRAME_W, FRAME_H = 1280, 720
@@ -66,9 +67,14 @@ class Scene:
         return cv2.getPerspectiveTransform(src, np.array(self.corners, dtype=np.float32))
 
 
-def random_scene(seed: int, severity: float = 0.5, layout: TableLayout | None = None,
-                 fill: float = 0.8, max_cards: int = 8,
-                 down_shares: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0)) -> Scene:
+def random_scene(
+    seed: int,
+    severity: float = 0.5,
+    layout: TableLayout | None = None,
+    fill: float = 0.8,
+    max_cards: int = 8,
+    down_shares: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0),
+) -> Scene:
     """A random deal of rows on the pads; each pad holds a row with probability ``fill``,
     its cards face down with a share drawn from ``down_shares``."""
     rng = random.Random(seed)
@@ -91,11 +97,17 @@ def random_scene(seed: int, severity: float = 0.5, layout: TableLayout | None = 
         for i in range(n):
             d = i * offset + rng.uniform(-1.0, 1.0)
             code = None if rng.random() < p_down else deck.pop()
-            placements.append(Placement(pad.name, code, u0 + d * math.cos(ra), v0 + d * math.sin(ra)
-                                        + rng.uniform(-1.0, 1.0), row_angle + rng.uniform(-1.5, 1.5),
-                                        code is not None and rng.random() < 0.2))
-    return Scene(tuple(placements), _camera(rng, severity, layout), severity, seed,
-                 rng.choice(("blue", "red")), layout)
+            placements.append(
+                Placement(
+                    pad.name,
+                    code,
+                    u0 + d * math.cos(ra),
+                    v0 + d * math.sin(ra) + rng.uniform(-1.0, 1.0),
+                    row_angle + rng.uniform(-1.5, 1.5),
+                    code is not None and rng.random() < 0.2,
+                )
+            )
+    return Scene(tuple(placements), _camera(rng, severity, layout), severity, seed, rng.choice(("blue", "red")), layout)
 
 
 def _camera(rng: random.Random, severity: float, layout: TableLayout) -> tuple[tuple[float, float], ...]:
@@ -116,8 +128,14 @@ def _small_face(code: str | None, back: str) -> tuple[np.ndarray, np.ndarray]:
     img = card_back(back) if code is None else card_face(code)
     f = FACE_SRC_PX / FACE_PX
     size = (int(CARD_W_MM * FACE_SRC_PX), int(CARD_H_MM * FACE_SRC_PX))
-    return (cv2.resize(img, size, interpolation=cv2.INTER_AREA),
-            cv2.resize(card_mask(), size, interpolation=cv2.INTER_AREA)) if f < 1 else (img, card_mask())
+    return (
+        (
+            cv2.resize(img, size, interpolation=cv2.INTER_AREA),
+            cv2.resize(card_mask(), size, interpolation=cv2.INTER_AREA),
+        )
+        if f < 1
+        else (img, card_mask())
+    )
 
 
 @lru_cache(maxsize=8)
@@ -140,13 +158,24 @@ def _card_to_table(scene: Scene, p: Placement) -> np.ndarray:
     to_pad = np.array([[1, 0, p.u + cw], [0, 1, p.v + ch], [0, 0, 1]])
     pa = math.radians(pad.angle)
     pc, ps = math.cos(pa), math.sin(pa)
-    to_table = np.array([[pc, -ps, pad.cx - (pc * pad.width / 2 - ps * pad.depth / 2)],
-                         [ps, pc, pad.cy - (ps * pad.width / 2 + pc * pad.depth / 2)], [0, 0, 1]])
+    to_table = np.array(
+        [
+            [pc, -ps, pad.cx - (pc * pad.width / 2 - ps * pad.depth / 2)],
+            [ps, pc, pad.cy - (ps * pad.width / 2 + pc * pad.depth / 2)],
+            [0, 0, 1],
+        ]
+    )
     return to_table @ to_pad @ turn @ to_centre
 
 
-def _paste(canvas: np.ndarray, img: np.ndarray, mask: np.ndarray, h: np.ndarray,
-           shadow: float = 0.0, shadow_shift: tuple[float, float] = (0, 0)) -> None:
+def _paste(
+    canvas: np.ndarray,
+    img: np.ndarray,
+    mask: np.ndarray,
+    h: np.ndarray,
+    shadow: float = 0.0,
+    shadow_shift: tuple[float, float] = (0, 0),
+) -> None:
     """Warp ``img`` by ``h`` into ``canvas`` (only its bounding box), alpha ``mask``."""
     hh, ww = mask.shape
     pts = cv2.perspectiveTransform(np.array([[[0, 0]], [[ww, 0]], [[ww, hh]], [[0, hh]]], dtype=np.float32), h)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import cv2
 import numpy as np
@@ -69,9 +69,17 @@ class CameraSource:
     the end of a file (unless ``loop``); a device or stream that stops raises
     :class:`CameraUnavailable`."""
 
-    def __init__(self, spec: str | int, width: int | None = None, height: int | None = None,
-                 fps: float | None = None, realtime: bool = True, loop: bool = False,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        spec: str | int,
+        width: int | None = None,
+        height: int | None = None,
+        fps: float | None = None,
+        realtime: bool = True,
+        loop: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         spec = str(spec).strip()
         if not spec:
             raise VisionError("no camera source given: use a device index (0), a video file or a stream URL")
@@ -84,8 +92,10 @@ class CameraSource:
         self._cap = _quietly(lambda: cv2.VideoCapture(int(spec) if self.kind == "device" else spec))
         if not self._cap.isOpened():
             self._cap.release()
-            raise CameraUnavailable(f"cannot open {self.kind} {spec!r}: check the cable or the address, "
-                                    "and that no other program uses the camera")
+            raise CameraUnavailable(
+                f"cannot open {self.kind} {spec!r}: check the cable or the address, "
+                "and that no other program uses the camera"
+            )
         if self.kind != "file":  # a file's size and rate are what they are
             if width:
                 self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
@@ -134,7 +144,7 @@ class CameraSource:
     def close(self) -> None:
         self._cap.release()
 
-    def __enter__(self) -> "CameraSource":
+    def __enter__(self) -> CameraSource:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -54,8 +54,13 @@ def _pad_to_table(pad: Pad) -> np.ndarray:
     """3x3: pad upright mm (origin at the pad's top-left) -> table mm."""
     a = math.radians(pad.angle)
     c, s = math.cos(a), math.sin(a)
-    return np.array([[c, -s, pad.cx - (c * pad.width / 2 - s * pad.depth / 2)],
-                     [s, c, pad.cy - (s * pad.width / 2 + c * pad.depth / 2)], [0, 0, 1]])
+    return np.array(
+        [
+            [c, -s, pad.cx - (c * pad.width / 2 - s * pad.depth / 2)],
+            [s, c, pad.cy - (s * pad.width / 2 + c * pad.depth / 2)],
+            [0, 0, 1],
+        ]
+    )
 
 
 class TableReader:
@@ -84,10 +89,13 @@ class TableReader:
             raise VisionError("expected a colour frame (height x width x 3, BGR)")
         w, h = self.calibration.image_size
         if frame.shape[1] != w or frame.shape[0] != h:
-            raise VisionError(f"frame is {frame.shape[1]}x{frame.shape[0]} but the calibration was made for "
-                              f"{w}x{h}: set the camera to {w}x{h} or calibrate again")
-        return {pad.name: self._read_pad(frame, pad, pad_img, low_img, size)
-                for pad, pad_img, low_img, size in self._pads}
+            raise VisionError(
+                f"frame is {frame.shape[1]}x{frame.shape[0]} but the calibration was made for "
+                f"{w}x{h}: set the camera to {w}x{h} or calibrate again"
+            )
+        return {
+            pad.name: self._read_pad(frame, pad, pad_img, low_img, size) for pad, pad_img, low_img, size in self._pads
+        }
 
     def _read_pad(self, frame, pad: Pad, pad_img, low_img, size) -> PadReading:
         view = cv2.warpPerspective(frame, low_img, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA)
@@ -110,19 +118,27 @@ class TableReader:
                 continue
             width_px = int(round(length * S))
             # row px -> pad mm: columns along ux, rows along uy, from the row's top-left
-            row_to_pad = np.array([[ux[0] / S, uy[0] / S, origin[0] - MARGIN],
-                                   [ux[1] / S, uy[1] / S, origin[1] - MARGIN], [0, 0, 1]])
+            row_to_pad = np.array(
+                [[ux[0] / S, uy[0] / S, origin[0] - MARGIN], [ux[1] / S, uy[1] / S, origin[1] - MARGIN], [0, 0, 1]]
+            )
             m = pad_img @ row_to_pad
-            straight = cv2.warpPerspective(frame, m, (width_px, ROW_H),
-                                           flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-                                           borderMode=cv2.BORDER_REPLICATE)
+            straight = cv2.warpPerspective(
+                frame,
+                m,
+                (width_px, ROW_H),
+                flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
             row_cards = read_row(straight)
             if self.photo is not None:
-                row_cards = [self._name_by_photo(self.photo, straight, c) if c.face_up and c.code is None else c
-                             for c in row_cards]
+                row_cards = [
+                    self._name_by_photo(self.photo, straight, c) if c.face_up and c.code is None else c
+                    for c in row_cards
+                ]
             seen.extend(row_cards)
             corners = cv2.perspectiveTransform(
-                np.array([[[0, 0]], [[width_px, 0]], [[width_px, ROW_H]], [[0, ROW_H]]], dtype=np.float32), m)
+                np.array([[[0, 0]], [[width_px, 0]], [[width_px, ROW_H]], [[0, ROW_H]]], dtype=np.float32), m
+            )
             rows.append(tuple((float(x), float(y)) for x, y in corners.reshape(-1, 2)))
         return PadReading(pad.name, sum(not c.face_up for c in seen), tuple(seen), tuple(rows))
 

@@ -17,15 +17,36 @@ router = APIRouter()
 
 # view -> roles allowed to open it
 VIEWS = {
-    "revisor": {"revisor"}, "tl": {"tl"}, "broadcast": {"broadcast"}, "public": {"public", "tl"},
-    "dealer": {"dealer"}, "protocol": {"tl", "revisor", "public"}, "hall": {"tl"},
+    "revisor": {"revisor"},
+    "tl": {"tl"},
+    "broadcast": {"broadcast"},
+    "public": {"public", "tl"},
+    "dealer": {"dealer"},
+    "protocol": {"tl", "revisor", "public"},
+    "hall": {"tl"},
 }
-TITLES = {"public": N_("Scoreboard"), "broadcast": N_("Broadcast"), "dealer": N_("Dealer"),
-          "protocol": N_("Protocol"), "revisor": N_("Revisor"), "tl": N_("TL"), "hall": N_("All tables")}
-STATIC = {"common.js": "text/javascript", "revisor.js": "text/javascript", "tl.js": "text/javascript",
-          "broadcast.js": "text/javascript", "public.js": "text/javascript", "protocol.js": "text/javascript",
-          "dealer.js": "text/javascript", "hall.js": "text/javascript", "style.css": "text/css",
-          "audience.js": "text/javascript", "audience.css": "text/css"}  # the public and broadcast views' own
+TITLES = {
+    "public": N_("Scoreboard"),
+    "broadcast": N_("Broadcast"),
+    "dealer": N_("Dealer"),
+    "protocol": N_("Protocol"),
+    "revisor": N_("Revisor"),
+    "tl": N_("TL"),
+    "hall": N_("All tables"),
+}
+STATIC = {
+    "common.js": "text/javascript",
+    "revisor.js": "text/javascript",
+    "tl.js": "text/javascript",
+    "broadcast.js": "text/javascript",
+    "public.js": "text/javascript",
+    "protocol.js": "text/javascript",
+    "dealer.js": "text/javascript",
+    "hall.js": "text/javascript",
+    "style.css": "text/css",
+    "audience.js": "text/javascript",
+    "audience.css": "text/css",
+}  # the public and broadcast views' own
 NO_STORE = {"Cache-Control": "no-store"}
 
 
@@ -64,8 +85,14 @@ async def page(view: str, request: Request, role: str = Depends(any_role), hub: 
     lang = lang_of(request.query_params.get("lang"))
     # who enters cards by hand at this table (dashboard.entry): the Revisor's form follows it
     hands = "revisor" if hub.hands_by_hand else "tl"
-    text = (_files("templates", "view.html").replace("{{TOKEN}}", html.escape(token))
-            .replace("{{TABLE}}", html.escape(hub.name)).replace("{{VIEW}}", view)
-            .replace("{{TITLE}}", html.escape(tr(TITLES[view], lang))).replace("{{HANDS}}", hands)
-            .replace("{{LANG}}", lang).replace("{{CONNECTING}}", html.escape(tr("connecting", lang))))
+    text = (
+        _files("templates", "view.html")
+        .replace("{{TOKEN}}", html.escape(token))
+        .replace("{{TABLE}}", html.escape(hub.name))
+        .replace("{{VIEW}}", view)
+        .replace("{{TITLE}}", html.escape(tr(TITLES[view], lang)))
+        .replace("{{HANDS}}", hands)
+        .replace("{{LANG}}", lang)
+        .replace("{{CONNECTING}}", html.escape(tr("connecting", lang)))
+    )
     return HTMLResponse(text, headers=NO_STORE)

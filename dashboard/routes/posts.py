@@ -13,10 +13,10 @@ from fastapi import APIRouter, Body, Depends, Path
 from fastapi.responses import JSONResponse
 
 from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody, SignBody
-from ..i18n import N_
 from ..deps import WebSettings, get_hub, get_settings, rate_limited, role_in
 from ..errors import DashboardError
 from ..hub import TableHub
+from ..i18n import N_
 
 router = APIRouter(prefix="/api", dependencies=[Depends(rate_limited)])
 
@@ -26,12 +26,18 @@ tl_only = role_in("tl", what=N_("do this"))
 
 
 @router.post("/action")
-async def post_action(body: Annotated[ActionBody, Body()], role: str = Depends(writer),
-                      hub: TableHub = Depends(get_hub), settings: WebSettings = Depends(get_settings)):
+async def post_action(
+    body: Annotated[ActionBody, Body()],
+    role: str = Depends(writer),
+    hub: TableHub = Depends(get_hub),
+    settings: WebSettings = Depends(get_settings),
+):
     points = getattr(body, "points", None)
     if points is not None and abs(points) > settings.max_points:
-        raise DashboardError(f"Poängen ligger utanför gränsen ±{settings.max_points}. / "
-                             f"'points' must lie within ±{settings.max_points} (serve --max-points).")
+        raise DashboardError(
+            f"Poängen ligger utanför gränsen ±{settings.max_points}. / "
+            f"'points' must lie within ±{settings.max_points} (serve --max-points)."
+        )
     # the body as sent (closed models: nothing else was in it), for the log's record
     action = body.model_dump(exclude_unset=True)
     if action.get("do") == "table":
@@ -45,21 +51,26 @@ async def post_action(body: Annotated[ActionBody, Body()], role: str = Depends(w
 
 
 @router.post("/correct")
-async def correct(body: CorrectBody, role: str = Depends(role_in("tl", "revisor", what=N_("correct the table"))),
-                  hub: TableHub = Depends(get_hub)):
+async def correct(
+    body: CorrectBody,
+    role: str = Depends(role_in("tl", "revisor", what=N_("correct the table"))),
+    hub: TableHub = Depends(get_hub),
+):
     return JSONResponse(await hub.correct(body.text, role))
 
 
 @router.post("/pause")
-async def pause(body: Annotated[ReasonBody | None, Body()] = None, role: str = Depends(tl_only),
-                hub: TableHub = Depends(get_hub)):
+async def pause(
+    body: Annotated[ReasonBody | None, Body()] = None, role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)
+):
     hub.set_paused(True, role, body.reason if body else "")
     return OK
 
 
 @router.post("/resume")
-async def resume(body: Annotated[ReasonBody | None, Body()] = None, role: str = Depends(tl_only),
-                 hub: TableHub = Depends(get_hub)):
+async def resume(
+    body: Annotated[ReasonBody | None, Body()] = None, role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)
+):
     hub.set_paused(False, role, body.reason if body else "")
     return OK
 
@@ -77,14 +88,20 @@ async def hide(role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)):
 
 
 @router.post("/alerts/{alert_id}/resolve")
-async def resolve(alert_id: Annotated[int, Path(ge=0, le=2**62)],
-                  role: str = Depends(role_in("tl", "revisor", what=N_("do this"))), hub: TableHub = Depends(get_hub)):
+async def resolve(
+    alert_id: Annotated[int, Path(ge=0, le=2**62)],
+    role: str = Depends(role_in("tl", "revisor", what=N_("do this"))),
+    hub: TableHub = Depends(get_hub),
+):
     hub.resolve_alert(alert_id, role)
     return OK
 
 
 @router.post("/sign")
-async def sign(body: SignBody, role: str = Depends(role_in("tl", "revisor", what=N_("sign a protocol"))),
-               hub: TableHub = Depends(get_hub)):
+async def sign(
+    body: SignBody,
+    role: str = Depends(role_in("tl", "revisor", what=N_("sign a protocol"))),
+    hub: TableHub = Depends(get_hub),
+):
     hub.sign(body.game, role)
     return OK

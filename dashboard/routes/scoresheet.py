@@ -10,9 +10,9 @@ from fastapi.responses import HTMLResponse, Response
 
 from table_controller.views import CARD_CODE, sight
 
-from ..i18n import N_
 from ..deps import get_hub, role_in
 from ..hub import TableHub
+from ..i18n import N_
 from ..scoresheet.head import SheetHead
 from ..scoresheet.notes import facts_from_records, without_cards
 from ..scoresheet.pdf import scoresheet_pdf
@@ -33,12 +33,20 @@ async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lan
     # penalties, warnings and the game's own times come from the table's log (public facts:
     # no card is read from it)
     facts = facts_from_records(hub.log.records("action", "event", "audit"))
-    if not sight(role).typed_reasons:  # a TL's reason may name a card; the blind roles get it without (README "Security")
+    if not sight(
+        role
+    ).typed_reasons:  # a TL's reason may name a card; the blind roles get it without (README "Security")
         facts = without_cards(facts, CARD_CODE)
-    data = scoresheet_pdf(_protocol_doc(hub, role), title=hub.name, facts=facts,
-                        info=SheetHead(table=hub.name), lang="en" if lang == "en" else "sv")
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": 'inline; filename="protocol.pdf"'})
+    data = scoresheet_pdf(
+        _protocol_doc(hub, role),
+        title=hub.name,
+        facts=facts,
+        info=SheetHead(table=hub.name),
+        lang="en" if lang == "en" else "sv",
+    )
+    return Response(
+        data, media_type="application/pdf", headers={"Content-Disposition": 'inline; filename="protocol.pdf"'}
+    )
 
 
 @router.get("/protocol.html")

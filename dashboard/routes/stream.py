@@ -21,8 +21,9 @@ router = APIRouter()
 async def stream(websocket: WebSocket):
     app = websocket.app
     role = app.state.tokens.role_of(websocket.query_params.get("token"))
-    if role is None or not origin_ok(websocket.headers.get("origin"), websocket.headers.get("host", ""),
-                                     websocket.url.scheme, app.state.ws_origins):
+    if role is None or not origin_ok(
+        websocket.headers.get("origin"), websocket.headers.get("host", ""), websocket.url.scheme, app.state.ws_origins
+    ):
         await websocket.close(code=4401 if role is None else 4403)  # before accept: refused
         return
     hub = app.state.hub

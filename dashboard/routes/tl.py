@@ -5,28 +5,33 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 
-from ..i18n import N_
 from ..deps import get_hub, get_settings, role_in
 from ..hub import TableHub
+from ..i18n import N_
 
 router = APIRouter(prefix="/api")
 
 
 @router.get("/history")
-async def history(role: str = Depends(role_in("tl", message=N_("the TL's history only"))),
-                  hub: TableHub = Depends(get_hub)):
+async def history(
+    role: str = Depends(role_in("tl", message=N_("the TL's history only"))), hub: TableHub = Depends(get_hub)
+):
     return {"seq": hub.seq, "events": hub.history(role)}
 
 
 @router.get("/tables")
-async def tables(request: Request, role: str = Depends(role_in("tl", message=N_("the TL's hall only"))),
-                 hub: TableHub = Depends(get_hub)):
+async def tables(
+    request: Request,
+    role: str = Depends(role_in("tl", message=N_("the TL's hall only"))),
+    hub: TableHub = Depends(get_hub),
+):
     # this table first (same origin: base ""), then the peers in the order given
     peers = get_settings(request).peers
     return {"tables": [{"base": "", "name": hub.name}] + [{"base": b} for b in peers]}
 
 
 @router.get("/audit")
-async def audit(role: str = Depends(role_in("tl", message=N_("the TL's audit trail only"))),
-                hub: TableHub = Depends(get_hub)):
+async def audit(
+    role: str = Depends(role_in("tl", message=N_("the TL's audit trail only"))), hub: TableHub = Depends(get_hub)
+):
     return {"entries": hub.audit_entries()}

@@ -21,21 +21,33 @@ from .notes import LogFacts, facts_from_records, facts_from_script
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", type=Path, metavar="FILE",
-                   help="action script (.jsonl), replay document (.json) or SQLite event log (.sqlite, .db)")
-    p.add_argument("-o", "--output", type=Path, default=None,
-                   help="the PDF to write (default: FILE with the suffix .protocol.pdf)")
+    p.add_argument(
+        "file",
+        type=Path,
+        metavar="FILE",
+        help="action script (.jsonl), replay document (.json) or SQLite event log (.sqlite, .db)",
+    )
+    p.add_argument(
+        "-o", "--output", type=Path, default=None, help="the PDF to write (default: FILE with the suffix .protocol.pdf)"
+    )
     p.add_argument("--html", type=Path, default=None, help="also write the protocol as HTML (SVG) here")
     p.add_argument("--title", default="Chicago", help="the table's name when --table is not given")
     p.add_argument("--lang", choices=("sv", "en"), default="sv", help="the form's language (Swedish by default)")
     p.add_argument("--event", default="", help="the event's name for the header, e.g. 'SM i Chicago 2026'")
     p.add_argument("--heat", default="", help="the heat for the header")
     p.add_argument("--table", default="", help="the table for the header (default: --title)")
-    p.add_argument("--players", type=Path, default=None,
-                   help="CSV of name,club[,id] per line: the players' clubs and ids on the form")
-    p.add_argument("--head", action="store_true",
-                   help="print the log's final chain head (record and digest) and its QR code beside the "
-                   "sign-off (FILE must be a table's SQLite log; 'chicago-table log verify' checks it)")
+    p.add_argument(
+        "--players",
+        type=Path,
+        default=None,
+        help="CSV of name,club[,id] per line: the players' clubs and ids on the form",
+    )
+    p.add_argument(
+        "--head",
+        action="store_true",
+        help="print the log's final chain head (record and digest) and its QR code beside the "
+        "sign-off (FILE must be a table's SQLite log; 'chicago-table log verify' checks it)",
+    )
 
 
 def load_facts(path: Path) -> LogFacts:
@@ -44,6 +56,7 @@ def load_facts(path: Path) -> LogFacts:
     suffix = path.suffix.lower()
     if suffix in (".sqlite", ".db", ".sqlite3"):
         from table_controller.store import SQLiteStore, StoreError
+
         try:
             with SQLiteStore.open(path, readonly=True) as store:
                 return facts_from_records(store.read(kinds=("action", "event", "audit")))
@@ -74,6 +87,7 @@ def load_document(path: Path) -> dict[str, Any]:
             raise DashboardError(f"{path}: not a replay document (no 'games'; see REPLAY.md)")
         return doc
     from table_controller.rules.replay import replay_lines
+
     _, doc = replay_lines(text.splitlines())
     if doc["ruleset"] is None:
         raise DashboardError(f"{path}: no table in this action script (the first action must be 'table')")
@@ -84,6 +98,7 @@ def _from_store(path: Path) -> dict[str, Any]:
     from table_controller.rules.replay import replay_document
     from table_controller.store import StoreError
     from table_controller.store.rebuild import resume
+
     try:
         engine, _ = resume(path)  # read-only
     except StoreError as exc:
@@ -94,6 +109,7 @@ def _from_store(path: Path) -> dict[str, Any]:
 def final_head(path: Path) -> dict[str, Any]:
     """The last record's seq and digest: the head of the log's chain."""
     from table_controller.store import SQLiteStore, StoreError
+
     if path.suffix.lower() not in (".sqlite", ".db", ".sqlite3"):
         raise DashboardError(f"{path}: --head needs the table's SQLite log, not a script or document")
     try:
@@ -110,17 +126,29 @@ def main(args: argparse.Namespace) -> int:
     from .head import SheetHead, read_players
     from .pdf import scoresheet_pdf
     from .svg import scoresheet_html
+
     try:
         doc = load_document(args.file)
-        info = SheetHead(event=args.event, heat=args.heat, table=args.table or args.title,
-                            players=read_players(args.players) if args.players else {})
-        data = scoresheet_pdf(doc, title=args.title, head=final_head(args.file) if args.head else None,
-                            facts=load_facts(args.file), info=info, lang=args.lang)
+        info = SheetHead(
+            event=args.event,
+            heat=args.heat,
+            table=args.table or args.title,
+            players=read_players(args.players) if args.players else {},
+        )
+        data = scoresheet_pdf(
+            doc,
+            title=args.title,
+            head=final_head(args.file) if args.head else None,
+            facts=load_facts(args.file),
+            info=info,
+            lang=args.lang,
+        )
         out = args.output or args.file.with_suffix(".protocol.pdf")
         out.write_bytes(data)
         if args.html:
-            args.html.write_text("<!doctype html><meta charset='utf-8'><title>Protocol</title>"
-                                 + scoresheet_html(doc), encoding="utf-8")
+            args.html.write_text(
+                "<!doctype html><meta charset='utf-8'><title>Protocol</title>" + scoresheet_html(doc), encoding="utf-8"
+            )
     except DashboardError as exc:
         print(f"chicago-table protocol: {exc}", file=sys.stderr)
         return 2
@@ -129,6 +157,8 @@ def main(args: argparse.Namespace) -> int:
         return 2
     games = len(doc["games"])
     rejected = len(doc.get("rejected", []))
-    print(f"{out}: {games} game{'s' if games != 1 else ''}" +
-          (f" ({rejected} rejected line{'s' if rejected != 1 else ''} in the script)" if rejected else ""))
+    print(
+        f"{out}: {games} game{'s' if games != 1 else ''}"
+        + (f" ({rejected} rejected line{'s' if rejected != 1 else ''} in the script)" if rejected else "")
+    )
     return 0

@@ -9,8 +9,9 @@ renderers only how it looks.  Input is one entry of the REPLAY.md document's ``g
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import DashboardError
 
@@ -18,9 +19,9 @@ from ..errors import DashboardError
 @dataclass(frozen=True, slots=True)
 class SheetRow:
     name: str
-    said_chicago: bool        # r10: the name is circled
-    stars: int                # r10, r24: one asterisk per won Chicago
-    awards: tuple[int, ...]   # every award in order, signed (r19, r31: even past 52)
+    said_chicago: bool  # r10: the name is circled
+    stars: int  # r10, r24: one asterisk per won Chicago
+    awards: tuple[int, ...]  # every award in order, signed (r19, r31: even past 52)
     score: int
     place: int | None
     placement_points: float | int | None
@@ -75,12 +76,25 @@ def game_sheet(game: Mapping[str, Any]) -> GameSheet:
                 row.append((a["player"], int(a["points"]), str(a["reason"])))
             deals.append((int(d["number"]), str(d.get("button") or ""), tuple(row)))
         rows = tuple(
-            SheetRow(name=n, said_chicago=n in said, stars=int(won.get(n, 0)),
-                        awards=tuple(awards.get(n, [])), score=int(game["scores"][n]),
-                        place=game["places"].get(n), placement_points=game["placement_points"].get(n))
-            for n in names)
-        return GameSheet(int(game["number"]), bool(game["finished"]), game.get("winner"), rows,
-                            tuple(deals), tuple(game.get("out_without_chicago", ())))
+            SheetRow(
+                name=n,
+                said_chicago=n in said,
+                stars=int(won.get(n, 0)),
+                awards=tuple(awards.get(n, [])),
+                score=int(game["scores"][n]),
+                place=game["places"].get(n),
+                placement_points=game["placement_points"].get(n),
+            )
+            for n in names
+        )
+        return GameSheet(
+            int(game["number"]),
+            bool(game["finished"]),
+            game.get("winner"),
+            rows,
+            tuple(deals),
+            tuple(game.get("out_without_chicago", ())),
+        )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DashboardError(f"not a game of the replay document (REPLAY.md): {exc!r}") from exc
 

@@ -14,8 +14,9 @@ Times come only from the log: a script has none, and the protocol then prints no
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from table_controller.rules import events as ev
 
@@ -23,14 +24,14 @@ from table_controller.rules import events as ev
 @dataclass(frozen=True, slots=True)
 class Note:
     game: int
-    deal: int | None          # the deal in play; None between deals (REPLAY.md: counted in the next)
-    next_deal: int            # the deal the change is counted in
+    deal: int | None  # the deal in play; None between deals (REPLAY.md: counted in the next)
+    next_deal: int  # the deal the change is counted in
     player: str
-    kind: str                 # penalty, warning, adjust, violation, dead
-    detail: str = ""          # penalty kind, clock or fold reason
+    kind: str  # penalty, warning, adjust, violation, dead
+    detail: str = ""  # penalty kind, clock or fold reason
     points: int | None = None  # applied (after the floor at 0, r19)
-    asked: int | None = None   # what the TL or the rule asked for
-    reason: str = ""           # the TL's own words, or a rule
+    asked: int | None = None  # what the TL or the rule asked for
+    reason: str = ""  # the TL's own words, or a rule
     time: float | None = None
 
 
@@ -78,13 +79,23 @@ class _Reader:
                 kind = "warning" if e.kind == "warning" else "penalty"
                 self._note(kind, e.player, time, detail=e.kind, reason=e.reason)
             elif isinstance(e, ev.Awarded) and e.reason in ("penalty", "adjust"):
-                if e.reason == "penalty" and self.facts.notes and self.facts.notes[-1].kind == "penalty" \
-                        and self.facts.notes[-1].player == e.player:
+                if (
+                    e.reason == "penalty"
+                    and self.facts.notes
+                    and self.facts.notes[-1].kind == "penalty"
+                    and self.facts.notes[-1].player == e.player
+                ):
                     last = self.facts.notes.pop()
                     self.facts.notes.append(_with(last, points=e.points, asked=e.asked))
                 else:
-                    self._note("adjust", e.player, time, points=e.points, asked=e.asked,
-                               reason=str(action.get("reason", "")) if action.get("do") == "adjust" else "")
+                    self._note(
+                        "adjust",
+                        e.player,
+                        time,
+                        points=e.points,
+                        asked=e.asked,
+                        reason=str(action.get("reason", "")) if action.get("do") == "adjust" else "",
+                    )
             elif isinstance(e, ev.RevokeStood) and e.dead:
                 self._note("warning", e.player, time, detail="revoke", reason="r26")
             elif isinstance(e, ev.ViolationRecorded):
@@ -97,11 +108,14 @@ class _Reader:
         self.facts.notes.append(Note(self.game, self.deal, nxt, player, kind, time=time, **kw))
 
 
-def without_cards(facts: LogFacts, pattern: "re.Pattern[str]") -> LogFacts:
+def without_cards(facts: LogFacts, pattern: re.Pattern[str]) -> LogFacts:
     """The same facts with every card named in a TL's free text replaced: a reason typed
     during a deal ("Anna showed AS") must not tell a blind role where a hidden card is."""
-    return LogFacts([_with(n, reason=pattern.sub("(kort)", n.reason)) for n in facts.notes], dict(facts.game_times),
-                    {g: dict(s) for g, s in facts.signed.items()})
+    return LogFacts(
+        [_with(n, reason=pattern.sub("(kort)", n.reason)) for n in facts.notes],
+        dict(facts.game_times),
+        {g: dict(s) for g, s in facts.signed.items()},
+    )
 
 
 def _with(n: Note, **kw: Any) -> Note:

@@ -26,14 +26,14 @@ from .words import PENALTY_REASONS, clock_text, penalty_kind_text, reason_text, 
 
 PAGE_W, PAGE_H = A4
 MARGIN = 40
-BOTTOM = 112          # below this: signature lines, log head, page number
-FENCE_W = 22          # one fence of five marks
+BOTTOM = 112  # below this: signature lines, log head, page number
+FENCE_W = 22  # one fence of five marks
 MARK_GAP = 3.6
 MARK_H = 14
 NAME_X = MARGIN + 6
 TALLY_X = 172
-PER_LINE = 10         # fences per tally line (50 marks)
-LABEL_R = 432         # right edge of the "82 streck" / "avdrag 30" labels
+PER_LINE = 10  # fences per tally line (50 marks)
+LABEL_R = 432  # right edge of the "82 streck" / "avdrag 30" labels
 COLS = {"score": 455, "place": 490, "pp": PAGE_W - MARGIN - 2}  # right edges
 FONT, BOLD = "Helvetica", "Helvetica-Bold"
 DASH = "\u2013"
@@ -76,10 +76,18 @@ class _Doc:
         if self.y - h < BOTTOM:
             self.new_page(self.cont)
 
-    def text(self, s: str, size: float = 9, font: str = FONT, x: float = MARGIN, lead: float | None = None,
-             width: float = PAGE_W - 2 * MARGIN, color: tuple[float, float, float] = (0, 0, 0)) -> None:
+    def text(
+        self,
+        s: str,
+        size: float = 9,
+        font: str = FONT,
+        x: float = MARGIN,
+        lead: float | None = None,
+        width: float = PAGE_W - 2 * MARGIN,
+        color: tuple[float, float, float] = (0, 0, 0),
+    ) -> None:
         for line in self.wrap(s, font, size, width):
-            self.need((lead or size * 1.35))
+            self.need(lead or size * 1.35)
             self.c.setFillColorRGB(*color)
             self.c.setFont(font, size)
             self.c.drawString(x, self.y - size, line)
@@ -106,8 +114,15 @@ class _Doc:
         self.c.showPage()
 
 
-def scoresheet_pdf(doc: Mapping[str, Any], title: str = "Chicago", head: Mapping[str, Any] | None = None, *,
-                 facts: LogFacts | None = None, info: SheetHead | None = None, lang: str = "sv") -> bytes:
+def scoresheet_pdf(
+    doc: Mapping[str, Any],
+    title: str = "Chicago",
+    head: Mapping[str, Any] | None = None,
+    *,
+    facts: LogFacts | None = None,
+    info: SheetHead | None = None,
+    lang: str = "sv",
+) -> bytes:
     """Every game of the REPLAY.md document, a form each, and the table's result page.
     ``head`` (``seq``, ``digest``): the log's final chain head, printed with its QR code
     beside the sign-off (issue 20).  ``facts``: penalties, warnings and times read from the
@@ -123,8 +138,17 @@ def scoresheet_pdf(doc: Mapping[str, Any], title: str = "Chicago", head: Mapping
         c.setDateFormatter(lambda *_: pdf_date(first))
     c.setTitle(f"{info.event or title}: {w['protocol'].lower()}")
     c.setAuthor("chicago-table")
-    c.setSubject(", ".join(x for x in (info.event, f"{w['heat']} {info.heat}" if info.heat else "",
-                                       f"{w['table']} {info.table or title}") if x))
+    c.setSubject(
+        ", ".join(
+            x
+            for x in (
+                info.event,
+                f"{w['heat']} {info.heat}" if info.heat else "",
+                f"{w['table']} {info.table or title}",
+            )
+            if x
+        )
+    )
     d = _Doc(c, w, lang)
     if not games:
         d.new_page()
@@ -138,22 +162,32 @@ def scoresheet_pdf(doc: Mapping[str, Any], title: str = "Chicago", head: Mapping
     return buf.getvalue()
 
 
-def _header(d: _Doc, heading: str, title: str, info: SheetHead, when: tuple[float | None, float | None],
-            extra: list[tuple[str, str]]) -> None:
+def _header(
+    d: _Doc,
+    heading: str,
+    title: str,
+    info: SheetHead,
+    when: tuple[float | None, float | None],
+    extra: list[tuple[str, str]],
+) -> None:
     c, w = d.c, d.w
     c.setFont(BOLD, 16)
     c.drawString(MARGIN, d.y - 16, heading)
     d.y -= 26
     start, end = stamp(when[0]), stamp(when[1])
-    fields = [(w["event"], info.event), (w["heat"], info.heat), (w["table"], info.table or title),
-              (w["date"], start[0]),
-              (w["time"], f"{start[1]}\u2013{end[1]}" if start[1] and end[1] != start[1] else start[1])] + extra
+    fields = [
+        (w["event"], info.event),
+        (w["heat"], info.heat),
+        (w["table"], info.table or title),
+        (w["date"], start[0]),
+        (w["time"], f"{start[1]}\u2013{end[1]}" if start[1] and end[1] != start[1] else start[1]),
+    ] + extra
     fields = [(k, v) for k, v in fields if v]
     col_x = (MARGIN, MARGIN + (PAGE_W - 2 * MARGIN) / 2)
     rows: list[list[tuple[str, str]]] = []
     if info.event:  # the event's name has the whole width; the rest go two to a row
         rows.append([fields.pop(0)])
-    rows += [fields[i:i + 2] for i in range(0, len(fields), 2)]
+    rows += [fields[i : i + 2] for i in range(0, len(fields), 2)]
     for row in rows:
         width = PAGE_W - 2 * MARGIN if len(row) == 1 and row[0][1] == info.event else col_x[1] - MARGIN - 8
         for (k, v), x in zip(row, col_x):
@@ -167,14 +201,27 @@ def _header(d: _Doc, heading: str, title: str, info: SheetHead, when: tuple[floa
     d.y -= 6
 
 
-def _game(d: _Doc, g: GameSheet, doc: Mapping[str, Any], title: str, info: SheetHead,
-          facts: LogFacts, head: Mapping[str, Any] | None) -> None:
+def _game(
+    d: _Doc,
+    g: GameSheet,
+    doc: Mapping[str, Any],
+    title: str,
+    info: SheetHead,
+    facts: LogFacts,
+    head: Mapping[str, Any] | None,
+) -> None:
     w = d.w
     d.new_page()
     d.cont = f"{w['protocol']}, {w['game'].lower()} {g.number}: {w['deals_cont']}"
     status = f"{w['winner']}: {g.winner}" if g.winner else (w["finished"] if g.finished else w["in_progress"])
-    _header(d, f"{w['protocol']} \u2013 {w['game'].lower()} {g.number} {w['of']} {info.games_per_table}",
-            title, info, facts.when(g.number), [(w["ruleset"], str(doc.get("ruleset") or "")), ("Status", status)])
+    _header(
+        d,
+        f"{w['protocol']} \u2013 {w['game'].lower()} {g.number} {w['of']} {info.games_per_table}",
+        title,
+        info,
+        facts.when(g.number),
+        [(w["ruleset"], str(doc.get("ruleset") or "")), ("Status", status)],
+    )
     _columns(d)
     for row in g.rows:
         _row(d, row, info)
@@ -191,8 +238,13 @@ def _game(d: _Doc, g: GameSheet, doc: Mapping[str, Any], title: str, info: Sheet
     if not notes:
         d.text(w["no_notes"], 8)
     for n in notes:
-        d.text(note_text(n, d.lang), 8, x=MARGIN + 8, width=PAGE_W - 2 * MARGIN - 8,
-               color=(0.7, 0, 0) if n.kind in ("penalty", "warning", "dead") else (0, 0, 0))
+        d.text(
+            note_text(n, d.lang),
+            8,
+            x=MARGIN + 8,
+            width=PAGE_W - 2 * MARGIN - 8,
+            color=(0.7, 0, 0) if n.kind in ("penalty", "warning", "dead") else (0, 0, 0),
+        )
     d.y -= 8
     d.text(w["deals"], 10, BOLD)
     for number, button, awards in g.deals:
@@ -297,15 +349,17 @@ def note_text(n: Note, lang: str) -> str:
     elif n.kind == "violation":
         head += f" \u2013 {clock_text(n.detail, lang)}"
     if n.asked is not None and n.points is not None:
-        head += f" {_signed(n.asked)}" if n.asked == n.points else \
-            f" {_signed(n.asked)}, {w['applied'].format(points=_signed(n.points) if n.points else '0')}"
+        head += (
+            f" {_signed(n.asked)}"
+            if n.asked == n.points
+            else f" {_signed(n.asked)}, {w['applied'].format(points=_signed(n.points) if n.points else '0')}"
+        )
     if n.reason:
         head += f" ({n.reason})" if RULE_REF.fullmatch(n.reason) else f": \u201d{n.reason}\u201d"
     return head
 
 
-def deal_text(number: int, button: str, awards: tuple[tuple[str, int, str], ...], notes: list[Note],
-              lang: str) -> str:
+def deal_text(number: int, button: str, awards: tuple[tuple[str, int, str], ...], notes: list[Note], lang: str) -> str:
     """One deal's awards in words; penalties and TL corrections marked as such, and a
     correction the floor at 0 swallowed shown as asked (never as "+0")."""
     w = words(lang)
@@ -318,8 +372,10 @@ def deal_text(number: int, button: str, awards: tuple[tuple[str, int, str], ...]
             if match is not None:
                 tl.remove(match)
                 if match.asked is not None and match.asked != pts:
-                    parts.append(f"{player} {words_.upper()} {_signed(match.asked)} "
-                                 f"({w['applied_short'].format(points=_signed(pts) if pts else '0')})")
+                    parts.append(
+                        f"{player} {words_.upper()} {_signed(match.asked)} "
+                        f"({w['applied_short'].format(points=_signed(pts) if pts else '0')})"
+                    )
                     continue
             parts.append(f"{player} {words_.upper()} {_signed(pts)}")
         elif reason in PENALTY_REASONS:
@@ -371,8 +427,15 @@ def _head(d: _Doc, head: Mapping[str, Any]) -> None:
     renderPDF.draw(dr, c, PAGE_W - MARGIN - size + 20, 12)
 
 
-def _summary(d: _Doc, games: list[GameSheet], doc: Mapping[str, Any], title: str, info: SheetHead,
-             facts: LogFacts, head: Mapping[str, Any] | None) -> None:
+def _summary(
+    d: _Doc,
+    games: list[GameSheet],
+    doc: Mapping[str, Any],
+    title: str,
+    info: SheetHead,
+    facts: LogFacts,
+    head: Mapping[str, Any] | None,
+) -> None:
     """The table's result (RULES.md §9): per game places and placement points, totals,
     tiebreaks, the särspel and who goes on."""
     c, w = d.c, d.w
@@ -380,9 +443,14 @@ def _summary(d: _Doc, games: list[GameSheet], doc: Mapping[str, Any], title: str
     d.cont = w["summary"]
     table = doc.get("table") or {}
     times = [t for g in games for t in facts.when(g.number) if t is not None]
-    _header(d, f"{w['summary']} \u2013 {w['table'].lower()} {info.table or title}", title, info,
-            (min(times) if times else None, max(times) if times else None),
-            [(w["ruleset"], str(doc.get("ruleset") or ""))])
+    _header(
+        d,
+        f"{w['summary']} \u2013 {w['table'].lower()} {info.table or title}",
+        title,
+        info,
+        (min(times) if times else None, max(times) if times else None),
+        [(w["ruleset"], str(doc.get("ruleset") or ""))],
+    )
     standings = list(table.get("standings") or [])
     if not standings:  # a document without the table part: ranked as the engine does (r11)
         standings = _standings_from_games(games)
@@ -445,8 +513,11 @@ def _summary(d: _Doc, games: list[GameSheet], doc: Mapping[str, Any], title: str
     playoff = table.get("playoff")
     if playoff:
         d.text(w["playoff"], 10, BOLD)
-        d.text(w["playoff_between"].format(players=", ".join(playoff.get("players", [])),
-                                           deals=playoff.get("deals", "")), 9, x=MARGIN + 8)
+        d.text(
+            w["playoff_between"].format(players=", ".join(playoff.get("players", [])), deals=playoff.get("deals", "")),
+            9,
+            x=MARGIN + 8,
+        )
         pg = playoff.get("game")
         if pg:
             d.text(", ".join(f"{p} {v}" for p, v in pg.get("scores", {}).items()), 9, x=MARGIN + 8)
@@ -497,6 +568,8 @@ def tiebreaks(standings: Sequence[Mapping[str, Any]], lang: str = "sv") -> list[
             key = "tb_playoff"
         else:
             key = "tb_shared"
-        out.append(f"{a['player']} ({fmt_points(a['placement_points'])}, {a['score_total']}, "
-                   f"{a['won_chicagos']}): " + w[key].format(b=b["player"]))
+        out.append(
+            f"{a['player']} ({fmt_points(a['placement_points'])}, {a['score_total']}, "
+            f"{a['won_chicagos']}): " + w[key].format(b=b["player"])
+        )
     return out

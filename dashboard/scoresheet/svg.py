@@ -1,12 +1,13 @@
 """The protocol (RULES.md §12) as SVG for the app: the same rows as the PDF.
 
-    >>> html = scoresheet_html(replay_document(engine))   # doctest: +SKIP
+>>> html = scoresheet_html(replay_document(engine))   # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
-from typing import Any, Mapping
+from typing import Any
 
 from .model import GameSheet, SheetRow, document_sheets, fences, fmt_points
 from .words import words
@@ -27,24 +28,32 @@ def game_svg(g: GameSheet, lang: str = "sv", signed: Mapping[str, float | None] 
     y: float = 30
     status = f"{w['winner']}: {escape(g.winner)}" if g.winner else (w["finished"] if g.finished else w["in_progress"])
     parts.append(f'<text x="10" y="20" class="h">{w["game"]} {g.number} \u2013 {status}</text>')
-    parts.append(f'<text x="10" y="{y + 16}" class="c">{w["player"]}</text>'
-                 f'<text x="{TALLY_X}" y="{y + 16}" class="c">{w["tally"]}</text>'
-                 f'<text x="470" y="{y + 16}" class="c" text-anchor="end">{w["score"]}</text>'
-                 f'<text x="530" y="{y + 16}" class="c" text-anchor="end">{w["place"]}</text>'
-                 f'<text x="{W - 10}" y="{y + 16}" class="c" text-anchor="end">{w["pp_short"]}</text>')
+    parts.append(
+        f'<text x="10" y="{y + 16}" class="c">{w["player"]}</text>'
+        f'<text x="{TALLY_X}" y="{y + 16}" class="c">{w["tally"]}</text>'
+        f'<text x="470" y="{y + 16}" class="c" text-anchor="end">{w["score"]}</text>'
+        f'<text x="530" y="{y + 16}" class="c" text-anchor="end">{w["place"]}</text>'
+        f'<text x="{W - 10}" y="{y + 16}" class="c" text-anchor="end">{w["pp_short"]}</text>'
+    )
     y += 24
     for row in g.rows:
         svg, y = _row(row, y, w)
         parts.append(svg)
     y += 30
     for x, role, who in ((10, "revisor", w["revisor_sign"]), (W / 2 + 10, "tl", w["tl_sign"])):
-        parts.append(f'<line x1="{x}" y1="{y}" x2="{x + 250}" y2="{y}" class="sig"/>'
-                     f'<text x="{x}" y="{y + 14}" class="c">{who}</text>')
+        parts.append(
+            f'<line x1="{x}" y1="{y}" x2="{x + 250}" y2="{y}" class="sig"/>'
+            f'<text x="{x}" y="{y + 14}" class="c">{who}</text>'
+        )
         if role in signed:
-            parts.append(f'<text x="{x + 4}" y="{y - 4}" class="signed" data-signed="{role}">\u2713 {w["signed"]}</text>')
+            parts.append(
+                f'<text x="{x + 4}" y="{y - 4}" class="signed" data-signed="{role}">\u2713 {w["signed"]}</text>'
+            )
     y += 24
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="protocol" data-game="{g.number}" lang="{lang}" '
-            f'viewBox="0 0 {W} {y}" width="{W}" height="{y}">' + "".join(parts) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="protocol" data-game="{g.number}" lang="{lang}" '
+        f'viewBox="0 0 {W} {y}" width="{W}" height="{y}">' + "".join(parts) + "</svg>"
+    )
 
 
 def _row(row: SheetRow, y: float, w: Mapping[str, str]) -> tuple[str, float]:
@@ -53,8 +62,10 @@ def _row(row: SheetRow, y: float, w: Mapping[str, str]) -> tuple[str, float]:
     height = max(36, lines * (MARK_H + 8) + 16)
     base = y + 24
     name = escape(row.name)
-    out = [f'<g class="row" data-player="{name}" data-marks="{row.marks}" data-minus="{row.minus}" '
-           f'data-score="{row.score}" data-said-chicago="{str(row.said_chicago).lower()}" data-stars="{row.stars}">']
+    out = [
+        f'<g class="row" data-player="{name}" data-marks="{row.marks}" data-minus="{row.minus}" '
+        f'data-score="{row.score}" data-said-chicago="{str(row.said_chicago).lower()}" data-stars="{row.stars}">'
+    ]
     out.append(f'<text x="16" y="{base}" class="name">{name}</text>')
     width = 9 * len(row.name) + 14
     if row.said_chicago:  # r10: circled
@@ -83,14 +94,19 @@ def _tally(out: list[str], groups: list[int], top: float, cls: str) -> float:
             y += MARK_H + 8
         x = TALLY_X + (i % PER_LINE) * FENCE_W
         for k in range(min(n, 4)):
-            out.append(f'<line class="{cls}" x1="{x + k * MARK_GAP:.1f}" y1="{y}" x2="{x + k * MARK_GAP:.1f}" y2="{y + MARK_H}"/>')
+            out.append(
+                f'<line class="{cls}" x1="{x + k * MARK_GAP:.1f}" y1="{y}" x2="{x + k * MARK_GAP:.1f}" y2="{y + MARK_H}"/>'
+            )
         if n == 5:  # the fifth mark crosses the four (r9)
-            out.append(f'<line class="{cls} cross" x1="{x - 2}" y1="{y + MARK_H - 2}" x2="{x + 3 * MARK_GAP + 2:.1f}" y2="{y + 2}"/>')
+            out.append(
+                f'<line class="{cls} cross" x1="{x - 2}" y1="{y + MARK_H - 2}" x2="{x + 3 * MARK_GAP + 2:.1f}" y2="{y + 2}"/>'
+            )
     return y + MARK_H + 8
 
 
-def scoresheet_html(doc: Mapping[str, Any], lang: str = "sv",
-                  signed: Mapping[int, Mapping[str, float | None]] | None = None) -> str:
+def scoresheet_html(
+    doc: Mapping[str, Any], lang: str = "sv", signed: Mapping[int, Mapping[str, float | None]] | None = None
+) -> str:
     """All games' protocols as an HTML fragment (one SVG per game), Swedish unless
     ``lang="en"``; ``signed``: game -> the roles that have signed it."""
     games = document_sheets(doc)

@@ -25,9 +25,18 @@ COLOURS = ("off", "green", "yellow", "red", "blue", "white")
 
 
 class Config:
-    def __init__(self, confirm_reads=2, gone_ms=300, scan_ms=20, repeat_ms=500,
-                 heartbeat_ms=500, host_lost_ms=5000, button_ms=20, blink_ms=250,
-                 reader_fail_limit=3):
+    def __init__(
+        self,
+        confirm_reads=2,
+        gone_ms=300,
+        scan_ms=20,
+        repeat_ms=500,
+        heartbeat_ms=500,
+        host_lost_ms=5000,
+        button_ms=20,
+        blink_ms=250,
+        reader_fail_limit=3,
+    ):
         self.confirm_reads = confirm_reads
         self.gone_ms = gone_ms
         self.scan_ms = scan_ms
@@ -40,8 +49,7 @@ class Config:
 
 
 class SeatController:
-    def __init__(self, port, readers, buttons, leds, buzzer, clock, watchdog,
-                 device_id="SC-0000", config=None):
+    def __init__(self, port, readers, buttons, leds, buzzer, clock, watchdog, device_id="SC-0000", config=None):
         self.port = port
         self.readers = readers
         self.buttons = buttons
@@ -60,7 +68,11 @@ class SeatController:
         for pad in self.pads:
             self._pad[pad] = {
                 "deb": PadDebouncer(self.cfg.confirm_reads, self.cfg.gone_ms),
-                "next_scan": now, "next_report": now, "fails": 0, "ok": True, "detail": "",
+                "next_scan": now,
+                "next_report": now,
+                "fails": 0,
+                "ok": True,
+                "detail": "",
             }
         self._led = {}
         for seat in SEATS:
@@ -85,8 +97,10 @@ class SeatController:
         self.sent += 1
 
     def _send_hello(self):
-        self._send("HELLO", (("proto", str(wire.PROTO)), ("fw", FW_VERSION),
-                             ("id", self.device_id), ("pads", ",".join(self.pads))))
+        self._send(
+            "HELLO",
+            (("proto", str(wire.PROTO)), ("fw", FW_VERSION), ("id", self.device_id), ("pads", ",".join(self.pads))),
+        )
 
     def _send_pad(self, pad, now):
         st = self._pad[pad]

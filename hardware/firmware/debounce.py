@@ -9,7 +9,7 @@ class PadDebouncer:
     def __init__(self, confirm_reads=2, gone_ms=300):
         self.confirm_reads = confirm_reads
         self.gone_ms = gone_ms
-        self._streak = {}     # uid -> consecutive scans it was seen in (not yet present)
+        self._streak = {}  # uid -> consecutive scans it was seen in (not yet present)
         self._last_seen = {}  # uid -> ticks_ms of the last scan that saw it
         self.present = set()
 

@@ -18,12 +18,27 @@ READER_RST = 27
 # A PN5180 (ISO 15693, reads stacks whole) needs a BUSY line besides its chip select.
 READER_BUSY = {"seat1": 0, "seat2": 1, "seat3": 11, "seat4": 12, "tray": 28}
 READER_KINDS = ("mfrc522", "pn5180")
-BOARD_CONFIG = "board.json"   # on the Pico (hardware/README.md, "A PN5180 build"); optional
-BUTTON_PINS = {"next": 2, "declined": 3, "time": 4, "tl": 5, "pause": 6,
-               "time:seat1": 7, "time:seat2": 8, "time:seat3": 9, "time:seat4": 10}
+BOARD_CONFIG = "board.json"  # on the Pico (hardware/README.md, "A PN5180 build"); optional
+BUTTON_PINS = {
+    "next": 2,
+    "declined": 3,
+    "time": 4,
+    "tl": 5,
+    "pause": 6,
+    "time:seat1": 7,
+    "time:seat2": 8,
+    "time:seat3": 9,
+    "time:seat4": 10,
+}
 LED_PIN, BUZZER_PIN, SERVICE_PIN = 15, 14, 13
-RGB = {"off": (0, 0, 0), "green": (0, 60, 0), "yellow": (60, 45, 0), "red": (70, 0, 0),
-       "blue": (0, 0, 70), "white": (50, 50, 50)}
+RGB = {
+    "off": (0, 0, 0),
+    "green": (0, 60, 0),
+    "yellow": (60, 45, 0),
+    "red": (70, 0, 0),
+    "blue": (0, 0, 70),
+    "white": (50, 50, 50),
+}
 SEAT_PIXEL = {"seat1": 0, "seat2": 1, "seat3": 2, "seat4": 3}
 
 
@@ -37,6 +52,7 @@ class UsbPort:
 
     def __init__(self):
         import micropython
+
         micropython.kbd_intr(-1)  # a 0x03 from the host is data, not Ctrl-C
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
@@ -61,9 +77,9 @@ def board_config(path=BOARD_CONFIG):
     try:
         with open(path) as f:
             data = json.load(f)
-    except OSError:        # no config file: the MFRC522 build
+    except OSError:  # no config file: the MFRC522 build
         return kinds, {}
-    except ValueError:     # unreadable: every pad reports it (RDR detail), none is guessed
+    except ValueError:  # unreadable: every pad reports it (RDR detail), none is guessed
         return {pad: "bad-board-json" for pad in READER_CS}, {}
     if not isinstance(data, dict):
         return {pad: "bad-board-json" for pad in READER_CS}, {}
@@ -156,8 +172,9 @@ def make_board(kinds=None):
     rst = machine.Pin(READER_RST, machine.Pin.OUT, value=0)
     time.sleep_ms(10)
     rst.value(1)
-    spi = machine.SPI(0, baudrate=1000000, sck=machine.Pin(SPI_SCK),
-                      mosi=machine.Pin(SPI_MOSI), miso=machine.Pin(SPI_MISO))
+    spi = machine.SPI(
+        0, baudrate=1000000, sck=machine.Pin(SPI_SCK), mosi=machine.Pin(SPI_MOSI), miso=machine.Pin(SPI_MISO)
+    )
     readers = {pad: Reader(spi, pad, kinds[pad]) for pad in READER_CS}
     return UsbPort(), readers, Buttons(), Leds(), Buzzer(), Clock()
 

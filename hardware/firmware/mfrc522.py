@@ -18,8 +18,30 @@ def sleep_ms(ms):
     else:
         time.sleep(ms / 1000)
 
-_CMD, _COMIRQ, _DIVIRQ, _ERR, _FIFO, _FIFOLVL, _CTRL, _BITFRM, _COLL = 0x01, 0x04, 0x05, 0x06, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
-_MODE, _TXCTRL, _TXASK, _CRCH, _CRCL, _TMODE, _TPRESC, _TRELH, _TRELL, _VERSION = 0x11, 0x14, 0x15, 0x21, 0x22, 0x2A, 0x2B, 0x2C, 0x2D, 0x37
+
+_CMD, _COMIRQ, _DIVIRQ, _ERR, _FIFO, _FIFOLVL, _CTRL, _BITFRM, _COLL = (
+    0x01,
+    0x04,
+    0x05,
+    0x06,
+    0x09,
+    0x0A,
+    0x0C,
+    0x0D,
+    0x0E,
+)
+_MODE, _TXCTRL, _TXASK, _CRCH, _CRCL, _TMODE, _TPRESC, _TRELH, _TRELL, _VERSION = (
+    0x11,
+    0x14,
+    0x15,
+    0x21,
+    0x22,
+    0x2A,
+    0x2B,
+    0x2C,
+    0x2D,
+    0x37,
+)
 _IDLE, _CALCCRC, _TRANSCEIVE, _RESET = 0x00, 0x03, 0x0C, 0x0F
 _REQA, _HLTA = 0x26, 0x50
 _CASCADE = (0x93, 0x95, 0x97)
@@ -65,12 +87,12 @@ class MFRC522:
         self._sleep(50)
         if self._r(_VERSION) not in (0x91, 0x92, 0x88, 0x12):
             raise ReaderError("no-mfrc522")
-        self._w(_TMODE, 0x8D)     # timer auto-start, prescaler high bits
-        self._w(_TPRESC, 0x3E)    # ~30 us ticks
+        self._w(_TMODE, 0x8D)  # timer auto-start, prescaler high bits
+        self._w(_TPRESC, 0x3E)  # ~30 us ticks
         self._w(_TRELH, 0)
-        self._w(_TRELL, 30)       # ~1 ms timeout per exchange
-        self._w(_TXASK, 0x40)     # 100 % ASK
-        self._w(_MODE, 0x3D)      # CRC preset 0x6363
+        self._w(_TRELL, 30)  # ~1 ms timeout per exchange
+        self._w(_TXASK, 0x40)  # 100 % ASK
+        self._w(_MODE, 0x3D)  # CRC preset 0x6363
         self.antenna(True)
 
     def antenna(self, on):
@@ -94,15 +116,15 @@ class MFRC522:
         self._set(_BITFRM, 0x80)  # StartSend
         for _ in range(200):
             irq = self._r(_COMIRQ)
-            if irq & 0x30:        # RxIRq or IdleIRq
+            if irq & 0x30:  # RxIRq or IdleIRq
                 break
-            if irq & 0x01:        # timer: no card answered
+            if irq & 0x01:  # timer: no card answered
                 return None, 0, False
         else:
             raise ReaderError("mfrc522-timeout")
         self._clear(_BITFRM, 0x80)
         err = self._r(_ERR)
-        if err & 0x13:            # buffer overflow, parity, protocol
+        if err & 0x13:  # buffer overflow, parity, protocol
             return None, 0, False
         collision = bool(err & 0x08)
         n = self._r(_FIFOLVL)
@@ -138,7 +160,7 @@ class MFRC522:
             if rx is None:
                 return None
             # Merge the answer into what we know.
-            full = bytearray(known[:known_bits // 8])
+            full = bytearray(known[: known_bits // 8])
             if align and rx:
                 full.append((known[-1] & ((1 << align) - 1)) | (rx[0] & (0xFF << align) & 0xFF))
                 rx = rx[1:]
@@ -150,7 +172,7 @@ class MFRC522:
             if pos <= known_bits:
                 return None
             known_bits = pos
-            known = bytearray(full[:(known_bits + 7) // 8])
+            known = bytearray(full[: (known_bits + 7) // 8])
             bit = (known_bits - 1) % 8
             known[-1] = (known[-1] & ((1 << (bit + 1)) - 1)) | (1 << bit)
         return None
@@ -179,7 +201,7 @@ class MFRC522:
     def scan(self):
         """Every card UID in the field, as upper-case hex texts."""
         self.antenna(False)
-        self._sleep(2)       # field off: every card falls back to IDLE
+        self._sleep(2)  # field off: every card falls back to IDLE
         self.antenna(True)
         self._sleep(3)
         found = []
@@ -192,5 +214,5 @@ class MFRC522:
                 continue
             found.append("".join("%02X" % b for b in uid))
             halt = bytes((_HLTA, 0))
-            self._transceive(halt + self._crc(halt))   # no answer is the good answer
+            self._transceive(halt + self._crc(halt))  # no answer is the good answer
         return found

@@ -27,16 +27,16 @@ _RX_BYTES, _RX_INTEGRITY, _RX_PROTOCOL, _RX_COLLISION = 0x1FF, 1 << 16, 1 << 17,
 # TX_CONFIG: data and start symbol off = an EOF alone (the next inventory slot)
 _TX_DATA_ENABLE, _TX_START_SYMBOL = 1 << 10, 0xC0
 _EEPROM_PRODUCT_VERSION = 0x10
-_ISO15693_TX, _ISO15693_RX = 0x0D, 0x8D        # 26 kbit/s, ASK 100 %
+_ISO15693_TX, _ISO15693_RX = 0x0D, 0x8D  # 26 kbit/s, ASK 100 %
 # TIMER1 as the no-answer timeout: started when sending ends, stopped by a start of
 # frame, 53 kHz prescaler; 64 ticks = 1.2 ms, past ISO 15693's answer time t1 (320 us)
 _TIMER1_SETUP = (1 << 20) | (1 << 11) | (7 << 3) | (1 << 2) | 1
 _TIMER1_TICKS = 64
-_INVENTORY, _FLAGS_16_SLOTS, _FLAGS_1_SLOT = 0x01, 0x06, 0x26   # high data rate, inventory
-_BUSY_POLLS = 2000                             # BUSY reads before the chip counts as hung
+_INVENTORY, _FLAGS_16_SLOTS, _FLAGS_1_SLOT = 0x01, 0x06, 0x26  # high data rate, inventory
+_BUSY_POLLS = 2000  # BUSY reads before the chip counts as hung
 _IRQ_POLLS = 50
 _COLLISION = "collision"
-_MAX_MASK = 60                                 # a 64-bit UID: masks up to 60 bits + 4
+_MAX_MASK = 60  # a 64-bit UID: masks up to 60 bits + 4
 
 
 def sleep_ms(ms):
@@ -96,13 +96,13 @@ class PN5180:
     def init(self):
         version = self._frame(bytes((_READ_EEPROM, _EEPROM_PRODUCT_VERSION, 2)), 2)
         if version in (b"\x00\x00", b"\xff\xff"):
-            raise ReaderError("no-pn5180")     # nothing drives MISO: no chip on this select
+            raise ReaderError("no-pn5180")  # nothing drives MISO: no chip on this select
         self._frame(bytes((_LOAD_RF_CONFIG, _ISO15693_TX, _ISO15693_RX)))
         self._write(_TIMER1_RELOAD, _TIMER1_TICKS)
         self._write(_TIMER1_CONFIG, _TIMER1_SETUP)
-        self._tx_config = self._read(_TX_CONFIG)   # as the RF configuration set it
+        self._tx_config = self._read(_TX_CONFIG)  # as the RF configuration set it
         self._frame(bytes((_RF_ON, 0)))
-        self._sleep(2)                             # the tags power up (ISO 15693: 1 ms)
+        self._sleep(2)  # the tags power up (ISO 15693: 1 ms)
 
     # --- ISO 15693 --------------------------------------------------------------------
     def _slot(self, frame):
@@ -126,15 +126,15 @@ class PN5180:
             if irq & _RX_IRQ:
                 break
             if irq & _TIMER1_IRQ:
-                return None                    # nobody answered in this slot
+                return None  # nobody answered in this slot
         else:
             raise ReaderError("pn5180-timeout")
         status = self._read(_RX_STATUS)
         n = status & _RX_BYTES
         if status & (_RX_COLLISION | _RX_INTEGRITY | _RX_PROTOCOL) or n != 10:
-            return _COLLISION                  # two answers on top of each other
+            return _COLLISION  # two answers on top of each other
         data = self._frame(bytes((_READ_DATA, 0)), n)
-        if data[0] & 0x01:                     # the error flag: not an inventory answer
+        if data[0] & 0x01:  # the error flag: not an inventory answer
             return _COLLISION
         return bytes(data[2:10])
 
@@ -170,4 +170,4 @@ class PN5180:
 
 
 def _hex(uid):
-    return "".join("%02X" % b for b in reversed(uid))   # MSB first, as printed on tags: E0...
+    return "".join("%02X" % b for b in reversed(uid))  # MSB first, as printed on tags: E0...

@@ -33,7 +33,7 @@ def _parse(body):
     if star < 0 or len(body) - star != 9:
         return None
     payload = body[:star]
-    if crc_text(payload).encode() != body[star + 1:]:
+    if crc_text(payload).encode() != body[star + 1 :]:
         return None
     for b in payload:
         if b < 32 or b > 126 or b == 42:
@@ -49,7 +49,7 @@ def _parse(body):
         eq = word.find("=")
         if eq <= 0:
             return None
-        fields[word[:eq]] = word[eq + 1:]
+        fields[word[:eq]] = word[eq + 1 :]
     return seq, words[1], fields
 
 

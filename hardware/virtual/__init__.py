@@ -10,4 +10,4 @@ from .noise import NoiseModel
 from .script import Move, parse_moves
 from .table import BUTTONS, VirtualTable
 
-__all__ = ["VirtualTable", "VirtualDeck", "NoiseModel", "Move", "parse_moves", "virtual_uid", "BUTTONS"]
+__all__ = ["BUTTONS", "Move", "NoiseModel", "VirtualDeck", "VirtualTable", "parse_moves", "virtual_uid"]

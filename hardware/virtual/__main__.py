@@ -30,17 +30,31 @@ wait 1
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m hardware.virtual",
-                                description="Run a virtual seat controller (the real firmware logic on "
-                                "simulated readers) and serve its serial protocol on a pseudo-terminal. "
-                                "Prints the port to open, then plays a script of physical moves.")
-    p.add_argument("--script", metavar="FILE", help="moves to play, one per line (default: a short demo "
-                   "deal, repeated); see hardware/README.md for the move words")
-    p.add_argument("--noise", choices=("clean", "rough"), default="clean",
-                   help="reader flicker, stacked cards, corrupt bytes (default clean)")
-    p.add_argument("--reader", choices=("mfrc522", "pn5180"), default="mfrc522",
-                   help="the reader under every pad: mfrc522 reads a stack a few cards per scan "
-                   "(the noise's stack limit), pn5180 (ISO 15693) reads it whole (default mfrc522)")
+    p = argparse.ArgumentParser(
+        prog="python -m hardware.virtual",
+        description="Run a virtual seat controller (the real firmware logic on "
+        "simulated readers) and serve its serial protocol on a pseudo-terminal. "
+        "Prints the port to open, then plays a script of physical moves.",
+    )
+    p.add_argument(
+        "--script",
+        metavar="FILE",
+        help="moves to play, one per line (default: a short demo "
+        "deal, repeated); see hardware/README.md for the move words",
+    )
+    p.add_argument(
+        "--noise",
+        choices=("clean", "rough"),
+        default="clean",
+        help="reader flicker, stacked cards, corrupt bytes (default clean)",
+    )
+    p.add_argument(
+        "--reader",
+        choices=("mfrc522", "pn5180"),
+        default="mfrc522",
+        help="the reader under every pad: mfrc522 reads a stack a few cards per scan "
+        "(the noise's stack limit), pn5180 (ISO 15693) reads it whole (default mfrc522)",
+    )
     p.add_argument("--seed", type=int, default=0, help="random seed of the noise")
     p.add_argument("--once", action="store_true", help="play the script once, then keep serving")
     args = p.parse_args(argv)

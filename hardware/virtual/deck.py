@@ -26,7 +26,7 @@ from ..errors import VirtualTableError
 __all__ = ["INLAYS", "PUCK", "VirtualDeck", "virtual_uid"]
 
 
-INLAYS = {"mfrc522": "iso14443", "pn5180": "iso15693"}   # the inlays each reader reads
+INLAYS = {"mfrc522": "iso14443", "pn5180": "iso15693"}  # the inlays each reader reads
 
 
 def virtual_uid(code: str, salt: str = "", inlay: str = "iso14443") -> str:
@@ -43,7 +43,7 @@ class VirtualDeck:
     uids: dict[str, str]
 
     @classmethod
-    def standard(cls, salt: str = "", inlay: str = "iso14443") -> "VirtualDeck":
+    def standard(cls, salt: str = "", inlay: str = "iso14443") -> VirtualDeck:
         return cls({c.code: virtual_uid(c.code, salt, inlay) for c in FULL_DECK})
 
     def uid(self, code: str) -> str:

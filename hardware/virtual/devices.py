@@ -13,7 +13,7 @@ import random
 import threading
 import time
 import tty
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import VirtualTableError
 from .noise import NoiseModel
@@ -73,6 +73,7 @@ class Pn5180Pad:
     def __init__(self) -> None:
         from ..firmware.pn5180 import PN5180
         from .pn5180_chip import SimBusy, SimNSS, SimSPI, SimulatedPN5180
+
         self.chip = SimulatedPN5180([])
         self._tags: dict[str, object] = {}
         self.driver = PN5180(SimSPI(self.chip), SimNSS(self.chip), SimBusy(self.chip), sleep=lambda ms: None)
@@ -80,6 +81,7 @@ class Pn5180Pad:
 
     def scan(self, uids: list[str]) -> list[str]:
         from .pn5180_chip import Tag
+
         key = tuple(uids)
         if self._last is not None and self._last[0] == key:
             return list(self._last[1])
@@ -100,8 +102,9 @@ class VirtualReader:
     driver over the simulated chip, whose 16-slot inventory reads a stack whole
     (hardware/README.md, "A PN5180 build").  Flicker and missed scans apply to both."""
 
-    def __init__(self, tags: Callable[[], list[str]], noise: NoiseModel, rng: random.Random,
-                 kind: str = "mfrc522") -> None:
+    def __init__(
+        self, tags: Callable[[], list[str]], noise: NoiseModel, rng: random.Random, kind: str = "mfrc522"
+    ) -> None:
         if kind not in READER_KINDS:
             raise VirtualTableError(f"reader {kind!r}: one of {', '.join(READER_KINDS)}")
         self._tags = tags
@@ -140,9 +143,9 @@ class ConsoleButtons:
 
     def __init__(self, gap_ms: int = 60) -> None:
         self.gap_ms = gap_ms
-        self._queued: dict[str, list[float]] = {}           # name -> hold times (ms) to come
-        self._down: dict[str, float] = {}                   # name -> board ms it goes up
-        self._up_at: dict[str, float] = {}                  # name -> board ms it went up
+        self._queued: dict[str, list[float]] = {}  # name -> hold times (ms) to come
+        self._down: dict[str, float] = {}  # name -> board ms it goes up
+        self._up_at: dict[str, float] = {}  # name -> board ms it went up
         self._lock = threading.Lock()
 
     def press(self, name: str, hold_s: float = 0.05) -> None:

@@ -25,7 +25,7 @@ from .devices import line_noise
 from .noise import NoiseModel
 
 SCHEME = "sim"
-_ports: "weakref.WeakValueDictionary[str, MemoryPort]" = weakref.WeakValueDictionary()
+_ports: weakref.WeakValueDictionary[str, MemoryPort] = weakref.WeakValueDictionary()
 _names = itertools.count(1)
 
 
@@ -116,8 +116,9 @@ class MemoryTransport(asyncio.Transport):
         self._loop.call_soon(self._protocol.connection_lost, exc)
 
 
-async def _open(loop: asyncio.AbstractEventLoop, protocol_factory: Callable[[], asyncio.Protocol],
-                url: str) -> Connection:
+async def _open(
+    loop: asyncio.AbstractEventLoop, protocol_factory: Callable[[], asyncio.Protocol], url: str
+) -> Connection:
     port = _ports.get(url)
     if port is None or port.closed:
         raise OSError(errno.ENOENT, f"no virtual table plugged in at {url}")

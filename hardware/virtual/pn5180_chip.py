@@ -27,12 +27,12 @@ Portable (no annotations), so it runs under CPython and MicroPython alike.
 """
 
 _IRQ_RX, _IRQ_TX, _IRQ_TIMER1, _IRQ_SOF, _IRQ_ERROR = 1 << 0, 1 << 1, 1 << 12, 1 << 14, 1 << 17
-_TX_CONFIG_ISO15693 = 0x000007C0    # data on, stop symbol, start symbol (after LOAD_RF_CONFIG)
+_TX_CONFIG_ISO15693 = 0x000007C0  # data on, stop symbol, start symbol (after LOAD_RF_CONFIG)
 
 
 class Tag:
     def __init__(self, uid_hex):
-        self.uid = int(uid_hex, 16)    # written MSB first, as on the tag's label: E004...
+        self.uid = int(uid_hex, 16)  # written MSB first, as on the tag's label: E004...
         self.state = "READY"
 
 
@@ -54,7 +54,7 @@ class SimulatedPN5180:
         self._read_frame = False
         self._answer = None
         self._rx = b""
-        self._round = None              # (mask, mask_bits, slot) of a 16-slot inventory
+        self._round = None  # (mask, mask_bits, slot) of a 16-slot inventory
 
     # --- pins and SPI -------------------------------------------------------------------
     def busy(self):
@@ -106,14 +106,14 @@ class SimulatedPN5180:
             v = self.reg[f[1]]
             self._answer = bytes((v & 0xFF, (v >> 8) & 0xFF, (v >> 16) & 0xFF, (v >> 24) & 0xFF))
         elif cmd == 0x07 and len(f) == 3:
-            self._answer = bytes(self.eeprom[f[1]:f[1] + f[2]])
+            self._answer = bytes(self.eeprom[f[1] : f[1] + f[2]])
         elif cmd == 0x11 and len(f) == 3:
             self.rf_config = (f[1], f[2])
             if self.rf_config == (0x0D, 0x8D):
                 self.reg[0x18] = _TX_CONFIG_ISO15693
         elif cmd == 0x16 and len(f) == 2:
             if not self.rf_on:
-                for tag in self.tags:            # power up: every tag READY
+                for tag in self.tags:  # power up: every tag READY
                     tag.state = "READY"
             self.rf_on = True
         elif cmd == 0x17 and len(f) == 2:
@@ -128,21 +128,26 @@ class SimulatedPN5180:
 
     def _reg_write(self, reg, value):
         value &= 0xFFFFFFFF
-        if reg == 0x03:                          # IRQ_CLEAR
+        if reg == 0x03:  # IRQ_CLEAR
             self.reg[0x02] &= ~value & 0xFFFFFFFF
         elif reg in (0x02, 0x13, 0x1D):
             self.violations.append("write to read-only register %02X" % reg)
         elif reg == 0x00:
             self.reg[0x00] = value
-            state = 1 if value & 0x07 == 0x03 else 0          # Transceive: wait to transmit
+            state = 1 if value & 0x07 == 0x03 else 0  # Transceive: wait to transmit
             self.reg[0x1D] = (self.reg[0x1D] & ~0x07000000) | (state << 24)
         else:
             self.reg[reg] = value
 
     # --- the air interface ----------------------------------------------------------------
     def _send(self, last_bits, data):
-        ready = (self.reg[0x00] & 0x07 == 0x03 and (self.reg[0x1D] >> 24) & 0x07 == 1
-                 and self.rf_config == (0x0D, 0x8D) and self.rf_on and last_bits == 0)
+        ready = (
+            self.reg[0x00] & 0x07 == 0x03
+            and (self.reg[0x1D] >> 24) & 0x07 == 1
+            and self.rf_config == (0x0D, 0x8D)
+            and self.rf_on
+            and last_bits == 0
+        )
         if not ready:
             self.reg[0x02] |= _IRQ_ERROR
             return
@@ -168,10 +173,10 @@ class SimulatedPN5180:
             self._rx = frames[0]
             self.reg[0x13] = len(frames[0])
             return
-        bit = 0                                  # the first bit where the answers differ
+        bit = 0  # the first bit where the answers differ
         while len(set((fr[bit // 8] >> (bit % 8)) & 1 for fr in frames)) == 1:
             bit += 1
-        self._rx = frames[0][:bit // 8]
+        self._rx = frames[0][: bit // 8]
         self.reg[0x13] = (bit // 8) | (1 << 16) | (1 << 18) | ((bit & 0x7F) << 19)
 
     def _request(self, data):
@@ -179,8 +184,8 @@ class SimulatedPN5180:
         if len(data) < 2:
             return []
         flags, cmd = data[0], data[1]
-        if cmd == 0x01 and flags & 0x04:         # INVENTORY
-            if flags & 0x10:                     # AFI: not used by the driver
+        if cmd == 0x01 and flags & 0x04:  # INVENTORY
+            if flags & 0x10:  # AFI: not used by the driver
                 self.violations.append("inventory with AFI")
                 return []
             if len(data) < 3:
@@ -189,12 +194,12 @@ class SimulatedPN5180:
             nbytes = (bits + 7) // 8
             if bits > 64 or len(data) != 3 + nbytes:
                 return []
-            mask = int.from_bytes(data[3:3 + nbytes], "little") & ((1 << bits) - 1) if bits else 0
-            if flags & 0x20:                     # one slot: everyone matching answers
+            mask = int.from_bytes(data[3 : 3 + nbytes], "little") & ((1 << bits) - 1) if bits else 0
+            if flags & 0x20:  # one slot: everyone matching answers
                 return self._matching(mask, bits)
             self._round = (mask, bits, 0)
             return self._in_slot()
-        if cmd == 0x02 and flags & 0x20 and len(data) == 10:   # STAY QUIET, addressed
+        if cmd == 0x02 and flags & 0x20 and len(data) == 10:  # STAY QUIET, addressed
             uid = int.from_bytes(data[2:10], "little")
             for tag in self.tags:
                 if tag.uid == uid:

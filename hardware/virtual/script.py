@@ -1,15 +1,15 @@
 """Scripts of physical moves for the virtual table, one move per line:
 
-    put AS seat2          a card lands on a pad (deal, place, play)
-    deal seat1 AS KS 2C   several cards onto one pad
-    remove AS [stub|hand:seat2]
-    pickup seat2          the pad's cards go into the player's hand (tray: to the dealer)
-    tray AS               a card goes onto the discard tray
-    press next            a console button
-    button seat3          the dealer button puck moves to a seat
-    unplug / replug / reboot / hang / resume
-    fail seat3 / heal seat3   a reader breaks / recovers
-    wait 0.2              seconds
+put AS seat2          a card lands on a pad (deal, place, play)
+deal seat1 AS KS 2C   several cards onto one pad
+remove AS [stub|hand:seat2]
+pickup seat2          the pad's cards go into the player's hand (tray: to the dealer)
+tray AS               a card goes onto the discard tray
+press next            a console button
+button seat3          the dealer button puck moves to a seat
+unplug / replug / reboot / hang / resume
+fail seat3 / heal seat3   a reader breaks / recovers
+wait 0.2              seconds
 """
 
 from __future__ import annotations
@@ -19,9 +19,23 @@ from dataclasses import dataclass
 
 from ..errors import VirtualTableError
 
-_ARITY = {"put": (2, 2), "deal": (2, 99), "remove": (1, 2), "pickup": (1, 1), "tray": (1, 1),
-          "press": (1, 1), "button": (1, 1), "unplug": (0, 0), "replug": (0, 0), "reboot": (0, 0), "hang": (0, 0),
-          "resume": (0, 0), "fail": (1, 1), "heal": (1, 1), "wait": (1, 1)}
+_ARITY = {
+    "put": (2, 2),
+    "deal": (2, 99),
+    "remove": (1, 2),
+    "pickup": (1, 1),
+    "tray": (1, 1),
+    "press": (1, 1),
+    "button": (1, 1),
+    "unplug": (0, 0),
+    "replug": (0, 0),
+    "reboot": (0, 0),
+    "hang": (0, 0),
+    "resume": (0, 0),
+    "fail": (1, 1),
+    "heal": (1, 1),
+    "wait": (1, 1),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +44,7 @@ class Move:
     args: tuple[str, ...] = ()
 
     @classmethod
-    def parse(cls, line: str) -> "Move":
+    def parse(cls, line: str) -> Move:
         words = line.split()
         if not words or words[0] not in _ARITY:
             raise VirtualTableError(f"unknown move {line!r}; moves: {', '.join(_ARITY)}")

@@ -133,12 +133,13 @@ class SimulatedTimeLoop(asyncio.SelectorEventLoop):
         self._now = max(self._now, math.nextafter(self._scheduled[0].when(), math.inf))
         self.jumps += 1
 
-    def run_in_executor(self, executor: Executor | None, func: Callable[[Unpack[Ts]], T],
-                        *args: *Ts) -> asyncio.Future[T]:
+    def run_in_executor(
+        self, executor: Executor | None, func: Callable[[Unpack[Ts]], T], *args: *Ts
+    ) -> asyncio.Future[T]:
         fut: asyncio.Future[T] = self.create_future()
         try:
             fut.set_result(func(*args))
-        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task, as an executor would
+        except BaseException as exc:
             fut.set_exception(exc)
         return fut
 

@@ -26,7 +26,8 @@ import random
 import tempfile
 import threading
 import time
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..errors import VirtualTableError
 from ..firmware.controller import PADS, SEATS, Config, SeatController
@@ -47,17 +48,29 @@ def fast_config() -> Config:
 
 
 class VirtualTable:
-    def __init__(self, deck: VirtualDeck | None = None, noise: NoiseModel | None = None,
-                 seed: int = 0, config: Config | None = None, device_id: str = "SC-VIRTUAL",
-                 step_s: float = 0.001, port_dir: str | None = None, autostart: bool = True,
-                 reader: str = "mfrc522", simulated: bool = False, clock=None) -> None:
+    def __init__(
+        self,
+        deck: VirtualDeck | None = None,
+        noise: NoiseModel | None = None,
+        seed: int = 0,
+        config: Config | None = None,
+        device_id: str = "SC-VIRTUAL",
+        step_s: float = 0.001,
+        port_dir: str | None = None,
+        autostart: bool = True,
+        reader: str = "mfrc522",
+        simulated: bool = False,
+        clock=None,
+    ) -> None:
         if reader not in INLAYS:
             raise VirtualTableError(f"reader {reader!r}: one of {', '.join(INLAYS)}")
         # a PN5180 table's deck carries ISO 15693 inlays (8-byte UIDs), the puck too
         self.deck = deck or VirtualDeck.standard(inlay=INLAYS[reader])
         if reader == "pn5180" and any(len(u) != 16 for u in self.deck.uids.values()):
-            raise VirtualTableError("a PN5180 reads ISO 15693 inlays (16-digit UIDs): give a deck of them, "
-                                    "VirtualDeck.standard(inlay='iso15693')")
+            raise VirtualTableError(
+                "a PN5180 reads ISO 15693 inlays (16-digit UIDs): give a deck of them, "
+                "VirtualDeck.standard(inlay='iso15693')"
+            )
         self.noise = noise or NoiseModel()
         self.config = config or fast_config()
         self.device_id = device_id
@@ -66,7 +79,7 @@ class VirtualTable:
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
         self.simulated = simulated
-        self._version = 0                              # bumped by every move (readers' cache)
+        self._version = 0  # bumped by every move (readers' cache)
         self._seen: dict[str, tuple[int, list[str]]] = {}
         self._where: dict[str, str] = {code: STUB for code in self.deck.uids}
         self._order: dict[str, int] = {}  # code -> when it landed (stack order)
@@ -75,6 +88,7 @@ class VirtualTable:
         if simulated:
             from . import memport
             from .simtime import LoopClock
+
             self._dir = None
             self.port = memport.new_name()
             now = (clock or LoopClock(asyncio.get_running_loop())).now
@@ -101,7 +115,7 @@ class VirtualTable:
             self.start()
 
     # --- life cycle -----------------------------------------------------------
-    def start(self) -> "VirtualTable":
+    def start(self) -> VirtualTable:
         """Power the board up (done by the constructor unless ``autostart=False``)."""
         if self._thread is None:
             self._plug_in()
@@ -116,7 +130,7 @@ class VirtualTable:
         except OSError:
             pass
 
-    def __enter__(self) -> "VirtualTable":
+    def __enter__(self) -> VirtualTable:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -129,6 +143,7 @@ class VirtualTable:
     def _plug_in(self) -> None:
         if self.simulated:
             from .memport import MemoryPort
+
             self.pty = MemoryPort(self.port, self.noise, self._rng)
             self._boot()
             return
@@ -143,12 +158,20 @@ class VirtualTable:
     def _boot(self) -> None:
         """Start the real firmware logic afresh, as power-on or a watchdog reset does."""
         self.boots += 1
-        self.firmware = fw = SeatController(self.pty, self.readers, self.buttons, self.leds, self.buzzer,
-                                            self.clock, self.watchdog, self.device_id, self.config)
+        self.firmware = fw = SeatController(
+            self.pty,
+            self.readers,
+            self.buttons,
+            self.leds,
+            self.buzzer,
+            self.clock,
+            self.watchdog,
+            self.device_id,
+            self.config,
+        )
         self._stop.clear()
         if self.simulated:
-            self._thread = asyncio.get_running_loop().create_task(self._run_task(fw),
-                                                                  name="virtual-seat-controller")
+            self._thread = asyncio.get_running_loop().create_task(self._run_task(fw), name="virtual-seat-controller")
             return
         self._thread = threading.Thread(target=self._run, args=(fw,), name="virtual-seat-controller", daemon=True)
         self._thread.start()
@@ -210,6 +233,7 @@ class VirtualTable:
                     out.append(self.button_uid)
                 self._seen[pad] = (self._version, out)
                 return list(out)
+
         return tags
 
     def on_pad(self, pad: str) -> list[str]:
@@ -308,6 +332,7 @@ class VirtualTable:
         ``gap_s`` seconds between them.  See ``script.py`` for the move words.  Its waits
         sleep on the wall clock: in a running loop use :meth:`play_script`."""
         from .script import parse_moves
+
         for move in parse_moves(moves):
             move.apply(self)
             if gap_s:
@@ -319,6 +344,7 @@ class VirtualTable:
         import asyncio
 
         from .script import parse_moves
+
         for move in parse_moves(moves):
             if move.kind == "wait":
                 await asyncio.sleep(float(move.args[0]))

@@ -47,12 +47,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.hands import CARD_INT, Category, HandValue, evaluate_ints
 from table_controller.rules.rulesets import Ruleset
+
 from .solver import Position, final_hand_award, sm_chicago_stands, solve
 
 Z95 = 1.959963984540054
@@ -96,17 +98,19 @@ class Estimate:
 @dataclass(frozen=True)
 class Odds:
     samples: int
-    exchange: int                       # the exchange in progress
-    next_moment: str                    # "exchange_1", "exchange_2" or "final"
+    exchange: int  # the exchange in progress
+    next_moment: str  # "exchange_1", "exchange_2" or "final"
     score_next: dict[str, Estimate]
     best_after_last: dict[str, Estimate] = field(default_factory=dict)
-    best_ties: int = 0                  # extra holders of tied best hands, summed over samples
+    best_ties: int = 0  # extra holders of tied best hands, summed over samples
     chicago: Estimate | None = None
     chicago_by: dict[str, Estimate] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "samples": self.samples, "exchange": self.exchange, "next_moment": self.next_moment,
+            "samples": self.samples,
+            "exchange": self.exchange,
+            "next_moment": self.next_moment,
             "score_next": {p: e.to_dict() for p, e in self.score_next.items()},
             "best_after_last": {p: e.to_dict() for p, e in self.best_after_last.items()},
             "best_ties": self.best_ties,
@@ -116,6 +120,7 @@ class Odds:
 
 
 # --- the players' model --------------------------------------------------------------------
+
 
 class Policy:
     """How a simulated player exchanges (see the module docstring).  Decisions depend only
@@ -182,12 +187,13 @@ def _keep(hand: list[Card]) -> set[Card]:
     ranks = sorted({c.rank for c in hand} | ({1} if any(c.rank == 14 for c in hand) else set()))
     for lo in range(len(ranks) - 3):
         if ranks[lo + 3] - ranks[lo] == 3:  # four in a row (the ace low too, D1)
-            run = set(ranks[lo:lo + 4])
+            run = set(ranks[lo : lo + 4])
             return {c for c in hand if c.rank in run or (c.rank == 14 and 1 in run)}
     return {max(hand, key=lambda c: (c.rank, c.suit))}
 
 
 # --- the simulation ------------------------------------------------------------------------
+
 
 def at_draw_stop(rules: Ruleset, deal: Any, player: str, score: int) -> bool:
     """Köpstopp (RULES §5): at the limit now (sm), or from the deal's start (classic).  A pure
@@ -206,7 +212,7 @@ class _Sample:
     """One simulated rest of the deal (cards as indices into the deck: no hashing of Cards
     on the hot path)."""
 
-    def __init__(self, ctx: "_Context", rng: random.Random):
+    def __init__(self, ctx: _Context, rng: random.Random):
         self.ctx = ctx
         self.rng = rng
         self.hands = {p: list(h) for p, h in ctx.hands.items()}
@@ -287,8 +293,11 @@ class _Sample:
         p = leaders[0]
         if cat == Category.ROYAL_FLUSH and r.royal_flush != "points":
             return p, True
-        if (cat == Category.STRAIGHT_FLUSH and r.straight_flush != "points"
-                and (r.straight_flush == "out" or self.ctx.said.get(p))):
+        if (
+            cat == Category.STRAIGHT_FLUSH
+            and r.straight_flush != "points"
+            and (r.straight_flush == "out" or self.ctx.said.get(p))
+        ):
             return p, True
         if special_only:
             return None, False
@@ -308,7 +317,7 @@ class _Context:
     stub: list[int]
     earlier: list[int]
     policy: Policy
-    pending: list[tuple[str, int, int, bool]]   # (player, placed, owed, open pending)
+    pending: list[tuple[str, int, int, bool]]  # (player, placed, owed, open pending)
     unplaced: list[str]
     chicago_ok: bool
     discards: dict = field(default_factory=dict)
@@ -347,13 +356,30 @@ def _context(state: Any, policy: Policy) -> _Context:
         elif not at_draw_stop(rules, d, p, scores[p]):
             unplaced.append(p)
     ix = lambda cs: sorted(_IDX[c] for c in cs)  # noqa: E731 - sorted: set order is per process
-    return _Context(rules, d, players, {p: ix(d.hands[p]) for p in players}, scores,
-                    {p: g.players[p].said_chicago for p in players}, ix(d.stub),
-                    ix(d.discards_earlier), policy, pending, unplaced, not g.playoff)
+    return _Context(
+        rules,
+        d,
+        players,
+        {p: ix(d.hands[p]) for p in players},
+        scores,
+        {p: g.players[p].said_chicago for p in players},
+        ix(d.stub),
+        ix(d.discards_earlier),
+        policy,
+        pending,
+        unplaced,
+        not g.playoff,
+    )
 
 
-def exchange_odds(state: Any, rng: random.Random, samples: int = 2000, horizon: str = "last",
-                  policy: Policy | None = None, chicago: bool = True) -> Odds:
+def exchange_odds(
+    state: Any,
+    rng: random.Random,
+    samples: int = 2000,
+    horizon: str = "last",
+    policy: Policy | None = None,
+    chicago: bool = True,
+) -> Odds:
     """Estimate the odds at a moment of the exchanges (see the module docstring).
 
     ``state`` is the engine's ``TableState`` (its deal must be in an exchange); ``horizon``
@@ -407,9 +433,16 @@ def exchange_odds(state: Any, rng: random.Random, samples: int = 2000, horizon: 
     score = {p: Estimate(score_hits[p], n) for p in players}
     if horizon == "next":
         return Odds(n, k, nxt, score)
-    return Odds(n, k, nxt, score, {p: Estimate(best_hits[p], n) for p in players}, ties,
-                Estimate(sum(chicago_hits.values()), n) if chicago else None,
-                {p: Estimate(chicago_hits[p], n) for p in players} if chicago else {})
+    return Odds(
+        n,
+        k,
+        nxt,
+        score,
+        {p: Estimate(best_hits[p], n) for p in players},
+        ties,
+        Estimate(sum(chicago_hits.values()), n) if chicago else None,
+        {p: Estimate(chicago_hits[p], n) for p in players} if chicago else {},
+    )
 
 
 def _chicago_stands(ctx: _Context, s: _Sample, solved: dict) -> str | None:
@@ -434,6 +467,12 @@ def _stands(ctx: _Context, masks: tuple[int, ...], i: int) -> bool:
         return sm_chicago_stands(masks[i], tuple(m for j, m in enumerate(masks) if j != i))
     hands = {q: [_DECK[c] for c in range(52) if masks[j] >> c & 1] for j, q in enumerate(ctx.players)}
     award = final_hand_award(ctx.rules, hands)
-    pos = Position(ctx.rules, tuple(ctx.players), {q: tuple(h) for q, h in hands.items()},
-                   ctx.players[i], chicago=ctx.players[i], hand_award=award)
+    pos = Position(
+        ctx.rules,
+        tuple(ctx.players),
+        {q: tuple(h) for q, h in hands.items()},
+        ctx.players[i],
+        chicago=ctx.players[i],
+        hand_award=award,
+    )
     return bool(solve(pos).chicago_stands)

@@ -28,15 +28,27 @@ from .solver import AnalysisError, Verdict, chicago_position, position_from_deal
 def verdict_texts(v: Verdict) -> list[dict[str, str]]:
     if v.chicago is not None:
         if v.chicago_stands:
-            return [{"sv": f"Chicago håller med bästa spel ({v.chicago})",
-                     "en": f"Chicago holds with best play ({v.chicago})"}]
-        return [{"sv": f"Chicago spricker med bästa spel: {v.breaker} bryter {_genitive(v.chicago)} Chicago",
-                 "en": f"The Chicago breaks with best play: {v.breaker} breaks {v.chicago}'s Chicago"}]
+            return [
+                {
+                    "sv": f"Chicago håller med bästa spel ({v.chicago})",
+                    "en": f"Chicago holds with best play ({v.chicago})",
+                }
+            ]
+        return [
+            {
+                "sv": f"Chicago spricker med bästa spel: {v.breaker} bryter {_genitive(v.chicago)} Chicago",
+                "en": f"The Chicago breaks with best play: {v.breaker} breaks {v.chicago}'s Chicago",
+            }
+        ]
     assert v.last_trick is not None  # no Chicago: someone takes the last trick
     p, card = v.last_trick
     pts = v.values[p]
-    return [{"sv": f"Med bästa spel tar {p} sista sticket med {card.pretty()} ({pts} poäng)",
-             "en": f"With best play {p} takes the last trick with {card.pretty()} ({pts} points)"}]
+    return [
+        {
+            "sv": f"Med bästa spel tar {p} sista sticket med {card.pretty()} ({pts} poäng)",
+            "en": f"With best play {p} takes the last trick with {card.pretty()} ({pts} points)",
+        }
+    ]
 
 
 def _genitive(name: str) -> str:
@@ -77,17 +89,24 @@ def analyse_state(state: Any, rng: random.Random, samples: int = 2000) -> dict[s
         except AnalysisError:
             return None
         if v.chicago_stands:
-            texts = [{"sv": f"Säger {p} Chicago håller den med bästa spel",
-                      "en": f"If {p} says Chicago, it stands with best play"}]
+            texts = [
+                {
+                    "sv": f"Säger {p} Chicago håller den med bästa spel",
+                    "en": f"If {p} says Chicago, it stands with best play",
+                }
+            ]
         else:
-            texts = [{"sv": f"Säger {p} Chicago bryter {v.breaker} den med bästa spel",
-                      "en": f"If {p} says Chicago, {v.breaker} breaks it with best play"}]
+            texts = [
+                {
+                    "sv": f"Säger {p} Chicago bryter {v.breaker} den med bästa spel",
+                    "en": f"If {p} says Chicago, {v.breaker} breaks it with best play",
+                }
+            ]
         return {**base, "kind": "chicago_question", "player": p, "verdict": v.to_dict(), "texts": texts}
     if d.phase == "tricks":
         try:
             v = solve(position_from_deal(d, state.rules))
         except AnalysisError:
             return None
-        return {**base, "kind": "verdict", "trick": d.trick_number, "verdict": v.to_dict(),
-                "texts": verdict_texts(v)}
+        return {**base, "kind": "verdict", "trick": d.trick_number, "verdict": v.to_dict(), "texts": verdict_texts(v)}
     return None

@@ -49,9 +49,10 @@ sm2019 revoker cannot win the last trick, as in the engine.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.hands import Category, best_hands
@@ -70,8 +71,9 @@ class AnalysisError(ValueError):
     """A position the solver cannot judge (not reachable in legal play, or incomplete)."""
 
 
-def trick_order(order: Sequence[str], leader: str, in_trick: Sequence[str],
-                out: frozenset[str] | set[str]) -> list[str]:
+def trick_order(
+    order: Sequence[str], leader: str, in_trick: Sequence[str], out: frozenset[str] | set[str]
+) -> list[str]:
     """Who plays to a trick, from its leader (r25): clockwise from the leader, those who
     have played to it plus those still in play.  A pure copy of the engine's rotation
     (the rules' public API has no query for it yet)."""
@@ -115,11 +117,11 @@ class Move:
     """One legal card of the player to act and where best play goes after it."""
 
     card: Card
-    value: int                      # the player's own points
-    values: dict[str, int]          # everyone's points
-    outcome: str                    # "last_trick", "chicago_stands", "chicago_broken"
-    breaker: str | None             # who breaks the Chicago (r24)
-    last_trick: str | None          # who takes the last trick
+    value: int  # the player's own points
+    values: dict[str, int]  # everyone's points
+    outcome: str  # "last_trick", "chicago_stands", "chicago_broken"
+    breaker: str | None  # who breaks the Chicago (r24)
+    last_trick: str | None  # who takes the last trick
 
 
 @dataclass(frozen=True)
@@ -128,12 +130,12 @@ class Verdict:
 
     to_act: str
     values: dict[str, int]
-    outcome: str                    # "last_trick", "chicago_stands", "chicago_broken"
+    outcome: str  # "last_trick", "chicago_stands", "chicago_broken"
     chicago: str | None
-    breaker: str | None             # who breaks the Chicago first (r24), if it breaks
+    breaker: str | None  # who breaks the Chicago first (r24), if it breaks
     last_trick: tuple[str, Card] | None  # winner and card; None when a Chicago breaks (D8)
-    line: tuple[tuple[str, Card], ...]   # the best-play line, card by card
-    moves: tuple[Move, ...]         # every legal card of ``to_act``, in card order
+    line: tuple[tuple[str, Card], ...]  # the best-play line, card by card
+    moves: tuple[Move, ...]  # every legal card of ``to_act``, in card order
     nodes: int = field(default=0, compare=False)
 
     @property
@@ -146,13 +148,26 @@ class Verdict:
     def to_dict(self) -> dict[str, Any]:
         def lt(x):
             return None if x is None else {"player": x[0], "card": x[1].code}
+
         return {
-            "to_act": self.to_act, "values": dict(self.values), "outcome": self.outcome,
-            "chicago": self.chicago, "chicago_stands": self.chicago_stands, "breaker": self.breaker,
+            "to_act": self.to_act,
+            "values": dict(self.values),
+            "outcome": self.outcome,
+            "chicago": self.chicago,
+            "chicago_stands": self.chicago_stands,
+            "breaker": self.breaker,
             "last_trick": lt(self.last_trick),
             "line": [{"player": p, "card": c.code} for p, c in self.line],
-            "moves": [{"card": m.card.code, "value": m.value, "outcome": m.outcome,
-                       "breaker": m.breaker, "last_trick": m.last_trick} for m in self.moves],
+            "moves": [
+                {
+                    "card": m.card.code,
+                    "value": m.value,
+                    "outcome": m.outcome,
+                    "breaker": m.breaker,
+                    "last_trick": m.last_trick,
+                }
+                for m in self.moves
+            ],
         }
 
 
@@ -169,11 +184,22 @@ def position_from_deal(deal: Any, rules: Ruleset) -> Position:
     out = frozenset(deal.folded) | frozenset(deal.dead)
     award = None
     if deal.chicago and rules.chicago_style != "sm":
-        award = final_hand_award(rules, {p: list(deal.hands[p]) + list(deal.played[p])
-                                         for p in deal.order if p not in deal.folded})
-    return Position(rules, tuple(deal.order), {p: tuple(deal.hands[p]) for p in deal.order},
-                    deal.leader, tuple(deal.trick), deal.trick_number, deal.chicago,
-                    out, frozenset(deal.dead), frozenset(deal.revoked), award)
+        award = final_hand_award(
+            rules, {p: list(deal.hands[p]) + list(deal.played[p]) for p in deal.order if p not in deal.folded}
+        )
+    return Position(
+        rules,
+        tuple(deal.order),
+        {p: tuple(deal.hands[p]) for p in deal.order},
+        deal.leader,
+        tuple(deal.trick),
+        deal.trick_number,
+        deal.chicago,
+        out,
+        frozenset(deal.dead),
+        frozenset(deal.revoked),
+        award,
+    )
 
 
 def chicago_position(deal: Any, rules: Ruleset, player: str) -> Position:
@@ -187,8 +213,16 @@ def chicago_position(deal: Any, rules: Ruleset, player: str) -> Position:
     award = None
     if rules.chicago_style != "sm":
         award = final_hand_award(rules, {p: deal.hands[p] for p in deal.order if p not in deal.folded})
-    return Position(rules, tuple(deal.order), {p: tuple(deal.hands[p]) for p in deal.order}, player,
-                    chicago=player, out=out, dead=frozenset(deal.dead), hand_award=award)
+    return Position(
+        rules,
+        tuple(deal.order),
+        {p: tuple(deal.hands[p]) for p in deal.order},
+        player,
+        chicago=player,
+        out=out,
+        dead=frozenset(deal.dead),
+        hand_award=award,
+    )
 
 
 def final_hand_award(rules: Ruleset, hands: Mapping[str, Sequence[Card]]) -> tuple[str, int] | None:
@@ -204,6 +238,7 @@ def final_hand_award(rules: Ruleset, hands: Mapping[str, Sequence[Card]]) -> tup
 
 
 # --- validation --------------------------------------------------------------------------
+
 
 def _check(pos: Position) -> None:
     order = list(pos.order)
@@ -406,7 +441,7 @@ class _Search:
             cc = trick[0][1]
             if c // 13 == cc // 13 and c > cc:
                 return self.o_broken[p]  # r24, D8: broken, the trick play ends at this card
-        h2 = hands[:p] + (hands[p] ^ (1 << c),) + hands[p + 1:]
+        h2 = hands[:p] + (hands[p] ^ (1 << c),) + hands[p + 1 :]
         return self.play(h2, trick + ((p, c),), to_play[1:], trick_no, alive, q, best_q)
 
     def play(self, hands, trick, to_play, trick_no, alive, q, best_q) -> int:
@@ -435,7 +470,7 @@ class _Search:
         keys = self.key
         best = -1
         best_key = -(1 << 60)
-        head, tail = hands[:p], hands[p + 1:]
+        head, tail = hands[:p], hands[p + 1 :]
         closing = not rest and trick
         if closing:  # the trick's best card so far, to settle it card by card below
             last = trick_no >= TRICKS
@@ -537,7 +572,7 @@ class _Search:
                 cc = trick[0][1]
                 if c // 13 == cc // 13 and c > cc:
                     return out
-            hands = hands[:p] + (hands[p] ^ (1 << c),) + hands[p + 1:]
+            hands = hands[:p] + (hands[p] ^ (1 << c),) + hands[p + 1 :]
             trick, to_play = trick + ((p, c),), to_play[1:]
 
 
@@ -573,18 +608,24 @@ def solve(pos: Position) -> Verdict:
             oid = rep_oid[max(r for r in rep_oid if r < c)]
         kind, who = s.kind[oid]
         values = {names[i]: v for i, v in enumerate(s.vec[oid])}
-        moves.append(Move(FULL_DECK[c], values[names[me]], values, kind,
-                          names[who] if kind == "chicago_broken" else None,
-                          names[who] if kind != "chicago_broken" else None))
+        moves.append(
+            Move(
+                FULL_DECK[c],
+                values[names[me]],
+                values,
+                kind,
+                names[who] if kind == "chicago_broken" else None,
+                names[who] if kind != "chicago_broken" else None,
+            )
+        )
         if s.key[oid][me] > best_key:
             best_key, best = s.key[oid][me], c
     line = s.line(hands, trick, to_play, pos.trick_number, alive, first=best)
     m = _move(s, s.child(hands, trick, to_play, pos.trick_number, alive, best, -1, 0), line, pos)
-    return Verdict(names[me], m.values, m.outcome, pos.chicago, m.breaker, m.last_trick,
-                   m.line, tuple(moves), s.nodes)
+    return Verdict(names[me], m.values, m.outcome, pos.chicago, m.breaker, m.last_trick, m.line, tuple(moves), s.nodes)
 
 
-def _move(s: _Search, oid: int, line: Sequence[tuple[int, int]], pos: Position) -> "_Line":
+def _move(s: _Search, oid: int, line: Sequence[tuple[int, int]], pos: Position) -> _Line:
     names = s.names
     kind, who = s.kind[oid]
     cards = tuple((names[p], FULL_DECK[c]) for p, c in line)
@@ -645,8 +686,7 @@ def sm_chicago_stands(mine: int, others: tuple[int, ...]) -> bool:
             if any(o & above for o in opps):
                 continue  # r24: someone beats this card
             answers = [bits(o & suit or o) for o in opps]  # follow suit, or discard anything
-            if all(lead(c ^ low, tuple(o ^ a for o, a in zip(opps, combo)))
-                   for combo in product(*answers)):
+            if all(lead(c ^ low, tuple(o ^ a for o, a in zip(opps, combo))) for combo in product(*answers)):
                 res = True
                 break
         memo[k] = res

@@ -17,11 +17,13 @@ player's own card was worth less than her best).
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from table_controller.rules.actions import Play
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.replay import Rejection, read_script
+
 from .odds import OddsError, exchange_odds
 from .solver import AnalysisError, chicago_position, position_from_deal, solve
 
@@ -43,8 +45,15 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
         assert g is not None and d is not None  # asked about a deal that is on
         key = (g.number, d.number)
         if current is None or (current["game"], current["deal"]) != key:
-            current = {"game": g.number, "deal": d.number, "ruleset": engine.rules.name,
-                       "odds": [], "chicago_options": {}, "verdict": None, "blunders": []}
+            current = {
+                "game": g.number,
+                "deal": d.number,
+                "ruleset": engine.rules.name,
+                "odds": [],
+                "chicago_options": {},
+                "verdict": None,
+                "blunders": [],
+            }
             deals.append(current)
         return current
 
@@ -71,8 +80,11 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
                     v = solve(chicago_position(d, engine.rules, p))
                 except AnalysisError:
                     return
-                entry["chicago_options"][p] = {"stands": v.chicago_stands, "breaker": v.breaker,
-                                               "values": dict(v.values)}
+                entry["chicago_options"][p] = {
+                    "stands": v.chicago_stands,
+                    "breaker": v.breaker,
+                    "values": dict(v.values),
+                }
         if d.phase == "tricks" and d.trick_number == 1 and not d.trick:
             entry = deal_entry()
             if entry["verdict"] is None:
@@ -98,11 +110,19 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
         best = max(values.values())
         # a blunder costs the player points; otherwise the card still changed the result
         # of best play for the others (a player indifferent for herself chose another line)
-        deal_entry()["blunders"].append({
-            "trick": d.trick_number, "player": a.player, "card": a.card.code,
-            "value": values[a.card], "best": best, "loss": values[a.card] < best,
-            "best_cards": [c.code for c, x in values.items() if x == best],
-            "before": dict(v.values), "after": dict(move.values)})
+        deal_entry()["blunders"].append(
+            {
+                "trick": d.trick_number,
+                "player": a.player,
+                "card": a.card.code,
+                "value": values[a.card],
+                "best": best,
+                "loss": values[a.card] < best,
+                "best_cards": [c.code for c, x in values.items() if x == best],
+                "before": dict(v.values),
+                "after": dict(move.values),
+            }
+        )
 
     for n, item in read_script(lines):
         if isinstance(item, Rejection):
@@ -116,8 +136,13 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
             rejected.append(Rejection(n, item.do, exc.reason).to_dict())
             continue
         look()
-    return {"ruleset": engine.rules.name if engine.rules else None, "samples": samples, "seed": seed,
-            "deals": deals, "rejected": rejected}
+    return {
+        "ruleset": engine.rules.name if engine.rules else None,
+        "samples": samples,
+        "seed": seed,
+        "deals": deals,
+        "rejected": rejected,
+    }
 
 
 def render(doc: dict[str, Any]) -> str:
@@ -152,11 +177,14 @@ def render(doc: dict[str, Any]) -> str:
             out.append("    line: " + _line(v["line"]))
         for b in d["blunders"]:
             if b["loss"]:
-                out.append(f"  blunder: trick {b['trick']}, {b['player']} played {b['card']} "
-                           f"(worth {b['value']}; {'/'.join(b['best_cards'])} was worth {b['best']})")
+                out.append(
+                    f"  blunder: trick {b['trick']}, {b['player']} played {b['card']} "
+                    f"(worth {b['value']}; {'/'.join(b['best_cards'])} was worth {b['best']})"
+                )
             else:
-                moved = ", ".join(f"{p} {b['before'][p]:+d} -> {x:+d}" for p, x in b["after"].items()
-                                  if x != b["before"][p])
+                moved = ", ".join(
+                    f"{p} {b['before'][p]:+d} -> {x:+d}" for p, x in b["after"].items() if x != b["before"][p]
+                )
                 out.append(f"  changed: trick {b['trick']}, {b['player']} played {b['card']} ({moved})")
     for r in doc["rejected"]:
         out.append(f"line {r['line']}: {r['action']} rejected: {r['reason']}")

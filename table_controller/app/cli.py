@@ -23,7 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("table_controller.app.commands.run", "run a live table (real seat controller or the virtual table)"),
     "deck": ("table_controller.app.commands.deck", "register, check and show RFID decks"),
     "log": ("table_controller.app.commands.log", "check, export and import a table's event log"),
-    "hub": ("table_controller.app.commands.hub", "run a tournament: players, heats, seat draws, the tables' logs over MQTT, standings"),
+    "hub": (
+        "table_controller.app.commands.hub",
+        "run a tournament: players, heats, seat draws, the tables' logs over MQTT, standings",
+    ),
     "link": ("firmware_bridge.cli", "watch the serial link to the seat controller"),
     "camera": ("vision.cli", "calibrate and view the table camera, read cards in photos"),
     "protocol": ("dashboard.scoresheet.cli", "write the printable protocol of a table's games"),

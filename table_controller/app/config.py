@@ -83,8 +83,8 @@ class DashboardSection:
     port: int = 8080
     tls_cert: Path | None = None
     tls_key: Path | None = None
-    broadcast_delay: float | None = None   # None: the stored one (60 s the first time)
-    event_tokens: Path | None = None       # None: tokens.json in the data folder
+    broadcast_delay: float | None = None  # None: the stored one (60 s the first time)
+    event_tokens: Path | None = None  # None: tokens.json in the data folder
     peers: tuple[str, ...] = ()
 
 
@@ -97,23 +97,36 @@ class TableConfig:
     source: Path | None = None  # the file it came from
 
 
-SECTIONS: dict[str, type] = {"table": TableSection, "seat_controller": SeatControllerSection,
-                             "camera": CameraSection, "dashboard": DashboardSection}
+SECTIONS: dict[str, type] = {
+    "table": TableSection,
+    "seat_controller": SeatControllerSection,
+    "camera": CameraSection,
+    "dashboard": DashboardSection,
+}
 
 # (section, key) -> the flag of ``chicago-table run`` that sets it
 FLAGS: dict[tuple[str, str], str] = {
-    ("table", "name"): "--name", ("table", "ruleset"): "--ruleset", ("table", "data"): "--data",
-    ("table", "virtual"): "--virtual", ("table", "stuck_after"): "--stuck-after",
-    ("seat_controller", "port"): "--port", ("seat_controller", "deck"): "--deck",
-    ("camera", "source"): "--camera", ("camera", "calibration"): "--calibration",
-    ("dashboard", "host"): "--host", ("dashboard", "port"): "--dashboard-port",
-    ("dashboard", "tls_cert"): "--tls-cert", ("dashboard", "tls_key"): "--tls-key",
-    ("dashboard", "broadcast_delay"): "--broadcast-delay", ("dashboard", "event_tokens"): "--event-tokens",
+    ("table", "name"): "--name",
+    ("table", "ruleset"): "--ruleset",
+    ("table", "data"): "--data",
+    ("table", "virtual"): "--virtual",
+    ("table", "stuck_after"): "--stuck-after",
+    ("seat_controller", "port"): "--port",
+    ("seat_controller", "deck"): "--deck",
+    ("camera", "source"): "--camera",
+    ("camera", "calibration"): "--calibration",
+    ("dashboard", "host"): "--host",
+    ("dashboard", "port"): "--dashboard-port",
+    ("dashboard", "tls_cert"): "--tls-cert",
+    ("dashboard", "tls_key"): "--tls-key",
+    ("dashboard", "broadcast_delay"): "--broadcast-delay",
+    ("dashboard", "event_tokens"): "--event-tokens",
     ("dashboard", "peers"): "--peer",
 }
 
 
 # --- checking one value ---------------------------------------------------------------------
+
 
 def _text(v: Any) -> str:
     if not isinstance(v, str) or not v.strip() or len(v) > 200 or any(ord(c) < 32 for c in v):
@@ -123,7 +136,7 @@ def _text(v: Any) -> str:
 
 def _flag(v: Any) -> bool:
     if not isinstance(v, bool):
-        raise ValueError("must be true or false")  # noqa: TRY004 - a value of the file, told as such
+        raise ValueError("must be true or false")
     return v
 
 
@@ -132,6 +145,7 @@ def _seconds(lo: float, hi: float) -> Callable[[Any], float]:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
             raise ValueError(f"must be a number of seconds from {lo:g} to {hi:g}")
         return float(v)
+
     return check
 
 
@@ -143,6 +157,7 @@ def _tcp_port(v: Any) -> int:
 
 def _ruleset(v: Any) -> str:
     from table_controller.rules.rulesets import RULESETS
+
     if v not in RULESETS:
         raise ValueError(f"must be one of {', '.join(RULESETS)}")
     return str(v)
@@ -159,6 +174,7 @@ def _peers(v: Any) -> tuple[str, ...]:
 
 def _camera_source(base: Path | None) -> Callable[[Any], str]:
     """A device number and a URL stay as they are; a file (a recording) is a path."""
+
     def check(v: Any) -> str:
         if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
             return str(v)
@@ -166,6 +182,7 @@ def _camera_source(base: Path | None) -> Callable[[Any], str]:
         if text.isdigit() or "://" in text:
             return text
         return str(_path(base)(text))
+
     return check
 
 
@@ -177,24 +194,33 @@ def _path(base: Path | None, must_exist: bool = False) -> Callable[[Any], Path]:
         if must_exist and not p.is_file():
             raise ValueError(f"no such file: {p}")
         return p
+
     return check
 
 
 def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
     return {
-        ("table", "name"): _text, ("table", "ruleset"): _ruleset, ("table", "data"): _path(base),
-        ("table", "virtual"): _flag, ("table", "stuck_after"): _seconds(1, 24 * 3600),
-        ("seat_controller", "port"): _text, ("seat_controller", "deck"): _path(base, must_exist=True),
+        ("table", "name"): _text,
+        ("table", "ruleset"): _ruleset,
+        ("table", "data"): _path(base),
+        ("table", "virtual"): _flag,
+        ("table", "stuck_after"): _seconds(1, 24 * 3600),
+        ("seat_controller", "port"): _text,
+        ("seat_controller", "deck"): _path(base, must_exist=True),
         ("camera", "source"): _camera_source(base),
         ("camera", "calibration"): _path(base, must_exist=True),
-        ("dashboard", "host"): _text, ("dashboard", "port"): _tcp_port,
-        ("dashboard", "tls_cert"): _path(base, must_exist=True), ("dashboard", "tls_key"): _path(base, must_exist=True),
-        ("dashboard", "broadcast_delay"): _seconds(0, 3600), ("dashboard", "event_tokens"): _path(base),
+        ("dashboard", "host"): _text,
+        ("dashboard", "port"): _tcp_port,
+        ("dashboard", "tls_cert"): _path(base, must_exist=True),
+        ("dashboard", "tls_key"): _path(base, must_exist=True),
+        ("dashboard", "broadcast_delay"): _seconds(0, 3600),
+        ("dashboard", "event_tokens"): _path(base),
         ("dashboard", "peers"): _peers,
     }
 
 
 # --- where a key is written -----------------------------------------------------------------
+
 
 def _line_of(text: str, section: str, key: str | None = None) -> int | None:
     """The line of ``[section]`` (or of ``key`` in it) in a TOML text, or None."""
@@ -220,6 +246,7 @@ def _where(source: Path | None, text: str, section: str, key: str | None = None)
 
 # --- loading ----------------------------------------------------------------------------------
 
+
 def load_config(path: str | Path, overrides: dict[tuple[str, str], Any] | None = None) -> TableConfig:
     """The configuration in ``path`` with ``overrides`` ((section, key) -> value, from the
     flags) applied over it; ``ConfigError`` for anything wrong."""
@@ -235,8 +262,13 @@ def load_config(path: str | Path, overrides: dict[tuple[str, str], Any] | None =
     return config_from_mapping(data, base=path.resolve().parent, source=path, text=text, overrides=overrides)
 
 
-def config_from_mapping(data: dict[str, Any], base: Path | None = None, source: Path | None = None,
-                        text: str = "", overrides: dict[tuple[str, str], Any] | None = None) -> TableConfig:
+def config_from_mapping(
+    data: dict[str, Any],
+    base: Path | None = None,
+    source: Path | None = None,
+    text: str = "",
+    overrides: dict[tuple[str, str], Any] | None = None,
+) -> TableConfig:
     """The configuration of a parsed TOML document (and flags); relative paths against
     ``base`` (flags' paths against the working folder)."""
     checks = _checks(base)
@@ -244,21 +276,24 @@ def config_from_mapping(data: dict[str, Any], base: Path | None = None, source: 
     sections: dict[str, dict[str, Any]] = {}
     for name, body in data.items():
         if name not in SECTIONS:
-            raise ConfigError(f"{_where(source, text, name)}: unknown section [{name}]; "
-                              f"the sections are {', '.join(f'[{s}]' for s in SECTIONS)}")
+            raise ConfigError(
+                f"{_where(source, text, name)}: unknown section [{name}]; "
+                f"the sections are {', '.join(f'[{s}]' for s in SECTIONS)}"
+            )
         if not isinstance(body, dict):
             raise ConfigError(f"{_where(source, text, name)}: {name} must be a section ([{name}])")
         known = {f.name for f in fields(SECTIONS[name])}
         values: dict[str, Any] = {}
         for key, value in body.items():
             if key not in known:
-                raise ConfigError(f"{_where(source, text, name, key)}: [{name}] has no key {key!r}; "
-                                  f"its keys are {', '.join(sorted(known))}")
+                raise ConfigError(
+                    f"{_where(source, text, name, key)}: [{name}] has no key {key!r}; "
+                    f"its keys are {', '.join(sorted(known))}"
+                )
             try:
                 values[key] = checks[(name, key)](value)
             except ValueError as exc:
-                raise ConfigError(f"{_where(source, text, name, key)}: [{name}] {key} {exc}, "
-                                  f"not {value!r}") from None
+                raise ConfigError(f"{_where(source, text, name, key)}: [{name}] {key} {exc}, not {value!r}") from None
         sections[name] = values
     for (name, key), value in (overrides or {}).items():
         if value is None:
@@ -282,17 +317,23 @@ def _check_whole(cfg: TableConfig, source: Path | None, text: str) -> None:
     """What no single key can say wrong."""
     d = cfg.dashboard
     if (d.tls_cert is None) != (d.tls_key is None):
-        raise ConfigError(f"{_where(source, text, 'dashboard', 'tls_cert' if d.tls_cert else 'tls_key')}: "
-                          "[dashboard] tls_cert and tls_key go together")
+        raise ConfigError(
+            f"{_where(source, text, 'dashboard', 'tls_cert' if d.tls_cert else 'tls_key')}: "
+            "[dashboard] tls_cert and tls_key go together"
+        )
     if not cfg.table.virtual:
         sc = cfg.seat_controller
         if sc.port is None:
-            raise ConfigError(f"{_where(source, text, 'seat_controller')}: [seat_controller] port is missing "
-                              "(the seat controller's serial port, e.g. /dev/chicago-seat-controller), "
-                              "or set [table] virtual = true")
+            raise ConfigError(
+                f"{_where(source, text, 'seat_controller')}: [seat_controller] port is missing "
+                "(the seat controller's serial port, e.g. /dev/chicago-seat-controller), "
+                "or set [table] virtual = true"
+            )
         if sc.deck is None:
-            raise ConfigError(f"{_where(source, text, 'seat_controller')}: [seat_controller] deck is missing "
-                              "(the deck file of 'chicago-table deck register')")
+            raise ConfigError(
+                f"{_where(source, text, 'seat_controller')}: [seat_controller] deck is missing "
+                "(the deck file of 'chicago-table deck register')"
+            )
 
 
 def with_overrides(cfg: TableConfig, **sections: dict[str, Any]) -> TableConfig:
@@ -324,6 +365,7 @@ def dump_config(cfg: TableConfig) -> str:
 
 def _toml(v: Any) -> str:
     import json
+
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):

@@ -41,25 +41,25 @@ class Running:
     """The parts of a running table, for what runs beside it (bots, tests)."""
 
     config: TableConfig
-    hub: Any            # dashboard.hub.TableHub
-    tokens: Any         # dashboard.tokens.RoleTokens
-    client: Any         # firmware_bridge.SeatControllerClient
+    hub: Any  # dashboard.hub.TableHub
+    tokens: Any  # dashboard.tokens.RoleTokens
+    client: Any  # firmware_bridge.SeatControllerClient
     virtual: Any = None  # hardware.virtual.VirtualTable, with virtual = true
     base_url: str = ""
-    watch: Any = None    # table_controller.live.stuck.StuckWatch
+    watch: Any = None  # table_controller.live.stuck.StuckWatch
     stop: Callable[[], None] = lambda: None  # ends the service (the dashboard server, then the rest)
 
 
 def web_args(cfg: TableConfig) -> argparse.Namespace:
     """The dashboard's web options (serve_cli's names) from the configuration."""
     d = cfg.dashboard
-    return argparse.Namespace(certfile=d.tls_cert, keyfile=d.tls_key, allow_origin=[], max_points=200,
-                              post_rate=20.0)
+    return argparse.Namespace(certfile=d.tls_cert, keyfile=d.tls_key, allow_origin=[], max_points=200, post_rate=20.0)
 
 
 def load_deck(cfg: TableConfig):
     """The table's deck: the registered one, checked; the virtual table's own when virtual."""
     from table_controller.deck import Deck, DeckError, virtual_deck
+
     if cfg.table.virtual:
         return virtual_deck()
     path = cfg.seat_controller.deck
@@ -79,9 +79,16 @@ def base_url(cfg: TableConfig) -> str:
     return f"{'https' if d.tls_cert else 'http'}://{host}:{d.port}"
 
 
-async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[Any]] | None = None,
-                      show_tokens: bool = False, out: TextIO | None = None, virtual_table: Any = None,
-                      default_delay: float = 60.0, web: argparse.Namespace | None = None) -> None:
+async def serve_table(
+    cfg: TableConfig,
+    *,
+    extra: Callable[[Running], Awaitable[Any]] | None = None,
+    show_tokens: bool = False,
+    out: TextIO | None = None,
+    virtual_table: Any = None,
+    default_delay: float = 60.0,
+    web: argparse.Namespace | None = None,
+) -> None:
     """Run the table until the dashboard server stops (SIGINT/SIGTERM); raises
     ``ConfigError`` or ``dashboard.errors.DashboardError`` before anything starts when
     the configuration cannot run.  ``web``: the dashboard's web options as ``serve``'s
@@ -118,6 +125,7 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
     if cfg.table.virtual and table is None:
         from hardware.virtual import VirtualTable
         from table_controller.sim.virtual import mild_noise
+
         table = VirtualTable(noise=mild_noise(), seed=0, autostart=False)
         own_table = True
         laid = _lay_out_logged_table(table, cfg.table.data / "table.sqlite")
@@ -130,8 +138,16 @@ async def serve_table(cfg: TableConfig, *, extra: Callable[[Running], Awaitable[
         async with SeatControllerClient(port) as sc:
             camera, camera_note = await _start_camera(cfg)
             sensors = sc if camera is None else camera_merged(sc, camera)
-            hub, tokens = open_table(cfg.table.data, cfg.table.name, d.broadcast_delay, default_delay=default_delay,
-                                     sensors=sensors, leds=sc.set_led, deck=deck, tokens_file=d.event_tokens)
+            hub, tokens = open_table(
+                cfg.table.data,
+                cfg.table.name,
+                d.broadcast_delay,
+                default_delay=default_delay,
+                sensors=sensors,
+                leds=sc.set_led,
+                deck=deck,
+                tokens_file=d.event_tokens,
+            )
             watch = StuckWatch(hub.live, cfg.table.stuck_after, link_online=lambda: sc.online)
             running = Running(cfg, hub, tokens, sc, table, base_url(cfg), watch)
             _print_start(running, port, show_tokens, out, print_urls, camera_note)
@@ -165,6 +181,7 @@ def _lay_out_logged_table(table: Any, log_path: Path) -> int:
     from table_controller.rules.actions import parse_action
     from table_controller.sim.resume import rebuild_table
     from table_controller.store import StoreError
+
     if not log_path.is_file() or log_path.stat().st_size == 0:
         return 0
     try:
@@ -196,7 +213,8 @@ def _sigterm_exits():
 
 
 def camera_merged(client: Any, camera: Any) -> Any:
-    from vision.worker import merged
+    from vision.worker import merged  # type: ignore[import-not-found]  # issue 16 item 3
+
     return merged(client, camera)
 
 
@@ -208,8 +226,10 @@ async def _start_camera(cfg: TableConfig) -> tuple[Any, str]:
     try:
         from vision.worker import CameraWorker
     except ImportError:
-        return None, (f"camera {c.source}: pending (the camera process, issue 16 item 3, is not installed); "
-                      "the table plays on the RFID readers")
+        return None, (
+            f"camera {c.source}: pending (the camera process, issue 16 item 3, is not installed); "
+            "the table plays on the RFID readers"
+        )
     if c.calibration is None:
         raise ConfigError("[camera] calibration is missing: calibrate the camera (chicago-table camera calibrate)")
     worker = CameraWorker.for_camera(c.source, str(c.calibration), fps=30.0)
@@ -221,9 +241,12 @@ def _print_start(r: Running, port: str, show_tokens: bool, out: TextIO, print_ur
     cfg = r.config
     hub = r.hub
     where = f"the virtual table on {port}" if r.virtual is not None else f"the seat controller on {port}"
-    print(f"{hub.name}: {where}; data in {cfg.table.data}; {hub.seq} events"
-          f"{' (resumed: clocks paused until the dealer resumes)' if hub.seq else ''}; "
-          f"broadcast delay {hub.delay.delay:g} s.", file=out)
+    print(
+        f"{hub.name}: {where}; data in {cfg.table.data}; {hub.seq} events"
+        f"{' (resumed: clocks paused until the dealer resumes)' if hub.seq else ''}; "
+        f"broadcast delay {hub.delay.delay:g} s.",
+        file=out,
+    )
     if camera_note:
         print(camera_note, file=out)
     print("Views:", file=out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
+
 from ..sensing import TableFacts
 
 PADS = ("seat1", "seat2", "seat3", "seat4")
@@ -26,13 +27,15 @@ def facts_from_engine(engine: Engine) -> TableFacts:
     d = g.deal
     if d is None:
         dealt = tuple(p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game)
-        return TableFacts(phase=phase, step=(g.number, len(g.deals), phase), pads=pads,
-                          dealt_to=dealt if phase == "deal" else ())
+        return TableFacts(
+            phase=phase, step=(g.number, len(g.deals), phase), pads=pads, dealt_to=dealt if phase == "deal" else ()
+        )
     stub = frozenset(d.stub)
     owed = sum(d.awaiting.values())
     drawable = stub | frozenset(d.discards_earlier) if len(stub) < max(owed, 1) else stub
-    open_next = frozenset(p for p, n in d.awaiting.items()
-                          if n == 1 and len(d.placed.get(p, ())) == 1 and p not in d.open_declined)
+    open_next = frozenset(
+        p for p, n in d.awaiting.items() if n == 1 and len(d.placed.get(p, ())) == 1 and p not in d.open_declined
+    )
     declined: dict[str, Card] = {}
     if d.open_declined:
         for e in reversed(engine.events):

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Mapping, Protocol, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from table_controller.rules.actions import Action
 from table_controller.rules.engine import Engine
@@ -23,7 +24,8 @@ from table_controller.rules.events import Event
 
 
 class TableLog(Protocol):
-    engine: Engine
+    @property
+    def engine(self) -> Engine: ...
 
     def apply(self, action: Action, source: str) -> list[Event]: ...
     def note(self, kind: str, data: Mapping[str, Any], source: str) -> int: ...
@@ -48,6 +50,7 @@ class MemoryLog:
 
     def apply(self, action: Action, source: str) -> list[Event]:
         from table_controller.rules.engine import IllegalAction
+
         try:
             events = self.engine.apply(action)
         except IllegalAction as exc:
@@ -87,8 +90,9 @@ class RecorderLog:
             recorder.store = SensorBuffer(recorder.store)
 
     @classmethod
-    def open(cls, path: str | os.PathLike) -> tuple["RecorderLog", Any]:
+    def open(cls, path: str | os.PathLike) -> tuple[RecorderLog, Any]:
         from ..store.recorder import TableRecorder
+
         recorder, clocks = TableRecorder.resume(path, create=True)
         return cls(recorder), clocks
 
@@ -106,6 +110,7 @@ class RecorderLog:
     def note(self, kind: str, data: Mapping[str, Any], source: str) -> int:
         if kind == "clock":
             from ..store.snapshots import ClockSnapshot
+
             return self.recorder.record_clock(ClockSnapshot.from_dict(data), source).seq
         return self.recorder.store.append_one(kind, data, source).seq
 
@@ -115,12 +120,14 @@ class RecorderLog:
     def hold_clocks(self, data: Mapping[str, Any]) -> None:
         """A running clock's snapshot, committed with the next write (at most a second on)."""
         from ..store.snapshots import ClockSnapshot
+
         self.recorder.store.hold("clock", ClockSnapshot.from_dict(data).to_dict(), "clocks")
 
     def stored_clocks(self) -> tuple[Any, bool] | None:
         """The last stored clock snapshot and whether it is current (no action stored
         after it); None when the log holds none."""
         from ..store.rebuild import last_clock
+
         store = self.recorder.store
         snap = last_clock(store.read(kinds=["clock"]))
         if snap is None:
@@ -137,6 +144,7 @@ class RecorderLog:
 def _loop_time() -> float:
     """The live loop's clock (simulated seconds on a simulated table), else monotonic."""
     import asyncio
+
     try:
         return asyncio.get_running_loop().time()
     except RuntimeError:
@@ -159,6 +167,7 @@ class SensorBuffer:
 
     def hold(self, kind: str, data: Mapping[str, Any], source: str) -> None:
         from ..store.records import NewRecord, check_new
+
         rec = NewRecord(kind, data, source, time.time())
         check_new(rec)  # a bad observation is refused here, never in an action's commit
         if not self.pending:
@@ -175,13 +184,14 @@ class SensorBuffer:
         held = self.pending
         out = self.inner.append_batches([held, *batches])  # on failure the held ones stay held
         self.pending = []
-        return out[len(held):]
+        return out[len(held) :]
 
     def append(self, records: Sequence[Any]) -> list:
         return self.append_batches([records])
 
     def append_one(self, kind: str, data: Mapping[str, Any], source: str = "table", time: float | None = None):
         from ..store.records import NewRecord
+
         return self.append([NewRecord(kind, data, source, time)])[0]
 
     def close(self) -> None:

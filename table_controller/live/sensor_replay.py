@@ -24,17 +24,16 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from table_controller.sensor_events import ButtonPressed
-
-from table_controller.rules.actions import Action, parse_action
-from table_controller.rules.errors import ActionError
 from table_controller.deck import Deck, virtual_deck
-from table_controller.rules.engine import Engine, IllegalAction
-from table_controller.rules.replay import replay_document
-from table_controller.sensing import CardAt, Dismiss, Sensing, SensingError, UidIs, parse_correction
-from table_controller.store.sensors import SENSOR_TYPES, sensor_from_dict
 from table_controller.live.facts import facts_from_engine
 from table_controller.live.table import SENSING_OPTIONS, SENSING_START, TICK, console_button
+from table_controller.rules.actions import Action, parse_action
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.errors import ActionError
+from table_controller.rules.replay import replay_document
+from table_controller.sensing import CardAt, Dismiss, Sensing, SensingError, UidIs, parse_correction
+from table_controller.sensor_events import ButtonPressed
+from table_controller.store.sensors import SENSOR_TYPES, sensor_from_dict
 
 
 class SensorReplay:
@@ -42,7 +41,7 @@ class SensorReplay:
 
     def __init__(self, deck: Deck | None = None, rfid: bool = True, **options: float) -> None:
         self.engine = Engine()
-        self.accepted: list[tuple[str, Action]] = []   # (source, action) as the live loop lists them
+        self.accepted: list[tuple[str, Action]] = []  # (source, action) as the live loop lists them
         self.observations = 0
         self._start(deck or virtual_deck(), rfid, options)
 
@@ -69,8 +68,11 @@ class SensorReplay:
         kind = data.get("type")
         if kind == SENSING_START:  # the live loop (re)started: a fresh machine, as it had
             opts = data.get("options") or {}
-            self._start(Deck.from_dict(data["deck"]), bool(data.get("rfid", True)),
-                        {k: float(opts[k]) for k in SENSING_OPTIONS if k in opts})
+            self._start(
+                Deck.from_dict(data["deck"]),
+                bool(data.get("rfid", True)),
+                {k: float(opts[k]) for k in SENSING_OPTIONS if k in opts},
+            )
         elif kind == TICK:
             self.sensing.tick(float(data["at"]))
         elif kind in SENSOR_TYPES:
@@ -119,6 +121,7 @@ def replay_sensors(path: str | os.PathLike) -> tuple[Engine, dict[str, Any]]:
 
 def replay_sensor_log(path: str | os.PathLike) -> tuple[Engine, dict[str, Any], SensorReplay]:
     from table_controller.store.sqlite import SQLiteStore
+
     with SQLiteStore.open(path, readonly=True) as store:
         store.verify()  # never replay a shortened or changed history
         replay = SensorReplay()

@@ -30,10 +30,10 @@ DEALER_SV, DEALER_EN = "givaren", "the dealer"
 class Waiting:
     """Who the table waits for and on what (no card)."""
 
-    who: str                # a player's name, or "" for the dealer
+    who: str  # a player's name, or "" for the dealer
     on_sv: str
     on_en: str
-    key: tuple              # the step: a new step is a new wait
+    key: tuple  # the step: a new step is a new wait
 
     def text(self, lang: str = "sv") -> str:
         who = self.who or (DEALER_SV if lang == "sv" else DEALER_EN)
@@ -76,8 +76,9 @@ def waiting_for(engine: Engine) -> Waiting | None:
 
 
 class StuckWatch:
-    def __init__(self, live: Any, after_s: float, link_online: Callable[[], bool] | None = None,
-                 tick_s: float | None = None) -> None:
+    def __init__(
+        self, live: Any, after_s: float, link_online: Callable[[], bool] | None = None, tick_s: float | None = None
+    ) -> None:
         self.live = live
         self.after_s = after_s
         self.link_online = link_online
@@ -130,16 +131,26 @@ class StuckWatch:
             return self.alert
         if idle < self.after_s and not link_down:
             return None
-        why_sv, why_en = (("länken till bordets styrenhet är nere", "the seat controller link is down") if link_down
-                          else (f"inget hänt på {idle:.0f} s", f"nothing for {idle:.0f} s"))
+        why_sv, why_en = (
+            ("länken till bordets styrenhet är nere", "the seat controller link is down")
+            if link_down
+            else (f"inget hänt på {idle:.0f} s", f"nothing for {idle:.0f} s")
+        )
         self.alert = await self._raise(w, why_sv, why_en, idle, link_down)
         return self.alert
 
     async def _raise(self, w: Waiting, why_sv: str, why_en: str, idle: float, link_down: bool) -> Alert:
         text = f"{w.text('sv')} ({why_sv}) / {w.text('en')} ({why_en})"
         pad = self.live.sensing.facts.pad_of(w.who) if w.who else None
-        finding = Finding(("stuck",) + w.key, "stuck", text, w.who or None, pad,
-                          {"waiting": w.to_dict(), "idle_s": round(idle, 1), "link_down": link_down}, holds=False)
+        finding = Finding(
+            ("stuck",) + w.key,
+            "stuck",
+            text,
+            w.who or None,
+            pad,
+            {"waiting": w.to_dict(), "idle_s": round(idle, 1), "link_down": link_down},
+            holds=False,
+        )
         self._raised_at, self._link_cause = self.live.clock.now(), link_down
         return await self.live.raise_alert(finding, waiting=w.to_dict())
 

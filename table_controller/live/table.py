@@ -28,15 +28,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any, Callable
-
-from table_controller.sensor_events import ButtonPressed, SensorEvent
+from collections.abc import Callable
+from typing import Any
 
 from table_controller.rules.actions import Action, Discard, Timeout
-from ..clocks import Clock, ShotClocks, waiting_clocks
-from ..deck import Deck
 from table_controller.rules.engine import IllegalAction
 from table_controller.rules.events import Event
+from table_controller.sensor_events import ButtonPressed, SensorEvent
+
+from ..clocks import Clock, ShotClocks, waiting_clocks
+from ..deck import Deck
 from ..sensing import Alert, CardAt, Correction, Dismiss, Sensing, SensingError, UidIs, parse_correction
 from ..sensing.alerts import Finding
 from ..views import TableView, build_view
@@ -44,11 +45,11 @@ from .facts import facts_from_engine
 from .log import TableLog
 
 # "sensor" records of the live loop's own beside the bridge's events (see .replay)
-SENSING_START = "sensing_start"   # a sensing machine starts: its deck, mode and options
-TICK = "tick"                     # time passed to ``at`` (monotonic seconds) with no event
+SENSING_START = "sensing_start"  # a sensing machine starts: its deck, mode and options
+TICK = "tick"  # time passed to ``at`` (monotonic seconds) with no event
 SENSING_OPTIONS = ("linger_s", "settle_s", "unsure_s", "two_pads_s")
-SENSOR_FLUSH_S = 1.0              # held observations wait at most this long for a commit
-CLOCK_HOLD_S = 1.0                # a running clock's snapshot is stored this often
+SENSOR_FLUSH_S = 1.0  # held observations wait at most this long for a commit
+CLOCK_HOLD_S = 1.0  # a running clock's snapshot is stored this often
 
 
 def console_button(name: str) -> bool:
@@ -58,10 +59,20 @@ def console_button(name: str) -> bool:
 
 
 class LiveTable:
-    def __init__(self, log: TableLog, deck: Deck, *, sensors: Any = None,
-                 leds: Callable[..., Any] | None = None, clock: Clock | None = None,
-                 clock_limits: dict[str, float] | None = None, rfid: bool = True,
-                 record_sensors: bool = True, tick_s: float = 0.05, **sensing_options: float) -> None:
+    def __init__(
+        self,
+        log: TableLog,
+        deck: Deck,
+        *,
+        sensors: Any = None,
+        leds: Callable[..., Any] | None = None,
+        clock: Clock | None = None,
+        clock_limits: dict[str, float] | None = None,
+        rfid: bool = True,
+        record_sensors: bool = True,
+        tick_s: float = 0.05,
+        **sensing_options: float,
+    ) -> None:
         self.log = log
         self.sensors = sensors
         self.leds = leds
@@ -77,12 +88,19 @@ class LiveTable:
         self._stopping = asyncio.Event()
         self._led_shown: dict[str, tuple[str, bool]] = {}
         self._lock = asyncio.Lock()
-        self._noted_now = 0.0   # sensing's time as the sensor log last showed it
+        self._noted_now = 0.0  # sensing's time as the sensor log last showed it
         self.last_activity = self.clock.now()  # an action, entry, correction or button (live.stuck)
         self.waiting: dict[str, Any] | None = None  # who a stuck table waits for (live.stuck)
-        if record_sensors:      # what a replay needs to build the same sensing machine
-            self._sense({"type": SENSING_START, "rfid": rfid, "deck": deck.to_dict(),
-                         "options": {k: getattr(self.sensing, k) for k in SENSING_OPTIONS}}, "sensing")
+        if record_sensors:  # what a replay needs to build the same sensing machine
+            self._sense(
+                {
+                    "type": SENSING_START,
+                    "rfid": rfid,
+                    "deck": deck.to_dict(),
+                    "options": {k: getattr(self.sensing, k) for k in SENSING_OPTIONS},
+                },
+                "sensing",
+            )
         self._after_change()
         self._clocks_held_at = self.clock.now()
         self._restore_clocks()
@@ -202,6 +220,7 @@ class LiveTable:
         async with self._lock:
             if self.record_sensors:
                 from ..store.sensors import sensor_to_dict
+
                 self._sense(sensor_to_dict(event), getattr(event, "source", "console"))
                 self._noted_now = max(self._noted_now, event.at)
             if isinstance(event, ButtonPressed):
@@ -266,8 +285,17 @@ class LiveTable:
         snap, current = stored
         kinds = snap.extra.get("kinds") if isinstance(snap.extra.get("kinds"), dict) else None
         self.clocks.restore(snap.remaining if current else {}, kinds)
-        self.log.note("audit", {"who": "clocks", "what": "restored", "remaining": dict(snap.remaining),
-                                "from_record": snap.seq, "current": current}, "clocks")
+        self.log.note(
+            "audit",
+            {
+                "who": "clocks",
+                "what": "restored",
+                "remaining": dict(snap.remaining),
+                "from_record": snap.seq,
+                "current": current,
+            },
+            "clocks",
+        )
 
     def _hold_clocks(self) -> None:
         """While a clock runs, its snapshot goes into the log about once a second (with
@@ -317,8 +345,15 @@ class LiveTable:
         except IllegalAction:
             return
         if isinstance(action, Timeout) and action.clock == "play":
-            self.log.note("alert", {"text": f"{action.player}'s shot clock ran out in trick play (D12): "
-                                    "overtime, the TL decides", "kind": "overtime", "player": action.player}, "clocks")
+            self.log.note(
+                "alert",
+                {
+                    "text": f"{action.player}'s shot clock ran out in trick play (D12): overtime, the TL decides",
+                    "kind": "overtime",
+                    "player": action.player,
+                },
+                "clocks",
+            )
         self._drain()
 
     def _apply(self, action: Action, source: str) -> list[Event]:
@@ -389,5 +424,5 @@ class LiveTable:
                 self._led_shown[pad] = want
                 try:
                     await self.leds(pad, *want)
-                except Exception:  # noqa: BLE001 - a console LED must never stop the table
+                except Exception:
                     self._led_shown.pop(pad, None)

@@ -155,8 +155,22 @@ class Adjust(Action):
 
 ACTIONS: dict[str, type[Action]] = {
     cls.do: cls
-    for cls in (TableStart, GameStart, Deal, Discard, OpenCard, Receive, QuadsChoice,
-                ChicagoAnswer, Play, Retract, Timeout, TimeCall, Penalty, Adjust)
+    for cls in (
+        TableStart,
+        GameStart,
+        Deal,
+        Discard,
+        OpenCard,
+        Receive,
+        QuadsChoice,
+        ChicagoAnswer,
+        Play,
+        Retract,
+        Timeout,
+        TimeCall,
+        Penalty,
+        Adjust,
+    )
 }
 
 CLOCKS = ("exchange", "chicago", "quads", "play")
@@ -220,8 +234,11 @@ def _text(obj: Mapping[str, Any], key: str) -> str:
 
 def _names(obj: Mapping[str, Any], key: str) -> tuple[str, ...]:
     v = obj.get(key)
-    if (not isinstance(v, list) or len(v) > 16
-            or not all(isinstance(x, str) and x.strip() and len(x) <= MAX_NAME for x in v)):
+    if (
+        not isinstance(v, list)
+        or len(v) > 16
+        or not all(isinstance(x, str) and x.strip() and len(x) <= MAX_NAME for x in v)
+    ):
         raise ActionError(f"'{key}' must be a list of player names")
     if len(set(v)) != len(v):
         raise ActionError(f"'{key}' names a player twice")
@@ -233,7 +250,7 @@ def _cards(obj: Mapping[str, Any], key: str, default: Any = ...) -> tuple[Card, 
         return cast("tuple[Card, ...]", default)
     v = obj.get(key)
     if not isinstance(v, list) or len(v) > 52:
-        raise ActionError(f"'{key}' must be a list of cards like [\"AS\", \"TD\"]")
+        raise ActionError(f'\'{key}\' must be a list of cards like ["AS", "TD"]')
     try:
         cards = parse_cards(v)
     except CardError as exc:
@@ -267,7 +284,7 @@ def load_line(text: str) -> Any:
 def parse_action(obj: Any) -> Action:
     """Build an action from one decoded JSON line; :class:`ActionError` says what is wrong."""
     if not isinstance(obj, Mapping):
-        raise ActionError("a line must be a JSON object like {\"do\": \"play\", ...}")
+        raise ActionError('a line must be a JSON object like {"do": "play", ...}')
     do = obj.get("do")
     if not isinstance(do, str) or do not in ACTIONS:
         raise ActionError(f"unknown action {shown(do)}; 'do' is one of: {', '.join(ACTIONS)}")

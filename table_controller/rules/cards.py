@@ -1,9 +1,9 @@
 """Cards and their notation (RULES.md §2): rank ``23456789TJQKA`` then suit ``SHDC``.
 
-    >>> Card.parse("AS").rank, Card.parse("AS").suit
-    (14, 'S')
-    >>> str(Card.parse("td"))
-    'TD'
+>>> Card.parse("AS").rank, Card.parse("AS").suit
+(14, 'S')
+>>> str(Card.parse("td"))
+'TD'
 """
 
 from __future__ import annotations
@@ -37,14 +37,22 @@ class Card:
         if isinstance(code, Card):
             return code
         if not isinstance(code, str):  # named by type only: never the repr of a huge value
-            what = {list: "a list", dict: "an object", bool: "true or false", type(None): "null",
-                    int: "a number", float: "a number"}
+            what = {
+                list: "a list",
+                dict: "an object",
+                bool: "true or false",
+                type(None): "null",
+                int: "a number",
+                float: "a number",
+            }
             raise CardError(f"a card is a text like 'AS', not {what.get(type(code), 'a ' + type(code).__name__)}")
         text = code.strip().upper()
         if text.startswith("10"):
             text = "T" + text[2:]
         if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
-            raise CardError(f"unknown card {code[:8]!r}: expected rank {RANKS} then suit {SUITS}, e.g. 'AS', 'TD', '2C'")
+            raise CardError(
+                f"unknown card {code[:8]!r}: expected rank {RANKS} then suit {SUITS}, e.g. 'AS', 'TD', '2C'"
+            )
         return cls(RANKS.index(text[0]) + 2, text[1])
 
     @property

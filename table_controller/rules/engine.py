@@ -118,23 +118,23 @@ class Engine:
     def phase(self) -> Phase:
         """One of REPLAY.md's phases.
 
-            >>> e = Engine()
-            >>> e.phase
-            'game_start'
-            >>> _ = e.apply(act.TableStart(("Anna", "Bo", "Cilla")))
-            >>> _ = e.apply(act.GameStart(("Anna", "Bo", "Cilla"), "Cilla"))
-            >>> e.phase == "deal"
-            True
+        >>> e = Engine()
+        >>> e.phase
+        'game_start'
+        >>> _ = e.apply(act.TableStart(("Anna", "Bo", "Cilla")))
+        >>> _ = e.apply(act.GameStart(("Anna", "Bo", "Cilla"), "Cilla"))
+        >>> e.phase == "deal"
+        True
         """
         return phase(self.state)
 
     def to_act(self) -> list[str]:
         """Whose action the table waits for, in turn order (empty: the dealer's).
 
-            >>> from table_controller.rules.sample import first_deal
-            >>> e = first_deal()
-            >>> e.to_act()  # the exchange waits for every live hand to place (r13)
-            ['Anna', 'Bo', 'Cilla']
+        >>> from table_controller.rules.sample import first_deal
+        >>> e = first_deal()
+        >>> e.to_act()  # the exchange waits for every live hand to place (r13)
+        ['Anna', 'Bo', 'Cilla']
         """
         return to_act(self.state)
 
@@ -265,8 +265,11 @@ class Engine:
         folded = tuple(p for p in order if g.players[p].sit_out_next_deal)
         stop = tuple(p for p in order if g.players[p].score >= self._t.rules.draw_stop)
         hands = {p: tuple(a.hands[p]) for p in order}
-        self._t.emit(ev.DealStarted(len(g.deals) + 1, button, hands, order, folded,
-                                    stop if self._t.rules.draw_stop_from_next_deal else ()))
+        self._t.emit(
+            ev.DealStarted(
+                len(g.deals) + 1, button, hands, order, folded, stop if self._t.rules.draw_stop_from_next_deal else ()
+            )
+        )
         d = g.deal
         assert d is not None, "DealStarted opens the deal"
         self._maybe_end_exchange(d)  # everyone at draw stop: nobody to wait for
@@ -282,9 +285,13 @@ class Engine:
 
     def _discard(self, a: act.Discard) -> None:
         d = self._t.deal_in_progress()
-        if (not a.cards and d.phase in (DealPhase.EXCHANGE, DealPhase.QUADS_CHOICE, DealPhase.CHICAGO)
-                and a.player in d.in_play() and at_draw_stop(self.state, d, a.player)
-                and (a.player in d.placed or d.phase is not DealPhase.EXCHANGE)):
+        if (
+            not a.cards
+            and d.phase in (DealPhase.EXCHANGE, DealPhase.QUADS_CHOICE, DealPhase.CHICAGO)
+            and a.player in d.in_play()
+            and at_draw_stop(self.state, d, a.player)
+            and (a.player in d.placed or d.phase is not DealPhase.EXCHANGE)
+        ):
             return  # a draw-stop player "places nothing": the exchange did not wait for it
         d = self._exchange(a.player)
         self._place(d, a.player, a.cards)
@@ -292,7 +299,9 @@ class Engine:
 
     def _place(self, d: DealState, player: str, cards: tuple[Card, ...]) -> None:
         if player in d.placed:
-            raise IllegalAction(f"{player} has already placed for exchange {d.exchange}; placed cards cannot be taken back (r18)")
+            raise IllegalAction(
+                f"{player} has already placed for exchange {d.exchange}; placed cards cannot be taken back (r18)"
+            )
         if d.awaiting or any(p in d.open_declined for p in d.order):
             pass  # replacements have begun only when all had placed; nothing to check
         limit = self._t.rules.max_exchange_cards
@@ -316,7 +325,9 @@ class Engine:
         rule = self._t.rules.draw_stop_attempt
         score = self._t.game.players[player].score
         if rule == "refuse":  # D5: refused, the cards go back, the TL is alerted
-            raise IllegalAction(f"draw stop: {player} has {score} points and may not exchange (D5, köpstopp at {self._t.rules.draw_stop})")
+            raise IllegalAction(
+                f"draw stop: {player} has {score} points and may not exchange (D5, köpstopp at {self._t.rules.draw_stop})"
+            )
         # sm2019 r19 / shootout: the score drops to 0; the cards go back
         moment = Moment.exchange(d.exchange)
         award(self._t, player, -score, "draw_stop_attempt", moment, check_out=False)
@@ -381,8 +392,9 @@ class Engine:
         dealer = d.button if self.state.dealer == "player" else None
         self._t.emit(ev.DealerErred(dealer, player, kind, wrong, cards))
         if dealer and not at_draw_stop(self.state, d, dealer) and self._t.rules.dealer_error_points:
-            deduct(self._t, dealer, self._t.rules.dealer_error_points * wrong, "dealer_error",
-                   Moment.exchange(d.exchange))
+            deduct(
+                self._t, dealer, self._t.rules.dealer_error_points * wrong, "dealer_error", Moment.exchange(d.exchange)
+            )
 
     def _maybe_end_exchange(self, d: DealState) -> None:
         if self.state.deal is not d or d.phase is not DealPhase.EXCHANGE:
@@ -483,8 +495,9 @@ class Engine:
         default, a table option), so a slip of the finger cannot wreck the protocol."""
         limit = self._t.rules.tl_points_limit
         if abs(points) > limit:
-            raise IllegalAction(f"{what} of {points} points: at most {limit} either way "
-                                "(the table option tl_points_limit)")
+            raise IllegalAction(
+                f"{what} of {points} points: at most {limit} either way (the table option tl_points_limit)"
+            )
 
     def _penalty(self, a: act.Penalty) -> None:
         g = self._t.game_in_progress()
@@ -526,12 +539,18 @@ class Engine:
 
 
 _HANDLERS: dict[type, Callable[[Engine, Any], None]] = {
-    act.TableStart: Engine._table, act.GameStart: Engine._game_start, act.Deal: Engine._deal_start,
-    act.Discard: Engine._discard, act.OpenCard: Engine._open, act.Receive: Engine._receive,
+    act.TableStart: Engine._table,
+    act.GameStart: Engine._game_start,
+    act.Deal: Engine._deal_start,
+    act.Discard: Engine._discard,
+    act.OpenCard: Engine._open,
+    act.Receive: Engine._receive,
     act.QuadsChoice: Engine._quads,
     act.ChicagoAnswer: lambda e, a: tricks.chicago(e._t, a),
     act.Play: lambda e, a: tricks.play(e._t, a),
     act.Retract: lambda e, a: tricks.retract(e._t, a),
-    act.Timeout: Engine._timeout, act.TimeCall: Engine._time_call, act.Penalty: Engine._penalty,
+    act.Timeout: Engine._timeout,
+    act.TimeCall: Engine._time_call,
+    act.Penalty: Engine._penalty,
     act.Adjust: Engine._adjust,
 }

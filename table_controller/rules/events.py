@@ -84,8 +84,8 @@ class DealStarted(Event):
     number: int
     button: str
     hands: Mapping[str, tuple[Card, ...]]
-    order: tuple[str, ...]          # players in the deal, in turn (left of the button first)
-    folded: tuple[str, ...] = ()    # dealt a hand that is folded at once (r35)
+    order: tuple[str, ...]  # players in the deal, in turn (left of the button first)
+    folded: tuple[str, ...] = ()  # dealt a hand that is folded at once (r35)
     draw_stop: tuple[str, ...] = ()  # players at draw stop for this deal (classic: from its start)
 
 
@@ -127,7 +127,7 @@ class DealerErred(Event):
     type: ClassVar[str] = "dealer_erred"
     dealer: str | None
     player: str
-    kind: str            # "wrong_count" or "flashed"
+    kind: str  # "wrong_count" or "flashed"
     wrong_cards: int
     cards: tuple[Card, ...] = ()  # a flashed card: seen by all, shuffled back into the stub
 
@@ -161,7 +161,7 @@ class Awarded(Event):
     points: int
     reason: str
     moment: str
-    asked: int = 0   # the points the rule gave, before the floor (protocol detail)
+    asked: int = 0  # the points the rule gave, before the floor (protocol detail)
 
     def __post_init__(self) -> None:
         _plain_text(self, "moment")
@@ -318,12 +318,37 @@ class PlayoffNeeded(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (TableOpened, GameStarted, DealStarted, CardsPlaced, OpenCardShown, CardsReceived,
-                StubReshuffled, DealerErred, ExchangeEnded, PhaseEntered, Awarded, HandBroken,
-                ChicagoMarkCleared, DeductionHeld, DeductionsReleased,
-                QuadsChosen, ChicagoAnswered, CardPlayed, CardRetracted, RevokeStood, TrickWon,
-                HandFolded, PlayerOut, ViolationRecorded, PenaltyGiven, DealEnded, GameEnded,
-                TableEnded, PlayoffNeeded)
+    for cls in (
+        TableOpened,
+        GameStarted,
+        DealStarted,
+        CardsPlaced,
+        OpenCardShown,
+        CardsReceived,
+        StubReshuffled,
+        DealerErred,
+        ExchangeEnded,
+        PhaseEntered,
+        Awarded,
+        HandBroken,
+        ChicagoMarkCleared,
+        DeductionHeld,
+        DeductionsReleased,
+        QuadsChosen,
+        ChicagoAnswered,
+        CardPlayed,
+        CardRetracted,
+        RevokeStood,
+        TrickWon,
+        HandFolded,
+        PlayerOut,
+        ViolationRecorded,
+        PenaltyGiven,
+        DealEnded,
+        GameEnded,
+        TableEnded,
+        PlayoffNeeded,
+    )
 }
 
 

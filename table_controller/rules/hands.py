@@ -140,8 +140,21 @@ class HandValue:
         return tuple(out)
 
     def describe(self) -> str:
-        names = {14: "aces", 13: "kings", 12: "queens", 11: "jacks", 10: "tens", 9: "nines",
-                 8: "eights", 7: "sevens", 6: "sixes", 5: "fives", 4: "fours", 3: "threes", 2: "twos"}
+        names = {
+            14: "aces",
+            13: "kings",
+            12: "queens",
+            11: "jacks",
+            10: "tens",
+            9: "nines",
+            8: "eights",
+            7: "sevens",
+            6: "sixes",
+            5: "fives",
+            4: "fours",
+            3: "threes",
+            2: "twos",
+        }
         r = self.ranks
         cat = self.category
         if cat is Category.ONE_PAIR:
@@ -170,8 +183,7 @@ def scoring_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
     the paired ranks for pairs/trips/quads/full house, all five for straights and flushes."""
     value = evaluate(cards)
     cat = value.category
-    if cat in (Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE,
-               Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH):
+    if cat in (Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH):
         return tuple(cards)
     counts: dict[int, int] = {}
     for c in cards:

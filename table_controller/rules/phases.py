@@ -27,10 +27,10 @@ class _Text(StrEnum):
 class DealPhase(_Text):
     """Where a deal stands (``DealState.phase``)."""
 
-    EXCHANGE = "exchange"          # which one: ``DealState.exchange`` (r12-r18)
+    EXCHANGE = "exchange"  # which one: ``DealState.exchange`` (r12-r18)
     QUADS_CHOICE = "quads_choice"  # a four of a kind chooses points or zero (RULES §5)
-    CHICAGO = "chicago"            # the Chicago question (r22)
-    TRICKS = "tricks"              # trick play (r23-r27)
+    CHICAGO = "chicago"  # the Chicago question (r22)
+    TRICKS = "tricks"  # trick play (r23-r27)
     OVER = "over"
 
 

@@ -62,8 +62,7 @@ def trick_order(d: DealState) -> list[str]:
     i = order.index(d.leader)
     rotation = [order[(i + k) % len(order)] for k in range(len(order))]
     in_trick = {p for p, _ in d.trick}
-    return [p for p in rotation
-            if p in in_trick or (p not in d.folded and p not in d.dead)]
+    return [p for p in rotation if p in in_trick or (p not in d.folded and p not in d.dead)]
 
 
 def trick_complete(d: DealState) -> bool:
@@ -145,10 +144,10 @@ class LegalActions:
     open_card: tuple[str, ...] = ()  # owed one card, which is dealt open (r15)
     # trick play: the cards the player to play may play without revoking (r25)
     plays: dict[str, tuple[Card, ...]] = field(default_factory=dict)
-    retract: str | None = None       # may take back a revoke before the next card (r26)
-    chicago: str | None = None       # asked the Chicago question now (r22)
-    may_say_chicago: bool = False    # ... and has the points to say yes (r20)
-    quads: str | None = None         # chooses points or zero for a four of a kind
+    retract: str | None = None  # may take back a revoke before the next card (r26)
+    chicago: str | None = None  # asked the Chicago question now (r22)
+    may_say_chicago: bool = False  # ... and has the points to say yes (r20)
+    quads: str | None = None  # chooses points or zero for a four of a kind
 
 
 def legal_actions(s: TableState) -> LegalActions:
@@ -169,14 +168,17 @@ def legal_actions(s: TableState) -> LegalActions:
     waiting = tuple(to_act(s))
     if d.phase is DealPhase.EXCHANGE:
         if not all_placed(s, d):
-            places = {p: 0 if at_draw_stop(s, d, p) else rules.max_exchange_cards
-                      for p in d.in_play() if p not in d.placed}
+            places = {
+                p: 0 if at_draw_stop(s, d, p) else rules.max_exchange_cards for p in d.in_play() if p not in d.placed
+            }
             return LegalActions(ph, waiting, ("discard",), places=places)
         owed = {p: d.awaiting[p] for p in waiting}
-        open_card = tuple(p for p in waiting
-                          if len(d.placed.get(p, ())) == 1 and owed[p] == 1 and p not in d.open_declined)
-        return LegalActions(ph, waiting, ("open", "receive") if open_card else ("receive",),
-                            owed=owed, open_card=open_card)
+        open_card = tuple(
+            p for p in waiting if len(d.placed.get(p, ())) == 1 and owed[p] == 1 and p not in d.open_declined
+        )
+        return LegalActions(
+            ph, waiting, ("open", "receive") if open_card else ("receive",), owed=owed, open_card=open_card
+        )
     if d.phase is DealPhase.QUADS_CHOICE:
         return LegalActions(ph, waiting, ("quads",), quads=d.asking[0] if d.asking else None)
     if d.phase is DealPhase.CHICAGO:

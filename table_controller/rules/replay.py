@@ -74,13 +74,16 @@ def game_document(engine: Engine, g: GameState) -> dict[str, Any]:
     deals = []
     for rec in g.deals:
         scores = rec.scores_after if rec.scores_after is not None else g.scores()
-        deals.append({
-            "number": rec.number,
-            "button": rec.button,
-            "scores_after": {p: scores[p] for p in players},
-            "awards": [{"player": a.player, "points": a.points, "reason": a.reason, "moment": a.moment}
-                       for a in rec.awards],
-        })
+        deals.append(
+            {
+                "number": rec.number,
+                "button": rec.button,
+                "scores_after": {p: scores[p] for p in players},
+                "awards": [
+                    {"player": a.player, "points": a.points, "reason": a.reason, "moment": a.moment} for a in rec.awards
+                ],
+            }
+        )
     return {
         "number": g.number,
         "finished": g.finished,
@@ -105,8 +108,11 @@ def table_document(engine: Engine) -> dict[str, Any]:
         out["advancing"] = list(s.ranking[:n])  # r7: who goes on from this table
     playoff = next((g for g in s.games if g.playoff), None)
     if s.playoff_players:
-        out["playoff"] = {"players": list(s.playoff_players), "deals": s.playoff_deals,
-                          "game": game_document(engine, playoff) if playoff else None}
+        out["playoff"] = {
+            "players": list(s.playoff_players),
+            "deals": s.playoff_deals,
+            "game": game_document(engine, playoff) if playoff else None,
+        }
     return out
 
 

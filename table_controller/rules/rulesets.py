@@ -31,44 +31,54 @@ class Ruleset:
     description: str
     min_players: int = 3
     max_players: int = 4
-    dealer: str = "dedicated"                   # "dedicated" (SM) or "player" (rotating)
-    max_exchange_cards: int = 4                 # r12
+    dealer: str = "dedicated"  # "dedicated" (SM) or "player" (rotating)
+    max_exchange_cards: int = 4  # r12
     exchanges: int = 3
-    draw_stop: int = 45                         # köpstopp
-    draw_stop_from_next_deal: bool = False      # classic: 46 counts from the next deal
+    draw_stop: int = 45  # köpstopp
+    draw_stop_from_next_deal: bool = False  # classic: 46 counts from the next deal
     # What an exchange at draw stop does: "refuse" (D5), "zero_keep_chicago" (sm2019 r19),
     # "zero_clear_chicago" (shootout)
     draw_stop_attempt: str = "refuse"
-    chicago_min_score: int = 15                 # r20
-    chicago_required_to_win: bool = True        # r20/r21; classic: highest score after the deal
-    hand_points: Mapping[str, int] = field(default_factory=lambda: {
-        "one_pair": 1, "two_pair": 2, "three_of_a_kind": 3, "straight": 4, "flush": 5,
-        "full_house": 6, "four_of_a_kind": 8, "straight_flush": 20, "royal_flush": 52})
-    quads_zero_choice: bool = True              # "8 or zero" (r19 antingen eller)
+    chicago_min_score: int = 15  # r20
+    chicago_required_to_win: bool = True  # r20/r21; classic: highest score after the deal
+    hand_points: Mapping[str, int] = field(
+        default_factory=lambda: {
+            "one_pair": 1,
+            "two_pair": 2,
+            "three_of_a_kind": 3,
+            "straight": 4,
+            "flush": 5,
+            "full_house": 6,
+            "four_of_a_kind": 8,
+            "straight_flush": 20,
+            "royal_flush": 52,
+        }
+    )
+    quads_zero_choice: bool = True  # "8 or zero" (r19 antingen eller)
     # straight flush: "out" (sm2025: score set to 52, a win), "points_out_if_chicago"
     # (sm2019: 20, out if Chicago said this game), "points" (classic)
     straight_flush: str = "out"
     # royal: "out_zero_all" (sm2025), "win" (sm2019/shootout: immediate win), "points"
     royal_flush: str = "out_zero_all"
-    special_suit_order: str | None = "SHDC"     # equal SF/royal: highest suit first
-    tie_nobody_scores: bool = True              # D2
-    last_trick: int = 5                         # r27
+    special_suit_order: str | None = "SHDC"  # equal SF/royal: highest suit first
+    tie_nobody_scores: bool = True  # D2
+    last_trick: int = 5  # r27
     last_trick_two: int = 10
     chicago_won: int = 15
     chicago_lost: int = -15
-    chicago_breaker: int = 10                   # r24
+    chicago_breaker: int = 10  # r24
     # "sm": no other points when Chicago is said (r23, r27); "classic": +15 instead of the
     # last trick and hands still score; failed: -15, no hand scoring, no breaker bonus
     chicago_style: str = "sm"
-    revoke: str = "dead_hand"                   # sm2025 r26; "correct_minus_2" (sm2019); "none"
+    revoke: str = "dead_hand"  # sm2025 r26; "correct_minus_2" (sm2019); "none"
     revoke_points: int = -2
-    dealer_error_points: int = -3               # per wrong card, only when a player deals (r14)
+    dealer_error_points: int = -3  # per wrong card, only when a player deals (r14)
     placement_points: tuple[int, ...] = (20, 12, 8, 5)
     games_per_table: int = 3
-    playoff_deals: int = 3                      # särspel (r11)
-    advance_first_heat: int = 2                 # r7: from heat 1 the top 2 go on
-    advance_later_heats: int = 1                # from heat 2 on, only the winner
-    heat: int = 1                               # which heat this table plays (an event option)
+    playoff_deals: int = 3  # särspel (r11)
+    advance_first_heat: int = 2  # r7: from heat 1 the top 2 go on
+    advance_later_heats: int = 1  # from heat 2 on, only the winner
+    heat: int = 1  # which heat this table plays (an event option)
     # Issue 13: the most points one TL `adjust` or `penalty` may move (either way)
     tl_points_limit: int = 200
     # D13 (shootout): deductions (dealer error, revoke) held to the end of the deal unless
@@ -95,7 +105,9 @@ class Ruleset:
             clean["hand_points"] = {**self.hand_points, **clean["hand_points"]}
         rules = replace(self, **clean)
         if rules.min_players > rules.max_players:
-            raise RulesetError(f"option min_players ({rules.min_players}) is more than max_players ({rules.max_players})")
+            raise RulesetError(
+                f"option min_players ({rules.min_players}) is more than max_players ({rules.max_players})"
+            )
         return rules
 
     def as_rows(self) -> list[tuple[str, str]]:
@@ -114,8 +126,17 @@ class Ruleset:
 
 # --- option checks (issue 13): type and range of every parameter a table may set ------
 
-_HAND_CATEGORIES = ("one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
-                    "full_house", "four_of_a_kind", "straight_flush", "royal_flush")
+_HAND_CATEGORIES = (
+    "one_pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
 
 
 def _text(limit: int) -> Callable[[str, Any], str]:
@@ -123,6 +144,7 @@ def _text(limit: int) -> Callable[[str, Any], str]:
         if not isinstance(v, str) or not v.strip() or len(v) > limit:
             raise RulesetError(f"option {name} must be a text of 1..{limit} characters")
         return v
+
     return check
 
 
@@ -131,6 +153,7 @@ def _int(lo: int, hi: int) -> Callable[[str, Any], int]:
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise RulesetError(f"option {name} must be a whole number from {lo} to {hi}, not {shown(v)}")
         return v
+
     return check
 
 
@@ -145,18 +168,19 @@ def _one_of(*choices: str) -> Callable[[str, Any], str]:
         if not isinstance(v, str) or v not in choices:
             raise RulesetError(f"option {name} must be one of {', '.join(choices)}, not {shown(v)}")
         return v
+
     return check
 
 
 def _suit_order(name: str, v: Any) -> str | None:
     if v is None or (isinstance(v, str) and len(v) == 4 and sorted(v) == sorted("SHDC")):
         return v
-    raise RulesetError(f"option {name} must be the four suits S, H, D, C in an order (e.g. \"SHDC\") or null")
+    raise RulesetError(f'option {name} must be the four suits S, H, D, C in an order (e.g. "SHDC") or null')
 
 
 def _hand_points(name: str, v: Any) -> dict[str, int]:
     if not isinstance(v, Mapping):
-        raise RulesetError(f"option {name} must be an object like {{\"one_pair\": 1}}")
+        raise RulesetError(f'option {name} must be an object like {{"one_pair": 1}}')
     out = {}
     for k, x in v.items():
         if k not in _HAND_CATEGORIES:
@@ -169,14 +193,13 @@ def _placement_points(name: str, v: Any) -> tuple[int | float, ...]:
     if not isinstance(v, (list, tuple)) or len(v) > 8:
         raise RulesetError(f"option {name} must be a list of at most 8 numbers (points for 1st, 2nd, ...)")
     for i, x in enumerate(v):
-        if (not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x)
-                or not 0 <= x <= 1000):
+        if not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x) or not 0 <= x <= 1000:
             raise RulesetError(f"option {name}[{i}] must be a number from 0 to 1000, not {shown(x)}")
     return tuple(v)
 
 
-_SCORE = _int(0, 52)          # points of one award: a protocol draws each one (r9)
-_THRESHOLD = _int(0, 100)     # a score limit; above 52 it never applies (a way to turn it off)
+_SCORE = _int(0, 52)  # points of one award: a protocol draws each one (r9)
+_THRESHOLD = _int(0, 100)  # a score limit; above 52 it never applies (a way to turn it off)
 _DEDUCTION = _int(-52, 0)
 OPTION_CHECKS: dict[str, Any] = {
     "name": _text(40),
@@ -228,8 +251,17 @@ def check_option(name: str, value: Any) -> Any:
 SM2025 = Ruleset(
     name="sm2025",
     description="Chicago Regler Juni 2025: the current SM rules (the default)",
-    hand_points={"one_pair": 1, "two_pair": 2, "three_of_a_kind": 3, "straight": 4, "flush": 5,
-                 "full_house": 6, "four_of_a_kind": 8, "straight_flush": 0, "royal_flush": 0},
+    hand_points={
+        "one_pair": 1,
+        "two_pair": 2,
+        "three_of_a_kind": 3,
+        "straight": 4,
+        "flush": 5,
+        "full_house": 6,
+        "four_of_a_kind": 8,
+        "straight_flush": 0,
+        "royal_flush": 0,
+    },
 )
 
 SM2019 = replace(
@@ -268,8 +300,17 @@ CLASSIC = replace(
     draw_stop=46,
     draw_stop_from_next_deal=True,
     chicago_required_to_win=False,
-    hand_points={"one_pair": 1, "two_pair": 2, "three_of_a_kind": 3, "straight": 4, "flush": 5,
-                 "full_house": 6, "four_of_a_kind": 7, "straight_flush": 8, "royal_flush": 52},
+    hand_points={
+        "one_pair": 1,
+        "two_pair": 2,
+        "three_of_a_kind": 3,
+        "straight": 4,
+        "flush": 5,
+        "full_house": 6,
+        "four_of_a_kind": 7,
+        "straight_flush": 8,
+        "royal_flush": 52,
+    },
     quads_zero_choice=False,
     straight_flush="points",
     royal_flush="points",

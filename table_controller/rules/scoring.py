@@ -23,12 +23,13 @@ GOING_OUT = 52
 class Outcome(Enum):
     """What a scoring moment left to do."""
 
-    GO_ON = "go_on"      # the deal goes on
+    GO_ON = "go_on"  # the deal goes on
     WAITING = "waiting"  # a four-of-a-kind choice is asked first
-    ENDED = "ended"      # the deal or the game is over
+    ENDED = "ended"  # the deal or the game is over
 
 
 # --- awards ----------------------------------------------------------------------------
+
 
 def award(t: Ledger, player: str, points: int, reason: str, moment: Moment, check_out: bool = True) -> bool:
     """Apply one award (floored at 0, r19).  D7: awards go one at a time; returns True
@@ -49,6 +50,7 @@ def award(t: Ledger, player: str, points: int, reason: str, moment: Moment, chec
 
 
 # --- D13: deductions held to the end of the deal (shootout) ----------------------------
+
 
 def deduct(t: Ledger, player: str, points: int, reason: str, moment: Moment) -> bool:
     """A point deduction (dealer error, revoke): at once, or held to the end of the
@@ -107,6 +109,7 @@ def check_going_out(t: Ledger, player: str) -> bool:
 
 
 # --- scoring moments ---------------------------------------------------------------------
+
 
 def score_hands(t: Ledger, moment: Moment, special_only: bool = False, final: bool = False) -> Outcome:
     """Score the single best hand (D2: exact ties score nothing)."""
@@ -182,6 +185,7 @@ def zero_opponents(t: Ledger, player: str, moment: Moment) -> None:
 
 # --- the end of a deal -------------------------------------------------------------------
 
+
 def final_scoring(t: Ledger, d: DealState) -> None:
     """After the tricks (D7): the last trick first, then hands; with Chicago (sm) only
     the Chicago outcome (r23, r27)."""
@@ -192,8 +196,13 @@ def final_scoring(t: Ledger, d: DealState) -> None:
     if d.tricks and not d.chicago:
         winner, card = d.tricks[-1]
         two = card.rank == 2
-        if award(t, winner, r.last_trick_two if two else r.last_trick,
-                 "last_trick_two" if two else "last_trick", Moment.FINAL):
+        if award(
+            t,
+            winner,
+            r.last_trick_two if two else r.last_trick,
+            "last_trick_two" if two else "last_trick",
+            Moment.FINAL,
+        ):
             return
     if t.deal is not d:
         return
@@ -223,6 +232,7 @@ def end_deal(t: Ledger, d: DealState, reason: str) -> None:
 
 
 # --- the end of a game and of the table --------------------------------------------------
+
 
 def end_game(t: Ledger, winner: str | None) -> None:
     g = t.game
@@ -263,7 +273,7 @@ def placements(t: Ledger, g: GameState, winner: str | None) -> tuple[dict[str, i
     points: dict[str, float] = {}
     pos = 0
     for grp in groups:
-        share = sum(table[pos:pos + len(grp)]) / len(grp)
+        share = sum(table[pos : pos + len(grp)]) / len(grp)
         for p in grp:
             places[p] = pos + 1
             pts = 0 if (ps[p].out or ps[p].no_placement or g.playoff) else share

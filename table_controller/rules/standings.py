@@ -20,14 +20,19 @@ class Standing:
     """One player's line in the table's standings."""
 
     player: str
-    rank: int                 # players equal on every count share a rank
-    placement_points: float   # a whole number is an int (shared places give halves)
+    rank: int  # players equal on every count share a rank
+    placement_points: float  # a whole number is an int (shared places give halves)
     score_total: int
     won_chicagos: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "rank": self.rank, "placement_points": self.placement_points,
-                "score_total": self.score_total, "won_chicagos": self.won_chicagos}
+        return {
+            "player": self.player,
+            "rank": self.rank,
+            "placement_points": self.placement_points,
+            "score_total": self.score_total,
+            "won_chicagos": self.won_chicagos,
+        }
 
 
 def table_totals(s: TableState) -> dict[str, Totals]:
@@ -82,7 +87,7 @@ def standings(s: TableState) -> list[Standing]:
     for i, p in enumerate(ranking):
         t = totals[p]
         key = standing_key(totals, p)
-        if s.finished and s.ranking or key != prev_key:
+        if (s.finished and s.ranking) or key != prev_key:
             rank = i + 1
         prev_key = key
         out.append(Standing(p, rank, t["placement_points"], t["score_total"], t["won_chicagos"]))

@@ -38,7 +38,7 @@ class PlayerInGame:
     score: int = 0
     said_chicago: bool = False
     won_chicagos: int = 0
-    out: bool = False              # r21: 52+ without Chicago, sits out the rest
+    out: bool = False  # r21: 52+ without Chicago, sits out the rest
     sit_out_game: bool = False
     sit_out_next_deal: bool = False
     last_place: bool = False
@@ -51,14 +51,14 @@ class PlayerInGame:
 class DealState:
     number: int
     button: str
-    order: list[str]                              # in the deal, turn order
+    order: list[str]  # in the deal, turn order
     hands: dict[str, list[Card]]
     folded: set[str] = field(default_factory=set)
     draw_stop: set[str] = field(default_factory=set)
     phase: DealPhase = DealPhase.EXCHANGE
     exchange: int = 1
     placed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
-    awaiting: dict[str, int] = field(default_factory=dict)   # replacements still owed
+    awaiting: dict[str, int] = field(default_factory=dict)  # replacements still owed
     open_declined: set[str] = field(default_factory=set)
     stub: set[Card] = field(default_factory=set)  # cards nobody has seen this deal
     discards_earlier: set[Card] = field(default_factory=set)
@@ -66,7 +66,7 @@ class DealState:
     last_scorer: str | None = None
     last_scoring_cards: tuple[Card, ...] = ()
     quads_choice: dict[str, str] = field(default_factory=dict)
-    asking: list[str] = field(default_factory=list)   # quads chooser or Chicago queue
+    asking: list[str] = field(default_factory=list)  # quads chooser or Chicago queue
     chicago: str | None = None
     chicago_broken: bool = False
     trick_number: int = 0
@@ -74,8 +74,8 @@ class DealState:
     trick: list[tuple[str, Card]] = field(default_factory=list)
     played: dict[str, list[Card]] = field(default_factory=dict)
     pending_revoke: str | None = None
-    dead: set[str] = field(default_factory=set)          # r26 dead hands (still score)
-    revoked: set[str] = field(default_factory=set)       # sm2019: revoked, may not win last trick
+    dead: set[str] = field(default_factory=set)  # r26 dead hands (still score)
+    revoked: set[str] = field(default_factory=set)  # sm2019: revoked, may not win last trick
     tricks: list[tuple[str, Card]] = field(default_factory=list)
     broken: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     dealer_errors: list[tuple[str, str, int]] = field(default_factory=list)
@@ -155,6 +155,7 @@ def _plain(v: Any) -> Any:
 
 # --- the fold --------------------------------------------------------------------------
 
+
 def _game(s: TableState) -> GameState:
     g = s.game
     assert g is not None, "an event of a game before any game_started"
@@ -175,8 +176,7 @@ def _table_opened(s: TableState, e: ev.TableOpened) -> None:
 
 
 def _game_started(s: TableState, e: ev.GameStarted) -> None:
-    s.games.append(GameState(e.number, list(e.seats), e.button, e.playoff,
-                             {p: PlayerInGame() for p in e.seats}))
+    s.games.append(GameState(e.number, list(e.seats), e.button, e.playoff, {p: PlayerInGame() for p in e.seats}))
 
 
 def next_button(g: GameState, eligible: list[str]) -> str:
@@ -196,9 +196,16 @@ def next_button(g: GameState, eligible: list[str]) -> str:
 def _deal_started(s: TableState, e: ev.DealStarted) -> None:
     g = _game(s)
     seen = {c for cs in e.hands.values() for c in cs}
-    g.deal = DealState(e.number, e.button, list(e.order), {p: list(cs) for p, cs in e.hands.items()},
-                       folded=set(e.folded), draw_stop=set(e.draw_stop),
-                       stub=set(FULL_DECK) - seen, played={p: [] for p in e.order})
+    g.deal = DealState(
+        e.number,
+        e.button,
+        list(e.order),
+        {p: list(cs) for p, cs in e.hands.items()},
+        folded=set(e.folded),
+        draw_stop=set(e.draw_stop),
+        stub=set(FULL_DECK) - seen,
+        played={p: [] for p in e.order},
+    )
     g.deals.append(DealRecord(e.number, e.button, awards=g.between_deals))  # listed first
     g.between_deals = []
     for p in e.folded:
@@ -294,8 +301,17 @@ def _awarded(s: TableState, e: ev.Awarded) -> None:
 
 
 _EXCHANGE_MOMENTS = frozenset(m.value for m in Moment if m.is_exchange)
-_HAND_REASONS = {"one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-                 "four_of_a_kind", "straight_flush", "royal_flush"}
+_HAND_REASONS = {
+    "one_pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+}
 
 
 def _deduction_held(s: TableState, e: ev.DeductionHeld) -> None:
@@ -422,8 +438,9 @@ def _game_ended(s: TableState, e: ev.GameEnded) -> None:
         # A TL change between deals ended the game: it belongs to the next deal all the same
         # (REPLAY.md: never the deal that had ended), a deal that is recorded but never dealt
         eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
-        g.deals.append(DealRecord(len(g.deals) + 1, next_button(g, eligible), awards=g.between_deals,
-                                  scores_after=g.scores()))
+        g.deals.append(
+            DealRecord(len(g.deals) + 1, next_button(g, eligible), awards=g.between_deals, scores_after=g.scores())
+        )
         g.between_deals = []
     g.finished = True
     g.winner = e.winner
@@ -446,17 +463,34 @@ def _nothing(s: TableState, e: ev.Event) -> None:
 
 
 _FOLD: dict[type, Callable[[TableState, Any], None]] = {
-    ev.TableOpened: _table_opened, ev.GameStarted: _game_started, ev.DealStarted: _deal_started,
-    ev.CardsPlaced: _cards_placed, ev.OpenCardShown: _open_card_shown,
-    ev.CardsReceived: _cards_received, ev.StubReshuffled: _stub_reshuffled,
-    ev.DealerErred: _dealer_erred, ev.ExchangeEnded: _exchange_ended,
-    ev.PhaseEntered: _phase_entered, ev.Awarded: _awarded, ev.HandBroken: _hand_broken,
-    ev.DeductionHeld: _deduction_held, ev.DeductionsReleased: _deductions_released,
-    ev.QuadsChosen: _quads_chosen, ev.ChicagoMarkCleared: _chicago_mark_cleared, ev.ChicagoAnswered: _chicago_answered,
-    ev.CardPlayed: _card_played, ev.CardRetracted: _card_retracted,
-    ev.RevokeStood: _revoke_stood, ev.TrickWon: _trick_won, ev.HandFolded: _hand_folded,
-    ev.PlayerOut: _player_out, ev.ViolationRecorded: _violation, ev.PenaltyGiven: _penalty_given,
-    ev.DealEnded: _deal_ended, ev.GameEnded: _game_ended, ev.TableEnded: _table_ended,
+    ev.TableOpened: _table_opened,
+    ev.GameStarted: _game_started,
+    ev.DealStarted: _deal_started,
+    ev.CardsPlaced: _cards_placed,
+    ev.OpenCardShown: _open_card_shown,
+    ev.CardsReceived: _cards_received,
+    ev.StubReshuffled: _stub_reshuffled,
+    ev.DealerErred: _dealer_erred,
+    ev.ExchangeEnded: _exchange_ended,
+    ev.PhaseEntered: _phase_entered,
+    ev.Awarded: _awarded,
+    ev.HandBroken: _hand_broken,
+    ev.DeductionHeld: _deduction_held,
+    ev.DeductionsReleased: _deductions_released,
+    ev.QuadsChosen: _quads_chosen,
+    ev.ChicagoMarkCleared: _chicago_mark_cleared,
+    ev.ChicagoAnswered: _chicago_answered,
+    ev.CardPlayed: _card_played,
+    ev.CardRetracted: _card_retracted,
+    ev.RevokeStood: _revoke_stood,
+    ev.TrickWon: _trick_won,
+    ev.HandFolded: _hand_folded,
+    ev.PlayerOut: _player_out,
+    ev.ViolationRecorded: _violation,
+    ev.PenaltyGiven: _penalty_given,
+    ev.DealEnded: _deal_ended,
+    ev.GameEnded: _game_ended,
+    ev.TableEnded: _table_ended,
     ev.PlayoffNeeded: _playoff_needed,
 }
 

@@ -31,13 +31,13 @@ from table_controller.rules.state import DealState
 
 # --- the Chicago question (r22, D3) ----------------------------------------------------
 
+
 def start_chicago_round(t: Ledger, d: DealState) -> None:
     g = t.game
     if g.playoff:  # r11: no Chicago in a särspel
         start_tricks(t, d)
         return
-    asked = tuple(p for p in d.in_play()
-                  if p not in d.dead and g.players[p].score >= t.rules.chicago_min_score)
+    asked = tuple(p for p in d.in_play() if p not in d.dead and g.players[p].score >= t.rules.chicago_min_score)
     for p in asked:  # D13: who could say Chicago has held deductions applied first
         release_held(t, p, Moment.exchange(d.exchange))
     asked = tuple(p for p in asked if g.players[p].score >= t.rules.chicago_min_score)
@@ -80,12 +80,22 @@ def start_tricks(t: Ledger, d: DealState) -> None:
 
 # --- trick play --------------------------------------------------------------------------
 
+
 def play(t: Ledger, a: act.Play) -> None:
     g = t.state.game
-    if g is not None and not g.finished and g.deal is None and g.deals and any(
-            x.reason in ("chicago_broken", "chicago_lost") and x.moment == Moment.TRICKS for x in g.deals[-1].awards):
-        raise IllegalAction(f"the trick play of deal {g.deals[-1].number} ended when the Chicago was broken "
-                            "(D8): no more cards are played; the next action is 'deal'")
+    if (
+        g is not None
+        and not g.finished
+        and g.deal is None
+        and g.deals
+        and any(
+            x.reason in ("chicago_broken", "chicago_lost") and x.moment == Moment.TRICKS for x in g.deals[-1].awards
+        )
+    ):
+        raise IllegalAction(
+            f"the trick play of deal {g.deals[-1].number} ended when the Chicago was broken "
+            "(D8): no more cards are played; the next action is 'deal'"
+        )
     d = t.deal_in_progress()
     if d.phase is not DealPhase.TRICKS:
         raise IllegalAction(f"no trick play now: the deal is at {phase(t.state)}")

@@ -24,5 +24,17 @@ from .errors import SensingError
 from .facts import TableFacts
 from .machine import Sensing
 
-__all__ = ["Sensing", "TableFacts", "Alert", "AlertBook", "Finding", "KINDS", "SensingError",
-           "CardAt", "UidIs", "Dismiss", "Correction", "parse_correction"]
+__all__ = [
+    "KINDS",
+    "Alert",
+    "AlertBook",
+    "CardAt",
+    "Correction",
+    "Dismiss",
+    "Finding",
+    "Sensing",
+    "SensingError",
+    "TableFacts",
+    "UidIs",
+    "parse_correction",
+]

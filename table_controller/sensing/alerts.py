@@ -15,33 +15,39 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 KINDS = (
-    "unknown_uid",        # a tag the deck does not know
-    "two_pads",           # one card read on two pads
-    "foreign_card",       # a card from another player's hand on this pad
-    "misdeal",            # more than 5 cards dealt to a pad
-    "dealer_count",       # wrong number of replacements (dealer error, r14)
+    "unknown_uid",  # a tag the deck does not know
+    "two_pads",  # one card read on two pads
+    "foreign_card",  # a card from another player's hand on this pad
+    "misdeal",  # more than 5 cards dealt to a pad
+    "dealer_count",  # wrong number of replacements (dealer error, r14)
     "draw_stop_discard",  # a player at köpstopp placed cards (D5)
-    "out_of_turn",        # a card played out of turn (r25)
-    "revoke",             # not following suit while able (r26): the rules apply it; told to the TL
-    "unsure_count",       # the count does not add up: spread the cards or enter them
-    "camera_disagrees",   # camera and RFID differ
-    "reader_offline",     # one pad's reader
-    "link_offline",       # the whole seat controller
-    "rejected",           # the rules refused what sensing saw
-    "stuck",              # someone must act and nothing happens (live.stuck): who, on what
+    "out_of_turn",  # a card played out of turn (r25)
+    "revoke",  # not following suit while able (r26): the rules apply it; told to the TL
+    "unsure_count",  # the count does not add up: spread the cards or enter them
+    "camera_disagrees",  # camera and RFID differ
+    "reader_offline",  # one pad's reader
+    "link_offline",  # the whole seat controller
+    "rejected",  # the rules refused what sensing saw
+    "stuck",  # someone must act and nothing happens (live.stuck): who, on what
 )
 
 
 # What an alert says where hidden cards must not go (the Revisor is a player, r5): no
 # card, only what to look at.
 PUBLIC_TEXT = {
-    "unknown_uid": "an unknown tag", "two_pads": "a card read on two pads",
-    "foreign_card": "a card from another player's hand", "misdeal": "too many cards dealt",
+    "unknown_uid": "an unknown tag",
+    "two_pads": "a card read on two pads",
+    "foreign_card": "a card from another player's hand",
+    "misdeal": "too many cards dealt",
     "dealer_count": "wrong number of replacement cards (dealer error)",
-    "draw_stop_discard": "a discard at draw stop", "out_of_turn": "a card played out of turn",
-    "revoke": "a revoke", "unsure_count": "a count that does not add up: spread the cards",
-    "camera_disagrees": "camera and reader disagree", "reader_offline": "a reader offline",
-    "link_offline": "the seat controller link is down", "rejected": "the rules refused what the pads show",
+    "draw_stop_discard": "a discard at draw stop",
+    "out_of_turn": "a card played out of turn",
+    "revoke": "a revoke",
+    "unsure_count": "a count that does not add up: spread the cards",
+    "camera_disagrees": "camera and reader disagree",
+    "reader_offline": "a reader offline",
+    "link_offline": "the seat controller link is down",
+    "rejected": "the rules refused what the pads show",
 }
 # Kinds whose own text names no card (a player and a step): shown as they are.
 CARDLESS = frozenset({"stuck"})
@@ -65,18 +71,26 @@ class Alert:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     at: float = 0.0
     holds: bool = True
-    origin: str = "sensing"         # "sensing" or "table"
-    seq: int = 0                    # table alerts: the table's seq when raised
-    resolved: bool = False          # table alerts: settled by the TL or a later entry
-    text_sv: str | None = None      # table alerts: the text in Swedish
-    blind_text: str | None = None   # the Revisor's text when the reason may tell where a card is
+    origin: str = "sensing"  # "sensing" or "table"
+    seq: int = 0  # table alerts: the table's seq when raised
+    resolved: bool = False  # table alerts: settled by the TL or a later entry
+    text_sv: str | None = None  # table alerts: the text in Swedish
+    blind_text: str | None = None  # the Revisor's text when the reason may tell where a card is
     blind_sv: str | None = None
-    source: str | None = None       # table alerts: who entered what was rejected
+    source: str | None = None  # table alerts: who entered what was rejected
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, evidence and cards included: for the log and the TL."""
-        return {"id": self.id, "kind": self.kind, "text": self.text, "player": self.player,
-                "pad": self.pad, "evidence": dict(self.evidence), "at": self.at, "holds": self.holds}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "player": self.player,
+            "pad": self.pad,
+            "evidence": dict(self.evidence),
+            "at": self.at,
+            "holds": self.holds,
+        }
 
     def resolve(self) -> Alert:
         return replace(self, resolved=True)
@@ -111,10 +125,12 @@ class AlertBook:
         self._open: dict[tuple, Alert] = {}
         self._dismissed: set[tuple] = set()
         self._next_id = 1
-        self.raised: list[Alert] = []      # every alert ever raised, in order
+        self.raised: list[Alert] = []  # every alert ever raised, in order
         self.ended: list[Alert] = []
 
-    def sync(self, findings: Iterable[Finding], at: float, sticky: Iterable[tuple] = ()) -> tuple[list[Alert], list[Alert]]:
+    def sync(
+        self, findings: Iterable[Finding], at: float, sticky: Iterable[tuple] = ()
+    ) -> tuple[list[Alert], list[Alert]]:
         """Make the open alerts match the findings; returns (new, ended).  ``sticky``
         keys stay open even when not found again (event alerts such as a revoke)."""
         found = {f.key: f for f in findings}
@@ -167,7 +183,4 @@ class AlertBook:
         return sorted(self._open.values(), key=lambda a: a.id)
 
     def holds(self, player: str | None) -> bool:
-        for a in self._open.values():
-            if a.holds and (a.player is None or a.player == player):
-                return True
-        return False
+        return any(a.holds and (a.player is None or a.player == player) for a in self._open.values())

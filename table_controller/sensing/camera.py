@@ -20,7 +20,7 @@ class PadView:
     at: float
     face_down: int
     face_up: tuple[Card, ...]
-    unsure: int          # face-up cards the camera could not name with confidence
+    unsure: int  # face-up cards the camera could not name with confidence
 
 
 class CameraMemory:

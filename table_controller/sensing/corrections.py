@@ -17,6 +17,7 @@ from typing import Any
 
 from table_controller.rules.cards import Card
 from table_controller.rules.errors import CardError
+
 from .errors import SensingError
 
 _PAD = r"(?:pad|seat)\s*([1-4])|(tray)"
@@ -62,8 +63,7 @@ def _card(text: str) -> Card:
 def parse_correction(text: Any) -> Correction:
     """Read a correction; :class:`SensingError` says what is wrong and what is expected."""
     if not isinstance(text, str) or not text.strip():
-        raise SensingError("a correction is text like 'the card at pad 3 is 7H', 'tag 04AB.. is QS' "
-                           "or 'dismiss 4'")
+        raise SensingError("a correction is text like 'the card at pad 3 is 7H', 'tag 04AB.. is QS' or 'dismiss 4'")
     t = " ".join(text.strip().split())
     m = re.fullmatch(rf"(?i)(?:the\s+card\s+(?:at|on)\s+)?(?:{_PAD})\s+is\s+(\S+)", t)
     if m:
@@ -80,5 +80,6 @@ def parse_correction(text: Any) -> Correction:
     if m:
         return Dismiss(int(m.group(1)), m.group(2) or "")
     shown = text if len(text) <= 60 else text[:60] + "..."
-    raise SensingError(f"cannot read the correction {shown!r}: say 'the card at pad 3 is 7H', "
-                       "'tag 04AB.. is QS' or 'dismiss 4'")
+    raise SensingError(
+        f"cannot read the correction {shown!r}: say 'the card at pad 3 is 7H', 'tag 04AB.. is QS' or 'dismiss 4'"
+    )

@@ -7,29 +7,29 @@ engine; the live loop builds these facts from it after every accepted action
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from table_controller.rules.cards import Card
 
 
 @dataclass(frozen=True, slots=True)
 class TableFacts:
-    phase: str = "game_start"                    # REPLAY.md's phases
-    step: tuple = ()                             # changes whenever a new sensing step begins
-    pads: Mapping[str, str] = field(default_factory=dict)      # player -> pad ("seat1")
-    dealt_to: tuple[str, ...] = ()               # deal phase: who gets 5 cards, seat order
-    order: tuple[str, ...] = ()                  # live players of the deal, in turn
+    phase: str = "game_start"  # REPLAY.md's phases
+    step: tuple = ()  # changes whenever a new sensing step begins
+    pads: Mapping[str, str] = field(default_factory=dict)  # player -> pad ("seat1")
+    dealt_to: tuple[str, ...] = ()  # deal phase: who gets 5 cards, seat order
+    order: tuple[str, ...] = ()  # live players of the deal, in turn
     to_act: tuple[str, ...] = ()
     hands: Mapping[str, frozenset[Card]] = field(default_factory=dict)
     placed: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
     awaiting: Mapping[str, int] = field(default_factory=dict)  # replacements owed
-    open_next: frozenset[str] = frozenset()      # whose next replacement is an open card (r12)
+    open_next: frozenset[str] = frozenset()  # whose next replacement is an open card (r12)
     declined: Mapping[str, Card] = field(default_factory=dict)  # open card declined this exchange
-    drawable: frozenset[Card] = frozenset()      # the stub (and discards a reshuffle may bring, r16)
+    drawable: frozenset[Card] = frozenset()  # the stub (and discards a reshuffle may bring, r16)
     stub: frozenset[Card] = frozenset()
-    draw_stop: frozenset[str] = frozenset()      # at köpstopp now
-    draw_stop_refused: bool = True               # D5 (sm2025): an attempt is refused, not scored
+    draw_stop: frozenset[str] = frozenset()  # at köpstopp now
+    draw_stop_refused: bool = True  # D5 (sm2025): an attempt is refused, not scored
     pending_revoke: tuple[str, Card] | None = None
 
     def pad_of(self, player: str) -> str | None:

@@ -7,7 +7,8 @@ what settles it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from .alerts import Finding
 
@@ -24,24 +25,32 @@ def action_key(action: Action) -> tuple:
     return tuple(sorted((k, repr(v)) for k, v in d.items()))
 
 
-def _seat(s: "Sensing", pad: str | None, player: str | None = None) -> str:
+def _seat(s: Sensing, pad: str | None, player: str | None = None) -> str:
     player = player or (s.facts.player_at(pad) if pad else None)
     if pad and player:
         return f"{pad} ({player})"
     return pad or player or "the table"
 
 
-def findings(s: "Sensing") -> Iterator[Finding]:
+def findings(s: Sensing) -> Iterator[Finding]:
     f = s.facts
     if not s.link_ok:
-        yield Finding(("link",), "link_offline", "The seat controller's link is down: no pad is read. "
-                      "Reconnect it, or enter actions by hand.")
+        yield Finding(
+            ("link",),
+            "link_offline",
+            "The seat controller's link is down: no pad is read. Reconnect it, or enter actions by hand.",
+        )
     for pad, ok in sorted(s.readers_ok.items()):
         if not ok:
             player = f.player_at(pad)
-            yield Finding(("reader", pad), "reader_offline",
-                          f"The reader of {_seat(s, pad)} is offline: enter that seat's cards by hand "
-                          "until it is back.", player, pad, holds=player is not None)
+            yield Finding(
+                ("reader", pad),
+                "reader_offline",
+                f"The reader of {_seat(s, pad)} is offline: enter that seat's cards by hand until it is back.",
+                player,
+                pad,
+                holds=player is not None,
+            )
     yield from _tags(s)
     if f.phase == "deal":
         yield from _deal(s)
@@ -54,10 +63,15 @@ def findings(s: "Sensing") -> Iterator[Finding]:
         reason = s.refusal(raw)
         if reason is not None:
             player = getattr(raw, "player", None)
-            yield Finding(("rejected", action_key(raw)), "rejected",
-                          f"The rules refused what the pads show ({raw.do} {_what(raw)}): {reason}. "
-                          "Put it right at the table or enter a correction.",
-                          player, f.pad_of(player) if player else None, {"action": raw.to_dict()})
+            yield Finding(
+                ("rejected", action_key(raw)),
+                "rejected",
+                f"The rules refused what the pads show ({raw.do} {_what(raw)}): {reason}. "
+                "Put it right at the table or enter a correction.",
+                player,
+                f.pad_of(player) if player else None,
+                {"action": raw.to_dict()},
+            )
 
 
 def _what(a) -> str:
@@ -66,7 +80,7 @@ def _what(a) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items())
 
 
-def _tags(s: "Sensing") -> Iterator[Finding]:
+def _tags(s: Sensing) -> Iterator[Finding]:
     f = s.facts
     where: dict = {}
     for pad, h in s.tracker.pads.items():
@@ -76,29 +90,44 @@ def _tags(s: "Sensing") -> Iterator[Finding]:
             card = s.deck.card(u)
             if card is None:
                 player = f.player_at(pad)
-                yield Finding(("unknown_uid", u, pad), "unknown_uid",
-                              f"Unknown tag {u} on {_seat(s, pad)}: not in deck '{s.deck.name}'. "
-                              "Say which card it is (a correction) or take it off the table.",
-                              player, pad, {"uid": u})
+                yield Finding(
+                    ("unknown_uid", u, pad),
+                    "unknown_uid",
+                    f"Unknown tag {u} on {_seat(s, pad)}: not in deck '{s.deck.name}'. "
+                    "Say which card it is (a correction) or take it off the table.",
+                    player,
+                    pad,
+                    {"uid": u},
+                )
                 continue
             where.setdefault(card, []).append((h.arrived.get(u, (0, 0.0))[1], pad))
             owner = f.owner(card)
             me = f.player_at(pad)
             if owner and me and owner != me and pad != "tray":
-                yield Finding(("foreign_card", card.code, pad), "foreign_card",
-                              f"{card} from {owner}'s hand is on {_seat(s, pad)}: give it back to "
-                              f"{owner}, or correct the read.", me, pad, {"card": card.code, "owner": owner})
+                yield Finding(
+                    ("foreign_card", card.code, pad),
+                    "foreign_card",
+                    f"{card} from {owner}'s hand is on {_seat(s, pad)}: give it back to {owner}, or correct the read.",
+                    me,
+                    pad,
+                    {"card": card.code, "owner": owner},
+                )
     for card, seen in where.items():
         if len(seen) > 1 and s.now - max(t for t, _ in seen) >= s.two_pads_s:
             pads = sorted(p for _, p in seen)
             last = max(seen)[1]
-            yield Finding(("two_pads", card.code), "two_pads",
-                          f"{card} is read on {' and '.join(pads)} at once: move the pads apart or say "
-                          "where it lies (a correction).", f.player_at(last), last,
-                          {"card": card.code, "pads": pads})
+            yield Finding(
+                ("two_pads", card.code),
+                "two_pads",
+                f"{card} is read on {' and '.join(pads)} at once: move the pads apart or say "
+                "where it lies (a correction).",
+                f.player_at(last),
+                last,
+                {"card": card.code, "pads": pads},
+            )
 
 
-def _deal(s: "Sensing") -> Iterator[Finding]:
+def _deal(s: Sensing) -> Iterator[Finding]:
     f = s.facts
     counts = {}
     for p in f.dealt_to:
@@ -106,20 +135,31 @@ def _deal(s: "Sensing") -> Iterator[Finding]:
         cards = s.cards_since(pad) if pad else []
         counts[p] = len(cards)
         if len(cards) > 5:
-            yield Finding(("misdeal", p, f.step), "misdeal",
-                          f"{_seat(s, pad, p)} has {len(cards)} cards; a hand is 5 (r12). The dealer "
-                          "takes back the extra cards.", p, pad, {"cards": sorted(c.code for c in cards)})
+            yield Finding(
+                ("misdeal", p, f.step),
+                "misdeal",
+                f"{_seat(s, pad, p)} has {len(cards)} cards; a hand is 5 (r12). The dealer takes back the extra cards.",
+                p,
+                pad,
+                {"cards": sorted(c.code for c in cards)},
+            )
     if counts and any(n == 5 for n in counts.values()):
         quiet = all(s.now - s.last_change(p) >= s.settle_s for p in counts)
         for p, n in counts.items():
             if 0 < n < 5 and quiet:
                 pad = f.pad_of(p)
-                yield Finding(("unsure", p, f.step), "unsure_count",
-                              f"{_seat(s, pad, p)}: read {n} of 5 dealt cards. Spread them on the pad, "
-                              "or enter the deal by hand.", p, pad, {"read": n, "expected": 5})
+                yield Finding(
+                    ("unsure", p, f.step),
+                    "unsure_count",
+                    f"{_seat(s, pad, p)}: read {n} of 5 dealt cards. Spread them on the pad, "
+                    "or enter the deal by hand.",
+                    p,
+                    pad,
+                    {"read": n, "expected": 5},
+                )
 
 
-def _exchange(s: "Sensing") -> Iterator[Finding]:
+def _exchange(s: Sensing) -> Iterator[Finding]:
     f = s.facts
     placing = any(p not in f.placed for p in f.to_act)
     if f.draw_stop_refused:
@@ -128,10 +168,15 @@ def _exchange(s: "Sensing") -> Iterator[Finding]:
                 cards = s.own_cards(p)
                 if cards:
                     pad = f.pad_of(p)
-                    yield Finding(("draw_stop", p, f.step), "draw_stop_discard",
-                                  f"{_seat(s, pad, p)} is at draw stop (köpstopp) and may not exchange "
-                                  f"(D5): {' '.join(c.code for c in cards)} go back to the hand.", p, pad,
-                                  {"cards": [c.code for c in cards]})
+                    yield Finding(
+                        ("draw_stop", p, f.step),
+                        "draw_stop_discard",
+                        f"{_seat(s, pad, p)} is at draw stop (köpstopp) and may not exchange "
+                        f"(D5): {' '.join(c.code for c in cards)} go back to the hand.",
+                        p,
+                        pad,
+                        {"cards": [c.code for c in cards]},
+                    )
     if placing and s.placement_closed:
         for p in f.to_act:
             if p in f.placed:
@@ -141,10 +186,15 @@ def _exchange(s: "Sensing") -> Iterator[Finding]:
             v = s.camera.view(pad, s.step_at) if pad else None
             if v is not None and v.face_down != n:
                 kind = "unsure_count" if v.face_down > n else "camera_disagrees"
-                yield Finding((kind, p, f.step), kind,
-                              f"{_seat(s, pad, p)}: the camera counts {v.face_down} face-down card(s), "
-                              f"the reader read {n}. Spread them on the pad, or enter the discard.",
-                              p, pad, {"camera": v.face_down, "rfid": n})
+                yield Finding(
+                    (kind, p, f.step),
+                    kind,
+                    f"{_seat(s, pad, p)}: the camera counts {v.face_down} face-down card(s), "
+                    f"the reader read {n}. Spread them on the pad, or enter the discard.",
+                    p,
+                    pad,
+                    {"camera": v.face_down, "rfid": n},
+                )
         return
     if placing:
         return
@@ -155,25 +205,42 @@ def _exchange(s: "Sensing") -> Iterator[Finding]:
         new = s.new_cards(p)
         if p not in f.awaiting:
             if new:
-                yield Finding(("dealer_count", p, f.step, "extra"), "dealer_count",
-                              f"{_seat(s, pad, p)} is owed no card but got {' '.join(c.code for c in new)} "
-                              "(dealer error, r14): the dealer takes it back.", p, pad,
-                              {"cards": [c.code for c in new], "owed": 0}, holds=False)
+                yield Finding(
+                    ("dealer_count", p, f.step, "extra"),
+                    "dealer_count",
+                    f"{_seat(s, pad, p)} is owed no card but got {' '.join(c.code for c in new)} "
+                    "(dealer error, r14): the dealer takes it back.",
+                    p,
+                    pad,
+                    {"cards": [c.code for c in new], "owed": 0},
+                    holds=False,
+                )
             continue
         owed = 1 if p in f.open_next else f.awaiting[p]
         if len(new) > owed:
-            yield Finding(("dealer_count", p, f.step), "dealer_count",
-                          f"{_seat(s, pad, p)} got {len(new)} replacement cards, {owed} owed (dealer error, "
-                          "r14): the dealer takes back the extra card(s) and presses next.", p, pad,
-                          {"cards": [c.code for c in new], "owed": owed}, holds=False)
+            yield Finding(
+                ("dealer_count", p, f.step),
+                "dealer_count",
+                f"{_seat(s, pad, p)} got {len(new)} replacement cards, {owed} owed (dealer error, "
+                "r14): the dealer takes back the extra card(s) and presses next.",
+                p,
+                pad,
+                {"cards": [c.code for c in new], "owed": owed},
+                holds=False,
+            )
         elif p in s.replacements_done and len(new) < owed and s.now - s.replacements_done[p] >= s.unsure_s:
-            yield Finding(("unsure", p, f.step), "unsure_count",
-                          f"{_seat(s, pad, p)}: read {len(new)} of {owed} replacement cards. Spread them "
-                          "on the pad, or enter them by hand.", p, pad,
-                          {"read": [c.code for c in new], "owed": owed})
+            yield Finding(
+                ("unsure", p, f.step),
+                "unsure_count",
+                f"{_seat(s, pad, p)}: read {len(new)} of {owed} replacement cards. Spread them "
+                "on the pad, or enter them by hand.",
+                p,
+                pad,
+                {"read": [c.code for c in new], "owed": owed},
+            )
 
 
-def _tricks(s: "Sensing") -> Iterator[Finding]:
+def _tricks(s: Sensing) -> Iterator[Finding]:
     f = s.facts
     to = f.to_act[0] if f.to_act else None
     for p in f.order:
@@ -182,18 +249,28 @@ def _tricks(s: "Sensing") -> Iterator[Finding]:
         cards = s.own_cards(p, linger=False)
         if cards:
             pad = f.pad_of(p)
-            yield Finding(("out_of_turn", p, tuple(c.code for c in cards)), "out_of_turn",
-                          f"{_seat(s, pad, p)} played {' '.join(c.code for c in cards)} out of turn "
-                          f"({to or 'nobody'} is to play, r25): take it back, or the TL decides.", p, pad,
-                          {"cards": [c.code for c in cards], "to_play": to})
+            yield Finding(
+                ("out_of_turn", p, tuple(c.code for c in cards)),
+                "out_of_turn",
+                f"{_seat(s, pad, p)} played {' '.join(c.code for c in cards)} out of turn "
+                f"({to or 'nobody'} is to play, r25): take it back, or the TL decides.",
+                p,
+                pad,
+                {"cards": [c.code for c in cards], "to_play": to},
+            )
     if to:
         own = s.own_cards(to, linger=False)
         if len(own) > 1:
             pad = f.pad_of(to)
-            yield Finding(("unsure", to, tuple(c.code for c in own)), "unsure_count",
-                          f"{_seat(s, pad, to)} shows {len(own)} new cards ({' '.join(c.code for c in own)}); "
-                          "one card is played at a time: take the others back.", to, pad,
-                          {"cards": [c.code for c in own]})
+            yield Finding(
+                ("unsure", to, tuple(c.code for c in own)),
+                "unsure_count",
+                f"{_seat(s, pad, to)} shows {len(own)} new cards ({' '.join(c.code for c in own)}); "
+                "one card is played at a time: take the others back.",
+                to,
+                pad,
+                {"cards": [c.code for c in own]},
+            )
     since = s.step_at
     for pad, v in s.camera.views.items():
         if v.at < since:
@@ -201,7 +278,12 @@ def _tricks(s: "Sensing") -> Iterator[Finding]:
         for c in v.face_up:
             rfid = [q for q in s.tracker.pads if q != pad and c in s.present_cards(q)]
             if rfid:
-                yield Finding(("camera_disagrees", c.code, pad), "camera_disagrees",
-                              f"The camera sees {c} face up on {_seat(s, pad)}, the reader on "
-                              f"{' and '.join(rfid)}: say where it lies (a correction).",
-                              f.player_at(pad), pad, {"card": c.code, "camera": pad, "rfid": rfid})
+                yield Finding(
+                    ("camera_disagrees", c.code, pad),
+                    "camera_disagrees",
+                    f"The camera sees {c} face up on {_seat(s, pad)}, the reader on "
+                    f"{' and '.join(rfid)}: say where it lies (a correction).",
+                    f.player_at(pad),
+                    pad,
+                    {"card": c.code, "camera": pad, "rfid": rfid},
+                )

@@ -35,14 +35,13 @@ hand (the Revisor's tablet, the TL); so can every other action when readers fail
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
-
-from table_controller.sensor_events import (ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus,
-                                    SensorEvent)
 
 from table_controller.rules.actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract
 from table_controller.rules.cards import Card
+from table_controller.sensor_events import ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus, SensorEvent
+
 from ..deck import Deck
 from .alerts import Alert, AlertBook, Finding
 from .camera import CameraMemory
@@ -51,15 +50,24 @@ from .findings import action_key, findings
 
 
 class Sensing:
-    def __init__(self, deck: Deck, *, rfid: bool = True, linger_s: float = 0.5, settle_s: float = 3.0,
-                 unsure_s: float = 2.0, two_pads_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        deck: Deck,
+        *,
+        rfid: bool = True,
+        linger_s: float = 0.5,
+        settle_s: float = 3.0,
+        unsure_s: float = 2.0,
+        two_pads_s: float = 1.0,
+    ) -> None:
         self.deck = deck
-        self.rfid = rfid                    # False: camera-only mode, hidden cards by hand
-        self.linger_s = linger_s            # a card unseen this long has really left
-        self.settle_s = settle_s            # a quiet pad with the owed count is complete
-        self.unsure_s = unsure_s            # a count still short this long after "done": ask
-        self.two_pads_s = two_pads_s        # a card moving between pads shows on both briefly
+        self.rfid = rfid  # False: camera-only mode, hidden cards by hand
+        self.linger_s = linger_s  # a card unseen this long has really left
+        self.settle_s = settle_s  # a quiet pad with the owed count is complete
+        self.unsure_s = unsure_s  # a count still short this long after "done": ask
+        self.two_pads_s = two_pads_s  # a card moving between pads shows on both briefly
         from .pads import PadTracker
+
         self.tracker = PadTracker(return_s=linger_s)
         self._baseline: dict[str, frozenset[str]] = {}
         self.camera = CameraMemory()
@@ -71,11 +79,11 @@ class Sensing:
         self._step: tuple | None = None
         self._mark = 0
         self._step_at = 0.0
-        self._closed = False                # placement closed by the dealer (next)
-        self._done: dict[str, float] = {}   # player -> when the dealer finished their replacements
-        self._declined: set[str] = set()    # open card declined (button or tray)
-        self._taken: set[str] = set()       # open card taken (next, dealer moved on)
-        self._erred: set[str] = set()       # over-count logged: count what lies on the pad now
+        self._closed = False  # placement closed by the dealer (next)
+        self._done: dict[str, float] = {}  # player -> when the dealer finished their replacements
+        self._declined: set[str] = set()  # open card declined (button or tray)
+        self._taken: set[str] = set()  # open card taken (next, dealer moved on)
+        self._erred: set[str] = set()  # over-count logged: count what lies on the pad now
         self._refused: dict[tuple, str] = {}  # actions the rules refused this step -> reason
         self._corrected: dict[str, str] = {}  # pad -> card code entered by a correction
         self._revoke_seen: tuple | None = None
@@ -102,9 +110,18 @@ class Sensing:
             self.ended_alerts.extend(self.alerts.end_events())
         if facts.pending_revoke and facts.pending_revoke != self._revoke_seen:
             p, c = facts.pending_revoke
-            self.alerts.raise_event(Finding(("revoke", p, c.code), "revoke",
-                                            f"{p} did not follow suit with {c} while able (r26)", p,
-                                            facts.pad_of(p), {"card": c.code}, holds=False), self.now)
+            self.alerts.raise_event(
+                Finding(
+                    ("revoke", p, c.code),
+                    "revoke",
+                    f"{p} did not follow suit with {c} while able (r26)",
+                    p,
+                    facts.pad_of(p),
+                    {"card": c.code},
+                    holds=False,
+                ),
+                self.now,
+            )
         self._revoke_seen = facts.pending_revoke
         self._refresh()
 
@@ -227,8 +244,9 @@ class Sensing:
         corrected onto it (``linger``: one that left less than ``linger_s`` ago, a flicker
         of the reader, still counts)."""
         out = []
-        for u in self.tracker.since(pad, self._mark, self.now, self.linger_s if linger else 0.0,
-                                    self._baseline.get(pad, frozenset())):
+        for u in self.tracker.since(
+            pad, self._mark, self.now, self.linger_s if linger else 0.0, self._baseline.get(pad, frozenset())
+        ):
             c = self._card(u)
             if c is not None:
                 out.append(c)
@@ -246,8 +264,7 @@ class Sensing:
         if pad is None:
             return []
         declined = f.declined.get(player)
-        return [c for c in self.cards_since(pad, linger=player not in self._erred)
-                if c in f.drawable and c != declined]
+        return [c for c in self.cards_since(pad, linger=player not in self._erred) if c in f.drawable and c != declined]
 
     def own_cards(self, player: str, linger: bool = True) -> list[Card]:
         """Cards from the player's own hand on their pad this step."""
@@ -351,8 +368,7 @@ class Sensing:
             return None
         owed = f.awaiting[p]
         done = p in self._done
-        if (not done and p not in self._erred and len(new) == owed
-                and self.now - self.last_change(p) >= self.settle_s):
+        if not done and p not in self._erred and len(new) == owed and self.now - self.last_change(p) >= self.settle_s:
             done = True  # a quiet pad with the owed count: the dealer has moved on
         if not done or len(new) < owed:
             return None

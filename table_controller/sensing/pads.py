@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 class PadHistory:
     present: set[str] = field(default_factory=set)
     arrived: dict[str, tuple[int, float, bool]] = field(default_factory=dict)  # uid -> (index, at, back)
-    departed: dict[str, float] = field(default_factory=dict)              # uid -> at
+    departed: dict[str, float] = field(default_factory=dict)  # uid -> at
     changed_at: float = 0.0
 
 
@@ -54,11 +54,14 @@ class PadTracker:
 
     def baseline(self, now: float, linger_s: float) -> dict[str, frozenset[str]]:
         """What lies on each pad now (or left moments ago): a new step's baseline."""
-        return {p: frozenset(h.present | {u for u, t in h.departed.items() if now - t < linger_s})
-                for p, h in self.pads.items()}
+        return {
+            p: frozenset(h.present | {u for u, t in h.departed.items() if now - t < linger_s})
+            for p, h in self.pads.items()
+        }
 
-    def since(self, pad: str, mark: int, now: float, linger_s: float,
-              baseline: frozenset[str] = frozenset()) -> list[str]:
+    def since(
+        self, pad: str, mark: int, now: float, linger_s: float, baseline: frozenset[str] = frozenset()
+    ) -> list[str]:
         """UIDs that arrived on ``pad`` after ``mark`` and are here, or left less than
         ``linger_s`` ago (a flicker of the reader), in order of arrival.  A card of the
         step's ``baseline`` counts only if it was really gone and came back."""

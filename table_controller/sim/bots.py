@@ -11,7 +11,7 @@ bot's own seeded ``random.Random``; the engine stays pure.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from table_controller.rules import actions as act
 from table_controller.rules.cards import FULL_DECK, Card
@@ -19,8 +19,13 @@ from table_controller.rules.engine import Engine
 
 
 class RandomBot:
-    def __init__(self, seed: int | None = None, players: Sequence[str] = ("Anna", "Bo", "Cilla", "Dan"),
-                 ruleset: str = "sm2025", chicago_rate: float = 0.35):
+    def __init__(
+        self,
+        seed: int | None = None,
+        players: Sequence[str] = ("Anna", "Bo", "Cilla", "Dan"),
+        ruleset: str = "sm2025",
+        chicago_rate: float = 0.35,
+    ):
         self.rng = random.Random(seed)
         self.players = tuple(players)
         self.ruleset = ruleset
@@ -46,7 +51,7 @@ class RandomBot:
             deck = list(FULL_DECK)
             rng.shuffle(deck)
             eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
-            return act.Deal({p: tuple(deck[5 * i:5 * i + 5]) for i, p in enumerate(eligible)})
+            return act.Deal({p: tuple(deck[5 * i : 5 * i + 5]) for i, p in enumerate(eligible)})
         d = g.deal
         if d is None:  # ... and from here on one of a deal
             return None
@@ -58,7 +63,10 @@ class RandomBot:
                 if engine.at_draw_stop(p):
                     return act.Discard(p, ())
                 hand = list(d.hands[p])
-                n = rng.choices(range(engine.rules.max_exchange_cards + 1), weights=[3, 4, 3, 3, 2, 1][: engine.rules.max_exchange_cards + 1])[0]
+                n = rng.choices(
+                    range(engine.rules.max_exchange_cards + 1),
+                    weights=[3, 4, 3, 3, 2, 1][: engine.rules.max_exchange_cards + 1],
+                )[0]
                 return act.Discard(p, tuple(rng.sample(hand, n)))
             p = waiting[0]
             owed = d.awaiting[p]
@@ -90,8 +98,12 @@ class RandomBot:
         return out
 
 
-def play_table(seed: int | None = None, ruleset: str = "sm2025", players: Sequence[str] = ("Anna", "Bo", "Cilla", "Dan"),
-               max_actions: int = 200_000) -> Engine:
+def play_table(
+    seed: int | None = None,
+    ruleset: str = "sm2025",
+    players: Sequence[str] = ("Anna", "Bo", "Cilla", "Dan"),
+    max_actions: int = 200_000,
+) -> Engine:
     """Play a whole table (three games and any särspel) with random legal actions."""
     bot = RandomBot(seed, players, ruleset)
     engine = Engine()

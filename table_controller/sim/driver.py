@@ -13,12 +13,12 @@ Revisor and the TL do.  At the end the live engine and the shadow must agree.
 from __future__ import annotations
 
 import asyncio
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from table_controller.rules.actions import Action, Discard
-from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.live.facts import PADS
 from table_controller.live.table import LiveTable
+from table_controller.rules.actions import Action, Discard
+from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.sim.translate import Translator, make_move
 
 
@@ -34,14 +34,15 @@ class VirtualHands:
     bridge last heard for that pad), as seconds would pass at a real table.  With a noisy
     table a report may never match exactly; then they wait ``max_wait_s`` at most."""
 
-    def __init__(self, table, reported=None, min_wait_s: float = 0.01, max_wait_s: float = 2.0,
-                 pause_s: float = 0.6) -> None:
+    def __init__(
+        self, table, reported=None, min_wait_s: float = 0.01, max_wait_s: float = 2.0, pause_s: float = 0.6
+    ) -> None:
         self.table = table
         self.pause_s = pause_s
         self.reported = reported
         self.min_wait_s = min_wait_s
         self.max_wait_s = max_wait_s
-        self._fresh: dict[str, str] = {}   # card -> pad it was put on since the last wait
+        self._fresh: dict[str, str] = {}  # card -> pad it was put on since the last wait
 
     def __getattr__(self, name):
         return getattr(self.table, name)
@@ -71,20 +72,25 @@ class VirtualHands:
 
     async def settle(self) -> None:
         """Until no pad is reported with a card that has left it."""
+
         def gone() -> bool:
             for pad in PADS + ("tray",):
                 truth = {self._uid(c) for c in self.table.on_pad(pad)}
                 if not set(self.reported(pad)) <= truth | {self.table.button_uid}:
                     return False
             return True
+
         await self._until(gone)
         await self.arrive()
 
     async def arrive(self) -> None:
         """Until every card put down since the last wait has been reported on its pad."""
+
         def seen() -> bool:
-            return all(self._uid(c) in self.reported(pad) for c, pad in self._fresh.items()
-                       if self.table.where(c) == pad)
+            return all(
+                self._uid(c) in self.reported(pad) for c, pad in self._fresh.items() if self.table.where(c) == pad
+            )
+
         await self._until(seen)
         self._fresh.clear()
 
@@ -102,8 +108,14 @@ class VirtualHands:
 
 
 class TableDriver:
-    def __init__(self, live: LiveTable, hands, sync_timeout: float = 20.0, manual_source: str = "revisor",
-                 progress: Callable[[int, Engine], None] | None = None) -> None:
+    def __init__(
+        self,
+        live: LiveTable,
+        hands,
+        sync_timeout: float = 20.0,
+        manual_source: str = "revisor",
+        progress: Callable[[int, Engine], None] | None = None,
+    ) -> None:
         self.live = live
         self.hands = hands
         self.sync_timeout = sync_timeout
@@ -118,8 +130,12 @@ class TableDriver:
         self.repress_s = 1.5
         self.represses = 0
 
-    async def play(self, next_action: Callable[[Engine], Action | None] | None = None,
-                   script: Iterable[Action] | None = None, max_actions: int = 100_000) -> Engine:
+    async def play(
+        self,
+        next_action: Callable[[Engine], Action | None] | None = None,
+        script: Iterable[Action] | None = None,
+        max_actions: int = 100_000,
+    ) -> Engine:
         """Play until the bot has nothing more (or the script ends); returns the shadow."""
         it = iter(script) if script is not None else None
         for n in range(max_actions + 64):
@@ -136,14 +152,18 @@ class TableDriver:
 
     def _placing(self) -> bool:
         d = self.shadow.state.deal
-        return bool(d and d.phase == "exchange" and d.placed
-                    and any(p not in d.placed for p in self.shadow.to_act()))
+        return bool(d and d.phase == "exchange" and d.placed and any(p not in d.placed for p in self.shadow.to_act()))
 
     async def step(self, action: Action) -> None:
         before = Translator.before(self.shadow)
         d = self.shadow.state.deal
-        silent = (isinstance(action, Discard) and not action.cards and d is not None
-                  and action.player in d.order and self.shadow.at_draw_stop(action.player))
+        silent = (
+            isinstance(action, Discard)
+            and not action.cards
+            and d is not None
+            and action.player in d.order
+            and self.shadow.at_draw_stop(action.player)
+        )
         try:
             self.shadow.apply(action)
         except IllegalAction:
@@ -204,6 +224,8 @@ class TableDriver:
         if not await self.live.wait_accepted(n, wait):
             alerts = "; ".join(f"#{a.id} {a.kind}: {a.text}" for a in self.live.alerts) or "no alert"
             want = self.played[len(self.live.accepted)] if len(self.live.accepted) < len(self.played) else None
-            raise DriverStuck(f"sensing did not see {want.to_dict() if want else 'the next action'} "
-                              f"within {self.sync_timeout:g} s ({len(self.live.accepted)} of {n} actions); "
-                              f"alerts: {alerts}")
+            raise DriverStuck(
+                f"sensing did not see {want.to_dict() if want else 'the next action'} "
+                f"within {self.sync_timeout:g} s ({len(self.live.accepted)} of {n} actions); "
+                f"alerts: {alerts}"
+            )

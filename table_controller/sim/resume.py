@@ -11,7 +11,7 @@ table, reports the pads as they lie, and the bots play on from the logged state.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from table_controller.rules.actions import Action, Discard, parse_action
 from table_controller.rules.engine import Engine
@@ -29,8 +29,13 @@ def logged_actions(log) -> list[Action]:
 def silent_discard(engine: Engine, action: Action) -> bool:
     """A player at draw stop "placing nothing": nothing a table can see (as TableDriver.step)."""
     d = engine.state.deal
-    return (isinstance(action, Discard) and not action.cards and d is not None
-            and action.player in d.order and engine.at_draw_stop(action.player))
+    return (
+        isinstance(action, Discard)
+        and not action.cards
+        and d is not None
+        and action.player in d.order
+        and engine.at_draw_stop(action.player)
+    )
 
 
 def rebuild_table(actions: Iterable[Action], table) -> tuple[Engine, Translator]:

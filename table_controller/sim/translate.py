@@ -17,13 +17,21 @@ Steps are small tuples, carried out by :class:`~table_controller.sim.driver.Tabl
 
 from __future__ import annotations
 
-from table_controller.rules import actions as act
-from table_controller.rules.engine import Engine
-from table_controller.rules.cards import FULL_DECK
 from table_controller.live.facts import PADS, pads_of
+from table_controller.rules import actions as act
+from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.engine import Engine
 
-MANUAL = (act.TableStart, act.GameStart, act.ChicagoAnswer, act.QuadsChoice, act.Penalty,
-          act.Adjust, act.Timeout, act.TimeCall)
+MANUAL = (
+    act.TableStart,
+    act.GameStart,
+    act.ChicagoAnswer,
+    act.QuadsChoice,
+    act.Penalty,
+    act.Adjust,
+    act.Timeout,
+    act.TimeCall,
+)
 
 
 class Translator:
@@ -35,10 +43,13 @@ class Translator:
         """What the plan needs to know of the state before the action."""
         g = engine.state.game
         d = engine.state.deal
-        return {"seats": tuple(g.seats) if g else (), "deal": d is not None,
-                "exchange": (g.number, d.number, d.phase, d.exchange) if g and d else None,
-                "awaiting": dict(d.awaiting) if d else {},
-                "last_played": d.trick[-1][1] if d and d.trick else None}
+        return {
+            "seats": tuple(g.seats) if g else (),
+            "deal": d is not None,
+            "exchange": (g.number, d.number, d.phase, d.exchange) if g and d else None,
+            "awaiting": dict(d.awaiting) if d else {},
+            "last_played": d.trick[-1][1] if d and d.trick else None,
+        }
 
     def plan(self, action: act.Action, before: dict, after: Engine) -> list[tuple]:
         """The moves for ``action``; ``before`` from :meth:`before`, ``after`` the engine
@@ -55,8 +66,11 @@ class Translator:
         if isinstance(action, act.Discard):
             steps = [("put", c.code, pads[action.player]) for c in action.cards]
             d1 = after.state.deal
-            still = (d1 is not None and self._same_exchange(before, after)
-                     and any(p not in d1.placed for p in after.to_act()))
+            still = (
+                d1 is not None
+                and self._same_exchange(before, after)
+                and any(p not in d1.placed for p in after.to_act())
+            )
             if still:
                 return steps  # the dealer waits until everyone has placed (r13)
             steps += [("arrive",), ("press", "next"), ("sync",), ("collect_discards",), ("settle",)]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Callable
+from collections.abc import Callable
 
-from table_controller.sim.bots import RandomBot
 from table_controller.deck import virtual_deck
-from table_controller.sim.driver import TableDriver, VirtualHands
 from table_controller.live.log import MemoryLog, TableLog
 from table_controller.live.table import LiveTable
+from table_controller.sim.bots import RandomBot
+from table_controller.sim.driver import TableDriver, VirtualHands
 
 
 def mild_noise():
@@ -26,13 +26,14 @@ def mild_noise():
     an ordinary day at a table: a card now and then missed in one scan, an occasional
     empty scan, and stacks read only a few cards at a time (an MFRC522 sees ~2-3)."""
     from hardware.virtual import NoiseModel
+
     return NoiseModel(flicker=0.03, missed_scan=0.01, stack_limit=3)
 
 
 def noise_model(name: str):
     from hardware.virtual import NoiseModel
-    return {"default": mild_noise, "mild": mild_noise, "clean": NoiseModel.clean,
-            "rough": NoiseModel.rough}[name]()
+
+    return {"default": mild_noise, "mild": mild_noise, "clean": NoiseModel.clean, "rough": NoiseModel.rough}[name]()
 
 
 async def _dealer_resumes(live: LiveTable, table, within_s: float = 5.0) -> None:
@@ -48,11 +49,20 @@ async def _dealer_resumes(live: LiveTable, table, within_s: float = 5.0) -> None
         await asyncio.sleep(0.05)
 
 
-async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, noise: str = "default",
-                                players=("Anna", "Bo", "Cilla", "Dan"), ruleset: str = "sm2025",
-                                sync_timeout: float = 30.0, record_sensors: bool = True,
-                                progress: Callable | None = None, max_actions: int = 100_000, script=None,
-                                fast: bool = False, reader: str = "mfrc522"):
+async def bots_on_virtual_table(
+    seed: int = 0,
+    log: TableLog | None = None,
+    noise: str = "default",
+    players=("Anna", "Bo", "Cilla", "Dan"),
+    ruleset: str = "sm2025",
+    sync_timeout: float = 30.0,
+    record_sensors: bool = True,
+    progress: Callable | None = None,
+    max_actions: int = 100_000,
+    script=None,
+    fast: bool = False,
+    reader: str = "mfrc522",
+):
     """Play a table to its end (or an action ``script`` instead of the bots); returns
     (live table, shadow engine, driver).
 
@@ -71,14 +81,17 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
 
     log = log or MemoryLog()
     from hardware.firmware.controller import Config
+
     # The firmware's own logic at a quicker pace (a card counts as gone after 60 ms unseen)
     config = Config(confirm_reads=2, gone_ms=60, scan_ms=2)
     clock = LoopClock()  # the loop's time: simulated seconds when fast, monotonic otherwise
-    table = VirtualTable(noise=noise_model(noise), seed=seed, config=config, simulated=fast, clock=clock,
-                         autostart=False, reader=reader)
+    table = VirtualTable(
+        noise=noise_model(noise), seed=seed, config=config, simulated=fast, clock=clock, autostart=False, reader=reader
+    )
     resumed = None
     if log.engine.state.rules is not None:  # a table in the log: its cards back where they lay
         from table_controller.sim.resume import logged_actions, rebuild_table
+
         resumed = rebuild_table(logged_actions(log), table)
     with table:
         async with SeatControllerClient(table.port, clock=clock) as sc:
@@ -87,10 +100,22 @@ async def bots_on_virtual_table(seed: int = 0, log: TableLog | None = None, nois
                     break
                 await asyncio.sleep(0.02)
             # The quick firmware above: a card is really gone after 0.25 s unseen
-            live = LiveTable(log, virtual_deck(inlay=INLAYS[reader]), sensors=sc, leds=sc.set_led,
-                             record_sensors=record_sensors, linger_s=0.25, clock=clock)
+            live = LiveTable(
+                log,
+                virtual_deck(inlay=INLAYS[reader]),
+                sensors=sc,
+                leds=sc.set_led,
+                record_sensors=record_sensors,
+                linger_s=0.25,
+                clock=clock,
+            )
             task = asyncio.create_task(live.run())
-            driver = TableDriver(live, VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3), sync_timeout=sync_timeout, progress=progress)
+            driver = TableDriver(
+                live,
+                VirtualHands(table, lambda pad: sc.pads.get(pad, frozenset()), pause_s=0.3),
+                sync_timeout=sync_timeout,
+                progress=progress,
+            )
             if resumed is not None:
                 driver.shadow, driver.translator = resumed
             try:

@@ -4,7 +4,8 @@ hold any backend to it: this SQLite file per table, or a tournament hub's copy."
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .records import NewRecord, Record
 
@@ -16,8 +17,7 @@ class EventStore(ABC):
         seq only once the commit is durable."""
 
     @abstractmethod
-    def read(self, first: int = 1, last: int | None = None,
-             kinds: Iterable[str] | None = None) -> list[Record]:
+    def read(self, first: int = 1, last: int | None = None, kinds: Iterable[str] | None = None) -> list[Record]:
         """Records with first <= seq <= last, oldest first, optionally of some kinds only."""
 
     @abstractmethod
@@ -37,11 +37,12 @@ class EventStore(ABC):
         salvage); a backend may commit them together."""
         return [r for batch in batches for r in self.append(batch)]
 
-    def append_one(self, kind: str, data: Mapping[str, Any], source: str = "table",
-                   time: float | None = None) -> Record:
+    def append_one(
+        self, kind: str, data: Mapping[str, Any], source: str = "table", time: float | None = None
+    ) -> Record:
         return self.append([NewRecord(kind, data, source, time)])[0]
 
-    def __enter__(self) -> "EventStore":
+    def __enter__(self) -> EventStore:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -10,16 +10,18 @@ the same state as folding them.  Every problem is listed; nothing is repaired he
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
-from table_controller.rules.actions import ActionError, parse_action
+from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.errors import ActionError
+
 from .errors import StoreError
-from .records import KINDS, Record
 from .rebuild import fold, last_clock
+from .records import KINDS, Record
 from .sqlite import DB_ERRORS, SQLiteStore
 
 
@@ -37,8 +39,15 @@ class CheckReport:
         return not self.problems
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "ok": self.ok, "problems": list(self.problems), "counts": self.counts,
-                "last_seq": self.last_seq, "schema_version": self.schema_version, "summary": self.summary}
+        return {
+            "path": self.path,
+            "ok": self.ok,
+            "problems": list(self.problems),
+            "counts": self.counts,
+            "last_seq": self.last_seq,
+            "schema_version": self.schema_version,
+            "summary": self.summary,
+        }
 
 
 def check_file(path: str | os.PathLike) -> CheckReport:
@@ -65,8 +74,9 @@ def check_file(path: str | os.PathLike) -> CheckReport:
         return check_records(str(path), records, problems, version)
 
 
-def check_records(path: str, records: Sequence[Record], problems: list[str] | None = None,
-                  version: int = 0) -> CheckReport:
+def check_records(
+    path: str, records: Sequence[Record], problems: list[str] | None = None, version: int = 0
+) -> CheckReport:
     problems = list(problems or [])
     counts = {k: 0 for k in KINDS} | dict(Counter(r.kind for r in records))
     problems += transaction_problems(records)
@@ -80,8 +90,10 @@ def check_records(path: str, records: Sequence[Record], problems: list[str] | No
     problems += replay_problems
     if folded is not None:
         if [e.to_dict() for e in replayed.events] != [e.to_dict() for e in folded.events]:
-            problems.append("the stored events differ from those the stored actions cause now "
-                            "(a different engine version, or a damaged log)")
+            problems.append(
+                "the stored events differ from those the stored actions cause now "
+                "(a different engine version, or a damaged log)"
+            )
         elif replayed.state.to_dict() != folded.state.to_dict():
             problems.append("the state folded from the events differs from the replay of the actions")
         summary = describe(folded)

@@ -1,8 +1,12 @@
 """Restart: fold the log back into an engine, with the last shot-clock snapshot.
 
+    >>> from table_controller.rules.actions import TableStart
+    >>> from table_controller.store import TableRecorder
+    >>> recorder, _ = TableRecorder.resume("table7.sqlite")
+    >>> _ = recorder.apply(TableStart(("Anna", "Bo", "Cilla"))); recorder.store.close()
     >>> engine, clocks = resume("table7.sqlite")
-    >>> engine.phase, clocks.paused
-    ('exchange_2', True)
+    >>> engine.state.players, clocks    # no shot-clock snapshot stored yet
+    (['Anna', 'Bo', 'Cilla'], None)
 
 The whole log is read and its chain checked first: a damaged file raises
 :class:`StoreCorrupt` and a table is never resumed on a shortened history.
@@ -11,10 +15,11 @@ The whole log is read and its chain checked first: a damaged file raises
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 from table_controller.rules.engine import Engine
 from table_controller.rules.events import EventError, event_from_dict
+
 from .base import EventStore
 from .errors import StoreCorrupt
 from .records import Record
@@ -39,7 +44,9 @@ def fold(records: Sequence[Record], where: str = "the log") -> Engine:
     except StoreCorrupt:
         raise
     except Exception as exc:  # an event that does not fit the state before it
-        raise StoreCorrupt(f"{where}: the events do not fold into a table state ({type(exc).__name__}: {exc})") from None
+        raise StoreCorrupt(
+            f"{where}: the events do not fold into a table state ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def last_clock(records: Sequence[Record]) -> ClockSnapshot | None:

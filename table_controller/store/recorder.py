@@ -1,5 +1,6 @@
 """The table's single writer: judge an action, store it with its events, then return.
 
+    >>> from table_controller.rules.actions import TableStart
     >>> recorder = TableRecorder(SQLiteStore.open("t.sqlite", create=True))
     >>> [e.type for e in recorder.apply(TableStart(("Anna", "Bo", "Cilla")))]
     ['table_opened']
@@ -15,15 +16,17 @@ no view can read the state between the engine's judgement and the commit.
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from table_controller.rules.actions import Action
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.events import Event
+
 from .base import EventStore
 from .errors import RecordError
-from .records import NewRecord, Record
 from .rebuild import load, rebuild
+from .records import NewRecord, Record
 from .snapshots import ClockSnapshot
 from .sqlite import SQLiteStore
 
@@ -36,7 +39,7 @@ class TableRecorder:
         self.last_records: list[Record] = []  # what the last apply stored (seqs for the views)
 
     @classmethod
-    def resume(cls, path: str | os.PathLike, create: bool = True) -> tuple["TableRecorder", ClockSnapshot | None]:
+    def resume(cls, path: str | os.PathLike, create: bool = True) -> tuple[TableRecorder, ClockSnapshot | None]:
         """Open a table's file for play (a new one when ``create`` and there is none) and
         rebuild it: the recorder, and the shot clocks paused until the dealer resumes."""
         store = SQLiteStore.open(path, create=create)
@@ -54,7 +57,8 @@ class TableRecorder:
             events = self.engine.apply(action)
         except IllegalAction as exc:
             self.last_records = self.store.append(
-                [NewRecord("rejected", {"action": action.to_dict(), "reason": exc.reason}, source)])
+                [NewRecord("rejected", {"action": action.to_dict(), "reason": exc.reason}, source)]
+            )
             raise
         # Any other exception from the engine: it has put itself back (Engine.apply is all
         # or nothing) and nothing is stored; the caller sees the error.
@@ -70,8 +74,9 @@ class TableRecorder:
 
     def reject(self, raw: Any, reason: str, source: str = "table") -> Record:
         """A line that never became an action (malformed input), kept for the record."""
-        return self.store.append_one("rejected", {"action": raw if isinstance(raw, Mapping) else repr(raw),
-                                                  "reason": reason}, source)
+        return self.store.append_one(
+            "rejected", {"action": raw if isinstance(raw, Mapping) else repr(raw), "reason": reason}, source
+        )
 
     def record_sensor(self, observation: Mapping[str, Any], source: str) -> Record:
         """A raw sensor observation (see :mod:`.sensors` for the bridge's event types)."""

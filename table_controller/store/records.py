@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import RecordError
 
@@ -51,8 +52,14 @@ class Record:
     digest: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "time": self.time, "source": self.source, "kind": self.kind,
-                "txn": self.txn, "data": self.data}
+        return {
+            "seq": self.seq,
+            "time": self.time,
+            "source": self.source,
+            "kind": self.kind,
+            "txn": self.txn,
+            "data": self.data,
+        }
 
 
 def encode_data(data: Any) -> str:
@@ -73,8 +80,9 @@ def check_new(rec: NewRecord) -> str:
         raise RecordError(f"unknown record kind {rec.kind!r}; kinds: {', '.join(KINDS)}")
     if not isinstance(rec.source, str) or not rec.source:
         raise RecordError("a record's source must be non-empty text (who or what produced it)")
-    if rec.time is not None and (not isinstance(rec.time, (int, float)) or isinstance(rec.time, bool)
-                                 or not math.isfinite(rec.time)):
+    if rec.time is not None and (
+        not isinstance(rec.time, (int, float)) or isinstance(rec.time, bool) or not math.isfinite(rec.time)
+    ):
         raise RecordError(f"a record's time must be a finite number of seconds, not {rec.time!r}")
     return encode_data(rec.data)
 

@@ -23,12 +23,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from table_controller.rules.actions import ActionError, parse_action
+from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.errors import ActionError
+
 from .check import describe
 from .errors import NotATableLog, StoreError
-from .records import GENESIS, KINDS, digest
 from .rebuild import fold
+from .records import GENESIS, KINDS, digest
 from .sqlite import DB_ERRORS, strict_text
 from .transfer import write_records
 
@@ -39,21 +41,25 @@ _PROBE_PAST = 2000  # when max(seq) is unreadable, look this far past the last r
 class SalvageReport:
     source: str
     target: str
-    kept: int                      # records 1..kept are in the new file
-    readable: int                  # records that could be read at all
-    lost_ranges: tuple[tuple[int, int], ...]     # seqs that could not be read
-    dropped: tuple[int, ...]       # readable, but after the damage (in OUT.dropped.jsonl)
-    reason: str                    # why the history stops at `kept`
-    state: dict[str, Any]          # game, deal, phase of the saved history
+    kept: int  # records 1..kept are in the new file
+    readable: int  # records that could be read at all
+    lost_ranges: tuple[tuple[int, int], ...]  # seqs that could not be read
+    dropped: tuple[int, ...]  # readable, but after the damage (in OUT.dropped.jsonl)
+    reason: str  # why the history stops at `kept`
+    state: dict[str, Any]  # game, deal, phase of the saved history
 
     def lines(self) -> list[str]:
-        out = [f"salvaged {self.kept} record(s) of {self.source} into {self.target} (seq 1..{self.kept})",
-               f"the saved history stops there because: {self.reason}"]
+        out = [
+            f"salvaged {self.kept} record(s) of {self.source} into {self.target} (seq 1..{self.kept})",
+            f"the saved history stops there because: {self.reason}",
+        ]
         for a, b in self.lost_ranges:
             out.append(f"lost: seq {a}..{b} could not be read" if a != b else f"lost: seq {a} could not be read")
         if self.dropped:
-            out.append(f"dropped: {len(self.dropped)} readable record(s) after the damage "
-                       f"(seq {self.dropped[0]}..{self.dropped[-1]}), kept for the TL in {self.target}.dropped.jsonl")
+            out.append(
+                f"dropped: {len(self.dropped)} readable record(s) after the damage "
+                f"(seq {self.dropped[0]}..{self.dropped[-1]}), kept for the TL in {self.target}.dropped.jsonl"
+            )
         s = self.state
         out.append(f"the saved table is at game {s.get('game')}, deal {s.get('deal')}, phase {s.get('phase')}")
         return out
@@ -109,8 +115,9 @@ def _read_rows(conn: sqlite3.Connection) -> tuple[dict[int, tuple], set[int], in
             seq, misses = seq + 1, 0
             continue
         try:
-            row = conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records WHERE seq = ?",
-                               (seq,)).fetchone()
+            row = conn.execute(
+                "SELECT seq, time, source, kind, txn, data, digest FROM records WHERE seq = ?", (seq,)
+            ).fetchone()
         except DB_ERRORS:
             row = None
         if row:
@@ -139,31 +146,42 @@ def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageRepo
             finally:
                 conn.close()
         except DB_ERRORS as exc:
-            raise NotATableLog(f"{source}: nothing can be read ({exc}); the file header is damaged "
-                               f"or it is not a table log") from None
+            raise NotATableLog(
+                f"{source}: nothing can be read ({exc}); the file header is damaged or it is not a table log"
+            ) from None
     if not rows and not failed:
         raise NotATableLog(f"{source}: no records could be read")
     kept, reason = _sound_prefix(rows, last)
     if not end_known:
         reason = reason.replace("the end of the log: nothing was lost", f"no record after seq {last} could be found")
-        reason += (f"; the end of the log cannot be found (a truncated file or a lost page): "
-                   f"records after seq {last} may be lost and how many is unknown")
-    items = [{"seq": r[0], "time": float(r[1]), "source": str(r[2]), "kind": r[3], "txn": r[4],
-              "data": json.loads(r[5])} for r in (rows[s] for s in range(1, kept + 1))]
+        reason += (
+            f"; the end of the log cannot be found (a truncated file or a lost page): "
+            f"records after seq {last} may be lost and how many is unknown"
+        )
+    items = [
+        {"seq": r[0], "time": float(r[1]), "source": str(r[2]), "kind": r[3], "txn": r[4], "data": json.loads(r[5])}
+        for r in (rows[s] for s in range(1, kept + 1))
+    ]
     write_records(items, target)
     dropped = tuple(s for s in sorted(rows) if s > kept)
     if dropped:
         with open(f"{target}.dropped.jsonl", "w", encoding="utf-8") as fh:
             for s in dropped:
                 r = rows[s]
-                fh.write(json.dumps({"seq": r[0], "time": r[1], "source": r[2], "kind": r[3], "txn": r[4],
-                                     "data": r[5]}, ensure_ascii=False) + "\n")
+                fh.write(
+                    json.dumps(
+                        {"seq": r[0], "time": r[1], "source": r[2], "kind": r[3], "txn": r[4], "data": r[5]},
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
     state = describe(fold([_as_record(i) for i in items], str(target))) if items else {}
     return SalvageReport(str(source), str(target), kept, len(rows), _ranges(sorted(failed)), dropped, reason, state)
 
 
 def _as_record(i: dict[str, Any]):
     from .records import Record
+
     return Record(i["seq"], i["time"], i["source"], i["kind"], i["txn"], i["data"], "")
 
 
@@ -171,7 +189,7 @@ def _sound_prefix(rows: dict[int, tuple], last: int) -> tuple[int, str]:
     """Length of the longest sound beginning, and why it ends there."""
     prev, good = GENESIS, 0
     engine = Engine()
-    txn_first, txn_len = 1, 1   # the transaction being read: first seq, records it must have
+    txn_first, txn_len = 1, 1  # the transaction being read: first seq, records it must have
     for seq in range(1, last + 1):
         row = rows.get(seq)
         if row is None:

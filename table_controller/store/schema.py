@@ -14,7 +14,9 @@ import time
 APPLICATION_ID = 0x43484931  # "CHI1": PRAGMA application_id of every table log
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
-    ("records and schema version", """
+    (
+        "records and schema version",
+        """
         CREATE TABLE schema_version (
             version INTEGER PRIMARY KEY,
             applied REAL NOT NULL,
@@ -29,14 +31,18 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             data   TEXT NOT NULL,         -- canonical JSON object
             digest TEXT NOT NULL          -- chains the record to the one before
         );
-    """),
-    ("index by kind; the log is append-only", """
+    """,
+    ),
+    (
+        "index by kind; the log is append-only",
+        """
         CREATE INDEX records_kind ON records (kind, seq);
         CREATE TRIGGER records_no_update BEFORE UPDATE ON records
             BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
         CREATE TRIGGER records_no_delete BEFORE DELETE ON records
             BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
-    """),
+    """,
+    ),
 )
 
 CURRENT = len(MIGRATIONS)
@@ -63,8 +69,7 @@ def migrate(conn: sqlite3.Connection, upto: int = CURRENT) -> int:
                 conn.execute(statement)
             if n == 1:
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute("INSERT INTO schema_version (version, applied, note) VALUES (?, ?, ?)",
-                         (n, time.time(), note))
+            conn.execute("INSERT INTO schema_version (version, applied, note) VALUES (?, ?, ?)", (n, time.time(), note))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

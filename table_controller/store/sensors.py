@@ -1,7 +1,10 @@
 """Raw sensor observations in the log ("sensor" records), so that replaying them through
 sensing rebuilds the same game (wiring that replay is sensing's job, issue 5).
 
-    >>> recorder.record_sensor(sensor_to_dict(PadContents(3.5, "seat1", frozenset({"04a1"}))), "rfid")
+    >>> from table_controller.sensor_events import PadContents
+    >>> from table_controller.store import SQLiteStore
+    >>> store = SQLiteStore.open("t.sqlite", create=True)
+    >>> _ = store.append_one("sensor", sensor_to_dict(PadContents(3.5, "seat1", frozenset({"04a1"}))), "rfid")
     >>> [e for _, e in sensor_events(store)]
     [PadContents(at=3.5, pad='seat1', uids=frozenset({'04a1'}), source='rfid')]
 
@@ -10,16 +13,18 @@ The record keeps the event's type name and fields as JSON (sets sorted, tuples a
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import fields
-from typing import Any, Iterator, Mapping
+from typing import Any, cast
 
 from table_controller import sensor_events as fb
 
 from .base import EventStore
 from .errors import RecordError
 
-SENSOR_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
-    fb.PadContents, fb.CameraPad, fb.ButtonPressed, fb.ReaderStatus, fb.LinkStatus)}
+SENSOR_TYPES: dict[str, type] = {
+    cls.__name__: cls for cls in (fb.PadContents, fb.CameraPad, fb.ButtonPressed, fb.ReaderStatus, fb.LinkStatus)
+}
 
 
 def sensor_to_dict(event: Any) -> dict[str, Any]:
@@ -27,7 +32,7 @@ def sensor_to_dict(event: Any) -> dict[str, Any]:
     if SENSOR_TYPES.get(name) is not type(event):
         raise RecordError(f"not a sensor event: {event!r}")
     out: dict[str, Any] = {"type": name}
-    for f in fields(event):
+    for f in fields(cast(Any, event)):
         out[f.name] = _plain(getattr(event, f.name))
     return out
 

@@ -16,14 +16,23 @@ import json
 import os
 import sqlite3
 import time as _time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 from urllib.parse import quote
 
 from . import schema
 from .base import EventStore
-from .errors import (NotATableLog, SchemaError, StoreBusy, StoreClosed, StoreCorrupt, StoreError,
-                     StoreNotFound, StoreReadOnly, StoreWriteError)
+from .errors import (
+    NotATableLog,
+    SchemaError,
+    StoreBusy,
+    StoreClosed,
+    StoreCorrupt,
+    StoreError,
+    StoreNotFound,
+    StoreReadOnly,
+    StoreWriteError,
+)
 from .records import GENESIS, KINDS, NewRecord, Record, check_new, digest
 
 _COLUMNS = "seq, time, source, kind, txn, data, digest"
@@ -45,17 +54,23 @@ def strict_text(raw: bytes) -> str:
 def translate(exc: Exception, path: Path, doing: str) -> StoreError:
     """sqlite3's error as ours, saying what to do."""
     if isinstance(exc, UnicodeDecodeError):
-        return StoreCorrupt(f"{path} is damaged (unreadable text in the database) while {doing}; "
-                            f"run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable")
+        return StoreCorrupt(
+            f"{path} is damaged (unreadable text in the database) while {doing}; "
+            f"run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable"
+        )
     msg = str(exc)
     low = msg.lower()
     if "file is not a database" in low:
         return NotATableLog(f"{path} is not a table log (not an SQLite file, or its header is damaged): {msg}")
-    if "malformed" in low or "corrupt" in low or isinstance(exc, sqlite3.DatabaseError) and "disk i/o" in low:
-        return StoreCorrupt(f"{path} is damaged ({msg}) while {doing}; "
-                            f"run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable")
+    if "malformed" in low or "corrupt" in low or (isinstance(exc, sqlite3.DatabaseError) and "disk i/o" in low):
+        return StoreCorrupt(
+            f"{path} is damaged ({msg}) while {doing}; "
+            f"run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable"
+        )
     if "locked" in low or "busy" in low:
-        return StoreBusy(f"{path} is locked by another process while {doing}: is another controller running this table?")
+        return StoreBusy(
+            f"{path} is locked by another process while {doing}: is another controller running this table?"
+        )
     if "readonly" in low or "read-only" in low:
         return StoreReadOnly(f"{path} cannot be written ({msg}) while {doing}")
     if "full" in low or "disk i/o" in low:
@@ -66,8 +81,7 @@ def translate(exc: Exception, path: Path, doing: str) -> StoreError:
 
 
 class SQLiteStore(EventStore):
-    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool,
-                 clock: Callable[[], float]):
+    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool, clock: Callable[[], float]):
         self._conn: sqlite3.Connection | None = conn
         self.path = path
         self.readonly = readonly
@@ -76,9 +90,16 @@ class SQLiteStore(EventStore):
     # --- opening ---------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike, *, create: bool = False, readonly: bool = False,
-             clock: Callable[[], float] = _time.time, check: bool = True,
-             timeout: float = 5.0) -> "SQLiteStore":
+    def open(
+        cls,
+        path: str | os.PathLike,
+        *,
+        create: bool = False,
+        readonly: bool = False,
+        clock: Callable[[], float] = _time.time,
+        check: bool = True,
+        timeout: float = 5.0,
+    ) -> SQLiteStore:
         """Open a table's log.  ``create`` makes a new file when there is none;
         ``readonly`` never writes (not even a migration); ``check`` runs quick_check;
         ``timeout``: seconds to wait for another process's write lock."""
@@ -116,22 +137,29 @@ class SQLiteStore(EventStore):
                 conn.execute("PRAGMA journal_mode = WAL")  # stays set in the file
                 schema.migrate(conn)
             elif app_id != schema.APPLICATION_ID:
-                raise NotATableLog(f"{path} is an SQLite database of another program "
-                                   f"(application id {app_id:#x}), not a table log")
+                raise NotATableLog(
+                    f"{path} is an SQLite database of another program (application id {app_id:#x}), not a table log"
+                )
             if check:
                 problems = [r[0] for r in conn.execute("PRAGMA quick_check(20)")]
                 if problems != ["ok"]:
-                    raise StoreCorrupt(f"{path} is damaged: {'; '.join(problems[:5])}; run "
-                                       f"'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable")
+                    raise StoreCorrupt(
+                        f"{path} is damaged: {'; '.join(problems[:5])}; run "
+                        f"'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable"
+                    )
             v = schema.version(conn)
             if v is None:
-                raise SchemaError(f"{path} is marked as a table log but has no schema version table: "
-                                  f"it is damaged or was written by something else")
+                raise SchemaError(
+                    f"{path} is marked as a table log but has no schema version table: "
+                    f"it is damaged or was written by something else"
+                )
             if v > schema.CURRENT:
-                raise SchemaError(f"{path} has schema version {v}; this program reads up to "
-                                  f"{schema.CURRENT}: update chicago-table")
+                raise SchemaError(
+                    f"{path} has schema version {v}; this program reads up to {schema.CURRENT}: update chicago-table"
+                )
             has_records = conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").fetchone()
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'"
+            ).fetchone()
             if not has_records:
                 raise SchemaError(f"{path} has schema version {v} but no records table: it is damaged")
             if not readonly:
@@ -197,8 +225,7 @@ class SQLiteStore(EventStore):
             raise
         return out
 
-    def read(self, first: int = 1, last: int | None = None,
-             kinds: Iterable[str] | None = None) -> list[Record]:
+    def read(self, first: int = 1, last: int | None = None, kinds: Iterable[str] | None = None) -> list[Record]:
         """Records first..last (inclusive).  Without ``kinds`` the range is also checked:
         no gaps and an intact chain, so a damaged log is never returned short."""
         sql = f"SELECT {_COLUMNS} FROM records WHERE seq >= ?"
@@ -269,8 +296,10 @@ def _records(path: Path, rows: list[tuple]) -> list[Record]:
             try:
                 datas.append(json.loads(r[5]))
             except (TypeError, ValueError):
-                raise StoreCorrupt(f"{path}: record {r[0]} holds unreadable data; run 'chicago-table log check "
-                                   f"{path} --salvage NEW.sqlite'") from None
+                raise StoreCorrupt(
+                    f"{path}: record {r[0]} holds unreadable data; run 'chicago-table log check "
+                    f"{path} --salvage NEW.sqlite'"
+                ) from None
     out = []
     for (seq, t, source, kind, txn, _, dig), data in zip(rows, datas):
         if not isinstance(seq, int) or kind not in KINDS or not isinstance(data, dict):
@@ -284,12 +313,15 @@ def _check_chain(path: Path, records: list[Record], texts: list[str], first: int
     expected = first
     for r, text in zip(records, texts):
         if r.seq != expected:
-            raise StoreCorrupt(f"{path}: records {expected}..{r.seq - 1} are missing; run "
-                               f"'chicago-table log check {path} --salvage NEW.sqlite'")
-        if prev is not None:
-            if digest(prev, r.seq, r.time, r.source, r.kind, r.txn, text) != r.digest:
-                raise StoreCorrupt(f"{path}: record {r.seq} does not match its checksum (changed or damaged); "
-                                   f"run 'chicago-table log check {path} --salvage NEW.sqlite'")
+            raise StoreCorrupt(
+                f"{path}: records {expected}..{r.seq - 1} are missing; run "
+                f"'chicago-table log check {path} --salvage NEW.sqlite'"
+            )
+        if prev is not None and digest(prev, r.seq, r.time, r.source, r.kind, r.txn, text) != r.digest:
+            raise StoreCorrupt(
+                f"{path}: record {r.seq} does not match its checksum (changed or damaged); "
+                f"run 'chicago-table log check {path} --salvage NEW.sqlite'"
+            )
         prev = r.digest
         expected += 1
 

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
-from table_controller.rules.actions import ActionError, load_line, parse_action
+from table_controller.rules.actions import load_line, parse_action
 from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.errors import ActionError
+
 from .errors import ExportError, StoreError
 from .records import KINDS, NewRecord, Record
 from .sqlite import SQLiteStore
@@ -99,12 +102,20 @@ def _rec(meta: Any, kind: str, data: dict, n: int) -> dict[str, Any]:
     t = meta.get("time")
     if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool)):
         raise ExportError(f"line {n}: 'time' must be a number")
-    return {"seq": meta.get("seq"), "time": t, "source": meta.get("source") or "import",
-            "txn": meta.get("txn"), "kind": kind, "data": data, "line": n}
+    return {
+        "seq": meta.get("seq"),
+        "time": t,
+        "source": meta.get("source") or "import",
+        "txn": meta.get("txn"),
+        "kind": kind,
+        "data": data,
+        "line": n,
+    }
 
 
-def import_export(lines: Iterable[str], target: str | os.PathLike,
-                  rejected: list[tuple[int, str]] | None = None) -> int:
+def import_export(
+    lines: Iterable[str], target: str | os.PathLike, rejected: list[tuple[int, str]] | None = None
+) -> int:
     """Write the export into a NEW table file; returns the number of records.  Nothing is
     written unless the whole export checks out.  A plain action script's lines that are
     no action or that the rules refuse are stored as "rejected" records, as ``replay``
@@ -118,18 +129,23 @@ def import_export(lines: Iterable[str], target: str | os.PathLike,
     else:
         items = _derive_events(items)
         if rejected is not None:
-            rejected += [(i["line"], str(i["data"].get("reason", ""))) for i in items
-                         if i["kind"] == "rejected" and i.get("line") is not None]
+            rejected += [
+                (i["line"], str(i["data"].get("reason", "")))
+                for i in items
+                if i["kind"] == "rejected" and i.get("line") is not None
+            ]
     return write_records(items, target)
 
 
 def _check_events(items: list[dict[str, Any]]) -> None:
     for k, it in enumerate(items, start=1):
         if it["seq"] != k:
-            raise ExportError(f"line {it['line']}: record seq {it['seq']}, expected {k} (records missing or out of order)")
+            raise ExportError(
+                f"line {it['line']}: record seq {it['seq']}, expected {k} (records missing or out of order)"
+            )
     engine = Engine()
-    for txn, group in groupby(items, key=lambda i: i["txn"]):
-        group = list(group)
+    for _txn, grouped in groupby(items, key=lambda i: i["txn"]):
+        group = list(grouped)
         if group[0]["kind"] != "action":
             if any(i["kind"] == "event" for i in group):
                 raise ExportError(f"line {group[0]['line']}: an event exported without its action")
@@ -155,12 +171,15 @@ def _derive_events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         try:
             events = engine.apply(parse_action(it["data"]))
         except IllegalAction as exc:
-            out.append({**it, "seq": seq, "txn": seq, "kind": "rejected",
-                        "data": {"action": it["data"], "reason": exc.reason}})
+            out.append(
+                {**it, "seq": seq, "txn": seq, "kind": "rejected", "data": {"action": it["data"], "reason": exc.reason}}
+            )
             continue
         out.append({**it, "seq": seq, "txn": seq})
-        out += [{**it, "seq": seq + k, "txn": seq, "kind": "event", "source": "engine", "data": e.to_dict()}
-                for k, e in enumerate(events, start=1)]
+        out += [
+            {**it, "seq": seq + k, "txn": seq, "kind": "event", "source": "engine", "data": e.to_dict()}
+            for k, e in enumerate(events, start=1)
+        ]
     return out
 
 
@@ -174,10 +193,11 @@ def write_records(items: Sequence[dict[str, Any]], target: str | os.PathLike) ->
     for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
         leftover.unlink(missing_ok=True)
     try:
-        groups = [list(g) for _, g in groupby(items, key=lambda i: (i["txn"] if i["txn"] is not None else object()))]
+        groups = [list(g) for _, g in groupby(items, key=lambda i: i["txn"] if i["txn"] is not None else object())]
         with SQLiteStore.open(tmp, create=True) as store:
-            stored = store.append_batches([[NewRecord(i["kind"], i["data"], i["source"], i["time"]) for i in g]
-                                           for g in groups])
+            stored = store.append_batches(
+                [[NewRecord(i["kind"], i["data"], i["source"], i["time"]) for i in g] for g in groups]
+            )
             for item, rec in zip(items, stored):
                 if (item["seq"], item["txn"]) not in ((None, None), (rec.seq, rec.txn)):
                     raise ExportError(f"record {item['seq']} would be stored as {rec.seq} (txn {rec.txn})")

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from table_controller.rules.rulesets import RULESETS
 
@@ -50,8 +51,9 @@ def table_sizes(n: int) -> list[int]:
     return [4] * (k - threes) + [3] * threes
 
 
-def draw_heat(players: Mapping[str, str] | Sequence[str], *, heat: int, seed: str, ruleset: str,
-              games: int | None = None) -> list[dict[str, Any]]:
+def draw_heat(
+    players: Mapping[str, str] | Sequence[str], *, heat: int, seed: str, ruleset: str, games: int | None = None
+) -> list[dict[str, Any]]:
     """The heat's tables: players (spread by club), the table action's options, and the
     seat draw of each regular game."""
     if ruleset not in RULESETS:
@@ -82,9 +84,17 @@ def draw_heat(players: Mapping[str, str] | Sequence[str], *, heat: int, seed: st
     out = []
     for number, group in enumerate(seated, start=1):
         tid = table_id(heat, number)
-        out.append({"table": tid, "number": number, "heat": heat, "players": sorted(group),
-                    "ruleset": ruleset, "options": {"heat": heat},
-                    "games": [draw_seats(group, seed=seed, table=tid, game=g) for g in range(1, n_games + 1)]})
+        out.append(
+            {
+                "table": tid,
+                "number": number,
+                "heat": heat,
+                "players": sorted(group),
+                "ruleset": ruleset,
+                "options": {"heat": heat},
+                "games": [draw_seats(group, seed=seed, table=tid, game=g) for g in range(1, n_games + 1)],
+            }
+        )
     return out
 
 
@@ -99,5 +109,11 @@ def draw_seats(players: Sequence[str], *, seed: str, table: str, game: int, play
 def table_script(table: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The action lines that open the table as drawn: the ``table`` action (REPLAY.md);
     each game's ``game`` action follows when that game starts."""
-    return [{"do": "table", "players": list(table["players"]), "ruleset": table["ruleset"],
-             "options": dict(table["options"])}]
+    return [
+        {
+            "do": "table",
+            "players": list(table["players"]),
+            "ruleset": table["ruleset"],
+            "options": dict(table["options"]),
+        }
+    ]

@@ -17,9 +17,11 @@ later heats and shootout the winner, r7); the hub only collects it.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from table_controller.rules.rulesets import RULESETS
+
 from . import draw as drawing
 from .hubstore import HubError, HubStore
 from .standings import Standings

@@ -21,12 +21,33 @@ from __future__ import annotations
 
 import csv
 import os
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
-COLUMNS = ("heat", "table", "rank", "player", "club", "placement_points", "score_total", "won_chicagos",
-           "advancing", "finished")
-HEADINGS_SV = ("Heat", "Bord", "Plats", "Spelare", "Klubb", "Placeringspoäng", "Poäng", "Vunna Chicago",
-               "Går vidare", "Klart")
+COLUMNS = (
+    "heat",
+    "table",
+    "rank",
+    "player",
+    "club",
+    "placement_points",
+    "score_total",
+    "won_chicagos",
+    "advancing",
+    "finished",
+)
+HEADINGS_SV = (
+    "Heat",
+    "Bord",
+    "Plats",
+    "Spelare",
+    "Klubb",
+    "Placeringspoäng",
+    "Poäng",
+    "Vunna Chicago",
+    "Går vidare",
+    "Klart",
+)
 
 
 def rows(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -35,10 +56,18 @@ def rows(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
         for t in heat["tables"]:
             going = set(t.get("advancing", []))
             for s in t.get("standings", []):
-                yield {"heat": heat["heat"], "table": t["table"], "rank": s["rank"], "player": s["player"],
-                       "club": clubs.get(s["player"], ""), "placement_points": s["placement_points"],
-                       "score_total": s["score_total"], "won_chicagos": s["won_chicagos"],
-                       "advancing": "ja" if s["player"] in going else "", "finished": "ja" if t["finished"] else ""}
+                yield {
+                    "heat": heat["heat"],
+                    "table": t["table"],
+                    "rank": s["rank"],
+                    "player": s["player"],
+                    "club": clubs.get(s["player"], ""),
+                    "placement_points": s["placement_points"],
+                    "score_total": s["score_total"],
+                    "won_chicagos": s["won_chicagos"],
+                    "advancing": "ja" if s["player"] in going else "",
+                    "finished": "ja" if t["finished"] else "",
+                }
 
 
 def write_csv(doc: dict[str, Any], path: str | os.PathLike) -> int:
@@ -61,16 +90,35 @@ def write_pdf(doc: dict[str, Any], path: str | os.PathLike) -> None:
     styles = getSampleStyleSheet()
     story: list[Any] = [Paragraph(f"{doc.get('name') or doc.get('event')}: resultat / results", styles["Title"])]
     for heat in doc["heats"]:
-        story.append(Paragraph(f"Heat {heat['heat']}" + ("" if heat["complete"] else " (pågår / in progress)"),
-                               styles["Heading2"]))
+        story.append(
+            Paragraph(
+                f"Heat {heat['heat']}" + ("" if heat["complete"] else " (pågår / in progress)"), styles["Heading2"]
+            )
+        )
         data = [list(HEADINGS_SV[1:9])]
         for r in rows({**doc, "heats": [heat]}):
-            data.append([r["table"], r["rank"], r["player"], r["club"], r["placement_points"], r["score_total"],
-                         r["won_chicagos"], r["advancing"]])
+            data.append(
+                [
+                    r["table"],
+                    r["rank"],
+                    r["player"],
+                    r["club"],
+                    r["placement_points"],
+                    r["score_total"],
+                    r["won_chicagos"],
+                    r["advancing"],
+                ]
+            )
         table = Table(data, repeatRows=1)
-        table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
-                                   ("FONTSIZE", (0, 0), (-1, -1), 8),
-                                   ("GRID", (0, 0), (-1, -1), 0.25, colors.grey)]))
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+                    ("FONTSIZE", (0, 0), (-1, -1), 8),
+                    ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                ]
+            )
+        )
         story += [table, Spacer(1, 8)]
         if heat.get("advancing"):
             story.append(Paragraph("Går vidare / advancing: " + ", ".join(heat["advancing"]), styles["Normal"]))

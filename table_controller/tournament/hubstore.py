@@ -30,9 +30,10 @@ import json
 import os
 import sqlite3
 import time as _time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 from urllib.parse import quote
 
 from ..store.records import GENESIS, Record, digest, encode_data
@@ -94,15 +95,16 @@ class HubStore:
         self.path = path
 
     @classmethod
-    def open(cls, path: str | os.PathLike, create: bool = False, readonly: bool = False) -> "HubStore":
+    def open(cls, path: str | os.PathLike, create: bool = False, readonly: bool = False) -> HubStore:
         """``readonly``: inspection beside a running hub (never writes, never waits for it)."""
         path = Path(path)
         if not path.exists() and (readonly or not create):
             raise HubError(f"{path}: no such hub file (create it with 'chicago-table hub create')")
         try:
             if readonly:
-                conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True,
-                                       isolation_level=None, timeout=10)
+                conn = sqlite3.connect(
+                    f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None, timeout=10
+                )
                 if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
                     conn.close()
                     raise HubError(f"{path} is not a hub file")
@@ -125,7 +127,7 @@ class HubStore:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> "HubStore":
+    def __enter__(self) -> HubStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -159,22 +161,27 @@ class HubStore:
         if again:
             raise HubError(f"already registered: {', '.join(again)}")
         with self._tx():
-            self.conn.executemany("INSERT INTO players (name, club, added) VALUES (?, ?, ?)",
-                                  [(n, c, _time.time()) for n, c in players])
+            self.conn.executemany(
+                "INSERT INTO players (name, club, added) VALUES (?, ?, ?)", [(n, c, _time.time()) for n, c in players]
+            )
 
     def players(self) -> dict[str, str]:
         """name -> club, in the order registered."""
         return dict(self.conn.execute("SELECT name, club FROM players ORDER BY added, rowid"))
 
     def log_draw(self, heat: int, what: str, seed: str, data: Any) -> int:
-        cur = self.conn.execute("INSERT INTO draws (heat, what, seed, data, time) VALUES (?, ?, ?, ?, ?)",
-                                (heat, what, seed, json.dumps(data, ensure_ascii=False), _time.time()))
+        cur = self.conn.execute(
+            "INSERT INTO draws (heat, what, seed, data, time) VALUES (?, ?, ?, ?, ?)",
+            (heat, what, seed, json.dumps(data, ensure_ascii=False), _time.time()),
+        )
         assert cur.lastrowid is not None  # set by every INSERT
         return cur.lastrowid
 
     def draws(self) -> list[dict[str, Any]]:
-        return [{"id": i, "heat": h, "what": w, "seed": s, "data": json.loads(d), "time": t}
-                for i, h, w, s, d, t in self.conn.execute("SELECT id, heat, what, seed, data, time FROM draws ORDER BY id")]
+        return [
+            {"id": i, "heat": h, "what": w, "seed": s, "data": json.loads(d), "time": t}
+            for i, h, w, s, d, t in self.conn.execute("SELECT id, heat, what, seed, data, time FROM draws ORDER BY id")
+        ]
 
     def save_heat(self, heat: int, seed: str, tables: Sequence[dict[str, Any]]) -> None:
         """A heat's tables and the seat draw of every game, with the draw logged (r7)."""
@@ -183,9 +190,17 @@ class HubStore:
         with self._tx():
             draw = self.log_draw(heat, "heat", seed, tables)
             for t in tables:
-                self.conn.execute("INSERT INTO tables (id, heat, number, players, ruleset, options) VALUES (?, ?, ?, ?, ?, ?)",
-                                  (t["table"], heat, t["number"], json.dumps(t["players"], ensure_ascii=False),
-                                   t["ruleset"], json.dumps(t["options"])))
+                self.conn.execute(
+                    "INSERT INTO tables (id, heat, number, players, ruleset, options) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        t["table"],
+                        heat,
+                        t["number"],
+                        json.dumps(t["players"], ensure_ascii=False),
+                        t["ruleset"],
+                        json.dumps(t["options"]),
+                    ),
+                )
                 for g in t["games"]:
                     self._seating(t["table"], g, draw)
 
@@ -198,21 +213,43 @@ class HubStore:
             self._seating(table, game, draw)
 
     def _seating(self, table: str, g: dict[str, Any], draw: int) -> None:
-        self.conn.execute("INSERT INTO seatings (table_id, game, seats, button, playoff, draw) VALUES (?, ?, ?, ?, ?, ?)",
-                          (table, g["game"], json.dumps(g["seats"], ensure_ascii=False), g["button"],
-                           int(bool(g.get("playoff"))), draw))
+        self.conn.execute(
+            "INSERT INTO seatings (table_id, game, seats, button, playoff, draw) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                table,
+                g["game"],
+                json.dumps(g["seats"], ensure_ascii=False),
+                g["button"],
+                int(bool(g.get("playoff"))),
+                draw,
+            ),
+        )
 
     def tables(self, heat: int | None = None) -> list[dict[str, Any]]:
         sql = "SELECT id, heat, number, players, ruleset, options FROM tables"
-        rows = self.conn.execute(sql + (" WHERE heat = ?" if heat is not None else "") + " ORDER BY heat, number",
-                                 (heat,) if heat is not None else ()).fetchall()
+        rows = self.conn.execute(
+            sql + (" WHERE heat = ?" if heat is not None else "") + " ORDER BY heat, number",
+            (heat,) if heat is not None else (),
+        ).fetchall()
         out = []
         for tid, h, n, players, ruleset, options in rows:
-            games = [{"game": g, "seats": json.loads(s), "button": b, "playoff": bool(p)}
-                     for g, s, b, p in self.conn.execute(
-                         "SELECT game, seats, button, playoff FROM seatings WHERE table_id = ? ORDER BY game", (tid,))]
-            out.append({"table": tid, "heat": h, "number": n, "players": json.loads(players), "ruleset": ruleset,
-                        "options": json.loads(options), "games": games})
+            games = [
+                {"game": g, "seats": json.loads(s), "button": b, "playoff": bool(p)}
+                for g, s, b, p in self.conn.execute(
+                    "SELECT game, seats, button, playoff FROM seatings WHERE table_id = ? ORDER BY game", (tid,)
+                )
+            ]
+            out.append(
+                {
+                    "table": tid,
+                    "heat": h,
+                    "number": n,
+                    "players": json.loads(players),
+                    "ruleset": ruleset,
+                    "options": json.loads(options),
+                    "games": games,
+                }
+            )
         return out
 
     def table(self, table: str) -> dict[str, Any] | None:
@@ -276,14 +313,21 @@ class HubStore:
         if rows or conflicts:
             with self._tx():
                 if rows:
-                    self.conn.executemany("INSERT INTO records (table_id, seq, time, source, kind, txn, data, digest) "
-                                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                    self.conn.executemany(
+                        "INSERT INTO records (table_id, seq, time, source, kind, txn, data, digest) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        rows,
+                    )
                     now = _time.time()
-                    self.conn.executemany("INSERT OR REPLACE INTO heads (table_id, seq, digest, time) VALUES (?, ?, ?, ?)",
-                                          [(t, sq, dg, now) for t, (sq, dg) in heads.items()])
+                    self.conn.executemany(
+                        "INSERT OR REPLACE INTO heads (table_id, seq, digest, time) VALUES (?, ?, ?, ?)",
+                        [(t, sq, dg, now) for t, (sq, dg) in heads.items()],
+                    )
                 for table, cseq, what in conflicts:  # the same one resent is kept once
-                    self.conn.execute("INSERT OR IGNORE INTO conflicts (table_id, seq, time, detail) VALUES (?, ?, ?, ?)",
-                                      (table, cseq, _time.time(), what))
+                    self.conn.execute(
+                        "INSERT OR IGNORE INTO conflicts (table_id, seq, time, detail) VALUES (?, ?, ?, ?)",
+                        (table, cseq, _time.time(), what),
+                    )
         return out
 
     def _same(self, table: str, r: Record, taken: dict[tuple[str, int], tuple]) -> bool:
@@ -292,13 +336,17 @@ class HubStore:
         mine = (r.time, r.source, r.kind, r.txn, encode_data(r.data), r.digest)
         if (table, r.seq) in taken:
             return taken[(table, r.seq)][2:] == mine
-        old = self.conn.execute("SELECT time, source, kind, txn, data, digest FROM records "
-                                "WHERE table_id = ? AND seq = ?", (table, r.seq)).fetchone()
+        old = self.conn.execute(
+            "SELECT time, source, kind, txn, data, digest FROM records WHERE table_id = ? AND seq = ?", (table, r.seq)
+        ).fetchone()
         return old is not None and old == mine
 
     def records(self, table: str, first: int = 1) -> list[Record]:
-        rows = self.conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records "
-                                 "WHERE table_id = ? AND seq >= ? ORDER BY seq", (table, first)).fetchall()
+        rows = self.conn.execute(
+            "SELECT seq, time, source, kind, txn, data, digest FROM records "
+            "WHERE table_id = ? AND seq >= ? ORDER BY seq",
+            (table, first),
+        ).fetchall()
         return [Record(s, t, src, k, txn, json.loads(d), dg) for s, t, src, k, txn, d, dg in rows]
 
     # --- the witness: keys and signed heads ------------------------------------------------
@@ -309,11 +357,14 @@ class HubStore:
         public_key(public)  # refuse what is not a key
         old = self.key(table)
         if old and old != public:
-            raise HubError(f"table {table} already has another key registered; a table's key is never replaced "
-                           f"silently (make a new hub entry for a new table instead)")
+            raise HubError(
+                f"table {table} already has another key registered; a table's key is never replaced "
+                f"silently (make a new hub entry for a new table instead)"
+            )
         with self._tx():
-            self.conn.execute("INSERT OR IGNORE INTO keys (table_id, public, added) VALUES (?, ?, ?)",
-                              (table, public, _time.time()))
+            self.conn.execute(
+                "INSERT OR IGNORE INTO keys (table_id, public, added) VALUES (?, ?, ?)", (table, public, _time.time())
+            )
 
     def key(self, table: str) -> str | None:
         row = self.conn.execute("SELECT public FROM keys WHERE table_id = ?", (table,)).fetchone()
@@ -336,12 +387,16 @@ class HubStore:
         if mine and mine[0] != dg:
             why = f"signed head at record {seq} differs from the record the hub has"
             with self._tx():
-                self.conn.execute("INSERT OR IGNORE INTO conflicts (table_id, seq, time, detail) VALUES (?, ?, ?, ?)",
-                                  (table, seq, _time.time(), why))
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO conflicts (table_id, seq, time, detail) VALUES (?, ?, ?, ?)",
+                    (table, seq, _time.time(), why),
+                )
             return why
         with self._tx():
-            self.conn.execute("INSERT OR IGNORE INTO signed_heads (table_id, seq, digest, sig, time) VALUES (?, ?, ?, ?, ?)",
-                              (table, seq, dg, head["sig"], _time.time()))
+            self.conn.execute(
+                "INSERT OR IGNORE INTO signed_heads (table_id, seq, digest, sig, time) VALUES (?, ?, ?, ?, ?)",
+                (table, seq, dg, head["sig"], _time.time()),
+            )
         return None
 
     def set_dashboard(self, table: str, url: str) -> None:
@@ -353,28 +408,39 @@ class HubStore:
         if self.table(table) is None:
             raise HubError(f"table {table!r} is not drawn")
         with self._tx():
-            self.conn.execute("INSERT OR REPLACE INTO dashboards (table_id, url) VALUES (?, ?)",
-                              (table, url.strip().rstrip("/")))
+            self.conn.execute(
+                "INSERT OR REPLACE INTO dashboards (table_id, url) VALUES (?, ?)", (table, url.strip().rstrip("/"))
+            )
 
     def dashboards(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT table_id, url FROM dashboards"))
 
     def set_status(self, table: str, online: bool, last_seq: int | None) -> None:
         with self._tx():
-            self.conn.execute("INSERT OR REPLACE INTO status (table_id, online, last_seq, time) VALUES (?, ?, ?, ?)",
-                              (table, int(online), last_seq, _time.time()))
+            self.conn.execute(
+                "INSERT OR REPLACE INTO status (table_id, online, last_seq, time) VALUES (?, ?, ?, ?)",
+                (table, int(online), last_seq, _time.time()),
+            )
 
     def statuses(self) -> dict[str, dict[str, Any]]:
-        return {t: {"online": bool(o), "last_seq": s, "time": tm}
-                for t, o, s, tm in self.conn.execute("SELECT table_id, online, last_seq, time FROM status")}
+        return {
+            t: {"online": bool(o), "last_seq": s, "time": tm}
+            for t, o, s, tm in self.conn.execute("SELECT table_id, online, last_seq, time FROM status")
+        }
 
     def signed_heads(self, table: str) -> list[dict[str, Any]]:
-        return [{"seq": s, "digest": d, "sig": g} for s, d, g in self.conn.execute(
-            "SELECT seq, digest, sig FROM signed_heads WHERE table_id = ? ORDER BY seq", (table,))]
+        return [
+            {"seq": s, "digest": d, "sig": g}
+            for s, d, g in self.conn.execute(
+                "SELECT seq, digest, sig FROM signed_heads WHERE table_id = ? ORDER BY seq", (table,)
+            )
+        ]
 
     def conflicts(self) -> list[dict[str, Any]]:
-        return [{"table": t, "seq": sq, "time": tm, "detail": d}
-                for t, sq, tm, d in self.conn.execute("SELECT table_id, seq, time, detail FROM conflicts ORDER BY id")]
+        return [
+            {"table": t, "seq": sq, "time": tm, "detail": d}
+            for t, sq, tm, d in self.conn.execute("SELECT table_id, seq, time, detail FROM conflicts ORDER BY id")
+        ]
 
 
 class _Tx:

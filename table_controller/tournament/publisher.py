@@ -36,11 +36,25 @@ log = logging.getLogger(__name__)
 
 
 class TablePublisher:
-    def __init__(self, db: str | os.PathLike, *, table: str, event: str, host: str = "127.0.0.1",
-                 port: int = 1883, batch: int = 200, window: int = 5000, stall: float = 3.0,
-                 poll: float = 0.1, retry: float = 0.5, client_id: str | None = None,
-                 key: str | os.PathLike | None = None, username: str | None = None,
-                 password: str | None = None, clock=time.monotonic):
+    def __init__(
+        self,
+        db: str | os.PathLike,
+        *,
+        table: str,
+        event: str,
+        host: str = "127.0.0.1",
+        port: int = 1883,
+        batch: int = 200,
+        window: int = 5000,
+        stall: float = 3.0,
+        poll: float = 0.1,
+        retry: float = 0.5,
+        client_id: str | None = None,
+        key: str | os.PathLike | None = None,
+        username: str | None = None,
+        password: str | None = None,
+        clock=time.monotonic,
+    ):
         self.db = Path(db)
         self.table = topics.check_id(table, "table")
         self.event = topics.check_id(event, "event")
@@ -50,8 +64,8 @@ class TablePublisher:
         self.client_id = client_id or f"chicago-table-{event}-{table}"
         self.clock = clock
         self.username, self.password = username, password  # the broker's user for this table
-        self.acked = 0          # what the hub last said it has
-        self.next = 1           # the next seq to send in this session
+        self.acked = 0  # what the hub last said it has
+        self.next = 1  # the next seq to send in this session
         self.sent_messages = 0
         self.connected = asyncio.Event()
         self._ack_moved = asyncio.Event()
@@ -59,7 +73,7 @@ class TablePublisher:
         self._last_error = ""
         self._store: SQLiteStore | None = None
         self.key = load_key(key) if key is not None else None  # signs the chain head (item 4)
-        self.signed = 0         # the last head signed and published in this session
+        self.signed = 0  # the last head signed and published in this session
 
     # --- the loop --------------------------------------------------------------------
 
@@ -81,11 +95,20 @@ class TablePublisher:
                 self._store = None
 
     async def _session(self, stop: asyncio.Event) -> None:
-        will = aiomqtt.Will(topics.status_topic(self.event, self.table),
-                            topics.status_payload(self.table, False), qos=1, retain=True)
-        async with aiomqtt.Client(self.host, self.port, identifier=self.client_id, will=will,
-                                  keepalive=10, timeout=5, socket_options=topics.SOCKET_OPTIONS,
-                                  username=self.username, password=self.password) as client:
+        will = aiomqtt.Will(
+            topics.status_topic(self.event, self.table), topics.status_payload(self.table, False), qos=1, retain=True
+        )
+        async with aiomqtt.Client(
+            self.host,
+            self.port,
+            identifier=self.client_id,
+            will=will,
+            keepalive=10,
+            timeout=5,
+            socket_options=topics.SOCKET_OPTIONS,
+            username=self.username,
+            password=self.password,
+        ) as client:
             await client.subscribe(topics.ack_topic(self.event, self.table), qos=1)
             listener = asyncio.create_task(self._listen(client))
             try:
@@ -95,14 +118,20 @@ class TablePublisher:
                 await _wait(self._ack_moved, 0.5)
                 self.next = self.acked + 1
                 self.signed = 0
-                await client.publish(topics.status_topic(self.event, self.table),
-                                     topics.status_payload(self.table, True, self._last_seq()),
-                                     qos=1, retain=True)
+                await client.publish(
+                    topics.status_topic(self.event, self.table),
+                    topics.status_payload(self.table, True, self._last_seq()),
+                    qos=1,
+                    retain=True,
+                )
                 self.connected.set()
                 await self._pump(client, stop, listener)
-                await client.publish(topics.status_topic(self.event, self.table),
-                                     topics.status_payload(self.table, False, self._last_seq()),
-                                     qos=1, retain=True)
+                await client.publish(
+                    topics.status_topic(self.event, self.table),
+                    topics.status_payload(self.table, False, self._last_seq()),
+                    qos=1,
+                    retain=True,
+                )
             finally:
                 listener.cancel()
                 await asyncio.gather(listener, return_exceptions=True)
@@ -139,8 +168,12 @@ class TablePublisher:
             if self.next <= head and self.next - 1 - self.acked < self.window:
                 recs = self._read(self.next, min(head, self.next + self.batch - 1))
                 if recs:
-                    await client.publish(topics.records_topic(self.event, self.table),
-                                         topics.records_payload(self.table, recs), qos=1, timeout=10)
+                    await client.publish(
+                        topics.records_topic(self.event, self.table),
+                        topics.records_payload(self.table, recs),
+                        qos=1,
+                        timeout=10,
+                    )
                     self.sent_messages += 1
                     self.next = recs[-1].seq + 1
                     continue
@@ -188,7 +221,7 @@ class TablePublisher:
 async def _wait(event: asyncio.Event, seconds: float) -> None:
     try:
         await asyncio.wait_for(event.wait(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass
 
 

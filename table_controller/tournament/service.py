@@ -32,9 +32,19 @@ log = logging.getLogger(__name__)
 
 
 class HubService:
-    def __init__(self, path: str | os.PathLike, *, host: str = "127.0.0.1", port: int = 1883,
-                 client_id: str | None = None, retry: float = 0.5, standings_every: float = 0.5,
-                 flush_every: int = 50, username: str | None = None, password: str | None = None):
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 1883,
+        client_id: str | None = None,
+        retry: float = 0.5,
+        standings_every: float = 0.5,
+        flush_every: int = 50,
+        username: str | None = None,
+        password: str | None = None,
+    ):
         self.path = path
         self.host, self.port = host, port
         self.client_id = client_id
@@ -75,7 +85,7 @@ class HubService:
                 if not stop.is_set():
                     try:
                         await asyncio.wait_for(stop.wait(), self.retry)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         pass
         finally:
             self.connected.clear()
@@ -83,17 +93,26 @@ class HubService:
 
     async def _session(self, stop: asyncio.Event) -> None:
         ev = self.event
-        async with aiomqtt.Client(self.host, self.port, identifier=self.client_id or f"chicago-hub-{ev}",
-                                  clean_session=False, keepalive=10, timeout=5,
-                                  socket_options=topics.SOCKET_OPTIONS,
-                                  username=self.username, password=self.password) as client:
+        async with aiomqtt.Client(
+            self.host,
+            self.port,
+            identifier=self.client_id or f"chicago-hub-{ev}",
+            clean_session=False,
+            keepalive=10,
+            timeout=5,
+            socket_options=topics.SOCKET_OPTIONS,
+            username=self.username,
+            password=self.password,
+        ) as client:
             for what in ("records", "status", "head"):
                 await client.subscribe(topics.table_filter(ev, what), qos=1)
             # every table hears the hub is back (a publisher waiting to resend goes at once)
             heads = self._hub.heads()
             for table in sorted(set(heads) | {t["table"] for t in self._hub.tables()}):
                 seq, dg = heads.get(table, (0, GENESIS))
-                await client.publish(topics.ack_topic(ev, table), topics.ack_payload(table, seq, dg), qos=1, retain=True)
+                await client.publish(
+                    topics.ack_topic(ev, table), topics.ack_payload(table, seq, dg), qos=1, retain=True
+                )
             for t in self._hub.tables():
                 await self._publish_draw(client, t)
             self.connected.set()
@@ -163,12 +182,18 @@ class HubService:
             for _, what in res.conflicts:
                 log.warning("hub: table %s: %s", res.table, what)
             dirty[table] = (res.have, res.digest)
-        await asyncio.gather(*(client.publish(topics.ack_topic(self.event, table), topics.ack_payload(table, seq, dg),
-                                              qos=1, retain=True) for table, (seq, dg) in dirty.items()))
+        await asyncio.gather(
+            *(
+                client.publish(
+                    topics.ack_topic(self.event, table), topics.ack_payload(table, seq, dg), qos=1, retain=True
+                )
+                for table, (seq, dg) in dirty.items()
+            )
+        )
         try:  # the copy is safe already; a standings fault must not stop the ingest
             for (table, records), res in zip(batches, results):
                 if res.stored:
-                    self._board.feed(table, [r for r in records if r.seq <= res.have][-res.stored:])
+                    self._board.feed(table, [r for r in records if r.seq <= res.have][-res.stored :])
             new = schedule_playoffs(self._hub, self._board, set(dirty))
         except Exception:
             log.exception("hub: cannot fold the standings")
@@ -198,8 +223,9 @@ class HubService:
                 except Exception:
                     log.exception("hub: cannot build the standings")
                 else:
-                    await client.publish(topics.standings_topic(self.event), topics.json_payload(doc),
-                                         qos=1, retain=True)
+                    await client.publish(
+                        topics.standings_topic(self.event), topics.json_payload(doc), qos=1, retain=True
+                    )
             await asyncio.sleep(self.standings_every)
 
     def _seatings(self) -> int:

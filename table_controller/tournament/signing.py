@@ -13,8 +13,9 @@ recompute the unkeyed chain, but not what the hub already holds.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -33,8 +34,7 @@ def create_key(path: str | os.PathLike) -> str:
     """A new private key in a new file (owner-only); returns the public key (hex)."""
     path = Path(path)
     key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # never overwrite a table's key
     with os.fdopen(fd, "wb") as fh:
         fh.write(pem)
@@ -66,8 +66,13 @@ def public_key(text: str) -> Ed25519PublicKey:
 
 
 def signed_head(key: Ed25519PrivateKey, event: str, table: str, seq: int, digest: str) -> dict[str, Any]:
-    return {"event": event, "table": table, "seq": seq, "digest": digest,
-            "sig": key.sign(head_text(event, table, seq, digest)).hex()}
+    return {
+        "event": event,
+        "table": table,
+        "seq": seq,
+        "digest": digest,
+        "sig": key.sign(head_text(event, table, seq, digest)).hex(),
+    }
 
 
 def verify_head(public: str, head: Mapping[str, Any]) -> None:
@@ -75,5 +80,7 @@ def verify_head(public: str, head: Mapping[str, Any]) -> None:
         sig = bytes.fromhex(str(head["sig"]))
         public_key(public).verify(sig, head_text(head["event"], head["table"], int(head["seq"]), head["digest"]))
     except (KeyError, ValueError, TypeError, InvalidSignature):
-        raise BadSignature(f"the head of {head.get('table')!r} at record {head.get('seq')!r} "
-                           f"is not signed by the table's registered key") from None
+        raise BadSignature(
+            f"the head of {head.get('table')!r} at record {head.get('seq')!r} "
+            f"is not signed by the table's registered key"
+        ) from None

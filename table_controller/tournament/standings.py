@@ -21,12 +21,14 @@ listed as a problem for the TL, not corrected.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from table_controller.rules.engine import Engine
 from table_controller.rules.replay import current_document, table_document
 from table_controller.rules.state import evolve
+
 from ..store.rebuild import events_of
 from ..store.records import Record
 from .hubstore import HubStore
@@ -35,7 +37,7 @@ from .hubstore import HubStore
 @dataclass
 class _Table:
     engine: Engine = field(default_factory=Engine)
-    seq: int = 0            # records folded so far
+    seq: int = 0  # records folded so far
     broken: str | None = None
     alerts: dict[Any, dict[str, Any]] = field(default_factory=dict)  # open alerts (the TL's), by id
     last_time: float | None = None
@@ -94,8 +96,14 @@ class Standings:
         for tid, st in self._tables.items():
             s = st.engine.state
             if (only is None or tid in only) and s.playoff_players and not s.finished:
-                out.append({"table": tid, "players": list(s.playoff_players), "deals": s.playoff_deals,
-                            "game": len(s.games) + (0 if s.games and s.games[-1].playoff else 1)})
+                out.append(
+                    {
+                        "table": tid,
+                        "players": list(s.playoff_players),
+                        "deals": s.playoff_deals,
+                        "game": len(s.games) + (0 if s.games and s.games[-1].playoff else 1),
+                    }
+                )
         return out
 
     def alerts(self, table: str) -> list[dict[str, Any]]:
@@ -115,9 +123,16 @@ class Standings:
         st = self._tables.setdefault(tid, _Table())
         engine, s = st.engine, st.engine.state
         seq, _ = self.hub.head(tid)
-        doc: dict[str, Any] = {"table": tid, "heat": t["heat"], "number": t["number"],
-                               "players": t["players"], "records": seq, "started": s.rules is not None,
-                               "finished": bool(s.finished), "problems": []}
+        doc: dict[str, Any] = {
+            "table": tid,
+            "heat": t["heat"],
+            "number": t["number"],
+            "players": t["players"],
+            "records": seq,
+            "started": s.rules is not None,
+            "finished": bool(s.finished),
+            "problems": [],
+        }
         if st.broken:
             doc["problems"].append(st.broken)
         if s.rules is None:
@@ -128,13 +143,17 @@ class Standings:
         if sorted(s.players) != sorted(t["players"]):
             doc["problems"].append(f"players {', '.join(s.players)} are not those drawn ({', '.join(t['players'])})")
         if s.rules.heat != t["heat"]:
-            doc["problems"].append(f"the table plays heat {s.rules.heat} (option 'heat'), the hub drew it for heat {t['heat']}")
+            doc["problems"].append(
+                f"the table plays heat {s.rules.heat} (option 'heat'), the hub drew it for heat {t['heat']}"
+            )
         drawn = {g["game"]: g for g in t["games"]}
         for g in s.games:
             want = drawn.get(g.number)
             if want and (list(g.seats) != want["seats"] or g.first_button != want["button"]):
-                doc["problems"].append(f"game {g.number}: seats {', '.join(g.seats)} (button {g.first_button}) are not "
-                                       f"as drawn: {', '.join(want['seats'])} (button {want['button']}) (r7)")
+                doc["problems"].append(
+                    f"game {g.number}: seats {', '.join(g.seats)} (button {g.first_button}) are not "
+                    f"as drawn: {', '.join(want['seats'])} (button {want['button']}) (r7)"
+                )
         for sp in self.playoffs_needed({tid}):
             doc["särspel"] = {k: v for k, v in sp.items() if k != "table"}
         return doc
@@ -146,13 +165,23 @@ class Standings:
         for h in self.hub.heats():
             tables = [self.table_document(t) for t in self.hub.tables(h)]
             complete = bool(tables) and all(t["finished"] for t in tables)
-            heat = {"heat": h, "tables": tables, "complete": complete,
-                    "särspel": [{"table": t["table"], **t["särspel"]} for t in tables if "särspel" in t]}
+            heat = {
+                "heat": h,
+                "tables": tables,
+                "complete": complete,
+                "särspel": [{"table": t["table"], **t["särspel"]} for t in tables if "särspel" in t],
+            }
             if complete:
                 heat["advancing"] = [p for t in tables for p in t.get("advancing", [])]
             heats.append(heat)
-        return {"event": meta.get("event"), "name": meta.get("name"), "ruleset": meta.get("ruleset"),
-                "clubs": clubs, "heats": heats, "conflicts": self.hub.conflicts()}
+        return {
+            "event": meta.get("event"),
+            "name": meta.get("name"),
+            "ruleset": meta.get("ruleset"),
+            "clubs": clubs,
+            "heats": heats,
+            "conflicts": self.hub.conflicts(),
+        }
 
 
 def _alert(st: _Table, r: Record) -> None:

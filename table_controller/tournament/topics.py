@@ -19,7 +19,8 @@ import json
 import math
 import re
 import socket
-from typing import Any, Iterable, Mapping, TypeGuard
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeGuard
 
 from ..store.records import KINDS, Record
 
@@ -45,6 +46,7 @@ def check_id(value: object, what: str = "id") -> str:
 
 
 # --- topics ---------------------------------------------------------------------------
+
 
 def records_topic(event: str, table: str) -> str:
     return f"{ROOT}/{check_id(event, 'event')}/tables/{check_id(table, 'table')}/records"
@@ -86,6 +88,7 @@ def table_of(topic: str) -> str:
 
 
 # --- payloads -------------------------------------------------------------------------
+
 
 def _dump(obj: Mapping[str, Any]) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()

@@ -45,9 +45,12 @@ def export_witness(hub: HubStore) -> dict[str, Any]:
     event = hub.event_id()
     tables = {}
     for tid, (have, _) in hub.heads().items():
-        tables[tid] = {"public_key": hub.key(tid), "have": have,
-                       "digests": [r.digest for r in hub.records(tid)],
-                       "heads": hub.signed_heads(tid)}
+        tables[tid] = {
+            "public_key": hub.key(tid),
+            "have": have,
+            "digests": [r.digest for r in hub.records(tid)],
+            "heads": hub.signed_heads(tid),
+        }
     return {"witness": WITNESS_VERSION, "event": event, "tables": tables}
 
 
@@ -111,9 +114,16 @@ class Verdict:
         return not self.problems
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "table": self.table, "ok": self.ok, "records": self.records,
-                "witnessed": self.witnessed, "first_bad": self.first_bad, "problems": self.problems,
-                "notes": self.notes}
+        return {
+            "path": self.path,
+            "table": self.table,
+            "ok": self.ok,
+            "records": self.records,
+            "witnessed": self.witnessed,
+            "first_bad": self.first_bad,
+            "problems": self.problems,
+            "notes": self.notes,
+        }
 
 
 def _rows(path: Path) -> list[tuple]:
@@ -175,8 +185,10 @@ def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | No
         prev = dg
     if v.first_bad is None and len(rows) < len(known):
         v.first_bad = len(rows) + 1
-        v.problems.append(f"the log is behind the witness: it ends at record {len(rows)}, the hub witnessed "
-                          f"{len(known)} (records {len(rows) + 1}..{len(known)} are missing: a copy without its -wal?)")
+        v.problems.append(
+            f"the log is behind the witness: it ends at record {len(rows)}, the hub witnessed "
+            f"{len(known)} (records {len(rows) + 1}..{len(known)} are missing: a copy without its -wal?)"
+        )
     event = witness.get("event")
     public = w.get("public_key")
     heads = w.get("heads") or []

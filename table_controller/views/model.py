@@ -39,9 +39,9 @@ class PlayerView:
     draw_stop: bool
     out: bool
     dead_hand: bool
-    hand: tuple[str, ...] | None       # hidden: the cards held
-    hand_name: str | None              # hidden: what the five cards make
-    placed: tuple[str, ...] | None     # hidden: face-down discards
+    hand: tuple[str, ...] | None  # hidden: the cards held
+    hand_name: str | None  # hidden: what the five cards make
+    placed: tuple[str, ...] | None  # hidden: face-down discards
     hand_count: int
     placed_count: int
     played: tuple[str, ...]
@@ -55,16 +55,44 @@ class PlayerView:
     def without_hidden(self) -> PlayerView:
         if not self.holds_hidden:
             return self
-        return PlayerView(self.name, self.seat, self.score, self.said_chicago, self.won_chicagos, self.draw_stop,
-                          self.out, self.dead_hand, None, None, None, self.hand_count, self.placed_count,
-                          self.played, self.violations, self.warnings)  # not replace(): 10x faster, per message
+        return PlayerView(
+            self.name,
+            self.seat,
+            self.score,
+            self.said_chicago,
+            self.won_chicagos,
+            self.draw_stop,
+            self.out,
+            self.dead_hand,
+            None,
+            None,
+            None,
+            self.hand_count,
+            self.placed_count,
+            self.played,
+            self.violations,
+            self.warnings,
+        )  # not replace(): 10x faster, per message
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "seat": self.seat, "score": self.score, "said_chicago": self.said_chicago,
-                "won_chicagos": self.won_chicagos, "draw_stop": self.draw_stop, "out": self.out,
-                "dead_hand": self.dead_hand, "hand": _list(self.hand), "hand_name": self.hand_name,
-                "placed": _list(self.placed), "hand_count": self.hand_count, "placed_count": self.placed_count,
-                "played": list(self.played), "violations": self.violations, "warnings": self.warnings}
+        return {
+            "name": self.name,
+            "seat": self.seat,
+            "score": self.score,
+            "said_chicago": self.said_chicago,
+            "won_chicagos": self.won_chicagos,
+            "draw_stop": self.draw_stop,
+            "out": self.out,
+            "dead_hand": self.dead_hand,
+            "hand": _list(self.hand),
+            "hand_name": self.hand_name,
+            "placed": _list(self.placed),
+            "hand_count": self.hand_count,
+            "placed_count": self.placed_count,
+            "played": list(self.played),
+            "violations": self.violations,
+            "warnings": self.warnings,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +114,11 @@ class Trick:
     cards: tuple[tuple[str, str], ...]  # (player, card), face up
 
     def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "leader": self.leader,
-                "cards": [{"player": p, "card": c} for p, c in self.cards]}
+        return {
+            "number": self.number,
+            "leader": self.leader,
+            "cards": [{"player": p, "card": c} for p, c in self.cards],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,14 +165,20 @@ class ClocksView:
     @classmethod
     def of(cls, clocks: ShotClocks) -> ClocksView:
         v = clocks.view()
-        return cls(v["paused"], dict(v["limits"]),
-                   {p: RunningClock(**r) for p, r in v["running"].items()},
-                   {p: TimeCallClock(**c) for p, c in v["time_calls"].items()})
+        return cls(
+            v["paused"],
+            dict(v["limits"]),
+            {p: RunningClock(**r) for p, r in v["running"].items()},
+            {p: TimeCallClock(**c) for p, c in v["time_calls"].items()},
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"paused": self.paused, "limits": dict(self.limits),
-                "running": {p: r.to_dict() for p, r in self.running.items()},
-                "time_calls": {p: c.to_dict() for p, c in self.time_calls.items()}}
+        return {
+            "paused": self.paused,
+            "limits": dict(self.limits),
+            "running": {p: r.to_dict() for p, r in self.running.items()},
+            "time_calls": {p: c.to_dict() for p, c in self.time_calls.items()},
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +200,8 @@ class TableView:
     last_award: Award | None
     games: tuple[Document, ...]
     table: Document
-    clocks: ClocksView | None = None           # None: a table without a live loop (no clocks)
-    alerts: tuple[Alert, ...] = ()             # open alerts: sensing's, then the table's
+    clocks: ClocksView | None = None  # None: a table without a live loop (no clocks)
+    alerts: tuple[Alert, ...] = ()  # open alerts: sensing's, then the table's
     signed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # game -> roles that signed
     # a stuck table: who it waits for and on what (live.stuck; names a player and a step, no
     # card), shown by every role instead of "live"; None while the table moves
@@ -188,20 +225,43 @@ class TableView:
     def seen(self, players: tuple[PlayerView, ...]) -> TableView:
         """This view with ``players`` instead, without alerts and signatures (they go beside
         the state in a message): ``roles.for_role``'s."""
-        return TableView(self.ruleset, self.seq, self.game, self.deal, self.phase, self.button, self.to_act, players,
-                         self.open_card, self.trick, self.chicago_player, self.chicago_asking, self.last_award,
-                         self.games, self.table, self.clocks, waiting=self.waiting)
+        return TableView(
+            self.ruleset,
+            self.seq,
+            self.game,
+            self.deal,
+            self.phase,
+            self.button,
+            self.to_act,
+            players,
+            self.open_card,
+            self.trick,
+            self.chicago_player,
+            self.chicago_asking,
+            self.last_award,
+            self.games,
+            self.table,
+            self.clocks,
+            waiting=self.waiting,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The "state" document of a view message (alerts and signatures go beside it)."""
         out: dict[str, Any] = {
-            "ruleset": self.ruleset, "seq": self.seq, "game": self.game, "deal": self.deal, "phase": self.phase,
-            "button": self.button, "to_act": list(self.to_act), "players": [p.to_dict() for p in self.players],
+            "ruleset": self.ruleset,
+            "seq": self.seq,
+            "game": self.game,
+            "deal": self.deal,
+            "phase": self.phase,
+            "button": self.button,
+            "to_act": list(self.to_act),
+            "players": [p.to_dict() for p in self.players],
             "open_card": self.open_card.to_dict() if self.open_card else None,
             "trick": self.trick.to_dict() if self.trick else None,
             "chicago": {"player": self.chicago_player, "asking": self.chicago_asking},
             "last_award": self.last_award.to_dict() if self.last_award else None,
-            "games": list(self.games), "table": self.table,
+            "games": list(self.games),
+            "table": self.table,
         }
         if self.clocks is not None:
             out["clocks"] = self.clocks.to_dict()
@@ -209,8 +269,12 @@ class TableView:
         return out
 
 
-def build_view(engine: Engine, alerts: Iterable[Alert] = (), clocks: ShotClocks | None = None,
-               waiting: Mapping[str, Any] | None = None) -> TableView:
+def build_view(
+    engine: Engine,
+    alerts: Iterable[Alert] = (),
+    clocks: ShotClocks | None = None,
+    waiting: Mapping[str, Any] | None = None,
+) -> TableView:
     """The view model of ``engine``'s table with its open ``alerts``, shot ``clocks`` and,
     for a stuck table, what it is ``waiting`` for."""
     s = engine.state
@@ -233,17 +297,26 @@ def build_view(engine: Engine, alerts: Iterable[Alert] = (), clocks: ShotClocks 
             placed = tuple(c.code for c in on_pad)
             placed_count = len(on_pad)
             played = tuple(c.code for c in d.played.get(name, []))
-        players.append(PlayerView(
-            name=name,
-            seat=(g.seats.index(name) + 1) if g and name in g.seats else None,
-            score=pg.score if pg else 0,
-            said_chicago=bool(pg and pg.said_chicago),
-            won_chicagos=pg.won_chicagos if pg else 0,
-            draw_stop=bool(pg and d and name in d.order and engine.at_draw_stop(name)),
-            out=bool(pg and pg.out),
-            dead_hand=bool(d and (name in d.dead or name in d.folded)),
-            hand=hand, hand_name=hand_name, placed=placed, hand_count=hand_count, placed_count=placed_count,
-            played=played, violations=len(pg.violations) if pg else 0, warnings=pg.warnings if pg else 0))
+        players.append(
+            PlayerView(
+                name=name,
+                seat=(g.seats.index(name) + 1) if g and name in g.seats else None,
+                score=pg.score if pg else 0,
+                said_chicago=bool(pg and pg.said_chicago),
+                won_chicagos=pg.won_chicagos if pg else 0,
+                draw_stop=bool(pg and d and name in d.order and engine.at_draw_stop(name)),
+                out=bool(pg and pg.out),
+                dead_hand=bool(d and (name in d.dead or name in d.folded)),
+                hand=hand,
+                hand_name=hand_name,
+                placed=placed,
+                hand_count=hand_count,
+                placed_count=placed_count,
+                played=played,
+                violations=len(pg.violations) if pg else 0,
+                warnings=pg.warnings if pg else 0,
+            )
+        )
     trick = None
     if d is not None and d.phase == "tricks":
         trick = Trick(d.trick_number, d.leader, tuple((p, c.code) for p, c in d.trick))
@@ -251,7 +324,10 @@ def build_view(engine: Engine, alerts: Iterable[Alert] = (), clocks: ShotClocks 
     last = awards[-1] if awards else None
     return TableView(
         ruleset=s.rules.name if s.rules else None,
-        seq=s.seq, game=cur["game"], deal=cur["deal"], phase=cur["phase"],
+        seq=s.seq,
+        game=cur["game"],
+        deal=cur["deal"],
+        phase=cur["phase"],
         button=d.button if d else None,
         to_act=tuple(cur["to_act"]),
         players=tuple(players),

@@ -28,13 +28,13 @@ ROLES = ("tl", "revisor", "public", "broadcast", "dealer")
 class Sight:
     """What one audience may see."""
 
-    role: str                       # as named in its messages
-    hands: frozenset[str] | None    # whose hidden cards it sees; None: everybody's (the broadcast)
-    alerts: bool                    # the open alerts
-    blind: bool                     # alert texts that do not tell where a card is (the Revisor)
-    signed: bool                    # the protocols' signatures
-    revealed: bool                  # which hands are revealed (the TL)
-    typed_reasons: bool = False     # the TL's typed reasons as typed (one may name a card)
+    role: str  # as named in its messages
+    hands: frozenset[str] | None  # whose hidden cards it sees; None: everybody's (the broadcast)
+    alerts: bool  # the open alerts
+    blind: bool  # alert texts that do not tell where a card is (the Revisor)
+    signed: bool  # the protocols' signatures
+    revealed: bool  # which hands are revealed (the TL)
+    typed_reasons: bool = False  # the TL's typed reasons as typed (one may name a card)
 
     def shows_hand(self, player: str | None) -> bool:
         return self.hands is None or player in self.hands
@@ -57,7 +57,7 @@ def sight(role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = Fa
 class ShownAlert:
     """An alert as one role is shown it: no evidence, no card."""
 
-    id: int | str            # sensing's as "s<id>": its ids are sensing's own
+    id: int | str  # sensing's as "s<id>": its ids are sensing's own
     kind: str
     text: str
     resolved: bool
@@ -68,10 +68,22 @@ class ShownAlert:
 
     def to_dict(self) -> dict[str, Any]:
         if isinstance(self.id, str):
-            return {"id": self.id, "kind": self.kind, "player": self.player, "pad": self.pad,
-                    "text": self.text, "resolved": self.resolved}
-        return {"id": self.id, "kind": self.kind, "text": self.text, "text_sv": self.text_sv,
-                "seq": self.seq, "resolved": self.resolved}
+            return {
+                "id": self.id,
+                "kind": self.kind,
+                "player": self.player,
+                "pad": self.pad,
+                "text": self.text,
+                "resolved": self.resolved,
+            }
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "text_sv": self.text_sv,
+            "seq": self.seq,
+            "resolved": self.resolved,
+        }
 
 
 def shown_alert(a: Alert, seen: Sight) -> ShownAlert:
@@ -80,8 +92,7 @@ def shown_alert(a: Alert, seen: Sight) -> ShownAlert:
     blind = seen.blind and a.blind_text is not None
     text = a.blind_text if blind else a.text
     assert text is not None
-    return ShownAlert(a.id, a.kind, text, a.resolved, text_sv=(a.blind_sv if blind else a.text_sv) or text,
-                      seq=a.seq)
+    return ShownAlert(a.id, a.kind, text, a.resolved, text_sv=(a.blind_sv if blind else a.text_sv) or text, seq=a.seq)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +107,15 @@ class RoleView:
 
     def message(self, table: str, at: float | None) -> dict[str, Any]:
         """The WebSocket message ``{"type": "state", ...}``."""
-        msg: dict[str, Any] = {"type": "state", "table": table, "role": self.sight.role, "seq": self.state.seq,
-                               "at": at, "paused": self.state.paused, "state": self.state.to_dict()}
+        msg: dict[str, Any] = {
+            "type": "state",
+            "table": table,
+            "role": self.sight.role,
+            "seq": self.state.seq,
+            "at": at,
+            "paused": self.state.paused,
+            "state": self.state.to_dict(),
+        }
         if self.alerts is not None:
             msg["alerts"] = [a.to_dict() for a in self.alerts]
         if self.signed is not None:
@@ -107,15 +125,16 @@ class RoleView:
         return msg
 
 
-def for_role(view: TableView, role: str, revealed: Iterable[str] = frozenset(), *,
-             masked: bool = False) -> RoleView:
+def for_role(view: TableView, role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = False) -> RoleView:
     """``view`` as ``role`` may see it (``sight``): hidden cards only where it may see them,
     alerts, signatures and reveals only for the roles that have them."""
     seen = sight(role, revealed, masked=masked)
     players = tuple(p if seen.shows_hand(p.name) else p.without_hidden() for p in view.players)
     state = view.seen(players)
     return RoleView(
-        seen, state,
+        seen,
+        state,
         alerts=tuple(shown_alert(a, seen) for a in view.alerts) if seen.alerts else None,
         signed=view.signed if seen.signed else None,
-        revealed=tuple(sorted(seen.hands or ())) if seen.revealed else None)
+        revealed=tuple(sorted(seen.hands or ())) if seen.revealed else None,
+    )

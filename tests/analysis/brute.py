@@ -61,8 +61,9 @@ def value(pos: Position, hands, trick, leader: str, number: int) -> dict[str, in
     if not rest:
         led = trick[0][1].suit
         last = number == 5
-        eligible = [(p, c) for p, c in trick if c.suit == led and p not in pos.dead
-                    and not (last and p in pos.no_last_trick)]
+        eligible = [
+            (p, c) for p, c in trick if c.suit == led and p not in pos.dead and not (last and p in pos.no_last_trick)
+        ]
         win, card = max(eligible, key=lambda pc: pc[1].rank) if eligible else trick[0]
         if last:
             return outcome(pos, "stands") if pos.chicago else outcome(pos, "last", win, card.rank == 2)

@@ -16,8 +16,7 @@ CLI = [sys.executable, "-m", "table_controller.app.cli"]
 
 
 def analyse(*args, input=None):
-    return subprocess.run([*CLI, "analyse", *map(str, args)], capture_output=True, text=True,
-                          input=input, timeout=300)
+    return subprocess.run([*CLI, "analyse", *map(str, args)], capture_output=True, text=True, input=input, timeout=300)
 
 
 def test_broken_chicago_example_r24():
@@ -51,10 +50,17 @@ def test_a_play_that_loses_points_is_listed_as_a_blunder():
     doc = analyse_lines(s.text(), odds=False)
     d = doc["deals"][0]
     assert d["verdict"]["breaker"] == "Bo"
-    assert d["blunders"][0] == {"trick": 1, "player": "Bo", "card": "TH", "value": 0, "best": 10, "loss": True,
-                                "best_cards": ["8H", "4D", "2C", "3C"],  # card order: ♠ ♥ ♦ ♣
-                                "before": {"Anna": -15, "Bo": 10, "Cilla": 0, "Dan": 0},
-                                "after": {"Anna": 15, "Bo": 0, "Cilla": 0, "Dan": 0}}
+    assert d["blunders"][0] == {
+        "trick": 1,
+        "player": "Bo",
+        "card": "TH",
+        "value": 0,
+        "best": 10,
+        "loss": True,
+        "best_cards": ["8H", "4D", "2C", "3C"],  # card order: ♠ ♥ ♦ ♣
+        "before": {"Anna": -15, "Bo": 10, "Cilla": 0, "Dan": 0},
+        "after": {"Anna": 15, "Bo": 0, "Cilla": 0, "Dan": 0},
+    }
 
 
 def test_a_clean_sweep_has_no_blunders_r23():
@@ -80,6 +86,7 @@ def test_docstring_examples():
     import doctest
 
     from table_controller.analysis import odds, timeline
+
     assert doctest.testmod(timeline).failed == 0
     assert doctest.testmod(odds).failed == 0
 
@@ -101,6 +108,9 @@ def test_whether_a_chicago_would_stand_when_the_question_is_asked_r22_r23():
         s.stand()
     s.chicago("Anna", False).chicago("Bo", False)
     d = analyse_lines(s.text(), odds=False)["deals"][0]
-    assert d["chicago_options"]["Anna"] == {"stands": True, "breaker": None,
-                                            "values": {"Anna": 15, "Bo": 0, "Cilla": 0, "Dan": 0}}
+    assert d["chicago_options"]["Anna"] == {
+        "stands": True,
+        "breaker": None,
+        "values": {"Anna": 15, "Bo": 0, "Cilla": 0, "Dan": 0},
+    }
     assert d["chicago_options"]["Bo"]["stands"] is False

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table_controller.rules import actions as act
 from table_controller.analysis.odds import OddsError, Policy, exchange_odds, wilson
 from table_controller.analysis.solver import Position, sm_chicago_stands, solve
+from table_controller.rules import actions as act
 from table_controller.rules.cards import FULL_DECK, parse_cards
 from table_controller.rules.engine import Engine
 from table_controller.rules.hands import best_hands
@@ -48,8 +48,7 @@ def random_table(seed: int) -> Engine:
     rng = random.Random(seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
-    return table({p: " ".join(c.code for c in deck[5 * i:5 * i + 5]) for i, p in enumerate(P4)},
-                 scores={"Bo": 20})
+    return table({p: " ".join(c.code for c in deck[5 * i : 5 * i + 5]) for i, p in enumerate(P4)}, scores={"Bo": 20})
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -174,7 +173,7 @@ def test_no_odds_outside_the_exchanges():
 @given(st.permutations(FULL_DECK), st.integers(2, 4), st.integers(1, 5))
 def test_the_chicago_shortcut_agrees_with_the_solver_r24(deck, n, left):
     players = P4[:n]
-    hands = {p: tuple(deck[left * i:left * i + left]) for i, p in enumerate(players)}
+    hands = {p: tuple(deck[left * i : left * i + left]) for i, p in enumerate(players)}
     masks = [sum(1 << FULL_DECK.index(c) for c in hands[p]) for p in players]
     v = solve(Position(ruleset("sm2025"), players, hands, "Anna", trick_number=6 - left, chicago="Anna"))
     assert sm_chicago_stands(masks[0], tuple(masks[1:])) == v.chicago_stands

@@ -5,9 +5,9 @@ from __future__ import annotations
 import doctest
 import random
 
-from table_controller.rules import actions as act
 from table_controller.analysis import overlay
 from table_controller.analysis.overlay import analyse_state
+from table_controller.rules import actions as act
 from table_controller.rules.cards import parse_cards
 from table_controller.rules.engine import Engine
 
@@ -46,8 +46,12 @@ def test_verdict_during_the_trick_play_r24():
     a = analyse_state(e.state, random.Random(1))
     assert a["kind"] == "verdict" and a["trick"] == 1
     assert a["verdict"]["breaker"] == "Cilla"
-    assert a["texts"] == [{"sv": "Chicago spricker med bästa spel: Cilla bryter Annas Chicago",
-                           "en": "The Chicago breaks with best play: Cilla breaks Anna's Chicago"}]
+    assert a["texts"] == [
+        {
+            "sv": "Chicago spricker med bästa spel: Cilla bryter Annas Chicago",
+            "en": "The Chicago breaks with best play: Cilla breaks Anna's Chicago",
+        }
+    ]
 
 
 def test_nothing_outside_a_deal():

@@ -9,15 +9,24 @@ import random
 
 import pytest
 
-from table_controller.rules import actions as act
 from table_controller.analysis.solver import position_from_deal, solve
+from table_controller.rules import actions as act
 from table_controller.rules.cards import FULL_DECK
 from table_controller.rules.engine import Engine
 from table_controller.rules.rulesets import RULESETS
 
 TRICK_REASONS = {"last_trick", "last_trick_two", "chicago_won", "chicago_lost", "chicago_broken"}
-HAND_REASONS = {"one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-                "four_of_a_kind", "straight_flush", "royal_flush"}
+HAND_REASONS = {
+    "one_pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+}
 
 
 def deal_to_tricks(ruleset: str, seed: int, chicago: bool):
@@ -32,7 +41,7 @@ def deal_to_tricks(ruleset: str, seed: int, chicago: bool):
     e.apply(act.GameStart(players, players[-1]))
     deck = list(FULL_DECK)
     rng.shuffle(deck)
-    e.apply(act.Deal({p: tuple(deck[5 * i:5 * i + 5]) for i, p in enumerate(players)}))
+    e.apply(act.Deal({p: tuple(deck[5 * i : 5 * i + 5]) for i, p in enumerate(players)}))
     if chicago:
         e.apply(act.Adjust(rng.choice(players), 20, "test: may say Chicago"))
     while e.phase.startswith("exchange"):
@@ -117,7 +126,7 @@ def test_positions_around_a_revoke_r26():
     e = Engine()
     script = [a for _, a in read_script(Path("table_controller/examples/revoke.jsonl").read_text().splitlines())]
     plays = [a for a in script if isinstance(a, act.Play)]
-    for a in script[:len(script) - len(plays)]:
+    for a in script[: len(script) - len(plays)]:
         e.apply(a)
     pos = position_from_deal(e.state.deal, e.rules)
     assert solve(pos).to_act == "Anna"

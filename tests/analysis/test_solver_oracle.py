@@ -63,8 +63,19 @@ def positions(draw, max_left: int = 3, max_players: int = 4) -> Position:
     award = None
     if chicago and rules.chicago_style != "sm":
         award = draw(st.one_of(st.none(), st.tuples(st.sampled_from(live), st.integers(1, 8))))
-    return Position(rules, players, {p: tuple(h) for p, h in hands.items()}, leader, tuple(trick),
-                    number, chicago, frozenset(out), frozenset(dead), no_last, award)
+    return Position(
+        rules,
+        players,
+        {p: tuple(h) for p, h in hands.items()},
+        leader,
+        tuple(trick),
+        number,
+        chicago,
+        frozenset(out),
+        frozenset(dead),
+        no_last,
+        award,
+    )
 
 
 def breaks_for(chicago, trick, p, c) -> bool:
@@ -92,8 +103,11 @@ def replay_line(pos: Position, line) -> dict[str, int]:
         if len(trick) == len(seq):
             led = trick[0][1].suit
             last = number == 5
-            eligible = [(q, x) for q, x in trick if x.suit == led and q not in pos.dead
-                        and not (last and q in pos.no_last_trick)]
+            eligible = [
+                (q, x)
+                for q, x in trick
+                if x.suit == led and q not in pos.dead and not (last and q in pos.no_last_trick)
+            ]
             win, card = max(eligible, key=lambda qc: qc[1].rank) if eligible else trick[0]
             if last:
                 assert (p, c) == line[-1]

@@ -108,8 +108,16 @@ def test_follow_suit_if_you_can_r25():
 def test_a_dead_hand_plays_no_more_and_cannot_win_r26():
     # Dan revoked in trick 4 and is dead: his AS in the trick cannot win it; he plays no more
     h = hands(Anna="QS", Bo="3H")
-    pos = Position(SM, P4, {**h, "Cilla": (), "Dan": ()}, "Cilla", trick=trick("Cilla 5S", "Dan AS"), trick_number=5,
-                   out=frozenset({"Dan"}), dead=frozenset({"Dan"}))
+    pos = Position(
+        SM,
+        P4,
+        {**h, "Cilla": (), "Dan": ()},
+        "Cilla",
+        trick=trick("Cilla 5S", "Dan AS"),
+        trick_number=5,
+        out=frozenset({"Dan"}),
+        dead=frozenset({"Dan"}),
+    )
     v = solve(pos)
     assert v.to_act == "Anna"
     assert v.last_trick == ("Anna", Card.parse("QS")) and v.values["Dan"] == 0
@@ -125,12 +133,10 @@ def test_a_sm2019_revoker_cannot_win_the_last_trick():
 def test_classic_broken_chicago_has_no_breaker_bonus_and_no_hand_scoring():
     r = ruleset("classic")
     h = hands(Anna="9H", Bo="TH", Cilla="2C")
-    v = solve(Position(r, ("Anna", "Bo", "Cilla"), h, "Anna", trick_number=5, chicago="Anna",
-                       hand_award=("Cilla", 6)))
+    v = solve(Position(r, ("Anna", "Bo", "Cilla"), h, "Anna", trick_number=5, chicago="Anna", hand_award=("Cilla", 6)))
     assert v.values == {"Anna": -15, "Bo": 0, "Cilla": 0}
     h = hands(Anna="AH", Bo="TH", Cilla="2C")
-    v = solve(Position(r, ("Anna", "Bo", "Cilla"), h, "Anna", trick_number=5, chicago="Anna",
-                       hand_award=("Cilla", 6)))
+    v = solve(Position(r, ("Anna", "Bo", "Cilla"), h, "Anna", trick_number=5, chicago="Anna", hand_award=("Cilla", 6)))
     assert v.values == {"Anna": 15, "Bo": 0, "Cilla": 6}  # stands: the hands still score
 
 
@@ -152,16 +158,20 @@ def test_two_players_classic():
     assert v.card_values() == {Card.parse("KS"): 5, Card.parse("3C"): 0}
 
 
-@pytest.mark.parametrize("bad, match", [
-    (dict(hands=hands(Anna="AS", Bo="KS KS".split()[0], Cilla="AS", Dan="2C")), "twice"),
-    (dict(hands=hands(Anna="AS QS", Bo="KS", Cilla="2H", Dan="2C")), "holds 2 cards"),
-    (dict(leader="Eve"), "not in the deal"),
-    (dict(leader="Bo", chicago="Anna"), "r23"),
-    (dict(trick_number=6), "tricks 1-5"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (dict(hands=hands(Anna="AS", Bo="KS KS".split()[0], Cilla="AS", Dan="2C")), "twice"),
+        (dict(hands=hands(Anna="AS QS", Bo="KS", Cilla="2H", Dan="2C")), "holds 2 cards"),
+        (dict(leader="Eve"), "not in the deal"),
+        (dict(leader="Bo", chicago="Anna"), "r23"),
+        (dict(trick_number=6), "tricks 1-5"),
+    ],
+)
 def test_bad_positions_get_a_clear_error(bad, match):
-    args = dict(rules=SM, order=P4, hands=hands(Anna="AS", Bo="KS", Cilla="2H", Dan="2C"),
-                leader="Anna", trick_number=5)
+    args = dict(
+        rules=SM, order=P4, hands=hands(Anna="AS", Bo="KS", Cilla="2H", Dan="2C"), leader="Anna", trick_number=5
+    )
     args.update(bad)
     with pytest.raises(AnalysisError, match=match):
         solve(Position(**args))
@@ -170,8 +180,9 @@ def test_bad_positions_get_a_clear_error(bad, match):
 def test_a_revoke_in_the_trick_is_not_solved_r26():
     h = hands(Anna="QS", Bo="3S", Cilla="4H 6H", Dan="5H 7H")
     with pytest.raises(AnalysisError, match="r26"):
-        solve(Position(SM, P4, {**h, "Bo": parse_cards(["3S"])}, "Anna",
-                       trick=trick("Anna 9S", "Bo 2H"), trick_number=4))
+        solve(
+            Position(SM, P4, {**h, "Bo": parse_cards(["3S"])}, "Anna", trick=trick("Anna 9S", "Bo 2H"), trick_number=4)
+        )
 
 
 def test_docstring_examples():
@@ -179,8 +190,8 @@ def test_docstring_examples():
 
 
 def test_chicago_position_needs_the_question_or_later():
-    from table_controller.rules import actions as act
     from table_controller.analysis.solver import chicago_position
+    from table_controller.rules import actions as act
     from table_controller.rules.engine import Engine
 
     e = Engine()
@@ -202,8 +213,17 @@ def test_a_dead_hands_higher_card_does_not_break_the_chicago_r26_r24():
     # Dan's hand is dead after a revoke (r26): his JC over Cilla's TC wins nothing, so the
     # Chicago stands and the position is solved (hypothesis found the solver refusing it).
     h = hands(Anna="7S", Bo="AC 8C", Cilla="KC")
-    pos = Position(SM, P4, h, "Cilla", trick=trick("Cilla TC", "Dan JC", "Anna 9C"), trick_number=4,
-                   chicago="Cilla", out=frozenset({"Dan"}), dead=frozenset({"Dan"}))
+    pos = Position(
+        SM,
+        P4,
+        h,
+        "Cilla",
+        trick=trick("Cilla TC", "Dan JC", "Anna 9C"),
+        trick_number=4,
+        chicago="Cilla",
+        out=frozenset({"Dan"}),
+        dead=frozenset({"Dan"}),
+    )
     v = solve(pos)
     assert {m.card for m in v.moves} == {Card.parse("AC"), Card.parse("8C")}  # Bo follows suit (r25)
     # Bo's AC breaks it (r24); his 8C leaves Cilla's TC the best live card of the trick

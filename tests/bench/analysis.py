@@ -20,12 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from table_controller.rules import actions as act  # noqa: E402
-from table_controller.analysis.odds import exchange_odds  # noqa: E402
-from table_controller.analysis.solver import Position, solve  # noqa: E402
-from table_controller.rules.cards import FULL_DECK  # noqa: E402
-from table_controller.rules.engine import Engine  # noqa: E402
-from table_controller.rules.rulesets import ruleset  # noqa: E402
+from table_controller.analysis.odds import exchange_odds
+from table_controller.analysis.solver import Position, solve
+from table_controller.rules import actions as act
+from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.engine import Engine
+from table_controller.rules.rulesets import ruleset
 
 PLAYERS = ("Anna", "Bo", "Cilla", "Dan")
 
@@ -42,7 +42,7 @@ def bench_solver(n: int, chicago: bool) -> tuple[float, float, float, int]:
         rng = random.Random(seed)
         deck = list(FULL_DECK)
         rng.shuffle(deck)
-        hands = {p: tuple(deck[5 * i:5 * i + 5]) for i, p in enumerate(PLAYERS)}
+        hands = {p: tuple(deck[5 * i : 5 * i + 5]) for i, p in enumerate(PLAYERS)}
         pos = Position(rules, PLAYERS, hands, "Anna", chicago="Anna" if chicago else None)
         t = time.process_time()
         v = solve(pos)
@@ -58,7 +58,7 @@ def exchange_table(seed: int) -> Engine:
     e = Engine()
     e.apply(act.TableStart(PLAYERS))
     e.apply(act.GameStart(PLAYERS, "Dan"))
-    e.apply(act.Deal({p: tuple(deck[5 * i:5 * i + 5]) for i, p in enumerate(PLAYERS)}))
+    e.apply(act.Deal({p: tuple(deck[5 * i : 5 * i + 5]) for i, p in enumerate(PLAYERS)}))
     e.apply(act.Adjust("Bo", 20, "bench: Bo may say Chicago"))
     return e
 
@@ -79,18 +79,33 @@ def bench_odds() -> tuple[float, float]:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     med, p99, worst, nodes = bench_solver(n, chicago=False)
-    print(f"solver, {n} random 4-player deals from trick 1, no Chicago: median {med:.2f} ms, "
-          f"p99 {p99:.1f} ms, max {worst:.1f} ms, median {nodes} nodes")
+    print(
+        f"solver, {n} random 4-player deals from trick 1, no Chicago: median {med:.2f} ms, "
+        f"p99 {p99:.1f} ms, max {worst:.1f} ms, median {nodes} nodes"
+    )
     cmed, cp99, cworst, cnodes = bench_solver(n, chicago=True)
-    print(f"solver, the same deals with the leader's Chicago: median {cmed:.2f} ms, p99 {cp99:.1f} ms, "
-          f"max {cworst:.1f} ms, median {cnodes} nodes")
+    print(
+        f"solver, the same deals with the leader's Chicago: median {cmed:.2f} ms, p99 {cp99:.1f} ms, "
+        f"max {cworst:.1f} ms, median {cnodes} nodes"
+    )
     odds_ms, last_rate = bench_odds()
-    print(f"odds: 10,000 samples to the next scoring moment {odds_ms:.0f} ms (median of 5); "
-          f"to the last exchange with Chicago chances {last_rate:,.0f} samples/s")
-    print(json.dumps({"solve_median_ms": round(med, 2), "solve_p99_ms": round(p99, 1),
-                      "solve_chicago_median_ms": round(cmed, 2), "solve_chicago_p99_ms": round(cp99, 1),
-                      "odds_10k_ms": round(odds_ms), "odds_next_samples_per_s": round(10_000 / odds_ms * 1000),
-                      "odds_last_samples_per_s": round(last_rate)}))
+    print(
+        f"odds: 10,000 samples to the next scoring moment {odds_ms:.0f} ms (median of 5); "
+        f"to the last exchange with Chicago chances {last_rate:,.0f} samples/s"
+    )
+    print(
+        json.dumps(
+            {
+                "solve_median_ms": round(med, 2),
+                "solve_p99_ms": round(p99, 1),
+                "solve_chicago_median_ms": round(cmed, 2),
+                "solve_chicago_p99_ms": round(cp99, 1),
+                "odds_10k_ms": round(odds_ms),
+                "odds_next_samples_per_s": round(10_000 / odds_ms * 1000),
+                "odds_last_samples_per_s": round(last_rate),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 import websockets  # noqa: E402
 
-from table_controller.sim.bots import RandomBot  # noqa: E402
 from table_controller.rules.engine import Engine  # noqa: E402
+from table_controller.sim.bots import RandomBot  # noqa: E402
 from tests.dashboard.harness import Server  # noqa: E402
 
 
@@ -62,7 +62,7 @@ async def one_round(server: Server, clients: int, events: int, seed: int) -> tup
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(ws.recv(), 0.5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             now = time.time()
             msg = json.loads(text)
@@ -95,16 +95,18 @@ def main() -> int:
     p50s, p99s = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            server = Server(Path(tmp) / f"round{r}", command="serve", delay=0,
-                            extra=("--post-rate", "100")).start()
+            server = Server(Path(tmp) / f"round{r}", command="serve", delay=0, extra=("--post-rate", "100")).start()
             try:
                 p50, p99, got, want = asyncio.run(one_round(server, args.clients, args.events, seed=r))
             finally:
                 server.stop()
             p50s.append(p50)
             p99s.append(p99)
-            print(f"round {r + 1}: {args.clients} clients, {args.events} events: p50 {p50:.1f} ms, "
-                  f"p99 {p99:.1f} ms, {got}/{want} messages received", flush=True)
+            print(
+                f"round {r + 1}: {args.clients} clients, {args.events} events: p50 {p50:.1f} ms, "
+                f"p99 {p99:.1f} ms, {got}/{want} messages received",
+                flush=True,
+            )
     p50, p99 = statistics.median(p50s), statistics.median(p99s)
     print(f"median of {args.rounds} rounds: p50 {p50:.1f} ms, p99 {p99:.1f} ms (target p99 < 100 ms)")
     print(json.dumps({"clients": args.clients, "ws_p50_ms": round(p50, 2), "ws_p99_ms": round(p99, 2)}))

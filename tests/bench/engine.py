@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from table_controller.sim.bots import RandomBot, play_table  # noqa: E402
-from table_controller.rules.cards import FULL_DECK  # noqa: E402
-from table_controller.rules.engine import Engine  # noqa: E402
-from table_controller.rules.hands import CARD_INT, evaluate, evaluate_ints  # noqa: E402
+from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.engine import Engine
+from table_controller.rules.hands import CARD_INT, evaluate, evaluate_ints
+from table_controller.sim.bots import RandomBot, play_table
 
 REPEATS = 5
 
@@ -75,13 +75,23 @@ def bench_replay() -> tuple[float, int]:
 
 def main() -> None:
     evals, card_evals = bench_evals()
-    print(f"5-card evaluations: {evals:,.0f}/s (ints, hot path); {card_evals:,.0f}/s (Card values)  median of {REPEATS}")
+    print(
+        f"5-card evaluations: {evals:,.0f}/s (ints, hot path); {card_evals:,.0f}/s (Card values)  median of {REPEATS}"
+    )
     deals = bench_deals()
     print(f"random bot deals through the full engine: {deals:,.0f}/s  median of {REPEATS}")
     replay_ms, n = bench_replay()
     print(f"replay of a full three-game table ({n} events): {replay_ms:.1f} ms  median of {REPEATS * 4}")
-    print(json.dumps({"evals_per_s": round(evals), "card_evals_per_s": round(card_evals),
-                      "deals_per_s": round(deals), "replay_table_ms": round(replay_ms, 2)}))
+    print(
+        json.dumps(
+            {
+                "evals_per_s": round(evals),
+                "card_evals_per_s": round(card_evals),
+                "deals_per_s": round(deals),
+                "replay_table_ms": round(replay_ms, 2),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -20,8 +20,20 @@ import time
 
 RUNS = 5
 TARGET_S = 20.0
-COMMAND = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--bots", "--until-done", "--fast",
-           "--json", "--seed", "7", "--quiet"]
+COMMAND = [
+    sys.executable,
+    "-m",
+    "table_controller.app.cli",
+    "run",
+    "--virtual",
+    "--bots",
+    "--until-done",
+    "--fast",
+    "--json",
+    "--seed",
+    "7",
+    "--quiet",
+]
 
 
 def one_core(cmd: list[str]) -> list[str]:
@@ -44,11 +56,22 @@ def main() -> int:
         digests.add(hashlib.sha256(out.stdout).hexdigest())
         print(f"run {i + 1}: {wall:.2f} s wall, {cpus[-1]:.2f} s CPU, {len(out.stdout)} bytes of JSON")
     median = statistics.median(walls)
-    print(f"whole table, seed 7, simulated time, one core: median {median:.2f} s wall "
-          f"(CPU median {statistics.median(cpus):.2f} s) over {RUNS} runs; target < {TARGET_S:g} s; "
-          f"{'byte-identical' if len(digests) == 1 else 'OUTPUTS DIFFER'}")
-    print(json.dumps({"fast_table_median_s": round(median, 2), "fast_table_cpu_median_s": round(statistics.median(cpus), 2),
-                      "runs": RUNS, "identical_output": len(digests) == 1, "target_s": TARGET_S}))
+    print(
+        f"whole table, seed 7, simulated time, one core: median {median:.2f} s wall "
+        f"(CPU median {statistics.median(cpus):.2f} s) over {RUNS} runs; target < {TARGET_S:g} s; "
+        f"{'byte-identical' if len(digests) == 1 else 'OUTPUTS DIFFER'}"
+    )
+    print(
+        json.dumps(
+            {
+                "fast_table_median_s": round(median, 2),
+                "fast_table_cpu_median_s": round(statistics.median(cpus), 2),
+                "runs": RUNS,
+                "identical_output": len(digests) == 1,
+                "target_s": TARGET_S,
+            }
+        )
+    )
     return 0 if len(digests) == 1 else 1
 
 

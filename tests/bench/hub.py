@@ -32,7 +32,6 @@ from tests.tournament.broker import Broker  # noqa: E402
 from tests.tournament.procs import hub_proc  # noqa: E402
 from tests.tournament.tables import RecordedTable, play_as_drawn  # noqa: E402
 
-
 VERBOSE = False
 
 
@@ -87,8 +86,9 @@ async def run(args) -> dict:
     hub = hub_proc(hub_db, broker.port, folder).start()
     await hub_listening(broker.port)
     stop = asyncio.Event()
-    pubs = [TablePublisher(rt.path, table=tid, event="bench", port=broker.port, batch=args.batch)
-            for tid, rt, _ in tables]
+    pubs = [
+        TablePublisher(rt.path, table=tid, event="bench", port=broker.port, batch=args.batch) for tid, rt, _ in tables
+    ]
     tasks: list[asyncio.Task] = []
     try:
         start = time.perf_counter()
@@ -96,8 +96,10 @@ async def run(args) -> dict:
         await until_caught_up(hub_db, want)
         took = time.perf_counter() - start
         rate = total / took
-        print(f"through the hub: {total} records in {took:.2f} s = {rate:.0f} records/s "
-              f"({sum(p.sent_messages for p in pubs)} messages)")
+        print(
+            f"through the hub: {total} records in {took:.2f} s = {rate:.0f} records/s "
+            f"({sum(p.sent_messages for p in pubs)} messages)"
+        )
 
         # one table cut off while it plays on, then connected again
         cut_id, cut, _ = tables[0]
@@ -119,8 +121,14 @@ async def run(args) -> dict:
         await asyncio.gather(*tasks, return_exceptions=True)
         hub.stop()
         broker.stop()
-    return {"tables": len(tables), "records": total, "batch": args.batch, "hub_events_per_s": round(rate),
-            "cut_records": now - had, "catch_up_s": round(catch_up, 3)}
+    return {
+        "tables": len(tables),
+        "records": total,
+        "batch": args.batch,
+        "hub_events_per_s": round(rate),
+        "cut_records": now - had,
+        "catch_up_s": round(catch_up, 3),
+    }
 
 
 def main() -> None:

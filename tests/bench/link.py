@@ -51,7 +51,7 @@ def make_stream(n: int = 20000) -> bytes:
 
 def bench_decode() -> tuple[float, float]:
     stream = make_stream()
-    chunks = [stream[i:i + 4096] for i in range(0, len(stream), 4096)]
+    chunks = [stream[i : i + 4096] for i in range(0, len(stream), 4096)]
     rates = []
     for _ in range(REPEATS):
         dec = FrameDecoder()
@@ -101,15 +101,15 @@ async def bench_latency() -> list[float]:
 
 def main() -> None:
     rate, frame_bytes = bench_decode()
-    print(f"frames decoded to typed messages: {rate:,.0f}/s (mean frame {frame_bytes:.0f} bytes)  "
-          f"median of {REPEATS}")
+    print(f"frames decoded to typed messages: {rate:,.0f}/s (mean frame {frame_bytes:.0f} bytes)  median of {REPEATS}")
     samples = asyncio.run(bench_latency())
     cuts = statistics.quantiles(samples, n=100)
     p50, p99 = statistics.median(samples), cuts[98]
-    print(f"card on a virtual pad -> PadContents event: p50 {p50:.2f} ms, p99 {p99:.2f} ms, "
-          f"max {max(samples):.2f} ms over {len(samples)} cards (debounce excluded)")
-    print(json.dumps({"frames_per_s": round(rate), "latency_p50_ms": round(p50, 2),
-                      "latency_p99_ms": round(p99, 2)}))
+    print(
+        f"card on a virtual pad -> PadContents event: p50 {p50:.2f} ms, p99 {p99:.2f} ms, "
+        f"max {max(samples):.2f} ms over {len(samples)} cards (debounce excluded)"
+    )
+    print(json.dumps({"frames_per_s": round(rate), "latency_p50_ms": round(p50, 2), "latency_p99_ms": round(p99, 2)}))
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.dashboard.harness import Server  # noqa: E402
-from tests.dashboard.test_oracle import ALL, HANDS  # noqa: E402
+from tests.dashboard.harness import Server
+from tests.dashboard.test_oracle import ALL, HANDS
 
 DISCARDED = {"2H", "3H", "2D"}
 
@@ -47,9 +47,12 @@ def run(camera_only: bool, rounds: int) -> dict[str, list[float]]:
         try:
             c = httpx.Client(base_url=s.base, timeout=20)
             tl, rev = {"token": s.token("tl")}, {"token": s.token("revisor")}
-            for a in ({"do": "table", "players": list(HANDS)}, {"do": "game", "seats": list(HANDS), "button": "Dan"},
-                      {"do": "adjust", "player": "Anna", "points": 45, "reason": "draw stop"},
-                      {"do": "deal", "hands": HANDS}):
+            for a in (
+                {"do": "table", "players": list(HANDS)},
+                {"do": "game", "seats": list(HANDS), "button": "Dan"},
+                {"do": "adjust", "player": "Anna", "points": 45, "reason": "draw stop"},
+                {"do": "deal", "hands": HANDS},
+            ):
                 c.post("/api/action", params=tl, json=a).raise_for_status()
             times: dict[str, list[float]] = {}
             # before placing: the draw-stop probe (the exchange clock runs: keep it short)
@@ -57,11 +60,15 @@ def run(camera_only: bool, rounds: int) -> dict[str, list[float]]:
                 for card in ALL:
                     t = time.perf_counter()
                     c.post("/api/action", params=rev, json={"do": "discard", "player": "Anna", "cards": [card]})
-                    times.setdefault("discard: " + where(card, placed=False), []).append((time.perf_counter() - t) * 1000)
-            for a in ({"do": "discard", "player": "Anna", "cards": []},
-                      {"do": "discard", "player": "Bo", "cards": ["2H", "3H"]},
-                      {"do": "discard", "player": "Cilla", "cards": ["2D"]},
-                      {"do": "discard", "player": "Dan", "cards": []}):
+                    times.setdefault("discard: " + where(card, placed=False), []).append(
+                        (time.perf_counter() - t) * 1000
+                    )
+            for a in (
+                {"do": "discard", "player": "Anna", "cards": []},
+                {"do": "discard", "player": "Bo", "cards": ["2H", "3H"]},
+                {"do": "discard", "player": "Cilla", "cards": ["2D"]},
+                {"do": "discard", "player": "Dan", "cards": []},
+            ):
                 c.post("/api/action", params=tl, json=a)
             for _ in range(rounds):
                 for card in ALL:
@@ -90,8 +97,10 @@ def main() -> int:
                 if group.startswith(probe):
                     ts = sorted(ts)
                     meds[group] = statistics.median(ts)
-                    print(f"{kind:>11} {group:<26} n={len(ts):>4} median {meds[group]:6.2f} ms  "
-                          f"p90 {ts[int(len(ts) * 0.9)]:6.2f} ms")
+                    print(
+                        f"{kind:>11} {group:<26} n={len(ts):>4} median {meds[group]:6.2f} ms  "
+                        f"p90 {ts[int(len(ts) * 0.9)]:6.2f} ms"
+                    )
             gaps.append(max(meds.values()) - min(meds.values()))
         out[f"{kind}_max_median_gap_ms"] = round(max(gaps), 3)
     print(json.dumps(out))

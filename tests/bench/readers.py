@@ -20,13 +20,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from hardware.firmware.mfrc522 import MFRC522  # noqa: E402
-from hardware.firmware.pn5180 import PN5180  # noqa: E402
-from hardware.virtual import pn5180_chip  # noqa: E402
-from hardware.virtual import virtual_uid  # noqa: E402
-from tests.hardware import mfrc522_sim  # noqa: E402
+from hardware.firmware.mfrc522 import MFRC522
+from hardware.firmware.pn5180 import PN5180
+from hardware.virtual import (
+    pn5180_chip,
+    virtual_uid,
+)
+from tests.hardware import mfrc522_sim
 
-SIZES = (0, 1, 2, 3, 5, 10, 20, 45)   # 45: a full discard tray
+SIZES = (0, 1, 2, 3, 5, 10, 20, 45)  # 45: a full discard tray
 SCANS = 40
 
 
@@ -56,9 +58,15 @@ def pn5180(n: int) -> dict:
     cpu = (time.perf_counter() - t0) / SCANS * 1000
     ex = reader.exchanges / SCANS
     answered = min(n, ex) if n else 0
-    return {"reader": "pn5180", "tags": n, "exchanges": ex, "spi_frames": spi.frames / SCANS,
-            "whole_scans": whole / SCANS, "est_air_ms": round((ex - answered) * 1.5 + answered * 5, 1),
-            "cpython_ms": round(cpu, 3)}
+    return {
+        "reader": "pn5180",
+        "tags": n,
+        "exchanges": ex,
+        "spi_frames": spi.frames / SCANS,
+        "whole_scans": whole / SCANS,
+        "est_air_ms": round((ex - answered) * 1.5 + answered * 5, 1),
+        "cpython_ms": round(cpu, 3),
+    }
 
 
 def mfrc522(n: int, stack_limit: int) -> dict:
@@ -71,17 +79,25 @@ def mfrc522(n: int, stack_limit: int) -> dict:
     got = [len(reader.scan()) for _ in range(SCANS)]
     cpu = (time.perf_counter() - t0) / SCANS * 1000
     ex = chip.exchanges / SCANS
-    return {"reader": f"mfrc522 (stack limit {stack_limit or 'none'})", "tags": n, "exchanges": ex,
-            "spi_frames": spi.frames / SCANS, "whole_scans": sum(g == n for g in got) / SCANS,
-            "est_air_ms": round(5 + ex * 1.0, 1), "cpython_ms": round(cpu, 3)}
+    return {
+        "reader": f"mfrc522 (stack limit {stack_limit or 'none'})",
+        "tags": n,
+        "exchanges": ex,
+        "spi_frames": spi.frames / SCANS,
+        "whole_scans": sum(g == n for g in got) / SCANS,
+        "est_air_ms": round(5 + ex * 1.0, 1),
+        "cpython_ms": round(cpu, 3),
+    }
 
 
 def main() -> None:
     rows = [pn5180(n) for n in SIZES] + [mfrc522(n, 2) for n in SIZES]
     print(f"{'reader':<28} {'tags':>4} {'exch':>6} {'SPI frames':>10} {'whole':>6} {'~air ms':>8} {'CPython ms':>10}")
     for r in rows:
-        print(f"{r['reader']:<28} {r['tags']:>4} {r['exchanges']:>6.1f} {r['spi_frames']:>10.0f} "
-              f"{r['whole_scans']:>6.0%} {r['est_air_ms']:>8} {r['cpython_ms']:>10}")
+        print(
+            f"{r['reader']:<28} {r['tags']:>4} {r['exchanges']:>6.1f} {r['spi_frames']:>10.0f} "
+            f"{r['whole_scans']:>6.0%} {r['est_air_ms']:>8} {r['cpython_ms']:>10}"
+        )
     print(json.dumps({"bench": "readers", "rows": rows}))
 
 

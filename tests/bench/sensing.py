@@ -16,14 +16,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from table_controller.sensor_events import ButtonPressed, PadContents  # noqa: E402
-from table_controller.sim.bots import RandomBot  # noqa: E402
-from table_controller.rules.cards import FULL_DECK  # noqa: E402
-from table_controller.deck import virtual_deck  # noqa: E402
-from table_controller.rules.engine import Engine, IllegalAction  # noqa: E402
-from table_controller.live.facts import facts_from_engine  # noqa: E402
-from table_controller.sim.translate import MANUAL, Translator  # noqa: E402
-from table_controller.sensing import Sensing  # noqa: E402
+from table_controller.deck import virtual_deck
+from table_controller.live.facts import facts_from_engine
+from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.sensing import Sensing
+from table_controller.sensor_events import ButtonPressed, PadContents
+from table_controller.sim.bots import RandomBot
+from table_controller.sim.translate import MANUAL, Translator
 
 PADS = ("seat1", "seat2", "seat3", "seat4", "tray")
 
@@ -107,9 +107,11 @@ def main() -> None:
         per_table.append(elapsed)
         rates.append(actions / elapsed)
         print(f"seed {seed}: {actions} actions, {events} sensor events, {elapsed:.1f} s", flush=True)
-    out = {"sensor_event_us_median": round(statistics.median(per_event), 1),
-           "table_seconds_median": round(statistics.median(per_table), 2),
-           "actions_per_second_median": round(statistics.median(rates), 1)}
+    out = {
+        "sensor_event_us_median": round(statistics.median(per_event), 1),
+        "table_seconds_median": round(statistics.median(per_table), 2),
+        "actions_per_second_median": round(statistics.median(rates), 1),
+    }
     print(f"median cost of one sensor event through sensing: {out['sensor_event_us_median']} us")
     print(f"median whole table (sensing + rules, no I/O): {out['table_seconds_median']} s")
     print(json.dumps(out))

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from table_controller.sim.bots import RandomBot
 from table_controller.store import SQLiteStore
-from table_controller.store.recorder import TableRecorder
 from table_controller.store.rebuild import resume
+from table_controller.store.recorder import TableRecorder
 
 RUNS = 5
 APPENDS = 200
@@ -85,8 +85,16 @@ def main() -> int:
     print(f"durable appends: median {single:.0f} single records/s; {batch:.0f} actions with their events/s")
     print(f"full three-game table: {actions} actions, {records} records, {size_kb:.0f} KiB")
     print(f"rebuild (open, check, read, verify chain, fold): median {ms:.1f} ms (target < 200 ms)")
-    print(json.dumps({"durable_appends_per_s": round(single, 1), "rebuild_table_ms": round(ms, 1),
-                      "durable_actions_per_s": round(batch, 1), "table_records": records}))
+    print(
+        json.dumps(
+            {
+                "durable_appends_per_s": round(single, 1),
+                "rebuild_table_ms": round(ms, 1),
+                "durable_actions_per_s": round(batch, 1),
+                "table_records": records,
+            }
+        )
+    )
     return 0
 
 

@@ -21,13 +21,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from dashboard.delay import BroadcastDelay  # noqa: E402
-from dashboard.hub import TableHub, start_frame  # noqa: E402
-from dashboard.tablelog import TableLog  # noqa: E402
-from table_controller.clocks import FakeClock  # noqa: E402
-from table_controller.deck import virtual_deck  # noqa: E402
-from table_controller.live import LiveTable, RecorderLog  # noqa: E402
-from table_controller.sim.bots import RandomBot  # noqa: E402
+from dashboard.delay import BroadcastDelay
+from dashboard.hub import TableHub, start_frame
+from dashboard.tablelog import TableLog
+from table_controller.clocks import FakeClock
+from table_controller.deck import virtual_deck
+from table_controller.live import LiveTable, RecorderLog
+from table_controller.sim.bots import RandomBot
 
 ROLES = ("tl", "revisor", "public", "dealer", "broadcast", "broadcast:masked")
 
@@ -47,8 +47,9 @@ async def main(folder: Path) -> dict[str, float]:
     log = TableLog(folder / "table.sqlite")
     recorder: Any = RecorderLog(log.recorder)  # as dashboard.table_files (its protocol is issue 14 item 4's)
     live = LiveTable(recorder, virtual_deck(), clock=mono)
-    hub = TableHub(live, log, BroadcastDelay(folder / "broadcast.sqlite", start_frame("T"), delay=5,
-                                             clock=mono.now), name="T")
+    hub = TableHub(
+        live, log, BroadcastDelay(folder / "broadcast.sqlite", start_frame("T"), delay=5, clock=mono.now), name="T"
+    )
     bot = RandomBot(3)
     for _ in range(60):
         action = bot.next_action(hub.engine)

@@ -24,11 +24,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-import cv2  # noqa: E402
+import cv2
 
-from vision.calibration import calibrate  # noqa: E402
-from vision.scene import random_scene, render  # noqa: E402
-from vision.table_reader import TableReader  # noqa: E402
+from vision.calibration import calibrate
+from vision.scene import random_scene, render
+from vision.table_reader import TableReader
 
 FIRST_SEED = 500_000
 
@@ -57,8 +57,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cards", type=int, default=2000, help="face-up cards to measure at least (%(default)s)")
     ap.add_argument("--speed-frames", type=int, default=60, help="frames timed for fps (%(default)s)")
-    ap.add_argument("--photo", action="store_true",
-                    help="let the photo reader name what the templates cannot (as 'camera view' does)")
+    ap.add_argument(
+        "--photo",
+        action="store_true",
+        help="let the photo reader name what the templates cannot (as 'camera view' does)",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)  # one core, as the Pi gives the camera
     photo = None
@@ -88,8 +91,11 @@ def main() -> int:
         scenes += 1
         seed += 1
         if scenes % 20 == 0:
-            print(f"  {scenes} scenes, {totals['faceup']} face-up cards, {time.perf_counter() - t0:.0f} s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  {scenes} scenes, {totals['faceup']} face-up cards, {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
 
     reader = TableReader(calibrate(frames[0]), photo)
     per_frame, per_frame_wall = [], []
@@ -106,14 +112,28 @@ def main() -> int:
 
     faceup_acc = totals["faceup_right"] / totals["faceup"]
     fd_acc = totals["pads_right"] / totals["pads"]
-    print(f"scenes: {scenes} (seeds {FIRST_SEED}..{seed - 1}, severity 0..1), median render {statistics.median(render_s) * 1000:.0f} ms")
-    print(f"face-up cards: {totals['faceup']}, right {totals['faceup_right']}, unknown {totals['unknown']}, "
-          f"confident errors {totals['confident_errors']}")
+    print(
+        f"scenes: {scenes} (seeds {FIRST_SEED}..{seed - 1}, severity 0..1), median render {statistics.median(render_s) * 1000:.0f} ms"
+    )
+    print(
+        f"face-up cards: {totals['faceup']}, right {totals['faceup_right']}, unknown {totals['unknown']}, "
+        f"confident errors {totals['confident_errors']}"
+    )
     print(f"pads with cards: {totals['pads']}, face-down count right {totals['pads_right']}")
-    print(f"median time per 1280x720 frame (5 pads, 1 thread): {med * 1000:.1f} ms CPU "
-          f"({statistics.median(per_frame_wall) * 1000:.1f} ms wall on this shared machine)")
-    print(json.dumps({"faceup_accuracy": round(faceup_acc, 5), "confident_errors": totals["confident_errors"],
-                      "facedown_count_accuracy": round(fd_acc, 5), "fps_720p": round(1.0 / med, 1)}))
+    print(
+        f"median time per 1280x720 frame (5 pads, 1 thread): {med * 1000:.1f} ms CPU "
+        f"({statistics.median(per_frame_wall) * 1000:.1f} ms wall on this shared machine)"
+    )
+    print(
+        json.dumps(
+            {
+                "faceup_accuracy": round(faceup_acc, 5),
+                "confident_errors": totals["confident_errors"],
+                "facedown_count_accuracy": round(fd_acc, 5),
+                "fps_720p": round(1.0 / med, 1),
+            }
+        )
+    )
     return 0
 
 

@@ -47,14 +47,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import cv2  # noqa: E402
+import cv2
 
-from vision.photo import scenes_data  # noqa: E402
-from vision.photo.dataset import ENV_VAR, data_dir, load_photos  # noqa: E402
-from vision.photo.images import load_image  # noqa: E402
-from vision.photo.recognise import UNKNOWN, Recogniser, iou, merge  # noqa: E402
-from vision.photo.spec import BACK  # noqa: E402
-from vision.photo.synth import render_photo  # noqa: E402
+from vision.photo import scenes_data
+from vision.photo.dataset import ENV_VAR, data_dir, load_photos
+from vision.photo.images import load_image
+from vision.photo.recognise import UNKNOWN, Recogniser, iou, merge
+from vision.photo.spec import BACK
+from vision.photo.synth import render_photo
 
 SUBSETS = ("dev_single", "dev_multi", "edje", "rf_phone_77xx")
 
@@ -75,8 +75,13 @@ def _score(rows: list[Row]) -> dict:
     tp = sum(len(r.got & r.truth) for r in rows)
     named = sum(len(r.got) for r in rows)
     labelled = sum(len(r.truth) for r in rows)
-    return {"precision": round(tp / named if named else 1.0, 4), "recall": round(tp / labelled if labelled else 1.0, 4),
-            "wrong": named - tp, "named": named, "photos": len(rows)}
+    return {
+        "precision": round(tp / named if named else 1.0, 4),
+        "recall": round(tp / labelled if labelled else 1.0, 4),
+        "wrong": named - tp,
+        "named": named,
+        "photos": len(rows),
+    }
 
 
 def measure_backs(reader, n: int) -> dict:
@@ -86,7 +91,7 @@ def measure_backs(reader, n: int) -> dict:
     found = right = wanted = hit = 0
     for i in range(n):
         rng = random.Random(i)
-        codes = [None] * rng.choice((0, 1, 1, 2, 3)) + ["AS", "7H", "QD", "TC"][:rng.choice((0, 1, 2))]
+        codes = [None] * rng.choice((0, 1, 1, 2, 3)) + ["AS", "7H", "QD", "TC"][: rng.choice((0, 1, 2))]
         photo = render_photo(7_000_000 + i, codes=codes or [None], severity=rng.uniform(0.2, 0.9))
         truth, there = photo.back_boxes(), photo.back_boxes(0.25)
         boxes = [c.box for c in reader.read(photo.image) if c.card == BACK]
@@ -95,8 +100,10 @@ def measure_backs(reader, n: int) -> dict:
         wanted += len(truth)
         hit += sum(any(iou(b, t) >= 0.3 for b in boxes) for t in truth)
     pr, rc = (right / found if found else 1.0), (hit / wanted if wanted else 1.0)
-    print(f"face-down cards on {n} rendered photos: {found} reported, precision {pr:.4f}; "
-          f"{wanted} to find, recall {rc:.4f}")
+    print(
+        f"face-down cards on {n} rendered photos: {found} reported, precision {pr:.4f}; "
+        f"{wanted} to find, recall {rc:.4f}"
+    )
     return {"back_precision": round(pr, 4), "back_recall": round(rc, 4)}
 
 
@@ -105,8 +112,9 @@ def photos_to_read(args) -> list[tuple]:
     out = []
     if "dev" in args.sets:
         for p in load_photos():
-            out.append(("dev_single" if p.shown == 1 else "dev_multi", p.file, p.path, p.heldout, p.in_view, False,
-                        False))
+            out.append(
+                ("dev_single" if p.shown == 1 else "dev_multi", p.file, p.path, p.heldout, p.in_view, False, False)
+            )
     if "multi" in args.sets:
         for p in scenes_data.load_scenes():
             out.append((p.subset, p.file, p.path, p.heldout, p.truth, p.rank_only, p.shows_back))
@@ -116,7 +124,7 @@ def photos_to_read(args) -> list[tuple]:
         by: dict[str, list] = {}
         for o in out:
             by.setdefault(o[0], []).append(o)
-        out = [o for rows in by.values() for o in rows[:args.limit]]
+        out = [o for rows in by.values() for o in rows[: args.limit]]
     return out
 
 
@@ -134,27 +142,61 @@ def make_reader(args):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=None, help=f"single-card photos (default: ${ENV_VAR} or {data_dir()})")
-    ap.add_argument("--multi", type=Path, default=None,
-                    help=f"multi-card photos (default: ${scenes_data.ENV_VAR} or {scenes_data.data_dir()})")
+    ap.add_argument(
+        "--multi",
+        type=Path,
+        default=None,
+        help=f"multi-card photos (default: ${scenes_data.ENV_VAR} or {scenes_data.data_dir()})",
+    )
     ap.add_argument("--sets", default="dev,multi", help="which photo sets: dev, multi or both (%(default)s)")
-    ap.add_argument("--reader", choices=("scene", "photo"), default="scene",
-                    help="scene: camera read's reader (issue 17); photo: the single-card reader of issue 9")
-    ap.add_argument("--scales", default=None, metavar="S,S",
-                    help="scene reader: the detector's scales (default: scene_reader.SCALES), e.g. 1.0,1.8")
+    ap.add_argument(
+        "--reader",
+        choices=("scene", "photo"),
+        default="scene",
+        help="scene: camera read's reader (issue 17); photo: the single-card reader of issue 9",
+    )
+    ap.add_argument(
+        "--scales",
+        default=None,
+        metavar="S,S",
+        help="scene reader: the detector's scales (default: scene_reader.SCALES), e.g. 1.0,1.8",
+    )
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos of each subset (a quick look)")
     ap.add_argument("--heldout-only", action="store_true", help="read only the held-out photos (faster)")
     ap.add_argument("--errors", action="store_true", help="list the held-out photos read wrongly")
-    ap.add_argument("--min-confidence", type=float, default=None, metavar="P",
-                    help="read with this --min-confidence (default: the reader's default)")
-    ap.add_argument("--models", type=Path, default=None, help="read with the networks in this folder "
-                    "(default: the shipped vision/models)")
-    ap.add_argument("--frames", type=int, default=40, metavar="N",
-                    help="time N held-out photos scaled to 1280x720 (default %(default)s; 0: not timed)")
-    ap.add_argument("--sweep", action="store_true",
-                    help="photo reader only: precision and recall on the validation fold of the single-card "
-                         "photos for other --min-confidence values (how its default was chosen)")
-    ap.add_argument("--backs", type=int, default=0, metavar="N",
-                    help="also measure face-down cards found on N rendered photos (default 0: not measured)")
+    ap.add_argument(
+        "--min-confidence",
+        type=float,
+        default=None,
+        metavar="P",
+        help="read with this --min-confidence (default: the reader's default)",
+    )
+    ap.add_argument(
+        "--models",
+        type=Path,
+        default=None,
+        help="read with the networks in this folder (default: the shipped vision/models)",
+    )
+    ap.add_argument(
+        "--frames",
+        type=int,
+        default=40,
+        metavar="N",
+        help="time N held-out photos scaled to 1280x720 (default %(default)s; 0: not timed)",
+    )
+    ap.add_argument(
+        "--sweep",
+        action="store_true",
+        help="photo reader only: precision and recall on the validation fold of the single-card "
+        "photos for other --min-confidence values (how its default was chosen)",
+    )
+    ap.add_argument(
+        "--backs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also measure face-down cards found on N rendered photos (default 0: not measured)",
+    )
     args = ap.parse_args()
     if args.data:
         os.environ[ENV_VAR] = str(args.data)
@@ -180,8 +222,10 @@ def main() -> int:
         if n % 100 == 0:
             print(f"  {n}/{len(todo)} photos", file=sys.stderr, flush=True)
         if args.errors and heldout and got != truth:
-            print(f"  {file}: read {sorted(got)}, truth {sorted(truth)}"
-                  + (f"; WRONG {sorted(got - truth)}" if got - truth else ""))
+            print(
+                f"  {file}: read {sorted(got)}, truth {sorted(truth)}"
+                + (f"; WRONG {sorted(got - truth)}" if got - truth else "")
+            )
 
     result: dict = {"reader": args.reader}
     for subset in SUBSETS:
@@ -190,18 +234,22 @@ def main() -> int:
             continue
         held, every = _score([r for r in part if r.heldout]), _score(part)
         ms = statistics.median(r.ms for r in part)
-        print(f"{subset:>14}: held out ({held['photos']} photos) precision {held['precision']:.4f} "
-              f"recall {held['recall']:.4f}, {held['wrong']} wrong of {held['named']} named; "
-              f"all ({every['photos']}) precision {every['precision']:.4f} recall {every['recall']:.4f}, "
-              f"{every['wrong']} wrong of {every['named']}; {ms:.0f} ms a photo")
+        print(
+            f"{subset:>14}: held out ({held['photos']} photos) precision {held['precision']:.4f} "
+            f"recall {held['recall']:.4f}, {held['wrong']} wrong of {held['named']} named; "
+            f"all ({every['photos']}) precision {every['precision']:.4f} recall {every['recall']:.4f}, "
+            f"{every['wrong']} wrong of {every['named']}; {ms:.0f} ms a photo"
+        )
         result.update({f"{subset}_{k}": v for k, v in held.items()})
         result.update({f"{subset}_all_{k}": every[k] for k in ("precision", "recall", "wrong", "named")})
         result[f"{subset}_ms"] = round(ms, 1)
         # No face-down card is labelled in these photos: every "back" reported there is wrong.
         nobacks = [r for r in part if r.heldout and not r.shows_back]
         result[f"{subset}_false_backs"] = sum(r.backs for r in nobacks)
-        print(f"{'':>16}face-down cards reported in the {len(nobacks)} held-out photos that show none: "
-              f"{result[f'{subset}_false_backs']}")
+        print(
+            f"{'':>16}face-down cards reported in the {len(nobacks)} held-out photos that show none: "
+            f"{result[f'{subset}_false_backs']}"
+        )
     # The keys of issue 9's benchmark: single-card and every dev photo, held out.
     for key, subsets in (("", ("dev_single",)), ("all_", ("dev_single", "dev_multi"))):
         part = [r for r in rows if r.subset in subsets]
@@ -210,12 +258,13 @@ def main() -> int:
             result.update({f"{key}heldout_precision": held["precision"], f"{key}heldout_recall": held["recall"]})
     held = [r for r in rows if r.heldout]
     wrong, named = sum(len(r.got - r.truth) for r in held), sum(len(r.got) for r in held)
-    print(f"held out, every subset: {wrong} wrong cards of {named} named "
-          f"({wrong / max(named, 1):.4f}; target below 0.01)")
+    print(
+        f"held out, every subset: {wrong} wrong cards of {named} named ({wrong / max(named, 1):.4f}; target below 0.01)"
+    )
     result.update({"heldout_wrong": wrong, "heldout_named": named})
     result["ms_per_photo"] = round(statistics.median(r.ms for r in rows), 1)
     if args.frames:
-        frames = [p for p in todo if p[3] and p[0] in ("edje", "rf_phone_77xx", "dev_multi")][:args.frames]
+        frames = [p for p in todo if p[3] and p[0] in ("edje", "rf_phone_77xx", "dev_multi")][: args.frames]
         times = []
         for p in frames:
             img = cv2.resize(load_image(p[2]), (1280, 720), interpolation=cv2.INTER_LINEAR)
@@ -224,18 +273,31 @@ def main() -> int:
             times.append((time.process_time() - t) * 1000)
         if times:
             result["ms_per_frame_720p"] = round(statistics.median(times), 1)
-            print(f"1280x720 frames ({len(times)} held-out photos scaled): "
-                  f"median {result['ms_per_frame_720p']:.0f} ms, "
-                  f"slowest {max(times):.0f} ms (CPU, one thread)")
+            print(
+                f"1280x720 frames ({len(times)} held-out photos scaled): "
+                f"median {result['ms_per_frame_720p']:.0f} ms, "
+                f"slowest {max(times):.0f} ms (CPU, one thread)"
+            )
     if args.sweep and args.reader == "photo":
         val = [p for p in load_photos() if p.validation and p.shown == 1]
         reads = [(p, reader.read_indices(load_image(p.path))) for p in val]
         for t in (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99):
-            sweep = [Row("", "", False, frozenset(c.card for c in merge(r, t, reader.confidence) if c.card != UNKNOWN),
-                         frozenset(p.in_view), 0.0) for p, r in reads]
+            sweep = [
+                Row(
+                    "",
+                    "",
+                    False,
+                    frozenset(c.card for c in merge(r, t, reader.confidence) if c.card != UNKNOWN),
+                    frozenset(p.in_view),
+                    0.0,
+                )
+                for p, r in reads
+            ]
             s = _score(sweep)
-            print(f"  validation fold, single-card, --min-confidence {t:.2f}: precision {s['precision']:.4f} "
-                  f"recall {s['recall']:.4f} ({s['photos']} photos)")
+            print(
+                f"  validation fold, single-card, --min-confidence {t:.2f}: precision {s['precision']:.4f} "
+                f"recall {s['recall']:.4f} ({s['photos']} photos)"
+            )
     if args.backs:
         result.update(measure_backs(reader, args.backs))
     print(json.dumps(result))

@@ -22,6 +22,7 @@ def make_server(tmp_path):
 @pytest.fixture(scope="module")
 def chromium():
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         ctx = launch_chromium(p)
         yield ctx

@@ -19,15 +19,22 @@ from pathlib import Path
 
 from dashboard.tablelog import read_actions
 from table_controller.rules.actions import parse_action
-from table_controller.store import SQLiteStore
 from table_controller.rules.engine import Engine
+from table_controller.store import SQLiteStore
 from table_controller.views import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "table_controller.app.cli"]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 CARD_RE = re.compile(r'"([2-9TJQKA][SHDC])"')
 PRETTY_RE = re.compile(r"(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")
 SUIT_OF = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
@@ -42,8 +49,17 @@ def free_port() -> int:
 class Server:
     """``chicago-table demo`` (or ``serve``) in a subprocess; restartable on the same data."""
 
-    def __init__(self, data: Path, command: str = "demo", pace: float = 0.05, delay: float = 2.0,
-                 seed: int = 1, extra: tuple[str, ...] = (), direct: bool = True, port: int | None = None):
+    def __init__(
+        self,
+        data: Path,
+        command: str = "demo",
+        pace: float = 0.05,
+        delay: float = 2.0,
+        seed: int = 1,
+        extra: tuple[str, ...] = (),
+        direct: bool = True,
+        port: int | None = None,
+    ):
         self.data = Path(data)
         self.command = command
         self.pace, self.delay, self.seed, self.extra, self.direct = pace, delay, seed, extra, direct
@@ -58,15 +74,16 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         args = CLI + [self.command, "--port", str(self.port), "--data", str(self.data)]
         if self.delay is not None:
             args += ["--broadcast-delay", str(self.delay)]
         if self.command == "demo":
             args += ["--pace", str(self.pace), "--seed", str(self.seed)] + (["--direct"] if self.direct else [])
         args += list(self.extra)
-        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, start_new_session=True)
+        self.proc = subprocess.Popen(
+            args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -142,8 +159,8 @@ def cards_in_text(text: str) -> set[str]:
 def launch_chromium(playwright):
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     return playwright.chromium.launch_persistent_context(
-        profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-        viewport={"width": 1280, "height": 900})
+        profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}
+    )
 
 
 class StalledClient:
@@ -152,12 +169,17 @@ class StalledClient:
 
     def __init__(self, host: str, port: int, path: str):
         import base64
+
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
         self.sock.connect((host, port))
         key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        self.sock.sendall(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
         head = b""
         while b"\r\n\r\n" not in head:
             head += self.sock.recv(1)  # byte by byte: read the handshake and nothing more
@@ -170,7 +192,7 @@ class StalledClient:
         while True:
             try:
                 chunk = self.sock.recv(1 << 20)
-            except socket.timeout:
+            except TimeoutError:
                 break
             if not chunk:
                 break
@@ -180,11 +202,11 @@ class StalledClient:
             opcode, n = data[i] & 0x0F, data[i + 1] & 0x7F
             i += 2
             if n == 126:
-                n, i = int.from_bytes(data[i:i + 2], "big"), i + 2
+                n, i = int.from_bytes(data[i : i + 2], "big"), i + 2
             elif n == 127:
-                n, i = int.from_bytes(data[i:i + 8], "big"), i + 8
+                n, i = int.from_bytes(data[i : i + 8], "big"), i + 8
             if opcode == 1:
-                out.append(data[i:i + n].decode())
+                out.append(data[i : i + n].decode())
             i += n
         return out
 

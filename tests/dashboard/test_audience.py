@@ -24,8 +24,11 @@ from .harness import ROOT, Server
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "build" / "screenshots"
-SCRIPT = [x for x in (ROOT / "table_controller" / "examples" / "full_table.jsonl").read_text().splitlines()
-          if x.strip() and not x.lstrip().startswith("#")]
+SCRIPT = [
+    x
+    for x in (ROOT / "table_controller" / "examples" / "full_table.jsonl").read_text().splitlines()
+    if x.strip() and not x.lstrip().startswith("#")
+]
 ACTIONS = [json.loads(x) for x in SCRIPT]
 GAMES = [i for i, a in enumerate(ACTIONS) if a["do"] == "game"]
 CHICAGO = next(i for i, a in enumerate(ACTIONS) if a["do"] == "chicago" and a["say"])
@@ -35,8 +38,10 @@ HALL = {"width": 1920, "height": 1080}
 DELAY, GAP = 16.0, 8.0  # the broadcast delay, and how long the last card of the Chicago deal waits
 PHONE = {"width": 390, "height": 844}
 # a stand-in for the table camera's picture, for the overlay "over a test picture"
-CAMERA = ("radial-gradient(ellipse 46% 38% at 50% 52%, #2f7d3b 0 96%, #6b4a2b 97% 100%, transparent 101%),"
-          " linear-gradient(160deg, #3b3f46, #15171b)")
+CAMERA = (
+    "radial-gradient(ellipse 46% 38% at 50% 52%, #2f7d3b 0 96%, #6b4a2b 97% 100%, transparent 101%),"
+    " linear-gradient(160deg, #3b3f46, #15171b)"
+)
 
 # Every text node's boxes; two from different nodes must not meet, and none may leave the page
 # sideways (a phone that scrolls sideways hides the score).
@@ -157,12 +162,16 @@ def test_start_of_the_table(table, chromium):
         check(page, name)
         assert page.locator("#scores > li[data-player]").count() == 4
         assert "#" not in page.inner_text("#aud-head")  # no seq number for the audience
-    assert bc.evaluate("[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.documentElement)"
-                       ".backgroundColor]") == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]  # OBS keys nothing out
+    assert bc.evaluate(
+        "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.documentElement).backgroundColor]"
+    ) == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]  # OBS keys nothing out
     check(bc, "overlay-1-start", overlay=True)
     # English on request, the same page otherwise
     en = open_view(chromium, s, "public", PHONE, "&lang=en")
-    assert en.inner_text("#where") == "Game 1 of 3 \u00b7 Deal 1" and en.locator("#standings th").first.inner_text() == "Rank"
+    assert (
+        en.inner_text("#where") == "Game 1 of 3 \u00b7 Deal 1"
+        and en.locator("#standings th").first.inner_text() == "Rank"
+    )
     check(en, "phone-1-start-en")
     # the centre of the frame is the camera's: no box of the overlay covers it
     assert bc.evaluate("""() => [...document.querySelectorAll('#app *')].every(el => {
@@ -196,8 +205,11 @@ def test_mid_deal_with_a_chicago_and_hands_after_the_deal(table, chromium):
     time.sleep(max(0.0, GAP - (time.monotonic() - posted)))
     post(s, ACTIONS[mid:CHICAGO_END])  # the deal ends at the live table
     # the delayed frames of the deal now come with the hands, the Chicago still in play
-    bc.wait_for_function("() => document.querySelectorAll('.seat .hand .cards .card').length >= 10 "
-                         "&& !!document.getElementById('chicago-banner')", timeout=60_000)
+    bc.wait_for_function(
+        "() => document.querySelectorAll('.seat .hand .cards .card').length >= 10 "
+        "&& !!document.getElementById('chicago-banner')",
+        timeout=60_000,
+    )
     names = bc.eval_on_selector_all(".seat .hand-name", "els => els.map(e => e.textContent)")
     assert any(n for n in names) and all("_" not in n for n in names), names
     check(bc, "overlay-2-chicago-mid-deal", overlay=True)
@@ -218,7 +230,7 @@ def test_game_end(table, chromium):
         assert standings_order(page) == ranking(GAMES[1])
         assert page.locator("#results li").count() == 1
     check(bc, "overlay-3-game-end", overlay=True)
-    _, doc = replay_lines(SCRIPT[:GAMES[1]])
+    _, doc = replay_lines(SCRIPT[: GAMES[1]])
     assert bc.inner_text("#endcard .ec-winner").endswith(doc["games"][0]["winner"])
 
 

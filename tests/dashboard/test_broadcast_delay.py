@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dashboard.delay import CHECKPOINT_EVERY, BroadcastDelay
 from dashboard.table_files import open_table
@@ -80,6 +81,7 @@ def test_a_wall_clock_step_either_way_releases_nothing_d13(tmp_path, monkeypatch
         assert [json.loads(t)["seq"] for t in _drain(bc)] == [hub.seq]
         hub.log.close()
         hub.delay.close()
+
     asyncio.run(run())
 
 
@@ -113,8 +115,13 @@ def test_a_killed_server_holds_every_frame_for_the_rest_of_its_delay_d13(tmp_pat
     it still owed, and no later than one checkpoint interval after.  ``tail``: seconds
     between the last checkpoint and the kill."""
     path, delay = tmp_path / "broadcast.sqlite", 10.0
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(delay)], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(path), str(delay)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
     def send(**cmd) -> None:
         child.stdin.write(json.dumps(cmd) + "\n")
@@ -179,13 +186,14 @@ def test_frames_of_the_old_wall_clock_format_are_never_shown_early(tmp_path):
         hub.log.close()
         hub.delay.close()
         return hub.seq
+
     seq = asyncio.run(play())
     (data / "broadcast.sqlite").unlink()
     db = sqlite3.connect(data / "broadcast.sqlite")
     db.execute("CREATE TABLE frames (seq INTEGER PRIMARY KEY, at REAL NOT NULL, body TEXT NOT NULL)")
     db.execute("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     db.execute("INSERT INTO settings VALUES ('delay', '30.0')")
-    db.execute("INSERT INTO frames VALUES (?, 0.0, '{\"hands\": \"long due by the wall clock\"}')", (seq,))
+    db.execute('INSERT INTO frames VALUES (?, 0.0, \'{"hands": "long due by the wall clock"}\')', (seq,))
     db.commit()
     db.close()
     mono = FakeClock(0.0)
@@ -198,10 +206,14 @@ def test_frames_of_the_old_wall_clock_format_are_never_shown_early(tmp_path):
     hub.delay.close()
 
 
-STEPS = st.lists(st.one_of(
-    st.just(("push",)),
-    st.tuples(st.just("wait"), st.floats(0.0, 4.0)),
-    st.tuples(st.sampled_from(["crash", "restart"]), st.floats(-1e6, 1e6))), max_size=40)
+STEPS = st.lists(
+    st.one_of(
+        st.just(("push",)),
+        st.tuples(st.just("wait"), st.floats(0.0, 4.0)),
+        st.tuples(st.sampled_from(["crash", "restart"]), st.floats(-1e6, 1e6)),
+    ),
+    max_size=40,
+)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -28,7 +28,8 @@ import json
 import random
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dashboard.table_files import open_table
 from dashboard.tablelog import read_actions
@@ -130,8 +131,9 @@ class Viewer:
                 self.found.append((m["_moment"], "text", sorted(leaked)))
 
 
-async def _watch_table(data: Path, actions, seed: int, restart_at: int | None = None,
-                       reveal_every: int | None = None, delay: float = 4.0) -> Viewer:
+async def _watch_table(
+    data: Path, actions, seed: int, restart_at: int | None = None, reveal_every: int | None = None, delay: float = 4.0
+) -> Viewer:
     """Play ``actions`` (an iterator over the engine, or a script) through the hub, the fake
     monotonic clock moving 0.1-1.5 s between actions; the viewer attacks at every moment.
     ``reveal_every``: the TL reveals a hand (for a dispute) every so many actions."""
@@ -189,6 +191,7 @@ def _bots(seed: int, limit: int):
             if a is None:
                 return
             yield a
+
     return actions
 
 
@@ -197,34 +200,42 @@ def _script(path: Path, limit: int):
         lines = [ln for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
         for ln in lines[:limit]:
             yield parse_action(json.loads(ln))
+
     return actions
 
 
 def _assert_nothing_found(viewer: Viewer) -> None:
     assert viewer.trick_moments > 50, "the table never reached trick play: nothing was attacked"
     assert len(viewer.broadcast) > 20
-    assert not viewer.found, (f"{len(viewer.found)} live hidden cards worked out; all hands in "
-                              f"{viewer.all_hands_known}/{viewer.trick_moments} trick moments; first {viewer.found[:5]}")
+    assert not viewer.found, (
+        f"{len(viewer.found)} live hidden cards worked out; all hands in "
+        f"{viewer.all_hands_known}/{viewer.trick_moments} trick moments; first {viewer.found[:5]}"
+    )
 
 
 def test_no_live_hand_from_delayed_frames_and_live_plays_full_table_example_d13(tmp_path):
     """The example table (full_table.jsonl, its first game) through the hub; the TL reveals
     hands for disputes now and then (the TL's view only)."""
-    viewer = asyncio.run(_watch_table(tmp_path, _script(EXAMPLES / "full_table.jsonl", 420), seed=1,
-                                      reveal_every=25))
+    viewer = asyncio.run(_watch_table(tmp_path, _script(EXAMPLES / "full_table.jsonl", 420), seed=1, reveal_every=25))
     _assert_nothing_found(viewer)
     # the frames of ended deals did go out whole: the attack had hands to work with
     assert any(p["hand"] for m in viewer.broadcast for p in m["state"]["players"])
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(bot=st.integers(0, 10_000), timing=st.integers(0, 10_000), restart_at=st.integers(20, 280),
-       delay=st.sampled_from([1.0, 4.0, 15.0]))
-def test_no_live_hand_from_delayed_frames_and_live_plays_bots_with_a_restart_d13(tmp_path_factory, bot, timing,
-                                                                                 restart_at, delay):
+@given(
+    bot=st.integers(0, 10_000),
+    timing=st.integers(0, 10_000),
+    restart_at=st.integers(20, 280),
+    delay=st.sampled_from([1.0, 4.0, 15.0]),
+)
+def test_no_live_hand_from_delayed_frames_and_live_plays_bots_with_a_restart_d13(
+    tmp_path_factory, bot, timing, restart_at, delay
+):
     """Bots, restarted once (new hub, monotonic clock from 0) wherever it falls."""
-    viewer = asyncio.run(_watch_table(tmp_path_factory.mktemp("t"), _bots(bot, 300), seed=timing,
-                                      restart_at=restart_at, delay=delay))
+    viewer = asyncio.run(
+        _watch_table(tmp_path_factory.mktemp("t"), _bots(bot, 300), seed=timing, restart_at=restart_at, delay=delay)
+    )
     _assert_nothing_found(viewer)
     assert any(p["hand"] for m in viewer.broadcast for p in m["state"]["players"])  # ended deals: shown
 
@@ -233,16 +244,32 @@ def test_the_broadcast_token_opens_nothing_live_d13(make_server):
     """Besides its delayed stream the broadcast role gets nothing: no history, audit trail,
     protocol or table list, no action; its page carries no state."""
     import httpx
+
     s = make_server(command="demo", pace=0.001, delay=60)
     token = {"token": s.token("broadcast")}
-    for path in ("/api/history", "/api/audit", "/api/protocol.pdf", "/api/protocol.html", "/api/tables",
-                 "/revisor", "/tl", "/public", "/dealer", "/protocol", "/hall"):
+    for path in (
+        "/api/history",
+        "/api/audit",
+        "/api/protocol.pdf",
+        "/api/protocol.html",
+        "/api/tables",
+        "/revisor",
+        "/tl",
+        "/public",
+        "/dealer",
+        "/protocol",
+        "/hall",
+    ):
         r = httpx.get(s.base + path, params=token, timeout=10)
         assert r.status_code == 403, (path, r.status_code)
         assert not cards_in_text(r.text), path
-    for path, body in (("/api/action", {"do": "play", "player": "Anna", "card": "AS"}),
-                       ("/api/correct", {"text": "dismiss 1"}), ("/api/reveal", {"player": "Anna", "reason": "x"}),
-                       ("/api/hide", {}), ("/api/pause", {})):
+    for path, body in (
+        ("/api/action", {"do": "play", "player": "Anna", "card": "AS"}),
+        ("/api/correct", {"text": "dismiss 1"}),
+        ("/api/reveal", {"player": "Anna", "reason": "x"}),
+        ("/api/hide", {}),
+        ("/api/pause", {}),
+    ):
         r = httpx.post(s.base + path, params=token, json=body, timeout=10)
         assert r.status_code == 403, (path, r.status_code)
         assert not cards_in_text(r.text), path

@@ -14,8 +14,14 @@ from .harness import cards_in_text, public_cards_by_seq
 
 pytestmark = pytest.mark.browser
 
-VIEWS = (("revisor", "revisor"), ("tl", "tl"), ("public", "public"), ("dealer", "dealer"),
-         ("broadcast", "broadcast"), ("protocol", "revisor"))
+VIEWS = (
+    ("revisor", "revisor"),
+    ("tl", "tl"),
+    ("public", "public"),
+    ("dealer", "dealer"),
+    ("broadcast", "broadcast"),
+    ("protocol", "revisor"),
+)
 
 
 def seq_of(page) -> int:
@@ -81,9 +87,12 @@ def test_revisor_answers_the_chicago_round_by_clicks(make_server, chromium):
         asked = page.locator("#asking").inner_text()
         page.click("#chicago-yes" if say else "#chicago-no")
         answers.append((asked, say))
-        page.wait_for_function(f"() => !document.querySelector('#chicago-round') || "
-                               f"document.querySelector('#asking').textContent !== {json.dumps(asked)} || "
-                               f"Number(document.body.dataset.seq) > {seq_of(page)}", timeout=10_000)
+        page.wait_for_function(
+            f"() => !document.querySelector('#chicago-round') || "
+            f"document.querySelector('#asking').textContent !== {json.dumps(asked)} || "
+            f"Number(document.body.dataset.seq) > {seq_of(page)}",
+            timeout=10_000,
+        )
     recorded = [(a["player"], a["say"]) for a in s.actions() if a["do"] == "chicago"]
     assert recorded[:2] == answers
 
@@ -93,8 +102,14 @@ def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_s
     # a delay longer than a deal at this pace: the overlay shows hands of ended deals (d13)
     s = make_server(pace=0.004, delay=2.0, seed=5)
     pages = {}
-    for view, role in (("revisor", "revisor"), ("public", "public"), ("dealer", "dealer"), ("tl", "tl"),
-                       ("protocol", "revisor"), ("broadcast", "broadcast")):
+    for view, role in (
+        ("revisor", "revisor"),
+        ("public", "public"),
+        ("dealer", "dealer"),
+        ("tl", "tl"),
+        ("protocol", "revisor"),
+        ("broadcast", "broadcast"),
+    ):
         pages[view] = chromium.new_page()
         pages[view].goto(s.url(view, role))
     samples: dict[str, list[tuple[int, str]]] = {v: [] for v in pages}
@@ -102,9 +117,11 @@ def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_s
     over = False
     while not over and time.monotonic() < deadline:
         for view, page in pages.items():
-            seq, hseq, html = page.evaluate("() => [Number(document.body.dataset.seq ?? -99), "
-                                            "Number(document.querySelector('#history')?.dataset.seq ?? -99), "
-                                            "document.documentElement.outerHTML]")
+            seq, hseq, html = page.evaluate(
+                "() => [Number(document.body.dataset.seq ?? -99), "
+                "Number(document.querySelector('#history')?.dataset.seq ?? -99), "
+                "document.documentElement.outerHTML]"
+            )
             samples[view].append((seq, hseq, html))
             if view == "public" and 'data-phase="table_over"' in html:
                 over = True
@@ -158,9 +175,12 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     for _ in range(50):  # pause at a moment when Anna holds cards (not after her last trick)
         tl.click("#pause")
         tl.wait_for_selector("#paused")
-        if tl.get_attribute("#phase", "data-phase").startswith(("exchange", "tricks", "chicago")) and \
-                int(tl.get_attribute(anna, "data-held") or 0) > 0 and \
-                tl.locator(f'{anna} .dead').count() == 0 and tl.locator(f'{anna} .out').count() == 0:
+        if (
+            tl.get_attribute("#phase", "data-phase").startswith(("exchange", "tricks", "chicago"))
+            and int(tl.get_attribute(anna, "data-held") or 0) > 0
+            and tl.locator(f"{anna} .dead").count() == 0
+            and tl.locator(f"{anna} .out").count() == 0
+        ):
             break
         tl.click("#resume")
         tl.wait_for_selector("#paused", state="detached")
@@ -178,7 +198,9 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     assert any(e["what"] == "reveal" and e["player"] == "Anna" and e["reason"] == "dispute: card seen" for e in audit)
     assert any(e["what"] == "pause" for e in audit) and any(e["what"] == "resume" for e in audit)
     rev_cards = rev.evaluate("() => document.querySelectorAll('[data-card]').length")
-    rev_public = rev.evaluate("() => document.querySelectorAll('.played [data-card], #trick [data-card], #open-card [data-card]').length")
+    rev_public = rev.evaluate(
+        "() => document.querySelectorAll('.played [data-card], #trick [data-card], #open-card [data-card]').length"
+    )
     assert rev_cards == rev_public  # the Revisor's page shows only cards on the table
 
 

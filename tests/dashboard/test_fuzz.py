@@ -13,7 +13,8 @@ import os
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from table_controller.store import SQLiteStore
 
@@ -21,37 +22,117 @@ from .harness import Server
 
 REQUESTS = int(os.environ.get("HTTP_FUZZ_REQUESTS", "1000"))
 ROLES = ("tl", "revisor", "public", "dealer", "broadcast", None, "wrong")
-KINDS = ("table", "game", "deal", "discard", "open", "receive", "quads", "chicago", "play", "retract",
-         "timeout", "time_call", "penalty", "adjust")
-KEYS = ("do", "player", "players", "seats", "button", "hands", "cards", "card", "take", "choice", "say",
-        "clock", "kind", "points", "reason", "ruleset", "dealer", "options", "text")
+KINDS = (
+    "table",
+    "game",
+    "deal",
+    "discard",
+    "open",
+    "receive",
+    "quads",
+    "chicago",
+    "play",
+    "retract",
+    "timeout",
+    "time_call",
+    "penalty",
+    "adjust",
+)
+KEYS = (
+    "do",
+    "player",
+    "players",
+    "seats",
+    "button",
+    "hands",
+    "cards",
+    "card",
+    "take",
+    "choice",
+    "say",
+    "clock",
+    "kind",
+    "points",
+    "reason",
+    "ruleset",
+    "dealer",
+    "options",
+    "text",
+)
 PLAYERS = ("Anna", "Bo", "Cilla", "Dan")
 CARDS = [r + s for r in "23456789TJQKA" for s in "SHDC"]
 
-scalar = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.floats(allow_nan=False),
-                   st.text(max_size=30), st.sampled_from(PLAYERS + tuple(CARDS) + KINDS))
-anyjson = st.recursive(scalar, lambda inner: st.one_of(st.lists(inner, max_size=6),
-                                                       st.dictionaries(st.text(max_size=10), inner, max_size=6)),
-                       max_leaves=30)
-plausible = st.one_of(anyjson, st.sampled_from(PLAYERS), st.lists(st.sampled_from(CARDS), max_size=6),
-                      st.dictionaries(st.sampled_from(PLAYERS), st.lists(st.sampled_from(CARDS), max_size=6), max_size=4),
-                      st.integers(-300, 300), st.booleans(), st.lists(st.sampled_from(PLAYERS), max_size=5, unique=True))
-action = st.fixed_dictionaries({"do": st.one_of(st.sampled_from(KINDS), anyjson)},
-                               optional={k: plausible for k in KEYS if k != "do"})
+scalar = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=False),
+    st.text(max_size=30),
+    st.sampled_from(PLAYERS + tuple(CARDS) + KINDS),
+)
+anyjson = st.recursive(
+    scalar,
+    lambda inner: st.one_of(st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=10), inner, max_size=6)),
+    max_leaves=30,
+)
+plausible = st.one_of(
+    anyjson,
+    st.sampled_from(PLAYERS),
+    st.lists(st.sampled_from(CARDS), max_size=6),
+    st.dictionaries(st.sampled_from(PLAYERS), st.lists(st.sampled_from(CARDS), max_size=6), max_size=4),
+    st.integers(-300, 300),
+    st.booleans(),
+    st.lists(st.sampled_from(PLAYERS), max_size=5, unique=True),
+)
+action = st.fixed_dictionaries(
+    {"do": st.one_of(st.sampled_from(KINDS), anyjson)}, optional={k: plausible for k in KEYS if k != "do"}
+)
 POSTS = ("/api/action", "/api/correct", "/api/pause", "/api/resume", "/api/reveal", "/api/hide")
-GETS = ("/", "/revisor", "/tl", "/public", "/dealer", "/broadcast", "/protocol", "/hall", "/nope",
-        "/static/common.js", "/static/nope.js", "/api/history", "/api/tables", "/api/audit", "/api/protocol.html")
+GETS = (
+    "/",
+    "/revisor",
+    "/tl",
+    "/public",
+    "/dealer",
+    "/broadcast",
+    "/protocol",
+    "/hall",
+    "/nope",
+    "/static/common.js",
+    "/static/nope.js",
+    "/api/history",
+    "/api/tables",
+    "/api/audit",
+    "/api/protocol.html",
+)
 request = st.one_of(
     st.tuples(st.just("POST"), st.just("/api/action"), st.sampled_from(ROLES), action),
     st.tuples(st.just("POST"), st.sampled_from(POSTS), st.sampled_from(ROLES), anyjson),
-    st.tuples(st.just("POST"), st.just("/api/correct"), st.sampled_from(ROLES),
-              st.fixed_dictionaries({"text": st.one_of(
-                  st.text(max_size=60), st.builds(lambda n, c: f"the card at pad {n} is {c}", st.integers(-5, 9),
-                                                  st.sampled_from(CARDS + ["ZZ"])),
-                  st.builds(lambda n: f"dismiss {n}", st.integers(-10, 10**60)))})),
-    st.tuples(st.just("POST"), st.builds(lambda n: f"/api/alerts/{n}/resolve", st.one_of(
-        st.integers(-10, 10**80), st.text(alphabet="0123456789abc-", min_size=1, max_size=20))),
-        st.sampled_from(ROLES), anyjson),
+    st.tuples(
+        st.just("POST"),
+        st.just("/api/correct"),
+        st.sampled_from(ROLES),
+        st.fixed_dictionaries(
+            {
+                "text": st.one_of(
+                    st.text(max_size=60),
+                    st.builds(
+                        lambda n, c: f"the card at pad {n} is {c}", st.integers(-5, 9), st.sampled_from(CARDS + ["ZZ"])
+                    ),
+                    st.builds(lambda n: f"dismiss {n}", st.integers(-10, 10**60)),
+                )
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("POST"),
+        st.builds(
+            lambda n: f"/api/alerts/{n}/resolve",
+            st.one_of(st.integers(-10, 10**80), st.text(alphabet="0123456789abc-", min_size=1, max_size=20)),
+        ),
+        st.sampled_from(ROLES),
+        anyjson,
+    ),
     st.tuples(st.just("RAW"), st.sampled_from(POSTS), st.sampled_from(ROLES), st.binary(max_size=300)),
     st.tuples(st.just("GET"), st.sampled_from(GETS), st.sampled_from(ROLES), st.none()),
 )
@@ -81,8 +162,7 @@ def test_random_requests_never_get_a_5xx_and_a_refusal_changes_nothing(fuzz_serv
     tokens["wrong"] = "not-a-token"
     counts: dict[int, int] = {}
 
-    @settings(max_examples=REQUESTS, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=REQUESTS, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(req=request)
     def one(req):
         method, path, role, body = req
@@ -93,8 +173,9 @@ def test_random_requests_never_get_a_5xx_and_a_refusal_changes_nothing(fuzz_serv
         elif method == "RAW":
             r = client.post(path, params=params, content=body, headers={"content-type": "application/json"})
         else:
-            r = client.post(path, params=params, content=json.dumps(body).encode(),
-                            headers={"content-type": "application/json"})
+            r = client.post(
+                path, params=params, content=json.dumps(body).encode(), headers={"content-type": "application/json"}
+            )
         counts[r.status_code] = counts.get(r.status_code, 0) + 1
         assert r.status_code < 500, (req, r.status_code, r.text[:300])
         assert "Traceback" not in r.text

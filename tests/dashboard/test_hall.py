@@ -28,8 +28,13 @@ def test_peer_addresses_are_checked():
 
 
 def test_serve_refuses_a_bad_peer_with_a_clear_message(tmp_path):
-    r = subprocess.run(CLI + ["serve", "--data", str(tmp_path / "t"), "--port", str(free_port()),
-                              "--peer", "table2:8080"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        CLI + ["serve", "--data", str(tmp_path / "t"), "--port", str(free_port()), "--peer", "table2:8080"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2
     assert "http://HOST:PORT" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "t").exists()  # nothing created on a bad command line
@@ -47,11 +52,16 @@ def test_the_hall_shows_every_table_live_and_a_table_that_is_down(make_server, c
     tokens = tmp_path / "event-tokens.json"
     port1 = free_port()
     # the tables name each other (README): table 2 takes table 1's hall page as an origin
-    second = make_server(pace=0.05, seed=2, extra=("--tokens", str(tokens), "--name", "Table 2",
-                                                   "--peer", f"http://127.0.0.1:{port1}"))
+    second = make_server(
+        pace=0.05, seed=2, extra=("--tokens", str(tokens), "--name", "Table 2", "--peer", f"http://127.0.0.1:{port1}")
+    )
     dead = f"http://127.0.0.1:{free_port()}"  # a table whose Pi is off
-    first = make_server(pace=0.05, seed=1, port=port1, extra=("--tokens", str(tokens), "--name", "Table 1",
-                                                              "--peer", second.base, "--peer", dead))
+    first = make_server(
+        pace=0.05,
+        seed=1,
+        port=port1,
+        extra=("--tokens", str(tokens), "--name", "Table 1", "--peer", second.base, "--peer", dead),
+    )
     tl = json.loads(tokens.read_text())["tl"]
     # the hall is the TL's alone
     assert _get(f"{first.base}/hall?token={json.loads(tokens.read_text())['revisor']}")[0] == 403
@@ -72,30 +82,42 @@ def test_the_hall_shows_every_table_live_and_a_table_that_is_down(make_server, c
     assert gone.get_attribute("data-state") == "offline"
     # both panels follow their own table live
     seq = int(there.get_attribute("data-seq"))
-    page.wait_for_function(f"() => Number(document.querySelector('.hall-table[data-base=\"{second.base}\"]')"
-                           f".dataset.seq) > {seq}", timeout=20000)
+    page.wait_for_function(
+        f"() => Number(document.querySelector('.hall-table[data-base=\"{second.base}\"]').dataset.seq) > {seq}",
+        timeout=20000,
+    )
     assert here.locator("[data-player]").count() >= 3 and there.locator("[data-player]").count() >= 3
 
     # a rejected entry at table 2 lands in the hall's alert queue
     rev2 = json.loads(tokens.read_text())["revisor"]
-    req = urllib.request.Request(f"{second.base}/api/action?token={rev2}", method="POST",
-                                 data=json.dumps({"do": "discard", "player": "Nobody", "cards": []}).encode(),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        f"{second.base}/api/action?token={rev2}",
+        method="POST",
+        data=json.dumps({"do": "discard", "player": "Nobody", "cards": []}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with pytest.raises(urllib.error.HTTPError):
         urllib.request.urlopen(req, timeout=10)
-    page.wait_for_function(f"() => Number(document.querySelector('.hall-table[data-base=\"{second.base}\"]')"
-                           ".dataset.alerts) >= 1", timeout=20000)
+    page.wait_for_function(
+        f"() => Number(document.querySelector('.hall-table[data-base=\"{second.base}\"]').dataset.alerts) >= 1",
+        timeout=20000,
+    )
     assert "avvisad" in there.locator(".hall-alerts").inner_text()  # Swedish by default (issue 18)
 
     # table 2 crashes: its panel goes offline, table 1 plays on; back up, it is live again
     second.stop()
-    page.wait_for_function(f"() => document.querySelector('.hall-table[data-base=\"{second.base}\"]')"
-                           ".dataset.state === 'offline'", timeout=20000)
+    page.wait_for_function(
+        f"() => document.querySelector('.hall-table[data-base=\"{second.base}\"]').dataset.state === 'offline'",
+        timeout=20000,
+    )
     seq = int(here.get_attribute("data-seq"))
-    page.wait_for_function(f"() => Number(document.querySelector('.hall-table[data-base=\"here\"]').dataset.seq) > {seq}",
-                           timeout=20000)
+    page.wait_for_function(
+        f"() => Number(document.querySelector('.hall-table[data-base=\"here\"]').dataset.seq) > {seq}", timeout=20000
+    )
     second.start()
-    page.wait_for_function(f"() => document.querySelector('.hall-table[data-base=\"{second.base}\"]')"
-                           ".dataset.state === 'live'", timeout=30000)
+    page.wait_for_function(
+        f"() => document.querySelector('.hall-table[data-base=\"{second.base}\"]').dataset.state === 'live'",
+        timeout=30000,
+    )
     assert errors == []
     page.close()

@@ -6,7 +6,8 @@ import asyncio
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dashboard.errors import DashboardError
 from dashboard.hub import QUEUE_SIZE
@@ -49,6 +50,7 @@ def _drain(client) -> list[str]:
 def test_no_hidden_card_reaches_a_blind_role_in_any_message(tmp_path_factory, seed):
     """ARCHITECTURE.md §3: across a bot table, every message to revisor, public, dealer and
     the TL (nothing revealed) holds only cards everybody has seen."""
+
     async def run():
         hub, _ = open_table(tmp_path_factory.mktemp("t"), delay=0, clock=FakeClock())
         clients = {r: hub.connect(r) for r in BLIND}
@@ -71,12 +73,14 @@ def test_no_hidden_card_reaches_a_blind_role_in_any_message(tmp_path_factory, se
                 checked += 1
         assert checked > 400
         assert any(hidden[s] for s in hidden)  # the table had hidden cards to leak
+
     asyncio.run(run())
 
 
 def test_broadcast_frames_do_carry_the_hands_once_their_deal_has_ended(tmp_path):
     """The check above could fail: the broadcast's frames hold the hidden cards, shown once
     their delay has passed and their deal has ended live (masked before: test_broadcast_leak)."""
+
     async def run():
         mono = FakeClock(0.0)
         hub, _ = open_table(tmp_path, delay=30, clock=FakeClock(), monotonic=mono)
@@ -97,6 +101,7 @@ def test_broadcast_frames_do_carry_the_hands_once_their_deal_has_ended(tmp_path)
         public, hidden = public_cards_by_seq(read_actions(hub.log.path))
         assert frame.seq >= 0 and not frame.masked  # 30 s ago, in the deal that has ended
         assert hidden[frame.seq] and hidden[frame.seq] <= cards_in_text(frame.text)
+
     asyncio.run(run())
 
 
@@ -117,6 +122,7 @@ def test_tl_sees_a_revealed_hand_only_and_the_reveal_is_logged(tmp_path):
         entries = hub.audit_entries()
         assert entries[-1]["what"] == "reveal" and entries[-1]["player"] == "Bo"
         assert entries[-1]["reason"] == "dispute over the exchange"
+
     asyncio.run(run())
 
 
@@ -133,6 +139,7 @@ def test_a_slow_client_skips_to_the_latest_state_and_stalls_nobody(tmp_path):
         assert slow.queue.qsize() <= QUEUE_SIZE
         backlog = _drain(slow)
         assert json.loads(backlog[-1])["seq"] == hub.seq  # the newest state is never dropped
+
     asyncio.run(run())
 
 
@@ -148,6 +155,7 @@ def test_delay_holds_frames_and_shows_the_start_position_first(tmp_path):
         await _play(hub, RandomBot(2), 0)
         clock.t += 20
         assert hub.delay.due(hub.live_deal()).seq == first  # the newest frame at least 30 s old
+
     asyncio.run(run())
 
 
@@ -166,6 +174,7 @@ def test_delay_and_queued_frames_survive_a_restart(tmp_path):
         assert again.delay.due(again.live_deal()).seq == -1  # held the rest of its delay
         clock.t += 0.1
         assert again.delay.due(again.live_deal()).seq == seq
+
     asyncio.run(run())
 
 
@@ -190,6 +199,7 @@ def test_revisor_may_not_give_penalties_and_a_paused_table_takes_no_action(tmp_p
         hub.set_paused(False, "tl", "")
         pauses = [(e["what"], e.get("reason")) for e in hub.audit_entries() if e["what"] in ("pause", "resume")]
         assert pauses == [("pause", "break"), ("resume", None)]  # the TL's reason is on the record
+
     asyncio.run(run())
 
 
@@ -210,6 +220,7 @@ def test_actions_alerts_and_audit_are_records_of_the_table_log_and_survive_a_res
         assert again.seq == seq and read_actions(again.log.path) == actions
         assert [(a.id, a.resolved) for a in again.alerts] == [(first, True), (hub.alerts[1].id, False)]
         assert [e["what"] for e in again.audit_entries()] == ["resolve_alert"]
+
     asyncio.run(run())
 
 
@@ -224,4 +235,5 @@ def test_corrections_go_to_the_live_table_and_bad_ones_are_clear_errors(tmp_path
         with pytest.raises(DashboardError):
             await hub.correct("make it so", "tl")  # not a correction sensing can read
         assert [e["what"] for e in hub.audit_entries()].count("correction") >= 1  # logged, even when refused
+
     asyncio.run(run())

@@ -16,7 +16,6 @@ import httpx
 from babel.messages.pofile import read_po
 
 from dashboard.i18n import LOCALE, REASONS, catalogue, tr, tr_reason
-
 from dashboard.i18n_update import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,9 +40,33 @@ def test_every_marked_text_has_its_swedish(tmp_path):
     sources = make.split("I18N_SOURCES :=", 1)[1].split("\ni18n:", 1)[0].replace("\\\n", " ").split()
     files = sorted({str(p.relative_to(ROOT)) for s in sources for p in ROOT.glob(s)})
     assert "dashboard/static/revisor.js" in files and "dashboard/hub.py" in files
-    subprocess.run([str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "N_", "-k", "t",
-                    "-k", "tn:1,2", "-k", "DashboardError", "-k", "Refused", "-k", "Denied:2", "--no-location",
-                    "-o", str(pot), *files], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [
+            str(Path(sys.executable).with_name("pybabel")),
+            "extract",
+            "-F",
+            "babel.cfg",
+            "-k",
+            "N_",
+            "-k",
+            "t",
+            "-k",
+            "tn:1,2",
+            "-k",
+            "DashboardError",
+            "-k",
+            "Refused",
+            "-k",
+            "Denied:2",
+            "--no-location",
+            "-o",
+            str(pot),
+            *files,
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     with pot.open("rb") as f:
         wanted = [m.id for m in read_po(f) if m.id]
     sv = _swedish()
@@ -60,8 +83,9 @@ def test_rules_words_and_reasons_in_swedish():
     assert sv["{n} card"] == ["{n} kort", "{n} kort"]
     # every engine reason the catalogue knows comes back in Swedish with its names put back
     for template in REASONS:
-        english = template.format(player="Bo", next="Anna", card="7H", n=2, limit=4, score=50, phase="tricks",
-                                  players="Anna, Bo")
+        english = template.format(
+            player="Bo", next="Anna", card="7H", n=2, limit=4, score=50, phase="tricks", players="Anna, Bo"
+        )
         swedish = tr_reason(english, "sv")
         assert swedish != english and "Bo" in swedish if "{player}" in template else swedish != english, template
     assert tr_reason("it is not Cilla's turn to play", "sv") == "det är inte Cillas tur att spela"
@@ -84,9 +108,13 @@ def test_answers_in_the_page_s_language_and_error_pages_for_browsers(make_server
     assert js.status_code == 200 and js.text.startswith('"use strict";\nconst I18N = {"lang": "sv"')
     assert httpx.get(f"{s.base}/static/i18n.js").status_code == 401
     # browser navigation: HTML that says what to do; the API keeps JSON
-    for path, status, words in (("/revisor", 401, "?token="), ("/revisor?token=nope", 401, "Länkens token"),
-                                (f"/tl?token={s.token('revisor')}", 403, "Varje roll har sin egen länk"),
-                                (f"/nowhere?token={tl}", 404, "/revisor, /tl"), ("/", 401, "QR-koden")):
+    for path, status, words in (
+        ("/revisor", 401, "?token="),
+        ("/revisor?token=nope", 401, "Länkens token"),
+        (f"/tl?token={s.token('revisor')}", 403, "Varje roll har sin egen länk"),
+        (f"/nowhere?token={tl}", 404, "/revisor, /tl"),
+        ("/", 401, "QR-koden"),
+    ):
         r = httpx.get(s.base + path, headers=HTML)
         assert r.status_code == status and r.headers["content-type"].startswith("text/html"), path
         assert '<html lang="sv">' in r.text and words in r.text and "<script" not in r.text, (path, r.text)

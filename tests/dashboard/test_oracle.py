@@ -26,8 +26,12 @@ from table_controller.store import SQLiteStore
 from .harness import CARD_RE
 
 ALL = [r + s for r in RANKS for s in SUITS]
-HANDS = {"Anna": ["2S", "3S", "4S", "5S", "6S"], "Bo": ["2H", "3H", "4H", "5H", "6H"],
-         "Cilla": ["2D", "3D", "4D", "5D", "6D"], "Dan": ["2C", "3C", "4C", "5C", "6C"]}
+HANDS = {
+    "Anna": ["2S", "3S", "4S", "5S", "6S"],
+    "Bo": ["2H", "3H", "4H", "5H", "6H"],
+    "Cilla": ["2D", "3D", "4D", "5D", "6D"],
+    "Dan": ["2C", "3C", "4C", "5C", "6C"],
+}
 BLIND = ("revisor", "public", "dealer", "broadcast")
 # FLASH: once everyone has placed, an open card for a player it is not owed to is a flashed
 # card (r15), accepted whenever it lies in the stub.  Where the Revisor declares cards
@@ -39,8 +43,10 @@ def _probes(state: str, card: str) -> dict[str, tuple[str, dict]]:
     """kind -> (path, body) naming ``card``; none can be accepted in ``state``."""
     other = "6D" if card != "6D" else "5D"  # in Cilla's hand: "seen twice" if nothing else is wrong
     return {
-        "deal": ("/api/action", {"do": "deal", "hands": {p: ([card] + [c for c in h if c != card])[:5]
-                                                          for p, h in HANDS.items()}}),
+        "deal": (
+            "/api/action",
+            {"do": "deal", "hands": {p: ([card] + [c for c in h if c != card])[:5] for p, h in HANDS.items()}},
+        ),
         "discard": ("/api/action", {"do": "discard", "player": "Anna", "cards": [card]}),  # draw stop
         "open": ("/api/action", {"do": "open", "player": "Anna", "card": card, "take": True}),
         "receive": ("/api/action", {"do": "receive", "player": "Bo", "cards": [card, other]}),
@@ -52,20 +58,24 @@ def _probes(state: str, card: str) -> dict[str, tuple[str, dict]]:
 
 def _setup(s, post) -> None:
     """Four players dealt, Anna at draw stop; every card hidden (hands or stub)."""
-    for a in ({"do": "table", "players": list(HANDS)},
-              {"do": "game", "seats": list(HANDS), "button": "Dan"},
-              {"do": "adjust", "player": "Anna", "points": 45, "reason": "draw stop for the probe"},
-              {"do": "deal", "hands": HANDS}):
+    for a in (
+        {"do": "table", "players": list(HANDS)},
+        {"do": "game", "seats": list(HANDS), "button": "Dan"},
+        {"do": "adjust", "player": "Anna", "points": 45, "reason": "draw stop for the probe"},
+        {"do": "deal", "hands": HANDS},
+    ):
         r = post("tl", "/api/action", a)
         assert r.status_code == 200, r.text
 
 
 def _place(post) -> None:
     """Everyone places: Anna nothing (draw stop), the others face down; Bo waits for 2."""
-    for a in ({"do": "discard", "player": "Anna", "cards": []},
-              {"do": "discard", "player": "Bo", "cards": ["2H", "3H"]},
-              {"do": "discard", "player": "Cilla", "cards": ["2D"]},
-              {"do": "discard", "player": "Dan", "cards": []}):
+    for a in (
+        {"do": "discard", "player": "Anna", "cards": []},
+        {"do": "discard", "player": "Bo", "cards": ["2H", "3H"]},
+        {"do": "discard", "player": "Cilla", "cards": ["2D"]},
+        {"do": "discard", "player": "Dan", "cards": []},
+    ):
         r = post("tl", "/api/action", a)
         assert r.status_code == 200, (a, r.text)
 
@@ -74,8 +84,9 @@ def _records(s) -> list:
     """The table's accepted actions, with who entered them (its events are their fold), but
     not what the shot clocks did meanwhile: the exchange clock runs while the probes go in."""
     with SQLiteStore.open(s.data / "table.sqlite", readonly=True, check=False) as store:
-        return [(r.source, json.dumps(r.data, sort_keys=True)) for r in store.read(kinds=["action"])
-                if r.source != "clock"]
+        return [
+            (r.source, json.dumps(r.data, sort_keys=True)) for r in store.read(kinds=["action"]) if r.source != "clock"
+        ]
 
 
 @pytest.mark.parametrize("state", ["dealt", "placed"])
@@ -144,8 +155,11 @@ def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
 
     async def run():
         hub, _ = open_table(tmp_path, delay=0, rfid=False)
-        for a in ({"do": "table", "players": list(HANDS)}, {"do": "game", "seats": list(HANDS), "button": "Dan"},
-                  {"do": "deal", "hands": HANDS}):
+        for a in (
+            {"do": "table", "players": list(HANDS)},
+            {"do": "game", "seats": list(HANDS), "button": "Dan"},
+            {"do": "deal", "hands": HANDS},
+        ):
             await hub.post(a, "tl")
         rev, tl = hub.connect("revisor"), hub.connect("tl")
         texts: dict[str, set[str]] = {"revisor": set(), "tl": set()}
@@ -166,4 +180,5 @@ def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
         m = json.loads(rev.queue.get_nowait())
         assert {a["text"] for a in m["alerts"]} == texts["revisor"]
         again.log.close()
+
     asyncio.run(run())

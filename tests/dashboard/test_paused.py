@@ -11,8 +11,8 @@ import pytest
 
 from dashboard.errors import DashboardError
 from dashboard.table_files import open_table
-from table_controller.sensor_events import ButtonPressed
 from table_controller.rules import actions as act
+from table_controller.sensor_events import ButtonPressed
 
 from .test_hub import FakeClock
 
@@ -32,6 +32,7 @@ async def _into_a_deal(hub) -> None:
     await hub.submit_local(act.TableStart(PLAYERS))
     await hub.submit_local(act.GameStart(PLAYERS, "Dan"))
     from table_controller.sim.bots import RandomBot
+
     await hub.submit_local(RandomBot(1).next_action(hub.engine))  # the deal: exchange clocks run
     assert hub.live.clocks.view()["running"]
 
@@ -61,6 +62,7 @@ def test_a_console_pause_shows_on_every_banner_and_the_tl_resumes_it(tmp_path):
         hub._pump_now()
         assert all(_newest(c)["paused"] for c in clients.values())
         hub.log.close()
+
     asyncio.run(run())
 
 
@@ -86,4 +88,5 @@ def test_a_restarted_table_shows_paused_until_it_is_resumed(tmp_path):
         assert not again.live.clocks.paused
         assert not any(_newest(c)["paused"] for c in clients.values())
         again.log.close()
+
     asyncio.run(run())

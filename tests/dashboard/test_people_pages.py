@@ -19,8 +19,10 @@ pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 TABLET, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
 # English words a Swedish page must not show (beside the catalogue's own English texts)
-ENGLISH = re.compile(r"\b(the|to act|Game|deal|Trick|Score|Player|Alerts|waiting|rejected|PAUSED|none|seat|"
-                     r"cards?|placed|played|Penalty|Pause|Resume|Reveal|reason|live|connecting)\b")
+ENGLISH = re.compile(
+    r"\b(the|to act|Game|deal|Trick|Score|Player|Alerts|waiting|rejected|PAUSED|none|seat|"
+    r"cards?|placed|played|Penalty|Pause|Resume|Reveal|reason|live|connecting)\b"
+)
 VISIBLE_TEXT = """() => {
   const skip = new Set(["SCRIPT", "STYLE", "TEXTAREA"]);
   const out = [];
@@ -78,8 +80,13 @@ def test_swedish_pages_show_no_english_and_the_switch_gives_english(make_server,
     fragments = _english_fragments()
     assert "draw stop" in fragments and "to act" in fragments  # the check knows the catalogue's English
     names = {"Anna", "Bo", "Cilla", "Dan", "Demo table"}
-    for view, role, size in (("revisor", "revisor", TABLET), ("revisor", "revisor", PHONE), ("tl", "tl", TABLET),
-                             ("dealer", "dealer", TABLET), ("hall", "tl", TABLET)):
+    for view, role, size in (
+        ("revisor", "revisor", TABLET),
+        ("revisor", "revisor", PHONE),
+        ("tl", "tl", TABLET),
+        ("dealer", "dealer", TABLET),
+        ("hall", "tl", TABLET),
+    ):
         page = chromium.new_page()
         page.set_viewport_size(size)
         errors: list[str] = []
@@ -87,7 +94,9 @@ def test_swedish_pages_show_no_english_and_the_switch_gives_english(make_server,
         page.goto(s.url(view, role))
         assert page.evaluate("document.documentElement.lang") == "sv"
         if view == "hall":
-            page.wait_for_function("() => Number(document.querySelector('.hall-table')?.dataset.seq) > 5", timeout=30_000)
+            page.wait_for_function(
+                "() => Number(document.querySelector('.hall-table')?.dataset.seq) > 5", timeout=30_000
+            )
             samples = [page.evaluate(VISIBLE_TEXT)]
         else:
             seq, samples = 5, []
@@ -124,8 +133,11 @@ def _post(s, body, token=None):
 
 
 PLAYERS = ["Anna", "Bo", "Cilla"]
-HANDS = {"Anna": ["2S", "5H", "8D", "JC", "KS"], "Bo": ["3S", "6H", "9D", "QC", "AS"],
-         "Cilla": ["4S", "7H", "TD", "KC", "2D"]}
+HANDS = {
+    "Anna": ["2S", "5H", "8D", "JC", "KS"],
+    "Bo": ["3S", "6H", "9D", "QC", "AS"],
+    "Cilla": ["4S", "7H", "TD", "KC", "2D"],
+}
 
 
 def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_table(make_server, chromium):
@@ -213,9 +225,12 @@ def test_dealer_follows_the_prompts_and_browsers_get_error_pages(make_server, ch
     _shot(page, "dealer-prompt-1280x800")
     # all have placed: the players in to_act wait for the dealer's cards; no shot clock runs
     # for them (D11), and their rows say so instead of showing nothing (issue 18)
-    seen = page.wait_for_function(f"""() => document.querySelector('#to-act[data-awaiting="1"]') &&
+    seen = page.wait_for_function(
+        f"""() => document.querySelector('#to-act[data-awaiting="1"]') &&
         {{ bare: ({CLOCKLESS})(), owed: document.querySelectorAll('.acting .clock[data-clock="dealer"]').length,
-          todo: document.querySelector('#todo').textContent }}""", timeout=60_000).json_value()  # one moment
+          todo: document.querySelector('#todo').textContent }}""",
+        timeout=60_000,
+    ).json_value()  # one moment
     assert seen["bare"] == [] and seen["owed"] >= 1, seen
     assert "tryck NÄSTA och ge ut korten i tur" in seen["todo"], seen
     _shot(page, "dealer-cards-owed-1280x800")
@@ -225,8 +240,10 @@ def test_dealer_follows_the_prompts_and_browsers_get_error_pages(make_server, ch
     assert page.evaluate("document.documentElement.scrollWidth") <= 640
     _shot(page, "dealer-small-640x800")
     page.set_viewport_size(TABLET)
-    for name, url, words in (("no-token", f"{s.base}/revisor", "?token="),
-                             ("wrong-role", f"{s.base}/tl?token={s.token('dealer')}", "egen länk")):
+    for name, url, words in (
+        ("no-token", f"{s.base}/revisor", "?token="),
+        ("wrong-role", f"{s.base}/tl?token={s.token('dealer')}", "egen länk"),
+    ):
         r = page.goto(url)
         assert r.status in (401, 403) and words in page.locator("#todo").inner_text()
         _shot(page, f"error-{name}-1280x800")

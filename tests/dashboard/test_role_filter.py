@@ -55,10 +55,18 @@ def _alerts_naming(hidden: list[str]) -> list[Alert]:
     """Alerts whose log texts and evidence name hidden cards, as sensing and a rejected
     entry would: the filter must show none of them."""
     named = " ".join(hidden[:3]) or "AS"
-    return [Alert(1, "foreign_card", f"{named} from Bo's hand on seat2", "Bo", "seat2", {"cards": hidden[:3]}),
-            table_alert(7, "rejected", f"tl: play rejected: {named} is not in Bo's hand", 3,
-                        text_sv=f"tl: play avvisad: {named} finns inte i Bos hand",
-                        blind_text="revisor: play rejected (the TL sees why)", source="tl")]
+    return [
+        Alert(1, "foreign_card", f"{named} from Bo's hand on seat2", "Bo", "seat2", {"cards": hidden[:3]}),
+        table_alert(
+            7,
+            "rejected",
+            f"tl: play rejected: {named} is not in Bo's hand",
+            3,
+            text_sv=f"tl: play avvisad: {named} finns inte i Bos hand",
+            blind_text="revisor: play rejected (the TL sees why)",
+            source="tl",
+        ),
+    ]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -94,8 +102,11 @@ def test_every_role_has_a_sight_and_unknown_roles_see_what_the_public_sees():
     public = sight("public")
     for role in ("public", "dealer", "nobody"):
         s = sight(role)
-        assert (s.hands, s.alerts, s.signed, s.revealed) == (public.hands, public.alerts, public.signed,
-                                                            public.revealed) == (frozenset(), False, False, False)
+        assert (
+            (s.hands, s.alerts, s.signed, s.revealed)
+            == (public.hands, public.alerts, public.signed, public.revealed)
+            == (frozenset(), False, False, False)
+        )
     assert sight("revisor").blind and not sight("tl").blind
     for role in ("revisor", "public", "dealer", "nobody"):  # a reveal is the TL's alone
         assert sight(role, {"Bo"}).hands == frozenset() and not sight(role).typed_reasons

@@ -30,20 +30,40 @@ def _award(player, points, reason="one_pair", moment="exchange_1"):
 # A game written by hand: Bo says Chicago twice, wins one; Cilla loses one (-15).
 HAND_DOC = {
     "ruleset": "sm2025",
-    "games": [{
-        "number": 1, "finished": True, "winner": "Bo",
-        "scores": {"Anna": 31, "Bo": 57, "Cilla": 0},
-        "said_chicago": ["Bo", "Cilla"], "won_chicagos": {"Bo": 1}, "out_without_chicago": [],
-        "places": {"Bo": 1, "Anna": 2, "Cilla": 3},
-        "placement_points": {"Bo": 20, "Anna": 12, "Cilla": 8},
-        "deals": [
-            {"number": 1, "button": "Cilla", "scores_after": {"Anna": 31, "Bo": 42, "Cilla": 15},
-             "awards": [_award("Anna", 31, "adjust", "tl"), _award("Bo", 42, "adjust", "tl"),
-                        _award("Cilla", 15, "adjust", "tl")]},
-            {"number": 2, "button": "Anna", "scores_after": {"Anna": 31, "Bo": 57, "Cilla": 0},
-             "awards": [_award("Cilla", -15, "chicago_lost", "tricks"), _award("Bo", 15, "chicago_won", "tricks")]},
-        ],
-    }],
+    "games": [
+        {
+            "number": 1,
+            "finished": True,
+            "winner": "Bo",
+            "scores": {"Anna": 31, "Bo": 57, "Cilla": 0},
+            "said_chicago": ["Bo", "Cilla"],
+            "won_chicagos": {"Bo": 1},
+            "out_without_chicago": [],
+            "places": {"Bo": 1, "Anna": 2, "Cilla": 3},
+            "placement_points": {"Bo": 20, "Anna": 12, "Cilla": 8},
+            "deals": [
+                {
+                    "number": 1,
+                    "button": "Cilla",
+                    "scores_after": {"Anna": 31, "Bo": 42, "Cilla": 15},
+                    "awards": [
+                        _award("Anna", 31, "adjust", "tl"),
+                        _award("Bo", 42, "adjust", "tl"),
+                        _award("Cilla", 15, "adjust", "tl"),
+                    ],
+                },
+                {
+                    "number": 2,
+                    "button": "Anna",
+                    "scores_after": {"Anna": 31, "Bo": 57, "Cilla": 0},
+                    "awards": [
+                        _award("Cilla", -15, "chicago_lost", "tricks"),
+                        _award("Bo", 15, "chicago_won", "tricks"),
+                    ],
+                },
+            ],
+        }
+    ],
 }
 
 
@@ -66,20 +86,34 @@ def test_rows_of_a_hand_written_game__r9_r10():
 def test_pdf_holds_totals_marks_and_placement_points__s12():
     text = pdf_text(scoresheet_pdf(HAND_DOC))  # Swedish words by default (RULES.md §1)
     assert "Protokoll \u2013 omgång 1 av 3" in text and "Vinnare: Bo" in text
-    for needle in ("57 streck", "31 streck", "15 streck", "avdrag 15", "Sade Chicago (ringad): Bo, Cilla",
-                   "Revisor: underskrift", "TL: underskrift"):
+    for needle in (
+        "57 streck",
+        "31 streck",
+        "15 streck",
+        "avdrag 15",
+        "Sade Chicago (ringad): Bo, Cilla",
+        "Revisor: underskrift",
+        "TL: underskrift",
+    ):
         assert needle in text, needle
     # each player's block: name, stars, marks, (minus), score, place, placement points
     lines = [x.strip() for x in text.splitlines()]
-    assert lines[lines.index("Anna"):][:5] == ["Anna", "31 streck", "31", "2", "12"]
-    assert lines[lines.index("Bo"):][:6] == ["Bo", "*", "57 streck", "57", "1", "20"]
-    assert lines[lines.index("Cilla"):][:6] == ["Cilla", "15 streck", "avdrag 15", "0", "3", "8"]
+    assert lines[lines.index("Anna") :][:5] == ["Anna", "31 streck", "31", "2", "12"]
+    assert lines[lines.index("Bo") :][:6] == ["Bo", "*", "57 streck", "57", "1", "20"]
+    assert lines[lines.index("Cilla") :][:6] == ["Cilla", "15 streck", "avdrag 15", "0", "3", "8"]
 
 
 def test_pdf_in_english_on_request__s12():
     text = pdf_text(scoresheet_pdf(HAND_DOC, lang="en"))
-    for needle in ("Protocol \u2013 game 1 of 3", "Winner: Bo", "57 marks", "minus 15",
-                   "Said Chicago (circled): Bo, Cilla", "Revisor: signature", "Table result"):
+    for needle in (
+        "Protocol \u2013 game 1 of 3",
+        "Winner: Bo",
+        "57 marks",
+        "minus 15",
+        "Said Chicago (circled): Bo, Cilla",
+        "Revisor: signature",
+        "Table result",
+    ):
         assert needle in text, needle
     with pytest.raises(ValueError):
         scoresheet_pdf(HAND_DOC, lang="de")
@@ -109,7 +143,7 @@ def test_pdf_of_a_full_table_has_every_game_and_its_placement_points__r8():
         for name, score in g["scores"].items():
             marks = sum(a["points"] for d in g["deals"] for a in d["awards"] if a["player"] == name and a["points"] > 0)
             i = lines.index(name)
-            block = lines[i:i + 8]
+            block = lines[i : i + 8]
             assert f"{marks} streck" in block, (name, block)
             assert str(score) in block and str(g["places"][name]) in block
             assert str(g["placement_points"][name]) in block, (name, block)
@@ -124,7 +158,9 @@ def test_svg_draws_one_stroke_per_mark_and_red_strokes_for_minus():
         assert sum(1 for c in lines if c.startswith("mark minus")) == minus
     circled = {n for n, g in rows.items() if list(g.iter(SVG + "ellipse"))}
     assert circled == {"Bo", "Cilla"}
-    stars = {n: "".join(t.text or "" for t in g.iter(SVG + "text") if t.get("class") == "star") for n, g in rows.items()}
+    stars = {
+        n: "".join(t.text or "" for t in g.iter(SVG + "text") if t.get("class") == "star") for n, g in rows.items()
+    }
     assert stars == {"Anna": "", "Bo": "\u2605", "Cilla": ""}
 
 
@@ -137,9 +173,22 @@ def test_bad_document_is_a_clear_error_not_a_traceback():
 
 def test_protocol_command_writes_the_pdf(tmp_path):
     out = tmp_path / "p.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol",
-                        str(EXAMPLES / "chicago_won.jsonl"), "-o", str(out), "--html", str(tmp_path / "p.html")],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "table_controller.app.cli",
+            "protocol",
+            str(EXAMPLES / "chicago_won.jsonl"),
+            "-o",
+            str(out),
+            "--html",
+            str(tmp_path / "p.html"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     assert "35 streck" in pdf_text(out.read_bytes())
     assert "<svg" in (tmp_path / "p.html").read_text()
@@ -149,8 +198,12 @@ def test_protocol_command_refuses_bad_input_clearly(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     for path in (bad, tmp_path / "missing.jsonl"):
-        r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(path)],
-                           capture_output=True, text=True, cwd=ROOT)
+        r = subprocess.run(
+            [sys.executable, "-m", "table_controller.app.cli", "protocol", str(path)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         assert r.returncode == 2 and "Traceback" not in r.stderr and "chicago-table protocol:" in r.stderr
 
 
@@ -158,6 +211,7 @@ def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
     from table_controller.rules.replay import read_script
     from table_controller.store import SQLiteStore
     from table_controller.store.recorder import TableRecorder
+
     log = tmp_path / "table7.sqlite"
     recorder = TableRecorder(SQLiteStore.open(log, create=True))
     for _, action in read_script((EXAMPLES / "full_table.jsonl").read_text().splitlines()):
@@ -165,23 +219,36 @@ def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
     recorder.store.close()
     _, doc = replay_lines((EXAMPLES / "full_table.jsonl").read_text().splitlines())
     out = tmp_path / "p.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(out)],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     # the log and the script give the same protocol; the log adds the game's own date and times
     from_log = pdf_text(out.read_bytes()).splitlines()
     from_script = pdf_text(scoresheet_pdf(doc)).splitlines()
     # (the date line moves page breaks: page numbers and continuation headings left out)
     dated = re.compile(r"Datum:|Tid:|\d{4}-\d\d-\d\d|\d\d:\d\d(\u2013\d\d:\d\d)?|Sida \d+|.*\(forts\.\)")
-    assert [x for x in from_log if x.strip() and not dated.fullmatch(x.strip())] == \
-        [x for x in from_script if x.strip() and not dated.fullmatch(x.strip())]
+    assert [x for x in from_log if x.strip() and not dated.fullmatch(x.strip())] == [
+        x for x in from_script if x.strip() and not dated.fullmatch(x.strip())
+    ]
     assert "Datum:" in from_log
     again = tmp_path / "again.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(again)],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(again)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0 and again.read_bytes() == out.read_bytes()  # reproducible for the same log
     not_a_log = tmp_path / "x.sqlite"
     not_a_log.write_text("hello")
-    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(not_a_log)],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "protocol", str(not_a_log)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 2 and "Traceback" not in r.stderr

@@ -15,7 +15,7 @@ import pdfplumber
 import pypdf
 import pytest
 
-from dashboard.scoresheet.head import SheetHead, Player, ZONE
+from dashboard.scoresheet.head import ZONE, Player, SheetHead
 from dashboard.scoresheet.notes import facts_from_script
 from dashboard.scoresheet.pdf import scoresheet_pdf, tiebreaks
 from table_controller.rules.replay import read_script, replay_lines
@@ -27,10 +27,12 @@ EXAMPLES = ROOT / "table_controller" / "examples"
 START = dt.datetime(2026, 5, 16, 10, 30, tzinfo=ZONE).timestamp()  # a Saturday morning at the SM
 
 # TL decisions written into the chicago_won example after its first adjust (r19, §11)
-EXTRA = ['{"do": "penalty", "player": "Cilla", "kind": "warning", "reason": "pratade under given"}',
-         '{"do": "adjust", "player": "Bo", "points": -4, "reason": "fel i protokollet"}',
-         '{"do": "adjust", "player": "Dan", "points": 6, "reason": "räknefel"}',
-         '{"do": "penalty", "player": "Dan", "kind": "points", "points": 2, "reason": "visade kort"}']
+EXTRA = [
+    '{"do": "penalty", "player": "Cilla", "kind": "warning", "reason": "pratade under given"}',
+    '{"do": "adjust", "player": "Bo", "points": -4, "reason": "fel i protokollet"}',
+    '{"do": "adjust", "player": "Dan", "points": 6, "reason": "räknefel"}',
+    '{"do": "penalty", "player": "Dan", "kind": "points", "points": 2, "reason": "visade kort"}',
+]
 
 
 def tl_script() -> list[str]:
@@ -85,12 +87,22 @@ def strings(page) -> list[dict]:
             x, y = lx, ly
         elif op in (b"Tj", b"TJ"):
             parts = operands[0] if op == b"TJ" else [operands[0]]
-            text = "".join(p.get_original_bytes().decode("cp1252") if hasattr(p, "get_original_bytes") else str(p)
-                           for p in parts if not isinstance(p, (int, float)))
+            text = "".join(
+                p.get_original_bytes().decode("cp1252") if hasattr(p, "get_original_bytes") else str(p)
+                for p in parts
+                if not isinstance(p, (int, float))
+            )
             wd = stringWidth(text, font, size)
             if text.strip():
-                out.append({"x0": ox + x, "x1": ox + x + wd, "y0": oy + y - 0.21 * size,
-                            "y1": oy + y + 0.72 * size, "text": text})
+                out.append(
+                    {
+                        "x0": ox + x,
+                        "x1": ox + x + wd,
+                        "y0": oy + y - 0.21 * size,
+                        "y1": oy + y + 0.72 * size,
+                        "text": text,
+                    }
+                )
             x += wd
     return out
 
@@ -126,14 +138,32 @@ def test_header_holds_event_heat_table_date_time_and_player_ids__s12(tmp_path):
     players = tmp_path / "players.csv"
     players.write_text("Anna,BK Spader,S-101\nBo,Chicagoklubben Malmö,S-202\nCilla,,S-303\n", encoding="utf-8")
     out = tmp_path / "p.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(out),
-                        "--event", "SM i Chicago 2026", "--heat", "2", "--table", "7", "--players", str(players)],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "table_controller.app.cli",
+            "protocol",
+            str(log),
+            "-o",
+            str(out),
+            "--event",
+            "SM i Chicago 2026",
+            "--heat",
+            "2",
+            "--table",
+            "7",
+            "--players",
+            str(players),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     data = out.read_bytes()
     first = [x.strip() for x in pages(data)[0].splitlines()]
-    for label, value in (("Tävling:", "SM i Chicago 2026"), ("Heat:", "2"), ("Bord:", "7"),
-                         ("Datum:", "2026-05-16")):
+    for label, value in (("Tävling:", "SM i Chicago 2026"), ("Heat:", "2"), ("Bord:", "7"), ("Datum:", "2026-05-16")):
         assert first[first.index(label) + 1] == value, (label, first[:20])
     assert first[first.index("Tid:") + 1].startswith("10:3")  # the game's own start time, local
     assert "S-101 \u00b7 BK Spader" in first and "S-202 \u00b7 Chicagoklubben Malmö" in first and "S-303" in first
@@ -141,9 +171,28 @@ def test_header_holds_event_heat_table_date_time_and_player_ids__s12(tmp_path):
     info = pypdf.PdfReader(io.BytesIO(data)).metadata
     assert info["/CreationDate"].startswith("D:20260516103")
     again = tmp_path / "q.pdf"
-    subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(again),
-                    "--event", "SM i Chicago 2026", "--heat", "2", "--table", "7", "--players", str(players)],
-                   check=True, capture_output=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "table_controller.app.cli",
+            "protocol",
+            str(log),
+            "-o",
+            str(again),
+            "--event",
+            "SM i Chicago 2026",
+            "--heat",
+            "2",
+            "--table",
+            "7",
+            "--players",
+            str(players),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
     assert again.read_bytes() == data
     assert not overlaps(data)
 
@@ -181,20 +230,27 @@ def test_summary_page_places_totals_and_who_goes_on__r8_r11():
         i = rows.index(s["player"])
         assert rows[i - 1] == f"{s['rank']}."
         cells = [f"{g['places'][s['player']]} / {g['placement_points'][s['player']]}" for g in doc["games"]]
-        assert rows[i + 1:i + 1 + len(cells)] == cells
-        assert rows[i + 1 + len(cells):i + 4 + len(cells)] == [str(s["placement_points"]), str(s["score_total"]),
-                                                                 str(s["won_chicagos"])]
+        assert rows[i + 1 : i + 1 + len(cells)] == cells
+        assert rows[i + 1 + len(cells) : i + 4 + len(cells)] == [
+            str(s["placement_points"]),
+            str(s["score_total"]),
+            str(s["won_chicagos"]),
+        ]
     assert "Går vidare: Anna, Dan" in summary  # r7: heat 1, the top two
     assert not overlaps(data) and not line_boxes(data)
 
 
 def test_tiebreaks_are_explained__r11():
-    st = [{"player": "Bo", "rank": 1, "placement_points": 32, "score_total": 80, "won_chicagos": 0},
-          {"player": "Anna", "rank": 2, "placement_points": 32, "score_total": 70, "won_chicagos": 2},
-          {"player": "Cilla", "rank": 3, "placement_points": 25, "score_total": 70, "won_chicagos": 1},
-          {"player": "Dan", "rank": 4, "placement_points": 25, "score_total": 70, "won_chicagos": 0}]
-    assert tiebreaks(st) == ["Bo (32, 80, 0): före Anna på total sidopoäng (r11)",
-                             "Cilla (25, 70, 1): före Dan på vunna Chicago (r11)"]
+    st = [
+        {"player": "Bo", "rank": 1, "placement_points": 32, "score_total": 80, "won_chicagos": 0},
+        {"player": "Anna", "rank": 2, "placement_points": 32, "score_total": 70, "won_chicagos": 2},
+        {"player": "Cilla", "rank": 3, "placement_points": 25, "score_total": 70, "won_chicagos": 1},
+        {"player": "Dan", "rank": 4, "placement_points": 25, "score_total": 70, "won_chicagos": 0},
+    ]
+    assert tiebreaks(st) == [
+        "Bo (32, 80, 0): före Anna på total sidopoäng (r11)",
+        "Cilla (25, 70, 1): före Dan på vunna Chicago (r11)",
+    ]
     st[3]["won_chicagos"] = 1
     assert tiebreaks(st, "en")[1] == "Cilla (25, 70, 1): ahead of Dan after the playoff (r11)"
 
@@ -204,9 +260,17 @@ def test_tiebreaks_are_explained__r11():
 def test_no_text_overlaps_another_or_a_tally__s12(example, lang):
     lines = (EXAMPLES / f"{example}.jsonl").read_text().splitlines()
     _, doc = replay_lines(lines)
-    data = scoresheet_pdf(doc, facts=facts_from_script(lines), lang=lang,
-                        info=SheetHead(event="Svenska mästerskapen i Chicago 2026, Stockholm", heat="1", table="12",
-                                          players={"Anna": Player("S-1", "Sällskapet Spader")}))
+    data = scoresheet_pdf(
+        doc,
+        facts=facts_from_script(lines),
+        lang=lang,
+        info=SheetHead(
+            event="Svenska mästerskapen i Chicago 2026, Stockholm",
+            heat="1",
+            table="12",
+            players={"Anna": Player("S-1", "Sällskapet Spader")},
+        ),
+    )
     assert not overlaps(data)
     assert not line_boxes(data)
 
@@ -214,6 +278,7 @@ def test_no_text_overlaps_another_or_a_tally__s12(example, lang):
 def test_overlap_check_finds_text_running_together():
     """The check itself: the old header "PlacePl. points" is caught."""
     from reportlab.pdfgen import canvas
+
     buf = io.BytesIO()
     c = canvas.Canvas(buf)
     c.setFont("Helvetica-Bold", 10)
@@ -229,6 +294,7 @@ def test_the_server_prints_the_form_with_the_logs_decisions_and_date(make_server
     import json
 
     import httpx
+
     s = make_server(command="serve")
     # a TL's reason that names a card: the blind roles' form says "(kort)" instead
     lines = [x.replace("visade kort", "visade KH av misstag") for x in tl_script()]
@@ -252,16 +318,21 @@ def test_the_server_prints_the_form_with_the_logs_decisions_and_date(make_server
 def test_long_names_clubs_and_event_never_run_into_the_next_column():
     import copy
     import json as _json
+
     sys.path.insert(0, str(Path(__file__).parent))
     from test_scoresheet import HAND_DOC
+
     long = {"Anna": "Anna-Karin Bergström-Lindqvist af Ekebyholm", "Bo": "Bo", "Cilla": "Cilla Wennerholm-Åkerlund"}
     text = _json.dumps(HAND_DOC)
     for short, full in long.items():
         text = text.replace(f'"{short}"', _json.dumps(full))
     doc = _json.loads(text)
-    info = SheetHead(event="Svenska mästerskapen i Chicago 2026, final, Stockholms Stadshus, Gyllene salen",
-                        heat="Finalheat 3 (kvällspasset)", table="Bord 12 vid fönstret mot Riddarfjärden",
-                        players={long["Anna"]: Player("SWE-2026-000123", "Sällskapet för Kortspel och Schack i Ekebyholm")})
+    info = SheetHead(
+        event="Svenska mästerskapen i Chicago 2026, final, Stockholms Stadshus, Gyllene salen",
+        heat="Finalheat 3 (kvällspasset)",
+        table="Bord 12 vid fönstret mot Riddarfjärden",
+        players={long["Anna"]: Player("SWE-2026-000123", "Sällskapet för Kortspel och Schack i Ekebyholm")},
+    )
     for lang in ("sv", "en"):
         data = scoresheet_pdf(copy.deepcopy(doc), info=info, lang=lang)
         assert not overlaps(data) and not line_boxes(data)

@@ -38,6 +38,7 @@ def _pages(data: bytes) -> list[str]:
     import io
 
     import pypdf
+
     return [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages]
 
 
@@ -63,6 +64,7 @@ def test_signed_game_carries_each_sign_off_and_its_time_on_the_pdf_s12(tmp_path)
         english = pdf_text(scoresheet_pdf(doc, facts=facts, lang="en"))
         assert english.count("Signed in the app") == 4
         hub.log.close()
+
     asyncio.run(run())
 
 
@@ -71,10 +73,15 @@ def test_protocol_command_prints_the_sign_offs_from_the_log_s12(tmp_path):
         hub = await _finished_game(tmp_path)
         hub.sign(1, "revisor")
         hub.log.close()
+
     asyncio.run(run())
     out = tmp_path / "p.pdf"
-    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "protocol", str(tmp_path / "table.sqlite"),
-                        "-o", str(out)], capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "protocol", str(tmp_path / "table.sqlite"), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     first = _pages(out.read_bytes())[0]
     assert first.count("Signerat i appen") == 1  # the Revisor's line; the TL has not countersigned
@@ -83,6 +90,7 @@ def test_protocol_command_prints_the_sign_offs_from_the_log_s12(tmp_path):
 def test_a_table_result_page_is_signed_only_when_every_game_is_s12(tmp_path):
     from dashboard.scoresheet.notes import LogFacts
     from table_controller.rules.replay import replay_lines
+
     _, doc = replay_lines((ROOT / "table_controller/examples/full_table.jsonl").read_text().splitlines())
     facts = LogFacts(signed={1: {"revisor": 1.8e9}, 2: {"revisor": 1.8e9 + 3600}})
     pages = _pages(scoresheet_pdf(doc, facts=facts))
@@ -95,9 +103,13 @@ def test_a_table_result_page_is_signed_only_when_every_game_is_s12(tmp_path):
 
 def test_app_protocol_is_swedish_first_and_shows_the_sign_offs_s12(tmp_path):
     from table_controller.rules.replay import replay_lines
+
     _, doc = replay_lines((ROOT / "table_controller/examples/full_table.jsonl").read_text().splitlines())
     sv = scoresheet_html(doc, signed={1: {"revisor": None, "tl": None}, 2: {"revisor": None}})
-    svgs = [ET.fromstring(s.split(">", 1)[1].rsplit("</section>", 1)[0]) for s in sv.split('<section class="game-protocol"')[1:]]
+    svgs = [
+        ET.fromstring(s.split(">", 1)[1].rsplit("</section>", 1)[0])
+        for s in sv.split('<section class="game-protocol"')[1:]
+    ]
     texts = [" ".join(t.text or "" for t in s.iter(SVG + "text")) for s in svgs]
     assert texts[0].startswith("Omgång 1") and "Spelare" in texts[0] and "streck" in texts[0]
     assert "Game" not in texts[0] and "marks" not in texts[0]

@@ -22,8 +22,10 @@ from websockets.sync.client import connect
 
 from .harness import CLI, ROOT, free_port
 
-TABLE = [{"do": "table", "players": ["Anna", "Bo", "Cilla"]},
-         {"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"}]
+TABLE = [
+    {"do": "table", "players": ["Anna", "Bo", "Cilla"]},
+    {"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"},
+]
 
 
 def _post(s, body=None, role="tl", path="/api/action", **kw):
@@ -48,7 +50,11 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(make_server):
     deep = b"[" * 30_000 + b"]" * 30_000  # 60 kB: under the body limit, far over the depth limit
     cases = [
         ("deep JSON", dict(content=deep, headers={"content-type": "application/json"}), 422),
-        ("5 MB", dict(content=b'{"do": "' + b"x" * 5_000_000 + b'"}', headers={"content-type": "application/json"}), 413),
+        (
+            "5 MB",
+            dict(content=b'{"do": "' + b"x" * 5_000_000 + b'"}', headers={"content-type": "application/json"}),
+            413,
+        ),
         ("chunked 200 kB", dict(content=iter([b'{"do": "'] + [b"x" * 10_000] * 20 + [b'"}'])), 413),
         ("do list", dict(json={"do": ["play"]}), 422),
         ("do object", dict(json={"do": {}}), 422),
@@ -57,8 +63,14 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(make_server):
         ("string points", dict(json={"do": "adjust", "player": "Anna", "points": "5"}), 422),
         ("huge points", dict(json={"do": "adjust", "player": "Anna", "points": 1_000_000, "reason": "x"}), 422),
         ("201 points", dict(json={"do": "penalty", "player": "Anna", "kind": "points", "points": -201}), 422),
-        ("huge int", dict(content=b'{"do": "adjust", "player": "Anna", "points": 1' + b"0" * 4300 + b"}",
-                          headers={"content-type": "application/json"}), 400),
+        (
+            "huge int",
+            dict(
+                content=b'{"do": "adjust", "player": "Anna", "points": 1' + b"0" * 4300 + b"}",
+                headers={"content-type": "application/json"},
+            ),
+            400,
+        ),
         ("unknown field", dict(json={"do": "chicago", "player": "Anna", "say": True, "junk": "x" * 1000}), 422),
         ("bool as name", dict(json={"do": "retract", "player": True}), 422),
     ]
@@ -97,9 +109,16 @@ def test_posts_are_paced_per_token_and_only_a_flood_is_refused(make_server):
 
     async def flood() -> list[httpx.Response]:
         async with httpx.AsyncClient(timeout=30) as client:
-            return await asyncio.gather(*[
-                client.post(f"{s.base}/api/action", params={"token": s.token("revisor")},
-                            json={"do": "retract", "player": "Nobody"}) for _ in range(40)])
+            return await asyncio.gather(
+                *[
+                    client.post(
+                        f"{s.base}/api/action",
+                        params={"token": s.token("revisor")},
+                        json={"do": "retract", "player": "Nobody"},
+                    )
+                    for _ in range(40)
+                ]
+            )
 
     answers = asyncio.run(flood())  # 40 at once: more than the burst and 5 s of queue hold
     refused = [r for r in answers if r.status_code == 429]
@@ -135,8 +154,14 @@ def test_an_old_world_readable_folder_is_tightened(make_server, tmp_path):
 def _run_serve(tmp_path, *extra: str) -> str:
     """``serve`` until it listens; its printed start text."""
     port = free_port()
-    proc = subprocess.Popen(CLI + ["serve", "--data", str(tmp_path / "t"), "--port", str(port), *extra], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        CLI + ["serve", "--data", str(tmp_path / "t"), "--port", str(port), *extra],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -165,9 +190,29 @@ def certificate(tmp_path):
     if not shutil.which("openssl"):
         pytest.skip("needs the openssl command to make a test certificate")
     cert, key = tmp_path / "table.crt", tmp_path / "table.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
-                   check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     return cert, key
 
 
@@ -177,10 +222,11 @@ def test_tls_serves_pages_and_streams(make_server, certificate):
     base = f"https://127.0.0.1:{s.port}"
     ctx = ssl.create_default_context(cafile=str(cert))
     r = httpx.get(f"{base}/revisor", params={"token": s.token("revisor")}, verify=ctx)
-    assert r.status_code == 200 and "strict" not in r.text.lower() or r.status_code == 200
-    assert httpx.post(f"{base}/api/action", params={"token": s.token("tl")}, json=TABLE[0], verify=ctx).status_code == 200
-    with connect(f"wss://127.0.0.1:{s.port}/ws?token={s.token('public')}", ssl=ctx, open_timeout=10,
-                 origin=base) as ws:
+    assert (r.status_code == 200 and "strict" not in r.text.lower()) or r.status_code == 200
+    assert (
+        httpx.post(f"{base}/api/action", params={"token": s.token("tl")}, json=TABLE[0], verify=ctx).status_code == 200
+    )
+    with connect(f"wss://127.0.0.1:{s.port}/ws?token={s.token('public')}", ssl=ctx, open_timeout=10, origin=base) as ws:
         assert json.loads(ws.recv(timeout=10))["state"]["players"]
     with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port gets nothing
         httpx.get(f"http://127.0.0.1:{s.port}/revisor", params={"token": s.token("revisor")}, timeout=5)
@@ -190,9 +236,8 @@ def test_a_foreign_origin_is_refused_at_the_handshake(make_server):
     s = make_server(command="serve", extra=("--allow-origin", "http://obs-pc.local:8000"))
     url = f"{s.ws_base}/ws?token={s.token('broadcast')}"
     for origin in ("http://evil.example", "null", f"http://127.0.0.1:{s.port + 1}", "https://obs-pc.local:8000"):
-        with pytest.raises(InvalidStatus) as e:
-            with connect(url, origin=origin, open_timeout=5):
-                pass
+        with pytest.raises(InvalidStatus) as e, connect(url, origin=origin, open_timeout=5):
+            pass
         assert e.value.response.status_code == 403, origin
     for origin in (s.base, "http://obs-pc.local:8000", None):  # same origin, allowed, no browser
         with connect(url, origin=origin, open_timeout=5) as ws:
@@ -214,16 +259,24 @@ def test_pages_carry_security_headers(make_server):
 def test_every_view_works_under_its_content_security_policy(make_server, chromium):
     """The pages render and stream in chromium with no CSP violation reported."""
     s = make_server(pace=0.05, delay=0.5)
-    for view, role in (("revisor", "revisor"), ("tl", "tl"), ("public", "public"), ("dealer", "dealer"),
-                       ("broadcast", "broadcast"), ("protocol", "revisor"), ("hall", "tl")):
+    for view, role in (
+        ("revisor", "revisor"),
+        ("tl", "tl"),
+        ("public", "public"),
+        ("dealer", "dealer"),
+        ("broadcast", "broadcast"),
+        ("protocol", "revisor"),
+        ("hall", "tl"),
+    ):
         page = chromium.new_page()
         console: list[str] = []
         page.on("console", lambda m, console=console: console.append(m.text))  # this page's list
         page.on("pageerror", lambda e, console=console: console.append(str(e)))
         assert page.goto(s.url(view, role)).status == 200
         if view == "hall":  # the hall's panels follow their tables
-            page.wait_for_function("() => Number(document.querySelector('.hall-table').dataset.seq) > 2",
-                                   timeout=30_000)
+            page.wait_for_function(
+                "() => Number(document.querySelector('.hall-table').dataset.seq) > 2", timeout=30_000
+            )
         else:
             page.wait_for_function("() => Number(document.body.dataset.seq ?? -99) > 2", timeout=30_000)
         if view == "protocol":

@@ -12,8 +12,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from dashboard.delay import CHECKPOINT_EVERY
-from table_controller.sim.bots import RandomBot
 from table_controller.rules.engine import Engine
+from table_controller.sim.bots import RandomBot
 
 from .harness import StalledClient, cards_in_text, public_cards_by_seq
 
@@ -27,18 +27,31 @@ def _post(server, action, role="revisor"):
 
 def test_without_a_token_nothing_is_served(make_server):
     s = make_server(command="serve")
-    for path in ("/", "/revisor", "/tl", "/broadcast", "/public", "/dealer", "/protocol", "/static/common.js",
-                 "/static/style.css", "/api/protocol.pdf", "/api/protocol.html", "/api/history", "/api/audit",
-                 "/docs", "/openapi.json"):
+    for path in (
+        "/",
+        "/revisor",
+        "/tl",
+        "/broadcast",
+        "/public",
+        "/dealer",
+        "/protocol",
+        "/static/common.js",
+        "/static/style.css",
+        "/api/protocol.pdf",
+        "/api/protocol.html",
+        "/api/history",
+        "/api/audit",
+        "/docs",
+        "/openapi.json",
+    ):
         for params in ({}, {"token": "wrong"}):
             r = httpx.get(s.base + path, params=params)
             assert r.status_code == 401, (path, r.status_code)
             assert "Anna" not in r.text and "<script" not in r.text
     assert httpx.post(s.base + "/api/action", json={"do": "table", "players": ["A", "B", "C"]}).status_code == 401
     for url in (f"{s.ws_base}/ws", f"{s.ws_base}/ws?token=wrong"):
-        with pytest.raises(InvalidStatus):
-            with connect(url, open_timeout=5):
-                pass
+        with pytest.raises(InvalidStatus), connect(url, open_timeout=5):
+            pass
 
 
 def test_a_token_opens_only_its_role(make_server):
@@ -139,7 +152,7 @@ def test_broadcast_shows_a_deal_s_hands_only_once_it_has_ended_live_d13(make_ser
     script, tricks = _until_deal_end(13)
     with connect(f"{s.ws_base}/ws?token={s.token('broadcast')}", open_timeout=5) as ws:
         ws.recv(timeout=5)  # the start position
-        seqs = [_post(s, a, role="tl").json()["seq"] for a in script[:tricks + 2]]  # cards: the TL's
+        seqs = [_post(s, a, role="tl").json()["seq"] for a in script[: tricks + 2]]  # cards: the TL's
         frame = json.loads(ws.recv(timeout=10))
         while frame["seq"] != seqs[-1]:  # wait for the newest to fall due
             assert all(p["hand"] is None for p in frame["state"]["players"]) or frame["state"]["deal"] == 0
@@ -147,7 +160,7 @@ def test_broadcast_shows_a_deal_s_hands_only_once_it_has_ended_live_d13(make_ser
         shown = frame["state"]
         assert shown["phase"] == "tricks" and any(p["hand_count"] for p in shown["players"])
         assert all(p["hand"] is None and p["placed"] is None and p["hand_name"] is None for p in shown["players"])
-        for a in script[tricks + 2:]:  # the deal plays out and ends, faster than the delay
+        for a in script[tricks + 2 :]:  # the deal plays out and ends, faster than the delay
             last = _post(s, a, role="tl").json()["seq"]
         whole = None
         while whole is None:
@@ -155,7 +168,10 @@ def test_broadcast_shows_a_deal_s_hands_only_once_it_has_ended_live_d13(make_ser
             if any(p["hand"] for p in f["state"]["players"]):
                 whole = f
         # a frame of the ended deal, its hands shown: the deal was over at the live table
-        assert whole["seq"] <= last and (whole["state"]["game"], whole["state"]["deal"]) == (shown["game"], shown["deal"])
+        assert whole["seq"] <= last and (whole["state"]["game"], whole["state"]["deal"]) == (
+            shown["game"],
+            shown["deal"],
+        )
 
 
 def test_broadcast_delay_and_queue_survive_a_restart(make_server):
@@ -188,8 +204,10 @@ def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_ser
         got: dict[str, list[str]] = {r: [] for r in BLIND + ("broadcast",)}
         deadline = time.monotonic() + 240
         with contextlib.ExitStack() as stack:
-            conns = {r: stack.enter_context(connect(f"{s.ws_base}/ws?token={s.token(r)}", open_timeout=5,
-                                                    max_size=None)) for r in got}
+            conns = {
+                r: stack.enter_context(connect(f"{s.ws_base}/ws?token={s.token(r)}", open_timeout=5, max_size=None))
+                for r in got
+            }
             done = False
             while not done and time.monotonic() < deadline:
                 for r, ws in conns.items():

@@ -15,8 +15,11 @@ from dashboard.table_files import open_table
 from .test_hub import FakeClock
 
 PLAYERS = ["Anna", "Bo", "Cilla"]
-HANDS = {"Anna": ["2S", "5H", "8D", "JC", "KS"], "Bo": ["3S", "6H", "9D", "QC", "AS"],
-         "Cilla": ["4S", "7H", "TD", "KC", "2D"]}
+HANDS = {
+    "Anna": ["2S", "5H", "8D", "JC", "KS"],
+    "Bo": ["3S", "6H", "9D", "QC", "AS"],
+    "Cilla": ["4S", "7H", "TD", "KC", "2D"],
+}
 
 
 async def _start(hub, deal: bool = True) -> None:
@@ -48,6 +51,7 @@ def test_tl_corrects_a_score_after_the_table_has_ended_r32(tmp_path):
         assert hub.view.phase == "table_over"  # the correction ends nothing again
         last = _audit(hub, "adjust")[-1]
         assert (last["by"], last["player"], last["points"], last["reason"]) == ("tl", "Bo", 3, "miscounted pair")
+
     asyncio.run(run())
 
 
@@ -56,8 +60,9 @@ def test_a_points_penalty_says_what_the_floor_took_r19_and_is_in_the_audit_trail
         hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
         await _start(hub)
         await hub.post({"do": "adjust", "player": "Bo", "points": 2, "reason": "setup"}, "tl")
-        answer = await hub.post({"do": "penalty", "player": "Bo", "kind": "points", "points": 5,
-                                 "reason": "slow play"}, "tl")
+        answer = await hub.post(
+            {"do": "penalty", "player": "Bo", "kind": "points", "points": 5, "reason": "slow play"}, "tl"
+        )
         assert answer["applied"] == -2 and answer["asked"] == -5  # the TL is told: only 2 could go
         pen = _audit(hub, "penalty")
         assert len(pen) == 1 and pen[0]["player"] == "Bo" and pen[0]["kind"] == "points"
@@ -65,6 +70,7 @@ def test_a_points_penalty_says_what_the_floor_took_r19_and_is_in_the_audit_trail
         await hub.post({"do": "penalty", "player": "Cilla", "kind": "warning", "reason": "talking"}, "tl")
         assert [e["player"] for e in _audit(hub, "penalty")] == ["Bo", "Cilla"]
         assert [e["player"] for e in _audit(hub, "adjust")] == ["Bo"]
+
     asyncio.run(run())
 
 
@@ -80,6 +86,7 @@ def test_pause_and_resume_keep_their_own_reasons_and_a_second_pause_is_refused(t
             hub.set_paused(False, "tl", "")
         got = [(e["what"], e.get("reason")) for e in hub.audit_entries() if e["what"] in ("pause", "resume")]
         assert got == [("pause", "dispute at seat 2"), ("resume", "ruling given")]
+
     asyncio.run(run())
 
 
@@ -96,6 +103,7 @@ def test_a_pad_correction_with_no_open_alert_is_refused_and_logged(tmp_path):
         refused = _audit(hub, "correction_refused")
         assert [e.get("correction") for e in refused] == ["the card at seat3 is 7H", "tag 04A1B2C3 is QS"]
         assert not _audit(hub, "correction")  # nothing reached the sensing
+
     asyncio.run(run())
 
 
@@ -120,6 +128,7 @@ def test_a_revisor_s_typo_is_settled_by_the_next_accepted_entry(tmp_path):
         hub.log.close()
         again, _ = open_table(tmp_path, delay=0, clock=FakeClock())  # and stays settled
         assert open_kinds(again) == [("revisor", False)]
+
     asyncio.run(run())
 
 
@@ -144,4 +153,5 @@ def test_the_revisor_signs_a_finished_game_and_the_tl_countersigns(tmp_path):
         assert again.signatures() == {"1": ["revisor", "tl"]}
         assert '"signed":{"1":["revisor","tl"]}' in again.current_text("revisor")
         assert '"signed"' not in again.current_text("public")
+
     asyncio.run(run())

@@ -26,8 +26,19 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def stuck_service(tmp_path: Path):
     port, data = free_port(), tmp_path / "data"
-    cmd = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--data", str(data),
-           "--dashboard-port", str(port), "--stuck-after", "1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "table_controller.app.cli",
+        "run",
+        "--virtual",
+        "--data",
+        str(data),
+        "--dashboard-port",
+        str(port),
+        "--stuck-after",
+        "1",
+    ]
     with open(tmp_path / "service.log", "w") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -59,10 +70,11 @@ def test_every_views_badge_says_who_the_stuck_table_waits_for(stuck_service, chr
     english.goto(f"{base}/public?token={tokens['public']}&lang=en")
     hall = chromium.new_page()
     hall.goto(f"{base}/hall?token={tokens['tl']}")
-    for body in ({"do": "table", "players": ["Anna", "Bo", "Cilla"]},
-                 {"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Bo"}):
-        r = httpx.post(f"{base}/api/action", json=body, headers={"Authorization": f"Bearer {tokens['tl']}"},
-                       timeout=30)
+    for body in (
+        {"do": "table", "players": ["Anna", "Bo", "Cilla"]},
+        {"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Bo"},
+    ):
+        r = httpx.post(f"{base}/api/action", json=body, headers={"Authorization": f"Bearer {tokens['tl']}"}, timeout=30)
         assert r.status_code == 200, r.text
     for role, page in pages.items():
         page.wait_for_selector("#conn[data-state=waiting]", timeout=60_000)  # visible on every view

@@ -20,8 +20,9 @@ def table():
 
 @pytest.fixture
 def noisy_table():
-    noise = NoiseModel(flicker=0.2, missed_scan=0.05, stack_limit=2, dup_byte=0.003,
-                       corrupt_byte=0.003, command_loss=0.0)
+    noise = NoiseModel(
+        flicker=0.2, missed_scan=0.05, stack_limit=2, dup_byte=0.003, corrupt_byte=0.003, command_loss=0.0
+    )
     with VirtualTable(noise=noise, seed=3) as t:
         yield t
 

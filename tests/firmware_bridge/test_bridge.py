@@ -10,8 +10,8 @@ import asyncio
 import pytest
 
 from firmware_bridge.errors import BadCommand, CommandFailed
-from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus
 from hardware.virtual import NoiseModel, VirtualTable
+from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus
 
 from .conftest import bridge, settle, until
 
@@ -70,7 +70,7 @@ async def test_repeated_reports_are_not_repeated_events(table):
     table.put("2D", "tray")
     async with bridge(table.port) as sc:
         await until(sc, pad_is("tray", [table.deck.uid("2D")]))
-        frames = sc.stats.decoder.frames    # two rounds of repeated reports (5 pads, each 0.5 s)
+        frames = sc.stats.decoder.frames  # two rounds of repeated reports (5 pads, each 0.5 s)
         await settle(lambda: sc.stats.decoder.frames >= frames + 10)
         while True:
             try:
@@ -128,12 +128,13 @@ async def test_led_and_buzzer_commands_are_acknowledged_and_carried_out(table):
     async with bridge(table.port) as sc:
         await until(sc, online)
         await sc.set_led("seat2", "red")
-        assert table.leds.shown["seat2"] == "red"   # the ACK came after the firmware did it
+        assert table.leds.shown["seat2"] == "red"  # the ACK came after the firmware did it
         before = len(table.leds.history)
         await sc.set_led("seat2", "green", blink=True)
         # it blinks: green and dark in turn (250 ms each, on the board's clock)
-        await settle(lambda: {c for _, s, c in table.leds.history[before:] if s == "seat2"} == {"green", "off"},
-                     timeout=5.0)
+        await settle(
+            lambda: {c for _, s, c in table.leds.history[before:] if s == "seat2"} == {"green", "off"}, timeout=5.0
+        )
         await sc.buzz(50)
         assert table.buzzer.buzzes == 1
         assert sc.stats.command_failures == 0
@@ -188,7 +189,7 @@ async def test_unplug_and_replug_resynchronise_pads_and_leds(table):
         assert "port lost" in lost.detail
         with pytest.raises(CommandFailed, match="down"):
             await sc.set_led("seat3", "red")
-        table.pick_up("seat1")               # the table plays on while the cable is out
+        table.pick_up("seat1")  # the table plays on while the cable is out
         table.put("JC", "tray")
         await settle(lambda: sc.stats.connect_failures >= 1)  # it tried the missing port
         table.replug()
@@ -245,13 +246,12 @@ async def test_a_noisy_line_and_flaky_readers_still_give_the_true_table(noisy_ta
         table.deal("seat2", hand)
         table.put("3C", "tray")
         want = {table.deck.uid(c) for c in hand}
-        await settle(lambda: sc.pads.get("seat2") == want and sc.pads.get("tray") == {table.deck.uid("3C")},
-                     timeout=8)
+        await settle(lambda: sc.pads.get("seat2") == want and sc.pads.get("tray") == {table.deck.uid("3C")}, timeout=8)
         frames = sc.stats.decoder.frames  # and it stays so through two rounds of repeated reports
         await settle(lambda: sc.stats.decoder.frames >= frames + 10, timeout=8)
         assert sc.pads.get("seat2") == want
         assert sc.stats.decoder.dropped > 0
-        assert sc.stats.missed_frames > 0   # every dropped frame leaves a sequence gap
+        assert sc.stats.missed_frames > 0  # every dropped frame leaves a sequence gap
 
 
 async def test_a_broken_reader_is_reported_and_its_return_too(table):

@@ -78,8 +78,8 @@ class FakeDevice:
         while not self.stop.wait(0.02):
             try:
                 os.read(self.master, 65536)  # a device reads what the host sends: a full pty
-            except OSError:                  # would leave the host's writes spinning (pyserial's
-                pass                         # non-blocking write retries EAGAIN for ever)
+            except OSError:  # would leave the host's writes spinning (pyserial's
+                pass  # non-blocking write retries EAGAIN for ever)
             try:
                 os.write(self.master, self._payload())
             except OSError:

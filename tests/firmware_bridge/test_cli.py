@@ -7,8 +7,6 @@ import sys
 
 import pytest
 
-from hardware.virtual import VirtualTable
-
 CLI = [sys.executable, "-m", "table_controller.app.cli", "link"]
 
 pytestmark = pytest.mark.realtime  # the monitor over a real pseudo-terminal
@@ -25,8 +23,9 @@ def test_help_explains_the_command():
 
 def test_monitor_shows_pads_buttons_and_health(table):
     table.deal("seat2", ["AS", "KS"])
-    proc = subprocess.Popen(CLI + ["monitor", table.port, "--duration", "3"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        CLI + ["monitor", table.port, "--duration", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     lines = []
     while not any("PAD    seat2  2 card(s)" in line for line in lines):  # the monitor sees the table
         line = proc.stdout.readline()
@@ -42,11 +41,14 @@ def test_monitor_shows_pads_buttons_and_health(table):
     assert out.strip().splitlines()[-1].startswith("link online:") and "0 dropped" in out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["monitor", "/dev/no-such-port"], "no port '/dev/no-such-port'"),
-    (["monitor", "/dev/null", "--duration", "-1"], "--duration"),
-    ([], "say what to do"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["monitor", "/dev/no-such-port"], "no port '/dev/no-such-port'"),
+        (["monitor", "/dev/null", "--duration", "-1"], "--duration"),
+        ([], "say what to do"),
+    ],
+)
 def test_bad_input_gets_a_clear_message_and_no_traceback(args, message):
     result = run(*args)
     assert result.returncode == 2
@@ -54,8 +56,9 @@ def test_bad_input_gets_a_clear_message_and_no_traceback(args, message):
 
 
 def test_virtual_table_command_prints_its_port():
-    proc = subprocess.Popen([sys.executable, "-m", "hardware.virtual", "--once"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hardware.virtual", "--once"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         port = proc.stdout.readline().strip()
         out = run("monitor", port, "--duration", "1.5").stdout

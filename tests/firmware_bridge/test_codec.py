@@ -14,9 +14,7 @@ from hardware.firmware import wire
 KINDS = st.sampled_from(["PAD", "HB", "BTN", "ACK", "NAK", "RDR", "HELLO", "LED"])
 KEYS = st.from_regex(r"[a-z0-9_]{1,8}", fullmatch=True)
 VALUES = st.from_regex(r"[A-Za-z0-9._,:/-]{0,30}", fullmatch=True)
-FRAMES = st.builds(
-    Frame, st.integers(0, 65535), KINDS,
-    st.lists(st.tuples(KEYS, VALUES), max_size=6).map(tuple))
+FRAMES = st.builds(Frame, st.integers(0, 65535), KINDS, st.lists(st.tuples(KEYS, VALUES), max_size=6).map(tuple))
 
 
 def enc(f: Frame) -> bytes:
@@ -29,7 +27,7 @@ def decode_all(data: bytes, chunk: int = 0) -> tuple[list[Frame], FrameDecoder]:
         return dec.feed(data), dec
     out = []
     for i in range(0, len(data), chunk):
-        out += dec.feed(data[i:i + chunk])
+        out += dec.feed(data[i : i + chunk])
     return out, dec
 
 
@@ -56,11 +54,20 @@ def test_firmware_decoder_reads_what_the_bridge_writes(frames, noise):
 
 def test_frames_read_by_a_person():
     assert encode_frame(17, "PAD", (("pad", "seat2"), ("uids", "04A1B2C3D4E5F6"))).startswith(
-        b"$17 PAD pad=seat2 uids=04A1B2C3D4E5F6*")
+        b"$17 PAD pad=seat2 uids=04A1B2C3D4E5F6*"
+    )
 
 
-@pytest.mark.parametrize("kind, fields", [("pad", ()), ("PAD", (("Pad", "x"),)), ("PAD", (("pad", "a b"),)),
-                                          ("PAD", (("pad", "x*y"),)), ("PAD", (("uids", "A" * 2000),))])
+@pytest.mark.parametrize(
+    "kind, fields",
+    [
+        ("pad", ()),
+        ("PAD", (("Pad", "x"),)),
+        ("PAD", (("pad", "a b"),)),
+        ("PAD", (("pad", "x*y"),)),
+        ("PAD", (("uids", "A" * 2000),)),
+    ],
+)
 def test_encoder_refuses_what_the_protocol_cannot_carry(kind, fields):
     with pytest.raises(ValueError):
         encode_frame(1, kind, fields)
@@ -97,7 +104,7 @@ def test_an_endless_frame_is_dropped_and_the_next_one_read():
 @given(st.binary(max_size=3000), st.integers(1, 64))
 def test_random_bytes_never_raise(data, chunk):
     got, dec = decode_all(data, chunk)
-    for frame in got:                      # whatever came out is a well-formed frame
+    for frame in got:  # whatever came out is a well-formed frame
         from_frame(frame)
     assert dec.stats.frames == len(got)
 
@@ -108,7 +115,7 @@ def damaged_streams(draw):
     victim = enc(draw(FRAMES))
     damage = draw(st.sampled_from(["cut", "garbage", "flip", "dup", "drop"]))
     if damage == "cut":
-        victim = victim[:draw(st.integers(0, len(victim) - 1))]
+        victim = victim[: draw(st.integers(0, len(victim) - 1))]
     elif damage == "garbage":
         at = draw(st.integers(0, len(victim)))
         victim = victim[:at] + draw(st.binary(min_size=1, max_size=200)) + victim[at:]
@@ -119,10 +126,10 @@ def damaged_streams(draw):
         victim = bytes(b)
     elif damage == "dup":
         at = draw(st.integers(0, len(victim) - 1))
-        victim = victim[:at + 1] + victim[at:]
+        victim = victim[: at + 1] + victim[at:]
     else:
         at = draw(st.integers(0, len(victim) - 1))
-        victim = victim[:at] + victim[at + 1:]
+        victim = victim[:at] + victim[at + 1 :]
     after = draw(st.lists(FRAMES, min_size=1, max_size=5))
     return before, victim, after
 
@@ -133,8 +140,8 @@ def test_every_valid_frame_after_the_damage_is_recovered(stream, chunk):
     before, victim, after = stream
     data = b"".join(map(enc, before)) + victim + b"".join(map(enc, after))
     got, _ = decode_all(data, chunk)
-    assert got[:len(before)] == before
-    assert got[-len(after):] == after       # nothing after the damage is lost
+    assert got[: len(before)] == before
+    assert got[-len(after) :] == after  # nothing after the damage is lost
     assert len(got) <= len(before) + 1 + len(after)
 
 
@@ -146,31 +153,36 @@ def test_messages_from_frames():
     assert hello == Hello(1, "0.1.0", "SC-1", ("seat1", "tray"))
 
 
-@pytest.mark.parametrize("uid", ["DEADBEEF", "04A1B2C3D4E5F6", "04112233445566778899",
-                                 "E004015A3C2B1D0F"])   # the last: ISO 15693 (a PN5180 pad)
+@pytest.mark.parametrize(
+    "uid", ["DEADBEEF", "04A1B2C3D4E5F6", "04112233445566778899", "E004015A3C2B1D0F"]
+)  # the last: ISO 15693 (a PN5180 pad)
 def test_uids_of_every_inlay_kind_are_read(uid):
     assert from_frame(Frame(1, "PAD", (("pad", "tray"), ("uids", uid)))) == PadReport("tray", frozenset({uid}))
 
 
-@pytest.mark.parametrize("frame", [
-    Frame(1, "PAD", (("pad", "seat9"), ("uids", ""))),
-    Frame(1, "PAD", (("pad", "seat1"), ("uids", "04ZZ"))),
-    Frame(1, "PAD", (("pad", "seat1"), ("uids", "E004015A3C2B1D0F1"))),   # 17 digits
-    Frame(1, "PAD", (("pad", "seat1"), ("uids", "E004015A3C"))),          # 10 digits
-    Frame(1, "PAD", (("pad", "seat1"),)),
-    Frame(1, "HB", (("up", "-1"),)),
-    Frame(1, "ACK", ()),
-    Frame(1, "RDR", (("pad", "seat1"), ("ok", "yes"))),
-    Frame(1, "HELLO", (("proto", "x"), ("id", "a"))),
-    Frame(1, "WHAT", ()),
-])
+@pytest.mark.parametrize(
+    "frame",
+    [
+        Frame(1, "PAD", (("pad", "seat9"), ("uids", ""))),
+        Frame(1, "PAD", (("pad", "seat1"), ("uids", "04ZZ"))),
+        Frame(1, "PAD", (("pad", "seat1"), ("uids", "E004015A3C2B1D0F1"))),  # 17 digits
+        Frame(1, "PAD", (("pad", "seat1"), ("uids", "E004015A3C"))),  # 10 digits
+        Frame(1, "PAD", (("pad", "seat1"),)),
+        Frame(1, "HB", (("up", "-1"),)),
+        Frame(1, "ACK", ()),
+        Frame(1, "RDR", (("pad", "seat1"), ("ok", "yes"))),
+        Frame(1, "HELLO", (("proto", "x"), ("id", "a"))),
+        Frame(1, "WHAT", ()),
+    ],
+)
 def test_frames_that_do_not_fit_version_1_are_not_messages(frame):
     assert from_frame(frame) is None
 
 
 def test_the_examples_in_protocol_md_are_valid_frames():
-    from pathlib import Path
     import re
+    from pathlib import Path
+
     text = (Path(__file__).resolve().parents[2] / "hardware" / "PROTOCOL.md").read_text()
     complete = re.findall(r"\$[^`$*]*\*[0-9A-F]{8}", re.sub(r"\s*\n\s*", " ", text))
     assert len(complete) >= 4

@@ -34,7 +34,7 @@ class VirtualBench(Bench):
         if m := re.fullmatch(r"Lay the test tag alone on (\w+)\.", instruction):
             t.put("AS", m[1])
         elif m := re.fullmatch(r"Lay a stack of (\d+) tags on (\w+)\.", instruction):
-            t.deal(m[2], STACK[:int(m[1])])
+            t.deal(m[2], STACK[: int(m[1])])
         elif m := re.fullmatch(r"(?:Take the (?:tag|stack) off|Clear) (\w+)[.:].*", instruction):
             for code in t.on_pad(m[1]):
                 t.remove(code)
@@ -66,7 +66,7 @@ async def test_a_good_pn5180_board_passes_every_item():
         assert f"reader {pad}" in items and f"tag on {pad}" in items and f"stack on {pad}" in items
     assert summary(results).startswith(f"{len(results)} of {len(results)} checks passed")
     shown = [(seat, colour) for _, seat, colour in table.leds.history]
-    for seat in ("seat1", "seat2", "seat3", "seat4"):       # every colour really reached the LEDs
+    for seat in ("seat1", "seat2", "seat3", "seat4"):  # every colour really reached the LEDs
         assert [c for s, c in shown if s == seat][-6:] == ["green", "yellow", "red", "blue", "white", "off"]
     assert table.buzzer.buzzes == 1
 
@@ -80,7 +80,7 @@ async def test_failures_are_said_in_words_per_item():
         results = await run_selftest(table, bench, pads=("seat1", "tray"), scans=10)
     by_item = {c.item: c for c in results}
     assert by_item["reader tray"].ok is False and "offline (antenna-timeout)" in by_item["reader tray"].text
-    assert "tag on tray" not in by_item                       # a dead reader's pad is skipped
+    assert "tag on tray" not in by_item  # a dead reader's pad is skipped
     assert by_item["tag on seat1"].ok
     stack = by_item["stack on seat1"]
     assert not stack.ok and re.search(r"read \d of 5 within 10 scans", stack.text) and "PN5180" in stack.text
@@ -99,18 +99,33 @@ async def test_no_board_on_the_port_is_one_failed_item():
 
 
 def test_the_command_walks_the_bench_and_exits_by_the_verdict(table):
-    cmd = [sys.executable, "-m", "table_controller.app.cli", "link", "selftest", table.port,
-           "--pads", "seat2", "--only", "tag,leds", "--wait", "10", "--tag", table.deck.uid("AS")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "table_controller.app.cli",
+        "link",
+        "selftest",
+        table.port,
+        "--pads",
+        "seat2",
+        "--only",
+        "tag,leds",
+        "--wait",
+        "10",
+        "--tag",
+        table.deck.uid("AS"),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: list[str] = []
 
-    def bench() -> None:   # reads the instructions as a person would, and does them
+    def bench() -> None:  # reads the instructions as a person would, and does them
         for line in proc.stdout:
             lines.append(line.rstrip("\n"))
             if line.startswith(">>> Lay the test tag alone on seat2"):
                 table.put("AS", "seat2")
             elif line.startswith(">>> Take the tag off seat2"):
                 table.remove("AS")
+
     reader = threading.Thread(target=bench)
     reader.start()
     proc.wait(timeout=60)
@@ -122,11 +137,21 @@ def test_the_command_walks_the_bench_and_exits_by_the_verdict(table):
     assert lines[-1] == "3 of 3 checks passed: the board is ready"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--pads", "seat9"], "--pads"), (["--only", "leds,smoke"], "--only"),
-    (["--tag", "XYZ"], "--tag"), (["--stack", "40"], "--stack"), (["--wait", "0"], "--wait"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--pads", "seat9"], "--pads"),
+        (["--only", "leds,smoke"], "--only"),
+        (["--tag", "XYZ"], "--tag"),
+        (["--stack", "40"], "--stack"),
+        (["--wait", "0"], "--wait"),
+    ],
+)
 def test_bad_options_get_a_clear_message(table, args, message):
-    out = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "link", "selftest", table.port, *args],
-                         capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "link", "selftest", table.port, *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr

@@ -21,12 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "hardware" / "firmware"
 HERE = Path(__file__).resolve().parent
 REPLAY = HERE / "micropython"
-WASM_DIR = Path(os.environ.get(
-    "MICROPYTHON_WASM_DIR",
-    ROOT / "build" / "micropython" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"))
+WASM_DIR = Path(
+    os.environ.get(
+        "MICROPYTHON_WASM_DIR",
+        ROOT / "build" / "micropython" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript",
+    )
+)
 # What goes onto the board (all of it but the board glue), and the simulation around it.
-FIRMWARE_FILES = [FIRMWARE / name for name in ("wire.py", "debounce.py", "controller.py", "mfrc522.py",
-                                                "pn5180.py")]
+FIRMWARE_FILES = [FIRMWARE / name for name in ("wire.py", "debounce.py", "controller.py", "mfrc522.py", "pn5180.py")]
 VIRTUAL = ROOT / "hardware" / "virtual"
 FILES = FIRMWARE_FILES + [HERE / "mfrc522_sim.py", VIRTUAL / "pn5180_chip.py", REPLAY / "replay.py"]
 
@@ -48,11 +50,13 @@ def micropython_or_skip() -> str:
 
 def _code(scenario: Path, firmware: Path = FIRMWARE) -> str:
     dirs = [str(firmware), str(HERE), str(REPLAY), str(VIRTUAL)]
-    return ("import sys\n"
-            f"for d in reversed({dirs!r}):\n"
-            "    sys.path.insert(0, d)\n"
-            "import replay\n"
-            f"replay.main({str(scenario)!r})\n")
+    return (
+        "import sys\n"
+        f"for d in reversed({dirs!r}):\n"
+        "    sys.path.insert(0, d)\n"
+        "import replay\n"
+        f"replay.main({str(scenario)!r})\n"
+    )
 
 
 def _run(cmd: list[str], cwd: Path, env: dict | None = None) -> str:
@@ -76,7 +80,7 @@ def run_micropython(scenario: dict, tmp: Path, compiled: Path | None = None) -> 
     env = {**os.environ, "MICROPYTHON_WASM_DIR": str(WASM_DIR)}
     files = FILES
     if compiled is not None:
-        files = [compiled / (f.stem + ".mpy") for f in FIRMWARE_FILES] + FILES[len(FIRMWARE_FILES):]
+        files = [compiled / (f.stem + ".mpy") for f in FIRMWARE_FILES] + FILES[len(FIRMWARE_FILES) :]
     code = _code(path, compiled or FIRMWARE)
     return _run([node, str(REPLAY / "run.mjs"), code, *map(str, files), str(path)], cwd=tmp, env=env)
 
@@ -90,8 +94,13 @@ def micropython_version() -> str:
 
 
 BOARD = REPLAY / "board"
-BOARD_FILES = ([FIRMWARE / "hal_pico.py", BOARD / "machine.py", BOARD / "neopixel.py", BOARD / "micropython.py",
-                REPLAY / "board_check.py"] + FILES)
+BOARD_FILES = [
+    FIRMWARE / "hal_pico.py",
+    BOARD / "machine.py",
+    BOARD / "neopixel.py",
+    BOARD / "micropython.py",
+    REPLAY / "board_check.py",
+] + FILES
 
 
 def run_board_check(tmp: Path, micropython: bool, cards: list[str], tags: list[str]) -> str:
@@ -100,11 +109,13 @@ def run_board_check(tmp: Path, micropython: bool, cards: list[str], tags: list[s
     placeholder = tmp / "placeholder"
     placeholder.write_text("")
     dirs = [str(BOARD), str(FIRMWARE), str(HERE), str(REPLAY), str(VIRTUAL)]
-    code = ("import sys\n"
-            f"for d in reversed({dirs!r}):\n"
-            "    sys.path.insert(0, d)\n"
-            "import board_check\n"
-            f"board_check.main({str(config)!r}, {cards!r}, {tags!r})\n")
+    code = (
+        "import sys\n"
+        f"for d in reversed({dirs!r}):\n"
+        "    sys.path.insert(0, d)\n"
+        "import board_check\n"
+        f"board_check.main({str(config)!r}, {cards!r}, {tags!r})\n"
+    )
     if not micropython:
         return _run([sys.executable, "-I", "-c", code], cwd=tmp)
     node = micropython_or_skip()

@@ -98,7 +98,7 @@ class SimulatedMFRC522:
             was_on = self.reg[0x14] & 0x03
             self.reg[0x14] = val
             if was_on and not val & 0x03:
-                for card in self.cards:   # field off: every card loses power
+                for card in self.cards:  # field off: every card loses power
                     card.state, card.level = "IDLE", 0
             elif val & 0x03 and not was_on:
                 self._power_up()
@@ -146,7 +146,7 @@ class SimulatedMFRC522:
         self.reg[0x0E] &= 0x80
         answer = self._picc(tx, tx_last_bits) if self.reg[0x14] & 0x03 else None
         if answer is None:
-            self.reg[0x04] |= 0x01          # timer: nobody answered
+            self.reg[0x04] |= 0x01  # timer: nobody answered
             return
         data, last_bits, coll_pos = answer
         self.fifo = list(data)
@@ -175,7 +175,7 @@ class SimulatedMFRC522:
                 return self._select(level, tx)
             known = ((nvb >> 4) - 2) * 8 + (nvb & 0x0F)
             return self._anticoll(level, _bits(tx[2:])[:known] if known else [], known)
-        for c in self.cards:                 # anything else: READY cards fall back
+        for c in self.cards:  # anything else: READY cards fall back
             if c.state == "READY":
                 c.state = "IDLE"
         return None

@@ -99,8 +99,17 @@ class Rig:
         self.leds.clock = self.clock
         self.buzzer = Buzzer()
         self.watchdog = Watchdog(self.clock)
-        self.fw = SeatController(self.port, self.readers, self.buttons, self.leds, self.buzzer,
-                                 self.clock, self.watchdog, "SC-TEST", config or Config())
+        self.fw = SeatController(
+            self.port,
+            self.readers,
+            self.buttons,
+            self.leds,
+            self.buzzer,
+            self.clock,
+            self.watchdog,
+            "SC-TEST",
+            config or Config(),
+        )
         self._decoder = FrameDecoder()
         self._host_seq = 100
 

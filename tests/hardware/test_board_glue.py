@@ -15,8 +15,9 @@ from hardware.virtual import virtual_uid
 from .interpreters import run_board_check
 
 CARDS = [virtual_uid(c) for c in ("AS", "KS", "QS")]
-TAGS = ["E00401%010X" % random.Random(3).getrandbits(40) for _ in range(1)] + \
-       ["E00401%010X" % (0x1000 * i + 0x77) for i in range(1, 7)]
+TAGS = ["E00401%010X" % random.Random(3).getrandbits(40) for _ in range(1)] + [
+    "E00401%010X" % (0x1000 * i + 0x77) for i in range(1, 7)
+]
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +35,8 @@ def test_the_board_glue_does_the_same_on_micropython(outputs):
 def test_board_json_picks_each_pads_reader_and_known_timings(outputs):
     lines = outputs[1]
     assert "kinds seat1=mfrc522 seat2=pn5180 seat3=mfrc522 seat4=nfc9 tray=pn5180" in lines
-    assert "overrides gone_ms=900 no_such_field=3" in lines      # a text value is not a timing
-    assert "config gone_ms=900 scan_ms=20" in lines              # unknown names change nothing
+    assert "overrides gone_ms=900 no_such_field=3" in lines  # a text value is not a timing
+    assert "config gone_ms=900 scan_ms=20" in lines  # unknown names change nothing
     assert lines.count("bad config: bad-board-json") == 2 and "no config: mfrc522" in lines
 
 
@@ -44,7 +45,7 @@ def test_each_reader_kind_reads_its_tags_and_failures_are_words(outputs):
     for attempt in (1, 2):
         assert f"scan {attempt} seat1 {','.join(sorted(CARDS))}" in lines
         assert f"scan {attempt} seat2 {TAGS[0]}" in lines
-        assert f"scan {attempt} tray {','.join(sorted(TAGS))}" in lines      # a stack of 7, whole
+        assert f"scan {attempt} tray {','.join(sorted(TAGS))}" in lines  # a stack of 7, whole
         assert f"scan {attempt} seat3 ERR no-mfrc522" in lines
         assert f"scan {attempt} seat4 ERR reader-kind-nfc9" in lines
     assert "violations seat2=0 tray=0" in lines

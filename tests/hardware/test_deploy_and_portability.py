@@ -12,8 +12,22 @@ import pytest
 
 HW = Path(__file__).resolve().parents[2] / "hardware"
 PORTABLE = ["wire.py", "debounce.py", "controller.py"]  # run on the board and in CPython
-BOARD_MODULES = {"binascii", "json", "wire", "debounce", "controller", "time", "machine", "neopixel",
-                 "select", "sys", "micropython", "mfrc522", "pn5180", "hal_pico"}
+BOARD_MODULES = {
+    "binascii",
+    "json",
+    "wire",
+    "debounce",
+    "controller",
+    "time",
+    "machine",
+    "neopixel",
+    "select",
+    "sys",
+    "micropython",
+    "mfrc522",
+    "pn5180",
+    "hal_pico",
+}
 
 
 @pytest.mark.parametrize("name", PORTABLE + ["mfrc522.py", "pn5180.py", "hal_pico.py", "main.py"])
@@ -41,8 +55,11 @@ def test_portable_firmware_avoids_cpython_only_features(name):
 
 
 def test_udev_rule_names_the_pico_and_keeps_modemmanager_away():
-    lines = [ln for ln in (HW / "deploy" / "99-chicago-seat-controller.rules").read_text().splitlines()
-             if ln.strip() and not ln.startswith("#")]
+    lines = [
+        ln
+        for ln in (HW / "deploy" / "99-chicago-seat-controller.rules").read_text().splitlines()
+        if ln.strip() and not ln.startswith("#")
+    ]
     assert len(lines) == 1
     pairs = [p.strip() for p in lines[0].split(",")]
     assert all(re.fullmatch(r'[A-Z_]+(\{[a-zA-Z_]+\})?(==|\+=|=)"[^"]*"', p) for p in pairs), pairs
@@ -56,8 +73,9 @@ def test_systemd_unit_verifies(tmp_path):
     unit = tmp_path / "chicago-table.service"
     unit.write_text((HW / "deploy" / "chicago-table.service").read_text())
     out = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
-    problems = [ln for ln in (out.stdout + out.stderr).splitlines()
-                if ln.strip() and "is not executable" not in ln]  # the venv is not installed here
+    problems = [
+        ln for ln in (out.stdout + out.stderr).splitlines() if ln.strip() and "is not executable" not in ln
+    ]  # the venv is not installed here
     assert not problems, problems
 
 

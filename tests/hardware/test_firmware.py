@@ -34,7 +34,7 @@ def test_sequence_numbers_count_up_from_zero():
 def test_card_is_present_only_after_n_consecutive_reads():
     deb = PadDebouncer(confirm_reads=3, gone_ms=300)
     assert not deb.scan([A], 0) and not deb.scan([A], 20)
-    assert not deb.scan([], 40)          # the streak is broken
+    assert not deb.scan([], 40)  # the streak is broken
     assert not deb.scan([A], 60) and not deb.scan([A], 80)
     assert deb.scan([A], 100) and deb.present == {A}
 
@@ -43,7 +43,7 @@ def test_card_is_gone_only_after_m_ms_unseen():
     deb = PadDebouncer(confirm_reads=1, gone_ms=300)
     deb.scan([A], 0)
     assert not deb.scan([], 299) and deb.present == {A}
-    assert not deb.scan([A], 310)        # seen again: the clock restarts
+    assert not deb.scan([A], 310)  # seen again: the clock restarts
     assert not deb.scan([], 600)
     assert deb.scan([], 610) and deb.present == set()
 
@@ -61,7 +61,7 @@ def test_flicker_shorter_than_gone_time_sends_no_change():
     rig.readers["seat2"].uids = [A]
     rig.run(100)
     rig.messages()
-    for _ in range(5):                    # a card missed for 100 ms at a time
+    for _ in range(5):  # a card missed for 100 ms at a time
         rig.readers["seat2"].uids = []
         rig.run(100)
         rig.readers["seat2"].uids = [A]
@@ -104,7 +104,7 @@ def test_heartbeat_every_500_ms_with_uptime():
 # --- buttons ------------------------------------------------------------------------------
 def test_button_press_is_one_event_after_debounce():
     rig = Rig(Config(button_ms=20))
-    for _ in range(3):                     # contact bounce: 3 ms on, 2 ms off
+    for _ in range(3):  # contact bounce: 3 ms on, 2 ms off
         rig.buttons.down = {"next"}
         rig.run(3)
         rig.buttons.down = set()
@@ -158,11 +158,13 @@ def test_blinking_led_alternates_with_the_blink_period():
 
 def test_bad_commands_are_refused_with_a_reason_and_change_nothing():
     rig = Rig()
-    bad = [rig.send("LED", [("seat", "seat9"), ("colour", "red")]),
-           rig.send("LED", [("seat", "seat1"), ("colour", "pink")]),
-           rig.send("LED", [("seat", "seat1"), ("colour", "red"), ("blink", "7")]),
-           rig.send("BUZZ", [("ms", "99999")]),
-           rig.send("FROB")]
+    bad = [
+        rig.send("LED", [("seat", "seat9"), ("colour", "red")]),
+        rig.send("LED", [("seat", "seat1"), ("colour", "pink")]),
+        rig.send("LED", [("seat", "seat1"), ("colour", "red"), ("blink", "7")]),
+        rig.send("BUZZ", [("ms", "99999")]),
+        rig.send("FROB"),
+    ]
     rig.run(5)
     naks = [m for m in rig.messages() if isinstance(m, Nak)]
     assert [n.cmd for n in naks] == bad
@@ -174,7 +176,7 @@ def test_a_resent_command_is_acked_again_but_done_once():
     rig = Rig()
     seq = rig.send("BUZZ", [("ms", "50")])
     rig.run(100)
-    rig.send("BUZZ", [("ms", "50")], seq=seq)   # our ACK was lost; the host resends
+    rig.send("BUZZ", [("ms", "50")], seq=seq)  # our ACK was lost; the host resends
     rig.run(100)
     assert [m for m in rig.messages() if isinstance(m, Ack)] == [Ack(seq), Ack(seq)]
     assert rig.buzzer.starts == 1
@@ -220,7 +222,7 @@ def test_leds_go_dark_when_the_host_is_silent_for_5_s():
     rig.run(3000)
     rig.send("PING")
     rig.run(4000)
-    assert rig.leds.shown["seat3"] == "green"   # the PING kept it alive
+    assert rig.leds.shown["seat3"] == "green"  # the PING kept it alive
     rig.run(1100)
     assert rig.leds.shown["seat3"] == "off"
 
@@ -236,6 +238,6 @@ def test_watchdog_is_fed_every_loop_pass_even_with_a_dead_reader():
 def test_a_hanging_reader_stops_the_feeding_so_the_watchdog_reboots():
     rig = Rig()
     rig.run(100)
-    rig.readers["seat2"].stall_ms = 1500    # the SPI call hangs for 1.5 s
+    rig.readers["seat2"].stall_ms = 1500  # the SPI call hangs for 1.5 s
     rig.run(30)
     assert rig.watchdog.tripped

@@ -44,8 +44,8 @@ def test_every_board_file_compiles_to_mpy_v6(built):
     assert names == sorted([n[:-3] + ".mpy" for n in COMPILED] + ["main.py"])
     for name in COMPILED:
         data = (built / (name[:-3] + ".mpy")).read_bytes()
-        assert data[:2] == b"M\x06", name             # .mpy format 6 (MicroPython 1.22+)
-        assert name.encode() in data                  # tracebacks name the board's file
+        assert data[:2] == b"M\x06", name  # .mpy format 6 (MicroPython 1.22+)
+        assert name.encode() in data  # tracebacks name the board's file
     assert (built / "main.py").read_text() == (FIRMWARE / "main.py").read_text()
 
 
@@ -98,13 +98,29 @@ def _stubs_or_skip() -> Path:
 def _mypy(board: Path, stubs: Path) -> subprocess.CompletedProcess:
     (board / "mypy.ini").write_text(MYPY_INI)
     env = {**os.environ, "MYPYPATH": str(stubs)}
-    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--custom-typeshed-dir",
-                           str(stubs), "--no-incremental", "hal_pico.py", "main.py"],
-                          cwd=board, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            "mypy.ini",
+            "--custom-typeshed-dir",
+            str(stubs),
+            "--no-incremental",
+            "hal_pico.py",
+            "main.py",
+        ],
+        cwd=board,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _board_layout(tmp: Path) -> Path:
-    board = tmp / "board"          # the files side by side, as they sit on the Pico
+    board = tmp / "board"  # the files side by side, as they sit on the Pico
     board.mkdir()
     for name in COMPILED + ("main.py",):
         shutil.copy(FIRMWARE / name, board / name)

@@ -38,11 +38,11 @@ def test_several_cards_are_all_found_through_anticollision():
     uids = [virtual_uid(c) for c in ("AS", "KS", "QS", "JS", "TS")]
     reader, chip = reader_with(uids)
     assert sorted(reader.scan()) == sorted(uids)
-    assert sorted(reader.scan()) == sorted(uids)   # the field reset wakes the halted cards
+    assert sorted(reader.scan()) == sorted(uids)  # the field reset wakes the halted cards
 
 
 def test_cards_differing_only_in_the_last_bit():
-    a, b = "04000000000000", "04000000000080"   # BCC differs as well: a late collision
+    a, b = "04000000000000", "04000000000080"  # BCC differs as well: a late collision
     reader, _ = reader_with([a, b])
     assert sorted(reader.scan()) == [a, b]
 
@@ -60,7 +60,7 @@ def test_no_chip_on_the_bus_is_a_reader_error():
 
 
 UIDS = st.one_of(
-    st.sampled_from([virtual_uid(str(i)) for i in range(40)]),          # 7 bytes, shared 04 prefix
+    st.sampled_from([virtual_uid(str(i)) for i in range(40)]),  # 7 bytes, shared 04 prefix
     st.binary(min_size=4, max_size=4).filter(lambda b: b[0] != 0x88).map(lambda b: b.hex().upper()),
     st.binary(min_size=10, max_size=10).map(lambda b: b.hex().upper()),
 )

@@ -18,13 +18,11 @@ import pytest
 
 from firmware_bridge.codec import FrameDecoder
 from firmware_bridge.messages import Ack, ButtonEvent, Heartbeat, Hello, Nak, PadReport, ReaderReport, from_frame
-
 from hardware.firmware_build import MICROPYTHON_RELEASE
 
 from . import scenarios
 from .interpreters import REPLAY, micropython_version, run_cpython, run_micropython
 from .scenarios import CARDS, LONG_UID, SHORT_UID
-
 
 
 def test_the_interpreter_is_micropython_of_the_release_the_firmware_is_built_for():
@@ -52,8 +50,9 @@ class Transcript:
         assert decoder.stats.dropped == 0, decoder.stats
 
     def of(self, kind, **match) -> list[tuple[int, object]]:
-        return [(t, m) for t, m in self.msgs if isinstance(m, kind)
-                and all(getattr(m, k) == v for k, v in match.items())]
+        return [
+            (t, m) for t, m in self.msgs if isinstance(m, kind) and all(getattr(m, k) == v for k, v in match.items())
+        ]
 
     def lines_of(self, what: str) -> list[list[str]]:
         return [ln.split(" ") for ln in self.lines if ln.split(" ")[1:2] == [what]]
@@ -77,6 +76,7 @@ def transcripts(tmp_path_factory):
             scenario = scenarios.ALL[name]()
             cache[name] = (run_cpython(scenario, tmp), run_micropython(scenario, tmp))
         return cache[name]
+
     return get
 
 
@@ -91,7 +91,7 @@ def test_micropython_writes_the_same_bytes_as_cpython(transcripts, name):
 
 
 def board(transcripts, name) -> Transcript:
-    return Transcript(transcripts(name)[1])   # what MicroPython wrote (the same bytes)
+    return Transcript(transcripts(name)[1])  # what MicroPython wrote (the same bytes)
 
 
 def test_placements_report_whole_sets_through_flicker(transcripts):
@@ -102,17 +102,16 @@ def test_placements_report_whole_sets_through_flicker(transcripts):
     assert tr.pad_sets("seat3") == [frozenset(), frozenset({d}), frozenset({a, d})]
     assert tr.pad_sets("seat1")[-1] == {c} and tr.pad_sets("tray")[-1] == frozenset()
     gone = next(t for t, m in tr.of(PadReport, pad="seat2") if not m.uids and t > 2000)
-    last_seen = max(int(s[0]) for s in tr.lines_of("SCAN") if s[2] == "seat2" and s[3:] != [""]
-                    and int(s[0]) < gone)
-    assert 300 <= gone - last_seen < 320                      # gone_ms after the last sight
+    last_seen = max(int(s[0]) for s in tr.lines_of("SCAN") if s[2] == "seat2" and s[3:] != [""] and int(s[0]) < gone)
+    assert 300 <= gone - last_seen < 320  # gone_ms after the last sight
 
 
 def test_stacks_read_two_per_scan_are_reported_whole_by_the_real_driver(transcripts):
     tr = board(transcripts, "stacks")
     stack5 = frozenset(CARDS[c] for c in ("AS", "KS", "QS", "JS", "TS"))
     tray_scans = [s[3].split(",") for s in tr.lines_of("SCAN") if s[2] == "tray" and len(s) > 3 and s[3]]
-    assert max(len(s) for s in tray_scans) == 2                 # the chip's stack limit held
-    assert stack5 in tr.pad_sets("tray")                          # the debouncer's union
+    assert max(len(s) for s in tray_scans) == 2  # the chip's stack limit held
+    assert stack5 in tr.pad_sets("tray")  # the debouncer's union
     assert tr.pad_sets("tray")[-1] == frozenset(CARDS[c] for c in ("AS", "KS", "QS"))
     assert frozenset({SHORT_UID, LONG_UID, CARDS["8H"]}) in tr.pad_sets("seat1")  # 4, 10, 7 bytes
     assert tr.pad_sets("seat3") == [frozenset(), frozenset({CARDS["9S"]}), frozenset()]
@@ -125,11 +124,13 @@ def test_stacks_read_two_per_scan_are_reported_whole_by_the_real_driver(transcri
 def test_pn5180_pads_read_stacks_of_5_and_10_whole_in_every_scan(transcripts):
     tr = board(transcripts, "pn5180_stacks")
     tags = scenarios.pn5180_stacks()["tags"]
-    scans = {pad: [s[3].split(",") if s[3:] != [""] else [] for s in tr.lines_of("SCAN") if s[2] == pad]
-             for pad in ("tray", "seat3")}
-    assert all(sorted(s) == sorted(tags[:5]) for s in scans["tray"][:10])     # 1000..1250 ms
+    scans = {
+        pad: [s[3].split(",") if s[3:] != [""] else [] for s in tr.lines_of("SCAN") if s[2] == pad]
+        for pad in ("tray", "seat3")
+    }
+    assert all(sorted(s) == sorted(tags[:5]) for s in scans["tray"][:10])  # 1000..1250 ms
     assert sorted(scans["tray"][-1]) == sorted(tags[:2])
-    assert sorted(scans["seat3"][-1]) == sorted(tags[2:12])                   # 10 at once
+    assert sorted(scans["seat3"][-1]) == sorted(tags[2:12])  # 10 at once
     assert frozenset(tags[:5]) in tr.pad_sets("tray") and tr.pad_sets("tray")[-1] == frozenset(tags[:2])
     assert tr.pad_sets("seat3")[-1] == frozenset(tags[2:12])
     assert tr.pad_sets("seat2") == [frozenset(), frozenset(tags[5:6]), frozenset()]
@@ -147,16 +148,22 @@ def test_presses_are_debounced_and_simultaneous_ones_go_out_in_name_order(transc
 def test_commands_heartbeats_and_damaged_host_frames(transcripts):
     tr = board(transcripts, "commands")
     assert [m.uptime_ms for _, m in tr.of(Heartbeat)] == list(range(500, 2001, 500))
-    assert [m.rx_bad for _, m in tr.of(Heartbeat)][-1] == 2       # bad CRC and a cut frame
+    assert [m.rx_bad for _, m in tr.of(Heartbeat)][-1] == 2  # bad CRC and a cut frame
     acks = [m.cmd for _, m in tr.of(Ack)]
     naks = [(m.cmd, m.error) for _, m in tr.of(Nak)]
     assert acks == [100, 101, 101, 108, 110, 111, 100, 112, 113]
-    assert naks == [(102, "bad-seat"), (103, "bad-colour"), (104, "bad-field"), (105, "bad-field"),
-                    (106, "bad-field"), (107, "unknown")]
+    assert naks == [
+        (102, "bad-seat"),
+        (103, "bad-colour"),
+        (104, "bad-field"),
+        (105, "bad-field"),
+        (106, "bad-field"),
+        (107, "unknown"),
+    ]
     buzz = [(int(t), on) for t, _, on in tr.lines_of("BUZ")]
     assert buzz == [(1150, "1"), (1270, "0"), (2200, "1"), (2230, "0"), (2400, "1"), (2600, "0")]
     seat1 = [(int(t), c) for t, _, seat, c in tr.lines_of("LED") if seat == "seat1"]
-    assert seat1[:3] == [(1000, "off"), (1100, "yellow"), (1250, "off")]   # blinking, 250 ms
+    assert seat1[:3] == [(1000, "off"), (1100, "yellow"), (1250, "off")]  # blinking, 250 ms
     assert [c for t, c in seat1 if t >= 2300] == [] and seat1[-1][1] == "off"  # LED off: no more
     assert ["2200", "LED", "seat3", "green"] not in tr.lines_of("LED")  # unchanged by SYNC
     assert len(tr.of(Hello)) == 2 and {m.pad for t, m in tr.of(PadReport) if t == 2200} == set(scenarios.PADS)
@@ -177,7 +184,7 @@ def test_reader_faults_are_reported_in_the_same_words(transcripts):
     assert ("seat4", "spi-timeout") in offline and ("tray", "errno-110") in offline
     assert ("seat3", "errno-5") in offline and ("seat4", "OSError") in offline
     assert {m.pad for _, m in tr.of(ReaderReport, ok=True)} == {"seat3", "seat4", "tray"}
-    assert "maxgap=1501" in tr.end            # the hung reader stopped the watchdog's feeding
+    assert "maxgap=1501" in tr.end  # the hung reader stopped the watchdog's feeding
 
 
 def test_decoder_reads_a_damaged_stream_as_the_host_decoder_does(transcripts):
@@ -187,12 +194,14 @@ def test_decoder_reads_a_damaged_stream_as_the_host_decoder_does(transcripts):
     expected = []
     for chunk in scenario["chunks"]:
         for f in host.feed(bytes.fromhex(chunk)):
-            expected.append(f"FRAME {f.seq} {f.kind} " + " ".join(f"{k}={v}" for k, v in sorted(dict(f.fields).items())))
+            expected.append(
+                f"FRAME {f.seq} {f.kind} " + " ".join(f"{k}={v}" for k, v in sorted(dict(f.fields).items()))
+            )
     frames = [ln for ln in lines if ln.startswith("FRAME")]
     assert frames == expected and len(frames) > 200
     enc = [ln for ln in lines if ln.startswith("ENC")]
     assert enc[0] == "ENC $0 HELLO proto=1 fw=0.1.0 id=SC-1A2B3C4D pads=seat1,seat2,seat3,seat4,tray*228B7B21\\x0d\\x0a"
-    assert enc[1] == "ENC $5 ACK cmd=42*5826C63F\\x0d\\x0a"    # PROTOCOL.md's check frames
+    assert enc[1] == "ENC $5 ACK cmd=42*5826C63F\\x0d\\x0a"  # PROTOCOL.md's check frames
     assert enc[3].startswith("ENC $3 HB")
 
 

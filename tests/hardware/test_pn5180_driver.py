@@ -11,12 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hardware.firmware.pn5180 import PN5180, ReaderError
-
 from hardware.virtual.pn5180_chip import SimBusy, SimNSS, SimSPI, SimulatedPN5180, Tag
 
 
 def icode_uid(serial: int) -> str:
-    return "E00401%010X" % (serial & 0xFFFFFFFFFF)   # NXP (04), ICODE SLIX (01)
+    return "E00401%010X" % (serial & 0xFFFFFFFFFF)  # NXP (04), ICODE SLIX (01)
 
 
 def reader_with(uids, **chip_options):
@@ -28,7 +27,7 @@ def reader_with(uids, **chip_options):
 
 def scan_clean(reader, chip):
     found = reader.scan()
-    assert chip.violations == [], chip.violations       # BUSY and framing kept every time
+    assert chip.violations == [], chip.violations  # BUSY and framing kept every time
     return found
 
 
@@ -47,7 +46,7 @@ def test_a_stack_of_5_reads_whole_in_one_scan():
     uids = [icode_uid(random.Random(5).getrandbits(40) + i * 0x3D) for i in range(5)]
     reader, chip = reader_with(uids)
     assert sorted(scan_clean(reader, chip)) == sorted(uids)
-    assert sorted(scan_clean(reader, chip)) == sorted(uids)   # and again: no tag left quiet
+    assert sorted(scan_clean(reader, chip)) == sorted(uids)  # and again: no tag left quiet
 
 
 def test_a_stack_of_10_with_colliding_slots_reads_whole():
@@ -55,13 +54,14 @@ def test_a_stack_of_10_with_colliding_slots_reads_whole():
     uids = [icode_uid(rng.getrandbits(40)) for _ in range(10)]
     reader, chip = reader_with(uids)
     assert sorted(scan_clean(reader, chip)) == sorted(uids)
-    assert reader.exchanges > 1 + 16                      # collisions were resolved by mask
+    assert reader.exchanges > 1 + 16  # collisions were resolved by mask
 
 
 def test_a_full_discard_tray_reads_every_tag():
     # the tray holds every discard of a deal and the open cards: far more than 16 tags
     from hardware.virtual.deck import virtual_uid
     from table_controller.rules.cards import FULL_DECK
+
     uids = [virtual_uid(c.code, inlay="iso15693") for c in FULL_DECK[:45]]
     reader, chip = reader_with(uids)
     assert sorted(scan_clean(reader, chip)) == sorted(uids)
@@ -94,7 +94,7 @@ def test_a_slow_busy_line_is_waited_for_and_a_stuck_one_is_an_error():
     uid = icode_uid(7)
     reader, chip = reader_with([uid], busy_reads=500)
     assert scan_clean(reader, chip) == [uid]
-    chip.busy_reads = 10**9          # a hung chip: BUSY stays high after the next frame
+    chip.busy_reads = 10**9  # a hung chip: BUSY stays high after the next frame
     with pytest.raises(ReaderError, match="pn5180-busy"):
         reader.scan()
 
@@ -104,7 +104,7 @@ def test_the_simulation_catches_a_frame_started_while_busy():
     nss = SimNSS(chip)
     nss.value(0)
     SimSPI(chip).write(b"\x16\x00")
-    nss.value(1)                     # BUSY is high now
+    nss.value(1)  # BUSY is high now
     nss.value(0)
     assert chip.violations == ["frame started while BUSY was high"]
 

@@ -20,8 +20,10 @@ FAST = dict(silence_s=1.0, hello_timeout_s=0.5, backoff_s=(0.02, 0.2), ping_s=0.
 @pytest.fixture(autouse=True)
 def no_wall_sleep(monkeypatch):
     """Simulated time never sleeps on the wall clock: time.sleep fails the test."""
+
     def refuse(seconds):
         raise AssertionError(f"time.sleep({seconds}) in simulated time")
+
     monkeypatch.setattr(time, "sleep", refuse)
 
 
@@ -133,6 +135,7 @@ def test_unplug_and_replug_on_the_sim_line():
 
 def test_a_rough_simulated_line_is_the_same_on_every_run():
     """Noise, byte corruption and all: the same seed, the same bytes, the same events."""
+
     async def main():
         table = VirtualTable(seed=5, simulated=True, noise=NoiseModel.rough())
         events = []
@@ -167,6 +170,7 @@ def test_a_deadline_a_hair_ahead_is_reached_not_waited_for_for_ever():
     would run its timer at once (within the clock's resolution) with simulated time
     standing still, and a task re-waiting for the rest would spin for ever (it did, in
     a resumed bot table)."""
+
     async def main():
         loop = asyncio.get_running_loop()
         end = loop.time() + 1e-13

@@ -33,17 +33,24 @@ def test_moves_keep_each_card_in_one_place(table):
     assert table.on_pad("seat1") == ["AS", "KS"]
     table.pick_up("seat1")
     assert table.where("AS") == "hand:seat1" and table.on_pad("seat1") == []
-    table.put("AS", "seat1")              # placed from the hand
+    table.put("AS", "seat1")  # placed from the hand
     table.to_tray("AS")
     assert table.on_pad("seat1") == [] and table.on_pad("tray") == ["AS"]
     assert table.pick_up("tray") == ["AS"] and table.where("AS") == "stub"
 
 
-@pytest.mark.parametrize("move", [
-    lambda t: t.put("ZZ", "seat1"), lambda t: t.put("AS", "seat9"), lambda t: t.press("dance"),
-    lambda t: t.move_button("tray"), lambda t: t.remove("AS", to="floor"),
-    lambda t: t.deal("seat2", ["AS", "XX"]), lambda t: t.pick_up("hand"),
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        lambda t: t.put("ZZ", "seat1"),
+        lambda t: t.put("AS", "seat9"),
+        lambda t: t.press("dance"),
+        lambda t: t.move_button("tray"),
+        lambda t: t.remove("AS", to="floor"),
+        lambda t: t.deal("seat2", ["AS", "XX"]),
+        lambda t: t.pick_up("hand"),
+    ],
+)
 def test_impossible_moves_raise_and_change_nothing(table, move):
     before = {c: table.where(c) for c in table.deck.uids}
     with pytest.raises(VirtualTableError):
@@ -139,15 +146,16 @@ def test_unplug_removes_the_port_and_replug_restores_it(table):
 def test_the_virtual_reader_models_each_chips_stack_behaviour():
     # issue 22: an MFRC522 sees a stack a few cards per scan, a PN5180 reads it whole
     from hardware.virtual.devices import VirtualReader
+
     cards = ("AS", "KS", "QS", "JS", "TS")
     stack = [virtual_uid(c) for c in cards]
-    tags = [virtual_uid(c, inlay="iso15693") for c in cards]       # E004...: ICODE inlays
+    tags = [virtual_uid(c, inlay="iso15693") for c in cards]  # E004...: ICODE inlays
     noise = NoiseModel(stack_limit=2)
     mfrc = VirtualReader(lambda: list(stack), noise, random.Random(1), "mfrc522")
     field = list(tags)
     pn = VirtualReader(lambda: list(field), noise, random.Random(1), "pn5180")
     assert all(len(mfrc.scan()) == 2 for _ in range(20))
-    assert all(sorted(pn.scan()) == sorted(tags) for _ in range(20))   # the real driver, whole
+    assert all(sorted(pn.scan()) == sorted(tags) for _ in range(20))  # the real driver, whole
     once = pn._pn5180.driver.exchanges
     assert once >= 17 and pn._pn5180.chip.violations == []  # ...run once: the field did not change
     field.pop()

@@ -25,6 +25,7 @@ def ram_path(tmp_path):
     import shutil
     import tempfile
     from pathlib import Path
+
     if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
         path = Path(tempfile.mkdtemp(prefix="chicago-test-", dir="/dev/shm"))
         yield path

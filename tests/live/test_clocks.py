@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from table_controller.rules.actions import TimeCall, Timeout
 from table_controller.clocks import ClockError, FakeClock, ShotClocks
+from table_controller.rules.actions import TimeCall, Timeout
 
 
 def test_defaults_are_d11_and_expiry_is_one_timeout_each():
     t = FakeClock()
     c = ShotClocks(clock=t)
     assert c.limits == {"exchange": 30.0, "chicago": 10.0, "play": 20.0, "quads": 15.0}
-    c.sync({"Anna": ("exchange", 1), "Bo": ("exchange", 1)})   # all placing clocks run at once
+    c.sync({"Anna": ("exchange", 1), "Bo": ("exchange", 1)})  # all placing clocks run at once
     t.advance(29.9)
     assert c.poll() == []
     t.advance(0.2)
     assert sorted(c.poll(), key=lambda a: a.player) == [Timeout("Anna", "exchange"), Timeout("Bo", "exchange")]
     t.advance(5)
-    assert c.poll() == []                       # an expiry is one violation, not one per poll
+    assert c.poll() == []  # an expiry is one violation, not one per poll
 
 
 def test_pause_stops_every_clock_and_resume_goes_on():
@@ -43,7 +43,7 @@ def test_a_new_turn_restarts_the_clock_and_leds_follow_the_time_left():
     assert c.led("Dan") == ("green", False)
     t.advance(15)
     assert c.led("Dan") == ("yellow", False)
-    c.sync({"Dan": ("play", (2, 0))})           # his next card: a fresh 20 s
+    c.sync({"Dan": ("play", (2, 0))})  # his next card: a fresh 20 s
     assert c.remaining("Dan") == pytest.approx(20.0)
     c.sync({})
     assert c.led("Dan") == ("off", False)

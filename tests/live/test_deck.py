@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.app.commands.deck import _register_on_port
 from table_controller.deck import Deck, DeckError, virtual_deck
+from table_controller.rules.cards import FULL_DECK, Card
 
 
 def test_registration_in_order_round_trips_through_a_file(tmp_path):
@@ -30,7 +30,7 @@ def test_check_names_what_is_missing_duplicated_or_unknown():
     assert report.missing == (Card.parse("7H"),) and report.unknown == ("DEADBEEF",)
     assert any("7H" in line for line in report.lines())
     dup = deck.with_card("04AAAAAAAAAAAA", Card.parse("2S"))
-    assert dup.check().ok    # a correction replaces the card's old tag
+    assert dup.check().ok  # a correction replaces the card's old tag
     pairs = list(deck.cards.items())[:51] + [("04BBBBBBBBBBBB", pairs_card := Card.parse("AS"))]
     report = Deck.from_pairs(pairs).check()
     assert not report.ok and ("AS" in report.duplicates or pairs_card in report.missing)
@@ -53,8 +53,13 @@ def test_deck_cli_register_check_show(tmp_path):
     (tmp_path / "seen.txt").write_text("\n".join(deck.uid_of(c) for c in FULL_DECK[1:]) + "\nDEADBEEF\n")
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "table_controller.app.cli", "deck", *args],
-                              capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "table_controller.app.cli", "deck", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
     out = run("register", "--uids", str(tmp_path / "scan.txt"), "--out", str(tmp_path / "d.json"))
     assert out.returncode == 0 and "deck OK" in out.stdout
     out = run("check", str(tmp_path / "d.json"), "--uids", str(tmp_path / "seen.txt"))
@@ -73,13 +78,15 @@ def test_register_card_by_card_on_the_virtual_tray():
 
     async def main():
         with VirtualTable(config=Config(confirm_reads=2, gone_ms=40, scan_ms=2), simulated=True) as table:
+
             async def dealer():
                 await asyncio.sleep(0.3)
                 for c in FULL_DECK:
                     table.put(c.code, "tray")
-                    await asyncio.sleep(0.02)   # simulated: confirmed after 2 scans of 2 ms
+                    await asyncio.sleep(0.02)  # simulated: confirmed after 2 scans of 2 ms
                     table.remove(c.code)
-                    await asyncio.sleep(0.08)   # simulated: gone after 40 ms unseen
+                    await asyncio.sleep(0.08)  # simulated: gone after 40 ms unseen
+
             task = asyncio.create_task(dealer())
             deck = await asyncio.wait_for(_register_on_port(table.port, "tray-deck", None), 60)
             await task

@@ -6,9 +6,8 @@ from __future__ import annotations
 from hardware.virtual import NoiseModel
 from hardware.virtual.simtime import run_simulated
 from table_controller.live import RecorderLog
-from table_controller.sim.virtual import bots_on_virtual_table, noise_model
 from table_controller.rules.replay import replay_document
-
+from table_controller.sim.virtual import bots_on_virtual_table, noise_model
 from tests.sensing.helpers import assert_same_game
 
 

@@ -8,11 +8,11 @@ import contextlib
 
 import pytest
 
-from table_controller.rules import actions as act
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
-from table_controller.rules.engine import IllegalAction
 from table_controller.live import LiveTable, RecorderLog
+from table_controller.rules import actions as act
+from table_controller.rules.engine import IllegalAction
 from table_controller.sensing import SensingError
 from table_controller.store import SQLiteStore
 from table_controller.views import for_role
@@ -64,7 +64,8 @@ async def test_exchange_clock_expiry_becomes_timeouts_on_the_violation_record(tm
         await live.submit(act.TableStart(SEATS), "tl")
         await live.submit(act.GameStart(SEATS, "Dan"), "tl")
         from table_controller.sim.bots import RandomBot
-        await live.submit(RandomBot(3).next_action(live.engine), "revisor")   # the deal, by hand
+
+        await live.submit(RandomBot(3).next_action(live.engine), "revisor")  # the deal, by hand
         assert live.engine.phase == "exchange_1"
         clock.advance(5.1)
         await live.tick()
@@ -79,6 +80,7 @@ async def test_pause_from_the_console_and_the_tl(tmp_path):
         await live.submit(act.TableStart(SEATS), "tl")
         await live.submit(act.GameStart(SEATS, "Dan"), "tl")
         from table_controller.sim.bots import RandomBot
+
         await live.submit(RandomBot(3).next_action(live.engine), "revisor")
         live.pause("tl")
         clock.advance(60)
@@ -86,7 +88,8 @@ async def test_pause_from_the_console_and_the_tl(tmp_path):
         assert not any(isinstance(a, act.Timeout) for _, a in live.accepted)
         assert live.clocks_view()["paused"]
         from table_controller.sensor_events import ButtonPressed
-        await live.feed(ButtonPressed(clock.now(), "pause"))   # the console's pause button resumes
+
+        await live.feed(ButtonPressed(clock.now(), "pause"))  # the console's pause button resumes
         assert not live.clocks_view()["paused"]
 
 
@@ -111,6 +114,7 @@ async def test_views_of_the_snapshot_hide_hands_from_the_revisor(tmp_path):
         await live.submit(act.TableStart(SEATS), "tl")
         await live.submit(act.GameStart(SEATS, "Dan"), "tl")
         from table_controller.sim.bots import RandomBot
+
         await live.submit(RandomBot(3).next_action(live.engine), "revisor")
         view = None
         while not q.empty():

@@ -5,19 +5,19 @@ cards of a stack per scan) with no stack-related alert, sensed exactly."""
 from __future__ import annotations
 
 from table_controller.live import RecorderLog
-from table_controller.sim.virtual import bots_on_virtual_table
 from table_controller.rules.replay import replay_document
-
+from table_controller.sim.virtual import bots_on_virtual_table
 from tests.sensing.helpers import assert_same_game
 
-STACK_ALERTS = {"unsure_count", "camera_disagrees"}   # counts that do not add up
+STACK_ALERTS = {"unsure_count", "camera_disagrees"}  # counts that do not add up
 
 
 async def test_bots_on_a_pn5180_table_see_every_stack_whole(tmp_path):
     log, _ = RecorderLog.open(tmp_path / "t.sqlite")
     try:
-        live, shadow, driver = await bots_on_virtual_table(seed=9, log=log, noise="rough", max_actions=110,
-                                                           reader="pn5180")
+        live, shadow, driver = await bots_on_virtual_table(
+            seed=9, log=log, noise="rough", max_actions=110, reader="pn5180"
+        )
     finally:
         log.close()
     assert len(live.engine.state.games[0].deals) >= 3
@@ -32,8 +32,9 @@ def test_a_whole_bot_table_on_pn5180_pads_finishes_with_no_stack_alert():
     from hardware.virtual.simtime import run_simulated
     from table_controller.live import MemoryLog
 
-    live, shadow, driver = run_simulated(bots_on_virtual_table(seed=7, log=MemoryLog(), noise="default",
-                                                               fast=True, reader="pn5180"))
+    live, shadow, driver = run_simulated(
+        bots_on_virtual_table(seed=7, log=MemoryLog(), noise="default", fast=True, reader="pn5180")
+    )
     assert shadow.phase == "table_over" and live.engine.phase == "table_over"
     assert live.rejected == []
     assert_same_game(driver.played, live, shadow)

@@ -14,11 +14,11 @@ import textwrap
 
 import pytest
 
-from table_controller.rules import actions as act
-from table_controller.sim.bots import RandomBot
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
 from table_controller.live import LiveTable, RecorderLog
+from table_controller.rules import actions as act
+from table_controller.sim.bots import RandomBot
 
 
 @contextlib.asynccontextmanager
@@ -103,11 +103,12 @@ CHILD = textwrap.dedent("""
 
 async def test_a_killed_table_restarts_with_the_time_its_clocks_had_left(tmp_path):
     db = tmp_path / "table.sqlite"
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(db)], stdout=subprocess.PIPE, text=True,
-                             start_new_session=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(db)], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         line = await asyncio.wait_for(asyncio.to_thread(child.stdout.readline), 120)
-        waiting = eval(line)  # noqa: S307 - our own child's list of names
+        waiting = eval(line)
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait(10)
@@ -121,8 +122,9 @@ async def test_a_killed_table_restarts_with_the_time_its_clocks_had_left(tmp_pat
         live.resume("console")
         clock.advance(3.0)
         await ticked(live)
-        assert all(live.clocks.remaining(p) == pytest.approx(view["running"][p]["remaining"] - 3.0, abs=0.06)
-                   for p in waiting)
+        assert all(
+            live.clocks.remaining(p) == pytest.approx(view["running"][p]["remaining"] - 3.0, abs=0.06) for p in waiting
+        )
 
 
 async def test_a_snapshot_older_than_the_last_action_keeps_nobodys_time_but_still_waits(tmp_path):

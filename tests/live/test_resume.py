@@ -18,9 +18,9 @@ from hardware.virtual.simtime import run_simulated
 from table_controller.live import RecorderLog
 from table_controller.live.facts import pads_of
 from table_controller.live.sensor_replay import replay_sensor_log
+from table_controller.rules.replay import replay_document
 from table_controller.sim.resume import logged_actions, rebuild_table
 from table_controller.sim.virtual import bots_on_virtual_table
-from table_controller.rules.replay import replay_document
 from table_controller.store.check import check_file
 
 
@@ -34,8 +34,22 @@ def _actions_in(db) -> int:
 
 def test_a_sigkilled_fast_bot_table_resumes_with_the_same_command_and_finishes(ram_path):
     db = ram_path / "table.sqlite"
-    cmd = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--bots", "--until-done", "--fast",
-           "--db", str(db), "--json", "--seed", "3", "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "table_controller.app.cli",
+        "run",
+        "--virtual",
+        "--bots",
+        "--until-done",
+        "--fast",
+        "--db",
+        str(db),
+        "--json",
+        "--seed",
+        "3",
+        "--quiet",
+    ]
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 240
@@ -51,8 +65,9 @@ def test_a_sigkilled_fast_bot_table_resumes_with_the_same_command_and_finishes(r
     assert check_file(db).ok
 
     # a hang is a failure with every task's stack (faulthandler on SIGABRT), not a silent timeout
-    rerun = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    rerun = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONFAULTHANDLER": "1"}
+    )
     try:
         stdout, stderr = rerun.communicate(timeout=200)
     except subprocess.TimeoutExpired:
@@ -65,8 +80,12 @@ def test_a_sigkilled_fast_bot_table_resumes_with_the_same_command_and_finishes(r
     assert doc["table"]["finished"] and len(doc["games"]) == 3 and doc["rejected"] == []
     assert _actions_in(db) > killed_at
 
-    check = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "log", "check", str(db)],
-                           capture_output=True, text=True, timeout=120)
+    check = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "log", "check", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert check.returncode == 0 and "OK" in check.stdout, check.stdout + check.stderr
     # both processes' sensor records, each with its own sensing machine, replay to the same game
     engine, replayed, _ = replay_sensor_log(db)

@@ -20,10 +20,9 @@ import pytest
 from hardware.virtual.simtime import run_simulated
 from table_controller.live import MemoryLog
 from table_controller.live.sensor_replay import SensorReplay
-from table_controller.sim.virtual import bots_on_virtual_table
 from table_controller.rules.replay import replay_document
 from table_controller.rules.rulesets import RULESETS
-
+from table_controller.sim.virtual import bots_on_virtual_table
 from tests.sensing.helpers import assert_same_game
 
 SEEDS = int(os.environ.get("CHICAGO_SWEEP_SEEDS", "1"))
@@ -37,8 +36,9 @@ TABLES = [(ruleset, seed) for ruleset in RULESET_NAMES for seed in range(1, SEED
 def test_a_whole_table_in_simulated_time_is_sensed_and_replays(ruleset, seed):
     noise = NOISES[(seed + RULESET_NAMES.index(ruleset)) % 2]
     log = MemoryLog()
-    live, shadow, driver = run_simulated(bots_on_virtual_table(seed=seed, log=log, noise=noise, ruleset=ruleset,
-                                                               fast=True))
+    live, shadow, driver = run_simulated(
+        bots_on_virtual_table(seed=seed, log=log, noise=noise, ruleset=ruleset, fast=True)
+    )
     assert shadow.phase == "table_over" and live.engine.phase == "table_over", (noise, live.engine.phase)
     assert live.rejected == [], live.rejected[:3]
     assert_same_game(driver.played, live, shadow)

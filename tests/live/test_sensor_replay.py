@@ -14,8 +14,8 @@ import sys
 from hardware.virtual.simtime import run_simulated
 from table_controller.live import RecorderLog
 from table_controller.live.sensor_replay import replay_sensor_log, replay_sensors
-from table_controller.sim.virtual import bots_on_virtual_table
 from table_controller.rules.replay import replay_document
+from table_controller.sim.virtual import bots_on_virtual_table
 from table_controller.store import SQLiteStore
 from table_controller.store.check import check_file
 
@@ -24,8 +24,9 @@ def test_the_sensor_log_replays_to_the_same_game(ram_path):
     db = ram_path / "table.sqlite"
     log, _ = RecorderLog.open(db)
     try:
-        live, shadow, driver = run_simulated(bots_on_virtual_table(seed=4, log=log, noise="rough", max_actions=90,
-                                                                   fast=True))
+        live, shadow, driver = run_simulated(
+            bots_on_virtual_table(seed=4, log=log, noise="rough", max_actions=90, fast=True)
+        )
     finally:
         log.close()
     live_doc = replay_document(live.engine)
@@ -50,8 +51,12 @@ def test_the_sensor_log_replays_to_the_same_game(ram_path):
     assert sum(1 for s, _ in replay.accepted if s == "sensing") > 60
     assert replay_sensors(db)[1] == live_doc
 
-    out = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "log", "replay-sensors", str(db), "--json"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "log", "replay-sensors", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == live_doc
 
@@ -60,8 +65,12 @@ def test_replay_sensors_refuses_a_missing_or_foreign_file_without_a_traceback(tm
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database at all" * 50)
     for path in (tmp_path / "none.sqlite", junk):
-        out = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "log", "replay-sensors", str(path)],
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-m", "table_controller.app.cli", "log", "replay-sensors", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert out.returncode == 2 and "Traceback" not in out.stderr and str(path.name) in out.stderr
 
 
@@ -72,10 +81,10 @@ async def test_a_whole_table_on_simulated_pads_replays_with_its_ticks():
     import asyncio
     import contextlib
 
-    from table_controller.sim.bots import RandomBot
     from table_controller.live import LiveTable, MemoryLog
-    from table_controller.sim.driver import TableDriver
     from table_controller.live.sensor_replay import SensorReplay
+    from table_controller.sim.bots import RandomBot
+    from table_controller.sim.driver import TableDriver
     from tests.sensing.world import PadWorld
 
     world = PadWorld()

@@ -11,8 +11,8 @@ from hardware.virtual.simtime import LoopClock, run_simulated
 from table_controller.deck import virtual_deck
 from table_controller.live import LiveTable
 from table_controller.live.log import MemoryLog
-from table_controller.sensing.alerts import card_free_text
 from table_controller.live.stuck import StuckWatch, waiting_for
+from table_controller.sensing.alerts import card_free_text
 from table_controller.sim.bots import RandomBot
 from table_controller.views import for_role
 
@@ -140,6 +140,7 @@ def test_who_is_waited_for_through_whole_tables_names_a_player_to_act_or_the_dea
     import re
 
     from table_controller.rules.engine import Engine
+
     card = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
     seen: set[str] = set()
     for seed, ruleset in ((1, "sm2025"), (2, "sm2019"), (3, "shootout"), (4, "classic")):

@@ -12,19 +12,19 @@ import sys
 import pytest
 
 from hardware.virtual.simtime import run_simulated
-from table_controller.sim.bots import play_table
 from table_controller.live import RecorderLog
-from table_controller.sim.virtual import bots_on_virtual_table
 from table_controller.rules.replay import replay_document
-
+from table_controller.sim.bots import play_table
+from table_controller.sim.virtual import bots_on_virtual_table
 from tests.sensing.helpers import assert_same_game
 
 
 def test_bots_on_a_rough_virtual_table_are_sensed_exactly(ram_path):
     log, _ = RecorderLog.open(ram_path / "t.sqlite")
     try:
-        live, shadow, driver = run_simulated(bots_on_virtual_table(seed=11, log=log, noise="rough",
-                                                                   max_actions=120, fast=True))
+        live, shadow, driver = run_simulated(
+            bots_on_virtual_table(seed=11, log=log, noise="rough", max_actions=120, fast=True)
+        )
         assert len(driver.played) >= 120
         assert_same_game(driver.played, live, shadow)
         assert not [a for a in live.sensing.alerts.open if a.holds]
@@ -44,8 +44,20 @@ async def test_bots_on_a_rough_virtual_table_in_real_time_over_a_pty(tmp_path):
         log.close()
 
 
-FAST_RUN = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--bots", "--until-done", "--fast",
-            "--json", "--seed", "5", "--quiet"]
+FAST_RUN = [
+    sys.executable,
+    "-m",
+    "table_controller.app.cli",
+    "run",
+    "--virtual",
+    "--bots",
+    "--until-done",
+    "--fast",
+    "--json",
+    "--seed",
+    "5",
+    "--quiet",
+]
 
 
 def test_run_virtual_bots_until_done_fast_prints_the_replay_document_byte_identical(ram_path):
@@ -64,6 +76,7 @@ def test_run_virtual_bots_until_done_fast_prints_the_replay_document_byte_identi
     assert doc["table"]["finished"] and len(doc["games"]) == 3 and doc["rejected"] == []
     # the log on disk replays to the same table
     from table_controller.store.recorder import TableRecorder
+
     rec, _ = TableRecorder.resume(db, create=False)
     try:
         assert replay_document(rec.engine) == doc
@@ -72,17 +85,28 @@ def test_run_virtual_bots_until_done_fast_prints_the_replay_document_byte_identi
 
 
 def test_run_refuses_bad_combinations_without_a_traceback(tmp_path):
-    for args, msg in ((["--port", "/dev/null", "--bots"], "virtual"),
-                      (["--virtual", "--until-done"], "--bots"),
-                      (["--virtual", "--bots", "--players", "Anna"], "players"),
-                      (["--virtual", "--fast"], "--bots")):
-        out = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "run", *args],
-                             capture_output=True, text=True, timeout=60)
+    for args, msg in (
+        (["--port", "/dev/null", "--bots"], "virtual"),
+        (["--virtual", "--until-done"], "--bots"),
+        (["--virtual", "--bots", "--players", "Anna"], "players"),
+        (["--virtual", "--fast"], "--bots"),
+    ):
+        out = subprocess.run(
+            [sys.executable, "-m", "table_controller.app.cli", "run", *args], capture_output=True, text=True, timeout=60
+        )
         assert out.returncode == 2 and msg in out.stderr and "Traceback" not in out.stderr
 
 
-@pytest.mark.parametrize("name", ["open_card_declined.jsonl", "revoke.jsonl", "chicago_broken.jsonl",
-                                  "player_dealer_error.jsonl", "stub_reshuffled.jsonl"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "open_card_declined.jsonl",
+        "revoke.jsonl",
+        "chicago_broken.jsonl",
+        "player_dealer_error.jsonl",
+        "stub_reshuffled.jsonl",
+    ],
+)
 def test_example_scripts_on_a_rough_virtual_table(name):
     from pathlib import Path
 
@@ -90,8 +114,9 @@ def test_example_scripts_on_a_rough_virtual_table(name):
     from tests.sensing.test_scripted_games import EXAMPLES, script_actions
 
     text = (Path(EXAMPLES) / name).read_text()
-    live, shadow, driver = run_simulated(bots_on_virtual_table(seed=2, noise="rough", script=script_actions(text),
-                                                               fast=True))
+    live, shadow, driver = run_simulated(
+        bots_on_virtual_table(seed=2, noise="rough", script=script_actions(text), fast=True)
+    )
     assert_same_game(driver.played, live, shadow)
     _, doc = replay_lines(text.splitlines())
     doc["rejected"] = []

@@ -67,9 +67,7 @@ def annotation_lines(src: str) -> set[int]:
         parts = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns:
             parts.append(node.returns)
-        elif isinstance(node, ast.arg) and node.annotation:
-            parts.append(node.annotation)
-        elif isinstance(node, ast.AnnAssign):
+        elif (isinstance(node, ast.arg) and node.annotation) or isinstance(node, ast.AnnAssign):
             parts.append(node.annotation)
         for a in parts:
             lines.update((a.lineno, c) for c in range(a.col_offset, a.end_col_offset) if a.lineno == a.end_lineno)
@@ -116,8 +114,15 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([*cr, "init", str(config), str(session), "--force"], cwd=work, env=env, check=True)
 
         with use_db(str(session), WorkDB.Mode.open) as db:
-            items = sorted(db.work_items, key=lambda w: (str(w.mutations[0].module_path), w.mutations[0].start_pos,
-                                                         w.mutations[0].operator_name, w.mutations[0].occurrence))
+            items = sorted(
+                db.work_items,
+                key=lambda w: (
+                    str(w.mutations[0].module_path),
+                    w.mutations[0].start_pos,
+                    w.mutations[0].operator_name,
+                    w.mutations[0].occurrence,
+                ),
+            )
             sources: dict[str, str] = {}
             annotations: dict[str, set[int]] = {}
             info = {}
@@ -135,17 +140,25 @@ def main(argv: list[str] | None = None) -> int:
             def mutated(w) -> str:  # computed only when needed: it re-parses the file
                 if info[w.job_id][4] is None:
                     m = w.mutations[0]
-                    info[w.job_id][4] = mutant_lines(sources[str(m.module_path)], m.operator_name,
-                                                     m.occurrence, m.start_pos[0])[1]
+                    info[w.job_id][4] = mutant_lines(
+                        sources[str(m.module_path)], m.operator_name, m.occurrence, m.start_pos[0]
+                    )[1]
                 return info[w.job_id][4]
 
             chosen = [w for w in items if not args.lines or in_range(args.lines, info[w.job_id][0], info[w.job_id][1])]
-            equivalent = {w.job_id for w in chosen
-                          if w.job_id in in_annotation
-                          or any(e["file"] == info[w.job_id][0] and e["line"] == info[w.job_id][3]
-                                 and e["mutated"] == mutated(w) for e in equivalents)
-                          or (info[w.job_id][2] in {o for p in patterns for o in p["operator"]}
-                              and matches_pattern(patterns, info[w.job_id][2], mutated(w)))}
+            equivalent = {
+                w.job_id
+                for w in chosen
+                if w.job_id in in_annotation
+                or any(
+                    e["file"] == info[w.job_id][0] and e["line"] == info[w.job_id][3] and e["mutated"] == mutated(w)
+                    for e in equivalents
+                )
+                or (
+                    info[w.job_id][2] in {o for p in patterns for o in p["operator"]}
+                    and matches_pattern(patterns, info[w.job_id][2], mutated(w))
+                )
+            }
             runnable = [w for w in chosen if w.job_id not in equivalent]
             if args.sample:  # keyed by the mutant's text, not its place in the list: a mutant
                 # added to the equivalents, or code edited elsewhere, leaves the rest of the
@@ -154,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                     path, _, op, old, _ = info[w.job_id]
                     key = f"{args.seed}|{Path(path).name}|{old}|{op}|{w.mutations[0].occurrence}"
                     return hashlib.sha256(key.encode()).hexdigest()
-                runnable = sorted(runnable, key=draw)[:args.sample]
+
+                runnable = sorted(runnable, key=draw)[: args.sample]
             run_ids = {w.job_id for w in runnable}
             for w in runnable:
                 mutated(w)
@@ -176,9 +190,16 @@ def main(argv: list[str] | None = None) -> int:
                     survived.append(info[w.job_id])
     for path, line, op, old, new in sorted(tuple(x) for x in survived):
         print(f"SURVIVED {path}:{line} {op}\n    - {old}\n    + {new}")
-    summary = {"generated": len(items), "in_scope": len(chosen), "equivalent": len(equivalent),
-               "of_which_annotations": len(in_annotation & equivalent),
-               "run": len(run_ids), "killed": killed, "survived": len(survived), "not_run_cleanly": incompetent}
+    summary = {
+        "generated": len(items),
+        "in_scope": len(chosen),
+        "equivalent": len(equivalent),
+        "of_which_annotations": len(in_annotation & equivalent),
+        "run": len(run_ids),
+        "killed": killed,
+        "survived": len(survived),
+        "not_run_cleanly": incompetent,
+    }
     print(json.dumps(summary))
     return 1 if survived else 0
 

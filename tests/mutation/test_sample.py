@@ -15,8 +15,12 @@ import pytest
 
 @pytest.mark.timeout(1800)
 def test_seeded_sample_of_rules_mutants_is_killed():
-    r = subprocess.run([sys.executable, "-m", "tests.mutation.run", "--sample", "30", "--seed", "1"],
-                       capture_output=True, text=True, timeout=1750)
+    r = subprocess.run(
+        [sys.executable, "-m", "tests.mutation.run", "--sample", "30", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        timeout=1750,
+    )
     summary = json.loads(r.stdout.strip().splitlines()[-1])
     assert summary["run"] == 30 and summary["not_run_cleanly"] == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert summary["survived"] == 0 and r.returncode == 0, r.stdout[-3000:]

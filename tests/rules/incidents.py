@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 
 from table_controller.rules import actions as act
-from table_controller.sim.bots import RandomBot
 from table_controller.rules.engine import Engine
+from table_controller.sim.bots import RandomBot
 
 PENALTIES = ("warning", "points", "sit_out_deal", "sit_out_game", "last_place", "no_placement")
 
@@ -23,7 +23,7 @@ class IncidentBot:
         self.rng = random.Random(seed * 7919 + 1)
         self.rate = rate
         self.sat_out: set[tuple[int, str]] = set()  # (game, player) sent out for the game
-        self.kinds: list[str] = []                  # what was produced, for the coverage check
+        self.kinds: list[str] = []  # what was produced, for the coverage check
         self.last_was_incident = False
 
     def next_action(self, engine: Engine) -> act.Action | None:

@@ -11,17 +11,34 @@ engine: a wrong rule there is not repeated here.
 from __future__ import annotations
 
 import json
+
 from phevaluator import evaluate_cards
 
 from tests.rules.results_oracle import game_result, table_result
 
 RANKS = "23456789TJQKA"
-POINTS = {"one_pair": 1, "two_pair": 2, "three_of_a_kind": 3, "straight": 4, "flush": 5, "full_house": 6,
-          "four_of_a_kind": 8}
+POINTS = {
+    "one_pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "straight": 4,
+    "flush": 5,
+    "full_house": 6,
+    "four_of_a_kind": 8,
+}
 # phevaluator: 1 (royal) .. 7462; category by rank boundaries
-BOUNDS = [(1, "royal_flush"), (10, "straight_flush"), (166, "four_of_a_kind"), (322, "full_house"),
-          (1599, "flush"), (1609, "straight"), (2467, "three_of_a_kind"), (3325, "two_pair"),
-          (6185, "one_pair"), (7462, "high_card")]
+BOUNDS = [
+    (1, "royal_flush"),
+    (10, "straight_flush"),
+    (166, "four_of_a_kind"),
+    (322, "full_house"),
+    (1599, "flush"),
+    (1609, "straight"),
+    (2467, "three_of_a_kind"),
+    (3325, "two_pair"),
+    (6185, "one_pair"),
+    (7462, "high_card"),
+]
 SUIT_ORDER = "SHDC"  # sm2025: between equal straight flushes / royals (§2)
 
 
@@ -51,9 +68,18 @@ class Table:
 
     # --- per game ---------------------------------------------------------------------
     def new_game(self, seats, button):
-        self.g = {"number": len(self.games) + 1, "seats": list(seats), "first_button": button,
-                  "score": {p: 0 for p in seats}, "said": set(), "won": {}, "out": [],
-                  "deals": [], "finished": False, "winner": None}
+        self.g = {
+            "number": len(self.games) + 1,
+            "seats": list(seats),
+            "first_button": button,
+            "score": {p: 0 for p in seats},
+            "said": set(),
+            "won": {},
+            "out": [],
+            "deals": [],
+            "finished": False,
+            "winner": None,
+        }
         self.games.append(self.g)
         self.d = None
 
@@ -99,17 +125,32 @@ class Table:
             button = g["first_button"]
         else:
             i = seats.index(g["deals"][-1]["button"])
-            button = next(seats[(i + k) % len(seats)] for k in range(1, len(seats) + 1)
-                          if seats[(i + k) % len(seats)] not in g["out"])  # r6
+            button = next(
+                seats[(i + k) % len(seats)]
+                for k in range(1, len(seats) + 1)
+                if seats[(i + k) % len(seats)] not in g["out"]
+            )  # r6
         i = seats.index(button)
         order = [seats[(i + k) % len(seats)] for k in range(1, len(seats) + 1)]
         order = [p for p in order if p not in g["out"]]
         rec = {"number": len(g["deals"]) + 1, "button": button, "scores_after": None, "awards": []}
         g["deals"].append(rec)
-        self.d = {"rec": rec, "order": order, "hands": {p: list(hands[p]) for p in order},
-                  "played": {p: [] for p in order}, "k": 1, "placed": set(), "owed": {},
-                  "quads": {}, "asking": [], "chicago": None, "phase": "exchange",
-                  "trick": [], "tricks": [], "leader": None}
+        self.d = {
+            "rec": rec,
+            "order": order,
+            "hands": {p: list(hands[p]) for p in order},
+            "played": {p: [] for p in order},
+            "k": 1,
+            "placed": set(),
+            "owed": {},
+            "quads": {},
+            "asking": [],
+            "chicago": None,
+            "phase": "exchange",
+            "trick": [],
+            "tricks": [],
+            "leader": None,
+        }
 
     def stopped(self, p):
         return self.g["score"][p] >= 45  # draw stop, effective at once
@@ -276,13 +317,19 @@ def reference_document(lines: list[str]) -> dict:
     games = []
     for g in t.games:
         players = [p for p in t.players if p in g["score"]]
-        doc = {"number": g["number"], "finished": g["finished"], "winner": g["winner"],
-               "scores": {p: g["score"][p] for p in players},
-               "said_chicago": [p for p in players if p in g["said"]],
-               "won_chicagos": {p: g["won"][p] for p in players if g["won"].get(p)},
-               "out_without_chicago": [p for p in g["out"] if p != g["winner"]],
-               "places": {}, "placement_points": {}, "seats": g["seats"],
-               "deals": [dict(r, scores_after={p: r["scores_after"][p] for p in players}) for r in g["deals"]]}
+        doc = {
+            "number": g["number"],
+            "finished": g["finished"],
+            "winner": g["winner"],
+            "scores": {p: g["score"][p] for p in players},
+            "said_chicago": [p for p in players if p in g["said"]],
+            "won_chicagos": {p: g["won"][p] for p in players if g["won"].get(p)},
+            "out_without_chicago": [p for p in g["out"] if p != g["winner"]],
+            "places": {},
+            "placement_points": {},
+            "seats": g["seats"],
+            "deals": [dict(r, scores_after={p: r["scores_after"][p] for p in players}) for r in g["deals"]],
+        }
         if g["finished"]:
             places, points = game_result("sm2025", doc)
             doc["places"] = dict(sorted(places.items(), key=lambda kv: kv[1]))
@@ -294,12 +341,18 @@ def reference_document(lines: list[str]) -> dict:
     if finished:
         table["advancing"] = advancing
     last = games[-1]
-    current = {"game": last["number"], "deal": len(last["deals"]), "phase": "table_over" if finished else "game_over",
-               "to_act": [], "scores": last["scores"]}
+    current = {
+        "game": last["number"],
+        "deal": len(last["deals"]),
+        "phase": "table_over" if finished else "game_over",
+        "to_act": [],
+        "scores": last["scores"],
+    }
     return {"ruleset": "sm2025", "games": games, "table": table, "current": current, "rejected": []}
 
 
 if __name__ == "__main__":  # python -m tests.rules.reference_sm2025 SCRIPT > EXPECTED
     import sys
+
     with open(sys.argv[1]) as f:
         print(json.dumps(reference_document(f.read().splitlines()), indent=1, ensure_ascii=False))

@@ -38,7 +38,7 @@ def game_result(ruleset: str, game: dict) -> tuple[dict[str, int], dict[str, flo
     places, points = {}, {}
     pos = 0
     for grp in groups:
-        share = Fraction(sum(table[pos:pos + len(grp)]), len(grp))
+        share = Fraction(sum(table[pos : pos + len(grp)]), len(grp))
         for p in grp:
             places[p] = pos + 1
             points[p] = 0 if p in outs else _num(share)  # out: no placement points (r21)
@@ -70,6 +70,13 @@ def table_result(ruleset: str, games: list[dict], playoff_winner: str | None = N
             rank = 1 + sum(1 for q in players if key[q] < key[p])
             if playoff_winner and p != playoff_winner and rank == 1:
                 rank = 2
-        standings.append({"player": p, "rank": rank, "placement_points": _num(tot[p][0]),
-                          "score_total": tot[p][1], "won_chicagos": tot[p][2]})
-    return standings, ranking[:ADVANCING[ruleset]]
+        standings.append(
+            {
+                "player": p,
+                "rank": rank,
+                "placement_points": _num(tot[p][0]),
+                "score_total": tot[p][1],
+                "won_chicagos": tot[p][2],
+            }
+        )
+    return standings, ranking[: ADVANCING[ruleset]]

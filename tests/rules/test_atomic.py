@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from table_controller.rules import actions as act
-from table_controller.sim.bots import RandomBot
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.ledger import Ledger
+from table_controller.sim.bots import RandomBot
 from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 
@@ -136,8 +136,12 @@ def random_table_start(rng: random.Random, ruleset: str) -> act.TableStart:
 
 # The suite's 300 s per test is for a hung test; a soak run gets a minute a table
 @pytest.mark.timeout(max(300, 60 * TABLES))
-@settings(max_examples=TABLES, deadline=None, suppress_health_check=list(HealthCheck),
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    max_examples=TABLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(seed=st.integers(0, 2**31 - 1), ruleset=st.sampled_from(RULESETS))
 def test_a_failure_at_any_event_changes_nothing(seed, ruleset):
     note(f"seed={seed} ruleset={ruleset}")
@@ -151,9 +155,13 @@ def test_a_failure_at_any_event_changes_nothing(seed, ruleset):
         tried += apply_with_faults(engine, action, rng)
         if rng.random() < 0.02:  # a TL decision now and then: they emit and judge too
             p = rng.choice(start.players)
-            extra = rng.choice([act.Adjust(p, rng.choice((-7, 3, 20))),
-                                act.Penalty(p, "points", rng.choice((2, 5))),
-                                act.Penalty(p, "warning")])
+            extra = rng.choice(
+                [
+                    act.Adjust(p, rng.choice((-7, 3, 20))),
+                    act.Penalty(p, "points", rng.choice((2, 5))),
+                    act.Penalty(p, "warning"),
+                ]
+            )
             try:
                 tried += apply_with_faults(engine, extra, rng)
             except AssertionError as exc:

@@ -1,5 +1,6 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from table_controller.rules.cards import FULL_DECK, Card, CardError, parse_cards
 

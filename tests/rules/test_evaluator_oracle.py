@@ -10,9 +10,17 @@ from table_controller.rules.cards import FULL_DECK
 from table_controller.rules.hands import CARD_INT, Category, evaluate_ints
 
 # phevaluator ranks 1 (royal) .. 7462 (7-5-4-3-2); its category boundaries:
-_BOUNDS = [(10, Category.STRAIGHT_FLUSH), (166, Category.FOUR_OF_A_KIND), (322, Category.FULL_HOUSE),
-           (1599, Category.FLUSH), (1609, Category.STRAIGHT), (2467, Category.THREE_OF_A_KIND),
-           (3325, Category.TWO_PAIR), (6185, Category.ONE_PAIR), (7462, Category.HIGH_CARD)]
+_BOUNDS = [
+    (10, Category.STRAIGHT_FLUSH),
+    (166, Category.FOUR_OF_A_KIND),
+    (322, Category.FULL_HOUSE),
+    (1599, Category.FLUSH),
+    (1609, Category.STRAIGHT),
+    (2467, Category.THREE_OF_A_KIND),
+    (3325, Category.TWO_PAIR),
+    (6185, Category.ONE_PAIR),
+    (7462, Category.HIGH_CARD),
+]
 
 
 def _phe_category(rank: int) -> Category:

@@ -27,8 +27,12 @@ def expected_path(script: Path) -> Path:
 
 
 def replay_json(script: Path) -> dict:
-    r = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "replay", str(script), "--json"],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "replay", str(script), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -46,6 +50,7 @@ def cases():
 @pytest.mark.parametrize("script", list(cases()))
 def test_example_replays_to_its_expected_document(script):
     from table_controller.rules.replay import replay_lines
+
     want = json.loads(expected_path(script).read_text())
     got = json.loads(json.dumps(replay_lines(script.read_text().splitlines())[1]))
     # the table's result first, by value, so a failure names what differs
@@ -74,16 +79,18 @@ def test_full_table_expected_document_is_the_independent_reading_of_the_rules():
     """full_table.expected.json came from tests/rules/reference_sm2025.py (the script is
     too long to work out by pen); the stored file must still be what that reading gives."""
     from tests.rules.reference_sm2025 import reference_document
+
     script = EXAMPLES / "full_table.jsonl"
     assert reference_document(script.read_text().splitlines()) == json.loads(expected_path(script).read_text())
 
 
 def test_random_sm2025_tables_agree_with_the_independent_reading__r19_r21_r24_r27_d2_d7():
     """Differential check: bot-played tables replayed by the engine and by the reference."""
-    from table_controller.sim.bots import RandomBot
     from table_controller.rules.engine import Engine
     from table_controller.rules.replay import replay_lines
+    from table_controller.sim.bots import RandomBot
     from tests.rules.reference_sm2025 import reference_document
+
     compared = 0
     for seed in range(10, 18):
         bot, engine, lines = RandomBot(seed), Engine(), []
@@ -100,6 +107,7 @@ def test_random_sm2025_tables_agree_with_the_independent_reading__r19_r21_r24_r2
 
 def test_stored_documents_are_the_hand_worked_ones():
     from tests.rules.examples_by_hand import E
+
     assert len(E) == len(SCRIPTS) - 1  # all but full_table
     for name, doc in E.items():
         assert json.loads((EXAMPLES / f"{name}.expected.json").read_text()) == doc, name

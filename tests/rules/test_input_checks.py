@@ -14,12 +14,12 @@ from table_controller.rules import actions as act
 from table_controller.rules.actions import ActionError, load_line, parse_action
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.rulesets import OPTION_CHECKS, RULESETS, Ruleset, ruleset
-
 from tests.rules.script import JUNK, Script
 
 
 def reasons(doc):
     return [r["reason"] for r in doc["rejected"]]
+
 
 BAD_OPTIONS = [
     ({"hand_points": {"one_pair": "x"}}, "hand_points.one_pair"),
@@ -86,6 +86,7 @@ def test_good_options_still_apply():
 
 # --- bounded TL points (issue 13 item 5) ---------------------------------------------------
 
+
 def test_adjust_and_penalty_points_are_bounded_to_200_by_default():
     s = Script().deal(**JUNK).adjust("Anna", -200).adjust("Anna", 40).adjust("Bo", 201).adjust("Bo", -1_000_000)
     s.add(do="penalty", player="Cilla", kind="points", points=201, reason="x")
@@ -124,22 +125,34 @@ def test_a_points_penalty_deducts_whatever_its_sign_and_keeps_what_was_asked():
 # --- every field type-checked (issue 13 item 5) -------------------------------------------
 
 ILL_TYPED = [
-    {"do": ["play"]}, {"do": {}}, {"do": None}, {"do": 7}, {"do": "play"},
-    {"do": "play", "player": ["Anna"], "card": "AS"}, {"do": "play", "player": "Anna", "card": 14},
+    {"do": ["play"]},
+    {"do": {}},
+    {"do": None},
+    {"do": 7},
+    {"do": "play"},
+    {"do": "play", "player": ["Anna"], "card": "AS"},
+    {"do": "play", "player": "Anna", "card": 14},
     {"do": "play", "player": "A" * 101, "card": "AS"},
-    {"do": "discard", "player": "Anna", "cards": "AS"}, {"do": "discard", "player": "Anna", "cards": [["AS"]]},
+    {"do": "discard", "player": "Anna", "cards": "AS"},
+    {"do": "discard", "player": "Anna", "cards": [["AS"]]},
     {"do": "discard", "player": "Anna", "cards": {"AS": 1}},
-    {"do": "adjust", "player": "Anna", "points": True}, {"do": "adjust", "player": "Anna", "points": "5"},
-    {"do": "adjust", "player": "Anna", "points": 10**4200}, {"do": "adjust", "player": "Anna", "points": 1.0},
+    {"do": "adjust", "player": "Anna", "points": True},
+    {"do": "adjust", "player": "Anna", "points": "5"},
+    {"do": "adjust", "player": "Anna", "points": 10**4200},
+    {"do": "adjust", "player": "Anna", "points": 1.0},
     {"do": "adjust", "player": "Anna", "points": 5, "reason": ["r"]},
     {"do": "penalty", "player": "Anna", "kind": "points", "points": None},
     {"do": "penalty", "player": "Anna", "kind": ["points"]},
-    {"do": "chicago", "player": "Anna", "say": "yes"}, {"do": "open", "player": "Anna", "card": "AS", "take": 0},
-    {"do": "game", "seats": "Anna Bo Cilla", "button": "Anna"}, {"do": "game", "seats": [1, 2, 3], "button": "Anna"},
-    {"do": "deal", "hands": []}, {"do": "deal", "hands": {"Anna": None}},
+    {"do": "chicago", "player": "Anna", "say": "yes"},
+    {"do": "open", "player": "Anna", "card": "AS", "take": 0},
+    {"do": "game", "seats": "Anna Bo Cilla", "button": "Anna"},
+    {"do": "game", "seats": [1, 2, 3], "button": "Anna"},
+    {"do": "deal", "hands": []},
+    {"do": "deal", "hands": {"Anna": None}},
     {"do": "table", "players": ["A", "B", "C"], "options": [1]},
     {"do": "table", "players": ["A", "B", "C"], "ruleset": {"name": "sm2025"}},
-    {"do": "timeout", "player": "Anna", "clock": ["play"]}, {"do": "quads", "player": "Anna", "choice": {}},
+    {"do": "timeout", "player": "Anna", "clock": ["play"]},
+    {"do": "quads", "player": "Anna", "choice": {}},
 ]
 
 
@@ -151,20 +164,46 @@ def test_ill_typed_fields_are_a_clear_action_error(obj):
 
 
 def test_json_that_python_cannot_read_is_a_clear_action_error():
-    for text, msg in [("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-                      ('{"points": ' + "1" * 4400 + "}", "too long"),
-                      ('{"do": "play"', "not valid JSON")]:
+    for text, msg in [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"points": ' + "1" * 4400 + "}", "too long"),
+        ('{"do": "play"', "not valid JSON"),
+    ]:
         with pytest.raises(ActionError, match=msg):
             load_line(text)
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6)
     | st.sampled_from(["AS", "TD", "Anna", "Bo", "points", "zero", "play", "exchange"]),
     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
-    max_leaves=12)
-FIELDS = st.sampled_from(["player", "players", "seats", "button", "card", "cards", "take", "say",
-                          "choice", "clock", "kind", "points", "reason", "hands", "options", "ruleset", "dealer"])
+    max_leaves=12,
+)
+FIELDS = st.sampled_from(
+    [
+        "player",
+        "players",
+        "seats",
+        "button",
+        "card",
+        "cards",
+        "take",
+        "say",
+        "choice",
+        "clock",
+        "kind",
+        "points",
+        "reason",
+        "hands",
+        "options",
+        "ruleset",
+        "dealer",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -187,32 +226,53 @@ def test_any_json_is_an_action_or_a_clear_error_and_the_engine_only_refuses(do, 
 
 # --- any option set the checks let through plays a whole table --------------------------
 
+
 def _ints(lo, hi):
     return st.integers(lo, hi)
 
 
 OPTION_VALUES = {
-    "max_exchange_cards": _ints(0, 5), "exchanges": _ints(1, 3), "draw_stop": _ints(0, 100),
+    "max_exchange_cards": _ints(0, 5),
+    "exchanges": _ints(1, 3),
+    "draw_stop": _ints(0, 100),
     "draw_stop_from_next_deal": st.booleans(),
     "draw_stop_attempt": st.sampled_from(["refuse", "zero_keep_chicago", "zero_clear_chicago"]),
-    "chicago_min_score": _ints(0, 100), "chicago_required_to_win": st.booleans(),
-    "hand_points": st.dictionaries(st.sampled_from(["one_pair", "two_pair", "straight", "flush", "four_of_a_kind",
-                                                    "straight_flush", "royal_flush"]), _ints(0, 52)),
-    "quads_zero_choice": st.booleans(), "straight_flush": st.sampled_from(["out", "points_out_if_chicago", "points"]),
+    "chicago_min_score": _ints(0, 100),
+    "chicago_required_to_win": st.booleans(),
+    "hand_points": st.dictionaries(
+        st.sampled_from(
+            ["one_pair", "two_pair", "straight", "flush", "four_of_a_kind", "straight_flush", "royal_flush"]
+        ),
+        _ints(0, 52),
+    ),
+    "quads_zero_choice": st.booleans(),
+    "straight_flush": st.sampled_from(["out", "points_out_if_chicago", "points"]),
     "royal_flush": st.sampled_from(["out_zero_all", "win", "points"]),
-    "special_suit_order": st.sampled_from([None, "SHDC", "CDHS"]), "tie_nobody_scores": st.booleans(),
-    "last_trick": _ints(0, 52), "last_trick_two": _ints(0, 52), "chicago_won": _ints(0, 52),
-    "chicago_lost": _ints(-52, 0), "chicago_breaker": _ints(0, 52), "chicago_style": st.sampled_from(["sm", "classic"]),
-    "revoke": st.sampled_from(["dead_hand", "correct_minus_2", "none"]), "revoke_points": _ints(-52, 0),
-    "dealer_error_points": _ints(-52, 0), "placement_points": st.lists(_ints(0, 30), max_size=5),
-    "games_per_table": _ints(1, 2), "playoff_deals": _ints(0, 2), "dealer": st.sampled_from(["dedicated", "player"]),
+    "special_suit_order": st.sampled_from([None, "SHDC", "CDHS"]),
+    "tie_nobody_scores": st.booleans(),
+    "last_trick": _ints(0, 52),
+    "last_trick_two": _ints(0, 52),
+    "chicago_won": _ints(0, 52),
+    "chicago_lost": _ints(-52, 0),
+    "chicago_breaker": _ints(0, 52),
+    "chicago_style": st.sampled_from(["sm", "classic"]),
+    "revoke": st.sampled_from(["dead_hand", "correct_minus_2", "none"]),
+    "revoke_points": _ints(-52, 0),
+    "dealer_error_points": _ints(-52, 0),
+    "placement_points": st.lists(_ints(0, 30), max_size=5),
+    "games_per_table": _ints(1, 2),
+    "playoff_deals": _ints(0, 2),
+    "dealer": st.sampled_from(["dedicated", "player"]),
     "deductions_at_deal_end": st.booleans(),
 }
 
 
 @settings(max_examples=10, deadline=None)
-@given(rs=st.sampled_from(list(RULESETS)), seed=st.integers(0, 2**31 - 1),
-       options=st.fixed_dictionaries({}, optional=OPTION_VALUES))
+@given(
+    rs=st.sampled_from(list(RULESETS)),
+    seed=st.integers(0, 2**31 - 1),
+    options=st.fixed_dictionaries({}, optional=OPTION_VALUES),
+)
 def test_any_accepted_option_set_plays_a_whole_table(rs, seed, options):
     """Issue 13: 7 of 16 bad option sets crashed a table deals after the `table` action.
     Whatever the checks accept, random legal play runs to the table's end (2,000 random

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields, is_dataclass
 from enum import Enum
 
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from table_controller.rules import actions as act
-from table_controller.sim.bots import RandomBot
-from dataclasses import fields, is_dataclass
-
 from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.events import event_from_dict
 from table_controller.rules.rulesets import Ruleset
+from table_controller.sim.bots import RandomBot
 from table_controller.views import build_view, for_role
 from tests.rules.incidents import IncidentBot
 
@@ -103,24 +102,40 @@ def junk_action(rng: random.Random, engine: Engine) -> act.Action:
     players = list(engine.state.players) + ["Nobody"]
     p = rng.choice(players)
     cards = tuple(rng.sample(FULL_DECK, rng.randint(0, 5)))
-    return rng.choice([
-        act.Discard(p, cards), act.Receive(p, cards or (FULL_DECK[0],)),
-        act.Play(p, rng.choice(FULL_DECK)), act.ChicagoAnswer(p, True),
-        act.QuadsChoice(p, "zero"), act.Retract(p), act.OpenCard(p, rng.choice(FULL_DECK), True),
-        act.Deal({q: tuple(rng.sample(FULL_DECK, 5)) for q in engine.state.players}),
-        act.GameStart(tuple(players[:-1]), p),
-        act.Timeout(p, rng.choice(["exchange", "chicago", "quads", "play", "lunch"])),
-        act.TimeCall(p),
-        act.Penalty(p, rng.choice(["warning", "points", "sit_out_deal", "sit_out_game", "last_place",
-                                   "no_placement", "banish"]), rng.randint(-3, 60), "junk"),
-        act.Adjust(p, rng.choice([0, -60, -1, 1, 60]), "junk"),
-    ])
+    return rng.choice(
+        [
+            act.Discard(p, cards),
+            act.Receive(p, cards or (FULL_DECK[0],)),
+            act.Play(p, rng.choice(FULL_DECK)),
+            act.ChicagoAnswer(p, True),
+            act.QuadsChoice(p, "zero"),
+            act.Retract(p),
+            act.OpenCard(p, rng.choice(FULL_DECK), True),
+            act.Deal({q: tuple(rng.sample(FULL_DECK, 5)) for q in engine.state.players}),
+            act.GameStart(tuple(players[:-1]), p),
+            act.Timeout(p, rng.choice(["exchange", "chicago", "quads", "play", "lunch"])),
+            act.TimeCall(p),
+            act.Penalty(
+                p,
+                rng.choice(
+                    ["warning", "points", "sit_out_deal", "sit_out_game", "last_place", "no_placement", "banish"]
+                ),
+                rng.randint(-3, 60),
+                "junk",
+            ),
+            act.Adjust(p, rng.choice([0, -60, -1, 1, 60]), "junk"),
+        ]
+    )
 
 
 # A seed does not shrink into a simpler game, so shrinking only costs time: a failure is
 # reported at once with its seed and ruleset, which replay it exactly.
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(seed=st.integers(0, 2**31 - 1), ruleset=st.sampled_from(RULESETS))
 def test_random_tables_keep_every_invariant(seed, ruleset):
     note(f"seed={seed} ruleset={ruleset}")
@@ -162,9 +177,11 @@ def test_random_tables_keep_every_invariant(seed, ruleset):
         if g.playoff or not rules.placement_points:
             continue
         table = list(rules.placement_points)[: len(g.seats)]
+
         def share(p, g=g, table=table):  # the points of the place(s) p holds, shared with the players beside (r19)
             k = sum(1 for q in g.seats if g.places[q] == g.places[p])
-            return sum(table[g.places[p] - 1:g.places[p] - 1 + k]) / k
+            return sum(table[g.places[p] - 1 : g.places[p] - 1 + k]) / k
+
         # out without Chicago (r21) or a TL "no placement points" (r33): that share is forfeit
         forfeited = sum(share(p) for p in g.seats if g.players[p].out or g.players[p].no_placement)
         assert abs(sum(g.placement_points.values()) + forfeited - sum(table)) < 1e-9
@@ -174,8 +191,12 @@ def test_random_tables_keep_every_invariant(seed, ruleset):
     check_to_dict(replayed.state, replayed.state.to_dict())
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(seed=st.integers(0, 2**31 - 1), ruleset=st.sampled_from(RULESETS))
 def test_random_tables_with_incidents_keep_every_invariant(seed, ruleset):
     """Time-outs, "time", penalties, TL corrections (also between deals), revokes and
@@ -239,14 +260,17 @@ def test_role_filter_shows_no_alert_evidence_and_the_clocks_to_all():
     dict filter dropped unknown keys); an alert's evidence goes to no role, not even the
     broadcast, and the shot clocks are public."""
     import pytest
+
     from table_controller.clocks import FakeClock, ShotClocks
     from table_controller.sensing.alerts import Alert
     from table_controller.sim.bots import play_table
+
     engine = play_table(seed=4)
     clocks = ShotClocks(clock=FakeClock())
     clocks.sync({"Anna": ("play", 1)})
-    view = build_view(engine, [Alert(1, "foreign_card", "seat2 holds AS", "Bo", "seat2",
-                                     {"evidence": "seat2 holds AS"})], clocks)
+    view = build_view(
+        engine, [Alert(1, "foreign_card", "seat2 holds AS", "Bo", "seat2", {"evidence": "seat2 holds AS"})], clocks
+    )
     with pytest.raises((AttributeError, TypeError)):
         view.players[0].secret = "AS"  # type: ignore[attr-defined]
     for role in ("revisor", "public", "dealer", "tl", "broadcast"):
@@ -254,4 +278,7 @@ def test_role_filter_shows_no_alert_evidence_and_the_clocks_to_all():
         assert "evidence" not in json.dumps(msg) and "holds AS" not in json.dumps(msg)
         assert msg["state"]["clocks"]["running"]["Anna"]["remaining"] == 20.0  # shot clocks are public
     assert "alerts" not in for_role(view, "public").message("T", None)
-    assert for_role(view, "tl").message("T", None)["alerts"][0]["text"] == "A card from another player's hand at seat2 (Bo)"
+    assert (
+        for_role(view, "tl").message("T", None)["alerts"][0]["text"]
+        == "A card from another player's hand at seat2 (Bo)"
+    )

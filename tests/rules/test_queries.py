@@ -102,8 +102,9 @@ def test_at_draw_stop_asks_about_the_deal_in_progress__sm2025_d5():
 def test_trick_complete_while_a_revoke_on_the_last_card_is_open_r26():
     engine, _ = Script().deal(**JUNK).stand().stand().stand().play("Anna 9H", "Bo 8H", "Cilla 2D").run()
     assert engine.phase == "tricks" and not engine.trick_complete
-    assert engine.legal_actions().plays == {"Dan": tuple(sorted(c for c in engine.state.deal.hands["Dan"]
-                                                                if c.suit == "H"))}  # r25
+    assert engine.legal_actions().plays == {
+        "Dan": tuple(sorted(c for c in engine.state.deal.hands["Dan"] if c.suit == "H"))
+    }  # r25
     engine.apply(act.Play("Dan", engine.state.deal.hands["Dan"][0]))  # 3D: a revoke
     assert engine.trick_complete and engine.to_act() == ["Anna"]  # the winner leads next
     legal = engine.legal_actions()

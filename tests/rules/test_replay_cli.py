@@ -12,8 +12,7 @@ CLI = [sys.executable, "-m", "table_controller.app.cli"]
 
 
 def replay(path, *flags, input=None):
-    return subprocess.run([*CLI, "replay", str(path), *flags], capture_output=True, text=True,
-                          input=input, timeout=120)
+    return subprocess.run([*CLI, "replay", str(path), *flags], capture_output=True, text=True, input=input, timeout=120)
 
 
 def test_there_are_at_least_ten_examples():
@@ -27,8 +26,18 @@ def test_every_example_replays_with_the_documented_keys(path):
     doc = json.loads(r.stdout)
     assert set(doc) >= {"ruleset", "games", "table", "current", "rejected"}
     for g in doc["games"]:
-        assert set(g) >= {"number", "finished", "winner", "scores", "said_chicago", "won_chicagos",
-                          "out_without_chicago", "places", "placement_points", "deals"}
+        assert set(g) >= {
+            "number",
+            "finished",
+            "winner",
+            "scores",
+            "said_chicago",
+            "won_chicagos",
+            "out_without_chicago",
+            "places",
+            "placement_points",
+            "deals",
+        }
         for d in g["deals"]:
             assert set(d) >= {"number", "button", "scores_after", "awards"}
             for a in d["awards"]:
@@ -48,17 +57,22 @@ def test_text_output_is_the_protocol(tmp_path):
 
 def test_malformed_lines_are_rejected_with_line_numbers(tmp_path):
     script = tmp_path / "bad.jsonl"
-    script.write_text("\n".join([
-        '{"do": "table", "players": ["A", "B", "C"]}',
-        '# a comment',
-        '',
-        '{"do": "game", "seats": ["A", "B", "C"], "button": "C"',
-        '{"do": "fly", "player": "A"}',
-        '{"do": "game", "seats": ["A", "B", "C"], "button": "C"}',
-        '{"do": "discard", "player": "A", "cards": ["XX"]}',
-        '[1, 2]',
-        '{"do": "deal", "hands": {"A": ["AS", "KS", "QS", "JS", "TS"], "B": ["2C", "3C", "4C", "5C", "6C"], "C": ["2D", "3D", "4D", "5D", "6D"]}}',
-    ]) + "\n")
+    script.write_text(
+        "\n".join(
+            [
+                '{"do": "table", "players": ["A", "B", "C"]}',
+                "# a comment",
+                "",
+                '{"do": "game", "seats": ["A", "B", "C"], "button": "C"',
+                '{"do": "fly", "player": "A"}',
+                '{"do": "game", "seats": ["A", "B", "C"], "button": "C"}',
+                '{"do": "discard", "player": "A", "cards": ["XX"]}',
+                "[1, 2]",
+                '{"do": "deal", "hands": {"A": ["AS", "KS", "QS", "JS", "TS"], "B": ["2C", "3C", "4C", "5C", "6C"], "C": ["2D", "3D", "4D", "5D", "6D"]}}',
+            ]
+        )
+        + "\n"
+    )
     r = replay(script, "--json")
     assert r.returncode == 0
     doc = json.loads(r.stdout)
@@ -72,8 +86,10 @@ def test_malformed_lines_are_rejected_with_line_numbers(tmp_path):
 
 def test_strict_stops_at_the_first_rejection(tmp_path):
     script = tmp_path / "s.jsonl"
-    script.write_text('{"do": "table", "players": ["A", "B", "C"]}\n{"do": "nope"}\n'
-                      '{"do": "game", "seats": ["A", "B", "C"], "button": "C"}\n')
+    script.write_text(
+        '{"do": "table", "players": ["A", "B", "C"]}\n{"do": "nope"}\n'
+        '{"do": "game", "seats": ["A", "B", "C"], "button": "C"}\n'
+    )
     r = replay(script, "--json", "--strict")
     assert r.returncode == 1
     assert "line 2" in r.stderr
@@ -105,16 +121,23 @@ def test_help_explains():
 
 
 def test_output_into_a_closed_pipe_is_not_an_error():
-    r = subprocess.run(f"{sys.executable} -m table_controller.app.cli replay table_controller/examples/full_table.jsonl --json | head -1",
-                       shell=True, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        f"{sys.executable} -m table_controller.app.cli replay table_controller/examples/full_table.jsonl --json | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "Traceback" not in r.stderr and r.stdout.startswith("{")
 
 
 def test_ill_typed_lines_are_rejected_with_line_numbers_never_a_traceback(tmp_path):
     # Issue 13: each of these crashed replay (or a later action) with a traceback
     bad = [
-        ('{"do": "table", "players": ["A", "B", "C"], "options": {"hand_points": {"one_pair": "x"}}}',
-         "hand_points.one_pair"),
+        (
+            '{"do": "table", "players": ["A", "B", "C"], "options": {"hand_points": {"one_pair": "x"}}}',
+            "hand_points.one_pair",
+        ),
         ('{"do": ["play"]}', "unknown action"),
         ('{"do": {}}', "unknown action"),
         ('{"do": "play", "player": ["A"], "card": "AS"}', "player's name"),
@@ -130,9 +153,14 @@ def test_ill_typed_lines_are_rejected_with_line_numbers_never_a_traceback(tmp_pa
         ('{"a": ' * 50_000 + "1" + "}" * 50_000, "nested too deeply"),
     ]
     script = tmp_path / "ill.jsonl"
-    script.write_text("\n".join([bad[0][0], '{"do": "table", "players": ["A", "B", "C"]}']
-                                + [t for t, _ in bad[1:]]
-                                + ['{"do": "game", "seats": ["A", "B", "C"], "button": "C"}']) + "\n")
+    script.write_text(
+        "\n".join(
+            [bad[0][0], '{"do": "table", "players": ["A", "B", "C"]}']
+            + [t for t, _ in bad[1:]]
+            + ['{"do": "game", "seats": ["A", "B", "C"], "button": "C"}']
+        )
+        + "\n"
+    )
     r = replay(script, "--json")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
     doc = json.loads(r.stdout)

@@ -20,6 +20,7 @@ def moments(doc, game=1, deal=None):
 
 # --- D8 --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("rs", RULESETS)
 def test_a_card_played_after_the_chicago_is_broken_is_rejected_d8(rs):
     # Dan beats Anna's 9H in the first trick: broken (r24), the trick play ends there (D8)
@@ -44,6 +45,7 @@ def test_a_card_played_after_the_chicago_is_broken_is_rejected_d8(rs):
 
 # --- D13 -------------------------------------------------------------------------------
 
+
 def dealer_error_deal(rs: str, dan: int) -> Script:
     """Dan deals (the button, player-dealer mode) and gives Bo three cards for two."""
     s = Script(rs, dealer="player").deal(**JUNK).adjust("Dan", dan)
@@ -51,9 +53,28 @@ def dealer_error_deal(rs: str, dan: int) -> Script:
     return s.receive("Bo", "JC 9D 8S").receive("Bo", "JC 9D")
 
 
-BO_SWEPT = ("Anna AS", "Bo 2C", "Cilla 2D", "Dan 3D", "Anna KS", "Bo JC", "Cilla 5C", "Dan 5D",
-            "Anna QS", "Bo 9D", "Cilla 7C", "Dan 7D", "Anna JS", "Bo 6D", "Cilla 9C", "Dan 2H",
-            "Anna 9H", "Bo 8H", "Cilla TC", "Dan 4H")
+BO_SWEPT = (
+    "Anna AS",
+    "Bo 2C",
+    "Cilla 2D",
+    "Dan 3D",
+    "Anna KS",
+    "Bo JC",
+    "Cilla 5C",
+    "Dan 5D",
+    "Anna QS",
+    "Bo 9D",
+    "Cilla 7C",
+    "Dan 7D",
+    "Anna JS",
+    "Bo 6D",
+    "Cilla 9C",
+    "Dan 2H",
+    "Anna 9H",
+    "Bo 8H",
+    "Cilla TC",
+    "Dan 4H",
+)
 
 
 def test_shootout_dealer_error_is_held_to_the_end_of_the_deal_d13():
@@ -64,8 +85,11 @@ def test_shootout_dealer_error_is_held_to_the_end_of_the_deal_d13():
     assert [(h.player, h.points, h.reason) for h in engine.state.deal.held] == [("Dan", -2, "dealer_error")]
     engine, doc = s.stand().stand().play(*BO_SWEPT).run()
     assert doc["rejected"] == []
-    assert moments(doc, deal=1) == [("Dan", 10, "adjust", "tl"), ("Anna", 5, "last_trick", "final"),
-                                    ("Dan", -2, "dealer_error", "final")]  # applied when the deal ends
+    assert moments(doc, deal=1) == [
+        ("Dan", 10, "adjust", "tl"),
+        ("Anna", 5, "last_trick", "final"),
+        ("Dan", -2, "dealer_error", "final"),
+    ]  # applied when the deal ends
     assert doc["games"][0]["deals"][0]["scores_after"]["Dan"] == 8
     types = [e.type for e in engine.events]
     assert types.index("deal_ended") - types.index("deductions_released") == 2  # released, awarded, ended
@@ -75,8 +99,11 @@ def test_sm2019_deducts_at_once_d13():
     # "sm2019 and player-dealer mode deduct at once" (D13)
     s = dealer_error_deal("sm2019", 10).stand().stand().play(*BO_SWEPT)
     doc = s.doc()
-    assert moments(doc, deal=1) == [("Dan", 10, "adjust", "tl"), ("Dan", -3, "dealer_error", "exchange_1"),
-                                    ("Anna", 5, "last_trick", "final")]
+    assert moments(doc, deal=1) == [
+        ("Dan", 10, "adjust", "tl"),
+        ("Dan", -3, "dealer_error", "exchange_1"),
+        ("Anna", 5, "last_trick", "final"),
+    ]
     doc = dealer_error_deal("sm2025", 10).doc()
     assert ("Dan", -3, "dealer_error", "exchange_1") in moments(doc)  # sm2025 club play, player dealer
 
@@ -122,9 +149,28 @@ def test_shootout_uncorrected_revoke_is_held_behind_the_hands_d13():
     # sm2019 r26: a revoke not corrected costs 2 in the final scoring; in shootout it is
     # held to the deal's end, so it comes after the hands (D7 order otherwise unchanged)
     hands = dict(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 9C JD", Dan="3D 6D 8D 2H 7H")
-    plays = ("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D", "Anna KS", "Bo 2S", "Cilla 5C", "Dan 6D",
-             "Anna QS", "Bo 8C", "Cilla 7C", "Dan 8D", "Anna 3H", "Bo 4D", "Cilla 9C", "Dan 2H",
-             "Anna 5D", "Bo TD", "Cilla JD", "Dan 7H")
+    plays = (
+        "Anna AS",
+        "Bo 4C",
+        "Cilla 3C",
+        "Dan 3D",
+        "Anna KS",
+        "Bo 2S",
+        "Cilla 5C",
+        "Dan 6D",
+        "Anna QS",
+        "Bo 8C",
+        "Cilla 7C",
+        "Dan 8D",
+        "Anna 3H",
+        "Bo 4D",
+        "Cilla 9C",
+        "Dan 2H",
+        "Anna 5D",
+        "Bo TD",
+        "Cilla JD",
+        "Dan 7H",
+    )
     results = {}
     for rs in ("sm2019", "shootout"):
         s = Script(rs).deal(**hands).adjust("Bo", 5).stand().stand().stand().play(*plays)
@@ -138,6 +184,7 @@ def test_shootout_uncorrected_revoke_is_held_behind_the_hands_d13():
 
 
 # --- REPLAY.md: a score change between deals belongs to the next deal -------------------
+
 
 def test_an_adjust_before_the_first_deal_is_listed_in_deal_1_replay_between_deals():
     s = Script().adjust("Anna", 10, "carried over").deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS)
@@ -158,9 +205,28 @@ def test_an_adjust_after_a_deal_belongs_to_the_next_deal_replay_between_deals():
     assert doc["current"]["scores"] == {"Anna": 3, "Bo": 7, "Cilla": 0, "Dan": 0}
     # one seat on (r6): Bo leads; each hand moves one seat on with the button
     s.deal(Bo=JUNK["Anna"], Cilla=JUNK["Bo"], Dan=JUNK["Cilla"], Anna=JUNK["Dan"]).stand().stand().stand()
-    s.play("Bo AS", "Cilla 2C", "Dan 2D", "Anna 3D", "Bo KS", "Cilla 3C", "Dan 5C", "Anna 5D",
-           "Bo QS", "Cilla 4D", "Dan 7C", "Anna 7D", "Bo JS", "Cilla 6D", "Dan 9C", "Anna 2H",
-           "Bo 9H", "Cilla 8H", "Dan TC", "Anna 4H")
+    s.play(
+        "Bo AS",
+        "Cilla 2C",
+        "Dan 2D",
+        "Anna 3D",
+        "Bo KS",
+        "Cilla 3C",
+        "Dan 5C",
+        "Anna 5D",
+        "Bo QS",
+        "Cilla 4D",
+        "Dan 7C",
+        "Anna 7D",
+        "Bo JS",
+        "Cilla 6D",
+        "Dan 9C",
+        "Anna 2H",
+        "Bo 9H",
+        "Cilla 8H",
+        "Dan TC",
+        "Anna 4H",
+    )
     doc = s.doc()
     assert doc["rejected"] == [], doc["rejected"]
     assert moments(doc, deal=2)[:2] == [("Bo", 7, "adjust", "tl"), ("Anna", -2, "penalty", "tl")]
@@ -187,6 +253,7 @@ def test_a_change_between_deals_that_ends_the_game_belongs_to_the_next_deal_repl
 
 
 # --- found by the fault-injection test: a correction must not leave the deal waiting ----
+
 
 @pytest.mark.parametrize("points,phase", [(52, "exchange_2"), (45, "exchange_2"), (10, "exchange_1")])
 def test_a_correction_that_puts_the_last_placer_out_or_at_draw_stop_lets_the_exchange_end_r21(points, phase):

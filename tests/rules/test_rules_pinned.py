@@ -23,6 +23,7 @@ def events(engine, kind):
 
 # --- shot clocks (D12, r34) -------------------------------------------------------------
 
+
 def test_quads_clock_does_not_run_during_the_chicago_question__sm2025_d12():
     s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
     s.add(do="timeout", player="Anna", clock="quads")
@@ -43,6 +44,7 @@ def test_play_clock_runs_only_for_the_player_on_turn__sm2025_d12_r34():
 
 # --- draw stop -------------------------------------------------------------------------
 
+
 def test_draw_stop_applies_at_exactly_46_from_the_next_deal__classic():
     s = Script("classic").deal(**JUNK).adjust("Anna", 41).stand().stand().stand().chicago("Anna", False)
     s.play(*ANNA_SWEEPS)  # last trick +5: Anna ends deal 1 on exactly 46
@@ -54,6 +56,7 @@ def test_draw_stop_applies_at_exactly_46_from_the_next_deal__classic():
 
 
 # --- open card (r12, r15) ----------------------------------------------------------------
+
 
 def test_a_second_open_card_is_a_flashed_card_not_a_sixth_card__sm2025_r15():
     s = Script().deal(**JUNK).discard("Anna", "9H").discard("Bo", "2C 3C").stand("Cilla", "Dan")
@@ -69,6 +72,7 @@ def test_a_second_open_card_is_a_flashed_card_not_a_sixth_card__sm2025_r15():
 
 
 # --- TL penalties (r33, r35) ---------------------------------------------------------------
+
 
 def test_sit_out_game_folds_the_hand_at_once__sm2025_r33_r35():
     s = Script().deal(**dict(JUNK, Bo="2C 2S 4D 6D 8H"))
@@ -96,7 +100,8 @@ def test_a_points_penalty_of_zero_costs_nothing__sm2025_r33():
     s.add(do="penalty", player="Anna", kind="points", points=0, reason="warning only")
     engine, doc = s.run()
     assert [(r["action"], r["reason"]) for r in doc["rejected"]] == [
-        ("penalty", "a points penalty deducts at least 1 point")]
+        ("penalty", "a points penalty deducts at least 1 point")
+    ]
     assert doc["current"]["scores"]["Anna"] == 10
     assert awards(doc) == [("Anna", 10, "adjust")]
     assert events(engine, "penalty_given") == []
@@ -104,12 +109,24 @@ def test_a_points_penalty_of_zero_costs_nothing__sm2025_r33():
 
 # --- revoke (r26) --------------------------------------------------------------------------
 
+
 def test_revoke_on_a_tricks_last_card_stands_when_the_winner_leads__sm2025_r26():
     s = Script().deal(**JUNK).stand().stand().stand()
     s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D")  # Dan holds 2H and 4H: a revoke, the trick's last card
     s.play("Anna AS")  # the winner leads: Dan's revoke stands, his hand is dead
-    s.play("Bo 2C", "Cilla 5C", "Anna KS", "Bo 3C", "Cilla 7C", "Anna QS", "Bo 4D", "Cilla 9C",
-           "Anna JS", "Bo 6D", "Cilla TC")
+    s.play(
+        "Bo 2C",
+        "Cilla 5C",
+        "Anna KS",
+        "Bo 3C",
+        "Cilla 7C",
+        "Anna QS",
+        "Bo 4D",
+        "Cilla 9C",
+        "Anna JS",
+        "Bo 6D",
+        "Cilla TC",
+    )
     engine, doc = s.run()
     assert doc["rejected"] == []
     assert engine.state.game.players["Dan"].warnings == 1
@@ -118,6 +135,7 @@ def test_revoke_on_a_tricks_last_card_stands_when_the_winner_leads__sm2025_r26()
 
 
 # --- going out (r21) -------------------------------------------------------------------------
+
 
 def test_deal_ends_when_one_live_hand_is_left_after_a_player_goes_out__sm2025_r21():
     s = Script(players=("Anna", "Bo", "Cilla"))
@@ -158,11 +176,17 @@ def test_a_game_ended_mid_deal_has_no_deal_and_nobody_to_act__sm2025_r19():
     engine, doc = s.stand().run()
     assert doc["games"][0]["winner"] == "Bo"
     assert engine.state.game.deal is None
-    assert doc["current"] == {"game": 1, "deal": 1, "phase": "game_over", "to_act": [],
-                              "scores": {"Anna": 0, "Bo": 52, "Cilla": 0, "Dan": 0}}
+    assert doc["current"] == {
+        "game": 1,
+        "deal": 1,
+        "phase": "game_over",
+        "to_act": [],
+        "scores": {"Anna": 0, "Bo": 52, "Cilla": 0, "Dan": 0},
+    }
 
 
 # --- r17 ----------------------------------------------------------------------------------
+
 
 def test_tl_adjustment_does_not_erase_who_must_say_they_break_a_hand__sm2025_r17():
     s = Script().deal(**dict(JUNK, Anna="AS AH QS JS 9H")).stand()  # Anna's pair scores 1
@@ -176,6 +200,7 @@ def test_tl_adjustment_does_not_erase_who_must_say_they_break_a_hand__sm2025_r17
 
 # --- the event sequence ------------------------------------------------------------------
 
+
 def test_state_counts_every_event_it_folds__replay_contract():
     engine, _ = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS).run()
     assert engine.state.seq == len(engine.events) > 20
@@ -183,6 +208,7 @@ def test_state_counts_every_event_it_folds__replay_contract():
 
 
 # --- ruleset options ---------------------------------------------------------------------
+
 
 def test_partial_hand_points_option_keeps_the_other_categories__s13_options():
     opts = {"hand_points": {"one_pair": 2}}
@@ -216,7 +242,7 @@ def two_tied_at_the_top() -> Script:
     s = Script(players=list("ABCD"), game=False)
     sf_game(s, "A", {"B": 3, "C": 2, "D": 1})  # A 20, B 12, C 8, D 5
     sf_game(s, "B", {"A": 3, "C": 2, "D": 1})  # B 20, A 12, C 8, D 5
-    sf_game(s, "D", {"A": 2, "B": 2})          # D 20, A and B share 12+8, C 5
+    sf_game(s, "D", {"A": 2, "B": 2})  # D 20, A and B share 12+8, C 5
     return s
 
 
@@ -231,7 +257,11 @@ def test_tie_at_the_top_goes_to_a_sarspel_between_the_tied_only__sm2025_r11():
     t = doc["table"]
     assert not t["finished"] and t["playoff"]["players"] == ["A", "B"] and t["playoff"]["deals"] == 3
     assert [(x["player"], x["rank"], x["placement_points"], x["score_total"]) for x in t["standings"]] == [
-        ("A", 1, 42, 57), ("B", 1, 42, 57), ("D", 3, 30, 54), ("C", 4, 21, 4)]
+        ("A", 1, 42, 57),
+        ("B", 1, 42, 57),
+        ("D", 3, 30, 54),
+        ("C", 4, 21, 4),
+    ]
 
 
 def test_tied_sarspel_goes_on_deal_by_deal__sm2025_d10():
@@ -277,16 +307,32 @@ def test_tie_for_second_place_needs_no_sarspel_in_a_later_heat__sm2025_r11_r7():
     assert doc["rejected"] == [] and t["finished"] and "playoff" not in t
     assert t["advancing"] == ["A"]
     assert [(x["player"], x["placement_points"], x["score_total"]) for x in t["standings"]] == [
-        ("A", 60, 156), ("B", 30, 0), ("C", 30, 0)]
+        ("A", 60, 156),
+        ("B", 30, 0),
+        ("C", 30, 0),
+    ]
 
 
 # --- a TL correction that puts a player out mid-deal (r21; found by the incident bot) ------
 
+
 def test_player_put_out_mid_trick_the_trick_is_settled_without_them__sm2025_r21():
     s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS", "Bo 2C", "Cilla 2D")
     s.adjust("Dan", 52, "recount")  # Dan, still to play to the trick, is out (no Chicago)
-    s.play("Anna KS", "Bo 3C", "Cilla 5C", "Anna QS", "Bo 4D", "Cilla 7C",
-           "Anna JS", "Bo 6D", "Cilla 9C", "Anna 9H", "Bo 8H", "Cilla TC")
+    s.play(
+        "Anna KS",
+        "Bo 3C",
+        "Cilla 5C",
+        "Anna QS",
+        "Bo 4D",
+        "Cilla 7C",
+        "Anna JS",
+        "Bo 6D",
+        "Cilla 9C",
+        "Anna 9H",
+        "Bo 8H",
+        "Cilla TC",
+    )
     engine, doc = s.run()
     assert doc["rejected"] == []
     assert awards(doc) == [("Dan", 52, "adjust"), ("Anna", 5, "last_trick")]
@@ -335,6 +381,7 @@ def test_quads_clock_runs_only_for_the_player_choosing__sm2025_d12():
 
 
 # --- found by the seeded mutant sample (tests/mutation) ------------------------------------
+
 
 def test_replacements_may_come_one_card_at_a_time__sm2025_r14():
     s = Script(dealer="player").deal(**JUNK).discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan")
@@ -388,11 +435,17 @@ def test_out_of_turn_answer_names_who_answers_next__sm2025_r22():
 
 def test_hand_points_table__classic():
     others = {"Bo": "2C 3C 4D 6D 8H", "Cilla": "2D 5C 7C 9C TC", "Dan": "3D 5D 7D 2H 4H"}
-    cases = {"one_pair": ("AS AH QS JS 9H", 1), "two_pair": ("AS AH QS QD 9H", 2),
-             "three_of_a_kind": ("AS AH AD JS 9H", 3), "straight": ("9S TH JD QC KS", 4),
-             "flush": ("AS 3S 5S 7S 9S", 5), "full_house": ("AS AH AD 9S 9H", 6),
-             "four_of_a_kind": ("AS AH AD AC 9H", 7), "straight_flush": ("5S 6S 7S 8S 9S", 8),
-             "royal_flush": ("AS KS QS JS TS", 52)}
+    cases = {
+        "one_pair": ("AS AH QS JS 9H", 1),
+        "two_pair": ("AS AH QS QD 9H", 2),
+        "three_of_a_kind": ("AS AH AD JS 9H", 3),
+        "straight": ("9S TH JD QC KS", 4),
+        "flush": ("AS 3S 5S 7S 9S", 5),
+        "full_house": ("AS AH AD 9S 9H", 6),
+        "four_of_a_kind": ("AS AH AD AC 9H", 7),
+        "straight_flush": ("5S 6S 7S 8S 9S", 8),
+        "royal_flush": ("AS KS QS JS TS", 52),
+    }
     for reason, (hand, points) in cases.items():
         doc = Script("classic").deal(Anna=hand, **others).stand().doc()
         assert doc["rejected"] == [], reason
@@ -400,17 +453,40 @@ def test_hand_points_table__classic():
 
 
 def test_revoker_cannot_win_the_last_trick__sm2019_r26():
-    s = Script("sm2019").deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 6C JD",
-                              Dan="3D 6D 8D 2H 7H")
+    s = Script("sm2019").deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 6C JD", Dan="3D 6D 8D 2H 7H")
     s.adjust("Bo", 5).stand().stand().stand()
-    s.play("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D",   # Bo holds 2S: a revoke, not corrected
-           "Anna KS", "Bo 2S", "Cilla 5C", "Dan 6D", "Anna QS", "Bo 4D", "Cilla 6C", "Dan 8D",
-           "Anna 5D", "Bo TD", "Cilla JD", "Dan 2H",
-           "Cilla 7C", "Dan 7H", "Anna 3H", "Bo 8C")  # Bo's 8C is the highest club: not his trick
+    s.play(
+        "Anna AS",
+        "Bo 4C",
+        "Cilla 3C",
+        "Dan 3D",  # Bo holds 2S: a revoke, not corrected
+        "Anna KS",
+        "Bo 2S",
+        "Cilla 5C",
+        "Dan 6D",
+        "Anna QS",
+        "Bo 4D",
+        "Cilla 6C",
+        "Dan 8D",
+        "Anna 5D",
+        "Bo TD",
+        "Cilla JD",
+        "Dan 2H",
+        "Cilla 7C",
+        "Dan 7H",
+        "Anna 3H",
+        "Bo 8C",
+    )  # Bo's 8C is the highest club: not his trick
     doc = s.doc()
     assert doc["rejected"] == []
-    assert awards(doc) == [("Bo", 5, "adjust"), ("Bo", 1, "one_pair"), ("Bo", 1, "one_pair"),
-                           ("Cilla", 5, "last_trick"), ("Bo", -2, "revoke"), ("Bo", 1, "one_pair")]
+    assert awards(doc) == [
+        ("Bo", 5, "adjust"),
+        ("Bo", 1, "one_pair"),
+        ("Bo", 1, "one_pair"),
+        ("Cilla", 5, "last_trick"),
+        ("Bo", -2, "revoke"),
+        ("Bo", 1, "one_pair"),
+    ]
 
 
 def test_flashed_open_card_can_be_dealt_again_in_the_same_deal__sm2025_r15():
@@ -433,6 +509,7 @@ def test_retracted_card_goes_back_to_the_revokers_hand__sm2025_r26():
 
 
 # --- after the merges of issue 13/14: a fold in trick play, option ranges -----------------
+
 
 def test_time_called_on_the_player_to_play_passes_the_turn_in_trick_play__general_rules_2_12_r25():
     # Anna leads the first trick (left of the button, r25); time is called on Bo, to play
@@ -472,6 +549,7 @@ def test_royal_flush_option_from_a_script_zeroes_every_opponent__sm2025_r19():
 
 
 # --- mutants of the rules package after its move (issue 14) ----------------------------
+
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_a_high_card_scores_no_points__sm2025_r19(name):

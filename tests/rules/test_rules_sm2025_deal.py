@@ -15,6 +15,7 @@ def test_three_or_four_players__sm2025_r1():
 
 def test_a_table_plays_three_games__sm2025_r2():
     from table_controller.sim.bots import play_table
+
     engine = play_table(seed=3)
     assert sum(1 for g in engine.state.games if not g.playoff) == 3
     s = Script(game=False)
@@ -32,6 +33,7 @@ def test_button_moves_one_seat_clockwise_every_deal__sm2025_r6():
     assert doc["games"][0]["deals"][0]["button"] == "Bo"
     # play the deal out quickly: zero by quads in the next deal is not needed; use bots
     from table_controller.sim.bots import play_table
+
     engine = play_table(seed=5)
     for g in engine.state.games:
         for a, b in zip(g.deals, g.deals[1:]):
@@ -114,6 +116,7 @@ def test_flashed_open_card_is_put_aside_and_shuffled_back__sm2025_r15():
 
 def test_stub_runs_out_and_earlier_discards_are_reshuffled__sm2025_r16():
     from table_controller.rules.cards import FULL_DECK
+
     s = Script().deal(**JUNK)
     dealt = {c for h in JUNK.values() for c in h.split()}
     stub = [c.code for c in FULL_DECK if c.code not in dealt]  # 32 cards
@@ -184,7 +187,9 @@ def test_ordinary_hands_score_after_exchange_1_and_2_not_after_3__sm2025_d4():
     s.stand().stand().stand()
     doc = s.doc()
     assert [(a["player"], a["moment"]) for a in doc["games"][0]["deals"][0]["awards"]] == [
-        ("Anna", "exchange_1"), ("Anna", "exchange_2")]
+        ("Anna", "exchange_1"),
+        ("Anna", "exchange_2"),
+    ]
     assert doc["current"]["phase"] == "chicago" or doc["current"]["phase"] == "tricks"
 
 

@@ -18,6 +18,7 @@ def reasons(doc):
 def test_ace_low_straight_is_the_lowest_straight__sm2025_d1():
     from table_controller.rules.cards import parse_cards
     from table_controller.rules.hands import Category, evaluate
+
     wheel = evaluate(parse_cards("AS 2H 3D 4C 5S".split()))
     six = evaluate(parse_cards("2H 3D 4C 5S 6S".split()))
     assert wheel.category == Category.STRAIGHT and wheel < six
@@ -26,9 +27,12 @@ def test_ace_low_straight_is_the_lowest_straight__sm2025_d1():
 
 def test_hand_points_table__sm2025_r19():
     cases = {
-        "one_pair": ("AS AH QS JS 9H", 1), "two_pair": ("AS AH QS QD 9H", 2),
-        "three_of_a_kind": ("AS AH AD JS 9H", 3), "straight": ("9S TH JD QC KS", 4),
-        "flush": ("AS 3S 5S 7S 9S", 5), "full_house": ("AS AH AD 9S 9H", 6),
+        "one_pair": ("AS AH QS JS 9H", 1),
+        "two_pair": ("AS AH QS QD 9H", 2),
+        "three_of_a_kind": ("AS AH AD JS 9H", 3),
+        "straight": ("9S TH JD QC KS", 4),
+        "flush": ("AS 3S 5S 7S 9S", 5),
+        "full_house": ("AS AH AD 9S 9H", 6),
     }
     for reason, (hand, points) in cases.items():
         others = {"Bo": "2C 3C 4D 6D 8H", "Cilla": "2D 5C 7C 4S TC", "Dan": "3D 5D 7D 2H 4H"}
@@ -41,20 +45,33 @@ def test_hand_points_table__sm2025_r19():
 
 
 def test_only_the_single_best_hand_scores__sm2025_r19():
-    doc = Script().deal(Anna="AS AH QS JS 9H", Bo="2C 2S 4D 4C 8H", Cilla="2D 5C 7C 9C TC",
-                        Dan="3D 5D 7D 2H 4H").stand().doc()
+    doc = (
+        Script()
+        .deal(Anna="AS AH QS JS 9H", Bo="2C 2S 4D 4C 8H", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")
+        .stand()
+        .doc()
+    )
     assert awards(doc) == [("Bo", 2, "two_pair")]
 
 
 def test_exactly_equal_best_hands_score_nothing__sm2025_d2():
-    doc = Script().deal(Anna="KS KH 2C 5D 9S", Bo="KD KC 2D 5C 9H", Cilla="3S 6H 8C TD QC",
-                        Dan="4S 7H JC AD 3D").stand().doc()
+    doc = (
+        Script()
+        .deal(Anna="KS KH 2C 5D 9S", Bo="KD KC 2D 5C 9H", Cilla="3S 6H 8C TD QC", Dan="4S 7H JC AD 3D")
+        .stand()
+        .doc()
+    )
     assert awards(doc) == []
 
 
 def test_straight_flush_goes_out_at_52_and_others_keep_scores__sm2025_r19():
-    doc = Script().deal(Anna="AS AD 3C 4C 6S", Bo="5H 6H 7H 8H 9H", Cilla="2D 5C 7C 9C JD",
-                        Dan="3D 5D 8D 2C KS").adjust("Cilla", 7).stand().doc()
+    doc = (
+        Script()
+        .deal(Anna="AS AD 3C 4C 6S", Bo="5H 6H 7H 8H 9H", Cilla="2D 5C 7C 9C JD", Dan="3D 5D 8D 2C KS")
+        .adjust("Cilla", 7)
+        .stand()
+        .doc()
+    )
     g = doc["games"][0]
     assert g["finished"] and g["winner"] == "Bo" and g["said_chicago"] == []
     assert g["scores"] == {"Anna": 0, "Bo": 52, "Cilla": 7, "Dan": 0}
@@ -62,8 +79,12 @@ def test_straight_flush_goes_out_at_52_and_others_keep_scores__sm2025_r19():
 
 
 def test_equal_straight_flushes_ranked_by_suit_spades_highest__sm2025_r19():
-    doc = Script().deal(Anna="5H 6H 7H 8H 9H", Bo="5S 6S 7S 8S 9S", Cilla="2D 3C 7C 9C JD",
-                        Dan="3D 5D 8D 2C KS").stand().doc()
+    doc = (
+        Script()
+        .deal(Anna="5H 6H 7H 8H 9H", Bo="5S 6S 7S 8S 9S", Cilla="2D 3C 7C 9C JD", Dan="3D 5D 8D 2C KS")
+        .stand()
+        .doc()
+    )
     assert doc["games"][0]["winner"] == "Bo"
 
 
@@ -93,6 +114,7 @@ def test_quads_zero_ends_the_deal_and_keeps_chicago_marks__sm2025_r19_d6():
 
 def test_quads_points_score_eight_at_every_later_moment__sm2025_r19():
     from table_controller.rules.replay import replay_lines
+
     path = "table_controller/examples/quads_points.jsonl"
     _, doc = replay_lines(Path(path).read_text().splitlines())
     dan = [a for a in awards(doc) if a[0] == "Dan"]
@@ -110,9 +132,28 @@ def test_quads_choice_cannot_change_within_the_deal__sm2025_r19():
 
 def test_score_never_below_zero__sm2025_r19():
     s = Script().deal(**JUNK).adjust("Anna", 16).stand().stand().stand().chicago("Anna", True)
-    s.play("Anna AS", "Bo 2C", "Cilla 2D", "Dan 3D", "Anna KS", "Bo 3C", "Cilla 5C", "Dan 5D",
-           "Anna QS", "Bo 4D", "Cilla 7C", "Dan 7D", "Anna JS", "Bo 6D", "Cilla 9C", "Dan 2H",
-           "Anna 9H", "Bo 8H", "Cilla TC", "Dan 4H")
+    s.play(
+        "Anna AS",
+        "Bo 2C",
+        "Cilla 2D",
+        "Dan 3D",
+        "Anna KS",
+        "Bo 3C",
+        "Cilla 5C",
+        "Dan 5D",
+        "Anna QS",
+        "Bo 4D",
+        "Cilla 7C",
+        "Dan 7D",
+        "Anna JS",
+        "Bo 6D",
+        "Cilla 9C",
+        "Dan 2H",
+        "Anna 9H",
+        "Bo 8H",
+        "Cilla TC",
+        "Dan 4H",
+    )
     doc = s.doc()
     assert doc["games"][0]["scores"]["Anna"] == 31
     s2 = Script().deal(**dict(JUNK, Cilla="2D 5C 7C 9C TH")).adjust("Anna", 16).stand().stand().stand()
@@ -142,6 +183,7 @@ def test_winning_needs_a_chicago_said_this_game__sm2025_r20_r30():
 
 def test_reaching_52_without_chicago_loses_at_once__sm2025_r21_d9():
     from table_controller.rules.replay import replay_lines
+
     _, doc = replay_lines(Path("table_controller/examples/out_without_chicago.jsonl").read_text().splitlines())
     g = doc["games"][0]
     assert g["out_without_chicago"] == ["Bo"] and not g["finished"]
@@ -189,6 +231,7 @@ def test_chicago_player_leads_and_no_other_points__sm2025_r23():
 
 def test_chicago_won_gives_15_and_a_star__sm2025_r10_r23():
     from table_controller.rules.replay import replay_lines
+
     _, doc = replay_lines(Path("table_controller/examples/chicago_won.jsonl").read_text().splitlines())
     g = doc["games"][0]
     assert g["won_chicagos"] == {"Anna": 1} and g["said_chicago"] == ["Anna"]
@@ -215,6 +258,7 @@ def test_left_of_the_dealer_leads_without_chicago__sm2025_r25():
 
 def test_follow_suit_revoke_makes_the_hand_dead_and_it_still_scores__sm2025_r26():
     from table_controller.rules.replay import replay_lines
+
     engine, doc = replay_lines(Path("table_controller/examples/revoke.jsonl").read_text().splitlines())
     assert doc["rejected"] == []
     assert awards(doc)[-2:] == [("Dan", 10, "last_trick_two"), ("Bo", 1, "one_pair")]
@@ -236,6 +280,7 @@ def test_only_a_revoke_can_be_taken_back__sm2025_r26():
 
 def test_last_trick_5_or_10_with_a_two__sm2025_r27():
     from table_controller.rules.replay import replay_lines
+
     _, doc = replay_lines(Path("table_controller/examples/last_trick_two.jsonl").read_text().splitlines())
     assert awards(doc) == [("Anna", 10, "last_trick_two")]
     doc = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS).doc()
@@ -254,6 +299,7 @@ def test_special_hands_checked_before_the_chicago_question__sm2025_r28():
 
 def test_played_cards_are_face_up_in_every_view__sm2025_r29():
     from table_controller.views import build_view, for_role
+
     engine, _ = Script().deal(**JUNK).stand().stand().stand().play("Anna AS", "Bo 2C").run()
     view = for_role(build_view(engine), "public").message("T", None)["state"]
     anna = next(p for p in view["players"] if p["name"] == "Anna")
@@ -277,9 +323,28 @@ def test_last_trick_then_hand_points_first_to_52_decides__sm2025_d7():
     s.stand().stand().stand()  # Bo's pair: +1 twice
     s.adjust("Anna", 12).adjust("Bo", 48)  # Anna 47, Bo 50
     s.chicago("Anna", False)  # Bo had 2 when the round began: not asked
-    s.play("Anna AS", "Bo 2S", "Cilla 2D", "Dan 3D", "Anna KS", "Bo 2C", "Cilla 5C", "Dan 5D",
-           "Anna QS", "Bo 4D", "Cilla 7C", "Dan 7D", "Anna JS", "Bo 6D", "Cilla 9C", "Dan 2H",
-           "Anna 9H", "Bo 8H", "Cilla TC", "Dan 4H")
+    s.play(
+        "Anna AS",
+        "Bo 2S",
+        "Cilla 2D",
+        "Dan 3D",
+        "Anna KS",
+        "Bo 2C",
+        "Cilla 5C",
+        "Dan 5D",
+        "Anna QS",
+        "Bo 4D",
+        "Cilla 7C",
+        "Dan 7D",
+        "Anna JS",
+        "Bo 6D",
+        "Cilla 9C",
+        "Dan 2H",
+        "Anna 9H",
+        "Bo 8H",
+        "Cilla TC",
+        "Dan 4H",
+    )
     doc = s.doc()
     g = doc["games"][0]
     # the last trick (+5) takes Anna to 52 first: she wins; Bo's pair is never scored
@@ -290,6 +355,7 @@ def test_last_trick_then_hand_points_first_to_52_decides__sm2025_d7():
 
 def test_placement_points_20_12_8_5_and_ties_split__sm2025_r8_r19():
     from table_controller.rules.replay import replay_lines
+
     _, doc = replay_lines(Path("table_controller/examples/straight_flush.jsonl").read_text().splitlines())
     assert doc["games"][0]["placement_points"] == {"Bo": 20, "Cilla": 12, "Dan": 8, "Anna": 5}
     _, doc = replay_lines(Path("table_controller/examples/royal_flush.jsonl").read_text().splitlines())
@@ -310,9 +376,10 @@ def test_equal_scores_ranked_by_won_chicagos__sm2025_r19():
 def test_table_ranking_and_placement_points_by_value__sm2025_r11_r19_d9():
     """Every game's places and placement points and the table's standings and `advancing`
     equal the ones worked out from RULES.md §8-§9 (tests/rules/results_oracle.py)."""
-    from table_controller.sim.bots import play_table
     from table_controller.rules.replay import replay_document
+    from table_controller.sim.bots import play_table
     from tests.rules.results_oracle import game_result, table_result
+
     outs = 0
     for seed in range(6):
         doc = replay_document(play_table(seed))
@@ -331,6 +398,7 @@ def test_table_ranking_and_placement_points_by_value__sm2025_r11_r19_d9():
 def test_tied_table_goes_to_a_playoff_without_chicago__sm2025_r11_d10():
     from table_controller.rules.actions import parse_action
     from table_controller.rules.engine import Engine
+
     e = Engine()
     e.apply(parse_action({"do": "table", "players": ["A", "B", "C"]}))
     # three games each won by a straight flush of a different player: A, B, then A and B tie
@@ -343,11 +411,18 @@ def test_tied_table_goes_to_a_playoff_without_chicago__sm2025_r11_d10():
         for p in "ABC":
             e.apply(parse_action({"do": "discard", "player": p, "cards": []}))
     from table_controller.rules.replay import replay_document
+
     doc = replay_document(e)
     assert e.phase == "game_over" and sorted(e.state.playoff_players) == ["A", "B", "C"]
     e.apply(parse_action({"do": "game", "seats": ["A", "B", "C"], "button": "C"}))
-    e.apply(parse_action({"do": "deal", "hands": {"A": "AS AH QS JS 9H".split(), "B": "2C 3C 4D 6D 8H".split(),
-                                                     "C": "2D 5C 7C 9C TC".split()}}))
+    e.apply(
+        parse_action(
+            {
+                "do": "deal",
+                "hands": {"A": "AS AH QS JS 9H".split(), "B": "2C 3C 4D 6D 8H".split(), "C": "2D 5C 7C 9C TC".split()},
+            }
+        )
+    )
     for _ in range(3):
         for p in "ABC":
             e.apply(parse_action({"do": "discard", "player": p, "cards": []}))
@@ -382,6 +457,7 @@ def test_play_clock_expiry_only_logs__sm2025_d12():
 
 def test_default_clocks__sm2025_d11():
     from table_controller.rules.rulesets import DEFAULT_CLOCKS
+
     assert DEFAULT_CLOCKS == {"exchange": 30.0, "chicago": 10.0, "play": 20.0, "quads": 15.0}
 
 
@@ -432,6 +508,7 @@ def test_every_expiry_stays_on_the_record_so_repeats_can_be_punished__sm2025_r34
     engine keeps each expiry on the player's record for the game and on the TL's view;
     the punishment itself is the TL's penalty action."""
     from table_controller.views import build_view, for_role
+
     s = Script().deal(**JUNK).stand().stand().stand()
     s.add(do="timeout", player="Anna", clock="play").add(do="timeout", player="Anna", clock="play")
     engine, doc = s.run()
@@ -448,9 +525,10 @@ def test_the_revisor_is_a_player_so_the_revisor_view_holds_no_hand__sm2025_r5():
     """r5: the Revisor keeps the protocol but plays at the table: the Revisor's tablet shows
     no player's hand or face-down discards, only what everyone at the table sees."""
     from table_controller.views import build_view, for_role
+
     engine, _ = Script().deal(**JUNK).add(do="discard", player="Anna", cards=["2C"]).run()
     snap = build_view(engine).to_dict()
-    assert any(p["hand"] for p in snap["players"])       # the hands are there to hide
+    assert any(p["hand"] for p in snap["players"])  # the hands are there to hide
     revisor = for_role(build_view(engine), "revisor").message("T", None)["state"]
     assert all(not p.get("hand") and not p.get("placed") and not p.get("hand_name") for p in revisor["players"])
     assert "2C" not in json.dumps(revisor)

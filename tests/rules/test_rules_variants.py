@@ -17,9 +17,17 @@ def test_players_per_table__r1(rs, two_ok):
     assert (doc["rejected"] == []) == two_ok
 
 
-@pytest.mark.parametrize("rs,dealer,points", [
-    ("sm2025", None, 0), ("sm2025", "player", -3), ("sm2019", None, -3), ("sm2019", "dedicated", 0),
-    ("shootout", None, -2), ("classic", None, 0)])
+@pytest.mark.parametrize(
+    "rs,dealer,points",
+    [
+        ("sm2025", None, 0),
+        ("sm2025", "player", -3),
+        ("sm2019", None, -3),
+        ("sm2019", "dedicated", 0),
+        ("shootout", None, -2),
+        ("classic", None, 0),
+    ],
+)
 def test_dealer_and_dealer_error_points_per_wrong_card__r14(rs, dealer, points):
     s = Script(rs, dealer=dealer).deal(**JUNK).adjust("Dan", 10)
     s.discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan").receive("Anna", "KH KD 8S")
@@ -81,9 +89,28 @@ def test_chicago_needed_to_win__r20_r21(rs, needed):
         assert g["out_without_chicago"] == ["Bo"] and not g["finished"]
     else:  # classic: the game ends after the deal; the highest score wins
         assert not g["finished"]
-        s.stand().stand().chicago("Bo", False).play("Anna AS", "Bo 2S", "Cilla 2D", "Dan 3D", "Anna KS", "Bo 2C", "Cilla 5C",
-                               "Dan 5D", "Anna QS", "Bo 4D", "Cilla 7C", "Dan 7D", "Anna JS", "Bo 4C",
-                               "Cilla 9C", "Dan 2H", "Anna 9H", "Bo 8H", "Cilla TC", "Dan 4H")
+        s.stand().stand().chicago("Bo", False).play(
+            "Anna AS",
+            "Bo 2S",
+            "Cilla 2D",
+            "Dan 3D",
+            "Anna KS",
+            "Bo 2C",
+            "Cilla 5C",
+            "Dan 5D",
+            "Anna QS",
+            "Bo 4D",
+            "Cilla 7C",
+            "Dan 7D",
+            "Anna JS",
+            "Bo 4C",
+            "Cilla 9C",
+            "Dan 2H",
+            "Anna 9H",
+            "Bo 8H",
+            "Cilla TC",
+            "Dan 4H",
+        )
         g = s.doc()["games"][0]
         assert g["finished"] and g["winner"] == "Bo" and g["out_without_chicago"] == []
 
@@ -91,16 +118,40 @@ def test_chicago_needed_to_win__r20_r21(rs, needed):
 @pytest.mark.parametrize("rs", ["sm2025", "sm2019", "shootout"])
 def test_chicago_won_gives_only_15__sm_r23(rs):
     s = Script(rs).deal(**dict(JUNK, Bo="2C 2S 4D 6D 8H")).adjust("Anna", 20).stand().stand().stand()
-    s.chicago("Anna", True).play(*[x.replace("Bo 2C", "Bo 2S") if x == "Bo 2C" else x.replace("Bo 3C", "Bo 2C") if x == "Bo 3C" else x for x in ANNA_SWEEPS])
+    s.chicago("Anna", True).play(
+        *[
+            x.replace("Bo 2C", "Bo 2S") if x == "Bo 2C" else x.replace("Bo 3C", "Bo 2C") if x == "Bo 3C" else x
+            for x in ANNA_SWEEPS
+        ]
+    )
     final = [a for a in awards(s.doc()) if a[2] not in ("adjust",)]
     assert final[-1] == ("Anna", 15, "chicago_won") and ("Bo", 1, "one_pair") not in final[2:]
 
 
 def test_chicago_won_keeps_hand_scoring_instead_of_last_trick__classic():
     s = Script("classic").deal(**dict(JUNK, Bo="2C 2S 4D 6D 8H")).adjust("Anna", 20).stand().stand().stand()
-    s.chicago("Anna", True).play("Anna AS", "Bo 2S", "Cilla 2D", "Dan 3D", "Anna KS", "Bo 2C", "Cilla 5C",
-                                 "Dan 5D", "Anna QS", "Bo 4D", "Cilla 7C", "Dan 7D", "Anna JS", "Bo 6D",
-                                 "Cilla 9C", "Dan 2H", "Anna 9H", "Bo 8H", "Cilla TC", "Dan 4H")
+    s.chicago("Anna", True).play(
+        "Anna AS",
+        "Bo 2S",
+        "Cilla 2D",
+        "Dan 3D",
+        "Anna KS",
+        "Bo 2C",
+        "Cilla 5C",
+        "Dan 5D",
+        "Anna QS",
+        "Bo 4D",
+        "Cilla 7C",
+        "Dan 7D",
+        "Anna JS",
+        "Bo 6D",
+        "Cilla 9C",
+        "Dan 2H",
+        "Anna 9H",
+        "Bo 8H",
+        "Cilla TC",
+        "Dan 4H",
+    )
     got = awards(s.doc(), deal=1)
     assert got[-2:] == [("Anna", 15, "chicago_won"), ("Bo", 1, "one_pair")]
     assert not [a for a in got if a[2] == "last_trick"]
@@ -113,7 +164,9 @@ def test_failed_chicago_no_breaker_bonus__classic():
     assert got[-1] == ("Anna", -15, "chicago_lost") and not [a for a in got if a[2] == "chicago_broken"]
 
 
-@pytest.mark.parametrize("rs,expect", [("sm2025", "choice"), ("sm2019", "choice"), ("shootout", "choice"), ("classic", 7)])
+@pytest.mark.parametrize(
+    "rs,expect", [("sm2025", "choice"), ("sm2019", "choice"), ("shootout", "choice"), ("classic", 7)]
+)
 def test_four_of_a_kind__r19(rs, expect):
     doc = Script(rs).deal(**dict(JUNK, Dan="7S 7H 7D 7C 2S", Bo="2C 3C 4D 6D 8D", Cilla="2D 5C 8C 9C TC")).stand().doc()
     if expect == "choice":
@@ -122,9 +175,17 @@ def test_four_of_a_kind__r19(rs, expect):
         assert awards(doc) == [("Dan", 7, "four_of_a_kind")]
 
 
-@pytest.mark.parametrize("rs,said,expect", [
-    ("sm2025", False, "out52"), ("sm2019", False, 20), ("sm2019", True, "win"),
-    ("shootout", False, 20), ("shootout", True, "win"), ("classic", False, 8)])
+@pytest.mark.parametrize(
+    "rs,said,expect",
+    [
+        ("sm2025", False, "out52"),
+        ("sm2019", False, 20),
+        ("sm2019", True, "win"),
+        ("shootout", False, 20),
+        ("shootout", True, "win"),
+        ("classic", False, 8),
+    ],
+)
 def test_straight_flush__r19(rs, said, expect):
     s = Script(rs)
     if said:
@@ -180,15 +241,36 @@ def test_revoke_corrected__r26(rs, penalty):
 def test_revoke_not_corrected_minus_2_and_no_last_trick__sm2019_r26():
     s = Script("sm2019").deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 9C JD", Dan="3D 6D 8D 2H 7H")
     s.adjust("Bo", 5).stand().stand().stand()
-    s.play("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D", "Anna KS", "Bo 2S", "Cilla 5C", "Dan 6D",
-           "Anna QS", "Bo 4D", "Cilla 7C", "Dan 8D", "Anna 3H", "Bo 8C", "Cilla 9C", "Dan 7H",
-           "Dan 2H", "Anna 5D", "Bo TD", "Cilla JD")
+    s.play(
+        "Anna AS",
+        "Bo 4C",
+        "Cilla 3C",
+        "Dan 3D",
+        "Anna KS",
+        "Bo 2S",
+        "Cilla 5C",
+        "Dan 6D",
+        "Anna QS",
+        "Bo 4D",
+        "Cilla 7C",
+        "Dan 8D",
+        "Anna 3H",
+        "Bo 8C",
+        "Cilla 9C",
+        "Dan 7H",
+        "Dan 2H",
+        "Anna 5D",
+        "Bo TD",
+        "Cilla JD",
+    )
     doc = s.doc()
     assert doc["rejected"] == []
     assert ("Bo", -2, "revoke") in awards(doc)
 
 
-@pytest.mark.parametrize("rs,table", [("sm2025", [20, 12, 8, 5]), ("sm2019", [20, 12, 8, 5]), ("shootout", [4, 3, 2, 1])])
+@pytest.mark.parametrize(
+    "rs,table", [("sm2025", [20, 12, 8, 5]), ("sm2019", [20, 12, 8, 5]), ("shootout", [4, 3, 2, 1])]
+)
 def test_placement_points__r8(rs, table):
     doc = Script(rs).deal(**SF_BO).adjust("Anna", 3).adjust("Cilla", 2).adjust("Dan", 1).stand()
     doc = doc.doc()
@@ -206,11 +288,13 @@ def test_placement_points__r8(rs, table):
 @pytest.mark.parametrize("rs,deals,advancing", [("sm2025", 3, 2), ("sm2019", 3, 1), ("shootout", 1, 1)])
 def test_playoff_deals_and_who_goes_on__r11_r7(rs, deals, advancing):
     from table_controller.rules.rulesets import ruleset
+
     r = ruleset(rs)
     assert r.playoff_deals == deals and r.advance_first_heat == advancing
-    from table_controller.sim.bots import play_table
     from table_controller.rules.replay import replay_document
+    from table_controller.sim.bots import play_table
     from tests.rules.results_oracle import table_result
+
     doc = replay_document(play_table(seed=2, ruleset=rs))
     standings, expected = table_result(rs, doc["games"])
     assert len(expected) == advancing
@@ -220,6 +304,7 @@ def test_playoff_deals_and_who_goes_on__r11_r7(rs, deals, advancing):
 
 def test_later_heats_send_only_the_winner__sm2025_r7():
     from table_controller.rules.rulesets import ruleset
+
     assert ruleset("sm2025", {"heat": 2}).advance_later_heats == 1
 
 

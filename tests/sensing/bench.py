@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from table_controller.sensor_events import ButtonPressed, CameraPad, CardSighting, PadContents, ReaderStatus
+from table_controller.deck import virtual_deck
+from table_controller.live.facts import facts_from_engine
 from table_controller.rules import actions as act
 from table_controller.rules.cards import Card
-from table_controller.deck import virtual_deck
 from table_controller.rules.engine import Engine, IllegalAction
-from table_controller.live.facts import facts_from_engine
 from table_controller.sensing import Sensing
+from table_controller.sensor_events import ButtonPressed, CameraPad, CardSighting, PadContents, ReaderStatus
 
-SEATS = ("Anna", "Bo", "Cilla", "Dan")   # Anna at seat1 .. Dan at seat4; Dan holds the button
+SEATS = ("Anna", "Bo", "Cilla", "Dan")  # Anna at seat1 .. Dan at seat4; Dan holds the button
 
 
 def C(codes: str) -> tuple[Card, ...]:

@@ -14,8 +14,7 @@ from .world import PadWorld
 async def rig():
     """A live table reading a PadWorld, its loop running; stopped cleanly after the test."""
     world = PadWorld()
-    live = LiveTable(MemoryLog(), world.deck, sensors=world, clock=world.clock, record_sensors=False,
-                     tick_s=0.005)
+    live = LiveTable(MemoryLog(), world.deck, sensors=world, clock=world.clock, record_sensors=False, tick_s=0.005)
     task = asyncio.create_task(live.run())
     yield world, live
     await live.stop()

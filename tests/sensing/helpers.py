@@ -27,6 +27,7 @@ def _sorted_state(engine) -> dict:
                 return sorted(items)
             return items
         return x
+
     return walk(d)
 
 

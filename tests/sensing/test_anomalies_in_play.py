@@ -27,10 +27,10 @@ async def test_unknown_tag_offline_reader_and_lost_link_are_alerted_and_recovere
     seen: dict[str, object] = {}
 
     async def stray_tag():
-        world.extra["seat2"] = {"04DEADBEEF0001"}      # a card from another deck lands on seat2
+        world.extra["seat2"] = {"04DEADBEEF0001"}  # a card from another deck lands on seat2
         world.report_all()
         seen["unknown"] = await _until_alert(live, "unknown_uid")
-        world.extra.clear()                             # the TL takes it off the table
+        world.extra.clear()  # the TL takes it off the table
         world.report_all()
 
     async def reader_down():
@@ -44,7 +44,7 @@ async def test_unknown_tag_offline_reader_and_lost_link_are_alerted_and_recovere
         seen["link"] = await _until_alert(live, "link_offline")
         await asyncio.sleep(0.05)
         world.queue.put_nowait(LinkStatus(world.clock.now(), True, "SC-VIRTUAL"))
-        world.report_all()                              # after a reconnect the pads are reported anew
+        world.report_all()  # after a reconnect the pads are reported anew
 
     plan = {25: stray_tag, 60: reader_down, 120: link_down}
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from table_controller.rules.replay import replay_document
 from table_controller.sim.bots import RandomBot
 from table_controller.sim.driver import TableDriver
-from table_controller.rules.replay import replay_document
 
 from .helpers import assert_same_game
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from table_controller.sensor_events import ButtonPressed, CameraPad, CardSighting
-from table_controller.rules.actions import OpenCard
-from table_controller.sim.bots import RandomBot
 from table_controller.deck import virtual_deck
-from table_controller.rules.engine import Engine
 from table_controller.live.facts import facts_from_engine
+from table_controller.rules.actions import OpenCard
+from table_controller.rules.engine import Engine
 from table_controller.sensing import Sensing
 from table_controller.sensing.camera import MIN_CONFIDENCE
+from table_controller.sensor_events import ButtonPressed, CameraPad, CardSighting
+from table_controller.sim.bots import RandomBot
 
 
 def _open_card_moment(seed: int):
@@ -45,9 +45,11 @@ def test_an_unsure_sighting_or_a_card_on_another_pad_proposes_nothing():
     facts = facts_from_engine(engine)
     pad = facts.pad_of(action.player)
     other = next(p for p in ("seat1", "seat2", "seat3", "seat4") if p != pad and p in facts.pads.values())
-    for event in (CameraPad(2.0, pad, 0, (CardSighting(action.card.code, MIN_CONFIDENCE - 0.05),)),
-                  CameraPad(2.0, pad, 0, (CardSighting(None, 0.99),)),
-                  CameraPad(2.0, other, 0, (CardSighting(action.card.code, 0.99),))):
+    for event in (
+        CameraPad(2.0, pad, 0, (CardSighting(action.card.code, MIN_CONFIDENCE - 0.05),)),
+        CameraPad(2.0, pad, 0, (CardSighting(None, 0.99),)),
+        CameraPad(2.0, other, 0, (CardSighting(action.card.code, 0.99),)),
+    ):
         s = Sensing(virtual_deck(), rfid=False)
         s.sync(facts)
         s.observe(event)

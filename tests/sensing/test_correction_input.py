@@ -6,8 +6,18 @@ import pytest
 from table_controller.sensing import SensingError, parse_correction
 
 
-@pytest.mark.parametrize("text", ["dismiss " + "9" * 4400, "dismiss " + "9" * 10, "the card at pad 9" + "9" * 5000 + " is 7H",
-                                  None, 7, ["dismiss 4"], "x" * 100_000])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dismiss " + "9" * 4400,
+        "dismiss " + "9" * 10,
+        "the card at pad 9" + "9" * 5000 + " is 7H",
+        None,
+        7,
+        ["dismiss 4"],
+        "x" * 100_000,
+    ],
+)
 def test_bad_corrections_are_a_clear_error(text):
     with pytest.raises(SensingError) as exc:
         parse_correction(text)

@@ -18,9 +18,9 @@ reads = st.lists(st.tuples(st.integers(0, 3), st.sets(st.integers(0, 4), max_siz
 @given(deal=st.permutations(list(FULL_DECK)), reads=reads)
 def test_partial_reads_never_make_a_wrong_deal(deal, reads):
     b = Bench()
-    hands = {p: deal[5 * i:5 * i + 5] for i, p in enumerate(SEATS)}
+    hands = {p: deal[5 * i : 5 * i + 5] for i, p in enumerate(SEATS)}
     seen = {p: set() for p in SEATS}
-    for seat, idx in reads:       # a reader reports some of the pad's cards (2-card stacks, flicker)
+    for seat, idx in reads:  # a reader reports some of the pad's cards (2-card stacks, flicker)
         p = SEATS[seat]
         cards = [hands[p][i] for i in sorted(idx)]
         b.pad(f"seat{seat + 1}", " ".join(c.code for c in cards))
@@ -29,6 +29,6 @@ def test_partial_reads_never_make_a_wrong_deal(deal, reads):
             assert a == act.Deal({q: tuple(sorted(hands[q])) for q in SEATS})
             return
         assert any(len(seen[q]) < 5 for q in SEATS)
-    for i, p in enumerate(SEATS):   # everything finally read: the deal is proposed
+    for i, p in enumerate(SEATS):  # everything finally read: the deal is proposed
         b.pad(f"seat{i + 1}", " ".join(c.code for c in hands[p]))
     assert b.run() == [act.Deal({q: tuple(sorted(hands[q])) for q in SEATS})]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from table_controller.rules.actions import parse_action
-from table_controller.sim.driver import TableDriver
 from table_controller.rules.replay import replay_document, replay_lines
+from table_controller.sim.driver import TableDriver
 
 from .helpers import assert_same_game
 

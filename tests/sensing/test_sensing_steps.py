@@ -20,13 +20,13 @@ def test_deal_accumulates_what_a_stack_shows_a_few_cards_at_a_time():
 
 def test_deal_waits_for_five_and_then_asks_for_a_spread():
     b = Bench()
-    b.pad("seat1", "AS KS QS JS")                     # one card never read
+    b.pad("seat1", "AS KS QS JS")  # one card never read
     for i, p in enumerate(SEATS[1:], start=2):
         b.pad(f"seat{i}", HANDS[p])
     assert b.run() == []
     b.later(5.0)
     assert "unsure_count" in b.kinds()
-    b.pad("seat1", "9H")                              # spread: the last card shows
+    b.pad("seat1", "9H")  # spread: the last card shows
     assert isinstance(b.run()[0], act.Deal)
     assert "unsure_count" not in b.kinds()
 
@@ -46,7 +46,7 @@ def test_unknown_tag_holds_the_seat_until_a_correction_names_it():
     assert b.run() == []
     alert = next(a for a in b.sensing.alerts.open if a.kind == "unknown_uid")
     assert alert.pad == "seat1" and alert.player == "Anna" and alert.evidence["uid"] == "04FFFFFFFFFF01"
-    b.sensing.correct_uid("04FFFFFFFFFF01", C("9H")[0])   # an inlay replaced: this tag is 9H
+    b.sensing.correct_uid("04FFFFFFFFFF01", C("9H")[0])  # an inlay replaced: this tag is 9H
     assert isinstance(b.run()[0], act.Deal)
     assert b.engine.state.deal.hands["Anna"].count(C("9H")[0]) == 1
 
@@ -55,7 +55,7 @@ def test_a_card_read_on_two_pads_alerts_only_when_it_stays():
     b = Bench()
     b.pad("seat1", "AS")
     b.pad("seat2", "AS")
-    assert "two_pads" not in b.kinds()          # a card moving between pads shows on both briefly
+    assert "two_pads" not in b.kinds()  # a card moving between pads shows on both briefly
     b.later(1.5)
     assert "two_pads" in b.kinds()
     b.pad("seat2", "")
@@ -69,13 +69,17 @@ def _to_exchange(b: Bench) -> None:
 def test_discards_are_taken_when_the_dealer_presses_next_and_nothing_before():
     b = Bench()
     _to_exchange(b)
-    b.pad("seat1", "9H")              # Anna places one card
-    b.pad("seat2", "7D 5C")           # Bo two
-    assert b.run() == []              # others may still place (r13)
+    b.pad("seat1", "9H")  # Anna places one card
+    b.pad("seat2", "7D 5C")  # Bo two
+    assert b.run() == []  # others may still place (r13)
     b.press("next")
     got = b.run()
-    assert got == [act.Discard("Anna", C("9H")), act.Discard("Bo", C("5C 7D")),
-                   act.Discard("Cilla", ()), act.Discard("Dan", ())]
+    assert got == [
+        act.Discard("Anna", C("9H")),
+        act.Discard("Bo", C("5C 7D")),
+        act.Discard("Cilla", ()),
+        act.Discard("Dan", ()),
+    ]
 
 
 def test_open_card_declined_by_the_tray_then_the_next_card_face_down():
@@ -84,13 +88,13 @@ def test_open_card_declined_by_the_tray_then_the_next_card_face_down():
     b.pad("seat1", "9H")
     b.press("next")
     b.run()
-    b.pad("seat1", "")                # the dealer collects the discard
+    b.pad("seat1", "")  # the dealer collects the discard
     b.pad("tray", "9H")
     stub = sorted(b.engine.state.deal.stub)
-    b.pad("seat1", stub[0].code)      # the open card (r12)
-    assert b.run() == []              # taken or declined: not known yet
+    b.pad("seat1", stub[0].code)  # the open card (r12)
+    assert b.run() == []  # taken or declined: not known yet
     b.pad("seat1", "")
-    b.pad("tray", f"9H {stub[0].code}")   # declined: it goes to the discards
+    b.pad("tray", f"9H {stub[0].code}")  # declined: it goes to the discards
     assert b.run() == [act.OpenCard("Anna", stub[0], False)]
     b.pad("seat1", stub[1].code)
     b.press("next")
@@ -106,13 +110,13 @@ def test_too_many_replacements_are_the_dealers_error_and_corrected():
     b.run()
     b.pad("seat2", "")
     stub = sorted(b.engine.state.deal.stub)[:3]
-    b.pad("seat2", " ".join(c.code for c in stub))      # three cards for two placed
+    b.pad("seat2", " ".join(c.code for c in stub))  # three cards for two placed
     b.press("next")
     got = b.run()
     assert got == [act.Receive("Bo", tuple(stub))]
     assert [e.type for e in b.engine.events[-1:]] == ["dealer_erred"]
     assert "dealer_count" in b.kinds()
-    b.pad("seat2", " ".join(c.code for c in stub[:2]))   # the extra card goes back
+    b.pad("seat2", " ".join(c.code for c in stub[:2]))  # the extra card goes back
     b.press("next")
     assert b.run() == [act.Receive("Bo", tuple(stub[:2]))]
     assert "dealer_count" not in b.kinds()
@@ -144,18 +148,18 @@ def test_play_in_turn_out_of_turn_revoke_and_retract():
     b = Bench()
     _to_tricks(b)
     assert b.engine.to_act() == ["Anna"]
-    b.pad("seat2", "2C")                          # Bo plays before Anna
+    b.pad("seat2", "2C")  # Bo plays before Anna
     assert b.run() == []
     assert next(a for a in b.sensing.alerts.open if a.kind == "out_of_turn").player == "Bo"
-    b.pad("seat2", "")                            # taken back
+    b.pad("seat2", "")  # taken back
     assert "out_of_turn" not in b.kinds()
     b.pad("seat1", "9H")
     assert b.run() == [act.Play("Anna", C("9H")[0])]
-    b.pad("seat2", "2C")                          # Bo has no heart: no revoke
-    b.pad("seat3", "7S")                          # Cilla holds hearts: a revoke (r26)
+    b.pad("seat2", "2C")  # Bo has no heart: no revoke
+    b.pad("seat3", "7S")  # Cilla holds hearts: a revoke (r26)
     assert b.run() == [act.Play("Bo", C("2C")[0]), act.Play("Cilla", C("7S")[0])]
     assert "revoke" in b.kinds()
-    b.pad("seat3", "")                            # she takes it back before Dan plays
+    b.pad("seat3", "")  # she takes it back before Dan plays
     b.later(1.0)
     assert b.run() == [act.Retract("Cilla")]
     b.pad("seat3", "2H")
@@ -171,6 +175,7 @@ def test_an_offline_reader_holds_its_seat_and_the_link_holds_all():
     b.reader("seat1", True)
     assert b.run() == [act.Play("Anna", C("9H")[0])]
     from table_controller.sensor_events import LinkStatus
+
     b.sensing.observe(LinkStatus(b.t, False))
     b.pad("seat2", "2C")
     assert b.run() == [] and "link_offline" in b.kinds()
@@ -181,14 +186,14 @@ def test_an_offline_reader_holds_its_seat_and_the_link_holds_all():
 def test_camera_count_above_the_reads_asks_for_a_spread():
     b = Bench()
     _to_exchange(b)
-    b.pad("seat2", "7D 5C")             # the reader sees two of the three placed cards
+    b.pad("seat2", "7D 5C")  # the reader sees two of the three placed cards
     b.camera("seat2", 3)
     b.press("next")
     got = b.run()
     assert act.Discard("Anna", ()) in got and all(getattr(a, "player", "") != "Bo" for a in got)
     alert = next(a for a in b.sensing.alerts.open if a.kind == "unsure_count")
     assert alert.player == "Bo" and alert.evidence == {"camera": 3, "rfid": 2}
-    b.pad("seat2", "7D 5C 4C")          # spread: all three read
+    b.pad("seat2", "7D 5C 4C")  # spread: all three read
     assert act.Discard("Bo", C("4C 5C 7D")) in b.run()
 
 
@@ -197,20 +202,21 @@ def test_camera_fills_in_a_play_the_reader_missed_and_disagreement_alerts():
     _to_tricks(b)
     b.camera("seat1", 0, "9H")
     assert b.run() == [act.Play("Anna", C("9H")[0])]
-    b.pad("seat3", "2C")                # the reader puts Bo's card at seat3 ...
-    b.camera("seat2", 0, "2C")          # ... the camera sees it at seat2
+    b.pad("seat3", "2C")  # the reader puts Bo's card at seat3 ...
+    b.camera("seat2", 0, "2C")  # ... the camera sees it at seat2
     assert "camera_disagrees" in b.kinds()
 
 
 def test_alerts_shown_at_the_table_name_no_card():
     from table_controller.rules.cards import FULL_DECK
     from table_controller.views import build_view, for_role
+
     b = Bench()
     b.apply(act.Adjust("Cilla", 46, "test setup"))
     _to_exchange(b)
-    b.pad("seat3", "7S")                    # a hidden card from Cilla's hand
+    b.pad("seat3", "7S")  # a hidden card from Cilla's hand
     alert = next(a for a in b.sensing.alerts.open if a.kind == "draw_stop_discard")
-    assert "7S" in alert.text               # the TL's view has the evidence
+    assert "7S" in alert.text  # the TL's view has the evidence
     for role in ("revisor", "tl"):  # what the role filter lets the table see of it
         (public,) = [a.to_dict() for a in for_role(build_view(b.engine, [alert]), role).alerts or ()]
         shown = str(public)

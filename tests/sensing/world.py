@@ -5,12 +5,12 @@ sensing's own tests fast and deterministic (and lets a test add its own noise)."
 from __future__ import annotations
 
 import asyncio
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
-from table_controller.sensor_events import ButtonPressed, PadContents
-from table_controller.rules.cards import FULL_DECK
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
+from table_controller.rules.cards import FULL_DECK
+from table_controller.sensor_events import ButtonPressed, PadContents
 
 PADS = ("seat1", "seat2", "seat3", "seat4", "tray")
 
@@ -23,8 +23,8 @@ class PadWorld:
         self.where_ = {c.code: "stub" for c in FULL_DECK}
         self.queue: asyncio.Queue = asyncio.Queue()
         self.settle_s = settle_s
-        self.hidden: dict[str, set[str]] = {}   # pad -> codes its reader misses (a test's noise)
-        self.extra: dict[str, set[str]] = {}    # pad -> UIDs it reads besides its cards
+        self.hidden: dict[str, set[str]] = {}  # pad -> codes its reader misses (a test's noise)
+        self.extra: dict[str, set[str]] = {}  # pad -> UIDs it reads besides its cards
         # Called after the clock moves (a live table's tick): time passing is then seen at
         # once, not whenever a real-time ticker happens to run.
         self.on_time: Callable[[], Awaitable[None]] | None = None
@@ -85,7 +85,7 @@ class PadWorld:
             await self.on_time()
         await self.drain()
 
-    async def drain(self) -> None:  # noqa: D401
+    async def drain(self) -> None:
         for _ in range(200):
             if self.queue.empty():
                 break

@@ -59,7 +59,12 @@ def folder(tmp_path: Path) -> Path:
 
 def test_every_key_is_read_and_relative_paths_are_the_files_folders(folder):
     cfg = load_config(folder / "table.toml")
-    assert (cfg.table.name, cfg.table.ruleset, cfg.table.virtual, cfg.table.stuck_after) == ("Bord 7", "sm2019", False, 45.0)
+    assert (cfg.table.name, cfg.table.ruleset, cfg.table.virtual, cfg.table.stuck_after) == (
+        "Bord 7",
+        "sm2019",
+        False,
+        45.0,
+    )
     assert cfg.table.data == folder / "data" and cfg.seat_controller.deck == folder / "deck.json"
     assert cfg.seat_controller.port == "/dev/chicago-seat-controller"
     assert cfg.camera is not None and cfg.camera.source == "0" and cfg.camera.calibration == folder / "camera.json"
@@ -80,32 +85,52 @@ def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
     keys = {(s, f) for s, cls in SECTIONS.items() for f in cls.__dataclass_fields__}
     assert set(FLAGS) == keys
     import argparse
+
     p = argparse.ArgumentParser()
     add_arguments(p)
-    args = p.parse_args(["--config", str(folder / "table.toml"), "--dashboard-port", "9000", "--name", "Bord 8",
-                         "--peer", "http://t2:8080", "--stuck-after", "10"])
+    args = p.parse_args(
+        [
+            "--config",
+            str(folder / "table.toml"),
+            "--dashboard-port",
+            "9000",
+            "--name",
+            "Bord 8",
+            "--peer",
+            "http://t2:8080",
+            "--stuck-after",
+            "10",
+        ]
+    )
     given = overrides(args)
-    assert given == {("dashboard", "port"): 9000, ("table", "name"): "Bord 8",
-                     ("dashboard", "peers"): ["http://t2:8080"], ("table", "stuck_after"): 10.0}
+    assert given == {
+        ("dashboard", "port"): 9000,
+        ("table", "name"): "Bord 8",
+        ("dashboard", "peers"): ["http://t2:8080"],
+        ("table", "stuck_after"): 10.0,
+    }
     cfg = load_config(args.config, given)
     assert (cfg.dashboard.port, cfg.table.name, cfg.dashboard.peers) == (9000, "Bord 8", ("http://t2:8080",))
     assert cfg.table.ruleset == "sm2019"  # what no flag named stays the file's
 
 
-@pytest.mark.parametrize("old, new, message", [
-    ('port = 8443', 'port = "x"', "line 18: [dashboard] port must be a whole number from 1 to 65535, not 'x'"),
-    ('port = 8443', 'port = 70000', "line 18: [dashboard] port must be a whole number"),
-    ('ruleset = "sm2019"', 'ruleset = "sm2099"', "line 4: [table] ruleset must be one of sm2025"),
-    ('stuck_after = 45', 'stuck_after = -1', "line 6: [table] stuck_after must be a number of seconds"),
-    ('stuck_after = 45', 'stuck_after = true', "line 6: [table] stuck_after must be a number"),
-    ('deck = "deck.json"', 'deck = "nodeck.json"', "line 10: [seat_controller] deck no such file"),
-    ('name = "Bord 7"', 'nmae = "Bord 7"', "line 3: [table] has no key 'nmae'"),
-    ('[camera]', '[kamera]', "line 12: unknown section [kamera]"),
-    ('peers = [', 'peers = ["ftp://x", ', "line 23: [dashboard] peers 'ftp://x' is not a table's address"),
-    ('tls_key = "t.key"\n', '', "line 19: [dashboard] tls_cert and tls_key go together"),
-    ('port = "/dev/chicago-seat-controller"\n', '', "line 8: [seat_controller] port is missing"),
-    ('name = "Bord 7"', 'name = ', "not valid TOML: Invalid value (at line 3"),
-])
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ("port = 8443", 'port = "x"', "line 18: [dashboard] port must be a whole number from 1 to 65535, not 'x'"),
+        ("port = 8443", "port = 70000", "line 18: [dashboard] port must be a whole number"),
+        ('ruleset = "sm2019"', 'ruleset = "sm2099"', "line 4: [table] ruleset must be one of sm2025"),
+        ("stuck_after = 45", "stuck_after = -1", "line 6: [table] stuck_after must be a number of seconds"),
+        ("stuck_after = 45", "stuck_after = true", "line 6: [table] stuck_after must be a number"),
+        ('deck = "deck.json"', 'deck = "nodeck.json"', "line 10: [seat_controller] deck no such file"),
+        ('name = "Bord 7"', 'nmae = "Bord 7"', "line 3: [table] has no key 'nmae'"),
+        ("[camera]", "[kamera]", "line 12: unknown section [kamera]"),
+        ("peers = [", 'peers = ["ftp://x", ', "line 23: [dashboard] peers 'ftp://x' is not a table's address"),
+        ('tls_key = "t.key"\n', "", "line 19: [dashboard] tls_cert and tls_key go together"),
+        ('port = "/dev/chicago-seat-controller"\n', "", "line 8: [seat_controller] port is missing"),
+        ('name = "Bord 7"', "name = ", "not valid TOML: Invalid value (at line 3"),
+    ],
+)
 def test_a_bad_value_is_named_with_its_key_and_line(folder, old, new, message):
     path = folder / "table.toml"
     path.write_text(FULL.replace(old, new, 1))
@@ -130,8 +155,14 @@ def test_a_written_configuration_reads_back_the_same(folder):
 def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):
     path = folder / "table.toml"
     path.write_text(FULL.replace("port = 8443", "port = 'x'"))
-    out = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "run", "--config", str(path)],
-                         check=False, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "run", "--config", str(path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "line 18: [dashboard] port must be a whole number" in out.stderr
     assert not (folder / "data").exists()
@@ -139,7 +170,11 @@ def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):
 
 def test_a_camera_source_is_a_device_a_url_or_a_file_beside_the_config(folder):
     base = {"table": {"virtual": True}}
-    for given, read in ((0, "0"), ("2", "2"), ("rtsp://cam.local/1", "rtsp://cam.local/1"),
-                        ("table.mp4", str(folder / "table.mp4"))):
+    for given, read in (
+        (0, "0"),
+        ("2", "2"),
+        ("rtsp://cam.local/1", "rtsp://cam.local/1"),
+        ("table.mp4", str(folder / "table.mp4")),
+    ):
         cfg = config_from_mapping({**base, "camera": {"source": given}}, base=folder)
         assert cfg.camera is not None and cfg.camera.source == read

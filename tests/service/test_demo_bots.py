@@ -27,8 +27,10 @@ def _free_port() -> int:
 
 @pytest.mark.realtime
 def test_bots_that_cannot_go_on_report_the_stuck_table_alert(tmp_path, capsys):
-    cfg = TableConfig(table=TableSection(name="Demo", data=tmp_path / "data", virtual=True, stuck_after=3600),
-                      dashboard=DashboardSection(port=_free_port()))
+    cfg = TableConfig(
+        table=TableSection(name="Demo", data=tmp_path / "data", virtual=True, stuck_after=3600),
+        dashboard=DashboardSection(port=_free_port()),
+    )
     args = argparse.Namespace(seed=1, pace=0.01, sync_timeout=2.0)
     seen: dict = {}
 
@@ -50,7 +52,10 @@ def test_bots_that_cannot_go_on_report_the_stuck_table_alert(tmp_path, capsys):
     asyncio.run(main())
     assert seen["phase"] == "deal"  # the deal was never sensed
     [alert] = seen["alerts"]
-    assert alert.text == "Väntar på givaren: giv 1 (botarna har stannat) / Waiting for the dealer: deal 1 (the bots stopped)"
+    assert (
+        alert.text
+        == "Väntar på givaren: giv 1 (botarna har stannat) / Waiting for the dealer: deal 1 (the bots stopped)"
+    )
     assert seen["waiting"]["text_sv"] == "Väntar på givaren: giv 1"
     assert not re.search(r"\b(?:10|[2-9TJQKA])[SHDC]\b", alert.text)  # no card of the deal they wanted
     out = capsys.readouterr().out

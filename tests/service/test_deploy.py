@@ -35,9 +35,14 @@ COMMAND = "/opt/chicago-table/.venv/bin/chicago-table run --config /etc/chicago-
 
 
 def install(destdir: Path, prefix: Path | str = "/opt/chicago-table") -> str:
-    out = subprocess.run(["sh", str(DEPLOY / "install.sh")], check=False, capture_output=True, text=True,
-                         env={**os.environ, "DESTDIR": str(destdir), "PREFIX": str(prefix), "CHICAGO_NO_VENV": "1"},
-                         timeout=60)
+    out = subprocess.run(
+        ["sh", str(DEPLOY / "install.sh")],
+        check=False,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DESTDIR": str(destdir), "PREFIX": str(prefix), "CHICAGO_NO_VENV": "1"},
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -51,9 +56,14 @@ def exec_start(unit: Path) -> list[str]:
 def test_the_unit_runs_the_tables_configuration():
     assert shlex.join(exec_start(UNIT)) == COMMAND
     text = UNIT.read_text()
-    for line in ("User=chicago", "SupplementaryGroups=dialout", "StateDirectory=chicago-table",
-                 "ConfigurationDirectory=chicago-table", "WorkingDirectory=/var/lib/chicago-table",
-                 "Restart=on-failure"):
+    for line in (
+        "User=chicago",
+        "SupplementaryGroups=dialout",
+        "StateDirectory=chicago-table",
+        "ConfigurationDirectory=chicago-table",
+        "WorkingDirectory=/var/lib/chicago-table",
+        "Restart=on-failure",
+    ):
         assert line in text.splitlines(), line
 
 
@@ -67,9 +77,14 @@ def test_the_install_script_puts_everything_in_its_place_and_keeps_the_clubs_con
     assert (conf / "table.toml").read_text() == (DEPLOY / "table.toml").read_text()
     assert (conf / "table.toml").stat().st_mode & 0o777 == 0o640 and conf.stat().st_mode & 0o777 == 0o750
     assert data.is_dir() and data.stat().st_mode & 0o777 == 0o700  # the log holds every hand
-    for step in ("usermod -a -G dialout chicago", "udevadm control --reload", "chown chicago:chicago",
-                 f"chgrp chicago {conf}",
-                 "systemctl daemon-reload", "systemctl enable chicago-table.service"):
+    for step in (
+        "usermod -a -G dialout chicago",
+        "udevadm control --reload",
+        "chown chicago:chicago",
+        f"chgrp chicago {conf}",
+        "systemctl daemon-reload",
+        "systemctl enable chicago-table.service",
+    ):
         assert f"would run: {step}" in said, step
     # the shipped configuration reads, once the deck is registered, and names the unit's folders
     virtual_deck().save(conf / "deck.json")
@@ -82,22 +97,31 @@ def test_the_install_script_puts_everything_in_its_place_and_keeps_the_clubs_con
     assert 'name = "Bord 9"' in (conf / "table.toml").read_text()
 
 
-@pytest.mark.skipif(not shutil.which("systemd-analyze"),
-                    reason="systemd-analyze is not installed here (command -v systemd-analyze finds nothing)")
+@pytest.mark.skipif(
+    not shutil.which("systemd-analyze"),
+    reason="systemd-analyze is not installed here (command -v systemd-analyze finds nothing)",
+)
 def test_systemd_analyze_verifies_the_installed_unit(tmp_path):
     # PREFIX: this checkout, whose venv exists, so even the ExecStart check has nothing to say
     install(tmp_path, prefix=ROOT)
     unit = tmp_path / "etc/systemd/system/chicago-table.service"
     assert exec_start(unit)[0] == str(ROOT / ".venv/bin/chicago-table")
-    out = subprocess.run(["systemd-analyze", "verify", str(unit)], check=False, capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], check=False, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0 and not (out.stdout + out.stderr).strip(), out.stdout + out.stderr
 
 
 @pytest.mark.slow  # about 2 minutes: pip installs the controller and its dependencies
 def test_the_install_script_makes_a_virtualenv_whose_command_the_unit_runs(tmp_path):
-    out = subprocess.run(["sh", str(DEPLOY / "install.sh")], check=False, capture_output=True, text=True,
-                         env={**os.environ, "DESTDIR": str(tmp_path), "PREFIX": "/opt/chicago-table"}, timeout=1200)
+    out = subprocess.run(
+        ["sh", str(DEPLOY / "install.sh")],
+        check=False,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DESTDIR": str(tmp_path), "PREFIX": "/opt/chicago-table"},
+        timeout=1200,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     command = tmp_path / "opt/chicago-table/.venv/bin/chicago-table"
     unit = tmp_path / "etc/systemd/system/chicago-table.service"
@@ -106,12 +130,14 @@ def test_the_install_script_makes_a_virtualenv_whose_command_the_unit_runs(tmp_p
     assert helped.returncode == 0 and "--config FILE" in helped.stdout
     bad = tmp_path / "bad.toml"
     bad.write_text("[dashboard]\nport = 0\n")
-    refused = subprocess.run([str(command), "run", "--config", str(bad)], check=False, capture_output=True,
-                             text=True, timeout=120)
+    refused = subprocess.run(
+        [str(command), "run", "--config", str(bad)], check=False, capture_output=True, text=True, timeout=120
+    )
     assert refused.returncode == 2 and "line 2: [dashboard] port must be a whole number" in refused.stderr
 
 
 # --- the unit's command line, killed mid-deal and started again ------------------------------
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -128,8 +154,9 @@ class Service:
 
     def start(self) -> None:
         with open(self.log, "a") as out:
-            self.proc = subprocess.Popen(self.argv, cwd=self.cwd, stdout=out, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                self.argv, cwd=self.cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
         deadline = time.monotonic() + 60
         while True:  # a condition: the dashboard answers
             assert self.proc.poll() is None, self.log.read_text()
@@ -182,14 +209,20 @@ def test_the_units_command_runs_a_table_that_a_sigkill_does_not_lose(tmp_path):
     with VirtualTable(noise=NoiseModel.clean(), seed=5) as table:
         # the shipped configuration, its paths pointed at the temporary root and the pty
         text = (conf / "table.toml").read_text()
-        for old, new in (('"/var/lib/chicago-table"', f'"{data}"'),
-                         ('"/dev/chicago-seat-controller"', f'"{table.port}"'),
-                         ('host = "0.0.0.0"', 'host = "127.0.0.1"'), ("port = 8080", f"port = {port}"),
-                         ('ruleset = "sm2025"', 'ruleset = "sm2019"')):
+        for old, new in (
+            ('"/var/lib/chicago-table"', f'"{data}"'),
+            ('"/dev/chicago-seat-controller"', f'"{table.port}"'),
+            ('host = "0.0.0.0"', 'host = "127.0.0.1"'),
+            ("port = 8080", f"port = {port}"),
+            ('ruleset = "sm2025"', 'ruleset = "sm2019"'),
+        ):
             assert old in text
             text = text.replace(old, new)
         (conf / "table.toml").write_text(text)
-        argv = [a.replace("/etc/chicago-table", str(conf)) for a in exec_start(root / "etc/systemd/system/chicago-table.service")]
+        argv = [
+            a.replace("/etc/chicago-table", str(conf))
+            for a in exec_start(root / "etc/systemd/system/chicago-table.service")
+        ]
         assert argv[1:] == ["run", "--config", str(conf / "table.toml")]
         service = Service(argv, data, port, tmp_path / "service.log")
         service.start()
@@ -203,8 +236,12 @@ def test_the_units_command_runs_a_table_that_a_sigkill_does_not_lose(tmp_path):
                 body = action.to_dict()
                 if body["do"] == "table":
                     assert body.pop("ruleset") == "sm2019"  # the TL names none: the configured one
-                r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=body,
-                               headers={"Authorization": f"Bearer {token}"}, timeout=30)
+                r = httpx.post(
+                    f"http://127.0.0.1:{port}/api/action",
+                    json=body,
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=30,
+                )
                 assert r.status_code == 200, r.text
                 engine.apply(action)
             # ... and the dealer deals on the pads: the service senses the deal

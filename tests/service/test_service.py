@@ -54,8 +54,9 @@ class Service:
 
     def start(self) -> None:
         with open(self.log, "a") as log:  # the child keeps its own descriptor
-            self.proc = subprocess.Popen(self.cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                self.cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
         deadline = time.monotonic() + 60
         while True:  # the dashboard answers
             assert self.proc.poll() is None, self.log.read_text()
@@ -76,8 +77,21 @@ class Service:
 @pytest.mark.realtime
 def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view_and_a_restart_resumes_it(tmp_path):
     port, data = _free_port(), tmp_path / "data"
-    cmd = [sys.executable, "-m", "table_controller.app.cli", "run", "--virtual", "--data", str(data),
-           "--name", "Bord 3", "--dashboard-port", str(port), "--stuck-after", "1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "table_controller.app.cli",
+        "run",
+        "--virtual",
+        "--data",
+        str(data),
+        "--name",
+        "Bord 3",
+        "--dashboard-port",
+        str(port),
+        "--stuck-after",
+        "1",
+    ]
     service = Service(cmd, port, tmp_path / "service.log")
     service.start()
     try:
@@ -116,7 +130,9 @@ def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view_and_a_restart_r
             assert again["state"][key] == dealt["state"][key], key
         assert again["state"]["clocks"]["paused"] and again["state"].get("waiting") is None
         # the stuck alert of before the kill ended with its step: it does not come back as open
-        assert not [x for x in again.get("alerts", ()) if "Väntar" in x["text"] or "giv 1" in x["text"]], again["alerts"]
+        assert not [x for x in again.get("alerts", ()) if "Väntar" in x["text"] or "giv 1" in x["text"]], again[
+            "alerts"
+        ]
         assert "the virtual table: its cards laid out as 3 logged actions left them" in service.log.read_text()
     finally:
         code = service.signal(signal.SIGTERM)
@@ -132,9 +148,29 @@ def test_every_dashboard_key_of_the_config_file_reaches_the_running_table(tmp_pa
         pytest.skip("needs the openssl command to make a test certificate")
     folder = tmp_path / "etc"
     folder.mkdir()
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(folder / "t.key"),
-                    "-out", str(folder / "t.crt")], check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(folder / "t.key"),
+            "-out",
+            str(folder / "t.crt"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     port = _free_port()
     (folder / "table.toml").write_text("""
 [table]
@@ -151,8 +187,16 @@ broadcast_delay = 7.5
 event_tokens = "event-tokens.json"
 peers = ["http://bord5.local:8080"]
 """)
-    cmd = [sys.executable, "-m", "table_controller.app.cli", "run", "--config", str(folder / "table.toml"),
-           "--dashboard-port", str(port)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "table_controller.app.cli",
+        "run",
+        "--config",
+        str(folder / "table.toml"),
+        "--dashboard-port",
+        str(port),
+    ]
     service = Service(cmd, port, tmp_path / "service.log")
     service.start()
     try:

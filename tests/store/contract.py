@@ -15,12 +15,27 @@ from hypothesis import strategies as st
 
 from table_controller.store import KINDS, NewRecord, RecordError, StoreClosed, StoreError
 
-json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-10**9, 10**9),
-                      st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12))
-json_obj = st.dictionaries(st.text(max_size=8), st.recursive(json_leaf, lambda c: st.lists(c, max_size=3)
-                           | st.dictionaries(st.text(max_size=6), c, max_size=3), max_leaves=8), max_size=4)
-new_record = st.builds(NewRecord, st.sampled_from(KINDS), json_obj, st.sampled_from(["table", "tl:Eva", "rfid", "åäö"]),
-                       st.one_of(st.none(), st.floats(0, 2e9)))
+json_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**9), 10**9),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+)
+json_obj = st.dictionaries(
+    st.text(max_size=8),
+    st.recursive(
+        json_leaf, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=3), max_leaves=8
+    ),
+    max_size=4,
+)
+new_record = st.builds(
+    NewRecord,
+    st.sampled_from(KINDS),
+    json_obj,
+    st.sampled_from(["table", "tl:Eva", "rfid", "åäö"]),
+    st.one_of(st.none(), st.floats(0, 2e9)),
+)
 
 
 class FakeClock:
@@ -60,15 +75,21 @@ class EventStoreContract:
 
     def test_records_of_one_append_share_a_transaction(self, store):
         store.append_one("audit", {"who": "tl"})
-        batch = store.append([NewRecord("action", {"do": "play"}), NewRecord("event", {"type": "a"}),
-                              NewRecord("event", {"type": "b"})])
+        batch = store.append(
+            [NewRecord("action", {"do": "play"}), NewRecord("event", {"type": "a"}), NewRecord("event", {"type": "b"})]
+        )
         assert {r.txn for r in batch} == {2}
         assert store.read(1, 1)[0].txn == 1
 
     def test_append_batches_keeps_each_batch_its_own_transaction(self, store):
-        stored = store.append_batches([[NewRecord("action", {"n": 1}), NewRecord("event", {"n": 2})],
-                                       [NewRecord("clock", {"n": 3})], [],
-                                       [NewRecord("action", {"n": 4}), NewRecord("event", {"n": 5})]])
+        stored = store.append_batches(
+            [
+                [NewRecord("action", {"n": 1}), NewRecord("event", {"n": 2})],
+                [NewRecord("clock", {"n": 3})],
+                [],
+                [NewRecord("action", {"n": 4}), NewRecord("event", {"n": 5})],
+            ]
+        )
         assert [(r.seq, r.txn) for r in stored] == [(1, 1), (2, 1), (3, 3), (4, 4), (5, 4)]
         assert store.read() == stored
         with pytest.raises(RecordError):
@@ -76,8 +97,12 @@ class EventStoreContract:
         assert store.last_seq() == 5
 
     def test_read_returns_what_was_appended(self, store):
-        stored = store.append([NewRecord("sensor", {"pad": "seat1", "uids": ["04a1"]}, "rfid", 12.25),
-                               NewRecord("clock", {"remaining": {"seat1": 9.5}, "paused": False}, "clocks")])
+        stored = store.append(
+            [
+                NewRecord("sensor", {"pad": "seat1", "uids": ["04a1"]}, "rfid", 12.25),
+                NewRecord("clock", {"remaining": {"seat1": 9.5}, "paused": False}, "clocks"),
+            ]
+        )
         back = store.read()
         assert back == stored
         assert back[0].time == 12.25 and back[0].source == "rfid"
@@ -101,9 +126,17 @@ class EventStoreContract:
         with pytest.raises(StoreError, match="unknown record kind"):
             store.read(kinds=["events"])
 
-    @pytest.mark.parametrize("bad", [NewRecord("gossip", {}), NewRecord("alert", ["not", "an", "object"]),
-                                     NewRecord("alert", {"x": float("nan")}), NewRecord("alert", {"x": object()}),
-                                     NewRecord("alert", {}, source=""), NewRecord("alert", {}, time=float("inf"))])
+    @pytest.mark.parametrize(
+        "bad",
+        [
+            NewRecord("gossip", {}),
+            NewRecord("alert", ["not", "an", "object"]),
+            NewRecord("alert", {"x": float("nan")}),
+            NewRecord("alert", {"x": object()}),
+            NewRecord("alert", {}, source=""),
+            NewRecord("alert", {}, time=float("inf")),
+        ],
+    )
     def test_a_bad_record_stores_nothing_of_its_batch(self, store, bad):
         store.append_one("action", {"do": "table"})
         with pytest.raises(RecordError):
@@ -135,8 +168,11 @@ class EventStoreContract:
             s.read()
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(batches=st.lists(st.lists(new_record, min_size=1, max_size=4), min_size=1, max_size=6),
-           window=st.tuples(st.integers(0, 30), st.integers(0, 30)), kinds=st.sets(st.sampled_from(KINDS)))
+    @given(
+        batches=st.lists(st.lists(new_record, min_size=1, max_size=4), min_size=1, max_size=6),
+        window=st.tuples(st.integers(0, 30), st.integers(0, 30)),
+        kinds=st.sets(st.sampled_from(KINDS)),
+    )
     def test_the_log_behaves_like_a_list(self, tmp_path_factory, batches, window, kinds):
         path = tmp_path_factory.mktemp("prop") / "table.log"
         model = []

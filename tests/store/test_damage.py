@@ -47,7 +47,7 @@ def test_a_truncated_file_is_refused_and_its_beginning_salvaged(tmp_path, table_
     assert 0 < result.kept < len(records)
     assert "may be lost" in result.reason  # the end is gone: it says so, never "nothing lost"
     with SQLiteStore.open(out, readonly=True) as saved:
-        assert [r.to_dict() for r in saved.read()] == [r.to_dict() for r in records[:result.kept]]
+        assert [r.to_dict() for r in saved.read()] == [r.to_dict() for r in records[: result.kept]]
     assert check_file(out).ok  # the salvaged beginning is a sound log: its actions give its events
 
 
@@ -126,7 +126,11 @@ def test_salvage_never_overwrites_and_refuses_what_is_not_a_log(tmp_path, table_
     assert not (tmp_path / "out.sqlite").exists()
 
 
-@settings(max_examples=int(os.environ.get("DAMAGE_EXAMPLES", "30")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=int(os.environ.get("DAMAGE_EXAMPLES", "30")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_any_damage_gives_an_error_or_the_whole_history(tmp_path_factory, table_log, data):
     """Bytes overwritten anywhere, or the file cut anywhere: resuming either fails with a
@@ -157,4 +161,4 @@ def test_any_damage_gives_an_error_or_the_whole_history(tmp_path_factory, table_
         assert not out.exists()
         return
     with SQLiteStore.open(out, readonly=True) as saved:
-        assert [r.to_dict() for r in saved.read()] == [r.to_dict() for r in records[:result.kept]]
+        assert [r.to_dict() for r in saved.read()] == [r.to_dict() for r in records[: result.kept]]

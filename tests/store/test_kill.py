@@ -6,7 +6,6 @@ stored is there, with the kind it reported."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -28,8 +27,9 @@ KILLS_PER_CASE = 12
 def _run_and_kill(path: Path, seed: int, delay: float) -> tuple[list[tuple[int, str]], bool]:
     """Start the writer, SIGKILL it ``delay`` seconds after it is ready (or at once when
     negative: mid-startup); returns the (seq, kind) it reported and whether it finished."""
-    proc = subprocess.Popen([sys.executable, "-u", str(WRITER), str(path), str(seed)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-u", str(WRITER), str(path), str(seed)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         if delay < 0:
             time.sleep(-delay)

@@ -75,13 +75,17 @@ def test_export_is_an_action_script_that_replay_accepts(tmp_path, table):
     out = tmp_path / "export.jsonl"
     assert run("log", "export", p, "-o", out).returncode == 0
     lines = out.read_text().splitlines()
-    kinds = {ln.split()[1] for ln in lines if ln.startswith("# ") and ln.split()[1] in
-             ("event", "clock", "sensor", "alert", "audit", "action")}
+    kinds = {
+        ln.split()[1]
+        for ln in lines
+        if ln.startswith("# ") and ln.split()[1] in ("event", "clock", "sensor", "alert", "audit", "action")
+    }
     assert kinds == {"action", "event", "clock", "sensor", "alert", "audit"}
     r = run("replay", out, "--json", "--strict")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     from table_controller.rules.replay import replay_document
+
     assert doc == json.loads(json.dumps(replay_document(engine)))
 
 
@@ -102,6 +106,7 @@ def test_a_plain_action_script_imports_with_its_events(tmp_path):
     r = run("log", "import", script, "--db", tmp_path / "t.sqlite")
     assert r.returncode == 0, r.stderr
     from table_controller.rules.replay import replay_lines
+
     with open(script) as fh:
         engine, _ = replay_lines(fh.read().splitlines())
     assert resume(tmp_path / "t.sqlite")[0].state.to_dict() == engine.state.to_dict()
@@ -141,23 +146,30 @@ def test_import_never_overwrites_a_table_file(tmp_path, table):
 
 # Issue 13: a plain script's line that is no action is listed as rejected with its line
 # number (as `replay` lists it) and kept as a "rejected" record; the import goes on.
-ILL_TYPED = [('{"do": "table", "players": ["A", "B", "C"], "options": {"hand_points": {"one_pair": "x"}}}',
-              "hand_points.one_pair"),  # first: the good table action follows it
-             ('{"do": "table", "players": ["A", "B"', "not valid JSON"),
-             ('{"do": "fly"}', "not an action"),
-             ('{"do": ["play"]}', "not an action"),
-             ('{"do": {}}', "not an action"),
-             ('{"do": "adjust", "player": "A", "points": ' + "9" * 4400 + "}", "not valid JSON"),
-             ('{"do": "adjust", "player": "A", "points": ' + "9" * 4000 + "}", "whole number"),
-             ('{"do": "adjust", "player": "A", "points": true}', "whole number"),
-             ('{"do": "play", "player": 7, "card": "AS"}', "player's name"),
-             ('{"do": "discard", "player": "A", "cards": "AS"}', "list of cards"),
-             ("[" * 100_000 + "]" * 100_000, "nested too deeply")]
+ILL_TYPED = [
+    (
+        '{"do": "table", "players": ["A", "B", "C"], "options": {"hand_points": {"one_pair": "x"}}}',
+        "hand_points.one_pair",
+    ),  # first: the good table action follows it
+    ('{"do": "table", "players": ["A", "B"', "not valid JSON"),
+    ('{"do": "fly"}', "not an action"),
+    ('{"do": ["play"]}', "not an action"),
+    ('{"do": {}}', "not an action"),
+    ('{"do": "adjust", "player": "A", "points": ' + "9" * 4400 + "}", "not valid JSON"),
+    ('{"do": "adjust", "player": "A", "points": ' + "9" * 4000 + "}", "whole number"),
+    ('{"do": "adjust", "player": "A", "points": true}', "whole number"),
+    ('{"do": "play", "player": 7, "card": "AS"}', "player's name"),
+    ('{"do": "discard", "player": "A", "cards": "AS"}', "list of cards"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+]
 
 
 def test_import_lists_ill_typed_lines_as_rejected_and_goes_on(tmp_path):
-    script = [ILL_TYPED[0][0], '{"do": "table", "players": ["A", "B", "C"]}'] + [t for t, _ in ILL_TYPED[1:]] + \
-        ['{"do": "game", "seats": ["A", "B", "C"], "button": "A"}']
+    script = (
+        [ILL_TYPED[0][0], '{"do": "table", "players": ["A", "B", "C"]}']
+        + [t for t, _ in ILL_TYPED[1:]]
+        + ['{"do": "game", "seats": ["A", "B", "C"], "button": "A"}']
+    )
     r = run("log", "import", "-", "--db", tmp_path / "t.sqlite", stdin="\n".join(script) + "\n")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
     for n, (_, msg) in zip([1] + list(range(3, len(ILL_TYPED) + 2)), ILL_TYPED):
@@ -182,7 +194,12 @@ def test_import_refuses_an_exported_action_that_is_no_action(tmp_path, table):
 
 
 def test_help_explains_each_action():
-    for args in (("log", "--help"), ("log", "check", "--help"), ("log", "export", "--help"), ("log", "import", "--help")):
+    for args in (
+        ("log", "--help"),
+        ("log", "check", "--help"),
+        ("log", "export", "--help"),
+        ("log", "import", "--help"),
+    ):
         r = run(*args)
         assert r.returncode == 0 and len(r.stdout) > 200
     assert "salvage" in run("log", "check", "--help").stdout

@@ -8,14 +8,13 @@ import json
 import pytest
 
 from table_controller.rules import actions as act
-from table_controller.sim.bots import RandomBot
 from table_controller.rules.engine import IllegalAction
 from table_controller.rules.replay import replay_lines
-from table_controller.store import RecordError, SQLiteStore, StoreBusy, StoreClosed, StoreNotFound
-from table_controller.store.recorder import TableRecorder
+from table_controller.sim.bots import RandomBot
+from table_controller.store import ClockSnapshotError, RecordError, SQLiteStore, StoreBusy, StoreClosed, StoreNotFound
 from table_controller.store.rebuild import rebuild, resume
+from table_controller.store.recorder import TableRecorder
 from table_controller.store.snapshots import ClockSnapshot
-from table_controller.store import ClockSnapshotError
 
 from .helpers import record_bot_table
 
@@ -54,8 +53,10 @@ def test_a_rejected_action_is_stored_and_changes_nothing(recorder):
     assert recorder.engine.state.to_dict() == before
     last = recorder.store.read()[-1]
     assert last.kind == "rejected" and last.source == "tl:Eva"
-    assert last.data == {"action": {"do": "adjust", "player": "Anna", "points": 5, "reason": "typo"},
-                         "reason": "no game is in progress: start one with 'game'"}
+    assert last.data == {
+        "action": {"do": "adjust", "player": "Anna", "points": 5, "reason": "typo"},
+        "reason": "no game is in progress: start one with 'game'",
+    }
     assert rebuild(recorder.store).state.to_dict() == before
 
 
@@ -138,8 +139,16 @@ def test_no_clock_snapshot_resumes_as_none(recorder, tmp_path):
     assert resume(tmp_path / "t.sqlite")[1] is None
 
 
-@pytest.mark.parametrize("bad", [{"remaining": {"Anna": -1}, "paused": False}, {"remaining": {"Anna": "x"}, "paused": False},
-                                 {"remaining": {}, "paused": "no"}, {"paused": True}, ["remaining"]])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"remaining": {"Anna": -1}, "paused": False},
+        {"remaining": {"Anna": "x"}, "paused": False},
+        {"remaining": {}, "paused": "no"},
+        {"paused": True},
+        ["remaining"],
+    ],
+)
 def test_a_malformed_clock_snapshot_is_refused(bad):
     with pytest.raises(ClockSnapshotError):
         ClockSnapshot.from_dict(bad)

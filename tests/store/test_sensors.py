@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from table_controller import sensor_events as fb
 from table_controller.store import RecordError, SQLiteStore
@@ -32,8 +33,11 @@ def test_every_sensor_event_type_round_trips_through_the_log(tmp_path):
         assert [e for _, e in sensor_events(store, 3, 4)] == EXAMPLES[2:4]
 
 
-@given(at=st.floats(0, 1e6), uids=st.frozensets(st.text("0123456789abcdef", min_size=2, max_size=14), max_size=6),
-       pad=st.sampled_from(fb.PADS))
+@given(
+    at=st.floats(0, 1e6),
+    uids=st.frozensets(st.text("0123456789abcdef", min_size=2, max_size=14), max_size=6),
+    pad=st.sampled_from(fb.PADS),
+)
 def test_pad_contents_round_trip(at, uids, pad):
     e = fb.PadContents(at, pad, uids)
     assert sensor_from_dict(sensor_to_dict(e)) == e

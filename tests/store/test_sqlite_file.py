@@ -7,9 +7,16 @@ import sqlite3
 
 import pytest
 
-from table_controller.store import (NotATableLog, SchemaError, SQLiteStore, StoreBusy, StoreError,
-                                    StoreNotFound, StoreReadOnly)
-from table_controller.store import schema
+from table_controller.store import (
+    NotATableLog,
+    SchemaError,
+    SQLiteStore,
+    StoreBusy,
+    StoreError,
+    StoreNotFound,
+    StoreReadOnly,
+    schema,
+)
 from table_controller.store.records import GENESIS, digest
 
 
@@ -66,8 +73,10 @@ def test_an_older_schema_is_migrated_on_open(tmp_path):
     conn = sqlite3.connect(p, isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
     assert schema.migrate(conn, upto=1) == 1
-    conn.execute("INSERT INTO records VALUES (1, 5.0, 'table', 'alert', 1, '{\"n\":1}', ?)",
-                 (digest(GENESIS, 1, 5.0, "table", "alert", 1, '{"n":1}'),))
+    conn.execute(
+        "INSERT INTO records VALUES (1, 5.0, 'table', 'alert', 1, '{\"n\":1}', ?)",
+        (digest(GENESIS, 1, 5.0, "table", "alert", 1, '{"n":1}'),),
+    )
     conn.close()
     with SQLiteStore.open(p, readonly=True) as ro:  # inspection never migrates
         assert ro.schema_version() == 1
@@ -142,9 +151,8 @@ def test_a_second_writer_waiting_for_the_lock_gets_a_clear_error(tmp_path):
     with SQLiteStore.open(p, create=True) as first:
         first.append_one("alert", {})
         first.conn.execute("BEGIN IMMEDIATE")  # another controller in mid-transaction
-        with SQLiteStore.open(p, timeout=0.1) as second:
-            with pytest.raises(StoreBusy, match="another controller"):
-                second.append_one("alert", {})
+        with SQLiteStore.open(p, timeout=0.1) as second, pytest.raises(StoreBusy, match="another controller"):
+            second.append_one("alert", {})
         first.conn.execute("ROLLBACK")
         assert first.last_seq() == 1
 

@@ -36,7 +36,7 @@ def test_an_export_that_skips_a_record_is_refused(tmp_path):
         lines = list(export_lines(a.read()))
     i = next(k for k, ln in enumerate(lines) if ln.startswith("# event"))
     with pytest.raises(ExportError, match="expected"):
-        import_export(lines[:i] + lines[i + 1:], tmp_path / "b.sqlite")
+        import_export(lines[:i] + lines[i + 1 :], tmp_path / "b.sqlite")
     assert not list(tmp_path.glob("b.sqlite*"))
 
 

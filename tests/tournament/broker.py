@@ -34,25 +34,27 @@ def wait_until(cond, timeout: float = 30.0, what: str = "condition", step: float
 
 
 class Broker:
-    def __init__(self, folder: Path, port: int | None = None, users: dict[str, str] | None = None,
-                 acl: str | None = None):
+    def __init__(
+        self, folder: Path, port: int | None = None, users: dict[str, str] | None = None, acl: str | None = None
+    ):
         self.folder = Path(folder)
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
         self.conf = self.folder / "mosquitto.conf"
         # persistence off: a restart loses every queued message, the worst case the
         # tables' resend-from-the-ack must cover (broker acks are not durable)
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                             f"max_queued_messages 0\nset_tcp_nodelay true\nlog_dest file {self.folder / 'mosquitto.log'}\n"
-                             # as root, mosquitto would switch to user 'mosquitto', who cannot read
-                             # the test's private folder (its log, password and ACL files)
-                             f"user {getpass.getuser()}\n")
+        self.conf.write_text(
+            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            f"max_queued_messages 0\nset_tcp_nodelay true\nlog_dest file {self.folder / 'mosquitto.log'}\n"
+            # as root, mosquitto would switch to user 'mosquitto', who cannot read
+            # the test's private folder (its log, password and ACL files)
+            f"user {getpass.getuser()}\n"
+        )
         if users:  # an event's broker: a user per table and for the hub, topics by ACL (TOPICS.md)
             pw = self.folder / "passwords"
             pw.write_text("")
             for user, password in users.items():
-                subprocess.run(["mosquitto_passwd", "-b", str(pw), user, password], check=True,
-                               capture_output=True)
+                subprocess.run(["mosquitto_passwd", "-b", str(pw), user, password], check=True, capture_output=True)
             text = self.conf.read_text().replace("allow_anonymous true", "allow_anonymous false")
             text += f"password_file {pw}\n"
             if acl:
@@ -60,16 +62,19 @@ class Broker:
                 text += f"acl_file {self.folder / 'acl'}\n"
             self.conf.write_text(text)
 
-    def start(self) -> "Broker":
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+    def start(self) -> Broker:
+        self.proc = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         wait_until(self._listening, 20, f"mosquitto on port {self.port}")
         return self
 
     def _listening(self) -> bool:
         if self.proc.poll() is not None:
-            raise AssertionError(f"mosquitto exited with {self.proc.returncode}: "
-                                 f"{(self.folder / 'mosquitto.log').read_text(errors='replace')[-2000:]}")
+            raise AssertionError(
+                f"mosquitto exited with {self.proc.returncode}: "
+                f"{(self.folder / 'mosquitto.log').read_text(errors='replace')[-2000:]}"
+            )
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
                 return True

@@ -17,7 +17,7 @@ class Proc:
         self.args, self.log = args, log
         self.p: subprocess.Popen | None = None
 
-    def start(self) -> "Proc":
+    def start(self) -> Proc:
         with open(self.log, "ab") as log:  # the child has its own copy of the descriptor
             self.p = subprocess.Popen(CLI + self.args, stdout=subprocess.DEVNULL, stderr=log)
         return self
@@ -41,5 +41,22 @@ def hub_proc(hub: Path, port: int, folder: Path) -> Proc:
 
 
 def publisher_proc(db: Path, table: str, port: int, folder: Path, event: str = "sm2026") -> Proc:
-    return Proc(["hub", "publish", "--db", str(db), "--table", table, "--event", event,
-                 "--broker", f"127.0.0.1:{port}", "--batch", "100", "--stall", "1"], folder / f"{table}.log")
+    return Proc(
+        [
+            "hub",
+            "publish",
+            "--db",
+            str(db),
+            "--table",
+            table,
+            "--event",
+            event,
+            "--broker",
+            f"127.0.0.1:{port}",
+            "--batch",
+            "100",
+            "--stall",
+            "1",
+        ],
+        folder / f"{table}.log",
+    )

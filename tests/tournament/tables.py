@@ -6,17 +6,22 @@ the same records the live recorder writes, without an fsync per action."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from table_controller.rules import actions as act
-from table_controller.sim.bots import RandomBot
 from table_controller.rules.engine import Engine
+from table_controller.sim.bots import RandomBot
 from table_controller.store import NewRecord, SQLiteStore
 
 
-def play_as_drawn(table: Mapping[str, Any], seed: int, playoff_draw: Callable[[list[str], int], Mapping] | None = None,
-                  start: Sequence[act.Action] = ()) -> list[act.Action]:
+def play_as_drawn(
+    table: Mapping[str, Any],
+    seed: int,
+    playoff_draw: Callable[[list[str], int], Mapping] | None = None,
+    start: Sequence[act.Action] = (),
+) -> list[act.Action]:
     """Every action of the table (after ``start``, when given), game seats as drawn (r7);
     a särspel's seats from ``playoff_draw(players, game)`` (the hub's draw), else the bot's."""
     bot = RandomBot(seed, table["players"], table["ruleset"])
@@ -54,10 +59,12 @@ class RecordedTable:
             self.store = SQLiteStore.open(self.path, create=True)
         upto = len(self.actions) if n is None else min(len(self.actions), self.done + n)
         batches = []
-        for a in self.actions[self.done:upto]:
+        for a in self.actions[self.done : upto]:
             events = self.engine.apply(a)
-            batches.append([NewRecord("action", a.to_dict(), "revisor")]
-                           + [NewRecord("event", e.to_dict(), "engine") for e in events])
+            batches.append(
+                [NewRecord("action", a.to_dict(), "revisor")]
+                + [NewRecord("event", e.to_dict(), "engine") for e in events]
+            )
         self.store.append_batches(batches)
         self.done = upto
         return self.store.last_seq()

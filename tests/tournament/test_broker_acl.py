@@ -31,14 +31,18 @@ async def test_tables_log_in_and_write_only_their_own_topics(tmp_path):
     try:
         t.play(200)
         hub = HubService(hub_db, port=broker.port, username="hub", password="hub-secret")
-        pub = TablePublisher(t.path, table="h1-t1", event="sm2026", port=broker.port,
-                             username="h1-t1", password="t1-secret")
+        pub = TablePublisher(
+            t.path, table="h1-t1", event="sm2026", port=broker.port, username="h1-t1", password="t1-secret"
+        )
         async with running(hub, pub):
             await until(lambda: hub_head(hub_db, "h1-t1") == t.last_seq(), what="the table through its login")
             await until(lambda: "h1-t1" in hub.online, what="the table's status")
             # table 2's user publishes records in table 1's name: the broker drops them, unseen
-            forged = [r for r in RecordedTable(tmp_path / "f.sqlite", play_as_drawn(tables[0], seed=99)).store_records(300)
-                      if r.seq > t.last_seq()][:20]
+            forged = [
+                r
+                for r in RecordedTable(tmp_path / "f.sqlite", play_as_drawn(tables[0], seed=99)).store_records(300)
+                if r.seq > t.last_seq()
+            ][:20]
             assert forged
             async with aiomqtt.Client("127.0.0.1", broker.port, username="h1-t2", password="t2-secret") as c:
                 await c.publish(topics.records_topic("sm2026", "h1-t1"), topics.records_payload("h1-t1", forged), qos=1)

@@ -90,12 +90,14 @@ def tie_start(t):
     """Three games each won by a straight flush of another player: all three tied on
     placement points, total score and won Chicagos after game 3 (r11)."""
     players = t["players"]
-    sf = ["5H 6H 7H 8H 9H", "2C 3D 4S 6D 8C", "2D 3S 4C 6C 8S", "2S 3C 4D 7D 9C"][:len(players)]
+    sf = ["5H 6H 7H 8H 9H", "2C 3D 4S 6D 8C", "2D 3S 4C 6C 8S", "2S 3C 4D 7D 9C"][: len(players)]
     out = [act.TableStart(tuple(players), "sm2025", options={"heat": 1})]
     for n, g in enumerate(t["games"]):  # game n: the straight flush to player n (a 4th player never wins)
         out.append(act.GameStart(tuple(g["seats"]), g["button"]))
-        hands = {p: act.parse_action({"do": "deal", "hands": {p: sf[(k - n) % len(players)].split()}}).hands[p]
-                 for k, p in enumerate(players)}
+        hands = {
+            p: act.parse_action({"do": "deal", "hands": {p: sf[(k - n) % len(players)].split()}}).hands[p]
+            for k, p in enumerate(players)
+        }
         out.append(act.Deal(hands))
         out += [act.Discard(p, ()) for p in players]
     return out

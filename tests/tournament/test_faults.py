@@ -35,9 +35,14 @@ def test_broker_killed_table_cut_off_hub_killed_nothing_lost_or_doubled(broker, 
     drawn = make_hub(hub_db, seed=SEED)
     tables = []
     for k, t in enumerate(drawn):
-        rt = RecordedTable(tmp_path / f"{t['table']}.sqlite", play_as_drawn(
-            t, seed=10 + k, playoff_draw=lambda ps, g, tid=t["table"]: draw_seats(ps, seed=SEED, table=tid, game=g,
-                                                                                   playoff=True)))
+        rt = RecordedTable(
+            tmp_path / f"{t['table']}.sqlite",
+            play_as_drawn(
+                t,
+                seed=10 + k,
+                playoff_draw=lambda ps, g, tid=t["table"]: draw_seats(ps, seed=SEED, table=tid, game=g, playoff=True),
+            ),
+        )
         rt.table_id = t["table"]
         tables.append(rt)
     step = max(len(t.actions) for t in tables) // 6 + 1

@@ -33,8 +33,10 @@ def hall(tmp_path):
             sync(hub, rt, t["table"])
             played.append(rt)
     port = free_port()
-    server = Proc(["hub", "web", str(hub_db), "--port", str(port), "--tokens", str(tmp_path / "tokens.json")],
-                  tmp_path / "web.log").start()
+    server = Proc(
+        ["hub", "web", str(hub_db), "--port", str(port), "--tokens", str(tmp_path / "tokens.json")],
+        tmp_path / "web.log",
+    ).start()
     base = f"http://127.0.0.1:{port}"
 
     def up():
@@ -124,8 +126,9 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     tokens = json.loads((tmp_path / "tokens.json").read_text())
     assert httpx.get(base + "/api/tl", params={"token": tokens["public"]}).status_code == 403
     third = played[2]
-    third.store.append_one("alert", {"id": 4, "kind": "card_twice", "text": "7H seen at pads 1 and 3",
-                                     "state": "raised"}, "sensing")
+    third.store.append_one(
+        "alert", {"id": 4, "kind": "card_twice", "text": "7H seen at pads 1 and 3", "state": "raised"}, "sensing"
+    )
     third.store.append_one("alert", {"id": 5, "kind": "pad", "text": "pad 2 silent", "state": "raised"}, "sensing")
     third.store.append_one("alert", {"id": 5, "kind": "pad", "state": "ended"}, "sensing")
     with HubStore.open(hub_db) as hub:
@@ -137,6 +140,7 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     assert "problems" in first and "conflicts" in doc
     assert httpx.get(base + "/tl", params={"token": tokens["tl"]}).status_code == 200
     from table_controller.app.cli import main
+
     assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "ftp://x"]) == 2
     assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "http://table3.local:8080/"]) == 0
     doc = httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).json()

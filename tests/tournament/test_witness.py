@@ -31,8 +31,9 @@ def forge(path, seq: int) -> None:
     conn = sqlite3.connect(path)
     conn.execute("DROP TRIGGER records_no_update")
     conn.execute("UPDATE records SET source = 'forged' WHERE seq = ?", (seq,))
-    rows = conn.execute("SELECT seq, time, source, kind, txn, data FROM records WHERE seq >= ? ORDER BY seq",
-                        (seq,)).fetchall()
+    rows = conn.execute(
+        "SELECT seq, time, source, kind, txn, data FROM records WHERE seq >= ? ORDER BY seq", (seq,)
+    ).fetchall()
     prev = conn.execute("SELECT digest FROM records WHERE seq = ?", (seq - 1,)).fetchone()
     prev = prev[0] if prev else GENESIS
     for s, t, src, kind, txn, data in rows:
@@ -88,8 +89,10 @@ def witness_of(tmp_path, n_actions=300):
         recs = s.read()
         hub.ingest("h1-t1", recs)
         last = recs[-1]
-        assert hub.add_signed_head(signed_head(load_key(tmp_path / "k.key"), "sm2026", "h1-t1",
-                                               last.seq, last.digest)) is None
+        assert (
+            hub.add_signed_head(signed_head(load_key(tmp_path / "k.key"), "sm2026", "h1-t1", last.seq, last.digest))
+            is None
+        )
         w = export_witness(hub)
     return t, w
 

@@ -11,7 +11,6 @@ import pytest
 from vision.calibration import Calibration, calibrate
 from vision.errors import CalibrationError
 from vision.layout import TableLayout
-from vision.scene import random_scene, render
 
 
 def _pad_corner_error(scene, cal) -> float:
@@ -43,16 +42,18 @@ def test_two_markers_are_enough_but_one_is_not(rendered):
     covered = frame.copy()
     corners = scene.homography()
     for marker in scene.layout.markers[2:]:  # cover markers 2 and 3 with a hand-sized grey box
-        pts = cv2.perspectiveTransform(np.float64([[marker.x - 5, marker.y - 5],
-                                                   [marker.x + 45, marker.y + 45]]).reshape(-1, 1, 2), corners)
+        pts = cv2.perspectiveTransform(
+            np.float64([[marker.x - 5, marker.y - 5], [marker.x + 45, marker.y + 45]]).reshape(-1, 1, 2), corners
+        )
         (x0, y0), (x1, y1) = pts.reshape(-1, 2).astype(int)
         covered[y0:y1, x0:x1] = 90
     cal = calibrate(covered)
     assert cal.markers_seen == (0, 1)
     assert _pad_corner_error(scene, cal) < 3.0
     marker = scene.layout.markers[1]
-    pts = cv2.perspectiveTransform(np.float64([[marker.x - 5, marker.y - 5],
-                                               [marker.x + 45, marker.y + 45]]).reshape(-1, 1, 2), corners)
+    pts = cv2.perspectiveTransform(
+        np.float64([[marker.x - 5, marker.y - 5], [marker.x + 45, marker.y + 45]]).reshape(-1, 1, 2), corners
+    )
     (x0, y0), (x1, y1) = pts.reshape(-1, 2).astype(int)
     covered[y0:y1, x0:x1] = 90
     with pytest.raises(CalibrationError, match="found 1 of the table's markers"):
@@ -77,11 +78,14 @@ def test_calibration_round_trips_through_its_file(rendered, tmp_path):
     assert again.layout == TableLayout.default()
 
 
-@pytest.mark.parametrize("content,message", [
-    ("not json", "not JSON"),
-    ("[1, 2]", "not a calibration object"),
-    ('{"table_to_image": [[1, 0], [0, 1]], "image_size": [1280, 720], "layout": {}}', "incomplete or malformed"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "not a calibration object"),
+        ('{"table_to_image": [[1, 0], [0, 1]], "image_size": [1280, 720], "layout": {}}', "incomplete or malformed"),
+    ],
+)
 def test_a_broken_calibration_file_is_refused_clearly(tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_text(content)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
@@ -40,8 +39,9 @@ def test_calibrate_on_a_picture_without_markers_fails_clearly_and_writes_nothing
     png = tmp_path / "felt.png"
     cv2.imwrite(str(png), np.full((720, 1280, 3), (40, 110, 50), np.uint8))
     out = tmp_path / "cal.json"
-    assert cli(["camera", "calibrate", "--image", str(png), "--out", str(out),
-                "--picture", str(tmp_path / "p.png")]) == 1
+    assert (
+        cli(["camera", "calibrate", "--image", str(png), "--out", str(out), "--picture", str(tmp_path / "p.png")]) == 1
+    )
     err = capsys.readouterr().err
     assert "markers" in err and "Traceback" not in err
     assert not out.exists()
@@ -76,18 +76,27 @@ def test_view_without_a_calibration_says_what_to_do(tmp_path, capsys):
 
 def test_camera_without_a_subcommand_and_every_help():
     assert cli(["camera"]) == 2
-    for args in (["camera", "--help"], ["camera", "calibrate", "--help"], ["camera", "view", "--help"],
-                 ["camera", "read", "--help"]):
-        run = subprocess.run([sys.executable, "-m", "table_controller.app.cli", *args],
-                             capture_output=True, text=True, timeout=60)
+    for args in (
+        ["camera", "--help"],
+        ["camera", "calibrate", "--help"],
+        ["camera", "view", "--help"],
+        ["camera", "read", "--help"],
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "table_controller.app.cli", *args], capture_output=True, text=True, timeout=60
+        )
         assert run.returncode == 0, run.stderr
         assert "usage: chicago-table camera" in run.stdout
 
 
 def test_read_is_delegated_to_the_photo_reader():
     # 'camera read' parses with vision.photo_reader's own options (issue 9).
-    run = subprocess.run([sys.executable, "-m", "table_controller.app.cli", "camera", "read", "--help"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "camera", "read", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0 and "IMAGE" in run.stdout
 
 

@@ -12,13 +12,13 @@ import itertools
 
 import pytest
 
-from table_controller.sensor_events import ButtonPressed, PadContents
 from table_controller import sensing
-from table_controller.rules.actions import Discard, OpenCard, Play
-from table_controller.sim.bots import RandomBot
 from table_controller.deck import virtual_deck
-from table_controller.rules.engine import Engine
 from table_controller.live.facts import facts_from_engine
+from table_controller.rules.actions import Discard, OpenCard, Play
+from table_controller.rules.engine import Engine
+from table_controller.sensor_events import ButtonPressed, PadContents
+from table_controller.sim.bots import RandomBot
 from vision.calibration import calibrate
 from vision.camera import TableCamera
 from vision.scene import Placement, Scene, random_scene, render
@@ -37,8 +37,9 @@ class Table:
         self.camera = None
 
     def frame(self):
-        placements = [Placement(pad, code, 30 + 20 * i, 16) for pad, row in self.rows.items()
-                      for i, code in enumerate(row)]
+        placements = [
+            Placement(pad, code, 30 + 20 * i, 16) for pad, row in self.rows.items() for i, code in enumerate(row)
+        ]
         n = next(self.frames)
         scene = Scene(tuple(placements), POSE.corners, self.severity, 9000 + n, "blue")
         return render(scene, supersample=1)  # many frames: the faster drawing

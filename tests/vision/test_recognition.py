@@ -5,13 +5,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from vision.calibration import calibrate
-from vision.table_reader import TableReader
+from vision.errors import VisionError
 from vision.rowread import MIN_CONFIDENCE
 from vision.scene import Placement, Scene, random_scene, render
-from vision.errors import VisionError
+from vision.table_reader import TableReader
 
 
 def _read(frame):
@@ -70,7 +71,7 @@ def test_an_unreadable_index_is_reported_unknown_never_guessed():
     # Smear the first card's index corner (a thumb, a smudge on the lens).
     x, y = cv2.perspectiveTransform(np.float64([[[250 + 40 + 6, 320 + 16 + 8]]]), scene.homography())[0, 0]
     x, y = int(x), int(y)
-    frame[y - 10:y + 12, x - 8:x + 9] = cv2.GaussianBlur(frame[y - 10:y + 12, x - 8:x + 9], (0, 0), 3.5)
+    frame[y - 10 : y + 12, x - 8 : x + 9] = cv2.GaussianBlur(frame[y - 10 : y + 12, x - 8 : x + 9], (0, 0), 3.5)
     cards = _read(frame)["seat1"].face_up
     assert cards[-1].code == "JC"
     # The smeared card is seen (its outline) but not named: unknown, low confidence.
@@ -114,7 +115,7 @@ def _reprint(frame, scene, code, u, v, seed):
     h = scene.homography() @ np.array([[side / c, 0, cx - side / 2], [0, side / c, cy - side / 2], [0, 0, 1]])
     size = (frame.shape[1], frame.shape[0])
     inner = np.zeros((c, c), np.uint8)
-    inner[c // 10:c - c // 10, c // 10:c - c // 10] = 255
+    inner[c // 10 : c - c // 10, c // 10 : c - c // 10] = 255
     mask = cv2.warpPerspective(inner, h, size) > 128
     out = frame.copy()
     out[mask] = cv2.warpPerspective(g, h, size, flags=cv2.INTER_LINEAR)[mask]

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import cv2
-import numpy as np
 import pytest
 
 from table_controller.sensor_events import PADS, CameraPad, CardSighting
 from vision.calibration import calibrate
 from vision.camera import TableCamera
 from vision.errors import CameraUnavailable, VisionError
-from vision.source import CameraSource
-
 from vision.scene import Scene, random_scene, render
+from vision.source import CameraSource
 
 
 class FakeTime:
@@ -135,8 +133,9 @@ def test_a_stream_url_is_read_over_the_network_and_its_end_is_reported(recording
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(Quiet, directory=os.path.dirname(path)))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=os.path.dirname(path))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

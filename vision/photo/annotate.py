@@ -28,8 +28,16 @@ def draw(image: np.ndarray, cards: list[CardReading]) -> np.ndarray:
         (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(2 * scale)))
         y = max(y, th + base + 2)
         cv2.rectangle(out, (x, y - th - base - 2), (x + tw + 4, y), colour, -1)
-        cv2.putText(out, label, (x + 2, y - base), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0),
-                    max(1, int(2 * scale)), cv2.LINE_AA)
+        cv2.putText(
+            out,
+            label,
+            (x + 2, y - base),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            scale,
+            (0, 0, 0),
+            max(1, int(2 * scale)),
+            cv2.LINE_AA,
+        )
     return out
 
 

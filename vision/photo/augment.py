@@ -27,7 +27,7 @@ def disturb(img: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.nd
     if rng.random() < 0.35 * strength:  # glare: a bright soft spot
         cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.15, 0.6) * max(w, h)
         yy, xx = np.ogrid[0:h, 0:w]
-        d = ((xx - cx) ** 2 + (yy - cy) ** 2) / r ** 2
+        d = ((xx - cx) ** 2 + (yy - cy) ** 2) / r**2
         x = x + rng.uniform(60, 200) * np.exp(-d)[..., None]
     if rng.random() < 0.25 * strength:  # a shadow edge across the picture
         a, b = rng.uniform(-1, 1), rng.uniform(-1, 1)

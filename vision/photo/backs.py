@@ -15,7 +15,7 @@ import random
 import cv2
 import numpy as np
 
-from ..faces import H, PX_PER_MM, W
+from ..faces import PX_PER_MM, H, W
 
 _MM = PX_PER_MM
 
@@ -42,7 +42,7 @@ def random_back(rng: random.Random) -> np.ndarray:
     img = np.zeros((H, W, 3), np.uint8)
     img[:] = (rng.randint(225, 250),) * 3
     border = int(rng.choice((0, rng.uniform(2, 7))) * _MM)
-    inner = img[border:H - border, border:W - border]
+    inner = img[border : H - border, border : W - border]
     inner[:] = base
     ih, iw = inner.shape[:2]
     kind = rng.choice(("lattice", "stripes", "checks", "dots", "waves", "plain", "noise"))
@@ -74,13 +74,25 @@ def random_back(rng: random.Random) -> np.ndarray:
         nrng = np.random.default_rng(rng.getrandbits(32))
         blot = cv2.GaussianBlur(nrng.random((ih, iw)).astype(np.float32), (0, 0), rng.uniform(2, 12))
         blot = (blot - blot.min()) / (np.ptp(blot) + 1e-6)
-        inner[:] = (np.array(base, dtype=np.float32) * (1 - blot[..., None]) + np.array(line, dtype=np.float32) * blot[..., None]).astype(np.uint8)
+        inner[:] = (
+            np.array(base, dtype=np.float32) * (1 - blot[..., None])
+            + np.array(line, dtype=np.float32) * blot[..., None]
+        ).astype(np.uint8)
     if rng.random() < 0.5:  # a medallion or frame in the middle
         c = (iw // 2, ih // 2)
         colour = _lighter(base, rng) if rng.random() < 0.5 else (rng.randint(200, 250),) * 3
         if rng.random() < 0.5:
-            cv2.ellipse(inner, c, (int(iw * rng.uniform(0.15, 0.35)), int(ih * rng.uniform(0.12, 0.3))), 0, 0, 360,
-                        colour, rng.choice((-1, int(_MM * 1.2))), cv2.LINE_AA)
+            cv2.ellipse(
+                inner,
+                c,
+                (int(iw * rng.uniform(0.15, 0.35)), int(ih * rng.uniform(0.12, 0.3))),
+                0,
+                0,
+                360,
+                colour,
+                rng.choice((-1, int(_MM * 1.2))),
+                cv2.LINE_AA,
+            )
         else:
             m = int(rng.uniform(2, 6) * _MM)
             cv2.rectangle(inner, (m, m), (iw - m, ih - m), colour, int(_MM * rng.uniform(0.5, 1.5)))

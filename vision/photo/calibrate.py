@@ -74,8 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     scores, right = card_scores(reader, photos)
     xs, ys = platt(np.array(scores), np.array(right, float))
     (args.models / CALIBRATION_FILE).write_text(json.dumps({"score": xs, "confidence": ys}) + "\n")
-    print(f"{len(photos)} validation photos: {len(scores)} cards read, {int(sum(right))} right; "
-          f"map written to {args.models / CALIBRATION_FILE}")
+    print(
+        f"{len(photos)} validation photos: {len(scores)} cards read, {int(sum(right))} right; "
+        f"map written to {args.models / CALIBRATION_FILE}"
+    )
     for s in (0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 0.9999):
         print(f"  raw {s:.3f} -> confidence {np.interp(s, xs, ys):.3f}")
     return 0

@@ -90,8 +90,14 @@ class IndexRead:
 
 
 class Recogniser:
-    def __init__(self, detector: Path, classifier: Path, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-                 calibration: Path | None = None, backs: Path | None = None):
+    def __init__(
+        self,
+        detector: Path,
+        classifier: Path,
+        min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+        calibration: Path | None = None,
+        backs: Path | None = None,
+    ):
         for p in (detector, classifier, backs):
             if p is not None and not p.is_file():
                 raise ModelMissing(f"model file {p} is missing; retrain with: python -m vision.photo.train")
@@ -106,15 +112,24 @@ class Recogniser:
         self.min_confidence = min_confidence
 
     @classmethod
-    def load(cls, models: Path | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-             calibrated: bool = True, backs: bool = True) -> Recogniser:
+    def load(
+        cls,
+        models: Path | None = None,
+        min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+        calibrated: bool = True,
+        backs: bool = True,
+    ) -> Recogniser:
         """The shipped networks (or those in ``models``); ``backs=False`` leaves the
         back detector unloaded, so no time goes on face-down cards nobody wants."""
         models = models or MODELS
         cal, back_file = models / CALIBRATION_FILE, models / BACK_FILE
-        return cls(models / DETECTOR_FILE, models / CLASSIFIER_FILE, min_confidence,
-                   cal if calibrated and cal.is_file() else None,
-                   back_file if backs and back_file.is_file() else None)
+        return cls(
+            models / DETECTOR_FILE,
+            models / CLASSIFIER_FILE,
+            min_confidence,
+            cal if calibrated and cal.is_file() else None,
+            back_file if backs and back_file.is_file() else None,
+        )
 
     def confidence(self, raw: float) -> float:
         """The calibrated confidence of a raw score (the raw score if uncalibrated)."""
@@ -164,13 +179,17 @@ class Recogniser:
             raise VisionError("expected a BGR colour picture (H x W x 3)")
         cards = merge(self.read_indices(image), self.min_confidence, self.confidence)
         named = [c for c in cards if c.card != UNKNOWN]
-        backs = [CardReading(spec.BACK, round(score, 4), outline([box]), 0)
-                 for box, score in self.detect_backs(image) if not any(holds(box, c) for c in named)]
+        backs = [
+            CardReading(spec.BACK, round(score, 4), outline([box]), 0)
+            for box, score in self.detect_backs(image)
+            if not any(holds(box, c) for c in named)
+        ]
         return named + backs + [c for c in cards if c.card == UNKNOWN]
 
 
-def _peaks(net, image: np.ndarray, grid: spec.Grid, threshold: float,
-           most: int) -> list[tuple[tuple[float, float, float, float], float]]:
+def _peaks(
+    net, image: np.ndarray, grid: spec.Grid, threshold: float, most: int
+) -> list[tuple[tuple[float, float, float, float], float]]:
     """The local maxima of a detector's heat map above ``threshold`` (at most
     ``most``, strongest first) as boxes in picture pixels, each with its score;
     a box overlapping a stronger one by NMS_IOU or more is the same thing seen twice."""
@@ -238,8 +257,9 @@ def outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[float
     return tuple((round(float(x), 1), round(float(y), 1)) for x, y in pts)
 
 
-def merge(reads: list[IndexRead], min_confidence: float,
-          confidence: Callable[[float], float] = float) -> list[CardReading]:
+def merge(
+    reads: list[IndexRead], min_confidence: float, confidence: Callable[[float], float] = float
+) -> list[CardReading]:
     """Cards from raw index reads: one card per code (a deck has each card once),
     scored from all its corners by :func:`card_score` and mapped by ``confidence``
     (the calibration); cards below ``min_confidence`` become ``unknown``;

@@ -120,8 +120,11 @@ def out_of_fold(cards, x: np.ndarray, y: np.ndarray, folds: int = FOLDS) -> np.n
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", type=Path, default=MODELS, help=f"the networks' folder (default {MODELS})")
-    ap.add_argument("--reuse", action="store_true",
-                    help=f"fit again on the reads saved by the last run in {CACHE} (after changing the fit only)")
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help=f"fit again on the reads saved by the last run in {CACHE} (after changing the fit only)",
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     started = time.monotonic()
@@ -138,12 +141,28 @@ def main(argv: list[str] | None = None) -> int:
     y = np.array([r for *_, r in cards], float)
     w = fit_card_map(x, y)
     out = args.models / SCENE_CALIBRATION_FILE
-    out.write_text(json.dumps({"w": [round(float(v), 6) for v in w],
-                               "features": ["logit(best corner prob)", "logit(best detection)",
-                                            "another corner's prob (0: none)", "read inverted", "1"],
-                               "photos": len(truths), "cards": len(cards), "right": int(y.sum())}) + "\n")
-    print(f"{len(truths)} photos, {len(cards)} cards read, {int(y.sum())} right; weights {np.round(w, 3).tolist()} "
-          f"written to {out} ({time.monotonic() - started:.0f} s)")
+    out.write_text(
+        json.dumps(
+            {
+                "w": [round(float(v), 6) for v in w],
+                "features": [
+                    "logit(best corner prob)",
+                    "logit(best detection)",
+                    "another corner's prob (0: none)",
+                    "read inverted",
+                    "1",
+                ],
+                "photos": len(truths),
+                "cards": len(cards),
+                "right": int(y.sum()),
+            }
+        )
+        + "\n"
+    )
+    print(
+        f"{len(truths)} photos, {len(cards)} cards read, {int(y.sum())} right; weights {np.round(w, 3).tolist()} "
+        f"written to {out} ({time.monotonic() - started:.0f} s)"
+    )
     thresholds = (0.5, 0.8, 0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99)
     print("on the same photos, out of fold (each photo's cards by a map fitted on the other four fifths):")
     sweep(cards, out_of_fold(cards, x, y), truths, thresholds)

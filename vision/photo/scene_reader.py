@@ -38,8 +38,7 @@ import numpy as np
 
 from ..errors import VisionError
 from . import spec
-from .recognise import (MODELS, UNKNOWN, CardReading, IndexRead, Recogniser, holds, iou, outline,
-                        softmax)
+from .recognise import MODELS, UNKNOWN, CardReading, IndexRead, Recogniser, holds, iou, outline, softmax
 
 SCENE_CALIBRATION_FILE = "scene_calibration.json"
 # The scales the detector sees the picture at, 1.0 being its short side at the
@@ -89,10 +88,18 @@ class Candidate:
 
 
 class SceneReader:
-    def __init__(self, photo: Recogniser, calibration: dict | None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-                 scales: tuple[float, ...] = SCALES, invert: bool = True, min_det: float = MIN_DET,
-                 second_look: tuple[float, float] = SECOND_LOOK, invert_scales: tuple[float, ...] = INVERT_SCALES,
-                 crop_scale: float = 1.0):
+    def __init__(
+        self,
+        photo: Recogniser,
+        calibration: dict | None,
+        min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+        scales: tuple[float, ...] = SCALES,
+        invert: bool = True,
+        min_det: float = MIN_DET,
+        second_look: tuple[float, float] = SECOND_LOOK,
+        invert_scales: tuple[float, ...] = INVERT_SCALES,
+        crop_scale: float = 1.0,
+    ):
         self.photo = photo
         self.calibration = calibration
         self.min_confidence = min_confidence
@@ -104,8 +111,14 @@ class SceneReader:
         self.crop_scale = crop_scale  # crop side / the detected box's (measured: 0.85 and 1.2 read fewer cards)
 
     @classmethod
-    def load(cls, models: Path | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-             calibrated: bool = True, backs: bool = True, **kw) -> SceneReader:
+    def load(
+        cls,
+        models: Path | None = None,
+        min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+        calibrated: bool = True,
+        backs: bool = True,
+        **kw,
+    ) -> SceneReader:
         models = models or MODELS
         photo = Recogniser.load(models, calibrated=False, backs=backs)
         cal_file = models / SCENE_CALIBRATION_FILE
@@ -122,7 +135,10 @@ class SceneReader:
             for s in scales:
                 f = base * s
                 sw, sh = max(32, int(round(w * f / 8)) * 8), max(32, int(round(h * f / 8)) * 8)
-                found += [Candidate(box, score) for box, score in _peaks(self.photo.detector_net, pic, DET_THRESHOLD, (sw, sh))]
+                found += [
+                    Candidate(box, score)
+                    for box, score in _peaks(self.photo.detector_net, pic, DET_THRESHOLD, (sw, sh))
+                ]
         found.sort(key=lambda c: -c.score)
         kept: list[Candidate] = []
         for c in found:
@@ -176,8 +192,9 @@ class SceneReader:
             return max(r.prob for r in reads)
         return float(1 / (1 + np.exp(-np.dot(card_features(reads), self.calibration["w"]))))
 
-    def cards(self, reads: Sequence[IndexRead],
-              min_confidence: float | None = None) -> tuple[list[CardReading], list[CardReading]]:
+    def cards(
+        self, reads: Sequence[IndexRead], min_confidence: float | None = None
+    ) -> tuple[list[CardReading], list[CardReading]]:
         """Cards from index reads, one per code (a deck has each card once): those
         named with at least ``min_confidence``, and the unsure ones as "unknown"."""
         t = self.min_confidence if min_confidence is None else min_confidence
@@ -205,9 +222,11 @@ class SceneReader:
         reads = self.read_indices(image)
         named, unknown = self.cards(reads)
         faces = [r.box for r in reads if r.inverted and r.code not in (spec.NONE, spec.JOKER) and r.prob >= FACE_INDEX]
-        backs = [CardReading(spec.BACK, round(score, 4), outline([box]), 0)
-                 for box, score in self.photo.detect_backs(image)
-                 if not any(holds(box, c) for c in named) and not any(_inside(f, box) for f in faces)]
+        backs = [
+            CardReading(spec.BACK, round(score, 4), outline([box]), 0)
+            for box, score in self.photo.detect_backs(image)
+            if not any(holds(box, c) for c in named) and not any(_inside(f, box) for f in faces)
+        ]
         return named + backs + unknown
 
 
@@ -234,8 +253,13 @@ def card_features(reads: list[IndexRead]) -> list[float]:
     side = max(best.box[2] - best.box[0], best.box[3] - best.box[1])
     cx, cy = (best.box[0] + best.box[2]) / 2, (best.box[1] + best.box[3]) / 2
     other = [r.prob for r in reads if math.hypot((r.box[0] + r.box[2]) / 2 - cx, (r.box[1] + r.box[3]) / 2 - cy) > side]
-    return [_logit(best.prob), _logit(max(r.score for r in reads)), max(other, default=0.0),
-            float(getattr(best, "inverted", False)), 1.0]
+    return [
+        _logit(best.prob),
+        _logit(max(r.score for r in reads)),
+        max(other, default=0.0),
+        float(getattr(best, "inverted", False)),
+        1.0,
+    ]
 
 
 def corners_seen(reads: list[IndexRead]) -> int:
@@ -258,8 +282,9 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _peaks(net, image: np.ndarray, threshold: float,
-           size: tuple[int, int] | None = None) -> list[tuple[tuple[float, float, float, float], float]]:
+def _peaks(
+    net, image: np.ndarray, threshold: float, size: tuple[int, int] | None = None
+) -> list[tuple[tuple[float, float, float, float], float]]:
     """Every local maximum of the index detector's heat map above ``threshold`` as a
     box in ``image`` pixels with its score (no cap: a crowded table has many)."""
     grid = spec.INDEX_GRID

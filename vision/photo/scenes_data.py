@@ -69,6 +69,5 @@ def load_scenes(root: Path | None = None) -> list[ScenePhoto]:
                 truth = frozenset("T" if n == "10" else n.upper() for n in names)
             else:
                 truth = frozenset(card_code(n[:-1], n[-1]) for n in names if n.upper() not in NOT_CARDS)
-            photos.append(ScenePhoto(row["file"], root / "images" / row["file"], subset, truth,
-                                     "BACK" in names))
+            photos.append(ScenePhoto(row["file"], root / "images" / row["file"], subset, truth, "BACK" in names))
     return sorted(photos, key=lambda p: p.file)

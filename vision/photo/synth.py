@@ -20,8 +20,10 @@ import cv2
 import numpy as np
 
 from ..cardcodes import ALL_CODES
+from ..faces import INDEX_BOX, PX_PER_MM, card_back, card_face, card_mask
+from ..faces import H as FACE_H
+from ..faces import W as FACE_W
 from .backs import random_back
-from ..faces import H as FACE_H, INDEX_BOX, PX_PER_MM, W as FACE_W, card_back, card_face, card_mask
 
 SIZE = 640
 BACK_SEEN = 0.6  # a face-down card is one to find when this much of it is in view, uncovered
@@ -151,7 +153,7 @@ def _disturb(img: np.ndarray, rng: random.Random, nrng: np.random.Generator, sev
     img = img * light[..., None] * rng.uniform(1 - 0.3 * sev, 1 + 0.2 * sev)
     if rng.random() < sev:  # a soft glare spot
         cx, cy, r = rng.uniform(0, SIZE), rng.uniform(0, SIZE), rng.uniform(40, 160)
-        d = ((xx * SIZE - cx) ** 2 + (yy * SIZE - cy) ** 2) / r ** 2
+        d = ((xx * SIZE - cx) ** 2 + (yy * SIZE - cy) ** 2) / r**2
         img = img + 120 * sev * np.exp(-d)[..., None]
     if rng.random() < 0.5 * sev:  # a shadow edge
         m = (a * (xx - rng.random()) + b * (yy - rng.random())) > 0

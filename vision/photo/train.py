@@ -34,10 +34,12 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 # Torch weights, to go on training from (build/ is not committed; the ONNX files are).
 CHECKPOINTS = Path(__file__).resolve().parents[2] / "build" / "photo_train"
 NETWORKS = ("detector", "classifier", "backs")
-ONNX_FILES = {"detector": "index_detector.onnx", "classifier": "index_classifier.onnx",
-              "backs": "back_detector.onnx"}
-INPUT = {"detector": (spec.DET_SIZE, spec.DET_SIZE), "classifier": (spec.CLS_SIZE, spec.CLS_SIZE),
-         "backs": (spec.BACK_GRID.size, spec.BACK_GRID.size)}
+ONNX_FILES = {"detector": "index_detector.onnx", "classifier": "index_classifier.onnx", "backs": "back_detector.onnx"}
+INPUT = {
+    "detector": (spec.DET_SIZE, spec.DET_SIZE),
+    "classifier": (spec.CLS_SIZE, spec.CLS_SIZE),
+    "backs": (spec.BACK_GRID.size, spec.BACK_GRID.size),
+}
 # Share of classifier crops first shrunk and blown up again (small, far-off cards).
 LOW_RES_SHARE = 0.25
 # Share of labelled-corner crops turned by any angle (the rest by quarter turns, +-20 degrees).
@@ -56,6 +58,7 @@ def _torch():
 
 
 # ---- data ---------------------------------------------------------------------------
+
 
 def _imread(path: Path) -> np.ndarray:
     image = cv2.imread(str(path))
@@ -100,8 +103,13 @@ def back_sample(img: np.ndarray, boxes, rng: random.Random):
     return det_sample(img, boxes, rng, spec.BACK_GRID, zoom=(0.7, 1.15))
 
 
-def det_sample(img: np.ndarray, boxes, rng: random.Random, grid: spec.Grid = spec.INDEX_GRID,
-               zoom: tuple[float, float] = (0.45, 1.4)):
+def det_sample(
+    img: np.ndarray,
+    boxes,
+    rng: random.Random,
+    grid: spec.Grid = spec.INDEX_GRID,
+    zoom: tuple[float, float] = (0.45, 1.4),
+):
     """A randomly zoomed, shifted, slightly turned and quarter-turned detector input
     with its targets (heat map, log box sides, where the sides count)."""
     size = grid.size
@@ -112,8 +120,9 @@ def det_sample(img: np.ndarray, boxes, rng: random.Random, grid: spec.Grid = spe
     if rng.random() < 0.5:  # a slight turn about the middle; boxes become their turned corners' bounds
         r = cv2.getRotationMatrix2D((size / 2, size / 2), rng.uniform(-15, 15), 1.0)
         m = (r @ np.vstack([m, [0, 0, 1]])).astype(np.float32)
-    x = cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA,
-                       borderMode=rng.choice((cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT)))
+    x = cv2.warpAffine(
+        img, m, (size, size), flags=cv2.INTER_AREA, borderMode=rng.choice((cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT))
+    )
     bs = []
     for _, (x0, y0, x1, y1) in boxes:
         pts = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], dtype=np.float32) @ m.T
@@ -134,7 +143,7 @@ def det_sample(img: np.ndarray, boxes, rng: random.Random, grid: spec.Grid = spe
             continue
         w, h = x1 - x0, y1 - y0
         sigma = max(0.6, min(w, h) / grid.stride / 5)
-        g = np.exp(-((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2) / (2 * sigma ** 2))
+        g = np.exp(-((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2) / (2 * sigma**2))
         heat[0] = np.maximum(heat[0], g)
         ix, iy = int(cx), int(cy)
         heat[0, iy, ix] = 1.0
@@ -174,7 +183,11 @@ def cls_sample(img: np.ndarray, boxes, rng: random.Random, negative: bool):
         cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * side
         label = spec.code_labels(code)
     # Mostly a quarter turn (cards lie upright or across), sometimes any angle.
-    angle = rng.uniform(-180, 180) if rng.random() < ANY_ANGLE_SHARE else rng.choice((0, 90, 180, 270)) + rng.uniform(-20, 20)
+    angle = (
+        rng.uniform(-180, 180)
+        if rng.random() < ANY_ANGLE_SHARE
+        else rng.choice((0, 90, 180, 270)) + rng.uniform(-20, 20)
+    )
     crop = spec.crop_square(img, cx, cy, side, angle)
     return _finish(crop, rng), label
 
@@ -229,6 +242,7 @@ def det_crop_sample(sources, item, rng: random.Random):
 
 # ---- networks -------------------------------------------------------------------------
 
+
 def build_nets(torch):
     nn = torch.nn
 
@@ -243,8 +257,16 @@ def build_nets(torch):
         def __init__(self, stride: int = 8):
             super().__init__()
             sixth = conv(48, 64, 2) if stride == 16 else conv(48, 64, d=2)
-            self.body = nn.Sequential(*conv(3, 16, 2), *conv(16, 32, 2), *conv(32, 32), *conv(32, 48, 2),
-                                      *conv(48, 48), *sixth, *conv(64, 64, d=2), *conv(64, 64, d=4))
+            self.body = nn.Sequential(
+                *conv(3, 16, 2),
+                *conv(16, 32, 2),
+                *conv(32, 32),
+                *conv(32, 48, 2),
+                *conv(48, 48),
+                *sixth,
+                *conv(64, 64, d=2),
+                *conv(64, 64, d=4),
+            )
             self.head = nn.Conv2d(64, 3, 1)  # heat logit, log w, log h
 
         def forward(self, x):
@@ -255,11 +277,22 @@ def build_nets(torch):
             super().__init__()
             # Two convolutions a stage (a small VGG): the strokes that tell a 6
             # from a 5 or a 2 from a 7 are a few pixels wide.
-            self.body = nn.Sequential(*conv(3, 32), *conv(32, 32), nn.MaxPool2d(2),
-                                      *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2),
-                                      *conv(64, 128), *conv(128, 128), nn.MaxPool2d(2),
-                                      *conv(128, 160), nn.AdaptiveAvgPool2d(2),
-                                      nn.Flatten(), nn.Dropout(0.25), nn.Linear(160 * 4, spec.N_OUT))
+            self.body = nn.Sequential(
+                *conv(3, 32),
+                *conv(32, 32),
+                nn.MaxPool2d(2),
+                *conv(32, 64),
+                *conv(64, 64),
+                nn.MaxPool2d(2),
+                *conv(64, 128),
+                *conv(128, 128),
+                nn.MaxPool2d(2),
+                *conv(128, 160),
+                nn.AdaptiveAvgPool2d(2),
+                nn.Flatten(),
+                nn.Dropout(0.25),
+                nn.Linear(160 * 4, spec.N_OUT),
+            )
             # Pooled to 2 x 2, not to one value per channel: whether the suit is
             # below the rank or above it is what tells a 6 from a turned 9.
 
@@ -274,12 +307,13 @@ def _focal(torch, logit, target):
     pos = target.eq(1).float()
     neg = 1 - pos
     pos_loss = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
-    neg_loss = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg).sum()
+    neg_loss = -(torch.log(1 - p) * p**2 * (1 - target) ** 4 * neg).sum()
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
-def train_detector(torch, net, sources, epochs: int, rng: random.Random, log, name: str = "detector",
-                   sample=det_sample) -> None:
+def train_detector(
+    torch, net, sources, epochs: int, rng: random.Random, log, name: str = "detector", sample=det_sample
+) -> None:
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * (len(sources) // 16)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -290,11 +324,10 @@ def train_detector(torch, net, sources, epochs: int, rng: random.Random, log, na
         rng.shuffle(order)
         total = 0.0
         for b in range(len(order) // 16):
-            batch = [sample(*sources[i], rng) for i in order[b * 16:(b + 1) * 16]]
+            batch = [sample(*sources[i], rng) for i in order[b * 16 : (b + 1) * 16]]
             x, heat, size, wm = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
             out = net(x)
-            loss = _focal(torch, out[:, :1], heat) + \
-                (torch.abs(out[:, 1:] - size) * wm).sum() / wm.sum().clamp(min=1)
+            loss = _focal(torch, out[:, :1], heat) + (torch.abs(out[:, 1:] - size) * wm).sum() / wm.sum().clamp(min=1)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -304,9 +337,22 @@ def train_detector(torch, net, sources, epochs: int, rng: random.Random, log, na
         log(f"{name} epoch {epoch + 1}/{epochs}: loss {total / max(1, len(order) // 16):.3f}")
 
 
-def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, per_epoch: int = 4000,
-                     batch: int = 64, det_items=(), glyph_share: float = 0.0, epoch_done=None,
-                     lr: float = 2e-3, n_real: int = 0, real_share: float = 0.0) -> None:
+def train_classifier(
+    torch,
+    net,
+    sources,
+    epochs: int,
+    rng: random.Random,
+    log,
+    per_epoch: int = 4000,
+    batch: int = 64,
+    det_items=(),
+    glyph_share: float = 0.0,
+    epoch_done=None,
+    lr: float = 2e-3,
+    n_real: int = 0,
+    real_share: float = 0.0,
+) -> None:
     f = torch.nn.functional
     nr = len(spec.RANK_OUT)
     steps = per_epoch // batch
@@ -342,7 +388,7 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
         y = torch.tensor(labels)
         total, right = 0.0, 0
         for b in range(steps):
-            xb, yb = x[b * batch:(b + 1) * batch], y[b * batch:(b + 1) * batch]
+            xb, yb = x[b * batch : (b + 1) * batch], y[b * batch : (b + 1) * batch]
             out = net(xb)
             loss = f.cross_entropy(out[:, :nr], yb[:, 0], label_smoothing=0.02)
             if (yb[:, 1] >= 0).any():
@@ -355,8 +401,10 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
             ok = out[:, :nr].argmax(1) == yb[:, 0]
             ok &= (yb[:, 1] < 0) | (out[:, nr:].argmax(1) == yb[:, 1])
             right += int(ok.sum())
-        log(f"classifier epoch {epoch + 1}/{epochs}: loss {total / steps:.3f}, "
-            f"train accuracy {right / (steps * batch):.3f}")
+        log(
+            f"classifier epoch {epoch + 1}/{epochs}: loss {total / steps:.3f}, "
+            f"train accuracy {right / (steps * batch):.3f}"
+        )
         if epoch_done:
             epoch_done()
             net.train()
@@ -364,8 +412,16 @@ def train_classifier(torch, net, sources, epochs: int, rng: random.Random, log, 
 
 def export(torch, net, shape, path: Path) -> None:
     net.eval()
-    torch.onnx.export(net, torch.zeros(*shape), str(path), input_names=["input"], output_names=["output"],
-                      opset_version=13, dynamo=False, dynamic_axes={"input": {0: "n"}, "output": {0: "n"}})
+    torch.onnx.export(
+        net,
+        torch.zeros(*shape),
+        str(path),
+        input_names=["input"],
+        output_names=["output"],
+        opset_version=13,
+        dynamo=False,
+        dynamic_axes={"input": {0: "n"}, "output": {0: "n"}},
+    )
 
 
 def export_ensemble(torch, checkpoints: list[Path], path: Path) -> None:
@@ -396,29 +452,57 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--det-epochs", type=int, default=12)
     ap.add_argument("--cls-epochs", type=int, default=10)
     ap.add_argument("--cls-samples", type=int, default=12000, help="classifier crops per epoch (default 12000)")
-    ap.add_argument("--glyphs", type=float, default=0.2,
-                    help="share of the classifier's crops drawn in other type faces (default 0.2)")
+    ap.add_argument(
+        "--glyphs",
+        type=float,
+        default=0.2,
+        help="share of the classifier's crops drawn in other type faces (default 0.2)",
+    )
     ap.add_argument("--cls-lr", type=float, default=2e-3, help="classifier's peak learning rate (default 2e-3)")
-    ap.add_argument("--cls-disturb", type=float, default=CROP_DISTURB,
-                    help=f"strength of light, blur and noise on classifier crops (default {CROP_DISTURB})")
-    ap.add_argument("--low-res", type=float, default=LOW_RES_SHARE,
-                    help=f"share of classifier crops shrunk and blown up again (default {LOW_RES_SHARE})")
-    ap.add_argument("--any-angle", type=float, default=ANY_ANGLE_SHARE,
-                    help=f"share of labelled-corner crops turned by any angle (default {ANY_ANGLE_SHARE})")
-    ap.add_argument("--real-share", type=float, default=0.6,
-                    help="share of labelled-corner crops taken from the training photos rather than "
-                         "rendered ones (default 0.6; 0: in proportion to their numbers)")
+    ap.add_argument(
+        "--cls-disturb",
+        type=float,
+        default=CROP_DISTURB,
+        help=f"strength of light, blur and noise on classifier crops (default {CROP_DISTURB})",
+    )
+    ap.add_argument(
+        "--low-res",
+        type=float,
+        default=LOW_RES_SHARE,
+        help=f"share of classifier crops shrunk and blown up again (default {LOW_RES_SHARE})",
+    )
+    ap.add_argument(
+        "--any-angle",
+        type=float,
+        default=ANY_ANGLE_SHARE,
+        help=f"share of labelled-corner crops turned by any angle (default {ANY_ANGLE_SHARE})",
+    )
+    ap.add_argument(
+        "--real-share",
+        type=float,
+        default=0.6,
+        help="share of labelled-corner crops taken from the training photos rather than "
+        "rendered ones (default 0.6; 0: in proportion to their numbers)",
+    )
     ap.add_argument("--synth", type=int, default=400, help="rendered photos to add (default 400)")
     ap.add_argument("--back-epochs", type=int, default=30)
     ap.add_argument("--back-synth", type=int, default=900, help="rendered photos for the back detector (default 900)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
-    ap.add_argument("--no-detector-crops", action="store_true",
-                    help="do not also train the classifier on the shipped detector's own finds")
+    ap.add_argument(
+        "--no-detector-crops",
+        action="store_true",
+        help="do not also train the classifier on the shipped detector's own finds",
+    )
     ap.add_argument("--resume", action="store_true", help=f"start from the weights last saved in {CHECKPOINTS}")
-    ap.add_argument("--ensemble", type=Path, nargs="+", metavar="CHECKPOINT",
-                    help="train nothing: write one classifier averaging these classifier checkpoints (.pt)")
+    ap.add_argument(
+        "--ensemble",
+        type=Path,
+        nargs="+",
+        metavar="CHECKPOINT",
+        help="train nothing: write one classifier averaging these classifier checkpoints (.pt)",
+    )
     args = ap.parse_args(argv)
     CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE = args.cls_disturb, args.low_res, args.any_angle
     torch = _torch()
@@ -461,18 +545,40 @@ def main(argv: list[str] | None = None) -> int:
         det_items = []
         if not args.no_detector_crops and (args.out / ONNX_FILES["detector"]).is_file():
             det_items = detector_crops(sources, n_real, args.out)
-            log(f"{len(det_items)} detector finds in the training photos, "
-                f"{sum(c != spec.NONE for _, _, c in det_items)} on a labelled corner")
-        train_classifier(torch, nets["classifier"], sources, args.cls_epochs, random.Random(args.seed + 1), log,
-                         per_epoch=args.cls_samples, det_items=det_items, glyph_share=args.glyphs,
-                         n_real=n_real, real_share=args.real_share,
-                         epoch_done=lambda: save("classifier"), lr=args.cls_lr)
+            log(
+                f"{len(det_items)} detector finds in the training photos, "
+                f"{sum(c != spec.NONE for _, _, c in det_items)} on a labelled corner"
+            )
+        train_classifier(
+            torch,
+            nets["classifier"],
+            sources,
+            args.cls_epochs,
+            random.Random(args.seed + 1),
+            log,
+            per_epoch=args.cls_samples,
+            det_items=det_items,
+            glyph_share=args.glyphs,
+            n_real=n_real,
+            real_share=args.real_share,
+            epoch_done=lambda: save("classifier"),
+            lr=args.cls_lr,
+        )
     if "backs" in todo:
         back_sources = load_back_sources(args.back_synth, args.seed)
-        log(f"back detector: {len(back_sources)} photos, "
-            f"{sum(len(b) for _, b in back_sources)} face-down cards to find")
-        train_detector(torch, nets["backs"], back_sources, args.back_epochs, random.Random(args.seed + 2), log,
-                       name="back detector", sample=back_sample)
+        log(
+            f"back detector: {len(back_sources)} photos, {sum(len(b) for _, b in back_sources)} face-down cards to find"
+        )
+        train_detector(
+            torch,
+            nets["backs"],
+            back_sources,
+            args.back_epochs,
+            random.Random(args.seed + 2),
+            log,
+            name="back detector",
+            sample=back_sample,
+        )
         save("backs")
     log(f"written to {args.out}")
     return 0

@@ -12,11 +12,13 @@ from table_controller.app.commands.textinput import read_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Replay an action script (REPLAY.md) and print, for every deal, the odds before "
-                     "each exchange (Monte Carlo, 95 % Wilson intervals), the double-dummy verdict at "
-                     "the start of the trick play (does the Chicago stand, who takes the last trick) and "
-                     "every card played that changed the result of best play.  The output shows every "
-                     "hand: it is for commentators and the TL, never for a table during play.")
+    p.description = (
+        "Replay an action script (REPLAY.md) and print, for every deal, the odds before "
+        "each exchange (Monte Carlo, 95 % Wilson intervals), the double-dummy verdict at "
+        "the start of the trick play (does the Chicago stand, who takes the last trick) and "
+        "every card played that changed the result of best play.  The output shows every "
+        "hand: it is for commentators and the TL, never for a table during play."
+    )
     p.add_argument("file", help="the action script (.jsonl); '-' reads standard input")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.add_argument("--samples", type=int, default=2000, help="samples per odds estimate (default 2000)")
@@ -41,5 +43,6 @@ def main(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     except BrokenPipeError:  # `analyse ... | head`: the reader has gone
         import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

@@ -22,16 +22,23 @@ from table_controller.rules.cards import FULL_DECK, Card
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
-    r = sub.add_parser("register", help="register a deck (UID -> card)", description="Register a deck: "
-                       "scan each card in order 2S 3S .. AS 2H .. AC, prompted on a port, or from a file of UIDs.")
+    r = sub.add_parser(
+        "register",
+        help="register a deck (UID -> card)",
+        description="Register a deck: "
+        "scan each card in order 2S 3S .. AS 2H .. AC, prompted on a port, or from a file of UIDs.",
+    )
     src = r.add_mutually_exclusive_group(required=True)
     src.add_argument("--port", help="the seat controller's port: put each card on the tray when asked")
     src.add_argument("--uids", metavar="FILE", help="UIDs scanned in order, one per line")
     r.add_argument("--out", required=True, metavar="FILE", help="where to save the deck (JSON)")
     r.add_argument("--name", default="deck", help="the deck's name (printed on alerts)")
     r.add_argument("--puck", metavar="UID", help="the dealer button puck's tag, ignored by sensing")
-    c = sub.add_parser("check", help="check a deck file, and a scan of the physical deck",
-                       description="Check a deck: 52 cards, no duplicates, no unknown UIDs.")
+    c = sub.add_parser(
+        "check",
+        help="check a deck file, and a scan of the physical deck",
+        description="Check a deck: 52 cards, no duplicates, no unknown UIDs.",
+    )
     c.add_argument("file")
     seen = c.add_mutually_exclusive_group()
     seen.add_argument("--port", help="read the deck as it is moved across the tray (Ctrl-C or --seconds ends)")
@@ -53,6 +60,7 @@ def _read_uids(path: str) -> list[str]:
 
 def main(args: argparse.Namespace) -> int:
     from table_controller.deck import Deck, DeckError
+
     try:
         if args.deck_command == "show":
             deck = Deck.load(args.file)
@@ -91,9 +99,9 @@ def main(args: argparse.Namespace) -> int:
 
 async def _register_on_port(port: str, name: str, puck: str | None):
     from firmware_bridge import SeatControllerClient
+    from table_controller.deck import Deck, DeckError
     from table_controller.sensor_events import PadContents
 
-    from table_controller.deck import Deck, DeckError
     pairs: list[tuple[str, Card]] = []
     async with SeatControllerClient(port) as sc:
         for i, card in enumerate(FULL_DECK, 1):

@@ -26,20 +26,37 @@ from dashboard.errors import DashboardError
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8080, help="port on localhost (default 8080)")
-    p.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
-                   help="pause between the bots' actions (default 0.5)")
+    p.add_argument(
+        "--pace", type=float, default=0.5, metavar="SECONDS", help="pause between the bots' actions (default 0.5)"
+    )
     p.add_argument("--seed", type=int, default=None, help="seed of the bots' shuffles and choices")
-    p.add_argument("--broadcast-delay", type=float, default=None, metavar="SECONDS",
-                   help="delay of the broadcast overlay (default: the stored one; 10 s for a new demo)")
-    p.add_argument("--data", type=Path, default=None,
-                   help="keep the table's files here (default: a new temporary folder); "
-                        "run again with the same folder and --direct to continue the table")
-    p.add_argument("--direct", action="store_true",
-                   help="no virtual hardware: the bots enter their actions by hand (fast; tests use it)")
-    p.add_argument("--manual-chicago", action="store_true",
-                   help="with --direct: the bots leave the Chicago question to the Revisor's tablet")
+    p.add_argument(
+        "--broadcast-delay",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="delay of the broadcast overlay (default: the stored one; 10 s for a new demo)",
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="keep the table's files here (default: a new temporary folder); "
+        "run again with the same folder and --direct to continue the table",
+    )
+    p.add_argument(
+        "--direct",
+        action="store_true",
+        help="no virtual hardware: the bots enter their actions by hand (fast; tests use it)",
+    )
+    p.add_argument(
+        "--manual-chicago",
+        action="store_true",
+        help="with --direct: the bots leave the Chicago question to the Revisor's tablet",
+    )
     p.add_argument("--name", default="Demo table", help="the table's name on every view")
     from dashboard.serve_cli import add_event_arguments, add_web_arguments
+
     add_event_arguments(p)
     add_web_arguments(p)
 
@@ -98,8 +115,11 @@ def main(args: argparse.Namespace) -> int:
         return 2
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
     if not args.direct and (data / "table.sqlite").exists():
-        print(f"chicago-table demo: {data} holds a table already; the virtual table starts empty, "
-              "so continue it with --direct or give a new --data folder", file=sys.stderr)
+        print(
+            f"chicago-table demo: {data} holds a table already; the virtual table starts empty, "
+            "so continue it with --direct or give a new --data folder",
+            file=sys.stderr,
+        )
         return 2
     private_files()
     try:
@@ -115,8 +135,8 @@ def main(args: argparse.Namespace) -> int:
 async def _run(args: argparse.Namespace, data: Path) -> None:
     if args.direct:
         from dashboard.table_files import open_table
-        hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0,
-                                 tokens_file=args.tokens)
+
+        hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0, tokens_file=args.tokens)
         await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
         return
     from hardware.firmware.controller import Config
@@ -126,12 +146,21 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
 
     cfg = demo_config(args, data)
     # the firmware's own logic at a quicker pace (as the live loop's own bot tests run it)
-    with VirtualTable(noise=noise_model("rough"), seed=args.seed or 0,
-                      config=Config(confirm_reads=2, gone_ms=60, scan_ms=2)) as table:
-        print(f"{args.name} (data in {data}, configuration {data / 'table.toml'}): bots play on the virtual "
-              f"table on {table.port}, sensed by the live loop, {args.pace:g} s apart.  Ctrl-C stops the demo.")
-        await serve_table(cfg, extra=lambda running: _virtual_bots(running, args), show_tokens=True,
-                          virtual_table=table, default_delay=10.0, web=args)
+    with VirtualTable(
+        noise=noise_model("rough"), seed=args.seed or 0, config=Config(confirm_reads=2, gone_ms=60, scan_ms=2)
+    ) as table:
+        print(
+            f"{args.name} (data in {data}, configuration {data / 'table.toml'}): bots play on the virtual "
+            f"table on {table.port}, sensed by the live loop, {args.pace:g} s apart.  Ctrl-C stops the demo."
+        )
+        await serve_table(
+            cfg,
+            extra=lambda running: _virtual_bots(running, args),
+            show_tokens=True,
+            virtual_table=table,
+            default_delay=10.0,
+            web=args,
+        )
 
 
 def demo_config(args: argparse.Namespace, data: Path):
@@ -143,11 +172,19 @@ def demo_config(args: argparse.Namespace, data: Path):
         TableSection,
         dump_config,
     )
+
     cfg = TableConfig(
         table=TableSection(name=args.name, data=data.resolve(), virtual=True, stuck_after=30.0),
-        dashboard=DashboardSection(host="127.0.0.1", port=args.port, tls_cert=args.certfile, tls_key=args.keyfile,
-                                   broadcast_delay=args.broadcast_delay, event_tokens=args.tokens,
-                                   peers=tuple(args.peer)))
+        dashboard=DashboardSection(
+            host="127.0.0.1",
+            port=args.port,
+            tls_cert=args.certfile,
+            tls_key=args.keyfile,
+            broadcast_delay=args.broadcast_delay,
+            event_tokens=args.tokens,
+            peers=tuple(args.peer),
+        ),
+    )
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
     (data / "table.toml").write_text(dump_config(cfg), encoding="utf-8")
     return cfg
@@ -163,8 +200,11 @@ async def _virtual_bots(running, args: argparse.Namespace) -> None:
         if sc.online:
             break
         await asyncio.sleep(0.02)
-    driver = TableDriver(running.hub.live, VirtualHands(running.virtual, lambda pad: sc.pads.get(pad, frozenset())),
-                         sync_timeout=getattr(args, "sync_timeout", 30.0))
+    driver = TableDriver(
+        running.hub.live,
+        VirtualHands(running.virtual, lambda pad: sc.pads.get(pad, frozenset())),
+        sync_timeout=getattr(args, "sync_timeout", 30.0),
+    )
     try:
         await drive_virtual(running.hub, driver, args.seed, args.pace)
     except DriverStuck as exc:
@@ -183,15 +223,18 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
     from dashboard.serve_cli import print_urls, uvicorn_config
 
     how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
-    print(f"{args.name} (data in {data}): {how}, {args.pace:g} s apart; "
-          f"broadcast delay {hub.delay.delay:g} s.  Open a view:")
+    print(
+        f"{args.name} (data in {data}): {how}, {args.pace:g} s apart; "
+        f"broadcast delay {hub.delay.delay:g} s.  Open a view:"
+    )
     base = f"{'https' if args.certfile else 'http'}://localhost:{args.port}"
     print_urls(base, tokens)  # a demo shows its tokens: nothing of value behind them
     if args.peer:
         print(f"  hall       {base}/hall?token={tokens.token('tl')} ({len(args.peer) + 1} tables)")
     print("Ctrl-C stops the demo.", flush=True)
-    server = uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=args.settings), args, "127.0.0.1",
-                                           args.port))
+    server = uvicorn.Server(
+        uvicorn_config(create_app(hub, tokens, settings=args.settings), args, "127.0.0.1", args.port)
+    )
     task = asyncio.create_task(bots)
 
     def done(t: asyncio.Task) -> None:

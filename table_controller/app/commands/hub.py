@@ -1,13 +1,13 @@
 """``chicago-table hub``: run a tournament over several tables (issue 20).
 
-    $ chicago-table hub create sm2026.hub --event sm2026 --name "SM i Chicago 2026"
-    $ chicago-table hub register sm2026.hub --csv players.csv      # name,club per line
-    $ chicago-table hub draw sm2026.hub                            # heat 1: tables and seats (r7)
-    $ chicago-table hub serve sm2026.hub --broker 127.0.0.1:1883   # take the tables' logs
-    $ chicago-table hub publish --db table.sqlite --table h1-t3 --event sm2026 --broker HOST:1883
-    $ chicago-table hub standings sm2026.hub
-    $ chicago-table hub advance sm2026.hub                         # the next heat (r7)
-    $ chicago-table hub export sm2026.hub --csv results.csv --pdf results.pdf
+$ chicago-table hub create sm2026.hub --event sm2026 --name "SM i Chicago 2026"
+$ chicago-table hub register sm2026.hub --csv players.csv      # name,club per line
+$ chicago-table hub draw sm2026.hub                            # heat 1: tables and seats (r7)
+$ chicago-table hub serve sm2026.hub --broker 127.0.0.1:1883   # take the tables' logs
+$ chicago-table hub publish --db table.sqlite --table h1-t3 --event sm2026 --broker HOST:1883
+$ chicago-table hub standings sm2026.hub
+$ chicago-table hub advance sm2026.hub                         # the next heat (r7)
+$ chicago-table hub export sm2026.hub --csv results.csv --pdf results.pdf
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ from table_controller.tournament.hubstore import HubError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Keep a tournament: players, heats, seat draws, the tables' logs (over an MQTT broker) "
-                     "and live standings.  Topics and payloads: table_controller/tournament/TOPICS.md.")
+    p.description = (
+        "Keep a tournament: players, heats, seat draws, the tables' logs (over an MQTT broker) "
+        "and live standings.  Topics and payloads: table_controller/tournament/TOPICS.md."
+    )
     sub = p.add_subparsers(dest="hub_command", metavar="ACTION")
     c = sub.add_parser("create", help="a new hub file for one event")
     c.add_argument("hub", help="the hub's SQLite file (new)")
@@ -83,8 +85,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     pw.add_argument("hub")
     pw.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the hall's network)")
     pw.add_argument("--port", type=int, default=8090)
-    pw.add_argument("--tokens", metavar="FILE", help="the event's tokens.json (as the dashboards'): adds the TL's "
-                    "event screen at /tl?token=TL")
+    pw.add_argument(
+        "--tokens",
+        metavar="FILE",
+        help="the event's tokens.json (as the dashboards'): adds the TL's event screen at /tl?token=TL",
+    )
     p.set_defaults(_hub_parser=p)
 
 
@@ -108,10 +113,22 @@ def main(args: argparse.Namespace) -> int:
         args._hub_parser.print_help()
         return 2
     try:
-        return {"create": _create, "register": _register, "draw": _draw, "advance": _advance,
-                "standings": _standings, "export": _export, "serve": _serve, "publish": _publish,
-                "keygen": _keygen, "key": _key, "witness": _witness, "web": _web,
-                "dashboard": _dashboard, "feature": _feature}[cmd](args)
+        return {
+            "create": _create,
+            "register": _register,
+            "draw": _draw,
+            "advance": _advance,
+            "standings": _standings,
+            "export": _export,
+            "serve": _serve,
+            "publish": _publish,
+            "keygen": _keygen,
+            "key": _key,
+            "witness": _witness,
+            "web": _web,
+            "dashboard": _dashboard,
+            "feature": _feature,
+        }[cmd](args)
     except (HubError, ValueError, OSError) as exc:
         print(f"chicago-table hub {cmd}: {exc}", file=sys.stderr)
         return 2
@@ -209,13 +226,22 @@ def _standings(args) -> int:
     for heat in doc["heats"]:
         print(f"heat {heat['heat']}" + (": complete" if heat["complete"] else ""))
         for t in heat["tables"]:
-            state = "finished" if t["finished"] else (f"game {t['current']['game']}, deal {t['current']['deal']}, "
-                                                      f"{t['current']['phase']}" if t["started"] else "not started")
+            state = (
+                "finished"
+                if t["finished"]
+                else (
+                    f"game {t['current']['game']}, deal {t['current']['deal']}, {t['current']['phase']}"
+                    if t["started"]
+                    else "not started"
+                )
+            )
             print(f"  {t['table']} ({t['records']} records): {state}")
             for s in t.get("standings", []):
                 mark = " *" if s["player"] in t.get("advancing", []) else ""
-                print(f"    {s['rank']}. {s['player']}: {s['placement_points']} p, {s['score_total']} poäng, "
-                      f"{s['won_chicagos']} Chicago{mark}")
+                print(
+                    f"    {s['rank']}. {s['player']}: {s['placement_points']} p, {s['score_total']} poäng, "
+                    f"{s['won_chicagos']} Chicago{mark}"
+                )
             for problem in t["problems"]:
                 print(f"    problem: {problem}")
         for sp in heat["särspel"]:
@@ -287,8 +313,18 @@ def _publish(args) -> int:
     user, password = _login(args)
     if args.batch < 1 or args.stall <= 0:
         raise HubError("--batch must be at least 1 and --stall above 0")
-    pub = TablePublisher(args.db, table=args.table, event=args.event, host=host, port=port,
-                         batch=args.batch, stall=args.stall, key=args.key, username=user, password=password)
+    pub = TablePublisher(
+        args.db,
+        table=args.table,
+        event=args.event,
+        host=host,
+        port=port,
+        batch=args.batch,
+        stall=args.stall,
+        key=args.key,
+        username=user,
+        password=password,
+    )
     print(f"publishing {args.db} as {args.table} through {host}:{port}", file=sys.stderr, flush=True)
     return _run_until_signal(pub.run)
 
@@ -351,10 +387,17 @@ def _web(args) -> int:
     print(f"standings of {args.hub} on http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     if tl:
         print(f"the TL's event screen: http://{args.host}:{args.port}/tl?token={tl}", file=sys.stderr, flush=True)
-        print(f"the featured table for OBS: http://{args.host}:{args.port}/broadcast?token={broadcast}",
-              file=sys.stderr, flush=True)
-    uvicorn.run(create_app(args.hub, tl_token=tl, broadcast_token=broadcast), host=args.host, port=args.port,
-                log_level="warning")
+        print(
+            f"the featured table for OBS: http://{args.host}:{args.port}/broadcast?token={broadcast}",
+            file=sys.stderr,
+            flush=True,
+        )
+    uvicorn.run(
+        create_app(args.hub, tl_token=tl, broadcast_token=broadcast),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+    )
     return 0
 
 
@@ -371,6 +414,8 @@ def _feature(args) -> int:
             raise HubError(f"table {args.table!r} is not drawn")
         hub.set_meta(featured=args.table)
         url = hub.dashboards().get(args.table)
-    print(f"the broadcast follows {args.table}" + ("" if url else
-          f" (no dashboard known for it yet: 'chicago-table hub dashboard HUB {args.table} URL')"))
+    print(
+        f"the broadcast follows {args.table}"
+        + ("" if url else f" (no dashboard known for it yet: 'chicago-table hub dashboard HUB {args.table} URL')")
+    )
     return 0

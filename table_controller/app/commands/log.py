@@ -1,10 +1,10 @@
 """``chicago-table log``: check, export and import a table's event log (issue 6).
 
-    $ chicago-table log check table7.sqlite
-    $ chicago-table log check table7.sqlite --salvage table7-saved.sqlite
-    $ chicago-table log export table7.sqlite -o table7.jsonl
-    $ chicago-table log import table7.jsonl --db table7-copy.sqlite
-    $ chicago-table log replay-sensors table7.sqlite --json
+$ chicago-table log check table7.sqlite
+$ chicago-table log check table7.sqlite --salvage table7-saved.sqlite
+$ chicago-table log export table7.sqlite -o table7.jsonl
+$ chicago-table log import table7.jsonl --db table7-copy.sqlite
+$ chicago-table log replay-sensors table7.sqlite --json
 """
 
 from __future__ import annotations
@@ -18,47 +18,66 @@ from table_controller.store.errors import StoreError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Inspect a table's event log (one SQLite file per table).  'check' opens it "
-                     "read-only, checks its integrity, rebuilds the table from it and reports; "
-                     "'export' writes it as JSONL (an action script that 'chicago-table replay' "
-                     "runs as is, with every other record in '#' comment lines); 'import' turns "
-                     "such an export (or a plain action script) into a new table file.")
+    p.description = (
+        "Inspect a table's event log (one SQLite file per table).  'check' opens it "
+        "read-only, checks its integrity, rebuilds the table from it and reports; "
+        "'export' writes it as JSONL (an action script that 'chicago-table replay' "
+        "runs as is, with every other record in '#' comment lines); 'import' turns "
+        "such an export (or a plain action script) into a new table file."
+    )
     sub = p.add_subparsers(dest="log_command", metavar="ACTION")
-    c = sub.add_parser("check", help="check a log's integrity, rebuild the table and report",
-                       description="Check a table's log: SQLite integrity, schema, the record chain "
-                       "(no gap, no changed record), that every action is stored with exactly its "
-                       "events, and that replaying the actions gives the stored state.  Exit status "
-                       "0: sound; 1: problems found; 2: the file cannot be read.")
+    c = sub.add_parser(
+        "check",
+        help="check a log's integrity, rebuild the table and report",
+        description="Check a table's log: SQLite integrity, schema, the record chain "
+        "(no gap, no changed record), that every action is stored with exactly its "
+        "events, and that replaying the actions gives the stored state.  Exit status "
+        "0: sound; 1: problems found; 2: the file cannot be read.",
+    )
     c.add_argument("file", help="the table's log (.sqlite)")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
-    c.add_argument("--salvage", metavar="OUT",
-                   help="copy the longest sound beginning of the history into the NEW file OUT "
-                   "and list exactly what was lost")
-    e = sub.add_parser("export", help="write the log as JSONL (a replayable action script)",
-                       description="Write the whole log as JSONL: accepted actions as plain lines "
-                       "(so 'chicago-table replay' accepts the export as is), events, sensor "
-                       "records, alerts, audit, clock snapshots and rejected actions as "
-                       "'# KIND {...}' comment lines.")
+    c.add_argument(
+        "--salvage",
+        metavar="OUT",
+        help="copy the longest sound beginning of the history into the NEW file OUT and list exactly what was lost",
+    )
+    e = sub.add_parser(
+        "export",
+        help="write the log as JSONL (a replayable action script)",
+        description="Write the whole log as JSONL: accepted actions as plain lines "
+        "(so 'chicago-table replay' accepts the export as is), events, sensor "
+        "records, alerts, audit, clock snapshots and rejected actions as "
+        "'# KIND {...}' comment lines.",
+    )
     e.add_argument("file", help="the table's log (.sqlite)")
     e.add_argument("-o", "--output", help="write to this file instead of standard output")
-    i = sub.add_parser("import", help="make a new table file from an export",
-                       description="Import an export (or a plain action script) into a NEW table "
-                       "file.  The actions are re-applied and must cause exactly the exported "
-                       "events; nothing is written unless all of it checks out.")
+    i = sub.add_parser(
+        "import",
+        help="make a new table file from an export",
+        description="Import an export (or a plain action script) into a NEW table "
+        "file.  The actions are re-applied and must cause exactly the exported "
+        "events; nothing is written unless all of it checks out.",
+    )
     i.add_argument("export", help="the export (.jsonl); '-' reads standard input")
     i.add_argument("--db", required=True, metavar="NEWFILE", help="the new table file to write")
-    r = sub.add_parser("replay-sensors", help="replay the raw sensor records through sensing",
-                       description="Feed the log's raw sensor records through a fresh sensing machine "
-                       "and rules engine (actions entered by hand and corrections are taken from the log, "
-                       "sensed actions must come out of sensing again) and compare with the stored game. "
-                       "Exit status 0: the same game; 1: it differs; 2: the file cannot be read.")
+    r = sub.add_parser(
+        "replay-sensors",
+        help="replay the raw sensor records through sensing",
+        description="Feed the log's raw sensor records through a fresh sensing machine "
+        "and rules engine (actions entered by hand and corrections are taken from the log, "
+        "sensed actions must come out of sensing again) and compare with the stored game. "
+        "Exit status 0: the same game; 1: it differs; 2: the file cannot be read.",
+    )
     r.add_argument("file", help="the table's log (.sqlite)")
     r.add_argument("--json", action="store_true", help="print the replayed game's JSON document")
-    v = sub.add_parser("verify", help="prove the log whole and unaltered against the hub's witness",
-                       description="Compare the log with the tournament hub's witness (an export from 'chicago-table "
-                       "hub witness', the hub's file, or the hub's web server): every record's digest and the table's signed heads. "
-                       "Names the first record that is altered or missing; a copy behind the witness (without "
-                       "its -wal) fails. Exit status 0: whole and unaltered; 1: not; 2: cannot be read.")
+    v = sub.add_parser(
+        "verify",
+        help="prove the log whole and unaltered against the hub's witness",
+        description="Compare the log with the tournament hub's witness (an export from 'chicago-table "
+        "hub witness', the hub's file, or the hub's web server): every record's digest and the table's signed heads. "
+        "Names the first record that is altered or missing; a copy behind the witness (without "
+        "its -wal) fails. Exit status 0: whole and unaltered; 1: not; 2: cannot be read.",
+    )
     v.add_argument("file", help="the table's log (.sqlite)")
     src = v.add_mutually_exclusive_group(required=True)
     src.add_argument("--witness", metavar="FILE", help="the witness export (.json) or the hub file")
@@ -74,8 +93,13 @@ def main(args: argparse.Namespace) -> int:
         args._log_parser.print_help()
         return 2
     try:
-        return {"check": _check, "export": _export, "import": _import,
-                "replay-sensors": _replay_sensors, "verify": _verify}[cmd](args)
+        return {
+            "check": _check,
+            "export": _export,
+            "import": _import,
+            "replay-sensors": _replay_sensors,
+            "verify": _verify,
+        }[cmd](args)
     except StoreError as exc:
         print(f"chicago-table log {cmd}: {exc}", file=sys.stderr)
         return 2
@@ -114,8 +138,10 @@ def _print_report(report) -> None:
     s = report.summary
     if s.get("ruleset"):
         print(f"  table: {s['ruleset']}, players {', '.join(s['players'])}; {s['events']} events")
-        print(f"  now: game {s['game']}, deal {s['deal']}, phase {s['phase']}"
-              + (f", waiting for {', '.join(s['to_act'])}" if s["to_act"] else ""))
+        print(
+            f"  now: game {s['game']}, deal {s['deal']}, phase {s['phase']}"
+            + (f", waiting for {', '.join(s['to_act'])}" if s["to_act"] else "")
+        )
         if s["scores"]:
             print("  scores: " + ", ".join(f"{p} {v}" for p, v in s["scores"].items()))
     if "clocks" in s:
@@ -151,9 +177,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from table_controller.store.transfer import import_export
-
     from table_controller.app.commands.textinput import read_lines
+    from table_controller.store.transfer import import_export
 
     lines = read_lines(args.export, "log import")
     if lines is None:
@@ -162,8 +187,7 @@ def _import(args: argparse.Namespace) -> int:
     n = import_export(lines, args.db, rejected)
     for line, reason in rejected:  # as `replay` lists them (issue 13)
         print(f"line {line}: rejected: {reason}", file=sys.stderr)
-    print(f"imported {n} records into {args.db}" + (f", {len(rejected)} rejected" if rejected else ""),
-          file=sys.stderr)
+    print(f"imported {n} records into {args.db}" + (f", {len(rejected)} rejected" if rejected else ""), file=sys.stderr)
     return 0
 
 
@@ -180,8 +204,11 @@ def _replay_sensors(args: argparse.Namespace) -> int:
         return 2
     same = doc == replay_document(resume(args.file)[0])
     sensed = sum(1 for s, _ in replay.accepted if s == "sensing")
-    print(f"{replay.observations} observations; {len(replay.accepted)} actions ({sensed} sensed); "
-          f"{'the same game as stored' if same else 'DIFFERS from the stored game'}", file=sys.stderr)
+    print(
+        f"{replay.observations} observations; {len(replay.accepted)} actions ({sensed} sensed); "
+        f"{'the same game as stored' if same else 'DIFFERS from the stored game'}",
+        file=sys.stderr,
+    )
     if args.json:
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
@@ -202,8 +229,10 @@ def _verify(args: argparse.Namespace) -> int:
         json.dump(verdict.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     else:
-        print(f"{verdict.path} (table {verdict.table}): {'WHOLE AND UNALTERED' if verdict.ok else 'NOT AS WITNESSED'}; "
-              f"{verdict.records} records, {verdict.witnessed} witnessed")
+        print(
+            f"{verdict.path} (table {verdict.table}): {'WHOLE AND UNALTERED' if verdict.ok else 'NOT AS WITNESSED'}; "
+            f"{verdict.records} records, {verdict.witnessed} witnessed"
+        )
         for line in verdict.problems:
             print(f"  problem: {line}")
         for line in verdict.notes:

@@ -6,16 +6,18 @@ import argparse
 import json
 import sys
 
+from table_controller.app.commands.textinput import read_lines
 from table_controller.rules.replay import replay_lines
 from table_controller.scoresheet_text import render_text
-from table_controller.app.commands.textinput import read_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Replay an action script (one JSON action per line; blank lines and lines "
-                     "starting with # are skipped) and print each game's protocol, or with --json "
-                     "the replay document of REPLAY.md.  Rejected lines are listed with their "
-                     "line number and the rule; the replay goes on after them.")
+    p.description = (
+        "Replay an action script (one JSON action per line; blank lines and lines "
+        "starting with # are skipped) and print each game's protocol, or with --json "
+        "the replay document of REPLAY.md.  Rejected lines are listed with their "
+        "line number and the rule; the replay goes on after them."
+    )
     p.add_argument("file", help="the action script (.jsonl); '-' reads standard input")
     p.add_argument("--json", action="store_true", help="print the replay document as JSON")
     p.add_argument("--strict", action="store_true", help="stop at the first rejected line, exit status 1")
@@ -35,6 +37,7 @@ def main(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     except BrokenPipeError:  # `replay ... | head`: the reader has gone; that is fine
         import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if args.strict and doc["rejected"]:
         r = doc["rejected"][0]

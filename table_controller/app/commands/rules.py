@@ -10,13 +10,15 @@ from dataclasses import asdict
 from rich.console import Console
 from rich.table import Table
 
-from table_controller.rules.rulesets import RULESETS, ruleset
 from table_controller.rules.errors import RulesetError
+from table_controller.rules.rulesets import RULESETS, ruleset
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Show a ruleset's parameters and rule options (RULES.md §13), or with --diff "
-                     f"what differs between two.  Rulesets: {', '.join(RULESETS)}.")
+    p.description = (
+        "Show a ruleset's parameters and rule options (RULES.md §13), or with --diff "
+        f"what differs between two.  Rulesets: {', '.join(RULESETS)}."
+    )
     p.add_argument("ruleset", nargs="?", default="sm2025", help="the ruleset to show (default sm2025)")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="show only the parameters where A and B differ")
     p.add_argument("--json", action="store_true", help="print the parameters as JSON")

@@ -32,53 +32,104 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", metavar="FILE", help="the table's configuration (TOML, app/config.py): "
-                   "runs the whole table as one service with its dashboard; the flags below override it")
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the table's configuration (TOML, app/config.py): "
+        "runs the whole table as one service with its dashboard; the flags below override it",
+    )
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--port", metavar="PORT", help="[seat_controller] port: the seat controller's serial port "
-                       "(path or pyserial URL)")
-    where.add_argument("--virtual", action="store_true", default=None,
-                       help="[table] virtual: use the virtual table instead of hardware")
-    p.add_argument("--deck", metavar="FILE", help="[seat_controller] deck: the registered deck "
-                   "(chicago-table deck register); the virtual table has its own")
+    where.add_argument(
+        "--port",
+        metavar="PORT",
+        help="[seat_controller] port: the seat controller's serial port (path or pyserial URL)",
+    )
+    where.add_argument(
+        "--virtual",
+        action="store_true",
+        default=None,
+        help="[table] virtual: use the virtual table instead of hardware",
+    )
+    p.add_argument(
+        "--deck",
+        metavar="FILE",
+        help="[seat_controller] deck: the registered deck (chicago-table deck register); the virtual table has its own",
+    )
     svc = p.add_argument_group("the table as a service (with --config or --data)")
     svc.add_argument("--name", help="[table] name: the table's name on every view")
-    svc.add_argument("--data", metavar="DIR", help="[table] data: the folder of the event log, broadcast "
-                     "queue, audit trail and tokens")
-    svc.add_argument("--stuck-after", type=float, metavar="SECONDS", help="[table] stuck_after: alert the TL "
-                     "when someone must act and nothing happens this long (default 120)")
-    svc.add_argument("--camera", metavar="SOURCE", help="[camera] source: the overhead camera (device number, "
-                     "file or URL)")
+    svc.add_argument(
+        "--data",
+        metavar="DIR",
+        help="[table] data: the folder of the event log, broadcast queue, audit trail and tokens",
+    )
+    svc.add_argument(
+        "--stuck-after",
+        type=float,
+        metavar="SECONDS",
+        help="[table] stuck_after: alert the TL when someone must act and nothing happens this long (default 120)",
+    )
+    svc.add_argument(
+        "--camera", metavar="SOURCE", help="[camera] source: the overhead camera (device number, file or URL)"
+    )
     svc.add_argument("--calibration", metavar="FILE", help="[camera] calibration: the camera's calibration file")
     svc.add_argument("--host", help="[dashboard] host: address to listen on (default 127.0.0.1)")
     svc.add_argument("--dashboard-port", type=int, metavar="N", help="[dashboard] port (default 8080)")
     svc.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
     svc.add_argument("--tls-key", metavar="PEM", help="[dashboard] tls_key: the certificate's private key")
     svc.add_argument("--broadcast-delay", type=float, metavar="SECONDS", help="[dashboard] broadcast_delay")
-    svc.add_argument("--event-tokens", metavar="FILE", help="[dashboard] event_tokens: the event's role tokens, "
-                     "shared by its tables (default tokens.json in the data folder)")
-    svc.add_argument("--peer", action="append", metavar="URL", help="[dashboard] peers: another table's "
-                     "dashboard on the TL's hall page; repeat for every table")
+    svc.add_argument(
+        "--event-tokens",
+        metavar="FILE",
+        help="[dashboard] event_tokens: the event's role tokens, "
+        "shared by its tables (default tokens.json in the data folder)",
+    )
+    svc.add_argument(
+        "--peer",
+        action="append",
+        metavar="URL",
+        help="[dashboard] peers: another table's dashboard on the TL's hall page; repeat for every table",
+    )
     svc.add_argument("--show-tokens", action="store_true", help="print the views' URLs with their tokens")
     p.add_argument("--db", metavar="FILE", help="the table's event log (SQLite); default: kept in memory only")
-    p.add_argument("--bots", action="store_true", help="(virtual) bot players play the table, moving cards "
-                   "on the virtual table")
+    p.add_argument(
+        "--bots", action="store_true", help="(virtual) bot players play the table, moving cards on the virtual table"
+    )
     p.add_argument("--until-done", action="store_true", help="(with --bots) play until the table is over, then stop")
-    p.add_argument("--max-actions", type=int, default=100_000, metavar="N",
-                   help="(with --bots) stop after N actions (default: no practical limit)")
+    p.add_argument(
+        "--max-actions",
+        type=int,
+        default=100_000,
+        metavar="N",
+        help="(with --bots) stop after N actions (default: no practical limit)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the bots and of the virtual table's noise")
-    p.add_argument("--noise", choices=("default", "mild", "clean", "rough"), default="default",
-                   help="(virtual) the readers' noise model: default is mild (a card now and then missed "
-                   "in a scan, the odd empty scan, stacks read 3 cards at a time); clean; or rough "
-                   "(more flicker, 2-card stacks, lost and corrupt bytes)")
-    p.add_argument("--reader", choices=("mfrc522", "pn5180"), default="mfrc522",
-                   help="(virtual) the reader under every pad: mfrc522 reads a stack a few cards per "
-                   "scan, pn5180 (ISO 15693) reads it whole (hardware/README.md)")
-    p.add_argument("--ruleset", default=None, help="[table] ruleset (with --bots: the bots' table): sm2025, "
-                   "sm2019, shootout, classic")
+    p.add_argument(
+        "--noise",
+        choices=("default", "mild", "clean", "rough"),
+        default="default",
+        help="(virtual) the readers' noise model: default is mild (a card now and then missed "
+        "in a scan, the odd empty scan, stacks read 3 cards at a time); clean; or rough "
+        "(more flicker, 2-card stacks, lost and corrupt bytes)",
+    )
+    p.add_argument(
+        "--reader",
+        choices=("mfrc522", "pn5180"),
+        default="mfrc522",
+        help="(virtual) the reader under every pad: mfrc522 reads a stack a few cards per "
+        "scan, pn5180 (ISO 15693) reads it whole (hardware/README.md)",
+    )
+    p.add_argument(
+        "--ruleset",
+        default=None,
+        help="[table] ruleset (with --bots: the bots' table): sm2025, sm2019, shootout, classic",
+    )
     p.add_argument("--players", default="Anna,Bo,Cilla,Dan", help="(with --bots) names, comma separated")
-    p.add_argument("--fast", action="store_true", help="(with --virtual --bots) simulated time: the table's "
-                   "minutes in seconds, byte-identical output for a given --seed")
+    p.add_argument(
+        "--fast",
+        action="store_true",
+        help="(with --virtual --bots) simulated time: the table's "
+        "minutes in seconds, byte-identical output for a given --seed",
+    )
     p.add_argument("--json", action="store_true", help="print the replay JSON document at the end")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -91,6 +142,7 @@ def _fail(msg: str) -> int:
 def overrides(args: argparse.Namespace) -> dict[tuple[str, str], object]:
     """(section, key) -> value of every config flag given (``app.config.FLAGS``)."""
     from ..config import FLAGS
+
     out: dict[tuple[str, str], object] = {}
     for key, flag in FLAGS.items():
         value = getattr(args, flag.lstrip("-").replace("-", "_"), None)
@@ -108,8 +160,10 @@ def _service(args: argparse.Namespace) -> int:
 
     for flag in ("bots", "until_done", "fast", "json"):
         if getattr(args, flag):
-            return _fail(f"--{flag.replace('_', '-')} is for the bots' table without --config "
-                         "(a table with bots and a dashboard: chicago-table demo)")
+            return _fail(
+                f"--{flag.replace('_', '-')} is for the bots' table without --config "
+                "(a table with bots and a dashboard: chicago-table demo)"
+            )
     if args.db:
         return _fail("--db: the service keeps its log in the data folder ([table] data, --data)")
     try:
@@ -131,8 +185,23 @@ def main(args: argparse.Namespace) -> int:
         return _service(args)
     if not args.port and not args.virtual:
         return _fail("say where the table is: --config FILE, --port PORT or --virtual")
-    svc_only = [f for f in ("name", "stuck_after", "camera", "calibration", "host", "dashboard_port", "tls_cert",
-                            "tls_key", "broadcast_delay", "event_tokens", "peer") if getattr(args, f) not in (None, [])]
+    svc_only = [
+        f
+        for f in (
+            "name",
+            "stuck_after",
+            "camera",
+            "calibration",
+            "host",
+            "dashboard_port",
+            "tls_cert",
+            "tls_key",
+            "broadcast_delay",
+            "event_tokens",
+            "peer",
+        )
+        if getattr(args, f) not in (None, [])
+    ]
     if svc_only:
         return _fail(f"--{svc_only[0].replace('_', '-')} is for the table as a service: add --config or --data")
     args.ruleset = args.ruleset or "sm2025"
@@ -148,6 +217,7 @@ def main(args: argparse.Namespace) -> int:
     log: MemoryLog | RecorderLog = MemoryLog()
     if args.db:
         from table_controller.store import StoreError
+
         try:
             log, _ = RecorderLog.open(args.db)
         except (StoreError, OSError) as exc:
@@ -173,15 +243,28 @@ def _bots(args, log, players, replay_document) -> int:
             return
         cur = shadow.state
         g = cur.game
-        print(f"\r{n} actions, game {g.number if g else 0}, deal {len(g.deals) if g else 0}, {shadow.phase}   ",
-              end="", file=sys.stderr, flush=True)
+        print(
+            f"\r{n} actions, game {g.number if g else 0}, deal {len(g.deals) if g else 0}, {shadow.phase}   ",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
 
     try:
-        table = bots_on_virtual_table(args.seed, log, args.noise, players, args.ruleset, progress=progress,
-                                      max_actions=args.max_actions if not args.until_done else 100_000,
-                                      fast=args.fast, reader=args.reader)
+        table = bots_on_virtual_table(
+            args.seed,
+            log,
+            args.noise,
+            players,
+            args.ruleset,
+            progress=progress,
+            max_actions=args.max_actions if not args.until_done else 100_000,
+            fast=args.fast,
+            reader=args.reader,
+        )
         if args.fast:
             from hardware.virtual.simtime import run_simulated
+
             live, shadow, driver = run_simulated(table)
         else:
             live, shadow, driver = asyncio.run(table)
@@ -191,8 +274,11 @@ def _bots(args, log, players, replay_document) -> int:
     except KeyboardInterrupt:
         return 130
     if not args.quiet:
-        print(f"\r{len(driver.played)} actions; {len(live.sensing.alerts.raised)} alert(s); "
-              f"{driver.represses} button press(es) repeated; phase {live.engine.phase}   ", file=sys.stderr)
+        print(
+            f"\r{len(driver.played)} actions; {len(live.sensing.alerts.raised)} alert(s); "
+            f"{driver.represses} button press(es) repeated; phase {live.engine.phase}   ",
+            file=sys.stderr,
+        )
     if args.json:
         json.dump(replay_document(live.engine), sys.stdout, indent=1)
         print()
@@ -219,11 +305,13 @@ def _serve(args, log) -> int:
 
     async def run() -> None:
         from firmware_bridge import SeatControllerClient
+
         table = None
         port = args.port
         if args.virtual:
             from hardware.virtual import VirtualTable
             from table_controller.sim.virtual import noise_model
+
             table = VirtualTable(noise=noise_model(args.noise), seed=args.seed)
             port = table.port
             print(f"virtual table on {port}", file=sys.stderr)

@@ -6,11 +6,10 @@
 
 import json
 
-import machine
-import neopixel
-
 import hal_pico
+import machine
 import mfrc522_sim
+import neopixel
 import pn5180_chip as pn5180_sim
 from controller import Config, _word
 
@@ -39,8 +38,13 @@ class Pn5180Device:
 
 def main(config_path, cards, tags):
     with open(config_path, "w") as f:
-        json.dump({"readers": {"seat2": "pn5180", "seat4": "nfc9", "tray": "pn5180"},
-                   "config": {"gone_ms": 900, "scan_ms": "fast", "no_such_field": 3}}, f)
+        json.dump(
+            {
+                "readers": {"seat2": "pn5180", "seat4": "nfc9", "tray": "pn5180"},
+                "config": {"gone_ms": 900, "scan_ms": "fast", "no_such_field": 3},
+            },
+            f,
+        )
     kinds, overrides = hal_pico.board_config(config_path)
     print("kinds " + " ".join(p + "=" + kinds[p] for p in sorted(kinds)))
     print("overrides " + " ".join(k + "=" + str(overrides[k]) for k in sorted(overrides)))
@@ -62,8 +66,13 @@ def main(config_path, cards, tags):
         machine.BUS[hal_pico.READER_CS[pad]] = Pn5180Device(chip)
         machine.LISTENERS[hal_pico.READER_CS[pad]] = chip.nss
         machine.INPUTS[hal_pico.READER_BUSY[pad]] = chip.busy
-    spi = machine.SPI(0, baudrate=1000000, sck=machine.Pin(hal_pico.SPI_SCK),
-                      mosi=machine.Pin(hal_pico.SPI_MOSI), miso=machine.Pin(hal_pico.SPI_MISO))
+    spi = machine.SPI(
+        0,
+        baudrate=1000000,
+        sck=machine.Pin(hal_pico.SPI_SCK),
+        mosi=machine.Pin(hal_pico.SPI_MOSI),
+        miso=machine.Pin(hal_pico.SPI_MISO),
+    )
     readers = {pad: hal_pico.Reader(spi, pad, kinds[pad]) for pad in hal_pico.READER_CS}
     for attempt in (1, 2):
         for pad in sorted(readers):

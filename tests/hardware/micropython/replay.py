@@ -9,10 +9,10 @@
 import binascii
 import json
 
-import wire
-from controller import Config, SeatController
 import mfrc522_sim
 import pn5180_chip as pn5180_sim
+import wire
+from controller import Config, SeatController
 from mfrc522 import MFRC522
 from pn5180 import PN5180
 
@@ -78,8 +78,13 @@ class ChipReader:
         if spec["kind"] == "pn5180":
             self._card = pn5180_sim.Tag
             self.chip = pn5180_sim.SimulatedPN5180([], spec.get("busy_reads", 2))
-            self.driver = PN5180(pn5180_sim.SimSPI(self.chip, self._log), pn5180_sim.SimNSS(self.chip),
-                                 pn5180_sim.SimBusy(self.chip), 64, self._sleep)
+            self.driver = PN5180(
+                pn5180_sim.SimSPI(self.chip, self._log),
+                pn5180_sim.SimNSS(self.chip),
+                pn5180_sim.SimBusy(self.chip),
+                64,
+                self._sleep,
+            )
         else:
             self._card = mfrc522_sim.Card
             self.chip = mfrc522_sim.SimulatedMFRC522([], spec.get("stack_limit", 0), spec.get("seed", 1))
@@ -90,7 +95,7 @@ class ChipReader:
 
     def _sleep(self, ms):
         print("%d SLEEP %s %d" % (self.clock.now, self.pad, ms))
-        self.clock.now += ms   # the board's time goes on while the driver waits
+        self.clock.now += ms  # the board's time goes on while the driver waits
 
     def field(self, uids):
         cards = []
@@ -181,8 +186,17 @@ def run_board(sc):
     port = Port(clock)
     buttons = Buttons()
     dog = Watchdog(clock)
-    fw = SeatController(port, readers, buttons, Leds(clock), Buzzer(clock), clock, dog,
-                        sc.get("device_id", "SC-REPLAY"), Config(**sc.get("config", {})))
+    fw = SeatController(
+        port,
+        readers,
+        buttons,
+        Leds(clock),
+        Buzzer(clock),
+        clock,
+        dog,
+        sc.get("device_id", "SC-REPLAY"),
+        Config(**sc.get("config", {})),
+    )
     events = sc.get("events", [])
     i = 0
     end = sc["end_ms"]
@@ -209,10 +223,13 @@ def run_board(sc):
         fw.step()
         clock.now += step
     scans = ",".join("%s:%d" % (pad, readers[pad].scans) for pad, _ in sc["readers"])
-    spi = ",".join("%s:%08X:%d" % (pad, chips[pad].spi_crc, chips[pad].violations())
-                   for pad, _ in sc["readers"] if pad in chips)
-    print("END %d sent=%d seq=%d rxbad=%d feeds=%d maxgap=%d scans=%s spi=%s" % (
-        clock.now, fw.sent, fw.seq, fw._decoder.bad, dog.feeds, dog.max_gap, scans, spi))
+    spi = ",".join(
+        "%s:%08X:%d" % (pad, chips[pad].spi_crc, chips[pad].violations()) for pad, _ in sc["readers"] if pad in chips
+    )
+    print(
+        "END %d sent=%d seq=%d rxbad=%d feeds=%d maxgap=%d scans=%s spi=%s"
+        % (clock.now, fw.sent, fw.seq, fw._decoder.bad, dog.feeds, dog.max_gap, scans, spi)
+    )
 
 
 def run_decode(sc):

@@ -21,9 +21,11 @@ from vision.photo.scene_reader import DEFAULT_MIN_CONFIDENCE  # camera read uses
 from vision.photo.synth import render_photo
 
 REPO = Path(__file__).resolve().parents[3]
-SHIM = ("import argparse, sys; from vision import photo_reader as r; "
-        "p = argparse.ArgumentParser(prog='chicago-table camera read'); r.add_read_arguments(p); "
-        "sys.exit(r.main_read(p.parse_args(sys.argv[1:])))")
+SHIM = (
+    "import argparse, sys; from vision import photo_reader as r; "
+    "p = argparse.ArgumentParser(prog='chicago-table camera read'); r.add_read_arguments(p); "
+    "sys.exit(r.main_read(p.parse_args(sys.argv[1:])))"
+)
 
 
 def _has_camera_read() -> bool:
@@ -128,9 +130,11 @@ def test_help_explains(pictures):
 
 
 def test_vision_stays_below_the_controller_and_needs_no_torch():
-    code = ("import sys, vision.photo_reader, vision.photo.recognise, vision.photo.annotate; "
-            "r = vision.photo.recognise.Recogniser.load(); "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('table_controller', 'dashboard', 'torch')]; "
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, vision.photo_reader, vision.photo.recognise, vision.photo.annotate; "
+        "r = vision.photo.recognise.Recogniser.load(); "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('table_controller', 'dashboard', 'torch')]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr

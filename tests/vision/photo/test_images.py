@@ -23,11 +23,14 @@ def test_the_content_decides_not_the_name(tmp_path):
     assert load_image(tmp_path / "photo.txt").shape == (64, 64, 3)
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "empty"),
-    (b"hello, this is text not a photo\n", "not a picture"),
-    (b"\xff\xd8\xff\xe0" + b"\x00" * 40, "not a picture"),  # a JPEG header and nothing else
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "empty"),
+        (b"hello, this is text not a photo\n", "not a picture"),
+        (b"\xff\xd8\xff\xe0" + b"\x00" * 40, "not a picture"),  # a JPEG header and nothing else
+    ],
+)
 def test_bad_files_say_what_is_wrong(tmp_path, content, message):
     p = tmp_path / "bad.jpg"
     p.write_bytes(content)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from vision.cardcodes import ALL_CODES
 from vision.photo import scenes_data

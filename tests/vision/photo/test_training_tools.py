@@ -7,7 +7,8 @@ import random
 from itertools import pairwise
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.cardcodes import ALL_CODES
 from vision.photo import spec
@@ -22,7 +23,7 @@ def test_platt_map_is_monotone_and_follows_the_evidence():
     right = (rng.uniform(0, 1, 400) < scores).astype(float)  # a score is its chance of being right
     xs, ys = platt(scores, right)
     assert xs == sorted(xs) and all(b >= a for a, b in pairwise(ys))
-    assert 0.0 <= ys[0] and ys[-1] <= 1.0
+    assert ys[0] >= 0.0 and ys[-1] <= 1.0
     assert abs(np.interp(0.5, xs, ys) - 0.5) < 0.1
     assert np.interp(0.95, xs, ys) > 0.85
 
@@ -39,7 +40,7 @@ def test_disturb_keeps_size_and_type(seed, w, h):
     img = np.random.default_rng(seed).integers(0, 256, (h, w, 3), np.uint8)
     out = disturb(img, rng)
     assert out.shape == img.shape and out.dtype == np.uint8
-    sq = warp_jitter(img[:min(w, h), :min(w, h)].copy(), rng)
+    sq = warp_jitter(img[: min(w, h), : min(w, h)].copy(), rng)
     assert sq.shape == (min(w, h), min(w, h), 3)
 
 
@@ -58,10 +59,10 @@ def test_random_backs_are_card_sized_and_varied():
     backs = [random_back(random.Random(seed)) for seed in range(40)]
     assert all(b.shape == (H, W, 3) and b.dtype == np.uint8 for b in backs)
     # Many designs, not one: the mean colours of the middles differ widely.
-    means = np.array([b[H // 3:2 * H // 3, W // 3:2 * W // 3].reshape(-1, 3).mean(0) for b in backs])
+    means = np.array([b[H // 3 : 2 * H // 3, W // 3 : 2 * W // 3].reshape(-1, 3).mean(0) for b in backs])
     assert means.std(axis=0).max() > 25
     # No back is a white face: the middle of every back is far from paper white somewhere.
-    assert all((b[H // 4:3 * H // 4, W // 4:3 * W // 4] < 200).any() for b in backs)
+    assert all((b[H // 4 : 3 * H // 4, W // 4 : 3 * W // 4] < 200).any() for b in backs)
 
 
 @settings(max_examples=20, deadline=None)

@@ -2,10 +2,10 @@
 # that hal_pico.py runs (under MicroPython and CPython) in tests/hardware/test_board_glue.py.
 # Only what hal_pico uses, with the Pico's signatures (checked against the stubs there).
 
-LEVELS = {}      # pin id -> level last driven by the firmware
-INPUTS = {}      # pin id -> callable giving the level read (buttons, BUSY lines)
-LISTENERS = {}   # pin id -> callable told each level the firmware drives (NSS)
-BUS = {}         # chip-select pin id -> device with write(bytes) and read(n)
+LEVELS = {}  # pin id -> level last driven by the firmware
+INPUTS = {}  # pin id -> callable giving the level read (buttons, BUSY lines)
+LISTENERS = {}  # pin id -> callable told each level the firmware drives (NSS)
+BUS = {}  # chip-select pin id -> device with write(bytes) and read(n)
 UNIQUE_ID = b"\xe6\x61\x41\x04\x03\x2b\x2a\x21"
 
 
