@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="address to listen on (default 127.0.0.1; 0.0.0.0 to serve the tablets on the local network)",
     )
     p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
-    p.add_argument("--name", default="Table 1", help="the table's name on every view")
+    p.add_argument("--name", default="Bord 1", help="the table's name on every view (default: Bord 1)")
     p.add_argument(
         "--broadcast-delay",
         type=float,

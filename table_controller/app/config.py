@@ -64,7 +64,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TableSection:
-    name: str = "Table 1"
+    name: str = "Bord 1"
     ruleset: str = "sm2025"
     data: Path = Path("table-data")
     virtual: bool = False
