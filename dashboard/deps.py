@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fastapi import Depends, Request
 
+from .branding import Branding
 from .hub import TableHub
 from .i18n import N_
 from .limits import BODY_LIMIT, JSON_DEPTH, TokenBuckets
@@ -36,6 +37,7 @@ class WebSettings:
     body_limit: int = BODY_LIMIT
     json_depth: int = JSON_DEPTH
     ruleset: str = "sm2025"  # a table started without naming one ([table] ruleset)
+    branding: Branding = field(default_factory=Branding)  # event name, heat, logo ([event])
 
 
 class Denied(Exception):

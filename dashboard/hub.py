@@ -93,7 +93,7 @@ class TableHub:
         live: LiveTable,
         log: TableLog,
         delay: BroadcastDelay,
-        name: str = "Table 1",
+        name: str = "Bord 1",
         clock: Callable[[], float] = time.time,
     ):
         self.name = name

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from .errors import DashboardError
 
@@ -30,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="address to listen on (default 127.0.0.1; 0.0.0.0 to serve the tablets on the local network)",
     )
     p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
-    p.add_argument("--name", default="Table 1", help="the table's name on every view")
+    p.add_argument("--name", default="Bord 1", help="the table's name on every view (default: Bord 1)")
     p.add_argument(
         "--broadcast-delay",
         type=float,
@@ -51,7 +52,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="print the views' URLs with their tokens (default: without; they are in tokens.json)",
     )
     add_event_arguments(p)
+    add_branding_arguments(p)
     add_web_arguments(p)
+
+
+def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
+    """The event's name, heat and logo on the audience's views and the protocol (issue 19)."""
+    key = (lambda k: f"[event] {k}: ") if config_keys else (lambda k: "")
+    p.add_argument(
+        "--event-name",
+        default=None,
+        metavar="TEXT",
+        help=key("name") + "the event's name on the broadcast, the hall screen and the protocol, "
+        "e.g. 'SM i Chicago 2026'",
+    )
+    p.add_argument("--heat", default=None, metavar="TEXT", help=key("heat") + "the heat, for the protocol's header")
+    p.add_argument(
+        "--logo",
+        default=None,
+        metavar="FILE",
+        help=key("logo") + "the event's logo (PNG or JPEG, at most 512 kB) on the audience's views and the protocol",
+    )
 
 
 def add_web_arguments(p: argparse.ArgumentParser) -> None:
@@ -91,6 +112,7 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
 
 def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     """The WebSettings of the options above; DashboardError for a bad value."""
+    from .branding import load_branding
     from .deps import WebSettings
     from .security import allowed_origins
 
@@ -109,6 +131,9 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
         max_points=args.max_points,
         post_rate=args.post_rate,
         post_burst=max(1, int(args.post_rate * 3)),
+        branding=load_branding(
+            getattr(args, "event_name", None) or "", getattr(args, "heat", None) or "", getattr(args, "logo", None)
+        ),
     )
 
 

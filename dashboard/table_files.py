@@ -30,7 +30,7 @@ VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public":
 
 def open_table(
     data: Path,
-    name: str = "Table 1",
+    name: str = "Bord 1",
     delay: float | None = None,
     clock: Callable[[], float] = time.time,
     default_delay: float = 60.0,

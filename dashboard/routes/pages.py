@@ -65,6 +65,15 @@ async def i18n_json(request: Request, role: str = Depends(any_role)):
     return catalogue(lang_of(request.query_params.get("lang")))
 
 
+@router.get("/api/logo")
+async def logo(request: Request, role: str = Depends(any_role)):
+    """The event's logo (public: every role's page may show it); 404 when none is set."""
+    b = request.app.state.settings.branding
+    if b.logo is None:
+        raise Denied(404, N_("no such file"))
+    return Response(b.logo, media_type=b.logo_media_type, headers={"Cache-Control": "private, max-age=3600"})
+
+
 @router.get("/static/{name}")
 async def static(name: str, request: Request, role: str = Depends(any_role)):
     if name == "i18n.js":  # the catalogue, loaded before common.js
@@ -85,6 +94,7 @@ async def page(view: str, request: Request, role: str = Depends(any_role), hub: 
     lang = lang_of(request.query_params.get("lang"))
     # who enters cards by hand at this table (dashboard.entry): the Revisor's form follows it
     hands = "revisor" if hub.hands_by_hand else "tl"
+    branding = request.app.state.settings.branding
     text = (
         _files("templates", "view.html")
         .replace("{{TOKEN}}", html.escape(token))
@@ -92,6 +102,9 @@ async def page(view: str, request: Request, role: str = Depends(any_role), hub: 
         .replace("{{VIEW}}", view)
         .replace("{{TITLE}}", html.escape(tr(TITLES[view], lang)))
         .replace("{{HANDS}}", hands)
+        .replace("{{EVENT}}", html.escape(branding.event))
+        .replace("{{HEAT}}", html.escape(branding.heat))
+        .replace("{{LOGO}}", "1" if branding.logo else "")
         .replace("{{LANG}}", lang)
         .replace("{{CONNECTING}}", html.escape(tr("connecting", lang)))
     )

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from table_controller.views import CARD_CODE, sight
 
-from ..deps import get_hub, role_in
+from ..deps import WebSettings, get_hub, get_settings, role_in
 from ..hub import TableHub
 from ..i18n import N_
 from ..scoresheet.head import SheetHead
@@ -29,10 +29,16 @@ def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:
 
 
 @router.get("/protocol.pdf")
-async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lang: str = "sv"):
+async def pdf(
+    role: str = Depends(reader),
+    hub: TableHub = Depends(get_hub),
+    settings: WebSettings = Depends(get_settings),
+    lang: str = "sv",
+):
     # penalties, warnings and the game's own times come from the table's log (public facts:
     # no card is read from it)
     facts = facts_from_records(hub.log.records("action", "event", "audit"))
+    brand = settings.branding
     if not sight(
         role
     ).typed_reasons:  # a TL's reason may name a card; the blind roles get it without (README "Security")
@@ -41,7 +47,7 @@ async def pdf(role: str = Depends(reader), hub: TableHub = Depends(get_hub), lan
         _protocol_doc(hub, role),
         title=hub.name,
         facts=facts,
-        info=SheetHead(table=hub.name),
+        info=SheetHead(event=brand.event, heat=brand.heat, table=hub.name, logo=brand.logo),
         lang="en" if lang == "en" else "sv",
     )
     return Response(

@@ -35,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("sv", "en"), default="sv", help="the form's language (Swedish by default)")
     p.add_argument("--event", default="", help="the event's name for the header, e.g. 'SM i Chicago 2026'")
     p.add_argument("--heat", default="", help="the heat for the header")
+    p.add_argument(
+        "--logo", type=Path, default=None, help="the event's logo (PNG or JPEG) at the top right of every page"
+    )
     p.add_argument("--table", default="", help="the table for the header (default: --title)")
     p.add_argument(
         "--players",
@@ -123,6 +126,7 @@ def final_head(path: Path) -> dict[str, Any]:
 
 
 def main(args: argparse.Namespace) -> int:
+    from ..branding import load_branding
     from .head import SheetHead, read_players
     from .pdf import scoresheet_pdf
     from .svg import scoresheet_html
@@ -134,6 +138,7 @@ def main(args: argparse.Namespace) -> int:
             heat=args.heat,
             table=args.table or args.title,
             players=read_players(args.players) if args.players else {},
+            logo=load_branding(logo=args.logo).logo if args.logo else None,
         )
         data = scoresheet_pdf(
             doc,

@@ -32,6 +32,7 @@ class SheetHead:
     table: str = ""
     players: dict[str, Player] = field(default_factory=dict)
     games_per_table: int = 3  # r2
+    logo: bytes | None = None  # the event's logo (PNG/JPEG), top right of every page's header
 
     def player(self, name: str) -> Player:
         return self.players.get(name, Player())

@@ -17,6 +17,7 @@ from itertools import pairwise
 from typing import Any
 
 from reportlab.lib.pagesizes import A4
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
 from .head import SheetHead, pdf_date, stamp
@@ -162,6 +163,18 @@ def scoresheet_pdf(
     return buf.getvalue()
 
 
+LOGO_BOX = (120.0, 30.0)  # points: the logo's largest width and height, top right of the heading
+
+
+def _logo(c: canvas.Canvas, data: bytes, top: float) -> None:
+    """The event's logo, scaled into LOGO_BOX and right-aligned, its top at ``top``."""
+    img = ImageReader(io.BytesIO(data))
+    iw, ih = img.getSize()
+    scale = min(LOGO_BOX[0] / iw, LOGO_BOX[1] / ih)
+    w, h = iw * scale, ih * scale
+    c.drawImage(img, PAGE_W - MARGIN - w, top - h, w, h, mask="auto")
+
+
 def _header(
     d: _Doc,
     heading: str,
@@ -171,6 +184,8 @@ def _header(
     extra: list[tuple[str, str]],
 ) -> None:
     c, w = d.c, d.w
+    if info.logo:
+        _logo(c, info.logo, top=d.y + 4)
     c.setFont(BOLD, 16)
     c.drawString(MARGIN, d.y - 16, heading)
     d.y -= 26

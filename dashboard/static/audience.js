@@ -137,6 +137,16 @@ const AUD = (() => {
     return el;
   }
   setInterval(() => document.querySelectorAll(".aclock").forEach(tick), 250);
+  // The event's logo and name (serve --event-name/--logo, [event] in the config; ?event= overrides the name)
+  const body = document.body.dataset;
+  const eventName = param("event", body.event || "");
+  const logoSrc = body.logo ? "/api/logo?token=" + encodeURIComponent(body.token || "") : "";
+  function brand(cls) {
+    if (!eventName && !logoSrc) return null;
+    return h("span", { class: cls, id: "brand" },
+      logoSrc ? h("img", { class: "logo", src: logoSrc, alt: "" }) : null,
+      eventName ? h("span", { class: "ev" }, eventName) : null);
+  }
   // the view's stylesheet, added here so the shared template needs one line only
   if (document.body.classList.contains("view-public") || document.body.classList.contains("view-broadcast")) {
     const link = document.createElement("link");
@@ -146,5 +156,5 @@ const AUD = (() => {
     document.documentElement.lang = lang;
   }
   return { lang, T, fmt, handName, awardText, chicagoText, standings, num, gamesOfTable, phaseText, whereText,
-    isOver, param, signed, REASON, mark, markCards, clock };
+    isOver, param, signed, REASON, mark, markCards, clock, brand, eventName };
 })();

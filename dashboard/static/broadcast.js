@@ -11,7 +11,6 @@
   const layout = AUD.param("layout", "bottom") === "side" ? "side" : "bottom";
   const showTicker = AUD.param("ticker", "1") !== "0";
   const showStrip = AUD.param("strip", "1") !== "0";
-  const eventName = AUD.param("event", "");
   document.body.classList.add("layout-" + layout);
   const ticker = [];
   let prev = null;
@@ -38,7 +37,7 @@
   function strip(m, s) {
     const standings = AUD.standings(s);
     return h("div", { id: "strip", class: "strip" },
-      h("div", { class: "st-event" }, eventName ? h("span", { class: "ev" }, eventName) : null, h("span", { class: "tb" }, m.table)),
+      h("div", { class: "st-event" }, AUD.brand("st-brand"), h("span", { class: "tb" }, m.table)),
       h("div", { id: "where", class: "st-where" }, AUD.whereText(s),
         s.game && !AUD.isOver(s) ? h("span", { id: "phase", class: "st-phase", "data-phase": s.phase }, AUD.phaseText(s)) : null),
       h("div", { id: "strip-pp", class: "st-pp" }, h("span", { class: "lbl" }, T.ppShort),

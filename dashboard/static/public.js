@@ -10,6 +10,7 @@
   function head(m) {
     const s = m.state;
     return h("header", { id: "aud-head", class: "aud-head" },
+      AUD.brand("aud-brand"),
       h("span", { class: "aud-table" }, m.table),
       h("span", { id: "where" }, AUD.whereText(s)),
       s.game ? h("span", { id: "phase", class: "aud-phase", "data-phase": s.phase }, AUD.phaseText(s)) : null,

@@ -15,6 +15,11 @@
     source = "0"
     calibration = "camera.json"
 
+    [event]                              # optional: on the audience's views and the protocol
+    name = "SM i Chicago 2026"
+    heat = "1"
+    logo = "logo.png"                    # PNG or JPEG, at most 512 kB
+
     [dashboard]
     host = "0.0.0.0"
     port = 8080
@@ -43,6 +48,7 @@ __all__ = [
     "CameraSection",
     "ConfigError",
     "DashboardSection",
+    "EventSection",
     "SeatControllerSection",
     "TableConfig",
     "TableSection",
@@ -58,7 +64,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TableSection:
-    name: str = "Table 1"
+    name: str = "Bord 1"
     ruleset: str = "sm2025"
     data: Path = Path("table-data")
     virtual: bool = False
@@ -89,11 +95,19 @@ class DashboardSection:
 
 
 @dataclass(frozen=True, slots=True)
+class EventSection:
+    name: str = ""
+    heat: str = ""
+    logo: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     table: TableSection = field(default_factory=TableSection)
     seat_controller: SeatControllerSection = field(default_factory=SeatControllerSection)
     camera: CameraSection | None = None
     dashboard: DashboardSection = field(default_factory=DashboardSection)
+    event: EventSection = field(default_factory=EventSection)
     source: Path | None = None  # the file it came from
 
 
@@ -102,6 +116,7 @@ SECTIONS: dict[str, type] = {
     "seat_controller": SeatControllerSection,
     "camera": CameraSection,
     "dashboard": DashboardSection,
+    "event": EventSection,
 }
 
 # (section, key) -> the flag of ``chicago-table run`` that sets it
@@ -122,6 +137,9 @@ FLAGS: dict[tuple[str, str], str] = {
     ("dashboard", "broadcast_delay"): "--broadcast-delay",
     ("dashboard", "event_tokens"): "--event-tokens",
     ("dashboard", "peers"): "--peer",
+    ("event", "name"): "--event-name",
+    ("event", "heat"): "--heat",
+    ("event", "logo"): "--logo",
 }
 
 
@@ -216,6 +234,9 @@ def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
         ("dashboard", "broadcast_delay"): _seconds(0, 3600),
         ("dashboard", "event_tokens"): _path(base),
         ("dashboard", "peers"): _peers,
+        ("event", "name"): _text,
+        ("event", "heat"): _text,
+        ("event", "logo"): _path(base, must_exist=True),
     }
 
 
@@ -307,6 +328,7 @@ def config_from_mapping(
         seat_controller=SeatControllerSection(**sections.get("seat_controller", {})),
         camera=CameraSection(**sections["camera"]) if "camera" in sections else None,
         dashboard=DashboardSection(**sections.get("dashboard", {})),
+        event=EventSection(**sections.get("event", {})),
         source=source,
     )
     _check_whole(cfg, source, text)
@@ -356,7 +378,7 @@ def dump_config(cfg: TableConfig) -> str:
         out.append(f"[{name}]")
         for f in fields(section):
             v = getattr(section, f.name)
-            if v is None:
+            if v is None or v == "":
                 continue
             out.append(f"{f.name} = {_toml(v)}")
         out.append("")

@@ -53,7 +53,17 @@ class Running:
 def web_args(cfg: TableConfig) -> argparse.Namespace:
     """The dashboard's web options (serve_cli's names) from the configuration."""
     d = cfg.dashboard
-    return argparse.Namespace(certfile=d.tls_cert, keyfile=d.tls_key, allow_origin=[], max_points=200, post_rate=20.0)
+    e = cfg.event
+    return argparse.Namespace(
+        certfile=d.tls_cert,
+        keyfile=d.tls_key,
+        allow_origin=[],
+        max_points=200,
+        post_rate=20.0,
+        event_name=e.name,
+        heat=e.heat,
+        logo=e.logo,
+    )
 
 
 def load_deck(cfg: TableConfig):

@@ -185,29 +185,37 @@ class StalledClient:
             head += self.sock.recv(1)  # byte by byte: read the handshake and nothing more
         assert head.startswith(b"HTTP/1.1 101"), head
 
-    def read_all(self, quiet: float = 3.0) -> list[str]:
-        """Everything the server sent, as text messages (reads until ``quiet`` s of silence)."""
-        self.sock.settimeout(quiet)
-        data = b""
+    def read_all(self, until=None, quiet: float = 3.0) -> list[str]:
+        """What the server sent, as text messages: up to the first message for which
+        ``until(text)`` holds (a condition, waited for up to 60 s), or without ``until``
+        everything until ``quiet`` s of silence."""
+        self.sock.settimeout(quiet if until is None else 60.0)
+        data, out, i = b"", [], 0
         while True:
             try:
                 chunk = self.sock.recv(1 << 20)
             except TimeoutError:
-                break
+                if until is None:
+                    break
+                raise
             if not chunk:
                 break
             data += chunk
-        out, i = [], 0
-        while i + 2 <= len(data):
-            opcode, n = data[i] & 0x0F, data[i + 1] & 0x7F
-            i += 2
-            if n == 126:
-                n, i = int.from_bytes(data[i : i + 2], "big"), i + 2
-            elif n == 127:
-                n, i = int.from_bytes(data[i : i + 8], "big"), i + 8
-            if opcode == 1:
-                out.append(data[i : i + n].decode())
-            i += n
+            while True:  # the whole frames received so far
+                if i + 2 > len(data):
+                    break
+                opcode, n, j = data[i] & 0x0F, data[i + 1] & 0x7F, i + 2
+                if n == 126:
+                    n, j = int.from_bytes(data[j : j + 2], "big"), j + 2
+                elif n == 127:
+                    n, j = int.from_bytes(data[j : j + 8], "big"), j + 8
+                if j + n > len(data):
+                    break
+                if opcode == 1:
+                    out.append(data[j : j + n].decode())
+                i = j + n
+            if until is not None and out and until(out[-1]):
+                break
         return out
 
     def close(self) -> None:

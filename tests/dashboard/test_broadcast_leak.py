@@ -172,6 +172,9 @@ async def _watch_table(
             hub = _open(data, None, mono)
             bc, pub = hub.connect("broadcast"), hub.connect("public")
             moment()
+            if hub.paused:  # a restarted table waits paused for its dealer (issue 6)
+                hub.set_paused(False, "dealer", "the dealer resumes after the restart")
+                moment()
     for _ in range(int(delay / 0.5) + 2):  # the last frames fall due
         mono.t += 0.5
         _release(hub)

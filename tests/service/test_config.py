@@ -46,12 +46,17 @@ tls_key = "t.key"
 broadcast_delay = 90
 event_tokens = "/etc/chicago-table/tokens.json"
 peers = ["http://table8.local:8080", "https://table9.local:8443/"]
+
+[event]
+name = "SM i Chicago 2026"
+heat = "1"
+logo = "logo.png"
 """
 
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    for name in ("deck.json", "camera.json", "t.crt", "t.key"):
+    for name in ("deck.json", "camera.json", "t.crt", "t.key", "logo.png"):
         (tmp_path / name).write_text("{}")
     (tmp_path / "table.toml").write_text(FULL)
     return tmp_path
@@ -129,6 +134,8 @@ def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
         ('tls_key = "t.key"\n', "", "line 19: [dashboard] tls_cert and tls_key go together"),
         ('port = "/dev/chicago-seat-controller"\n', "", "line 8: [seat_controller] port is missing"),
         ('name = "Bord 7"', "name = ", "not valid TOML: Invalid value (at line 3"),
+        ('logo = "logo.png"', 'logo = "nologo.png"', "line 28: [event] logo no such file"),
+        ('heat = "1"', "heat = 1", "line 27: [event] heat must be a text of 1 to 200 characters"),
     ],
 )
 def test_a_bad_value_is_named_with_its_key_and_line(folder, old, new, message):
@@ -149,7 +156,8 @@ def test_a_written_configuration_reads_back_the_same(folder):
     (folder / "again.toml").write_text(dump_config(cfg))
     again = load_config(folder / "again.toml")
     assert again.table == cfg.table and again.dashboard == cfg.dashboard and again.camera == cfg.camera
-    assert again.seat_controller == cfg.seat_controller
+    assert again.seat_controller == cfg.seat_controller and again.event == cfg.event
+    assert cfg.event.name == "SM i Chicago 2026" and cfg.event.logo == folder / "logo.png"
 
 
 def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):

@@ -54,10 +54,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --direct: the bots leave the Chicago question to the Revisor's tablet",
     )
-    p.add_argument("--name", default="Demo table", help="the table's name on every view")
-    from dashboard.serve_cli import add_event_arguments, add_web_arguments
+    p.add_argument("--name", default="Demobord", help="the table's name on every view (default: Demobord)")
+    from dashboard.serve_cli import add_branding_arguments, add_event_arguments, add_web_arguments
 
     add_event_arguments(p)
+    add_branding_arguments(p)
     add_web_arguments(p)
 
 

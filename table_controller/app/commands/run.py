@@ -32,6 +32,8 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from dashboard.serve_cli import add_branding_arguments
+
     p.add_argument(
         "--config",
         metavar="FILE",
@@ -89,6 +91,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="[dashboard] peers: another table's dashboard on the TL's hall page; repeat for every table",
     )
+    add_branding_arguments(svc, config_keys=True)
     svc.add_argument("--show-tokens", action="store_true", help="print the views' URLs with their tokens")
     p.add_argument("--db", metavar="FILE", help="the table's event log (SQLite); default: kept in memory only")
     p.add_argument(

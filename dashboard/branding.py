@@ -1,0 +1,60 @@
+"""The event's name, heat and logo on the audience's views and the protocol (issue 19).
+
+    >>> Branding(event="SM i Chicago 2026", heat="1").event
+    'SM i Chicago 2026'
+    >>> logo_type(b"\\x89PNG\\r\\n\\x1a\\n" + bytes(8))
+    'image/png'
+    >>> logo_type(b"GIF89a")
+    ''
+
+The logo is a PNG or JPEG file of at most ``LOGO_LIMIT`` bytes, read once at start (a bad
+file stops the start with a clear error, never a broken image on the broadcast).  It is
+public (no card is in it): every role's page shows it, the protocol prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DashboardError
+
+LOGO_LIMIT = 512 * 1024
+
+
+@dataclass(frozen=True)
+class Branding:
+    event: str = ""  # e.g. "SM i Chicago 2026"
+    heat: str = ""  # e.g. "1" or "Final"
+    logo: bytes | None = None
+    logo_media_type: str = ""
+
+
+def logo_type(data: bytes) -> str:
+    """The media type of a PNG or JPEG image (by its first bytes), or '' for anything else."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    return ""
+
+
+def load_branding(event: str = "", heat: str = "", logo: str | Path | None = None) -> Branding:
+    """The branding of the options; :class:`DashboardError` naming the problem for a bad logo."""
+    for what, text in (("event name", event), ("heat", heat)):
+        if len(text) > 80 or any(ord(c) < 32 for c in text):
+            raise DashboardError(f"the {what} must be a line of at most 80 characters")
+    if logo is None:
+        return Branding(event.strip(), heat.strip())
+    path = Path(logo)
+    try:
+        size = path.stat().st_size
+        if size > LOGO_LIMIT:
+            raise DashboardError(f"{path}: the logo is {size // 1024} kB; at most {LOGO_LIMIT // 1024} kB, please")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DashboardError(f"{path}: cannot read the logo ({exc.strerror or exc})") from None
+    kind = logo_type(data)
+    if not kind:
+        raise DashboardError(f"{path}: the logo must be a PNG or JPEG image")
+    return Branding(event.strip(), heat.strip(), data, kind)
