@@ -518,8 +518,8 @@ class _Search:
                 best_key, best = kk, o
                 if kk >= bound:
                     break
-                if q >= 0 and self.cap(p, q, kk) < best_q:
-                    return -1  # q has better already: this node's exact value is not needed
+                if q >= 0 and self.cap(p, q, kk) <= best_q:
+                    return -1  # q has as good already (from a lower card, which wins ties): not needed
         return best
 
     def close(self, hands, trick, trick_no) -> int:
