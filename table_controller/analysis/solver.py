@@ -596,7 +596,7 @@ def solve(pos: Position) -> Verdict:
     hand = hands[me]
     legal = (hand & _SUIT_MASK[trick[0][1] // 13] or hand) if trick else hand
     moves = []
-    best_key, best = -(1 << 60), -1
+    best_key, best, best_oid = -(1 << 60), -1, -1
     reps = set(s.moves(hands, trick, me, alive))
     rep_oid: dict[int, int] = {}
     for c in range(52):  # every legal card, touching ones too: each gets its value
@@ -619,9 +619,9 @@ def solve(pos: Position) -> Verdict:
             )
         )
         if s.key[oid][me] > best_key:
-            best_key, best = s.key[oid][me], c
+            best_key, best, best_oid = s.key[oid][me], c, oid
     line = s.line(hands, trick, to_play, pos.trick_number, alive, first=best)
-    m = _move(s, s.child(hands, trick, to_play, pos.trick_number, alive, best, -1, 0), line, pos)
+    m = _move(s, best_oid, line, pos)
     return Verdict(names[me], m.values, m.outcome, pos.chicago, m.breaker, m.last_trick, m.line, tuple(moves), s.nodes)
 
 
