@@ -39,8 +39,16 @@ still held, leader), treats touching cards of one suit in one hand as one card (
 2, which counts 10 in the last trick), stops looking at a player's cards once one reaches
 the best that player could ever get, and leaves a card's subtree early once the player
 who chose the card before it in the trick already has better (shallow max^n pruning).
-A full 4-player deal takes ~10 ms (median) in CPython, up to ~0.1 s: see
-``tests/bench/analysis.py``.  An SM-style Chicago's yes/no alone: ``sm_chicago_stands``.
+A tie prunes too: q keeps its lower card on a tie, so a subtree that can give q only
+as much is dropped.  A full 4-player deal takes ~9 ms (median, ~4,600 nodes) in CPython,
+p99 ~45-55 ms (~26,000 nodes): see ``tests/bench/analysis.py``.  The nodes are nearly all
+in tricks 3 and 4: a hard deal reaches ~3,000 distinct trick-4 starts, hardly any shared
+between deals.  Tried, measured and not kept: trying cards highest first or by a history
+of cut-offs (more nodes: a reordered card can no longer prune on a tie, and the lowest
+card must win ties), relative-rank keys skipped at trick 4 (no gain), and a two-sided
+"can p take the last trick whatever the others do" search before max^n (2.7x fewer max^n
+nodes, slower in all: the proofs cost more than they save).  An SM-style Chicago's yes/no
+alone: ``sm_chicago_stands``.
 
 Legal-play solver: follow suit if you can (r25).  A pending sm2025 revoke (r26) is not
 solved; a hand that is dead (r26), folded or out simply plays no further cards, and a
