@@ -58,6 +58,7 @@ def create_app(
             for t in tasks:
                 t.cancel()
             await asyncio.gather(live, *tasks, return_exceptions=True)
+            await hub.analysis_idle()  # a worker's analysis lands before the files close
             hub.log.close()
             hub.delay.close()
 

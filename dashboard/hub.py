@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from table_controller.analysis.overlay import analysable, analyse_state, broadcast_analysis, state_snapshot
 from table_controller.live import LiveTable
 from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine, IllegalAction
@@ -42,6 +45,7 @@ from .i18n import N_, tr, tr_reason
 from .tablelog import TableLog
 
 QUEUE_SIZE = 4
+ANALYSIS_SAMPLES = 2000  # odds samples for the broadcast's analysis (to the next scoring moment)
 TL_ONLY = {"penalty", "adjust"}
 WRITERS = {"tl", "revisor"}
 
@@ -113,6 +117,11 @@ class TableHub:
         self._at: float | None = None
         self._broadcast_shown = (0, False)  # (frame id, masked) on show; (0, False): the start position
         self._wake = asyncio.Event()
+        # The broadcast's analysis (issue 21): of the state ``seq`` it names, worked out in a
+        # worker thread on a copy of the state; only the newest pending state is analysed.
+        self.analysis: dict[str, Any] | None = None
+        self._analysis_pending: Any = None
+        self._analyser: asyncio.Task[None] | None = None
         if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
             # A table the broadcast has not seen yet: it shows it after the delay from now.
             self._push_frame()
@@ -204,7 +213,49 @@ class TableHub:
 
     def _push_frame(self) -> None:
         full = self._text("broadcast")
-        self.delay.push(self.seq, full, self._text("broadcast:masked"), self.view.hidden_deal())
+        deal = self.view.hidden_deal()
+        a = self.analysis
+        if a is not None and a["seq"] == self.view.seq:
+            # The analysis shows what the hidden cards make: it goes in the whole frame only,
+            # held with the deal it analyses (never in the masked twin).
+            msg = json.loads(full)
+            msg["analysis"] = broadcast_analysis(a)
+            full = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+            deal = deal or f"{a['game']}.{a['deal']}"
+        self.delay.push(self.seq, full, self._text("broadcast:masked"), deal)
+
+    def _want_analysis(self) -> None:
+        """Analyse the live table's current moment for the broadcast, off the event loop
+        (a solve at the first trick takes up to ~0.1 s); the result is pushed as a frame of
+        the same state, through the delay like every hidden card, if the table is still there."""
+        state = self.engine.state
+        if not analysable(state):
+            self._analysis_pending = None
+            return
+        self._analysis_pending = state_snapshot(state)
+        if self._analyser is None or self._analyser.done():
+            try:
+                self._analyser = asyncio.get_running_loop().create_task(self._analyse_pending())
+            except RuntimeError:  # no event loop (a synchronous caller): no analysis
+                self._analysis_pending = None
+
+    async def analysis_idle(self) -> None:
+        """Wait until the analysis of the newest analysable state is done (tests, shutdown)."""
+        while self._analyser is not None and not self._analyser.done():
+            await asyncio.shield(self._analyser)
+
+    async def _analyse_pending(self) -> None:
+        while self._analysis_pending is not None:
+            snap, self._analysis_pending = self._analysis_pending, None
+            try:
+                result = await asyncio.to_thread(analyse_state, snap, random.Random(snap.seq), ANALYSIS_SAMPLES, "next")
+            except Exception:  # an analysis never stops the table or its broadcast: logged
+                logging.getLogger(__name__).exception("the broadcast analysis of state %s failed", snap.seq)
+                result = None
+            if result is not None and snap.seq == self.seq == self.view.seq:
+                self.analysis = result
+                self._push_frame()
+                self._wake.set()
 
     def start_frame(self) -> str:
         return start_frame(self.name)
@@ -241,6 +292,7 @@ class TableHub:
                 c.offer(self._text(c.role))
         if new_state:
             self._push_frame()
+            self._want_analysis()
             self._wake.set()  # a new frame to time, or the deal on show may just have ended
 
     # --- doing things -------------------------------------------------------------------

@@ -70,6 +70,41 @@
           p.dead_hand ? h("span", { class: "mk dead" }, T.dead) : null)));
   }
 
+  // The analysis (issue 21): what best play makes of the hidden cards, or each player's odds
+  // to score at the next scoring moment.  It comes only in a frame the server has released
+  // whole (after the delay AND the deal's end at the live table), never in a masked one.
+  function analysisLines(a) {
+    const v = a.verdict;
+    if (a.kind === "verdict" && v) {
+      if (v.chicago) {
+        return [v.chicago_stands ? t("Chicago holds with best play")
+          : t("With best play {player} breaks the Chicago", { player: v.breaker })];
+      }
+      return v.last_trick ? [t("With best play {player} takes the last trick with {card}",
+        { player: v.last_trick.player, card: cardText(v.last_trick.card) })] : [];
+    }
+    if (a.kind === "chicago_question" && v) {
+      return [v.chicago_stands ? t("If {player} says Chicago, it holds with best play", { player: a.player })
+        : t("If {player} says Chicago, {breaker} breaks it with best play", { player: a.player, breaker: v.breaker })];
+    }
+    if (a.kind === "odds" && a.odds) {
+      return Object.entries(a.odds.score_next).map(([p, e]) => t("{player} {pct} % to score", { player: p, pct: Math.round(100 * e.p) }));
+    }
+    return [];
+  }
+
+  function analysisBox(m, s) {
+    const a = m.analysis;
+    if (!a || AUD.isOver(s) || a.game !== s.game || a.deal !== s.deal) return null;
+    const lines = analysisLines(a);
+    if (!lines.length) return null;
+    return AUD.mark(h("div", { id: "analysis", class: "analysis", "data-kind": a.kind },
+      h("span", { class: "an-lbl" }, a.kind === "odds" ? t("Odds") : t("Best play")),
+      lines.map(l => h("span", { class: "an-line" }, l)),
+      a.kind === "odds" ? h("small", { class: "an-note" }, t("{n} deals sampled", { n: a.odds.samples })) : null),
+      `an:${a.seq}`);
+  }
+
   function endCard(s) {
     if (!AUD.isOver(s)) return null;
     const table = s.table || {};
@@ -105,6 +140,7 @@
       showStrip ? strip(m, s) : null,
       chic ? AUD.mark(h("div", { id: "chicago-banner", class: "chicago-banner" }, chic), `chic:${s.game}.${s.deal}:${chic}`) : null,
       AUD.mark(endCard(s), `end:${s.game}:${s.phase}`),
+      analysisBox(m, s),
       h("div", { id: "seats", class: "seats" }, seats.map(p => seat(s, p))),
       showTicker && ticker.length ? h("div", { id: "ticker", class: "ticker" }, h("span", { class: "tk-lbl" }, T.last),
         ticker.slice(0, 4).map((t, i) => i === 0 ? AUD.mark(h("span", { class: "tk first" }, t), `tk:${tickerCount}`) : h("span", { class: "tk" }, t))) : null);

@@ -4,8 +4,9 @@
 odds while an exchange is about to begin, whether the Chicago of the player asked would
 stand, the solver's verdict during the trick play, nothing otherwise.  The result shows what hidden cards make: it must be held back like
 every hidden card (not before the deal has ended live and the broadcast delay has passed);
-that holding is the caller's job, and the solve can take up to ~0.1 s at the first trick,
-so it belongs off the event loop.
+that holding is the caller's job (the dashboard's hub puts it in the whole broadcast frame
+only, held with its deal), and the solve can take up to ~0.1 s at the first trick, so it
+belongs off the event loop (``analysable`` and ``state_snapshot`` for a worker thread).
 
     >>> from table_controller.rules.cards import parse_cards
     >>> from table_controller.rules.rulesets import ruleset
@@ -18,7 +19,9 @@ so it belongs off the event loop.
 
 from __future__ import annotations
 
+import copy
 import random
+from types import SimpleNamespace
 from typing import Any
 
 from .odds import Odds, OddsError, exchange_odds
@@ -67,10 +70,47 @@ def odds_texts(o: Odds) -> list[dict[str, str]]:
     return out
 
 
-def analyse_state(state: Any, rng: random.Random, samples: int = 2000) -> dict[str, Any] | None:
+def analysable(state: Any) -> bool:
+    """Does ``analyse_state`` have something to say about this moment?  Cheap: a caller
+    asks before copying the state for a worker (odds at an exchange's start, the Chicago
+    question, the trick play)."""
+    g = state.game
+    d = g.deal if g is not None else None
+    if d is None or state.rules is None:
+        return False
+    if d.phase == "exchange":
+        return not d.placed and not d.awaiting
+    return (d.phase == "chicago" and bool(d.asking)) or d.phase == "tricks"
+
+
+def state_snapshot(state: Any) -> Any:
+    """What ``analyse_state`` reads of an engine's ``TableState`` (rules, seq, the game),
+    copied: the engine goes on changing its state in place while a worker thread analyses
+    the copy."""
+    return SimpleNamespace(rules=state.rules, seq=state.seq, game=copy.deepcopy(state.game))
+
+
+def broadcast_analysis(a: dict[str, Any]) -> dict[str, Any]:
+    """The part of an analysis the broadcast overlay shows, without its texts (the overlay
+    words them from the dashboard's catalogue) and without the card-by-card detail."""
+    out: dict[str, Any] = {k: a[k] for k in ("seq", "game", "deal", "kind") if k in a}
+    if "player" in a:
+        out["player"] = a["player"]
+    if "verdict" in a:
+        v = a["verdict"]
+        out["verdict"] = {k: v[k] for k in ("outcome", "chicago", "chicago_stands", "breaker", "last_trick", "values")}
+    if "odds" in a:
+        o = a["odds"]
+        out["odds"] = {"samples": o["samples"], "next_moment": o["next_moment"], "score_next": o["score_next"]}
+        out["exchange"] = a.get("exchange")
+    return out
+
+
+def analyse_state(state: Any, rng: random.Random, samples: int = 2000, horizon: str = "last") -> dict[str, Any] | None:
     """The analysis of the state's current moment, or None when there is none: odds at the
     start of an exchange (before anyone has placed), the verdict at any moment of the trick
-    play.  ``seq`` ties it to the state it describes (for holding it back)."""
+    play.  ``seq`` ties it to the state it describes (for holding it back); ``horizon``
+    "next" samples the odds only to the next scoring moment (fast, no Chicago chance)."""
     g = state.game
     d = g.deal if g is not None else None
     if d is None or state.rules is None:
@@ -78,7 +118,7 @@ def analyse_state(state: Any, rng: random.Random, samples: int = 2000) -> dict[s
     base = {"seq": state.seq, "game": g.number, "deal": d.number}
     if d.phase == "exchange" and not d.placed and not d.awaiting:
         try:
-            o = exchange_odds(state, rng, samples=samples)
+            o = exchange_odds(state, rng, samples=samples, horizon=horizon)
         except OddsError:
             return None
         return {**base, "kind": "odds", "exchange": d.exchange, "odds": o.to_dict(), "texts": odds_texts(o)}

@@ -39,8 +39,16 @@ still held, leader), treats touching cards of one suit in one hand as one card (
 2, which counts 10 in the last trick), stops looking at a player's cards once one reaches
 the best that player could ever get, and leaves a card's subtree early once the player
 who chose the card before it in the trick already has better (shallow max^n pruning).
-A full 4-player deal takes ~10 ms (median) in CPython, up to ~0.1 s: see
-``tests/bench/analysis.py``.  An SM-style Chicago's yes/no alone: ``sm_chicago_stands``.
+A tie prunes too: q keeps its lower card on a tie, so a subtree that can give q only
+as much is dropped.  A full 4-player deal takes ~9 ms (median, ~4,600 nodes) in CPython,
+p99 ~45-55 ms (~26,000 nodes): see ``tests/bench/analysis.py``.  The nodes are nearly all
+in tricks 3 and 4: a hard deal reaches ~3,000 distinct trick-4 starts, hardly any shared
+between deals.  Tried, measured and not kept: trying cards highest first or by a history
+of cut-offs (more nodes: a reordered card can no longer prune on a tie, and the lowest
+card must win ties), relative-rank keys skipped at trick 4 (no gain), and a two-sided
+"can p take the last trick whatever the others do" search before max^n (2.7x fewer max^n
+nodes, slower in all: the proofs cost more than they save).  An SM-style Chicago's yes/no
+alone: ``sm_chicago_stands``.
 
 Legal-play solver: follow suit if you can (r25).  A pending sm2025 revoke (r26) is not
 solved; a hand that is dead (r26), folded or out simply plays no further cards, and a
@@ -518,8 +526,8 @@ class _Search:
                 best_key, best = kk, o
                 if kk >= bound:
                     break
-                if q >= 0 and self.cap(p, q, kk) < best_q:
-                    return -1  # q has better already: this node's exact value is not needed
+                if q >= 0 and self.cap(p, q, kk) <= best_q:
+                    return -1  # q has as good already (from a lower card, which wins ties): not needed
         return best
 
     def close(self, hands, trick, trick_no) -> int:
@@ -596,7 +604,7 @@ def solve(pos: Position) -> Verdict:
     hand = hands[me]
     legal = (hand & _SUIT_MASK[trick[0][1] // 13] or hand) if trick else hand
     moves = []
-    best_key, best = -(1 << 60), -1
+    best_key, best, best_oid = -(1 << 60), -1, -1
     reps = set(s.moves(hands, trick, me, alive))
     rep_oid: dict[int, int] = {}
     for c in range(52):  # every legal card, touching ones too: each gets its value
@@ -619,9 +627,9 @@ def solve(pos: Position) -> Verdict:
             )
         )
         if s.key[oid][me] > best_key:
-            best_key, best = s.key[oid][me], c
+            best_key, best, best_oid = s.key[oid][me], c, oid
     line = s.line(hands, trick, to_play, pos.trick_number, alive, first=best)
-    m = _move(s, s.child(hands, trick, to_play, pos.trick_number, alive, best, -1, 0), line, pos)
+    m = _move(s, best_oid, line, pos)
     return Verdict(names[me], m.values, m.outcome, pos.chicago, m.breaker, m.last_trick, m.line, tuple(moves), s.nodes)
 
 

@@ -1,7 +1,8 @@
 """Analysis benchmarks (issue 21).  Run: .venv/bin/python tests/bench/analysis.py [N]
 
 - the double-dummy solver on random full positions (4 players, 5 cards each, trick 1):
-  without Chicago and with the leader's Chicago; process CPU time per solve, median/p99;
+  without Chicago and with the leader's Chicago; process CPU time per solve, median/p99,
+  and the search's node counts (machine-independent: compare changes by them on a busy box);
 - the odds: 10,000 samples to the next scoring moment (``odds_10k_ms``) and samples per
   second played on to the last exchange with the Chicago chances.
 
@@ -35,7 +36,7 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def bench_solver(n: int, chicago: bool) -> tuple[float, float, float, int]:
+def bench_solver(n: int, chicago: bool) -> tuple[float, float, float, int, int]:
     rules = ruleset("sm2025")
     times, nodes = [], []
     for seed in range(n):
@@ -48,7 +49,7 @@ def bench_solver(n: int, chicago: bool) -> tuple[float, float, float, int]:
         v = solve(pos)
         times.append((time.process_time() - t) * 1000)
         nodes.append(v.nodes)
-    return statistics.median(times), pct(times, 0.99), max(times), int(statistics.median(nodes))
+    return statistics.median(times), pct(times, 0.99), max(times), int(statistics.median(nodes)), int(pct(nodes, 0.99))
 
 
 def exchange_table(seed: int) -> Engine:
@@ -78,12 +79,12 @@ def bench_odds() -> tuple[float, float]:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    med, p99, worst, nodes = bench_solver(n, chicago=False)
+    med, p99, worst, nodes, nodes99 = bench_solver(n, chicago=False)
     print(
         f"solver, {n} random 4-player deals from trick 1, no Chicago: median {med:.2f} ms, "
-        f"p99 {p99:.1f} ms, max {worst:.1f} ms, median {nodes} nodes"
+        f"p99 {p99:.1f} ms, max {worst:.1f} ms, median {nodes} nodes, p99 {nodes99} nodes"
     )
-    cmed, cp99, cworst, cnodes = bench_solver(n, chicago=True)
+    cmed, cp99, cworst, cnodes, _ = bench_solver(n, chicago=True)
     print(
         f"solver, the same deals with the leader's Chicago: median {cmed:.2f} ms, p99 {cp99:.1f} ms, "
         f"max {cworst:.1f} ms, median {cnodes} nodes"
@@ -98,6 +99,8 @@ def main() -> None:
             {
                 "solve_median_ms": round(med, 2),
                 "solve_p99_ms": round(p99, 1),
+                "solve_nodes_median": nodes,  # max^n nodes: the same on any machine, however busy
+                "solve_nodes_p99": nodes99,
                 "solve_chicago_median_ms": round(cmed, 2),
                 "solve_chicago_p99_ms": round(cp99, 1),
                 "odds_10k_ms": round(odds_ms),
