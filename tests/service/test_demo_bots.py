@@ -12,9 +12,9 @@ import socket
 
 import pytest
 
-from dashboard import demo
 from hardware.firmware.controller import Config
 from hardware.virtual import NoiseModel, VirtualTable
+from table_controller.app.commands import demo
 from table_controller.app.config import DashboardSection, TableConfig, TableSection
 from table_controller.app.service import serve_table
 
