@@ -44,10 +44,10 @@ PENDING_RULES_LOOPS: list[list[str]] = []
 # The same for the one read path (issue 14 item 3, the readpath branch): the score sheet's
 # routes read TableHub's snapshot and its card-masking regex.
 PENDING_READ_PATH: set[str] = set()
-# Not the project's names at all: ``loop`` in hardware/virtual/simtime.py is asyncio's
-# event loop, whose own state the simulated-time selector reads (as it reads _ready and
-# _scheduled); a live-table attribute of the same name only makes the name look ours.
-FOREIGN = {("hardware/virtual/simtime.py", "_stopping")}
+# Names that are not the project's at all (a library's private state read on purpose). Empty:
+# the simulated-time loop declares the base loop's attributes it reads (_ready, _stopping...)
+# on its own class, so they count as its own.
+FOREIGN: set[tuple[str, str]] = set()
 
 
 # --- reading the source -------------------------------------------------------------------
