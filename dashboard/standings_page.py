@@ -3,6 +3,7 @@ item 3: "a public standings page for the hall").
 
     $ chicago-table hub web sm2026.hub --port 8090      # http://HUB:8090/ on the hall's screens
     $ chicago-table log verify h1-t3.sqlite --hub http://HUB:8090 --table h1-t3   # /api/witness
+    $ chicago-table run --virtual --bots --hub http://HUB:8090 --table-id h1-t3    # /api/draw/h1-t3
 
 Read-only beside a running ``hub serve``: every request folds what the hub's copies
 gained since the last one (the rules engine's fold, ``tournament.standings``).  The page
@@ -116,6 +117,15 @@ def create_app(hub_path: str | os.PathLike, tl_token: str | None = None, broadca
                 return JSONResponse({"error": f"the hub holds nothing of table {table!r}"}, status_code=404)
             w["tables"] = {table: w["tables"][table]}
         return JSONResponse(w, headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/draw/{table}")
+    async def draw(table: str) -> JSONResponse:
+        """One table's seat draw (players, heat, every game's seats; a särspel's once drawn),
+        for ``chicago-table run --hub URL --table-id TABLE``: public, as on the hall's wall."""
+        drawn = board().hub.table(table)
+        if drawn is None:
+            return JSONResponse({"error": f"the hub has not drawn a table {table!r}"}, status_code=404)
+        return JSONResponse(drawn, headers={"Cache-Control": "no-store"})
 
     def broadcast_denied(token: str | None) -> JSONResponse | None:
         if broadcast_token is None:

@@ -199,6 +199,13 @@ class TablePublisher:
                 self._store = SQLiteStore.open(self.db, readonly=True, check=False)
             except StoreNotFound:
                 return None  # the table has not started yet
+            except StoreError as exc:
+                # the table is creating its file this moment (empty, no schema yet), or it is
+                # not a table's log at all: say so once, look again at the next poll
+                if str(exc) != self._last_error:
+                    log.warning("%s: %s; waiting for the table's log", self.table, exc)
+                    self._last_error = str(exc)
+                return None
         return self._store
 
     def _last_seq(self) -> int:
