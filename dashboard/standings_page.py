@@ -275,13 +275,18 @@ h1 { margin: 0 0 .6rem; font-size: 1.6rem; }
 .alerts, .problems { margin: .3rem 0; padding-left: 1.2rem; }
 .alerts li { color: #ff7777; } .problems li { color: #ffb86c; } .small { color: #aaa; font-size: .85rem; }
 .off { color: #ff5555; font-weight: bold; } .on { color: #50fa7b; } a { color: #8be9fd; }
-.turn { margin: .35rem 0; display: flex; flex-wrap: wrap; gap: .3rem .5rem; align-items: baseline; }
-.clk { display: inline-block; padding: .05rem .5rem; border-radius: 4px; background: #1f3b2a;
-  font-variant-numeric: tabular-nums; white-space: nowrap; }
-.clk .s { font-size: 1.35rem; font-weight: bold; color: #50fa7b; margin-left: .3rem; }
-.clk.low .s { color: #f1fa8c; } .clk.over { background: #4a1f24; } .clk.over .s { color: #ff5555; }
+.turn { margin: .35rem 0; display: flex; flex-wrap: wrap; gap: .3rem .6rem; align-items: center; }
+.grp { display: inline-flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
+.kind { color: #ccc; font-size: .9rem; align-self: center; }
+.who { font-weight: bold; }
+.clk { display: inline-flex; align-items: baseline; gap: .35rem; padding: .05rem .5rem; border-radius: 4px;
+  background: #1f3b2a; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.clk .s { font-size: 1.35rem; font-weight: bold; color: #50fa7b; min-width: 3.2ch; text-align: right; }
+.clk.low { background: #3b3a1f; } .clk.low .s { color: #f1fa8c; } .clk.over { background: #4a1f24; } .clk.over .s { color: #ff5555; }
 .clk.paused { background: #1f2d4a; } .clk.paused .s { color: #8be9fd; }
 .clk.stale { background: #33353b; } .clk.stale .s { color: #999; }
+.badge { padding: .05rem .45rem; border-radius: 4px; font-size: .85rem; font-weight: bold; }
+.badge.paused { background: #8be9fd; color: #1b1d22; } .badge.stale { background: #555; color: #eee; }
 table { border-collapse: collapse; } td { padding: 0 .4rem; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr.acting td { color: #f1fa8c; }
 </style></head>
@@ -313,21 +318,26 @@ function tickClocks() {
 function clockChip(player, r, clocks) {
   const run = !clocks.paused && !clocks.stale;
   const cls = "clk" + (clocks.paused ? " paused" : clocks.stale ? " stale" : "");
-  return el("span", { class: cls, "data-player": player, "data-left": r.remaining, "data-run": run ? "1" : "0",
+  return el("span", { class: cls, "data-player": player, "data-clock": r.clock, "data-left": r.remaining,
+      "data-run": run ? "1" : "0",
       title: clocks.stale ? `senast för ${Math.round(clocks.age)} s sedan / last ${Math.round(clocks.age)} s ago` : "" },
-    `${player} · ${CLOCK[r.clock] || r.clock}`, el("span", { class: "s" }, clockText(r.remaining)));
+    player, el("span", { class: "s" }, clockText(r.remaining)));
 }
 function turn(t) {
   const c = t.current, clocks = t.clocks;
   if (!t.started || t.finished || !c) return null;
   const running = (clocks && !clocks.moved) ? clocks.running : {};
-  const chips = Object.entries(running).map(([p, r]) => clockChip(p, r, clocks));
+  const byKind = {};
+  for (const [p, r] of Object.entries(running)) (byKind[r.clock] = byKind[r.clock] || []).push([p, r]);
+  const groups = Object.entries(byKind).map(([kind, list]) => el("span", { class: "grp" },
+    el("span", { class: "kind" }, CLOCK[kind] || kind), list.map(([p, r]) => clockChip(p, r, clocks))));
   const waiting = c.to_act.filter(p => !(p in running));
-  return el("div", { class: "turn", "data-clocks": chips.length },
-    el("span", { class: "small" }, "väntar på / waiting for"),
-    chips, waiting.length ? el("span", {}, waiting.join(", ")) : null,
-    clocks && clocks.paused ? el("span", { class: "clk paused" }, "⏸ pausad / paused") : null,
-    !chips.length && !waiting.length ? el("span", {}, "-") : null);
+  return el("div", { class: "turn", "data-clocks": Object.keys(running).length },
+    el("span", { class: "small" }, "väntar på / waiting for"), groups,
+    waiting.length ? el("span", { class: "who" }, waiting.join(", ")) : null,
+    clocks && clocks.paused ? el("span", { class: "badge paused" }, "pausad / paused") : null,
+    clocks && clocks.stale ? el("span", { class: "badge stale" }, "inga klockor / no clock news") : null,
+    !groups.length && !waiting.length ? el("span", {}, "-") : null);
 }
 function card(t) {
   const cls = "t" + (t.alerts.length ? " alert" : t.problems.length ? " problem" : "") + (t.finished ? " done" : "");
