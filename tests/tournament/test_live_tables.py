@@ -195,6 +195,10 @@ def test_three_live_bot_tables_through_mosquitto_broker_table_and_hub_faults(bro
             assert theirs == mine  # nothing lost, nothing doubled, in order
             records += len(mine)
         assert hubstore.conflicts() == []
+        # the shot clocks came too (tables/TABLE/clocks): at the end nobody's clock runs
+        clocks = hubstore.clocks()
+        assert set(clocks) == {t.id for t in tables}
+        assert all(c["running"] == {} for c in clocks.values())
         board = Standings(hubstore)
         board.update()
         doc = board.document()

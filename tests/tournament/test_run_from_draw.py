@@ -16,7 +16,7 @@ from table_controller.sim.bots import DrawnBot
 from table_controller.store import SQLiteStore
 
 from .broker import free_port, wait_until
-from .procs import CLI, web_proc
+from .procs import CLI, Proc, web_proc
 from .test_publish import make_hub
 
 
@@ -132,3 +132,67 @@ def test_the_bots_wait_for_the_hubs_sarspel_seats__r11():
     lone = DrawnBot(1, draw, refresh=lambda: draw, sleep=slept.append, wait_s=2, poll_s=0.5, warn=warned.append)
     a = lone.next_action(engine)
     assert isinstance(a, act.GameStart) and sorted(a.seats) == ["Anna", "Bo"] and "the bots seat them" in warned[-1]
+
+
+@pytest.mark.browser
+@pytest.mark.realtime  # a table service on the wall clock, its Revisor page in chromium
+def test_a_table_service_starts_as_drawn_and_the_revisor_gets_the_drawn_seats__r7(hub_web, tmp_path):
+    """``run --config`` with ``[hub]``: the log starts with the drawn players and heat; the
+    Revisor's new-game form shows the hub's seats and button, one tap starts the game."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.dashboard.harness import launch_chromium
+
+    url, drawn = hub_web
+    t = drawn[0]
+    port = free_port()
+    conf = tmp_path / "table.toml"
+    conf.write_text(
+        f'[table]\nname = "Bord 1"\ndata = "data"\nvirtual = true\n\n'
+        f'[dashboard]\nport = {port}\nevent_tokens = "tokens.json"\n\n'
+        f'[hub]\ndraw = "{url}"\ntable_id = "{t["table"]}"\n'
+    )
+    svc = Proc(["run", "--config", str(conf)], tmp_path / "service.log").start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: _listening(port) or svc.p.poll() is not None, 60, "the table's dashboard")
+        assert svc.p.poll() is None, (tmp_path / "service.log").read_text()
+        tokens = json.loads((tmp_path / "tokens.json").read_text())
+        assert httpx.get(base + "/api/draw", params={"token": tokens["public"]}).status_code == 403
+        got = httpx.get(base + "/api/draw", params={"token": tokens["revisor"]}).json()
+        assert got["players"] == t["players"] and got["games"] == t["games"]
+        db = tmp_path / "data" / "table.sqlite"
+        start = actions(db)[0]
+        assert start["do"] == "table" and start["players"] == t["players"] and start["options"]["heat"] == 1
+        g1 = t["games"][0]
+        with sync_playwright() as p:
+            ctx = launch_chromium(p)
+            page = ctx.new_page()
+            page.goto(base + "/revisor?token=" + tokens["revisor"])
+            page.wait_for_selector("#game-start[data-drawn='1']")
+            seats = page.locator(".seat-pick").evaluate_all("ss => ss.map(s => s.value)")
+            assert seats == g1["seats"] and page.input_value("#button-pick") == g1["button"]
+            assert "lottade" in page.inner_text("#drawn-note")  # Swedish first
+            page.click("#game-submit")
+            wait_until(lambda: any(a["do"] == "game" for a in actions(db)), 30, "the game action in the log")
+            ctx.close()
+        game = next(a for a in actions(db) if a["do"] == "game")
+        assert (game["seats"], game["button"]) == (g1["seats"], g1["button"])
+    finally:
+        svc.stop()
+    # the same data folder configured for another drawn table: refused, the log unchanged
+    before = actions(db)
+    conf.write_text(conf.read_text().replace(f'table_id = "{t["table"]}"', f'table_id = "{drawn[1]["table"]}"'))
+    r = subprocess.run(CLI + ["run", "--config", str(conf)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "new [table] data folder" in r.stderr, r.stderr
+    assert actions(db) == before
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False

@@ -131,11 +131,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--hub",
         metavar="URL|FILE",
-        help="(with --bots) play the tournament hub's seat draw for --table-id: the hub's web "
+        help="[hub] draw: the tournament hub's seat draw for --table-id: the hub's web "
         "address ('chicago-table hub web', e.g. http://hub.local:8090) or an exported draw "
-        "('hub draw --json > heat1.json'); players, heat and every game's seats (r7) come from it",
+        "('hub draw --json > heat1.json'); players, heat and every game's seats (r7) come from it "
+        "(the service starts the table with them and the Revisor's new-game form shows the drawn seats)",
     )
-    p.add_argument("--table-id", metavar="ID", help="(with --hub) the table as the hub drew it, e.g. h1-t3")
+    p.add_argument(
+        "--table-id", metavar="ID", help="[hub] table_id: (with --hub) the table as the hub drew it, e.g. h1-t3"
+    )
     p.add_argument(
         "--fast",
         action="store_true",
@@ -178,8 +181,6 @@ def _service(args: argparse.Namespace) -> int:
             )
     if args.db:
         return _fail("--db: the service keeps its log in the data folder ([table] data, --data)")
-    if args.hub or args.table_id:
-        return _fail("--hub/--table-id: the hub's seat draw is played by the bots' table (--virtual --bots)")
     try:
         given = overrides(args)
         cfg = load_config(args.config, given) if args.config else config_from_mapping({}, overrides=given)
@@ -231,7 +232,7 @@ def main(args: argparse.Namespace) -> int:
         if not (args.hub and args.table_id):
             return _fail("--hub and --table-id go together: the hub's draw of that table")
         if not args.bots:
-            return _fail("--hub: the hub's draw is played by --bots here (a table service reads it from [hub])")
+            return _fail("--hub: without --config or --data, the hub's draw is played by --bots")
         if args.players is not None or args.ruleset:
             return _fail("--players/--ruleset: the hub's draw names the players and the ruleset")
         try:
