@@ -14,6 +14,11 @@ died with messages in it, a hub that restarted), waiting twice as long before ea
 further resend while the hub stays silent (up to a minute; any ack resets it: the hub,
 when it connects, acks every table it knows).  The hub drops what it already has, so
 resending is always safe: nothing lost, nothing doubled.
+
+It runs beside the table as its own process (``chicago-table hub publish``), following
+the log as it grows; it may start before the table has created its file.  Once it has
+sent everything, it also sends the shot clocks of the log's last "clock" record
+(``.../clocks``, retained; TOPICS.md), for the TL's event screen.
 """
 
 from __future__ import annotations
