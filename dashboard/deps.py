@@ -10,8 +10,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import Depends, Request
 
@@ -38,6 +39,11 @@ class WebSettings:
     json_depth: int = JSON_DEPTH
     ruleset: str = "sm2025"  # a table started without naming one ([table] ruleset)
     branding: Branding = field(default_factory=Branding)  # event name, heat, logo ([event])
+    # at a tournament ([hub]): where the hub's draw is (URL or file), this table's id, and
+    # the draw as read when the service started (tournament.seating)
+    draw_source: str | None = None
+    table_id: str | None = None
+    draw: Mapping[str, Any] | None = None
 
 
 class Denied(Exception):

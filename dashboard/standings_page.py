@@ -3,6 +3,7 @@ item 3: "a public standings page for the hall").
 
     $ chicago-table hub web sm2026.hub --port 8090      # http://HUB:8090/ on the hall's screens
     $ chicago-table log verify h1-t3.sqlite --hub http://HUB:8090 --table h1-t3   # /api/witness
+    $ chicago-table run --virtual --bots --hub http://HUB:8090 --table-id h1-t3    # /api/draw/h1-t3
 
 Read-only beside a running ``hub serve``: every request folds what the hub's copies
 gained since the last one (the rules engine's fold, ``tournament.standings``).  The page
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hmac
 import os
+import time
 from typing import Any
 
 from fastapi import FastAPI
@@ -58,13 +60,47 @@ def public_document(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+STALE_CLOCKS_S = 6.0  # a running clock is re-sent about every 1-2 s; older means no news
+
+
+def live_clocks(c: dict[str, Any] | None, now: float) -> dict[str, Any] | None:
+    """A table's last published clocks as they stand ``now`` (the hub's ``time.time()``):
+    seconds left counted down since the snapshot (its age at the table plus the time
+    since the hub took it), unless paused; overtime as a negative number.  Names, clock
+    kinds and seconds only: no card.
+
+    >>> c = {"seq": 9, "age": 1.0, "received": 100.0, "paused": False, "moved": False,
+    ...      "running": {"Bo": {"clock": "play", "remaining": 12.0}}}
+    >>> live_clocks(c, 102.5)["running"]["Bo"]
+    {'clock': 'play', 'remaining': 8.5}
+    >>> live_clocks({**c, "paused": True}, 102.5)["running"]["Bo"]["remaining"]
+    12.0
+    """
+    if not c:
+        return None
+    since = max(0.0, float(c["age"]) + now - float(c["received"]))
+    run = 0.0 if c["paused"] else since
+    return {
+        "paused": c["paused"],
+        "moved": c["moved"],
+        "running": {
+            p: {"clock": r["clock"], "remaining": round(r["remaining"] - run, 1)} for p, r in c["running"].items()
+        },
+        "age": round(since, 1),
+        "stale": bool(c["running"]) and not c["paused"] and since > STALE_CLOCKS_S,
+    }
+
+
 def tl_document(board: Standings) -> dict[str, Any]:
     """Everything for the TL: the standings with problems and conflicts, and per table its
-    open alerts (from its log), whether its publisher is online and its last record's time;
+    open alerts (from its log), whether its publisher is online, its last record's time
+    and its running shot clocks (as its publisher last sent them, counted down to now);
     the tables that need the TL first (alerts, then problems, then those still playing)."""
     doc = board.document()
     statuses = board.hub.statuses()
     urls = board.hub.dashboards()
+    clocks = board.hub.clocks()
+    now = time.time()
     tables = []
     for heat in doc["heats"]:
         for t in heat["tables"]:
@@ -74,6 +110,7 @@ def tl_document(board: Standings) -> dict[str, Any]:
                 online=bool(st.get("online")),
                 last_time=board.last_time(t["table"]),
                 dashboard=urls.get(t["table"]),
+                clocks=None if t["finished"] or not t["started"] else live_clocks(clocks.get(t["table"]), now),
             )
             tables.append(t)
     tables.sort(key=lambda t: (not t["alerts"], not t["problems"], t["finished"], t["heat"], t["number"]))
@@ -116,6 +153,15 @@ def create_app(hub_path: str | os.PathLike, tl_token: str | None = None, broadca
                 return JSONResponse({"error": f"the hub holds nothing of table {table!r}"}, status_code=404)
             w["tables"] = {table: w["tables"][table]}
         return JSONResponse(w, headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/draw/{table}")
+    async def draw(table: str) -> JSONResponse:
+        """One table's seat draw (players, heat, every game's seats; a särspel's once drawn),
+        for ``chicago-table run --hub URL --table-id TABLE``: public, as on the hall's wall."""
+        drawn = board().hub.table(table)
+        if drawn is None:
+            return JSONResponse({"error": f"the hub has not drawn a table {table!r}"}, status_code=404)
+        return JSONResponse(drawn, headers={"Cache-Control": "no-store"})
 
     def broadcast_denied(token: str | None) -> JSONResponse | None:
         if broadcast_token is None:
@@ -219,41 +265,108 @@ TL_PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body { font-family: system-ui, sans-serif; background: #1b1d22; color: #eee; margin: 1rem; }
-.t { background: #2a2d34; border-radius: 6px; padding: .5rem .8rem; margin: .4rem 0; }
-.t.alert { border-left: 6px solid #ff5555; } .t.problem { border-left: 6px solid #ffb86c; }
+h1 { margin: 0 0 .6rem; font-size: 1.6rem; }
+#tables { display: grid; grid-template-columns: repeat(auto-fill, minmax(26rem, 1fr)); gap: .6rem; align-items: start; }
+.t { background: #2a2d34; border-radius: 6px; padding: .5rem .8rem; border-left: 6px solid #2a2d34; }
+.t.alert { border-left-color: #ff5555; } .t.problem { border-left-color: #ffb86c; }
+.t.done { opacity: .75; }
+.head { display: flex; flex-wrap: wrap; gap: .2rem .6rem; align-items: baseline; }
+.head b { font-size: 1.15rem; }
+.alerts, .problems { margin: .3rem 0; padding-left: 1.2rem; }
 .alerts li { color: #ff7777; } .problems li { color: #ffb86c; } .small { color: #aaa; font-size: .85rem; }
-.off { color: #ff5555; font-weight: bold; } .on { color: #50fa7b; } td { padding: 0 .4rem; } a { color: #8be9fd; }
+.off { color: #ff5555; font-weight: bold; } .on { color: #50fa7b; } a { color: #8be9fd; }
+.turn { margin: .35rem 0; display: flex; flex-wrap: wrap; gap: .3rem .6rem; align-items: center; }
+.grp { display: inline-flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
+.kind { color: #ccc; font-size: .9rem; align-self: center; }
+.who { font-weight: bold; }
+.clk { display: inline-flex; align-items: baseline; gap: .35rem; padding: .05rem .5rem; border-radius: 4px;
+  background: #1f3b2a; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.clk .s { font-size: 1.35rem; font-weight: bold; color: #50fa7b; min-width: 3.2ch; text-align: right; }
+.clk.low { background: #3b3a1f; } .clk.low .s { color: #f1fa8c; } .clk.over { background: #4a1f24; } .clk.over .s { color: #ff5555; }
+.clk.paused { background: #1f2d4a; } .clk.paused .s { color: #8be9fd; }
+.clk.stale { background: #33353b; } .clk.stale .s { color: #999; }
+.badge { padding: .05rem .45rem; border-radius: 4px; font-size: .85rem; font-weight: bold; }
+.badge.paused { background: #8be9fd; color: #1b1d22; } .badge.stale { background: #555; color: #eee; }
+table { border-collapse: collapse; } td { padding: 0 .4rem; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+tr.acting td { color: #f1fa8c; }
 </style></head>
 <body><h1 id="title">TL</h1><div id="conflicts"></div><div id="tables"></div>
 <script>
 "use strict";
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const PHASE = { tricks: "stick / tricks", exchange_1: "byte 1", exchange_2: "byte 2", exchange_3: "byte 3",
+  chicago: "chicago?", quads_choice: "fyrtal / quads", deal: "giv / deal", game_start: "nytt parti / new game",
+  game_over: "parti slut / game over", table_over: "klart / finished" };
+const CLOCK = { exchange: "byte / exchange", chicago: "chicago?", play: "spel / play", quads: "fyrtal / quads" };
+let fetchedAt = performance.now();
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : String(k));
   return e;
 }
+function clockText(left) { return (left < 0 ? "-" + Math.ceil(-left) : Math.ceil(left)) + " s"; }
+function tickClocks() {
+  const gone = (performance.now() - fetchedAt) / 1000;
+  for (const c of document.querySelectorAll(".clk[data-left]")) {
+    const left = Number(c.dataset.left) - (c.dataset.run === "1" ? gone : 0);
+    c.querySelector(".s").textContent = clockText(left);
+    c.classList.toggle("over", left <= 0);
+    c.classList.toggle("low", left > 0 && left <= 10);
+  }
+}
+function clockChip(player, r, clocks) {
+  const run = !clocks.paused && !clocks.stale;
+  const cls = "clk" + (clocks.paused ? " paused" : clocks.stale ? " stale" : "");
+  return el("span", { class: cls, "data-player": player, "data-clock": r.clock, "data-left": r.remaining,
+      "data-run": run ? "1" : "0",
+      title: clocks.stale ? `senast för ${Math.round(clocks.age)} s sedan / last ${Math.round(clocks.age)} s ago` : "" },
+    player, el("span", { class: "s" }, clockText(r.remaining)));
+}
+function turn(t) {
+  const c = t.current, clocks = t.clocks;
+  if (!t.started || t.finished || !c) return null;
+  const running = (clocks && !clocks.moved) ? clocks.running : {};
+  const byKind = {};
+  for (const [p, r] of Object.entries(running)) (byKind[r.clock] = byKind[r.clock] || []).push([p, r]);
+  const groups = Object.entries(byKind).map(([kind, list]) => el("span", { class: "grp" },
+    el("span", { class: "kind" }, CLOCK[kind] || kind), list.map(([p, r]) => clockChip(p, r, clocks))));
+  const waiting = c.to_act.filter(p => !(p in running));
+  return el("div", { class: "turn", "data-clocks": Object.keys(running).length },
+    el("span", { class: "small" }, "väntar på / waiting for"), groups,
+    waiting.length ? el("span", { class: "who" }, waiting.join(", ")) : null,
+    clocks && clocks.paused ? el("span", { class: "badge paused" }, "pausad / paused") : null,
+    clocks && clocks.stale ? el("span", { class: "badge stale" }, "inga klockor / no clock news") : null,
+    !groups.length && !waiting.length ? el("span", {}, "-") : null);
+}
 function card(t) {
-  const cls = t.alerts.length ? "t alert" : t.problems.length ? "t problem" : "t";
+  const cls = "t" + (t.alerts.length ? " alert" : t.problems.length ? " problem" : "") + (t.finished ? " done" : "");
   const c = t.current;
   const where = !t.started ? "inte startat / not started" : t.finished ? "klart / finished"
-    : `parti ${c.game} · giv ${c.deal} · ${c.phase} · väntar på / waiting for ${c.to_act.join(", ") || "-"}`;
+    : `parti ${c.game} · giv ${c.deal} · ${PHASE[c.phase] || c.phase}`;
+  const acting = new Set((c && !t.finished && c.to_act) || []);
   return el("div", { class: cls, "data-table": t.table, "data-alerts": t.alerts.length },
-    el("b", {}, `${t.table} `), el("span", { class: t.online ? "on" : "off" }, t.online ? "online" : "offline"),
-    t.dashboard ? el("a", { class: "act", href: t.dashboard + "/tl?token=" + encodeURIComponent(TOKEN) },
-      " · öppna bordet / open the table") : null,
-    el("span", { class: "small" }, ` · ${t.records} poster / records · ${where}`),
+    el("div", { class: "head" }, el("b", {}, `Bord ${t.number}`), el("span", { class: "small" }, t.table),
+      el("span", { class: t.online ? "on" : "off" }, t.online ? "online" : "offline"),
+      t.dashboard ? el("a", { class: "act", href: t.dashboard + "/tl?token=" + encodeURIComponent(TOKEN) },
+        "öppna bordet / open the table") : null),
+    el("div", { class: "small" }, `${where} · ${t.records} poster / records`),
+    turn(t),
     t.alerts.length ? el("ul", { class: "alerts" }, t.alerts.map(a => el("li", {}, `[${a.kind}] ${a.text}`))) : null,
     t.problems.length ? el("ul", { class: "problems" }, t.problems.map(p => el("li", {}, p))) : null,
     t["särspel"] ? el("div", {}, `Särspel: ${t["särspel"].players.join(", ")} (${t["särspel"].deals} giv)`) : null,
-    el("table", {}, (t.standings || []).map(s => el("tr", {}, el("td", {}, s.rank + "."), el("td", {}, s.player),
-      el("td", {}, s.placement_points + " p"), el("td", {}, s.score_total)))));
+    el("table", {}, (t.standings || t.players.map(p => ({ player: p }))).map(s =>
+      el("tr", { class: acting.has(s.player) ? "acting" : "" },
+        el("td", { class: "n" }, s.rank ? s.rank + "." : ""), el("td", {}, s.player),
+        el("td", { class: "n" }, s.rank ? s.placement_points + " p" : ""), el("td", { class: "n" }, s.rank ? s.score_total : "")))));
 }
 async function refresh() {
-  const r = await fetch("api/tl?token=" + encodeURIComponent(TOKEN), { cache: "no-store" });
+  let r;
+  try { r = await fetch("api/tl?token=" + encodeURIComponent(TOKEN), { cache: "no-store" }); }
+  catch (e) { return; /* the screen stays as it was until the next try */ }
   if (!r.ok) { document.getElementById("title").textContent = "TL: " + (await r.json()).error; return; }
   const doc = await r.json();
+  fetchedAt = performance.now();
   document.getElementById("title").textContent = "TL · " + (doc.name || doc.event);
   const byId = {};
   for (const h of doc.heats) for (const t of h.tables) byId[t.table] = t;
@@ -262,7 +375,7 @@ async function refresh() {
     el("div", { class: "t alert" }, `Konflikt / conflict: ${c.table}: ${c.detail}`)));
   document.body.dataset.loaded = "1";
 }
-refresh(); setInterval(refresh, 2000);
+refresh(); setInterval(refresh, 2000); setInterval(tickClocks, 250);
 </script></body></html>
 """
 

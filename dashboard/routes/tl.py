@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 
-from ..deps import get_hub, get_settings, role_in
+from ..deps import Denied, get_hub, get_settings, role_in
 from ..hub import TableHub
 from ..i18n import N_
 
@@ -35,3 +35,27 @@ async def audit(
     role: str = Depends(role_in("tl", message=N_("the TL's audit trail only"))), hub: TableHub = Depends(get_hub)
 ):
     return {"entries": hub.audit_entries()}
+
+
+@router.get("/draw")
+async def draw(
+    request: Request,
+    role: str = Depends(role_in("tl", "revisor", message=N_("the seat draw is the TL's and the Revisor's"))),
+):
+    """At a tournament ([hub]): this table as the hub drew it (players, heat, every game's
+    seats and button, r7; no card), read again from the hub's web address so that a
+    särspel's seats (r11) appear once the hub has drawn them; the draw the service started
+    with when the hub cannot be reached."""
+    import asyncio
+
+    from table_controller.tournament.seating import SeatingError, load_draw
+
+    settings = get_settings(request)
+    if settings.draw is None or settings.table_id is None or settings.draw_source is None:
+        raise Denied(404, N_("this table plays no tournament draw ([hub] in its configuration)"))
+    if settings.draw_source.startswith(("http://", "https://")):
+        try:
+            return await asyncio.to_thread(load_draw, settings.draw_source, settings.table_id, 3.0)
+        except SeatingError:
+            pass
+    return dict(settings.draw)

@@ -52,17 +52,38 @@ function gameStartEl(s) {
   const names = [...s.players].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99)).map(p => p.name);
   const key = s.phase + ":" + s.game + ":" + names.join(",");
   if (gameForm && gameForm.key === key) return gameForm.el;  // keep what was chosen across updates
-  const seats = names.map((n, i) => h("select", { class: "seat-pick", "data-seat": i + 1 },
+  const form = { key, el: null, touched: false };
+  const touch = () => { form.touched = true; };
+  const seats = names.map((n, i) => h("select", { class: "seat-pick", "data-seat": i + 1, onchange: touch },
     names.map(x => h("option", { value: x, selected: x === n }, x))));
-  const button = h("select", { id: "button-pick" }, names.map(x => h("option", { value: x }, x)));
-  const el = h("section", { id: "game-start", class: "prompt" },
+  const button = h("select", { id: "button-pick", onchange: touch }, names.map(x => h("option", { value: x }, x)));
+  const note = h("div", { id: "drawn-note", class: "small" });
+  form.el = h("section", { id: "game-start", class: "prompt" },
     h("div", { class: "q" }, t("New game: the seats in order and the button")),
     seats.map((sel, i) => h("label", { class: "seat-label" }, t("seat {seat}", { seat: i + 1 }), " ", sel)), " ",
     h("label", { class: "seat-label" }, t("Button: {player}", { player: "" }), button),
     h("button", { id: "game-submit", onclick: () => send({ do: "game", seats: seats.map(x => x.value), button: button.value }) },
-      t("Start the game")));
-  gameForm = { key, el };
-  return el;
+      t("Start the game")), note);
+  gameForm = form;
+  drawnSeats(form, (s.game || 0) + 1, seats, button, note);
+  return form.el;
+}
+
+// At a tournament ([hub] in the table's configuration) the hub drew every game's seats
+// and button (r7): the form shows them, so nobody picks or types; a särspel's (r11) once
+// the hub has drawn them.  A table without a draw answers 404 and the form stays as it is.
+async function drawnSeats(form, number, seats, button, note) {
+  let d = null;
+  try {
+    const r = await fetch("/api/draw?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG);
+    if (r.ok) d = await r.json();
+  } catch (e) { return; }
+  const g = d && (d.games || []).find(x => x.game === number && x.seats.length === seats.length);
+  if (!g || gameForm !== form || form.touched) return;
+  g.seats.forEach((p, i) => { seats[i].value = p; });
+  button.value = g.button;
+  form.el.dataset.drawn = String(number);
+  note.textContent = t("Seats and button as the hub drew them (r7)");
 }
 
 // The game's deals with their awards in words, newest first (the paper's tally, as text).

@@ -29,6 +29,10 @@
     event_tokens = "tokens.json"
     peers = ["http://table8.local:8080"]
 
+    [hub]                                # optional: at a tournament
+    draw = "http://hub.local:8090"       # the hub's web address ('hub web'), or an exported draw file
+    table_id = "h1-t3"                   # this table as the hub drew it: players, heat, every game's seats
+
 Relative paths are relative to the file's own folder.  Every key is also a flag of
 ``run`` (``FLAGS``); a flag overrides the file.  A bad value is a :class:`ConfigError`
 naming the key and the file's line, and nothing starts.
@@ -102,12 +106,21 @@ class EventSection:
 
 
 @dataclass(frozen=True, slots=True)
+class HubSection:
+    """At a tournament: the table as the hub drew it (``tournament.seating``)."""
+
+    draw: str | None = None  # the hub's web address (http://hub.local:8090) or an exported draw file
+    table_id: str | None = None  # the table's id in the draw, e.g. h1-t3
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     table: TableSection = field(default_factory=TableSection)
     seat_controller: SeatControllerSection = field(default_factory=SeatControllerSection)
     camera: CameraSection | None = None
     dashboard: DashboardSection = field(default_factory=DashboardSection)
     event: EventSection = field(default_factory=EventSection)
+    hub: HubSection | None = None
     source: Path | None = None  # the file it came from
 
 
@@ -117,6 +130,7 @@ SECTIONS: dict[str, type] = {
     "camera": CameraSection,
     "dashboard": DashboardSection,
     "event": EventSection,
+    "hub": HubSection,
 }
 
 # (section, key) -> the flag of ``chicago-table run`` that sets it
@@ -140,6 +154,8 @@ FLAGS: dict[tuple[str, str], str] = {
     ("event", "name"): "--event-name",
     ("event", "heat"): "--heat",
     ("event", "logo"): "--logo",
+    ("hub", "draw"): "--hub",
+    ("hub", "table_id"): "--table-id",
 }
 
 
@@ -204,6 +220,26 @@ def _camera_source(base: Path | None) -> Callable[[Any], str]:
     return check
 
 
+def _draw_source(base: Path | None) -> Callable[[Any], str]:
+    """The hub's web address as it is; an exported draw file as a path."""
+
+    def check(v: Any) -> str:
+        text = _text(v)
+        if re.match(r"https?://", text):
+            if not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+(:\d+)?/?", text):
+                raise ValueError("must be the hub's address (http://HOST:PORT) or a draw file")
+            return text.rstrip("/")
+        return str(_path(base, must_exist=True)(text))
+
+    return check
+
+
+def _table_id(v: Any) -> str:
+    if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", v):
+        raise ValueError("must be the table's id as the hub drew it (1-40 letters, digits, '-', '_'), e.g. h1-t3")
+    return v
+
+
 def _path(base: Path | None, must_exist: bool = False) -> Callable[[Any], Path]:
     def check(v: Any) -> Path:
         p = Path(_text(v)).expanduser() if not isinstance(v, Path) else v
@@ -237,6 +273,8 @@ def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
         ("event", "name"): _text,
         ("event", "heat"): _text,
         ("event", "logo"): _path(base, must_exist=True),
+        ("hub", "draw"): _draw_source(base),
+        ("hub", "table_id"): _table_id,
     }
 
 
@@ -329,6 +367,7 @@ def config_from_mapping(
         camera=CameraSection(**sections["camera"]) if "camera" in sections else None,
         dashboard=DashboardSection(**sections.get("dashboard", {})),
         event=EventSection(**sections.get("event", {})),
+        hub=HubSection(**sections["hub"]) if "hub" in sections else None,
         source=source,
     )
     _check_whole(cfg, source, text)
@@ -337,6 +376,11 @@ def config_from_mapping(
 
 def _check_whole(cfg: TableConfig, source: Path | None, text: str) -> None:
     """What no single key can say wrong."""
+    if cfg.hub is not None and (cfg.hub.draw is None or cfg.hub.table_id is None):
+        raise ConfigError(
+            f"{_where(source, text, 'hub')}: [hub] draw and table_id go together "
+            "(the hub's address or draw file, and this table's id in it)"
+        )
     d = cfg.dashboard
     if (d.tls_cert is None) != (d.tls_key is None):
         raise ConfigError(

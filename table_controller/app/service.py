@@ -83,6 +83,38 @@ def load_deck(cfg: TableConfig):
     return deck
 
 
+def load_hub_draw(cfg: TableConfig) -> dict[str, Any]:
+    """[hub]: this table as the tournament hub drew it; ``ConfigError`` when there is none."""
+    from table_controller.tournament.seating import SeatingError, load_draw
+
+    assert cfg.hub is not None and cfg.hub.draw is not None and cfg.hub.table_id is not None
+    try:
+        return load_draw(cfg.hub.draw, cfg.hub.table_id)
+    except SeatingError as exc:
+        raise ConfigError(f"[hub] {exc}") from None
+
+
+async def start_as_drawn(hub: Any, draw: dict[str, Any], cfg: TableConfig, max_points: int, out: TextIO) -> None:
+    """A new log starts with the ``table`` action as drawn (players, ruleset, heat): nobody
+    types a name; a log that already holds a table must hold the one drawn."""
+    from table_controller.tournament.seating import table_start
+
+    state = hub.live.engine.state
+    if state.rules is not None:
+        if sorted(state.players) != sorted(draw["players"]):
+            raise ConfigError(
+                f"[hub] table_id {draw['table']}: the log in {cfg.table.data} holds a table of "
+                f"{', '.join(state.players)}, the hub drew {', '.join(draw['players'])}; "
+                "give this table a new [table] data folder"
+            )
+        return
+    action = table_start(draw).to_dict()
+    # as a table started on the dashboard: the engine's bound of the TL's points (serve's --max-points)
+    action["options"] = {**action.get("options", {}), "tl_points_limit": max(1, min(max_points, 1000))}
+    await hub.post(action, "tl")
+    print(f"{draw['table']}: started as the hub drew it: {', '.join(draw['players'])}", file=out)
+
+
 def base_url(cfg: TableConfig) -> str:
     d = cfg.dashboard
     host = "localhost" if d.host in ("127.0.0.1", "0.0.0.0", "::") else d.host
@@ -128,6 +160,10 @@ async def serve_table(
     peers = peer_bases(list(d.peers))
     args = web or web_args(cfg)
     settings = dataclasses.replace(web_settings(args, peers), ruleset=cfg.table.ruleset)
+    if cfg.hub is not None:
+        settings = dataclasses.replace(
+            settings, draw_source=cfg.hub.draw, table_id=cfg.hub.table_id, draw=load_hub_draw(cfg)
+        )
     private_files()  # the log holds every dealt hand
 
     table = virtual_table
@@ -158,6 +194,8 @@ async def serve_table(
                 deck=deck,
                 tokens_file=d.event_tokens,
             )
+            if settings.draw is not None:
+                await start_as_drawn(hub, settings.draw, cfg, settings.max_points, out)
             watch = StuckWatch(hub.live, cfg.table.stuck_after, link_online=lambda: sc.online)
             running = Running(cfg, hub, tokens, sc, table, base_url(cfg), watch)
             _print_start(running, port, show_tokens, out, print_urls, camera_note)

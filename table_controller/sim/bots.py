@@ -11,7 +11,9 @@ bot's own seeded ``random.Random``; the engine stays pure.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from table_controller.rules import actions as act
 from table_controller.rules.cards import FULL_DECK, Card
@@ -113,3 +115,60 @@ def play_table(
             return engine
         engine.apply(a)
     raise RuntimeError(f"table not finished after {max_actions} actions (seed {seed})")
+
+
+class DrawnBot:
+    """Bots playing the table as the tournament hub drew it (issue 20, r7): the ``table``
+    action (players, ruleset, heat) and every game's seats and button from the draw.
+
+        >>> draw = {"table": "h1-t1", "players": ["Anna", "Bo", "Cilla"], "ruleset": "sm2025",
+        ...         "options": {"heat": 1}, "games": [{"game": 1, "seats": ["Cilla", "Anna", "Bo"], "button": "Bo"}]}
+        >>> bot, engine = DrawnBot(7, draw), Engine()
+        >>> engine.apply(bot.next_action(engine)) and engine.state.rules.heat
+        1
+        >>> bot.next_action(engine).to_dict()
+        {'do': 'game', 'seats': ['Cilla', 'Anna', 'Bo'], 'button': 'Bo'}
+
+    A särspel's seats (r11) are drawn by the hub once the table has ended tied, so for
+    one ``refresh()`` (the draw read again) is asked until it holds them, every
+    ``poll_s`` seconds for at most ``wait_s``; then the bots seat the särspel themselves
+    (the hub shows that to the TL as seats not as drawn) and ``warn`` says so."""
+
+    def __init__(
+        self,
+        seed: int | None,
+        draw: Mapping[str, Any],
+        refresh: Callable[[], Mapping[str, Any]] | None = None,
+        wait_s: float = 30.0,
+        poll_s: float = 0.5,
+        sleep: Callable[[float], None] = time.sleep,
+        warn: Callable[[str], None] = lambda text: None,
+    ):
+        self.draw = draw
+        self.bot = RandomBot(seed, draw["players"], draw["ruleset"])
+        self.refresh, self.wait_s, self.poll_s, self.sleep, self.warn = refresh, wait_s, poll_s, sleep, warn
+
+    def next_action(self, engine: Engine) -> act.Action | None:
+        from table_controller.tournament.seating import game_start, table_start
+
+        a = self.bot.next_action(engine)
+        if isinstance(a, act.TableStart):
+            return table_start(self.draw)
+        if isinstance(a, act.GameStart):
+            s = engine.state
+            number, players = len(s.games) + 1, list(s.playoff_players or s.players)
+            drawn = game_start(self.draw, number, players)
+            waited = 0.0
+            while drawn is None and s.playoff_players and self.refresh is not None and waited < self.wait_s:
+                self.sleep(self.poll_s)  # the hub draws the särspel once it has the tied game
+                waited += self.poll_s
+                try:
+                    self.draw = self.refresh()
+                except ValueError as exc:
+                    self.warn(f"the hub's draw: {exc}")
+                drawn = game_start(self.draw, number, players)
+            if drawn is None:
+                self.warn(f"game {number}: the hub's draw has no seats for {', '.join(players)}; the bots seat them")
+                return a
+            return drawn
+        return a

@@ -62,6 +62,7 @@ async def bots_on_virtual_table(
     script=None,
     fast: bool = False,
     reader: str = "mfrc522",
+    bot: Callable | None = None,
 ):
     """Play a table to its end (or an action ``script`` instead of the bots); returns
     (live table, shadow engine, driver).
@@ -73,7 +74,9 @@ async def bots_on_virtual_table(
     ``hardware.virtual.simtime.run_simulated``): the firmware is a task of the loop, the
     line is in memory (``sim://``), and every part reads the one clock, the loop's.
     ``reader``: the virtual table's reader under every pad, "mfrc522" (stacks read a few
-    cards per scan) or "pn5180" (read whole)."""
+    cards per scan) or "pn5180" (read whole).  ``bot``: the bots' ``next_action``
+    (default a :class:`RandomBot` of ``seed``, ``players``, ``ruleset``; a
+    :class:`~table_controller.sim.bots.DrawnBot` plays the hub's draw)."""
     from firmware_bridge import SeatControllerClient
     from hardware.virtual import VirtualTable
     from hardware.virtual.deck import INLAYS
@@ -124,7 +127,8 @@ async def bots_on_virtual_table(
                 if script is not None:
                     await driver.play(script=script, max_actions=max_actions)
                 else:
-                    await driver.play(RandomBot(seed, players, ruleset).next_action, max_actions=max_actions)
+                    next_action = bot or RandomBot(seed, players, ruleset).next_action
+                    await driver.play(next_action, max_actions=max_actions)
             finally:
                 await live.stop()
                 with contextlib.suppress(asyncio.CancelledError):

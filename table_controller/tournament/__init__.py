@@ -3,7 +3,7 @@
 Each table publishes its own SQLite log by sequence number (``publisher``); the hub
 (``service``, ``hubstore``) keeps a checked copy of every log and the tournament itself
 (``event``, ``draw``), and folds the copies with the rules engine into live standings
-(``standings``).  Topics and payloads: ``TOPICS.md`` (protocol version 1, ``topics``).
+(``standings``).  Topics and payloads: ``TOPICS.md`` (protocol version 2, ``topics``).
 
 Layers: above the store and the rules (it reads logs and folds events), beside the
 dashboard; the live table never imports it.  May import the rules and the store; never

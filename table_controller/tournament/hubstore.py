@@ -68,6 +68,8 @@ CREATE TABLE IF NOT EXISTS dashboards (      -- each table's own dashboard, wher
     table_id TEXT PRIMARY KEY, url TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS status (          -- each table's publisher: online or not (its MQTT will)
     table_id TEXT PRIMARY KEY, online INTEGER NOT NULL, last_seq INTEGER, time REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS clocks (          -- each table's shot clocks as it last published them
+    table_id TEXT PRIMARY KEY, data TEXT NOT NULL, received REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS conflicts (
     id INTEGER PRIMARY KEY, table_id TEXT NOT NULL, seq INTEGER NOT NULL, time REAL NOT NULL,
     detail TEXT NOT NULL, UNIQUE (table_id, seq, detail));
@@ -427,6 +429,24 @@ class HubStore:
             t: {"online": bool(o), "last_seq": s, "time": tm}
             for t, o, s, tm in self.conn.execute("SELECT table_id, online, last_seq, time FROM status")
         }
+
+    def set_clocks(self, clocks: dict[str, tuple[dict[str, Any], float]]) -> None:
+        """The tables' last published clocks (TOPICS.md, "clocks"), each with the hub's
+        time of receipt (``time.time()``): one transaction for all."""
+        with self._tx():
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO clocks (table_id, data, received) VALUES (?, ?, ?)",
+                [(t, json.dumps(d, ensure_ascii=False), r) for t, (d, r) in clocks.items()],
+            )
+
+    def clocks(self) -> dict[str, dict[str, Any]]:
+        """Table -> its last clocks message and ``received``; {} from a hub file older
+        than the clocks (opened read-only, it has no such table)."""
+        try:
+            rows = self.conn.execute("SELECT table_id, data, received FROM clocks").fetchall()
+        except sqlite3.OperationalError:
+            return {}
+        return {t: {**json.loads(d), "received": r} for t, d, r in rows}
 
     def signed_heads(self, table: str) -> list[dict[str, Any]]:
         return [

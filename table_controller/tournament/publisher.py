@@ -14,6 +14,11 @@ died with messages in it, a hub that restarted), waiting twice as long before ea
 further resend while the hub stays silent (up to a minute; any ack resets it: the hub,
 when it connects, acks every table it knows).  The hub drops what it already has, so
 resending is always safe: nothing lost, nothing doubled.
+
+It runs beside the table as its own process (``chicago-table hub publish``), following
+the log as it grows; it may start before the table has created its file.  Once it has
+sent everything, it also sends the shot clocks of the log's last "clock" record
+(``.../clocks``, retained; TOPICS.md), for the TL's event screen.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import aiomqtt
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ..store.errors import StoreError, StoreNotFound
+from ..store.records import Record
 from ..store.sqlite import SQLiteStore
 from . import topics
 from .signing import load_key, signed_head
@@ -74,6 +80,12 @@ class TablePublisher:
         self._store: SQLiteStore | None = None
         self.key = load_key(key) if key is not None else None  # signs the chain head (item 4)
         self.signed = 0  # the last head signed and published in this session
+        # the shot clocks as the log last holds them (its last "clock" record, and whether
+        # an action came after it), sent on .../clocks once everything before is sent
+        self._clock: Record | None = None
+        self._moved = False
+        self._noted = 0  # the last seq looked at for clocks
+        self._clocks_sent: tuple[int, bool] | None = None
 
     # --- the loop --------------------------------------------------------------------
 
@@ -118,6 +130,9 @@ class TablePublisher:
                 await _wait(self._ack_moved, 0.5)
                 self.next = self.acked + 1
                 self.signed = 0
+                self._clocks_sent = None
+                head = self._last_seq()
+                self._note(self._read(max(1, head - 999, self._noted + 1), head) if head > self._noted else [])
                 await client.publish(
                     topics.status_topic(self.event, self.table),
                     topics.status_payload(self.table, True, self._last_seq()),
@@ -168,6 +183,7 @@ class TablePublisher:
             if self.next <= head and self.next - 1 - self.acked < self.window:
                 recs = self._read(self.next, min(head, self.next + self.batch - 1))
                 if recs:
+                    self._note(recs)
                     await client.publish(
                         topics.records_topic(self.event, self.table),
                         topics.records_payload(self.table, recs),
@@ -179,6 +195,8 @@ class TablePublisher:
                     continue
             if self.key is not None and self.next - 1 == head and head > self.signed:
                 await self._sign(client, self.key, head)
+            if self.next - 1 == head and self._noted >= head:
+                await self._send_clocks(client)
             self._ack_moved.clear()
             await _wait_any(stop, self._ack_moved, self.poll)
 
@@ -191,6 +209,33 @@ class TablePublisher:
         await client.publish(topics.head_topic(self.event, self.table), topics.json_payload(msg), qos=1, retain=True)
         self.signed = last.seq
 
+    def _note(self, recs) -> None:
+        for r in recs:
+            if r.seq <= self._noted:
+                continue
+            if r.kind == "clock":
+                self._clock, self._moved = r, False
+            elif r.kind == "action" and self._clock is not None:
+                self._moved = True
+            self._noted = r.seq
+
+    async def _send_clocks(self, client: aiomqtt.Client) -> None:
+        """The clocks of the log's last clock record (retained: the hub's TL screen shows
+        them, counting down from them); only names, clock kinds and seconds."""
+        c = self._clock
+        if c is None or (c.seq, self._moved) == self._clocks_sent:
+            return
+        kinds = (c.data.get("extra") or {}).get("kinds") or {}
+        running = {}
+        if not self._moved:
+            for p, left in (c.data.get("remaining") or {}).items():
+                if kinds.get(p) in topics.CLOCK_KINDS and isinstance(left, (int, float)):
+                    running[p] = {"clock": kinds[p], "remaining": float(left)}
+        age = min(max(0.0, time.time() - c.time), 86400.0)  # the table's own wall clock, on this machine
+        payload = topics.clocks_payload(self.table, c.seq, age, bool(c.data.get("paused")), running, self._moved)
+        await client.publish(topics.clocks_topic(self.event, self.table), payload, qos=1, retain=True)
+        self._clocks_sent = (c.seq, self._moved)
+
     # --- the table's file ------------------------------------------------------------
 
     def _open(self) -> SQLiteStore | None:
@@ -199,6 +244,13 @@ class TablePublisher:
                 self._store = SQLiteStore.open(self.db, readonly=True, check=False)
             except StoreNotFound:
                 return None  # the table has not started yet
+            except StoreError as exc:
+                # the table is creating its file this moment (empty, no schema yet), or it is
+                # not a table's log at all: say so once, look again at the next poll
+                if str(exc) != self._last_error:
+                    log.warning("%s: %s; waiting for the table's log", self.table, exc)
+                    self._last_error = str(exc)
+                return None
         return self._store
 
     def _last_seq(self) -> int:

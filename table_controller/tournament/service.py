@@ -9,7 +9,9 @@ is persistent (fixed client id, ``clean_session=False``, QoS 1), so what the tab
 while the hub was down waits at the broker; what the broker lost (a restart) the tables
 send again from the ack.  Standings are folded from the copied logs and published
 (retained) at most every ``standings_every`` seconds; a särspel a table needs gets its
-seat draw (r11, r7) and the draw is published on the table's draw topic.
+seat draw (r11, r7) and the draw is published on the table's draw topic.  The
+tables' shot clocks (``.../clocks``) are kept with the time they came, for the TL's
+event screen (``hub web``), written to the hub file at most every ``standings_every``.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class HubService:
         self.stats = {"messages": 0, "stored": 0, "duplicates": 0, "out_of_order": 0, "conflicts": 0, "bad": 0}
         self.connected = asyncio.Event()
         self.hub: HubStore | None = None
+        self.clocks: dict[str, tuple[dict[str, Any], float]] = {}  # table -> (clocks, received), not yet stored
+        self._drawn: set[str] = set()
         self.board: Standings | None = None
 
     # the store and the board, once run() has opened them
@@ -104,7 +108,7 @@ class HubService:
             username=self.username,
             password=self.password,
         ) as client:
-            for what in ("records", "status", "head"):
+            for what in ("records", "status", "head", "clocks"):
                 await client.subscribe(topics.table_filter(ev, what), qos=1)
             # every table hears the hub is back (a publisher waiting to resend goes at once)
             heads = self._hub.heads()
@@ -115,6 +119,7 @@ class HubService:
                 )
             for t in self._hub.tables():
                 await self._publish_draw(client, t)
+            self._drawn = {t["table"] for t in self._hub.tables()}
             self.connected.set()
             self._dirty_standings = True
             reader = asyncio.create_task(self._read(client))
@@ -149,6 +154,12 @@ class HubService:
                         batches.append((got["table"], got["records"]))
                     elif topic.endswith("/head"):
                         self._head(msg.payload, topic)
+                    elif topic.endswith("/clocks"):
+                        c = topics.parse_clocks(msg.payload)
+                        if c["table"] != topics.table_of(topic):
+                            raise topics.PayloadError("clocks of one table on another's topic")
+                        if c["table"] in self._drawn:  # stored with the next tick (one write for all)
+                            self.clocks[c["table"]] = (c, time.time())
                     elif topic.endswith("/status"):
                         st = topics.parse_status(msg.payload)
                         self.online[st["table"]] = st
@@ -213,9 +224,16 @@ class HubService:
                 log.info("hub: %s", ", ".join(f"{k} {v}" for k, v in said.items()))
             if self._seatings() != seatings:  # 'hub advance' (another process) drew a heat
                 seatings = self._seatings()
+                self._drawn = {t["table"] for t in self._hub.tables()}
                 for t in self._hub.tables():
                     await self._publish_draw(client, t)
                 self._dirty_standings = True
+            if self.clocks:
+                fresh, self.clocks = self.clocks, {}
+                try:
+                    self._hub.set_clocks(fresh)
+                except Exception:  # the TL's clocks only: never stop the ingest for them
+                    log.exception("hub: cannot store the tables' clocks")
             if self._dirty_standings:
                 self._dirty_standings = False
                 try:

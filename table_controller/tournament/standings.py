@@ -28,6 +28,7 @@ from typing import Any
 from table_controller.rules.engine import Engine
 from table_controller.rules.replay import current_document, table_document
 from table_controller.rules.state import evolve
+from table_controller.sensing.alerts import Alert, card_free_text
 
 from ..store.rebuild import events_of
 from ..store.records import Record
@@ -190,4 +191,14 @@ def _alert(st: _Table, r: Record) -> None:
         st.alerts.pop(d.get("id"), None)
         return
     key = d.get("id") if d.get("id") is not None else ("call", r.seq)
-    st.alerts[key] = {"seq": r.seq, "time": r.time, "kind": d.get("kind") or "alert", "text": str(d.get("text", ""))}
+    kind = str(d.get("kind") or "alert")
+    text = str(d.get("text", ""))
+    if r.source == "sensing":
+        # sensing's own text names the cards of its evidence (for the log only): the TL
+        # sees what its table's view shows, the kind and the place, never a card (§3)
+        text = card_free_text(Alert(0, kind, text, _str_or_none(d.get("player")), _str_or_none(d.get("pad"))))
+    st.alerts[key] = {"seq": r.seq, "time": r.time, "kind": kind, "text": text}
+
+
+def _str_or_none(v: object) -> str | None:
+    return str(v) if v is not None else None

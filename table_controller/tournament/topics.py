@@ -1,15 +1,15 @@
-"""The hub protocol's topics and payloads, version 1 (TOPICS.md beside this file).
+"""The hub protocol's topics and payloads, version 2 (TOPICS.md beside this file).
 
     >>> records_topic("sm2026", "h1-t3")
-    'chicago/v1/sm2026/tables/h1-t3/records'
+    'chicago/v2/sm2026/tables/h1-t3/records'
     >>> recs = [Record(1, 0.0, "table", "action", 1, {"do": "table", "players": ["Anna", "Bo"]}, "3b54")]
     >>> parse_records(records_payload("h1-t3", recs))["table"]
     'h1-t3'
-    >>> parse_records(b'{"v": 1, "table": "h1-t3", "records": []}')
+    >>> parse_records(b'{"v": 2, "table": "h1-t3", "records": []}')
     Traceback (most recent call last):
     table_controller.tournament.topics.PayloadError: records: 'records' must be a non-empty list
 
-Pure: no I/O.  Every payload is a JSON object with ``"v": 1``; a payload that does not
+Pure: no I/O.  Every payload is a JSON object with ``"v": 2``; a payload that does not
 parse raises :class:`PayloadError` (the hub logs and drops it, never crashes on it).
 """
 
@@ -24,7 +24,7 @@ from typing import Any, TypeGuard
 
 from ..store.records import KINDS, Record
 
-VERSION = 1
+VERSION = 2
 ROOT = f"chicago/v{VERSION}"
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")  # no '/', '+', '#': one topic level
@@ -36,7 +36,7 @@ SOCKET_OPTIONS = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
 
 
 class PayloadError(ValueError):
-    """A message that is not a valid v1 payload."""
+    """A message that is not a valid payload of this version."""
 
 
 def check_id(value: object, what: str = "id") -> str:
@@ -58,6 +58,10 @@ def status_topic(event: str, table: str) -> str:
 
 def head_topic(event: str, table: str) -> str:
     return f"{ROOT}/{check_id(event, 'event')}/tables/{check_id(table, 'table')}/head"
+
+
+def clocks_topic(event: str, table: str) -> str:
+    return f"{ROOT}/{check_id(event, 'event')}/tables/{check_id(table, 'table')}/clocks"
 
 
 def ack_topic(event: str, table: str) -> str:
@@ -164,8 +168,66 @@ def parse_status(payload: bytes | str) -> dict[str, Any]:
     return obj
 
 
+CLOCK_KINDS = ("exchange", "chicago", "play", "quads")
+
+
+def clocks_payload(
+    table: str, seq: int, age: float, paused: bool, running: Mapping[str, Mapping[str, Any]], moved: bool
+) -> bytes:
+    """The table's shot clocks as its log last holds them (a "clock" record, ``seq``):
+    who is waited for, on which clock, seconds left then; ``age``: seconds since that
+    snapshot by the table's own clock; ``moved``: an action came after it (the turn
+    moved on, the new clocks are not in the log yet).  Names and seconds, never a card.
+
+    >>> parse_clocks(clocks_payload("h1-t3", 88, 0.4, False, {"Bo": {"clock": "play", "remaining": 12.5}}, False))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'v': 2, 'table': 'h1-t3', 'seq': 88, 'age': 0.4, 'paused': False,
+     'running': {'Bo': {'clock': 'play', 'remaining': 12.5}}, 'moved': False}
+    """
+    return _dump(
+        {
+            "v": VERSION,
+            "table": table,
+            "seq": seq,
+            "age": round(float(age), 3),
+            "paused": paused,
+            "running": {p: {"clock": r["clock"], "remaining": float(r["remaining"])} for p, r in running.items()},
+            "moved": moved,
+        }
+    )
+
+
+def parse_clocks(payload: bytes | str) -> dict[str, Any]:
+    obj = _load(payload, "clocks")
+    check_id(obj.get("table"), "table")
+    if not _int(obj.get("seq")) or obj["seq"] < 1:
+        raise PayloadError("clocks: 'seq' must be a whole number >= 1")
+    if not isinstance(obj.get("paused"), bool) or not isinstance(obj.get("moved"), bool):
+        raise PayloadError("clocks: 'paused' and 'moved' must be true or false")
+    if not _seconds(obj.get("age")):
+        raise PayloadError("clocks: 'age' must be seconds >= 0")
+    running = obj.get("running")
+    if not isinstance(running, dict) or len(running) > 4:
+        raise PayloadError("clocks: 'running' must map at most 4 players to their clocks")
+    for p, r in running.items():
+        if (
+            not isinstance(p, str)
+            or not 1 <= len(p) <= 60
+            or not isinstance(r, dict)
+            or set(r) != {"clock", "remaining"}
+            or r["clock"] not in CLOCK_KINDS
+            or not _seconds(r["remaining"])
+        ):
+            raise PayloadError("clocks: each running clock is {clock, remaining}")
+    return {k: obj[k] for k in ("v", "table", "seq", "age", "paused", "running", "moved")}
+
+
+def _seconds(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 86400
+
+
 def json_payload(obj: Mapping[str, Any]) -> bytes:
-    """Any other v1 message (draw, standings, head): the object with ``"v": 1``."""
+    """Any other message (draw, standings, head): the object with ``"v": 2``."""
     return _dump({"v": VERSION, **obj})
 
 

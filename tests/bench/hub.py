@@ -59,7 +59,7 @@ async def hub_listening(port: int) -> None:
     import aiomqtt
 
     async with aiomqtt.Client("127.0.0.1", port) as c:
-        await c.subscribe("chicago/v1/bench/hub/draw/+", qos=1)
+        await c.subscribe("chicago/v2/bench/hub/draw/+", qos=1)
         async for _ in c.messages:
             return
 

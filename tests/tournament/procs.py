@@ -60,3 +60,23 @@ def publisher_proc(db: Path, table: str, port: int, folder: Path, event: str = "
         ],
         folder / f"{table}.log",
     )
+
+
+def wait_exit(proc: Proc, timeout: float = 600.0) -> int:
+    """The process's exit code (a table that plays to its end, or to --max-actions)."""
+    assert proc.p is not None
+    return proc.p.wait(timeout)
+
+
+def web_proc(hub: Path, port: int, folder: Path, tokens: Path | None = None) -> Proc:
+    args = ["hub", "web", str(hub), "--port", str(port)]
+    return Proc(args + (["--tokens", str(tokens)] if tokens else []), folder / "web.log")
+
+
+def table_proc(db: Path, table: str, seed: int, hub_url: str, folder: Path, actions: int | None = None) -> Proc:
+    """A live virtual table with bots in simulated time, seated from the hub's draw:
+    ``actions`` more actions (resuming the log), or to the table's end when None."""
+    args = ["run", "--virtual", "--bots", "--fast", "--db", str(db), "--seed", str(seed)]
+    args += ["--hub", hub_url, "--table-id", table]
+    args += ["--until-done"] if actions is None else ["--max-actions", str(actions)]
+    return Proc(args, folder / f"{table}.run.log")

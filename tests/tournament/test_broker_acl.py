@@ -14,11 +14,11 @@ from .tables import RecordedTable, play_as_drawn
 from .test_publish import hub_head, make_hub, running, same_log
 
 ACL = """user hub
-topic read chicago/v1/sm2026/tables/#
-topic write chicago/v1/sm2026/hub/#
-pattern write chicago/v1/sm2026/tables/%u/#
-pattern read chicago/v1/sm2026/hub/ack/%u
-pattern read chicago/v1/sm2026/hub/draw/%u
+topic read chicago/v2/sm2026/tables/#
+topic write chicago/v2/sm2026/hub/#
+pattern write chicago/v2/sm2026/tables/%u/#
+pattern read chicago/v2/sm2026/hub/ack/%u
+pattern read chicago/v2/sm2026/hub/draw/%u
 """
 
 

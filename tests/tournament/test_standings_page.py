@@ -127,7 +127,9 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     assert httpx.get(base + "/api/tl", params={"token": tokens["public"]}).status_code == 403
     third = played[2]
     third.store.append_one(
-        "alert", {"id": 4, "kind": "card_twice", "text": "7H seen at pads 1 and 3", "state": "raised"}, "sensing"
+        "alert",
+        {"id": 4, "kind": "two_pads", "text": "7H seen at pads 1 and 3", "pad": "pad1", "state": "raised"},
+        "sensing",
     )
     third.store.append_one("alert", {"id": 5, "kind": "pad", "text": "pad 2 silent", "state": "raised"}, "sensing")
     third.store.append_one("alert", {"id": 5, "kind": "pad", "state": "ended"}, "sensing")
@@ -136,7 +138,10 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     doc = httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).json()
     assert doc["attention"][0] == tables[2]["table"]  # the table that needs the TL first
     first = next(t for t in doc["heats"][0]["tables"] if t["table"] == tables[2]["table"])
-    assert [a["text"] for a in first["alerts"]] == ["7H seen at pads 1 and 3"] and first["online"] is False
+    # sensing's text names its evidence's card (for the log): the TL's screen says what the
+    # table's own TL view says, the kind and the place, never the card (README "Security")
+    assert [a["text"] for a in first["alerts"]] == ["A card read on two pads at pad1"] and first["online"] is False
+    assert "7H" not in httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).text
     assert "problems" in first and "conflicts" in doc
     assert httpx.get(base + "/tl", params={"token": tokens["tl"]}).status_code == 200
     from table_controller.app.cli import main

@@ -12,6 +12,7 @@ them, the older forms below print what happens (and the bots' JSON):
     chicago-table run --port /dev/serial/by-id/usb-chicago_seat-controller --deck deck.json --db t7.sqlite
     chicago-table run --virtual --bots --until-done --db table.sqlite --json --seed 7
     chicago-table run --virtual --bots --until-done --fast --json --seed 7     # simulated time
+    chicago-table run --virtual --bots --until-done --fast --db h1-t3.sqlite --hub http://hub:8090 --table-id h1-t3
 
 With ``--virtual --bots`` bot players play a whole three-game table through the virtual
 table (the real firmware logic on simulated readers, over a pseudo-terminal) and the
@@ -20,7 +21,10 @@ result is printed as the same JSON document as ``chicago-table replay``.  ``--fa
 runs the virtual table in simulated time (hardware/README.md, "Simulated time"): as fast
 as the CPU allows and the same on every run for a given ``--seed``.  On a ``--db`` that
 already holds a table the bots resume it: the virtual table is rebuilt from the log
-and the table is played on to its end.
+and the table is played on to its end.  With ``--hub`` and ``--table-id`` the table
+plays as the tournament hub drew it (``tournament.seating``): its players, heat and
+ruleset, and the seats and button of every game (r7), a särspel's too (r11) when read
+from the hub's web address; nobody types a name.
 """
 
 from __future__ import annotations
@@ -126,7 +130,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="[table] ruleset (with --bots: the bots' table): sm2025, sm2019, shootout, classic",
     )
-    p.add_argument("--players", default="Anna,Bo,Cilla,Dan", help="(with --bots) names, comma separated")
+    p.add_argument("--players", default=None, help="(with --bots) names, comma separated (default Anna,Bo,Cilla,Dan)")
+    p.add_argument(
+        "--hub",
+        metavar="URL|FILE",
+        help="[hub] draw: the tournament hub's seat draw for --table-id: the hub's web "
+        "address ('chicago-table hub web', e.g. http://hub.local:8090) or an exported draw "
+        "('hub draw --json > heat1.json'); players, heat and every game's seats (r7) come from it "
+        "(the service starts the table with them and the Revisor's new-game form shows the drawn seats)",
+    )
+    p.add_argument(
+        "--table-id", metavar="ID", help="[hub] table_id: (with --hub) the table as the hub drew it, e.g. h1-t3"
+    )
     p.add_argument(
         "--fast",
         action="store_true",
@@ -207,14 +222,31 @@ def main(args: argparse.Namespace) -> int:
     ]
     if svc_only:
         return _fail(f"--{svc_only[0].replace('_', '-')} is for the table as a service: add --config or --data")
-    args.ruleset = args.ruleset or "sm2025"
     if args.bots and not args.virtual:
         return _fail("--bots plays on the virtual table only: add --virtual")
     if args.fast and not (args.virtual and args.bots):
         return _fail("--fast runs bots on the virtual table in simulated time: add --virtual --bots")
     if args.until_done and not args.bots:
         return _fail("--until-done needs --bots (a real table ends when the TL closes it)")
-    players = tuple(x.strip() for x in args.players.split(",") if x.strip())
+    draw = None
+    if args.hub or args.table_id:
+        from table_controller.tournament.seating import SeatingError, load_draw
+
+        if not (args.hub and args.table_id):
+            return _fail("--hub and --table-id go together: the hub's draw of that table")
+        if not args.bots:
+            return _fail("--hub: without --config or --data, the hub's draw is played by --bots")
+        if args.players is not None or args.ruleset:
+            return _fail("--players/--ruleset: the hub's draw names the players and the ruleset")
+        try:
+            draw = load_draw(args.hub, args.table_id)
+        except SeatingError as exc:
+            return _fail(str(exc))
+        args.ruleset = draw["ruleset"]
+    args.ruleset = args.ruleset or "sm2025"
+    players = tuple(x.strip() for x in (args.players or "Anna,Bo,Cilla,Dan").split(",") if x.strip())
+    if draw is not None:
+        players = tuple(draw["players"])
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
         return _fail("--players: 2 to 4 different names, comma separated")
     log: MemoryLog | RecorderLog = MemoryLog()
@@ -229,17 +261,34 @@ def main(args: argparse.Namespace) -> int:
             # issue 15: the bots play on from the log, on a virtual table rebuilt from it
             print(f"{args.db}: resuming the table in it ({log.engine.phase})", file=sys.stderr)
     try:
+        started = log.engine.state
+        if draw is not None and started.rules is not None and sorted(started.players) != sorted(players):
+            return _fail(
+                f"the log holds a table of {', '.join(started.players)}, "
+                f"the hub drew {', '.join(players)} for {args.table_id}"
+            )
         if args.virtual and args.bots:
-            return _bots(args, log, players, replay_document)
+            return _bots(args, log, players, replay_document, draw)
         return _serve(args, log)
     finally:
         log.close()
 
 
-def _bots(args, log, players, replay_document) -> int:
+def _bots(args, log, players, replay_document, draw=None) -> int:
     from table_controller.rules.engine import IllegalAction
     from table_controller.sim.driver import DriverStuck
     from table_controller.sim.virtual import bots_on_virtual_table
+
+    bot = None
+    if draw is not None:
+        from table_controller.sim.bots import DrawnBot
+        from table_controller.tournament.seating import load_draw
+
+        def warn(text: str) -> None:
+            print(f"\nchicago-table run: {text}", file=sys.stderr, flush=True)
+
+        refresh = (lambda: load_draw(args.hub, args.table_id)) if args.hub.startswith(("http:", "https:")) else None
+        bot = DrawnBot(args.seed, draw, refresh=refresh, warn=warn).next_action
 
     def progress(n: int, shadow) -> None:
         if args.quiet or n % 100:
@@ -264,13 +313,20 @@ def _bots(args, log, players, replay_document) -> int:
             max_actions=args.max_actions if not args.until_done else 100_000,
             fast=args.fast,
             reader=args.reader,
+            bot=bot,
         )
+
+        async def timed(table=table):
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            return *(await table), loop.time() - start
+
         if args.fast:
             from hardware.virtual.simtime import run_simulated
 
-            live, shadow, driver = run_simulated(table)
+            live, shadow, driver, seconds = run_simulated(timed())
         else:
-            live, shadow, driver = asyncio.run(table)
+            live, shadow, driver, seconds = asyncio.run(timed())
     except (DriverStuck, IllegalAction) as exc:
         print(file=sys.stderr)
         return _fail(str(exc))
@@ -279,7 +335,8 @@ def _bots(args, log, players, replay_document) -> int:
     if not args.quiet:
         print(
             f"\r{len(driver.played)} actions; {len(live.sensing.alerts.raised)} alert(s); "
-            f"{driver.represses} button press(es) repeated; phase {live.engine.phase}   ",
+            f"{driver.represses} button press(es) repeated; phase {live.engine.phase}; "
+            f"{seconds:.0f} s of {'simulated ' if args.fast else ''}table time   ",
             file=sys.stderr,
         )
     if args.json:
