@@ -32,12 +32,15 @@ BAD_OPTIONS = [
     ({"draw_stop": 101}, "draw_stop"),
     ({"draw_stop_from_next_deal": 1}, "draw_stop_from_next_deal"),
     ({"max_exchange_cards": 9}, "max_exchange_cards"),
+    ({"max_exchange_cards": -1}, "max_exchange_cards"),
     ({"exchanges": 0}, "exchanges"),
     ({"revoke": "shout"}, "revoke"),
     ({"revoke_points": 2}, "revoke_points"),
     ({"chicago_lost": 15}, "chicago_lost"),
     ({"placement_points": [20, "12"]}, "placement_points[1]"),
     ({"placement_points": 20}, "placement_points"),
+    ({"placement_points": [1000.5]}, "placement_points[0]"),
+    ({"placement_points": [5, 1001]}, "placement_points[1]"),
     ({"special_suit_order": "SSHD"}, "special_suit_order"),
     ({"games_per_table": 0}, "games_per_table"),
     ({"min_players": 5, "max_players": 4}, "min_players"),
@@ -80,6 +83,10 @@ def test_the_issue_13_table_never_gets_going():
 def test_good_options_still_apply():
     s = Script(options={"hand_points": {"one_pair": 3}, "draw_stop": 40, "placement_points": [10, 6.5, 4]})
     assert s.doc()["rejected"] == []
+    # the bounds themselves are allowed: 0 to 1000 placement points, 0 to 5 cards to exchange
+    edges = {"placement_points": [1000, 0], "max_exchange_cards": 0}
+    assert Script(options=edges).doc()["rejected"] == []
+    assert ruleset("sm2025", edges).placement_points == (1000, 0)
     r = ruleset("sm2025", {"hand_points": {"one_pair": 3}})
     assert r.hand_points["one_pair"] == 3 and r.hand_points["flush"] == 5
 

@@ -660,3 +660,30 @@ def test_a_score_change_at_an_exchange_is_no_scored_hand__sm2019_r17_r19():
     assert rejected(doc) == []
     assert ("Anna", -45, "draw_stop_attempt") in awards(doc)
     assert events(engine, "hand_broken") == []
+
+
+# --- the option checks' bounds (issue 13 item 4), pinned at both edges ---------------------
+@pytest.mark.parametrize(
+    "options, bad",
+    [
+        ({"placement_points": [1000, 0]}, None),
+        ({"placement_points": [1000.5]}, "placement_points[0] must be a number from 0 to 1000"),
+        ({"placement_points": [5, 1001]}, "placement_points[1] must be a number from 0 to 1000"),
+        ({"placement_points": [-0.5]}, "placement_points[0] must be a number from 0 to 1000"),
+        ({"placement_points": [float("nan")]}, "placement_points[0] must be a number from 0 to 1000"),
+        ({"placement_points": [True]}, "placement_points[0] must be a number from 0 to 1000"),
+        ({"max_exchange_cards": 0}, None),
+        ({"max_exchange_cards": 5}, None),
+        ({"max_exchange_cards": -1}, "max_exchange_cards must be a whole number from 0 to 5"),
+        ({"max_exchange_cards": 6}, "max_exchange_cards must be a whole number from 0 to 5"),
+    ],
+)
+def test_option_bounds_are_inclusive_and_checked_at_both_edges(options, bad):
+    from table_controller.rules.rulesets import RulesetError
+
+    if bad is None:
+        r = ruleset("sm2025", options)
+        assert all(getattr(r, k) == (tuple(v) if isinstance(v, list) else v) for k, v in options.items())
+    else:
+        with pytest.raises(RulesetError, match=bad.replace("[", r"\[").replace("]", r"\]")):
+            ruleset("sm2025", options)
