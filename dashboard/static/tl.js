@@ -104,6 +104,12 @@ function eventEl(e) {
     dealer_erred: () => [t("Dealer's error at {player}", { player: e.player })],
     game_started: () => [t("Game {n} started; button {player}", { n: e.number, player: e.button })],
     playoff_needed: () => [t("Särspel between {players}", { players: (e.players || []).join(", ") })],
+    table_opened: () => [t("The table opened: {players}", { players: (e.players || []).join(", ") })],
+    stub_reshuffled: () => [t("The discards were shuffled into a new stub (r16)")],
+    deduction_held: () => [t("{player}: a deduction of {points} held to the end of the deal", { player: e.player, points: e.points })],
+    deductions_released: () => [t("{player}: held deductions applied", { player: e.player })],
+    chicago_mark_cleared: () => [t("{player}'s Chicago mark cleared", { player: e.player })],
+    revoke_stood: () => [e.dead ? t("{player}'s revoke stands: dead hand (r26)", { player: e.player }) : t("{player}'s revoke stands (r26)", { player: e.player })],
   }[e.type];
   return h("li", { "data-seq": e.seq, "data-type": e.type, class: e.type === "deal_started" || e.type === "game_started" ? "head" : null }, ...(words ? words() : [String(e.type).replaceAll("_", " ")]));
 }

@@ -15,6 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from .test_people_pages import VISIBLE_TEXT, _english_fragments, _english_in
+
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
@@ -23,6 +25,11 @@ PLAYERS = ["Anna", "Bo", "Cilla"]
 
 
 def shot(page, name: str) -> None:
+    """A screenshot, and the page checked for English first (the catalogue's and common words)."""
+    if not name.startswith("failed"):
+        text = page.evaluate(VISIBLE_TEXT)
+        english = _english_in(text, _english_fragments(), {"Anna", "Bo", "Cilla", "Table 1"})
+        assert not english, (name, english)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
