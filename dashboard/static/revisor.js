@@ -194,8 +194,11 @@ async function refreshProtocol(seq) {
   shownProtocol = seq;
   const r = await fetch("/api/protocol.html?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG);
   if (!r.ok) return;
-  const box = h("div", { id: "protocol" });
-  box.innerHTML = await r.text();  // server-rendered SVG, built from public protocol data
+  const text = await r.text();
+  // answers can overtake each other on a busy table: an older one never replaces a newer
+  if (seq !== shownProtocol) return;
+  const box = h("div", { id: "protocol", "data-seq": seq });
+  box.innerHTML = text;  // server-rendered SVG, built from public protocol data
   setKids(protocol, h("h2", {}, t("Protocol"), " ",
     h("a", { id: "pdf", href: "/api/protocol.pdf?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG }, t("Printable PDF"))), box);
 }
@@ -224,5 +227,7 @@ connect(m => {
     h("p", { class: "small" }, t("none")));
   setKids(deals, ...dealsEl(s));
   // at most every 300 ms (a throttle: a busy table never starves it)
-  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null; refreshProtocol(App.seq); }, 300);
+  // (and again when a signature is added: the drawing shows who signed)
+  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null;
+    refreshProtocol(App.seq + ":" + JSON.stringify((App.last && App.last.signed) || {})); }, 300);
 });

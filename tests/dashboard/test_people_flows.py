@@ -6,7 +6,11 @@ build/screenshots/:
   exchanges with an open card, the quads choice, the Chicago question, the tricks) by
   tapping cards in a picker, and signs the game ("Revisorn intygar"); at a table with
   readers the Revisor gets no card picker (hidden cards by hand are the TL's);
-- the TL sees the whole game's history in plain Swedish."""
+- the dealer's small screen beside the console follows the same deal: what to do now in
+  words at each step, the cards owed, and no card but the one everybody saw;
+- the TL handles a sensed alert (the real service on the virtual table) with its
+  evidence, corrects it by tapping the card, accepts it, voids a ruling, and reads the
+  whole game's history in plain Swedish."""
 
 from __future__ import annotations
 
@@ -87,6 +91,21 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(s.url("revisor"))
+    # the dealer's screen beside the console follows the same deal (a small screen)
+    small = {"width": 640, "height": 800} if size is TABLET else PHONE
+    dealer = chromium.new_page()
+    dealer.set_viewport_size(small)
+    dealer.on("pageerror", lambda e: errors.append(str(e)))
+    dealer.goto(s.url("dealer"))
+    dtag = f"{small['width']}x{small['height']}"
+
+    def dealer_says(words: str, name: str) -> None:
+        dealer.wait_for_function(
+            f"() => (document.querySelector('#todo')?.textContent || '').includes({words!r})", timeout=30_000
+        )
+        shot(dealer, f"dealer-{name}-{dtag}")
+        assert dealer.evaluate("document.documentElement.scrollWidth") <= small["width"], name
+
     # the game by taps: seats in order and the button
     page.wait_for_selector("#game-start")
     page.select_option("#button-pick", "Cilla")
@@ -103,7 +122,9 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     page.wait_for_selector('#tap-entry[data-step="deal:Bo"]')
     assert page.locator('#picker button.pick[data-card="KS"]').is_disabled()  # Anna's already
     tap_cards(page, "deal:Bo", HANDS["Bo"], "#pick-next")
+    dealer_says("Ge fem kort", "deal")
     tap_cards(page, "deal:Cilla", HANDS["Cilla"], "#pick-next")
+    dealer_says("Byte 1: väntar på att Anna", "exchange-placing")
     # exchange 1: Anna and Bo keep their hands, Cilla places two and receives two
     tap_cards(page, "discard:Anna", [], "#pick-discard")
     tap_cards(page, "discard:Bo", [], "#pick-discard")
@@ -112,6 +133,9 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     tap_cards(page, "discard:Cilla", ["4H", "5D"], "#pick-discard")
     page.wait_for_selector('#tap-entry[data-step="receive:Cilla"]')
     shot(page, f"revisor-receive-{tag}")
+    dealer_says("Alla har lagt: tryck NÄSTA", "all-placed")
+    assert dealer.locator('#seats tr[data-player="Cilla"] .owed').inner_text() == "2 kort"
+    assert dealer.locator("[data-card]").count() == 0  # nothing face up yet: no card on the dealer's screen
     tap_cards(page, "receive:Cilla", ["2C", "3D"], "#pick-receive")
     # four of a kind is the best hand: Bo chooses (r19)
     page.wait_for_selector("#quads-round")
@@ -127,6 +151,10 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     shot(page, f"revisor-open-card-{tag}")
     page.click("#pick-decline")
     page.wait_for_selector("#open-card")
+    dealer_says("Öppet byte för Cilla", "open-card")
+    assert {c.get_attribute("data-card") for c in dealer.locator("[data-card]").all()} == {
+        "4C"
+    }  # the card everyone saw
     tap_cards(page, "receive:Cilla", ["5C"], "#pick-receive")
     # exchange 3: all keep
     for p in PLAYERS:
@@ -135,6 +163,7 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     page.wait_for_selector("#chicago-round")
     assert page.locator("#asking").inner_text() == "Anna"
     shot(page, f"revisor-chicago-{tag}")
+    dealer_says("Revisorn ställer Chicagofrågan", "chicago")
     page.click("#chicago-yes")
     # the tricks, card by card
     for n, trick in enumerate(TRICKS, 1):
@@ -155,17 +184,22 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     page.wait_for_selector("#deals li[data-deal='1']")
     deal = page.locator("#deals li[data-deal='1']").inner_text()
     assert "Anna +15 för Chicago vunnen" in deal and "Bo +8 för fyrtal" in deal, deal
+    # the running protocol follows: game 1 has its winner (the newest drawing, not an older answer)
+    page.wait_for_function("() => /Vinnare: Anna/.test(document.querySelector('#protocol')?.textContent || '')")
     page.click('button.sign[data-game="1"]')
     page.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor"]')
     assert asked and "Revisorn intygar" in asked[-1]
+    page.wait_for_selector("#protocol svg .signed")  # the drawing shows the signature
     shot(page, f"revisor-signed-{tag}")
     # every step was a tap: the JSON box never opened, and the log has the whole deal as entered
     assert page.locator("#manual-box[open]").count() == 0
+    dealer_says("Omgången är slut", "game-over")
     assert errors == []
     done = [a["do"] for a in s.actions()]
     assert done.count("play") == 15 and done.count("discard") == 9 and "open" in done and "quads" in done
     assert [a for a in s.actions() if a["do"] == "chicago"] == [{"do": "chicago", "player": "Anna", "say": True}]
     page.close()
+    dealer.close()
 
 
 def test_at_a_table_with_readers_the_revisor_gets_no_card_picker(make_server, chromium):
