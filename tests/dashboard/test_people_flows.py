@@ -326,6 +326,10 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     hist = tl.locator("#history").inner_text()
     assert "Omgång 1 började" in hist and "Bo -3 för straff (TL)" in hist, hist
     shot(tl, "tl-void-and-game-history-1280x800")
-    tl.set_viewport_size(PHONE)
+    tl.set_viewport_size(PHONE)  # the console on a phone: one column, nothing wider than the screen
+    tl.click('#history button.scope[data-scope="deal"]')
+    tl.wait_for_selector('#history ol[data-scope="deal"]')
     shot(tl, "tl-phone-390x844")
+    assert tl.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    fits(tl, "#controls button", PHONE)
     tl.close()
