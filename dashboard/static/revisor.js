@@ -89,6 +89,18 @@ async function enter(body, after) {
   return ok;
 }
 
+// A card played by mistake (a revoke noticed before the next card, r26) is taken back by
+// a tap: the card was face up, so naming it tells nobody anything.
+function retractEl(s) {
+  if (s.phase !== "tricks" || !s.trick || !s.trick.cards.length) return null;
+  const last = s.trick.cards[s.trick.cards.length - 1];
+  return h("div", { id: "retract-row" }, h("button", { id: "retract", "data-player": last.player, onclick: async () => {
+    if (!window.confirm(t("{player} takes back {card}?", { player: last.player, card: (last.card[0] === "T" ? "10" : last.card[0]) + SUITS[last.card[1]] }))) return;
+    const ok = await send({ do: "retract", player: last.player });
+    if (ok) { mine.used.delete(last.card); if (mine.hands[last.player]) mine.hands[last.player].add(last.card); entryForm = null; }
+  } }, t("{player} takes back the card", { player: last.player }), " ", cardEl(last.card)));
+}
+
 let entryForm = null;
 function entryEl(s) {
   const cardPhase = s.phase === "deal" || s.phase === "tricks" || (s.phase || "").startsWith("exchange_");
@@ -221,8 +233,8 @@ connect(m => {
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
   // at the end of a game: its result, then the review and sign-off, before anything else
-  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s), award, players,
-    timeEl(s), trickEl(s));
+  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s), retractEl(s),
+    award, players, timeEl(s), trickEl(s));
   setKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, t("none")));
   setKids(deals, ...dealsEl(s));

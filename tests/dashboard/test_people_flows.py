@@ -3,8 +3,8 @@ size (1280x800) and phone size (390x844), Swedish by default, screenshots under
 build/screenshots/:
 
 - the Revisor plays a whole deal with no JSON on a camera-only table (the deal, the
-  exchanges with an open card, the quads choice, the Chicago question, the tricks) by
-  tapping cards in a picker, and signs the game ("Revisorn intygar"); at a table with
+  exchanges with an open card, the quads choice, the Chicago question, the tricks, a
+  revoke taken back) by tapping cards in a picker, and signs the game ("Revisorn intygar"); at a table with
   readers the Revisor gets no card picker (hidden cards by hand are the TL's);
 - the dealer's small screen beside the console follows the same deal: what to do now in
   words at each step, the cards owed, and no card but the one everybody saw;
@@ -173,6 +173,13 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
             p = page.locator("#tap-entry").get_attribute("data-step").split(":")[1]
             if n == 3 and len(cards) == 2:
                 shot(page, f"revisor-trick-{tag}")
+            if n == 2 and p == "Bo":  # Bo plays a club on a spade lead while holding a spade (r26) ...
+                before = page.evaluate("Number(document.body.dataset.seq)")
+                tap_cards(page, "play:Bo", ["9C"], "#pick-play")
+                page.wait_for_selector('#retract[data-player="Bo"]')
+                shot(page, f"revisor-retract-{tag}")
+                page.click("#retract")  # ... and takes it back before the next card: a tap
+                page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before + 1}")
             tap_cards(page, f"play:{p}", [cards.pop(p)], "#pick-play")
             page.wait_for_function(
                 f"() => document.querySelector('#tap-entry')?.dataset.step !== 'play:{p}' || "
@@ -196,7 +203,8 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     dealer_says("Omgången är slut", "game-over")
     assert errors == []
     done = [a["do"] for a in s.actions()]
-    assert done.count("play") == 15 and done.count("discard") == 9 and "open" in done and "quads" in done
+    assert done.count("play") == 16 and done.count("retract") == 1 and done.count("discard") == 9
+    assert "open" in done and "quads" in done
     assert [a for a in s.actions() if a["do"] == "chicago"] == [{"do": "chicago", "player": "Anna", "say": True}]
     page.close()
     dealer.close()
