@@ -70,18 +70,18 @@ function gameStartEl(s) {
 // exchanges (placed, open card, received) and the tricks, one step at a time for whoever
 // is to act.  Elsewhere the readers enter the cards (or the TL): no picker here.
 const CAMERA_ONLY = document.body.dataset.hands === "revisor";
-// What this page has itself entered in the current deal (its own declarations, never sent
-// to it by the server): the hands as declared, and every card named so far.
-const mine = { deal: "", hands: {}, used: new Set() };
+// The cards everybody has seen face up in this deal (played, the open card): they cannot
+// be named again.  Nothing else is greyed out: once entered, a declared hand is not shown
+// on the tablet again (it lies on the table), and the rules refuse a card that is not
+// where it is said to be, with one answer whatever the card (README "Security").
+// (From the state each time: a card taken back, or a declined open card shuffled back into
+// the stub (r16), may be named again.)
+const seen = { cards: new Set() };
 function noteDeal(s) {
-  const key = s.game + "." + s.deal;
-  if (mine.deal !== key) { mine.deal = key; mine.hands = {}; mine.used = new Set(); }
-  for (const p of s.players) for (const c of p.played || []) mine.used.add(c);
-  if (s.open_card) mine.used.add(s.open_card.card);
-  if (s.trick) for (const c of s.trick.cards) mine.used.add(c.card);
+  seen.cards = new Set([...s.players.flatMap(p => p.played || []), ...(s.open_card ? [s.open_card.card] : []),
+    ...(s.trick ? s.trick.cards.map(c => c.card) : [])]);
 }
-function fresh() { return new Set(ALL_CARDS.filter(c => !mine.used.has(c))); }
-function handOf(p) { return mine.hands[p] && mine.hands[p].size ? new Set(mine.hands[p]) : fresh(); }
+function unseen() { return new Set(ALL_CARDS.filter(c => !seen.cards.has(c))); }
 function owedTo(p) { return Math.max(0, 5 - (p.hand_count || 0)); }
 async function enter(body, after) {
   const ok = await send(body);
@@ -97,7 +97,7 @@ function retractEl(s) {
   return h("div", { id: "retract-row" }, h("button", { id: "retract", "data-player": last.player, onclick: async () => {
     if (!window.confirm(t("{player} takes back {card}?", { player: last.player, card: (last.card[0] === "T" ? "10" : last.card[0]) + SUITS[last.card[1]] }))) return;
     const ok = await send({ do: "retract", player: last.player });
-    if (ok) { mine.used.delete(last.card); if (mine.hands[last.player]) mine.hands[last.player].add(last.card); entryForm = null; }
+    if (ok) entryForm = null;
   } }, t("{player} takes back the card", { player: last.player }), " ", cardEl(last.card)));
 }
 
@@ -129,10 +129,7 @@ function entryEl(s) {
         send: async cards => {
           hands[p] = cards;
           if (i + 1 < seats.length) { step(i + 1); return; }
-          await enter({ do: "deal", hands }, () => {
-            mine.hands = Object.fromEntries(Object.entries(hands).map(([k, v]) => [k, new Set(v)]));
-            for (const v of Object.values(hands)) for (const c of v) mine.used.add(c);
-          });
+          await enter({ do: "deal", hands });
         } }] }));
     };
     step(0);
@@ -146,10 +143,9 @@ function entryEl(s) {
     el.dataset.step = "play:" + p;
     setKids(el, h("div", { class: "q" }, t("Trick {n}: the card {player} plays", { n: s.trick ? s.trick.number : 1, player: p })),
       clockEl(s, p),
-      cardPicker({ id: "picker", offer: handOf(p), min: 1, max: 1, actions: [{ id: "pick-play",
+      cardPicker({ id: "picker", offer: unseen(), min: 1, max: 1, actions: [{ id: "pick-play",
         ok: n => n === 1, label: () => t("{player} plays", { player: p }),
-        send: cards => enter({ do: "play", player: p, card: cards[0] }, () => {
-          mine.used.add(cards[0]); if (mine.hands[p]) mine.hands[p].delete(cards[0]); }) }] }));
+        send: cards => enter({ do: "play", player: p, card: cards[0] }) }] }));
     return el;
   }
   const ex = Number(s.phase.slice(9));
@@ -158,25 +154,23 @@ function entryEl(s) {
     el.dataset.step = "discard:" + p;
     setKids(el, h("div", { class: "q" }, t("Exchange {n}: the cards {player} places", { n: ex, player: p })),
       clockEl(s, p),
-      cardPicker({ id: "picker", offer: handOf(p), min: 0, max: limit, hint: t("Tap the cards placed, or none."), actions: [{
+      cardPicker({ id: "picker", offer: unseen(), min: 0, max: limit, hint: t("Tap the cards placed, or none."), actions: [{
         id: "pick-discard", ok: () => true,
         label: n => (n ? tn("{player} places {n} card", "{player} places {n} cards", n, { player: p }) : t("{player} keeps all five", { player: p })),
-        send: cards => enter({ do: "discard", player: p, cards }, () => {
-          for (const c of cards) { mine.used.add(c); if (mine.hands[p]) mine.hands[p].delete(c); } }) }] }));
+        send: cards => enter({ do: "discard", player: p, cards }) }] }));
     return el;
   }
   // replacing, in turn: one card placed is an open exchange (r12): the next card face up
-  const stub = new Set([...fresh()].filter(c => !Object.values(mine.hands).some(hd => hd.has(c))));
+  const stub = unseen();
   const declined = s.open_card && s.open_card.player === p && !s.open_card.taken;
-  const got = c => { mine.used.add(c); if (mine.hands[p]) mine.hands[p].add(c); };
   if (pl.placed_count === 1 && !declined) {
     el.dataset.step = "open:" + p;
     setKids(el, h("div", { class: "q" }, t("Exchange {n}: the open card for {player}", { n: ex, player: p })),
       cardPicker({ id: "picker", offer: stub, min: 1, max: 1, actions: [
         { id: "pick-take", ok: n => n === 1, label: () => t("{player} takes it", { player: p }),
-          send: cards => enter({ do: "open", player: p, card: cards[0], take: true }, () => got(cards[0])) },
+          send: cards => enter({ do: "open", player: p, card: cards[0], take: true }) },
         { id: "pick-decline", ok: n => n === 1, label: () => t("{player} declines", { player: p }),
-          send: cards => enter({ do: "open", player: p, card: cards[0], take: false }, () => mine.used.add(cards[0])) }] }));
+          send: cards => enter({ do: "open", player: p, card: cards[0], take: false }) }] }));
     return el;
   }
   const owed = declined ? 1 : owedTo(pl);
@@ -185,7 +179,7 @@ function entryEl(s) {
     : tn("Exchange {n}: the {m} card {player} receives", "Exchange {n}: the {m} cards {player} receives", owed, { n: ex, m: owed, player: p })),
     cardPicker({ id: "picker", offer: stub, min: owed, max: owed, actions: [{ id: "pick-receive",
       ok: n => n === owed, label: n => t("{player} receives {n} of {m}", { player: p, n, m: owed }),
-      send: cards => enter({ do: "receive", player: p, cards }, () => cards.forEach(got)) }] }));
+      send: cards => enter({ do: "receive", player: p, cards }) }] }));
   return el;
 }
 
