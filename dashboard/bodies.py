@@ -154,3 +154,8 @@ class RevealBody(Body):
 
 class SignBody(Body):
     game: Annotated[int, Field(ge=1, le=1000)]
+
+
+class VoidBody(Body):
+    ruling: Annotated[int, Field(ge=0, le=2**62)]  # the audit record's seq
+    reason: Reason

@@ -163,9 +163,19 @@ class TableHub:
         return out[-200:]
 
     def audit_entries(self) -> list[dict[str, Any]]:
+        """The audit trail; each entry with its record's ``seq`` (a ruling is voided by it)
+        and, for a voided ruling, ``voided``."""
+        records = self.log.records("audit")
+        voided = {r.data.get("ruling") for r in records if r.data.get("what") == "void"}
         return [
-            {"at": r.time, "by": r.data.get("who"), **{k: v for k, v in r.data.items() if k != "who"}}
-            for r in self.log.records("audit")
+            {
+                "at": r.time,
+                "seq": r.seq,
+                "by": r.data.get("who"),
+                **{k: v for k, v in r.data.items() if k != "who"},
+                **({"voided": True} if r.seq in voided else {}),
+            }
+            for r in records
         ]
 
     # --- what each role receives --------------------------------------------------------
@@ -428,7 +438,8 @@ class TableHub:
             await self.live.correct(correction, by)
         except SensingError as exc:
             raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
-        self._pump_now()
+        if not self._pump_now():  # an alert ended and nothing else changed: the views still show it
+            self._publish(new_state=True)
         return {"ok": True}
 
     def _alert_for(self, correction: Any) -> bool:
@@ -436,6 +447,77 @@ class TableHub:
         card) any open one."""
         pad = getattr(correction, "pad", None)
         return any(a.origin == "sensing" and (pad is None or a.pad in (pad, None)) for a in self.view.alerts)
+
+    def evidence(self, alert_id: str, by: str) -> dict[str, Any]:
+        """A sensing alert's evidence for the TL: the pad and player, when it was raised,
+        the cards it names and what every pad reads now.  It names hidden cards, so it is
+        the TL's alone and logged first, as a reveal is (ARCHITECTURE.md §3)."""
+        if by != "tl":
+            raise Refused(N_("the evidence of an alert is the TL's"))
+        n = alert_id[1:] if alert_id.startswith("s") else ""
+        alert = next((a for a in self.view.alerts if a.origin == "sensing" and str(a.id) == n), None)
+        if alert is None:
+            raise DashboardError(N_("no open sensing alert {alert_id}"), alert_id=alert_id[:12])
+        self.log.audit(by, "evidence", alert=alert_id, kind=alert.kind, pad=alert.pad, player=alert.player)
+        raised = next(
+            (
+                r.time
+                for r in reversed(self.log.records("alert"))
+                if r.source == "sensing" and r.data.get("id") == alert.id and r.data.get("state") == "raised"
+            ),
+            None,
+        )
+        sensing = self.live.sensing
+        pads = getattr(sensing, "facts", None)
+        seats = dict(getattr(pads, "pads", {}) or {})  # player -> pad
+        reads: dict[str, list[str]] = {}
+        tracker, deck = getattr(sensing, "tracker", None), getattr(sensing, "deck", None)
+        if tracker is not None and deck is not None:
+            for pad in sorted(set(seats.values()) | ({alert.pad} if alert.pad else set())):
+                cards = (deck.cards.get(u) for u in tracker.present(pad))
+                reads[pad] = sorted((c.code for c in cards if c is not None), key=_card_order)
+        return {
+            "id": alert_id,
+            "kind": alert.kind,
+            "player": alert.player,
+            "pad": alert.pad,
+            "at": raised,
+            "text": alert.text,
+            "evidence": dict(alert.evidence),
+            "pads": [
+                {"pad": pad, "player": next((p for p, x in seats.items() if x == pad), None), "cards": c}
+                for pad, c in reads.items()
+            ],
+        }
+
+    async def void(self, ruling: int, by: str, reason: str) -> dict[str, Any]:
+        """Void a TL ruling of the audit trail (a score correction or a points penalty): the
+        points it applied are given back by a correction that names it, and the void is an
+        audit record of its own.  A ruling is voided once; a warning or sitting out is
+        lifted by the TL at the table and only recorded here."""
+        if by != "tl":
+            raise Refused(N_("voiding a ruling is the TL's"))
+        if not reason.strip():
+            raise DashboardError(N_("say why the ruling is voided"))
+        entries = {e["seq"]: e for e in self.audit_entries()}
+        e = entries.get(ruling)
+        if e is None or e.get("what") not in ("penalty", "adjust"):
+            raise DashboardError(N_("no ruling {ruling} to void (a penalty or a score correction)"), ruling=ruling)
+        if e.get("voided"):
+            raise DashboardError(N_("ruling {ruling} is already voided"), ruling=ruling)
+        applied = e.get("applied")
+        answer: dict[str, Any] = {"ok": True}
+        if isinstance(applied, int) and applied and e.get("player"):
+            back = {"do": "adjust", "player": e["player"], "points": -applied, "reason": f"void {ruling}: {reason}"}
+            try:
+                await self.live.submit(parse_action(back), by)
+            except (IllegalAction, ActionError) as exc:
+                raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
+            answer["points"] = -applied
+        self.log.audit(by, "void", ruling=ruling, player=e.get("player"), reason=reason, **answer)
+        self._pump_now()
+        self._publish(new_state=False)
+        return answer
 
     def signatures(self) -> dict[str, list[str]]:
         """Each game's signatures, ``{"1": ["revisor", "tl"]}``: records of the audit trail
@@ -494,9 +576,10 @@ class TableHub:
     def _snap_players(self) -> list[str]:
         return [p.name for p in self.view.players]
 
-    def history(self, role: str) -> list[dict[str, Any]]:
-        """The current deal's events as ``role`` may see them (the TL: revealed hands)."""
-        return deal_history(self.engine.events, sight(role, self.revealed))
+    def history(self, role: str, scope: str = "deal") -> list[dict[str, Any]]:
+        """The current deal's (``scope`` "game": the game's, "table": the table's) events as
+        ``role`` may see them (the TL: revealed hands, in the current deal only)."""
+        return deal_history(self.engine.events, sight(role, self.revealed), scope=scope)
 
     # --- the delayed broadcast ------------------------------------------------------------
 
@@ -534,6 +617,10 @@ class TableHub:
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
             except TimeoutError:
                 pass
+
+
+def _card_order(code: str) -> tuple[int, int]:
+    return ("SHDC".find(code[-1]), "23456789TJQKA".find(code[0]))
 
 
 def start_frame(name: str) -> str:

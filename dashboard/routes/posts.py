@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path
 from fastapi.responses import JSONResponse
 
-from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody, SignBody
+from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody, SignBody, VoidBody
 from ..deps import WebSettings, get_hub, get_settings, rate_limited, role_in
 from ..errors import DashboardError
 from ..hub import TableHub
@@ -105,3 +105,18 @@ async def sign(
 ):
     hub.sign(body.game, role)
     return OK
+
+
+@router.post("/alerts/{alert_id}/evidence")
+async def evidence(
+    alert_id: Annotated[str, Path(pattern=r"^s[0-9]{1,12}$")],
+    role: str = Depends(tl_only),
+    hub: TableHub = Depends(get_hub),
+):
+    """A sensing alert's evidence (cards named): the TL's, logged before it is shown."""
+    return JSONResponse(hub.evidence(alert_id, role))
+
+
+@router.post("/void")
+async def void(body: VoidBody, role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)):
+    return JSONResponse(await hub.void(body.ruling, role, body.reason))

@@ -3,6 +3,8 @@ audit trail, and the event's tables for the hall."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Depends, Request
 
 from ..deps import Denied, get_hub, get_settings, role_in
@@ -14,9 +16,12 @@ router = APIRouter(prefix="/api")
 
 @router.get("/history")
 async def history(
-    role: str = Depends(role_in("tl", message=N_("the TL's history only"))), hub: TableHub = Depends(get_hub)
+    role: str = Depends(role_in("tl", message=N_("the TL's history only"))),
+    hub: TableHub = Depends(get_hub),
+    scope: Literal["deal", "game", "table"] = "deal",
 ):
-    return {"seq": hub.seq, "events": hub.history(role)}
+    """The history of the deal, the game or the whole table, in events the page words."""
+    return {"seq": hub.seq, "scope": scope, "events": hub.history(role, scope)}
 
 
 @router.get("/tables")

@@ -224,23 +224,39 @@ function setKids(el, ...kids) {
 }
 
 // One alert with what may be done about it: a rejected line is marked resolved; a sensing
-// alert is settled by a correction ("the card at pad 3 is 7H", "dismiss 4").  The server
-// sends each alert's text in both languages (text: English, text_sv).
+// alert is settled by a correction.  The server sends a table alert's text in both
+// languages (text: English, text_sv); a sensing alert's kind and place are worded here.
+// The Revisor may only dismiss a sensing alert; the TL also sees its evidence (logged) and
+// corrects it by tapping the card (tl.js: TL_ALERT).
 const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert") };
-function alertText(a) { return (LANG === "sv" && a.text_sv) || a.text; }
+const SENSING_KINDS = { unknown_uid: t("an unknown tag"), two_pads: t("a card read on two pads"),
+  foreign_card: t("a card from another player's hand"), misdeal: t("too many cards dealt"),
+  dealer_count: t("wrong number of replacement cards (dealer error)"), draw_stop_discard: t("a discard at draw stop"),
+  out_of_turn: t("a card played out of turn"), revoke: t("a revoke"), unsure_count: t("a count that does not add up: spread the cards"),
+  camera_disagrees: t("camera and reader disagree"), reader_offline: t("a reader offline"),
+  link_offline: t("the seat controller link is down"), rejected: t("the rules refused what the pads show") };
+function padName(pad) { return /^seat\d$/.test(pad || "") ? t("pad {n}", { n: pad.slice(4) }) : pad === "tray" ? t("the tray") : pad; }
+function alertText(a) {
+  if (String(a.id).startsWith("s") && SENSING_KINDS[a.kind]) {
+    const where = [a.pad ? padName(a.pad) : null, a.player ? `(${a.player})` : null].filter(Boolean).join(" ");
+    const text = SENSING_KINDS[a.kind] + (where ? " " + t("at {where}", { where }) : "");
+    return text[0].toUpperCase() + text.slice(1);
+  }
+  return (LANG === "sv" && a.text_sv) || a.text;
+}
+const TL_ALERT = { extra: null };  // the TL's page sets it: evidence and the card correction
 function alertEl(a) {
   const sensing = String(a.id).startsWith("s");
   const li = h("li", { "data-alert": a.id, "data-kind": a.kind, class: "alert" },
-    h("b", { class: "alert-kind" }, ALERT_KINDS[a.kind] || t(String(a.kind))), " ", alertText(a), " ");
+    h("b", { class: "alert-kind" }, ALERT_KINDS[a.kind] || (sensing ? t("sensing") : t(String(a.kind)))), " ", alertText(a), " ");
   if (sensing) {
     const n = String(a.id).slice(1);
-    const input = h("input", { class: "correction", placeholder: t("e.g. the card at pad {pad} is 7H, or dismiss {n}",
-      { pad: String(a.pad || "1").replace("seat", ""), n }) });
     const send = async text => {
       try { await post("/api/correct", { text }); showError(""); } catch (e) { showError(e.message); } };
-    li.append(input, h("button", { onclick: () => send(input.value) }, t("Correct")),
-      // one tap: the alert was wrong (a card slid, a reader hiccup)
-      h("button", { class: "dismiss", "data-alert": a.id, onclick: () => send("dismiss " + n) }, t("Dismiss")));
+    // one tap: the alert is settled as the table lies now (a card slid, a reader hiccup)
+    li.append(h("button", { class: "dismiss", "data-alert": a.id, onclick: () => {
+      if (window.confirm(t("Accept the table as it lies and close this alert?"))) send("dismiss " + n); } }, t("Dismiss")));
+    if (TL_ALERT.extra) li.append(TL_ALERT.extra(a, send));
   } else {
     li.append(h("button", { onclick: async () => {
       try { await post(`/api/alerts/${a.id}/resolve`); showError(""); } catch (e) { showError(e.message); } } }, t("Resolved")));
@@ -276,8 +292,8 @@ function manualEntry(withCards) {
     entry.value = JSON.stringify(body);
   }
   async function send(body) {
-    try { await post("/api/action", body); note.textContent = t("entered: {what}", { what: ACTION_NAMES[body.do] || body.do }); showError(""); }
-    catch (e) { note.textContent = ""; showError(e.message); }
+    try { await post("/api/action", body); note.textContent = t("entered: {what}", { what: ACTION_NAMES[body.do] || body.do }); showError(""); return true; }
+    catch (e) { note.textContent = ""; showError(e.message); return false; }
   }
   const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), kind, entry,
     h("button", { id: "manual-submit", onclick: () => {
@@ -285,4 +301,34 @@ function manualEntry(withCards) {
       send(body); } }, t("Enter")), note);
   template();
   return { el, send };
+}
+
+// A card picker (issue 18): the cards are tapped, not typed.  ``offer``: the cards that may
+// be picked (the rest are greyed out); ``min``/``max``: how many; ``actions``: the buttons
+// under it, [{id, label(n), ok(n), send(cards)}].  Used only where the role may name the
+// cards (the TL; the Revisor on a camera-only table): a blind role's page never has it.
+const RANKS = "23456789TJQKA";
+const ALL_CARDS = [..."SHDC"].flatMap(s => [...RANKS].map(r => r + s));
+function cardPicker({ id, offer, min = 0, max = 5, actions, hint }) {
+  const picked = [];
+  const chosen = h("div", { class: "picked" });
+  const buttons = actions.map(a => h("button", { id: a.id, class: "pick-go", onclick: async () => {
+    if (!a.ok(picked.length)) return;
+    for (const b of buttons) b.disabled = true;
+    try { await a.send([...picked]); } finally { for (const b of buttons) b.disabled = false; update(); } } }, ""));
+  const cards = ALL_CARDS.map(code => h("button", { class: "pick suit-" + code[1], "data-card": code,
+    "aria-pressed": "false", disabled: offer && !offer.has(code) ? true : null, onclick: () => {
+      const i = picked.indexOf(code);
+      if (i >= 0) picked.splice(i, 1);
+      else if (picked.length < max) picked.push(code);
+      else if (max === 1) picked.splice(0, 1, code);  // one card: a tap changes it
+      update(); } }, (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]]));
+  function update() {
+    for (const b of cards) b.setAttribute("aria-pressed", picked.includes(b.dataset.card) ? "true" : "false");
+    setKids(chosen, picked.length ? [t("Chosen:"), " ", cardsEl(picked)] : h("span", { class: "small" }, hint || t("Tap the cards.")));
+    actions.forEach((a, i) => { buttons[i].textContent = a.label(picked.length); buttons[i].disabled = !a.ok(picked.length); });
+  }
+  update();
+  return h("div", { class: "picker", id }, [..."SHDC"].map(s => h("div", { class: "pick-suit" }, cards.filter(b => b.dataset.card[1] === s))),
+    chosen, h("div", { class: "pick-actions" }, buttons));
 }

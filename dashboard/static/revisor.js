@@ -86,6 +86,124 @@ async function drawnSeats(form, number, seats, button, note) {
   note.textContent = t("Seats and button as the hub drew them (r7)");
 }
 
+// Entering the deal by taps (issue 18): on a camera-only table the Revisor declares the
+// hidden cards (README "Security"), so the page offers a card picker for the deal, the
+// exchanges (placed, open card, received) and the tricks, one step at a time for whoever
+// is to act.  Elsewhere the readers enter the cards (or the TL): no picker here.
+const CAMERA_ONLY = document.body.dataset.hands === "revisor";
+// The cards everybody has seen face up in this deal (played, the open card): they cannot
+// be named again.  Nothing else is greyed out: once entered, a declared hand is not shown
+// on the tablet again (it lies on the table), and the rules refuse a card that is not
+// where it is said to be, with one answer whatever the card (README "Security").
+// (From the state each time: a card taken back, or a declined open card shuffled back into
+// the stub (r16), may be named again.)
+const seen = { cards: new Set() };
+function noteDeal(s) {
+  seen.cards = new Set([...s.players.flatMap(p => p.played || []), ...(s.open_card ? [s.open_card.card] : []),
+    ...(s.trick ? s.trick.cards.map(c => c.card) : [])]);
+}
+function unseen() { return new Set(ALL_CARDS.filter(c => !seen.cards.has(c))); }
+function owedTo(p) { return Math.max(0, 5 - (p.hand_count || 0)); }
+async function enter(body, after) {
+  const ok = await send(body);
+  if (ok && after) after();
+  return ok;
+}
+
+// A card played by mistake (a revoke noticed before the next card, r26) is taken back by
+// a tap: the card was face up, so naming it tells nobody anything.
+function retractEl(s) {
+  if (s.phase !== "tricks" || !s.trick || !s.trick.cards.length) return null;
+  const last = s.trick.cards[s.trick.cards.length - 1];
+  return h("div", { id: "retract-row" }, h("button", { id: "retract", "data-player": last.player, onclick: async () => {
+    if (!window.confirm(t("{player} takes back {card}?", { player: last.player, card: (last.card[0] === "T" ? "10" : last.card[0]) + SUITS[last.card[1]] }))) return;
+    const ok = await send({ do: "retract", player: last.player });
+    if (ok) entryForm = null;
+  } }, t("{player} takes back the card", { player: last.player }), " ", cardEl(last.card)));
+}
+
+let entryForm = null;
+function entryEl(s) {
+  const cardPhase = s.phase === "deal" || s.phase === "tricks" || (s.phase || "").startsWith("exchange_");
+  if (!cardPhase || !s.players.length) { entryForm = null; return null; }
+  if (!CAMERA_ONLY) return h("section", { id: "tap-entry", class: "small" }, t("The table's readers enter the cards; by hand, cards are the TL's."));
+  noteDeal(s);
+  const key = s.seq + ":" + s.phase + ":" + (s.to_act || []).join(",");
+  if (entryForm && entryForm.key === key) return entryForm.el;
+  const el = h("section", { id: "tap-entry", class: "prompt", "data-step": "" });
+  entryForm = { key, el };
+  const byName = Object.fromEntries(s.players.map(p => [p.name, p]));
+  if (s.phase === "deal") {
+    // the players from the left of the button, five cards each, then one tap enters the deal
+    const order = [...s.players].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99)).map(p => p.name);
+    const b = order.indexOf(s.button);
+    const seats = b >= 0 ? [...order.slice(b + 1), ...order.slice(0, b + 1)] : order;
+    const hands = {};
+    const step = i => {
+      const p = seats[i], taken = new Set(Object.values(hands).flat());
+      el.dataset.step = "deal:" + p;
+      setKids(el, h("div", { class: "q" }, t("Deal {n}: the five cards of {player}", { n: s.deal, player: p }),
+        " ", h("span", { class: "small" }, t("({i} of {n})", { i: i + 1, n: seats.length }))),
+      cardPicker({ id: "picker", offer: new Set(ALL_CARDS.filter(c => !taken.has(c))), min: 5, max: 5, actions: [{
+        id: "pick-next", ok: n => n === 5,
+        label: n => (i + 1 < seats.length ? t("{player}: {n} of 5, next player", { player: p, n }) : t("{player}: {n} of 5, enter the deal", { player: p, n })),
+        send: async cards => {
+          hands[p] = cards;
+          if (i + 1 < seats.length) { step(i + 1); return; }
+          await enter({ do: "deal", hands });
+        } }] }));
+    };
+    step(0);
+    return el;
+  }
+  const p = (s.to_act || [])[0];
+  if (!p) return null;
+  const pl = byName[p] || {};
+  const limit = s.ruleset === "classic" ? 5 : 4;
+  if (s.phase === "tricks") {
+    el.dataset.step = "play:" + p;
+    setKids(el, h("div", { class: "q" }, t("Trick {n}: the card {player} plays", { n: s.trick ? s.trick.number : 1, player: p })),
+      clockEl(s, p),
+      cardPicker({ id: "picker", offer: unseen(), min: 1, max: 1, actions: [{ id: "pick-play",
+        ok: n => n === 1, label: () => t("{player} plays", { player: p }),
+        send: cards => enter({ do: "play", player: p, card: cards[0] }) }] }));
+    return el;
+  }
+  const ex = Number(s.phase.slice(9));
+  if (!awaitingCards(s)) {
+    // placing: every player places 0-4 cards face down before any replacement (r13)
+    el.dataset.step = "discard:" + p;
+    setKids(el, h("div", { class: "q" }, t("Exchange {n}: the cards {player} places", { n: ex, player: p })),
+      clockEl(s, p),
+      cardPicker({ id: "picker", offer: unseen(), min: 0, max: limit, hint: t("Tap the cards placed, or none."), actions: [{
+        id: "pick-discard", ok: () => true,
+        label: n => (n ? tn("{player} places {n} card", "{player} places {n} cards", n, { player: p }) : t("{player} keeps all five", { player: p })),
+        send: cards => enter({ do: "discard", player: p, cards }) }] }));
+    return el;
+  }
+  // replacing, in turn: one card placed is an open exchange (r12): the next card face up
+  const stub = unseen();
+  const declined = s.open_card && s.open_card.player === p && !s.open_card.taken;
+  if (pl.placed_count === 1 && !declined) {
+    el.dataset.step = "open:" + p;
+    setKids(el, h("div", { class: "q" }, t("Exchange {n}: the open card for {player}", { n: ex, player: p })),
+      cardPicker({ id: "picker", offer: stub, min: 1, max: 1, actions: [
+        { id: "pick-take", ok: n => n === 1, label: () => t("{player} takes it", { player: p }),
+          send: cards => enter({ do: "open", player: p, card: cards[0], take: true }) },
+        { id: "pick-decline", ok: n => n === 1, label: () => t("{player} declines", { player: p }),
+          send: cards => enter({ do: "open", player: p, card: cards[0], take: false }) }] }));
+    return el;
+  }
+  const owed = declined ? 1 : owedTo(pl);
+  el.dataset.step = "receive:" + p;
+  setKids(el, h("div", { class: "q" }, declined ? t("Exchange {n}: {player} declined the open card; the card dealt face down", { n: ex, player: p })
+    : tn("Exchange {n}: the {m} card {player} receives", "Exchange {n}: the {m} cards {player} receives", owed, { n: ex, m: owed, player: p })),
+    cardPicker({ id: "picker", offer: stub, min: owed, max: owed, actions: [{ id: "pick-receive",
+      ok: n => n === owed, label: n => t("{player} receives {n} of {m}", { player: p, n, m: owed }),
+      send: cards => enter({ do: "receive", player: p, cards }) }] }));
+  return el;
+}
+
 // The game's deals with their awards in words, newest first (the paper's tally, as text).
 function dealsEl(s) {
   const g = (s.games || []).find(x => x.number === s.game) || (s.games || []).slice(-1)[0];
@@ -103,8 +221,11 @@ async function refreshProtocol(seq) {
   shownProtocol = seq;
   const r = await fetch("/api/protocol.html?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG);
   if (!r.ok) return;
-  const box = h("div", { id: "protocol" });
-  box.innerHTML = await r.text();  // server-rendered SVG, built from public protocol data
+  const text = await r.text();
+  // answers can overtake each other on a busy table: an older one never replaces a newer
+  if (seq !== shownProtocol) return;
+  const box = h("div", { id: "protocol", "data-seq": seq });
+  box.innerHTML = text;  // server-rendered SVG, built from public protocol data
   setKids(protocol, h("h2", {}, t("Protocol"), " ",
     h("a", { id: "pdf", href: "/api/protocol.pdf?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG }, t("Printable PDF"))), box);
 }
@@ -127,11 +248,13 @@ connect(m => {
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
   // at the end of a game: its result, then the review and sign-off, before anything else
-  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), award, players, timeEl(s),
-    trickEl(s));
+  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s), retractEl(s),
+    award, players, timeEl(s), trickEl(s));
   setKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, t("none")));
   setKids(deals, ...dealsEl(s));
   // at most every 300 ms (a throttle: a busy table never starves it)
-  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null; refreshProtocol(App.seq); }, 300);
+  // (and again when a signature is added: the drawing shows who signed)
+  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null;
+    refreshProtocol(App.seq + ":" + JSON.stringify((App.last && App.last.signed) || {})); }, 300);
 });

@@ -104,29 +104,95 @@ function eventEl(e) {
     dealer_erred: () => [t("Dealer's error at {player}", { player: e.player })],
     game_started: () => [t("Game {n} started; button {player}", { n: e.number, player: e.button })],
     playoff_needed: () => [t("Särspel between {players}", { players: (e.players || []).join(", ") })],
+    table_opened: () => [t("The table opened: {players}", { players: (e.players || []).join(", ") })],
+    stub_reshuffled: () => [t("The discards were shuffled into a new stub (r16)")],
+    deduction_held: () => [t("{player}: a deduction of {points} held to the end of the deal", { player: e.player, points: e.points })],
+    deductions_released: () => [t("{player}: held deductions applied", { player: e.player })],
+    chicago_mark_cleared: () => [t("{player}'s Chicago mark cleared", { player: e.player })],
+    revoke_stood: () => [e.dead ? t("{player}'s revoke stands: dead hand (r26)", { player: e.player }) : t("{player}'s revoke stands (r26)", { player: e.player })],
   }[e.type];
-  return h("li", { "data-seq": e.seq, "data-type": e.type }, ...(words ? words() : [String(e.type).replaceAll("_", " ")]));
+  return h("li", { "data-seq": e.seq, "data-type": e.type, class: e.type === "deal_started" || e.type === "game_started" ? "head" : null }, ...(words ? words() : [String(e.type).replaceAll("_", " ")]));
 }
 
 function auditText(e) {
   const WHAT = { pause: t("paused the table"), resume: t("resumed play"), reveal: t("revealed"), hide: t("hid the hands"),
     resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
     penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),
-    sign: t("signed the protocol of game {n}", { n: e.game }) };
+    sign: t("signed the protocol of game {n}", { n: e.game }), evidence: t("looked at the evidence of an alert"),
+    void: t("voided ruling {n}", { n: e.ruling }) };
   return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${e.by} ${WHAT[e.what] || e.what}` +
     (e.player ? " " + e.player : "") + (e.what === "penalty" ? ` (${PENALTIES[e.kind] || e.kind}${e.applied !== undefined ? " " + signed(e.applied) : ""})`
-      : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") + (e.reason ? ": " + e.reason : "");
+      : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") +
+    (e.what === "evidence" && e.pad ? " (" + padName(e.pad) + ")" : "") + (e.reason ? ": " + e.reason : "");
 }
+
+// A TL ruling (a score correction, a points penalty) is voided from the audit trail: the
+// points come back by a correction that names it, and the void is on the record.
+function voidEl(e) {
+  if (!["penalty", "adjust"].includes(e.what) || e.voided || !e.applied) return e.voided ? h("span", { class: "tag voided" }, t("voided")) : null;
+  return h("button", { class: "void", "data-ruling": e.seq, onclick: () => {
+    const reason = window.prompt(t("Void this ruling ({what}: {player} {points})? Why:", { what: e.what === "penalty" ? t("penalty") : t("score correction"),
+      player: e.player, points: signed(e.applied) }));
+    if (reason === null) return;
+    if (!reason.trim()) { showError(t("Give a reason.")); return; }
+    act("/api/void", { ruling: e.seq, reason }, () => t("Ruling voided: {player} {points}", { player: e.player, points: signed(-e.applied) }));
+  } }, t("Void"));
+}
+
+// The history of the deal, the game or the whole table (issue 18), newest first.
+const SCOPES = { deal: t("This deal"), game: t("This game"), table: t("The whole table") };
+let scope = "deal";
+function scopeTabs() {
+  return h("div", { class: "scopes" }, Object.entries(SCOPES).map(([k, v]) => h("button", { class: "scope", "data-scope": k,
+    "aria-pressed": k === scope ? "true" : "false", onclick: () => { scope = k; refresh(); } }, v)));
+}
+
+// A sensing alert on the TL's page: its evidence on request (it names cards: logged, as a
+// reveal is) and the correction by a tap on the card.  Kept per alert across updates.
+const alertExtras = new Map();
+function evidenceEl(d) {
+  const ev = d.evidence || {};
+  const named = [].concat(ev.cards || [], ev.card ? [ev.card] : []);
+  return h("div", { class: "evidence", "data-alert": d.id },
+    h("div", {}, h("b", {}, t("Evidence")), " ", padName(d.pad) || "-", d.player ? ` (${d.player})` : "", " \u00b7 ",
+      d.at ? t("raised at {time}", { time: new Date(d.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB") }) : ""),
+    named.length ? h("div", {}, t("Cards read:"), " ", cardsEl(named), ev.owner ? " " + t("(from {player}'s hand)", { player: ev.owner }) : "") : null,
+    h("div", { class: "pads" }, h("b", {}, t("The pads now:")), (d.pads || []).map(p => h("div", { class: "pad", "data-pad": p.pad },
+      padName(p.pad), p.player ? ` (${p.player})` : "", ": ", p.cards.length ? cardsEl(p.cards) : t("empty")))));
+}
+TL_ALERT.extra = (a, send) => {
+  if (alertExtras.has(a.id)) return alertExtras.get(a.id);
+  const box = h("div", { class: "alert-tools" });
+  const n = /^seat\d$/.test(a.pad || "") ? a.pad.slice(4) : null;
+  const evidenceBtn = h("button", { class: "evidence-show", "data-alert": a.id, onclick: async () => {
+    if (!confirmed(t("Show the evidence? It names the cards read; this is logged."))) return;
+    try { const d = await post(`/api/alerts/${a.id}/evidence`); box.querySelector(".evidence")?.remove(); box.prepend(evidenceEl(d)); showError(""); refresh(); }
+    catch (e) { showError(e.message); } } }, t("Evidence"));
+  const fix = n ? h("button", { class: "correct-open", "data-alert": a.id, onclick: () => {
+    if (box.querySelector(".picker")) return;
+    box.append(h("div", { class: "small picker-label" }, t("The card on {pad} is:", { pad: padName(a.pad) })),
+      cardPicker({ id: "correct-" + a.id, min: 1, max: 1, actions: [{ id: "correct-send", ok: k => k === 1,
+        label: () => t("Correct"), send: async cards => {
+          if (!confirmed(t("Correct: the card on {pad} is {card}?", { pad: padName(a.pad), card: cards[0] }))) return;
+          await send(`the card at pad ${n} is ${cards[0]}`);
+          box.querySelectorAll(".picker, .picker-label").forEach(x => x.remove()); refresh(); } }] }));
+  } }, t("Correct…")) : null;
+  box.append(h("div", {}, evidenceBtn, fix));
+  alertExtras.set(a.id, box);
+  return box;
+};
 
 let names = "";
 async function refresh() {
   const q = "?token=" + encodeURIComponent(TOKEN);
-  const [hr, ar] = await Promise.all([fetch("/api/history" + q), fetch("/api/audit" + q)]);
-  if (hr.ok) { const d = await hr.json(); hist.dataset.seq = d.seq;
+  const [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]);
+  if (hr.ok) { const d = await hr.json(); hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;
     // newest first: what just happened is what the TL is asked about
-    setKids(hist, h("h2", {}, t("This deal, newest first")), h("ol", { reversed: true }, d.events.map(eventEl).reverse())); }
+    setKids(hist, h("h2", {}, t("History, newest first")), scopeTabs(),
+      h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())); }
   if (ar.ok) { const d = await ar.json();
-    setKids(audit, h("h2", {}, t("Audit trail")), h("ul", {}, d.entries.slice(-20).map(e => h("li", { "data-what": e.what }, auditText(e))))); }
+    setKids(audit, h("h2", {}, t("Audit trail")), h("ul", {}, d.entries.slice(-20).map(e =>
+      h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e), " ", voidEl(e))))); }
 }
 let pending = null;
 connect(m => {
@@ -134,6 +200,7 @@ connect(m => {
   const n = s.players.map(p => p.name).join(",");
   if (n !== names) { names = n; for (const sel of [pPlayer, aPlayer, rPlayer]) setKids(sel, ...s.players.map(p => h("option", { value: p.name }, p.name))); }
   const alerts = m.alerts || [];
+  for (const id of [...alertExtras.keys()]) if (!alerts.some(a => a.id === id)) alertExtras.delete(id);
   setKids(live, headerEl(m),
     h("section", { id: "tl-alerts", class: alerts.length ? "has-alerts" : "" }, h("h2", {}, t("Alerts")),
       alerts.length ? h("ul", {}, alerts.map(alertEl)) : h("p", { class: "small" }, t("no open alerts"))),

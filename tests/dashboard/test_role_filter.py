@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -112,3 +113,23 @@ def test_every_role_has_a_sight_and_unknown_roles_see_what_the_public_sees():
         assert sight(role, {"Bo"}).hands == frozenset() and not sight(role).typed_reasons
     assert sight("broadcast", {"Bo"}, masked=True).hands == frozenset() and sight("tl").typed_reasons
     assert sight("broadcast").hands is None and sight("broadcast", masked=True).hands == frozenset()
+
+
+def test_the_game_and_table_history_show_a_revealed_hand_in_the_current_deal_only():
+    """A reveal is for one deal's dispute: the TL's game and table history keep the earlier
+    deals' hands as counts, the current deal's revealed hand as cards."""
+    engine, bot = Engine(), RandomBot(3)
+    while sum(e.type == "deal_started" for e in engine.events) < 2 or engine.state.deal is None:
+        engine.apply(bot.next_action(engine))
+    who = engine.state.deal.order[0]
+    game = deal_history(engine.events, sight("tl", {who}), scope="game")
+    table = deal_history(engine.events, sight("tl", {who}), scope="table")
+    deal = deal_history(engine.events, sight("tl", {who}))
+    assert (
+        table[0]["type"] == "table_opened" and game[0]["type"] == "game_started" and deal[0]["type"] == "deal_started"
+    )
+    dealt = [x["hands"][who] for x in game if x["type"] == "deal_started"]
+    assert len(dealt) >= 2 and isinstance(dealt[-1], list)  # this deal: revealed, as cards
+    assert all(h == 5 for h in dealt[:-1])  # earlier deals: a count
+    with pytest.raises(ValueError):
+        deal_history(engine.events, sight("tl"), scope="heat")

@@ -155,3 +155,46 @@ def test_the_revisor_signs_a_finished_game_and_the_tl_countersigns(tmp_path):
         assert '"signed"' not in again.current_text("public")
 
     asyncio.run(run())
+
+
+def _score(hub, name: str) -> int:
+    return next(p for p in hub.view.players if p.name == name).score
+
+
+def test_the_tl_voids_a_points_ruling_once_with_a_reason_and_nobody_else_may(tmp_path):
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _start(hub)
+        await hub.post({"do": "adjust", "player": "Bo", "points": 5, "reason": "pair missed"}, "tl")
+        await hub.post({"do": "penalty", "player": "Bo", "kind": "points", "points": 3, "reason": "slow"}, "tl")
+        assert _score(hub, "Bo") == 2
+        ruling = _audit(hub, "penalty")[-1]["seq"]
+        before = (len(hub.engine.events), len(hub.audit_entries()))
+        for by, reason, ruling_no in (("revisor", "wrong player", ruling), ("tl", " ", ruling), ("tl", "x", 10**9)):
+            with pytest.raises((DashboardError, PermissionError)):  # a clear error (403/422), nothing changed
+                await hub.void(ruling_no, by, reason)
+        assert (len(hub.engine.events), len(hub.audit_entries())) == before
+        answer = await hub.void(ruling, "tl", "wrong player")
+        assert answer == {"ok": True, "points": 3} and _score(hub, "Bo") == 5
+        void = _audit(hub, "void")[-1]
+        assert (void["ruling"], void["player"], void["reason"]) == (ruling, "Bo", "wrong player")
+        assert _audit(hub, "penalty")[-1]["voided"] is True
+        with pytest.raises(DashboardError, match="already voided"):
+            await hub.void(ruling, "tl", "again")
+        assert _score(hub, "Bo") == 5
+
+    asyncio.run(run())
+
+
+def test_an_alerts_evidence_is_the_tls_and_needs_an_open_sensing_alert(tmp_path):
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _start(hub)
+        before = len(hub.audit_entries())
+        with pytest.raises(PermissionError):  # answered 403
+            hub.evidence("s1", "revisor")  # names cards: never the Revisor's, whatever the alert
+        with pytest.raises(DashboardError, match="no open sensing alert"):
+            hub.evidence("s1", "tl")
+        assert len(hub.audit_entries()) == before  # nothing shown, nothing logged
+
+    asyncio.run(run())

@@ -1,0 +1,346 @@
+"""The table's people doing whole jobs by taps in Debian's chromium (issue 18), at tablet
+size (1280x800) and phone size (390x844), Swedish by default, screenshots under
+build/screenshots/:
+
+- the Revisor plays a whole deal with no JSON on a camera-only table (the deal, the
+  exchanges with an open card, the quads choice, the Chicago question, the tricks, a
+  revoke taken back) by tapping cards in a picker, and signs the game ("Revisorn intygar"); at a table with
+  readers the Revisor gets no card picker (hidden cards by hand are the TL's);
+- the dealer's small screen beside the console follows the same deal: what to do now in
+  words at each step, the cards owed, and no card but the one everybody saw;
+- the TL handles a sensed alert (the real service on the virtual table) with its
+  evidence, corrects it by tapping the card, accepts it, voids a ruling, and reads the
+  whole game's history in plain Swedish."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .test_people_pages import VISIBLE_TEXT, _english_fragments, _english_in
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+TABLET, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
+PLAYERS = ["Anna", "Bo", "Cilla"]
+
+
+def shot(page, name: str) -> None:
+    """A screenshot, and the page checked for English first (the catalogue's and common words)."""
+    if not name.startswith("failed"):
+        text = page.evaluate(VISIBLE_TEXT)
+        english = _english_in(text, _english_fragments(), {"Anna", "Bo", "Cilla", "Table 1"})
+        assert not english, (name, english)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def tl_post(s, body: dict) -> dict:
+    r = httpx.post(f"{s.base}/api/action?token={s.token('tl')}", json=body, timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def tap_cards(page, step: str, cards: list[str], button: str) -> None:
+    """At the picker's ``step`` ("deal:Anna", "play:Bo", ...): tap ``cards``, then ``button``."""
+    try:
+        page.wait_for_selector(f'#tap-entry[data-step="{step}"]', timeout=30_000)
+    except Exception:
+        shot(page, "failed-" + step.replace(":", "-"))
+        raise AssertionError(
+            (step, page.locator("#tap-entry").get_attribute("data-step"), page.locator("#error").all_inner_texts())
+        ) from None
+    for c in cards:
+        page.click(f'#picker button.pick[data-card="{c}"]')
+    page.click(button)
+
+
+def fits(page, selector: str, size: dict) -> None:
+    """Every match is on the screen's width and a finger's height."""
+    for box in page.locator(selector).evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.x, r.width, r.height]; })"
+    ):
+        x, w, hgt = box
+        assert x >= 0 and x + w <= size["width"] + 0.5 and hgt >= 40, (selector, box, size)
+
+
+# Anna (37 before the deal) says Chicago with four spades and the ace of hearts and takes
+# every trick (+15: 52, out with Chicago said: she wins game 1, r20); Bo's four nines are
+# the best hand after exchanges 1 and 2 (he takes the points, r19: 8 + 8); Cilla exchanges
+# two cards, then one (an open card she declines, r12).
+HANDS = {
+    "Anna": ["AS", "KS", "QS", "JS", "AH"],
+    "Bo": ["9S", "9H", "9D", "9C", "2S"],
+    "Cilla": ["4H", "5D", "7C", "8H", "TD"],
+}
+TRICKS = [("AS", "2S", "7C"), ("KS", "9S", "8H"), ("QS", "9C", "TD"), ("JS", "9D", "3D"), ("AH", "9H", "5C")]
+
+
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chromium, size):
+    s = make_server(command="serve", extra=("--camera-only",))
+    tag = f"{size['width']}x{size['height']}"
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    page = chromium.new_page()
+    page.set_viewport_size(size)
+    asked: list[str] = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(s.url("revisor"))
+    # the dealer's screen beside the console follows the same deal (a small screen)
+    small = {"width": 640, "height": 800} if size is TABLET else PHONE
+    dealer = chromium.new_page()
+    dealer.set_viewport_size(small)
+    dealer.on("pageerror", lambda e: errors.append(str(e)))
+    dealer.goto(s.url("dealer"))
+    dtag = f"{small['width']}x{small['height']}"
+
+    def dealer_says(words: str, name: str) -> None:
+        dealer.wait_for_function(
+            f"() => (document.querySelector('#todo')?.textContent || '').includes({words!r})", timeout=30_000
+        )
+        shot(dealer, f"dealer-{name}-{dtag}")
+        assert dealer.evaluate("document.documentElement.scrollWidth") <= small["width"], name
+
+    # the game by taps: seats in order and the button
+    page.wait_for_selector("#game-start")
+    page.select_option("#button-pick", "Cilla")
+    page.click("#game-submit")
+    page.wait_for_selector('#tap-entry[data-step="deal:Anna"]')
+    tl_post(s, {"do": "adjust", "player": "Anna", "points": 37, "reason": "tidigare givar"})  # the game so far
+    page.wait_for_selector('#players [data-player="Anna"] .score:text-is("37")')
+    # the deal: five cards per player, tapped
+    fits(page, "#picker button.pick", size)
+    page.click('#picker button.pick[data-card="AS"]')
+    shot(page, f"revisor-deal-picker-{tag}")
+    page.click('#picker button.pick[data-card="AS"]')  # a second tap takes it back
+    tap_cards(page, "deal:Anna", HANDS["Anna"], "#pick-next")
+    page.wait_for_selector('#tap-entry[data-step="deal:Bo"]')
+    assert page.locator('#picker button.pick[data-card="KS"]').is_disabled()  # Anna's already
+    tap_cards(page, "deal:Bo", HANDS["Bo"], "#pick-next")
+    dealer_says("Ge fem kort", "deal")
+    tap_cards(page, "deal:Cilla", HANDS["Cilla"], "#pick-next")
+    dealer_says("Byte 1: väntar på att Anna", "exchange-placing")
+    # exchange 1: Anna and Bo keep their hands, Cilla places two and receives two
+    tap_cards(page, "discard:Anna", [], "#pick-discard")
+    tap_cards(page, "discard:Bo", [], "#pick-discard")
+    page.wait_for_selector('#tap-entry[data-step="discard:Cilla"]')
+    # once entered, no hand shows on the tablet again: the picker greys out only cards seen face up
+    assert page.locator("#picker button.pick:disabled").count() == 0
+    tap_cards(page, "discard:Cilla", ["4H", "5D"], "#pick-discard")
+    page.wait_for_selector('#tap-entry[data-step="receive:Cilla"]')
+    shot(page, f"revisor-receive-{tag}")
+    dealer_says("Alla har lagt: tryck NÄSTA", "all-placed")
+    assert dealer.locator('#seats tr[data-player="Cilla"] .owed').inner_text() == "2 kort"
+    assert dealer.locator("[data-card]").count() == 0  # nothing face up yet: no card on the dealer's screen
+    tap_cards(page, "receive:Cilla", ["2C", "3D"], "#pick-receive")
+    # four of a kind is the best hand: Bo chooses (r19)
+    page.wait_for_selector("#quads-round")
+    shot(page, f"revisor-quads-{tag}")
+    page.click("#quads-points")
+    page.wait_for_selector('#award[data-reason="four_of_a_kind"]')
+    # exchange 2: Cilla places one card: the open card, declined, then one face down (r12)
+    tap_cards(page, "discard:Anna", [], "#pick-discard")
+    tap_cards(page, "discard:Bo", [], "#pick-discard")
+    tap_cards(page, "discard:Cilla", ["2C"], "#pick-discard")
+    page.wait_for_selector('#tap-entry[data-step="open:Cilla"]')
+    page.click('#picker button.pick[data-card="4C"]')
+    shot(page, f"revisor-open-card-{tag}")
+    page.click("#pick-decline")
+    page.wait_for_selector("#open-card")
+    dealer_says("Öppet byte för Cilla", "open-card")
+    assert {c.get_attribute("data-card") for c in dealer.locator("[data-card]").all()} == {
+        "4C"
+    }  # the card everyone saw
+    tap_cards(page, "receive:Cilla", ["5C"], "#pick-receive")
+    # exchange 3: all keep
+    for p in PLAYERS:
+        tap_cards(page, f"discard:{p}", [], "#pick-discard")
+    # the Chicago question: Anna (37) first in turn says yes (D3: the round ends)
+    page.wait_for_selector("#chicago-round")
+    assert page.locator("#asking").inner_text() == "Anna"
+    shot(page, f"revisor-chicago-{tag}")
+    dealer_says("Revisorn ställer Chicagofrågan", "chicago")
+    page.click("#chicago-yes")
+    # the tricks, card by card
+    for n, trick in enumerate(TRICKS, 1):
+        cards = dict(zip(PLAYERS, trick, strict=True))
+        for _ in PLAYERS:  # in the order the table asks for
+            page.wait_for_selector('#tap-entry[data-step^="play:"]')
+            p = page.locator("#tap-entry").get_attribute("data-step").split(":")[1]
+            if n == 3 and len(cards) == 2:
+                played = {c.get_attribute("data-card") for c in page.locator("#picker button.pick:disabled").all()}
+                assert played == {"AS", "2S", "7C", "KS", "9S", "8H", "QS"}, played  # the face-up cards only
+                shot(page, f"revisor-trick-{tag}")
+            if n == 2 and p == "Bo":  # Bo plays a club on a spade lead while holding a spade (r26) ...
+                before = page.evaluate("Number(document.body.dataset.seq)")
+                tap_cards(page, "play:Bo", ["9C"], "#pick-play")
+                page.wait_for_selector('#retract[data-player="Bo"]')
+                shot(page, f"revisor-retract-{tag}")
+                page.click("#retract")  # ... and takes it back before the next card: a tap
+                page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before + 1}")
+            tap_cards(page, f"play:{p}", [cards.pop(p)], "#pick-play")
+            page.wait_for_function(
+                f"() => document.querySelector('#tap-entry')?.dataset.step !== 'play:{p}' || "
+                f"!document.querySelector('#picker')"
+            )
+    # Anna won every trick: Chicago +15, 52 with Chicago said: game 1 is hers
+    page.wait_for_selector("#result")
+    assert "Anna" in page.locator("#result").inner_text()
+    page.wait_for_selector("#deals li[data-deal='1']")
+    deal = page.locator("#deals li[data-deal='1']").inner_text()
+    assert "Anna +15 för Chicago vunnen" in deal and "Bo +8 för fyrtal" in deal, deal
+    # the running protocol follows: game 1 has its winner (the newest drawing, not an older answer)
+    page.wait_for_function("() => /Vinnare: Anna/.test(document.querySelector('#protocol')?.textContent || '')")
+    page.click('button.sign[data-game="1"]')
+    page.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor"]')
+    assert asked and "Revisorn intygar" in asked[-1]
+    page.wait_for_selector("#protocol svg .signed")  # the drawing shows the signature
+    shot(page, f"revisor-signed-{tag}")
+    # every step was a tap: the JSON box never opened, and the log has the whole deal as entered
+    assert page.locator("#manual-box[open]").count() == 0
+    dealer_says("Omgången är slut", "game-over")
+    assert errors == []
+    done = [a["do"] for a in s.actions()]
+    assert done.count("play") == 16 and done.count("retract") == 1 and done.count("discard") == 9
+    assert "open" in done and "quads" in done
+    assert [a for a in s.actions() if a["do"] == "chicago"] == [{"do": "chicago", "player": "Anna", "say": True}]
+    page.close()
+    dealer.close()
+
+
+def test_at_a_table_with_readers_the_revisor_gets_no_card_picker(make_server, chromium):
+    s = make_server(command="serve")
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    page = chromium.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto(s.url("revisor"))
+    page.wait_for_selector("#tap-entry")
+    assert page.locator("#picker, button.pick").count() == 0
+    assert "TL" in page.locator("#tap-entry").inner_text()
+    page.close()
+
+
+@pytest.fixture
+def sensed_table(tmp_path: Path):
+    """The table service on the virtual table (tests/dashboard/sensed_table.py): the test
+    moves cards by appending lines to ``moves``."""
+    import json
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from .harness import ROOT, free_port
+
+    port, data, moves = free_port(), tmp_path / "data", tmp_path / "moves.txt"
+    moves.write_text("")
+    cmd = [sys.executable, "-m", "tests.dashboard.sensed_table", str(data), str(port), str(moves)]
+    with open(tmp_path / "service.log", "w") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, (tmp_path / "service.log").read_text()
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}", json.loads((data / "tokens.json").read_text()), moves
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+
+
+def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_table, chromium):
+    base, tokens, moves = sensed_table
+
+    def post(body):
+        r = httpx.post(f"{base}/api/action?token={tokens['tl']}", json=body, timeout=30)
+        assert r.status_code == 200, r.text
+
+    post({"do": "table", "players": PLAYERS})
+    post({"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    tl = chromium.new_page()
+    tl.set_viewport_size(TABLET)
+    asked: list[str] = []
+    tl.on("dialog", lambda d: (asked.append(d.message), d.accept("fel spelare" if d.type == "prompt" else "")))
+    tl.goto(f"{base}/tl?token={tokens['tl']}")
+    tl.wait_for_selector('#phase[data-phase="deal"]')
+    # the dealer gives Anna six cards: sensing raises a misdeal on her pad (r12)
+    with moves.open("a") as f:
+        f.write("deal seat1 2S 3S 4S 5S 6S 7S\n")
+    alert = '#tl-alerts li[data-kind="misdeal"]'
+    tl.wait_for_selector(alert, timeout=30_000)
+    text = tl.locator(alert).inner_text()
+    assert "För många kort givna vid platta 1 (Anna)" in text, text
+    assert "7S" not in text and "7♠" not in text  # no card before the TL asks for the evidence
+    # the evidence: asked for, confirmed, logged; which pad, which cards, when
+    tl.click(f"{alert} .evidence-show")
+    tl.wait_for_selector(f"{alert} .evidence")
+    assert "korten som lästs" in asked[-1].lower() or "loggas" in asked[-1]
+    ev = tl.locator(f"{alert} .evidence").inner_text()
+    assert "platta 1 (Anna)" in ev and "larmat kl" in ev, ev
+    assert tl.locator(f'{alert} .evidence .pad[data-pad="seat1"] [data-card]').count() == 6
+    shot(tl, "tl-alert-evidence-1280x800")
+    tl.wait_for_selector('#audit li[data-what="evidence"]')
+    # a correction by tapping the card (the TL may name cards), confirmed, in the audit trail
+    tl.click(f"{alert} .correct-open")
+    tl.click(f'{alert} .picker button.pick[data-card="7S"]')
+    shot(tl, "tl-alert-correct-1280x800")
+    tl.click(f"{alert} #correct-send")
+    tl.wait_for_selector('#audit li[data-what="correction"]')
+    assert tl.locator(f"{alert} .picker").count() == 0  # closed once it was entered
+    # accepted as the table lies (the dealer took the extra card back): the alert closes
+    tl.click(f"{alert} button.dismiss")
+    try:
+        tl.wait_for_selector(alert, state="detached", timeout=30_000)
+    except Exception:
+        shot(tl, "failed-tl-alert")
+        raise AssertionError(
+            (
+                tl.locator("#error").all_inner_texts(),
+                tl.locator(alert).get_attribute("data-alert"),
+                httpx.get(f"{base}/api/audit?token={tokens['tl']}").json(),
+            )
+        ) from None
+    # a ruling and its void: Bo +5, a points penalty of 3, voided: Bo has 5 again
+    tl.select_option("#adjust-player", "Bo")
+    tl.fill("#adjust-points", "5")
+    tl.fill("#adjust-reason", "felräknat")
+    tl.click("#adjust-submit")
+    tl.wait_for_selector('#tl-players tr[data-player="Bo"] .score:text-is("5")')
+    tl.select_option("#penalty-player", "Bo")
+    tl.select_option("#penalty-kind", "points")
+    tl.fill("#penalty-points", "3")
+    tl.fill("#penalty-reason", "långsamt spel")
+    tl.click("#penalty-submit")
+    tl.wait_for_selector('#tl-players tr[data-player="Bo"] .score:text-is("2")')
+    tl.wait_for_selector('#audit li[data-what="penalty"] button.void')
+    tl.click('#audit li[data-what="penalty"] button.void')
+    tl.wait_for_selector('#tl-players tr[data-player="Bo"] .score:text-is("5")')
+    tl.wait_for_selector('#audit li[data-what="void"]')
+    assert "fel spelare" in tl.locator('#audit li[data-what="void"]').inner_text()
+    tl.wait_for_selector('#audit li[data-what="penalty"] .voided')
+    # the whole game's history in plain Swedish
+    tl.click('#history button.scope[data-scope="game"]')
+    tl.wait_for_selector('#history ol[data-scope="game"] li[data-type="game_started"]')
+    hist = tl.locator("#history").inner_text()
+    assert "Omgång 1 började" in hist and "Bo -3 för straff (TL)" in hist, hist
+    shot(tl, "tl-void-and-game-history-1280x800")
+    tl.set_viewport_size(PHONE)  # the console on a phone: one column, nothing wider than the screen
+    tl.click('#history button.scope[data-scope="deal"]')
+    tl.wait_for_selector('#history ol[data-scope="deal"]')
+    shot(tl, "tl-phone-390x844")
+    assert tl.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    fits(tl, "#controls button", PHONE)
+    tl.close()
