@@ -226,8 +226,16 @@ function setKids(el, ...kids) {
 // One alert with what may be done about it: a rejected line is marked resolved; a sensing
 // alert is settled by a correction ("the card at pad 3 is 7H", "dismiss 4").  The server
 // sends each alert's text in both languages (text: English, text_sv).
-const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert") };
-function alertText(a) { return (LANG === "sv" && a.text_sv) || a.text; }
+const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert"), camera_offline: t("camera offline") };
+// Sensing's alerts come with their English text alone; those whose text is fixed (no seat,
+// no card) are in the catalogue under it.
+const SENSING_TEXTS = {
+  camera_offline: t("The camera is offline: the table plays on with the RFID readers"),
+};
+function alertText(a) {
+  if (String(a.id).startsWith("s") && SENSING_TEXTS[a.kind] && !a.pad) return SENSING_TEXTS[a.kind];
+  return (LANG === "sv" && a.text_sv) || a.text;
+}
 function alertEl(a) {
   const sensing = String(a.id).startsWith("s");
   const li = h("li", { "data-alert": a.id, "data-kind": a.kind, class: "alert" },

@@ -236,7 +236,7 @@ async def _start_camera(cfg: TableConfig) -> tuple[Any, str]:
     worker = CameraWorker.for_camera(c.source, str(c.calibration) if c.calibration else None, fps=c.fps)
     await worker.start()
     how = f"calibration {c.calibration}" if c.calibration else "calibrated on its first frame"
-    return worker, f"camera {c.source}: in its own process at {c.fps:g} fps, {how}"
+    return worker, f"camera {c.source}: in its own process (pid {worker.pid}) at {c.fps:g} fps, {how}"
 
 
 def _print_start(r: Running, port: str, show_tokens: bool, out: TextIO, print_urls, camera_note: str) -> None:
