@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import ssl
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -244,7 +243,9 @@ def _camera(cfg: Any, r: Report) -> None:
         return
     size = (frame.shape[1], frame.shape[0])
     if c.calibration is None:
-        r.note(f"the camera {c.source} gives {size[0]}x{size[1]} frames; no calibration (calibrated on its first frame)")
+        r.note(
+            f"the camera {c.source} gives {size[0]}x{size[1]} frames; no calibration (calibrated on its first frame)"
+        )
         return
     try:
         cal = Calibration.load(str(c.calibration))
@@ -258,4 +259,3 @@ def _camera(cfg: Any, r: Report) -> None:
         )
     else:
         r.ok(f"the camera {c.source} gives a frame of the calibrated size {size[0]}x{size[1]}")
-

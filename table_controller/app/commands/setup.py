@@ -122,14 +122,16 @@ async def _setup(args: argparse.Namespace) -> int:
     asker = Asker(args.yes)
     config = Path(args.config).expanduser().absolute()
     folder = config.parent
-    if config.exists() and not args.force:
-        if args.yes or not asker.yes_no(f"{config} exists: replace it?", False):
-            raise SetupFailed(f"{config} exists: give --force to replace it, or another --config")
+    replace = args.force or (config.exists() and not args.yes and asker.yes_no(f"{config} exists: replace it?", False))
+    if config.exists() and not replace:
+        raise SetupFailed(f"{config} exists: give --force to replace it, or another --config")
     folder.mkdir(parents=True, exist_ok=True)
     table: dict[str, Any] = {
         "name": args.name or asker.ask("The table's name", "Bord 1"),
         "ruleset": args.ruleset or asker.ask("Ruleset (sm2025, sm2019, shootout, classic)", "sm2025"),
-        "data": str(Path(args.data or asker.ask("Data folder (event log, tokens)", str(folder / "table-data"))).absolute()),
+        "data": str(
+            Path(args.data or asker.ask("Data folder (event log, tokens)", str(folder / "table-data"))).absolute()
+        ),
     }
     if args.stuck_after is not None:
         table["stuck_after"] = args.stuck_after
