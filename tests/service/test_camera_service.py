@@ -15,11 +15,13 @@ from pathlib import Path
 import cv2
 import httpx
 import pytest
+from playwright.sync_api import expect, sync_playwright
 
 from table_controller.rules.engine import Engine
 from table_controller.sim.bots import RandomBot
 from vision.scene import Placement, Scene, random_scene, render
 
+from ..dashboard.harness import launch_chromium
 from .test_service import Service, _free_port, _stream
 
 
@@ -81,6 +83,23 @@ def test_a_killed_camera_leaves_the_table_playing_with_an_alert_until_it_is_back
         assert back["state"]["phase"] != "table_start"
         children = _children(service.proc.pid)
         assert camera_pid not in children and children  # the new camera process
+
+        # unplugged: the frames' folder goes away; the TL's page says so in Swedish, and
+        # the alert goes when the frames are back
+        frames.rename(tmp_path / "unplugged")
+        with sync_playwright() as p:
+            browser = launch_chromium(p)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/tl?token={tokens['tl']}")
+            alert = page.locator('li[data-kind="camera_offline"]')
+            expect(alert).to_contain_text("kameran ur drift", timeout=30_000)
+            expect(alert).to_contain_text("Kameran är ur drift: bordet spelar vidare med RFID-läsarna")
+            page.screenshot(path=str(tmp_path / "tl-camera-offline.png"))
+            if os.environ.get("CHICAGO_SHOTS"):  # a picture to look at
+                page.screenshot(path=os.environ["CHICAGO_SHOTS"])
+            (tmp_path / "unplugged").rename(frames)
+            expect(alert).to_have_count(0, timeout=30_000)
+            browser.close()
     finally:
         code = service.signal(signal.SIGTERM)
     assert code == 0, service.log.read_text()
