@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BIN = Path(sys.executable).parent
 
 
@@ -15,6 +17,7 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([str(BIN / "chicago-table"), *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.realtime
 def test_setup_with_no_seat_controller_says_so_and_writes_nothing(tmp_path):
     r = _run("setup", "--yes", "--port", str(tmp_path / "ttyNOTHING"), "--connect-seconds", "1", cwd=tmp_path)
     assert r.returncode == 1
@@ -62,3 +65,46 @@ def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):
     assert "FAIL  no port /dev/chicago-nothing-here: is the seat controller plugged in" in r.stdout
     assert "note  no camera configured" in r.stdout
     assert r.stdout.rstrip().endswith("2 problem(s): see FAIL above")
+
+
+@pytest.mark.realtime
+def test_setup_asks_step_by_step_and_registers_the_deck_on_the_tray(tmp_path):
+    """Interactive: the answers typed in, the deck laid card by card on the virtual table's
+    tray as the progress lines ask (a real pty; the test is the person at the table)."""
+    import re
+
+    from hardware.virtual import VirtualTable
+
+    answers = ["Bord 9", "sm2019", str(tmp_path / "data"), "127.0.0.1", "8099"]
+    with VirtualTable() as table:
+        answers += [table.port, "tray", "none"]
+        proc = subprocess.Popen(
+            [str(BIN / "chicago-table"), "setup", "--config", str(tmp_path / "table.toml")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("\n".join(answers) + "\n")
+        proc.stdin.flush()
+        seen, lines, laid = [], [], None
+        for line in proc.stdout:
+            lines.append(line)
+            asked = re.search(r"\[(\d+)/52\] put (\w\w) ", line)
+            if asked:
+                seen.append(int(asked.group(1)))
+                laid = asked.group(2)
+                table.put(laid, "tray")
+            elif "take it off the tray" in line and laid:
+                table.remove(laid)
+        assert proc.wait(60) == 0, "".join(lines)
+    out = "".join(lines)
+    assert seen == list(range(1, 53))  # the progress, card by card
+    assert "deck " in out and "(registered now): 52 cards" in out
+    text = (tmp_path / "table.toml").read_text()
+    assert 'name = "Bord 9"' in text and 'ruleset = "sm2019"' in text and "[camera]" not in text
+    from table_controller.deck import Deck, virtual_deck
+
+    assert Deck.load(str(tmp_path / "deck.json")).cards == virtual_deck().cards
