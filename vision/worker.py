@@ -13,6 +13,8 @@ readings over a pipe.  The parent turns them into the same sensor events as the 
     ...
     await worker.close()
 
+- The child runs at a lower priority (``nice`` 10): on a busy machine the service's own
+  work (the link, sensing, the log, the dashboard) runs first and frames wait.
 - Only changes are sent: a pad's reading when it differs from the last one sent, and
   every pad again each ``refresh_s`` (sensing counts camera views from the start of a
   step, so an unchanged pad is news again after a while).  Each event is stamped with
@@ -155,6 +157,7 @@ class WorkerOptions:
     retry_s: float = 1.0
     refresh_s: float = 1.0
     beat_s: float = 0.2
+    nice: int = 10  # the child's niceness: the link, sensing and the dashboard come first
 
 
 def _reading(e: CameraPad) -> tuple:
@@ -167,6 +170,8 @@ def _child(opts: WorkerOptions, conn: Any) -> None:  # pragma: no cover - runs i
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the service's to handle
+    with contextlib.suppress(OSError):
+        os.nice(opts.nice)  # a frame late costs nothing; a card late on the TL's screen does
     try:
         _child_loop(opts, conn)
     except (BrokenPipeError, EOFError, OSError):
@@ -262,11 +267,12 @@ class CameraWorker:
         retry_s: float = 1.0,
         restart_s: float = 1.0,
         refresh_s: float = 1.0,
+        nice: int = 10,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not 0 < fps <= 240:
             raise VisionError(f"fps must be from 0 to 240, got {fps}")
-        self.options = WorkerOptions(str(source), calibration, fps, width, height, retry_s, refresh_s)
+        self.options = WorkerOptions(str(source), calibration, fps, width, height, retry_s, refresh_s, nice=nice)
         self.stale_s = stale_s
         self.restart_s = restart_s
         self.clock = clock

@@ -9,7 +9,7 @@ The composition root of a running table (issue 16): in one asyncio loop it start
 - the stuck-table watch (``live.stuck``: who is waited for, and on what),
 - the camera, when ``[camera]`` is configured: ``vision.worker.CameraWorker`` (its own
   process, issue 16 item 3) merged with the seat controller as the live loop's sensors;
-  where that module is not installed yet the service says so and plays on the RFID,
+  a camera that stops raises ``camera_offline`` and the table plays on the RFID readers,
 - the dashboard (uvicorn in the same loop) with its TLS files, broadcast delay, the
   event's tokens and its peer tables.
 
@@ -227,8 +227,7 @@ async def _start_camera(cfg: TableConfig) -> tuple[Any, str]:
         from vision.worker import CameraWorker
     except ImportError:
         return None, (
-            f"camera {c.source}: pending (the camera process, issue 16 item 3, is not installed); "
-            "the table plays on the RFID readers"
+            f"camera {c.source}: the vision part (OpenCV) is not installed; the table plays on the RFID readers"
         )
     rendered = c.source.startswith("synthetic:") or Path(c.source).is_dir()
     if c.calibration is None and not rendered:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from pathlib import Path
 
 import cv2
 import pytest
@@ -56,6 +57,9 @@ async def test_the_worker_reads_the_pads_in_its_own_process(frames):
         up = await _until(worker, lambda e: isinstance(e, LinkStatus))
         assert up.online and up.device == "camera"
         assert worker.pid is not None and worker.pid != os.getpid()
+        # below the service: its niceness 10 more than ours
+        stat = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        assert int(stat[16]) == os.nice(0) + 10
         seat2 = await _until(worker, lambda e: isinstance(e, CameraPad) and e.pad == "seat2")
         assert [s.card for s in seat2.face_up] == ["QH"] and seat2.face_down == 0
         # unchanged pads are sent again every refresh_s, not every frame
