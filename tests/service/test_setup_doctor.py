@@ -108,3 +108,33 @@ def test_setup_asks_step_by_step_and_registers_the_deck_on_the_tray(tmp_path):
     from table_controller.deck import Deck, virtual_deck
 
     assert Deck.load(str(tmp_path / "deck.json")).cards == virtual_deck().cards
+
+
+@pytest.mark.realtime
+def test_setup_calibrates_the_camera_and_doctor_checks_its_frame(tmp_path):
+    import cv2
+
+    from hardware.virtual import VirtualTable
+    from vision.scene import Scene, random_scene, render
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    pose = random_scene(41, 0.3, fill=0.0)
+    cv2.imwrite(str(frames / "f0.png"), render(Scene((), pose.corners, 0.3, 9200, "blue"), supersample=1))
+    uids = subprocess.run(
+        [sys.executable, "-m", "hardware.virtual", "--print-uids"], capture_output=True, text=True, timeout=60
+    )
+    (tmp_path / "uids.txt").write_text(uids.stdout)
+    with VirtualTable() as table:
+        r = _run(
+            "setup", "--yes", "--port", table.port, "--deck-uids", "uids.txt", "--camera", str(frames),
+            "--host", "127.0.0.1", "--dashboard-port", "8097", cwd=tmp_path,
+        )  # fmt: skip
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "calibrated from markers" in r.stdout and (tmp_path / "camera.json").exists()
+        assert (tmp_path / "camera.png").exists()  # the pads drawn on the frame, to check by eye
+        text = (tmp_path / "table.toml").read_text()
+        assert "[camera]" in text and f'source = "{frames}"' in text
+        doctor = _run("doctor", "--config", "table.toml", cwd=tmp_path)
+    assert doctor.returncode == 0, doctor.stdout
+    assert f"ok    the camera {frames} gives a frame of the calibrated size" in doctor.stdout
