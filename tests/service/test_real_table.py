@@ -145,8 +145,8 @@ def test_a_new_user_sets_up_and_runs_a_real_table_from_the_readme(tmp_path):
         ).stdout
         assert "Bord 7" in text and "Anna" in text
     finally:
-        if service is not None:
-            assert service.signal(signal.SIGTERM) == 0, service.log.read_text()
-        os.killpg(seat_controller.pid, signal.SIGTERM)
+        code = service.signal(signal.SIGTERM) if service is not None else 0
+        os.killpg(seat_controller.pid, signal.SIGTERM)  # whatever happened above
         seat_controller.wait(30)
+    assert service is not None and code == 0, service.log.read_text() if service else ""
     assert "Traceback" not in service.log.read_text()
