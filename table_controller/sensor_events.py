@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 PADS = ("seat1", "seat2", "seat3", "seat4", "tray")
+CAMERA_DEVICE = "camera"  # LinkStatus.device of the overhead camera (vision.worker)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,8 @@ class ReaderStatus(SensorEvent):
 
 @dataclass(frozen=True, slots=True)
 class LinkStatus(SensorEvent):
-    """The link to a device (seat controller or camera) as a whole."""
+    """The link to a device (seat controller or camera) as a whole; the camera's has
+    ``device == CAMERA_DEVICE``."""
 
     online: bool
     device: str = ""

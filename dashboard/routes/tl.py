@@ -35,6 +35,26 @@ async def tables(
     return {"tables": [{"base": "", "name": hub.name}] + [{"base": b} for b in peers]}
 
 
+@router.get("/status")
+async def status(
+    role: str = Depends(role_in("tl", message=N_("the TL's status only"))), hub: TableHub = Depends(get_hub)
+):
+    """What ``chicago-table doctor`` asks a running table: its sensors' links and the kinds
+    of its open alerts (no text, no card)."""
+    live = hub.live
+    sensing = live.sensing
+    return {
+        "table": hub.name,
+        "seq": hub.seq,
+        "phase": str(live.engine.phase),
+        "link_online": bool(sensing.link_ok),
+        "camera_online": bool(sensing.camera_ok),
+        "readers_offline": sorted(p for p, ok in sensing.readers_ok.items() if not ok),
+        "alerts": sorted({a.kind for a in live.alerts}),
+        "waiting": (live.waiting or {}).get("text"),
+    }
+
+
 @router.get("/audit")
 async def audit(
     role: str = Depends(role_in("tl", message=N_("the TL's audit trail only"))), hub: TableHub = Depends(get_hub)

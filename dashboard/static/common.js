@@ -228,15 +228,20 @@ function setKids(el, ...kids) {
 // languages (text: English, text_sv); a sensing alert's kind and place are worded here.
 // The Revisor may only dismiss a sensing alert; the TL also sees its evidence (logged) and
 // corrects it by tapping the card (tl.js: TL_ALERT).
-const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert") };
+const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert"), camera_offline: t("camera offline") };
 const SENSING_KINDS = { unknown_uid: t("an unknown tag"), two_pads: t("a card read on two pads"),
   foreign_card: t("a card from another player's hand"), misdeal: t("too many cards dealt"),
   dealer_count: t("wrong number of replacement cards (dealer error)"), draw_stop_discard: t("a discard at draw stop"),
   out_of_turn: t("a card played out of turn"), revoke: t("a revoke"), unsure_count: t("a count that does not add up: spread the cards"),
   camera_disagrees: t("camera and reader disagree"), reader_offline: t("a reader offline"),
   link_offline: t("the seat controller link is down"), rejected: t("the rules refused what the pads show") };
+// Sensing's alerts whose text is fixed (no seat, no card) are in the catalogue whole.
+const SENSING_TEXTS = {
+  camera_offline: t("The camera is offline: the table plays on with the RFID readers"),
+};
 function padName(pad) { return /^seat\d$/.test(pad || "") ? t("pad {n}", { n: pad.slice(4) }) : pad === "tray" ? t("the tray") : pad; }
 function alertText(a) {
+  if (String(a.id).startsWith("s") && SENSING_TEXTS[a.kind] && !a.pad) return SENSING_TEXTS[a.kind];
   if (String(a.id).startsWith("s") && SENSING_KINDS[a.kind]) {
     const where = [a.pad ? padName(a.pad) : null, a.player ? `(${a.player})` : null].filter(Boolean).join(" ");
     const text = SENSING_KINDS[a.kind] + (where ? " " + t("at {where}", { where }) : "");

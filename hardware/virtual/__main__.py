@@ -57,9 +57,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--seed", type=int, default=0, help="random seed of the noise")
     p.add_argument("--once", action="store_true", help="play the script once, then keep serving")
+    p.add_argument(
+        "--idle",
+        action="store_true",
+        help="play no script: serve the pseudo-terminal with empty pads until stopped "
+        "(a seat controller to set a table up against: chicago-table setup --port ...)",
+    )
+    p.add_argument(
+        "--print-uids",
+        action="store_true",
+        help="print the virtual deck's UIDs in registration order (2S 3S .. AC), one a line, "
+        "and exit: chicago-table deck register --uids / setup --deck-uids",
+    )
     args = p.parse_args(argv)
+    if args.print_uids:
+        from table_controller.rules.cards import FULL_DECK
+
+        from .deck import INLAYS, virtual_uid
+
+        for card in FULL_DECK:
+            print(virtual_uid(card.code, inlay=INLAYS[args.reader]))
+        return 0
+    if args.idle:
+        args.script, args.once = None, True
     try:
-        text = Path(args.script).read_text() if args.script else DEMO
+        text = Path(args.script).read_text() if args.script else ("" if args.idle else DEMO)
         moves = parse_moves(text)
     except (OSError, VirtualTableError) as exc:
         print(f"hardware.virtual: {exc}", file=sys.stderr)

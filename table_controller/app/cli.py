@@ -20,7 +20,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("table_controller.app.commands.replay", "replay an action script and print the scores"),
     "rules": ("table_controller.app.commands.rules", "show a ruleset's parameters, or the difference of two"),
     "analyse": ("table_controller.app.commands.analyse", "the double-dummy verdicts and odds along an action script"),
+    "setup": (
+        "table_controller.app.commands.setup",
+        "set a table up step by step: seat controller, readers, deck, camera, tokens, config, QR codes",
+    ),
     "run": ("table_controller.app.commands.run", "run a live table (real seat controller or the virtual table)"),
+    "doctor": ("table_controller.app.commands.doctor", "check a configured or running table and say what is wrong"),
     "deck": ("table_controller.app.commands.deck", "register, check and show RFID decks"),
     "log": ("table_controller.app.commands.log", "check, export and import a table's event log"),
     "hub": (

@@ -14,6 +14,7 @@
     [camera]                             # optional
     source = "0"
     calibration = "camera.json"
+    fps = 30
 
     [event]                              # optional: on the audience's views and the protocol
     name = "SM i Chicago 2026"
@@ -85,6 +86,7 @@ class SeatControllerSection:
 class CameraSection:
     source: str = "0"
     calibration: Path | None = None
+    fps: float = 30.0  # frames read per second (recognition runs in its own process)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +146,7 @@ FLAGS: dict[tuple[str, str], str] = {
     ("seat_controller", "deck"): "--deck",
     ("camera", "source"): "--camera",
     ("camera", "calibration"): "--calibration",
+    ("camera", "fps"): "--camera-fps",
     ("dashboard", "host"): "--host",
     ("dashboard", "port"): "--dashboard-port",
     ("dashboard", "tls_cert"): "--tls-cert",
@@ -181,6 +184,12 @@ def _seconds(lo: float, hi: float) -> Callable[[Any], float]:
         return float(v)
 
     return check
+
+
+def _rate(v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v <= 120:
+        raise ValueError("must be a number of frames per second from 1 to 120")
+    return float(v)
 
 
 def _tcp_port(v: Any) -> int:
@@ -263,6 +272,7 @@ def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
         ("seat_controller", "deck"): _path(base, must_exist=True),
         ("camera", "source"): _camera_source(base),
         ("camera", "calibration"): _path(base, must_exist=True),
+        ("camera", "fps"): _rate,
         ("dashboard", "host"): _text,
         ("dashboard", "port"): _tcp_port,
         ("dashboard", "tls_cert"): _path(base, must_exist=True),

@@ -9,7 +9,7 @@ The composition root of a running table (issue 16): in one asyncio loop it start
 - the stuck-table watch (``live.stuck``: who is waited for, and on what),
 - the camera, when ``[camera]`` is configured: ``vision.worker.CameraWorker`` (its own
   process, issue 16 item 3) merged with the seat controller as the live loop's sensors;
-  where that module is not installed yet the service says so and plays on the RFID,
+  a camera that stops raises ``camera_offline`` and the table plays on the RFID readers,
 - the dashboard (uvicorn in the same loop) with its TLS files, broadcast delay, the
   event's tokens and its peer tables.
 
@@ -261,7 +261,7 @@ def _sigterm_exits():
 
 
 def camera_merged(client: Any, camera: Any) -> Any:
-    from vision.worker import merged  # type: ignore[import-not-found]  # issue 16 item 3
+    from vision.worker import merged
 
     return merged(client, camera)
 
@@ -275,14 +275,15 @@ async def _start_camera(cfg: TableConfig) -> tuple[Any, str]:
         from vision.worker import CameraWorker
     except ImportError:
         return None, (
-            f"camera {c.source}: pending (the camera process, issue 16 item 3, is not installed); "
-            "the table plays on the RFID readers"
+            f"camera {c.source}: the vision part (OpenCV) is not installed; the table plays on the RFID readers"
         )
-    if c.calibration is None:
+    rendered = c.source.startswith("synthetic:") or Path(c.source).is_dir()
+    if c.calibration is None and not rendered:
         raise ConfigError("[camera] calibration is missing: calibrate the camera (chicago-table camera calibrate)")
-    worker = CameraWorker.for_camera(c.source, str(c.calibration), fps=30.0)
+    worker = CameraWorker.for_camera(c.source, str(c.calibration) if c.calibration else None, fps=c.fps)
     await worker.start()
-    return worker, f"camera {c.source}: in its own process, calibration {c.calibration}"
+    how = f"calibration {c.calibration}" if c.calibration else "calibrated on its first frame"
+    return worker, f"camera {c.source}: in its own process (pid {worker.pid}) at {c.fps:g} fps, {how}"
 
 
 def _print_start(r: Running, port: str, show_tokens: bool, out: TextIO, print_urls, camera_note: str) -> None:

@@ -27,6 +27,7 @@ KINDS = (
     "camera_disagrees",  # camera and RFID differ
     "reader_offline",  # one pad's reader
     "link_offline",  # the whole seat controller
+    "camera_offline",  # the overhead camera (the table plays on with the readers)
     "rejected",  # the rules refused what sensing saw
     "stuck",  # someone must act and nothing happens (live.stuck): who, on what
 )
@@ -47,6 +48,7 @@ PUBLIC_TEXT = {
     "camera_disagrees": "camera and reader disagree",
     "reader_offline": "a reader offline",
     "link_offline": "the seat controller link is down",
+    "camera_offline": "the camera is offline: the table plays on with the RFID readers",
     "rejected": "the rules refused what the pads show",
 }
 # Kinds whose own text names no card (a player and a step): shown as they are.

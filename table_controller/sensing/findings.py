@@ -40,6 +40,14 @@ def findings(s: Sensing) -> Iterator[Finding]:
             "link_offline",
             "The seat controller's link is down: no pad is read. Reconnect it, or enter actions by hand.",
         )
+    if not s.camera_ok:
+        yield Finding(
+            ("camera",),
+            "camera_offline",
+            "The camera is offline: the table plays on with the RFID readers; it comes back by itself "
+            "when its frames return.",
+            holds=False,
+        )
     for pad, ok in sorted(s.readers_ok.items()):
         if not ok:
             player = f.player_at(pad)

@@ -40,7 +40,15 @@ from types import MappingProxyType
 
 from table_controller.rules.actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract
 from table_controller.rules.cards import Card
-from table_controller.sensor_events import ButtonPressed, CameraPad, LinkStatus, PadContents, ReaderStatus, SensorEvent
+from table_controller.sensor_events import (
+    CAMERA_DEVICE,
+    ButtonPressed,
+    CameraPad,
+    LinkStatus,
+    PadContents,
+    ReaderStatus,
+    SensorEvent,
+)
 
 from ..deck import Deck
 from .alerts import Alert, AlertBook, Finding
@@ -76,6 +84,7 @@ class Sensing:
         self.now = 0.0
         self.readers_ok: dict[str, bool] = {}
         self.link_ok = True
+        self.camera_ok = True  # the overhead camera's frames arrive (or there is none)
         self._step: tuple | None = None
         self._mark = 0
         self._step_at = 0.0
@@ -136,6 +145,12 @@ class Sensing:
             self._button(event.button)
         elif isinstance(event, ReaderStatus):
             self.readers_ok[event.pad] = event.ok
+        elif isinstance(event, LinkStatus) and event.device == CAMERA_DEVICE:
+            # the camera's own link: the table plays on with the readers; what it saw
+            # before it went away is no evidence for what lies there now
+            self.camera_ok = event.online
+            if not event.online:
+                self.camera.views.clear()
         elif isinstance(event, LinkStatus):
             self.link_ok = event.online
         self._refresh()

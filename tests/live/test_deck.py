@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from table_controller.app.commands.deck import _register_on_port
+from table_controller.app.commands.deck import register_on_port
 from table_controller.deck import Deck, DeckError, virtual_deck
 from table_controller.rules.cards import FULL_DECK, Card
 
@@ -88,7 +88,7 @@ def test_register_card_by_card_on_the_virtual_tray():
                     await asyncio.sleep(0.08)  # simulated: gone after 40 ms unseen
 
             task = asyncio.create_task(dealer())
-            deck = await asyncio.wait_for(_register_on_port(table.port, "tray-deck", None), 60)
+            deck = await asyncio.wait_for(register_on_port(table.port, "tray-deck", None), 60)
             await task
             return table, deck
 

@@ -183,6 +183,23 @@ def test_an_offline_reader_holds_its_seat_and_the_link_holds_all():
     assert b.run() == [act.Play("Bo", C("2C")[0])]
 
 
+def test_an_offline_camera_is_alerted_and_the_readers_play_on():
+    """Issue 16 item 3: the camera's own link going down holds nobody; its old views are
+    no evidence any more, and the alert ends when frames return."""
+    from table_controller.sensor_events import CAMERA_DEVICE, LinkStatus
+
+    b = Bench()
+    _to_tricks(b)
+    b.sensing.observe(LinkStatus(b.t, False, CAMERA_DEVICE, "no frame for 2 s"))
+    assert b.sensing.link_ok and not b.sensing.camera_ok and not b.sensing.camera.views
+    (alert,) = [a for a in b.sensing.alerts.open if a.kind == "camera_offline"]
+    assert not alert.holds and alert.player is None
+    b.pad("seat1", "9H")
+    assert b.run() == [act.Play("Anna", C("9H")[0])]  # the readers play on
+    b.sensing.observe(LinkStatus(b.t, True, CAMERA_DEVICE))
+    assert "camera_offline" not in b.kinds()
+
+
 def test_camera_count_above_the_reads_asks_for_a_spread():
     b = Bench()
     _to_exchange(b)

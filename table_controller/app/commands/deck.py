@@ -53,7 +53,7 @@ def _fail(msg: str) -> int:
     return 2
 
 
-def _read_uids(path: str) -> list[str]:
+def read_uids(path: str) -> list[str]:
     with open(path, encoding="utf-8") as f:
         return [line.split("#", 1)[0].strip() for line in f if line.split("#", 1)[0].strip()]
 
@@ -70,9 +70,9 @@ def main(args: argparse.Namespace) -> int:
             return 0
         if args.deck_command == "register":
             if args.uids:
-                deck = Deck.from_order(_read_uids(args.uids), FULL_DECK, args.name, args.puck)
+                deck = Deck.from_order(read_uids(args.uids), FULL_DECK, args.name, args.puck)
             else:
-                deck = asyncio.run(_register_on_port(args.port, args.name, args.puck))
+                deck = asyncio.run(register_on_port(args.port, args.name, args.puck))
             report = deck.check()
             deck.save(args.out)
             print(f"saved {len(deck.cards)} card(s) to {args.out}")
@@ -82,7 +82,7 @@ def main(args: argparse.Namespace) -> int:
         deck = Deck.load(args.file)
         seen = None
         if args.uids:
-            seen = _read_uids(args.uids)
+            seen = read_uids(args.uids)
         elif args.port:
             seen = asyncio.run(_read_on_port(args.port, deck, args.seconds))
         report = deck.check(seen)
@@ -97,7 +97,7 @@ def main(args: argparse.Namespace) -> int:
         return 130
 
 
-async def _register_on_port(port: str, name: str, puck: str | None):
+async def register_on_port(port: str, name: str, puck: str | None):
     from firmware_bridge import SeatControllerClient
     from table_controller.deck import Deck, DeckError
     from table_controller.sensor_events import PadContents

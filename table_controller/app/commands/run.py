@@ -78,6 +78,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--camera", metavar="SOURCE", help="[camera] source: the overhead camera (device number, file or URL)"
     )
     svc.add_argument("--calibration", metavar="FILE", help="[camera] calibration: the camera's calibration file")
+    svc.add_argument("--camera-fps", type=float, metavar="N", help="[camera] fps: frames read per second (default 30)")
     svc.add_argument("--host", help="[dashboard] host: address to listen on (default 127.0.0.1)")
     svc.add_argument("--dashboard-port", type=int, metavar="N", help="[dashboard] port (default 8080)")
     svc.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
@@ -210,6 +211,7 @@ def main(args: argparse.Namespace) -> int:
             "stuck_after",
             "camera",
             "calibration",
+            "camera_fps",
             "host",
             "dashboard_port",
             "tls_cert",

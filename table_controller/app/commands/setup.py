@@ -1,0 +1,430 @@
+"""``chicago-table setup``: set a table up, step by step, and write its configuration.
+
+    chicago-table setup                                     # asks, step by step
+    chicago-table setup --yes --config /etc/chicago-table/table.toml --name "Bord 7" \\
+        --port /dev/chicago-seat-controller --deck-uids scans.txt --data /var/lib/chicago-table
+
+1. The seat controller: ``--port``, else ``/dev/chicago-seat-controller`` (the udev rule's
+   name), else every USB serial port; the first that answers is the table's.
+2. Its link and every reader (the first checks of ``chicago-table link selftest``).
+3. The deck: ``--deck FILE`` (registered before: checked), ``--deck-uids FILE`` (UIDs
+   scanned in order 2S..AC), or registered now card by card on the dealer's tray.
+4. The camera, if there is one (``--camera SOURCE``): calibrated now from one frame
+   (the ArUco markers on the felt), or ``--calibration FILE``.
+5. The role tokens: the event's file (``--event-tokens``) or ``tokens.json`` in the data
+   folder; an existing file is kept.
+6. The configuration, written and read back as ``run --config`` reads it.
+7. Every view's address with its QR code on this terminal, and the join sheet (PDF) to
+   print and tape under the table: without the TL's and the broadcast's codes, which
+   show hidden cards (``dashboard/join_sheet.py``).
+
+Nothing is written when a check fails; the text says what to do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+UDEV_NAME = "/dev/chicago-seat-controller"
+
+
+class SetupFailed(Exception):
+    """A step that cannot go on; the message says what to do."""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", default="table.toml", metavar="FILE", help="where to write the configuration")
+    p.add_argument("--yes", action="store_true", help="ask nothing: the flags and the defaults")
+    p.add_argument("--force", action="store_true", help="replace an existing configuration file")
+    t = p.add_argument_group("the table")
+    t.add_argument("--name", help="[table] name (default Bord 1)")
+    t.add_argument("--ruleset", help="[table] ruleset (default sm2025)")
+    t.add_argument("--data", metavar="DIR", help="[table] data folder (default: table-data beside the config)")
+    t.add_argument("--stuck-after", type=float, metavar="SECONDS", help="[table] stuck_after (default 120)")
+    s = p.add_argument_group("the seat controller and the deck")
+    s.add_argument("--port", help=f"the seat controller's port (default: {UDEV_NAME}, else every USB serial port)")
+    s.add_argument("--connect-seconds", type=float, default=10.0, help="how long a port may take to answer")
+    deck = s.add_mutually_exclusive_group()
+    deck.add_argument("--deck", metavar="FILE", help="a deck registered before (chicago-table deck register)")
+    deck.add_argument("--deck-uids", metavar="FILE", help="register the deck from UIDs scanned in order 2S..AC")
+    s.add_argument("--deck-name", default="deck", help="the deck's name when registered here")
+    c = p.add_argument_group("the camera (optional)")
+    c.add_argument("--camera", metavar="SOURCE", help="the overhead camera: device number, file, URL or folder")
+    c.add_argument("--calibration", metavar="FILE", help="its calibration (default: calibrate now from one frame)")
+    c.add_argument("--camera-fps", type=float, help="frames read per second (default 30)")
+    d = p.add_argument_group("the dashboard")
+    d.add_argument("--host", help="[dashboard] host (default 0.0.0.0: the tablets on the hall's network)")
+    d.add_argument("--dashboard-port", type=int, help="[dashboard] port (default 8080)")
+    d.add_argument("--broadcast-delay", type=float, help="[dashboard] broadcast_delay in seconds (default 60)")
+    d.add_argument("--event-tokens", metavar="FILE", help="[dashboard] event_tokens: the event's shared tokens")
+    d.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert")
+    d.add_argument("--tls-key", metavar="PEM", help="[dashboard] tls_key")
+    d.add_argument(
+        "--url-host",
+        help="the name or address the tablets reach this machine by (default: this machine's address)",
+    )
+    d.add_argument(
+        "--sheet", metavar="FILE", help="the join sheet PDF (default: <config>-join.pdf beside the configuration)"
+    )
+
+
+def _fail(msg: str) -> int:
+    print(f"chicago-table setup: {msg}", file=sys.stderr)
+    return 2
+
+
+class Asker:
+    """Questions on the terminal; with ``--yes`` every answer is the default."""
+
+    def __init__(self, yes: bool) -> None:
+        self.yes = yes
+
+    def ask(self, question: str, default: str) -> str:
+        if self.yes:
+            return default
+        try:
+            answer = input(f"{question} [{default}]: ").strip()
+        except EOFError:
+            return default
+        return answer or default
+
+    def yes_no(self, question: str, default: bool) -> bool:
+        answer = self.ask(question + " (y/n)", "y" if default else "n").lower()
+        return answer in ("y", "yes", "j", "ja")
+
+
+def main(args: argparse.Namespace) -> int:
+    from ..config import ConfigError
+
+    try:
+        return asyncio.run(_setup(args))
+    except (SetupFailed, ConfigError) as exc:
+        print(f"chicago-table setup: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nchicago-table setup: stopped; nothing written", file=sys.stderr)
+        return 130
+
+
+def _step(n: int, text: str) -> None:
+    print(f"\n[{n}/7] {text}", flush=True)
+
+
+async def _setup(args: argparse.Namespace) -> int:
+    from ..config import ConfigError, config_from_mapping, dump_config, load_config
+
+    asker = Asker(args.yes)
+    config = Path(args.config).expanduser().absolute()
+    folder = config.parent
+    replace = args.force or (config.exists() and not args.yes and asker.yes_no(f"{config} exists: replace it?", False))
+    if config.exists() and not replace:
+        raise SetupFailed(f"{config} exists: give --force to replace it, or another --config")
+    folder.mkdir(parents=True, exist_ok=True)
+    table: dict[str, Any] = {
+        "name": args.name or asker.ask("The table's name", "Bord 1"),
+        "ruleset": args.ruleset or asker.ask("Ruleset (sm2025, sm2019, shootout, classic)", "sm2025"),
+        "data": str(
+            Path(args.data or asker.ask("Data folder (event log, tokens)", str(folder / "table-data"))).absolute()
+        ),
+    }
+    if args.stuck_after is not None:
+        table["stuck_after"] = args.stuck_after
+    dash: dict[str, Any] = {
+        "host": args.host or asker.ask("Dashboard address to listen on", "0.0.0.0"),
+        "port": args.dashboard_port or int(asker.ask("Dashboard port", "8080")),
+    }
+    for key, value in (
+        ("broadcast_delay", args.broadcast_delay),
+        ("event_tokens", args.event_tokens),
+        ("tls_cert", args.tls_cert),
+        ("tls_key", args.tls_key),
+    ):
+        if value is not None:
+            dash[key] = str(Path(value).absolute()) if key in ("event_tokens", "tls_cert", "tls_key") else value
+    try:  # the table's and the dashboard's keys, checked before anything is asked of the hardware
+        config_from_mapping({"table": dict(table, virtual=True), "dashboard": dash}, base=folder)
+    except ConfigError as exc:
+        raise SetupFailed(str(exc).replace("the configuration: ", "")) from None
+
+    _step(1, "the seat controller")
+    port = await _find_seat_controller(args, asker)
+    _step(2, f"the link and every reader on {port}")
+    await _check_link_and_readers(port, args.connect_seconds)
+    _step(3, "the deck")
+    deck = await _deck(args, asker, port, folder)
+    camera: dict[str, Any] | None = None
+    _step(4, "the camera")
+    source = args.camera
+    if source is None and not args.yes:
+        source = asker.ask("The overhead camera's source (a device number like 0; 'none' for no camera)", "none")
+        source = None if source.lower() in ("none", "no", "nej", "") else source
+    if source is None:
+        print("no camera: the table plays on the RFID readers alone")
+    else:
+        camera = _camera(source, args.calibration, folder)
+        if args.camera_fps is not None:
+            camera["fps"] = args.camera_fps
+    _step(5, "the role tokens")
+    tokens, tokens_file = _tokens(table, dash, folder)
+    _step(6, f"the configuration {config}")
+    data: dict[str, Any] = {
+        "table": table,
+        "seat_controller": {"port": port, "deck": str(deck)},
+        "dashboard": dash,
+    }
+    if camera is not None:
+        data["camera"] = camera
+    cfg = config_from_mapping(data, base=folder)
+    text = (
+        "# chicago-table run --config "
+        f"{config}\n# written by chicago-table setup; the keys: table_controller/app/config.py\n\n" + dump_config(cfg)
+    )
+    config.write_text(text, encoding="utf-8")
+    cfg = load_config(config)  # read back as the service will
+    print(f"written and read back: {cfg.table.name}, {cfg.table.ruleset}, data in {cfg.table.data}")
+    _step(7, "the views: scan a code with a tablet to join")
+    _views(args, cfg, tokens, tokens_file, config)
+    print(f"\nThe table is set up. Start it: chicago-table run --config {config}")
+    print(f"Check it any time: chicago-table doctor --config {config}")
+    return 0
+
+
+# --- 1 and 2: the seat controller -----------------------------------------------------------
+
+
+def candidate_ports() -> list[str]:
+    """Where a seat controller may be: the udev rule's name, then USB serial ports."""
+    out = [UDEV_NAME] if os.path.exists(UDEV_NAME) else []
+    try:
+        from serial.tools import list_ports
+
+        out += [p.device for p in list_ports.comports() if p.vid is not None and p.device not in out]
+    except ImportError:  # pragma: no cover - pyserial is a dependency
+        pass
+    return out
+
+
+async def _answers(port: str, connect_s: float) -> str | None:
+    """The device's hello line if a seat controller answers on ``port``, else None."""
+    from firmware_bridge import SeatControllerClient
+
+    try:
+        client = await SeatControllerClient(port).start()
+    except (OSError, ValueError):
+        return None
+    try:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + connect_s
+        while loop.time() < end and not (client.online and client.device is not None):
+            try:
+                await client.next_event(0.1)
+            except TimeoutError:
+                pass
+        hello = client.device
+        if not client.online or hello is None:
+            return None
+        return f"{hello.device_id}, firmware {hello.firmware}, pads {', '.join(hello.pads)}"
+    finally:
+        await client.close()
+
+
+async def _find_seat_controller(args: argparse.Namespace, asker: Asker) -> str:
+    if args.port:
+        candidates = [args.port]
+    else:
+        candidates = candidate_ports()
+        if not args.yes:
+            listed = ", ".join(candidates) or "none found"
+            given = asker.ask(f"The seat controller's port (serial ports seen: {listed})", "search")
+            if given != "search":
+                candidates = [given]
+    if not candidates:
+        raise SetupFailed(
+            f"no seat controller found: no {UDEV_NAME} and no USB serial port. Plug it in (a USB data "
+            "cable, not a charging cable), install the udev rule (hardware/deploy/install.sh), or give --port"
+        )
+    for port in candidates:
+        print(f"trying {port} ...", flush=True)
+        hello = await _answers(port, args.connect_seconds)
+        if hello is not None:
+            print(f"found the seat controller on {port}: {hello}")
+            return port
+        print(f"  no seat controller answers on {port}")
+    raise SetupFailed(
+        f"no seat controller answered on {', '.join(candidates)} within {args.connect_seconds:g} s: "
+        "check the cable, that the board boots into main.py, and that no other program "
+        "(a running chicago-table) holds the port"
+    )
+
+
+async def _check_link_and_readers(port: str, connect_s: float) -> None:
+    from firmware_bridge import SeatControllerClient
+    from firmware_bridge.selftest import Bench, Options, SelfTest
+
+    async with SeatControllerClient(port) as client:
+        results = await SelfTest(
+            client,
+            Bench(),
+            Options(checks=("link", "readers"), connect_s=connect_s),
+            on_result=lambda check: print(check.line(), flush=True),
+        ).run()
+    failed = [c for c in results if not c.ok]
+    if failed or not results:
+        raise SetupFailed(
+            f"{len(failed)} check(s) failed on {port} (above); mend them and run setup again "
+            f"(the whole bench check: chicago-table link selftest {port})"
+        )
+
+
+# --- 3: the deck ---------------------------------------------------------------------------------
+
+
+async def _deck(args: argparse.Namespace, asker: Asker, port: str, folder: Path) -> Path:
+    from table_controller.deck import Deck, DeckError
+    from table_controller.rules.cards import FULL_DECK
+
+    from .deck import read_uids, register_on_port
+
+    out = folder / "deck.json"
+    try:
+        if args.deck:
+            path = Path(args.deck).absolute()
+            deck = Deck.load(str(path))
+            how = f"{path}: registered before"
+        else:
+            uids_file = args.deck_uids
+            if uids_file is None and not args.yes:
+                answer = asker.ask("The deck: a file of UIDs scanned in order, or 'tray' to register it now", "tray")
+                uids_file = None if answer == "tray" else answer
+            if uids_file is not None:
+                uids = read_uids(uids_file)
+                deck = Deck.from_order(uids, FULL_DECK, args.deck_name)
+                print(f"registered {len(deck.cards)} of 52 cards from {uids_file}")
+            else:
+                print("Lay each card alone on the dealer's tray when asked, then take it off.")
+                deck = await register_on_port(port, args.deck_name, None)
+            deck.save(str(out))
+            path, how = out, "registered now"
+    except (DeckError, OSError) as exc:
+        raise SetupFailed(f"the deck: {exc}") from None
+    report = deck.check()
+    for line in report.lines():
+        print(f"  {line}")
+    if not report.ok:
+        raise SetupFailed(f"the deck {path} does not add up (above): register it again")
+    print(f"deck {path} ({how}): {len(deck.cards)} cards")
+    return path
+
+
+# --- 4: the camera -------------------------------------------------------------------------------
+
+
+def _camera(source: str, calibration: str | None, folder: Path) -> dict[str, Any]:
+    """The ``[camera]`` keys: a given calibration checked, or a new one made from a frame."""
+    from vision.calibration import Calibration, calibrate
+    from vision.errors import VisionError
+    from vision.worker import open_frames
+
+    if source.isdigit() or "://" in source or source.startswith("synthetic:"):
+        spec = source
+    else:
+        spec = str(Path(source).absolute())
+    try:
+        if calibration is not None:
+            cal = Calibration.load(calibration)
+            path = Path(calibration).absolute()
+            print(f"calibration {path}: made for {cal.image_size[0]}x{cal.image_size[1]} frames")
+        else:
+            frames = open_frames(spec)
+            try:
+                frame = frames.read()
+            finally:
+                frames.close()
+            if frame is None:
+                raise VisionError(f"{source} gave no frame")
+            cal = calibrate(frame)
+            path = folder / "camera.json"
+            cal.save(str(path))
+            import cv2
+
+            from vision.annotate import calibration_picture
+
+            cv2.imwrite(str(folder / "camera.png"), calibration_picture(frame, cal))
+            print(
+                f"calibrated from markers {list(cal.markers_seen)} (mean error {cal.error_mm:.2f} mm): {path}; "
+                f"check the pads on {folder / 'camera.png'}"
+            )
+    except (VisionError, OSError, ValueError) as exc:
+        raise SetupFailed(
+            f"the camera {source}: {exc}. Point it at the felt with its markers in view, "
+            "or set the table up without --camera"
+        ) from None
+    return {"source": spec, "calibration": str(path)}
+
+
+# --- 5 and 7: tokens and views ---------------------------------------------------------------------
+
+
+def _tokens(table: dict[str, Any], dash: dict[str, Any], folder: Path):
+    from dashboard.errors import DashboardError
+    from dashboard.serve_cli import private_files
+    from dashboard.tokens import RoleTokens
+
+    data = Path(table["data"])
+    data = data if data.is_absolute() else folder / data
+    path = Path(dash["event_tokens"]) if dash.get("event_tokens") else data / "tokens.json"
+    existed = path.exists()
+    private_files()  # the tokens are secrets: mode 600
+    data.mkdir(parents=True, exist_ok=True)
+    try:
+        tokens = RoleTokens.load_or_create(path)
+    except DashboardError as exc:
+        raise SetupFailed(str(exc)) from None
+    print(f"{path}: {'kept (the tokens already given out stay valid)' if existed else 'new tokens'}")
+    return tokens, path
+
+
+def lan_address() -> str:
+    """This machine's address on its network (no packet is sent), else its host name."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET: only picks the outgoing interface
+            address = s.getsockname()[0]
+            if not address.startswith("127."):
+                return str(address)
+        except OSError:
+            pass
+    return socket.gethostname()
+
+
+def url_base(cfg: Any, url_host: str | None) -> str:
+    d = cfg.dashboard
+    if url_host:
+        host = url_host
+    elif d.host in ("127.0.0.1", "localhost", "::1"):
+        host = "localhost"
+    elif d.host in ("0.0.0.0", "::"):
+        host = lan_address()
+    else:
+        host = d.host
+    return f"{'https' if d.tls_cert else 'http'}://{host}:{d.port}"
+
+
+def _views(args: argparse.Namespace, cfg: Any, tokens: Any, tokens_file: Path, config: Path) -> None:
+    from dashboard.join_sheet import join_links, join_sheet_pdf, print_join_codes
+
+    base = url_base(cfg, args.url_host)
+    links = join_links(base, tokens)
+    print_join_codes(links, sys.stdout)
+    sheet = Path(args.sheet).absolute() if args.sheet else config.with_name(config.stem + "-join.pdf")
+    sheet.write_bytes(join_sheet_pdf(cfg.table.name, links))
+    kept = ", ".join(link.view for link in links if link.on_sheet)
+    print(f"the join sheet: {sheet} ({kept}); print it and tape it under the table.")
+    print("  The TL's and the broadcast's codes are not on it: those views show hidden cards.")
+    print(f"  The tokens are in {tokens_file}; a new sheet after new tokens: run setup again.")

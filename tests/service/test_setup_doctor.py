@@ -1,0 +1,140 @@
+"""``chicago-table setup`` and ``doctor`` saying what is wrong, in words, with nothing
+written (issue 16 item 2).  The whole way through, on the virtual seat controller:
+tests/service/test_real_table.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "chicago-table"), *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.realtime
+def test_setup_with_no_seat_controller_says_so_and_writes_nothing(tmp_path):
+    r = _run("setup", "--yes", "--port", str(tmp_path / "ttyNOTHING"), "--connect-seconds", "1", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "no seat controller answered on" in r.stderr and "check the cable" in r.stderr
+    assert not (tmp_path / "table.toml").exists() and not (tmp_path / "table-data").exists()
+
+
+def test_setup_checks_the_flags_before_the_hardware(tmp_path):
+    r = _run("setup", "--yes", "--ruleset", "poker", "--port", "/dev/null", cwd=tmp_path)
+    assert r.returncode == 1 and "[table] ruleset must be one of sm2025" in r.stderr
+    r = _run("setup", "--yes", "--dashboard-port", "70000", "--port", "/dev/null", cwd=tmp_path)
+    assert r.returncode == 1 and "[dashboard] port must be a whole number from 1 to 65535" in r.stderr
+    assert not (tmp_path / "table.toml").exists()
+
+
+def test_setup_keeps_an_existing_configuration_unless_forced(tmp_path):
+    (tmp_path / "table.toml").write_text("# the club's own\n")
+    r = _run("setup", "--yes", "--port", "/dev/null", cwd=tmp_path)
+    assert r.returncode == 1 and "exists: give --force to replace it" in r.stderr
+    assert (tmp_path / "table.toml").read_text() == "# the club's own\n"
+
+
+def test_doctor_names_a_bad_key_and_its_line(tmp_path):
+    (tmp_path / "table.toml").write_text('[table]\nname = "Bord 2"\nvirtual = true\n\n[dashboard]\nport = "x"\n')
+    r = _run("doctor", "--config", "table.toml", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "FAIL  the configuration: table.toml, line 6: [dashboard] port must be a whole number" in r.stdout
+
+
+def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):
+    from table_controller.deck import virtual_deck
+
+    virtual_deck().save(str(tmp_path / "deck.json"))
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "table.sqlite").write_bytes(b"not a database at all" * 10)
+    (tmp_path / "table.toml").write_text(
+        '[table]\nname = "Bord 2"\ndata = "data"\n\n[seat_controller]\nport = "/dev/chicago-nothing-here"\n'
+        'deck = "deck.json"\n\n[dashboard]\nhost = "127.0.0.1"\nport = 1\n'
+    )
+    r = _run("doctor", "--config", "table.toml", "--seconds", "1", cwd=tmp_path)
+    assert r.returncode == 1, r.stdout
+    assert "ok    table.toml loads: Bord 2, sm2025" in r.stdout
+    assert "ok    deck " in r.stdout and "52 cards" in r.stdout
+    assert "FAIL  the event log " in r.stdout and "does not pass its check" in r.stdout
+    assert "FAIL  no port /dev/chicago-nothing-here: is the seat controller plugged in" in r.stdout
+    assert "note  no camera configured" in r.stdout
+    assert r.stdout.rstrip().endswith("2 problem(s): see FAIL above")
+
+
+@pytest.mark.realtime
+def test_setup_asks_step_by_step_and_registers_the_deck_on_the_tray(tmp_path):
+    """Interactive: the answers typed in, the deck laid card by card on the virtual table's
+    tray as the progress lines ask (a real pty; the test is the person at the table)."""
+    import re
+
+    from hardware.virtual import VirtualTable
+
+    answers = ["Bord 9", "sm2019", str(tmp_path / "data"), "127.0.0.1", "8099"]
+    with VirtualTable() as table:
+        answers += [table.port, "tray", "none"]
+        proc = subprocess.Popen(
+            [str(BIN / "chicago-table"), "setup", "--config", str(tmp_path / "table.toml")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("\n".join(answers) + "\n")
+        proc.stdin.flush()
+        seen, lines, laid = [], [], None
+        for line in proc.stdout:
+            lines.append(line)
+            asked = re.search(r"\[(\d+)/52\] put (\w\w) ", line)
+            if asked:
+                seen.append(int(asked.group(1)))
+                laid = asked.group(2)
+                table.put(laid, "tray")
+            elif "take it off the tray" in line and laid:
+                table.remove(laid)
+        assert proc.wait(60) == 0, "".join(lines)
+    out = "".join(lines)
+    assert seen == list(range(1, 53))  # the progress, card by card
+    assert "deck " in out and "(registered now): 52 cards" in out
+    text = (tmp_path / "table.toml").read_text()
+    assert 'name = "Bord 9"' in text and 'ruleset = "sm2019"' in text and "[camera]" not in text
+    from table_controller.deck import Deck, virtual_deck
+
+    assert Deck.load(str(tmp_path / "deck.json")).cards == virtual_deck().cards
+
+
+@pytest.mark.realtime
+def test_setup_calibrates_the_camera_and_doctor_checks_its_frame(tmp_path):
+    import cv2
+
+    from hardware.virtual import VirtualTable
+    from vision.scene import Scene, random_scene, render
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    pose = random_scene(41, 0.3, fill=0.0)
+    cv2.imwrite(str(frames / "f0.png"), render(Scene((), pose.corners, 0.3, 9200, "blue"), supersample=1))
+    uids = subprocess.run(
+        [sys.executable, "-m", "hardware.virtual", "--print-uids"], capture_output=True, text=True, timeout=60
+    )
+    (tmp_path / "uids.txt").write_text(uids.stdout)
+    with VirtualTable() as table:
+        r = _run(
+            "setup", "--yes", "--port", table.port, "--deck-uids", "uids.txt", "--camera", str(frames),
+            "--host", "127.0.0.1", "--dashboard-port", "8097", cwd=tmp_path,
+        )  # fmt: skip
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "calibrated from markers" in r.stdout and (tmp_path / "camera.json").exists()
+        assert (tmp_path / "camera.png").exists()  # the pads drawn on the frame, to check by eye
+        text = (tmp_path / "table.toml").read_text()
+        assert "[camera]" in text and f'source = "{frames}"' in text
+        doctor = _run("doctor", "--config", "table.toml", cwd=tmp_path)
+    assert doctor.returncode == 0, doctor.stdout
+    assert f"ok    the camera {frames} gives a frame of the calibrated size" in doctor.stdout
