@@ -20,7 +20,7 @@ readings over a pipe.  The parent turns them into the same sensor events as the 
   step, so an unchanged pad is news again after a while).  Each event is stamped with
   the parent's clock when it arrives, the clock the seat controller's events carry.
 - A camera that stops (unplugged, a folder of frames gone, a recording ended), a child
-  that dies or hangs (no frame for ``stale_s``): ``LinkStatus(online=False,
+  that dies or hangs (no frame for ``stale_s``, or no word ``start_s`` after it started): ``LinkStatus(online=False,
   device="camera")``; sensing raises ``camera_offline`` and the table plays on with the
   readers.  The child retries its source every ``retry_s``; a dead child is started
   again (after ``restart_s``, growing to 10 s).  The first frames again:
@@ -264,6 +264,7 @@ class CameraWorker:
         width: int | None = None,
         height: int | None = None,
         stale_s: float = 2.0,
+        start_s: float = 60.0,
         retry_s: float = 1.0,
         restart_s: float = 1.0,
         refresh_s: float = 1.0,
@@ -274,6 +275,7 @@ class CameraWorker:
             raise VisionError(f"fps must be from 0 to 240, got {fps}")
         self.options = WorkerOptions(str(source), calibration, fps, width, height, retry_s, refresh_s, nice=nice)
         self.stale_s = stale_s
+        self.start_s = start_s  # a (re)started child's first word may take this long (OpenCV, networks)
         self.restart_s = restart_s
         self.clock = clock
         self.online = False
@@ -285,6 +287,7 @@ class CameraWorker:
         self._queue: asyncio.Queue[SensorEvent] = asyncio.Queue()
         self._said: bool | None = None  # the last LinkStatus sent
         self._heard = 0.0
+        self._started = False  # the running child has said something
         self._task: asyncio.Task | None = None
         self._dead = asyncio.Event()
 
@@ -332,6 +335,7 @@ class CameraWorker:
         theirs.close()  # the child's end: EOF here when the child is gone
         self._conn = mine
         self._heard = self.clock()
+        self._started = False
         self._dead.clear()
         asyncio.get_running_loop().add_reader(mine.fileno(), self._readable)
 
@@ -355,6 +359,7 @@ class CameraWorker:
     def _handle(self, msg: tuple) -> None:
         kind = msg[0]
         self._heard = self.clock()
+        self._started = True
         if kind == "pads":
             _, readings, self.frames = msg
             self._say(True, "frames arrive")
@@ -399,8 +404,15 @@ class CameraWorker:
                 continue
             if self.online:
                 backoff = self.restart_s
-            if self.clock() - self._heard > self.stale_s and self._said is not False:
-                self._say(False, f"no frame for {self.stale_s:g} s")
+            # a child still starting (a loaded machine, a slow import) is not yet a silent camera
+            limit = self.stale_s if self._started else self.start_s
+            if self.clock() - self._heard > limit and self._said is not False:
+                self._say(
+                    False,
+                    f"no frame for {self.stale_s:g} s"
+                    if self._started
+                    else f"the camera process has not started in {self.start_s:g} s",
+                )
 
     def _stop_child(self) -> None:
         proc = self.process
