@@ -25,8 +25,8 @@ ENV_VAR = "CHICAGO_CARDS_REAL_MULTI"
 RANK_ONLY = frozenset({"edje"})  # subsets whose labels name the rank alone
 NOT_CARDS = frozenset({"JOKER", "BACK"})
 # Subsets whose training part (not held out, not the validation fold) the networks
-# learnt from (``train --multi``): only their validation fold may calibrate.
-TRAINED_ON = frozenset({"rf_phone_77xx"})
+# learnt from (``train --multi``, ``--rank-only``): only their validation fold may calibrate.
+TRAINED_ON = frozenset({"rf_phone_77xx", "edje"})
 
 
 def data_dir() -> Path:
