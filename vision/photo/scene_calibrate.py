@@ -6,7 +6,8 @@ inverted (0 or 1), 1])``
 (``scene_reader.card_features``): a logistic map
 fitted here on every card the scene reader reads in the real photos it may learn
 from (``cards_real_multi`` and the validation fold of ``cards_real_dev``, never a
-held-out photo, never a photo the networks were trained on), each marked right or
+held-out photo, never a photo the networks were trained on: of a subset the
+networks learnt from, ``scenes_data.TRAINED_ON``, only its validation fold), each marked right or
 wrong against the labels (``edje`` labels name the rank only: a card there is
 right when its rank is in the photo).  The weight on the second corner is
 measured, so two corners fooled alike (one deck's clubs read as spades on both)
@@ -72,7 +73,11 @@ def fit_card_map(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def collect(reader: SceneReader):
     """(subset, photo index, code in the photo's terms, features, right) for every
     card read in the photos that may be used for choices, and the truth per photo."""
-    photos = [(p.subset, p.path, p.truth, p.rank_only) for p in scenes_data.load_scenes() if not p.heldout]
+    photos = [
+        (p.subset, p.path, p.truth, p.rank_only)
+        for p in scenes_data.load_scenes()
+        if not p.heldout and (p.validation or p.subset not in scenes_data.TRAINED_ON)
+    ]
     photos += [("dev", p.path, p.in_view | p.cards, False) for p in load_photos() if p.validation]
     cards, truths = [], []
     for n, (subset, path, truth, rank_only) in enumerate(photos):

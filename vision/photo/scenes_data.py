@@ -24,6 +24,11 @@ from .dataset import REPO, card_code, is_heldout, is_validation
 ENV_VAR = "CHICAGO_CARDS_REAL_MULTI"
 RANK_ONLY = frozenset({"edje"})  # subsets whose labels name the rank alone
 NOT_CARDS = frozenset({"JOKER", "BACK"})
+# Subsets whose training part (not held out, not the validation fold) the shipped
+# networks learnt from: only their validation fold may calibrate.  None for the
+# shipped networks; networks made with ``train --multi --rank-only`` learnt from
+# both, so set {"rf_phone_77xx", "edje"} before running scene_calibrate on them.
+TRAINED_ON: frozenset[str] = frozenset()
 
 
 def data_dir() -> Path:

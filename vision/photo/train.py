@@ -15,6 +15,7 @@ step takes a few minutes on two cores, and ``--resume`` goes on from the last
 from __future__ import annotations
 
 import argparse
+import csv
 import random
 import sys
 import time
@@ -24,9 +25,9 @@ import cv2
 import numpy as np
 
 from ..cardcodes import ALL_CODES
-from . import spec
+from . import scenes_data, spec
 from .augment import disturb, low_resolution, warp_jitter
-from .dataset import load_photos
+from .dataset import card_code, is_heldout, is_validation, load_photos
 from .glyphs import index_crop
 from .synth import render_photo
 
@@ -47,6 +48,11 @@ ANY_ANGLE_SHARE = 0.1
 # How hard light, blur and noise hit a classifier crop (augment.disturb's strength);
 # --cls-disturb lowers it for a last, gentler pass.
 CROP_DISTURB = 0.5
+# Share of detector inputs inverted (dark glyphs on light become light on dark).
+DET_INVERT_SHARE = 0.0
+# Fine-tuning from shipped ONNX files: their batch norms are folded into the
+# convolutions, so they are loaded as identity batch norms and kept frozen.
+FREEZE_BN = False
 
 
 def _torch():
@@ -67,19 +73,78 @@ def _imread(path: Path) -> np.ndarray:
     return image
 
 
-def load_sources(n_synth: int, seed: int):
+def load_sources(n_synth: int, seed: int, multi: bool = False):
     """(image 640x640 BGR, [(code, box)]) pairs: training photos (not the held-out
-    part, not the validation fold), then rendered ones."""
+    part, not the validation fold), then rendered ones.  ``multi`` adds the
+    multi-card photos whose labels mark index corners (``rf_phone_77xx``, light
+    indices on dark faces), their training part only: ``edje`` labels whole cards."""
     out = []
     for p in load_photos():
         if p.heldout or p.validation:
             continue
         out.append((_imread(p.path), [(b.code, b.box) for b in p.boxes]))
+    if multi:
+        out += multi_sources()
     n_real = len(out)
     for i in range(n_synth):
         r = render_photo(seed=1_000_000 + seed * 10_000 + i, severity=random.Random(i).uniform(0.2, 1.0))
         out.append((r.image, [(c.code, b) for c in r.cards if c.code for b in c.index_boxes]))
     return out, n_real
+
+
+def multi_sources() -> list[tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]]:
+    """The training part (not held out, not the validation fold) of the multi-card
+    photos labelled by index corner, as (image, [(code, box)]); backs are left out
+    (whole cards, not corners), jokers kept (the classifier learns they are none of ours)."""
+    root = scenes_data.data_dir()
+    boxes: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
+    with open(root / "labels.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["box_type"] != "corner_index" or is_heldout(row["file"]) or is_validation(row["file"]):
+                continue
+            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            boxes.setdefault(row["file"], []).append((card_code(row["rank"], row["suit"]), box))  # type: ignore[arg-type]
+    out = []
+    for f in sorted(boxes):
+        img = _imread(root / "images" / f)
+        if img.shape[:2] != (640, 640):  # det_sample's geometry assumes 640 px photos
+            continue
+        out.append((img, boxes[f]))
+    return out
+
+
+def rank_only_items(models: Path) -> list[tuple[np.ndarray, tuple[float, float, float, float], tuple[int, int]]]:
+    """Classifier crops from the training part of the multi-card photos whose labels
+    name a whole card's rank only (``edje``): each candidate the scene reader finds
+    inside a labelled card and reads as that card's rank is that rank, its suit
+    not learnt (unknown); a candidate in no labelled card is no index.  The
+    networks then learn these decks' ranks, checked against the labels, never
+    the reader's own guess alone."""
+    from .scene_reader import SceneReader
+
+    reader = SceneReader.load(models, calibrated=False, backs=False)
+    root = scenes_data.data_dir()
+    cards: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
+    with open(root / "labels.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["subset"] not in scenes_data.RANK_ONLY or is_heldout(row["file"]) or is_validation(row["file"]):
+                continue
+            rank = "T" if row["rank"] == "10" else row["rank"].upper()
+            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            cards.setdefault(row["file"], []).append((rank, box))  # type: ignore[arg-type]
+    out = []
+    for f in sorted(cards):
+        img = _imread(root / "images" / f)
+        for r in reader.read_indices(img):
+            if r.score < 0.3:
+                continue
+            cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
+            ranks = {rank for rank, (x0, y0, x1, y1) in cards[f] if x0 <= cx <= x1 and y0 <= cy <= y1}
+            if not ranks:
+                out.append((img, r.box, spec.code_labels(spec.NONE)))
+            elif r.code[0] in ranks and r.code not in (spec.NONE, spec.JOKER):
+                out.append((img, r.box, (spec.RANK_OUT.index(r.code[0]), -100)))
+    return out
 
 
 def load_back_sources(n_synth: int, seed: int):
@@ -131,6 +196,8 @@ def det_sample(
     for _ in range(k):  # turn a quarter clockwise: (x, y) -> (S - y, x)
         x = cv2.rotate(x, cv2.ROTATE_90_CLOCKWISE)
         bs = [(size - y1, x0, size - y0, x1) for x0, y0, x1, y1 in bs]
+    if rng.random() < DET_INVERT_SHARE:  # either polarity: light glyphs on dark faces too
+        x = 255 - x
     x = disturb(x, rng)
     c = grid.cells
     heat = np.zeros((1, c, c), np.float32)
@@ -189,7 +256,7 @@ def cls_sample(img: np.ndarray, boxes, rng: random.Random, negative: bool):
         else rng.choice((0, 90, 180, 270)) + rng.uniform(-20, 20)
     )
     crop = spec.crop_square(img, cx, cy, side, angle)
-    return _finish(crop, rng), label
+    return _finish(as_read(crop), rng), label
 
 
 def detector_crops(sources, n_real: int, models: Path) -> list[tuple[int, tuple, str]]:
@@ -237,7 +304,17 @@ def det_crop_sample(sources, item, rng: random.Random):
     cy = (y0 + y1) / 2 + rng.uniform(-0.06, 0.06) * side
     angle = rng.choice((0, 0, 180, 90, 270)) + rng.uniform(-10, 10)
     crop = spec.crop_square(sources[k][0], cx, cy, side, angle)
-    return _finish(crop, rng, 0.05), spec.code_labels(code)
+    return _finish(as_read(crop), rng, 0.05), spec.code_labels(code) if code else (-100, -100)
+
+
+def as_read(crop: np.ndarray) -> np.ndarray:
+    """A crop as the scene reader shows it to the classifier: a mostly dark one
+    (light glyphs on a dark face) with its lightness inverted."""
+    from .scene_reader import DARK_CROP, dark_to_light
+
+    if np.median(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)) < 255 * DARK_CROP:
+        return dark_to_light(crop)
+    return crop
 
 
 # ---- networks -------------------------------------------------------------------------
@@ -312,12 +389,20 @@ def _focal(torch, logit, target):
 
 
 def train_detector(
-    torch, net, sources, epochs: int, rng: random.Random, log, name: str = "detector", sample=det_sample
+    torch,
+    net,
+    sources,
+    epochs: int,
+    rng: random.Random,
+    log,
+    name: str = "detector",
+    sample=det_sample,
+    lr: float = 3e-3,
 ) -> None:
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * (len(sources) // 16)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    net.train()
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    train_mode(torch, net)
     step = 0
     for epoch in range(epochs):
         order = list(range(len(sources)))
@@ -352,6 +437,8 @@ def train_classifier(
     lr: float = 2e-3,
     n_real: int = 0,
     real_share: float = 0.0,
+    pseudo=(),
+    pseudo_share: float = 0.0,
 ) -> None:
     f = torch.nn.functional
     nr = len(spec.RANK_OUT)
@@ -363,12 +450,15 @@ def train_classifier(
     glyphs = glyph_share
     det_pos = [d for d in det_items if d[2] != spec.NONE]
     det_neg = [d for d in det_items if d[2] == spec.NONE]
-    net.train()
+    train_mode(torch, net)
     for epoch in range(epochs):
         crops: list[np.ndarray] = []
         labels: list[int] = []
         while len(crops) < per_epoch:
-            if rng.random() < glyphs:
+            if pseudo and rng.random() < pseudo_share:
+                img, box, lab = rng.choice(pseudo)
+                s = det_crop_sample([(img, [])], (0, box, ""), rng)[0], lab
+            elif rng.random() < glyphs:
                 s = glyph_sample(rng)
             elif det_pos and det_neg and rng.random() < 0.5:
                 s = det_crop_sample(sources, rng.choice(det_pos if rng.random() < 0.5 else det_neg), rng)
@@ -407,7 +497,64 @@ def train_classifier(
         )
         if epoch_done:
             epoch_done()
-            net.train()
+            train_mode(torch, net)
+
+
+def train_mode(torch, net) -> None:
+    net.train()
+    if FREEZE_BN:
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
+
+
+def load_onnx(torch, net, path: Path) -> None:
+    """Load a shipped ONNX file's weights into ``net`` (the same architecture, or
+    an ensemble of it): each convolution gets its batch-norm-folded weights and
+    its batch norm becomes the identity plus the folded bias."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [(init[n.input[1]], init[n.input[2]]) for n in model.graph.node if n.op_type == "Conv"]
+    gemms = [(init[n.input[1]], init[n.input[2]]) for n in model.graph.node if n.op_type == "Gemm"]
+    mods = list(net.modules())
+    t_convs = [m for m in mods if isinstance(m, torch.nn.Conv2d)]
+    t_lin = [m for m in mods if isinstance(m, torch.nn.Linear)]
+    if len(t_convs) != len(convs) or len(t_lin) != len(gemms):
+        raise ValueError(f"{path} does not match the network ({len(convs)} convolutions, {len(t_convs)} expected)")
+    with torch.no_grad():
+        for k, m in enumerate(mods):
+            if not isinstance(m, torch.nn.Conv2d):
+                continue
+            w, b = convs[t_convs.index(m)]
+            m.weight.copy_(torch.from_numpy(w))
+            bn = mods[k + 1] if k + 1 < len(mods) and isinstance(mods[k + 1], torch.nn.BatchNorm2d) else None
+            if bn is None:
+                m.bias.copy_(torch.from_numpy(b))
+                continue
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(b))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        for m, (w, b) in zip(t_lin, gemms):
+            m.weight.copy_(torch.from_numpy(w))
+            m.bias.copy_(torch.from_numpy(b))
+
+
+def ensemble_of(torch, members):
+    """One network averaging the logits of ``members``."""
+
+    class Ensemble(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.members = torch.nn.ModuleList(members)
+
+        def forward(self, x):
+            return torch.stack([m(x) for m in self.members]).mean(0)
+
+    return Ensemble()
 
 
 def export(torch, net, shape, path: Path) -> None:
@@ -433,20 +580,11 @@ def export_ensemble(torch, checkpoints: list[Path], path: Path) -> None:
         net = build_nets(torch)[1]
         net.load_state_dict(torch.load(ckpt))
         members.append(net)
-
-    class Ensemble(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.members = torch.nn.ModuleList(members)
-
-        def forward(self, x):
-            return torch.stack([m(x) for m in self.members]).mean(0)
-
-    export(torch, Ensemble(), (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), path)
+    export(torch, ensemble_of(torch, members), (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), path)
 
 
 def main(argv: list[str] | None = None) -> int:
-    global CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE
+    global CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE, DET_INVERT_SHARE, FREEZE_BN
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=NETWORKS, help="train one network only (default: all three, in turn)")
     ap.add_argument("--det-epochs", type=int, default=12)
@@ -495,6 +633,30 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="do not also train the classifier on the shipped detector's own finds",
     )
+    ap.add_argument(
+        "--from-onnx",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="fine-tune the networks shipped as ONNX in DIR (batch norms frozen; the classifier "
+        "as the ensemble it is, of --members networks)",
+    )
+    ap.add_argument("--members", type=int, default=2, help="classifiers in the shipped ensemble (default 2)")
+    ap.add_argument(
+        "--multi",
+        action="store_true",
+        help="also learn from the training part of the multi-card photos labelled by index corner",
+    )
+    ap.add_argument(
+        "--rank-only",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of classifier crops from the rank-only multi-card photos (edje), found by the "
+        "scene reader and checked against their labels (default 0: none)",
+    )
+    ap.add_argument("--det-lr", type=float, default=3e-3, help="detector's peak learning rate (default 3e-3)")
+    ap.add_argument("--det-invert", type=float, default=0.0, help="share of detector inputs inverted (default 0)")
     ap.add_argument("--resume", action="store_true", help=f"start from the weights last saved in {CHECKPOINTS}")
     ap.add_argument(
         "--ensemble",
@@ -505,6 +667,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE = args.cls_disturb, args.low_res, args.any_angle
+    DET_INVERT_SHARE, FREEZE_BN = args.det_invert, args.from_onnx is not None
     torch = _torch()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -530,16 +693,21 @@ def main(argv: list[str] | None = None) -> int:
         torch.save(nets[name].state_dict(), CHECKPOINTS / f"{name}.pt")
         export(torch, nets[name], (1, 3, *INPUT[name]), args.out / ONNX_FILES[name])
 
+    if args.from_onnx:
+        nets["classifier"] = ensemble_of(torch, [build_nets(torch)[1] for _ in range(args.members)])
+        for name in todo:
+            load_onnx(torch, nets[name], args.from_onnx / ONNX_FILES[name])
+            log(f"{name}: fine-tuning {args.from_onnx / ONNX_FILES[name]}")
     for name in todo:
         ckpt = CHECKPOINTS / f"{name}.pt"
         if args.resume and ckpt.is_file():
             nets[name].load_state_dict(torch.load(ckpt))
             log(f"{name}: going on from {ckpt}")
     if "detector" in todo or "classifier" in todo:
-        sources, n_real = load_sources(args.synth, args.seed)
+        sources, n_real = load_sources(args.synth, args.seed, args.multi)
         log(f"{n_real} training photos + {len(sources) - n_real} rendered photos")
     if "detector" in todo:
-        train_detector(torch, nets["detector"], sources, args.det_epochs, random.Random(args.seed), log)
+        train_detector(torch, nets["detector"], sources, args.det_epochs, random.Random(args.seed), log, lr=args.det_lr)
         save("detector")
     if "classifier" in todo:
         det_items = []
@@ -548,6 +716,12 @@ def main(argv: list[str] | None = None) -> int:
             log(
                 f"{len(det_items)} detector finds in the training photos, "
                 f"{sum(c != spec.NONE for _, _, c in det_items)} on a labelled corner"
+            )
+        pseudo = rank_only_items(args.from_onnx or args.out) if args.rank_only else []
+        if pseudo:
+            log(
+                f"{len(pseudo)} crops from the rank-only photos, "
+                f"{sum(lab[1] == -100 and lab[0] != spec.RANK_OUT.index(spec.NONE) for *_, lab in pseudo)} of a rank"
             )
         train_classifier(
             torch,
@@ -562,6 +736,8 @@ def main(argv: list[str] | None = None) -> int:
             n_real=n_real,
             real_share=args.real_share,
             epoch_done=lambda: save("classifier"),
+            pseudo=pseudo,
+            pseudo_share=args.rank_only,
             lr=args.cls_lr,
         )
     if "backs" in todo:

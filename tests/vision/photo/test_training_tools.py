@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
+import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,3 +93,20 @@ def test_rendered_cards_say_how_much_of_them_is_seen():
         assert under.outline == alone.outline and under.seen <= alone.seen
         covered += under.seen < alone.seen - 0.05
     assert covered >= 3, "cards laid on top never covered the one below"
+
+
+def test_fine_tuning_starts_from_the_shipped_networks_exactly():
+    # train --from-onnx: the shipped ONNX files (batch norms folded) loaded into the
+    # trainer's networks give the same outputs as the reader's OpenCV DNN.
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.photo import train
+    from vision.photo.recognise import MODELS
+
+    det = train.build_nets(torch)[0]
+    train.load_onnx(torch, det, MODELS / "index_detector.onnx")
+    det.eval()
+    x = np.random.default_rng(0).random((1, 3, 64, 96), dtype=np.float32)
+    net = cv2.dnn.readNetFromONNX(str(MODELS / "index_detector.onnx"))
+    net.setInput(x)
+    assert np.abs(net.forward() - det(torch.from_numpy(x)).detach().numpy()).max() < 1e-4
