@@ -1,6 +1,8 @@
 """Suite-wide test settings."""
 
+import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -30,9 +32,52 @@ os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 cv2.setNumThreads(1)
 
 
+# The longest test modules first (issue 15).  `make test` runs the suite on two xdist
+# workers (`--dist worksteal`); a long module that starts last keeps one core busy while
+# the other idles.  Started first, the long ones overlap everything else, and the short
+# ones at the end even the two workers out.  tests/durations.json holds each module's
+# seconds from a recorded run (`pytest --store-durations`, on a quiet machine; a run of
+# some folders updates their modules); a module it does not list counts as short.  Only the order changes: every test still runs, and a
+# module's tests stay together, in their own order (its module fixtures are made once).
+DURATIONS = Path(__file__).with_name("durations.json")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--store-durations",
+        action="store_true",
+        help="write each test module's seconds in this run to tests/durations.json (the suite's order)",
+    )
+
+
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
 def pytest_collection_modifyitems(config, items):
     # A browser runs on the wall clock too: "-m 'not realtime'" leaves only simulated
     # and fake-clock tests (issue 15).
     for item in items:
         if item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.realtime)
+    known = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
+    items.sort(key=lambda item: -float(known.get(_module(item.nodeid), 0.0)))  # stable: the rest keeps its order
+
+
+_spent: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    # on xdist's controller too: the workers' reports come back to it
+    _spent[_module(report.nodeid)] = _spent.get(_module(report.nodeid), 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    config = session.config
+    if not config.getoption("store_durations") or hasattr(config, "workerinput"):
+        return
+    # merged into what is there: a run of one folder updates that folder's modules
+    known = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
+    known.update({m: round(s, 1) for m, s in _spent.items()})
+    out = {m: s for m, s in sorted(known.items(), key=lambda kv: (-kv[1], kv[0])) if s >= 0.5}
+    DURATIONS.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
