@@ -28,7 +28,7 @@ CLI = [sys.executable, "-m", "table_controller.app.cli"]
 def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_served(tmp_path):
     data, port = tmp_path / "demo", free_port()
     proc = subprocess.Popen(
-        [*CLI, "demo", "--fast", "--seed", "3", "--pace", "0.1", "--port", str(port), "--data", str(data)],
+        [*CLI, "demo", "--fast", "--seed", "3", "--pace", "0.02", "--port", str(port), "--data", str(data)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
