@@ -32,13 +32,14 @@ os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 cv2.setNumThreads(1)
 
 
-# The longest test modules first (issue 15).  `make test` runs the suite on two xdist
-# workers (`--dist worksteal`); a long module that starts last keeps one core busy while
-# the other idles.  Started first, the long ones overlap everything else, and the short
-# ones at the end even the two workers out.  tests/durations.json holds each module's
-# seconds from a recorded run (`pytest --store-durations`, on a quiet machine; a run of
-# some folders updates their modules); a module it does not list counts as short.  Only the order changes: every test still runs, and a
-# module's tests stay together, in their own order (its module fixtures are made once).
+# The longest tests first (issue 15).  `make test` runs the suite on two xdist workers
+# (`--dist worksteal`); a long test that starts last keeps one core busy while the other
+# idles.  Started first, the long ones overlap everything else, and the short ones at the
+# end even the two workers out.  tests/durations.json holds each test's seconds from a
+# recorded run (`pytest --store-durations`, best on a quiet machine; a run of some folders
+# updates their tests), tests under a second left out.  A module goes as early as its
+# longest test, and its tests stay together in their own order (its module fixtures are
+# made once); a test the file does not list counts as short.  Only the order changes.
 DURATIONS = Path(__file__).with_name("durations.json")
 
 
@@ -46,12 +47,16 @@ def pytest_addoption(parser):
     parser.addoption(
         "--store-durations",
         action="store_true",
-        help="write each test module's seconds in this run to tests/durations.json (the suite's order)",
+        help="write each test's seconds in this run to tests/durations.json (the suite's order)",
     )
 
 
 def _module(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
+
+
+def _known() -> dict[str, float]:
+    return json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -60,8 +65,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.realtime)
-    known = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
-    items.sort(key=lambda item: -float(known.get(_module(item.nodeid), 0.0)))  # stable: the rest keeps its order
+    longest: dict[str, float] = {}
+    for nodeid, seconds in _known().items():
+        longest[_module(nodeid)] = max(longest.get(_module(nodeid), 0.0), float(seconds))
+    items.sort(key=lambda item: -longest.get(_module(item.nodeid), 0.0))  # stable: the rest keeps its order
 
 
 _spent: dict[str, float] = {}
@@ -69,15 +76,14 @@ _spent: dict[str, float] = {}
 
 def pytest_runtest_logreport(report):
     # on xdist's controller too: the workers' reports come back to it
-    _spent[_module(report.nodeid)] = _spent.get(_module(report.nodeid), 0.0) + report.duration
+    _spent[report.nodeid] = _spent.get(report.nodeid, 0.0) + report.duration
 
 
 def pytest_sessionfinish(session):
     config = session.config
     if not config.getoption("store_durations") or hasattr(config, "workerinput"):
         return
-    # merged into what is there: a run of one folder updates that folder's modules
-    known = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
-    known.update({m: round(s, 1) for m, s in _spent.items()})
-    out = {m: s for m, s in sorted(known.items(), key=lambda kv: (-kv[1], kv[0])) if s >= 0.5}
+    known = _known()  # merged: a run of one folder updates that folder's tests
+    known.update({t: round(s, 1) for t, s in _spent.items()})
+    out = {t: s for t, s in sorted(known.items(), key=lambda kv: (-kv[1], kv[0])) if s >= 1.0}
     DURATIONS.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
