@@ -66,8 +66,10 @@ lint: setup
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -p no:xdist -q --doctest-modules $(PACKAGES)
 
+# Two workers; worksteal: a worker that runs out takes half of the other's queue (the
+# longest modules run first, tests/conftest.py), so the two end together.
 test: setup lint system-deps micropython pico-stubs
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist worksteal -q
 
 demo: setup
 	$(BIN)/chicago-table demo

@@ -41,13 +41,16 @@ def open_table(
     tokens_file: Path | None = None,
     rfid: bool = True,
     monotonic: Callable[[], float] = time.monotonic,
+    table_clock: Any = None,
 ) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
     ``sensors`` the table is played by manual entry alone (cards by the TL, or by the Revisor
     where ``rfid=False``: ``dashboard.entry``).  ``tokens_file``:
     the event's tokens shared by its tables (default ``data/tokens.json``).  ``rfid=False``:
     a camera-only table, whose hidden hands are declared by hand (``dashboard.entry``).
-    ``clock``: wall time, only to stamp messages; the broadcast delay runs on ``monotonic``."""
+    ``clock``: wall time, only to stamp messages; the broadcast delay runs on ``monotonic``.
+    ``table_clock``: the live table's clock (sensing's timers, the shot clocks; a
+    ``LoopClock`` on a table in simulated time); monotonic seconds by default."""
     from table_controller.deck import virtual_deck
     from table_controller.live import LiveTable, RecorderLog
 
@@ -60,7 +63,12 @@ def open_table(
         _private(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
     log = TableLog(data / "table.sqlite")
     live = LiveTable(
-        RecorderLog(log.recorder), deck if deck is not None else virtual_deck(), sensors=sensors, leds=leds, rfid=rfid
+        RecorderLog(log.recorder),
+        deck if deck is not None else virtual_deck(),
+        sensors=sensors,
+        leds=leds,
+        rfid=rfid,
+        clock=table_clock,
     )
     hub = TableHub(
         live,

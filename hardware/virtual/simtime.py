@@ -15,6 +15,11 @@ thread would run on the wall clock while simulated time jumps past it.  Real fil
 descriptors still work (checked without waiting before each jump); a loop with no timer
 left and nothing ready blocks on them for real, as asyncio does.
 
+``loop.follow_wall_clock()`` ends the fast-forward: from then on the loop's time runs on
+from where it stands at the wall clock's pace and the loop waits for its timers as asyncio
+does (``chicago-table demo --fast``: the bots' table in simulated time, then the dashboard
+served at an ordinary pace).
+
 Why our own loop and not ``looptime`` (PyPI): see hardware/README.md, "Simulated time".
 """
 
@@ -84,8 +89,10 @@ class _FastForward(selectors.BaseSelector):
         self._inner.close()
 
     def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
-        events = self._inner.select(0)
         loop = self._loop
+        if loop._wall_offset is not None:  # following the wall clock: an ordinary loop
+            return self._inner.select(timeout)
+        events = self._inner.select(0)
         if events or loop._ready or loop._stopping:
             return events
         if timeout is None and not loop._scheduled:  # only the outside world can wake us
@@ -116,9 +123,22 @@ class SimulatedTimeLoop(asyncio.SelectorEventLoop):
         # wait again for ever.  So: no resolution, and a jump lands just past the timer.
         self._clock_resolution = 0.0
         self.jumps = 0
+        self._wall_offset: float | None = None  # set by follow_wall_clock
 
     def time(self) -> float:
-        return self._now
+        offset = self._wall_offset
+        return self._now if offset is None else time.monotonic() + offset
+
+    def follow_wall_clock(self) -> None:
+        """No more jumps: time runs on from where it stands at the wall clock's pace, and
+        the loop sleeps until its next timer like any asyncio loop.  For good."""
+        if self._wall_offset is None:
+            self._wall_offset = self._now - time.monotonic()
+
+    @property
+    def fast_forward(self) -> bool:
+        """True until :meth:`follow_wall_clock`."""
+        return self._wall_offset is None
 
     def _jump(self) -> None:
         while self._scheduled and self._scheduled[0]._cancelled:

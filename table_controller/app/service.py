@@ -130,12 +130,16 @@ async def serve_table(
     virtual_table: Any = None,
     default_delay: float = 60.0,
     web: argparse.Namespace | None = None,
+    clock: Any = None,
 ) -> None:
     """Run the table until the dashboard server stops (SIGINT/SIGTERM); raises
     ``ConfigError`` or ``dashboard.errors.DashboardError`` before anything starts when
     the configuration cannot run.  ``web``: the dashboard's web options as ``serve``'s
     flags (the demo's: --allow-origin, --max-points, --post-rate).  ``virtual_table``: a VirtualTable made by the caller
-    (the demo's quick one); by default, with ``virtual = true``, one with its defaults."""
+    (the demo's quick one); by default, with ``virtual = true``, one with its defaults.
+    ``clock``: the table's one clock (the bridge's event stamps, sensing, the shot clocks,
+    the stuck watch, the broadcast delay); ``demo --fast`` gives a ``LoopClock`` on a
+    ``SimulatedTimeLoop`` with a simulated virtual table.  Monotonic seconds by default."""
     import uvicorn
 
     from dashboard.app import create_app
@@ -181,7 +185,7 @@ async def serve_table(
     port = str(table.port if table is not None else cfg.seat_controller.port)
     camera = None
     try:
-        async with SeatControllerClient(port) as sc:
+        async with SeatControllerClient(port, clock=clock) as sc:
             camera, camera_note = await _start_camera(cfg)
             sensors = sc if camera is None else camera_merged(sc, camera)
             hub, tokens = open_table(
@@ -193,6 +197,7 @@ async def serve_table(
                 leds=sc.set_led,
                 deck=deck,
                 tokens_file=d.event_tokens,
+                **({} if clock is None else {"table_clock": clock, "monotonic": clock.now}),
             )
             if settings.draw is not None:
                 await start_as_drawn(hub, settings.draw, cfg, settings.max_points, out)

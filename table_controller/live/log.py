@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from table_controller.rules.actions import Action
@@ -104,6 +104,19 @@ class RecorderLog:
     def seq(self) -> int:
         return self.recorder.store.last_seq()
 
+    def stamp_with(self, wall: Callable[[], float]) -> None:
+        """Stamp the records written from now on with ``wall`` (seconds since the epoch)
+        instead of the wall clock: a table in simulated time (``run --fast``) stamps them
+        on its simulated clock, so its log is the same on every run."""
+        store = self.recorder.store
+        getattr(store, "inner", store).clock = wall
+
+    def last_time(self) -> float | None:
+        """The newest stored record's time (None for an empty log)."""
+        store = self.recorder.store
+        seq = store.last_seq()
+        return store.read(seq, seq)[0].time if seq else None
+
     def apply(self, action: Action, source: str) -> list[Event]:
         return self.recorder.apply(action, source)
 
@@ -168,7 +181,7 @@ class SensorBuffer:
     def hold(self, kind: str, data: Mapping[str, Any], source: str) -> None:
         from ..store.records import NewRecord, check_new
 
-        rec = NewRecord(kind, data, source, time.time())
+        rec = NewRecord(kind, data, source, getattr(self.inner, "clock", time.time)())  # the store's wall clock
         check_new(rec)  # a bad observation is refused here, never in an action's commit
         if not self.pending:
             self._oldest = _loop_time()

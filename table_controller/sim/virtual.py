@@ -49,6 +49,25 @@ async def _dealer_resumes(live: LiveTable, table, within_s: float = 5.0) -> None
         await asyncio.sleep(0.05)
 
 
+# A new table in simulated time stamps its log from here (2026-01-01 00:00 UTC) on its
+# simulated clock, so a --fast table's log is the same on every run (issue 15).
+FAST_EPOCH = 1_767_225_600.0
+
+
+def stamp_on_simulated_time(log: TableLog) -> None:
+    """A durable ``log`` of a table in simulated time: its records' times from the loop's
+    clock, from ``FAST_EPOCH`` (a new log) or a second after its newest record (a resumed
+    one, whose times then still only grow).  A memory log has no times."""
+    stamp = getattr(log, "stamp_with", None)
+    if stamp is None:
+        return
+    last = log.last_time()  # type: ignore[attr-defined]
+    start = FAST_EPOCH if last is None else last + 1.0
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    stamp(lambda: start + (loop.time() - t0))
+
+
 async def bots_on_virtual_table(
     seed: int = 0,
     log: TableLog | None = None,
@@ -83,6 +102,8 @@ async def bots_on_virtual_table(
     from hardware.virtual.simtime import LoopClock
 
     log = log or MemoryLog()
+    if fast:
+        stamp_on_simulated_time(log)
     from hardware.firmware.controller import Config
 
     # The firmware's own logic at a quicker pace (a card counts as gone after 60 ms unseen)

@@ -71,6 +71,24 @@ def test_loop_clock_reads_the_running_loop():
     assert now == pytest.approx(12.5, abs=1e-9) and ms == 12500
 
 
+def test_after_follow_wall_clock_the_loop_waits_for_its_timers_for_real():
+    """The demo's table in simulated time, then its dashboard at an ordinary pace."""
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(600)  # ten simulated minutes, at once
+        assert loop.fast_forward
+        t0, wall0 = loop.time(), time.monotonic()
+        loop.follow_wall_clock()
+        assert not loop.fast_forward and loop.time() >= t0  # never backwards
+        await asyncio.sleep(0.05)
+        return loop.time() - t0, time.monotonic() - wall0
+
+    # a real sleep of the loop (its selector), not time.sleep, which the guard refuses
+    loop_passed, wall_passed = run_simulated(main(), start=5.0)
+    assert wall_passed >= 0.05 and loop_passed >= 0.05
+
+
 async def _online(sc, within: float = 5.0) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + within

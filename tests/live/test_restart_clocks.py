@@ -78,7 +78,8 @@ async def test_a_stopped_table_restarts_mid_deal_with_each_clock_paused_at_its_t
 
 
 CHILD = textwrap.dedent("""
-    import asyncio, sys, time
+    import asyncio, sys
+    from hardware.virtual.simtime import run_simulated
     from table_controller.sim.bots import RandomBot
     from table_controller.clocks import FakeClock
     from table_controller.deck import virtual_deck
@@ -95,16 +96,20 @@ CHILD = textwrap.dedent("""
         clock.advance(21.5)
         await asyncio.sleep(1.6)  # the ticker stores the running clocks (within about a second)
         print(sorted(live.clocks_view()["running"]), flush=True)
-        await asyncio.sleep(600)  # killed here: no clean stop, no final snapshot
+        sys.stdin.read()  # the whole loop stops here until the kill: no clean stop, no final snapshot
 
-    asyncio.run(main())
+    run_simulated(main())  # the loop's second and a half is simulated: no wall-clock wait
 """)
 
 
 async def test_a_killed_table_restarts_with_the_time_its_clocks_had_left(tmp_path):
     db = tmp_path / "table.sqlite"
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(db)], stdout=subprocess.PIPE, text=True, start_new_session=True
+        [sys.executable, "-c", CHILD, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     try:
         line = await asyncio.wait_for(asyncio.to_thread(child.stdout.readline), 120)

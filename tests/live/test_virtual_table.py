@@ -15,7 +15,7 @@ from hardware.virtual.simtime import run_simulated
 from table_controller.live import RecorderLog
 from table_controller.rules.replay import replay_document
 from table_controller.sim.bots import play_table
-from table_controller.sim.virtual import bots_on_virtual_table
+from table_controller.sim.virtual import FAST_EPOCH, bots_on_virtual_table
 from tests.sensing.helpers import assert_same_game
 
 
@@ -64,13 +64,21 @@ def test_run_virtual_bots_until_done_fast_prints_the_replay_document_byte_identi
     """A whole three-game table, no manual help, in simulated time (issue 15): the JSON
     equals the bots' game replayed directly through the rules (the bots decide on their own
     engine: same seed, same game), under the virtual table's default (mild) noise as issue 5
-    asks.  Run twice, once with a SQLite log and once without: the same bytes."""
-    db = ram_path / "table.sqlite"
+    asks.  Run twice, each with its own SQLite log: the same bytes, and the same log (its
+    records stamped on the simulated clock), exported byte for byte."""
+    db, db2 = ram_path / "table.sqlite", ram_path / "again" / "table.sqlite"
+    db2.parent.mkdir()
     first = subprocess.run([*FAST_RUN, "--db", str(db)], capture_output=True, timeout=300)
     assert first.returncode == 0, first.stderr
-    second = subprocess.run(FAST_RUN, capture_output=True, timeout=300)
+    second = subprocess.run([*FAST_RUN, "--db", str(db2)], capture_output=True, timeout=300)
     assert second.returncode == 0, second.stderr
     assert first.stdout == second.stdout
+    exports = [
+        subprocess.run([*FAST_RUN[:3], "log", "export", str(f)], capture_output=True, timeout=300) for f in (db, db2)
+    ]
+    assert exports[0].returncode == 0 and exports[0].stdout == exports[1].stdout
+    first_record = json.loads(exports[0].stdout.splitlines()[1].split(b" ", 2)[2])
+    assert FAST_EPOCH <= first_record["time"] < FAST_EPOCH + 60  # a new --fast table's log starts there
     doc = json.loads(first.stdout)
     assert doc == replay_document(play_table(seed=5))
     assert doc["table"]["finished"] and len(doc["games"]) == 3 and doc["rejected"] == []

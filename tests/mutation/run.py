@@ -18,6 +18,7 @@ import ast
 import hashlib
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -25,7 +26,8 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from cosmic_ray.mutating import mutate_code
+from cosmic_ray.ast import get_ast
+from cosmic_ray.mutating import MutationVisitor
 from cosmic_ray.plugins import get_operator
 from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import WorkerOutcome, WorkResult
@@ -47,10 +49,25 @@ def matches_pattern(patterns: list[dict], op: str, mutated: str) -> bool:
     return any(op in p["operator"] and any(x in mutated for x in p["mutated_contains"]) for p in patterns)
 
 
+_TREES: dict[str, bytes] = {}  # source -> its parse tree, pickled
+
+
+def mutate_source(src: str, op_name: str, occurrence: int) -> str | None:
+    """``cosmic_ray.mutating.mutate_code(src, ...)``, but the file is parsed once: each
+    mutant walks a fresh copy of the parse tree (unpickling it is several times cheaper
+    than parsing, and the suite's sample asks for a few hundred mutants' lines)."""
+    blob = _TREES.get(src)
+    if blob is None:
+        blob = _TREES[src] = pickle.dumps(get_ast(src))
+    visitor = MutationVisitor(occurrence, get_operator(op_name)())
+    tree = visitor.walk(pickle.loads(blob))
+    return tree.get_code() if visitor.mutation_applied else None
+
+
 def mutant_lines(src: str, op_name: str, occurrence: int, line: int) -> tuple[str, str]:
     """The source line and what the mutant makes of it (stripped), for reports and for
     matching the equivalents list without line numbers (they move when code is edited)."""
-    mutated = mutate_code(src, get_operator(op_name)(), occurrence) or src
+    mutated = mutate_source(src, op_name, occurrence) or src
     old = src.splitlines()[line - 1].strip()
     new_lines = mutated.splitlines()
     new = new_lines[line - 1].strip() if line - 1 < len(new_lines) else ""
@@ -130,8 +147,11 @@ def main(argv: list[str] | None = None) -> int:
             for w in items:
                 m = w.mutations[0]
                 path = str(m.module_path)
-                src = sources.setdefault(path, (work / path).read_text())
-                if tuple(m.start_pos) in annotations.setdefault(path, annotation_lines(src)):
+                if path not in sources:  # each file read and walked once (not once per mutant)
+                    sources[path] = (work / path).read_text()
+                    annotations[path] = annotation_lines(sources[path])
+                src = sources[path]
+                if tuple(m.start_pos) in annotations[path]:
                     in_annotation.add(w.job_id)
                 line = m.start_pos[0]
                 old = src.splitlines()[line - 1].strip()

@@ -10,6 +10,13 @@ run --config`` (``table_controller.app.service``) with a generated configuration
 (``table.toml`` in the data folder: ``virtual = true``), the bots beside the table; bots
 that cannot go on report the stuck-table alert (who the table waits for) to the TL.  ``--direct`` skips the
 hardware: the bots' actions go into the live loop by manual entry, much faster.
+
+``--fast`` plays the virtual table in simulated time (issue 15, hardware/README.md
+"Simulated time"): the firmware is a task of the loop, the line is in memory, and the
+table's one clock jumps to the next timer whenever everything waits, so the bots play a
+whole table as fast as the CPU allows, the dashboard served (and streaming) all along.
+When the bots are done the clock follows the wall clock again and the dashboard stays up
+until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -53,6 +60,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--manual-chicago",
         action="store_true",
         help="with --direct: the bots leave the Chicago question to the Revisor's tablet",
+    )
+    p.add_argument(
+        "--fast",
+        action="store_true",
+        help="the virtual table in simulated time: the bots play the whole table as fast as the "
+        "computer goes, then the dashboard stays up at an ordinary pace",
     )
     p.add_argument("--name", default="Demobord", help="the table's name on every view (default: Demobord)")
     from dashboard.serve_cli import add_branding_arguments, add_event_arguments, add_web_arguments
@@ -114,6 +127,9 @@ def main(args: argparse.Namespace) -> int:
     if args.manual_chicago and not args.direct:
         print("chicago-table demo: --manual-chicago needs --direct", file=sys.stderr)
         return 2
+    if args.fast and args.direct:
+        print("chicago-table demo: --fast runs the virtual table in simulated time; --direct has none", file=sys.stderr)
+        return 2
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
     if not args.direct and (data / "table.sqlite").exists():
         print(
@@ -126,7 +142,12 @@ def main(args: argparse.Namespace) -> int:
     try:
         args.peer = peer_bases(args.peer)
         args.settings = web_settings(args, args.peer)
-        asyncio.run(_run(args, data))
+        if args.fast:
+            from hardware.virtual.simtime import run_simulated
+
+            run_simulated(_run(args, data))
+        else:
+            asyncio.run(_run(args, data))
     except DashboardError as exc:
         print(f"chicago-table demo: {exc}", file=sys.stderr)
         return 2
@@ -146,13 +167,24 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
     from table_controller.sim.virtual import noise_model
 
     cfg = demo_config(args, data)
+    fast = getattr(args, "fast", False)
+    clock = None
+    if fast:  # one clock for the whole table: the loop's, simulated (run_simulated)
+        from hardware.virtual.simtime import LoopClock
+
+        clock = LoopClock()
     # the firmware's own logic at a quicker pace (as the live loop's own bot tests run it)
     with VirtualTable(
-        noise=noise_model("rough"), seed=args.seed or 0, config=Config(confirm_reads=2, gone_ms=60, scan_ms=2)
+        noise=noise_model("rough"),
+        seed=args.seed or 0,
+        config=Config(confirm_reads=2, gone_ms=60, scan_ms=2),
+        simulated=fast,
+        clock=clock,
     ) as table:
+        pace = f"{args.pace:g} s apart" + (" in simulated time, as fast as the computer goes" if fast else "")
         print(
             f"{args.name} (data in {data}, configuration {data / 'table.toml'}): bots play on the virtual "
-            f"table on {table.port}, sensed by the live loop, {args.pace:g} s apart.  Ctrl-C stops the demo."
+            f"table on {table.port}, sensed by the live loop, {pace}.  Ctrl-C stops the demo."
         )
         await serve_table(
             cfg,
@@ -161,6 +193,7 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
             virtual_table=table,
             default_delay=10.0,
             web=args,
+            clock=clock,
         )
 
 
@@ -214,7 +247,17 @@ async def _virtual_bots(running, args: argparse.Namespace) -> None:
         alert = await running.watch.report("botarna har stannat", "the bots stopped")
         print(f"The bots stopped: {exc}" + (f"\nALERT: {alert.text}" if alert else ""), flush=True)
         return
+    finally:
+        _back_to_the_wall_clock()
     print("The table is over.", flush=True)
+
+
+def _back_to_the_wall_clock() -> None:
+    """On a simulated loop (``--fast``) the bots are done: the dashboard stays up at an
+    ordinary pace (its timers on the wall clock, no more jumps), not racing on for ever."""
+    follow = getattr(asyncio.get_running_loop(), "follow_wall_clock", None)
+    if follow is not None:
+        follow()
 
 
 async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> None:

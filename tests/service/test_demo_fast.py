@@ -1,0 +1,82 @@
+"""``chicago-table demo --fast`` (issue 15): the bots play a whole table on the virtual
+table in simulated time, the dashboard served and streaming all along; when the table is
+over the dashboard stays up at an ordinary pace until Ctrl-C, and the table's log is a
+finished table that passes ``log check``.
+
+The demo is the real command in its own process; the test waits on what it says and
+sends (conditions), never on a clock."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+from dashboard.tablelog import read_actions
+from table_controller.rules.replay import replay_lines
+from tests.dashboard.harness import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-m", "table_controller.app.cli"]
+
+
+def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_served(tmp_path):
+    data, port = tmp_path / "demo", free_port()
+    proc = subprocess.Popen(
+        [*CLI, "demo", "--fast", "--seed", "3", "--pace", "0.02", "--port", str(port), "--data", str(data)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    out: list[str] = []
+    try:
+        for line in proc.stdout:  # the views are printed once the dashboard listens
+            out.append(line)
+            if line.strip().startswith("protocol"):
+                break
+        assert "in simulated time" in out[0], "".join(out)
+        tokens = json.loads((data / "tokens.json").read_text())
+        base = f"127.0.0.1:{port}"
+        while True:  # the views are printed just before the server listens: wait for it
+            assert proc.poll() is None, "".join(out)
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=5).close()
+                break
+            except OSError:
+                time.sleep(0.05)  # polling a condition (the port), not waiting for time
+        # the public view's stream while the bots play: it follows the table to its end
+        phases = []
+        with connect(f"ws://{base}/ws?token={tokens['public']}", open_timeout=60, max_size=None) as ws:
+            while not phases or phases[-1] != "table_over":
+                phases.append(json.loads(ws.recv(timeout=300))["state"]["phase"])
+        assert len(phases) > 20 and {"tricks", "game_over"} <= set(phases)
+        for line in proc.stdout:
+            out.append(line)
+            if line.startswith(("The table is over.", "The bots stopped")):
+                break
+        assert out[-1].startswith("The table is over."), "".join(out)
+        # the table is over and the dashboard still serves, now on the wall clock
+        r = httpx.get(f"http://{base}/api/history", params={"token": tokens["tl"]}, timeout=60)
+        assert r.status_code == 200 and r.json()["seq"] > 0
+        with connect(f"ws://{base}/ws?token={tokens['public']}", open_timeout=60) as ws:
+            assert json.loads(ws.recv(timeout=60))["state"]["phase"] == "table_over"
+    finally:
+        proc.send_signal(signal.SIGINT)  # Ctrl-C
+        rest, _ = proc.communicate(timeout=120)
+        out.append(rest)
+    assert proc.returncode == 0, "".join(out)
+
+    check = subprocess.run([*CLI, "log", "check", str(data / "table.sqlite")], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    _, doc = replay_lines(json.dumps(a) for a in read_actions(data / "table.sqlite"))
+    assert doc["table"]["finished"] and doc["rejected"] == []
