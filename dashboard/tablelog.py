@@ -45,6 +45,9 @@ class TableLog:
     def audit(self, who: str, what: str, **details: Any) -> Record:
         return self._write(lambda: self.recorder.audit(who, what, **details))
 
+    def alert(self, text: str, source: str, **details: Any) -> Record:
+        return self._write(lambda: self.recorder.alert(text, source, **details))
+
     def last_record(self) -> Record | None:
         return self.recorder.last_records[-1] if self.recorder.last_records else None
 
