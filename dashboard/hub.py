@@ -1,6 +1,6 @@
 """One table's live state and its audiences: post actions, fan out filtered views.
 
-    >>> hub = TableHub(live, TableLog(path), BroadcastDelay(...))          # doctest: +SKIP
+    >>> hub = TableHub(live, BroadcastDelay(...))                           # doctest: +SKIP
     >>> await hub.post({"do": "discard", "player": "Bo", "cards": []}, by="revisor")  # doctest: +SKIP
 
 No game logic lives here: actions go to the live table loop (issue 5: sensing, rules,
@@ -25,7 +25,7 @@ from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.errors import ActionError
 from table_controller.sensing.alerts import Alert
-from table_controller.store import StoreError
+from table_controller.store import StoreError, TableRecorder
 from table_controller.views import (
     RoleView,
     TableView,
@@ -41,7 +41,6 @@ from . import entry
 from .delay import BroadcastDelay
 from .errors import DashboardError, EntryRejected, NotJudged, Refused, Unavailable
 from .i18n import N_, tr, tr_reason
-from .tablelog import TableLog
 
 QUEUE_SIZE = 4
 NOT_JUDGED = N_(
@@ -100,14 +99,13 @@ class TableHub:
     def __init__(
         self,
         live: LiveTable,
-        log: TableLog,
         delay: BroadcastDelay,
         name: str = "Table 1",
         clock: Callable[[], float] = time.time,
     ):
         self.name = name
         self.live = live
-        self.log = log  # the same recorder as the live table's: one writer, one file
+        self.log: TableRecorder = live.log  # the live table's single writer: one writer, one file
         self.delay = delay
         self.clock = clock
         self.clients: set[Client] = set()
@@ -291,8 +289,8 @@ class TableHub:
         try:
             await self.live.submit(action, by)  # durable before anyone is shown it
         except IllegalAction as exc:
-            last = self.log.last_record()
-            self._add(rejected_alert(last.seq if last else 0, self.seq, by, do, exc.reason, entry.names_cards(do)))
+            last = self.log.last_records[-1].seq if self.log.last_records else 0
+            self._add(rejected_alert(last, self.seq, by, do, exc.reason, entry.names_cards(do)))
             raise (
                 EntryRejected(entry.REJECTED)
                 if blind
@@ -325,7 +323,7 @@ class TableHub:
         try:
             rec = self.log.alert(text, by, kind="engine_failed", action=obj, error=type(exc).__name__)
             alert_id = rec.seq
-        except (StoreError, DashboardError):
+        except StoreError:
             alert_id = next(self._unlogged)
         self._add(table_alert(alert_id, "engine_failed", text, self.seq, text_sv=tr(NOT_JUDGED, "sv"), source=by))
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .delay import BroadcastDelay
+from .errors import DashboardError
 from .hub import TableHub, start_frame
-from .tablelog import TableLog
 from .tokens import ROLES, RoleTokens
 
 VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
@@ -49,7 +49,8 @@ def open_table(
     a camera-only table, whose hidden hands are declared by hand (``dashboard.entry``).
     ``clock``: wall time, only to stamp messages; the broadcast delay runs on ``monotonic``."""
     from table_controller.deck import virtual_deck
-    from table_controller.live import LiveTable, RecorderLog
+    from table_controller.live import LiveTable
+    from table_controller.store import StoreError, TableRecorder
 
     data = Path(data)
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -58,13 +59,13 @@ def open_table(
     tokens = RoleTokens.load_or_create(tokens_path)
     for name_ in ("table.sqlite", "broadcast.sqlite"):
         _private(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
-    log = TableLog(data / "table.sqlite")
-    live = LiveTable(
-        RecorderLog(log.recorder), deck if deck is not None else virtual_deck(), sensors=sensors, leds=leds, rfid=rfid
-    )
+    try:
+        log, _ = TableRecorder.resume(data / "table.sqlite")  # the live table's clocks read it again
+    except StoreError as exc:
+        raise DashboardError(f"{data / 'table.sqlite'}: cannot open the table log: {exc}") from exc
+    live = LiveTable(log, deck if deck is not None else virtual_deck(), sensors=sensors, leds=leds, rfid=rfid)
     hub = TableHub(
         live,
-        log,
         BroadcastDelay(
             data / "broadcast.sqlite", start_frame(name), delay=delay, default_delay=default_delay, clock=monotonic
         ),

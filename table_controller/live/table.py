@@ -1,6 +1,6 @@
 """The live table loop (asyncio): sensors -> sensing -> rules -> log -> views.
 
-    log = MemoryLog()                         # or RecorderLog.open("table7.sqlite")[0]
+    log = TableRecorder.in_memory()           # or TableRecorder.resume("table7.sqlite")[0]
     live = LiveTable(log, deck, sensors=client, leds=client.set_led)
     updates = live.subscribe()                # asyncio.Queue of (seq, view model)
     task = asyncio.create_task(live.run())
@@ -40,9 +40,9 @@ from ..clocks import Clock, ShotClocks, waiting_clocks
 from ..deck import Deck
 from ..sensing import Alert, CardAt, Correction, Dismiss, Sensing, SensingError, UidIs, parse_correction
 from ..sensing.alerts import Finding
+from ..store import TableRecorder
 from ..views import TableView, build_view
 from .facts import facts_from_engine
-from .log import TableLog
 
 # "sensor" records of the live loop's own beside the bridge's events (see .replay)
 SENSING_START = "sensing_start"  # a sensing machine starts: its deck, mode and options
@@ -61,7 +61,7 @@ def console_button(name: str) -> bool:
 class LiveTable:
     def __init__(
         self,
-        log: TableLog,
+        log: TableRecorder,
         deck: Deck,
         *,
         sensors: Any = None,

@@ -15,10 +15,10 @@ import contextlib
 from collections.abc import Callable
 
 from table_controller.deck import virtual_deck
-from table_controller.live.log import MemoryLog, TableLog
 from table_controller.live.table import LiveTable
 from table_controller.sim.bots import RandomBot
 from table_controller.sim.driver import TableDriver, VirtualHands
+from table_controller.store import TableRecorder
 
 
 def mild_noise():
@@ -51,7 +51,7 @@ async def _dealer_resumes(live: LiveTable, table, within_s: float = 5.0) -> None
 
 async def bots_on_virtual_table(
     seed: int = 0,
-    log: TableLog | None = None,
+    log: TableRecorder | None = None,
     noise: str = "default",
     players=("Anna", "Bo", "Cilla", "Dan"),
     ruleset: str = "sm2025",
@@ -79,7 +79,7 @@ async def bots_on_virtual_table(
     from hardware.virtual.deck import INLAYS
     from hardware.virtual.simtime import LoopClock
 
-    log = log or MemoryLog()
+    log = log or TableRecorder.in_memory()
     from hardware.firmware.controller import Config
 
     # The firmware's own logic at a quicker pace (a card counts as gone after 60 ms unseen)

@@ -17,10 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from dashboard.tablelog import read_actions
 from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine
-from table_controller.store import SQLiteStore
+from table_controller.store import SQLiteStore, read_actions
 from table_controller.views import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]

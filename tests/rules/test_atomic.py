@@ -184,11 +184,11 @@ class FailingStore(SQLiteStore):
 
     fail_next = False
 
-    def append(self, records):
+    def append_batches(self, batches):
         if self.fail_next:
             self.fail_next = False
             raise OSError(28, "No space left on device")
-        return super().append(records)
+        return super().append_batches(batches)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
