@@ -32,8 +32,8 @@ from collections.abc import Callable
 from typing import Any
 
 from table_controller.rules.actions import Action, Discard, Timeout
-from table_controller.rules.engine import IllegalAction
 from table_controller.rules.events import Event
+from table_controller.rules.judge import Verdict
 from table_controller.sensor_events import ButtonPressed, SensorEvent
 
 from ..clocks import Clock, ShotClocks, waiting_clocks
@@ -340,9 +340,7 @@ class LiveTable:
             cards = self.sensing.own_cards(action.player)
             if cards:  # D12: the player exchanges what lies placed
                 action = Discard(action.player, tuple(sorted(cards)))
-        try:
-            self._apply(action, "clock")
-        except IllegalAction:
+        if not self._judge(action, "clock").accepted:
             return
         if isinstance(action, Timeout) and action.clock == "play":
             self.log.note(
@@ -357,25 +355,30 @@ class LiveTable:
         self._drain()
 
     def _apply(self, action: Action, source: str) -> list[Event]:
+        """Judged and stored; ``IllegalAction`` (stored as rejected) when the rules refuse it."""
+        verdict = self._judge(action, source)
+        if verdict.error is not None:
+            raise verdict.error
+        return verdict.events
+
+    def _judge(self, action: Action, source: str) -> Verdict:
         self._note_time()
-        try:
-            events = self.log.apply(action, source)
-        except IllegalAction as exc:
-            self.rejected.append((source, action, exc.reason))
-            raise
+        verdict = self.log.submit(action, source)  # the single writer: judged, then stored
+        if verdict.reason is not None:
+            self.rejected.append((source, action, verdict.reason))
+            return verdict
         self.accepted.append((source, action))
         self._after_change()
-        return events
+        return verdict
 
     def _drain(self, limit: int = 64) -> None:
         for _ in range(limit):
             a = self.sensing.propose()
             if a is None:
                 break
-            try:
-                self._apply(a, "sensing")
-            except IllegalAction as exc:
-                self.sensing.refused(a, exc.reason)
+            verdict = self._judge(a, "sensing")
+            if verdict.reason is not None:
+                self.sensing.refused(a, verdict.reason)
         self._log_alerts()
 
     def _after_change(self) -> None:
