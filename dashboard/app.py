@@ -27,10 +27,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from table_controller.store import StoreError
+
 from .deps import DENIED, Denied, RateLimited, WebSettings
 from .error_pages import error_page, wants_html
-from .errors import DashboardError
-from .hub import TableHub
+from .errors import DashboardError, Unavailable
+from .hub import LOG_FAILED, TableHub
 from .i18n import N_, lang_of, tr, tr_error
 from .limits import BodyLimit, TokenBuckets
 from .routes import pages, posts, scoresheet, stream, tl
@@ -113,6 +115,16 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(DashboardError)
     async def refused(request: Request, exc: DashboardError):
         return JSONResponse({"ok": False, "error": tr_error(exc, _lang(request))}, status_code=422)
+
+    @app.exception_handler(Unavailable)
+    async def unavailable(request: Request, exc: Unavailable):
+        return JSONResponse({"ok": False, "error": tr_error(exc, _lang(request))}, status_code=503)
+
+    @app.exception_handler(StoreError)
+    async def log_failed(request: Request, exc: StoreError):
+        # a write to the table's log failed outside an action (an audit record, a pause):
+        # what was asked was not done; the store's message names a file, never a card
+        return JSONResponse({"ok": False, "error": tr(LOG_FAILED, _lang(request))}, status_code=503)
 
     @app.exception_handler(RateLimited)
     async def too_many(request: Request, exc: RateLimited):

@@ -19,6 +19,17 @@ class EntryRejected(DashboardError):
     its text is shown as it is, never built from the engine's reason."""
 
 
+class NotJudged(DashboardError):
+    """The engine failed on an action (a bug, not a rule): the action was rolled back and
+    the TL alerted.  One fixed text whatever the action named: nothing of the failure
+    (its message may name a hidden card) reaches the answer."""
+
+
+class Unavailable(DashboardError):
+    """The table's log cannot be written now (a full disk, a file gone): nothing was
+    changed; answered 503."""
+
+
 class Refused(PermissionError):
     """A role that may not do this (answered 403); a catalogue id with params, like
     ``DashboardError``."""

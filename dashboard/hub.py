@@ -1,6 +1,6 @@
 """One table's live state and its audiences: post actions, fan out filtered views.
 
-    >>> hub = TableHub(live, TableLog(path), BroadcastDelay(...))          # doctest: +SKIP
+    >>> hub = TableHub(live, BroadcastDelay(...))                           # doctest: +SKIP
     >>> await hub.post({"do": "discard", "player": "Bo", "cards": []}, by="revisor")  # doctest: +SKIP
 
 No game logic lives here: actions go to the live table loop (issue 5: sensing, rules,
@@ -13,6 +13,7 @@ skips to the latest state and never stalls the rest.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import random
@@ -27,6 +28,7 @@ from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.errors import ActionError
 from table_controller.sensing.alerts import Alert
+from table_controller.store import StoreError, TableRecorder
 from table_controller.views import (
     RoleView,
     TableView,
@@ -40,12 +42,18 @@ from table_controller.views import (
 
 from . import entry
 from .delay import BroadcastDelay
-from .errors import DashboardError, EntryRejected, Refused
+from .errors import DashboardError, EntryRejected, NotJudged, Refused, Unavailable
 from .i18n import N_, tr, tr_reason
-from .tablelog import TableLog
 
 QUEUE_SIZE = 4
 ANALYSIS_SAMPLES = 2000  # odds samples for the broadcast's analysis (to the next scoring moment)
+NOT_JUDGED = N_(
+    "The table could not judge this action; nothing was changed. The TL has been alerted."
+)  # one text for every action: an engine failure's message may name a hidden card
+LOG_FAILED = N_(
+    "The table's log cannot be written (a full disk or a missing file?); nothing was changed. "
+    "Tell the TL; try again once the log can be written."
+)
 TL_ONLY = {"penalty", "adjust"}
 WRITERS = {"tl", "revisor"}
 
@@ -95,20 +103,20 @@ class TableHub:
     def __init__(
         self,
         live: LiveTable,
-        log: TableLog,
         delay: BroadcastDelay,
         name: str = "Bord 1",
         clock: Callable[[], float] = time.time,
     ):
         self.name = name
         self.live = live
-        self.log = log  # the same recorder as the live table's: one writer, one file
+        self.log: TableRecorder = live.log  # the live table's single writer: one writer, one file
         self.delay = delay
         self.clock = clock
         self.clients: set[Client] = set()
         self.revealed: set[str] = set()
         self._revealed_deal: tuple[int, int] | None = None
         self.alerts: list[Alert] = self._stored_alerts()  # the table's own (sensing's are in the view)
+        self._unlogged = itertools.count(-1, -1)  # ids of alerts the log could not take (no seq)
         self._signed: dict[str, list[str]] | None = None
         self.view: TableView = live.view()  # the live table's newest view model (privileged)
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
@@ -343,19 +351,43 @@ class TableHub:
         try:
             await self.live.submit(action, by)  # durable before anyone is shown it
         except IllegalAction as exc:
-            last = self.log.last_record()
-            self._add(rejected_alert(last.seq if last else 0, self.seq, by, do, exc.reason, entry.names_cards(do)))
+            last = self.log.last_records[-1].seq if self.log.last_records else 0
+            self._add(rejected_alert(last, self.seq, by, do, exc.reason, entry.names_cards(do)))
             raise (
                 EntryRejected(entry.REJECTED)
                 if blind
                 else DashboardError(N_("Rejected: {reason}"), reason=without_cards(exc.reason))
             ) from exc
+        except StoreError as exc:  # the recorder put the engine back: the table never runs ahead of its log
+            self._add(
+                table_alert(
+                    next(self._unlogged), "log_failed", tr(LOG_FAILED, "en"), self.seq, text_sv=tr(LOG_FAILED, "sv")
+                )
+            )
+            raise Unavailable(LOG_FAILED) from exc
+        except Exception as exc:
+            if len(self.engine.events) != events_before:
+                raise  # judged and stored; what failed came after (the app answers a plain 500)
+            self._engine_failed(obj, by, exc)
+            raise NotJudged(NOT_JUDGED) from None
         answer: dict[str, Any] = {"ok": True, "seq": self.seq}
         if do in TL_ONLY:
             answer.update(self._audit_decision(obj, by, self.engine.events[events_before:]))
         self._settle_typos(by)
         self._pump_now()
         return answer
+
+    def _engine_failed(self, obj: Any, by: str, exc: Exception) -> None:
+        """A bug, not a rule: the engine rolled the action back (all or nothing).  The TL is
+        alerted, and the log keeps the action and the failure's type (its message stays
+        out of every text: it may name a hidden card)."""
+        text = tr(NOT_JUDGED, "en")
+        try:
+            rec = self.log.alert(text, by, kind="engine_failed", action=obj, error=type(exc).__name__)
+            alert_id = rec.seq
+        except StoreError:
+            alert_id = next(self._unlogged)
+        self._add(table_alert(alert_id, "engine_failed", text, self.seq, text_sv=tr(NOT_JUDGED, "sv"), source=by))
 
     def _audit_decision(self, obj: dict[str, Any], by: str, events: list) -> dict[str, Any]:
         """A penalty or score correction goes into the audit trail with what it did; the

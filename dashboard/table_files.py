@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .delay import BroadcastDelay
+from .errors import DashboardError
 from .hub import TableHub, start_frame
-from .tablelog import TableLog
 from .tokens import ROLES, RoleTokens
 
 VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
@@ -52,7 +52,8 @@ def open_table(
     ``table_clock``: the live table's clock (sensing's timers, the shot clocks; a
     ``LoopClock`` on a table in simulated time); monotonic seconds by default."""
     from table_controller.deck import virtual_deck
-    from table_controller.live import LiveTable, RecorderLog
+    from table_controller.live import LiveTable
+    from table_controller.store import StoreError, TableRecorder
 
     data = Path(data)
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -61,18 +62,15 @@ def open_table(
     tokens = RoleTokens.load_or_create(tokens_path)
     for name_ in ("table.sqlite", "broadcast.sqlite"):
         _private(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
-    log = TableLog(data / "table.sqlite")
+    try:
+        log, _ = TableRecorder.resume(data / "table.sqlite")  # the live table's clocks read it again
+    except StoreError as exc:
+        raise DashboardError(f"{data / 'table.sqlite'}: cannot open the table log: {exc}") from exc
     live = LiveTable(
-        RecorderLog(log.recorder),
-        deck if deck is not None else virtual_deck(),
-        sensors=sensors,
-        leds=leds,
-        rfid=rfid,
-        clock=table_clock,
+        log, deck if deck is not None else virtual_deck(), sensors=sensors, leds=leds, rfid=rfid, clock=table_clock
     )
     hub = TableHub(
         live,
-        log,
         BroadcastDelay(
             data / "broadcast.sqlite", start_frame(name), delay=delay, default_delay=default_delay, clock=monotonic
         ),

@@ -89,7 +89,7 @@ async def hide(role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)):
 
 @router.post("/alerts/{alert_id}/resolve")
 async def resolve(
-    alert_id: Annotated[int, Path(ge=0, le=2**62)],
+    alert_id: Annotated[int, Path(ge=-(2**62), le=2**62)],  # below 0: alerts the log could not take
     role: str = Depends(role_in("tl", "revisor", what=N_("do this"))),
     hub: TableHub = Depends(get_hub),
 ):

@@ -152,16 +152,15 @@ def facts_from_records(records: Iterable[Any]) -> LogFacts:
 def facts_from_script(lines: Iterable[str]) -> LogFacts:
     """Run an action script (REPLAY.md) again and keep its notes; no times."""
     from table_controller.rules.actions import Action
-    from table_controller.rules.engine import Engine, IllegalAction
+    from table_controller.rules.engine import Engine
+    from table_controller.rules.judge import judge
     from table_controller.rules.replay import read_script
 
     engine, r = Engine(), _Reader()
     for _, item in read_script(lines):
         if not isinstance(item, Action):
             continue
-        try:
-            events = engine.apply(item)
-        except IllegalAction:
-            continue
-        r.step(item.to_dict(), events, None)
+        verdict = judge(engine, item)
+        if verdict.accepted:
+            r.step(item.to_dict(), verdict.events, None)
     return r.facts

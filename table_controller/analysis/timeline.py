@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from table_controller.rules.actions import Play
-from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.engine import Engine
+from table_controller.rules.judge import judge as judge_action
 from table_controller.rules.replay import Rejection, read_script
 
 from .odds import OddsError, exchange_odds
@@ -130,10 +131,9 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
             continue
         if isinstance(item, Play):
             judge(item)
-        try:
-            engine.apply(item)
-        except IllegalAction as exc:
-            rejected.append(Rejection(n, item.do, exc.reason).to_dict())
+        verdict = judge_action(engine, item)
+        if verdict.reason is not None:
+            rejected.append(Rejection(n, item.do, verdict.reason).to_dict())
             continue
         look()
     return {

@@ -230,10 +230,9 @@ def _lay_out_logged_table(table: Any, log_path: Path) -> int:
     (``sim.resume``), as a real table's cards stay where they lie while the Pi restarts."""
     import sqlite3
 
-    from dashboard.tablelog import read_actions
     from table_controller.rules.actions import parse_action
     from table_controller.sim.resume import rebuild_table
-    from table_controller.store import StoreError
+    from table_controller.store import StoreError, read_actions
 
     if not log_path.is_file() or log_path.stat().st_size == 0:
         return 0

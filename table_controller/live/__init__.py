@@ -1,6 +1,7 @@
 """The live table: sensors -> sensing -> rules -> log -> views, in one asyncio loop.
 
-See :class:`.table.LiveTable` for the API the dashboard and the commands use, and
+See :class:`.table.LiveTable` for the API the dashboard and the commands use (its log is
+the store's single writer, ``store.TableRecorder``: over SQLite, or in memory), and
 :mod:`.sensor_replay` for replaying a table's sensor log through sensing.  Bots and the
 virtual table's wiring are the simulation's (``table_controller.sim``).
 
@@ -9,8 +10,7 @@ events; never the dashboard, the hardware, the simulation or the app.  Sensors a
 are handed in by whoever builds the table (``app``, ``sim``, the dashboard's files).
 """
 
-from .log import MemoryLog, RecorderLog, TableLog
 from .sensor_replay import replay_sensors
 from .table import LiveTable
 
-__all__ = ["LiveTable", "MemoryLog", "RecorderLog", "TableLog", "replay_sensors"]
+__all__ = ["LiveTable", "replay_sensors"]

@@ -28,8 +28,9 @@ from table_controller.deck import Deck, virtual_deck
 from table_controller.live.facts import facts_from_engine
 from table_controller.live.table import SENSING_OPTIONS, SENSING_START, TICK, console_button
 from table_controller.rules.actions import Action, parse_action
-from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.engine import Engine
 from table_controller.rules.errors import ActionError
+from table_controller.rules.judge import judge
 from table_controller.rules.replay import replay_document
 from table_controller.sensing import CardAt, Dismiss, Sensing, SensingError, UidIs, parse_correction
 from table_controller.sensor_events import ButtonPressed
@@ -95,11 +96,10 @@ class SensorReplay:
             self.sensing.dismiss(c.alert)
 
     def _apply(self, action: Action, source: str) -> bool:
-        try:
-            self.engine.apply(action)
-        except IllegalAction as exc:
+        verdict = judge(self.engine, action)
+        if verdict.reason is not None:
             if source == "sensing":
-                self.sensing.refused(action, exc.reason)
+                self.sensing.refused(action, verdict.reason)
             return False
         self.accepted.append((source, action))
         self.sensing.sync(facts_from_engine(self.engine))

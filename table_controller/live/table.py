@@ -1,6 +1,6 @@
 """The live table loop (asyncio): sensors -> sensing -> rules -> log -> views.
 
-    log = MemoryLog()                         # or RecorderLog.open("table7.sqlite")[0]
+    log = TableRecorder.in_memory()           # or TableRecorder.resume("table7.sqlite")[0]
     live = LiveTable(log, deck, sensors=client, leds=client.set_led)
     updates = live.subscribe()                # asyncio.Queue of (seq, view model)
     task = asyncio.create_task(live.run())
@@ -32,17 +32,17 @@ from collections.abc import Callable
 from typing import Any
 
 from table_controller.rules.actions import Action, Discard, Timeout
-from table_controller.rules.engine import IllegalAction
 from table_controller.rules.events import Event
+from table_controller.rules.judge import Verdict
 from table_controller.sensor_events import ButtonPressed, SensorEvent
 
 from ..clocks import Clock, ShotClocks, waiting_clocks
 from ..deck import Deck
 from ..sensing import Alert, CardAt, Correction, Dismiss, Sensing, SensingError, UidIs, parse_correction
 from ..sensing.alerts import Finding
+from ..store import TableRecorder
 from ..views import TableView, build_view
 from .facts import facts_from_engine
-from .log import TableLog
 
 # "sensor" records of the live loop's own beside the bridge's events (see .replay)
 SENSING_START = "sensing_start"  # a sensing machine starts: its deck, mode and options
@@ -61,7 +61,7 @@ def console_button(name: str) -> bool:
 class LiveTable:
     def __init__(
         self,
-        log: TableLog,
+        log: TableRecorder,
         deck: Deck,
         *,
         sensors: Any = None,
@@ -340,9 +340,7 @@ class LiveTable:
             cards = self.sensing.own_cards(action.player)
             if cards:  # D12: the player exchanges what lies placed
                 action = Discard(action.player, tuple(sorted(cards)))
-        try:
-            self._apply(action, "clock")
-        except IllegalAction:
+        if not self._judge(action, "clock").accepted:
             return
         if isinstance(action, Timeout) and action.clock == "play":
             self.log.note(
@@ -357,25 +355,30 @@ class LiveTable:
         self._drain()
 
     def _apply(self, action: Action, source: str) -> list[Event]:
+        """Judged and stored; ``IllegalAction`` (stored as rejected) when the rules refuse it."""
+        verdict = self._judge(action, source)
+        if verdict.error is not None:
+            raise verdict.error
+        return verdict.events
+
+    def _judge(self, action: Action, source: str) -> Verdict:
         self._note_time()
-        try:
-            events = self.log.apply(action, source)
-        except IllegalAction as exc:
-            self.rejected.append((source, action, exc.reason))
-            raise
+        verdict = self.log.submit(action, source)  # the single writer: judged, then stored
+        if verdict.reason is not None:
+            self.rejected.append((source, action, verdict.reason))
+            return verdict
         self.accepted.append((source, action))
         self._after_change()
-        return events
+        return verdict
 
     def _drain(self, limit: int = 64) -> None:
         for _ in range(limit):
             a = self.sensing.propose()
             if a is None:
                 break
-            try:
-                self._apply(a, "sensing")
-            except IllegalAction as exc:
-                self.sensing.refused(a, exc.reason)
+            verdict = self._judge(a, "sensing")
+            if verdict.reason is not None:
+                self.sensing.refused(a, verdict.reason)
         self._log_alerts()
 
     def _after_change(self) -> None:

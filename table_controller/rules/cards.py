@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from table_controller.rules.errors import CardError
@@ -68,8 +68,17 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.code!r})"
 
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
+        """Pickled as its place in the deck, unpickled as that card of :data:`FULL_DECK`
+        (cards are immutable; the engine's rollback checkpoint holds many)."""
+        return _deck_card, (SUITS.index(self.suit) * 13 + self.rank - 2,)
+
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
+
+
+def _deck_card(index: int) -> Card:
+    return FULL_DECK[index]
 
 
 def parse_cards(codes: Iterable[str]) -> tuple[Card, ...]:

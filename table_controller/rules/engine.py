@@ -19,6 +19,7 @@ table and game actions and the exchanges here, and calls the plain functions of
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
@@ -65,6 +66,9 @@ class Engine:
         self.events: list[ev.Event] = []
         # the state and the event list, shared (never rebound): rollback restores in place
         self._t = ledger(self.state, self.events)
+        # rollback's checkpoint: (n, the pickled fold of the first n events), made by a
+        # rollback from a fold of its own, never from the live state
+        self._kept: tuple[int, bytes] | None = None
 
     # --- the public face -------------------------------------------------------------
 
@@ -94,18 +98,24 @@ class Engine:
     def rollback(self, length: int) -> None:
         """Put the table back as it was when the log held ``length`` events.
 
-        The fold is the only way state changes, so refolding the kept events rebuilds it
+        The fold is the only way state changes, so folding the kept events rebuilds it
         exactly.  Fields are copied into the same ``TableState`` object, so whoever holds
-        ``engine.state`` sees the restored table.  Costs one refold, only on failure."""
+        ``engine.state`` sees the restored table.  Costs nothing unless an action fails;
+        then the fold starts from the last rollback's checkpoint (a pickled fold of the
+        events up to there, still a prefix of the log: events are only ever appended or
+        cut back here) instead of the empty table, so failures in a row cost the events
+        since the last one, not the whole table."""
         if len(self.events) <= length and self.state.seq == length:
             return  # nothing was emitted or folded
-        kept = self.events[:length]
-        fresh = TableState()
-        for e in kept:
+        del self.events[length:]
+        kept = self._kept if self._kept is not None and self._kept[0] <= length else None
+        fresh = pickle.loads(kept[1]) if kept is not None else TableState()
+        for e in self.events[kept[0] if kept is not None else 0 :]:
             evolve(fresh, e)
+        if kept is None or kept[0] != length:
+            self._kept = (length, pickle.dumps(fresh, pickle.HIGHEST_PROTOCOL))
         for f in fields(TableState):
             setattr(self.state, f.name, getattr(fresh, f.name))
-        del self.events[length:]
 
     # --- questions (they change nothing) -----------------------------------------------
 

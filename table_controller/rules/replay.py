@@ -14,7 +14,8 @@ from typing import Any
 
 from table_controller.rules.actions import Action, load_line, parse_action
 from table_controller.rules.engine import Engine
-from table_controller.rules.errors import ActionError, IllegalAction
+from table_controller.rules.errors import ActionError
+from table_controller.rules.judge import judge
 from table_controller.rules.state import GameState
 
 
@@ -55,10 +56,9 @@ def replay_lines(lines: Iterable[str], strict: bool = False) -> tuple[Engine, di
         if isinstance(item, Rejection):
             rejected.append(item)
         else:
-            try:
-                engine.apply(item)
-            except IllegalAction as exc:
-                rejected.append(Rejection(n, item.do, exc.reason))
+            verdict = judge(engine, item)
+            if verdict.reason is not None:
+                rejected.append(Rejection(n, item.do, verdict.reason))
         if strict and rejected:
             break
     return engine, replay_document(engine, rejected)

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable
 from table_controller.live.facts import PADS
 from table_controller.live.table import LiveTable
 from table_controller.rules.actions import Action, Discard
-from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.engine import Engine
+from table_controller.rules.judge import judge
 from table_controller.sim.translate import Translator, make_move
 
 
@@ -164,9 +165,7 @@ class TableDriver:
             and action.player in d.order
             and self.shadow.at_draw_stop(action.player)
         )
-        try:
-            self.shadow.apply(action)
-        except IllegalAction:
+        if not judge(self.shadow, action).accepted:
             return  # a line the rules refuse changes nothing at the table either
         if silent:  # a player at draw stop "placing nothing" does nothing a table can see
             self.unseen.append(action)

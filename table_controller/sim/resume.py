@@ -16,14 +16,12 @@ from collections.abc import Iterable
 from table_controller.rules.actions import Action, Discard, parse_action
 from table_controller.rules.engine import Engine
 from table_controller.sim.translate import Translator, make_move
+from table_controller.store import TableRecorder
 
 
-def logged_actions(log) -> list[Action]:
-    """The accepted actions in the log's order (a RecorderLog or a MemoryLog)."""
-    recorder = getattr(log, "recorder", None)
-    if recorder is not None:
-        return [parse_action(r.data) for r in recorder.store.read(kinds=["action"])]
-    return [parse_action(data) for _, kind, data, _ in getattr(log, "records", ()) if kind == "action"]
+def logged_actions(log: TableRecorder) -> list[Action]:
+    """The accepted actions in the log's order."""
+    return [parse_action(r.data) for r in log.records("action")]
 
 
 def silent_discard(engine: Engine, action: Action) -> bool:

@@ -15,10 +15,10 @@ import contextlib
 from collections.abc import Callable
 
 from table_controller.deck import virtual_deck
-from table_controller.live.log import MemoryLog, TableLog
 from table_controller.live.table import LiveTable
 from table_controller.sim.bots import RandomBot
 from table_controller.sim.driver import TableDriver, VirtualHands
+from table_controller.store import TableRecorder
 
 
 def mild_noise():
@@ -54,23 +54,20 @@ async def _dealer_resumes(live: LiveTable, table, within_s: float = 5.0) -> None
 FAST_EPOCH = 1_767_225_600.0
 
 
-def stamp_on_simulated_time(log: TableLog) -> None:
+def stamp_on_simulated_time(log: TableRecorder) -> None:
     """A durable ``log`` of a table in simulated time: its records' times from the loop's
     clock, from ``FAST_EPOCH`` (a new log) or a second after its newest record (a resumed
-    one, whose times then still only grow).  A memory log has no times."""
-    stamp = getattr(log, "stamp_with", None)
-    if stamp is None:
-        return
-    last = log.last_time()  # type: ignore[attr-defined]
+    one, whose times then still only grow)."""
+    last = log.last_time()
     start = FAST_EPOCH if last is None else last + 1.0
     loop = asyncio.get_running_loop()
     t0 = loop.time()
-    stamp(lambda: start + (loop.time() - t0))
+    log.stamp_with(lambda: start + (loop.time() - t0))
 
 
 async def bots_on_virtual_table(
     seed: int = 0,
-    log: TableLog | None = None,
+    log: TableRecorder | None = None,
     noise: str = "default",
     players=("Anna", "Bo", "Cilla", "Dan"),
     ruleset: str = "sm2025",
@@ -101,7 +98,7 @@ async def bots_on_virtual_table(
     from hardware.virtual.deck import INLAYS
     from hardware.virtual.simtime import LoopClock
 
-    log = log or MemoryLog()
+    log = log or TableRecorder.in_memory()
     if fast:
         stamp_on_simulated_time(log)
     from hardware.firmware.controller import Config

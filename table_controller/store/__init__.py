@@ -29,7 +29,8 @@ from .errors import (
     StoreReadOnly,
     StoreWriteError,
 )
-from .rebuild import resume
+from .memory import MemoryStore
+from .rebuild import read_actions, resume
 from .recorder import TableRecorder
 from .records import KINDS, NewRecord, Record
 from .snapshots import ClockSnapshot
@@ -41,6 +42,7 @@ __all__ = [
     "ClockSnapshotError",
     "EventStore",
     "ExportError",
+    "MemoryStore",
     "NewRecord",
     "NotATableLog",
     "Record",
@@ -55,5 +57,6 @@ __all__ = [
     "StoreReadOnly",
     "StoreWriteError",
     "TableRecorder",
+    "read_actions",
     "resume",
 ]

@@ -1,16 +1,19 @@
-"""What every event-store backend offers; the contract tests (tests/store/contract.py)
-hold any backend to it: this SQLite file per table, or a tournament hub's copy."""
+"""What every event-store backend offers (a ``Protocol``); the contract tests
+(tests/store/contract.py) hold every backend to it: the SQLite file per table
+(:class:`~.sqlite.SQLiteStore`) and the in-memory log of tests and throwaway tables
+(:class:`~.memory.MemoryStore`).  A backend that subclasses it gets ``append_one``,
+``append_batches`` and the context manager."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from .records import NewRecord, Record
 
 
-class EventStore(ABC):
+class EventStore(Protocol):
     @abstractmethod
     def append(self, records: Sequence[NewRecord]) -> list[Record]:
         """Store the records in ONE transaction (all or none); returns them with their

@@ -15,9 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from table_controller.rules.actions import parse_action
-from table_controller.rules.engine import Engine, IllegalAction
-from table_controller.rules.errors import ActionError
+from table_controller.rules.engine import Engine
+from table_controller.rules.judge import judge
 
 from .errors import StoreError
 from .rebuild import fold, last_clock
@@ -129,10 +128,11 @@ def replay_actions(records: Sequence[Record]) -> tuple[Engine, list[str]]:
     for r in records:
         if r.kind != "action":
             continue
-        try:
-            engine.apply(parse_action(r.data))
-        except (ActionError, IllegalAction) as exc:
-            problems.append(f"record {r.seq}: the stored action {r.data.get('do')!r} is refused on replay: {exc}")
+        verdict = judge(engine, r.data)
+        if not verdict.accepted:
+            problems.append(
+                f"record {r.seq}: the stored action {r.data.get('do')!r} is refused on replay: {verdict.reason}"
+            )
     return engine, problems[:20]
 
 

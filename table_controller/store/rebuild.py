@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from table_controller.rules.engine import Engine
 from table_controller.rules.events import EventError, event_from_dict
@@ -70,6 +71,13 @@ def load(store: EventStore) -> tuple[Engine, ClockSnapshot | None]:
 def rebuild(store: EventStore) -> Engine:
     """The engine as the log leaves it (every record read and checked)."""
     return load(store)[0]
+
+
+def read_actions(path: str | os.PathLike) -> list[dict[str, Any]]:
+    """The accepted actions of a table's file, as REPLAY.md lines (opened read-only and
+    unchecked: a view of a log that may be being written)."""
+    with SQLiteStore.open(path, readonly=True, check=False) as store:
+        return [dict(r.data) for r in store.read(kinds=["action"])]
 
 
 def resume(path: str | os.PathLike) -> tuple[Engine, ClockSnapshot | None]:

@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from table_controller.rules.actions import parse_action
-from table_controller.rules.engine import Engine, IllegalAction
-from table_controller.rules.errors import ActionError
+from table_controller.rules.engine import Engine
+from table_controller.rules.judge import judge
 
 from .check import describe
 from .errors import NotATableLog, StoreError
@@ -207,11 +206,11 @@ def _sound_prefix(rows: dict[int, tuple], last: int) -> tuple[int, str]:
         if txn == seq:
             txn_first, txn_len = seq, 1
             if kind == "action":
-                try:
-                    txn_len += len(engine.apply(parse_action(data)))
-                except (ActionError, IllegalAction) as exc:
-                    reason = f"record {seq}: the action is refused on replay ({exc})"
+                verdict = judge(engine, data)
+                if not verdict.accepted:
+                    reason = f"record {seq}: the action is refused on replay ({verdict.reason})"
                     break
+                txn_len += len(verdict.events)
         prev, good = dig, seq
     else:
         reason = "the end of the log: nothing was lost"

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from table_controller.rules.actions import load_line, parse_action
-from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.engine import Engine
 from table_controller.rules.errors import ActionError
+from table_controller.rules.judge import judge
 
 from .errors import ExportError, StoreError
 from .records import KINDS, NewRecord, Record
@@ -150,10 +151,10 @@ def _check_events(items: list[dict[str, Any]]) -> None:
             if any(i["kind"] == "event" for i in group):
                 raise ExportError(f"line {group[0]['line']}: an event exported without its action")
             continue
-        try:
-            caused = [e.to_dict() for e in engine.apply(parse_action(group[0]["data"]))]
-        except IllegalAction as exc:
-            raise ExportError(f"line {group[0]['line']}: the action is refused: {exc.reason}") from None
+        verdict = judge(engine, group[0]["data"])
+        if not verdict.accepted:
+            raise ExportError(f"line {group[0]['line']}: the action is refused: {verdict.reason}")
+        caused = [e.to_dict() for e in verdict.events]
         stored = [i["data"] for i in group[1:] if i["kind"] == "event"]
         if json.loads(json.dumps(caused)) != stored:
             raise ExportError(f"line {group[0]['line']}: the exported events differ from those the action causes")
@@ -168,17 +169,22 @@ def _derive_events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if it["kind"] != "action":  # a rejected line (see parse_export), a note, an alert
             out.append({**it, "seq": seq, "txn": seq})
             continue
-        try:
-            events = engine.apply(parse_action(it["data"]))
-        except IllegalAction as exc:
+        verdict = judge(engine, it["data"])
+        if not verdict.accepted:
             out.append(
-                {**it, "seq": seq, "txn": seq, "kind": "rejected", "data": {"action": it["data"], "reason": exc.reason}}
+                {
+                    **it,
+                    "seq": seq,
+                    "txn": seq,
+                    "kind": "rejected",
+                    "data": {"action": it["data"], "reason": verdict.reason},
+                }
             )
             continue
         out.append({**it, "seq": seq, "txn": seq})
         out += [
             {**it, "seq": seq + k, "txn": seq, "kind": "event", "source": "engine", "data": e.to_dict()}
-            for k, e in enumerate(events, start=1)
+            for k, e in enumerate(verdict.events, start=1)
         ]
     return out
 

@@ -17,17 +17,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from dashboard.delay import BroadcastDelay
 from dashboard.hub import TableHub, start_frame
-from dashboard.tablelog import TableLog
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
-from table_controller.live import LiveTable, RecorderLog
+from table_controller.live import LiveTable
 from table_controller.sim.bots import RandomBot
+from table_controller.store import TableRecorder
 
 ROLES = ("tl", "revisor", "public", "dealer", "broadcast", "broadcast:masked")
 
@@ -44,11 +43,10 @@ def best_ms(f, batches: int = 15, n: int = 50) -> float:
 
 async def main(folder: Path) -> dict[str, float]:
     mono = FakeClock(0.0)
-    log = TableLog(folder / "table.sqlite")
-    recorder: Any = RecorderLog(log.recorder)  # as dashboard.table_files (its protocol is issue 14 item 4's)
-    live = LiveTable(recorder, virtual_deck(), clock=mono)
+    log, _ = TableRecorder.resume(folder / "table.sqlite")  # as dashboard.table_files
+    live = LiveTable(log, virtual_deck(), clock=mono)
     hub = TableHub(
-        live, log, BroadcastDelay(folder / "broadcast.sqlite", start_frame("T"), delay=5, clock=mono.now), name="T"
+        live, BroadcastDelay(folder / "broadcast.sqlite", start_frame("T"), delay=5, clock=mono.now), name="T"
     )
     bot = RandomBot(3)
     for _ in range(60):

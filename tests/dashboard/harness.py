@@ -17,10 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from dashboard.tablelog import read_actions
 from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine
-from table_controller.store import SQLiteStore
+from table_controller.store import SQLiteStore, read_actions
 from table_controller.views import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,12 +58,15 @@ class Server:
         extra: tuple[str, ...] = (),
         direct: bool = True,
         port: int | None = None,
+        cli: list[str] | None = None,
+        env: dict[str, str] | None = None,
     ):
         self.data = Path(data)
         self.command = command
         self.pace, self.delay, self.seed, self.extra, self.direct = pace, delay, seed, extra, direct
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
+        self.cli, self.env = cli or CLI, env
 
     @property
     def base(self) -> str:
@@ -75,14 +77,20 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        args = CLI + [self.command, "--port", str(self.port), "--data", str(self.data)]
+        args = self.cli + [self.command, "--port", str(self.port), "--data", str(self.data)]
         if self.delay is not None:
             args += ["--broadcast-delay", str(self.delay)]
         if self.command == "demo":
             args += ["--pace", str(self.pace), "--seed", str(self.seed)] + (["--direct"] if self.direct else [])
         args += list(self.extra)
         self.proc = subprocess.Popen(
-            args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+            args,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+            env={**os.environ, **self.env} if self.env else None,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -32,9 +32,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dashboard.table_files import open_table
-from dashboard.tablelog import read_actions
 from table_controller.rules.actions import parse_action
 from table_controller.sim.bots import RandomBot
+from table_controller.store import read_actions
 
 from .harness import cards_in_text, public_cards_by_seq
 
@@ -179,7 +179,7 @@ async def _watch_table(
         mono.t += 0.5
         _release(hub)
         moment()
-    public_by_seq, _ = public_cards_by_seq(read_actions(hub.log.path))
+    public_by_seq, _ = public_cards_by_seq(read_actions(hub.log.store.path))
     viewer.check_texts(public_by_seq, live_at)
     hub.log.close()
     hub.delay.close()

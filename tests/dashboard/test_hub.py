@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from dashboard.errors import DashboardError
 from dashboard.hub import QUEUE_SIZE
 from dashboard.table_files import open_table
-from dashboard.tablelog import read_actions
 from table_controller.sim.bots import RandomBot
+from table_controller.store import read_actions
 from table_controller.views import hidden_deal
 
 from .harness import cards_in_text, public_cards_by_seq
@@ -61,7 +61,7 @@ def test_no_hidden_card_reaches_a_blind_role_in_any_message(tmp_path_factory, se
                 break
             for r, c in clients.items():
                 seen[r].extend(_drain(c))
-        public, hidden = public_cards_by_seq(read_actions(hub.log.path))
+        public, hidden = public_cards_by_seq(read_actions(hub.log.store.path))
         checked = 0
         for r, texts in seen.items():
             for text in texts:
@@ -98,7 +98,7 @@ def test_broadcast_frames_do_carry_the_hands_once_their_deal_has_ended(tmp_path)
             mono.t += 1
         assert masked  # frames of the live deal fell due, and went out masked
         frame = hub.delay.due(hub.live_deal())
-        public, hidden = public_cards_by_seq(read_actions(hub.log.path))
+        public, hidden = public_cards_by_seq(read_actions(hub.log.store.path))
         assert frame.seq >= 0 and not frame.masked  # 30 s ago, in the deal that has ended
         assert hidden[frame.seq] and hidden[frame.seq] <= cards_in_text(frame.text)
 
@@ -214,10 +214,10 @@ def test_actions_alerts_and_audit_are_records_of_the_table_log_and_survive_a_res
         assert [a.kind for a in hub.alerts] == ["rejected", "rejected"]
         first = hub.alerts[0].id
         hub.resolve_alert(first, "tl")
-        seq, actions = hub.seq, read_actions(hub.log.path)
+        seq, actions = hub.seq, read_actions(hub.log.store.path)
         hub.log.close()
         again, _ = open_table(tmp_path, delay=0, clock=FakeClock())
-        assert again.seq == seq and read_actions(again.log.path) == actions
+        assert again.seq == seq and read_actions(again.log.store.path) == actions
         assert [(a.id, a.resolved) for a in again.alerts] == [(first, True), (hub.alerts[1].id, False)]
         assert [e["what"] for e in again.audit_entries()] == ["resolve_alert"]
 

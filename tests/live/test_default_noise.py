@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from hardware.virtual import NoiseModel
 from hardware.virtual.simtime import run_simulated
-from table_controller.live import RecorderLog
 from table_controller.rules.replay import replay_document
 from table_controller.sim.virtual import bots_on_virtual_table, noise_model
+from table_controller.store import TableRecorder
 from tests.sensing.helpers import assert_same_game
 
 
@@ -19,7 +19,7 @@ def test_the_default_noise_is_mild_not_clean():
 
 
 def test_a_few_deals_under_the_default_noise_are_the_bots_game(ram_path):
-    log, _ = RecorderLog.open(ram_path / "t.sqlite")
+    log, _ = TableRecorder.resume(ram_path / "t.sqlite")
     try:
         live, shadow, driver = run_simulated(bots_on_virtual_table(seed=9, log=log, max_actions=110, fast=True))
     finally:

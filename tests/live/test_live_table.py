@@ -10,11 +10,11 @@ import pytest
 
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
-from table_controller.live import LiveTable, RecorderLog
+from table_controller.live import LiveTable
 from table_controller.rules import actions as act
 from table_controller.rules.engine import IllegalAction
 from table_controller.sensing import SensingError
-from table_controller.store import SQLiteStore
+from table_controller.store import SQLiteStore, TableRecorder
 from table_controller.views import for_role
 
 SEATS = ("Anna", "Bo", "Cilla", "Dan")
@@ -22,7 +22,7 @@ SEATS = ("Anna", "Bo", "Cilla", "Dan")
 
 @contextlib.asynccontextmanager
 async def running(tmp_path, **kw):
-    log, _ = RecorderLog.open(tmp_path / "table.sqlite")
+    log, _ = TableRecorder.resume(tmp_path / "table.sqlite")
     clock = FakeClock(50.0)
     live = LiveTable(log, virtual_deck(), clock=clock, tick_s=0.005, **kw)
     task = asyncio.create_task(live.run())

@@ -4,9 +4,9 @@ cards of a stack per scan) with no stack-related alert, sensed exactly."""
 
 from __future__ import annotations
 
-from table_controller.live import RecorderLog
 from table_controller.rules.replay import replay_document
 from table_controller.sim.virtual import bots_on_virtual_table
+from table_controller.store import TableRecorder
 from tests.sensing.helpers import assert_same_game
 
 STACK_ALERTS = {"unsure_count", "camera_disagrees"}  # counts that do not add up
@@ -17,7 +17,7 @@ def test_bots_on_a_pn5180_table_see_every_stack_whole(tmp_path):
     timers on the loop's clock, so a starved machine cannot lose a read."""
     from hardware.virtual.simtime import run_simulated
 
-    log, _ = RecorderLog.open(tmp_path / "t.sqlite")
+    log, _ = TableRecorder.resume(tmp_path / "t.sqlite")
     try:
         live, shadow, driver = run_simulated(
             bots_on_virtual_table(seed=9, log=log, noise="rough", max_actions=110, reader="pn5180", fast=True)
@@ -34,10 +34,10 @@ def test_a_whole_bot_table_on_pn5180_pads_finishes_with_no_stack_alert():
     """Issue 22's "done when": the whole-table bot test with ``--reader pn5180`` and no
     stack-related alert, in simulated time (issue 15), under the default noise."""
     from hardware.virtual.simtime import run_simulated
-    from table_controller.live import MemoryLog
+    from table_controller.store import TableRecorder
 
     live, shadow, driver = run_simulated(
-        bots_on_virtual_table(seed=7, log=MemoryLog(), noise="default", fast=True, reader="pn5180")
+        bots_on_virtual_table(seed=7, log=TableRecorder.in_memory(), noise="default", fast=True, reader="pn5180")
     )
     assert shadow.phase == "table_over" and live.engine.phase == "table_over"
     assert live.rejected == []

@@ -16,14 +16,15 @@ import pytest
 
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
-from table_controller.live import LiveTable, RecorderLog
+from table_controller.live import LiveTable
 from table_controller.rules import actions as act
 from table_controller.sim.bots import RandomBot
+from table_controller.store import TableRecorder
 
 
 @contextlib.asynccontextmanager
 async def running(db, start: float):
-    log, _ = RecorderLog.open(db)
+    log, _ = TableRecorder.resume(db)
     clock = FakeClock(start)
     live = LiveTable(log, virtual_deck(), clock=clock, tick_s=0.005)
     task = asyncio.create_task(live.run())
@@ -83,10 +84,11 @@ CHILD = textwrap.dedent("""
     from table_controller.sim.bots import RandomBot
     from table_controller.clocks import FakeClock
     from table_controller.deck import virtual_deck
-    from table_controller.live import LiveTable, RecorderLog
+    from table_controller.live import LiveTable
+    from table_controller.store import TableRecorder
 
     async def main():
-        log, _ = RecorderLog.open(sys.argv[1])
+        log, _ = TableRecorder.resume(sys.argv[1])
         clock = FakeClock(100.0)
         live = LiveTable(log, virtual_deck(), clock=clock, tick_s=0.005)
         task = asyncio.create_task(live.run())
@@ -139,7 +141,7 @@ async def test_a_snapshot_older_than_the_last_action_keeps_nobodys_time_but_stil
         clock.advance(10.0)
         await ticked(live)
     # an action stored after the last snapshot (entered while the controller was down)
-    log, _ = RecorderLog.open(db)
+    log, _ = TableRecorder.resume(db)
     try:
         log.apply(act.Discard(waiting[0], ()), "revisor")
     finally:
@@ -148,5 +150,5 @@ async def test_a_snapshot_older_than_the_last_action_keeps_nobodys_time_but_stil
         view = live.clocks_view()
         assert view["paused"] and waiting[0] not in view["running"] and view["running"]
         assert all(c["remaining"] == pytest.approx(c["limit"]) for c in view["running"].values())
-        audit = [r.data for r in live.log.recorder.store.read(kinds=["audit"]) if r.data["what"] == "restored"]
+        audit = [r.data for r in live.log.store.read(kinds=["audit"]) if r.data["what"] == "restored"]
         assert audit[-1]["current"] is False

@@ -15,12 +15,12 @@ import time
 
 from hardware.virtual import VirtualTable
 from hardware.virtual.simtime import run_simulated
-from table_controller.live import RecorderLog
 from table_controller.live.facts import pads_of
 from table_controller.live.sensor_replay import replay_sensor_log
 from table_controller.rules.replay import replay_document
 from table_controller.sim.resume import logged_actions, rebuild_table
 from table_controller.sim.virtual import bots_on_virtual_table
+from table_controller.store import TableRecorder
 from table_controller.store.check import check_file
 
 
@@ -94,7 +94,7 @@ def test_a_sigkilled_fast_bot_table_resumes_with_the_same_command_and_finishes(r
 
 def test_a_stopped_table_resumes_in_process_and_the_rebuilt_pads_are_the_bots_moves(ram_path):
     db = ram_path / "table.sqlite"
-    log, _ = RecorderLog.open(db)
+    log, _ = TableRecorder.resume(db)
     try:
         first, _, _ = run_simulated(bots_on_virtual_table(seed=8, log=log, max_actions=150, fast=True))
         actions = logged_actions(log)
@@ -113,7 +113,7 @@ def test_a_stopped_table_resumes_in_process_and_the_rebuilt_pads_are_the_bots_mo
             for card in hand:
                 assert table.where(card.code) in (f"hand:{seats[player]}", seats[player]), (player, card)
 
-    log, _ = RecorderLog.open(db)
+    log, _ = TableRecorder.resume(db)
     try:
         live, shadow, driver = run_simulated(bots_on_virtual_table(seed=8, log=log, fast=True))
     finally:

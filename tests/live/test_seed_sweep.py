@@ -18,11 +18,11 @@ import os
 import pytest
 
 from hardware.virtual.simtime import run_simulated
-from table_controller.live import MemoryLog
 from table_controller.live.sensor_replay import SensorReplay
 from table_controller.rules.replay import replay_document
 from table_controller.rules.rulesets import RULESETS
 from table_controller.sim.virtual import bots_on_virtual_table
+from table_controller.store import TableRecorder
 from tests.sensing.helpers import assert_same_game
 
 SEEDS = int(os.environ.get("CHICAGO_SWEEP_SEEDS", "1"))
@@ -35,7 +35,7 @@ TABLES = [(ruleset, seed) for ruleset in RULESET_NAMES for seed in range(1, SEED
 @pytest.mark.parametrize("ruleset, seed", TABLES, ids=[f"{r}-{s}" for r, s in TABLES])
 def test_a_whole_table_in_simulated_time_is_sensed_and_replays(ruleset, seed):
     noise = NOISES[(seed + RULESET_NAMES.index(ruleset)) % 2]
-    log = MemoryLog()
+    log = TableRecorder.in_memory()
     live, shadow, driver = run_simulated(
         bots_on_virtual_table(seed=seed, log=log, noise=noise, ruleset=ruleset, fast=True)
     )
@@ -46,7 +46,7 @@ def test_a_whole_table_in_simulated_time_is_sensed_and_replays(ruleset, seed):
     assert doc["table"]["finished"] and doc["rejected"] == []
 
     replay = SensorReplay()
-    for _, kind, data, source in log.records:
-        replay.record(kind, data, source)
+    for r in log.records():
+        replay.record(r.kind, dict(r.data), r.source)
     assert [(s, a.to_dict()) for s, a in replay.accepted] == [(s, a.to_dict()) for s, a in live.accepted]
     assert replay_document(replay.engine) == doc

@@ -12,17 +12,16 @@ import subprocess
 import sys
 
 from hardware.virtual.simtime import run_simulated
-from table_controller.live import RecorderLog
 from table_controller.live.sensor_replay import replay_sensor_log, replay_sensors
 from table_controller.rules.replay import replay_document
 from table_controller.sim.virtual import bots_on_virtual_table
-from table_controller.store import SQLiteStore
+from table_controller.store import SQLiteStore, TableRecorder
 from table_controller.store.check import check_file
 
 
 def test_the_sensor_log_replays_to_the_same_game(ram_path):
     db = ram_path / "table.sqlite"
-    log, _ = RecorderLog.open(db)
+    log, _ = TableRecorder.resume(db)
     try:
         live, shadow, driver = run_simulated(
             bots_on_virtual_table(seed=4, log=log, noise="rough", max_actions=90, fast=True)
@@ -81,14 +80,15 @@ async def test_a_whole_table_on_simulated_pads_replays_with_its_ticks():
     import asyncio
     import contextlib
 
-    from table_controller.live import LiveTable, MemoryLog
+    from table_controller.live import LiveTable
     from table_controller.live.sensor_replay import SensorReplay
     from table_controller.sim.bots import RandomBot
     from table_controller.sim.driver import TableDriver
+    from table_controller.store import TableRecorder
     from tests.sensing.world import PadWorld
 
     world = PadWorld()
-    log = MemoryLog()
+    log = TableRecorder.in_memory()
     live = LiveTable(log, world.deck, sensors=world, clock=world.clock, tick_s=0.005)
     world.on_time = live.tick  # the fake clock's time reaches sensing by a tick, however slow the machine
     task = asyncio.create_task(live.run())
@@ -99,11 +99,11 @@ async def test_a_whole_table_on_simulated_pads_replays_with_its_ticks():
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 5)
     assert shadow.phase == "table_over"
-    types = [d.get("type") for _, kind, d, _ in log.records if kind == "sensor"]
+    types = [r.data.get("type") for r in log.records("sensor")]
     assert "tick" in types and types[0] == "sensing_start"
     replay = SensorReplay()
-    for _, kind, data, source in log.records:
-        replay.record(kind, data, source)
+    for r in log.records():
+        replay.record(r.kind, dict(r.data), r.source)
     assert [(s, a.to_dict()) for s, a in replay.accepted] == [(s, a.to_dict()) for s, a in live.accepted]
     assert replay_document(replay.engine) == replay_document(live.engine)
     assert {s for s, _ in replay.accepted} >= {"sensing", "revisor"}

@@ -10,10 +10,10 @@ import asyncio
 from hardware.virtual.simtime import LoopClock, run_simulated
 from table_controller.deck import virtual_deck
 from table_controller.live import LiveTable
-from table_controller.live.log import MemoryLog
 from table_controller.live.stuck import StuckWatch, waiting_for
 from table_controller.sensing.alerts import card_free_text
 from table_controller.sim.bots import RandomBot
+from table_controller.store import TableRecorder
 from table_controller.views import for_role
 
 AFTER_S = 120.0
@@ -22,7 +22,7 @@ AFTER_S = 120.0
 async def _dealt_table(link=lambda: True):
     """A live table (manual entry) just dealt: the exchange waits for the first player."""
     clock = LoopClock()
-    live = LiveTable(MemoryLog(), virtual_deck(), clock=clock, record_sensors=False)
+    live = LiveTable(TableRecorder.in_memory(), virtual_deck(), clock=clock, record_sensors=False)
     updates = live.subscribe()
     bot = RandomBot(3)
     while live.engine.state.deal is None:

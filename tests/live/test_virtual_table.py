@@ -12,15 +12,15 @@ import sys
 import pytest
 
 from hardware.virtual.simtime import run_simulated
-from table_controller.live import RecorderLog
 from table_controller.rules.replay import replay_document
 from table_controller.sim.bots import play_table
 from table_controller.sim.virtual import FAST_EPOCH, bots_on_virtual_table
+from table_controller.store import TableRecorder
 from tests.sensing.helpers import assert_same_game
 
 
 def test_bots_on_a_rough_virtual_table_are_sensed_exactly(ram_path):
-    log, _ = RecorderLog.open(ram_path / "t.sqlite")
+    log, _ = TableRecorder.resume(ram_path / "t.sqlite")
     try:
         live, shadow, driver = run_simulated(
             bots_on_virtual_table(seed=11, log=log, noise="rough", max_actions=120, fast=True)
@@ -35,7 +35,7 @@ def test_bots_on_a_rough_virtual_table_are_sensed_exactly(ram_path):
 @pytest.mark.realtime
 async def test_bots_on_a_rough_virtual_table_in_real_time_over_a_pty(tmp_path):
     """The real-time table (the demo's): firmware thread, pseudo-terminal, wall clock."""
-    log, _ = RecorderLog.open(tmp_path / "t.sqlite")
+    log, _ = TableRecorder.resume(tmp_path / "t.sqlite")
     try:
         live, shadow, driver = await bots_on_virtual_table(seed=11, log=log, noise="rough", max_actions=40)
         assert len(driver.played) >= 40

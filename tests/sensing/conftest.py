@@ -5,7 +5,8 @@ import contextlib
 
 import pytest
 
-from table_controller.live import LiveTable, MemoryLog
+from table_controller.live import LiveTable
+from table_controller.store import TableRecorder
 
 from .world import PadWorld
 
@@ -14,7 +15,9 @@ from .world import PadWorld
 async def rig():
     """A live table reading a PadWorld, its loop running; stopped cleanly after the test."""
     world = PadWorld()
-    live = LiveTable(MemoryLog(), world.deck, sensors=world, clock=world.clock, record_sensors=False, tick_s=0.005)
+    live = LiveTable(
+        TableRecorder.in_memory(), world.deck, sensors=world, clock=world.clock, record_sensors=False, tick_s=0.005
+    )
     task = asyncio.create_task(live.run())
     yield world, live
     await live.stop()

@@ -19,8 +19,8 @@ from pathlib import Path
 import httpx
 from websockets.sync.client import connect
 
-from dashboard.tablelog import read_actions
 from table_controller.rules.replay import replay_lines
+from table_controller.store import read_actions
 from tests.dashboard.harness import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

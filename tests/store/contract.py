@@ -167,7 +167,12 @@ class EventStoreContract:
         with pytest.raises(StoreClosed):
             s.read()
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    # differing_executors: every backend runs this one method (the contract), each its own store
+    @settings(
+        max_examples=25,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.differing_executors],
+    )
     @given(
         batches=st.lists(st.lists(new_record, min_size=1, max_size=4), min_size=1, max_size=6),
         window=st.tuples(st.integers(0, 30), st.integers(0, 30)),

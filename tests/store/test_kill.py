@@ -28,7 +28,10 @@ def _run_and_kill(path: Path, seed: int, delay: float) -> tuple[list[tuple[int, 
     """Start the writer, SIGKILL it ``delay`` seconds after it is ready (or at once when
     negative: mid-startup); returns the (seq, kind) it reported and whether it finished."""
     proc = subprocess.Popen(
-        [sys.executable, "-u", str(WRITER), str(path), str(seed)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [sys.executable, "-u", str(WRITER), str(path), str(seed)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,  # unbuffered: readline() takes the first line only, communicate() the rest
     )
     try:
         if delay < 0:

@@ -197,8 +197,8 @@ def _service(args: argparse.Namespace) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    from table_controller.live.log import MemoryLog, RecorderLog
     from table_controller.rules.replay import replay_document
+    from table_controller.store import TableRecorder
 
     if args.config or args.data:
         return _service(args)
@@ -251,12 +251,12 @@ def main(args: argparse.Namespace) -> int:
         players = tuple(draw["players"])
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
         return _fail("--players: 2 to 4 different names, comma separated")
-    log: MemoryLog | RecorderLog = MemoryLog()
+    log = TableRecorder.in_memory()
     if args.db:
         from table_controller.store import StoreError
 
         try:
-            log, _ = RecorderLog.open(args.db)
+            log, _ = TableRecorder.resume(args.db)
         except (StoreError, OSError) as exc:
             return _fail(f"cannot open the log {args.db}: {exc}")
         if args.bots and log.engine.state.rules is not None and not args.quiet:
