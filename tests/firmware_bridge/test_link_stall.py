@@ -32,6 +32,7 @@ class StallingDevice:
         self.path = os.ttyname(self._slave)
         self.reading = threading.Event()
         self.reading.set()
+        self._read_lock = threading.Lock()  # held while a read may happen
         self.stop = threading.Event()
         self._seq = 0
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -47,15 +48,23 @@ class StallingDevice:
     def _run(self) -> None:
         os.set_blocking(self.master, False)
         while not self.stop.wait(0.02):
-            if self.reading.is_set():
-                try:
-                    got = os.read(self.master, 1 << 16)
-                except OSError:
-                    got = b""
-                if b" SYNC*" in got:
-                    self._seq = 0
-                    self._send("HELLO", HELLO)
+            with self._read_lock:
+                got = b""
+                if self.reading.is_set():
+                    try:
+                        got = os.read(self.master, 1 << 16)
+                    except OSError:
+                        pass
+            if b" SYNC*" in got:
+                self._seq = 0
+                self._send("HELLO", HELLO)
             self._send("PAD", (("pad", "seat1"), ("uids", "")))
+
+    def stop_reading(self) -> None:
+        """From now on nothing is read: returns only once no read is under way (a read
+        begun before the call could otherwise drain the buffer the test then fills)."""
+        with self._read_lock:
+            self.reading.clear()
 
     def close(self) -> None:
         self.stop.set()
@@ -82,7 +91,7 @@ async def test_a_device_that_stops_reading_ends_the_session_and_the_loop_stays_r
         async with bridge(dev.path, silence_s=5.0, write_timeout_s=0.5) as sc:
             hb = asyncio.create_task(heartbeat())
             await until(sc, lambda e: isinstance(e, LinkStatus) and e.online, timeout=10)
-            dev.reading.clear()
+            dev.stop_reading()
             link = sc.link
             # Fill the kernel's buffer to the last byte through a second descriptor of the
             # same port, then let the link send: its write meets EAGAIN at once, where
