@@ -259,7 +259,7 @@ def test_the_demo_on_the_virtual_table_shows_sensed_play_and_shot_clocks(make_se
     first = wait_seq_above(rev, 2, timeout=60)
     wait_seq_above(rev, first, timeout=60)
     rev.wait_for_selector(".clock", timeout=60_000)  # a shot clock runs for whoever must act
-    bc.wait_for_selector("#seats .seat .hand .card", timeout=60_000)  # the overlay, after its delay
+    bc.wait_for_selector("#seats .seat .hand .card", timeout=240_000)  # after the first deal ended live and the delay
     with SQLiteStore.open(s.data / "table.sqlite", readonly=True, check=False) as store:
         sources = {r.source for r in store.read(kinds=["action"])}
     assert "sensing" in sources  # the deal, exchanges and plays were sensed from the pads
