@@ -73,6 +73,18 @@ class StallingDevice:
         os.close(self._slave)
 
 
+def _fill(fd: int) -> int:
+    """Write to ``fd`` until the kernel has no room; the bytes written."""
+    n = 0
+    for chunk in (512, 1):  # then the last few bytes of room
+        try:
+            while True:
+                n += os.write(fd, b"\0" * chunk)
+        except BlockingIOError:
+            pass
+    return n
+
+
 # A regression spins inside the loop's thread, where no asyncio timeout can reach: the
 # thread method dumps the stacks and fails the run instead of hanging it.
 @pytest.mark.timeout(60, method="thread")
@@ -93,25 +105,25 @@ async def test_a_device_that_stops_reading_ends_the_session_and_the_loop_stays_r
             await until(sc, lambda e: isinstance(e, LinkStatus) and e.online, timeout=10)
             dev.stop_reading()
             link = sc.link
-            # Fill the kernel's buffer to the last byte through a second descriptor of the
+            # Fill the kernel's buffers to the last byte through a second descriptor of the
             # same port, then let the link send: its write meets EAGAIN at once, where
-            # pyserial's own write spun for ever.
+            # pyserial's own write spun for ever.  The pty moves bytes from its write side to
+            # the reader's side in a kernel worker, later on a busy machine, and each move
+            # makes room again: fill until rounds in a row find no room at all.
             fill = os.open(dev.path, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY)
             try:
-                while True:
-                    try:
-                        os.write(fill, b"\0" * 512)
-                    except BlockingIOError:
-                        try:  # the last few bytes of room
-                            while os.write(fill, b"\0"):
-                                pass
-                        except BlockingIOError:
-                            break
+                full_rounds = 0
+                while full_rounds < 5:
+                    written = _fill(fill)
+                    full_rounds = full_rounds + 1 if written == 0 else 0
+                    await asyncio.sleep(0.05)
             finally:
                 os.close(fill)
             ping = b"$1 PING*8D2155FA\r\n"
+            assert link._transport is not None
+            waiting = link._transport.get_write_buffer_size()  # the link's own ping may wait too
             assert link.write(ping)
-            assert link._transport is not None and link._transport.get_write_buffer_size() == len(ping)
+            assert link._transport.get_write_buffer_size() == waiting + len(ping)  # queued, not written
             stalled_at = beats
             status = await until(sc, lambda e: isinstance(e, LinkStatus) and not e.online, timeout=10)
             assert "does not read" in status.detail
