@@ -7,13 +7,15 @@
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .records import NewRecord, Record
 
 
 class EventStore(Protocol):
+    clock: Callable[[], float]  # the wall clock records are stamped with (a simulated one on a --fast table)
+
     @abstractmethod
     def append(self, records: Sequence[NewRecord]) -> list[Record]:
         """Store the records in ONE transaction (all or none); returns them with their

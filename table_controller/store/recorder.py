@@ -154,14 +154,13 @@ class TableRecorder:
 
     def _now(self) -> float:
         """The store's wall clock (the time a record is stamped with)."""
-        return float(getattr(self.store, "clock", time.time)())
+        return float(self.store.clock())
 
     def stamp_with(self, wall: Callable[[], float]) -> None:
         """Stamp the records written from now on with ``wall`` (seconds since the epoch)
         instead of the wall clock: a table in simulated time (``run --fast``) stamps them
         on its simulated clock, so its log is the same on every run."""
-        if hasattr(self.store, "clock"):
-            self.store.clock = wall  # SQLiteStore and MemoryStore have one
+        self.store.clock = wall
 
     def last_time(self) -> float | None:
         """The newest stored record's time (None for an empty log)."""
