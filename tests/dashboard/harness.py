@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -164,11 +163,28 @@ def cards_in_text(text: str) -> set[str]:
     return found
 
 
-def launch_chromium(playwright):
-    profile = tempfile.mkdtemp(prefix="chromium-profile-")
-    return playwright.chromium.launch_persistent_context(
-        profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}
-    )
+class Devices:
+    """Debian's chromium, with every page on a device of its own: a window of its own (a
+    browser context), as the Revisor's tablet, the dealer's screen and the TL's laptop are at
+    a real table.  Pages opened as tabs of one window are background tabs but one, and
+    chromium runs a background tab's animation frames about once a second, so each click
+    (Playwright waits for two frames to see the element stand still) took up to 2 s."""
+
+    def __init__(self, playwright) -> None:
+        self.browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+    def new_page(self):
+        ctx = self.browser.new_context(viewport={"width": 1280, "height": 900})
+        page = ctx.new_page()
+        page.on("close", lambda _page: ctx.close())
+        return page
+
+    def close(self) -> None:
+        self.browser.close()
+
+
+def launch_chromium(playwright) -> Devices:
+    return Devices(playwright)
 
 
 class StalledClient:
