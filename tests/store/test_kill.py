@@ -68,9 +68,8 @@ def _check_after_restart(path: Path, reported: dict[int, str]) -> None:
     missing = [s for s in reported if s not in by_seq]
     assert not missing, f"reported as stored but not in the log: {missing[:10]}"
     assert all(by_seq[s] == k for s, k in reported.items())
-    _, doc = replay_lines([json.dumps(r.data) for r in records if r.kind == "action"])
+    replayed, doc = replay_lines([json.dumps(r.data) for r in records if r.kind == "action"])
     assert not doc["rejected"]
-    replayed, _ = replay_lines([json.dumps(r.data) for r in records if r.kind == "action"])
     assert replayed.state.to_dict() == engine.state.to_dict()
     if any(r.kind == "clock" for r in records):
         assert clocks is not None and clocks.paused
