@@ -100,6 +100,9 @@ class Deck:
     # --- questions ---------------------------------------------------------------------
     def card(self, uid: str) -> Card | None:
         """The card a UID stands for, or None for a UID this deck does not know."""
+        hit = self.cards.get(uid)  # the readers' own spelling is the stored one: no parsing
+        if hit is not None:
+            return hit
         try:
             return self.cards.get(_uid(uid))
         except DeckError:
