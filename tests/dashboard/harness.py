@@ -13,13 +13,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine
 from table_controller.store import SQLiteStore, read_actions
 from table_controller.views import snapshot
+from tests.ports import free_port, wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "table_controller.app.cli"]
@@ -36,12 +36,6 @@ CHROMIUM_ARGS = [
 CARD_RE = re.compile(r'"([2-9TJQKA][SHDC])"')
 PRETTY_RE = re.compile(r"(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")
 SUIT_OF = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
@@ -91,16 +85,9 @@ class Server:
             start_new_session=True,
             env={**os.environ, **self.env} if self.env else None,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stdout.read()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        proc = self.proc
+        wait_listening(self.port, proc, lambda: proc.stdout.read() if proc.poll() is not None else "", 30)
+        return self
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:

@@ -19,6 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.ports import wait_listening
+
 from .test_people_pages import VISIBLE_TEXT, _english_fragments, _english_in
 
 pytestmark = pytest.mark.browser
@@ -233,10 +235,8 @@ def sensed_table(tmp_path: Path):
     import json
     import os
     import signal
-    import socket
     import subprocess
     import sys
-    import time
 
     from .harness import ROOT, free_port
 
@@ -246,15 +246,7 @@ def sensed_table(tmp_path: Path):
     with open(tmp_path / "service.log", "w") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, (tmp_path / "service.log").read_text()
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
+        wait_listening(port, proc, (tmp_path / "service.log").read_text, what="the table service")
         yield f"http://127.0.0.1:{port}", json.loads((data / "tokens.json").read_text()), moves
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -9,7 +9,6 @@ import asyncio
 import json
 import os
 import shutil
-import socket
 import ssl
 import stat
 import subprocess
@@ -19,6 +18,8 @@ import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
+
+from tests.ports import wait_listening
 
 from .harness import CLI, ROOT, free_port
 
@@ -163,14 +164,7 @@ def _run_serve(tmp_path, *extra: str) -> str:
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, proc.stdout.read()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_listening(port, proc, proc.stdout.read, 30)
     finally:
         proc.kill()
     return proc.communicate(timeout=10)[0]
@@ -221,13 +215,16 @@ def test_tls_serves_pages_and_streams(make_server, certificate):
     s = make_server(command="serve", extra=("--certfile", str(cert), "--keyfile", str(key)))
     base = f"https://127.0.0.1:{s.port}"
     ctx = ssl.create_default_context(cafile=str(cert))
-    r = httpx.get(f"{base}/revisor", params={"token": s.token("revisor")}, verify=ctx)
+    r = httpx.get(f"{base}/revisor", params={"token": s.token("revisor")}, verify=ctx, timeout=30)
     assert (r.status_code == 200 and "strict" not in r.text.lower()) or r.status_code == 200
     assert (
-        httpx.post(f"{base}/api/action", params={"token": s.token("tl")}, json=TABLE[0], verify=ctx).status_code == 200
+        httpx.post(
+            f"{base}/api/action", params={"token": s.token("tl")}, json=TABLE[0], verify=ctx, timeout=30
+        ).status_code
+        == 200
     )
-    with connect(f"wss://127.0.0.1:{s.port}/ws?token={s.token('public')}", ssl=ctx, open_timeout=10, origin=base) as ws:
-        assert json.loads(ws.recv(timeout=10))["state"]["players"]
+    with connect(f"wss://127.0.0.1:{s.port}/ws?token={s.token('public')}", ssl=ctx, open_timeout=30, origin=base) as ws:
+        assert json.loads(ws.recv(timeout=30))["state"]["players"]
     with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port gets nothing
         httpx.get(f"http://127.0.0.1:{s.port}/revisor", params={"token": s.token("revisor")}, timeout=5)
 
@@ -275,7 +272,7 @@ def test_every_view_works_under_its_content_security_policy(make_server, chromiu
         assert page.goto(s.url(view, role)).status == 200
         if view == "hall":  # the hall's panels follow their tables
             page.wait_for_function(
-                "() => Number(document.querySelector('.hall-table').dataset.seq) > 2", timeout=30_000
+                "() => Number(document.querySelector('.hall-table')?.dataset.seq) > 2", timeout=30_000
             )
         else:
             page.wait_for_function("() => Number(document.body.dataset.seq ?? -99) > 2", timeout=30_000)

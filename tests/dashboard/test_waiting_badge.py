@@ -9,14 +9,14 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.ports import wait_listening
 
 from .harness import ROOT, free_port
 
@@ -42,15 +42,7 @@ def stuck_service(tmp_path: Path):
     with open(tmp_path / "service.log", "w") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:  # the dashboard answers
-            assert proc.poll() is None, (tmp_path / "service.log").read_text()
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
+        wait_listening(port, proc, (tmp_path / "service.log").read_text, what="the table service")
         yield port, json.loads((data / "tokens.json").read_text())
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -8,7 +8,6 @@ import argparse
 import asyncio
 import io
 import re
-import socket
 
 from hardware.firmware.controller import Config
 from hardware.virtual import NoiseModel, VirtualTable
@@ -16,12 +15,7 @@ from hardware.virtual.simtime import LoopClock, run_simulated
 from table_controller.app.commands import demo
 from table_controller.app.config import DashboardSection, TableConfig, TableSection
 from table_controller.app.service import serve_table
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.ports import free_port as _free_port
 
 
 def test_bots_that_cannot_go_on_report_the_stuck_table_alert(tmp_path, capsys):

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -22,6 +20,7 @@ from websockets.sync.client import connect
 from table_controller.rules.replay import replay_lines
 from table_controller.store import read_actions
 from tests.dashboard.harness import free_port
+from tests.ports import wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "table_controller.app.cli"]
@@ -47,13 +46,7 @@ def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_serv
         assert "in simulated time" in out[0], "".join(out)
         tokens = json.loads((data / "tokens.json").read_text())
         base = f"127.0.0.1:{port}"
-        while True:  # the views are printed just before the server listens: wait for it
-            assert proc.poll() is None, "".join(out)
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=5).close()
-                break
-            except OSError:
-                time.sleep(0.05)  # polling a condition (the port), not waiting for time
+        wait_listening(port, proc, lambda: "".join(out), what="the demo")  # the views are printed just before
         # the public view's stream while the bots play: it follows the table to its end
         phases = []
         with connect(f"ws://{base}/ws?token={tokens['public']}", open_timeout=60, max_size=None) as ws:

@@ -12,7 +12,6 @@ import os
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -27,6 +26,8 @@ from table_controller.deck import virtual_deck
 from table_controller.rules.engine import Engine
 from table_controller.sim.bots import RandomBot
 from table_controller.sim.translate import Translator, make_move
+from tests.ports import free_port as _free_port
+from tests.ports import wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "hardware" / "deploy"
@@ -139,12 +140,6 @@ def test_the_install_script_makes_a_virtualenv_whose_command_the_unit_runs(tmp_p
 # --- the unit's command line, killed mid-deal and started again ------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Service:
     """The unit's ExecStart in a subprocess (its own session, as systemd gives it)."""
 
@@ -157,15 +152,7 @@ class Service:
             self.proc = subprocess.Popen(
                 self.argv, cwd=self.cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
-        deadline = time.monotonic() + 60
-        while True:  # a condition: the dashboard answers
-            assert self.proc.poll() is None, self.log.read_text()
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                assert time.monotonic() < deadline, "the service did not open its dashboard: " + self.log.read_text()
-                time.sleep(0.05)
+        wait_listening(self.port, self.proc, self.log.read_text, what="the installed service's dashboard")
 
     def kill(self) -> None:
         assert self.proc is not None and self.proc.poll() is None, self.log.read_text()

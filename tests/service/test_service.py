@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import sys
@@ -22,14 +21,10 @@ from websockets.sync.client import connect
 
 from table_controller.rules.engine import Engine
 from table_controller.sim.bots import RandomBot
+from tests.ports import free_port as _free_port
+from tests.ports import wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _stream(port: int, token: str, until, timeout: float = 60.0) -> dict:
@@ -57,15 +52,7 @@ class Service:
             self.proc = subprocess.Popen(
                 self.cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
-        deadline = time.monotonic() + 60
-        while True:  # the dashboard answers
-            assert self.proc.poll() is None, self.log.read_text()
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
+        wait_listening(self.port, self.proc, self.log.read_text, what="the table service")
 
     def signal(self, sig: int) -> int:
         assert self.proc is not None

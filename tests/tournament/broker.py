@@ -7,18 +7,13 @@ import getpass
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
+from tests.ports import free_port, listening
+
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_until(cond, timeout: float = 30.0, what: str = "condition", step: float = 0.02):
@@ -75,11 +70,7 @@ class Broker:
                 f"mosquitto exited with {self.proc.returncode}: "
                 f"{(self.folder / 'mosquitto.log').read_text(errors='replace')[-2000:]}"
             )
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                return True
-        except OSError:
-            return False
+        return listening(self.port)
 
     def kill(self) -> None:
         """SIGKILL: no goodbye to any client, every in-flight message gone."""

@@ -14,6 +14,7 @@ from table_controller.rules import actions as act
 from table_controller.rules.engine import Engine
 from table_controller.sim.bots import DrawnBot
 from table_controller.store import SQLiteStore
+from tests.ports import listening
 
 from .broker import free_port, wait_until
 from .procs import CLI, Proc, web_proc
@@ -155,7 +156,7 @@ def test_a_table_service_starts_as_drawn_and_the_revisor_gets_the_drawn_seats__r
     svc = Proc(["run", "--config", str(conf)], tmp_path / "service.log").start()
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: _listening(port) or svc.p.poll() is not None, 60, "the table's dashboard")
+        wait_until(lambda: listening(port) or svc.p.poll() is not None, 60, "the table's dashboard")
         assert svc.p.poll() is None, (tmp_path / "service.log").read_text()
         tokens = json.loads((tmp_path / "tokens.json").read_text())
         assert httpx.get(base + "/api/draw", params={"token": tokens["public"]}).status_code == 403
@@ -186,13 +187,3 @@ def test_a_table_service_starts_as_drawn_and_the_revisor_gets_the_drawn_seats__r
     r = subprocess.run(CLI + ["run", "--config", str(conf)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "new [table] data folder" in r.stderr, r.stderr
     assert actions(db) == before
-
-
-def _listening(port: int) -> bool:
-    import socket
-
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import os
 import socket
 import sys
@@ -102,6 +103,8 @@ class Asker:
 def main(args: argparse.Namespace) -> int:
     from ..config import ConfigError
 
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)  # each step shows as it happens, piped or not
     try:
         return asyncio.run(_setup(args))
     except (SetupFailed, ConfigError) as exc:
