@@ -66,6 +66,12 @@ from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.hands import Category, best_hands
 from table_controller.rules.rulesets import Ruleset
 
+try:  # the search in C, built at install (pyproject.toml); without it, the same search in Python
+    from . import _kernel as _ckernel
+except ImportError:
+    _ckernel = None  # type: ignore[assignment]
+
+KERNEL = "c" if _ckernel is not None else "python"  # the search ``solve`` runs by default
 TRICKS = 5  # r25: five tricks a deal
 
 _INDEX: dict[Card, int] = {c: i for i, c in enumerate(FULL_DECK)}  # suit-major: S, H, D, C; 2..A
@@ -324,6 +330,21 @@ def _relative(hands: tuple[int, ...], alive: int) -> int:
     return key
 
 
+# n, chic, keys, o_last, o_stands, o_broken, static_bound, dead, nolast, rot (``_kernel.search``)
+_KernelTables = tuple[
+    int,
+    int,
+    list[int],
+    list[int],
+    int,
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[Sequence[int]],
+]
+
+
 class _Search:
     def __init__(self, pos: Position):
         self.pos = pos
@@ -370,6 +391,22 @@ class _Search:
         self.caps: dict[tuple[int, int, int], int] = {}
         self.raw: dict[tuple[tuple[int, ...], int], int] = {}  # before the relative ranks
         self.nodes = 0
+
+    def kernel_tables(self) -> _KernelTables:
+        """The tables the C kernel searches with (``_kernel.search``'s first arguments)."""
+        chic = self.chic
+        return (
+            self.n,
+            chic,
+            [k for row in self.key for k in row],
+            [o for pair in self.o_last for o in pair],
+            self.o_stands if chic >= 0 else -1,
+            self.o_broken if chic >= 0 else (),
+            self.static_bound if chic >= 0 else (),
+            self.dead,
+            self.nolast,
+            self.rot,
+        )
 
     def _add(self, v: list[int], kind: tuple[str, int]) -> int:
         self.vec.append(tuple(v))
@@ -584,9 +621,18 @@ class _Search:
             trick, to_play = trick + ((p, c),), to_play[1:]
 
 
-def solve(pos: Position) -> Verdict:
-    """Solve a position: best play by everyone from here (see the module docstring)."""
+def solve(pos: Position, *, kernel: str | None = None) -> Verdict:
+    """Solve a position: best play by everyone from here (see the module docstring).
+
+    ``kernel`` picks the search: ``"c"`` (the C extension ``_kernel``), ``"python"`` (the
+    search above), or None: ``KERNEL``, the C one when it is built.  Both give the same
+    verdict, node count included."""
     _check(pos)
+    use = KERNEL if kernel is None else kernel
+    if use not in ("c", "python"):
+        raise ValueError(f"kernel {kernel!r}: 'c' or 'python'")
+    if use == "c" and _ckernel is None:
+        raise RuntimeError("the solver's C kernel is not built (pip install -e . builds it)")
     s = _Search(pos)
     names = s.names
     ix = {p: i for i, p in enumerate(names)}
@@ -601,19 +647,24 @@ def solve(pos: Position) -> Verdict:
         alive |= h
     for _, c in trick:
         alive |= 1 << c
+    if use == "c":
+        children, line, s.nodes = _ckernel.search(*s.kernel_tables(), hands, trick, to_play, pos.trick_number, alive)
+        rep_oid = dict(children)
+    else:
+        rep_oid = {
+            c: s.child(hands, trick, to_play, pos.trick_number, alive, c, -1, 0)
+            for c in s.moves(hands, trick, me, alive)
+        }
     hand = hands[me]
     legal = (hand & _SUIT_MASK[trick[0][1] // 13] or hand) if trick else hand
     moves = []
     best_key, best, best_oid = -(1 << 60), -1, -1
-    reps = set(s.moves(hands, trick, me, alive))
-    rep_oid: dict[int, int] = {}
+    oid = -1
     for c in range(52):  # every legal card, touching ones too: each gets its value
         if not (legal >> c) & 1:
             continue
-        if c in reps:
-            oid = rep_oid[c] = s.child(hands, trick, to_play, pos.trick_number, alive, c, -1, 0)
-        else:  # a card touching a lower one of hers plays alike (the same outcome)
-            oid = rep_oid[max(r for r in rep_oid if r < c)]
+        # a card touching a lower one of hers plays alike (the same outcome)
+        oid = rep_oid.get(c, oid)
         kind, who = s.kind[oid]
         values = {names[i]: v for i, v in enumerate(s.vec[oid])}
         moves.append(
@@ -628,7 +679,8 @@ def solve(pos: Position) -> Verdict:
         )
         if s.key[oid][me] > best_key:
             best_key, best, best_oid = s.key[oid][me], c, oid
-    line = s.line(hands, trick, to_play, pos.trick_number, alive, first=best)
+    if use == "python":
+        line = s.line(hands, trick, to_play, pos.trick_number, alive, first=best)
     m = _move(s, best_oid, line, pos)
     return Verdict(names[me], m.values, m.outcome, pos.chicago, m.breaker, m.last_trick, m.line, tuple(moves), s.nodes)
 
