@@ -32,16 +32,30 @@ static const uint64_t SUIT[4] = {
     UINT64_C(0x1FFF), UINT64_C(0x1FFF) << 13, UINT64_C(0x1FFF) << 26, UINT64_C(0x1FFF) << 39};
 #define TWOS (UINT64_C(1) | UINT64_C(1) << 13 | UINT64_C(1) << 26 | UINT64_C(1) << 39)
 
+/* A trick being played: its cards, and kept as they come, the led suit, the Chicago
+ * player's card if she led (else -1), and the best card so far that can take the trick
+ * (w, wc; -1 while none can: a dead hand's card, or on the last trick a sm2019 revoker's). */
 typedef struct {
     int p[MAXP];
     int c[MAXP];
-    int n;
+    int n, last, led, cc, w, wc;
 } Trick;
 
+/* BELOW[c]: the cards of c's suit below c; filled at import. */
+static uint64_t BELOW[52];
+
 typedef struct {
-    uint64_t k[3]; /* the memo key (memo_key); k[2] has bit 63 set: an empty slot is all 0 */
-    int val;
+    uint64_t k[3]; /* the memo key (memo_key) */
+    int32_t val;
+    uint32_t gen; /* the search that wrote it: older entries count as empty */
 } Entry;
+
+/* The memo, kept from one search to the next (the GIL is held throughout, so one search at
+ * a time): a new search takes the next generation instead of clearing the table, and the
+ * table keeps the size it grew to.  Open addressing, grown at half full. */
+static Entry *memo_tab;
+static size_t memo_size, memo_used; /* memo_size a power of two */
+static uint32_t memo_gen;
 
 typedef struct {
     int n, chic, nout;
@@ -51,13 +65,13 @@ typedef struct {
     int o_stands;
     int o_broken[MAXP];
     int64_t static_bound[MAXP];
+    int64_t bound[MAXP][2]; /* the best key p can ever get, by whether p holds a 2 */
     int dead[MAXP], nolast[MAXP];
+    int can_win[2][MAXP]; /* can p's card take a trick: [0] tricks 1-4, [1] the last trick */
     int rot[MAXP][MAXP];
     int rotn[MAXP];
     uint64_t hands[MAXP];
     long long nodes;
-    Entry *tab;
-    size_t tabsize, used; /* tabsize a power of two */
 } Search;
 
 static inline int top_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
@@ -78,53 +92,72 @@ static Entry *memo_slot(Entry *tab, size_t size, const uint64_t *k) {
     size_t i = entry_hash(k) & (size - 1);
     for (;;) {
         Entry *e = &tab[i];
-        if (!e->k[2] || (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2]))
+        if (e->gen != memo_gen || (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2]))
             return e;
         i = (i + 1) & (size - 1);
     }
 }
 
-static void memo_put(Search *s, const uint64_t *k, int val) {
-    if ((s->used + 1) * 2 > s->tabsize) { /* grow; without memory the search goes on unmemoised */
-        size_t size = s->tabsize * 2;
+/* A new search: an empty memo.  0 without memory (the first table). */
+static int memo_clear(void) {
+    if (!memo_tab) {
+        memo_size = 1 << 12;
+        memo_tab = calloc(memo_size, sizeof(Entry));
+        if (!memo_tab)
+            return 0;
+    }
+    if (++memo_gen == 0) { /* after 2^32 searches: clear it once */
+        memset(memo_tab, 0, memo_size * sizeof(Entry));
+        memo_gen = 1;
+    }
+    memo_used = 0;
+    return 1;
+}
+
+static void memo_put(const uint64_t *k, int val) {
+    if ((memo_used + 1) * 2 > memo_size) { /* grow; without memory the search goes on unmemoised */
+        size_t size = memo_size * 2;
         Entry *tab = calloc(size, sizeof(Entry));
         if (!tab)
             return;
-        for (size_t i = 0; i < s->tabsize; i++)
-            if (s->tab[i].k[2])
-                *memo_slot(tab, size, s->tab[i].k) = s->tab[i];
-        free(s->tab);
-        s->tab = tab;
-        s->tabsize = size;
+        for (size_t i = 0; i < memo_size; i++)
+            if (memo_tab[i].gen == memo_gen)
+                *memo_slot(tab, size, memo_tab[i].k) = memo_tab[i];
+        free(memo_tab);
+        memo_tab = tab;
+        memo_size = size;
     }
-    Entry *e = memo_slot(s->tab, s->tabsize, k);
-    if (!e->k[2])
-        s->used++;
+    Entry *e = memo_slot(memo_tab, memo_size, k);
+    if (e->gen != memo_gen)
+        memo_used++;
     memcpy(e->k, k, sizeof e->k);
     e->val = val;
+    e->gen = memo_gen;
 }
 
-static uint8_t POPCOUNT13[1 << 13]; /* filled at import */
+static uint8_t COMPRESS7[1 << 14], POPCOUNT7[1 << 7];
+
+/* The bits of the 13-bit v where the 13-bit m has a 1, packed into the low bits. */
+static inline uint64_t compress13(uint64_t v, uint64_t m) {
+    return COMPRESS7[(m & 127) << 7 | (v & 127)] | (uint64_t)COMPRESS7[(m >> 7) << 7 | (v >> 7)] << POPCOUNT7[m & 127];
+}
 
 /* The memo key of a trick start: the hands with ranks made relative to the cards still held
  * (solver._relative: a 2 stays a 2, it counts 10 in the last trick), and the leader.  The
- * relative hands are written as who holds each card still held, in card order (two bit
- * planes: k[0] bit i the low bit of the i-th card's holder, k[1] the high bit), and the
- * suits' shapes (k[2]: per suit whether its 2 is held, and how many others): the same
- * relative hands give the same key and different ones a different key, so the memo hits
- * exactly where the Python search's does. */
+ * relative hands are written per suit as who holds each card still held, in card order
+ * (two bit planes: k[0] the low bits of the holders' numbers, k[1] the high bits, 13 bits a
+ * suit), and the suits' shapes (k[2]: per suit whether its 2 is held, and how many cards
+ * are): the same relative hands give the same key and different ones a different key, so
+ * the memo hits exactly where the Python search's does. */
 static void memo_key(const Search *s, uint64_t alive, int leader, uint64_t *k) {
-    uint64_t p0 = s->hands[1] | s->hands[3], p1 = s->hands[2] | s->hands[3], o0 = 0, o1 = 0, m = alive;
-    for (int i = 0; m; i++) {
-        int b = low_bit(m);
-        m &= m - 1;
-        o0 |= ((p0 >> b) & 1) << i;
-        o1 |= ((p1 >> b) & 1) << i;
-    }
+    uint64_t p0 = s->hands[1] | s->hands[3], p1 = s->hands[2] | s->hands[3], o0 = 0, o1 = 0;
     uint64_t shape = (uint64_t)leader << 32 | UINT64_C(1) << 63;
     for (int su = 0; su < 4; su++) {
-        uint64_t x = alive >> (13 * su);
-        shape |= ((x & 1) << (16 + su)) | (uint64_t)POPCOUNT13[x & 0x1FFE] << (4 * su);
+        int sh = 13 * su;
+        uint64_t m = (alive >> sh) & 0x1FFF;
+        o0 |= compress13((p0 >> sh) & 0x1FFF, m) << sh;
+        o1 |= compress13((p1 >> sh) & 0x1FFF, m) << sh;
+        shape |= ((m & 1) << (16 + su)) | (uint64_t)(POPCOUNT7[m & 127] + POPCOUNT7[m >> 7]) << (4 * su);
     }
     k[0] = o0;
     k[1] = o1;
@@ -133,21 +166,31 @@ static void memo_key(const Search *s, uint64_t alive, int leader, uint64_t *k) {
 
 /* --- the search ------------------------------------------------------------------------- */
 
+static inline void new_trick(Trick *t, int trick_no) {
+    t->n = 0;
+    t->last = trick_no >= TRICKS;
+}
+
+/* p plays c to the trick.  The caller saves t->w and t->wc to take the card back. */
+static inline void push(const Search *s, Trick *t, int p, int c) {
+    if (!t->n) {
+        t->led = c / 13;
+        t->cc = (s->chic >= 0 && p == s->chic) ? c : -1;
+        t->w = t->wc = -1;
+    }
+    if (c / 13 == t->led && c > t->wc && s->can_win[t->last][p])
+        t->w = p, t->wc = c;
+    t->p[t->n] = p;
+    t->c[t->n++] = c;
+}
+
 /* The highest card of the led suit, not a dead hand's, nor on the last trick a sm2019
  * revoker's; none such: the leader's card (solver._Search.winner). */
-static void winner(const Search *s, const Trick *t, int last, int *win, int *wc) {
-    int led = t->c[0] / 13, w = -1, c = -1;
-    for (int i = 0; i < t->n; i++) {
-        int p = t->p[i], x = t->c[i];
-        if (x / 13 != led || s->dead[p] || (last && s->nolast[p]))
-            continue;
-        if (x > c)
-            w = p, c = x;
-    }
-    if (w < 0)
-        w = t->p[0], c = t->c[0];
-    *win = w;
-    *wc = c;
+static inline void winner(const Trick *t, int *win, int *wc) {
+    if (t->w >= 0)
+        *win = t->w, *wc = t->wc;
+    else
+        *win = t->p[0], *wc = t->c[0];
 }
 
 static int trick_start(Search *s, int leader, int trick_no) {
@@ -182,12 +225,13 @@ static int trick_start(Search *s, int leader, int trick_no) {
         alive |= s->hands[i];
     uint64_t k[3];
     memo_key(s, alive, leader, k);
-    Entry *e = memo_slot(s->tab, s->tabsize, k);
-    if (e->k[2])
+    Entry *e = memo_slot(memo_tab, memo_size, k);
+    if (e->gen == memo_gen)
         return e->val;
-    Trick t = {.n = 0};
+    Trick t;
+    new_trick(&t, trick_no);
     int v = play(s, s->rot[leader], s->rotn[leader], &t, trick_no, alive, -1, 0);
-    memo_put(s, k, v);
+    memo_put(k, v);
     return v;
 }
 
@@ -196,10 +240,10 @@ static int close_trick(Search *s, Trick *t, int trick_no) {
     if (trick_no >= TRICKS) {
         if (s->chic >= 0)
             return s->o_stands; /* not broken by the last card: she won every trick (r23) */
-        winner(s, t, 1, &win, &wc);
+        winner(t, &win, &wc);
         return s->o_last[win][wc % 13 == 0 ? 1 : 0];
     }
-    winner(s, t, 0, &win, &wc);
+    winner(t, &win, &wc);
     return trick_start(s, win, trick_no + 1);
 }
 
@@ -209,92 +253,75 @@ static int play(Search *s, const int *tp, int ntp, Trick *t, int trick_no, uint6
     s->nodes++;
     if (!ntp)
         return close_trick(s, t, trick_no);
-    int p = tp[0], chic = s->chic;
+    const int p = tp[0], nrest = ntp - 1;
     const int *rest = tp + 1;
-    int nrest = ntp - 1;
-    uint64_t hand = s->hands[p], legal;
-    int64_t bound;
-    if (chic >= 0)
-        bound = s->static_bound[p];
-    else if (s->nolast[p])
-        bound = INT64_C(1) << 40;
-    else
-        bound = s->key[s->o_last[p][(hand & TWOS) ? 1 : 0]][p];
+    const uint64_t hand = s->hands[p];
+    const int64_t bound = s->bound[p][(hand & TWOS) != 0];
+    uint64_t legal = hand;
     int cc = -1;
     if (t->n) {
-        legal = hand & SUIT[t->c[0] / 13];
-        if (!legal)
-            legal = hand;
-        if (chic >= 0 && p != chic && t->p[0] == chic)
-            cc = t->c[0];
-    } else {
-        legal = hand;
+        uint64_t follow = hand & SUIT[t->led];
+        if (follow)
+            legal = follow;
+        cc = t->cc; /* she led: the first to beat her card breaks the Chicago (r24) */
     }
     int best = -1;
     int64_t best_key = NEG;
-    int closing = !nrest && t->n;
-    int last = 0, led = 0, tw = -1, twc = -1, mine = 0;
-    if (closing) { /* the trick's best card so far, to settle it card by card below */
-        last = trick_no >= TRICKS;
-        led = t->c[0] / 13;
-        for (int i = 0; i < t->n; i++) {
-            int x = t->p[i], xc = t->c[i];
-            if (xc / 13 == led && xc > twc && !s->dead[x] && !(last && s->nolast[x]))
-                tw = x, twc = xc;
-        }
-        mine = !s->dead[p] && !(last && s->nolast[p]);
-    }
+    const int closing = !nrest && t->n, sw = t->w, swc = t->wc;
+    const int mine = s->can_win[t->last][p]; /* can p's card take this trick */
     uint64_t m = legal;
     while (m) {
-        uint64_t low = m & (~m + 1);
+        const uint64_t low = m & (~m + 1);
         m ^= low;
-        int c = low_bit(low);
-        if (c % 13) { /* touching cards of one suit in one hand are one card (not a 2) */
-            uint64_t below = alive & SUIT[c / 13] & (low - 1);
+        const int c = low_bit(low);
+        if (!(TWOS & low)) { /* touching cards of one suit in one hand are one card (not a 2) */
+            const uint64_t below = alive & BELOW[c];
             if (below) {
-                int top = top_bit(below);
-                if ((legal >> top) & 1 && top % 13)
+                const int top = top_bit(below);
+                if ((legal >> top) & 1 && !((TWOS >> top) & 1))
                     continue;
             }
         }
         int o;
-        if (cc >= 0 && c / 13 == cc / 13 && c > cc) {
+        if (cc >= 0 && c / 13 == t->led && c > cc) {
             o = s->o_broken[p]; /* r24, D8: broken, the trick play ends at this card */
         } else if (nrest) {
             s->hands[p] = hand ^ low;
-            t->p[t->n] = p;
-            t->c[t->n++] = c;
+            push(s, t, p, c);
             o = play(s, rest, nrest, t, trick_no, alive, p, best_key);
             t->n--;
+            t->w = sw;
+            t->wc = swc;
             s->hands[p] = hand;
             if (o < 0)
                 continue;
         } else if (closing) { /* the trick's last card: who takes it (r25, r26) */
             int w, wc;
-            if (mine && c / 13 == led && c > twc)
+            if (mine && c / 13 == t->led && c > swc)
                 w = p, wc = c;
-            else if (tw >= 0)
-                w = tw, wc = twc;
+            else if (sw >= 0)
+                w = sw, wc = swc;
             else
                 w = t->p[0], wc = t->c[0];
-            if (!last) {
+            if (!t->last) {
                 s->hands[p] = hand ^ low;
                 o = trick_start(s, w, trick_no + 1);
                 s->hands[p] = hand;
-            } else if (chic >= 0) {
+            } else if (s->chic >= 0) {
                 o = s->o_stands;
             } else {
                 o = s->o_last[w][wc % 13 == 0 ? 1 : 0]; /* r27 */
             }
         } else { /* a trick of one: everyone else is out */
             s->hands[p] = hand ^ low;
-            t->p[t->n] = p;
-            t->c[t->n++] = c;
+            push(s, t, p, c);
             o = close_trick(s, t, trick_no);
             t->n--;
+            t->w = sw;
+            t->wc = swc;
             s->hands[p] = hand;
         }
-        int64_t kk = s->key[o][p];
+        const int64_t kk = s->key[o][p];
         if (kk > best_key) {
             best_key = kk;
             best = o;
@@ -342,11 +369,13 @@ static int child(Search *s, Trick *t, const int *tp, int ntp, int trick_no, uint
             return s->o_broken[p];
     }
     uint64_t hand = s->hands[p];
+    int sw = t->w, swc = t->wc;
     s->hands[p] = hand ^ (UINT64_C(1) << c);
-    t->p[t->n] = p;
-    t->c[t->n++] = c;
+    push(s, t, p, c);
     int o = play(s, tp + 1, ntp - 1, t, trick_no, alive, -1, 0);
     t->n--;
+    t->w = sw;
+    t->wc = swc;
     s->hands[p] = hand;
     return o;
 }
@@ -362,12 +391,12 @@ static int line(Search *s, Trick *t, const int *tp0, int ntp, int trick_no, uint
             if (trick_no >= TRICKS)
                 return len;
             int win, wc;
-            winner(s, t, 0, &win, &wc);
+            winner(t, &win, &wc);
             trick_no++;
             alive = 0;
             for (int i = 0; i < s->n; i++)
                 alive |= s->hands[i];
-            t->n = 0;
+            new_trick(t, trick_no);
             ntp = s->rotn[win];
             memcpy(tp, s->rot[win], sizeof(int) * ntp);
             continue;
@@ -397,8 +426,7 @@ static int line(Search *s, Trick *t, const int *tp0, int ntp, int trick_no, uint
                 return len;
         }
         s->hands[p] ^= UINT64_C(1) << c;
-        t->p[t->n] = p;
-        t->c[t->n++] = c;
+        push(s, t, p, c);
         memmove(tp, tp + 1, sizeof(int) * --ntp);
     }
 }
@@ -546,12 +574,14 @@ static PyObject *search(PyObject *self, PyObject *args) {
             BAD("hands: 52-bit masks");
         s->hands[i] = (uint64_t)buf[i];
     }
-    Trick t = {.n = 0};
+    Trick t;
+    int trick_p[MAXP], trick_c[MAXP];
+    Py_ssize_t tn;
     {
         PyObject *tr = PySequence_Fast(trick_o, "trick");
         if (!tr)
             goto fail;
-        Py_ssize_t tn = PySequence_Fast_GET_SIZE(tr);
+        tn = PySequence_Fast_GET_SIZE(tr);
         if (tn >= MAXP) {
             Py_DECREF(tr);
             BAD("trick: at most 3 cards before the player to act");
@@ -564,10 +594,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
                     PyErr_SetString(PyExc_ValueError, "trick: (player, card) pairs");
                 goto fail;
             }
-            t.p[i] = (int)buf[0];
-            t.c[i] = (int)buf[1];
+            trick_p[i] = (int)buf[0];
+            trick_c[i] = (int)buf[1];
         }
-        t.n = (int)tn;
         Py_DECREF(tr);
     }
     int tp[MAXP];
@@ -583,6 +612,17 @@ static PyObject *search(PyObject *self, PyObject *args) {
         BAD("trick_no: 1-5");
     if (!s->hands[tp[0]])
         BAD("the player to act holds no card");
+    for (int p = 0; p < n; p++) {
+        for (int two = 0; two < 2; two++) /* solver._Search.play's bound */
+            s->bound[p][two] = chic >= 0 ? s->static_bound[p]
+                               : s->nolast[p] ? INT64_C(1) << 40
+                                              : s->key[s->o_last[p][two]][p];
+        s->can_win[0][p] = !s->dead[p];
+        s->can_win[1][p] = !s->dead[p] && !s->nolast[p];
+    }
+    new_trick(&t, trick_no);
+    for (int i = 0; i < tn; i++)
+        push(s, &t, trick_p[i], trick_c[i]);
     for (int p = 0; p < n; p++) /* cap[p][q][o] for every outcome o p may have in hand */
         for (int q = 0; q < n; q++)
             for (int o = 0; o < s->nout; o++) {
@@ -592,9 +632,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
                         v = s->key[x][q];
                 s->cap[p][q][o] = v;
             }
-    s->tabsize = 1 << 12;
-    s->tab = calloc(s->tabsize, sizeof(Entry));
-    if (!s->tab) {
+    if (!memo_clear()) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -621,7 +659,6 @@ static PyObject *search(PyObject *self, PyObject *args) {
     else
         Py_XDECREF(children);
 fail:
-    free(s->tab);
     free(s);
     return result;
 }
@@ -645,7 +682,17 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
-    for (int x = 1; x < (1 << 13); x++)
-        POPCOUNT13[x] = (uint8_t)(POPCOUNT13[x >> 1] + (x & 1));
+    for (int c = 0; c < 52; c++)
+        BELOW[c] = SUIT[c / 13] & ((UINT64_C(1) << c) - 1);
+    for (int m = 0; m < 128; m++) {
+        POPCOUNT7[m] = (uint8_t)((m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1) + (m >> 4 & 1) + (m >> 5 & 1) + (m >> 6));
+        for (int v = 0; v < 128; v++) {
+            int out = 0, j = 0;
+            for (int b = 0; b < 7; b++)
+                if (m >> b & 1)
+                    out |= (v >> b & 1) << j++;
+            COMPRESS7[m << 7 | v] = (uint8_t)out;
+        }
+    }
     return PyModule_Create(&module);
 }
