@@ -39,6 +39,9 @@ typedef struct {
     int p[MAXP];
     int c[MAXP];
     int n, last, led, cc, w, wc;
+    int no;         /* the trick's number, 1-5 */
+    uint64_t alive; /* the cards held at its start (its cards too: a card touching one in the
+                       trick is not touching the next one below it) */
 } Trick;
 
 /* BELOW[c]: the cards of c's suit below c; filled at import. */
@@ -77,7 +80,7 @@ typedef struct {
 static inline int top_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
 static inline int low_bit(uint64_t x) { return __builtin_ctzll(x); }
 
-static int play(Search *s, const int *tp, int ntp, Trick *t, int trick_no, uint64_t alive, int q, int64_t best_q);
+static int play(Search *s, const int *tp, int ntp, Trick *t, int q, int64_t best_q);
 
 /* --- the memo: open addressing, grown at half full ------------------------------------- */
 
@@ -166,9 +169,11 @@ static void memo_key(const Search *s, uint64_t alive, int leader, uint64_t *k) {
 
 /* --- the search ------------------------------------------------------------------------- */
 
-static inline void new_trick(Trick *t, int trick_no) {
+static inline void new_trick(Trick *t, int trick_no, uint64_t alive) {
     t->n = 0;
+    t->no = trick_no;
     t->last = trick_no >= TRICKS;
+    t->alive = alive;
 }
 
 /* p plays c to the trick.  The caller saves t->w and t->wc to take the card back. */
@@ -178,10 +183,27 @@ static inline void push(const Search *s, Trick *t, int p, int c) {
         t->cc = (s->chic >= 0 && p == s->chic) ? c : -1;
         t->w = t->wc = -1;
     }
-    if (c / 13 == t->led && c > t->wc && s->can_win[t->last][p])
-        t->w = p, t->wc = c;
+    const int better = (c / 13 == t->led) & (c > t->wc) & s->can_win[t->last][p];
+    t->w = better ? p : t->w;
+    t->wc = better ? c : t->wc;
     t->p[t->n] = p;
     t->c[t->n++] = c;
+}
+
+/* The cards of `legal` worth looking at: one of each run of touching cards of a suit (a 2
+ * stays itself: it counts 10 in the last trick).  A card is left out when the next card
+ * below it still held (`alive`) is in `legal` too and is not a 2; without a card below,
+ * top_bit(0 | 1) points at the 2 of spades, which is a 2: kept.  No branch per card. */
+static inline uint64_t representatives(uint64_t legal, uint64_t alive) {
+    uint64_t out = 0, m = legal;
+    while (m) {
+        const int c = low_bit(m);
+        m &= m - 1;
+        const int top = top_bit((alive & BELOW[c]) | 1);
+        const uint64_t skip = (legal >> top) & ~(TWOS >> top) & 1;
+        out |= (skip ^ 1) << c;
+    }
+    return out;
 }
 
 /* The highest card of the led suit, not a dead hand's, nor on the last trick a sm2019
@@ -193,32 +215,38 @@ static inline void winner(const Trick *t, int *win, int *wc) {
         *win = t->p[0], *wc = t->c[0];
 }
 
+/* The last trick, one card each (card[x]; -1: none), led by `leader`: who takes it (r27;
+ * not a sm2019 revoker), or with Chicago whether it stands (solver._Search.trick_start at
+ * trick 5: the first card to beat hers breaks it, r24). */
+static inline int last_trick(const Search *s, int leader, const int *card) {
+    const int *rot = s->rot[leader];
+    const int rn = s->rotn[leader], first = rot[0], lead = card[first], led = lead / 13;
+    if (s->chic >= 0) {
+        for (int i = 0; i < rn; i++) {
+            int c = card[rot[i]];
+            if (c >= 0 && c / 13 == led && c > lead)
+                return s->o_broken[rot[i]];
+        }
+        return s->o_stands;
+    }
+    int win = -1, wc = -1;
+    for (int i = 0; i < rn; i++) {
+        const int x = rot[i], c = card[x];
+        const int better = (c >= 0) & (c / 13 == led) & (c > wc) & !s->nolast[x];
+        win = better ? x : win;
+        wc = better ? c : wc;
+    }
+    if (win < 0)
+        win = first, wc = lead;
+    return s->o_last[win][wc % 13 == 0 ? 1 : 0];
+}
+
 static int trick_start(Search *s, int leader, int trick_no) {
     if (trick_no == TRICKS) { /* one card each: no choice is left */
-        const int *rot = s->rot[leader];
-        int rn = s->rotn[leader], first = rot[0];
-        int lead = s->hands[first] ? top_bit(s->hands[first]) : -1;
-        int led = lead / 13;
-        if (s->chic >= 0) {
-            for (int i = 0; i < rn; i++) {
-                uint64_t h = s->hands[rot[i]];
-                int c = h ? top_bit(h) : -1;
-                if (h && c / 13 == led && c > lead)
-                    return s->o_broken[rot[i]];
-            }
-            return s->o_stands;
-        }
-        int win = -1, wc = -1;
-        for (int i = 0; i < rn; i++) {
-            int p = rot[i];
-            uint64_t h = s->hands[p];
-            int c = h ? top_bit(h) : -1;
-            if (h && c / 13 == led && c > wc && !s->nolast[p])
-                win = p, wc = c;
-        }
-        if (win < 0)
-            win = first, wc = lead;
-        return s->o_last[win][wc % 13 == 0 ? 1 : 0];
+        int card[MAXP];
+        for (int x = 0; x < s->n; x++)
+            card[x] = s->hands[x] ? top_bit(s->hands[x]) : -1;
+        return last_trick(s, leader, card);
     }
     uint64_t alive = 0;
     for (int i = 0; i < s->n; i++)
@@ -229,13 +257,14 @@ static int trick_start(Search *s, int leader, int trick_no) {
     if (e->gen == memo_gen)
         return e->val;
     Trick t;
-    new_trick(&t, trick_no);
-    int v = play(s, s->rot[leader], s->rotn[leader], &t, trick_no, alive, -1, 0);
+    new_trick(&t, trick_no, alive);
+    int v = play(s, s->rot[leader], s->rotn[leader], &t, -1, 0);
     memo_put(k, v);
     return v;
 }
 
-static int close_trick(Search *s, Trick *t, int trick_no) {
+static int close_trick(Search *s, Trick *t) {
+    const int trick_no = t->no;
     int win, wc;
     if (trick_no >= TRICKS) {
         if (s->chic >= 0)
@@ -247,12 +276,73 @@ static int close_trick(Search *s, Trick *t, int trick_no) {
     return trick_start(s, win, trick_no + 1);
 }
 
+/* play() for the trick's last card (p is the last to play to it): each card settles the
+ * trick; the last trick, which follows trick 4, is played out at once (last_trick). */
+static int play_close(Search *s, int p, Trick *t, int q, int64_t best_q) {
+    const int trick_no = t->no;
+    const uint64_t alive = t->alive;
+    const uint64_t hand = s->hands[p];
+    const int64_t bound = s->bound[p][(hand & TWOS) != 0];
+    uint64_t legal = hand & SUIT[t->led];
+    if (!legal)
+        legal = hand;
+    const int cc = t->cc, led = t->led, sw = t->w, swc = t->wc, last = t->last;
+    const int mine = s->can_win[last][p]; /* can p's card take this trick */
+    const int before_last = !last && trick_no + 1 == TRICKS;
+    int card[MAXP];
+    if (before_last)
+        for (int x = 0; x < s->n; x++)
+            card[x] = s->hands[x] ? top_bit(s->hands[x]) : -1;
+    int best = -1;
+    int64_t best_key = NEG;
+    const int w0 = sw >= 0 ? sw : t->p[0], wc0 = sw >= 0 ? swc : t->c[0];
+    uint64_t m = representatives(legal, alive); /* touching cards of a suit in one hand are one card */
+    while (m) {
+        const uint64_t low = m & (~m + 1);
+        m ^= low;
+        const int c = low_bit(low);
+        int o;
+        if (cc >= 0 && c / 13 == led && c > cc) {
+            o = s->o_broken[p]; /* r24, D8: broken, the trick play ends at this card */
+        } else { /* who takes the trick (r25, r26) */
+            const int takes = mine & (c / 13 == led) & (c > swc);
+            const int w = takes ? p : w0, wc = takes ? c : wc0;
+            if (before_last) {
+                const uint64_t keep = hand ^ low;
+                card[p] = keep ? top_bit(keep) : -1;
+                o = last_trick(s, w, card);
+            } else if (!last) {
+                s->hands[p] = hand ^ low;
+                o = trick_start(s, w, trick_no + 1);
+                s->hands[p] = hand;
+            } else if (s->chic >= 0) {
+                o = s->o_stands; /* not broken by the last card: she won every trick (r23) */
+            } else {
+                o = s->o_last[w][wc % 13 == 0 ? 1 : 0]; /* r27 */
+            }
+        }
+        const int64_t kk = s->key[o][p];
+        if (kk > best_key) {
+            best_key = kk;
+            best = o;
+            if (kk >= bound)
+                break;
+            if (q >= 0 && s->cap[p][q][o] <= best_q)
+                return -1; /* q has as good already (from a lower card, which wins ties) */
+        }
+    }
+    return best;
+}
+
 /* The outcome of best play from here; -1 when the player q who chose this node (earlier in
  * the same trick) will not take it whatever happens here (solver._Search.play). */
-static int play(Search *s, const int *tp, int ntp, Trick *t, int trick_no, uint64_t alive, int q, int64_t best_q) {
+static int play(Search *s, const int *tp, int ntp, Trick *t, int q, int64_t best_q) {
     s->nodes++;
     if (!ntp)
-        return close_trick(s, t, trick_no);
+        return close_trick(s, t);
+    if (ntp == 1 && t->n)
+        return play_close(s, tp[0], t, q, best_q);
+    const uint64_t alive = t->alive;
     const int p = tp[0], nrest = ntp - 1;
     const int *rest = tp + 1;
     const uint64_t hand = s->hands[p];
@@ -267,55 +357,29 @@ static int play(Search *s, const int *tp, int ntp, Trick *t, int trick_no, uint6
     }
     int best = -1;
     int64_t best_key = NEG;
-    const int closing = !nrest && t->n, sw = t->w, swc = t->wc;
-    const int mine = s->can_win[t->last][p]; /* can p's card take this trick */
-    uint64_t m = legal;
+    const int sw = t->w, swc = t->wc;
+    uint64_t m = representatives(legal, alive); /* touching cards of a suit in one hand are one card */
     while (m) {
         const uint64_t low = m & (~m + 1);
         m ^= low;
         const int c = low_bit(low);
-        if (!(TWOS & low)) { /* touching cards of one suit in one hand are one card (not a 2) */
-            const uint64_t below = alive & BELOW[c];
-            if (below) {
-                const int top = top_bit(below);
-                if ((legal >> top) & 1 && !((TWOS >> top) & 1))
-                    continue;
-            }
-        }
         int o;
         if (cc >= 0 && c / 13 == t->led && c > cc) {
             o = s->o_broken[p]; /* r24, D8: broken, the trick play ends at this card */
         } else if (nrest) {
             s->hands[p] = hand ^ low;
             push(s, t, p, c);
-            o = play(s, rest, nrest, t, trick_no, alive, p, best_key);
+            o = play(s, rest, nrest, t, p, best_key);
             t->n--;
             t->w = sw;
             t->wc = swc;
             s->hands[p] = hand;
             if (o < 0)
                 continue;
-        } else if (closing) { /* the trick's last card: who takes it (r25, r26) */
-            int w, wc;
-            if (mine && c / 13 == t->led && c > swc)
-                w = p, wc = c;
-            else if (sw >= 0)
-                w = sw, wc = swc;
-            else
-                w = t->p[0], wc = t->c[0];
-            if (!t->last) {
-                s->hands[p] = hand ^ low;
-                o = trick_start(s, w, trick_no + 1);
-                s->hands[p] = hand;
-            } else if (s->chic >= 0) {
-                o = s->o_stands;
-            } else {
-                o = s->o_last[w][wc % 13 == 0 ? 1 : 0]; /* r27 */
-            }
         } else { /* a trick of one: everyone else is out */
             s->hands[p] = hand ^ low;
             push(s, t, p, c);
-            o = close_trick(s, t, trick_no);
+            o = close_trick(s, t);
             t->n--;
             t->w = sw;
             t->wc = swc;
@@ -361,7 +425,7 @@ static uint64_t moves(const Search *s, const Trick *t, int p, uint64_t alive) {
 }
 
 /* The outcome after the player to act, tp[0], plays card c (solver._Search.child). */
-static int child(Search *s, Trick *t, const int *tp, int ntp, int trick_no, uint64_t alive, int c) {
+static int child(Search *s, Trick *t, const int *tp, int ntp, int c) {
     int p = tp[0];
     if (s->chic >= 0 && p != s->chic && t->n && t->p[0] == s->chic) {
         int cc = t->c[0];
@@ -372,7 +436,7 @@ static int child(Search *s, Trick *t, const int *tp, int ntp, int trick_no, uint
     int sw = t->w, swc = t->wc;
     s->hands[p] = hand ^ (UINT64_C(1) << c);
     push(s, t, p, c);
-    int o = play(s, tp + 1, ntp - 1, t, trick_no, alive, -1, 0);
+    int o = play(s, tp + 1, ntp - 1, t, -1, 0);
     t->n--;
     t->w = sw;
     t->wc = swc;
@@ -382,21 +446,20 @@ static int child(Search *s, Trick *t, const int *tp, int ntp, int trick_no, uint
 
 /* The best-play line (solver._Search.line): at every turn the first card with the best key;
  * `first` fixes the first card.  Plays on s->hands and the trick; returns the length. */
-static int line(Search *s, Trick *t, const int *tp0, int ntp, int trick_no, uint64_t alive, int first, int *lp,
+static int line(Search *s, Trick *t, const int *tp0, int ntp, int first, int *lp,
                 int *lc) {
     int tp[MAXP], len = 0;
     memcpy(tp, tp0, sizeof(int) * ntp);
     for (;;) {
         if (!ntp) {
-            if (trick_no >= TRICKS)
+            if (t->no >= TRICKS)
                 return len;
             int win, wc;
             winner(t, &win, &wc);
-            trick_no++;
-            alive = 0;
+            uint64_t alive = 0;
             for (int i = 0; i < s->n; i++)
                 alive |= s->hands[i];
-            new_trick(t, trick_no);
+            new_trick(t, t->no + 1, alive);
             ntp = s->rotn[win];
             memcpy(tp, s->rot[win], sizeof(int) * ntp);
             continue;
@@ -407,11 +470,11 @@ static int line(Search *s, Trick *t, const int *tp0, int ntp, int trick_no, uint
             first = -1;
         } else {
             int64_t best_key = NEG;
-            uint64_t m = moves(s, t, p, alive);
+            uint64_t m = moves(s, t, p, t->alive);
             while (m) {
                 int x = low_bit(m);
                 m &= m - 1;
-                int64_t kk = s->key[child(s, t, tp, ntp, trick_no, alive, x)][p];
+                int64_t kk = s->key[child(s, t, tp, ntp, x)][p];
                 if (kk > best_key)
                     best_key = kk, c = x;
             }
@@ -620,7 +683,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         s->can_win[0][p] = !s->dead[p];
         s->can_win[1][p] = !s->dead[p] && !s->nolast[p];
     }
-    new_trick(&t, trick_no);
+    new_trick(&t, trick_no, (uint64_t)alive_u);
     for (int i = 0; i < tn; i++)
         push(s, &t, trick_p[i], trick_c[i]);
     for (int p = 0; p < n; p++) /* cap[p][q][o] for every outcome o p may have in hand */
@@ -643,14 +706,14 @@ static PyObject *search(PyObject *self, PyObject *args) {
     while (reps) {
         int c = low_bit(reps);
         reps &= reps - 1;
-        int o = child(s, &t, tp, (int)ntp, trick_no, alive, c);
+        int o = child(s, &t, tp, (int)ntp, c);
         cards[nc] = c;
         oids[nc++] = o;
         if (s->key[o][me] > best_key)
             best_key = s->key[o][me], best = c;
     }
     int lp[MAXLINE], lc[MAXLINE];
-    int len = line(s, &t, tp, (int)ntp, trick_no, alive, best, lp, lc);
+    int len = line(s, &t, tp, (int)ntp, best, lp, lc);
     if (len < 0)
         BAD("the line did not end");
     PyObject *children = pairs(cards, oids, nc), *ln = children ? pairs(lp, lc, len) : NULL;
