@@ -59,6 +59,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -75,6 +76,7 @@ KERNEL = "c" if _ckernel is not None else "python"  # the search ``solve`` runs 
 TRICKS = 5  # r25: five tricks a deal
 
 _INDEX: dict[Card, int] = {c: i for i, c in enumerate(FULL_DECK)}  # suit-major: S, H, D, C; 2..A
+_SUIT_BASE = {suit: 13 * i - 2 for i, suit in enumerate("SHDC")}  # _INDEX[c] == _SUIT_BASE[c.suit] + c.rank
 _SUIT_MASK = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 _TWOS = sum(1 << (13 * s) for s in range(4))
 _KEY_SPAN = 1024  # key = own * span + (offset - others): a lexicographic pair as one int
@@ -265,11 +267,12 @@ def _check(pos: Position) -> None:
         raise AnalysisError(f"the leader {pos.leader!r} is not in the deal")
     if not 1 <= pos.trick_number <= TRICKS:
         raise AnalysisError(f"trick number {pos.trick_number}: a deal has tricks 1-{TRICKS}")
-    seen: set[Card] = set()
+    seen = 0  # the cards as bits (_INDEX), not a set of Cards: their hash is Python code
     for c in [c for h in pos.hands.values() for c in h] + [c for _, c in pos.trick]:
-        if c in seen:
+        bit = 1 << (_SUIT_BASE[c.suit] + c.rank)
+        if seen & bit:
             raise AnalysisError(f"card seen twice: {c}")
-        seen.add(c)
+        seen |= bit
     in_trick = [p for p, _ in pos.trick]
     if len(set(in_trick)) != len(in_trick) or any(p not in order for p in in_trick):
         raise AnalysisError("each player plays at most one card to a trick")
@@ -345,64 +348,63 @@ _KernelTables = tuple[
 ]
 
 
-class _Search:
-    def __init__(self, pos: Position):
-        self.pos = pos
-        r = pos.rules
-        self.names = list(pos.order)
-        n = len(self.names)
-        ix = {p: i for i, p in enumerate(self.names)}
-        self.n = n
-        self.live = [p not in pos.out for p in self.names]
-        self.dead = [p in pos.dead for p in self.names]
-        self.nolast = [p in pos.no_last_trick for p in self.names]
-        self.chic = ix[pos.chicago] if pos.chicago is not None else -1
-        self.rot = [tuple(j for j in ((i + k) % n for k in range(n)) if self.live[j]) for i in range(n)]
-        # outcomes: ids into parallel tables of (vector, kind, player)
+class _Tables:
+    """What a search needs besides the hands: who plays on, and the outcomes (ids into
+    parallel tables of points per player, kind, and the key each player maximises).  The
+    same for every position of a deal's kind: built once (``_tables``)."""
+
+    def __init__(
+        self,
+        n: int,
+        chic: int,
+        live: tuple[bool, ...],
+        dead: tuple[bool, ...],
+        nolast: tuple[bool, ...],
+        points: tuple[int, int, int, int, int, str | None],
+        award: tuple[int, int] | None,
+    ):
+        last_trick, last_trick_two, chicago_won, chicago_lost, chicago_breaker, style = points
+        self.live, self.dead, self.nolast = list(live), list(dead), list(nolast)
+        self.rot = [tuple(j for j in ((i + k) % n for k in range(n)) if live[j]) for i in range(n)]
         self.vec: list[tuple[int, ...]] = []
         self.kind: list[tuple[str, int]] = []
         zero = [0] * n
-        self.o_last = []
+        self.o_last: list[list[int]] = []
         for w in range(n):
             pair = []
             for two in (False, True):
                 v = list(zero)
-                v[w] = r.last_trick_two if two else r.last_trick
+                v[w] = last_trick_two if two else last_trick
                 pair.append(self._add(v, ("last_trick", w)))
             self.o_last.append(pair)
-        if self.chic >= 0:
+        self.o_stands = -1
+        self.o_broken: list[int] = []
+        self.static_bound: list[int] = []
+        if chic >= 0:
             v = list(zero)
-            v[self.chic] += r.chicago_won
-            if r.chicago_style != "sm" and pos.hand_award and pos.hand_award[0] in ix:
-                v[ix[pos.hand_award[0]]] += pos.hand_award[1]
-            self.o_stands = self._add(v, ("chicago_stands", self.chic))
-            self.o_broken = []
+            v[chic] += chicago_won
+            if award is not None:  # classic style: the final hand scoring, paid if it stands
+                v[award[0]] += award[1]
+            self.o_stands = self._add(v, ("chicago_stands", chic))
             for b in range(n):
                 v = list(zero)
-                v[self.chic] += r.chicago_lost
-                if r.chicago_style == "sm" and b != self.chic:
-                    v[b] += r.chicago_breaker
+                v[chic] += chicago_lost
+                if style == "sm" and b != chic:
+                    v[b] += chicago_breaker
                 self.o_broken.append(self._add(v, ("chicago_broken", b)))
         self.key = [[vec[p] * _KEY_SPAN + _KEY_OFFSET - (sum(vec) - vec[p]) for p in range(n)] for vec in self.vec]
-        if self.chic >= 0:
-            ids = [self.o_stands] + [self.o_broken[b] for b in range(n) if b != self.chic]
+        if chic >= 0:
+            ids = [self.o_stands] + [self.o_broken[b] for b in range(n) if b != chic]
             self.static_bound = [max(self.key[o][p] for o in ids) for p in range(n)]
-        self.memo: dict[int, int] = {}
-        self.caps: dict[tuple[int, int, int], int] = {}
-        self.raw: dict[tuple[tuple[int, ...], int], int] = {}  # before the relative ranks
-        self.nodes = 0
-
-    def kernel_tables(self) -> _KernelTables:
-        """The tables the C kernel searches with (``_kernel.search``'s first arguments)."""
-        chic = self.chic
-        return (
-            self.n,
+        # the C kernel's first arguments (_kernel.search)
+        self.kernel: _KernelTables = (
+            n,
             chic,
             [k for row in self.key for k in row],
             [o for pair in self.o_last for o in pair],
-            self.o_stands if chic >= 0 else -1,
-            self.o_broken if chic >= 0 else (),
-            self.static_bound if chic >= 0 else (),
+            self.o_stands,
+            self.o_broken,
+            self.static_bound,
             self.dead,
             self.nolast,
             self.rot,
@@ -412,6 +414,50 @@ class _Search:
         self.vec.append(tuple(v))
         self.kind.append(kind)
         return len(self.vec) - 1
+
+
+@lru_cache(maxsize=256)
+def _tables(
+    n: int,
+    chic: int,
+    live: tuple[bool, ...],
+    dead: tuple[bool, ...],
+    nolast: tuple[bool, ...],
+    points: tuple[int, int, int, int, int, str | None],
+    award: tuple[int, int] | None,
+) -> _Tables:
+    return _Tables(n, chic, live, dead, nolast, points, award)
+
+
+class _Search:
+    def __init__(self, pos: Position):
+        self.pos = pos
+        r = pos.rules
+        self.names = list(pos.order)
+        n = len(self.names)
+        ix = {p: i for i, p in enumerate(self.names)}
+        self.n = n
+        self.chic = ix[pos.chicago] if pos.chicago is not None else -1
+        award = None
+        if self.chic >= 0 and r.chicago_style != "sm" and pos.hand_award and pos.hand_award[0] in ix:
+            award = (ix[pos.hand_award[0]], pos.hand_award[1])
+        t = _tables(
+            n,
+            self.chic,
+            tuple(p not in pos.out for p in self.names),
+            tuple(p in pos.dead for p in self.names),
+            tuple(p in pos.no_last_trick for p in self.names),
+            (r.last_trick, r.last_trick_two, r.chicago_won, r.chicago_lost, r.chicago_breaker, r.chicago_style),
+            award,
+        )
+        self.live, self.dead, self.nolast, self.rot = t.live, t.dead, t.nolast, t.rot
+        self.vec, self.kind, self.key, self.o_last = t.vec, t.kind, t.key, t.o_last
+        self.o_stands, self.o_broken, self.static_bound = t.o_stands, t.o_broken, t.static_bound
+        self.kernel_tables = t.kernel
+        self.memo: dict[int, int] = {}
+        self.caps: dict[tuple[int, int, int], int] = {}
+        self.raw: dict[tuple[tuple[int, ...], int], int] = {}  # before the relative ranks
+        self.nodes = 0
 
     def cap(self, p: int, q: int, best_p: int) -> int:
         """The best key q can get from a node where p already has ``best_p``: p will pick
@@ -636,8 +682,9 @@ def solve(pos: Position, *, kernel: str | None = None) -> Verdict:
     s = _Search(pos)
     names = s.names
     ix = {p: i for i, p in enumerate(names)}
-    hands = tuple(sum(1 << _INDEX[c] for c in pos.hands.get(p, ())) for p in names)
-    trick = tuple((ix[p], _INDEX[c]) for p, c in pos.trick)
+    base = _SUIT_BASE
+    hands = tuple(sum(1 << (base[c.suit] + c.rank) for c in pos.hands.get(p, ())) for p in names)
+    trick = tuple((ix[p], base[c.suit] + c.rank) for p, c in pos.trick)
     in_trick = [p for p, _ in pos.trick]
     seq = trick_order(pos.order, pos.leader, in_trick, pos.out)
     to_play = tuple(ix[p] for p in seq if p not in in_trick)
@@ -648,7 +695,7 @@ def solve(pos: Position, *, kernel: str | None = None) -> Verdict:
     for _, c in trick:
         alive |= 1 << c
     if use == "c":
-        children, line, s.nodes = _ckernel.search(*s.kernel_tables(), hands, trick, to_play, pos.trick_number, alive)
+        children, line, s.nodes = _ckernel.search(*s.kernel_tables, hands, trick, to_play, pos.trick_number, alive)
         rep_oid = dict(children)
     else:
         rep_oid = {
