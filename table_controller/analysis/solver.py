@@ -40,15 +40,27 @@ still held, leader), treats touching cards of one suit in one hand as one card (
 the best that player could ever get, and leaves a card's subtree early once the player
 who chose the card before it in the trick already has better (shallow max^n pruning).
 A tie prunes too: q keeps its lower card on a tie, so a subtree that can give q only
-as much is dropped.  A full 4-player deal takes ~9 ms (median, ~4,600 nodes) in CPython,
-p99 ~45-55 ms (~26,000 nodes): see ``tests/bench/analysis.py``.  The nodes are nearly all
-in tricks 3 and 4: a hard deal reaches ~3,000 distinct trick-4 starts, hardly any shared
-between deals.  Tried, measured and not kept: trying cards highest first or by a history
+as much is dropped.  A full 4-player deal searches ~4,600 nodes (median; p99 ~26,000),
+nearly all in tricks 3 and 4: a hard deal reaches ~3,000 distinct trick-4 starts, hardly
+any shared between deals.
+
+**Two kernels, one search.**  ``_kernel.c`` is this search written out in C (the same
+nodes in the same order, the same memo, grouping, pruning and ties: the same verdict and
+the same node count, tests/analysis/test_solver_kernel.py), built at install by setup.py;
+``solve`` runs it when it is built (``KERNEL``) and this Python search otherwise, which
+stays the reference.  A full deal from trick 1: C ~0.1 ms median, p99 ~0.6-0.8 ms; Python
+~8 ms median, p99 ~40-45 ms (``tests/bench/analysis.py``).  Python spends ~1.9 us a node,
+C ~30 ns, most of it on branches the predictor cannot guess (the same deal solved again
+right away takes half the time).
+
+Tried, measured and not kept: trying cards highest first or by a history
 of cut-offs (more nodes: a reordered card can no longer prune on a tie, and the lowest
 card must win ties), relative-rank keys skipped at trick 4 (no gain), and a two-sided
 "can p take the last trick whatever the others do" search before max^n (2.7x fewer max^n
 nodes, slower in all: the proofs cost more than they save).  An SM-style Chicago's yes/no
-alone: ``sm_chicago_stands``.
+alone: ``sm_chicago_stands``.  In C, tried and not kept: a cache of exact hands in front
+of the relative-rank memo (7 % of its lookups hit), selects instead of branches for the
+first card of a trick and the legal cards (slower).
 
 Legal-play solver: follow suit if you can (r25).  A pending sm2025 revoke (r26) is not
 solved; a hand that is dead (r26), folded or out simply plays no further cards, and a
