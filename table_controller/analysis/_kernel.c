@@ -81,6 +81,7 @@ static inline int top_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
 static inline int low_bit(uint64_t x) { return __builtin_ctzll(x); }
 
 static int play(Search *s, const int *tp, int ntp, Trick *t, int q, int64_t best_q);
+static int play_open(Search *s, const int *tp, int ntp, Trick *t, int q, int64_t best_q);
 
 /* --- the memo: open addressing, grown at half full ------------------------------------- */
 
@@ -258,7 +259,7 @@ static int trick_start(Search *s, int leader, int trick_no) {
         return e->val;
     Trick t;
     new_trick(&t, trick_no, alive);
-    int v = play(s, s->rot[leader], s->rotn[leader], &t, -1, 0);
+    int v = play_open(s, s->rot[leader], s->rotn[leader], &t, -1, 0);
     memo_put(k, v);
     return v;
 }
@@ -279,6 +280,7 @@ static int close_trick(Search *s, Trick *t) {
 /* play() for the trick's last card (p is the last to play to it): each card settles the
  * trick; the last trick, which follows trick 4, is played out at once (last_trick). */
 static int play_close(Search *s, int p, Trick *t, int q, int64_t best_q) {
+    s->nodes++;
     const int trick_no = t->no;
     const uint64_t alive = t->alive;
     const uint64_t hand = s->hands[p];
@@ -334,14 +336,22 @@ static int play_close(Search *s, int p, Trick *t, int q, int64_t best_q) {
     return best;
 }
 
-/* The outcome of best play from here; -1 when the player q who chose this node (earlier in
- * the same trick) will not take it whatever happens here (solver._Search.play). */
+/* The outcome of best play from here (a node, counted as solver.py counts them); -1 when
+ * the player q who chose this node (earlier in the same trick) will not take it whatever
+ * happens here (solver._Search.play). */
 static int play(Search *s, const int *tp, int ntp, Trick *t, int q, int64_t best_q) {
-    s->nodes++;
-    if (!ntp)
+    if (!ntp) {
+        s->nodes++;
         return close_trick(s, t);
+    }
     if (ntp == 1 && t->n)
         return play_close(s, tp[0], t, q, best_q);
+    return play_open(s, tp, ntp, t, q, best_q);
+}
+
+/* play() for a player who is not the last to play to the trick (or the only one). */
+static int play_open(Search *s, const int *tp, int ntp, Trick *t, int q, int64_t best_q) {
+    s->nodes++;
     const uint64_t alive = t->alive;
     const int p = tp[0], nrest = ntp - 1;
     const int *rest = tp + 1;
@@ -369,7 +379,7 @@ static int play(Search *s, const int *tp, int ntp, Trick *t, int q, int64_t best
         } else if (nrest) {
             s->hands[p] = hand ^ low;
             push(s, t, p, c);
-            o = play(s, rest, nrest, t, p, best_key);
+            o = nrest == 1 ? play_close(s, rest[0], t, p, best_key) : play_open(s, rest, nrest, t, p, best_key);
             t->n--;
             t->w = sw;
             t->wc = swc;
