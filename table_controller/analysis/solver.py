@@ -48,10 +48,10 @@ any shared between deals.
 nodes in the same order, the same memo, grouping, pruning and ties: the same verdict and
 the same node count, tests/analysis/test_solver_kernel.py), built at install by setup.py;
 ``solve`` runs it when it is built (``KERNEL``) and this Python search otherwise, which
-stays the reference.  A full deal from trick 1: C ~0.1 ms median, p99 ~0.6-0.8 ms; Python
-~8 ms median, p99 ~40-45 ms (``tests/bench/analysis.py``).  Python spends ~1.9 us a node,
-C ~30 ns, most of it on branches the predictor cannot guess (the same deal solved again
-right away takes half the time).
+stays the reference.  A full deal from trick 1: C 0.15 ms median, p99 0.83 ms; Python
+8 ms median, p99 44 ms (``tests/bench/analysis.py`` on a busy machine).  Python spends
+~1.9 us a node, C ~25-30 ns, most of it on branches the predictor cannot guess (the same
+deal solved again right away takes half the time).
 
 Tried, measured and not kept: trying cards highest first or by a history
 of cut-offs (more nodes: a reordered card can no longer prune on a tie, and the lowest
