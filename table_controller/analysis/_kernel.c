@@ -683,8 +683,17 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     if (!in_range(trick_no, 1, TRICKS + 1))
         BAD("trick_no: 1-5");
-    if (!s->hands[tp[0]])
-        BAD("the player to act holds no card");
+    /* every player in play holds a card for each trick left (the one in this trick played),
+     * as solver._check makes sure: a node never meets an empty hand */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < s->rotn[i] + (i == 0 ? (int)ntp : 0); j++) {
+            const int x = j < s->rotn[i] ? s->rot[i][j] : tp[j - s->rotn[i]];
+            int played = 0;
+            for (int k = 0; k < tn; k++)
+                played |= trick_p[k] == x;
+            if (__builtin_popcountll(s->hands[x]) != TRICKS - trick_no + 1 - played)
+                BAD("a player in play holds a card for each trick left");
+        }
     for (int p = 0; p < n; p++) {
         for (int two = 0; two < 2; two++) /* solver._Search.play's bound */
             s->bound[p][two] = chic >= 0 ? s->static_bound[p]

@@ -136,6 +136,8 @@ def test_bad_tables_are_a_clear_error_not_a_crash():
         (*good[:10], (1 << 60, 1), *good[11:]),  # not a hand of cards
         (*good[:11], ((0, 60),), *good[12:]),  # not a card
         (*good[:13], 9, good[14]),  # trick 9
+        (*good[:10], (1 << 12, 0), *good[11:]),  # Bo in play without a card
+        (*good[:10], (1 << 12, 3), *good[11:]),  # two cards for the last trick
     ]
     for args in bad:
         with pytest.raises(ValueError):
