@@ -60,7 +60,8 @@ card must win ties), relative-rank keys skipped at trick 4 (no gain), and a two-
 nodes, slower in all: the proofs cost more than they save).  An SM-style Chicago's yes/no
 alone: ``sm_chicago_stands``.  In C, tried and not kept: a cache of exact hands in front
 of the relative-rank memo (7 % of its lookups hit), selects instead of branches for the
-first card of a trick and the legal cards (slower).
+first card of a trick and the legal cards (slower), branch hints and the pruning table
+kept between searches (no gain measured).
 
 Legal-play solver: follow suit if you can (r25).  A pending sm2025 revoke (r26) is not
 solved; a hand that is dead (r26), folded or out simply plays no further cards, and a
