@@ -9,7 +9,8 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# setup.py builds the solver's C kernel into the source tree: rebuilt when its source changes
+$(VENV)/.installed: pyproject.toml setup.py table_controller/analysis/_kernel.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
@@ -87,7 +88,7 @@ mutation: setup
 	$(BIN)/python -m tests.mutation.run --sample $(SAMPLE) --seed $(SEED) $(if $(LINES),--lines $(LINES))
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache build *.egg-info table_controller/analysis/_kernel.*.so
 
 # The dashboard's texts: extract them (babel.cfg), merge into the Swedish catalogue and
 # compile the shipped .mo (dashboard/i18n.py).  Fails while a text has no Swedish.

@@ -52,9 +52,12 @@ FOREIGN: set[tuple[str, str]] = set()
 
 # --- reading the source -------------------------------------------------------------------
 def module_files(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
+    """Every module of the packages: the .py files, and the C extensions by their type stubs
+    (a ``.pyi`` beside its ``.c`` source, e.g. the solver's ``analysis/_kernel``)."""
     out = {}
     for package in packages:
-        for path in sorted((root / package).rglob("*.py")):
+        stubs = [p for p in (root / package).rglob("*.pyi") if p.with_suffix(".c").exists()]
+        for path in sorted([*(root / package).rglob("*.py"), *stubs]):
             parts = list(path.relative_to(root).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()

@@ -5,8 +5,9 @@ odds while an exchange is about to begin, whether the Chicago of the player aske
 stand, the solver's verdict during the trick play, nothing otherwise.  The result shows what hidden cards make: it must be held back like
 every hidden card (not before the deal has ended live and the broadcast delay has passed);
 that holding is the caller's job (the dashboard's hub puts it in the whole broadcast frame
-only, held with its deal), and the solve can take up to ~0.1 s at the first trick, so it
-belongs off the event loop (``analysable`` and ``state_snapshot`` for a worker thread).
+only, held with its deal), and the odds and a solve without the C kernel (~50 ms at the
+first trick) take long enough to belong off the event loop (``analysable`` and
+``state_snapshot`` for a worker thread).
 
     >>> from table_controller.rules.cards import parse_cards
     >>> from table_controller.rules.rulesets import ruleset

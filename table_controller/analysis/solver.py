@@ -40,15 +40,28 @@ still held, leader), treats touching cards of one suit in one hand as one card (
 the best that player could ever get, and leaves a card's subtree early once the player
 who chose the card before it in the trick already has better (shallow max^n pruning).
 A tie prunes too: q keeps its lower card on a tie, so a subtree that can give q only
-as much is dropped.  A full 4-player deal takes ~9 ms (median, ~4,600 nodes) in CPython,
-p99 ~45-55 ms (~26,000 nodes): see ``tests/bench/analysis.py``.  The nodes are nearly all
-in tricks 3 and 4: a hard deal reaches ~3,000 distinct trick-4 starts, hardly any shared
-between deals.  Tried, measured and not kept: trying cards highest first or by a history
+as much is dropped.  A full 4-player deal searches ~4,600 nodes (median; p99 ~26,000),
+nearly all in tricks 3 and 4: a hard deal reaches ~3,000 distinct trick-4 starts, hardly
+any shared between deals.
+
+**Two kernels, one search.**  ``_kernel.c`` is this search written out in C (the same
+nodes in the same order, the same memo, grouping, pruning and ties: the same verdict and
+the same node count, tests/analysis/test_solver_kernel.py), built at install by setup.py;
+``solve`` runs it when it is built (``KERNEL``) and this Python search otherwise, which
+stays the reference.  A full deal from trick 1: C 0.15 ms median, p99 0.83 ms; Python
+8 ms median, p99 44 ms (``tests/bench/analysis.py`` on a busy machine).  Python spends
+~1.9 us a node, C ~25-30 ns, most of it on branches the predictor cannot guess (the same
+deal solved again right away takes half the time).
+
+Tried, measured and not kept: trying cards highest first or by a history
 of cut-offs (more nodes: a reordered card can no longer prune on a tie, and the lowest
 card must win ties), relative-rank keys skipped at trick 4 (no gain), and a two-sided
 "can p take the last trick whatever the others do" search before max^n (2.7x fewer max^n
 nodes, slower in all: the proofs cost more than they save).  An SM-style Chicago's yes/no
-alone: ``sm_chicago_stands``.
+alone: ``sm_chicago_stands``.  In C, tried and not kept: a cache of exact hands in front
+of the relative-rank memo (7 % of its lookups hit), selects instead of branches for the
+first card of a trick and the legal cards (slower), branch hints and the pruning table
+kept between searches (no gain measured).
 
 Legal-play solver: follow suit if you can (r25).  A pending sm2025 revoke (r26) is not
 solved; a hand that is dead (r26), folded or out simply plays no further cards, and a
@@ -59,6 +72,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -66,9 +80,16 @@ from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.hands import Category, best_hands
 from table_controller.rules.rulesets import Ruleset
 
+try:  # the search in C, built at install (pyproject.toml); without it, the same search in Python
+    from . import _kernel as _ckernel
+except ImportError:
+    _ckernel = None  # type: ignore[assignment]
+
+KERNEL = "c" if _ckernel is not None else "python"  # the search ``solve`` runs by default
 TRICKS = 5  # r25: five tricks a deal
 
 _INDEX: dict[Card, int] = {c: i for i, c in enumerate(FULL_DECK)}  # suit-major: S, H, D, C; 2..A
+_SUIT_BASE = {suit: 13 * i - 2 for i, suit in enumerate("SHDC")}  # _INDEX[c] == _SUIT_BASE[c.suit] + c.rank
 _SUIT_MASK = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 _TWOS = sum(1 << (13 * s) for s in range(4))
 _KEY_SPAN = 1024  # key = own * span + (offset - others): a lexicographic pair as one int
@@ -259,11 +280,12 @@ def _check(pos: Position) -> None:
         raise AnalysisError(f"the leader {pos.leader!r} is not in the deal")
     if not 1 <= pos.trick_number <= TRICKS:
         raise AnalysisError(f"trick number {pos.trick_number}: a deal has tricks 1-{TRICKS}")
-    seen: set[Card] = set()
+    seen = 0  # the cards as bits (_INDEX), not a set of Cards: their hash is Python code
     for c in [c for h in pos.hands.values() for c in h] + [c for _, c in pos.trick]:
-        if c in seen:
+        bit = 1 << (_SUIT_BASE[c.suit] + c.rank)
+        if seen & bit:
             raise AnalysisError(f"card seen twice: {c}")
-        seen.add(c)
+        seen |= bit
     in_trick = [p for p, _ in pos.trick]
     if len(set(in_trick)) != len(in_trick) or any(p not in order for p in in_trick):
         raise AnalysisError("each player plays at most one card to a trick")
@@ -324,6 +346,102 @@ def _relative(hands: tuple[int, ...], alive: int) -> int:
     return key
 
 
+# n, chic, keys, o_last, o_stands, o_broken, static_bound, dead, nolast, rot (``_kernel.search``)
+_KernelTables = tuple[
+    int,
+    int,
+    list[int],
+    list[int],
+    int,
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[Sequence[int]],
+]
+
+
+class _Tables:
+    """What a search needs besides the hands: who plays on, and the outcomes (ids into
+    parallel tables of points per player, kind, and the key each player maximises).  The
+    same for every position of a deal's kind: built once (``_tables``)."""
+
+    def __init__(
+        self,
+        n: int,
+        chic: int,
+        live: tuple[bool, ...],
+        dead: tuple[bool, ...],
+        nolast: tuple[bool, ...],
+        points: tuple[int, int, int, int, int, str | None],
+        award: tuple[int, int] | None,
+    ):
+        last_trick, last_trick_two, chicago_won, chicago_lost, chicago_breaker, style = points
+        self.live, self.dead, self.nolast = list(live), list(dead), list(nolast)
+        self.rot = [tuple(j for j in ((i + k) % n for k in range(n)) if live[j]) for i in range(n)]
+        self.vec: list[tuple[int, ...]] = []
+        self.kind: list[tuple[str, int]] = []
+        zero = [0] * n
+        self.o_last: list[list[int]] = []
+        for w in range(n):
+            pair = []
+            for two in (False, True):
+                v = list(zero)
+                v[w] = last_trick_two if two else last_trick
+                pair.append(self._add(v, ("last_trick", w)))
+            self.o_last.append(pair)
+        self.o_stands = -1
+        self.o_broken: list[int] = []
+        self.static_bound: list[int] = []
+        if chic >= 0:
+            v = list(zero)
+            v[chic] += chicago_won
+            if award is not None:  # classic style: the final hand scoring, paid if it stands
+                v[award[0]] += award[1]
+            self.o_stands = self._add(v, ("chicago_stands", chic))
+            for b in range(n):
+                v = list(zero)
+                v[chic] += chicago_lost
+                if style == "sm" and b != chic:
+                    v[b] += chicago_breaker
+                self.o_broken.append(self._add(v, ("chicago_broken", b)))
+        self.key = [[vec[p] * _KEY_SPAN + _KEY_OFFSET - (sum(vec) - vec[p]) for p in range(n)] for vec in self.vec]
+        if chic >= 0:
+            ids = [self.o_stands] + [self.o_broken[b] for b in range(n) if b != chic]
+            self.static_bound = [max(self.key[o][p] for o in ids) for p in range(n)]
+        # the C kernel's first arguments (_kernel.search)
+        self.kernel: _KernelTables = (
+            n,
+            chic,
+            [k for row in self.key for k in row],
+            [o for pair in self.o_last for o in pair],
+            self.o_stands,
+            self.o_broken,
+            self.static_bound,
+            self.dead,
+            self.nolast,
+            self.rot,
+        )
+
+    def _add(self, v: list[int], kind: tuple[str, int]) -> int:
+        self.vec.append(tuple(v))
+        self.kind.append(kind)
+        return len(self.vec) - 1
+
+
+@lru_cache(maxsize=256)
+def _tables(
+    n: int,
+    chic: int,
+    live: tuple[bool, ...],
+    dead: tuple[bool, ...],
+    nolast: tuple[bool, ...],
+    points: tuple[int, int, int, int, int, str | None],
+    award: tuple[int, int] | None,
+) -> _Tables:
+    return _Tables(n, chic, live, dead, nolast, points, award)
+
+
 class _Search:
     def __init__(self, pos: Position):
         self.pos = pos
@@ -332,49 +450,27 @@ class _Search:
         n = len(self.names)
         ix = {p: i for i, p in enumerate(self.names)}
         self.n = n
-        self.live = [p not in pos.out for p in self.names]
-        self.dead = [p in pos.dead for p in self.names]
-        self.nolast = [p in pos.no_last_trick for p in self.names]
         self.chic = ix[pos.chicago] if pos.chicago is not None else -1
-        self.rot = [tuple(j for j in ((i + k) % n for k in range(n)) if self.live[j]) for i in range(n)]
-        # outcomes: ids into parallel tables of (vector, kind, player)
-        self.vec: list[tuple[int, ...]] = []
-        self.kind: list[tuple[str, int]] = []
-        zero = [0] * n
-        self.o_last = []
-        for w in range(n):
-            pair = []
-            for two in (False, True):
-                v = list(zero)
-                v[w] = r.last_trick_two if two else r.last_trick
-                pair.append(self._add(v, ("last_trick", w)))
-            self.o_last.append(pair)
-        if self.chic >= 0:
-            v = list(zero)
-            v[self.chic] += r.chicago_won
-            if r.chicago_style != "sm" and pos.hand_award and pos.hand_award[0] in ix:
-                v[ix[pos.hand_award[0]]] += pos.hand_award[1]
-            self.o_stands = self._add(v, ("chicago_stands", self.chic))
-            self.o_broken = []
-            for b in range(n):
-                v = list(zero)
-                v[self.chic] += r.chicago_lost
-                if r.chicago_style == "sm" and b != self.chic:
-                    v[b] += r.chicago_breaker
-                self.o_broken.append(self._add(v, ("chicago_broken", b)))
-        self.key = [[vec[p] * _KEY_SPAN + _KEY_OFFSET - (sum(vec) - vec[p]) for p in range(n)] for vec in self.vec]
-        if self.chic >= 0:
-            ids = [self.o_stands] + [self.o_broken[b] for b in range(n) if b != self.chic]
-            self.static_bound = [max(self.key[o][p] for o in ids) for p in range(n)]
+        award = None
+        if self.chic >= 0 and r.chicago_style != "sm" and pos.hand_award and pos.hand_award[0] in ix:
+            award = (ix[pos.hand_award[0]], pos.hand_award[1])
+        t = _tables(
+            n,
+            self.chic,
+            tuple(p not in pos.out for p in self.names),
+            tuple(p in pos.dead for p in self.names),
+            tuple(p in pos.no_last_trick for p in self.names),
+            (r.last_trick, r.last_trick_two, r.chicago_won, r.chicago_lost, r.chicago_breaker, r.chicago_style),
+            award,
+        )
+        self.live, self.dead, self.nolast, self.rot = t.live, t.dead, t.nolast, t.rot
+        self.vec, self.kind, self.key, self.o_last = t.vec, t.kind, t.key, t.o_last
+        self.o_stands, self.o_broken, self.static_bound = t.o_stands, t.o_broken, t.static_bound
+        self.kernel_tables = t.kernel
         self.memo: dict[int, int] = {}
         self.caps: dict[tuple[int, int, int], int] = {}
         self.raw: dict[tuple[tuple[int, ...], int], int] = {}  # before the relative ranks
         self.nodes = 0
-
-    def _add(self, v: list[int], kind: tuple[str, int]) -> int:
-        self.vec.append(tuple(v))
-        self.kind.append(kind)
-        return len(self.vec) - 1
 
     def cap(self, p: int, q: int, best_p: int) -> int:
         """The best key q can get from a node where p already has ``best_p``: p will pick
@@ -584,14 +680,24 @@ class _Search:
             trick, to_play = trick + ((p, c),), to_play[1:]
 
 
-def solve(pos: Position) -> Verdict:
-    """Solve a position: best play by everyone from here (see the module docstring)."""
+def solve(pos: Position, *, kernel: str | None = None) -> Verdict:
+    """Solve a position: best play by everyone from here (see the module docstring).
+
+    ``kernel`` picks the search: ``"c"`` (the C extension ``_kernel``), ``"python"`` (the
+    search above), or None: ``KERNEL``, the C one when it is built.  Both give the same
+    verdict, node count included."""
     _check(pos)
+    use = KERNEL if kernel is None else kernel
+    if use not in ("c", "python"):
+        raise ValueError(f"kernel {kernel!r}: 'c' or 'python'")
+    if use == "c" and _ckernel is None:
+        raise RuntimeError("the solver's C kernel is not built (pip install -e . builds it)")
     s = _Search(pos)
     names = s.names
     ix = {p: i for i, p in enumerate(names)}
-    hands = tuple(sum(1 << _INDEX[c] for c in pos.hands.get(p, ())) for p in names)
-    trick = tuple((ix[p], _INDEX[c]) for p, c in pos.trick)
+    base = _SUIT_BASE
+    hands = tuple(sum(1 << (base[c.suit] + c.rank) for c in pos.hands.get(p, ())) for p in names)
+    trick = tuple((ix[p], base[c.suit] + c.rank) for p, c in pos.trick)
     in_trick = [p for p, _ in pos.trick]
     seq = trick_order(pos.order, pos.leader, in_trick, pos.out)
     to_play = tuple(ix[p] for p in seq if p not in in_trick)
@@ -601,19 +707,24 @@ def solve(pos: Position) -> Verdict:
         alive |= h
     for _, c in trick:
         alive |= 1 << c
+    if use == "c":
+        children, line, s.nodes = _ckernel.search(*s.kernel_tables, hands, trick, to_play, pos.trick_number, alive)
+        rep_oid = dict(children)
+    else:
+        rep_oid = {
+            c: s.child(hands, trick, to_play, pos.trick_number, alive, c, -1, 0)
+            for c in s.moves(hands, trick, me, alive)
+        }
     hand = hands[me]
     legal = (hand & _SUIT_MASK[trick[0][1] // 13] or hand) if trick else hand
     moves = []
     best_key, best, best_oid = -(1 << 60), -1, -1
-    reps = set(s.moves(hands, trick, me, alive))
-    rep_oid: dict[int, int] = {}
+    oid = -1
     for c in range(52):  # every legal card, touching ones too: each gets its value
         if not (legal >> c) & 1:
             continue
-        if c in reps:
-            oid = rep_oid[c] = s.child(hands, trick, to_play, pos.trick_number, alive, c, -1, 0)
-        else:  # a card touching a lower one of hers plays alike (the same outcome)
-            oid = rep_oid[max(r for r in rep_oid if r < c)]
+        # a card touching a lower one of hers plays alike (the same outcome)
+        oid = rep_oid.get(c, oid)
         kind, who = s.kind[oid]
         values = {names[i]: v for i, v in enumerate(s.vec[oid])}
         moves.append(
@@ -628,7 +739,8 @@ def solve(pos: Position) -> Verdict:
         )
         if s.key[oid][me] > best_key:
             best_key, best, best_oid = s.key[oid][me], c, oid
-    line = s.line(hands, trick, to_play, pos.trick_number, alive, first=best)
+    if use == "python":
+        line = s.line(hands, trick, to_play, pos.trick_number, alive, first=best)
     m = _move(s, best_oid, line, pos)
     return Verdict(names[me], m.values, m.outcome, pos.chicago, m.breaker, m.last_trick, m.line, tuple(moves), s.nodes)
 
