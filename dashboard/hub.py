@@ -47,6 +47,10 @@ from .i18n import N_, tr, tr_reason
 
 QUEUE_SIZE = 4
 ANALYSIS_SAMPLES = 2000  # odds samples for the broadcast's analysis (to the next scoring moment)
+# A table faster than its analysis (a fast demo, bots, a replay): the worker thread holds the
+# interpreter at most this share of the time, so the live loop keeps the rest.  At a human
+# pace (a state lasts seconds, an analysis some milliseconds) it never waits.
+ANALYSIS_SHARE = 0.25
 NOT_JUDGED = N_(
     "The table could not judge this action; nothing was changed. The TL has been alerted."
 )  # one text for every action: an engine failure's message may name a hidden card
@@ -128,7 +132,7 @@ class TableHub:
         # The broadcast's analysis (issue 21): of the state ``seq`` it names, worked out in a
         # worker thread on a copy of the state; only the newest pending state is analysed.
         self.analysis: dict[str, Any] | None = None
-        self._analysis_pending: Any = None
+        self._analysis_wanted = False  # a newer state than the last analysed one exists
         self._analyser: asyncio.Task[None] | None = None
         if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
             # A table the broadcast has not seen yet: it shows it after the delay from now.
@@ -244,18 +248,16 @@ class TableHub:
 
     def _want_analysis(self) -> None:
         """Analyse the live table's current moment for the broadcast, off the event loop
-        (a solve at the first trick takes up to ~0.1 s); the result is pushed as a frame of
-        the same state, through the delay like every hidden card, if the table is still there."""
-        state = self.engine.state
-        if not analysable(state):
-            self._analysis_pending = None
-            return
-        self._analysis_pending = state_snapshot(state)
+        (odds take some milliseconds); the result is pushed as a frame of the same state,
+        through the delay like every hidden card, if the table is still there.  The state is
+        copied for the worker only when the worker takes it: a table faster than its
+        analysis copies only the states that are analysed."""
+        self._analysis_wanted = True
         if self._analyser is None or self._analyser.done():
             try:
                 self._analyser = asyncio.get_running_loop().create_task(self._analyse_pending())
             except RuntimeError:  # no event loop (a synchronous caller): no analysis
-                self._analysis_pending = None
+                self._analysis_wanted = False
 
     async def analysis_idle(self) -> None:
         """Wait until the analysis of the newest analysable state is done (tests, shutdown)."""
@@ -263,8 +265,13 @@ class TableHub:
             await asyncio.shield(self._analyser)
 
     async def _analyse_pending(self) -> None:
-        while self._analysis_pending is not None:
-            snap, self._analysis_pending = self._analysis_pending, None
+        while self._analysis_wanted:
+            self._analysis_wanted = False
+            state = self.engine.state
+            if not analysable(state):
+                continue
+            snap = state_snapshot(state)
+            started = time.perf_counter()  # a share of the processor, not a time of the game
             try:
                 result = await asyncio.to_thread(analyse_state, snap, random.Random(snap.seq), ANALYSIS_SAMPLES, "next")
             except Exception:  # an analysis never stops the table or its broadcast: logged
@@ -274,6 +281,8 @@ class TableHub:
                 self.analysis = result
                 self._push_frame()
                 self._wake.set()
+            if self._analysis_wanted:  # the table moved on meanwhile: rest first
+                await asyncio.sleep((time.perf_counter() - started) * (1 / ANALYSIS_SHARE - 1))
 
     def start_frame(self) -> str:
         return start_frame(self.name)
