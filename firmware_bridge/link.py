@@ -112,6 +112,7 @@ class SeatLink:
         self._seq = 0
         self._rx_seq: int | None = None
         self._asked: set[int] = set()  # device seqs asked for again (each once)
+        self._damaged_lines = 0  # lines with a damaged frame since the last good frame
         self._transport: asyncio.Transport | None = None
         self._decoder = FrameDecoder()
         self._session_hello = asyncio.Event()  # a new one per session (_session)
@@ -173,6 +174,7 @@ class SeatLink:
         self._session_hello = asyncio.Event()
         self._rx_seq = None
         self._asked = set()
+        self._damaged_lines = 0
         wire = _Wire(self._on_bytes)
         transport, _ = await open_connection(
             loop, lambda: wire, self.port, baudrate=self._baudrate, exclusive=self._exclusive
@@ -240,9 +242,12 @@ class SeatLink:
         dropped = stats.dropped
         frames = self._decoder.feed(data)
         if stats.dropped > dropped and not frames and self._rx_seq is not None:
-            # damaged frames with no good one after them yet: the next seqs expected
-            self._resend([(self._rx_seq + 1 + i) % SEQ_MOD for i in range(stats.dropped - dropped)])
+            # one damaged frame (a flipped byte can cut one frame in two, so the drops of
+            # a line count one): the next seq after the good ones and the damaged before
+            self._damaged_lines += 1
+            self._resend([(self._rx_seq + self._damaged_lines) % SEQ_MOD])
         for frame in frames:
+            self._damaged_lines = 0
             msg = from_frame(frame)
             if msg is None:
                 self.stats.unknown_messages += 1

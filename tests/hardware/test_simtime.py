@@ -294,3 +294,48 @@ def test_a_report_and_a_press_damaged_on_the_line_are_asked_for_again_at_once_cl
     assert seen_after < 0.05  # not 1.5 s, with the third repeat
     assert len(presses) == 1 and presses[0] < 0.1  # once, at once (it was lost before)
     assert damaged == 4 and asked >= 4
+
+
+def test_a_frame_cut_in_two_by_a_damaged_byte_is_asked_for_once_and_a_press_after_it_comes_once_sm2019_seed7_rough():
+    """Seed sweep, sm2019 seed 7 (rough noise), with RESEND: a byte of an ACK flipped
+    into "$" cut that frame in two, the line counted two damaged frames and asked for the
+    next one as well: the press that came next, which arrived, was sent again, and the
+    second *next* closed the following placement as empty discards (r13)."""
+
+    async def main():
+        table = VirtualTable(seed=1, simulated=True)
+        try:
+            port = table.pty
+            write = port.write
+            held: list[bytes] = []
+            cut: list[bytes] = []
+
+            def one_behind(data: bytes) -> None:  # each frame waits for the next one
+                if held:
+                    prev = held.pop()
+                    if b" BTN " in data and not cut:
+                        prev = prev[:9] + b"$" + prev[10:]  # the frame before the press, cut in two
+                        cut.append(prev)
+                    write(prev)
+                held.append(data)
+
+            port.write = one_behind  # type: ignore[method-assign]
+            async with SeatControllerClient(table.port, clock=LoopClock(), **FAST) as sc:
+                await _online(sc)
+                loop = asyncio.get_running_loop()
+                while not sc._queue.empty():
+                    sc._queue.get_nowait()
+                t0 = loop.time()
+                table.press("next")
+                presses = 0
+                while loop.time() - t0 < 1.0:
+                    with contextlib.suppress(TimeoutError):
+                        event = await sc.next_event(0.01)
+                        presses += getattr(event, "button", None) == "next"
+                return len(cut), presses, sc.stats.resend_requests
+        finally:
+            table.close()
+
+    cut, presses, asked = run_simulated(main())
+    assert cut == 1 and asked >= 1
+    assert presses == 1
