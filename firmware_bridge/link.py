@@ -17,11 +17,15 @@ from dataclasses import dataclass, field
 import serial
 
 from .codec import PROTO, SEQ_MOD, DecoderStats, FrameDecoder
-from .messages import DeviceMessage, Hello, encode_ping, encode_sync, from_frame
+from .messages import DeviceMessage, Hello, encode_ping, encode_resend, encode_sync, from_frame
 from .transports import open_connection
 
 # A jump this large is a reboot or a long outage, not lost frames.
 _MAX_GAP = 1000
+# A missed frame is asked for again (RESEND) if it is among the newest this many; the
+# device remembers 64 (hardware/firmware/controller.py, RESEND_SLOTS)
+_RESEND_WINDOW = 48
+_RESEND_MAX = 16  # seqs in one RESEND (the device's RESEND_MAX)
 
 
 @dataclass(slots=True)
@@ -39,6 +43,7 @@ class LinkStats:
     writes_dropped: int = 0  # writes refused while the send buffer was full
     restarts: int = 0  # device rebooted while online (unasked HELLO)
     retries: int = 0  # command resends
+    resend_requests: int = 0  # RESENDs sent for frames missed (damaged or gone)
     command_failures: int = 0
     last_error: str = ""
 
@@ -106,6 +111,8 @@ class SeatLink:
         self._reported: bool | None = None
         self._seq = 0
         self._rx_seq: int | None = None
+        self._asked: set[int] = set()  # device seqs asked for again (each once)
+        self._damaged_lines = 0  # lines with a damaged frame since the last good frame
         self._transport: asyncio.Transport | None = None
         self._decoder = FrameDecoder()
         self._session_hello = asyncio.Event()  # a new one per session (_session)
@@ -166,6 +173,8 @@ class SeatLink:
         self._decoder.stats = self.stats.decoder  # counters survive reconnects
         self._session_hello = asyncio.Event()
         self._rx_seq = None
+        self._asked = set()
+        self._damaged_lines = 0
         wire = _Wire(self._on_bytes)
         transport, _ = await open_connection(
             loop, lambda: wire, self.port, baudrate=self._baudrate, exclusive=self._exclusive
@@ -219,7 +228,26 @@ class SeatLink:
 
     # --- incoming ------------------------------------------------------------------------
     def _on_bytes(self, data: bytes) -> None:
-        for frame in self._decoder.feed(data):
+        # line by line: a frame the decoder drops (bad CRC, cut, malformed) is then known
+        # to be the one after the last good frame, and is asked for again at once
+        start = 0
+        while start < len(data):
+            end = data.find(b"\n", start)
+            end = len(data) if end < 0 else end + 1
+            self._on_line(data[start:end])
+            start = end
+
+    def _on_line(self, data: bytes) -> None:
+        stats = self.stats.decoder
+        dropped = stats.dropped
+        frames = self._decoder.feed(data)
+        if stats.dropped > dropped and not frames and self._rx_seq is not None:
+            # one damaged frame (a flipped byte can cut one frame in two, so the drops of
+            # a line count one): the next seq after the good ones and the damaged before
+            self._damaged_lines += 1
+            self._resend([(self._rx_seq + self._damaged_lines) % SEQ_MOD])
+        for frame in frames:
+            self._damaged_lines = 0
             msg = from_frame(frame)
             if msg is None:
                 self.stats.unknown_messages += 1
@@ -228,6 +256,7 @@ class SeatLink:
                 gap = (frame.seq - self._rx_seq - 1) % SEQ_MOD
                 if 0 < gap < _MAX_GAP:
                     self.stats.missed_frames += gap
+                    self._resend([(frame.seq - gap + i) % SEQ_MOD for i in range(gap)])
             self._rx_seq = frame.seq
             if isinstance(msg, Hello):
                 self._on_hello(msg)
@@ -238,6 +267,23 @@ class SeatLink:
             self._last_rx = asyncio.get_running_loop().time()
             if self.online:
                 self._on_message(msg)
+
+    def _resend(self, seqs: list[int]) -> None:
+        """Ask the device for frames it sent that never arrived whole (PROTOCOL.md,
+        ``RESEND``): a pad's report comes again at once instead of with its next repeat
+        (500 ms, and as often lost on a bad line), a press instead of never.  Each seq is
+        asked for once; a device without RESEND answers NAK, which nobody waits for."""
+        if not self.online or not self._session_hello.is_set():
+            return
+        new = [s for s in seqs[-_RESEND_WINDOW:] if s not in self._asked][-_RESEND_MAX:]
+        if not new:
+            return
+        self._asked.update(new)
+        if len(self._asked) > 4 * _RESEND_WINDOW:  # forget the oldest (seqs only grow, mod 65536)
+            newest = new[-1]
+            self._asked = {s for s in self._asked if (newest - s) % SEQ_MOD < _RESEND_WINDOW}
+        if self.write(encode_resend(self.next_seq(), new)):
+            self.stats.resend_requests += 1
 
     def _on_hello(self, hello: Hello) -> None:
         self._last_rx = asyncio.get_running_loop().time()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from table_controller.sensor_events import PADS
 
-from .codec import Frame, encode_frame
+from .codec import SEQ_MOD, Frame, encode_frame
 
 SEATS = PADS[:4]
 COLOURS = ("off", "green", "yellow", "red", "blue", "white")
@@ -121,6 +121,11 @@ def encode_ping(seq: int) -> bytes:
 
 def encode_led(seq: int, seat: str, colour: str, blink: bool) -> bytes:
     return encode_frame(seq, "LED", (("seat", seat), ("colour", colour), ("blink", "1" if blink else "0")))
+
+
+def encode_resend(seq: int, seqs: list[int]) -> bytes:
+    """Ask the device for frames the host missed again (PROTOCOL.md, ``RESEND``)."""
+    return encode_frame(seq, "RESEND", (("seqs", ",".join(str(s % SEQ_MOD) for s in seqs)),))
 
 
 def encode_buzz(seq: int, ms: int) -> bytes:

@@ -87,11 +87,16 @@ class SeatController:
         self._btn_raw = set()
         self._btn_since = {}
         self._btn_down = set()
+        # seq -> what the newest frames reported, so a frame the host missed can be sent
+        # again (RESEND): (seq, kind, pad or button), slot seq % RESEND_SLOTS
+        self._sent_log = [None] * RESEND_SLOTS
         self.sent = 0
         self._send_hello()
 
     # --- output ---------------------------------------------------------------
     def _send(self, kind, fields=()):
+        if kind == "PAD" or kind == "BTN":
+            self._sent_log[self.seq % RESEND_SLOTS] = (self.seq, kind, fields[0][1])
         self.port.write(wire.encode(self.seq, kind, fields))
         self.seq = (self.seq + 1) % wire.SEQ_MOD
         self.sent += 1
@@ -223,6 +228,12 @@ class SeatController:
                 err = "bad-field"
             else:
                 self._led[seat] = (colour, blink == "1")
+        elif kind == "RESEND":
+            seqs = _seqs(fields.get("seqs", ""))
+            if seqs is None:
+                err = "bad-field"
+            else:
+                self._resend(seqs, now)
         elif kind == "BUZZ":
             ms = fields.get("ms", "200")
             if not ms.isdigit() or not 1 <= int(ms) <= 2000:
@@ -239,6 +250,39 @@ class SeatController:
             self._done_cmds.pop(0)
         self._drive_outputs(now)  # ACK means done: the LED is lit before the host hears so
         self._send("ACK", (("cmd", str(seq)),))
+
+    def _resend(self, seqs, now):
+        """Frames the host missed: a pad's report again (what lies there now), a press
+        again.  Other frames repeat by themselves (HB, PAD, RDR) or are retried (ACK)."""
+        pads = []
+        for seq in seqs:
+            entry = self._sent_log[seq % RESEND_SLOTS]
+            if entry is None or entry[0] != seq:
+                continue  # too old, or never a report or a press
+            if entry[1] == "PAD":
+                if entry[2] in self._pad and entry[2] not in pads:
+                    pads.append(entry[2])
+            else:
+                self._send("BTN", (("name", entry[2]),))
+        for pad in pads:
+            self._send_pad(pad, now)
+
+
+RESEND_SLOTS = 64  # the newest frames a RESEND can name
+RESEND_MAX = 16  # seqs one RESEND may name
+
+
+def _seqs(text):
+    # "12,13" -> [12, 13]; None for a bad list (empty, too long, not numbers)
+    words = text.split(",") if text else []
+    if not words or len(words) > RESEND_MAX:
+        return None
+    out = []
+    for w in words:
+        if not w.isdigit() or len(w) > 5 or int(w) >= wire.SEQ_MOD:
+            return None
+        out.append(int(w))
+    return out
 
 
 def _word(exc):

@@ -68,7 +68,9 @@ class SensorReplay:
     def _sensor(self, data: dict[str, Any]) -> None:
         kind = data.get("type")
         if kind == SENSING_START:  # the live loop (re)started: a fresh machine, as it had
-            opts = data.get("options") or {}
+            opts = dict(data.get("options") or {})
+            # a log from before the late press (issue 15): no window, as it was sensed
+            opts.setdefault("late_press_s", 0.0)
             self._start(
                 Deck.from_dict(data["deck"]),
                 bool(data.get("rfid", True)),

@@ -47,7 +47,7 @@ from .facts import facts_from_engine
 # "sensor" records of the live loop's own beside the bridge's events (see .replay)
 SENSING_START = "sensing_start"  # a sensing machine starts: its deck, mode and options
 TICK = "tick"  # time passed to ``at`` (monotonic seconds) with no event
-SENSING_OPTIONS = ("linger_s", "settle_s", "unsure_s", "two_pads_s")
+SENSING_OPTIONS = ("linger_s", "settle_s", "unsure_s", "two_pads_s", "late_press_s")
 SENSOR_FLUSH_S = 1.0  # held observations wait at most this long for a commit
 CLOCK_HOLD_S = 1.0  # a running clock's snapshot is stored this often
 
@@ -89,7 +89,7 @@ class LiveTable:
         self._led_shown: dict[str, tuple[str, bool]] = {}
         self._lock = asyncio.Lock()
         self._noted_now = 0.0  # sensing's time as the sensor log last showed it
-        self.last_activity = self.clock.now()  # an action, entry, correction or button (live.stuck)
+        self.last_activity = self.clock.now()  # an action, entry or correction (live.stuck)
         self.waiting: dict[str, Any] | None = None  # who a stuck table waits for (live.stuck)
         if record_sensors:  # what a replay needs to build the same sensing machine
             self._sense(
@@ -223,10 +223,10 @@ class LiveTable:
 
                 self._sense(sensor_to_dict(event), getattr(event, "source", "console"))
                 self._noted_now = max(self._noted_now, event.at)
-            if isinstance(event, ButtonPressed):
-                self.last_activity = self.clock.now()
-                if console_button(event.button) and self._console(event.button):
-                    return
+            # a press is no activity by itself (live.stuck): a dealer pressing next again
+            # and again while nothing is sensed is a stuck table, and the TL must hear of it
+            if isinstance(event, ButtonPressed) and console_button(event.button) and self._console(event.button):
+                return
             self.sensing.observe(event)
             self._drain()
 

@@ -67,6 +67,7 @@ class Sensing:
         settle_s: float = 3.0,
         unsure_s: float = 2.0,
         two_pads_s: float = 1.0,
+        late_press_s: float = 1.0,
     ) -> None:
         self.deck = deck
         self.rfid = rfid  # False: camera-only mode, hidden cards by hand
@@ -74,6 +75,9 @@ class Sensing:
         self.settle_s = settle_s  # a quiet pad with the owed count is complete
         self.unsure_s = unsure_s  # a count still short this long after "done": ask
         self.two_pads_s = two_pads_s  # a card moving between pads shows on both briefly
+        # a *next* this soon after a replacement the quiet pad completed is that step's
+        # press, late (the dealer pressed as the timer ran out), not one for the new step
+        self.late_press_s = late_press_s
         from .pads import PadTracker
 
         self.tracker = PadTracker(return_s=linger_s)
@@ -96,6 +100,8 @@ class Sensing:
         self._refused: dict[tuple, str] = {}  # actions the rules refused this step -> reason
         self._corrected: dict[str, str] = {}  # pad -> card code entered by a correction
         self._revoke_seen: tuple | None = None
+        self._proposed_quiet = False  # the last proposal: replacements the quiet pad completed
+        self._late_next_until = float("-inf")
         self._no_holds = False
         self.new_alerts: list[Alert] = []
         self.ended_alerts: list[Alert] = []
@@ -132,6 +138,9 @@ class Sensing:
                 self.now,
             )
         self._revoke_seen = facts.pending_revoke
+        # the dealer's *next* for replacements the quiet pad completed may still come
+        self._late_next_until = self.now + self.late_press_s if self._proposed_quiet else float("-inf")
+        self._proposed_quiet = False
         self._refresh()
 
     def observe(self, event: SensorEvent) -> None:
@@ -166,6 +175,7 @@ class Sensing:
 
     def refused(self, action: Action, reason: str) -> None:
         """The rules refused a proposed action: hold it until what the pads show changes."""
+        self._proposed_quiet = False
         self._refused[action_key(action)] = reason
         self._refresh()
 
@@ -197,6 +207,12 @@ class Sensing:
             return
         unplaced = [p for p in f.to_act if p not in f.placed]
         waiting = [p for p in f.order if p in f.awaiting]
+        if name == "next" and self.now < self._late_next_until:
+            # the press for the replacements the quiet pad completed a moment ago: it
+            # must not close the new placement (everyone "discarding nothing") or take
+            # the next open card
+            self._late_next_until = float("-inf")
+            return
         if name == "next":
             if unplaced:
                 self._closed = True
@@ -303,8 +319,12 @@ class Sensing:
     def propose(self) -> Action | None:
         """The next action the pads show, or None (nothing complete, or held by an alert)."""
         a = self._raw_proposal()
+        self._proposed_quiet = False
         if a is None or action_key(a) in self._refused:
             return None
+        # replacements proposed without the dealer's next or a move to another pad (the
+        # quiet pad, settle_s): the dealer's press for them may still be on its way
+        self._proposed_quiet = isinstance(a, Receive) and a.player not in self._done
         if isinstance(a, Receive) and len(a.cards) > self.facts.awaiting.get(a.player, 0):
             # r14: the rules log the dealer's error; count again once the dealer fixes it
             self._erred.add(a.player)

@@ -241,3 +241,48 @@ def test_a_hanging_reader_stops_the_feeding_so_the_watchdog_reboots():
     rig.readers["seat2"].stall_ms = 1500  # the SPI call hangs for 1.5 s
     rig.run(30)
     assert rig.watchdog.tripped
+
+
+def _frames(rig):
+    from firmware_bridge.codec import FrameDecoder
+
+    frames = FrameDecoder().feed(bytes(rig.port.sent))
+    rig.port.sent.clear()
+    return frames
+
+
+def test_resend_sends_a_missed_report_again_as_it_stands_now_and_a_missed_press_once():
+    rig = Rig(Config(confirm_reads=2, scan_ms=20, button_ms=20))
+    rig.readers["seat3"].uids = [A, B]
+    rig.run(50)
+    report = [f.seq for f in _frames(rig) if f.kind == "PAD" and f.get("pad") == "seat3"][-1]
+    rig.buttons.down = {"next"}
+    rig.run(40)
+    rig.buttons.down = set()
+    rig.run(40)
+    frames = _frames(rig)
+    press = next(f.seq for f in frames if f.kind == "BTN")
+    hello = 0  # the boot's HELLO: not a report or a press, never sent again
+    rig.readers["seat3"].uids = [A, B, C]  # the pad changed since the lost report
+    rig.run(45)
+    rig.messages()
+    cmd = rig.send("RESEND", [("seqs", f"{report},{press},{report},{hello}")])
+    rig.run(1)
+    msgs = rig.messages()
+    assert pad_reports(msgs, "seat3") == [PadReport("seat3", frozenset({A, B, C}))]
+    assert [m for m in msgs if isinstance(m, ButtonEvent)] == [ButtonEvent("next")]
+    assert Ack(cmd) in msgs
+
+
+def test_resend_of_a_frame_too_old_sends_nothing_and_a_bad_list_is_refused():
+    rig = Rig(Config(repeat_ms=500))
+    rig.run(10)
+    first = _frames(rig)[1].seq  # a PAD report of the boot
+    rig.run(20_000)  # far more than 64 frames since
+    rig.messages()
+    ok = rig.send("RESEND", [("seqs", str(first))])
+    bad = [rig.send("RESEND", [("seqs", v)]) for v in ("", "x", "70000", ",".join(["1"] * 17))]
+    rig.run(1)
+    msgs = rig.messages()
+    assert not pad_reports(msgs, "seat1") and Ack(ok) in msgs
+    assert [(m.cmd, m.error) for m in msgs if isinstance(m, Nak)] == [(b, "bad-field") for b in bad]

@@ -5,6 +5,7 @@ clock: a test that slept for real would fail the ``no_wall_sleep`` guard."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import pytest
@@ -242,3 +243,99 @@ def test_a_script_plays_on_simulated_time():
 
     took, where, tray = run_simulated(main())
     assert took == pytest.approx(2.9, abs=1e-6) and where == "hand:seat1" and tray == ["2C"]
+
+
+def test_a_report_and_a_press_damaged_on_the_line_are_asked_for_again_at_once_classic_seed9_rough():
+    """Seed sweep, classic seeds 9 and 35 (rough noise): a pad's report with the card a
+    player had just placed was damaged on the line five times running (the change and
+    every 500 ms repeat), so the dealer's *next* 2 s later closed the placement without
+    it (r13); a press damaged on the line was lost for good.  The host now asks for a
+    frame it missed again at once (RESEND) instead of waiting for the repeat."""
+
+    async def main():
+        table = VirtualTable(seed=1, simulated=True)
+        try:
+            port = table.pty
+            write = port.write
+            damaged: list[bytes] = []
+
+            def damaging(data: bytes) -> None:
+                three = b" PAD pad=seat3 " in data and data.count(b",") == 2
+                if (three and len(damaged) < 3) or (b" BTN " in data and not any(b" BTN " in d for d in damaged)):
+                    damaged.append(data)
+                    data = data.replace(b"=", b":", 1)  # one byte flipped: the CRC fails
+                write(data)
+
+            port.write = damaging  # type: ignore[method-assign]
+            async with SeatControllerClient(table.port, clock=LoopClock(), **FAST) as sc:
+                await _online(sc)
+                loop = asyncio.get_running_loop()
+                uids = frozenset(table.deck.uid(c) for c in ("AS", "KS", "QS"))
+                t0 = loop.time()
+                table.deal("seat3", ["AS", "KS", "QS"])
+                while sc.pads.get("seat3") != uids and loop.time() - t0 < 2.0:
+                    await asyncio.sleep(0.001)
+                seen_after = loop.time() - t0
+                while not sc._queue.empty():
+                    sc._queue.get_nowait()
+                t1 = loop.time()
+                table.press("next")
+                presses = []
+                while loop.time() - t1 < 1.0:
+                    with contextlib.suppress(TimeoutError):
+                        event = await sc.next_event(0.01)
+                        if getattr(event, "button", None) == "next":
+                            presses.append(event.at - t1)
+                return seen_after, presses, len(damaged), getattr(sc.stats, "resend_requests", 0)
+        finally:
+            table.close()
+
+    seen_after, presses, damaged, asked = run_simulated(main())
+    assert seen_after < 0.05  # not 1.5 s, with the third repeat
+    assert len(presses) == 1 and presses[0] < 0.1  # once, at once (it was lost before)
+    assert damaged == 4 and asked >= 4
+
+
+def test_a_frame_cut_in_two_by_a_damaged_byte_is_asked_for_once_and_a_press_after_it_comes_once_sm2019_seed7_rough():
+    """Seed sweep, sm2019 seed 7 (rough noise), with RESEND: a byte of an ACK flipped
+    into "$" cut that frame in two, the line counted two damaged frames and asked for the
+    next one as well: the press that came next, which arrived, was sent again, and the
+    second *next* closed the following placement as empty discards (r13)."""
+
+    async def main():
+        table = VirtualTable(seed=1, simulated=True)
+        try:
+            port = table.pty
+            write = port.write
+            held: list[bytes] = []
+            cut: list[bytes] = []
+
+            def one_behind(data: bytes) -> None:  # each frame waits for the next one
+                if held:
+                    prev = held.pop()
+                    if b" BTN " in data and not cut:
+                        prev = prev[:9] + b"$" + prev[10:]  # the frame before the press, cut in two
+                        cut.append(prev)
+                    write(prev)
+                held.append(data)
+
+            port.write = one_behind  # type: ignore[method-assign]
+            async with SeatControllerClient(table.port, clock=LoopClock(), **FAST) as sc:
+                await _online(sc)
+                loop = asyncio.get_running_loop()
+                while not sc._queue.empty():
+                    sc._queue.get_nowait()
+                t0 = loop.time()
+                table.press("next")
+                presses = 0
+                while loop.time() - t0 < 1.0:
+                    with contextlib.suppress(TimeoutError):
+                        event = await sc.next_event(0.01)
+                        presses += getattr(event, "button", None) == "next"
+                return len(cut), presses, sc.stats.resend_requests
+        finally:
+            table.close()
+
+    cut, presses, asked = run_simulated(main())
+    assert cut == 1 and asked >= 1
+    assert presses == 1

@@ -160,3 +160,30 @@ def test_who_is_waited_for_through_whole_tables_names_a_player_to_act_or_the_dea
                 break
             engine.apply(action)
     assert {"deal", "exchange", "trick", "replacements"} <= seen
+
+
+def test_a_dealer_pressing_next_again_and_again_while_nothing_is_sensed_still_alerts_the_tl():
+    """Seed sweep (issue 15 item 5): when sensing cannot see what was played, the dealer
+    presses *next* again and again.  A press that changes nothing is no progress: the TL
+    is told after ``stuck_after`` all the same (each press used to restart the wait, so
+    the TL heard nothing for as long as the dealer kept pressing)."""
+    from table_controller.sensor_events import ButtonPressed
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        live, watch, _, bot = await _dealt_table()
+        while live.engine.phase != "tricks":  # trick play: next means nothing to sensing
+            await live.submit(bot.next_action(live.engine), "tl")
+        who = live.engine.to_act()[0]
+        start = loop.time()
+        task = asyncio.create_task(watch.run())
+        while watch.alert is None and loop.time() - start < 3 * AFTER_S:
+            await asyncio.sleep(1.5)
+            await live.feed(ButtonPressed(loop.time(), "next"))
+        task.cancel()
+        return who, loop.time() - start, watch.alert, len(live.accepted)
+
+    who, raised_after, alert, _ = run_simulated(main())
+    assert alert is not None and raised_after <= AFTER_S + 3.0  # the watch looks once a second
+    assert alert.kind == "stuck" and alert.player == who
+    assert alert.text.startswith(f"Väntar på {who}: stick 1")

@@ -239,3 +239,49 @@ def test_alerts_shown_at_the_table_name_no_card():
         shown = str(public)
         assert not any(c.code in shown.split() or f"'{c.code}'" in shown for c in FULL_DECK)
         assert "seat3 (Cilla)" in public["text"]
+
+
+def test_a_late_next_for_replacements_the_quiet_pad_completed_does_not_close_the_next_placement_classic_seed13_rough_r13():
+    """Seed sweep, classic seed 13 (rough noise): the dealer's *next* for Bo's replacements
+    was lost on the line twice; the dealer pressed a third time just as the quiet pad
+    (settle_s) completed them.  That press came 20 ms into the next exchange and closed
+    its placement before anyone had placed: four empty discards (r13)."""
+    b = Bench()
+    _to_exchange(b)
+    b.pad("seat2", "7D 5C")  # Bo places two; everyone else keeps their hand
+    b.press("next")
+    assert len(b.run()) == 4
+    b.pad("seat2", "")
+    stub = sorted(b.engine.state.deal.stub)[:2]
+    b.pad("seat2", " ".join(c.code for c in stub))  # Bo's replacements; the press is lost
+    b.later(3.0)
+    assert b.run() == [act.Receive("Bo", tuple(stub))]  # the quiet pad completes them
+    assert b.engine.phase == "exchange_2"
+    b.later(0.01)
+    b.press("next")  # the dealer's press for Bo, a moment late
+    assert b.run() == []  # not "everyone discards nothing"
+    b.pad("seat2", "")  # the players pick up, then place
+    b.pad("seat1", "9H")
+    b.press("next")  # the dealer closes the placement
+    assert b.run() == [
+        act.Discard("Anna", C("9H")),
+        act.Discard("Bo", ()),
+        act.Discard("Cilla", ()),
+        act.Discard("Dan", ()),
+    ]
+
+
+def test_a_next_long_after_the_quiet_pad_completed_replacements_closes_the_placement_r13():
+    b = Bench()
+    _to_exchange(b)
+    b.pad("seat2", "7D 5C")
+    b.press("next")
+    b.run()
+    b.pad("seat2", "")
+    stub = sorted(b.engine.state.deal.stub)[:2]
+    b.pad("seat2", " ".join(c.code for c in stub))
+    b.later(3.0)
+    assert b.run() == [act.Receive("Bo", tuple(stub))]
+    b.later(b.sensing.late_press_s)  # everyone keeps their hand; the dealer moves on
+    b.press("next")
+    assert [a.player for a in b.run()] == ["Anna", "Bo", "Cilla", "Dan"]
