@@ -19,25 +19,29 @@ import hashlib
 import json
 import os
 import pickle
+import queue
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from cosmic_ray.ast import get_ast
-from cosmic_ray.mutating import MutationVisitor
+from cosmic_ray.mutating import MutationVisitor, use_mutation
 from cosmic_ray.plugins import get_operator
 from cosmic_ray.work_db import WorkDB, use_db
-from cosmic_ray.work_item import WorkerOutcome, WorkResult
+from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CONFIG = HERE / "cosmic-ray.toml"
 EQUIVALENT = HERE / "equivalent.toml"
 # tests/conftest.py is left out: it loads OpenCV for the camera tests, a second per mutant
-COPY = ["table_controller", "tests/__init__.py", "tests/rules", "pyproject.toml"]
+COPY = ["table_controller", "tests/__init__.py", "tests/rules", "tests/mutation", "pyproject.toml"]
 
 
 def load_equivalents() -> tuple[list[dict], list[dict]]:
@@ -101,6 +105,11 @@ def copy_tree(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
+def test_command(config: Path) -> list[str]:
+    """The rule tests' pytest command, from the Cosmic Ray configuration."""
+    return shlex.split(tomllib.loads(config.read_text())["cosmic-ray"]["test-command"])
+
+
 def in_range(spec: list[str], path: str, line: int) -> bool:
     for s in spec:
         f, _, rng = s.partition(":")
@@ -110,12 +119,108 @@ def in_range(spec: list[str], path: str, line: int) -> bool:
     return False
 
 
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def statement_at(tree: ast.Module, line: int, col: int) -> tuple[set[int], bool]:
+    """The lines of the innermost statement (or ``except`` clause) holding the position
+    (only its header for a compound statement: ``if``, ``for``, ``def`` with its
+    decorators), and whether it sits inside a function's body (runs when the function is
+    called, not when the module is imported)."""
+
+    def span(n: ast.AST) -> tuple[int, int]:
+        start = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])  # type: ignore[attr-defined]
+        body = getattr(n, "body", None)
+        end = body[0].lineno - 1 if isinstance(body, list) and body else n.end_lineno  # type: ignore[attr-defined]
+        return start, max(start, end or start)
+
+    def contains(n: ast.AST) -> bool:
+        start = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])  # type: ignore[attr-defined]
+        return (start, 0) <= (line, col) <= (n.end_lineno, n.end_col_offset)  # type: ignore[attr-defined]
+
+    found: tuple[set[int], bool] = (set(), False)
+
+    def walk(node: ast.AST, in_function: bool) -> None:
+        nonlocal found
+        for _field, value in ast.iter_fields(node):
+            children = value if isinstance(value, list) else [value]
+            for child in children:
+                if not isinstance(child, (ast.stmt, ast.excepthandler)) or not contains(child):
+                    continue
+                lo, hi = span(child)
+                found = (set(range(lo, hi + 1)), in_function)
+                # a def's body runs when it is called; its header (defaults, decorators) at import
+                walk(child, in_function or isinstance(child, _FUNCS))
+
+    walk(tree, False)
+    return found
+
+
+def select_tests(cover: dict, tree: ast.Module, path: str, line: int, col: int) -> tuple[list[str], str]:
+    """The rule tests to run a mutant against, fastest first, and why: "import" (module-level
+    code, or code the import runs: every rule test), "covered" (the tests whose run
+    executed the mutated statement), or "uncovered" (no rule test executes it: none)."""
+    durations: dict[str, float] = cover["tests"]
+    every = sorted(durations, key=lambda t: (durations[t], t))
+    lines, in_function = statement_at(tree, line, col)
+    if not in_function:
+        return every, "import"
+    executed = cover["lines"].get(path, {})
+    contexts = {c for n in lines for c in executed.get(str(n), [])}
+    if "" in contexts:
+        return every, "import"
+    chosen = sorted(contexts, key=lambda t: (durations[t], t))
+    return chosen, "covered" if chosen else "uncovered"
+
+
+def run_mutant(workdirs: queue.Queue, w, pytest_cmd: list[str], tests: list[str], timeout: float) -> WorkResult:
+    """Apply one mutant with Cosmic Ray (``use_mutation``: written into a private copy of the
+    project, put back after) and run the chosen tests on it, stopping at the first failure.
+    Killed: a test failed or errored (pytest exit 1), collection failed (2: the mutant
+    broke an import), or the time ran out; survived: exit 0; anything else (a usage error,
+    no test collected) is a run that judged nothing."""
+    m = w.mutations[0]
+    work = workdirs.get()
+    try:
+        argfile = work / "mutant-tests.txt"
+        argfile.write_text("\n".join(tests) + "\n")
+        with use_mutation(work / m.module_path, get_operator(m.operator_name)(), m.occurrence) as (_, code):
+            if code is None:
+                return WorkResult(worker_outcome=WorkerOutcome.NO_TEST)
+            proc = subprocess.Popen(
+                [*pytest_cmd, f"@{argfile}"],
+                cwd=work,
+                env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            try:
+                out, _ = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.communicate()
+                return WorkResult(
+                    output="timeout", test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL
+                )
+        text = out.decode(errors="replace")[-4000:]
+        if proc.returncode in (1, 2):
+            return WorkResult(output=text, test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL)
+        if proc.returncode == 0:
+            return WorkResult(output=text, test_outcome=TestOutcome.SURVIVED, worker_outcome=WorkerOutcome.NORMAL)
+        return WorkResult(output=text, test_outcome=TestOutcome.INCOMPETENT, worker_outcome=WorkerOutcome.ABNORMAL)
+    finally:
+        workdirs.put(work)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=0, help="run only this many mutants, drawn with --seed")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lines", nargs="*", default=[], help="FILE:FROM-TO: only mutants on these lines")
     ap.add_argument("--keep", help="keep the session database at this path")
+    ap.add_argument("--jobs", type=int, default=1, help="mutants run side by side (one private copy each)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds a mutant's tests may take (then: killed)")
     args = ap.parse_args(argv)
 
     equivalents, patterns = load_equivalents()
@@ -195,21 +300,76 @@ def main(argv: list[str] | None = None) -> int:
             skip = [w.job_id for w in items if w.job_id not in run_ids]
             db.set_multiple_results(skip, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
 
-        subprocess.run([*cr, "exec", str(config), str(session)], cwd=work, env=env, check=True)
+        # which rule test runs which line, measured once on the unmutated code (covermap.py)
+        t0, cpu0 = time.monotonic(), os.times()
+        pytest_args = test_command(CONFIG)[3:]  # after "python -m pytest"
+        files = [a for a in pytest_args if a.startswith("tests/")]
+        options = [a for a in pytest_args if not a.startswith("tests/")]
+        r = subprocess.run(
+            [sys.executable, "-m", "tests.mutation.covermap", str(work / "cover.json"), *options, *files],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if r.returncode != 0:  # a failing rule test would "kill" every mutant
+            sys.exit(f"the rule tests fail on the unmutated code:\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+        cover = json.loads((work / "cover.json").read_text())
+        cpu_map = sum(os.times()[2:4]) - sum(cpu0[2:4])
+        trees = {path: ast.parse(src) for path, src in sources.items()}
+        selection = {}
+        for w in runnable:
+            m = w.mutations[0]
+            selection[w.job_id] = select_tests(cover, trees[str(m.module_path)], str(m.module_path), *m.start_pos)
 
-        survived, killed, incompetent = [], 0, 0
-        with use_db(str(session), WorkDB.Mode.open) as db:
-            for w, r in db.completed_work_items:
-                if w.job_id not in run_ids:
-                    continue
-                if r.worker_outcome != WorkerOutcome.NORMAL:
+        # one private copy of the project per parallel job: a mutant is written into one
+        workdirs: queue.Queue = queue.Queue()
+        for j in range(max(1, args.jobs)):
+            d = work / f"job{j}"
+            copy_tree(d)
+            workdirs.put(d)
+        survived, uncovered, killed, incompetent = [], [], 0, 0
+        results = {}
+        cpu1, t1 = os.times(), time.monotonic()
+
+        def one(w):
+            tests, why = selection[w.job_id]
+            if why == "uncovered":  # no rule test runs this statement: survived, without a run
+                return w, WorkResult(
+                    output="no rule test executes this line",
+                    test_outcome=TestOutcome.SURVIVED,
+                    worker_outcome=WorkerOutcome.NORMAL,
+                )
+            return w, run_mutant(workdirs, w, [sys.executable, "-m", "pytest", *options], tests, args.timeout)
+
+        order = sorted(runnable, key=lambda w: len(selection[w.job_id][0]))  # cheap ones first: early figures
+        with ThreadPoolExecutor(max(1, args.jobs)) as pool, use_db(str(session), WorkDB.Mode.open) as db:
+            for n, (w, res) in enumerate(pool.map(one, order), 1):
+                db.set_result(w.job_id, res)
+                results[w.job_id] = res
+                if res.worker_outcome != WorkerOutcome.NORMAL:
                     incompetent += 1
-                elif r.is_killed:
+                elif res.is_killed:
                     killed += 1
                 else:
                     survived.append(info[w.job_id])
+                    if selection[w.job_id][1] == "uncovered":
+                        uncovered.append(info[w.job_id])
+                    path, line, op, old, new = info[w.job_id]
+                    print(f"survived: {path}:{line} {op}: {old!r} -> {new!r}", file=sys.stderr, flush=True)
+                if n % 50 == 0 or n == len(order):
+                    print(
+                        f"progress: {n}/{len(order)} run, {killed} killed, {len(survived)} survived, "
+                        f"{incompetent} not run cleanly, {time.monotonic() - t1:.0f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        cpu_runs = sum(os.times()[2:4]) - sum(cpu1[2:4])
+        wall = time.monotonic() - t0
     for path, line, op, old, new in sorted(tuple(x) for x in survived):
-        print(f"SURVIVED {path}:{line} {op}\n    - {old}\n    + {new}")
+        note = "  (no rule test executes this line)" if [path, line, op, old, new] in uncovered else ""
+        print(f"SURVIVED {path}:{line} {op}{note}\n    - {old}\n    + {new}")
+    kinds = [selection[i][1] for i in run_ids]
     summary = {
         "generated": len(items),
         "in_scope": len(chosen),
@@ -218,7 +378,13 @@ def main(argv: list[str] | None = None) -> int:
         "run": len(run_ids),
         "killed": killed,
         "survived": len(survived),
+        "of_which_uncovered": len(uncovered),
         "not_run_cleanly": incompetent,
+        "kill_rate": round(killed / max(1, killed + len(survived)), 4),
+        "selection": {k: kinds.count(k) for k in ("covered", "import", "uncovered")},
+        "cpu_s_coverage_map": round(cpu_map, 1),
+        "cpu_s_per_mutant": round(cpu_runs / max(1, len(run_ids)), 2),
+        "wall_s": round(wall),
     }
     print(json.dumps(summary))
     return 1 if survived else 0
