@@ -173,36 +173,43 @@ def select_tests(cover: dict, tree: ast.Module, path: str, line: int, col: int) 
     return chosen, "covered" if chosen else "uncovered"
 
 
-def run_mutant(workdirs: queue.Queue, w, pytest_cmd: list[str], tests: list[str], timeout: float) -> WorkResult:
+def run_mutant(
+    workdirs: queue.Queue, w, pytest_cmd: list[str], tests: list[str], files: list[str], timeout: float
+) -> WorkResult:
     """Apply one mutant with Cosmic Ray (``use_mutation``: written into a private copy of the
     project, put back after) and run the chosen tests on it, stopping at the first failure.
-    Killed: a test failed or errored (pytest exit 1), collection failed (2: the mutant
-    broke an import), or the time ran out; survived: exit 0; anything else (a usage error,
-    no test collected) is a run that judged nothing."""
+    Killed: a test failed (pytest exit 1), collection failed (2: the mutant broke an
+    import), or the time ran out; survived: exit 0.  Any other exit (4: a chosen test was
+    not found, when the mutant broke its module's import or changed a parametrization; 5:
+    none collected) says nothing yet: the mutant is then run against the whole test files,
+    as Cosmic Ray's own command would, and judged by that."""
     m = w.mutations[0]
     work = workdirs.get()
     try:
         argfile = work / "mutant-tests.txt"
-        argfile.write_text("\n".join(tests) + "\n")
         with use_mutation(work / m.module_path, get_operator(m.operator_name)(), m.occurrence) as (_, code):
             if code is None:
                 return WorkResult(worker_outcome=WorkerOutcome.NO_TEST)
-            proc = subprocess.Popen(
-                [*pytest_cmd, f"@{argfile}"],
-                cwd=work,
-                env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            try:
-                out, _ = proc.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, 9)
-                proc.communicate()
-                return WorkResult(
-                    output="timeout", test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL
+            for chosen in (tests, files):
+                argfile.write_text("\n".join(chosen) + "\n")
+                proc = subprocess.Popen(
+                    [*pytest_cmd, f"@{argfile}"],
+                    cwd=work,
+                    env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
                 )
+                try:
+                    out, _ = proc.communicate(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, 9)
+                    proc.communicate()
+                    return WorkResult(
+                        output="timeout", test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL
+                    )
+                if proc.returncode in (0, 1, 2):
+                    break
         text = out.decode(errors="replace")[-4000:]
         if proc.returncode in (1, 2):
             return WorkResult(output=text, test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL)
@@ -340,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                     test_outcome=TestOutcome.SURVIVED,
                     worker_outcome=WorkerOutcome.NORMAL,
                 )
-            return w, run_mutant(workdirs, w, [sys.executable, "-m", "pytest", *options], tests, args.timeout)
+            return w, run_mutant(workdirs, w, [sys.executable, "-m", "pytest", *options], tests, files, args.timeout)
 
         order = sorted(runnable, key=lambda w: len(selection[w.job_id][0]))  # cheap ones first: early figures
         with ThreadPoolExecutor(max(1, args.jobs)) as pool, use_db(str(session), WorkDB.Mode.open) as db:
