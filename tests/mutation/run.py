@@ -105,6 +105,22 @@ def copy_tree(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
+def mutant_key(w) -> tuple[str, int, int, str, int]:
+    m = w.mutations[0]
+    return (str(m.module_path), *m.start_pos, m.operator_name, m.occurrence)
+
+
+def survivors_of(session: Path) -> set[tuple[str, int, int, str, int]]:
+    """The mutants a kept session records as survived (matched by file, position, operator
+    and occurrence: a session's job ids are its own)."""
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        return {
+            mutant_key(w)
+            for w, r in db.completed_work_items
+            if r.worker_outcome == WorkerOutcome.NORMAL and r.test_outcome == TestOutcome.SURVIVED
+        }
+
+
 def test_command(config: Path) -> list[str]:
     """The rule tests' pytest command, from the Cosmic Ray configuration."""
     return shlex.split(tomllib.loads(config.read_text())["cosmic-ray"]["test-command"])
@@ -226,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lines", nargs="*", default=[], help="FILE:FROM-TO: only mutants on these lines")
     ap.add_argument("--keep", help="keep the session database at this path")
+    ap.add_argument("--survivors-of", help="run only the mutants that survived in this kept session (--keep)")
     ap.add_argument("--jobs", type=int, default=1, help="mutants run side by side (one private copy each)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a mutant's tests may take (then: killed)")
     args = ap.parse_args(argv)
@@ -278,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
                 return info[w.job_id][4]
 
             chosen = [w for w in items if not args.lines or in_range(args.lines, info[w.job_id][0], info[w.job_id][1])]
+            if args.survivors_of:  # only the mutants another run's session left alive
+                again = survivors_of(Path(args.survivors_of))
+                chosen = [w for w in chosen if mutant_key(w) in again]
             equivalent = {
                 w.job_id
                 for w in chosen

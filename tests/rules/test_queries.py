@@ -124,3 +124,27 @@ def test_standings_share_a_rank_until_the_table_is_over__sm2025_r11():
     rows = engine.standings()
     assert rows[0].player == "Bo" and rows[0].rank == 1 and rows[0].score_total == 7
     assert all(r.rank == 2 for r in rows[1:])
+
+
+@pytest.mark.parametrize("ruleset", ["sm2025", "sm2019", "classic"])
+def test_an_open_card_is_offered_exactly_when_the_engine_takes_it_unflashed_r15(ruleset):
+    """r15: a player who placed one card and is owed one may be shown an open card (once);
+    any other open card is flashed, a dealer error.  ``legal_actions`` offers "open" to
+    exactly the players whose open card the engine takes without a ``dealer_erred``."""
+    checked = 0
+    for engine in tables(7, ruleset):
+        legal = engine.legal_actions()
+        d = engine.state.deal
+        if d is None or "receive" not in legal.actions or not d.stub:
+            continue
+        card = min(d.stub)
+        assert legal.actions == (("open", "receive") if legal.open_card else ("receive",))
+        for p in legal.to_act:
+            events = try_action(engine, act.OpenCard(p, card, True))
+            assert events is not None, (p, card)
+            flashed = [e for e in events if e.type == "dealer_erred"]
+            assert (p in legal.open_card) == (flashed == []), (p, legal.open_card, legal.owed, d.placed.get(p))
+            checked += 1
+        if checked >= 40:
+            return
+    assert checked >= 10, f"only {checked} open cards tried in a whole table"

@@ -687,3 +687,62 @@ def test_option_bounds_are_inclusive_and_checked_at_both_edges(options, bad):
     else:
         with pytest.raises(RulesetError, match=bad.replace("[", r"\[").replace("]", r"\]")):
             ruleset("sm2025", options)
+
+
+# --- found by the full mutation run (issue 23) ---------------------------------------------
+
+
+def test_a_tl_correction_after_the_game_goes_into_its_last_deal__sm2025_r32():
+    """r32 (REPLAY.md): a TL adjustment after the game ended belongs to the game's last deal,
+    whose scores_after it updates; the deals before it keep theirs."""
+    s = Script()
+    for _ in range(2):  # two deals that end with no points (D12: every player's time called)
+        s.deal(**JUNK)
+        for p in ("Anna", "Bo", "Cilla", "Dan"):
+            s.add(do="time_call", player=p)
+    s.deal(Anna="AS AD 3C 4C 6S", Bo="5H 6H 7H 8H 9H", Cilla="2D 5C 7C 9C JD", Dan="3D 5D 8D 2C KS")
+    s.stand().adjust("Cilla", 2, "r32")  # Bo's straight flush ends the game (r19), then the TL
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Bo"
+    zero = {"Anna": 0, "Bo": 0, "Cilla": 0, "Dan": 0}
+    assert [d["scores_after"] for d in g["deals"]] == [zero, zero, dict(zero, Bo=52, Cilla=2)]
+    assert awards(doc) == [("Bo", 52, "straight_flush"), ("Cilla", 2, "adjust")]
+    assert awards(doc, deal=3) == awards(doc)
+    assert g["scores"] == dict(zero, Bo=52, Cilla=2)
+
+
+def test_the_last_player_left_when_the_others_are_out_wins_the_game__sm2025_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla")
+    s.stand("Anna")  # Bo's two pair: 52 without Chicago, out (r21)
+    s.adjust("Cilla", 50)
+    s.deal(Anna="AS KS QS JS 9H", Cilla="5H 5D 8C 8D JC").stand("Anna")  # Cilla out the same way
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["out_without_chicago"] == ["Bo", "Cilla"]
+    assert g["finished"] and g["winner"] == "Anna" and g["places"] == {"Anna": 1, "Cilla": 2, "Bo": 3}
+    assert doc["current"] == {
+        "game": 1,
+        "deal": 2,
+        "phase": "game_over",
+        "to_act": [],
+        "scores": {"Anna": 0, "Bo": 52, "Cilla": 52},
+    }
+
+
+def test_a_royal_flush_tops_the_score_up_to_52_and_zeroes_the_others__sm2025_r19():
+    s = Script().adjust("Anna", 10).adjust("Bo", 7)
+    s.deal(Anna="AS KS QS JS TS", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C JC", Dan="3D 5D 7D 2H 4H").stand()
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert awards(doc) == [
+        ("Anna", 10, "adjust"),
+        ("Bo", 7, "adjust"),
+        ("Anna", 42, "royal_flush"),
+        ("Bo", -7, "zeroed"),
+    ]
+    assert g["scores"] == {"Anna": 52, "Bo": 0, "Cilla": 0, "Dan": 0}
