@@ -746,3 +746,48 @@ def test_a_royal_flush_tops_the_score_up_to_52_and_zeroes_the_others__sm2025_r19
         ("Bo", -7, "zeroed"),
     ]
     assert g["scores"] == {"Anna": 52, "Bo": 0, "Cilla": 0, "Dan": 0}
+
+
+def _violations(engine):
+    return {p: engine.state.game.players[p].violations for p in ("Anna", "Bo", "Cilla", "Dan")}
+
+
+def test_chicago_clock_runs_only_for_the_player_being_asked__sm2025_d12_r22():
+    asked = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 20).stand().stand().stand()
+    asked.add(do="timeout", player="Bo", clock="chicago")  # Anna is asked first (r22)
+    asked.add(do="timeout", player="Anna", clock="chicago")  # D12: counts as "no"
+    asked.add(do="timeout", player="Anna", clock="chicago")  # now Bo is asked
+    engine, doc = asked.run()
+    assert rejected(doc) == ["Bo is not being asked the Chicago question", "Anna is not being asked the Chicago question"]
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Bo"]
+    assert _violations(engine) == {"Anna": ["chicago"], "Bo": [], "Cilla": [], "Dan": []}
+    for s in (
+        Script().deal(**JUNK),  # the exchange
+        Script().deal(**dict(JUNK, Anna="AS AH AD AC 9H")).stand(),  # Anna's four of a kind choice
+        Script().deal(**JUNK).stand().stand().stand(),  # trick play: nobody has 15
+    ):
+        engine, doc = s.add(do="timeout", player="Anna", clock="chicago").run()
+        assert rejected(doc) == ["Anna is not being asked the Chicago question"]
+        assert _violations(engine)["Anna"] == []
+
+
+def test_play_clock_runs_only_for_the_player_on_turn_either_side__sm2025_d12_r34():
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS")  # Bo is on turn
+    for p in ("Anna", "Cilla", "Bo"):
+        s.add(do="timeout", player=p, clock="play")
+    engine, doc = s.run()
+    assert rejected(doc) == ["it is not Anna's turn to play", "it is not Cilla's turn to play"]
+    assert _violations(engine) == {"Anna": [], "Bo": ["play"], "Cilla": [], "Dan": []}
+
+
+def test_only_the_player_of_the_last_card_may_take_it_back__sm2025_r26():
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS", "Bo 2C")  # Bo has no spade: no revoke
+    for p in ("Anna", "Cilla", "Bo"):
+        s.add(do="retract", player=p)
+    engine, doc = s.run()
+    assert rejected(doc) == [
+        "Anna did not play the last card; only that card can be taken back",
+        "Cilla did not play the last card; only that card can be taken back",
+        "only a revoke can be taken back, before the next card is played (r26)",
+    ]
+    assert len(engine.state.deal.trick) == 2
