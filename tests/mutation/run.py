@@ -189,51 +189,92 @@ def select_tests(cover: dict, tree: ast.Module, path: str, line: int, col: int) 
     return chosen, "covered" if chosen else "uncovered"
 
 
-def run_mutant(
-    workdirs: queue.Queue, w, pytest_cmd: list[str], tests: list[str], files: list[str], timeout: float
-) -> WorkResult:
-    """Apply one mutant with Cosmic Ray (``use_mutation``: written into a private copy of the
-    project, put back after) and run the chosen tests on it, stopping at the first failure.
+FIRST = 8  # the fastest tests a mutant meets first, in a process of their own
+
+
+class Job:
+    """One job's private copy of the project, and its warm pytest (warm.py) when asked."""
+
+    def __init__(self, work: Path, options: list[str], warm: bool) -> None:
+        self.work, self.options, self.server = work, options, None
+        if warm:
+            self.server = subprocess.Popen(
+                [sys.executable, "-m", "tests.mutation.warm", json.dumps(options)],
+                cwd=work,
+                env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+
+    def pytest(self, tests: list[str], timeout: float) -> tuple[int | str, str]:
+        """Run these tests on the copy as it is on disk: pytest's exit status (or
+        "timeout") and its output."""
+        argfile, outfile = self.work / "mutant-tests.txt", self.work / "mutant-output.txt"
+        argfile.write_text("\n".join(tests) + "\n")
+        if self.server is not None:
+            assert self.server.stdin and self.server.stdout
+            req = {"args": str(argfile), "out": str(outfile), "timeout": timeout}
+            self.server.stdin.write(json.dumps(req) + "\n")
+            self.server.stdin.flush()
+            rc = json.loads(self.server.stdout.readline())
+            return rc, (outfile.read_text(errors="replace")[-4000:] if outfile.exists() else "")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest", *self.options, f"@{argfile}"],
+            cwd=self.work,
+            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.communicate()
+            return "timeout", ""
+        return proc.returncode, out.decode(errors="replace")[-4000:]
+
+    def close(self) -> None:
+        if self.server is not None and self.server.stdin:
+            self.server.stdin.close()
+            self.server.wait()
+
+
+def run_mutant(jobs: queue.Queue, w, tests: list[str], files: list[str], timeout: float) -> WorkResult:
+    """Apply one mutant with Cosmic Ray (``use_mutation``: written into a job's private copy
+    of the project, put back after) and run the chosen tests on it, stopping at the first
+    failure: the fastest few first, the rest only if those pass.
     Killed: a test failed (pytest exit 1), collection failed (2: the mutant broke an
-    import), or the time ran out; survived: exit 0.  Any other exit (4: a chosen test was
-    not found, when the mutant broke its module's import or changed a parametrization; 5:
-    none collected) says nothing yet: the mutant is then run against the whole test files,
-    as Cosmic Ray's own command would, and judged by that."""
+    import), or the time ran out; survived: every chosen test passed (exit 0).  Any other
+    exit (4: a chosen test was not found, when the mutant broke its module's import or
+    changed a parametrization; 5: none collected) says nothing yet: the mutant is then run
+    against the whole test files, as Cosmic Ray's own command would, and judged by that."""
     m = w.mutations[0]
-    work = workdirs.get()
+    job = jobs.get()
     try:
-        argfile = work / "mutant-tests.txt"
-        with use_mutation(work / m.module_path, get_operator(m.operator_name)(), m.occurrence) as (_, code):
+        with use_mutation(job.work / m.module_path, get_operator(m.operator_name)(), m.occurrence) as (_, code):
             if code is None:
                 return WorkResult(worker_outcome=WorkerOutcome.NO_TEST)
-            for chosen in (tests, files):
-                argfile.write_text("\n".join(chosen) + "\n")
-                proc = subprocess.Popen(
-                    [*pytest_cmd, f"@{argfile}"],
-                    cwd=work,
-                    env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-                try:
-                    out, _ = proc.communicate(timeout=timeout)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, 9)
-                    proc.communicate()
-                    return WorkResult(
-                        output="timeout", test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL
-                    )
-                if proc.returncode in (0, 1, 2):
+            rc: int | str = 0
+            text = ""
+            for chunk in (tests[:FIRST], tests[FIRST:]):
+                if not chunk:
+                    continue
+                rc, text = job.pytest(chunk, timeout)
+                if rc not in (0, 1, 2, "timeout"):
+                    rc, text = job.pytest(files, timeout)
+                if rc != 0:
                     break
-        text = out.decode(errors="replace")[-4000:]
-        if proc.returncode in (1, 2):
+        if rc == "timeout":
+            return WorkResult(output="timeout", test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL)
+        if rc in (1, 2):
             return WorkResult(output=text, test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL)
-        if proc.returncode == 0:
+        if rc == 0:
             return WorkResult(output=text, test_outcome=TestOutcome.SURVIVED, worker_outcome=WorkerOutcome.NORMAL)
         return WorkResult(output=text, test_outcome=TestOutcome.INCOMPETENT, worker_outcome=WorkerOutcome.ABNORMAL)
     finally:
-        workdirs.put(work)
+        jobs.put(job)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", nargs="*", default=[], help="FILE:FROM-TO: only mutants on these lines")
     ap.add_argument("--keep", help="keep the session database at this path")
     ap.add_argument("--survivors-of", help="run only the mutants that survived in this kept session (--keep)")
+    ap.add_argument(
+        "--cold", dest="warm", action="store_false", help="a fresh pytest process per run (default: warm.py forks)"
+    )
     ap.add_argument("--jobs", type=int, default=1, help="mutants run side by side (one private copy each)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a mutant's tests may take (then: killed)")
     args = ap.parse_args(argv)
@@ -286,6 +330,10 @@ def main(argv: list[str] | None = None) -> int:
                 old = src.splitlines()[line - 1].strip()
                 info[w.job_id] = [path, line, m.operator_name.split("/")[-1], old, None]
 
+            def line_before(w) -> str:  # tells apart two lines of the same text (equivalent.toml "before")
+                path, line = info[w.job_id][0], info[w.job_id][1]
+                return sources[path].splitlines()[line - 2].strip() if line > 1 else ""
+
             def mutated(w) -> str:  # computed only when needed: it re-parses the file
                 if info[w.job_id][4] is None:
                     m = w.mutations[0]
@@ -303,7 +351,10 @@ def main(argv: list[str] | None = None) -> int:
                 for w in chosen
                 if w.job_id in in_annotation
                 or any(
-                    e["file"] == info[w.job_id][0] and e["line"] == info[w.job_id][3] and e["mutated"] == mutated(w)
+                    e["file"] == info[w.job_id][0]
+                    and e["line"] == info[w.job_id][3]
+                    and e["mutated"] == mutated(w)
+                    and ("before" not in e or e["before"] == line_before(w))
                     for e in equivalents
                 )
                 or (
@@ -350,11 +401,13 @@ def main(argv: list[str] | None = None) -> int:
             selection[w.job_id] = select_tests(cover, trees[str(m.module_path)], str(m.module_path), *m.start_pos)
 
         # one private copy of the project per parallel job: a mutant is written into one
-        workdirs: queue.Queue = queue.Queue()
+        jobs: queue.Queue = queue.Queue()
+        all_jobs = []
         for j in range(max(1, args.jobs)):
             d = work / f"job{j}"
             copy_tree(d)
-            workdirs.put(d)
+            all_jobs.append(Job(d, options, args.warm))
+            jobs.put(all_jobs[-1])
         survived, uncovered, killed, incompetent = [], [], 0, 0
         results = {}
         cpu1, t1 = os.times(), time.monotonic()
@@ -367,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
                     test_outcome=TestOutcome.SURVIVED,
                     worker_outcome=WorkerOutcome.NORMAL,
                 )
-            return w, run_mutant(workdirs, w, [sys.executable, "-m", "pytest", *options], tests, files, args.timeout)
+            return w, run_mutant(jobs, w, tests, files, args.timeout)
 
         order = sorted(runnable, key=lambda w: len(selection[w.job_id][0]))  # cheap ones first: early figures
         with ThreadPoolExecutor(max(1, args.jobs)) as pool, use_db(str(session), WorkDB.Mode.open) as db:
@@ -391,6 +444,8 @@ def main(argv: list[str] | None = None) -> int:
                         file=sys.stderr,
                         flush=True,
                     )
+        for job in all_jobs:
+            job.close()
         cpu_runs = sum(os.times()[2:4]) - sum(cpu1[2:4])
         wall = time.monotonic() - t0
     for path, line, op, old, new in sorted(tuple(x) for x in survived):

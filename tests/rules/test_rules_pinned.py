@@ -758,7 +758,10 @@ def test_chicago_clock_runs_only_for_the_player_being_asked__sm2025_d12_r22():
     asked.add(do="timeout", player="Anna", clock="chicago")  # D12: counts as "no"
     asked.add(do="timeout", player="Anna", clock="chicago")  # now Bo is asked
     engine, doc = asked.run()
-    assert rejected(doc) == ["Bo is not being asked the Chicago question", "Anna is not being asked the Chicago question"]
+    assert rejected(doc) == [
+        "Bo is not being asked the Chicago question",
+        "Anna is not being asked the Chicago question",
+    ]
     assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Bo"]
     assert _violations(engine) == {"Anna": ["chicago"], "Bo": [], "Cilla": [], "Dan": []}
     for s in (
@@ -791,3 +794,43 @@ def test_only_the_player_of_the_last_card_may_take_it_back__sm2025_r26():
         "only a revoke can be taken back, before the next card is played (r26)",
     ]
     assert len(engine.state.deal.trick) == 2
+
+
+def test_a_straight_flush_applies_held_deductions_first_then_tops_up_to_52__d13_r19():
+    """D13 (deductions held to the deal's end): a straight flush is a chance to go out, so the
+    player's held deduction applies first; r19: the straight flush then brings them to 52."""
+    options = {"deductions_at_deal_end": True, "dealer_error_points": -2}
+    s = Script("sm2025", dealer="player", options=options).adjust("Dan", 10)  # Dan deals
+    s.deal(Anna="AS KS QS JS 4H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="5H 6H 7H 8H 9H")
+    s.discard("Anna", "JS 4H").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", True).receive("Anna", "KD QD")  # two placed: a flashed card, Dan's error (r15)
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Dan"
+    assert awards(doc) == [("Dan", 10, "adjust"), ("Dan", -2, "dealer_error"), ("Dan", 44, "straight_flush")]
+    kinds = [e.type for e in engine.events]
+    assert kinds[kinds.index("deductions_released") + 1 :][:3] == ["awarded", "awarded", "game_ended"]
+    assert g["scores"] == {"Anna": 0, "Bo": 0, "Cilla": 0, "Dan": 52}
+
+
+@pytest.mark.parametrize("revoke,dead", [("dead_hand", True), ("correct_minus_2", False)])
+def test_a_revoke_not_corrected_makes_the_hand_dead_only_under_dead_hand__r26(revoke, dead):
+    """r26 (sm2025: the hand is dead; sm2019: corrected with -2): the revoke option as a
+    table gives it (read from JSON, a text of its own) decides, not the ruleset's default."""
+    s = Script(options={"revoke": revoke}).deal(**JUNK).stand().stand().stand()
+    s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D", "Anna AS")  # Dan's revoke stands at Anna's lead
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert [e.dead for e in events(engine, "revoke_stood")] == [dead]
+    assert ("Dan" in engine.state.deal.dead) == dead
+
+
+def test_an_engine_rebuilt_from_its_events_is_the_same_table__replay():
+    """REPLAY.md: the events are the table; crash recovery folds them into a new engine."""
+    from table_controller.rules.engine import Engine
+
+    engine, _ = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS).deal(**JUNK).run()
+    again = Engine.from_events(engine.events)
+    assert again.events == engine.events and len(again.events) > 20
+    assert again.state.to_dict() == engine.state.to_dict()
+    assert again.legal_actions() == engine.legal_actions()
