@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 import tomllib
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from cosmic_ray.ast import get_ast
@@ -118,6 +118,16 @@ def survivors_of(session: Path) -> set[tuple[str, int, int, str, int]]:
             mutant_key(w)
             for w, r in db.completed_work_items
             if r.worker_outcome == WorkerOutcome.NORMAL and r.test_outcome == TestOutcome.SURVIVED
+        }
+
+
+def judged_in(session: Path) -> dict[tuple[str, int, int, str, int], WorkResult]:
+    """The mutants a kept session has judged (killed or survived), with their results."""
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        return {
+            mutant_key(w): r
+            for w, r in db.completed_work_items
+            if r.worker_outcome == WorkerOutcome.NORMAL and r.test_outcome in (TestOutcome.KILLED, TestOutcome.SURVIVED)
         }
 
 
@@ -287,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--cold", dest="warm", action="store_false", help="a fresh pytest process per run (default: warm.py forks)"
     )
+    ap.add_argument("--resume", help="take the results a kept session (--keep) already has; run the rest")
     ap.add_argument("--jobs", type=int, default=1, help="mutants run side by side (one private copy each)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a mutant's tests may take (then: killed)")
     args = ap.parse_args(argv)
@@ -412,7 +423,11 @@ def main(argv: list[str] | None = None) -> int:
         results = {}
         cpu1, t1 = os.times(), time.monotonic()
 
+        resumed = judged_in(Path(args.resume)) if args.resume else {}
+
         def one(w):
+            if mutant_key(w) in resumed:  # judged by the run being resumed (its tests then)
+                return w, resumed[mutant_key(w)]
             tests, why = selection[w.job_id]
             if why == "uncovered":  # no rule test runs this statement: survived, without a run
                 return w, WorkResult(
@@ -422,9 +437,12 @@ def main(argv: list[str] | None = None) -> int:
                 )
             return w, run_mutant(jobs, w, tests, files, args.timeout)
 
-        order = sorted(runnable, key=lambda w: len(selection[w.job_id][0]))  # cheap ones first: early figures
+        order = sorted(
+            runnable, key=lambda w: (mutant_key(w) not in resumed, len(selection[w.job_id][0]))
+        )  # cheap ones first: early figures
         with ThreadPoolExecutor(max(1, args.jobs)) as pool, use_db(str(session), WorkDB.Mode.open) as db:
-            for n, (w, res) in enumerate(pool.map(one, order), 1):
+            futures = [pool.submit(one, w) for w in order]  # results kept as they come (a stopped run keeps them)
+            for n, (w, res) in enumerate((f.result() for f in as_completed(futures)), 1):
                 db.set_result(w.job_id, res)
                 results[w.job_id] = res
                 if res.worker_outcome != WorkerOutcome.NORMAL:
@@ -452,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
         note = "  (no rule test executes this line)" if [path, line, op, old, new] in uncovered else ""
         print(f"SURVIVED {path}:{line} {op}{note}\n    - {old}\n    + {new}")
     kinds = [selection[i][1] for i in run_ids]
+    ran_before = [w for w in runnable if mutant_key(w) in resumed]
     summary = {
         "generated": len(items),
         "in_scope": len(chosen),
@@ -465,7 +484,8 @@ def main(argv: list[str] | None = None) -> int:
         "kill_rate": round(killed / max(1, killed + len(survived)), 4),
         "selection": {k: kinds.count(k) for k in ("covered", "import", "uncovered")},
         "cpu_s_coverage_map": round(cpu_map, 1),
-        "cpu_s_per_mutant": round(cpu_runs / max(1, len(run_ids)), 2),
+        "resumed": len(ran_before),
+        "cpu_s_per_mutant_run": round(cpu_runs / max(1, len(run_ids) - len(ran_before) - kinds.count("uncovered")), 2),
         "wall_s": round(wall),
     }
     print(json.dumps(summary))
