@@ -834,3 +834,16 @@ def test_an_engine_rebuilt_from_its_events_is_the_same_table__replay():
     assert again.events == engine.events and len(again.events) > 20
     assert again.state.to_dict() == engine.state.to_dict()
     assert again.legal_actions() == engine.legal_actions()
+
+
+def test_penalties_other_than_sit_out_game_leave_the_hand_in_play__sm2025_r33():
+    s = Script().deal(**JUNK)
+    for player, kind in (("Bo", "warning"), ("Cilla", "last_place"), ("Dan", "no_placement")):
+        s.add(do="penalty", player=player, kind=kind, reason="r33")
+    engine, doc = s.run()
+    assert doc["rejected"] == []  # none of them is a points penalty, which needs points
+    assert engine.state.deal.folded == set()
+    assert doc["current"]["to_act"] == ["Anna", "Bo", "Cilla", "Dan"]
+    ps = engine.state.game.players
+    assert (ps["Bo"].warnings, ps["Cilla"].last_place, ps["Dan"].no_placement) == (1, True, True)
+    assert [(p, ps[p].score) for p in ps] == [("Anna", 0), ("Bo", 0), ("Cilla", 0), ("Dan", 0)]
