@@ -140,7 +140,7 @@ def in_range(spec: list[str], path: str, line: int) -> bool:
     for s in spec:
         f, _, rng = s.partition(":")
         lo, _, hi = rng.partition("-")
-        if path == f and int(lo) <= line <= int(hi or lo):
+        if path == f and (not rng or int(lo) <= line <= int(hi or lo)):
             return True
     return False
 
@@ -298,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         "--cold", dest="warm", action="store_false", help="a fresh pytest process per run (default: warm.py forks)"
     )
     ap.add_argument("--resume", help="take the results a kept session (--keep) already has; run the rest")
+    ap.add_argument("--retry", nargs="*", default=[], help="FILE:FROM-TO: with --resume, run its survivors there again")
     ap.add_argument("--jobs", type=int, default=1, help="mutants run side by side (one private copy each)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a mutant's tests may take (then: killed)")
     args = ap.parse_args(argv)
@@ -424,6 +425,10 @@ def main(argv: list[str] | None = None) -> int:
         cpu1, t1 = os.times(), time.monotonic()
 
         resumed = judged_in(Path(args.resume)) if args.resume else {}
+        for w in runnable:  # --retry: survivors of the resumed run on these lines are run again
+            r = resumed.get(mutant_key(w))
+            if r is not None and r.test_outcome == TestOutcome.SURVIVED and in_range(args.retry, *info[w.job_id][:2]):
+                del resumed[mutant_key(w)]
 
         def one(w):
             if mutant_key(w) in resumed:  # judged by the run being resumed (its tests then)
