@@ -148,3 +148,29 @@ def test_an_open_card_is_offered_exactly_when_the_engine_takes_it_unflashed_r15(
         if checked >= 40:
             return
     assert checked >= 10, f"only {checked} open cards tried in a whole table"
+
+
+def test_legal_actions_name_who_chooses_for_a_four_of_a_kind_and_who_is_asked_chicago_r22():
+    engine, _ = Script().deal(**dict(JUNK, Anna="AS AH AD AC 9H")).stand().run()
+    legal = engine.legal_actions()
+    assert (legal.phase, legal.to_act, legal.actions, legal.quads, legal.chicago) == (
+        "quads_choice",
+        ("Anna",),
+        ("quads",),
+        "Anna",
+        None,
+    )
+    s = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 20).stand().stand().stand()
+    s.chicago("Anna", False)
+    s.chicago("Anna", False)  # r22: asked in turn, Anna has answered
+    engine, doc = s.run()
+    assert [r["reason"] for r in doc["rejected"]] == ["the Revisor asks in turn (r22): Bo answers next, not Anna"]
+    legal = engine.legal_actions()
+    assert (legal.phase, legal.to_act, legal.actions, legal.chicago, legal.quads) == (
+        "chicago",
+        ("Bo",),
+        ("chicago",),
+        "Bo",
+        None,
+    )
+    assert legal.may_say_chicago
