@@ -847,3 +847,22 @@ def test_penalties_other_than_sit_out_game_leave_the_hand_in_play__sm2025_r33():
     ps = engine.state.game.players
     assert (ps["Bo"].warnings, ps["Cilla"].last_place, ps["Dan"].no_placement) == (1, True, True)
     assert [(p, ps[p].score) for p in ps] == [("Anna", 0), ("Bo", 0), ("Cilla", 0), ("Dan", 0)]
+
+
+def test_a_game_ended_by_tl_changes_between_deals_records_them_as_its_next_deal__r21_r6():
+    """REPLAY.md: a score change between deals belongs to the next deal, also when it ends the
+    game (a deal recorded, never dealt); its button is the next seat still in play (r6)."""
+    s = Script(players=("Anna", "Bo", "Cilla"), button="Anna")
+    s.deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
+    for p in ("Anna", "Bo", "Cilla"):
+        s.add(do="time_call", player=p)  # deal 1 ends with no points
+    s.adjust("Bo", 52).adjust("Cilla", 52)  # both out without Chicago (r21): Anna is left
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert [(d["number"], d["button"]) for d in g["deals"]] == [(1, "Anna"), (2, "Anna")]  # Bo, Cilla out
+    assert g["deals"][1]["awards"] == [
+        {"player": "Bo", "points": 52, "reason": "adjust", "moment": "tl"},
+        {"player": "Cilla", "points": 52, "reason": "adjust", "moment": "tl"},
+    ]
+    assert g["deals"][1]["scores_after"] == {"Anna": 0, "Bo": 52, "Cilla": 52}
