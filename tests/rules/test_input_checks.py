@@ -322,6 +322,9 @@ def test_option_checks_hold_at_their_edges():
         ruleset("sm2025", {"hand_points": {"y" * 39 + "z" + "w" * 10: 1}})
     assert f"hand_points.{'y' * 39}z is not a hand" in str(e.value)
     with pytest.raises(RulesetError) as e:
+        ruleset("sm2025", {"q" * 39 + "z" + "w" * 10: 1})
+    assert f"unknown ruleset option(s) [{'q' * 39 + 'z'!r}]" in str(e.value)
+    with pytest.raises(RulesetError) as e:
         check_option("q" * 39 + "z" + "w" * 10, 1)
     assert str(e.value) == f"unknown ruleset option {'q' * 39 + 'z'!r}"
 
