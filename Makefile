@@ -84,8 +84,10 @@ bench: setup system-deps
 SAMPLE ?= 0
 SEED   ?= 1
 LINES  ?=
+JOBS   ?= 2
+KEEP   ?=
 mutation: setup
-	$(BIN)/python -m tests.mutation.run --sample $(SAMPLE) --seed $(SEED) $(if $(LINES),--lines $(LINES))
+	$(BIN)/python -m tests.mutation.run --sample $(SAMPLE) --seed $(SEED) --jobs $(JOBS) $(if $(LINES),--lines $(LINES)) $(if $(KEEP),--keep $(KEEP))
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info table_controller/analysis/_kernel.*.so

@@ -19,25 +19,29 @@ import hashlib
 import json
 import os
 import pickle
+import queue
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from cosmic_ray.ast import get_ast
-from cosmic_ray.mutating import MutationVisitor
+from cosmic_ray.mutating import MutationVisitor, use_mutation
 from cosmic_ray.plugins import get_operator
 from cosmic_ray.work_db import WorkDB, use_db
-from cosmic_ray.work_item import WorkerOutcome, WorkResult
+from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CONFIG = HERE / "cosmic-ray.toml"
 EQUIVALENT = HERE / "equivalent.toml"
 # tests/conftest.py is left out: it loads OpenCV for the camera tests, a second per mutant
-COPY = ["table_controller", "tests/__init__.py", "tests/rules", "pyproject.toml"]
+COPY = ["table_controller", "tests/__init__.py", "tests/rules", "tests/mutation", "pyproject.toml"]
 
 
 def load_equivalents() -> tuple[list[dict], list[dict]]:
@@ -101,13 +105,186 @@ def copy_tree(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
+def mutant_key(w) -> tuple[str, int, int, str, int]:
+    m = w.mutations[0]
+    return (str(m.module_path), *m.start_pos, m.operator_name, m.occurrence)
+
+
+def survivors_of(session: Path) -> set[tuple[str, int, int, str, int]]:
+    """The mutants a kept session records as survived (matched by file, position, operator
+    and occurrence: a session's job ids are its own)."""
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        return {
+            mutant_key(w)
+            for w, r in db.completed_work_items
+            if r.worker_outcome == WorkerOutcome.NORMAL and r.test_outcome == TestOutcome.SURVIVED
+        }
+
+
+def judged_in(session: Path) -> dict[tuple[str, int, int, str, int], WorkResult]:
+    """The mutants a kept session has judged (killed or survived), with their results."""
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        return {
+            mutant_key(w): r
+            for w, r in db.completed_work_items
+            if r.worker_outcome == WorkerOutcome.NORMAL and r.test_outcome in (TestOutcome.KILLED, TestOutcome.SURVIVED)
+        }
+
+
+def test_command(config: Path) -> list[str]:
+    """The rule tests' pytest command, from the Cosmic Ray configuration."""
+    return shlex.split(tomllib.loads(config.read_text())["cosmic-ray"]["test-command"])
+
+
 def in_range(spec: list[str], path: str, line: int) -> bool:
     for s in spec:
         f, _, rng = s.partition(":")
         lo, _, hi = rng.partition("-")
-        if path == f and int(lo) <= line <= int(hi or lo):
+        if path == f and (not rng or int(lo) <= line <= int(hi or lo)):
             return True
     return False
+
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def statement_at(tree: ast.Module, line: int, col: int) -> tuple[set[int], bool]:
+    """The lines of the innermost statement (or ``except`` clause) holding the position
+    (only its header for a compound statement: ``if``, ``for``, ``def`` with its
+    decorators), and whether it sits inside a function's body (runs when the function is
+    called, not when the module is imported)."""
+
+    def span(n: ast.AST) -> tuple[int, int]:
+        start = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])  # type: ignore[attr-defined]
+        body = getattr(n, "body", None)
+        end = body[0].lineno - 1 if isinstance(body, list) and body else n.end_lineno  # type: ignore[attr-defined]
+        return start, max(start, end or start)
+
+    def contains(n: ast.AST) -> bool:
+        start = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])  # type: ignore[attr-defined]
+        return (start, 0) <= (line, col) <= (n.end_lineno, n.end_col_offset)  # type: ignore[attr-defined]
+
+    found: tuple[set[int], bool] = (set(), False)
+
+    def walk(node: ast.AST, in_function: bool) -> None:
+        nonlocal found
+        for _field, value in ast.iter_fields(node):
+            children = value if isinstance(value, list) else [value]
+            for child in children:
+                if not isinstance(child, (ast.stmt, ast.excepthandler)) or not contains(child):
+                    continue
+                lo, hi = span(child)
+                found = (set(range(lo, hi + 1)), in_function)
+                # a def's body runs when it is called; its header (defaults, decorators) at import
+                walk(child, in_function or isinstance(child, _FUNCS))
+
+    walk(tree, False)
+    return found
+
+
+def select_tests(cover: dict, tree: ast.Module, path: str, line: int, col: int) -> tuple[list[str], str]:
+    """The rule tests to run a mutant against, fastest first, and why: "import" (module-level
+    code, or code the import runs: every rule test), "covered" (the tests whose run
+    executed the mutated statement), or "uncovered" (no rule test executes it: none)."""
+    durations: dict[str, float] = cover["tests"]
+    every = sorted(durations, key=lambda t: (durations[t], t))
+    lines, in_function = statement_at(tree, line, col)
+    if not in_function:
+        return every, "import"
+    executed = cover["lines"].get(path, {})
+    contexts = {c for n in lines for c in executed.get(str(n), [])}
+    if "" in contexts:
+        return every, "import"
+    chosen = sorted(contexts, key=lambda t: (durations[t], t))
+    return chosen, "covered" if chosen else "uncovered"
+
+
+FIRST = 8  # the fastest tests a mutant meets first, in a process of their own
+
+
+class Job:
+    """One job's private copy of the project, and its warm pytest (warm.py) when asked."""
+
+    def __init__(self, work: Path, options: list[str], warm: bool) -> None:
+        self.work, self.options, self.server = work, options, None
+        if warm:
+            self.server = subprocess.Popen(
+                [sys.executable, "-m", "tests.mutation.warm", json.dumps(options)],
+                cwd=work,
+                env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+
+    def pytest(self, tests: list[str], timeout: float) -> tuple[int | str, str]:
+        """Run these tests on the copy as it is on disk: pytest's exit status (or
+        "timeout") and its output."""
+        argfile, outfile = self.work / "mutant-tests.txt", self.work / "mutant-output.txt"
+        argfile.write_text("\n".join(tests) + "\n")
+        if self.server is not None:
+            assert self.server.stdin and self.server.stdout
+            req = {"args": str(argfile), "out": str(outfile), "timeout": timeout}
+            self.server.stdin.write(json.dumps(req) + "\n")
+            self.server.stdin.flush()
+            rc = json.loads(self.server.stdout.readline())
+            return rc, (outfile.read_text(errors="replace")[-4000:] if outfile.exists() else "")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest", *self.options, f"@{argfile}"],
+            cwd=self.work,
+            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.communicate()
+            return "timeout", ""
+        return proc.returncode, out.decode(errors="replace")[-4000:]
+
+    def close(self) -> None:
+        if self.server is not None and self.server.stdin:
+            self.server.stdin.close()
+            self.server.wait()
+
+
+def run_mutant(jobs: queue.Queue, w, tests: list[str], files: list[str], timeout: float) -> WorkResult:
+    """Apply one mutant with Cosmic Ray (``use_mutation``: written into a job's private copy
+    of the project, put back after) and run the chosen tests on it, stopping at the first
+    failure: the fastest few first, the rest only if those pass.
+    Killed: a test failed (pytest exit 1), collection failed (2: the mutant broke an
+    import), or the time ran out; survived: every chosen test passed (exit 0).  Any other
+    exit (4: a chosen test was not found, when the mutant broke its module's import or
+    changed a parametrization; 5: none collected) says nothing yet: the mutant is then run
+    against the whole test files, as Cosmic Ray's own command would, and judged by that."""
+    m = w.mutations[0]
+    job = jobs.get()
+    try:
+        with use_mutation(job.work / m.module_path, get_operator(m.operator_name)(), m.occurrence) as (_, code):
+            if code is None:
+                return WorkResult(worker_outcome=WorkerOutcome.NO_TEST)
+            rc: int | str = 0
+            text = ""
+            for chunk in (tests[:FIRST], tests[FIRST:]):
+                if not chunk:
+                    continue
+                rc, text = job.pytest(chunk, timeout)
+                if rc not in (0, 1, 2, "timeout"):
+                    rc, text = job.pytest(files, timeout)
+                if rc != 0:
+                    break
+        if rc == "timeout":
+            return WorkResult(output="timeout", test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL)
+        if rc in (1, 2):
+            return WorkResult(output=text, test_outcome=TestOutcome.KILLED, worker_outcome=WorkerOutcome.NORMAL)
+        if rc == 0:
+            return WorkResult(output=text, test_outcome=TestOutcome.SURVIVED, worker_outcome=WorkerOutcome.NORMAL)
+        return WorkResult(output=text, test_outcome=TestOutcome.INCOMPETENT, worker_outcome=WorkerOutcome.ABNORMAL)
+    finally:
+        jobs.put(job)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,6 +293,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lines", nargs="*", default=[], help="FILE:FROM-TO: only mutants on these lines")
     ap.add_argument("--keep", help="keep the session database at this path")
+    ap.add_argument("--survivors-of", help="run only the mutants that survived in this kept session (--keep)")
+    ap.add_argument(
+        "--cold", dest="warm", action="store_false", help="a fresh pytest process per run (default: warm.py forks)"
+    )
+    ap.add_argument("--resume", help="take the results a kept session (--keep) already has; run the rest")
+    ap.add_argument("--retry", nargs="*", default=[], help="FILE:FROM-TO: with --resume, run its survivors there again")
+    ap.add_argument("--jobs", type=int, default=1, help="mutants run side by side (one private copy each)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds a mutant's tests may take (then: killed)")
     args = ap.parse_args(argv)
 
     equivalents, patterns = load_equivalents()
@@ -157,6 +342,10 @@ def main(argv: list[str] | None = None) -> int:
                 old = src.splitlines()[line - 1].strip()
                 info[w.job_id] = [path, line, m.operator_name.split("/")[-1], old, None]
 
+            def line_before(w) -> str:  # tells apart two lines of the same text (equivalent.toml "before")
+                path, line = info[w.job_id][0], info[w.job_id][1]
+                return sources[path].splitlines()[line - 2].strip() if line > 1 else ""
+
             def mutated(w) -> str:  # computed only when needed: it re-parses the file
                 if info[w.job_id][4] is None:
                     m = w.mutations[0]
@@ -166,12 +355,18 @@ def main(argv: list[str] | None = None) -> int:
                 return info[w.job_id][4]
 
             chosen = [w for w in items if not args.lines or in_range(args.lines, info[w.job_id][0], info[w.job_id][1])]
+            if args.survivors_of:  # only the mutants another run's session left alive
+                again = survivors_of(Path(args.survivors_of))
+                chosen = [w for w in chosen if mutant_key(w) in again]
             equivalent = {
                 w.job_id
                 for w in chosen
                 if w.job_id in in_annotation
                 or any(
-                    e["file"] == info[w.job_id][0] and e["line"] == info[w.job_id][3] and e["mutated"] == mutated(w)
+                    e["file"] == info[w.job_id][0]
+                    and e["line"] == info[w.job_id][3]
+                    and e["mutated"] == mutated(w)
+                    and ("before" not in e or e["before"] == line_before(w))
                     for e in equivalents
                 )
                 or (
@@ -195,21 +390,92 @@ def main(argv: list[str] | None = None) -> int:
             skip = [w.job_id for w in items if w.job_id not in run_ids]
             db.set_multiple_results(skip, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
 
-        subprocess.run([*cr, "exec", str(config), str(session)], cwd=work, env=env, check=True)
+        # which rule test runs which line, measured once on the unmutated code (covermap.py)
+        t0, cpu0 = time.monotonic(), os.times()
+        pytest_args = test_command(CONFIG)[3:]  # after "python -m pytest"
+        files = [a for a in pytest_args if a.startswith("tests/")]
+        options = [a for a in pytest_args if not a.startswith("tests/")]
+        r = subprocess.run(
+            [sys.executable, "-m", "tests.mutation.covermap", str(work / "cover.json"), *options, *files],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if r.returncode != 0:  # a failing rule test would "kill" every mutant
+            sys.exit(f"the rule tests fail on the unmutated code:\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+        cover = json.loads((work / "cover.json").read_text())
+        cpu_map = sum(os.times()[2:4]) - sum(cpu0[2:4])
+        trees = {path: ast.parse(src) for path, src in sources.items()}
+        selection = {}
+        for w in runnable:
+            m = w.mutations[0]
+            selection[w.job_id] = select_tests(cover, trees[str(m.module_path)], str(m.module_path), *m.start_pos)
 
-        survived, killed, incompetent = [], 0, 0
-        with use_db(str(session), WorkDB.Mode.open) as db:
-            for w, r in db.completed_work_items:
-                if w.job_id not in run_ids:
-                    continue
-                if r.worker_outcome != WorkerOutcome.NORMAL:
+        # one private copy of the project per parallel job: a mutant is written into one
+        jobs: queue.Queue = queue.Queue()
+        all_jobs = []
+        for j in range(max(1, args.jobs)):
+            d = work / f"job{j}"
+            copy_tree(d)
+            all_jobs.append(Job(d, options, args.warm))
+            jobs.put(all_jobs[-1])
+        survived, uncovered, killed, incompetent = [], [], 0, 0
+        results = {}
+        cpu1, t1 = os.times(), time.monotonic()
+
+        resumed = judged_in(Path(args.resume)) if args.resume else {}
+        for w in runnable:  # --retry: survivors of the resumed run on these lines are run again
+            r = resumed.get(mutant_key(w))
+            if r is not None and r.test_outcome == TestOutcome.SURVIVED and in_range(args.retry, *info[w.job_id][:2]):
+                del resumed[mutant_key(w)]
+
+        def one(w):
+            if mutant_key(w) in resumed:  # judged by the run being resumed (its tests then)
+                return w, resumed[mutant_key(w)]
+            tests, why = selection[w.job_id]
+            if why == "uncovered":  # no rule test runs this statement: survived, without a run
+                return w, WorkResult(
+                    output="no rule test executes this line",
+                    test_outcome=TestOutcome.SURVIVED,
+                    worker_outcome=WorkerOutcome.NORMAL,
+                )
+            return w, run_mutant(jobs, w, tests, files, args.timeout)
+
+        order = sorted(
+            runnable, key=lambda w: (mutant_key(w) not in resumed, len(selection[w.job_id][0]))
+        )  # cheap ones first: early figures
+        with ThreadPoolExecutor(max(1, args.jobs)) as pool, use_db(str(session), WorkDB.Mode.open) as db:
+            futures = [pool.submit(one, w) for w in order]  # results kept as they come (a stopped run keeps them)
+            for n, (w, res) in enumerate((f.result() for f in as_completed(futures)), 1):
+                db.set_result(w.job_id, res)
+                results[w.job_id] = res
+                if res.worker_outcome != WorkerOutcome.NORMAL:
                     incompetent += 1
-                elif r.is_killed:
+                elif res.is_killed:
                     killed += 1
                 else:
                     survived.append(info[w.job_id])
+                    if selection[w.job_id][1] == "uncovered":
+                        uncovered.append(info[w.job_id])
+                    path, line, op, old, new = info[w.job_id]
+                    print(f"survived: {path}:{line} {op}: {old!r} -> {new!r}", file=sys.stderr, flush=True)
+                if n % 50 == 0 or n == len(order):
+                    print(
+                        f"progress: {n}/{len(order)} run, {killed} killed, {len(survived)} survived, "
+                        f"{incompetent} not run cleanly, {time.monotonic() - t1:.0f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        for job in all_jobs:
+            job.close()
+        cpu_runs = sum(os.times()[2:4]) - sum(cpu1[2:4])
+        wall = time.monotonic() - t0
     for path, line, op, old, new in sorted(tuple(x) for x in survived):
-        print(f"SURVIVED {path}:{line} {op}\n    - {old}\n    + {new}")
+        note = "  (no rule test executes this line)" if [path, line, op, old, new] in uncovered else ""
+        print(f"SURVIVED {path}:{line} {op}{note}\n    - {old}\n    + {new}")
+    kinds = [selection[i][1] for i in run_ids]
+    ran_before = [w for w in runnable if mutant_key(w) in resumed]
     summary = {
         "generated": len(items),
         "in_scope": len(chosen),
@@ -218,7 +484,14 @@ def main(argv: list[str] | None = None) -> int:
         "run": len(run_ids),
         "killed": killed,
         "survived": len(survived),
+        "of_which_uncovered": len(uncovered),
         "not_run_cleanly": incompetent,
+        "kill_rate": round(killed / max(1, killed + len(survived)), 4),
+        "selection": {k: kinds.count(k) for k in ("covered", "import", "uncovered")},
+        "cpu_s_coverage_map": round(cpu_map, 1),
+        "resumed": len(ran_before),
+        "cpu_s_per_mutant_run": round(cpu_runs / max(1, len(run_ids) - len(ran_before) - kinds.count("uncovered")), 2),
+        "wall_s": round(wall),
     }
     print(json.dumps(summary))
     return 1 if survived else 0

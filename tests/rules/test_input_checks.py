@@ -296,3 +296,45 @@ def test_any_accepted_option_set_plays_a_whole_table(rs, seed, options):
             break
         engine.apply(action)
     assert engine.state.finished
+
+
+# --- the edges of the option checks (found by the full mutation run, issue 23) -------------
+
+
+def test_option_checks_hold_at_their_edges():
+    from table_controller.rules.errors import RulesetError
+    from table_controller.rules.rulesets import check_option
+
+    assert ruleset("sm2025", {"name": "n" * 40}).name == "n" * 40
+    assert ruleset("sm2025", {"description": "d" * 200}).description == "d" * 200
+    for bad in ({"name": "n" * 41}, {"description": "d" * 201}):
+        with pytest.raises(RulesetError, match="must be a text of 1"):
+            ruleset("sm2025", bad)
+    assert ruleset("sm2025", {"special_suit_order": "CDHS"}).special_suit_order == "CDHS"
+    for bad_order in ("SHDA", "ACDH", "SHD", "SHDCS"):  # four suits, each once
+        with pytest.raises(RulesetError, match="special_suit_order"):
+            ruleset("sm2025", {"special_suit_order": bad_order})
+    assert len(ruleset("sm2025", {"placement_points": [8, 7, 6, 5, 4, 3, 2, 1]}).placement_points) == 8
+    with pytest.raises(RulesetError, match="at most 8 numbers"):
+        ruleset("sm2025", {"placement_points": [9, 8, 7, 6, 5, 4, 3, 2, 1]})
+    # a long unknown name is cut to its first 40 characters in the message
+    with pytest.raises(RulesetError) as e:
+        ruleset("sm2025", {"hand_points": {"y" * 39 + "z" + "w" * 10: 1}})
+    assert f"hand_points.{'y' * 39}z is not a hand" in str(e.value)
+    with pytest.raises(RulesetError) as e:
+        ruleset("sm2025", {"q" * 39 + "z" + "w" * 10: 1})
+    assert f"unknown ruleset option(s) [{'q' * 39 + 'z'!r}]" in str(e.value)
+    with pytest.raises(RulesetError) as e:
+        check_option("q" * 39 + "z" + "w" * 10, 1)
+    assert str(e.value) == f"unknown ruleset option {'q' * 39 + 'z'!r}"
+
+
+def test_a_rulesets_rows_list_every_rule_but_its_name():
+    """What `chicago-table rules` prints: one row per rule, tables and lists as text."""
+    r = RULESETS["sm2025"]
+    rows = dict(r.as_rows())
+    assert "name" not in rows and "description" not in rows
+    assert len(r.as_rows()) == len(rows) == len(OPTION_CHECKS) - 2
+    assert rows["hand_points"].startswith(f"one_pair {r.hand_points['one_pair']}, two_pair ")
+    assert rows["placement_points"] == " / ".join(str(x) for x in r.placement_points)
+    assert rows["draw_stop"] == str(r.draw_stop)

@@ -124,3 +124,53 @@ def test_standings_share_a_rank_until_the_table_is_over__sm2025_r11():
     rows = engine.standings()
     assert rows[0].player == "Bo" and rows[0].rank == 1 and rows[0].score_total == 7
     assert all(r.rank == 2 for r in rows[1:])
+
+
+@pytest.mark.parametrize("ruleset", ["sm2025", "sm2019", "classic"])
+def test_an_open_card_is_offered_exactly_when_the_engine_takes_it_unflashed_r15(ruleset):
+    """r15: a player who placed one card and is owed one may be shown an open card (once);
+    any other open card is flashed, a dealer error.  ``legal_actions`` offers "open" to
+    exactly the players whose open card the engine takes without a ``dealer_erred``."""
+    checked = 0
+    for engine in tables(7, ruleset):
+        legal = engine.legal_actions()
+        d = engine.state.deal
+        if d is None or "receive" not in legal.actions or not d.stub:
+            continue
+        card = min(d.stub)
+        assert legal.actions == (("open", "receive") if legal.open_card else ("receive",))
+        for p in legal.to_act:
+            events = try_action(engine, act.OpenCard(p, card, True))
+            assert events is not None, (p, card)
+            flashed = [e for e in events if e.type == "dealer_erred"]
+            assert (p in legal.open_card) == (flashed == []), (p, legal.open_card, legal.owed, d.placed.get(p))
+            checked += 1
+        if checked >= 40:
+            return
+    assert checked >= 10, f"only {checked} open cards tried in a whole table"
+
+
+def test_legal_actions_name_who_chooses_for_a_four_of_a_kind_and_who_is_asked_chicago_r22():
+    engine, _ = Script().deal(**dict(JUNK, Anna="AS AH AD AC 9H")).stand().run()
+    legal = engine.legal_actions()
+    assert (legal.phase, legal.to_act, legal.actions, legal.quads, legal.chicago) == (
+        "quads_choice",
+        ("Anna",),
+        ("quads",),
+        "Anna",
+        None,
+    )
+    s = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 20).stand().stand().stand()
+    s.chicago("Anna", False)
+    s.chicago("Anna", False)  # r22: asked in turn, Anna has answered
+    engine, doc = s.run()
+    assert [r["reason"] for r in doc["rejected"]] == ["the Revisor asks in turn (r22): Bo answers next, not Anna"]
+    legal = engine.legal_actions()
+    assert (legal.phase, legal.to_act, legal.actions, legal.chicago, legal.quads) == (
+        "chicago",
+        ("Bo",),
+        ("chicago",),
+        "Bo",
+        None,
+    )
+    assert legal.may_say_chicago

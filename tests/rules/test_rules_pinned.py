@@ -687,3 +687,182 @@ def test_option_bounds_are_inclusive_and_checked_at_both_edges(options, bad):
     else:
         with pytest.raises(RulesetError, match=bad.replace("[", r"\[").replace("]", r"\]")):
             ruleset("sm2025", options)
+
+
+# --- found by the full mutation run (issue 23) ---------------------------------------------
+
+
+def test_a_tl_correction_after_the_game_goes_into_its_last_deal__sm2025_r32():
+    """r32 (REPLAY.md): a TL adjustment after the game ended belongs to the game's last deal,
+    whose scores_after it updates; the deals before it keep theirs."""
+    s = Script()
+    for _ in range(2):  # two deals that end with no points (D12: every player's time called)
+        s.deal(**JUNK)
+        for p in ("Anna", "Bo", "Cilla", "Dan"):
+            s.add(do="time_call", player=p)
+    s.deal(Anna="AS AD 3C 4C 6S", Bo="5H 6H 7H 8H 9H", Cilla="2D 5C 7C 9C JD", Dan="3D 5D 8D 2C KS")
+    s.stand().adjust("Cilla", 2, "r32")  # Bo's straight flush ends the game (r19), then the TL
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Bo"
+    zero = {"Anna": 0, "Bo": 0, "Cilla": 0, "Dan": 0}
+    assert [d["scores_after"] for d in g["deals"]] == [zero, zero, dict(zero, Bo=52, Cilla=2)]
+    assert awards(doc) == [("Bo", 52, "straight_flush"), ("Cilla", 2, "adjust")]
+    assert awards(doc, deal=3) == awards(doc)
+    assert g["scores"] == dict(zero, Bo=52, Cilla=2)
+
+
+def test_the_last_player_left_when_the_others_are_out_wins_the_game__sm2025_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla")
+    s.stand("Anna")  # Bo's two pair: 52 without Chicago, out (r21)
+    s.adjust("Cilla", 50)
+    s.deal(Anna="AS KS QS JS 9H", Cilla="5H 5D 8C 8D JC").stand("Anna")  # Cilla out the same way
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["out_without_chicago"] == ["Bo", "Cilla"]
+    assert g["finished"] and g["winner"] == "Anna" and g["places"] == {"Anna": 1, "Cilla": 2, "Bo": 3}
+    assert doc["current"] == {
+        "game": 1,
+        "deal": 2,
+        "phase": "game_over",
+        "to_act": [],
+        "scores": {"Anna": 0, "Bo": 52, "Cilla": 52},
+    }
+
+
+def test_a_royal_flush_tops_the_score_up_to_52_and_zeroes_the_others__sm2025_r19():
+    s = Script().adjust("Anna", 10).adjust("Bo", 7)
+    s.deal(Anna="AS KS QS JS TS", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C JC", Dan="3D 5D 7D 2H 4H").stand()
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert awards(doc) == [
+        ("Anna", 10, "adjust"),
+        ("Bo", 7, "adjust"),
+        ("Anna", 42, "royal_flush"),
+        ("Bo", -7, "zeroed"),
+    ]
+    assert g["scores"] == {"Anna": 52, "Bo": 0, "Cilla": 0, "Dan": 0}
+
+
+def _violations(engine):
+    return {p: engine.state.game.players[p].violations for p in ("Anna", "Bo", "Cilla", "Dan")}
+
+
+def test_chicago_clock_runs_only_for_the_player_being_asked__sm2025_d12_r22():
+    asked = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 20).stand().stand().stand()
+    asked.add(do="timeout", player="Bo", clock="chicago")  # Anna is asked first (r22)
+    asked.add(do="timeout", player="Anna", clock="chicago")  # D12: counts as "no"
+    asked.add(do="timeout", player="Anna", clock="chicago")  # now Bo is asked
+    engine, doc = asked.run()
+    assert rejected(doc) == [
+        "Bo is not being asked the Chicago question",
+        "Anna is not being asked the Chicago question",
+    ]
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Bo"]
+    assert _violations(engine) == {"Anna": ["chicago"], "Bo": [], "Cilla": [], "Dan": []}
+    for s in (
+        Script().deal(**JUNK),  # the exchange
+        Script().deal(**dict(JUNK, Anna="AS AH AD AC 9H")).stand(),  # Anna's four of a kind choice
+        Script().deal(**JUNK).stand().stand().stand(),  # trick play: nobody has 15
+    ):
+        engine, doc = s.add(do="timeout", player="Anna", clock="chicago").run()
+        assert rejected(doc) == ["Anna is not being asked the Chicago question"]
+        assert _violations(engine)["Anna"] == []
+
+
+def test_play_clock_runs_only_for_the_player_on_turn_either_side__sm2025_d12_r34():
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS")  # Bo is on turn
+    for p in ("Anna", "Cilla", "Bo"):
+        s.add(do="timeout", player=p, clock="play")
+    engine, doc = s.run()
+    assert rejected(doc) == ["it is not Anna's turn to play", "it is not Cilla's turn to play"]
+    assert _violations(engine) == {"Anna": [], "Bo": ["play"], "Cilla": [], "Dan": []}
+
+
+def test_only_the_player_of_the_last_card_may_take_it_back__sm2025_r26():
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS", "Bo 2C")  # Bo has no spade: no revoke
+    for p in ("Anna", "Cilla", "Bo"):
+        s.add(do="retract", player=p)
+    engine, doc = s.run()
+    assert rejected(doc) == [
+        "Anna did not play the last card; only that card can be taken back",
+        "Cilla did not play the last card; only that card can be taken back",
+        "only a revoke can be taken back, before the next card is played (r26)",
+    ]
+    assert len(engine.state.deal.trick) == 2
+
+
+def test_a_straight_flush_applies_held_deductions_first_then_tops_up_to_52__d13_r19():
+    """D13 (deductions held to the deal's end): a straight flush is a chance to go out, so the
+    player's held deduction applies first; r19: the straight flush then brings them to 52."""
+    options = {"deductions_at_deal_end": True, "dealer_error_points": -2}
+    s = Script("sm2025", dealer="player", options=options).adjust("Dan", 10)  # Dan deals
+    s.deal(Anna="AS KS QS JS 4H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="5H 6H 7H 8H 9H")
+    s.discard("Anna", "JS 4H").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", True).receive("Anna", "KD QD")  # two placed: a flashed card, Dan's error (r15)
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Dan"
+    assert awards(doc) == [("Dan", 10, "adjust"), ("Dan", -2, "dealer_error"), ("Dan", 44, "straight_flush")]
+    kinds = [e.type for e in engine.events]
+    assert kinds[kinds.index("deductions_released") + 1 :][:3] == ["awarded", "awarded", "game_ended"]
+    assert g["scores"] == {"Anna": 0, "Bo": 0, "Cilla": 0, "Dan": 52}
+
+
+@pytest.mark.parametrize("revoke,dead", [("dead_hand", True), ("correct_minus_2", False)])
+def test_a_revoke_not_corrected_makes_the_hand_dead_only_under_dead_hand__r26(revoke, dead):
+    """r26 (sm2025: the hand is dead; sm2019: corrected with -2): the revoke option as a
+    table gives it (read from JSON, a text of its own) decides, not the ruleset's default."""
+    s = Script(options={"revoke": revoke}).deal(**JUNK).stand().stand().stand()
+    s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D", "Anna AS")  # Dan's revoke stands at Anna's lead
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert [e.dead for e in events(engine, "revoke_stood")] == [dead]
+    assert ("Dan" in engine.state.deal.dead) == dead
+
+
+def test_an_engine_rebuilt_from_its_events_is_the_same_table__replay():
+    """REPLAY.md: the events are the table; crash recovery folds them into a new engine."""
+    from table_controller.rules.engine import Engine
+
+    engine, _ = Script().deal(**JUNK).stand().stand().stand().play(*ANNA_SWEEPS).deal(**JUNK).run()
+    again = Engine.from_events(engine.events)
+    assert again.events == engine.events and len(again.events) > 20
+    assert again.state.to_dict() == engine.state.to_dict()
+    assert again.legal_actions() == engine.legal_actions()
+
+
+def test_penalties_other_than_sit_out_game_leave_the_hand_in_play__sm2025_r33():
+    s = Script().deal(**JUNK)
+    for player, kind in (("Bo", "warning"), ("Cilla", "last_place"), ("Dan", "no_placement")):
+        s.add(do="penalty", player=player, kind=kind, reason="r33")
+    engine, doc = s.run()
+    assert doc["rejected"] == []  # none of them is a points penalty, which needs points
+    assert engine.state.deal.folded == set()
+    assert doc["current"]["to_act"] == ["Anna", "Bo", "Cilla", "Dan"]
+    ps = engine.state.game.players
+    assert (ps["Bo"].warnings, ps["Cilla"].last_place, ps["Dan"].no_placement) == (1, True, True)
+    assert [(p, ps[p].score) for p in ps] == [("Anna", 0), ("Bo", 0), ("Cilla", 0), ("Dan", 0)]
+
+
+def test_a_game_ended_by_tl_changes_between_deals_records_them_as_its_next_deal__r21_r6():
+    """REPLAY.md: a score change between deals belongs to the next deal, also when it ends the
+    game (a deal recorded, never dealt); its button is the next seat still in play (r6)."""
+    s = Script(players=("Anna", "Bo", "Cilla"), button="Anna")
+    s.deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
+    for p in ("Anna", "Bo", "Cilla"):
+        s.add(do="time_call", player=p)  # deal 1 ends with no points
+    s.adjust("Bo", 52).adjust("Cilla", 52)  # both out without Chicago (r21): Anna is left
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert [(d["number"], d["button"]) for d in g["deals"]] == [(1, "Anna"), (2, "Anna")]  # Bo, Cilla out
+    assert g["deals"][1]["awards"] == [
+        {"player": "Bo", "points": 52, "reason": "adjust", "moment": "tl"},
+        {"player": "Cilla", "points": 52, "reason": "adjust", "moment": "tl"},
+    ]
+    assert g["deals"][1]["scores_after"] == {"Anna": 0, "Bo": 52, "Cilla": 52}

@@ -1,0 +1,66 @@
+"""The per-mutant test selection of the mutation run (tests/mutation/run.py, issue 23): a
+mutant is run only against the rule tests that execute its statement, every rule test when
+the statement runs at import, none (counted as survived) when no rule test executes it."""
+
+import ast
+
+from tests.mutation.run import select_tests, statement_at
+
+SRC = """\
+LIMIT = 46
+
+
+@decorate(3)
+def f(x, y=LIMIT + 1):
+    if (x >
+            y):
+        return 1
+    try:
+        g()
+    except ValueError:
+        pass
+    return 2
+
+
+class C:
+    size: int = 5
+
+    def m(self):
+        return [i * 2 for i in range(3)]
+"""
+TREE = ast.parse(SRC)
+COVER = {
+    "tests": {"t_slow": 2.0, "t_fast": 0.1, "t_other": 0.5},
+    "lines": {"m.py": {"1": [""], "5": [""], "6": ["t_slow", "t_fast"], "7": ["t_other"], "12": ["t_slow"]}},
+}
+
+
+def test_module_level_code_runs_at_import():
+    assert statement_at(TREE, 1, 8) == ({1}, False)
+    assert statement_at(TREE, 17, 16) == ({17}, False)  # a class attribute's default
+
+
+def test_a_def_header_with_its_decorators_and_defaults_runs_at_import():
+    assert statement_at(TREE, 4, 10) == ({4, 5}, False)
+    assert statement_at(TREE, 5, 17) == ({4, 5}, False)
+
+
+def test_a_function_body_statement_runs_when_called_its_header_lines_only():
+    assert statement_at(TREE, 7, 12) == ({6, 7}, True)  # a multi-line `if` header
+    assert statement_at(TREE, 8, 15) == ({8}, True)
+    assert statement_at(TREE, 11, 11) == ({11}, True)  # an except clause
+    assert statement_at(TREE, 20, 20) == ({20}, True)  # a method body
+
+
+def test_the_tests_that_ran_the_statement_fastest_first():
+    assert select_tests(COVER, TREE, "m.py", 7, 12) == (["t_fast", "t_other", "t_slow"], "covered")
+    assert select_tests(COVER, TREE, "m.py", 12, 8) == (["t_slow"], "covered")
+
+
+def test_module_level_mutants_run_against_every_test_fastest_first():
+    assert select_tests(COVER, TREE, "m.py", 1, 8) == (["t_fast", "t_other", "t_slow"], "import")
+
+
+def test_a_statement_no_test_runs_selects_none():
+    assert select_tests(COVER, TREE, "m.py", 8, 15) == ([], "uncovered")
+    assert select_tests(COVER, TREE, "other.py", 8, 15) == ([], "uncovered")
