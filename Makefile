@@ -11,6 +11,11 @@ setup: $(VENV)/.installed
 
 # setup.py builds the solver's C kernel into the source tree: rebuilt when its source changes
 $(VENV)/.installed: pyproject.toml setup.py table_controller/analysis/_kernel.c
+	@command -v cc >/dev/null 2>&1 || { echo "installing Debian's gcc (the solver's C kernel)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc; }
+	@$(PYTHON) -c "import os, sysconfig; raise SystemExit(not os.path.exists(sysconfig.get_paths()['include'] + '/Python.h'))" || \
+	  { echo "installing Debian's python3-dev (Python.h, for the solver's C kernel)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-dev; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
