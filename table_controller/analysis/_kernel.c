@@ -376,24 +376,18 @@ static int play_open(Search *s, const int *tp, int ntp, Trick *t, int q, int64_t
         int o;
         if (cc >= 0 && c / 13 == t->led && c > cc) {
             o = s->o_broken[p]; /* r24, D8: broken, the trick play ends at this card */
-        } else if (nrest) {
+        } else {
             s->hands[p] = hand ^ low;
             push(s, t, p, c);
-            o = nrest == 1 ? play_close(s, rest[0], t, p, best_key) : play_open(s, rest, nrest, t, p, best_key);
+            o = !nrest        ? close_trick(s, t) /* a trick of one: everyone else is out */
+                : nrest == 1 ? play_close(s, rest[0], t, p, best_key)
+                             : play_open(s, rest, nrest, t, p, best_key);
             t->n--;
             t->w = sw;
             t->wc = swc;
             s->hands[p] = hand;
-            if (o < 0)
+            if (o < 0) /* only from the players after p: a closed trick always has an outcome */
                 continue;
-        } else { /* a trick of one: everyone else is out */
-            s->hands[p] = hand ^ low;
-            push(s, t, p, c);
-            o = close_trick(s, t);
-            t->n--;
-            t->w = sw;
-            t->wc = swc;
-            s->hands[p] = hand;
         }
         const int64_t kk = s->key[o][p];
         if (kk > best_key) {

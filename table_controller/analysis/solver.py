@@ -429,17 +429,7 @@ class _Tables:
         return len(self.vec) - 1
 
 
-@lru_cache(maxsize=256)
-def _tables(
-    n: int,
-    chic: int,
-    live: tuple[bool, ...],
-    dead: tuple[bool, ...],
-    nolast: tuple[bool, ...],
-    points: tuple[int, int, int, int, int, str | None],
-    award: tuple[int, int] | None,
-) -> _Tables:
-    return _Tables(n, chic, live, dead, nolast, points, award)
+_tables = lru_cache(maxsize=256)(_Tables)  # a deal's kind: the same tables for all its positions
 
 
 class _Search:
