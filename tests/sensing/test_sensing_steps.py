@@ -241,21 +241,29 @@ def test_alerts_shown_at_the_table_name_no_card():
         assert "seat3 (Cilla)" in public["text"]
 
 
+def _bo_replaces_two_and_the_quiet_pad_completes_them(b: Bench) -> list:
+    """Exchange 1: Bo places two cards, everyone else keeps their hand, the dealer's *next*
+    closes the placement (its actions returned); Bo's replacements lie on his pad, the press
+    for them is lost, and the quiet pad (settle_s) completes them."""
+    _to_exchange(b)
+    b.pad("seat2", "7D 5C")
+    b.press("next")
+    placed = b.run()
+    b.pad("seat2", "")
+    stub = sorted(b.engine.state.deal.stub)[:2]
+    b.pad("seat2", " ".join(c.code for c in stub))
+    b.later(3.0)
+    assert b.run() == [act.Receive("Bo", tuple(stub))]
+    return placed
+
+
 def test_a_late_next_for_replacements_the_quiet_pad_completed_does_not_close_the_next_placement_classic_seed13_rough_r13():
     """Seed sweep, classic seed 13 (rough noise): the dealer's *next* for Bo's replacements
     was lost on the line twice; the dealer pressed a third time just as the quiet pad
     (settle_s) completed them.  That press came 20 ms into the next exchange and closed
     its placement before anyone had placed: four empty discards (r13)."""
     b = Bench()
-    _to_exchange(b)
-    b.pad("seat2", "7D 5C")  # Bo places two; everyone else keeps their hand
-    b.press("next")
-    assert len(b.run()) == 4
-    b.pad("seat2", "")
-    stub = sorted(b.engine.state.deal.stub)[:2]
-    b.pad("seat2", " ".join(c.code for c in stub))  # Bo's replacements; the press is lost
-    b.later(3.0)
-    assert b.run() == [act.Receive("Bo", tuple(stub))]  # the quiet pad completes them
+    assert len(_bo_replaces_two_and_the_quiet_pad_completes_them(b)) == 4
     assert b.engine.phase == "exchange_2"
     b.later(0.01)
     b.press("next")  # the dealer's press for Bo, a moment late
@@ -273,15 +281,7 @@ def test_a_late_next_for_replacements_the_quiet_pad_completed_does_not_close_the
 
 def test_a_next_long_after_the_quiet_pad_completed_replacements_closes_the_placement_r13():
     b = Bench()
-    _to_exchange(b)
-    b.pad("seat2", "7D 5C")
-    b.press("next")
-    b.run()
-    b.pad("seat2", "")
-    stub = sorted(b.engine.state.deal.stub)[:2]
-    b.pad("seat2", " ".join(c.code for c in stub))
-    b.later(3.0)
-    assert b.run() == [act.Receive("Bo", tuple(stub))]
+    _bo_replaces_two_and_the_quiet_pad_completes_them(b)
     b.later(b.sensing.late_press_s)  # everyone keeps their hand; the dealer moves on
     b.press("next")
     assert [a.player for a in b.run()] == ["Anna", "Bo", "Cilla", "Dan"]
