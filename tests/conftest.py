@@ -2,6 +2,7 @@
 
 import json
 import os
+import resource
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,12 @@ def pytest_addoption(parser):
         action="store_true",
         help="write each test's seconds in this run to tests/durations.json (the suite's order)",
     )
+    parser.addoption(
+        "--cpu-report",
+        metavar="FILE",
+        help="write each test's CPU seconds (its process and the children it waited for, setup "
+        "and teardown included) to FILE as JSON; the cost of a test, whatever the load (issue 15)",
+    )
 
 
 def _module(nodeid: str) -> str:
@@ -72,6 +79,22 @@ def pytest_collection_modifyitems(config, items):
 
 
 _spent: dict[str, float] = {}
+_cpu: dict[str, float] = {}
+
+
+def _cpu_now() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if not item.config.getoption("cpu_report"):
+        yield
+        return
+    before = _cpu_now()
+    yield
+    _cpu[item.nodeid] = round(_cpu_now() - before, 3)
 
 
 def pytest_runtest_logreport(report):
@@ -81,6 +104,10 @@ def pytest_runtest_logreport(report):
 
 def pytest_sessionfinish(session):
     config = session.config
+    report = config.getoption("cpu_report")
+    if report:  # one file per xdist worker: FILE.gw0, FILE.gw1
+        worker = getattr(config, "workerinput", {}).get("workerid")
+        Path(f"{report}.{worker}" if worker else report).write_text(json.dumps(_cpu, indent=1), encoding="utf-8")
     if not config.getoption("store_durations") or hasattr(config, "workerinput"):
         return
     known = _known()  # merged: a run of one folder updates that folder's tests

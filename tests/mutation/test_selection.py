@@ -1,6 +1,7 @@
 """The per-mutant test selection of the mutation run (tests/mutation/run.py, issue 23): a
 mutant is run only against the rule tests that execute its statement, every rule test when
-the statement runs at import, none (counted as survived) when no rule test executes it."""
+the statement runs at import, none (counted as survived) when no rule test executes it; with
+the sample's quick map, the slow files it left out last (or alone)."""
 
 import ast
 
@@ -64,3 +65,13 @@ def test_module_level_mutants_run_against_every_test_fastest_first():
 def test_a_statement_no_test_runs_selects_none():
     assert select_tests(COVER, TREE, "m.py", 8, 15) == ([], "uncovered")
     assert select_tests(COVER, TREE, "other.py", 8, 15) == ([], "uncovered")
+
+
+def test_files_left_out_of_the_quick_map_run_last_and_alone_where_no_mapped_test_runs():
+    slow = ["tests/rules/test_atomic.py"]
+    assert select_tests(COVER, TREE, "m.py", 7, 12, unmapped=slow) == (
+        ["t_fast", "t_other", "t_slow", *slow],
+        "covered",
+    )
+    assert select_tests(COVER, TREE, "m.py", 1, 8, unmapped=slow) == (["t_fast", "t_other", "t_slow", *slow], "import")
+    assert select_tests(COVER, TREE, "m.py", 8, 15, unmapped=slow) == (slow, "unmapped")
