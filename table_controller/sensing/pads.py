@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 @dataclass
 class PadHistory:
     present: set[str] = field(default_factory=set)
-    arrived: dict[str, tuple[int, float, bool]] = field(default_factory=dict)  # uid -> (index, at, back)
+    # uid -> (index, at, back), in order of index (a card that arrives again moves to the end)
+    arrived: dict[str, tuple[int, float, bool]] = field(default_factory=dict)
     departed: dict[str, float] = field(default_factory=dict)  # uid -> at
     changed_at: float = 0.0
 
@@ -41,6 +42,7 @@ class PadTracker:
             gone = h.departed.pop(u, None)
             if gone is not None and at - gone < self.return_s and u in h.arrived:
                 continue  # a flicker: the card never left; it keeps its arrival
+            h.arrived.pop(u, None)  # re-inserted: ``arrived`` stays in order of arrival
             h.arrived[u] = (self.counter, at, gone is not None)
         for u in went:
             h.departed[u] = at
@@ -69,12 +71,17 @@ class PadTracker:
         if h is None:
             return []
         out = []
-        for u, (i, _, back) in h.arrived.items():
-            if i <= mark or (u in baseline and not back):
+        arrived, present, departed = h.arrived, h.present, h.departed
+        for u in reversed(arrived):  # newest first, up to the mark (``arrived`` is in order)
+            i, _, back = arrived[u]
+            if i <= mark:
+                break
+            if u in baseline and not back:
                 continue
-            if u in h.present or now - h.departed.get(u, now) < linger_s:
+            if u in present or now - departed.get(u, now) < linger_s:
                 out.append(u)
-        return sorted(out, key=lambda u: h.arrived[u][0])
+        out.reverse()
+        return out
 
     def absent_for(self, pad: str, uid: str, now: float) -> float:
         """How long ``uid`` has been off ``pad`` (0 while it is there)."""

@@ -36,9 +36,16 @@ class VirtualHands:
     table a report may never match exactly; then they wait ``max_wait_s`` at most."""
 
     def __init__(
-        self, table, reported=None, min_wait_s: float = 0.01, max_wait_s: float = 2.0, pause_s: float = 0.6
+        self,
+        table,
+        reported=None,
+        min_wait_s: float = 0.01,
+        max_wait_s: float = 2.0,
+        pause_s: float = 0.6,
+        poll_s: float = 0.005,
     ) -> None:
         self.table = table
+        self.poll_s = poll_s  # how often a wait looks at the reports (no use below a scan)
         self.pause_s = pause_s
         self.reported = reported
         self.min_wait_s = min_wait_s
@@ -68,7 +75,7 @@ class VirtualHands:
         while loop.time() < end:
             if done():
                 return True
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(self.poll_s)
         return False
 
     async def settle(self) -> None:

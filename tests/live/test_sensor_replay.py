@@ -36,8 +36,10 @@ def test_the_sensor_log_replays_to_the_same_game(ram_path):
     sensed = [r for r in records if r.kind == "sensor"]
     observations = [r for r in sensed if r.data["type"] not in ("sensing_start", "tick")]
     assert len(observations) > 200  # every raw observation is on disk
-    # no commit of its own per observation: they ride along with other records
-    commits = {r.txn for r in records}
+    # no commit of its own per observation: they ride along with other records, several to
+    # a commit (counted over the commits that hold observations: a table at the board's
+    # own pace sends fewer observations per action than the quick firmware did)
+    commits = {r.txn for r in observations}
     assert len(commits) < len(observations) / 3
     # the log is sound: every action still stored with exactly its events
     assert check_file(db).ok
