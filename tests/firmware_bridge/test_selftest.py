@@ -13,6 +13,7 @@ import pytest
 from firmware_bridge.client import SeatControllerClient
 from firmware_bridge.selftest import BUTTONS, Bench, Options, SelfTest, summary
 from hardware.virtual import NoiseModel, VirtualTable
+from hardware.virtual.simtime import LoopClock, run_simulated
 
 from .conftest import FAST
 
@@ -49,16 +50,31 @@ class VirtualBench(Bench):
         return self.answers
 
 
-async def run_selftest(table, bench, **options):
-    opts = Options(wait_s=10.0, scan_ms=table.config.scan_ms, **options)
-    async with SeatControllerClient(table.port, **FAST) as client:
-        return await SelfTest(client, bench, opts).run()
+def simulated_selftest(table_args: dict, bench_args: dict, broken=(), **options) -> tuple[list, VirtualTable]:
+    """The check list on a virtual table in simulated time (the firmware a task of the
+    loop, the line in memory): the second a tag must stay read, and the 10 s the check
+    waits for what never comes, pass at once.  ``broken``: pads whose reader is dead."""
+
+    async def main():
+        table = VirtualTable(**table_args, simulated=True)
+        try:
+            for pad in broken:
+                table.fail_reader(pad)
+            if options.get("tag") == "AS":
+                options["tag"] = table.deck.uid("AS")
+            opts = Options(wait_s=10.0, scan_ms=table.config.scan_ms, **options)
+            async with SeatControllerClient(table.port, clock=LoopClock(), **FAST) as client:
+                return await SelfTest(client, VirtualBench(table, **bench_args), opts).run(), table
+        finally:
+            table.close()
+
+    return run_simulated(main())
 
 
-async def test_a_good_pn5180_board_passes_every_item():
-    with VirtualTable(noise=NoiseModel(stack_limit=1), seed=2, reader="pn5180") as table:
-        bench = VirtualBench(table)
-        results = await run_selftest(table, bench, tag=table.deck.uid("AS"), scans=40)
+def test_a_good_pn5180_board_passes_every_item():
+    results, table = simulated_selftest(
+        dict(noise=NoiseModel(stack_limit=1), seed=2, reader="pn5180"), {}, tag="AS", scans=40
+    )
     assert all(c.ok for c in results), [c.line() for c in results if not c.ok]
     items = [c.item for c in results]
     assert items[0] == "link" and items[-2:] == ["LEDs", "buzzer"]
@@ -71,13 +87,16 @@ async def test_a_good_pn5180_board_passes_every_item():
     assert table.buzzer.buzzes == 1
 
 
-async def test_failures_are_said_in_words_per_item():
+def test_failures_are_said_in_words_per_item():
     # an MFRC522 build that reads one card of a stack per scan, a dead tray reader, a
     # console button that never reports, LEDs nobody saw
-    with VirtualTable(noise=NoiseModel(stack_limit=1), seed=3) as table:
-        table.fail_reader("tray")
-        bench = VirtualBench(table, answers=False, skip_buttons=("tl",))
-        results = await run_selftest(table, bench, pads=("seat1", "tray"), scans=10)
+    results, _ = simulated_selftest(
+        dict(noise=NoiseModel(stack_limit=1), seed=3),
+        dict(answers=False, skip_buttons=("tl",)),
+        broken=("tray",),
+        pads=("seat1", "tray"),
+        scans=10,
+    )
     by_item = {c.item: c for c in results}
     assert by_item["reader tray"].ok is False and "offline (antenna-timeout)" in by_item["reader tray"].text
     assert "tag on tray" not in by_item  # a dead reader's pad is skipped
