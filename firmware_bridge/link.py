@@ -11,6 +11,7 @@ URL (``socket://host:port``, ``loop://``) or a scheme registered in ``transports
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -221,10 +222,17 @@ class SeatLink:
             self._transport = None
             if not transport.is_closing():
                 transport.abort()  # close() would wait to flush to a device that may be gone
+            # The transport closes the port in an executor thread and then calls
+            # connection_lost: wait for it, also when close() cancels this session meanwhile
+            # (a session that just ended, being closed), or its task outlives the client.
             try:
                 await asyncio.wait_for(asyncio.shield(wire.lost), 2.0)
             except TimeoutError:
                 pass
+            except asyncio.CancelledError:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(wire.lost), 2.0)
+                raise
 
     # --- incoming ------------------------------------------------------------------------
     def _on_bytes(self, data: bytes) -> None:

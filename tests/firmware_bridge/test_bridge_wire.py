@@ -3,11 +3,14 @@ that sends only garbage, one that speaks another protocol version."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import socket
 import threading
+import time
 import tty
+from concurrent.futures import ThreadPoolExecutor
 
 import serial
 
@@ -115,5 +118,42 @@ async def test_a_device_of_another_protocol_version_is_refused_with_a_message():
             assert "protocol 2" in status.detail and "update" in status.detail
             await settle(lambda: sc.stats.decoder.frames > 4)
             assert sc.pads == {} and not sc.online
+    finally:
+        dev.close()
+
+
+class SlowToClosePorts(ThreadPoolExecutor):
+    """The loop's executor, where the serial transport closes its port: each close takes
+    0.3 s (a busy machine), and the loop learns when the first one begins."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(max_workers=2)
+        self.loop, self.closing = loop, asyncio.Event()
+
+    def submit(self, fn, /, *args, **kwargs):
+        if getattr(fn, "__name__", "") != "close":
+            return super().submit(fn, *args, **kwargs)
+
+        def slow():
+            self.loop.call_soon_threadsafe(self.closing.set)
+            time.sleep(0.3)
+            return fn(*args, **kwargs)
+
+        return super().submit(slow)
+
+
+async def test_a_client_closed_while_a_session_closes_its_port_waits_for_the_port():
+    # The race a loaded machine once showed (the test above): a session refused for its
+    # protocol ends, its transport closes the port in the executor, and the client is
+    # closed meanwhile.  The session must still wait for the port to close, or the
+    # transport's task outlives the client (``bridge`` checks that none does).
+    loop = asyncio.get_running_loop()
+    slow = SlowToClosePorts(loop)
+    loop.set_default_executor(slow)
+    frames = encode_frame(0, "HELLO", (("proto", "2"), ("fw", "9.0"), ("id", "SC-NEW"), ("pads", "seat1")))
+    dev = FakeDevice(lambda: frames)
+    try:
+        async with bridge(dev.path):
+            await asyncio.wait_for(slow.closing.wait(), 10)  # the port's close has begun
     finally:
         dev.close()
