@@ -34,10 +34,10 @@ os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 cv2.setNumThreads(1)
 
 
-# The longest tests first (issue 15).  `make test` runs the suite on two xdist workers
+# The longest tests first (issue 15).  `make test` runs the suite on three xdist workers
 # (`--dist worksteal`); a long test that starts last keeps one core busy while the other
 # idles.  Started first, the long ones overlap everything else, and the short ones at the
-# end even the two workers out.  tests/durations.json holds each test's seconds from a
+# end even the workers out.  tests/durations.json holds each test's seconds from a
 # recorded run (`pytest --store-durations`, best on a quiet machine; a run of some folders
 # updates their tests), tests under a second left out.  A module goes as early as its
 # longest test, and its tests stay together in their own order (its module fixtures are
