@@ -866,3 +866,199 @@ def test_a_game_ended_by_tl_changes_between_deals_records_them_as_its_next_deal_
         {"player": "Cilla", "points": 52, "reason": "adjust", "moment": "tl"},
     ]
     assert g["deals"][1]["scores_after"] == {"Anna": 0, "Bo": 52, "Cilla": 52}
+
+
+# --- second pass over the survivors of the full mutation run (issue 23) ---------------------
+
+
+def test_a_hand_worth_0_points_leaves_no_award_and_the_deal_goes_on__s13_options_r19():
+    """An option may make a hand worth 0 (hand_points): it scores nothing, the protocol gets
+    no line for it (r9), and nothing ends."""
+    s = Script(options={"hand_points": {"one_pair": 0}}).deal(**dict(JUNK, Bo="2C 2S 4D 6D 8H")).stand()
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and awards(doc) == [] and events(engine, "awarded") == []
+    assert doc["current"]["phase"] == "exchange_2" and doc["current"]["to_act"] == ["Anna", "Bo", "Cilla", "Dan"]
+
+
+def test_a_deduction_at_0_points_is_recorded_and_takes_nothing__r19_r14():
+    """r19: a score never goes below 0; r14: the dealer's error is still recorded (0 taken,
+    3 asked)."""
+    s = Script("sm2025", dealer="player").deal(**JUNK).discard("Anna", "9H").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH KD")  # Dan (dealing) gives two cards for one
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and awards(doc) == [("Dan", 0, "dealer_error")]
+    assert [(e.player, e.points, e.asked) for e in events(engine, "awarded")] == [("Dan", 0, -3)]
+    assert doc["current"]["scores"]["Dan"] == 0
+
+
+@pytest.mark.parametrize(
+    "before, dan, hand, after",
+    [(51, "5H 5S 7H 8S JH", "one_pair", 49), (50, "5H 6S 7H 8S 9D", "straight", 51)],
+)
+def test_held_deductions_apply_first_when_a_hand_could_take_the_player_to_52__d13_r21(before, dan, hand, after):
+    """D13: a held deduction applies before an award that could take the player to 52 (or
+    past it); without it Dan would be out without Chicago (r21)."""
+    s = Script("sm2025", dealer="player", options={"deductions_at_deal_end": True})
+    s.deal(**dict(JUNK, Dan=dan)).discard("Anna", "9H").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH KD")  # Dan's error: -3 held to the deal's end
+    s.adjust("Dan", before).receive("Anna", "8D")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == [("Dan", before, "adjust"), ("Dan", -3, "dealer_error"), ("Dan", after - before + 3, hand)]
+    assert doc["current"]["scores"]["Dan"] == after and doc["games"][0]["out_without_chicago"] == []
+    assert doc["current"]["phase"] == "exchange_2"
+
+
+_PAIRS_TO_FULL_HOUSE = {
+    "one_pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "straight": 4,
+    "flush": 5,
+    "full_house": 6,
+}
+
+
+def test_each_rulesets_table_by_value__s13():
+    """RULES.md §13 and §2, every ruleset's numbers as the rule book gives them (a straight
+    flush or royal in sm2025 goes out instead of scoring points: 0)."""
+    sm2025, sm2019, shootout, classic = (RULESETS[n] for n in ("sm2025", "sm2019", "shootout", "classic"))
+    specials = ("four_of_a_kind", "straight_flush", "royal_flush")
+    assert dict(sm2025.hand_points) == {**_PAIRS_TO_FULL_HOUSE, **dict(zip(specials, (8, 0, 0), strict=True))}
+    assert dict(sm2019.hand_points) == {**_PAIRS_TO_FULL_HOUSE, **dict(zip(specials, (8, 20, 0), strict=True))}
+    assert dict(shootout.hand_points) == dict(sm2019.hand_points)
+    assert dict(classic.hand_points) == {**_PAIRS_TO_FULL_HOUSE, **dict(zip(specials, (7, 8, 52), strict=True))}
+    rows = {
+        r.name: (
+            (r.min_players, r.max_players, r.dealer, r.max_exchange_cards, r.exchanges),
+            (r.draw_stop, r.draw_stop_from_next_deal, r.chicago_required_to_win, r.quads_zero_choice),
+            (r.straight_flush, r.royal_flush, r.special_suit_order, r.chicago_style, r.revoke),
+            (r.revoke_points, r.dealer_error_points, r.placement_points, r.playoff_deals),
+            (r.advance_first_heat, r.advance_later_heats, r.deductions_at_deal_end),
+        )
+        for r in (sm2025, sm2019, shootout, classic)
+    }
+    assert rows == {
+        "sm2025": (
+            (3, 4, "dedicated", 4, 3),
+            (45, False, True, True),
+            ("out", "out_zero_all", "SHDC", "sm", "dead_hand"),
+            (-2, -3, (20, 12, 8, 5), 3),
+            (2, 1, False),
+        ),
+        "sm2019": (
+            (3, 4, "player", 4, 3),
+            (45, False, True, True),
+            ("points_out_if_chicago", "win", "HSDC", "sm", "correct_minus_2"),
+            (-2, -3, (20, 12, 8, 5), 3),
+            (1, 1, False),
+        ),
+        "shootout": (
+            (3, 4, "player", 4, 3),
+            (45, False, True, True),
+            ("points_out_if_chicago", "win", "HSDC", "sm", "correct_minus_2"),
+            (-2, -2, (4, 3, 2, 1), 1),
+            (1, 1, True),
+        ),
+        "classic": (
+            (2, 4, "player", 5, 3),
+            (46, True, False, False),
+            ("points", "points", None, "classic", "none"),
+            (-2, 0, (), 0),
+            (0, 0, False),
+        ),
+    }
+    for r in (sm2025, sm2019, shootout, classic):
+        scores = (r.chicago_min_score, r.last_trick, r.last_trick_two, r.chicago_won, r.chicago_lost, r.chicago_breaker)
+        assert scores == (15, 5, 10, 15, -15, 10), r.name
+        assert (r.games_per_table, r.heat, r.tie_nobody_scores, r.tl_points_limit) == (3, 1, True, 200), r.name
+
+
+def test_time_gives_60_seconds_then_a_10_second_countdown__general_rules_2_12():
+    from table_controller.rules.rulesets import TIME_CALL_SECONDS
+
+    assert TIME_CALL_SECONDS == (60.0, 10.0)
+
+
+def test_a_ruleset_cannot_be_changed_once_made__s13():
+    """A table's rules are fixed when it starts: options make a copy (§13)."""
+    import dataclasses
+
+    r = ruleset("sm2025", {"draw_stop": 40})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.draw_stop = 50  # type: ignore[misc]
+    assert (r.draw_stop, RULESETS["sm2025"].draw_stop) == (40, 45)
+
+
+@pytest.mark.parametrize(
+    "option, lo, hi",
+    [
+        ("min_players", 2, 8),
+        ("max_players", 2, 8),
+        ("exchanges", 1, 3),
+        ("games_per_table", 1, 10),
+        ("playoff_deals", 0, 10),
+        ("advance_first_heat", 0, 8),
+        ("advance_later_heats", 0, 8),
+        ("heat", 1, 99),
+        ("tl_points_limit", 1, 1000),
+        ("last_trick", 0, 52),
+        ("chicago_breaker", 0, 52),
+    ],
+)
+def test_a_whole_number_option_is_checked_at_both_edges__s13_options(option, lo, hi):
+    from table_controller.rules.rulesets import RulesetError
+
+    # the other end of the players' range is set so that min <= max holds at both edges
+    other = {"min_players": {"max_players": 8}, "max_players": {"min_players": 2}}.get(option, {})
+    for v in (lo, hi):
+        assert getattr(ruleset("sm2025", {option: v, **other}), option) == v
+    for v in (lo - 1, hi + 1):
+        with pytest.raises(RulesetError, match=f"option {option} must be a whole number from {lo} to {hi}, not {v}"):
+            ruleset("sm2025", {option: v, **other})
+
+
+def test_min_players_may_equal_max_players__s13_options():
+    r = ruleset("sm2025", {"min_players": 4, "max_players": 4})
+    assert (r.min_players, r.max_players) == (4, 4)
+
+
+def test_an_action_whose_first_fold_fails_half_way_leaves_no_trace__replay_atomic(monkeypatch):
+    """REPLAY.md, issue 13: an action is all or nothing, also when folding one of its events
+    into the state fails half-way (the event listed, the state partly changed, ``seq`` not
+    counted).  Fault injection into the fold, not a stand-in for the engine."""
+    from table_controller.rules import actions as act
+    from table_controller.rules import events as ev
+    from table_controller.rules import state as st
+    from table_controller.rules.engine import Engine
+
+    engine, _ = Script().deal(**JUNK).adjust("Anna", 10).run()
+    before = list(engine.events)
+    fold = st._FOLD[ev.Awarded]
+
+    def half_way(state, event):
+        fold(state, event)  # the score is changed ...
+        monkeypatch.setitem(st._FOLD, ev.Awarded, fold)  # (once: the rollback folds again)
+        raise RuntimeError("injected: the fold fails before it is counted")
+
+    monkeypatch.setitem(st._FOLD, ev.Awarded, half_way)
+    with pytest.raises(RuntimeError, match="injected"):
+        engine.apply(act.Adjust("Anna", 5, "test"))  # its first event is the award
+    assert engine.events == before and engine.state.seq == len(before)
+    assert engine.state == Engine.from_events(before).state
+    assert engine.state.game.players["Anna"].score == 10
+
+
+@pytest.mark.parametrize("say", [True, False])
+def test_a_trick_won_by_the_chicago_player_or_without_chicago_breaks_nothing__r24_d8(say):
+    """r24, D8: only a card beating the Chicago player's breaks the Chicago (and ends the
+    trick play); the state the table publishes (``to_dict``) must not say otherwise."""
+    s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand().chicago("Anna", say)
+    engine, doc = s.play("Anna AS", "Bo 2C", "Cilla 2D", "Dan 3D").run()  # Anna takes trick 1
+    deal = engine.state.to_dict()["games"][-1]["deal"]
+    assert doc["rejected"] == [] and doc["current"]["to_act"] == ["Anna"]
+    assert (deal["chicago"], deal["tricks"], deal["chicago_broken"]) == (
+        "Anna" if say else None,
+        [["Anna", "AS"]],
+        False,
+    )
