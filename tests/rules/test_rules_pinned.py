@@ -736,9 +736,11 @@ def test_the_last_player_left_when_the_others_are_out_wins_the_game__sm2025_r21(
 def test_a_royal_flush_tops_the_score_up_to_52_and_zeroes_the_others__sm2025_r19():
     s = Script().adjust("Anna", 10).adjust("Bo", 7)
     s.deal(Anna="AS KS QS JS TS", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C JC", Dan="3D 5D 7D 2H 4H").stand()
-    doc = s.doc()
+    engine, doc = s.run()
     g = doc["games"][0]
     assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    # the awarded events keep the points asked beside those taken: the whole score
+    assert [(e.player, e.points, e.asked) for e in events(engine, "awarded")][2:] == [("Anna", 42, 42), ("Bo", -7, -7)]
     assert awards(doc) == [
         ("Anna", 10, "adjust"),
         ("Bo", 7, "adjust"),
@@ -1049,16 +1051,182 @@ def test_an_action_whose_first_fold_fails_half_way_leaves_no_trace__replay_atomi
     assert engine.state.game.players["Anna"].score == 10
 
 
+def run_in_python(s: Script):
+    """The script's actions applied through the Python API, not read from JSON: a player's
+    name is then the same string object in every action."""
+    from table_controller.rules.actions import parse_action
+    from table_controller.rules.engine import Engine
+
+    engine = Engine()
+    for line in s.lines:
+        engine.apply(parse_action(line))
+    return engine
+
+
+@pytest.mark.parametrize("via", ["json", "python"])
 @pytest.mark.parametrize("say", [True, False])
-def test_a_trick_won_by_the_chicago_player_or_without_chicago_breaks_nothing__r24_d8(say):
+def test_a_trick_won_by_the_chicago_player_or_without_chicago_breaks_nothing__r24_d8(say, via):
     """r24, D8: only a card beating the Chicago player's breaks the Chicago (and ends the
     trick play); the state the table publishes (``to_dict``) must not say otherwise."""
     s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand().chicago("Anna", say)
-    engine, doc = s.play("Anna AS", "Bo 2C", "Cilla 2D", "Dan 3D").run()  # Anna takes trick 1
+    s.play("Anna AS", "Bo 2C", "Cilla 2D", "Dan 3D")  # Anna takes trick 1
+    engine = s.run()[0] if via == "json" else run_in_python(s)
     deal = engine.state.to_dict()["games"][-1]["deal"]
-    assert doc["rejected"] == [] and doc["current"]["to_act"] == ["Anna"]
+    assert engine.legal_actions().to_act == ("Anna",)
     assert (deal["chicago"], deal["tricks"], deal["chicago_broken"]) == (
         "Anna" if say else None,
         [["Anna", "AS"]],
         False,
     )
+
+
+QUADS_FOR_BO = dict(Anna="AS KS QS JS 9H", Bo="7S 7H 7D 7C 2S", Cilla="3D 5D 9D TC QC", Dan="2C 3C 4C 6D 8D")
+
+
+def test_cards_are_exchanged_only_in_an_exchange__sm2025_r12_r22():
+    s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.discard("Bo", "2C")  # the Chicago question is being asked (r22)
+    s.chicago("Anna", False).discard("Bo", "2C")  # trick play
+    doc = s.doc()
+    assert rejected(doc) == ["no exchange now: the deal is at chicago", "no exchange now: the deal is at tricks"]
+
+
+def test_cards_are_played_only_in_trick_play__sm2025_r25():
+    s = Script().deal(**JUNK).play("Anna AS")
+    s.add(do="timeout", player="Anna", clock="play")  # no play clock runs in an exchange
+    doc = s.doc()
+    assert rejected(doc) == ["no trick play now: the deal is at exchange_1", "it is not Anna's turn to play"]
+    assert doc["current"]["to_act"] == ["Anna", "Bo", "Cilla", "Dan"]
+
+
+def test_nothing_to_take_back_before_a_card_is_played_to_the_trick__sm2025_r26():
+    s = Script().deal(**JUNK).stand().stand().stand().add(do="retract", player="Anna")
+    doc = s.doc()
+    assert rejected(doc) == ["Anna did not play the last card; only that card can be taken back"]
+
+
+def test_a_folded_hand_does_not_end_the_four_of_a_kind_choice__sm2025_r33_d12():
+    s = Script().deal(**QUADS_FOR_BO).stand()  # Bo's four sevens: Bo is asked to choose
+    s.add(do="penalty", player="Dan", kind="sit_out_game", reason="r33")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and engine.state.deal.folded == {"Dan"}
+    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
+    assert awards(doc) == []
+
+
+def test_a_draw_stop_player_placing_nothing_again_changes_nothing__sm2025_r19():
+    s = Script().adjust("Cilla", 45).deal(**QUADS_FOR_BO)
+    s.stand("Anna", "Bo", "Dan")  # Cilla at draw stop does not exchange (r19)
+    s.discard("Cilla")  # ... and says so while Bo chooses
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
+
+
+def test_only_the_player_on_turn_plays_whichever_side_of_them_in_name_order__sm2025_r25():
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS")  # Bo plays next
+    s.play("Anna KS").play("Cilla 2D")  # before and after Bo in name order
+    engine, doc = s.run()
+    assert rejected(doc) == [
+        "out of turn: Bo plays next, not Anna (r25)",
+        "out of turn: Bo plays next, not Cilla (r25)",
+    ]
+    assert doc["current"]["to_act"] == ["Bo"]
+
+
+def test_only_the_player_asked_makes_the_four_of_a_kind_choice__sm2025_r19():
+    s = Script().deal(**QUADS_FOR_BO).stand()  # Bo is asked to choose
+    for p in ("Anna", "Cilla"):  # on either side of Bo in name order
+        s.add(do="quads", player=p, choice="zero")
+    engine, doc = s.run()
+    assert rejected(doc) == [f"{p} is not asked for a four-of-a-kind choice now" for p in ("Anna", "Cilla")]
+    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
+    assert awards(doc) == []
+
+
+def test_a_card_seen_twice_is_named_where_it_was_seen__sm2025_r12():
+    s = Script().deal(**JUNK).discard("Anna", "9H").discard("Bo", "8H").stand("Cilla", "Dan")
+    s.receive("Anna", "2C")  # in Bo's hand
+    s.receive("Anna", "8H")  # Bo's discard, this exchange
+    s.receive("Anna", "AC").receive("Bo", "AC")  # dealt to Anna a moment ago
+    engine, doc = s.run()
+    assert rejected(doc) == [
+        "card seen twice: 2C is in Bo's hand",
+        "card seen twice: 8H is in the discards",
+        "card seen twice: AC is in Anna's hand",
+    ]
+
+
+def test_no_revoke_in_the_classic_game__classic_s13():
+    """Classic: revoke "none" (§13), as the ruleset gives it and as a script's option."""
+    for options in (None, {"revoke": "none"}):
+        s = Script("classic", options=options).deal(**JUNK).stand().stand().stand()
+        engine, doc = s.play("Anna 9H", "Bo 2C").run()  # Bo holds 8H: not following, no revoke
+        assert doc["rejected"] == []
+        assert [e.revoke for e in events(engine, "card_played")] == [False, False]
+        assert engine.state.deal.pending_revoke is None
+
+
+def test_a_tl_adjustment_of_minus_1_takes_one_point__sm2025_r32():
+    s = Script().deal(**JUNK).adjust("Anna", 10).adjust("Anna", -1)
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["current"]["scores"]["Anna"] == 9
+    assert awards(doc) == [("Anna", 10, "adjust"), ("Anna", -1, "adjust")]
+
+
+def test_a_folded_hand_takes_no_further_part_in_the_deal__general_rules_2_12():
+    s = Script().deal(**JUNK).add(do="time_call", player="Bo")  # Bo's hand is dead
+    s.discard("Bo", "2C")
+    doc = s.doc()
+    assert rejected(doc) == ["Bo is not in this deal (out, sitting out or folded)"]
+    assert doc["current"]["to_act"] == ["Anna", "Cilla", "Dan"]
+
+
+def test_the_button_skips_a_player_who_is_out__sm2025_r6_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"), button="Anna")
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla")
+    s.stand("Anna")  # Bo's two pair: 52 without Chicago, out (r21); the deal ends
+    s.deal(Anna="AS KS QS JS 9H", Cilla="2D 5C 7C 9C TC")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["games"][0]["out_without_chicago"] == ["Bo"]
+    assert engine.state.deal.button == "Cilla"  # Anna's left is Bo, who is out: Cilla deals (r6)
+    assert doc["current"]["to_act"] == ["Anna", "Cilla"]
+
+
+def test_a_game_ended_between_deals_records_the_next_deal_by_its_number__r21_replay():
+    s = Script(players=("Anna", "Bo", "Cilla"), button="Anna")
+    for _ in range(2):  # two deals end with no points
+        s.deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
+        for p in ("Anna", "Bo", "Cilla"):
+            s.add(do="time_call", player=p)
+    s.adjust("Bo", 52).adjust("Cilla", 52)  # both out without Chicago (r21): Anna is left
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert [(d["number"], d["button"]) for d in g["deals"]] == [(1, "Anna"), (2, "Bo"), (3, "Anna")]
+
+
+def test_the_points_asked_are_kept_beside_those_taken_when_a_score_drops_to_0__sm2019_r19():
+    """sm2019 r19: placing at draw stop drops the score to 0: the award asks the whole score."""
+    hands = dict(JUNK, Anna="9S 9H KS QS JS", Bo="9D 9C KD QD JC", Cilla="2D 5C 7C 8C TC")
+    s = Script("sm2019").adjust("Anna", 45).deal(**hands).discard("Anna", "KS")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    got = [(e.player, e.points, e.asked, e.reason) for e in events(engine, "awarded")]
+    assert got == [("Anna", 45, 45, "adjust"), ("Anna", -45, -45, "draw_stop_attempt")]
+
+
+def test_held_deductions_wait_for_the_deals_end_unless_an_award_raises_the_score_to_52__d13():
+    """D13: a held deduction is applied early only before an award that raises the score to
+    52 or more; an award of 0 or a penalty leaves it held (classic: 52+ is no going out)."""
+    options = {"deductions_at_deal_end": True, "dealer_error_points": -3, "draw_stop": 100}
+    s = Script("classic", options={**options, "hand_points": {"one_pair": 0}}).adjust("Dan", 55)
+    s.deal(**dict(JUNK, Dan="5H 5S 7H 8S JH")).discard("Anna", "9H").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH KD").receive("Anna", "8D")  # Dan's error, held; then Dan's pair: 0
+    s.add(do="penalty", player="Dan", kind="points", points=2, reason="r33")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["current"]["phase"] == "exchange_2"
+    assert awards(doc) == [("Dan", 55, "adjust"), ("Dan", -2, "penalty")]
+    assert events(engine, "deductions_released") == []
+    assert [(h.player, h.points) for h in engine.state.deal.held] == [("Dan", -3)]
