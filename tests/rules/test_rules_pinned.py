@@ -1230,3 +1230,133 @@ def test_held_deductions_wait_for_the_deals_end_unless_an_award_raises_the_score
     assert awards(doc) == [("Dan", 55, "adjust"), ("Dan", -2, "penalty")]
     assert events(engine, "deductions_released") == []
     assert [(h.player, h.points) for h in engine.state.deal.held] == [("Dan", -3)]
+
+
+ROYAL_FOR_DAN = dict(JUNK, Dan="AH KH QH JH TH")  # sm2019: a royal flush wins the game at once
+
+
+def _result(doc):
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"]
+    return g["winner"], g["places"], g["placement_points"]
+
+
+def test_a_last_place_penalty_puts_the_player_last_whatever_their_score__sm2019_r33_d9():
+    s = Script("sm2019", dealer="player").adjust("Anna", 30).adjust("Bo", 20).adjust("Cilla", 10)
+    s.add(do="penalty", player="Anna", kind="last_place", reason="r33").deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Bo": 2, "Cilla": 3, "Anna": 4},
+        {"Dan": 20, "Bo": 12, "Cilla": 8, "Anna": 5},
+    )
+
+
+def test_equal_scores_are_placed_by_won_chicagos__sm2019_r19():
+    s = Script("sm2019", dealer="player").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
+    s.adjust("Bo", 35).adjust("Cilla", 10).adjust("Dan", 10).deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Anna": 2, "Bo": 3, "Cilla": 4},
+        {"Dan": 20, "Anna": 12, "Bo": 8, "Cilla": 5},
+    )
+
+
+def test_equal_players_share_their_places_points__sm2019_r19():
+    s = Script("sm2019", dealer="player").adjust("Anna", 30).adjust("Bo", 20).adjust("Cilla", 20)
+    s.deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Anna": 2, "Bo": 3, "Cilla": 3},
+        {"Dan": 20, "Anna": 12, "Bo": 6.5, "Cilla": 6.5},
+    )
+
+
+def test_the_classic_game_gives_no_placement_points__classic_s13():
+    s = Script("classic").adjust("Anna", 52).adjust("Bo", 3).deal(**JUNK)
+    for p in ("Anna", "Bo", "Cilla", "Dan"):  # the deal ends; Anna has 52: the game ends
+        s.add(do="time_call", player=p)
+    assert _result(s.doc()) == (
+        "Anna",
+        {"Anna": 1, "Bo": 2, "Cilla": 3, "Dan": 3},
+        {"Anna": 0, "Bo": 0, "Cilla": 0, "Dan": 0},
+    )
+
+
+_DAN_LEADS = {"Anna": "3D 5D 7D 2H 4H", "Bo": "2C 3C 4D 6D 8H", "Cilla": "2D 5C 7C 9C TC", "Dan": "AS KS QS JS 9H"}
+
+
+@pytest.mark.parametrize(
+    "chicago, hands, trick_1, trick_2, rest",
+    [
+        (
+            "Anna",
+            JUNK,
+            ANNA_SWEEPS[:4],
+            ("Bo 3C", "Cilla 5C", "Dan 5D"),  # Cilla takes it: after Anna in name order
+            ("Cilla 7C", "Dan 7D", "Bo 4D", "Cilla 9C", "Dan 2H", "Bo 6D", "Cilla TC", "Dan 4H", "Bo 8H"),
+        ),
+        (
+            "Dan",
+            _DAN_LEADS,
+            ("Dan AS", "Anna 3D", "Bo 2C", "Cilla 2D"),
+            ("Anna 7D", "Bo 4D", "Cilla 5C"),  # Anna takes it: before Dan in name order
+            ("Anna 5D", "Bo 6D", "Cilla 7C", "Bo 3C", "Cilla 9C", "Anna 2H", "Cilla TC", "Anna 4H", "Bo 8H"),
+        ),
+    ],
+)
+def test_a_chicago_player_whose_hand_is_folded_loses_the_chicago__general_rules_2_12_r23(
+    chicago, hands, trick_1, trick_2, rest
+):
+    """Time called on the Chicago player after trick 1: their hand is dead (general rules
+    §2.12), the others play on; a trick won by another breaks the Chicago, lost at the end
+    (-15, r23)."""
+    s = Script().deal(**hands).adjust(chicago, 20).stand().stand().stand().chicago(chicago, True).play(*trick_1)
+    s.add(do="time_call", player=chicago).play(*trick_2)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and engine.state.to_dict()["games"][-1]["deal"]["chicago_broken"] is True
+    doc = s.play(*rest).doc()
+    assert doc["rejected"] == [] and doc["current"]["deal"] == 2
+    assert awards(doc) == [(chicago, 20, "adjust"), (chicago, -15, "chicago_lost")]
+
+
+def test_a_card_played_with_no_deal_in_progress_is_refused_plainly__sm2025_r2_d8():
+    """D8's refusal (the trick play ended at a broken Chicago) is for that case only: before
+    a game, before its first deal and after a Chicago won the plain refusal stands."""
+    no_game = Script(game=False).play("Anna AS")
+    no_deal = Script().play("Anna AS")
+    won = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand().chicago("Anna", True)
+    won.play(*ANNA_SWEEPS).play("Bo 2C")
+    assert rejected(no_game.doc()) == ["no game is in progress: start one with 'game'"]
+    assert rejected(no_deal.doc()) == ["no deal is in progress: the next action is 'deal'"]
+    doc = won.doc()
+    assert rejected(doc) == ["no deal is in progress: the next action is 'deal'"]
+    assert awards(doc) == [("Anna", 20, "adjust"), ("Anna", 15, "chicago_won")]
+
+
+def test_only_a_one_card_exchange_gets_an_open_card_and_extra_cards_are_dealer_errors__sm2025_r14_r15():
+    """r15: the open card is for a player who placed one card; r14: a player dealer loses 3
+    points per wrong card, also for a card to a player who is owed none."""
+    s = Script(dealer="player").adjust("Dan", 10).deal(**JUNK).discard("Anna", "9H").discard("Bo", "2C 3C")
+    s.stand("Cilla", "Dan")
+    engine, doc = s.run()
+    legal = engine.legal_actions()
+    assert (legal.to_act, legal.owed, legal.open_card) == (("Anna", "Bo"), {"Anna": 1, "Bo": 2}, ("Anna",))
+    assert legal.may_say_chicago is False and legal.chicago is None
+    s.receive("Bo", "7S").open("Bo", "KH", True)  # Bo is owed one more, but placed two: flashed
+    s.receive("Bo", "8S").receive("Bo", "6S")  # Bo is owed nothing now: one wrong card
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    errs = [(e.player, e.kind, e.wrong_cards) for e in events(engine, "dealer_erred")]
+    assert errs == [("Bo", "flashed", 1), ("Bo", "wrong_count", 1)]
+    assert awards(doc) == [("Dan", 10, "adjust"), ("Dan", -3, "dealer_error"), ("Dan", -3, "dealer_error")]
+
+
+def test_may_say_chicago_follows_a_tl_correction_while_asked__sm2025_r20():
+    s = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 16).stand().stand().stand()
+    s.adjust("Anna", -10)  # Anna, asked first, now has 10 (r20: Chicago needs 15)
+    engine, doc = s.run()
+    legal = engine.legal_actions()
+    assert (legal.chicago, legal.may_say_chicago) == ("Anna", False)
+    doc = s.chicago("Anna", True).doc()
+    assert rejected(doc) == ["Anna has 10 points; Chicago needs at least 15 (r20)"]
