@@ -1360,3 +1360,125 @@ def test_may_say_chicago_follows_a_tl_correction_while_asked__sm2025_r20():
     assert (legal.chicago, legal.may_say_chicago) == ("Anna", False)
     doc = s.chicago("Anna", True).doc()
     assert rejected(doc) == ["Anna has 10 points; Chicago needs at least 15 (r20)"]
+
+
+def test_a_games_seats_name_the_tables_players__sm2025_r2():
+    s = Script(game=False).game(seats=["Anna", "Bo", "Cilla", "Zed"], button="Anna")  # Zed sorts after Dan
+    s.game(seats=["Anna", "Bo", "Cilla", "Al"], button="Anna")  # Al sorts before
+    assert rejected(s.doc()) == ["seats must name each player once: the table's players are Anna, Bo, Cilla, Dan"] * 2
+
+
+def test_a_hand_is_five_cards_for_every_player_dealt_in__sm2025_r12_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla").stand("Anna")  # Bo goes out (r21); the deal ends
+    s.deal(Bo="5H 5D 8C 8D JC", Anna="AS KS QS JS", Cilla="2D 5C 7C 9C TC")  # Bo's hand is ignored
+    s.deal(Anna="AS KS QS JS 9H 8H", Cilla="2D 5C 7C 9C TC")
+    assert rejected(s.doc()) == [
+        "Anna was dealt 4 cards; a hand is 5 (r12)",
+        "Anna was dealt 6 cards; a hand is 5 (r12)",
+    ]
+
+
+def test_a_four_of_a_kind_made_in_the_third_exchange_scores_no_points_there__sm2025_r28_d4():
+    """D4: after exchange 3 only special hands count; a four of a kind kept as points is
+    not scored there (its points come with the hands after the tricks)."""
+    hands = dict(JUNK, Bo="8S 8D 8C 2S 3C")  # three eights: +3 after exchanges 1 and 2
+    s = Script().deal(**hands).stand().stand()
+    s.discard("Anna").discard("Bo", "2S").discard("Cilla").discard("Dan").receive("Bo", "8H")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["current"]["phase"] == "quads_choice"
+    s.add(do="quads", player="Bo", choice="points")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["current"]["phase"] == "tricks"
+    assert awards(doc) == [("Bo", 3, "three_of_a_kind"), ("Bo", 3, "three_of_a_kind")]
+
+
+def test_a_revoke_taken_back_returns_the_revokers_own_card__sm2025_r26():
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D").add(do="retract", player="Dan")  # Dan holds 2H 4H
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert [e.card.code for e in events(engine, "card_retracted")] == ["3D"]
+    assert sorted(c.code for c in engine.state.deal.hands["Dan"]) == ["2H", "3D", "4H", "5D", "7D"]
+    assert [(p, c.code) for p, c in engine.state.deal.trick] == [("Anna", "9H"), ("Bo", "8H"), ("Cilla", "2D")]
+
+
+@pytest.mark.parametrize(
+    "ruleset, option, hand, result",
+    [
+        ("sm2025", "out", "5S 6S 7S 8S 9S", ("Anna", 52, "straight_flush", True)),
+        ("classic", "points", "5S 6S 7S 8S 9S", ("Anna", 8, "straight_flush", False)),
+    ],
+)
+def test_the_straight_flush_option_as_a_script_gives_it__s13_options_r19(ruleset, option, hand, result):
+    """§13: the option read from a script's JSON (a text of its own) decides, as the
+    ruleset's own value does."""
+    doc = Script(ruleset, options={"straight_flush": option}).deal(**dict(JUNK, Anna=hand)).stand().doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and (*awards(doc)[0], g["finished"]) == result
+
+
+def test_a_straight_flush_out_option_applies_held_deductions_first__d13_r19_s13_options():
+    options = {"deductions_at_deal_end": True, "dealer_error_points": -2, "straight_flush": "out"}
+    s = Script("sm2025", dealer="player", options=options).adjust("Dan", 10)  # Dan deals
+    s.deal(Anna="AS KS QS JS 4H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="5H 6H 7H 8H 9H")
+    s.discard("Anna", "JS 4H").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", True).receive("Anna", "KD QD")  # Dan's error, held (D13)
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Dan"
+    assert awards(doc) == [("Dan", 10, "adjust"), ("Dan", -2, "dealer_error"), ("Dan", 44, "straight_flush")]
+
+
+def test_a_fresh_deal_and_table_as_the_state_publishes_them__replay():
+    engine, _ = Script().deal(**JUNK).run()
+    state = engine.state.to_dict()
+    deal = state["games"][-1]["deal"]
+    assert (deal["trick_number"], deal["chicago_broken"], deal["chicago"], deal["trick"]) == (0, False, None, [])
+    assert (state["playoff_deals"], state["playoff_players"], state["finished"]) == (0, [], False)
+
+
+def test_replacements_owed_count_down_card_by_card__sm2025_r14():
+    s = Script().deal(**JUNK).stand("Anna").discard("Bo", "2C 3C 4D").stand("Cilla", "Dan")
+    s.receive("Bo", "2S")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and engine.legal_actions().owed == {"Bo": 2}
+    engine, doc = s.receive("Bo", "3S").run()
+    assert doc["rejected"] == [] and engine.legal_actions().owed == {"Bo": 1}
+
+
+def test_sitting_out_a_deal_is_for_the_next_deal_only__sm2025_r35():
+    s = Script().add(do="penalty", player="Cilla", kind="sit_out_deal", reason="r33")
+    s.deal(**JUNK)  # Cilla is dealt a hand, folded at once
+    for p in ("Anna", "Bo", "Dan"):
+        s.add(do="time_call", player=p)  # deal 1 ends
+    s.deal(**JUNK)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["current"]["deal"] == 2
+    assert engine.state.deal.folded == set() and engine.to_act() == ["Bo", "Cilla", "Dan", "Anna"]
+
+
+def test_a_tl_correction_for_a_player_already_out_does_not_put_them_out_again__sm2025_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla").stand("Anna")  # Bo goes out with 52 (r21)
+    s.adjust("Bo", 1)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and not doc["games"][0]["finished"]
+    assert [e.player for e in events(engine, "player_out")] == ["Bo"]
+    assert doc["current"]["scores"] == {"Anna": 0, "Bo": 53, "Cilla": 0}
+
+
+def test_legal_actions_and_standings_cannot_be_changed_by_who_reads_them__replay():
+    import dataclasses
+
+    engine, _ = Script().deal(**JUNK).run()
+    legal = engine.legal_actions()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        legal.to_act = ("Bo",)  # type: ignore[misc]
+    from table_controller.rules.standings import standings
+
+    first = standings(engine.state)[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.rank = 9  # type: ignore[misc]
