@@ -1482,3 +1482,61 @@ def test_legal_actions_and_standings_cannot_be_changed_by_who_reads_them__replay
     first = standings(engine.state)[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.rank = 9  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "dealer, order", [("Dan", ("Anna", "Bo", "Cilla", "Dan")), ("Anna", ("Bo", "Cilla", "Dan", "Anna"))]
+)
+def test_held_deductions_of_two_players_each_apply_once_at_the_deals_end__shootout_d13(dealer, order):
+    """D13 (shootout): the dealer's error and another player's corrected revoke are both
+    held to the end of the deal, then each player's own deduction applies, once."""
+    lead, second, third, fourth = order
+    hands = dict(zip(order, ("AS KS QS JS 9H", "2C 3C 4D 6D 8H", "2D 5C 7C 9C TC", "3D 5D 7D 2H 4H"), strict=True))
+    s = Script("shootout", button=dealer).adjust(dealer, 10).adjust(second, 10).deal(**hands)
+    s.stand(lead).discard(second, "6D").stand(third, fourth)
+    s.receive(second, "JH QH").receive(second, "JH")  # two cards for one: the dealer's error, held
+    s.stand().stand()
+    s.play(f"{lead} 9H", f"{second} 2C").add(do="retract", player=second)  # a revoke taken back: -2, held
+    s.play(f"{second} 8H", f"{third} 2D", f"{fourth} 2H")
+    for lead_card, cards in (("AS", "3C 5C 3D"), ("KS", "4D 7C 5D"), ("QS", "JH 9C 7D"), ("JS", "2C TC 4H")):
+        s.play(
+            f"{lead} {lead_card}", *(f"{p} {c}" for p, c in zip((second, third, fourth), cards.split(), strict=True))
+        )
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["current"]["deal"] == 2
+    assert awards(doc) == [
+        (dealer, 10, "adjust"),
+        (second, 10, "adjust"),
+        (lead, 5, "last_trick"),
+        (dealer, -2, "dealer_error"),
+        (second, -2, "revoke"),
+    ]
+
+
+def test_a_straight_flush_without_chicago_leaves_held_deductions_held__shootout_d13_r19():
+    """Shootout (as sm2019): a straight flush is 20 points, out only with Chicago said; it
+    is no chance to go out here (10 + 20 < 52), so Dan's held deduction waits (D13)."""
+    s = Script("shootout", dealer="player").adjust("Dan", 10)  # Dan deals
+    s.deal(Anna="AS KS QS JS 4H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="5H 6H 7H 8H 9H")
+    s.discard("Anna", "JS 4H").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", True).receive("Anna", "KD QD")  # Dan's error (r15), held (D13)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and not doc["games"][0]["finished"]
+    assert awards(doc) == [("Dan", 10, "adjust"), ("Dan", 20, "straight_flush")]
+    assert events(engine, "deductions_released") == []
+    assert [(h.player, h.points) for h in engine.state.deal.held] == [("Dan", -2)]
+
+
+def test_a_revoker_may_win_a_trick_before_the_last__sm2019_r26():
+    """sm2019 r26: a revoke not corrected costs 2 and the revoker cannot win the last trick;
+    the tricks before it they may win."""
+    s = Script("sm2019").deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 6C 9D", Dan="3D 6D 8D 2H 7H")
+    s.adjust("Bo", 5).stand().stand().stand()
+    s.play("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D")  # Bo holds 2S: a revoke, not corrected
+    s.play("Anna KS", "Bo 2S", "Cilla 5C", "Dan 6D", "Anna QS", "Bo 4D", "Cilla 6C", "Dan 8D")
+    s.play("Anna 5D", "Bo TD", "Cilla 9D", "Dan 2H")  # Bo's TD takes trick 4
+    s.play("Bo 8C", "Cilla 7C", "Dan 7H", "Anna 3H")  # Bo's 8C is the highest club: not his trick
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert [e.player for e in events(engine, "trick_won")] == ["Anna", "Anna", "Anna", "Bo", "Cilla"]
+    assert awards(doc)[-3:] == [("Cilla", 5, "last_trick"), ("Bo", -2, "revoke"), ("Bo", 1, "one_pair")]
