@@ -1540,3 +1540,12 @@ def test_a_revoker_may_win_a_trick_before_the_last__sm2019_r26():
     assert doc["rejected"] == []
     assert [e.player for e in events(engine, "trick_won")] == ["Anna", "Anna", "Anna", "Bo", "Cilla"]
     assert awards(doc)[-3:] == [("Cilla", 5, "last_trick"), ("Bo", -2, "revoke"), ("Bo", 1, "one_pair")]
+
+
+def test_a_four_of_a_kind_chosen_as_zero_zeroes_the_others_not_the_chooser__sm2025_r19():
+    s = Script().adjust("Bo", 10).adjust("Cilla", 7).deal(**QUADS_FOR_BO).stand()
+    s.add(do="quads", player="Bo", choice="zero")
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["current"]["deal"] == 2
+    assert doc["current"]["scores"] == {"Anna": 0, "Bo": 10, "Cilla": 0, "Dan": 0}
+    assert awards(doc, deal=1) == [("Bo", 10, "adjust"), ("Cilla", 7, "adjust"), ("Cilla", -7, "zeroed")]
