@@ -1549,3 +1549,25 @@ def test_a_four_of_a_kind_chosen_as_zero_zeroes_the_others_not_the_chooser__sm20
     assert doc["rejected"] == [] and doc["current"]["deal"] == 2
     assert doc["current"]["scores"] == {"Anna": 0, "Bo": 10, "Cilla": 0, "Dan": 0}
     assert awards(doc, deal=1) == [("Bo", 10, "adjust"), ("Cilla", 7, "adjust"), ("Cilla", -7, "zeroed")]
+
+
+def test_a_sarspel_is_won_on_its_deals_score_not_by_seat__sm2025_r11():
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    s.deal(A="AS AH QS JS 9H", B="2C 3D 4S 6D 8C").stand("A", "B")  # A's pair: 1
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    s.deal(A="2C 3D 4S 6D 8C", B="AS AH QS QD 9H").stand("A", "B")  # B's two pair: 2
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    dead_deal(s)
+    doc = s.doc()
+    t = doc["table"]
+    assert doc["rejected"] == [] and t["finished"] and t["advancing"] == ["B", "A"]
+    assert t["playoff"]["game"]["winner"] == "B" and t["playoff"]["game"]["scores"] == {"A": 1, "B": 2}
+
+
+def test_reaching_52_in_a_sarspel_ends_nothing_its_deals_decide__sm2025_r11():
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    s.deal(A="AS AH QS JS 9H", B="2C 3D 4S 6D 8C").adjust("A", 51).stand("A", "B")  # A's pair: 52
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and not doc["table"]["finished"]
+    assert doc["current"]["phase"] == "exchange_2" and doc["current"]["scores"] == {"A": 52, "B": 0}
+    assert events(engine, "player_out") == []
