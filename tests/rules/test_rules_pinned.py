@@ -1571,3 +1571,15 @@ def test_reaching_52_in_a_sarspel_ends_nothing_its_deals_decide__sm2025_r11():
     assert doc["rejected"] == [] and not doc["table"]["finished"]
     assert doc["current"]["phase"] == "exchange_2" and doc["current"]["scores"] == {"A": 52, "B": 0}
     assert events(engine, "player_out") == []
+
+
+def test_shared_places_points_add_up_to_a_whole_number_shown_as_one__sm2025_r7_r19():
+    """Two games in which C and D share third and fourth (8 + 5) / 2 = 6.5 each: 13 points,
+    a whole number, shown as one (the protocol has no 13.0)."""
+    s = Script(players=list("ABCD"), game=False)
+    sf_game(s, "A", {"B": 3, "C": 1, "D": 1})
+    sf_game(s, "B", {"A": 3, "C": 1, "D": 1})
+    doc = s.doc()
+    got = {x["player"]: x["placement_points"] for x in doc["table"]["standings"]}
+    assert doc["rejected"] == [] and got == {"A": 32, "B": 32, "C": 13, "D": 13}
+    assert [type(got[p]) for p in "ABCD"] == [int] * 4
