@@ -1583,3 +1583,28 @@ def test_shared_places_points_add_up_to_a_whole_number_shown_as_one__sm2025_r7_r
     got = {x["player"]: x["placement_points"] for x in doc["table"]["standings"]}
     assert doc["rejected"] == [] and got == {"A": 32, "B": 32, "C": 13, "D": 13}
     assert [type(got[p]) for p in "ABCD"] == [int] * 4
+
+
+def test_a_straight_flush_after_chicago_said_this_game_wins_it_once__sm2019_r19_r20():
+    """sm2019: a straight flush is 20 points; a player who has said Chicago this game goes
+    out with it, and wins: the game ends, once."""
+    s = Script("sm2019", dealer="player").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
+    s.deal(**dict(JUNK, Anna="5S 6S 7S 8S 9S")).stand()
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert awards(doc, deal=2) == [("Anna", 20, "straight_flush")]
+    assert [e.winner for e in events(engine, "game_ended")] == ["Anna"]
+
+
+def test_a_draw_stop_player_placing_nothing_is_recorded_as_placed__sm2025_r19_d5():
+    s = Script().adjust("Cilla", 45).deal(**JUNK).discard("Cilla")  # at draw stop: places nothing
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert [(e.player, e.cards) for e in events(engine, "cards_placed")] == [("Cilla", ())]
+    assert doc["current"]["to_act"] == ["Anna", "Bo", "Dan"] and engine.legal_actions().places == {
+        "Anna": 4,
+        "Bo": 4,
+        "Dan": 4,
+    }
