@@ -1343,7 +1343,9 @@ def test_only_a_one_card_exchange_gets_an_open_card_and_extra_cards_are_dealer_e
     legal = engine.legal_actions()
     assert (legal.to_act, legal.owed, legal.open_card) == (("Anna", "Bo"), {"Anna": 1, "Bo": 2}, ("Anna",))
     assert legal.may_say_chicago is False and legal.chicago is None
-    s.receive("Bo", "7S").open("Bo", "KH", True)  # Bo is owed one more, but placed two: flashed
+    engine, doc = s.receive("Bo", "7S").run()
+    assert engine.legal_actions().open_card == ("Anna",)  # Bo, owed one more card, placed two
+    s.open("Bo", "KH", True)  # ... so this card is flashed
     s.receive("Bo", "8S").receive("Bo", "6S")  # Bo is owed nothing now: one wrong card
     engine, doc = s.run()
     assert doc["rejected"] == []
