@@ -1610,3 +1610,16 @@ def test_a_draw_stop_player_placing_nothing_is_recorded_as_placed__sm2025_r19_d5
         "Bo": 4,
         "Dan": 4,
     }
+
+
+def test_a_straight_flush_after_chicago_said_applies_held_deductions_first__shootout_d13_r19():
+    """Shootout: a straight flush takes a player who has said Chicago this game out, a win:
+    their held deduction applies first (D13), then the 20 points."""
+    s = Script("shootout").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35; she deals next
+    s.deal(Anna="5H 6H 7H 8H 9H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")
+    s.discard("Bo", "2C").stand("Cilla", "Dan", "Anna").receive("Bo", "KD QD").receive("Bo", "KD")  # Anna's error
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert awards(doc, deal=2) == [("Anna", -2, "dealer_error"), ("Anna", 20, "straight_flush")]
