@@ -1613,10 +1613,10 @@ def test_a_draw_stop_player_placing_nothing_is_recorded_as_placed__sm2025_r19_d5
 
 
 def test_a_straight_flush_after_chicago_said_applies_held_deductions_first__shootout_d13_r19():
-    """Shootout: a straight flush takes a player who has said Chicago this game out, a win:
-    their held deduction applies first (D13), then the 20 points."""
-    s = Script("shootout").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
-    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35; she deals next
+    """Shootout: a straight flush takes a player who has said Chicago this game out, a win
+    (also below 52): their held deduction applies first (D13), then the 20 points."""
+    s = Script("shootout").deal(**JUNK).adjust("Anna", 15).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 30; she deals next
     s.deal(Anna="5H 6H 7H 8H 9H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")
     s.discard("Bo", "2C").stand("Cilla", "Dan", "Anna").receive("Bo", "KD QD").receive("Bo", "KD")  # Anna's error
     doc = s.doc()
