@@ -1623,3 +1623,15 @@ def test_a_straight_flush_after_chicago_said_applies_held_deductions_first__shoo
     g = doc["games"][0]
     assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
     assert awards(doc, deal=2) == [("Anna", -2, "dealer_error"), ("Anna", 20, "straight_flush")]
+
+
+def test_only_a_points_penalty_takes_points__sm2025_r33():
+    """r33: last place and no placement points are penalties of their own; points given
+    with them (possible through the Python API, not from a script) take nothing."""
+    from table_controller.rules import actions as act
+
+    engine, _ = Script().deal(**JUNK).adjust("Bo", 10).adjust("Cilla", 10).run()
+    engine.apply(act.Penalty("Bo", "last_place", 5, "r33"))
+    engine.apply(act.Penalty("Cilla", "no_placement", 5, "r33"))
+    assert [(p, engine.state.game.players[p].score) for p in ("Bo", "Cilla")] == [("Bo", 10), ("Cilla", 10)]
+    assert [e.reason for e in events(engine, "awarded")] == ["adjust", "adjust"]
