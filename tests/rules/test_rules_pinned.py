@@ -1635,3 +1635,17 @@ def test_only_a_points_penalty_takes_points__sm2025_r33():
     engine.apply(act.Penalty("Cilla", "no_placement", 5, "r33"))
     assert [(p, engine.state.game.players[p].score) for p in ("Bo", "Cilla")] == [("Bo", 10), ("Cilla", 10)]
     assert [e.reason for e in events(engine, "awarded")] == ["adjust", "adjust"]
+
+
+def test_the_last_player_going_out_when_the_others_sit_out_the_game_is_out__sm2025_r21_r33():
+    """r21: 52 without Chicago is out, also for the one player not sitting out the game
+    (r33); the deal ends with nobody left in it.  (Who wins such a game RULES.md does not
+    say: not pinned here.)"""
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
+    for p in ("Bo", "Cilla"):
+        s.add(do="penalty", player=p, kind="sit_out_game", reason="r33")
+    s.adjust("Anna", 52)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["games"][0]["out_without_chicago"] == ["Anna"]
+    assert doc["current"]["phase"] == "deal" and doc["current"]["scores"]["Anna"] == 52
