@@ -1649,3 +1649,81 @@ def test_the_last_player_going_out_when_the_others_sit_out_the_game_is_out__sm20
     engine, doc = s.run()
     assert doc["rejected"] == [] and doc["games"][0]["out_without_chicago"] == ["Anna"]
     assert doc["current"]["phase"] == "deal" and doc["current"]["scores"]["Anna"] == 52
+
+
+@pytest.mark.parametrize("options", [None, {"straight_flush": "points"}])
+def test_a_classic_straight_flush_is_8_points_also_after_chicago_said__classic_s13(options):
+    """Classic: a straight flush scores 8 like any hand (§2), also for a player who has said
+    Chicago this game; the option read from a script (a text of its own) is the same rule."""
+    s = Script("classic", options=options).deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
+    s.deal(**dict(JUNK, Anna="5S 6S 7S 8S 9S")).stand()
+    doc = s.doc()
+    assert doc["rejected"] == [] and not doc["games"][0]["finished"]
+    assert awards(doc, deal=2) == [("Anna", 8, "straight_flush")]
+    assert doc["current"]["phase"] == "exchange_2" and doc["current"]["scores"]["Anna"] == 43
+
+
+_SEATS = ["Anna", "Bo", "Cilla", "Dan"]
+_SWEEP = "AS KS QS JS 9H".split()
+_FOLLOW = ("2C 3C 4D 6D 8H".split(), "2D 5C 7C 9C TC".split(), "3D 5D 7D 2H 4H".split())
+
+
+def _chicago_won(s: Script, player: str, adjust: int) -> None:
+    """A deal in which ``player`` (given ``adjust`` points first) says Chicago and takes
+    every trick (r23): the ANNA_SWEEPS cards, dealt from the player's seat on."""
+    i = _SEATS.index(player)
+    order = _SEATS[i:] + _SEATS[:i]
+    s.deal(**{order[0]: " ".join(_SWEEP), **{q: " ".join(h) for q, h in zip(order[1:], _FOLLOW, strict=True)}})
+    if adjust:
+        s.adjust(player, adjust)
+    s.stand().stand().stand().chicago(player, True)
+    for t in range(5):
+        s.play(f"{player} {_SWEEP[t]}", *(f"{q} {h[t]}" for q, h in zip(order[1:], _FOLLOW, strict=True)))
+
+
+def test_equal_scores_are_placed_by_the_number_of_won_chicagos__sm2019_r19():
+    """Bo (two won Chicagos) and Anna (one) end on 45: Bo places above Anna."""
+    s = Script("sm2019", dealer="player")
+    _chicago_won(s, "Bo", 15)
+    _chicago_won(s, "Bo", 0)
+    _chicago_won(s, "Anna", 30)
+    s.deal(Anna="2C 3C 4D 6D 8H", Bo="2D 5C 7C 9C TC", Cilla="3D 5D 7D 2S 4S", Dan="AH KH QH JH TH").stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Bo": 2, "Anna": 3, "Cilla": 4},
+        {"Dan": 20, "Bo": 12, "Anna": 8, "Cilla": 5},
+    )
+
+
+def test_equal_table_points_and_scores_are_ranked_by_won_chicagos__sm2019_r11():
+    """r11: the table ranks by placement points, then total score, then won Chicagos.  A
+    one-game table; Anna and Bo take no placement points (r33) and end on 45 each."""
+    s = Script("sm2019", dealer="player", options={"games_per_table": 1})
+    _chicago_won(s, "Bo", 15)
+    _chicago_won(s, "Bo", 0)
+    _chicago_won(s, "Anna", 30)
+    for p in ("Anna", "Bo"):
+        s.add(do="penalty", player=p, kind="no_placement", reason="r33")
+    s.deal(Anna="2C 3C 4D 6D 8H", Bo="2D 5C 7C 9C TC", Cilla="3D 5D 7D 2S 4S", Dan="AH KH QH JH TH").stand()
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["table"]["finished"]
+    got = [
+        (x["player"], x["rank"], x["placement_points"], x["score_total"], x["won_chicagos"])
+        for x in doc["table"]["standings"]
+    ]
+    assert got == [("Dan", 1, 20, 52, 0), ("Cilla", 2, 5, 0, 0), ("Bo", 3, 0, 45, 2), ("Anna", 4, 0, 45, 1)]
+
+
+def test_held_deductions_apply_first_also_through_the_python_api__d13_r21():
+    """As above, with the actions applied in Python (a name is then one string object
+    throughout): the held deduction is Dan's, found by name, not by object."""
+    s = Script("sm2025", dealer="player", options={"deductions_at_deal_end": True})
+    s.deal(**dict(JUNK, Dan="5H 5S 7H 8S JH")).discard("Anna", "9H").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH KD").adjust("Dan", 51).receive("Anna", "8D")
+    engine = run_in_python(s)
+    assert engine.state.game.players["Dan"].score == 49 and not engine.state.game.players["Dan"].out
+    assert [(e.player, e.points, e.reason) for e in events(engine, "awarded")][-2:] == [
+        ("Dan", -3, "dealer_error"),
+        ("Dan", 1, "one_pair"),
+    ]
