@@ -736,9 +736,11 @@ def test_the_last_player_left_when_the_others_are_out_wins_the_game__sm2025_r21(
 def test_a_royal_flush_tops_the_score_up_to_52_and_zeroes_the_others__sm2025_r19():
     s = Script().adjust("Anna", 10).adjust("Bo", 7)
     s.deal(Anna="AS KS QS JS TS", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C JC", Dan="3D 5D 7D 2H 4H").stand()
-    doc = s.doc()
+    engine, doc = s.run()
     g = doc["games"][0]
     assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    # the awarded events keep the points asked beside those taken: the whole score
+    assert [(e.player, e.points, e.asked) for e in events(engine, "awarded")][2:] == [("Anna", 42, 42), ("Bo", -7, -7)]
     assert awards(doc) == [
         ("Anna", 10, "adjust"),
         ("Bo", 7, "adjust"),
@@ -866,3 +868,862 @@ def test_a_game_ended_by_tl_changes_between_deals_records_them_as_its_next_deal_
         {"player": "Cilla", "points": 52, "reason": "adjust", "moment": "tl"},
     ]
     assert g["deals"][1]["scores_after"] == {"Anna": 0, "Bo": 52, "Cilla": 52}
+
+
+# --- second pass over the survivors of the full mutation run (issue 23) ---------------------
+
+
+def test_a_hand_worth_0_points_leaves_no_award_and_the_deal_goes_on__s13_options_r19():
+    """An option may make a hand worth 0 (hand_points): it scores nothing, the protocol gets
+    no line for it (r9), and nothing ends."""
+    s = Script(options={"hand_points": {"one_pair": 0}}).deal(**dict(JUNK, Bo="2C 2S 4D 6D 8H")).stand()
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and awards(doc) == [] and events(engine, "awarded") == []
+    assert doc["current"]["phase"] == "exchange_2" and doc["current"]["to_act"] == ["Anna", "Bo", "Cilla", "Dan"]
+
+
+def test_a_deduction_at_0_points_is_recorded_and_takes_nothing__r19_r14():
+    """r19: a score never goes below 0; r14: the dealer's error is still recorded (0 taken,
+    3 asked)."""
+    s = Script("sm2025", dealer="player").deal(**JUNK).discard("Anna", "9H").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH KD")  # Dan (dealing) gives two cards for one
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and awards(doc) == [("Dan", 0, "dealer_error")]
+    assert [(e.player, e.points, e.asked) for e in events(engine, "awarded")] == [("Dan", 0, -3)]
+    assert doc["current"]["scores"]["Dan"] == 0
+
+
+@pytest.mark.parametrize(
+    "before, dan, hand, after",
+    [(51, "5H 5S 7H 8S JH", "one_pair", 49), (50, "5H 6S 7H 8S 9D", "straight", 51)],
+)
+def test_held_deductions_apply_first_when_a_hand_could_take_the_player_to_52__d13_r21(before, dan, hand, after):
+    """D13: a held deduction applies before an award that could take the player to 52 (or
+    past it); without it Dan would be out without Chicago (r21)."""
+    s = Script("sm2025", dealer="player", options={"deductions_at_deal_end": True})
+    s.deal(**dict(JUNK, Dan=dan)).discard("Anna", "9H").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH KD")  # Dan's error: -3 held to the deal's end
+    s.adjust("Dan", before).receive("Anna", "8D")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert awards(doc) == [("Dan", before, "adjust"), ("Dan", -3, "dealer_error"), ("Dan", after - before + 3, hand)]
+    assert doc["current"]["scores"]["Dan"] == after and doc["games"][0]["out_without_chicago"] == []
+    assert doc["current"]["phase"] == "exchange_2"
+
+
+_PAIRS_TO_FULL_HOUSE = {
+    "one_pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "straight": 4,
+    "flush": 5,
+    "full_house": 6,
+}
+
+
+def test_each_rulesets_table_by_value__s13():
+    """RULES.md §13 and §2, every ruleset's numbers as the rule book gives them (a straight
+    flush or royal in sm2025 goes out instead of scoring points: 0)."""
+    sm2025, sm2019, shootout, classic = (RULESETS[n] for n in ("sm2025", "sm2019", "shootout", "classic"))
+    specials = ("four_of_a_kind", "straight_flush", "royal_flush")
+    assert dict(sm2025.hand_points) == {**_PAIRS_TO_FULL_HOUSE, **dict(zip(specials, (8, 0, 0), strict=True))}
+    assert dict(sm2019.hand_points) == {**_PAIRS_TO_FULL_HOUSE, **dict(zip(specials, (8, 20, 0), strict=True))}
+    assert dict(shootout.hand_points) == dict(sm2019.hand_points)
+    assert dict(classic.hand_points) == {**_PAIRS_TO_FULL_HOUSE, **dict(zip(specials, (7, 8, 52), strict=True))}
+    rows = {
+        r.name: (
+            (r.min_players, r.max_players, r.dealer, r.max_exchange_cards, r.exchanges),
+            (r.draw_stop, r.draw_stop_from_next_deal, r.chicago_required_to_win, r.quads_zero_choice),
+            (r.straight_flush, r.royal_flush, r.special_suit_order, r.chicago_style, r.revoke),
+            (r.revoke_points, r.dealer_error_points, r.placement_points, r.playoff_deals),
+            (r.advance_first_heat, r.advance_later_heats, r.deductions_at_deal_end),
+        )
+        for r in (sm2025, sm2019, shootout, classic)
+    }
+    assert rows == {
+        "sm2025": (
+            (3, 4, "dedicated", 4, 3),
+            (45, False, True, True),
+            ("out", "out_zero_all", "SHDC", "sm", "dead_hand"),
+            (-2, -3, (20, 12, 8, 5), 3),
+            (2, 1, False),
+        ),
+        "sm2019": (
+            (3, 4, "player", 4, 3),
+            (45, False, True, True),
+            ("points_out_if_chicago", "win", "HSDC", "sm", "correct_minus_2"),
+            (-2, -3, (20, 12, 8, 5), 3),
+            (1, 1, False),
+        ),
+        "shootout": (
+            (3, 4, "player", 4, 3),
+            (45, False, True, True),
+            ("points_out_if_chicago", "win", "HSDC", "sm", "correct_minus_2"),
+            (-2, -2, (4, 3, 2, 1), 1),
+            (1, 1, True),
+        ),
+        "classic": (
+            (2, 4, "player", 5, 3),
+            (46, True, False, False),
+            ("points", "points", None, "classic", "none"),
+            (-2, 0, (), 0),
+            (0, 0, False),
+        ),
+    }
+    for r in (sm2025, sm2019, shootout, classic):
+        scores = (r.chicago_min_score, r.last_trick, r.last_trick_two, r.chicago_won, r.chicago_lost, r.chicago_breaker)
+        assert scores == (15, 5, 10, 15, -15, 10), r.name
+        assert (r.games_per_table, r.heat, r.tie_nobody_scores, r.tl_points_limit) == (3, 1, True, 200), r.name
+
+
+def test_time_gives_60_seconds_then_a_10_second_countdown__general_rules_2_12():
+    from table_controller.rules.rulesets import TIME_CALL_SECONDS
+
+    assert TIME_CALL_SECONDS == (60.0, 10.0)
+
+
+def test_a_ruleset_cannot_be_changed_once_made__s13():
+    """A table's rules are fixed when it starts: options make a copy (§13)."""
+    import dataclasses
+
+    r = ruleset("sm2025", {"draw_stop": 40})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.draw_stop = 50  # type: ignore[misc]
+    assert (r.draw_stop, RULESETS["sm2025"].draw_stop) == (40, 45)
+
+
+@pytest.mark.parametrize(
+    "option, lo, hi",
+    [
+        ("min_players", 2, 8),
+        ("max_players", 2, 8),
+        ("exchanges", 1, 3),
+        ("games_per_table", 1, 10),
+        ("playoff_deals", 0, 10),
+        ("advance_first_heat", 0, 8),
+        ("advance_later_heats", 0, 8),
+        ("heat", 1, 99),
+        ("tl_points_limit", 1, 1000),
+        ("last_trick", 0, 52),
+        ("chicago_breaker", 0, 52),
+    ],
+)
+def test_a_whole_number_option_is_checked_at_both_edges__s13_options(option, lo, hi):
+    from table_controller.rules.rulesets import RulesetError
+
+    # the other end of the players' range is set so that min <= max holds at both edges
+    other = {"min_players": {"max_players": 8}, "max_players": {"min_players": 2}}.get(option, {})
+    for v in (lo, hi):
+        assert getattr(ruleset("sm2025", {option: v, **other}), option) == v
+    for v in (lo - 1, hi + 1):
+        with pytest.raises(RulesetError, match=f"option {option} must be a whole number from {lo} to {hi}, not {v}"):
+            ruleset("sm2025", {option: v, **other})
+
+
+def test_min_players_may_equal_max_players__s13_options():
+    r = ruleset("sm2025", {"min_players": 4, "max_players": 4})
+    assert (r.min_players, r.max_players) == (4, 4)
+
+
+def test_an_action_whose_first_fold_fails_half_way_leaves_no_trace__replay_atomic(monkeypatch):
+    """REPLAY.md, issue 13: an action is all or nothing, also when folding one of its events
+    into the state fails half-way (the event listed, the state partly changed, ``seq`` not
+    counted).  Fault injection into the fold, not a stand-in for the engine."""
+    from table_controller.rules import actions as act
+    from table_controller.rules import events as ev
+    from table_controller.rules import state as st
+    from table_controller.rules.engine import Engine
+
+    engine, _ = Script().deal(**JUNK).adjust("Anna", 10).run()
+    before = list(engine.events)
+    fold = st._FOLD[ev.Awarded]
+
+    def half_way(state, event):
+        fold(state, event)  # the score is changed ...
+        monkeypatch.setitem(st._FOLD, ev.Awarded, fold)  # (once: the rollback folds again)
+        raise RuntimeError("injected: the fold fails before it is counted")
+
+    monkeypatch.setitem(st._FOLD, ev.Awarded, half_way)
+    with pytest.raises(RuntimeError, match="injected"):
+        engine.apply(act.Adjust("Anna", 5, "test"))  # its first event is the award
+    assert engine.events == before and engine.state.seq == len(before)
+    assert engine.state == Engine.from_events(before).state
+    assert engine.state.game.players["Anna"].score == 10
+
+
+def run_in_python(s: Script):
+    """The script's actions applied through the Python API, not read from JSON: a player's
+    name is then the same string object in every action."""
+    from table_controller.rules.actions import parse_action
+    from table_controller.rules.engine import Engine
+
+    engine = Engine()
+    for line in s.lines:
+        engine.apply(parse_action(line))
+    return engine
+
+
+@pytest.mark.parametrize("via", ["json", "python"])
+@pytest.mark.parametrize("say", [True, False])
+def test_a_trick_won_by_the_chicago_player_or_without_chicago_breaks_nothing__r24_d8(say, via):
+    """r24, D8: only a card beating the Chicago player's breaks the Chicago (and ends the
+    trick play); the state the table publishes (``to_dict``) must not say otherwise."""
+    s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand().chicago("Anna", say)
+    s.play("Anna AS", "Bo 2C", "Cilla 2D", "Dan 3D")  # Anna takes trick 1
+    engine = s.run()[0] if via == "json" else run_in_python(s)
+    deal = engine.state.to_dict()["games"][-1]["deal"]
+    assert engine.legal_actions().to_act == ("Anna",)
+    assert (deal["chicago"], deal["tricks"], deal["chicago_broken"]) == (
+        "Anna" if say else None,
+        [["Anna", "AS"]],
+        False,
+    )
+
+
+QUADS_FOR_BO = dict(Anna="AS KS QS JS 9H", Bo="7S 7H 7D 7C 2S", Cilla="3D 5D 9D TC QC", Dan="2C 3C 4C 6D 8D")
+
+
+def test_cards_are_exchanged_only_in_an_exchange__sm2025_r12_r22():
+    s = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.discard("Bo", "2C")  # the Chicago question is being asked (r22)
+    s.chicago("Anna", False).discard("Bo", "2C")  # trick play
+    doc = s.doc()
+    assert rejected(doc) == ["no exchange now: the deal is at chicago", "no exchange now: the deal is at tricks"]
+
+
+def test_cards_are_played_only_in_trick_play__sm2025_r25():
+    s = Script().deal(**JUNK).play("Anna AS")
+    s.add(do="timeout", player="Anna", clock="play")  # no play clock runs in an exchange
+    doc = s.doc()
+    assert rejected(doc) == ["no trick play now: the deal is at exchange_1", "it is not Anna's turn to play"]
+    assert doc["current"]["to_act"] == ["Anna", "Bo", "Cilla", "Dan"]
+
+
+def test_nothing_to_take_back_before_a_card_is_played_to_the_trick__sm2025_r26():
+    s = Script().deal(**JUNK).stand().stand().stand().add(do="retract", player="Anna")
+    doc = s.doc()
+    assert rejected(doc) == ["Anna did not play the last card; only that card can be taken back"]
+
+
+def test_a_folded_hand_does_not_end_the_four_of_a_kind_choice__sm2025_r33_d12():
+    s = Script().deal(**QUADS_FOR_BO).stand()  # Bo's four sevens: Bo is asked to choose
+    s.add(do="penalty", player="Dan", kind="sit_out_game", reason="r33")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and engine.state.deal.folded == {"Dan"}
+    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
+    assert awards(doc) == []
+
+
+def test_a_draw_stop_player_placing_nothing_again_changes_nothing__sm2025_r19():
+    s = Script().adjust("Cilla", 45).deal(**QUADS_FOR_BO)
+    s.stand("Anna", "Bo", "Dan")  # Cilla at draw stop does not exchange (r19)
+    s.discard("Cilla")  # ... and says so while Bo chooses
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
+
+
+def test_only_the_player_on_turn_plays_whichever_side_of_them_in_name_order__sm2025_r25():
+    s = Script().deal(**JUNK).stand().stand().stand().play("Anna AS")  # Bo plays next
+    s.play("Anna KS").play("Cilla 2D")  # before and after Bo in name order
+    engine, doc = s.run()
+    assert rejected(doc) == [
+        "out of turn: Bo plays next, not Anna (r25)",
+        "out of turn: Bo plays next, not Cilla (r25)",
+    ]
+    assert doc["current"]["to_act"] == ["Bo"]
+
+
+def test_only_the_player_asked_makes_the_four_of_a_kind_choice__sm2025_r19():
+    s = Script().deal(**QUADS_FOR_BO).stand()  # Bo is asked to choose
+    for p in ("Anna", "Cilla"):  # on either side of Bo in name order
+        s.add(do="quads", player=p, choice="zero")
+    engine, doc = s.run()
+    assert rejected(doc) == [f"{p} is not asked for a four-of-a-kind choice now" for p in ("Anna", "Cilla")]
+    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Bo"]
+    assert awards(doc) == []
+
+
+def test_a_card_seen_twice_is_named_where_it_was_seen__sm2025_r12():
+    s = Script().deal(**JUNK).discard("Anna", "9H").discard("Bo", "8H").stand("Cilla", "Dan")
+    s.receive("Anna", "2C")  # in Bo's hand
+    s.receive("Anna", "8H")  # Bo's discard, this exchange
+    s.receive("Anna", "AC").receive("Bo", "AC")  # dealt to Anna a moment ago
+    engine, doc = s.run()
+    assert rejected(doc) == [
+        "card seen twice: 2C is in Bo's hand",
+        "card seen twice: 8H is in the discards",
+        "card seen twice: AC is in Anna's hand",
+    ]
+
+
+def test_no_revoke_in_the_classic_game__classic_s13():
+    """Classic: revoke "none" (§13), as the ruleset gives it and as a script's option."""
+    for options in (None, {"revoke": "none"}):
+        s = Script("classic", options=options).deal(**JUNK).stand().stand().stand()
+        engine, doc = s.play("Anna 9H", "Bo 2C").run()  # Bo holds 8H: not following, no revoke
+        assert doc["rejected"] == []
+        assert [e.revoke for e in events(engine, "card_played")] == [False, False]
+        assert engine.state.deal.pending_revoke is None
+
+
+def test_a_tl_adjustment_of_minus_1_takes_one_point__sm2025_r32():
+    s = Script().deal(**JUNK).adjust("Anna", 10).adjust("Anna", -1)
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["current"]["scores"]["Anna"] == 9
+    assert awards(doc) == [("Anna", 10, "adjust"), ("Anna", -1, "adjust")]
+
+
+def test_a_folded_hand_takes_no_further_part_in_the_deal__general_rules_2_12():
+    s = Script().deal(**JUNK).add(do="time_call", player="Bo")  # Bo's hand is dead
+    s.discard("Bo", "2C")
+    doc = s.doc()
+    assert rejected(doc) == ["Bo is not in this deal (out, sitting out or folded)"]
+    assert doc["current"]["to_act"] == ["Anna", "Cilla", "Dan"]
+
+
+def test_the_button_skips_a_player_who_is_out__sm2025_r6_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"), button="Anna")
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla")
+    s.stand("Anna")  # Bo's two pair: 52 without Chicago, out (r21); the deal ends
+    s.deal(Anna="AS KS QS JS 9H", Cilla="2D 5C 7C 9C TC")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["games"][0]["out_without_chicago"] == ["Bo"]
+    assert engine.state.deal.button == "Cilla"  # Anna's left is Bo, who is out: Cilla deals (r6)
+    assert doc["current"]["to_act"] == ["Anna", "Cilla"]
+
+
+def test_a_game_ended_between_deals_records_the_next_deal_by_its_number__r21_replay():
+    s = Script(players=("Anna", "Bo", "Cilla"), button="Anna")
+    for _ in range(2):  # two deals end with no points
+        s.deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
+        for p in ("Anna", "Bo", "Cilla"):
+            s.add(do="time_call", player=p)
+    s.adjust("Bo", 52).adjust("Cilla", 52)  # both out without Chicago (r21): Anna is left
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert [(d["number"], d["button"]) for d in g["deals"]] == [(1, "Anna"), (2, "Bo"), (3, "Anna")]
+
+
+def test_the_points_asked_are_kept_beside_those_taken_when_a_score_drops_to_0__sm2019_r19():
+    """sm2019 r19: placing at draw stop drops the score to 0: the award asks the whole score."""
+    hands = dict(JUNK, Anna="9S 9H KS QS JS", Bo="9D 9C KD QD JC", Cilla="2D 5C 7C 8C TC")
+    s = Script("sm2019").adjust("Anna", 45).deal(**hands).discard("Anna", "KS")
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    got = [(e.player, e.points, e.asked, e.reason) for e in events(engine, "awarded")]
+    assert got == [("Anna", 45, 45, "adjust"), ("Anna", -45, -45, "draw_stop_attempt")]
+
+
+def test_held_deductions_wait_for_the_deals_end_unless_an_award_raises_the_score_to_52__d13():
+    """D13: a held deduction is applied early only before an award that raises the score to
+    52 or more; an award of 0 or a penalty leaves it held (classic: 52+ is no going out)."""
+    options = {"deductions_at_deal_end": True, "dealer_error_points": -3, "draw_stop": 100}
+    s = Script("classic", options={**options, "hand_points": {"one_pair": 0}}).adjust("Dan", 55)
+    s.deal(**dict(JUNK, Dan="5H 5S 7H 8S JH")).discard("Anna", "9H").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH KD").receive("Anna", "8D")  # Dan's error, held; then Dan's pair: 0
+    s.add(do="penalty", player="Dan", kind="points", points=2, reason="r33")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["current"]["phase"] == "exchange_2"
+    assert awards(doc) == [("Dan", 55, "adjust"), ("Dan", -2, "penalty")]
+    assert events(engine, "deductions_released") == []
+    assert [(h.player, h.points) for h in engine.state.deal.held] == [("Dan", -3)]
+
+
+ROYAL_FOR_DAN = dict(JUNK, Dan="AH KH QH JH TH")  # sm2019: a royal flush wins the game at once
+
+
+def _result(doc):
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"]
+    return g["winner"], g["places"], g["placement_points"]
+
+
+def test_a_last_place_penalty_puts_the_player_last_whatever_their_score__sm2019_r33_d9():
+    s = Script("sm2019", dealer="player").adjust("Anna", 30).adjust("Bo", 20).adjust("Cilla", 10)
+    s.add(do="penalty", player="Anna", kind="last_place", reason="r33").deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Bo": 2, "Cilla": 3, "Anna": 4},
+        {"Dan": 20, "Bo": 12, "Cilla": 8, "Anna": 5},
+    )
+
+
+def test_equal_scores_are_placed_by_won_chicagos__sm2019_r19():
+    s = Script("sm2019", dealer="player").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
+    s.adjust("Bo", 35).adjust("Cilla", 10).adjust("Dan", 10).deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Anna": 2, "Bo": 3, "Cilla": 4},
+        {"Dan": 20, "Anna": 12, "Bo": 8, "Cilla": 5},
+    )
+
+
+def test_equal_players_share_their_places_points__sm2019_r19():
+    s = Script("sm2019", dealer="player").adjust("Anna", 30).adjust("Bo", 20).adjust("Cilla", 20)
+    s.deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Anna": 2, "Bo": 3, "Cilla": 3},
+        {"Dan": 20, "Anna": 12, "Bo": 6.5, "Cilla": 6.5},
+    )
+
+
+def test_the_classic_game_gives_no_placement_points__classic_s13():
+    s = Script("classic").adjust("Anna", 52).adjust("Bo", 3).deal(**JUNK)
+    for p in ("Anna", "Bo", "Cilla", "Dan"):  # the deal ends; Anna has 52: the game ends
+        s.add(do="time_call", player=p)
+    assert _result(s.doc()) == (
+        "Anna",
+        {"Anna": 1, "Bo": 2, "Cilla": 3, "Dan": 3},
+        {"Anna": 0, "Bo": 0, "Cilla": 0, "Dan": 0},
+    )
+
+
+_DAN_LEADS = {"Anna": "3D 5D 7D 2H 4H", "Bo": "2C 3C 4D 6D 8H", "Cilla": "2D 5C 7C 9C TC", "Dan": "AS KS QS JS 9H"}
+
+
+@pytest.mark.parametrize(
+    "chicago, hands, trick_1, trick_2, rest",
+    [
+        (
+            "Anna",
+            JUNK,
+            ANNA_SWEEPS[:4],
+            ("Bo 3C", "Cilla 5C", "Dan 5D"),  # Cilla takes it: after Anna in name order
+            ("Cilla 7C", "Dan 7D", "Bo 4D", "Cilla 9C", "Dan 2H", "Bo 6D", "Cilla TC", "Dan 4H", "Bo 8H"),
+        ),
+        (
+            "Dan",
+            _DAN_LEADS,
+            ("Dan AS", "Anna 3D", "Bo 2C", "Cilla 2D"),
+            ("Anna 7D", "Bo 4D", "Cilla 5C"),  # Anna takes it: before Dan in name order
+            ("Anna 5D", "Bo 6D", "Cilla 7C", "Bo 3C", "Cilla 9C", "Anna 2H", "Cilla TC", "Anna 4H", "Bo 8H"),
+        ),
+    ],
+)
+def test_a_chicago_player_whose_hand_is_folded_loses_the_chicago__general_rules_2_12_r23(
+    chicago, hands, trick_1, trick_2, rest
+):
+    """Time called on the Chicago player after trick 1: their hand is dead (general rules
+    §2.12), the others play on; a trick won by another breaks the Chicago, lost at the end
+    (-15, r23)."""
+    s = Script().deal(**hands).adjust(chicago, 20).stand().stand().stand().chicago(chicago, True).play(*trick_1)
+    s.add(do="time_call", player=chicago).play(*trick_2)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and engine.state.to_dict()["games"][-1]["deal"]["chicago_broken"] is True
+    doc = s.play(*rest).doc()
+    assert doc["rejected"] == [] and doc["current"]["deal"] == 2
+    assert awards(doc) == [(chicago, 20, "adjust"), (chicago, -15, "chicago_lost")]
+
+
+def test_a_card_played_with_no_deal_in_progress_is_refused_plainly__sm2025_r2_d8():
+    """D8's refusal (the trick play ended at a broken Chicago) is for that case only: before
+    a game, before its first deal and after a Chicago won the plain refusal stands."""
+    no_game = Script(game=False).play("Anna AS")
+    no_deal = Script().play("Anna AS")
+    won = Script().deal(**JUNK).adjust("Anna", 20).stand().stand().stand().chicago("Anna", True)
+    won.play(*ANNA_SWEEPS).play("Bo 2C")
+    assert rejected(no_game.doc()) == ["no game is in progress: start one with 'game'"]
+    assert rejected(no_deal.doc()) == ["no deal is in progress: the next action is 'deal'"]
+    doc = won.doc()
+    assert rejected(doc) == ["no deal is in progress: the next action is 'deal'"]
+    assert awards(doc) == [("Anna", 20, "adjust"), ("Anna", 15, "chicago_won")]
+
+
+def test_only_a_one_card_exchange_gets_an_open_card_and_extra_cards_are_dealer_errors__sm2025_r14_r15():
+    """r15: the open card is for a player who placed one card; r14: a player dealer loses 3
+    points per wrong card, also for a card to a player who is owed none."""
+    s = Script(dealer="player").adjust("Dan", 10).deal(**JUNK).discard("Anna", "9H").discard("Bo", "2C 3C")
+    s.stand("Cilla", "Dan")
+    engine, doc = s.run()
+    legal = engine.legal_actions()
+    assert (legal.to_act, legal.owed, legal.open_card) == (("Anna", "Bo"), {"Anna": 1, "Bo": 2}, ("Anna",))
+    assert legal.may_say_chicago is False and legal.chicago is None
+    engine, doc = s.receive("Bo", "7S").run()
+    assert engine.legal_actions().open_card == ("Anna",)  # Bo, owed one more card, placed two
+    s.open("Bo", "KH", True)  # ... so this card is flashed
+    s.receive("Bo", "8S").receive("Bo", "6S")  # Bo is owed nothing now: one wrong card
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    errs = [(e.player, e.kind, e.wrong_cards) for e in events(engine, "dealer_erred")]
+    assert errs == [("Bo", "flashed", 1), ("Bo", "wrong_count", 1)]
+    assert awards(doc) == [("Dan", 10, "adjust"), ("Dan", -3, "dealer_error"), ("Dan", -3, "dealer_error")]
+
+
+def test_may_say_chicago_follows_a_tl_correction_while_asked__sm2025_r20():
+    s = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 16).stand().stand().stand()
+    s.adjust("Anna", -10)  # Anna, asked first, now has 10 (r20: Chicago needs 15)
+    engine, doc = s.run()
+    legal = engine.legal_actions()
+    assert (legal.chicago, legal.may_say_chicago) == ("Anna", False)
+    doc = s.chicago("Anna", True).doc()
+    assert rejected(doc) == ["Anna has 10 points; Chicago needs at least 15 (r20)"]
+
+
+def test_a_games_seats_name_the_tables_players__sm2025_r2():
+    s = Script(game=False).game(seats=["Anna", "Bo", "Cilla", "Zed"], button="Anna")  # Zed sorts after Dan
+    s.game(seats=["Anna", "Bo", "Cilla", "Al"], button="Anna")  # Al sorts before
+    assert rejected(s.doc()) == ["seats must name each player once: the table's players are Anna, Bo, Cilla, Dan"] * 2
+
+
+def test_a_hand_is_five_cards_for_every_player_dealt_in__sm2025_r12_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla").stand("Anna")  # Bo goes out (r21); the deal ends
+    s.deal(Bo="5H 5D 8C 8D JC", Anna="AS KS QS JS", Cilla="2D 5C 7C 9C TC")  # Bo's hand is ignored
+    s.deal(Anna="AS KS QS JS 9H 8H", Cilla="2D 5C 7C 9C TC")
+    assert rejected(s.doc()) == [
+        "Anna was dealt 4 cards; a hand is 5 (r12)",
+        "Anna was dealt 6 cards; a hand is 5 (r12)",
+    ]
+
+
+def test_a_four_of_a_kind_made_in_the_third_exchange_scores_no_points_there__sm2025_r28_d4():
+    """D4: after exchange 3 only special hands count; a four of a kind kept as points is
+    not scored there (its points come with the hands after the tricks)."""
+    hands = dict(JUNK, Bo="8S 8D 8C 2S 3C")  # three eights: +3 after exchanges 1 and 2
+    s = Script().deal(**hands).stand().stand()
+    s.discard("Anna").discard("Bo", "2S").discard("Cilla").discard("Dan").receive("Bo", "8H")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["current"]["phase"] == "quads_choice"
+    s.add(do="quads", player="Bo", choice="points")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["current"]["phase"] == "tricks"
+    assert awards(doc) == [("Bo", 3, "three_of_a_kind"), ("Bo", 3, "three_of_a_kind")]
+
+
+def test_a_revoke_taken_back_returns_the_revokers_own_card__sm2025_r26():
+    s = Script().deal(**JUNK).stand().stand().stand()
+    s.play("Anna 9H", "Bo 8H", "Cilla 2D", "Dan 3D").add(do="retract", player="Dan")  # Dan holds 2H 4H
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert [e.card.code for e in events(engine, "card_retracted")] == ["3D"]
+    assert sorted(c.code for c in engine.state.deal.hands["Dan"]) == ["2H", "3D", "4H", "5D", "7D"]
+    assert [(p, c.code) for p, c in engine.state.deal.trick] == [("Anna", "9H"), ("Bo", "8H"), ("Cilla", "2D")]
+
+
+@pytest.mark.parametrize(
+    "ruleset, option, hand, result",
+    [
+        ("sm2025", "out", "5S 6S 7S 8S 9S", ("Anna", 52, "straight_flush", True)),
+        ("classic", "points", "5S 6S 7S 8S 9S", ("Anna", 8, "straight_flush", False)),
+    ],
+)
+def test_the_straight_flush_option_as_a_script_gives_it__s13_options_r19(ruleset, option, hand, result):
+    """§13: the option read from a script's JSON (a text of its own) decides, as the
+    ruleset's own value does."""
+    doc = Script(ruleset, options={"straight_flush": option}).deal(**dict(JUNK, Anna=hand)).stand().doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and (*awards(doc)[0], g["finished"]) == result
+
+
+def test_a_straight_flush_out_option_applies_held_deductions_first__d13_r19_s13_options():
+    options = {"deductions_at_deal_end": True, "dealer_error_points": -2, "straight_flush": "out"}
+    s = Script("sm2025", dealer="player", options=options).adjust("Dan", 10)  # Dan deals
+    s.deal(Anna="AS KS QS JS 4H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="5H 6H 7H 8H 9H")
+    s.discard("Anna", "JS 4H").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", True).receive("Anna", "KD QD")  # Dan's error, held (D13)
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Dan"
+    assert awards(doc) == [("Dan", 10, "adjust"), ("Dan", -2, "dealer_error"), ("Dan", 44, "straight_flush")]
+
+
+def test_a_fresh_deal_and_table_as_the_state_publishes_them__replay():
+    engine, _ = Script().deal(**JUNK).run()
+    state = engine.state.to_dict()
+    deal = state["games"][-1]["deal"]
+    assert (deal["trick_number"], deal["chicago_broken"], deal["chicago"], deal["trick"]) == (0, False, None, [])
+    assert (state["playoff_deals"], state["playoff_players"], state["finished"]) == (0, [], False)
+
+
+def test_replacements_owed_count_down_card_by_card__sm2025_r14():
+    s = Script().deal(**JUNK).stand("Anna").discard("Bo", "2C 3C 4D").stand("Cilla", "Dan")
+    s.receive("Bo", "2S")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and engine.legal_actions().owed == {"Bo": 2}
+    engine, doc = s.receive("Bo", "3S").run()
+    assert doc["rejected"] == [] and engine.legal_actions().owed == {"Bo": 1}
+
+
+def test_sitting_out_a_deal_is_for_the_next_deal_only__sm2025_r35():
+    s = Script().add(do="penalty", player="Cilla", kind="sit_out_deal", reason="r33")
+    s.deal(**JUNK)  # Cilla is dealt a hand, folded at once
+    for p in ("Anna", "Bo", "Dan"):
+        s.add(do="time_call", player=p)  # deal 1 ends
+    s.deal(**JUNK)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["current"]["deal"] == 2
+    assert engine.state.deal.folded == set() and engine.to_act() == ["Bo", "Cilla", "Dan", "Anna"]
+
+
+def test_a_tl_correction_for_a_player_already_out_does_not_put_them_out_again__sm2025_r21():
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
+    s.add(do="time_call", player="Cilla").stand("Anna")  # Bo goes out with 52 (r21)
+    s.adjust("Bo", 1)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and not doc["games"][0]["finished"]
+    assert [e.player for e in events(engine, "player_out")] == ["Bo"]
+    assert doc["current"]["scores"] == {"Anna": 0, "Bo": 53, "Cilla": 0}
+
+
+def test_legal_actions_and_standings_cannot_be_changed_by_who_reads_them__replay():
+    import dataclasses
+
+    engine, _ = Script().deal(**JUNK).run()
+    legal = engine.legal_actions()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        legal.to_act = ("Bo",)  # type: ignore[misc]
+    from table_controller.rules.standings import standings
+
+    first = standings(engine.state)[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.rank = 9  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "dealer, order", [("Dan", ("Anna", "Bo", "Cilla", "Dan")), ("Anna", ("Bo", "Cilla", "Dan", "Anna"))]
+)
+def test_held_deductions_of_two_players_each_apply_once_at_the_deals_end__shootout_d13(dealer, order):
+    """D13 (shootout): the dealer's error and another player's corrected revoke are both
+    held to the end of the deal, then each player's own deduction applies, once."""
+    lead, second, third, fourth = order
+    hands = dict(zip(order, ("AS KS QS JS 9H", "2C 3C 4D 6D 8H", "2D 5C 7C 9C TC", "3D 5D 7D 2H 4H"), strict=True))
+    s = Script("shootout", button=dealer).adjust(dealer, 10).adjust(second, 10).deal(**hands)
+    s.stand(lead).discard(second, "6D").stand(third, fourth)
+    s.receive(second, "JH QH").receive(second, "JH")  # two cards for one: the dealer's error, held
+    s.stand().stand()
+    s.play(f"{lead} 9H", f"{second} 2C").add(do="retract", player=second)  # a revoke taken back: -2, held
+    s.play(f"{second} 8H", f"{third} 2D", f"{fourth} 2H")
+    for lead_card, cards in (("AS", "3C 5C 3D"), ("KS", "4D 7C 5D"), ("QS", "JH 9C 7D"), ("JS", "2C TC 4H")):
+        s.play(
+            f"{lead} {lead_card}", *(f"{p} {c}" for p, c in zip((second, third, fourth), cards.split(), strict=True))
+        )
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["current"]["deal"] == 2
+    assert awards(doc) == [
+        (dealer, 10, "adjust"),
+        (second, 10, "adjust"),
+        (lead, 5, "last_trick"),
+        (dealer, -2, "dealer_error"),
+        (second, -2, "revoke"),
+    ]
+
+
+def test_a_straight_flush_without_chicago_leaves_held_deductions_held__shootout_d13_r19():
+    """Shootout (as sm2019): a straight flush is 20 points, out only with Chicago said; it
+    is no chance to go out here (10 + 20 < 52), so Dan's held deduction waits (D13)."""
+    s = Script("shootout", dealer="player").adjust("Dan", 10)  # Dan deals
+    s.deal(Anna="AS KS QS JS 4H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="5H 6H 7H 8H 9H")
+    s.discard("Anna", "JS 4H").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", True).receive("Anna", "KD QD")  # Dan's error (r15), held (D13)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and not doc["games"][0]["finished"]
+    assert awards(doc) == [("Dan", 10, "adjust"), ("Dan", 20, "straight_flush")]
+    assert events(engine, "deductions_released") == []
+    assert [(h.player, h.points) for h in engine.state.deal.held] == [("Dan", -2)]
+
+
+def test_a_revoker_may_win_a_trick_before_the_last__sm2019_r26():
+    """sm2019 r26: a revoke not corrected costs 2 and the revoker cannot win the last trick;
+    the tricks before it they may win."""
+    s = Script("sm2019").deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 4D 8C TD", Cilla="3C 5C 7C 6C 9D", Dan="3D 6D 8D 2H 7H")
+    s.adjust("Bo", 5).stand().stand().stand()
+    s.play("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D")  # Bo holds 2S: a revoke, not corrected
+    s.play("Anna KS", "Bo 2S", "Cilla 5C", "Dan 6D", "Anna QS", "Bo 4D", "Cilla 6C", "Dan 8D")
+    s.play("Anna 5D", "Bo TD", "Cilla 9D", "Dan 2H")  # Bo's TD takes trick 4
+    s.play("Bo 8C", "Cilla 7C", "Dan 7H", "Anna 3H")  # Bo's 8C is the highest club: not his trick
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert [e.player for e in events(engine, "trick_won")] == ["Anna", "Anna", "Anna", "Bo", "Cilla"]
+    assert awards(doc)[-3:] == [("Cilla", 5, "last_trick"), ("Bo", -2, "revoke"), ("Bo", 1, "one_pair")]
+
+
+def test_a_four_of_a_kind_chosen_as_zero_zeroes_the_others_not_the_chooser__sm2025_r19():
+    s = Script().adjust("Bo", 10).adjust("Cilla", 7).deal(**QUADS_FOR_BO).stand()
+    s.add(do="quads", player="Bo", choice="zero")
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["current"]["deal"] == 2
+    assert doc["current"]["scores"] == {"Anna": 0, "Bo": 10, "Cilla": 0, "Dan": 0}
+    assert awards(doc, deal=1) == [("Bo", 10, "adjust"), ("Cilla", 7, "adjust"), ("Cilla", -7, "zeroed")]
+
+
+def test_a_sarspel_is_won_on_its_deals_score_not_by_seat__sm2025_r11():
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    s.deal(A="AS AH QS JS 9H", B="2C 3D 4S 6D 8C").stand("A", "B")  # A's pair: 1
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    s.deal(A="2C 3D 4S 6D 8C", B="AS AH QS QD 9H").stand("A", "B")  # B's two pair: 2
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    dead_deal(s)
+    doc = s.doc()
+    t = doc["table"]
+    assert doc["rejected"] == [] and t["finished"] and t["advancing"] == ["B", "A"]
+    assert t["playoff"]["game"]["winner"] == "B" and t["playoff"]["game"]["scores"] == {"A": 1, "B": 2}
+
+
+def test_reaching_52_in_a_sarspel_ends_nothing_its_deals_decide__sm2025_r11():
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    s.deal(A="AS AH QS JS 9H", B="2C 3D 4S 6D 8C").adjust("A", 51).stand("A", "B")  # A's pair: 52
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and not doc["table"]["finished"]
+    assert doc["current"]["phase"] == "exchange_2" and doc["current"]["scores"] == {"A": 52, "B": 0}
+    assert events(engine, "player_out") == []
+
+
+def test_shared_places_points_add_up_to_a_whole_number_shown_as_one__sm2025_r7_r19():
+    """Two games in which C and D share third and fourth (8 + 5) / 2 = 6.5 each: 13 points,
+    a whole number, shown as one (the protocol has no 13.0)."""
+    s = Script(players=list("ABCD"), game=False)
+    sf_game(s, "A", {"B": 3, "C": 1, "D": 1})
+    sf_game(s, "B", {"A": 3, "C": 1, "D": 1})
+    doc = s.doc()
+    got = {x["player"]: x["placement_points"] for x in doc["table"]["standings"]}
+    assert doc["rejected"] == [] and got == {"A": 32, "B": 32, "C": 13, "D": 13}
+    assert [type(got[p]) for p in "ABCD"] == [int] * 4
+
+
+def test_a_straight_flush_after_chicago_said_this_game_wins_it_once__sm2019_r19_r20():
+    """sm2019: a straight flush is 20 points; a player who has said Chicago this game goes
+    out with it, and wins: the game ends, once."""
+    s = Script("sm2019", dealer="player").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
+    s.deal(**dict(JUNK, Anna="5S 6S 7S 8S 9S")).stand()
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert awards(doc, deal=2) == [("Anna", 20, "straight_flush")]
+    assert [e.winner for e in events(engine, "game_ended")] == ["Anna"]
+
+
+def test_a_draw_stop_player_placing_nothing_is_recorded_as_placed__sm2025_r19_d5():
+    s = Script().adjust("Cilla", 45).deal(**JUNK).discard("Cilla")  # at draw stop: places nothing
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert [(e.player, e.cards) for e in events(engine, "cards_placed")] == [("Cilla", ())]
+    assert doc["current"]["to_act"] == ["Anna", "Bo", "Dan"] and engine.legal_actions().places == {
+        "Anna": 4,
+        "Bo": 4,
+        "Dan": 4,
+    }
+
+
+def test_a_straight_flush_after_chicago_said_applies_held_deductions_first__shootout_d13_r19():
+    """Shootout: a straight flush takes a player who has said Chicago this game out, a win
+    (also below 52): their held deduction applies first (D13), then the 20 points."""
+    s = Script("shootout").deal(**JUNK).adjust("Anna", 15).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 30; she deals next
+    s.deal(Anna="5H 6H 7H 8H 9H", Bo="2C 3C 4D 6D JH", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")
+    s.discard("Bo", "2C").stand("Cilla", "Dan", "Anna").receive("Bo", "KD QD").receive("Bo", "KD")  # Anna's error
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert awards(doc, deal=2) == [("Anna", -2, "dealer_error"), ("Anna", 20, "straight_flush")]
+
+
+def test_only_a_points_penalty_takes_points__sm2025_r33():
+    """r33: last place and no placement points are penalties of their own; points given
+    with them (possible through the Python API, not from a script) take nothing."""
+    from table_controller.rules import actions as act
+
+    engine, _ = Script().deal(**JUNK).adjust("Bo", 10).adjust("Cilla", 10).run()
+    engine.apply(act.Penalty("Bo", "last_place", 5, "r33"))
+    engine.apply(act.Penalty("Cilla", "no_placement", 5, "r33"))
+    assert [(p, engine.state.game.players[p].score) for p in ("Bo", "Cilla")] == [("Bo", 10), ("Cilla", 10)]
+    assert [e.reason for e in events(engine, "awarded")] == ["adjust", "adjust"]
+
+
+def test_the_last_player_going_out_when_the_others_sit_out_the_game_is_out__sm2025_r21_r33():
+    """r21: 52 without Chicago is out, also for the one player not sitting out the game
+    (r33); the deal ends with nobody left in it.  (Who wins such a game RULES.md does not
+    say: not pinned here.)"""
+    s = Script(players=("Anna", "Bo", "Cilla"))
+    s.deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
+    for p in ("Bo", "Cilla"):
+        s.add(do="penalty", player=p, kind="sit_out_game", reason="r33")
+    s.adjust("Anna", 52)
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and doc["games"][0]["out_without_chicago"] == ["Anna"]
+    assert doc["current"]["phase"] == "deal" and doc["current"]["scores"]["Anna"] == 52
+
+
+@pytest.mark.parametrize("options", [None, {"straight_flush": "points"}])
+def test_a_classic_straight_flush_is_8_points_also_after_chicago_said__classic_s13(options):
+    """Classic: a straight flush scores 8 like any hand (§2), also for a player who has said
+    Chicago this game; the option read from a script (a text of its own) is the same rule."""
+    s = Script("classic", options=options).deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
+    s.deal(**dict(JUNK, Anna="5S 6S 7S 8S 9S")).stand()
+    doc = s.doc()
+    assert doc["rejected"] == [] and not doc["games"][0]["finished"]
+    assert awards(doc, deal=2) == [("Anna", 8, "straight_flush")]
+    assert doc["current"]["phase"] == "exchange_2" and doc["current"]["scores"]["Anna"] == 43
+
+
+_SEATS = ["Anna", "Bo", "Cilla", "Dan"]
+_SWEEP = "AS KS QS JS 9H".split()
+_FOLLOW = ("2C 3C 4D 6D 8H".split(), "2D 5C 7C 9C TC".split(), "3D 5D 7D 2H 4H".split())
+
+
+def _chicago_won(s: Script, player: str, adjust: int) -> None:
+    """A deal in which ``player`` (given ``adjust`` points first) says Chicago and takes
+    every trick (r23): the ANNA_SWEEPS cards, dealt from the player's seat on."""
+    i = _SEATS.index(player)
+    order = _SEATS[i:] + _SEATS[:i]
+    s.deal(**{order[0]: " ".join(_SWEEP), **{q: " ".join(h) for q, h in zip(order[1:], _FOLLOW, strict=True)}})
+    if adjust:
+        s.adjust(player, adjust)
+    s.stand().stand().stand().chicago(player, True)
+    for t in range(5):
+        s.play(f"{player} {_SWEEP[t]}", *(f"{q} {h[t]}" for q, h in zip(order[1:], _FOLLOW, strict=True)))
+
+
+def test_equal_scores_are_placed_by_the_number_of_won_chicagos__sm2019_r19():
+    """Bo (two won Chicagos) and Anna (one) end on 45: Bo places above Anna."""
+    s = Script("sm2019", dealer="player")
+    _chicago_won(s, "Bo", 15)
+    _chicago_won(s, "Bo", 0)
+    _chicago_won(s, "Anna", 30)
+    s.deal(Anna="2C 3C 4D 6D 8H", Bo="2D 5C 7C 9C TC", Cilla="3D 5D 7D 2S 4S", Dan="AH KH QH JH TH").stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Bo": 2, "Anna": 3, "Cilla": 4},
+        {"Dan": 20, "Bo": 12, "Anna": 8, "Cilla": 5},
+    )
+
+
+def test_equal_table_points_and_scores_are_ranked_by_won_chicagos__sm2019_r11():
+    """r11: the table ranks by placement points, then total score, then won Chicagos.  A
+    one-game table; Anna and Bo take no placement points (r33) and end on 45 each."""
+    s = Script("sm2019", dealer="player", options={"games_per_table": 1})
+    _chicago_won(s, "Bo", 15)
+    _chicago_won(s, "Bo", 0)
+    _chicago_won(s, "Anna", 30)
+    for p in ("Anna", "Bo"):
+        s.add(do="penalty", player=p, kind="no_placement", reason="r33")
+    s.deal(Anna="2C 3C 4D 6D 8H", Bo="2D 5C 7C 9C TC", Cilla="3D 5D 7D 2S 4S", Dan="AH KH QH JH TH").stand()
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["table"]["finished"]
+    got = [
+        (x["player"], x["rank"], x["placement_points"], x["score_total"], x["won_chicagos"])
+        for x in doc["table"]["standings"]
+    ]
+    assert got == [("Dan", 1, 20, 52, 0), ("Cilla", 2, 5, 0, 0), ("Bo", 3, 0, 45, 2), ("Anna", 4, 0, 45, 1)]
+
+
+def test_held_deductions_apply_first_also_through_the_python_api__d13_r21():
+    """As above, with the actions applied in Python (a name is then one string object
+    throughout): the held deduction is Dan's, found by name, not by object."""
+    s = Script("sm2025", dealer="player", options={"deductions_at_deal_end": True})
+    s.deal(**dict(JUNK, Dan="5H 5S 7H 8S JH")).discard("Anna", "9H").stand("Bo", "Cilla", "Dan")
+    s.receive("Anna", "KH KD").adjust("Dan", 51).receive("Anna", "8D")
+    engine = run_in_python(s)
+    assert engine.state.game.players["Dan"].score == 49 and not engine.state.game.players["Dan"].out
+    assert [(e.player, e.points, e.reason) for e in events(engine, "awarded")][-2:] == [
+        ("Dan", -3, "dealer_error"),
+        ("Dan", 1, "one_pair"),
+    ]
