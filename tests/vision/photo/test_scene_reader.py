@@ -53,7 +53,7 @@ def test_light_glyphs_on_a_dark_face_are_read(scene):
     assert _named(SceneReader.load(invert=False).read(255 - photo.image)) == set()
 
 
-@pytest.mark.parametrize(("name", "card"), [("IMG_7728.jpg", "3D"), ("IMG_7746.jpg", "TS"), ("IMG_7808.jpg", "8D")])
+@pytest.mark.parametrize(("name", "card"), [("IMG_7730.jpg", "AD"), ("IMG_7745.jpg", "TH"), ("IMG_7808.jpg", "8D")])
 def test_small_light_indices_on_dark_faces_are_found_on_the_inverted_picture_enlarged(scene, scenes, name, card):
     # Real photos of the black and gold deck (not held out): these light indices are
     # too small for the inverted picture at scale 1, where no candidate reads the
@@ -65,7 +65,7 @@ def test_small_light_indices_on_dark_faces_are_found_on_the_inverted_picture_enl
     assert card not in {r.code for r in small_only.read_indices(img) if r.prob >= 0.3}
 
 
-@pytest.mark.parametrize(("name", "ranks"), [("IMG_2395.jpg", {"T"}), ("IMG_2560.jpg", {"K", "Q", "T"})])
+@pytest.mark.parametrize(("name", "ranks"), [("IMG_2400.jpg", {"Q"}), ("IMG_2414.jpg", {"9"})])
 def test_the_scene_classifier_reads_what_the_single_card_classifier_is_unsure_of(scene, scenes, name, ranks):
     # Real edje photos of the validation fold (never trained on, never held out):
     # these ranks are named only with the second opinion of the classifier
