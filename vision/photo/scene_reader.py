@@ -83,6 +83,8 @@ DEFAULT_MIN_CONFIDENCE = 0.97
 # (SCENE_CLASSIFIER_FILE), whose reading then counts instead: a second opinion
 # where the first is unsure, so what the first reads surely (single cards of the
 # deck it learnt) stays as it was, at the cost of reading the unsure crops twice.
+# On the validation folds (out of fold, at 0.97) 0.9 named the most cards:
+# 0.8 and 0.97 named 174 and 180 cards against 183, 1 wrong each.
 CASCADE = 0.9
 # Readings with a probability in [lo, hi) are read a second time, upside down.
 # Off: measured on the photos not held out, a second look at readings in
