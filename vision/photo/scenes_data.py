@@ -25,10 +25,10 @@ ENV_VAR = "CHICAGO_CARDS_REAL_MULTI"
 RANK_ONLY = frozenset({"edje"})  # subsets whose labels name the rank alone
 NOT_CARDS = frozenset({"JOKER", "BACK"})
 # Subsets whose training part (not held out, not the validation fold) the shipped
-# networks learnt from: only their validation fold may calibrate.  None for the
-# shipped networks; networks made with ``train --multi --rank-only`` learnt from
-# both, so set {"rf_phone_77xx", "edje"} before running scene_calibrate on them.
-TRAINED_ON: frozenset[str] = frozenset()
+# networks learnt from: only their validation fold may calibrate.  The scene
+# classifier (scene_reader.SCENE_CLASSIFIER_FILE, made with ``train --multi
+# --rank-only``) learnt from both.
+TRAINED_ON: frozenset[str] = frozenset({"rf_phone_77xx", "edje"})
 
 
 def data_dir() -> Path:
