@@ -208,8 +208,10 @@ def _deal_started(s: TableState, e: ev.DealStarted) -> None:
     )
     g.deals.append(DealRecord(e.number, e.button, awards=g.between_deals))  # listed first
     g.between_deals = []
-    for p in e.folded:
-        g.players[p].sit_out_next_deal = False
+    # r35: the deal is sat out by a player dealt a hand that is folded at once, and as
+    # much by one the dealer dealt no hand: either way it is served with this deal
+    for ps in g.players.values():
+        ps.sit_out_next_deal = False
 
 
 def _cards_placed(s: TableState, e: ev.CardsPlaced) -> None:

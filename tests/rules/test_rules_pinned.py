@@ -580,6 +580,23 @@ def test_a_player_sitting_out_the_deal_may_be_dealt_no_hand__sm2025_r35():
     assert engine.to_act() == ["Anna", "Bo", "Dan"]
 
 
+def test_a_deal_sat_out_with_no_hand_dealt_is_served_and_the_next_deal_is_played__sm2025_r35():
+    """r35 sits a player out of one deal: also when the dealer deals them no hand, the
+    next deal is theirs to play again (a missing hand is refused then, a dealt one plays)."""
+    without_cilla = {p: h for p, h in JUNK.items() if p != "Cilla"}
+    s = Script().add(do="penalty", player="Cilla", kind="sit_out_deal", reason="r33").deal(**without_cilla)
+    three = ("Anna", "Bo", "Dan")
+    s.stand(*three).stand(*three).stand(*three)
+    s.play(*[x for x in ANNA_SWEEPS if not x.startswith("Cilla")])
+    assert rejected(s.doc()) == [] and s.doc()["current"]["phase"] == "deal"
+    again = Script()
+    again.lines = [*s.lines]
+    assert rejected(again.deal(**without_cilla).doc()) == ["no hand dealt to Cilla"]
+    engine, doc = s.deal(**JUNK).run()
+    assert rejected(doc) == [] and doc["current"]["deal"] == 2
+    assert "Cilla" in engine.to_act()
+
+
 def test_a_royal_flush_scored_as_points_is_not_taken_for_a_straight_flush__s13_options_r19():
     # royal_flush "points" with straight_flush "out": the royal flush scores its points
     # and the game goes on; it does not go out at 52 as a straight flush would
