@@ -4,9 +4,9 @@ half of them under the virtual table's default (mild) noise and half under the r
 table must finish with nothing rejected, be sensed as the bots played it, and its sensor
 log must replay (a fresh sensing machine and engine, no table, no clock) to the same game.
 
-One table is one test (xdist spreads them over the cores).  A table takes 5-8 s of CPU
+One table is one test (xdist spreads them over the cores).  A table takes 4-10 s of CPU
 (the board's own pace, a scan every 20 ms; rough ones the most: a thick tray stack read
-two cards a scan), so the whole sweep is about 25 min of CPU and is asked for by name; the
+two cards a scan), so the whole sweep is about 21 min of CPU and is asked for by name; the
 suite plays one seed per ruleset:
 
     CHICAGO_SWEEP_SEEDS=50 .venv/bin/python -m pytest -n 2 -m slow tests/live/test_seed_sweep.py
