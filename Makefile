@@ -77,8 +77,10 @@ lint: setup
 # runs tests in those gaps (measured: README, "Suite time").  worksteal: a worker that runs
 # out takes half of another's queue (the longest modules run first, tests/conftest.py), so
 # the workers end together.
+# PYTEST_ARGS: more for pytest, e.g. `make test PYTEST_ARGS=--store-durations`
+PYTEST_ARGS ?=
 test: setup lint system-deps micropython pico-stubs
-	$(BIN)/python -m pytest -n 3 --dist worksteal -q
+	$(BIN)/python -m pytest -n 3 --dist worksteal -q $(PYTEST_ARGS)
 
 demo: setup
 	$(BIN)/chicago-table demo
