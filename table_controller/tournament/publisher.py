@@ -36,6 +36,7 @@ from ..store.errors import StoreError, StoreNotFound
 from ..store.records import Record
 from ..store.sqlite import SQLiteStore
 from . import topics
+from .aio import cancel_and_wait
 from .signing import load_key, signed_head
 
 log = logging.getLogger(__name__)
@@ -148,8 +149,7 @@ class TablePublisher:
                     retain=True,
                 )
             finally:
-                listener.cancel()
-                await asyncio.gather(listener, return_exceptions=True)
+                await cancel_and_wait(listener)
 
     async def _listen(self, client: aiomqtt.Client) -> None:
         async for msg in client.messages:

@@ -26,6 +26,7 @@ import aiomqtt
 
 from ..store.records import GENESIS
 from . import topics
+from .aio import cancel_and_wait
 from .event import schedule_playoffs
 from .hubstore import HubStore
 from .standings import Standings
@@ -132,9 +133,7 @@ class HubService:
                         task.result()  # the connection's error, if any
                         raise aiomqtt.MqttError("the connection was lost")
             finally:
-                for task in (reader, ticker, stopper):
-                    task.cancel()
-                await asyncio.gather(reader, ticker, stopper, return_exceptions=True)
+                await cancel_and_wait(reader, ticker, stopper)
 
     async def _read(self, client: aiomqtt.Client) -> None:
         messages = client.messages.__aiter__()
