@@ -12,7 +12,8 @@ async def cancel_and_wait(*tasks: asyncio.Task) -> None:
     ``publish`` and many loops use) returns the result of an awaitable that completes in
     the same pass of the loop as the cancel, and drops the ``CancelledError``; a task
     that loops then runs on for ever, and whoever waits for it hangs.  Python 3.12's
-    ``wait_for`` no longer does this.
+    ``wait_for`` no longer does this.  Only for tasks whose cleanup does not itself wait
+    on purpose: a task still cleaning up after a tenth of a second is cancelled again.
     """
     pending = {t for t in tasks if not t.done()}
     for t in pending:
