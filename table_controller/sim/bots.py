@@ -82,7 +82,10 @@ class RandomBot:
             p = d.asking[0]
             high = sum(1 for c in d.hands[p] if c.rank >= 12)  # queens and up
             rate = self.chicago_rate if high >= 3 else self.chicago_rate / 10
-            return act.ChicagoAnswer(p, rng.random() < rate)
+            wants = rng.random() < rate  # drawn always: the same seed plays the same game
+            # a TL's correction may have taken the asked player under the minimum (r20)
+            # after the question began: then only "no" is legal
+            return act.ChicagoAnswer(p, wants and engine.legal_actions().may_say_chicago)
         if phase == "tricks":
             p = engine.to_act()[0]
             return act.Play(p, rng.choice(engine.legal_actions().plays[p]))  # r25: follows suit

@@ -12,7 +12,7 @@ import random
 from dataclasses import fields, is_dataclass
 from enum import Enum
 
-from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 
 from table_controller.rules import actions as act
@@ -137,6 +137,9 @@ def junk_action(rng: random.Random, engine: Engine) -> act.Action:
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
 )
 @given(seed=st.integers(0, 2**31 - 1), ruleset=st.sampled_from(RULESETS))
+# a junk TL adjustment took Dan under the Chicago minimum while he was being asked (r20):
+# the bot said yes, which the engine refuses; the bot now answers as legal_actions allows
+@example(seed=837, ruleset="shootout")
 def test_random_tables_keep_every_invariant(seed, ruleset):
     note(f"seed={seed} ruleset={ruleset}")
     rng = random.Random(seed)
