@@ -119,14 +119,21 @@ class SeatLink:
         self._session_hello = asyncio.Event()  # a new one per session (_session)
         self._last_rx = 0.0
         self._task: asyncio.Task[None] | None = None
+        self._closing = False  # close() was called: the session loop ends at its next turn
 
     # --- owner's API ------------------------------------------------------------
     def start(self) -> None:
         if self._task is None:
+            self._closing = False
             self._task = asyncio.get_running_loop().create_task(self._run(), name=f"seat-link {self.port}")
 
     async def close(self) -> None:
         if self._task is not None:
+            # The flag as well as the cancel: on Python 3.11 a cancel that lands as one of
+            # the session's asyncio.wait_for calls completes is lost (the HELLO arriving as
+            # the client closes), and the loop would run on for ever; the flag ends it at
+            # its next turn (tests/tournament/test_aio.py shows the lost cancel)
+            self._closing = True
             self._task.cancel()
             try:
                 await self._task
@@ -153,7 +160,7 @@ class SeatLink:
     # --- the session loop ---------------------------------------------------------
     async def _run(self) -> None:
         delay = self._backoff_s[0]
-        while True:
+        while not self._closing:
             was_online = False
             try:
                 was_online, detail = await self._session()
@@ -197,7 +204,7 @@ class SeatLink:
             last_ping = loop.time()
             stalled_since: float | None = None
             tick = min(self._ping_s, self.silence_s, self.write_timeout_s) / 4
-            while True:
+            while not self._closing:
                 await asyncio.wait((wire.lost,), timeout=tick)
                 if wire.lost.done():
                     return True, f"port lost: {wire.lost.result() or 'closed'}"
@@ -218,6 +225,7 @@ class SeatLink:
                 if now - last_ping >= self._ping_s:
                     self.write(encode_ping(self.next_seq()))
                     last_ping = now
+            return True, "the link was closed"
         finally:
             self._transport = None
             if not transport.is_closing():
