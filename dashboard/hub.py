@@ -655,7 +655,8 @@ class TableHub:
             wait = 1.0 if nxt is None else min(1.0, max(0.005, nxt))
             self._wake.clear()
             try:
-                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
             except TimeoutError:
                 pass
 

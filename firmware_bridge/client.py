@@ -96,7 +96,8 @@ class SeatControllerClient:
 
     async def next_event(self, timeout: float | None = None) -> SensorEvent:
         """The next sensor event; ``TimeoutError`` if none comes within ``timeout`` s."""
-        return await asyncio.wait_for(self._queue.get(), timeout)
+        async with asyncio.timeout(timeout):
+            return await self._queue.get()
 
     def _emit(self, event: SensorEvent) -> None:
         self._queue.put_nowait(event)
@@ -162,7 +163,8 @@ class SeatControllerClient:
                 if not self.link.write(data):
                     break
                 try:
-                    answer = await asyncio.wait_for(asyncio.shield(fut), self._ack_timeout_s)
+                    async with asyncio.timeout(self._ack_timeout_s):
+                        answer = await asyncio.shield(fut)
                 except TimeoutError:
                     continue
                 if isinstance(answer, Nak):

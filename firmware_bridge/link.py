@@ -129,10 +129,11 @@ class SeatLink:
 
     async def close(self) -> None:
         if self._task is not None:
-            # The flag as well as the cancel: on Python 3.11 a cancel that lands as one of
-            # the session's asyncio.wait_for calls completes is lost (the HELLO arriving as
-            # the client closes), and the loop would run on for ever; the flag ends it at
-            # its next turn (tests/tournament/test_aio.py shows the lost cancel)
+            # The flag as well as the cancel: on Python 3.11 a cancel that landed as one of
+            # the session's asyncio.wait_for calls completed was lost (the HELLO arriving as
+            # the client closes), and the loop ran on for ever. The session now waits with
+            # asyncio.timeout, which keeps every cancel; the flag stays as a second guard
+            # (tests/tournament/test_aio.py shows the lost cancel)
             self._closing = True
             self._task.cancel()
             try:
@@ -192,7 +193,8 @@ class SeatLink:
             for _ in range(self._hello_tries):
                 self.write(encode_sync(self.next_seq()))
                 try:
-                    await asyncio.wait_for(self._session_hello.wait(), self._hello_timeout_s)
+                    async with asyncio.timeout(self._hello_timeout_s):
+                        await self._session_hello.wait()
                     break
                 except TimeoutError:
                     if wire.lost.done():
@@ -234,12 +236,14 @@ class SeatLink:
             # connection_lost: wait for it, also when close() cancels this session meanwhile
             # (a session that just ended, being closed), or its task outlives the client.
             try:
-                await asyncio.wait_for(asyncio.shield(wire.lost), 2.0)
+                async with asyncio.timeout(2.0):
+                    await asyncio.shield(wire.lost)
             except TimeoutError:
                 pass
             except asyncio.CancelledError:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(wire.lost), 2.0)
+                    async with asyncio.timeout(2.0):
+                        await asyncio.shield(wire.lost)
                 raise
 
     # --- incoming ------------------------------------------------------------------------

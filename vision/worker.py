@@ -324,7 +324,8 @@ class CameraWorker:
             yield await self._queue.get()
 
     async def next_event(self, timeout: float | None = None) -> SensorEvent:
-        return await asyncio.wait_for(self._queue.get(), timeout)
+        async with asyncio.timeout(timeout):
+            return await self._queue.get()
 
     # --- inside ----------------------------------------------------------------------------
     def _spawn(self) -> None:
@@ -386,7 +387,8 @@ class CameraWorker:
         backoff = self.restart_s
         while True:
             try:
-                await asyncio.wait_for(self._dead.wait(), timeout=min(0.25, self.stale_s / 4))
+                async with asyncio.timeout(min(0.25, self.stale_s / 4)):
+                    await self._dead.wait()
             except TimeoutError:
                 pass
             proc = self.process

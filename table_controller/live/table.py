@@ -191,7 +191,8 @@ class LiveTable:
                 return False
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(left, 0.5))
+                async with asyncio.timeout(min(left, 0.5)):
+                    await self._changed.wait()
         return True
 
     async def stop(self) -> None:

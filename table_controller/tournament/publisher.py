@@ -272,7 +272,8 @@ class TablePublisher:
 
 async def _wait(event: asyncio.Event, seconds: float) -> None:
     try:
-        await asyncio.wait_for(event.wait(), seconds)
+        async with asyncio.timeout(seconds):
+            await event.wait()
     except TimeoutError:
         pass
 

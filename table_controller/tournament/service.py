@@ -89,7 +89,8 @@ class HubService:
                 self.connected.clear()
                 if not stop.is_set():
                     try:
-                        await asyncio.wait_for(stop.wait(), self.retry)
+                        async with asyncio.timeout(self.retry):
+                            await stop.wait()
                     except TimeoutError:
                         pass
         finally:
