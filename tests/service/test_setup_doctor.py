@@ -138,3 +138,41 @@ def test_setup_calibrates_the_camera_and_doctor_checks_its_frame(tmp_path):
         doctor = _run("doctor", "--config", "table.toml", cwd=tmp_path)
     assert doctor.returncode == 0, doctor.stdout
     assert f"ok    the camera {frames} gives a frame of the calibrated size" in doctor.stdout
+
+
+@pytest.mark.realtime
+def test_setup_makes_the_tables_signing_key_once_and_keeps_it(tmp_path):
+    """Issue 20 item 4: a key per table created at setup; its public key printed for the
+    hub; a second setup (``--force``) keeps it, since the hub holds its public key."""
+    import re
+
+    from hardware.virtual import VirtualTable
+    from hardware.virtual.deck import INLAYS, virtual_uid
+    from table_controller.rules.cards import FULL_DECK
+    from table_controller.tournament.signing import load_key, public_hex, signed_head, verify_head
+
+    (tmp_path / "uids.txt").write_text("".join(virtual_uid(c.code, inlay=INLAYS["mfrc522"]) + "\n" for c in FULL_DECK))
+    with VirtualTable() as table:
+        flags = ["setup", "--yes", "--config", "table.toml", "--port", table.port, "--deck-uids", "uids.txt"]
+        flags += ["--host", "127.0.0.1", "--dashboard-port", "8099"]
+        first = _run(*flags, cwd=tmp_path)
+        assert first.returncode == 0, first.stdout + first.stderr
+        key = tmp_path / "table.key"
+        assert key.stat().st_mode & 0o777 == 0o600  # the table's secret: owner only
+        public = public_hex(load_key(key))
+        assert f"{key}: a new signing key for this table" in first.stdout
+        assert f"chicago-table hub key HUBFILE TABLE {public}" in first.stdout
+        pem = key.read_bytes()
+        again = _run(*flags, "--force", cwd=tmp_path)
+        assert again.returncode == 0, again.stdout + again.stderr
+    assert key.read_bytes() == pem and f"{key}: kept" in again.stdout
+    assert re.search(rf"its public key: {public}\n", again.stdout)
+    # the key signs a head the printed public key verifies (what the hub does)
+    verify_head(public, signed_head(load_key(key), "sm2026", "h1-t1", 7, "ab" * 32))
+    # a file that is not a key is named, and setup stops before writing the configuration
+    (tmp_path / "other.key").write_text("not a key\n")
+    (tmp_path / "table.toml").unlink()
+    with VirtualTable() as table:
+        bad = _run(*flags[:5], table.port, *flags[6:], "--key", "other.key", cwd=tmp_path)
+    assert bad.returncode == 1 and "other.key: not a table key" in bad.stderr
+    assert "move it away for a new key" in bad.stderr and not (tmp_path / "table.toml").exists()

@@ -12,7 +12,10 @@
 4. The camera, if there is one (``--camera SOURCE``): calibrated now from one frame
    (the ArUco markers on the felt), or ``--calibration FILE``.
 5. The role tokens: the event's file (``--event-tokens``) or ``tokens.json`` in the data
-   folder; an existing file is kept.
+   folder; an existing file is kept.  The table's Ed25519 signing key (``--key``, default
+   the configuration's name with ``.key``), made once and then kept: at a tournament the
+   table's publisher signs its chain head with it (``hub publish --key``), and its public
+   key, printed here, is registered at the hub (``hub key``).
 6. The configuration, written and read back as ``run --config`` reads it.
 7. Every view's address with its QR code on this terminal, and the join sheet (PDF) to
    print and tape under the table: without the TL's and the broadcast's codes, which
@@ -69,6 +72,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     d.add_argument(
         "--url-host",
         help="the name or address the tablets reach this machine by (default: this machine's address)",
+    )
+    t.add_argument(
+        "--key",
+        metavar="FILE",
+        help="the table's signing key for a tournament hub (default: <config>.key; kept when it exists)",
     )
     d.add_argument(
         "--sheet", metavar="FILE", help="the join sheet PDF (default: <config>-join.pdf beside the configuration)"
@@ -173,8 +181,9 @@ async def _setup(args: argparse.Namespace) -> int:
         camera = _camera(source, args.calibration, folder)
         if args.camera_fps is not None:
             camera["fps"] = args.camera_fps
-    _step(5, "the role tokens")
+    _step(5, "the role tokens and the table's signing key")
     tokens, tokens_file = _tokens(table, dash, folder)
+    _signing_key(Path(args.key).absolute() if args.key else config.with_suffix(".key"))
     _step(6, f"the configuration {config}")
     data: dict[str, Any] = {
         "table": table,
@@ -391,6 +400,24 @@ def _tokens(table: dict[str, Any], dash: dict[str, Any], folder: Path):
         raise SetupFailed(str(exc)) from None
     print(f"{path}: {'kept (the tokens already given out stay valid)' if existed else 'new tokens'}")
     return tokens, path
+
+
+def _signing_key(path: Path) -> None:
+    """The table's own Ed25519 key (issue 20): made once, never replaced, as a new key
+    would no longer match the public key the hub holds for this table."""
+    from table_controller.tournament.signing import create_key, load_key, public_hex
+
+    if path.exists():
+        try:
+            public = public_hex(load_key(path))
+        except (ValueError, OSError) as exc:
+            raise SetupFailed(f"{exc}: move it away for a new key") from None
+        print(f"{path}: kept (the table's signing key)")
+    else:
+        public = create_key(path)
+        print(f"{path}: a new signing key for this table (owner only)")
+    print(f"  its public key: {public}")
+    print(f"  at a tournament, register it at the hub: chicago-table hub key HUBFILE TABLE {public}")
 
 
 def lan_address() -> str:
