@@ -111,6 +111,8 @@ class HubStore:
                     conn.close()
                     raise HubError(f"{path} is not a hub file")
                 return cls(conn, path)
+            if not path.exists():
+                _create_private(path)
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
             app = conn.execute("PRAGMA application_id").fetchone()[0]
             objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -472,3 +474,15 @@ class _Tx:
 
     def __exit__(self, exc_type, *_: object) -> None:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _create_private(path: Path) -> None:
+    """The hub keeps a copy of every table's log, every dealt hand in it: as a table's own
+    log (``store.sqlite``), the file is created 0600 before SQLite opens it, so its -wal
+    and -shm follow that mode, whatever the umask of whoever creates the event."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise HubError(f"cannot create {path}: {exc.strerror or exc}") from None

@@ -7,6 +7,7 @@ import csv
 from pypdf import PdfReader
 
 from table_controller.app.cli import main
+from table_controller.tournament.event import register
 from table_controller.tournament.hubstore import HubStore
 
 from .tables import RecordedTable, play_as_drawn
@@ -58,3 +59,21 @@ def test_results_export_as_csv_and_pdf(tmp_path, capsys):
     assert {r["club"] for r in rows} == {"Klubb 0", "Klubb 1"}
     text = PdfReader(tmp_path / "r.pdf").pages[0].extract_text()
     assert "SM i Chicago 2026" in text and rows[0]["player"] in text
+
+
+def test_the_hub_file_is_its_owners_alone_as_a_tables_log_is(tmp_path):
+    """The hub keeps a copy of every table's log, every dealt hand in it (README
+    "Security"): created 0600 with its -wal, under the usual umask 022 too."""
+    import os
+
+    hub = tmp_path / "ev.hub"
+    old = os.umask(0o022)
+    try:
+        assert main(["hub", "create", str(hub), "--event", "sm2026"]) == 0
+        with HubStore.open(hub) as h:
+            register(h, [("Anna", "Malmö BK")])  # a write: the -wal and -shm exist while it is open
+            modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+    finally:
+        os.umask(old)
+    assert set(modes) == {"ev.hub", "ev.hub-wal", "ev.hub-shm"}
+    assert all(m == 0o600 for m in modes.values()), modes
