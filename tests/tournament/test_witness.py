@@ -157,6 +157,22 @@ def test_the_protocol_carries_the_final_head_beside_the_sign_off__item4(tmp_path
     text = PdfReader(out).pages[0].extract_text()
     # the protocol is Swedish by default ("Loggens huvud: post N, digest"); English on request
     assert f"Loggens huvud: post {head['have']}, {head['digests'][-1]}" in text
+    assert "Revisor: underskrift" in text and "TL: underskrift" in text  # on the page of the sign-off
+    # and as a QR code on that page, read back from the printed page as a phone would
+    assert _qr_text(out) == f"chicago-log-head|{head['have']}|{head['digests'][-1]}"
     assert main(["protocol", str(t.path), "-o", str(out), "--head", "--lang", "en"]) == 0
     assert f"record {head['have']}, {head['digests'][-1]}" in PdfReader(out).pages[0].extract_text()
     assert main(["protocol", str(tmp_path / "nothing.jsonl"), "--head"]) == 2
+
+
+def _qr_text(pdf) -> str:
+    """The QR code on the PDF's first page, from a rendering at 300 dpi (pdfplumber's),
+    decoded by OpenCV."""
+    import cv2
+    import numpy as np
+    import pdfplumber
+
+    with pdfplumber.open(pdf) as doc:
+        page = doc.pages[0].to_image(resolution=300).original.convert("RGB")
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(np.ascontiguousarray(np.array(page)[:, :, ::-1]))
+    return str(text)
