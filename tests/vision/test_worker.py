@@ -57,9 +57,10 @@ async def test_the_worker_reads_the_pads_in_its_own_process(frames):
         up = await _until(worker, lambda e: isinstance(e, LinkStatus))
         assert up.online and up.device == "camera"
         assert worker.pid is not None and worker.pid != os.getpid()
-        # below the service: its niceness 10 more than ours
+        # below the service: its niceness 10 more than ours (19 at most: a suite run under
+        # 'nice -n 10' gives the child 19, the kernel's ceiling)
         stat = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        assert int(stat[16]) == os.nice(0) + 10
+        assert int(stat[16]) == min(19, os.nice(0) + 10)
         seat2 = await _until(worker, lambda e: isinstance(e, CameraPad) and e.pad == "seat2")
         assert [s.card for s in seat2.face_up] == ["QH"] and seat2.face_down == 0
         # unchanged pads are sent again every refresh_s, not every frame
