@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 from websockets.sync.client import connect
 
+from table_controller.app.config import load_config
 from table_controller.rules.replay import replay_lines
 from table_controller.store import read_actions
 from tests.dashboard.harness import free_port
@@ -61,6 +62,7 @@ def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_serv
         # the table is over and the dashboard still serves, now on the wall clock
         r = httpx.get(f"http://{base}/api/history", params={"token": tokens["tl"]}, timeout=60)
         assert r.status_code == 200 and r.json()["seq"] > 0
+        seq = r.json()["seq"]
         with connect(f"ws://{base}/ws?token={tokens['public']}", open_timeout=60) as ws:
             assert json.loads(ws.recv(timeout=60))["state"]["phase"] == "table_over"
     finally:
@@ -73,3 +75,25 @@ def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_serv
     assert check.returncode == 0, check.stdout + check.stderr
     _, doc = replay_lines(json.dumps(a) for a in read_actions(data / "table.sqlite"))
     assert doc["table"]["finished"] and doc["rejected"] == []
+
+    # the demo is the service with a generated configuration (issue 16 item 1): 'run
+    # --config' on the demo's table.toml serves the same table, without the bots
+    cfg = load_config(data / "table.toml")
+    assert cfg.table.virtual and cfg.table.data == data.resolve() and cfg.dashboard.port == port
+    run = subprocess.Popen(
+        [*CLI, "run", "--config", str(data / "table.toml")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        wait_listening(port, run, lambda: "", what="run --config on the demo's table.toml")
+        r = httpx.get(f"http://{base}/api/history", params={"token": tokens["tl"]}, timeout=60)
+        assert r.status_code == 200 and r.json()["seq"] == seq
+    finally:
+        run.send_signal(signal.SIGTERM)
+        said, _ = run.communicate(timeout=120)
+    assert run.returncode == 0, said
+    assert "the virtual table on " in said and "Traceback" not in said
