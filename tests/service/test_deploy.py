@@ -113,6 +113,33 @@ def test_systemd_analyze_verifies_the_installed_unit(tmp_path):
     assert out.returncode == 0 and not (out.stdout + out.stderr).strip(), out.stdout + out.stderr
 
 
+@pytest.mark.skipif(
+    not shutil.which("systemd-analyze"),
+    reason="systemd-analyze is not installed here (command -v systemd-analyze finds nothing)",
+)
+def test_systemd_analyze_verifies_the_publisher_unit_beside_it(tmp_path):
+    """The tournament's publisher unit (issue 20, README "A tournament"), copied by hand next
+    to the table's: it verifies, and runs 'hub publish' on the table's log with its key."""
+    text = (DEPLOY / "chicago-table-publish.service").read_text()
+    argv = exec_start_lines(text)
+    assert argv[:3] == ["/opt/chicago-table/.venv/bin/chicago-table", "hub", "publish"]
+    assert argv[argv.index("--db") + 1] == "/var/lib/chicago-table/table.sqlite"
+    assert argv[argv.index("--key") + 1] == "/etc/chicago-table/table.key"  # where setup makes it
+    unit = tmp_path / "chicago-table-publish.service"
+    unit.write_text(text.replace("/opt/chicago-table/.venv", str(ROOT / ".venv")))  # a venv that exists
+    out = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], check=False, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0 and not (out.stdout + out.stderr).strip(), out.stdout + out.stderr
+
+
+def exec_start_lines(text: str) -> list[str]:
+    """ExecStart= with its continuation lines, split as systemd does (no shell)."""
+    joined = text.replace("\\\n", " ")
+    (line,) = [ln for ln in joined.splitlines() if ln.startswith("ExecStart=")]
+    return shlex.split(line.removeprefix("ExecStart="))
+
+
 @pytest.mark.slow  # about 2 minutes: pip installs the controller and its dependencies
 def test_the_install_script_makes_a_virtualenv_whose_command_the_unit_runs(tmp_path):
     out = subprocess.run(
