@@ -73,7 +73,7 @@ def test_public_standings_follow_the_tables_and_show_no_card(hall):
 def test_the_hall_screen_renders_every_table(hall, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    base, _, tables, played = hall
+    base, hub_db, tables, played = hall
     with sync_playwright() as p:
         ctx = launch_chromium(p)
         page = ctx.new_page()
@@ -87,10 +87,18 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         assert winner in shown[0] and "klart" in shown[0]
         assert not cards_in_text(page.inner_text("body"))
         tl = json.loads((tmp_path / "tokens.json").read_text())["tl"]
+        from table_controller.app.cli import main
+
+        assert main(["hub", "dashboard", str(hub_db), tables[1]["table"], "http://table2.local:8080"]) == 0
         page.goto(base + "/tl?token=" + tl)  # the TL's event screen
         page.wait_for_selector("body[data-loaded='1']")
         assert page.locator("[data-table]").count() == len(tables)
         assert "offline" in page.inner_text("body")  # no publisher runs in this test
+        # the TL acts on a table through that table's own TL view, with the event's TL token
+        acts = page.locator("[data-table] a.act")
+        assert acts.count() == 1 and "öppna bordet" in acts.inner_text()
+        assert acts.get_attribute("href") == "http://table2.local:8080/tl?token=" + tl
+        assert page.locator(f"[data-table='{tables[1]['table']}'] a.act").count() == 1
         page.goto(base + "/tl?token=wrong")
         assert "token" in page.inner_text("body")
         assert errors == []
