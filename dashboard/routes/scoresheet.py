@@ -28,6 +28,18 @@ def _protocol_doc(hub: TableHub, role: str) -> dict[str, Any]:
     return {"ruleset": state.ruleset, "games": list(state.games), "table": state.table or {}}
 
 
+def _final_head(hub: TableHub) -> dict[str, Any] | None:
+    """The log's chain head (last record's seq and digest) once the table is over, printed
+    with its QR code beside the sign-off as ``chicago-table protocol --head`` does (issue 20
+    item 4); ``log verify`` checks a log against it.  Not before: a digest taken during a
+    deal covers hands still hidden, and it would tell a prober when the log changed."""
+    if hub.engine.phase != "table_over":
+        return None
+    seq = hub.log.seq
+    last = hub.log.store.read(seq, seq)
+    return {"seq": last[0].seq, "digest": last[0].digest} if last else None
+
+
 @router.get("/protocol.pdf")
 async def pdf(
     role: str = Depends(reader),
@@ -46,6 +58,7 @@ async def pdf(
     data = scoresheet_pdf(
         _protocol_doc(hub, role),
         title=hub.name,
+        head=_final_head(hub),
         facts=facts,
         info=SheetHead(event=brand.event, heat=brand.heat, table=hub.name, logo=brand.logo),
         lang="en" if lang == "en" else "sv",

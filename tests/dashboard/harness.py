@@ -110,6 +110,12 @@ class Server:
         path = self.data / "table.sqlite"
         return read_actions(path) if path.exists() else []
 
+    def head(self) -> dict:
+        """The log's chain head: its last record's seq and digest (read-only, while it runs)."""
+        with SQLiteStore.open(self.data / "table.sqlite", readonly=True, check=False) as store:
+            last = store.read(store.last_seq(), store.last_seq())
+        return {"seq": last[0].seq, "digest": last[0].digest}
+
     def audit(self) -> list[dict]:
         with SQLiteStore.open(self.data / "table.sqlite", readonly=True, check=False) as store:
             return [{"who": r.data["who"], **r.data} for r in store.read(kinds=["audit"])]

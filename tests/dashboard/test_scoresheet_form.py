@@ -305,6 +305,7 @@ def test_the_server_prints_the_form_with_the_logs_decisions_and_date(make_server
     r = httpx.get(f"{s.base}/api/protocol.pdf", params={"token": s.token("public")}, timeout=20)
     assert r.status_code == 200
     text = " ".join("\n".join(pages(r.content)).split())
+    assert "Status: Pågår" in text and "Loggens huvud" not in text  # still playing: no head yet
     assert "Giv 1" in text and "Cilla: Varning: \u201dpratade under given\u201d" in text
     assert "Straff \u2013 poängavdrag -2: \u201dvisade (kort) av misstag\u201d" in text and "Datum:" in text
     assert "KH" not in text
@@ -337,3 +338,28 @@ def test_long_names_clubs_and_event_never_run_into_the_next_column():
         data = scoresheet_pdf(copy.deepcopy(doc), info=info, lang=lang)
         assert not overlaps(data) and not line_boxes(data)
         assert "Bo" in pages(data)[0]
+
+
+def test_a_finished_tables_form_carries_the_logs_final_head_for_every_reader(make_server, tmp_path):
+    """Issue 20 item 4 on the table's own server: once the table is over, the protocol
+    printed from the dashboard carries the log's final chain head and its QR code beside
+    the sign-off, as ``chicago-table protocol --head`` prints it; ``log verify`` checks a
+    log against it."""
+    import httpx
+
+    from table_controller.app.cli import main
+    from tests.tournament.test_witness import _qr_text
+
+    data = tmp_path / "table0"
+    data.mkdir(mode=0o700)
+    script = Path(__file__).resolve().parents[2] / "table_controller" / "examples" / "full_table.jsonl"
+    assert main(["log", "import", str(script), "--db", str(data / "table.sqlite")]) == 0
+    s = make_server(command="serve")
+    for role in ("public", "revisor", "tl"):
+        r = httpx.get(f"{s.base}/api/protocol.pdf", params={"token": s.token(role)}, timeout=30)
+        last = s.head()  # the head as printed: a record the server wrote since (an audit) comes after
+        text = " ".join("\n".join(pages(r.content)).split())
+        assert f"Loggens huvud: post {last['seq']}, {last['digest']}" in text, role
+        out = tmp_path / f"{role}.pdf"
+        out.write_bytes(r.content)
+        assert _qr_text(out) == f"chicago-log-head|{last['seq']}|{last['digest']}", role

@@ -166,13 +166,15 @@ def test_the_protocol_carries_the_final_head_beside_the_sign_off__item4(tmp_path
 
 
 def _qr_text(pdf) -> str:
-    """The QR code on the PDF's first page, from a rendering at 300 dpi (pdfplumber's),
-    decoded by OpenCV."""
+    """The QR code at the foot of the PDF's first page (where the sign-off and the head
+    are), from a rendering at 300 dpi (pdfplumber's), decoded by OpenCV.  The foot alone: a
+    page full of tally marks can hide the code from the detector."""
     import cv2
     import numpy as np
     import pdfplumber
 
     with pdfplumber.open(pdf) as doc:
-        page = doc.pages[0].to_image(resolution=300).original.convert("RGB")
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(np.ascontiguousarray(np.array(page)[:, :, ::-1]))
+        page = np.array(doc.pages[0].to_image(resolution=300).original.convert("RGB"))
+    foot = page[page.shape[0] * 4 // 5 :, :, ::-1]
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(np.ascontiguousarray(foot))
     return str(text)
