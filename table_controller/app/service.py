@@ -201,7 +201,12 @@ async def serve_table(
             )
             if settings.draw is not None:
                 await start_as_drawn(hub, settings.draw, cfg, settings.max_points, out)
-            watch = StuckWatch(hub.live, cfg.table.stuck_after, link_online=lambda: sc.online)
+            watch = StuckWatch(
+                hub.live,
+                cfg.table.stuck_after,
+                link_online=lambda: sc.online,
+                camera_online=None if camera is None else (lambda: bool(camera.online)),
+            )
             running = Running(cfg, hub, tokens, sc, table, base_url(cfg), watch)
             _print_start(running, port, show_tokens, out, print_urls, camera_note)
             server = uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=settings), args, d.host, d.port))

@@ -1,5 +1,7 @@
 """A stuck table is seen (issue 16): someone must act, and nothing has been sensed or
-entered for ``after_s`` seconds, or the seat controller's link is down.
+entered for ``after_s`` seconds, or the seat controller's link is down.  A silent camera
+alone is not a stuck table (the table plays on with RFID, with the camera's own alert),
+but when the table is stuck while the camera is silent, the alert says so: the likely cause.
 
 The TL gets an alert through the live loop's alert path (logged, on the TL's and the
 Revisor's alert lists) that says who is waited for and on what, Swedish first:
@@ -8,7 +10,8 @@ Revisor's alert lists) that says who is waited for and on what, Swedish first:
 a card (it is for every view at the table).  It ends as soon as anything is sensed or
 entered, or the step moves on.  A paused table waits for nobody.
 
-    watch = StuckWatch(live, after_s=120, link_online=lambda: client.online)
+    watch = StuckWatch(live, after_s=120, link_online=lambda: client.online,
+                       camera_online=lambda: camera.online)
     asyncio.create_task(watch.run())       # or watch.check() from a test's own ticks
 """
 
@@ -77,11 +80,17 @@ def waiting_for(engine: Engine) -> Waiting | None:
 
 class StuckWatch:
     def __init__(
-        self, live: Any, after_s: float, link_online: Callable[[], bool] | None = None, tick_s: float | None = None
+        self,
+        live: Any,
+        after_s: float,
+        link_online: Callable[[], bool] | None = None,
+        tick_s: float | None = None,
+        camera_online: Callable[[], bool] | None = None,
     ) -> None:
         self.live = live
         self.after_s = after_s
         self.link_online = link_online
+        self.camera_online = camera_online
         self.tick_s = tick_s if tick_s is not None else min(1.0, after_s / 10)
         self.alert: Alert | None = None
         self._key: tuple | None = None
@@ -136,6 +145,8 @@ class StuckWatch:
             if link_down
             else (f"inget hänt på {idle:.0f} s", f"nothing for {idle:.0f} s")
         )
+        if self.camera_online is not None and not self.camera_online():
+            why_sv, why_en = why_sv + "; kameran är tyst", why_en + "; the camera is silent"
         self.alert = await self._raise(w, why_sv, why_en, idle, link_down)
         return self.alert
 

@@ -19,7 +19,7 @@ from table_controller.views import for_role
 AFTER_S = 120.0
 
 
-async def _dealt_table(link=lambda: True):
+async def _dealt_table(link=lambda: True, camera=None):
     """A live table (manual entry) just dealt: the exchange waits for the first player."""
     clock = LoopClock()
     live = LiveTable(TableRecorder.in_memory(), virtual_deck(), clock=clock, record_sensors=False)
@@ -27,7 +27,7 @@ async def _dealt_table(link=lambda: True):
     bot = RandomBot(3)
     while live.engine.state.deal is None:
         await live.submit(bot.next_action(live.engine), "tl")
-    watch = StuckWatch(live, AFTER_S, link_online=link)
+    watch = StuckWatch(live, AFTER_S, link_online=link, camera_online=camera)
     return live, watch, updates, bot
 
 
@@ -108,6 +108,25 @@ def test_a_silent_link_alerts_at_once_naming_who_is_waited_for():
     who, alert = run_simulated(main())
     assert alert is not None and alert.player == who
     assert "länken till bordets styrenhet är nere" in alert.text and "link is down" in alert.text
+
+
+def test_a_silent_camera_alone_is_no_stuck_table_but_named_when_the_table_is_stuck():
+    # item 3: the table plays on with RFID while the camera is silent (its own alert says
+    # so); item 4: once nobody has acted for the configured time, the alert names the camera
+    async def main():
+        loop = asyncio.get_running_loop()
+        live, watch, _, _ = await _dealt_table(camera=lambda: False)
+        at_once = await watch.check()
+        start = loop.time()
+        while watch.alert is None and loop.time() - start < 10 * AFTER_S:
+            await asyncio.sleep(watch.tick_s)
+            await watch.check()
+        return live.engine.to_act()[0], at_once, loop.time() - start, watch.alert
+
+    who, at_once, raised_after, alert = run_simulated(main())
+    assert at_once is None and AFTER_S <= raised_after <= AFTER_S + 1.5
+    assert alert.player == who and alert.text.startswith(f"Väntar på {who}: byte 1 (inget hänt på 12")
+    assert "; kameran är tyst)" in alert.text and "; the camera is silent)" in alert.text
 
 
 def test_a_paused_table_waits_for_nobody():
