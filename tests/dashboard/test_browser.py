@@ -97,30 +97,31 @@ def test_revisor_answers_the_chicago_round_by_clicks(make_server, chromium):
     assert recorded[:2] == answers
 
 
-@pytest.mark.slow
-def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_server, chromium):
+VIEWS_SAMPLED = (
+    ("revisor", "revisor"),
+    ("public", "public"),
+    ("dealer", "dealer"),
+    ("tl", "tl"),
+    ("protocol", "revisor"),
+    ("broadcast", "broadcast"),
+)
+
+
+def _sample_a_whole_table(make_server, chromium, pace: float):
+    """A bot table played to its end at ``pace`` while every view's whole DOM is taken each
+    time the page shows another seq (or its history another): every state a page showed
+    is checked once, and a table slowed by a busy machine costs no more CPU here."""
     # a delay longer than a deal at this pace: the overlay shows hands of ended deals (d13)
-    s = make_server(pace=0.004, delay=2.0, seed=5)
-    pages = {}
-    for view, role in (
-        ("revisor", "revisor"),
-        ("public", "public"),
-        ("dealer", "dealer"),
-        ("tl", "tl"),
-        ("protocol", "revisor"),
-        ("broadcast", "broadcast"),
-    ):
-        pages[view] = chromium.new_page()
+    s = make_server(pace=pace, delay=2.0, seed=5)
+    pages = {view: chromium.new_page() for view, _ in VIEWS_SAMPLED}
+    for view, role in VIEWS_SAMPLED:
         pages[view].goto(s.url(view, role))
-    samples: dict[str, list[tuple[int, str]]] = {v: [] for v in pages}
+    samples: dict[str, list[tuple[int, int, str]]] = {v: [] for v in pages}
     last: dict[str, list[int]] = {v: [-100, -100] for v in pages}
     deadline = time.monotonic() + 240
     over = False
     while not over and time.monotonic() < deadline:
         for view, page in pages.items():
-            # the whole DOM whenever the page shows another seq (or its history another):
-            # every state a page showed is checked once, and a table slowed by a busy
-            # machine costs no more CPU here than a quick one
             seq, hseq, html = page.evaluate(
                 "([ls, lh]) => { const s = Number(document.body.dataset.seq ?? -99), "
                 "h = Number(document.querySelector('#history')?.dataset.seq ?? -99); "
@@ -133,7 +134,21 @@ def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_s
             samples[view].append((seq, hseq, html))
             if view == "public" and 'data-phase="table_over"' in html:
                 over = True
+    for page in pages.values():
+        page.close()
     assert over, "the table did not finish in time"
+    return s, samples
+
+
+@pytest.mark.slow
+def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_server, chromium):
+    # Each blind view must have shown more than 20 states of the table for the check to
+    # mean something; on a machine so busy that the browser saw fewer, the same table is
+    # played again at a slower pace (a busy-loop run once saw 14 on the Revisor's page)
+    for pace in (0.004, 0.02, 0.1):
+        s, samples = _sample_a_whole_table(make_server, chromium, pace)
+        if all(len([x for x in samples[v] if x[0] >= 0]) > 20 for v, _ in VIEWS_SAMPLED):
+            break
     public, hidden = public_cards_by_seq(s.actions())
     for view in ("revisor", "public", "dealer", "tl", "protocol"):
         checked = [x for x in samples[view] if x[0] >= 0]
