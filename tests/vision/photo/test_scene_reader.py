@@ -95,6 +95,21 @@ def test_sure_readings_of_the_single_card_classifier_are_kept(scene):
     assert any(code == "KD" for code, *_ in both)
 
 
+def test_a_fairly_sure_no_index_gets_no_second_opinion_an_unsure_card_does(scene):
+    # Rendered seed 25 at severity 0.8 has both: crops the single-card classifier
+    # reads as no index at NONE_SURE..CASCADE (left as they are, not read twice) and
+    # an unsure card reading (read again by the scene classifier).
+    alone = SceneReader.load(scene_classifier=None)
+    image = render_photo(25, severity=0.8).image
+    boxes = [c.box for c in scene.detect(image)]
+    one, both = alone.classify(image, boxes), scene.classify(image, boxes)
+    sure_none = [i for i, (code, p, _, _) in enumerate(one) if code == NONE and NONE_SURE <= p < CASCADE]
+    unsure_card = [i for i, (code, p, _, _) in enumerate(one) if code != NONE and p < CASCADE]
+    assert sure_none and unsure_card
+    assert all(both[i] == one[i] and not both[i][3] for i in sure_none)
+    assert all(both[i][3] for i in unsure_card)
+
+
 def test_each_reading_path_has_its_own_confidence_map(scene):
     # A card whose best corner the single-card classifier read surely and one the
     # scene classifier read (the first was unsure) are judged by different maps.
