@@ -18,6 +18,10 @@ photo's fifth): the default threshold is the lowest with fewer than 0.5 wrong
 cards in 100 named there (half the target of 1 in 100, for margin on other decks).
 The benchmark's held-out part is the honest check.
 
+One map is fitted per reading path (``scene_reader.calibration_weights``): for
+cards whose best corner the single-card classifier read surely (``w``) and for
+those the scene classifier read where the first was unsure (``w_second``).
+
     .venv/bin/python -m vision.photo.scene_calibrate   # writes vision/models/scene_calibration.json
 """
 
@@ -36,7 +40,7 @@ from . import scenes_data, spec
 from .dataset import load_photos
 from .images import load_image
 from .recognise import MODELS
-from .scene_reader import SCENE_CALIBRATION_FILE, SceneRead, SceneReader, card_features
+from .scene_reader import SCENE_CALIBRATION_FILE, SceneRead, SceneReader, card_features, second_path
 
 CACHE = Path(__file__).resolve().parents[2] / "build"  # not committed
 FOLDS = 5  # the threshold is chosen out of fold
@@ -88,7 +92,9 @@ def collect(reader: SceneReader):
                 by_code.setdefault(r.code, []).append(r)
         for code, rs in by_code.items():
             name = code[0] if rank_only else code
-            cards.append((subset, n, name, [[list(r.box), r.score, r.prob, r.inverted] for r in rs], name in truth))
+            cards.append(
+                (subset, n, name, [[list(r.box), r.score, r.prob, r.inverted, r.second] for r in rs], name in truth)
+            )
         if (n + 1) % 100 == 0:
             print(f"  {n + 1}/{len(photos)} photos", file=sys.stderr, flush=True)
     return cards, truths
@@ -111,14 +117,33 @@ def sweep(cards, conf: np.ndarray, truths, thresholds) -> None:
         print(f"  threshold {t:.3f}: {wrong}/{named} wrong; " + "; ".join(parts))
 
 
-def out_of_fold(cards, x: np.ndarray, y: np.ndarray, folds: int = FOLDS) -> np.ndarray:
-    """Each card's confidence from a map fitted on the other folds' photos, so the
-    threshold is chosen on confidences the map did not learn from."""
+def fit_paths(x: np.ndarray, y: np.ndarray, second: np.ndarray) -> dict[str, np.ndarray]:
+    """A map per reading path (``second``: the best corner is the scene classifier's),
+    each fitted on its own cards; a path with no card in ``x`` takes the other's."""
+    maps = {
+        key: fit_card_map(x[second == s], y[second == s])
+        for key, s in (("w", False), ("w_second", True))
+        if (second == s).any()
+    }
+    if not maps:
+        raise ValueError("no card to fit the confidence map on")
+    only = next(iter(maps.values()))
+    return {"w": maps.get("w", only), "w_second": maps.get("w_second", only)}
+
+
+def apply_paths(maps: dict[str, np.ndarray], x: np.ndarray, second: np.ndarray) -> np.ndarray:
+    w = np.where(second[:, None], maps["w_second"][None, :], maps["w"][None, :])
+    return 1 / (1 + np.exp(-(x * w).sum(axis=1)))
+
+
+def out_of_fold(cards, x: np.ndarray, y: np.ndarray, second: np.ndarray, folds: int = FOLDS) -> np.ndarray:
+    """Each card's confidence from maps fitted on the other folds' photos, so the
+    threshold is chosen on confidences the maps did not learn from."""
     fold = np.array([n % folds for _, n, *_ in cards])
     conf = np.zeros(len(cards))
     for k in range(folds):
-        w = fit_card_map(x[fold != k], y[fold != k])
-        conf[fold == k] = 1 / (1 + np.exp(-x[fold == k] @ w))
+        maps = fit_paths(x[fold != k], y[fold != k], second[fold != k])
+        conf[fold == k] = apply_paths(maps, x[fold == k], second[fold == k])
     return conf
 
 
@@ -142,14 +167,18 @@ def main(argv: list[str] | None = None) -> int:
         cards, truths = collect(reader)
         CACHE.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps([cards, [(s, sorted(t)) for s, t in truths]]))
-    x = np.array([card_features([SceneRead(tuple(b), d, "", p, i) for b, d, p, i in rs]) for *_, rs, _ in cards])
+    # A read saved before the reading path was recorded is the single-card classifier's.
+    reads = [[SceneRead(tuple(r[0]), r[1], "", r[2], r[3], bool(r[4:] and r[4])) for r in rs] for *_, rs, _ in cards]
+    x = np.array([card_features(rs) for rs in reads])
+    second = np.array([second_path(max(rs, key=lambda r: r.prob)) for rs in reads], bool)
     y = np.array([r for *_, r in cards], float)
-    w = fit_card_map(x, y)
+    maps = fit_paths(x, y, second)
     out = args.models / SCENE_CALIBRATION_FILE
     out.write_text(
         json.dumps(
             {
-                "w": [round(float(v), 6) for v in w],
+                "w": [round(float(v), 6) for v in maps["w"]],
+                "w_second": [round(float(v), 6) for v in maps["w_second"]],
                 "features": [
                     "logit(best corner prob)",
                     "logit(best detection)",
@@ -160,19 +189,22 @@ def main(argv: list[str] | None = None) -> int:
                 "photos": len(truths),
                 "cards": len(cards),
                 "right": int(y.sum()),
+                "cards_second": int(second.sum()),
+                "right_second": int(y[second].sum()),
             }
         )
         + "\n"
     )
     print(
-        f"{len(truths)} photos, {len(cards)} cards read, {int(y.sum())} right; weights {np.round(w, 3).tolist()} "
-        f"written to {out} ({time.monotonic() - started:.0f} s)"
+        f"{len(truths)} photos, {len(cards)} cards read, {int(y.sum())} right ({int(second.sum())} by the scene "
+        f"classifier, {int(y[second].sum())} right); weights {np.round(maps['w'], 3).tolist()}, second path "
+        f"{np.round(maps['w_second'], 3).tolist()} written to {out} ({time.monotonic() - started:.0f} s)"
     )
     thresholds = (0.5, 0.8, 0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99)
     print("on the same photos, out of fold (each photo's cards by a map fitted on the other four fifths):")
-    sweep(cards, out_of_fold(cards, x, y), truths, thresholds)
-    print("in sample (the shipped map; flattered):")
-    sweep(cards, 1 / (1 + np.exp(-x @ w)), truths, thresholds)
+    sweep(cards, out_of_fold(cards, x, y, second), truths, thresholds)
+    print("in sample (the shipped maps; flattered):")
+    sweep(cards, apply_paths(maps, x, second), truths, thresholds)
     return 0
 
 

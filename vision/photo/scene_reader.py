@@ -19,7 +19,9 @@ never found.  This reader uses the same networks but
   logistic map (``card_features``) of the best corner's reading, fitted on real
   photos that are not held out (``vision/photo/scene_calibrate.py``), with a
   distinct second corner's probability as one of its inputs: what a second corner
-  is worth is measured, not assumed.
+  is worth is measured, not assumed.  The two classifiers' probabilities mean
+  different things (a sure reading of the first, a reading of the second where
+  the first was unsure), so each path has its own map (``SceneRead.second``).
 
     >>> from vision.photo.synth import render_photo
     >>> frame = render_photo(seed=5).image
@@ -65,8 +67,14 @@ SCALES = (1.0, 1.4)
 # 0.38 at the same share of wrong cards (2 of 508 named at 0.97; at scale 1 only 1
 # of 459 at 0.96), the other subsets level (edje 0.63, dev 0.84-0.86); its cost is
 # about 60 ms more a 1280x720 frame (the detector once more, 5 more crops a frame).
-# The second scale is SCALES' (the same choice as there).
-INVERT_SCALES = SCALES
+# The second scale is SCALES' (the same choice as there).  The inverted picture at
+# scale 1 is not seen: on the validation folds (157 photos, out of fold, at 0.97,
+# a map per path refitted each time) without it the black and gold deck gave 23 of
+# 43 cards against 19 (its small indices' candidates at scale 1 had suppressed the
+# better ones of the larger scale), single cards 63 of 66 against 64, the others
+# level, 1 wrong either way; a 1280x720 frame needs one detector pass fewer (about
+# 18 of 200 ms) and about one crop fewer.
+INVERT_SCALES = SCALES[-1:]
 DET_THRESHOLD = 0.1
 # Candidates weaker than this are not read: on photos not held out, reading them all
 # (3x the candidates) named no more cards at raw 0.9.
@@ -86,6 +94,11 @@ DEFAULT_MIN_CONFIDENCE = 0.97
 # On the validation folds (out of fold, at 0.97) 0.9 named the most cards:
 # 0.8 and 0.97 named 174 and 180 cards against 183, 1 wrong each.
 CASCADE = 0.9
+# ... except a crop it reads as no index at least this surely: on the validation
+# folds (out of fold, at 0.97) not asking again about those left 3.2 crops a photo
+# to the second opinion instead of 4.0 with as many cards named (edje 88 of 109
+# against 87, the others level, 1 wrong either way); at 0.6, 2.5 crops, but edje 85.
+NONE_SURE = 0.8
 # Readings with a probability in [lo, hi) are read a second time, upside down.
 # Off: measured on the photos not held out, a second look at readings in
 # [0.3, 0.97) lifted the black and gold deck's recall 0.325 -> 0.341 (the others
@@ -100,9 +113,11 @@ UNKNOWN_SCORE = 0.3  # only a confident detection of an index is worth an "unkno
 
 @dataclass(frozen=True, slots=True)
 class SceneRead(IndexRead):
-    """An index read, and whether its crop was read with its lightness inverted."""
+    """An index read, whether its crop was read with its lightness inverted, and
+    whether its reading is the scene classifier's (the first was unsure: ``CASCADE``)."""
 
     inverted: bool = False
+    second: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +198,10 @@ class SceneReader:
         return kept
 
     # -- stage two: reading each candidate ------------------------------------------
-    def classify(self, image: np.ndarray, boxes) -> list[tuple[str, float, bool]]:
-        """The best reading and its probability for each box.  A reading that is
+    def classify(self, image: np.ndarray, boxes) -> list[tuple[str, float, bool, bool]]:
+        """The best reading and its probability for each box, whether its crop was
+        read inverted and whether the reading is the scene classifier's (the
+        single-card classifier was unsure of it).  A reading that is
         neither sure nor hopeless (``SECOND_LOOK``) gets a second look at the crop
         turned upside down (the classifier learnt every quarter turn) and the two
         are averaged: most of what reading every crop twice gains, at a fraction
@@ -199,17 +216,20 @@ class SceneReader:
             crops.append(dark_to_light(crop) if dark else crop)  # the classifier learnt dark glyphs on light
             flipped.append(bool(dark))
         rank_p, suit_p = self._probs(self.photo.classifier_net, crops)
+        second = [False] * len(crops)
         if self.scene_net is not None:
-            unsure = [i for i, (r, s) in enumerate(zip(rank_p, suit_p)) if _best(r, s) < self.cascade]
+            unsure = [i for i, (r, s) in enumerate(zip(rank_p, suit_p)) if _unsure(r, s, self.cascade)]
             if unsure:
                 rank_p[unsure], suit_p[unsure] = self._probs(self.scene_net, [crops[i] for i in unsure])
+                for i in unsure:
+                    second[i] = True
         lo, hi = self.second_look
         again = [i for i, (r, s) in enumerate(zip(rank_p, suit_p)) if lo <= _best(r, s) < hi]
         if again:
             r2, s2 = self._probs(self.photo.classifier_net, [cv2.rotate(crops[i], cv2.ROTATE_180) for i in again])
             rank_p[again] = (rank_p[again] + r2) / 2
             suit_p[again] = (suit_p[again] + s2) / 2
-        return [(*spec.decode(r, s), f) for r, s, f in zip(rank_p, suit_p, flipped)]
+        return [(*spec.decode(r, s), f, sec) for r, s, f, sec in zip(rank_p, suit_p, flipped, second)]
 
     @staticmethod
     def _probs(net, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -221,14 +241,16 @@ class SceneReader:
     def read_indices(self, image: np.ndarray) -> list[SceneRead]:
         found = self.detect(image)
         reads = self.classify(image, [c.box for c in found])
-        return [SceneRead(c.box, c.score, code, prob, inv) for c, (code, prob, inv) in zip(found, reads)]
+        return [SceneRead(c.box, c.score, code, prob, inv, sec) for c, (code, prob, inv, sec) in zip(found, reads)]
 
     # -- cards ----------------------------------------------------------------------
-    def confidence(self, reads: list[IndexRead]) -> float:
-        """The calibrated chance that a card read alike on ``reads`` is right."""
+    def confidence(self, reads: Sequence[IndexRead]) -> float:
+        """The calibrated chance that a card read alike on ``reads`` is right: the
+        map of the path its best corner was read by (``calibration_weights``)."""
         if not self.calibration:
             return max(r.prob for r in reads)
-        return float(1 / (1 + np.exp(-np.dot(card_features(reads), self.calibration["w"]))))
+        w = calibration_weights(self.calibration, second_path(max(reads, key=lambda r: r.prob), self.cascade))
+        return float(1 / (1 + np.exp(-np.dot(card_features(reads), w))))
 
     def cards(
         self, reads: Sequence[IndexRead], min_confidence: float | None = None
@@ -268,10 +290,39 @@ class SceneReader:
         return named + backs + unknown
 
 
+def second_path(read: IndexRead, cascade: float = CASCADE) -> bool:
+    """Whether a card whose best corner is ``read`` is judged by the second path's
+    map: the scene classifier read it (the second opinion), or the single-card
+    classifier read it less surely than ``cascade`` (a reader without the scene
+    classifier).  The first path's map learnt from sure readings only, so it says
+    nothing of an unsure one (it would name a corner read at 0.3 at 0.94)."""
+    return bool(getattr(read, "second", False)) or read.prob < cascade
+
+
+def calibration_weights(calibration: dict, second: bool) -> list[float]:
+    """The confidence map's weights for a card whose best corner was read by the
+    single-card classifier (``w``) or by the scene classifier (``w_second``).
+    Measured on the validation folds (157 photos, out of fold, at 0.97): one map
+    for both paths named 62 of 66 single cards, 84 of 109 ``edje`` ranks and 18
+    of 43 black and gold cards, a map per path 64, 87 and 19, with the same one
+    wrong card: a sure reading of the first classifier was held below the
+    threshold by a map fitted mostly on the second's unsure ones."""
+    if second and "w_second" in calibration:
+        return calibration["w_second"]
+    return calibration["w"]
+
+
 def _inside(inner, outer) -> bool:
     """Whether the middle of box ``inner`` lies in box ``outer``."""
     cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
     return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def _unsure(rank_p: np.ndarray, suit_p: np.ndarray, cascade: float) -> bool:
+    """Whether the single-card classifier's reading is worth a second opinion:
+    less sure than ``cascade``, and not a fairly sure "no index" (``NONE_SURE``)."""
+    code, p = spec.decode(rank_p, suit_p)
+    return p < cascade and not (code == spec.NONE and p >= NONE_SURE)
 
 
 def _best(rank_p: np.ndarray, suit_p: np.ndarray) -> float:
@@ -279,7 +330,7 @@ def _best(rank_p: np.ndarray, suit_p: np.ndarray) -> float:
     return spec.decode(rank_p, suit_p)[1]
 
 
-def card_features(reads: list[IndexRead]) -> list[float]:
+def card_features(reads: Sequence[IndexRead]) -> list[float]:
     """What the confidence map sees of one card read alike on ``reads``: the best
     corner's reading probability and detection score (as log-odds), and the
     probability of the best read of *another* corner of it (one far enough away:
@@ -300,7 +351,7 @@ def card_features(reads: list[IndexRead]) -> list[float]:
     ]
 
 
-def corners_seen(reads: list[IndexRead]) -> int:
+def corners_seen(reads: Sequence[IndexRead]) -> int:
     """How many distinct index corners ``reads`` are (1 or 2)."""
     return 2 if card_features(reads)[2] > 0 else 1
 
