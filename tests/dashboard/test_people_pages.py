@@ -6,6 +6,7 @@ test saves its screenshots under build/screenshots/."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import httpx
 import pytest
 
 from dashboard.i18n import catalogue
+from table_controller.rules.replay import replay_lines
 
 pytestmark = pytest.mark.browser
 
@@ -155,13 +157,15 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
     for control in ("#pause", "#resume", "#penalty-submit", "#adjust-submit", "#reveal-submit", "#tl-alerts"):
         box = tl.locator(control).bounding_box()
         assert box and box["y"] + box["height"] <= TABLET["height"], (control, box)  # above the fold
-    # pause and resume, each with its own reason
+    # pause and resume, each with its own reason, each confirmed before it applies
     tl.fill("#pause-reason", "tvist vid plats 2")
     tl.click("#pause")
     tl.wait_for_selector("#paused")
+    assert asked == ["Pausa bordet?"]
     tl.fill("#resume-reason", "TL har dömt")
     tl.click("#resume")
     tl.wait_for_selector("#paused", state="detached")
+    assert asked[-1] == "Låta spelet fortsätta?"
     # a points penalty of 5 on Bo's 2 points: confirmed first, and the floor is said (r19)
     tl.select_option("#penalty-player", "Bo")
     tl.select_option("#penalty-kind", "points")
@@ -192,6 +196,10 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
     tl.wait_for_function("() => document.querySelector('#tl-result').textContent.includes('Poäng rättad: Cilla +3')")
     tl.wait_for_selector('#history li[data-type="table_ended"]')
     assert "Bordet är klart: 1." in tl.locator("#history").inner_text()
+    # the table's result says who goes on, as the replay document has it (r7)
+    _, doc = replay_lines([json.dumps(a) for a in s.actions()])
+    goes_on = "Går vidare: " + ", ".join(doc["table"]["advancing"])
+    assert doc["table"]["advancing"] and tl.locator("#result-goes-on").inner_text() == goes_on
     assert tl.locator("#error").count() == 0 or tl.locator("#error").is_hidden()
     _shot(tl, "tl-correction-after-table-1280x800")
     # the Revisor signs game 1 by a tap ("Revisorn intygar"), the TL countersigns
@@ -202,6 +210,7 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
         rev.goto(s.url("revisor"))
         rev.wait_for_selector("#result")
         assert "Bordets resultat" in rev.locator("#result").inner_text()
+        assert rev.locator("#result-goes-on").inner_text() == goes_on
         if size is PHONE:
             rev.click('button.sign[data-game="1"]')
             rev.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor"]')
