@@ -20,6 +20,7 @@ from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 
 from .harness import ROOT, Server
+from .test_people_pages import VISIBLE_TEXT, _english_fragments, _english_in
 
 pytestmark = pytest.mark.browser
 
@@ -163,6 +164,10 @@ def check(page, name: str, overlay: bool = False) -> dict:
         page.evaluate("css => { document.documentElement.style.background = css; }", CAMERA)
         page.screenshot(path=str(SHOTS / f"{name}-over-camera.png"))
         page.evaluate("() => { document.documentElement.style.background = ''; }")
+    if "-en" not in name:  # Swedish first: no English word a person reads (issue 18: every page)
+        text = page.evaluate(VISIBLE_TEXT)
+        english = _english_in(text, _english_fragments(), {"Anna", "Bo", "Cilla", "Dan"})
+        assert not english, (name, english)
     found = page.evaluate(OVERLAPS_JS)
     assert found["bad"] == [], (name, found["bad"][:6])
     assert found["wide"] == [] and found["scroll"] <= 0, (name, found)
