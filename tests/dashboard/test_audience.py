@@ -289,3 +289,40 @@ def test_table_end_standings_are_the_ranking_and_who_goes_on(table, chromium):
     assert bc.eval_on_selector_all("#endcard tr[data-player]", "rs => rs.map(r => r.dataset.player)") == order
     assert bc.inner_text("#goes-on").endswith(", ".join(doc["table"]["advancing"]))
     assert bc.inner_text("#strip-pp").split()[1:3] == [order[0], str(doc["table"]["standings"][0]["placement_points"])]
+
+
+# Every animation that starts on the page, as [name, the element's classes, its text].
+ANIMATIONS_JS = """() => { window.started = [];
+  document.addEventListener('animationstart', e => window.started.push(
+    [e.animationName, String(e.target.className), e.target.textContent])); }"""
+
+
+def test_a_card_played_and_points_won_are_animated(table, chromium):
+    """Issue 19: animated changes on the overlay and the hall screen (a card coming in, a
+    score that changes), only for what is new: the card played and the score it moved."""
+    first_trick = next(i for i in range(CHICAGO, CHICAGO_END) if ACTIONS[i]["do"] == "play")
+    s = table(first_trick)
+    play = ACTIONS[first_trick]
+    card = play["card"]
+    shown = ("10" if card[0] == "T" else card[0]) + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[
+        card[1]
+    ]
+    pages = {name: open_view(chromium, s, name, HALL) for name in ("broadcast", "public")}
+    for page in pages.values():
+        page.wait_for_selector(f'.acting[data-player="{play["player"]}"]')
+        page.evaluate(ANIMATIONS_JS)
+    for action, animation in (
+        (play, "aud-in"),
+        ({"do": "adjust", "player": "Bo", "points": 3, "reason": "räknefel"}, "aud-bump"),
+    ):
+        seq = post(s, [action])
+        for page in pages.values():
+            page.bring_to_front()  # a tab in the background runs no animation frames
+            wait_seq(page, seq)
+            page.wait_for_function(f"() => window.started.some(a => a[0] === {animation!r})", timeout=30_000)
+    for name, page in pages.items():
+        started = page.evaluate("window.started")
+        cards = [a for a in started if a[0] == "aud-in" and "card" in a[1]]
+        assert cards and all(a[2] == shown for a in cards), (name, started)  # the new card, no other
+        bumps = [a for a in started if a[0] == "aud-bump"]
+        assert bumps and {a[2] for a in bumps} <= {"10", "10sidopoäng"}, (name, bumps)  # Bo's 7 + 3 only
