@@ -211,6 +211,8 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
         rev.wait_for_selector("#result")
         assert "Bordets resultat" in rev.locator("#result").inner_text()
         assert rev.locator("#result-goes-on").inner_text() == goes_on
+        rev.wait_for_selector("#protocol svg")  # the running protocol: every game's form, as in the PDF
+        assert all(f"Omgång {n}" in rev.locator("#protocol").inner_text() for n in (1, 2, 3))
         if size is PHONE:
             rev.click('button.sign[data-game="1"]')
             rev.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor"]')
