@@ -326,3 +326,18 @@ def test_a_card_played_and_points_won_are_animated(table, chromium):
         assert cards and all(a[2] == shown for a in cards), (name, started)  # the new card, no other
         bumps = [a for a in started if a[0] == "aud-bump"]
         assert bumps and {a[2] for a in bumps} <= {"10", "10sidopoäng"}, (name, bumps)  # Bo's 7 + 3 only
+
+
+def test_the_chicago_banner_tells_how_the_chicago_ended(table, chromium):
+    """Issue 19: a Chicago banner when one is said (above) and its outcome once the deal
+    has ended, on the overlay and the hall screen, as the replay document scored it."""
+    s = table(CHICAGO_END)
+    _, doc = replay_lines(SCRIPT[:CHICAGO_END])
+    award = [a for a in doc["games"][-1]["deals"][-1]["awards"] if a["reason"].startswith("chicago_")][-1]
+    words = {"chicago_won": "vann sin Chicago +15", "chicago_lost": "förlorade sin Chicago \u221215"}
+    expected = f"{award['player']} " + words.get(award["reason"], "bröt Chicago +10")
+    for name, size in (("broadcast", HALL), ("public", HALL), ("public", PHONE)):
+        page = open_view(chromium, s, name, size)
+        page.wait_for_selector("#chicago-banner")
+        assert page.inner_text("#chicago-banner") == expected, (name, size)
+        check(page, f"{'overlay' if name == 'broadcast' else 'hall' if size is HALL else 'phone'}-2b-chicago-outcome")
