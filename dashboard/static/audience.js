@@ -93,9 +93,14 @@ const AUD = (() => {
     const a = s.last_award;
     if (s.chicago && s.chicago.player && s.phase === "tricks") return fmt("saysChicago", { p: s.chicago.player });
     if (a && a.reason === "chicago_won") return fmt("chicagoWon", { p: a.player });
-    if (a && a.reason === "chicago_lost") return fmt("chicagoLost", { p: a.player });
-    if (a && a.reason === "chicago_broken") return fmt("chicagoBroken", { p: a.player });
-    return "";
+    if (!a || (a.reason !== "chicago_lost" && a.reason !== "chicago_broken")) return "";
+    // a Chicago that failed: who lost it (-15) and who broke it (+10), both of the same trick
+    const g = (s.games || []).find(x => x && x.number === s.game);
+    const deal = g && g.deals && g.deals.length ? g.deals[g.deals.length - 1] : null;
+    const both = ((deal && deal.awards) || []).filter(x => x.moment === a.moment &&
+      (x.reason === "chicago_lost" || x.reason === "chicago_broken"));
+    return (both.length ? both : [a]).sort((x, y) => (x.reason === "chicago_lost" ? -1 : 1) - (y.reason === "chicago_lost" ? -1 : 1))
+      .map(x => fmt(x.reason === "chicago_lost" ? "chicagoLost" : "chicagoBroken", { p: x.player })).join(" \u00b7 ");
   }
   // The table ranking as the engine keeps it (RULES.md §9: placement points, then total
   // score, then won Chicagos): the server's order, never re-sorted by score here.

@@ -333,9 +333,12 @@ def test_the_chicago_banner_tells_how_the_chicago_ended(table, chromium):
     has ended, on the overlay and the hall screen, as the replay document scored it."""
     s = table(CHICAGO_END)
     _, doc = replay_lines(SCRIPT[:CHICAGO_END])
-    award = [a for a in doc["games"][-1]["deals"][-1]["awards"] if a["reason"].startswith("chicago_")][-1]
-    words = {"chicago_won": "vann sin Chicago +15", "chicago_lost": "förlorade sin Chicago \u221215"}
-    expected = f"{award['player']} " + words.get(award["reason"], "bröt Chicago +10")
+    awards = {a["reason"]: a["player"] for a in doc["games"][-1]["deals"][-1]["awards"]}
+    # this deal's Chicago failed: who lost it and who broke it, both told
+    assert "chicago_won" not in awards
+    expected = (
+        f"{awards['chicago_lost']} förlorade sin Chicago \u221215 \u00b7 {awards['chicago_broken']} bröt Chicago +10"
+    )
     for name, size in (("broadcast", HALL), ("public", HALL), ("public", PHONE)):
         page = open_view(chromium, s, name, size)
         page.wait_for_selector("#chicago-banner")
