@@ -115,11 +115,27 @@ const AUD = (() => {
   }
   function isOver(s) { return s.phase === "game_over" || s.phase === "table_over"; }
   function param(name, dflt) { return params.has(name) ? params.get(name) : dflt; }
-  // Every message re-renders the page: only what was not there before is animated.
-  const seen = new Set();
-  function mark(el, key) {
-    if (el && !seen.has(key)) { seen.add(key); el.classList.add("new"); }
+  // Every message re-renders the page: only what was not there before is animated, and a
+  // page drawn again while the animation runs (the next message, often within 0.1 s) carries
+  // it on from where it was (--aud-age in audience.css) instead of cutting it.
+  const ANIM_MS = 900;  // longer than the longest animation (aud-bump, 0.8 s)
+  const seen = new Map();  // key -> when it was first shown
+  function age(el, since, cls) {
+    const ms = performance.now() - since;
+    if (el && ms < ANIM_MS) { el.classList.add(cls); el.style.setProperty("--aud-age", `-${Math.round(ms)}ms`); }
     return el;
+  }
+  function mark(el, key) {
+    if (el && !seen.has(key)) seen.set(key, performance.now());
+    return el ? age(el, seen.get(key), "new") : el;
+  }
+  // A value that changed (a score): "bump" for as long as its animation runs.
+  const values = new Map();  // key -> [value, when it last changed]
+  function bump(el, key, value) {
+    const was = values.get(key);
+    if (!was) { values.set(key, [value, -Infinity]); return el; }  // the first drawing: nothing changed
+    if (was[0] !== value) values.set(key, [value, performance.now()]);
+    return age(el, values.get(key)[1], "bump");
   }
   function markCards(el, prefix) {
     if (el) el.querySelectorAll("[data-card]").forEach(c => mark(c, prefix + c.dataset.card));
@@ -161,5 +177,5 @@ const AUD = (() => {
     document.documentElement.lang = lang;
   }
   return { lang, T, fmt, handName, awardText, chicagoText, standings, num, gamesOfTable, phaseText, whereText,
-    isOver, param, signed, REASON, mark, markCards, clock, brand, eventName };
+    isOver, param, signed, REASON, mark, markCards, bump, clock, brand, eventName };
 })();

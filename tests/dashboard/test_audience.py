@@ -316,10 +316,13 @@ def test_a_card_played_and_points_won_are_animated(table, chromium):
         ({"do": "adjust", "player": "Bo", "points": 3, "reason": "räknefel"}, "aud-bump"),
     ):
         seq = post(s, [action])
-        for page in pages.values():
+        for name, page in pages.items():
             page.bring_to_front()  # a tab in the background runs no animation frames
             wait_seq(page, seq)
-            page.wait_for_function(f"() => window.started.some(a => a[0] === {animation!r})", timeout=30_000)
+            try:
+                page.wait_for_function(f"() => window.started.some(a => a[0] === {animation!r})", timeout=30_000)
+            except Exception:
+                raise AssertionError((name, animation, page.evaluate("window.started"))) from None
     for name, page in pages.items():
         started = page.evaluate("window.started")
         cards = [a for a in started if a[0] == "aud-in" and "card" in a[1]]
