@@ -93,9 +93,14 @@ const AUD = (() => {
     const a = s.last_award;
     if (s.chicago && s.chicago.player && s.phase === "tricks") return fmt("saysChicago", { p: s.chicago.player });
     if (a && a.reason === "chicago_won") return fmt("chicagoWon", { p: a.player });
-    if (a && a.reason === "chicago_lost") return fmt("chicagoLost", { p: a.player });
-    if (a && a.reason === "chicago_broken") return fmt("chicagoBroken", { p: a.player });
-    return "";
+    if (!a || (a.reason !== "chicago_lost" && a.reason !== "chicago_broken")) return "";
+    // a Chicago that failed: who lost it (-15) and who broke it (+10), both of the same trick
+    const g = (s.games || []).find(x => x && x.number === s.game);
+    const deal = g && g.deals && g.deals.length ? g.deals[g.deals.length - 1] : null;
+    const both = ((deal && deal.awards) || []).filter(x => x.moment === a.moment &&
+      (x.reason === "chicago_lost" || x.reason === "chicago_broken"));
+    return (both.length ? both : [a]).sort((x, y) => (x.reason === "chicago_lost" ? -1 : 1) - (y.reason === "chicago_lost" ? -1 : 1))
+      .map(x => fmt(x.reason === "chicago_lost" ? "chicagoLost" : "chicagoBroken", { p: x.player })).join(" \u00b7 ");
   }
   // The table ranking as the engine keeps it (RULES.md §9: placement points, then total
   // score, then won Chicagos): the server's order, never re-sorted by score here.
@@ -110,11 +115,27 @@ const AUD = (() => {
   }
   function isOver(s) { return s.phase === "game_over" || s.phase === "table_over"; }
   function param(name, dflt) { return params.has(name) ? params.get(name) : dflt; }
-  // Every message re-renders the page: only what was not there before is animated.
-  const seen = new Set();
-  function mark(el, key) {
-    if (el && !seen.has(key)) { seen.add(key); el.classList.add("new"); }
+  // Every message re-renders the page: only what was not there before is animated, and a
+  // page drawn again while the animation runs (the next message, often within 0.1 s) carries
+  // it on from where it was (--aud-age in audience.css) instead of cutting it.
+  const ANIM_MS = 900;  // longer than the longest animation (aud-bump, 0.8 s)
+  const seen = new Map();  // key -> when it was first shown
+  function age(el, since, cls) {
+    const ms = performance.now() - since;
+    if (el && ms < ANIM_MS) { el.classList.add(cls); el.style.setProperty("--aud-age", `-${Math.round(ms)}ms`); }
     return el;
+  }
+  function mark(el, key) {
+    if (el && !seen.has(key)) seen.set(key, performance.now());
+    return el ? age(el, seen.get(key), "new") : el;
+  }
+  // A value that changed (a score): "bump" for as long as its animation runs.
+  const values = new Map();  // key -> [value, when it last changed]
+  function bump(el, key, value) {
+    const was = values.get(key);
+    if (!was) { values.set(key, [value, -Infinity]); return el; }  // the first drawing: nothing changed
+    if (was[0] !== value) values.set(key, [value, performance.now()]);
+    return age(el, values.get(key)[1], "bump");
   }
   function markCards(el, prefix) {
     if (el) el.querySelectorAll("[data-card]").forEach(c => mark(c, prefix + c.dataset.card));
@@ -156,5 +177,5 @@ const AUD = (() => {
     document.documentElement.lang = lang;
   }
   return { lang, T, fmt, handName, awardText, chicagoText, standings, num, gamesOfTable, phaseText, whereText,
-    isOver, param, signed, REASON, mark, markCards, clock, brand, eventName };
+    isOver, param, signed, REASON, mark, markCards, bump, clock, brand, eventName };
 })();

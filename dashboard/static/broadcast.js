@@ -14,7 +14,6 @@
   document.body.classList.add("layout-" + layout);
   const ticker = [];
   let prev = null;
-  const prevScore = {};
 
   const cardText = c => (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
   let tickerCount = 0;
@@ -46,8 +45,6 @@
 
   function seat(s, p) {
     const acting = (s.to_act || []).includes(p.name) && !AUD.isOver(s);
-    const bump = prevScore[p.name] !== undefined && prevScore[p.name] !== p.score;
-    prevScore[p.name] = p.score;
     const played = s.trick && s.trick.cards.find(c => c.player === p.name);
     // in trick play the hand is what is left plus what was played: name the whole five
     const handName = p.hand ? AUD.handName([...p.hand, ...(p.played || [])]) : "";
@@ -55,7 +52,7 @@
       h("div", { class: "top" },
         h("span", { class: "nm" }, nameEl(p), s.button === p.name ? h("span", { class: "btn-mark" }, "D") : null),
         acting ? h("span", { class: "turn" }, T.turn) : null, AUD.clock(s, p.name),
-        h("span", { class: "sc" + (bump ? " bump" : "") }, h("b", {}, p.score), h("small", {}, T.score))),
+        AUD.bump(h("span", { class: "sc" }, h("b", {}, p.score), h("small", {}, T.score)), "score:" + p.name, p.score)),
       h("div", { class: "hand" }, p.hand ? AUD.markCards(cardsEl(p.hand), `${s.game}.${s.deal}:`)
         : p.hand_count ? h("span", { class: "held" }, fmt("held", { n: p.hand_count })) : null,
         played ? h("span", { class: "now-played" }, h("small", {}, T.played),

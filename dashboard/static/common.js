@@ -123,7 +123,9 @@ function resultEl(s) {
   if (s.phase === "table_over" && (tb.standings || []).length)
     return h("section", { id: "result", class: "result" }, h("b", {}, t("Table result")), " ",
       tb.standings.map(x => t("{rank}. {player}: {pp} placement points ({score} points)",
-        { rank: x.rank, player: x.player, pp: x.placement_points, score: x.score_total })).join(" \u00b7 "));
+        { rank: x.rank, player: x.player, pp: x.placement_points, score: x.score_total })).join(" \u00b7 "),
+      (tb.advancing || []).length ? h("div", { id: "result-goes-on" }, h("b", {}, t("Goes on: {players}",
+        { players: tb.advancing.join(", ") }))) : null);
   const g = (s.games || []).find(x => x.number === s.game);
   if (s.phase === "game_over" && g && g.places)
     return h("section", { id: "result", class: "result" }, h("b", {}, t("Game {n} result", { n: g.number })), " ",

@@ -5,7 +5,6 @@
 (() => {
   const app = document.getElementById("app");
   const { T, fmt } = AUD;
-  const prevScore = {};
 
   function head(m) {
     const s = m.state;
@@ -19,13 +18,11 @@
 
   function playerCard(s, p) {
     const acting = (s.to_act || []).includes(p.name);
-    const bump = prevScore[p.name] !== undefined && prevScore[p.name] !== p.score;
-    prevScore[p.name] = p.score;
     const played = s.trick && s.trick.cards.find(c => c.player === p.name);
     return h("li", { class: "pcard" + (acting ? " acting" : "") + (p.out ? " is-out" : ""), "data-player": p.name },
       h("div", { class: "pc-name" }, nameEl(p), s.button === p.name ? h("span", { class: "btn-mark", title: T.button }, "D") : null),
-      h("div", { class: "pc-score" + (bump ? " bump" : "") }, h("span", { class: "num" }, p.score),
-        h("span", { class: "lbl" }, T.score)),
+      AUD.bump(h("div", { class: "pc-score" }, h("span", { class: "num" }, p.score),
+        h("span", { class: "lbl" }, T.score)), "score:" + p.name, p.score),
       h("div", { class: "pc-tags" },
         acting ? h("span", { class: "tag turn" }, T.turn) : null, AUD.clock(s, p.name),
         p.said_chicago ? h("span", { class: "tag said" }, T.saidChicago) : null,

@@ -20,7 +20,7 @@ const pauseReason = h("input", { id: "pause-reason", placeholder: t("why (kept i
 const resumeReason = h("input", { id: "resume-reason", placeholder: t("why (kept in the audit trail)") });
 
 // Every decision is confirmed in words before it applies (issue 18).
-function confirmed(text) { return document.body.dataset.noconfirm === "1" || window.confirm(text); }
+function confirmed(text) { return window.confirm(text); }
 async function act(path, body, label, question) {
   if (question && !confirmed(question)) return null;
   try { const r = await post(path, body); msg.textContent = label(r); showError(""); refresh(); return r; }
@@ -39,10 +39,10 @@ function appliedText(r, player, asked) {
 const controls = h("section", { id: "controls" },
   h("div", { class: "row" }, h("b", {}, t("Pause")), pauseReason,
     h("button", { id: "pause", onclick: () => act("/api/pause", { reason: pauseReason.value },
-      () => { pauseReason.value = ""; return t("Table paused"); }) }, t("Pause"))),
+      () => { pauseReason.value = ""; return t("Table paused"); }, t("Pause the table?")) }, t("Pause"))),
   h("div", { class: "row" }, h("b", {}, t("Resume")), resumeReason,
     h("button", { id: "resume", onclick: () => act("/api/resume", { reason: resumeReason.value },
-      () => { resumeReason.value = ""; return t("Play resumed"); }) }, t("Resume"))),
+      () => { resumeReason.value = ""; return t("Play resumed"); }, t("Let play go on?")) }, t("Resume"))),
   h("div", { class: "row" }, h("b", {}, t("Penalty")), pPlayer, pKind, pPoints, pReason,
     h("button", { id: "penalty-submit", onclick: () => { if (!needReason(pReason)) return;
       const b = { do: "penalty", player: pPlayer.value, kind: pKind.value, reason: pReason.value };

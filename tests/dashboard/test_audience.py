@@ -20,6 +20,7 @@ from table_controller.store import SQLiteStore
 from table_controller.store.recorder import TableRecorder
 
 from .harness import ROOT, Server
+from .test_people_pages import VISIBLE_TEXT, _english_fragments, _english_in
 
 pytestmark = pytest.mark.browser
 
@@ -163,6 +164,10 @@ def check(page, name: str, overlay: bool = False) -> dict:
         page.evaluate("css => { document.documentElement.style.background = css; }", CAMERA)
         page.screenshot(path=str(SHOTS / f"{name}-over-camera.png"))
         page.evaluate("() => { document.documentElement.style.background = ''; }")
+    if "-en" not in name:  # Swedish first: no English word a person reads (issue 18: every page)
+        text = page.evaluate(VISIBLE_TEXT)
+        english = _english_in(text, _english_fragments(), {"Anna", "Bo", "Cilla", "Dan"})
+        assert not english, (name, english)
     found = page.evaluate(OVERLAPS_JS)
     assert found["bad"] == [], (name, found["bad"][:6])
     assert found["wide"] == [] and found["scroll"] <= 0, (name, found)
@@ -284,3 +289,61 @@ def test_table_end_standings_are_the_ranking_and_who_goes_on(table, chromium):
     assert bc.eval_on_selector_all("#endcard tr[data-player]", "rs => rs.map(r => r.dataset.player)") == order
     assert bc.inner_text("#goes-on").endswith(", ".join(doc["table"]["advancing"]))
     assert bc.inner_text("#strip-pp").split()[1:3] == [order[0], str(doc["table"]["standings"][0]["placement_points"])]
+
+
+# Every animation that starts on the page, as [name, the element's classes, its text].
+ANIMATIONS_JS = """() => { window.started = [];
+  document.addEventListener('animationstart', e => window.started.push(
+    [e.animationName, String(e.target.className), e.target.textContent])); }"""
+
+
+def test_a_card_played_and_points_won_are_animated(table, chromium):
+    """Issue 19: animated changes on the overlay and the hall screen (a card coming in, a
+    score that changes), only for what is new: the card played and the score it moved."""
+    first_trick = next(i for i in range(CHICAGO, CHICAGO_END) if ACTIONS[i]["do"] == "play")
+    s = table(first_trick)
+    play = ACTIONS[first_trick]
+    card = play["card"]
+    shown = ("10" if card[0] == "T" else card[0]) + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[
+        card[1]
+    ]
+    pages = {name: open_view(chromium, s, name, HALL) for name in ("broadcast", "public")}
+    for page in pages.values():
+        page.wait_for_selector(f'.acting[data-player="{play["player"]}"]')
+        page.evaluate(ANIMATIONS_JS)
+    for action, animation in (
+        (play, "aud-in"),
+        ({"do": "adjust", "player": "Bo", "points": 3, "reason": "räknefel"}, "aud-bump"),
+    ):
+        seq = post(s, [action])
+        for name, page in pages.items():
+            page.bring_to_front()  # a tab in the background runs no animation frames
+            wait_seq(page, seq)
+            try:
+                page.wait_for_function(f"() => window.started.some(a => a[0] === {animation!r})", timeout=30_000)
+            except Exception:
+                raise AssertionError((name, animation, page.evaluate("window.started"))) from None
+    for name, page in pages.items():
+        started = page.evaluate("window.started")
+        cards = [a for a in started if a[0] == "aud-in" and "card" in a[1]]
+        assert cards and all(a[2] == shown for a in cards), (name, started)  # the new card, no other
+        bumps = [a for a in started if a[0] == "aud-bump"]
+        assert bumps and {a[2] for a in bumps} <= {"10", "10sidopoäng"}, (name, bumps)  # Bo's 7 + 3 only
+
+
+def test_the_chicago_banner_tells_how_the_chicago_ended(table, chromium):
+    """Issue 19: a Chicago banner when one is said (above) and its outcome once the deal
+    has ended, on the overlay and the hall screen, as the replay document scored it."""
+    s = table(CHICAGO_END)
+    _, doc = replay_lines(SCRIPT[:CHICAGO_END])
+    awards = {a["reason"]: a["player"] for a in doc["games"][-1]["deals"][-1]["awards"]}
+    # this deal's Chicago failed: who lost it and who broke it, both told
+    assert "chicago_won" not in awards
+    expected = (
+        f"{awards['chicago_lost']} förlorade sin Chicago \u221215 \u00b7 {awards['chicago_broken']} bröt Chicago +10"
+    )
+    for name, size in (("broadcast", HALL), ("public", HALL), ("public", PHONE)):
+        page = open_view(chromium, s, name, size)
+        page.wait_for_selector("#chicago-banner")
+        assert page.inner_text("#chicago-banner") == expected, (name, size)
+        check(page, f"{'overlay' if name == 'broadcast' else 'hall' if size is HALL else 'phone'}-2b-chicago-outcome")

@@ -253,7 +253,8 @@ def sensed_table(tmp_path: Path):
         proc.wait(30)
 
 
-def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_table, chromium):
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_table, chromium, size):
     base, tokens, moves = sensed_table
 
     def post(body):
@@ -263,7 +264,8 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     post({"do": "table", "players": PLAYERS})
     post({"do": "game", "seats": PLAYERS, "button": "Cilla"})
     tl = chromium.new_page()
-    tl.set_viewport_size(TABLET)
+    tl.set_viewport_size(size)
+    tag = f"{size['width']}x{size['height']}"
     asked: list[str] = []
     tl.on("dialog", lambda d: (asked.append(d.message), d.accept("fel spelare" if d.type == "prompt" else "")))
     tl.goto(f"{base}/tl?token={tokens['tl']}")
@@ -283,12 +285,12 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     ev = tl.locator(f"{alert} .evidence").inner_text()
     assert "platta 1 (Anna)" in ev and "larmat kl" in ev, ev
     assert tl.locator(f'{alert} .evidence .pad[data-pad="seat1"] [data-card]').count() == 6
-    shot(tl, "tl-alert-evidence-1280x800")
+    shot(tl, f"tl-alert-evidence-{tag}")
     tl.wait_for_selector('#audit li[data-what="evidence"]')
     # a correction by tapping the card (the TL may name cards), confirmed, in the audit trail
     tl.click(f"{alert} .correct-open")
     tl.click(f'{alert} .picker button.pick[data-card="7S"]')
-    shot(tl, "tl-alert-correct-1280x800")
+    shot(tl, f"tl-alert-correct-{tag}")
     tl.click(f"{alert} #correct-send")
     tl.wait_for_selector('#audit li[data-what="correction"]')
     assert tl.locator(f"{alert} .picker").count() == 0  # closed once it was entered
@@ -328,7 +330,7 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     tl.wait_for_selector('#history ol[data-scope="game"] li[data-type="game_started"]')
     hist = tl.locator("#history").inner_text()
     assert "Omgång 1 började" in hist and "Bo -3 för straff (TL)" in hist, hist
-    shot(tl, "tl-void-and-game-history-1280x800")
+    shot(tl, f"tl-void-and-game-history-{tag}")
     tl.set_viewport_size(PHONE)  # the console on a phone: one column, nothing wider than the screen
     tl.click('#history button.scope[data-scope="deal"]')
     tl.wait_for_selector('#history ol[data-scope="deal"]')

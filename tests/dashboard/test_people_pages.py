@@ -6,6 +6,7 @@ test saves its screenshots under build/screenshots/."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import httpx
 import pytest
 
 from dashboard.i18n import catalogue
+from table_controller.rules.replay import replay_lines
 
 pytestmark = pytest.mark.browser
 
@@ -140,28 +142,35 @@ HANDS = {
 }
 
 
-def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_table(make_server, chromium):
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_table(make_server, chromium, size):
     s = make_server(command="serve")
     _post(s, {"do": "table", "players": PLAYERS})
     _post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
     _post(s, {"do": "deal", "hands": HANDS})
     _post(s, {"do": "adjust", "player": "Bo", "points": 2, "reason": "setup"})
     tl = chromium.new_page()
-    tl.set_viewport_size(TABLET)
+    tl.set_viewport_size(size)
+    tag = f"{size['width']}x{size['height']}"
     asked: list[str] = []
     tl.on("dialog", lambda d: (asked.append(d.message), d.accept()))
     tl.goto(s.url("tl"))
     tl.wait_for_selector('#tl-players tr[data-player="Bo"]')
     for control in ("#pause", "#resume", "#penalty-submit", "#adjust-submit", "#reveal-submit", "#tl-alerts"):
         box = tl.locator(control).bounding_box()
-        assert box and box["y"] + box["height"] <= TABLET["height"], (control, box)  # above the fold
-    # pause and resume, each with its own reason
+        if size is TABLET:  # above the fold
+            assert box and box["y"] + box["height"] <= TABLET["height"], (control, box)
+        else:  # a phone: one column, nothing wider than the screen, a finger's size
+            assert box and box["x"] + box["width"] <= PHONE["width"] and box["height"] >= 40, (control, box)
+    # pause and resume, each with its own reason, each confirmed before it applies
     tl.fill("#pause-reason", "tvist vid plats 2")
     tl.click("#pause")
     tl.wait_for_selector("#paused")
+    assert asked == ["Pausa bordet?"]
     tl.fill("#resume-reason", "TL har dömt")
     tl.click("#resume")
     tl.wait_for_selector("#paused", state="detached")
+    assert asked[-1] == "Låta spelet fortsätta?"
     # a points penalty of 5 on Bo's 2 points: confirmed first, and the floor is said (r19)
     tl.select_option("#penalty-player", "Bo")
     tl.select_option("#penalty-kind", "points")
@@ -176,7 +185,7 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
     assert "pausade bordet: tvist vid plats 2" in audit and "lät spelet fortsätta: TL har dömt" in audit
     assert "gav ett straff till Bo" in audit
     tl.wait_for_selector('#history li[data-type="penalty_given"]')
-    _shot(tl, "tl-penalty-floor-1280x800")
+    _shot(tl, f"tl-penalty-floor-{tag}")
     # the table ends (r21: out at 52 without Chicago); then the TL corrects a score
     for game in (1, 2, 3):
         if game > 1:
@@ -192,27 +201,35 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
     tl.wait_for_function("() => document.querySelector('#tl-result').textContent.includes('Poäng rättad: Cilla +3')")
     tl.wait_for_selector('#history li[data-type="table_ended"]')
     assert "Bordet är klart: 1." in tl.locator("#history").inner_text()
+    # the table's result says who goes on, as the replay document has it (r7)
+    _, doc = replay_lines([json.dumps(a) for a in s.actions()])
+    goes_on = "Går vidare: " + ", ".join(doc["table"]["advancing"])
+    assert doc["table"]["advancing"] and tl.locator("#result-goes-on").inner_text() == goes_on
     assert tl.locator("#error").count() == 0 or tl.locator("#error").is_hidden()
-    _shot(tl, "tl-correction-after-table-1280x800")
+    _shot(tl, f"tl-correction-after-table-{tag}")
     # the Revisor signs game 1 by a tap ("Revisorn intygar"), the TL countersigns
-    for size in (PHONE, TABLET):
+    for rsize in (PHONE, TABLET):
         rev = chromium.new_page()
-        rev.set_viewport_size(size)
+        rev.set_viewport_size(rsize)
         rev.on("dialog", lambda d: d.accept())
         rev.goto(s.url("revisor"))
         rev.wait_for_selector("#result")
         assert "Bordets resultat" in rev.locator("#result").inner_text()
-        if size is PHONE:
+        assert rev.locator("#result-goes-on").inner_text() == goes_on
+        rev.wait_for_selector("#protocol svg")  # the running protocol: every game's form, as in the PDF
+        assert all(f"Omgång {n}" in rev.locator("#protocol").inner_text() for n in (1, 2, 3))
+        if rsize is PHONE:
             rev.click('button.sign[data-game="1"]')
             rev.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor"]')
             assert rev.locator('button.sign[data-game="1"]').count() == 0  # once
-        _shot(rev, f"revisor-table-over-{size['width']}x{size['height']}")
+        _shot(rev, f"revisor-table-over-{rsize['width']}x{rsize['height']}")
         rev.close()
     tl.click('button.sign[data-game="1"]')
     tl.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor,tl"]')
     assert "kontrasignerad av TL" in tl.locator('#signing .sign-row[data-game="1"]').inner_text()
     assert tl.locator('button.sign[data-game="2"]').count() == 0  # the TL countersigns after the Revisor
-    _shot(tl, "tl-countersigned-1280x800")
+    _shot(tl, f"tl-countersigned-{tag}")
+    assert tl.evaluate("document.documentElement.scrollWidth") <= size["width"]
     tl.close()
 
 

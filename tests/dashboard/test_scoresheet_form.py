@@ -363,3 +363,27 @@ def test_a_finished_tables_form_carries_the_logs_final_head_for_every_reader(mak
         out = tmp_path / f"{role}.pdf"
         out.write_bytes(r.content)
         assert _qr_text(out) == f"chicago-log-head|{last['seq']}|{last['digest']}", role
+
+
+def test_summary_page_shows_the_sarspel_and_who_won_it__r11_s12():
+    """The table result page of a table decided by a särspel (issue 19 item 3): the tie,
+    the särspel between the tied players, its score, the order it gave and who goes on."""
+    from tests.rules.test_rules_pinned import dead_deal, two_tied_at_the_top
+
+    s = two_tied_at_the_top().game(seats=["A", "B"], button="B")
+    s.deal(A="2C 3D 4S 6D 8C", B="AS AH QS JS 9H").stand("A", "B")  # B's pair: 1-0
+    s.add(do="time_call", player="A").add(do="time_call", player="B")
+    dead_deal(s)
+    dead_deal(s)
+    lines = s.text()
+    _, doc = replay_lines(lines)
+    assert doc["table"]["finished"] and doc["table"]["advancing"] == ["B", "A"]
+    data = scoresheet_pdf(doc, facts=facts_from_script(lines), info=SheetHead(event="SM", heat="1", table="3"))
+    rows = [x.strip() for x in pages(data)[-1].splitlines()]
+    assert "Särspel" in rows and "Särspel mellan A, B: 3 givar utan Chicago (r11)" in rows, rows
+    assert "A 0, B 1" in rows  # the särspel's own score, outside the table's totals
+    assert "B (42, 57, 0): före A efter särspel (r11)" in rows
+    assert "Går vidare: B, A" in rows
+    assert not overlaps(data) and not line_boxes(data)
+    (ROOT / "build").mkdir(exist_ok=True)
+    (ROOT / "build" / "protocol-sarspel.pdf").write_bytes(data)  # to be looked at (pdftoppm)
