@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 
+import httpx
 import pytest
 
 from table_controller.store import SQLiteStore
@@ -113,9 +114,17 @@ def _sample_a_whole_table(make_server, chromium, pace: float):
     is checked once, and a table slowed by a busy machine costs no more CPU here."""
     # a delay longer than a deal at this pace: the overlay shows hands of ended deals (d13)
     s = make_server(pace=pace, delay=2.0, seed=5)
+    tl = {"token": s.token("tl")}
+    # the TL holds the table until every page shows it: a page a busy machine loads late
+    # would otherwise first see the table near its end (a busy-loop run: the Revisor's
+    # page from seq 1565 on, 2 states)
+    assert httpx.post(f"{s.base}/api/pause", params=tl, timeout=30).status_code == 200
     pages = {view: chromium.new_page() for view, _ in VIEWS_SAMPLED}
     for view, role in VIEWS_SAMPLED:
         pages[view].goto(s.url(view, role))
+    for page in pages.values():
+        page.wait_for_function("() => Number(document.body.dataset.seq ?? -99) >= 0", timeout=60_000)
+    assert httpx.post(f"{s.base}/api/resume", params=tl, timeout=30).status_code == 200
     samples: dict[str, list[tuple[int, int, str]]] = {v: [] for v in pages}
     last: dict[str, list[int]] = {v: [-100, -100] for v in pages}
     deadline = time.monotonic() + 240
@@ -141,11 +150,12 @@ def _sample_a_whole_table(make_server, chromium, pace: float):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # a second table at a slower pace on a very busy machine
 def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_server, chromium):
     # Each blind view must have shown more than 20 states of the table for the check to
     # mean something; on a machine so busy that the browser saw fewer, the same table is
     # played again at a slower pace (a busy-loop run once saw 14 on the Revisor's page)
-    for pace in (0.004, 0.02, 0.1):
+    for pace in (0.004, 0.012):
         s, samples = _sample_a_whole_table(make_server, chromium, pace)
         if all(len([x for x in samples[v] if x[0] >= 0]) > 20 for v, _ in VIEWS_SAMPLED):
             break
