@@ -13,9 +13,10 @@ server's ``max_points`` in the route (``serve --max-points``).
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
 MAX_PLAYERS = 8
 MAX_CARDS = 13  # more than any hand or exchange; the engine says what is legal
@@ -26,6 +27,24 @@ Card = Annotated[str, StringConstraints(max_length=5, pattern=r"^\s*(?:10|[2-9TJ
 Cards = Annotated[list[Card], Field(max_length=MAX_CARDS)]
 Reason = Annotated[str, StringConstraints(max_length=500)]
 Points = Annotated[int, Field(ge=-HARD_POINTS, le=HARD_POINTS)]
+# A whole ruleset restated as options is about 1 kB of JSON; the options' values are the
+# engine's to check, but their size is bounded here: a rejected action is logged whole, so
+# 60 kB of junk options once went into the table's log with every refused post.
+MAX_OPTIONS_BYTES = 4096
+
+
+def _options_small(options: dict[str, Any]) -> dict[str, Any]:
+    size = len(json.dumps(options, separators=(",", ":")))
+    if size > MAX_OPTIONS_BYTES:
+        raise ValueError(
+            f"the options take {size} bytes of JSON; at most {MAX_OPTIONS_BYTES} (a whole ruleset is 1 kB)"
+        )
+    return options
+
+
+Options = Annotated[
+    dict[Annotated[str, StringConstraints(max_length=40)], Any], Field(max_length=64), AfterValidator(_options_small)
+]
 
 
 class Body(BaseModel):
@@ -37,7 +56,7 @@ class TableBody(Body):
     players: Annotated[list[Name], Field(min_length=1, max_length=MAX_PLAYERS)]
     ruleset: Annotated[str, StringConstraints(max_length=20)] = "sm2025"
     dealer: Literal["dedicated", "player"] | None = None
-    options: Annotated[dict[Annotated[str, StringConstraints(max_length=40)], Any], Field(max_length=64)] | None = None
+    options: Options | None = None
 
 
 class GameBody(Body):

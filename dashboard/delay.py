@@ -21,9 +21,16 @@ A frame is due at held time push + delay; what it still owes at the last checkpo
 due time minus the checkpoint, and a restarted server goes on from the checkpoint, so it
 holds every frame at least that long again: a restart may hold a frame longer, never shorter.
 
-    >>> d = BroadcastDelay(Path("broadcast.sqlite"), start_frame="{}")          # doctest: +SKIP
-    >>> d.push(seq=12, frame="...", masked="...", deal="1.3")                   # doctest: +SKIP
-    >>> d.due(live_deal="1.3")   # the Frame to show now                        # doctest: +SKIP
+    >>> now = [0.0]   # a fake monotonic clock, in seconds
+    >>> d = BroadcastDelay(Path("broadcast.sqlite"), start_frame="{}", delay=60, clock=lambda: now[0])
+    >>> d.push(seq=12, frame="hands", masked="no hands", deal="1.3")
+    >>> d.due(live_deal="1.3").seq   # nothing is due yet: the start position
+    -1
+    >>> now[0] = 61.0
+    >>> d.due(live_deal="1.3").text   # due, but deal 1.3 is still live
+    'no hands'
+    >>> d.due(live_deal="1.4").text   # that deal has ended at the live table
+    'hands'
 """
 
 from __future__ import annotations

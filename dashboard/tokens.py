@@ -1,8 +1,11 @@
 """Role tokens: one secret per role per event (ARCHITECTURE.md §4: no token, no data).
 
->>> tokens = RoleTokens.load_or_create(Path("event/tokens.json"))   # doctest: +SKIP
->>> tokens.role_of(request_token)                                      # doctest: +SKIP
-'revisor'
+>>> tokens = RoleTokens.load_or_create(Path("event/tokens.json"))
+>>> request_token = tokens.token("revisor")
+>>> tokens.role_of(request_token), tokens.role_of("a guess")
+('revisor', None)
+>>> oct(Path("event/tokens.json").stat().st_mode & 0o777)
+'0o600'
 """
 
 from __future__ import annotations

@@ -235,6 +235,19 @@ def test_the_bridge_and_the_camera_share_only_the_sensor_events():
     assert _arrows(("table_controller.sensor_events",), PACKAGES) == []
 
 
+def test_the_tournament_reads_logs_and_never_the_live_table():
+    """What table_controller/tournament/__init__.py says it may import, and nothing else."""
+    allowed = (
+        "table_controller.tournament",
+        "table_controller.rules",
+        "table_controller.store",
+        "table_controller.sensing.alerts",
+    )
+    assert [
+        a for a in _arrows(("table_controller.tournament",), PACKAGES) if not _in(a.split(" -> ")[1], *allowed)
+    ] == []
+
+
 def test_the_dashboard_shows_a_table_and_never_wires_one():
     assert _arrows(("dashboard",), ("hardware", SIM, APP)) == []
 

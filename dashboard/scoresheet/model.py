@@ -1,7 +1,14 @@
 """The protocol of one game as the Revisor keeps it (RULES.md §12), as plain rows.
 
-    >>> rows = protocol_rows(doc["games"][0])            # doctest: +SKIP
-    >>> rows[0].name, rows[0].marks, rows[0].score          # doctest: +SKIP
+    >>> from table_controller.rules.replay import replay_lines
+    >>> lines = [
+    ...     '{"do": "table", "players": ["Anna", "Bo", "Cilla"]}',
+    ...     '{"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"}',
+    ...     '{"do": "adjust", "player": "Bo", "points": 3, "reason": "a miscount"}',
+    ... ]
+    >>> engine, doc = replay_lines(lines)
+    >>> [(row.name, row.score) for row in game_sheet(doc["games"][0]).rows]
+    [('Anna', 0), ('Bo', 3), ('Cilla', 0)]
 
 The PDF and the SVG draw the same rows; this module decides what is on the form, the
 renderers only how it looks.  Input is one entry of the REPLAY.md document's ``games``.

@@ -1,9 +1,13 @@
 """What the protocol needs beyond the replay document: the TL's decisions with their
 reasons, warnings, time violations, floored corrections, and the game's own times.
 
-    >>> facts = facts_from_script(lines)                 # doctest: +SKIP
-    >>> facts.notes[0].kind, facts.notes[0].reason       # doctest: +SKIP
-    ('penalty', 'slow play')
+    >>> facts = facts_from_script([
+    ...     '{"do": "table", "players": ["Anna", "Bo", "Cilla"]}',
+    ...     '{"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"}',
+    ...     '{"do": "penalty", "player": "Bo", "kind": "warning", "reason": "slow play"}',
+    ... ])
+    >>> facts.notes[0].kind, facts.notes[0].reason
+    ('warning', 'slow play')
 
 The replay document keeps awards only (REPLAY.md); a penalty's reason, a warning and an
 adjustment's requested points live in the actions and events, so they are read from the

@@ -1,7 +1,12 @@
 """The printable protocol (RULES.md §12) as a PDF: a form per game, then the table's
 result page.
 
-    >>> data = scoresheet_pdf(replay_document(engine), facts=facts, head=head)   # doctest: +SKIP
+    >>> from table_controller.rules.replay import replay_lines
+    >>> engine, doc = replay_lines(['{"do": "table", "players": ["Anna", "Bo", "Cilla"]}',
+    ...                             '{"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"}'])
+    >>> data = scoresheet_pdf(doc, title="Bord 1")
+    >>> data[:5], data == scoresheet_pdf(doc, title="Bord 1")
+    (b'%PDF-', True)
 
 ReportLab with ``invariant=1`` and the creation date set to the game's own time from
 the log: the same log gives byte-identical files, so an archived protocol can be checked

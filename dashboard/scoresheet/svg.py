@@ -1,6 +1,11 @@
 """The protocol (RULES.md §12) as SVG for the app: the same rows as the PDF.
 
->>> html = scoresheet_html(replay_document(engine))   # doctest: +SKIP
+>>> from table_controller.rules.replay import replay_lines
+>>> engine, doc = replay_lines(['{"do": "table", "players": ["Anna", "Bo", "Cilla"]}',
+...                             '{"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"}'])
+>>> html = scoresheet_html(doc)
+>>> html.count("<svg"), "Anna" in html
+(1, True)
 """
 
 from __future__ import annotations

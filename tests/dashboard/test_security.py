@@ -20,6 +20,7 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from table_controller.store import SQLiteStore
 from tests.ports import wait_listening
 
 from .harness import CLI, ROOT, free_port
@@ -91,6 +92,33 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(make_server):
     assert _state(s) == before
     # within the bound it goes in
     assert _post(s, {"do": "adjust", "player": "Anna", "points": 200, "reason": "x"}).status_code == 200
+
+
+def test_junk_options_never_reach_the_log_and_a_whole_ruleset_still_does(make_server):
+    """A refused entry is logged whole (the TL sees what was tried), so its size is bounded
+    before the hub: 58 kB of junk ruleset options from the Revisor went into the log with
+    every post (200 posts: 14 MB in 7 s, at the default pace about 4 GB an hour)."""
+    s = make_server(command="serve", extra=("--post-rate", "1000"))
+    ruleset = json.loads(
+        subprocess.run([*CLI, "rules", "sm2025", "--json"], capture_output=True, text=True, check=True).stdout
+    )
+    whole = {k: v for k, v in ruleset.items() if k not in ("name", "description")}
+    assert 500 < len(json.dumps(whole)) < 4096
+    assert _post(s, {**TABLE[0], "options": whole}).status_code == 200, "a whole ruleset restated goes in"
+    assert _post(s, TABLE[1]).status_code == 200
+    junk = {"do": "table", "players": ["A", "B", "C"], "options": {f"k{i}": "x" * 900 for i in range(64)}}
+    with SQLiteStore.open(s.data / "table.sqlite", readonly=True, check=False) as store:
+        before = len(store.read())
+    for role in ("revisor", "tl"):
+        r = _post(s, junk, role=role)
+        assert r.status_code == 422 and "options" in r.json()["error"], r.text[:300]
+        assert len(r.text) < 1000
+    with SQLiteStore.open(s.data / "table.sqlite", readonly=True, check=False) as store:
+        new = store.read()[before:]
+    assert all(len(json.dumps(rec.data)) < 4096 for rec in new), [rec.kind for rec in new]
+    # a small ill-typed option set is still the engine's to refuse, with its reason
+    r = _post(s, {"do": "table", "players": ["A", "B", "C"], "options": {"hand_points": {"one_pair": "x"}}})
+    assert r.status_code == 422
 
 
 def test_points_bound_is_a_serve_option(make_server):

@@ -22,8 +22,7 @@ from table_controller.views import (
     sight,
     table_alert,
 )
-
-from .harness import FACE_UP, cards_in_text
+from tests.dashboard.harness import FACE_UP, cards_in_text
 
 BLIND = ("revisor", "public", "dealer", "tl")  # the TL with nothing revealed
 WORD_CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
