@@ -15,7 +15,7 @@ import numpy as np
 
 from .calibration import Calibration
 from .errors import VisionError
-from .table_reader import _pad_to_table
+from .table_reader import pad_to_table
 
 PX_PER_MM = 2.0  # finer than a 1280x720 camera gives (1.6 px/mm): nothing is lost
 JPEG_QUALITY = 85
@@ -37,7 +37,7 @@ def pad_picture(frame: np.ndarray, calibration: Calibration, pad: str, px_per_mm
     size = pad_size(calibration, pad, px_per_mm)
     # picture px -> pad mm -> table mm -> frame px
     scale = np.array([[1 / px_per_mm, 0, 0], [0, 1 / px_per_mm, 0], [0, 0, 1]])
-    m = calibration.matrix @ _pad_to_table(calibration.layout.pad(pad)) @ scale
+    m = calibration.matrix @ pad_to_table(calibration.layout.pad(pad)) @ scale
     return cv2.warpPerspective(frame, m, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA)
 
 
