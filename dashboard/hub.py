@@ -555,6 +555,8 @@ class TableHub:
             raise NotFound(N_("No camera at this table: there is no picture of the pad."))
         from vision.errors import CameraUnavailable, VisionError  # a camera runs: vision is there
 
+        if not getattr(self.camera, "online", True):  # said before asking: the alert camera_offline says why
+            raise Unavailable(N_("The camera is offline: there is no picture of the pad until it is back."))
         try:
             got = await self.camera.crop(pad)
         except CameraUnavailable as exc:
