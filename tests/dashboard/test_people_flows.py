@@ -378,7 +378,8 @@ def camera_table(tmp_path: Path):
         yield (*served, frames)
 
 
-def test_tl_sees_the_cameras_picture_of_the_alerts_pad_and_nobody_else_does(camera_table, chromium):
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_tl_sees_the_cameras_picture_of_the_alerts_pad_and_nobody_else_does(camera_table, chromium, size):
     import time
 
     import cv2
@@ -389,7 +390,7 @@ def test_tl_sees_the_cameras_picture_of_the_alerts_pad_and_nobody_else_does(came
         r = httpx.post(f"{base}/api/action?token={tokens['tl']}", json=body, timeout=30)
         assert r.status_code == 200, r.text
     tl = chromium.new_page()
-    tl.set_viewport_size(TABLET)
+    tl.set_viewport_size(size)
     tl.on("dialog", lambda d: d.accept())
     tl.goto(f"{base}/tl?token={tokens['tl']}")
     tl.wait_for_selector('#phase[data-phase="deal"]')
@@ -434,10 +435,12 @@ def test_tl_sees_the_cameras_picture_of_the_alerts_pad_and_nobody_else_does(came
         timeout=30_000,
     )
     assert tl.eval_on_selector(img, "i => [i.naturalWidth, i.naturalHeight]") == [600, 240]
+    shown = tl.eval_on_selector(img, "i => i.getBoundingClientRect().right")
+    assert 0 < shown <= size["width"], (shown, size)  # the whole picture on the screen, also a phone's
     assert "Kamerans bild av platta 1" in tl.locator(f"{alert} .evidence figure.crop").inner_text()
     assert tl.locator(f"{alert} .evidence .crop-none").count() == 0
     tl.locator(f"{alert} .evidence").scroll_into_view_if_needed()
-    shot(tl, "tl-alert-evidence-camera-1280x800")
+    shot(tl, f"tl-alert-evidence-camera-{size['width']}x{size['height']}")
     tl.close()
 
     # the camera unplugged (its frames gone): no picture, and the answer says so at once
