@@ -31,7 +31,7 @@ from table_controller.store import StoreError
 
 from .deps import DENIED, Denied, RateLimited, WebSettings
 from .error_pages import error_page, wants_html
-from .errors import DashboardError, Unavailable
+from .errors import DashboardError, NotFound, Unavailable
 from .hub import LOG_FAILED, TableHub
 from .i18n import N_, lang_of, tr, tr_error
 from .limits import BodyLimit, TokenBuckets
@@ -115,6 +115,10 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(DashboardError)
     async def refused(request: Request, exc: DashboardError):
         return JSONResponse({"ok": False, "error": tr_error(exc, _lang(request))}, status_code=422)
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, exc: NotFound):
+        return JSONResponse({"ok": False, "error": tr_error(exc, _lang(request))}, status_code=404)
 
     @app.exception_handler(Unavailable)
     async def unavailable(request: Request, exc: Unavailable):

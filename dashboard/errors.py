@@ -27,7 +27,12 @@ class NotJudged(DashboardError):
 
 class Unavailable(DashboardError):
     """The table's log cannot be written now (a full disk, a file gone): nothing was
-    changed; answered 503."""
+    changed; or the camera gives no picture now (offline, no answer).  Answered 503."""
+
+
+class NotFound(DashboardError):
+    """Something asked for that this table does not have (a camera's picture at a table
+    without a camera): answered 404 with the text."""
 
 
 class Refused(PermissionError):

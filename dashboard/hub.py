@@ -42,7 +42,7 @@ from table_controller.views import (
 
 from . import entry
 from .delay import BroadcastDelay
-from .errors import DashboardError, EntryRejected, NotJudged, Refused, Unavailable
+from .errors import DashboardError, EntryRejected, NotFound, NotJudged, Refused, Unavailable
 from .i18n import N_, tr, tr_reason
 
 QUEUE_SIZE = 4
@@ -110,8 +110,11 @@ class TableHub:
         delay: BroadcastDelay,
         name: str = "Bord 1",
         clock: Callable[[], float] = time.time,
+        camera: Any = None,
     ):
         self.name = name
+        # the table camera's worker (vision.worker.CameraWorker) or None: the TL's pictures of a pad
+        self.camera = camera
         self.live = live
         self.log: TableRecorder = live.log  # the live table's single writer: one writer, one file
         self.delay = delay
@@ -495,10 +498,7 @@ class TableHub:
         the TL's alone and logged first, as a reveal is (ARCHITECTURE.md §3)."""
         if by != "tl":
             raise Refused(N_("the evidence of an alert is the TL's"))
-        n = alert_id[1:] if alert_id.startswith("s") else ""
-        alert = next((a for a in self.view.alerts if a.origin == "sensing" and str(a.id) == n), None)
-        if alert is None:
-            raise DashboardError(N_("no open sensing alert {alert_id}"), alert_id=alert_id[:12])
+        alert = self._sensing_alert(alert_id)
         self.log.audit(by, "evidence", alert=alert_id, kind=alert.kind, pad=alert.pad, player=alert.player)
         raised = next(
             (
@@ -525,11 +525,45 @@ class TableHub:
             "at": raised,
             "text": alert.text,
             "evidence": dict(alert.evidence),
+            "camera": self.camera is not None,  # a picture of the pad: pad_picture()
             "pads": [
                 {"pad": pad, "player": next((p for p, x in seats.items() if x == pad), None), "cards": c}
                 for pad, c in reads.items()
             ],
         }
+
+    def _sensing_alert(self, alert_id: str) -> Any:
+        n = alert_id[1:] if alert_id.startswith("s") else ""
+        alert = next((a for a in self.view.alerts if a.origin == "sensing" and str(a.id) == n), None)
+        if alert is None:
+            raise DashboardError(N_("no open sensing alert {alert_id}"), alert_id=alert_id[:12])
+        return alert
+
+    async def pad_picture(self, alert_id: str, pad: str | None, by: str) -> bytes:
+        """The camera's picture of an open sensing alert's pad (or ``pad``), a JPEG cut
+        from the camera's last frame (``vision.worker.CameraWorker.crop``): part of the
+        alert's evidence.  A hand pad's picture shows hidden cards: the TL's alone.
+        ``NotFound`` at a table without a camera or for a pad the camera does not see;
+        ``Unavailable`` when the camera gives no picture now (offline, no answer)."""
+        if by != "tl":
+            raise Refused(N_("a picture of a pad is the TL's"))
+        alert = self._sensing_alert(alert_id)
+        pad = pad or alert.pad
+        if not pad:
+            raise DashboardError(N_("this alert names no pad: ask for one (?pad=seat1)"))
+        if self.camera is None:
+            raise NotFound(N_("No camera at this table: there is no picture of the pad."))
+        from vision.errors import CameraUnavailable, VisionError  # a camera runs: vision is there
+
+        if not getattr(self.camera, "online", True):  # said before asking: the alert camera_offline says why
+            raise Unavailable(N_("The camera is offline: there is no picture of the pad until it is back."))
+        try:
+            got = await self.camera.crop(pad)
+        except CameraUnavailable as exc:
+            raise Unavailable(N_("The camera gives no picture now: {why}"), why=str(exc)) from None
+        except VisionError:
+            raise NotFound(N_("The camera does not see a pad {pad}."), pad=pad[:16]) from None
+        return bytes(got.jpeg)
 
     async def void(self, ruling: int, by: str, reason: str) -> dict[str, Any]:
         """Void a TL ruling of the audit trail (a score correction or a points penalty): the

@@ -42,6 +42,7 @@ def open_table(
     rfid: bool = True,
     monotonic: Callable[[], float] = time.monotonic,
     table_clock: Any = None,
+    camera: Any = None,
 ) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
     ``sensors`` the table is played by manual entry alone (cards by the TL, or by the Revisor
@@ -76,6 +77,7 @@ def open_table(
         ),
         name=name,
         clock=clock,
+        camera=camera,
     )
     for f in [tokens_path, *data.glob("*.sqlite*")]:
         _private(f, create=False)

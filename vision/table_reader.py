@@ -50,7 +50,7 @@ class PadReading:
         return tuple(c for c in self.cards if c.face_up)
 
 
-def _pad_to_table(pad: Pad) -> np.ndarray:
+def pad_to_table(pad: Pad) -> np.ndarray:
     """3x3: pad upright mm (origin at the pad's top-left) -> table mm."""
     a = math.radians(pad.angle)
     c, s = math.cos(a), math.sin(a)
@@ -80,7 +80,7 @@ class TableReader:
         for pad in calibration.layout.pads:
             # overview px -> pad mm (shifted by the margin) -> table mm -> image px
             low = np.array([[1 / LOW, 0, -MARGIN], [0, 1 / LOW, -MARGIN], [0, 0, 1]])
-            pad_img = h @ _pad_to_table(pad)
+            pad_img = h @ pad_to_table(pad)
             size = (int((pad.width + 2 * MARGIN) * LOW), int((pad.depth + 2 * MARGIN) * LOW))
             self._pads.append((pad, pad_img, pad_img @ low, size))
 

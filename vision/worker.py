@@ -30,6 +30,14 @@ Sources (``open_frames``): a device index, a video file or a stream URL
 (``vision.source.CameraSource``); a folder of images, played in name order at ``fps``
 and read again whenever it wraps (emptied or removed: the camera is "unplugged");
 ``synthetic:SEED``: rendered scenes of ``vision.scene`` (tests and benchmarks).
+
+The TL's evidence (issue 18 item 3): ``await worker.crop("seat1")`` is the pad cut out of
+the child's last frame as a JPEG (``vision.crop``).  The child keeps its last frame and
+answers between frames (it waits for its next frame on the request pipe, so an answer
+takes at most one frame's recognition); the parent awaits the answer without blocking
+the loop and gives up after ``timeout``.  A camera offline or a child gone is
+:class:`CameraUnavailable` at once, saying why; a pad the layout does not have is
+:class:`CalibrationError`.
 """
 
 from __future__ import annotations
@@ -47,9 +55,9 @@ import numpy as np
 
 from table_controller.sensor_events import CAMERA_DEVICE, CameraPad, CardSighting, LinkStatus, SensorEvent
 
-from .errors import CameraUnavailable, VisionError
+from .errors import CalibrationError, CameraUnavailable, VisionError
 
-__all__ = ["CameraWorker", "FolderFrames", "Merged", "SyntheticFrames", "merged", "open_frames"]
+__all__ = ["CameraWorker", "FolderFrames", "Merged", "PadCrop", "SyntheticFrames", "merged", "open_frames"]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 SYNTHETIC = "synthetic:"
@@ -164,23 +172,64 @@ def _reading(e: CameraPad) -> tuple:
     return (e.pad, e.face_down, tuple((s.card, round(s.confidence, 2)) for s in e.face_up))
 
 
-def _child(opts: WorkerOptions, conn: Any) -> None:  # pragma: no cover - runs in the child
-    """Read, recognise, send changes; runs until the parent goes (a send fails) or
-    terminates it."""
+class _Kept:
+    """The child's last frame, for the TL's pictures of a pad (``("crop", id, pad)``)."""
+
+    def __init__(self) -> None:
+        self.frame: np.ndarray | None = None
+        self.at = 0.0
+        self.calibration: Any = None
+        self.why = "no frame yet"
+
+    def lost(self, why: str) -> None:
+        self.frame, self.why = None, why  # a picture from before the camera went is no evidence
+
+    def reply(self, msg: tuple) -> tuple:
+        from .crop import pad_jpeg
+
+        _, rid, pad = msg
+        if self.frame is None or self.calibration is None:
+            return ("crop", rid, "unavailable", self.why)
+        try:
+            data = pad_jpeg(self.frame, self.calibration, str(pad))
+        except CalibrationError as exc:
+            return ("crop", rid, "no_pad", str(exc))
+        except VisionError as exc:
+            return ("crop", rid, "unavailable", str(exc))
+        return ("crop", rid, "ok", data, time.monotonic() - self.at)
+
+    def serve(self, requests: Any, conn: Any, until: float) -> None:
+        """Answer the parent's requests until ``until`` (monotonic): the child's wait
+        between frames is spent here."""
+        while requests.poll(max(0.0, until - time.monotonic())):
+            conn.send(self.reply(requests.recv()))
+
+
+def _child(opts: WorkerOptions, conn: Any, requests: Any = None) -> None:  # pragma: no cover - runs in the child
+    """Read, recognise, send changes, answer requests for a pad's picture; runs until
+    the parent goes (a send fails) or terminates it."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the service's to handle
     with contextlib.suppress(OSError):
         os.nice(opts.nice)  # a frame late costs nothing; a card late on the TL's screen does
     try:
-        _child_loop(opts, conn)
+        _child_loop(opts, conn, requests)
     except (BrokenPipeError, EOFError, OSError):
         pass
 
 
-def _child_loop(opts: WorkerOptions, conn: Any) -> None:  # pragma: no cover - runs in the child
+def _child_loop(opts: WorkerOptions, conn: Any, requests: Any) -> None:  # pragma: no cover - runs in the child
     from .calibration import Calibration, calibrate
     from .camera import TableCamera
+
+    kept = _Kept()
+
+    def wait(seconds: float) -> None:
+        if requests is None:
+            time.sleep(seconds)
+        else:
+            kept.serve(requests, conn, time.monotonic() + seconds)
 
     camera: TableCamera | None = None
     if opts.calibration is not None:
@@ -207,7 +256,8 @@ def _child_loop(opts: WorkerOptions, conn: Any) -> None:  # pragma: no cover - r
                 if online is not False:
                     conn.send(("offline", str(exc)))
                     online = False
-                time.sleep(opts.retry_s)
+                kept.lost(str(exc))
+                wait(opts.retry_s)
                 continue
         try:
             frame = source.read()
@@ -223,8 +273,10 @@ def _child_loop(opts: WorkerOptions, conn: Any) -> None:  # pragma: no cover - r
             if online is not False:
                 conn.send(("offline", str(exc)))
                 online = False
-            time.sleep(opts.retry_s)
+            kept.lost(str(exc))
+            wait(opts.retry_s)
             continue
+        kept.frame, kept.at, kept.calibration = frame, time.monotonic(), camera.calibration
         frames += 1
         now = time.monotonic()
         if online is not True:
@@ -242,14 +294,26 @@ def _child_loop(opts: WorkerOptions, conn: Any) -> None:  # pragma: no cover - r
             conn.send(("beat", frames))
             last_beat = now
         due += period
-        wait = due - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
+        left = due - time.monotonic()
+        if left > 0:
+            wait(left)
         else:
             due = time.monotonic()  # behind: drop the lost frames' turns, not catch up
+            wait(0.0)  # a request waits one frame at most, also on a machine that is behind
 
 
 # --- the parent ---------------------------------------------------------------------------------
+
+MAX_PENDING = 4  # pictures asked for and not yet answered; more is a camera that does not answer
+
+
+@dataclass(frozen=True, slots=True)
+class PadCrop:
+    """A pad's picture from the camera's last frame: JPEG bytes and the frame's age."""
+
+    pad: str
+    jpeg: bytes
+    age_s: float
 
 
 class CameraWorker:
@@ -284,6 +348,9 @@ class CameraWorker:
         self.restarts = 0
         self.process: Any = None
         self._conn: Any = None
+        self._requests: Any = None  # the parent's end of the request pipe (pictures of a pad)
+        self._pending: dict[int, asyncio.Future[tuple]] = {}
+        self._rid = 0
         self._queue: asyncio.Queue[SensorEvent] = asyncio.Queue()
         self._said: bool | None = None  # the last LinkStatus sent
         self._heard = 0.0
@@ -311,6 +378,7 @@ class CameraWorker:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        self._drop_conn()  # in the loop: a picture still awaited is answered "ended"
         await asyncio.get_running_loop().run_in_executor(None, self._stop_child)
 
     async def __aenter__(self) -> CameraWorker:
@@ -327,14 +395,49 @@ class CameraWorker:
         async with asyncio.timeout(timeout):
             return await self._queue.get()
 
+    async def crop(self, pad: str, timeout: float = 3.0) -> PadCrop:
+        """``pad`` cut out of the camera's last frame (``vision.crop``), as a JPEG.  Never
+        blocks the loop: the child answers between frames and this awaits it.  Raises
+        :class:`CameraUnavailable` (offline, the process gone, no answer in ``timeout``,
+        too many asked at once) and :class:`CalibrationError` for a pad the layout does
+        not have; each says why."""
+        if not self.online or self._requests is None:
+            raise CameraUnavailable(f"the camera is offline ({self.detail}): no picture")
+        if len(self._pending) >= MAX_PENDING:
+            raise CameraUnavailable(f"the camera has {MAX_PENDING} pictures to answer already; ask again")
+        self._rid += 1
+        rid = self._rid
+        answer: asyncio.Future[tuple] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = answer
+        try:
+            try:
+                self._requests.send(("crop", rid, str(pad)))  # a few bytes: the pipe has room
+            except (OSError, ValueError) as exc:
+                raise CameraUnavailable(f"the camera process cannot be asked ({exc})") from None
+            try:
+                async with asyncio.timeout(timeout):
+                    reply = await answer
+            except TimeoutError:
+                raise CameraUnavailable(f"the camera gave no picture in {timeout:g} s") from None
+        finally:
+            self._pending.pop(rid, None)
+        status = reply[2]
+        if status == "ok":
+            return PadCrop(str(pad), reply[3], float(reply[4]))
+        if status == "no_pad":
+            raise CalibrationError(reply[3])
+        raise CameraUnavailable(f"the camera has no picture: {reply[3]}")
+
     # --- inside ----------------------------------------------------------------------------
     def _spawn(self) -> None:
         ctx = multiprocessing.get_context("spawn")
         mine, theirs = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_child, args=(self.options, theirs), name="chicago-camera", daemon=True)
+        asks, asked = ctx.Pipe(duplex=False)  # (the child's reading end, ours)
+        self.process = ctx.Process(target=_child, args=(self.options, theirs, asks), name="chicago-camera", daemon=True)
         self.process.start()
         theirs.close()  # the child's end: EOF here when the child is gone
-        self._conn = mine
+        asks.close()
+        self._conn, self._requests = mine, asked
         self._heard = self.clock()
         self._started = False
         self._dead.clear()
@@ -350,6 +453,15 @@ class CameraWorker:
             self._dead.set()
 
     def _drop_conn(self) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop's thread only (not _stop_child's executor)
+            asyncio.get_running_loop()
+            for answer in self._pending.values():
+                if not answer.done():
+                    answer.set_result(("crop", 0, "unavailable", "the camera process ended"))
+        if self._requests is not None:
+            with contextlib.suppress(Exception):
+                self._requests.close()
+            self._requests = None
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(self._conn.fileno())
@@ -359,6 +471,11 @@ class CameraWorker:
 
     def _handle(self, msg: tuple) -> None:
         kind = msg[0]
+        if kind == "crop":  # an answer, not a frame: says nothing of the camera's health
+            answer = self._pending.get(msg[1])
+            if answer is not None and not answer.done():
+                answer.set_result(msg)
+            return
         self._heard = self.clock()
         self._started = True
         if kind == "pads":

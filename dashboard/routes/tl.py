@@ -3,9 +3,10 @@ audit trail, and the event's tables for the hall."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import Response
 
 from ..deps import Denied, get_hub, get_settings, role_in
 from ..hub import TableHub
@@ -22,6 +23,20 @@ async def history(
 ):
     """The history of the deal, the game or the whole table, in events the page words."""
     return {"seq": hub.seq, "scope": scope, "events": hub.history(role, scope)}
+
+
+@router.get("/alerts/{alert_id}/crop")
+async def pad_picture(
+    alert_id: Annotated[str, Path(pattern=r"^s[0-9]{1,12}$")],
+    role: str = Depends(role_in("tl", message=N_("a picture of a pad is the TL's"))),
+    hub: TableHub = Depends(get_hub),
+    pad: Annotated[str | None, Query(pattern=r"^[a-z0-9_]{1,16}$")] = None,
+):
+    """The camera's picture of a sensing alert's pad (JPEG), part of its evidence: a hand
+    pad's picture shows hidden cards, so the TL's alone (the evidence it belongs to is
+    logged when shown); 404 with a text at a table without a camera."""
+    jpeg = await hub.pad_picture(alert_id, pad, role)
+    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @router.get("/tables")

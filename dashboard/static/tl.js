@@ -150,6 +150,21 @@ function scopeTabs() {
 // A sensing alert on the TL's page: its evidence on request (it names cards: logged, as a
 // reveal is) and the correction by a tap on the card.  Kept per alert across updates.
 const alertExtras = new Map();
+// The camera's picture of the alert's pad, cut from its last frame (issue 18): a hand pad's
+// shows hidden cards, so the route is the TL's alone; without a camera the evidence says so.
+function padPictureEl(d) {
+  if (!d.pad) return null;
+  const what = t("The camera's picture of {pad}", { pad: padName(d.pad) });
+  if (!d.camera) return h("div", { class: "crop-none" }, t("No camera at this table: there is no picture of the pad."));
+  const url = `/api/alerts/${d.id}/crop?pad=${encodeURIComponent(d.pad)}&token=${encodeURIComponent(TOKEN)}&lang=${LANG}&at=${Date.now()}`;
+  const box = h("figure", { class: "crop", "data-pad": d.pad });
+  box.append(h("img", { src: url, alt: what, onerror: async () => {
+    let why = t("The camera gives no picture now.");
+    try { why = (await (await fetch(url)).json()).error || why; } catch (e) { /* the default words */ }
+    box.replaceChildren(h("figcaption", { class: "crop-error" }, why));
+  } }), h("figcaption", {}, what));
+  return box;
+}
 function evidenceEl(d) {
   const ev = d.evidence || {};
   const named = [].concat(ev.cards || [], ev.card ? [ev.card] : []);
@@ -158,7 +173,8 @@ function evidenceEl(d) {
       d.at ? t("raised at {time}", { time: new Date(d.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB") }) : ""),
     named.length ? h("div", {}, t("Cards read:"), " ", cardsEl(named), ev.owner ? " " + t("(from {player}'s hand)", { player: ev.owner }) : "") : null,
     h("div", { class: "pads" }, h("b", {}, t("The pads now:")), (d.pads || []).map(p => h("div", { class: "pad", "data-pad": p.pad },
-      padName(p.pad), p.player ? ` (${p.player})` : "", ": ", p.cards.length ? cardsEl(p.cards) : t("empty")))));
+      padName(p.pad), p.player ? ` (${p.player})` : "", ": ", p.cards.length ? cardsEl(p.cards) : t("empty")))),
+    padPictureEl(d));
 }
 TL_ALERT.extra = (a, send) => {
   if (alertExtras.has(a.id)) return alertExtras.get(a.id);

@@ -197,6 +197,7 @@ async def serve_table(
                 leds=sc.set_led,
                 deck=deck,
                 tokens_file=d.event_tokens,
+                camera=camera,
                 **({} if clock is None else {"table_clock": clock, "monotonic": clock.now}),
             )
             if settings.draw is not None:

@@ -103,6 +103,7 @@ GETS = (
     "/api/history",
     "/api/tables",
     "/api/audit",
+    "/api/alerts/s1/crop",
     "/api/protocol.html",
 )
 request = st.one_of(

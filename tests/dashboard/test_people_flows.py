@@ -228,10 +228,9 @@ def test_at_a_table_with_readers_the_revisor_gets_no_card_picker(make_server, ch
     page.close()
 
 
-@pytest.fixture
-def sensed_table(tmp_path: Path):
+def _sensed_service(tmp_path: Path, *camera: str):
     """The table service on the virtual table (tests/dashboard/sensed_table.py): the test
-    moves cards by appending lines to ``moves``."""
+    moves cards by appending lines to ``moves``; ``camera``: a folder of frames."""
     import json
     import os
     import signal
@@ -242,7 +241,7 @@ def sensed_table(tmp_path: Path):
 
     port, data, moves = free_port(), tmp_path / "data", tmp_path / "moves.txt"
     moves.write_text("")
-    cmd = [sys.executable, "-m", "tests.dashboard.sensed_table", str(data), str(port), str(moves)]
+    cmd = [sys.executable, "-m", "tests.dashboard.sensed_table", str(data), str(port), str(moves), *camera]
     with open(tmp_path / "service.log", "w") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -251,6 +250,11 @@ def sensed_table(tmp_path: Path):
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(30)
+
+
+@pytest.fixture
+def sensed_table(tmp_path: Path):
+    yield from _sensed_service(tmp_path)
 
 
 @pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
@@ -285,6 +289,12 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     ev = tl.locator(f"{alert} .evidence").inner_text()
     assert "platta 1 (Anna)" in ev and "larmat kl" in ev, ev
     assert tl.locator(f'{alert} .evidence .pad[data-pad="seat1"] [data-card]').count() == 6
+    # no camera at this table: the evidence says so in words, and the picture's route is a 404 that says why
+    assert "Ingen kamera vid det här bordet" in tl.locator(f"{alert} .evidence .crop-none").inner_text()
+    assert tl.locator(f"{alert} .evidence img").count() == 0
+    alert_id = tl.locator(alert).get_attribute("data-alert")
+    r = httpx.get(f"{base}/api/alerts/{alert_id}/crop?pad=seat1&token={tokens['tl']}", timeout=30)
+    assert r.status_code == 404 and "Ingen kamera vid det här bordet" in r.json()["error"], r.text
     shot(tl, f"tl-alert-evidence-{tag}")
     tl.wait_for_selector('#audit li[data-what="evidence"]')
     # a correction by tapping the card (the TL may name cards), confirmed, in the audit trail
@@ -338,3 +348,107 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     assert tl.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     fits(tl, "#controls button", PHONE)
     tl.close()
+
+
+def _table_frame(face_down: int):
+    """A rendered overhead frame: ``face_down`` cards fanned on pad 1, nothing elsewhere."""
+    from vision.scene import Placement, Scene, random_scene, render
+
+    pose = random_scene(41, 0.3, fill=0.0)
+    cards = tuple(Placement("seat1", None, 20 + 35 * k, 16) for k in range(face_down))
+    return render(Scene(cards, pose.corners, 0.3, 9200, "blue"), supersample=1)
+
+
+def _show_frame(folder: Path, frame) -> None:
+    import os
+
+    import cv2
+
+    cv2.imwrite(str(folder / "next.png"), frame)
+    os.replace(folder / "next.png", folder / "f0.png")  # the camera never reads half a file
+
+
+@pytest.fixture
+def camera_table(tmp_path: Path):
+    """The sensed table with a camera: a real camera process reading ``frames/f0.png``."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    _show_frame(frames, _table_frame(0))
+    for served in _sensed_service(tmp_path, str(frames)):
+        yield (*served, frames)
+
+
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_tl_sees_the_cameras_picture_of_the_alerts_pad_and_nobody_else_does(camera_table, chromium, size):
+    import time
+
+    import cv2
+    import numpy as np
+
+    base, tokens, moves, frames = camera_table
+    for body in ({"do": "table", "players": PLAYERS}, {"do": "game", "seats": PLAYERS, "button": "Cilla"}):
+        r = httpx.post(f"{base}/api/action?token={tokens['tl']}", json=body, timeout=30)
+        assert r.status_code == 200, r.text
+    tl = chromium.new_page()
+    tl.set_viewport_size(size)
+    tl.on("dialog", lambda d: d.accept())
+    tl.goto(f"{base}/tl?token={tokens['tl']}")
+    tl.wait_for_selector('#phase[data-phase="deal"]')
+    # six cards dealt to Anna: the readers see them, and so does the camera (face down)
+    _show_frame(frames, _table_frame(6))
+    with moves.open("a") as f:
+        f.write("deal seat1 2S 3S 4S 5S 6S 7S\n")
+    alert = '#tl-alerts li[data-kind="misdeal"]'
+    tl.wait_for_selector(alert, timeout=60_000)
+    alert_id = tl.locator(alert).get_attribute("data-alert")
+    crop = f"{base}/api/alerts/{alert_id}/crop"
+
+    def picture(pad: str):
+        r = httpx.get(f"{crop}?pad={pad}&token={tokens['tl']}", timeout=30)
+        assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg", r.text
+        assert r.headers["cache-control"] == "no-store"
+        return cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_COLOR)
+
+    # the route: the TL's alone (a hand pad's picture shows hidden cards); a JPEG of the pad's size
+    assert picture("seat1").shape == (240, 600, 3)  # pad 1: 300 x 120 mm at 2 px/mm
+    # the six backs come on it (the camera's last frame: at 5 fps it may see them after the
+    # readers did): no longer the felt alone, as the empty tray's picture is
+    felt = float(picture("tray").std())
+    deadline = time.monotonic() + 30
+    while (seen := float(picture("seat1").std())) <= 2 * felt:
+        assert time.monotonic() < deadline, ("no cards on pad 1's picture", seen, felt)
+        time.sleep(0.1)
+    assert httpx.get(f"{crop}?token={tokens['tl']}", timeout=30).content[:2] == b"\xff\xd8"  # the alert's own pad
+    for role in ("revisor", "dealer", "public", "broadcast"):
+        other = httpx.get(f"{crop}?pad=seat1&token={tokens[role]}", timeout=30)
+        assert other.status_code == 403 and "image" not in other.headers["content-type"], (role, other.text)
+    assert httpx.get(f"{crop}?pad=seat1", timeout=30).status_code == 401
+    unknown = httpx.get(f"{crop}?pad=seat9&token={tokens['tl']}", timeout=30)
+    assert unknown.status_code == 404 and "Kameran ser ingen platta seat9" in unknown.json()["error"], unknown.text
+
+    # the page: the evidence shows the picture under what each pad reported
+    tl.click(f"{alert} .evidence-show")
+    img = f'{alert} .evidence figure.crop[data-pad="seat1"] img'
+    tl.wait_for_function(
+        "sel => { const i = document.querySelector(sel); return i && i.complete && i.naturalWidth > 0; }",
+        arg=img,
+        timeout=30_000,
+    )
+    assert tl.eval_on_selector(img, "i => [i.naturalWidth, i.naturalHeight]") == [600, 240]
+    shown = tl.eval_on_selector(img, "i => i.getBoundingClientRect().right")
+    assert 0 < shown <= size["width"], (shown, size)  # the whole picture on the screen, also a phone's
+    assert "Kamerans bild av platta 1" in tl.locator(f"{alert} .evidence figure.crop").inner_text()
+    assert tl.locator(f"{alert} .evidence .crop-none").count() == 0
+    tl.locator(f"{alert} .evidence").scroll_into_view_if_needed()
+    shot(tl, f"tl-alert-evidence-camera-{size['width']}x{size['height']}")
+    tl.close()
+
+    # the camera unplugged (its frames gone): no picture, and the answer says so at once
+    frames.rename(frames.with_name("unplugged"))
+    deadline = time.monotonic() + 30
+    while (r := httpx.get(f"{crop}?pad=seat1&token={tokens['tl']}", timeout=30)).status_code == 200:
+        assert time.monotonic() < deadline, "the camera still gives pictures 30 s after its frames went"
+        time.sleep(0.1)
+    assert r.status_code == 503 and r.json()["error"].startswith("Kameran "), r.text
+    r = httpx.get(f"{crop}?pad=seat1&token={tokens['tl']}", timeout=30)
+    assert r.status_code == 503 and "Kameran är ur drift: ingen bild" in r.json()["error"], r.text

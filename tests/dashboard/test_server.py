@@ -42,6 +42,7 @@ def test_without_a_token_nothing_is_served(make_server):
         "/api/protocol.html",
         "/api/history",
         "/api/audit",
+        "/api/alerts/s1/crop",
         "/docs",
         "/openapi.json",
     ):

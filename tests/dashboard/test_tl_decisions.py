@@ -198,3 +198,21 @@ def test_an_alerts_evidence_is_the_tls_and_needs_an_open_sensing_alert(tmp_path)
         assert len(hub.audit_entries()) == before  # nothing shown, nothing logged
 
     asyncio.run(run())
+
+
+def test_a_pads_picture_is_the_tls_and_needs_an_open_sensing_alert(tmp_path):
+    """The camera's picture of an alert's pad (issue 18 item 3): refused to every other role
+    before anything is looked up; no open alert, no picture (the route's 404 without a
+    camera: tests/dashboard/test_people_flows.py, on the real service)."""
+
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _start(hub)
+        assert hub.camera is None
+        for role in ("revisor", "dealer", "public", "broadcast"):
+            with pytest.raises(PermissionError, match="TL"):
+                await hub.pad_picture("s1", "seat1", role)
+        with pytest.raises(DashboardError, match="no open sensing alert"):
+            await hub.pad_picture("s1", "seat1", "tl")
+
+    asyncio.run(run())

@@ -11,10 +11,13 @@ import signal
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from table_controller.sensor_events import CAMERA_DEVICE, CameraPad, LinkStatus
-from vision.calibration import calibrate
+from vision.calibration import Calibration, calibrate
+from vision.crop import pad_picture
+from vision.errors import CalibrationError, CameraUnavailable
 from vision.scene import Placement, Scene, random_scene, render
 from vision.worker import CameraWorker, FolderFrames, merged, open_frames
 
@@ -139,3 +142,73 @@ def test_frame_sources_say_what_is_wrong(tmp_path):
     with pytest.raises(VisionError, match="fps"):
         CameraWorker(str(tmp_path), None, fps=0)
     assert open_frames("synthetic:3").read().shape[2] == 3
+
+
+# --- the TL's picture of a pad (issue 18 item 3) ------------------------------------------------
+
+
+def _diff(a, b) -> float:
+    return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean())
+
+
+async def test_the_worker_gives_a_pad_picture_from_its_last_frame(frames):
+    folder, cal = frames
+    calibration = Calibration.load(str(cal))
+    frame = cv2.imread(str(folder / "f0.png"), cv2.IMREAD_COLOR)
+    async with CameraWorker(str(folder), str(cal), fps=10) as worker:
+        await _until(worker, _camera_link(True))
+        got = await worker.crop("seat2")
+        picture = cv2.imdecode(np.frombuffer(got.jpeg, np.uint8), cv2.IMREAD_COLOR)
+        assert got.jpeg[:2] == b"\xff\xd8" and got.pad == "seat2" and 0 <= got.age_s < 5
+        # the pad's size: 300 x 120 mm at 2 px/mm, upright as its owner sees it
+        assert picture.shape == (240, 600, 3) == pad_picture(frame, calibration, "seat2").shape[:2] + (3,)
+        # seat2's rectangle of the frame (the QH lies there), not another pad's
+        assert _diff(picture, pad_picture(frame, calibration, "seat2")) < 6
+        assert _diff(picture, pad_picture(frame, calibration, "seat1")) > 3 * _diff(
+            picture, pad_picture(frame, calibration, "seat2")
+        )
+        with pytest.raises(CalibrationError, match="no pad named 'seat9'"):
+            await worker.crop("seat9")
+
+
+async def test_pictures_asked_for_never_stall_the_loop(frames):
+    folder, cal = frames
+    async with CameraWorker(str(folder), str(cal), fps=10) as worker:
+        await _until(worker, _camera_link(True))
+        loop = asyncio.get_running_loop()
+        lag = 0.0
+
+        async def tick():
+            nonlocal lag
+            while True:
+                t = loop.time()
+                await asyncio.sleep(0.005)
+                lag = max(lag, loop.time() - t - 0.005)
+
+        ticker = asyncio.create_task(tick())
+        try:
+            asked = [worker.crop(p) for p in ("seat1", "seat2", "seat3", "seat4", "tray")]
+            got = await asyncio.gather(*asked, return_exceptions=True)
+        finally:
+            ticker.cancel()
+        # four at once are answered; a fifth is told to ask again, not queued behind them
+        assert [type(g).__name__ for g in got] == ["PadCrop"] * 4 + ["CameraUnavailable"], got
+        assert "ask again" in str(got[4])
+        assert lag < 0.1, f"the loop stalled {lag * 1000:.0f} ms while the camera cut pictures"
+
+
+async def test_a_camera_offline_gives_no_picture_and_says_why(frames):
+    folder, cal = frames
+    async with CameraWorker(str(folder), str(cal), fps=10, retry_s=0.2, restart_s=5) as worker:
+        await _until(worker, _camera_link(True))
+        folder.rename(folder.with_name("unplugged"))
+        await _until(worker, _camera_link(False))
+        with pytest.raises(CameraUnavailable, match=r"offline .*frames.*: no picture"):
+            await worker.crop("seat2")
+        folder.with_name("unplugged").rename(folder)
+        await _until(worker, _camera_link(True))
+        assert (await worker.crop("seat2")).jpeg[:2] == b"\xff\xd8"  # back: pictures again
+        os.kill(worker.pid, signal.SIGKILL)  # the process dies: at once, not after a timeout
+        await _until(worker, _camera_link(False))
+        with pytest.raises(CameraUnavailable, match="camera process ended"):
+            await worker.crop("seat2")
