@@ -1,4 +1,5 @@
-"""The event's name, heat and logo on the audience's views and the protocol (issue 19).
+"""The event's name, heat and logo on the audience's views and the protocol (issue 19); its
+round and the players' ids and clubs on the protocol.
 
     >>> Branding(event="SM i Chicago 2026", heat="1").event
     'SM i Chicago 2026'
@@ -14,10 +15,11 @@ public (no card is in it): every role's page shows it, the protocol prints it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DashboardError
+from .scoresheet.head import Player, read_players
 
 LOGO_LIMIT = 512 * 1024
 
@@ -28,6 +30,8 @@ class Branding:
     heat: str = ""  # e.g. "1" or "Final"
     logo: bytes | None = None
     logo_media_type: str = ""
+    round: str = ""  # e.g. "Kvartsfinal": the protocol's header, beside the heat
+    players: dict[str, Player] = field(default_factory=dict)  # name -> id and club ([event] players)
 
 
 def logo_type(data: bytes) -> str:
@@ -39,13 +43,21 @@ def logo_type(data: bytes) -> str:
     return ""
 
 
-def load_branding(event: str = "", heat: str = "", logo: str | Path | None = None) -> Branding:
-    """The branding of the options; :class:`DashboardError` naming the problem for a bad logo."""
-    for what, text in (("event name", event), ("heat", heat)):
+def load_branding(
+    event: str = "",
+    heat: str = "",
+    logo: str | Path | None = None,
+    round: str = "",
+    players: str | Path | None = None,
+) -> Branding:
+    """The branding of the options; :class:`DashboardError` naming the problem for a bad
+    logo, or naming the file and line of a bad players file (``name,club[,id]`` per line)."""
+    for what, text in (("event name", event), ("heat", heat), ("round", round)):
         if len(text) > 80 or any(ord(c) < 32 for c in text):
             raise DashboardError(f"the {what} must be a line of at most 80 characters")
+    who = read_players(Path(players)) if players is not None else {}
     if logo is None:
-        return Branding(event.strip(), heat.strip())
+        return Branding(event.strip(), heat.strip(), round=round.strip(), players=who)
     path = Path(logo)
     try:
         size = path.stat().st_size
@@ -57,4 +69,4 @@ def load_branding(event: str = "", heat: str = "", logo: str | Path | None = Non
     kind = logo_type(data)
     if not kind:
         raise DashboardError(f"{path}: the logo must be a PNG or JPEG image")
-    return Branding(event.strip(), heat.strip(), data, kind)
+    return Branding(event.strip(), heat.strip(), data, kind, round=round.strip(), players=who)

@@ -57,7 +57,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
-    """The event's name, heat and logo on the audience's views and the protocol (issue 19)."""
+    """The event's name, heat and logo on the audience's views and the protocol; its round and
+    the players' ids and clubs on the protocol (issue 19)."""
     key = (lambda k: f"[event] {k}: ") if config_keys else (lambda k: "")
     p.add_argument(
         "--event-name",
@@ -67,6 +68,19 @@ def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
         "e.g. 'SM i Chicago 2026'",
     )
     p.add_argument("--heat", default=None, metavar="TEXT", help=key("heat") + "the heat, for the protocol's header")
+    p.add_argument(
+        "--round",
+        default=None,
+        metavar="TEXT",
+        help=key("round") + "the event's round, e.g. 'Kvartsfinal', beside the heat in the protocol's header",
+    )
+    p.add_argument(
+        "--players-csv",
+        default=None,
+        metavar="FILE",
+        help=key("players") + "CSV of name,club[,id] per line (the hub's 'register --csv' file): "
+        "the players' clubs and ids in the protocol's header",
+    )
     p.add_argument(
         "--logo",
         default=None,
@@ -132,7 +146,11 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
         post_rate=args.post_rate,
         post_burst=max(1, int(args.post_rate * 3)),
         branding=load_branding(
-            getattr(args, "event_name", None) or "", getattr(args, "heat", None) or "", getattr(args, "logo", None)
+            getattr(args, "event_name", None) or "",
+            getattr(args, "heat", None) or "",
+            getattr(args, "logo", None),
+            round=getattr(args, "round", None) or "",
+            players=getattr(args, "players_csv", None),
         ),
     )
 

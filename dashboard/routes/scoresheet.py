@@ -60,7 +60,14 @@ async def pdf(
         title=hub.name,
         head=_final_head(hub),
         facts=facts,
-        info=SheetHead(event=brand.event, heat=brand.heat, table=hub.name, logo=brand.logo),
+        info=SheetHead(
+            event=brand.event,
+            heat=brand.heat,
+            round=brand.round,
+            table=hub.name,
+            players=brand.players,
+            logo=brand.logo,
+        ),
         lang="en" if lang == "en" else "sv",
     )
     return Response(

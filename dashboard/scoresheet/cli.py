@@ -35,6 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("sv", "en"), default="sv", help="the form's language (Swedish by default)")
     p.add_argument("--event", default="", help="the event's name for the header, e.g. 'SM i Chicago 2026'")
     p.add_argument("--heat", default="", help="the heat for the header")
+    p.add_argument("--round", default="", help="the event's round for the header, e.g. 'Kvartsfinal'")
     p.add_argument(
         "--logo", type=Path, default=None, help="the event's logo (PNG or JPEG) at the top right of every page"
     )
@@ -136,6 +137,7 @@ def main(args: argparse.Namespace) -> int:
         info = SheetHead(
             event=args.event,
             heat=args.heat,
+            round=args.round,
             table=args.table or args.title,
             players=read_players(args.players) if args.players else {},
             logo=load_branding(logo=args.logo).logo if args.logo else None,

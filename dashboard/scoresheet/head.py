@@ -29,6 +29,7 @@ class Player:
 class SheetHead:
     event: str = ""
     heat: str = ""
+    round: str = ""  # the event's stage, free text, e.g. "Kvartsfinal"; beside the heat
     table: str = ""
     players: dict[str, Player] = field(default_factory=dict)
     games_per_table: int = 3  # r2
@@ -66,5 +67,7 @@ def read_players(path: Path) -> dict[str, Player]:
         if len(row) > 3:
             raise DashboardError(f"{path}: line {n}: expected name,club[,id], got {len(row)} fields")
         name = row[0].strip()
+        if name in out:
+            raise DashboardError(f"{path}: line {n}: {name!r} is on an earlier line already")
         out[name] = Player(id=row[2].strip() if len(row) > 2 else "", club=row[1].strip() if len(row) > 1 else "")
     return out

@@ -150,6 +150,7 @@ def scoresheet_pdf(
             for x in (
                 info.event,
                 f"{w['heat']} {info.heat}" if info.heat else "",
+                f"{w['round']} {info.round}" if info.round else "",
                 f"{w['table']} {info.table or title}",
             )
             if x
@@ -198,6 +199,7 @@ def _header(
     fields = [
         (w["event"], info.event),
         (w["heat"], info.heat),
+        (w["round"], info.round),
         (w["table"], info.table or title),
         (w["date"], start[0]),
         (w["time"], f"{start[1]}\u2013{end[1]}" if start[1] and end[1] != start[1] else start[1]),

@@ -1,61 +1,42 @@
 // The audience views' own words and helpers (public hall screen, broadcast overlay), Swedish
-// first, English with ?lang=en.  Kept apart from the shared catalogue so it can move there
-// later; loaded for every view but does nothing outside view-public and view-broadcast.
+// first, English with ?lang=en.  Every text is a t("English") of the shared catalogue
+// (dashboard/locale, common.js's t()); loaded for every view but does nothing outside
+// view-public and view-broadcast.
 "use strict";
 const AUD = (() => {
   const params = new URLSearchParams(location.search);
   const lang = params.get("lang") === "en" ? "en" : "sv";
   const T = {
-    sv: { game: "Omgång", of: "av", deal: "Giv", trick: "Stick", waiting: "Väntar på första omgången",
-      score: "sidopoäng", pts: "p", pp: "omgångspoäng", ppShort: "Omg.p.", total: "Summa", scoreCol: "Sidopoäng", totalTitle: "summa sidopoäng, alla omgångar", chic: "Vunna Chicago",
-      chicShort: "Chic.", rank: "Plac.", player: "Spelare", standings: "Bordets ställning", thisGame: "Omgången",
-      turn: "Tur", turnOf: "Tur: {p}", cards: "{n} kort", held: "{n} kort \u00b7 visas när given är slut",
-      winner: "Vinnare", goesOn: "Går vidare", gameOver: "Omgång {g} klar", tableOver: "Bordet är klart",
-      saysChicago: "{p} säger Chicago!", chicagoWon: "{p} vann sin Chicago +15", chicagoLost: "{p} förlorade sin Chicago \u221215",
-      chicagoBroken: "{p} bröt Chicago +10", saidChicago: "har sagt Chicago", wonChicago: "vunnen Chicago",
-      drawStop: "köpstopp", out: "ute", dead: "död hand", button: "giv", paused: "PAUS", lead: "spelar ut",
-      played: "spelar", open: "Öppet kort till {p}", taken: "tar det", declined: "tar inte", last: "Senast",
-      results: "Omgångarnas resultat", provisional: "preliminär", place: "Plats", particip: "{n} spelare",
-      playoff: "Särspel: {p}", noGame: "–", dealing: "{d} delas", pointsFor: "{p} {pts} {why}" },
-    en: { game: "Game", of: "of", deal: "Deal", trick: "Trick", waiting: "Waiting for the first game",
-      score: "score", pts: "pts", pp: "placement points", ppShort: "Pl.pts", total: "Total", scoreCol: "Score", totalTitle: "total score, all games", chic: "Won Chicagos",
-      chicShort: "Chic.", rank: "Rank", player: "Player", standings: "Table standings", thisGame: "This game",
-      turn: "To act", turnOf: "To act: {p}", cards: "{n} cards", held: "{n} cards \u00b7 shown when the deal is over",
-      winner: "Winner", goesOn: "Goes on", gameOver: "Game {g} over", tableOver: "The table is over",
-      saysChicago: "{p} says Chicago!", chicagoWon: "{p} won the Chicago +15", chicagoLost: "{p} lost the Chicago \u221215",
-      chicagoBroken: "{p} broke the Chicago +10", saidChicago: "has said Chicago", wonChicago: "won Chicago",
-      drawStop: "draw stop", out: "out", dead: "dead hand", button: "button", paused: "PAUSED", lead: "leads",
-      played: "plays", open: "Open card for {p}", taken: "takes it", declined: "declines it", last: "Last",
-      results: "Game results", provisional: "provisional", place: "Place", particip: "{n} players",
-      playoff: "Playoff: {p}", noGame: "–", dealing: "{d} is dealt", pointsFor: "{p} {pts} {why}" },
-  }[lang];
+    game: t("Game"), of: t("of"), deal: t("Deal"), trick: t("Trick"), waiting: t("Waiting for the first game"),
+    score: t("score"), pts: t("pts"), pp: t("placement points"), ppShort: t("Pl.pts"), total: t("Total"),
+    scoreCol: t("Score"), totalTitle: t("total score, all games"), chic: t("Won Chicagos"), chicShort: t("Chic."),
+    rank: t("Rank"), player: t("Player"), standings: t("Table standings"), thisGame: t("This game"),
+    turn: t("To act"), turnOf: t("To act: {p}"), cards: t("{n} cards"),
+    held: t("{n} cards · shown when the deal is over"), winner: t("Winner"), goesOn: t("Goes on"),
+    gameOver: t("Game {g} over"), tableOver: t("The table is over"), saysChicago: t("{p} says Chicago!"),
+    chicagoWon: t("{p} won the Chicago +15"), chicagoLost: t("{p} lost the Chicago −15"),
+    chicagoBroken: t("{p} broke the Chicago +10"), saidChicago: t("has said Chicago"), wonChicago: t("won Chicago"),
+    drawStop: t("draw stop"), out: t("out"), dead: t("dead hand"), button: t("button"), paused: t("PAUSED"),
+    lead: t("leads"), played: t("plays"), open: t("Open card for {p}"), taken: t("takes it"),
+    declined: t("declines it"), last: t("Last"), results: t("Game results"), provisional: t("provisional"),
+    place: t("Place"), particip: t("{n} players"), playoff: t("Playoff: {p}"), noGame: "\u2013",
+    dealing: t("{d} is dealt"), pointsFor: "{p} {pts} {why}" };
   const PHASE = {
-    sv: { game_start: "Platslottning", deal: "Given delas", exchange_1: "Byte 1", exchange_2: "Byte 2", exchange_3: "Byte 3",
-      quads_choice: "Fyrtal: valet", chicago: "Chicagofrågan", tricks: "Stickspel", game_over: "Omgången klar",
-      table_over: "Bordet klart" },
-    en: { game_start: "Seat draw", deal: "Dealing", exchange_1: "Exchange 1", exchange_2: "Exchange 2", exchange_3: "Exchange 3",
-      quads_choice: "Four of a kind: choice", chicago: "Chicago question", tricks: "Trick play", game_over: "Game over",
-      table_over: "Table over" },
-  }[lang];
+    game_start: t("Seat draw"), deal: t("Dealing"), exchange_1: t("Exchange 1"), exchange_2: t("Exchange 2"),
+    exchange_3: t("Exchange 3"), quads_choice: t("Four of a kind: choice"), chicago: t("Chicago question"),
+    tricks: t("Trick play"), game_over: t("Game over"), table_over: t("Table over") };
   const REASON = {
-    sv: { one_pair: "ett par", two_pair: "två par", three_of_a_kind: "triss", straight: "stege", flush: "färg",
-      full_house: "kåk", four_of_a_kind: "fyrtal", straight_flush: "färgstege", royal_flush: "royal straight flush",
-      zeroed: "nollad", last_trick: "sista sticket", last_trick_two: "sista sticket med en tvåa", chicago_won: "vann Chicago",
-      chicago_lost: "förlorade Chicago", chicago_broken: "bröt Chicago", dealer_error: "givarfel", revoke: "bekände inte färg",
-      draw_stop_attempt: "byte trots köpstopp", penalty: "straff", adjust: "TL-rättelse" },
-    en: { one_pair: "one pair", two_pair: "two pair", three_of_a_kind: "three of a kind", straight: "straight", flush: "flush",
-      full_house: "full house", four_of_a_kind: "four of a kind", straight_flush: "straight flush", royal_flush: "royal flush",
-      zeroed: "zeroed", last_trick: "last trick", last_trick_two: "last trick with a two", chicago_won: "won a Chicago",
-      chicago_lost: "lost a Chicago", chicago_broken: "broke a Chicago", dealer_error: "dealer error", revoke: "revoke",
-      draw_stop_attempt: "exchange at draw stop", penalty: "penalty", adjust: "TL correction" },
-  }[lang];
+    one_pair: t("one pair"), two_pair: t("two pair"), three_of_a_kind: t("three of a kind"), straight: t("straight"),
+    flush: t("flush"), full_house: t("full house"), four_of_a_kind: t("four of a kind"),
+    straight_flush: t("straight flush"), royal_flush: t("royal flush"), zeroed: t("zeroed"),
+    last_trick: t("last trick"), last_trick_two: t("last trick with a two"), chicago_won: t("won a Chicago"),
+    chicago_lost: t("lost a Chicago"), chicago_broken: t("broke a Chicago"), dealer_error: t("dealer error"),
+    revoke: t("revoke"), draw_stop_attempt: t("exchange at draw stop"), penalty: t("penalty"),
+    adjust: t("TL correction") };
   // rank names for hand names in words (plural as said at the table)
   const RANKS = {
-    sv: { 14: "ess", 13: "kungar", 12: "damer", 11: "knektar", 10: "tior", 9: "nior", 8: "åttor", 7: "sjuor", 6: "sexor",
-      5: "femmor", 4: "fyror", 3: "treor", 2: "tvåor" },
-    en: { 14: "aces", 13: "kings", 12: "queens", 11: "jacks", 10: "tens", 9: "nines", 8: "eights", 7: "sevens", 6: "sixes",
-      5: "fives", 4: "fours", 3: "threes", 2: "twos" },
-  }[lang];
+    14: t("aces"), 13: t("kings"), 12: t("queens"), 11: t("jacks"), 10: t("tens"), 9: t("nines"), 8: t("eights"),
+    7: t("sevens"), 6: t("sixes"), 5: t("fives"), 4: t("fours"), 3: t("threes"), 2: t("twos") };
   const RV = { T: 10, J: 11, Q: 12, K: 13, A: 14 };
   const rv = c => RV[c[0]] || Number(c[0]);
 
@@ -74,16 +55,15 @@ const AUD = (() => {
     const wheel = uniq.join() === "14,5,4,3,2";  // D1: A2345
     const straight = uniq.length === 5 && (vals[0] - vals[4] === 4 || wheel);
     const R = v => RANKS[v];
-    const sv = lang === "sv";
-    if (straight && flush) return vals[0] === 14 && !wheel ? (sv ? "royal straight flush" : "royal flush") : (sv ? "färgstege" : "straight flush");
-    if (groups[0][1] === 4) return sv ? `fyrtal i ${R(groups[0][0])}` : `four ${R(groups[0][0])}`;
-    if (groups[0][1] === 3 && groups[1][1] === 2) return sv ? `kåk, ${R(groups[0][0])} över ${R(groups[1][0])}` : `full house, ${R(groups[0][0])} over ${R(groups[1][0])}`;
-    if (flush) return sv ? "färg" : "flush";
-    if (straight) return sv ? "stege" : "straight";
-    if (groups[0][1] === 3) return sv ? `triss i ${R(groups[0][0])}` : `three ${R(groups[0][0])}`;
-    if (groups[0][1] === 2 && groups[1][1] === 2) return sv ? `två par, ${R(groups[0][0])} och ${R(groups[1][0])}` : `two pair, ${R(groups[0][0])} and ${R(groups[1][0])}`;
-    if (groups[0][1] === 2) return sv ? `par i ${R(groups[0][0])}` : `pair of ${R(groups[0][0])}`;
-    return sv ? "inget" : "nothing";
+    if (straight && flush) return t(vals[0] === 14 && !wheel ? "royal flush" : "straight flush");
+    if (groups[0][1] === 4) return t("four {r}", { r: R(groups[0][0]) });
+    if (groups[0][1] === 3 && groups[1][1] === 2) return t("full house, {a} over {b}", { a: R(groups[0][0]), b: R(groups[1][0]) });
+    if (flush) return t("flush");
+    if (straight) return t("straight");
+    if (groups[0][1] === 3) return t("three {r}", { r: R(groups[0][0]) });
+    if (groups[0][1] === 2 && groups[1][1] === 2) return t("two pair, {a} and {b}", { a: R(groups[0][0]), b: R(groups[1][0]) });
+    if (groups[0][1] === 2) return t("pair of {r}", { r: R(groups[0][0]) });
+    return t("nothing");
   }
   const signed = n => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + Math.abs(n);
   function awardText(a) {
@@ -142,8 +122,7 @@ const AUD = (() => {
     return el;
   }
   // Shot clocks (RULES.md §10) in words, counting down between messages like common.js's.
-  const CLOCK = lang === "sv" ? { exchange: "byte", chicago: "Chicagofrågan", quads: "fyrtalsvalet", play: "utspel" }
-    : { exchange: "exchange", chicago: "Chicago question", quads: "quads choice", play: "play" };
+  const CLOCK = { exchange: t("exchange"), chicago: t("Chicago question"), quads: t("quads choice"), play: t("play") };
   function tick(el) {
     const left = el.dataset.until ? (Number(el.dataset.until) - performance.now()) / 1000 : Number(el.dataset.left);
     el.textContent = `${el.dataset.what} ${Math.max(0, Math.ceil(left))} s`;

@@ -19,7 +19,9 @@
     [event]                              # optional: on the audience's views and the protocol
     name = "SM i Chicago 2026"
     heat = "1"
+    round = "Kvartsfinal"                # the event's round, beside the heat in the protocol's header
     logo = "logo.png"                    # PNG or JPEG, at most 512 kB
+    players = "players.csv"              # name,club[,id] per line: ids and clubs in the protocol's header
 
     [dashboard]
     host = "0.0.0.0"
@@ -104,7 +106,9 @@ class DashboardSection:
 class EventSection:
     name: str = ""
     heat: str = ""
+    round: str = ""
     logo: Path | None = None
+    players: Path | None = None  # CSV of name,club[,id] (dashboard.scoresheet.head.read_players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +160,9 @@ FLAGS: dict[tuple[str, str], str] = {
     ("dashboard", "peers"): "--peer",
     ("event", "name"): "--event-name",
     ("event", "heat"): "--heat",
+    ("event", "round"): "--round",
     ("event", "logo"): "--logo",
+    ("event", "players"): "--players-csv",
     ("hub", "draw"): "--hub",
     ("hub", "table_id"): "--table-id",
 }
@@ -282,7 +288,9 @@ def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
         ("dashboard", "peers"): _peers,
         ("event", "name"): _text,
         ("event", "heat"): _text,
+        ("event", "round"): _text,
         ("event", "logo"): _path(base, must_exist=True),
+        ("event", "players"): _path(base, must_exist=True),
         ("hub", "draw"): _draw_source(base),
         ("hub", "table_id"): _table_id,
     }

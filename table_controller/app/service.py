@@ -63,6 +63,8 @@ def web_args(cfg: TableConfig) -> argparse.Namespace:
         event_name=e.name,
         heat=e.heat,
         logo=e.logo,
+        round=e.round,
+        players_csv=e.players,
     )
 
 

@@ -8,6 +8,7 @@ says what to do, the API keeps JSON.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -128,3 +129,107 @@ def test_answers_in_the_page_s_language_and_error_pages_for_browsers(make_server
     page = httpx.get(f"{s.base}/dealer?token={s.token('dealer')}&lang=en").text
     assert '<html lang="en">' in page and "/static/i18n.js?lang=en&amp;token=" in page
     assert '<html lang="sv">' in httpx.get(f"{s.base}/dealer?token={s.token('dealer')}&lang=xx").text
+
+
+# --- the audience's and the protocol's words (issue 18 item 1: every text in one catalogue) ---
+
+AUDIENCE_JS = [ROOT / "dashboard" / "static" / n for n in ("audience.js", "broadcast.js", "public.js")]
+
+
+def _marked(path: Path) -> list[str]:
+    """The texts a page script marks with t()/tn(), as ``make i18n`` extracts them."""
+    from babel.messages.extract import extract_from_file
+
+    out = []
+    for _, msg, _, _ in extract_from_file("javascript", str(path), keywords={"t": None, "tn": (1, 2)}):
+        out += [msg] if isinstance(msg, str) else [m for m in msg if m]
+    return out
+
+
+def _audience_pairs() -> list[tuple[str, str]]:
+    """(English, Swedish) of every text the hall screen, the phone view and the overlay show."""
+    sv = catalogue("sv")["messages"]
+    pairs = []
+    for path in AUDIENCE_JS:
+        for msgid in _marked(path):
+            text = sv.get(msgid)
+            pairs.append((msgid, text if isinstance(text, str) else (text or [""])[0]))
+    return pairs
+
+
+def _protocol_pairs() -> list[tuple[str, str]]:
+    """(English, Swedish) of every text of the printed protocol (dashboard/scoresheet/words.py)."""
+    from dashboard.scoresheet import words
+
+    pairs = [(words.WORDS["en"][k], words.WORDS["sv"][k]) for k in words.WORDS["en"]]
+    for table in (words.REASONS, words.PENALTY_KINDS, words.CLOCKS):
+        pairs += [(en, sv) for sv, en in table.values()]
+    return pairs
+
+
+def _rules_terms() -> list[tuple[list[str], list[str]]]:
+    """RULES.md §1 "Words": (Swedish alternatives, English alternatives) of each row."""
+    text = (ROOT.parents[1] / "shared" / "RULES.md").read_text(encoding="utf-8")
+    section = text.split("## 1. Words", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0] not in ("Swedish", "---"):
+            rows.append(([s.strip().lower() for s in cells[0].split("/")], [e.strip() for e in cells[1].split("/")]))
+    return rows
+
+
+# Swedish texts that are the English one on purpose: names, rule references, abbreviations
+SAME_IN_SWEDISH = {"Chic.", "Heat", "Id", "TL", "Start"}
+
+
+def test_audience_and_protocol_words_have_both_languages():
+    """No dictionary of its own is left in the audience's script: every text is a t() of
+    the catalogue, and every one of them, and every protocol word, has its Swedish."""
+    from dashboard.scoresheet import words
+
+    src = (ROOT / "dashboard" / "static" / "audience.js").read_text(encoding="utf-8")
+    assert "sv: {" not in src and "en: {" not in src and not re.search(r"\bsv \? \"", src)
+    make = (ROOT / "Makefile").read_text()
+    assert all(f"dashboard/static/{p.name}" in make for p in AUDIENCE_JS)  # extracted by make i18n
+    audience = _audience_pairs()
+    assert len(audience) > 90
+    assert not [en for en, sv in audience if not sv], "no Swedish in the catalogue (make i18n)"
+    assert words.WORDS["sv"].keys() == words.WORDS["en"].keys()
+    assert not [k for lang in words.LANGS for k, v in words.WORDS[lang].items() if not v.strip()]
+    for table in (words.REASONS, words.PENALTY_KINDS, words.CLOCKS):
+        assert all(sv.strip() and en.strip() for sv, en in table.values())
+
+
+def test_no_swedish_audience_or_protocol_text_is_left_in_english():
+    """The people pages' English-word check (test_people_pages) on every Swedish text of
+    the audience's views and the protocol, and no Swedish text the same as its English."""
+    from .test_people_pages import ENGLISH
+
+    found = []
+    for en, sv in _audience_pairs() + _protocol_pairs():
+        if ENGLISH.search(re.sub(r"\{\w+\}", "", sv)) or (
+            sv == en and sv not in SAME_IN_SWEDISH and re.search(r"[A-Za-z]{2}", sv)
+        ):
+            found.append((en, sv))
+    assert not found, found
+
+
+def test_audience_and_protocol_use_the_rules_words():
+    """RULES.md §1: where an English text names a rule term (draw stop, playoff, placement
+    points, game, deal, ...), its Swedish says the term as RULES.md does (köpstopp,
+    särspel, omgångspoäng, omgång, giv, ...)."""
+    rows = _rules_terms()
+    assert (["köpstopp"], ["draw stop"]) in rows and (["särspel"], ["playoff"]) in rows
+    wrong = []
+    for en, sv in _audience_pairs() + _protocol_pairs():
+        for swedish, english in rows:
+            # the noun, not the verb ("{pct} % to score")
+            said = [e for e in english if re.search(rf"(?<!to )\b{re.escape(e)}s?\b", en, re.IGNORECASE)]
+            if said and not any(s in sv.lower() for s in swedish):
+                wrong.append((en, sv, swedish))
+    assert not wrong, wrong
+    sv = dict(_audience_pairs())
+    assert sv["draw stop"] == "köpstopp" and sv["Playoff: {p}"] == "Särspel: {p}"
+    assert sv["placement points"] == "omgångspoäng" and sv["Score"] == "Sidopoäng"
+    assert sv["exchange at draw stop"] == "byte trots köpstopp" and sv["revoke"] == "bekände inte färg"

@@ -387,3 +387,87 @@ def test_summary_page_shows_the_sarspel_and_who_won_it__r11_s12():
     assert not overlaps(data) and not line_boxes(data)
     (ROOT / "build").mkdir(exist_ok=True)
     (ROOT / "build" / "protocol-sarspel.pdf").write_bytes(data)  # to be looked at (pdftoppm)
+
+
+PLAYERS_CSV = (
+    "# namn,klubb,id\nAnna,BK Spader,S-101\nBo,Chicagoklubben Malmö,S-202\nCilla,,S-303\nDan,Kortklubben Norr\n"
+)
+
+
+def test_the_servers_form_carries_the_configs_round_ids_and_clubs(make_server, tmp_path):
+    """Issue 19 item 3 on the table's own server: the round and the players' ids and clubs
+    of ``[event]`` (here as serve's flags ``--round`` and ``--players-csv``) are in the
+    header of the PDF the server prints, beside the heat, and nothing overlaps."""
+    import json
+
+    import httpx
+
+    players = tmp_path / "players.csv"
+    players.write_text(PLAYERS_CSV, encoding="utf-8")
+    flags = ("--event-name", "SM i Chicago 2026", "--heat", "2", "--round", "Kvartsfinal")
+    s = make_server(command="serve", extra=(*flags, "--players-csv", str(players)))
+    for line in tl_script():
+        if line.strip() and not line.startswith("#"):
+            r = httpx.post(f"{s.base}/api/action", params={"token": s.token("tl")}, json=json.loads(line), timeout=10)
+            assert r.status_code == 200 and r.json()["ok"], (line, r.text)
+    for lang, label in (("sv", "Rond:"), ("en", "Round:")):
+        r = httpx.get(f"{s.base}/api/protocol.pdf", params={"token": s.token("public"), "lang": lang}, timeout=30)
+        assert r.status_code == 200
+        first = [x.strip() for x in pages(r.content)[0].splitlines()]
+        assert first[first.index(label) + 1] == "Kvartsfinal", first[:20]
+        assert first[first.index("Heat:") + 1] == "2"
+        # the round is on the heat's line: the two strings share a baseline
+        drawn = strings(pypdf.PdfReader(io.BytesIO(r.content)).pages[0])
+        heat, rnd = (next(x for x in drawn if x["text"] == t) for t in ("Heat:", label))
+        assert abs(heat["y0"] - rnd["y0"]) < 0.5 and rnd["x0"] > heat["x1"], (heat, rnd)
+        assert "S-101 \u00b7 BK Spader" in first and "S-202 \u00b7 Chicagoklubben Malmö" in first, first
+        assert "S-303" in first and "Kortklubben Norr" in first
+        assert not overlaps(r.content) and not line_boxes(r.content)
+        (ROOT / "build").mkdir(exist_ok=True)
+        (ROOT / "build" / f"protocol-server-{lang}.pdf").write_bytes(r.content)  # to be looked at (pdftoppm)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("Anna,BK Spader,S-101\nBo,Malmö,S-2,extra\n", "line 2: expected name,club[,id], got 4 fields"),
+        ("Anna,BK Spader\n\nAnna,Malmö\n", "line 3: 'Anna' is on an earlier line already"),
+        (b"Anna,\xe5\n", "cannot read the players file"),
+    ],
+)
+@pytest.mark.parametrize("command", ["serve", "demo"])
+def test_a_bad_players_file_stops_the_server_naming_the_file_and_line(tmp_path, text, message, command):
+    players = tmp_path / "players.csv"
+    if isinstance(text, bytes):
+        players.write_bytes(text)
+    else:
+        players.write_text(text, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", command, "--data", str(tmp_path / "d")]
+        + ["--port", "1", "--players-csv", str(players)],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out
+    assert f"{players}: {message}" in out.stderr, out.stderr
+    assert not (tmp_path / "d").exists()  # nothing started
+
+
+def test_the_protocol_commands_round_is_beside_the_heat(tmp_path):
+    log = tmp_path / "bord7.sqlite"
+    write_log(log, tl_script())
+    out = tmp_path / "p.pdf"
+    r = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "protocol", str(log), "-o", str(out)]
+        + ["--heat", "3", "--round", "Semifinal", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert r.returncode == 0, r.stderr
+    first = [x.strip() for x in pages(out.read_bytes())[0].splitlines()]
+    assert first[first.index("Round:") + 1] == "Semifinal" and first[first.index("Heat:") + 1] == "3"
+    assert not overlaps(out.read_bytes())

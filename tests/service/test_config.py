@@ -51,6 +51,8 @@ peers = ["http://table8.local:8080", "https://table9.local:8443/"]
 name = "SM i Chicago 2026"
 heat = "1"
 logo = "logo.png"
+round = "Kvartsfinal"
+players = "players.csv"
 """
 
 
@@ -58,6 +60,7 @@ logo = "logo.png"
 def folder(tmp_path: Path) -> Path:
     for name in ("deck.json", "camera.json", "t.crt", "t.key", "logo.png"):
         (tmp_path / name).write_text("{}")
+    (tmp_path / "players.csv").write_text("Anna,BK Spader,S-101\n", encoding="utf-8")
     (tmp_path / "table.toml").write_text(FULL)
     return tmp_path
 
@@ -136,6 +139,8 @@ def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
         ('name = "Bord 7"', "name = ", "not valid TOML: Invalid value (at line 3"),
         ('logo = "logo.png"', 'logo = "nologo.png"', "line 28: [event] logo no such file"),
         ('heat = "1"', "heat = 1", "line 27: [event] heat must be a text of 1 to 200 characters"),
+        ('round = "Kvartsfinal"', 'round = ""', "line 29: [event] round must be a text of 1 to 200 characters"),
+        ('players = "players.csv"', 'players = "spelare.csv"', "line 30: [event] players no such file"),
     ],
 )
 def test_a_bad_value_is_named_with_its_key_and_line(folder, old, new, message):
@@ -158,6 +163,44 @@ def test_a_written_configuration_reads_back_the_same(folder):
     assert again.table == cfg.table and again.dashboard == cfg.dashboard and again.camera == cfg.camera
     assert again.seat_controller == cfg.seat_controller and again.event == cfg.event
     assert cfg.event.name == "SM i Chicago 2026" and cfg.event.logo == folder / "logo.png"
+    assert cfg.event.round == "Kvartsfinal" and cfg.event.players == folder / "players.csv"
+
+
+def test_the_round_and_players_flags_override_the_file(folder, tmp_path_factory):
+    other = tmp_path_factory.mktemp("elsewhere") / "lag.csv"
+    other.write_text("Bo,Malmö\n", encoding="utf-8")
+    cfg = load_config(folder / "table.toml", run_flags("--round", "Final", "--players-csv", str(other)))
+    assert (cfg.event.round, cfg.event.players) == ("Final", other)
+    with pytest.raises(ConfigError, match=r"--players-csv \(\[event\] players\) no such file"):
+        load_config(folder / "table.toml", run_flags("--players-csv", str(folder / "none.csv")))
+
+
+def run_flags(*argv: str) -> dict:
+    """The (section, key) overrides of ``chicago-table run``'s own parser for ``argv``."""
+    import argparse
+
+    from table_controller.app.commands.run import add_arguments, overrides
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    return overrides(p.parse_args(list(argv)))
+
+
+def test_run_with_a_bad_players_file_names_it_and_its_line_and_starts_nothing(folder):
+    (folder / "players.csv").write_text("Anna,BK Spader,S-101\nBo,Malmö,S-2,S-3\n", encoding="utf-8")
+    path = folder / "table.toml"
+    path.write_text(FULL.replace("[table]", "[table]\nvirtual = true", 1).replace("port = 8443", "port = 1"))
+    out = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "run", "--config", str(path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out
+    assert f"{folder / 'players.csv'}: line 2: expected name,club[,id], got 4 fields" in out.stderr
+    assert not (folder / "data").exists()
 
 
 def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):
