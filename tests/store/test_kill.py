@@ -1,16 +1,20 @@
 """Power cuts: a real process plays bot games into a real file and is SIGKILLed at
 random moments (60 times across the cases).  After each kill the table restarts from the
 file: the state equals the replay of the log, and every record the process reported as
-stored is there, with the kind it reported."""
+stored is there, with the kind it reported.  The writers are forked from a parent that has
+imported the table controller once (tests/store/bot_writer.py --serve): a kill "mid-startup"
+lands in opening, migrating and rebuilding the file rather than in Python's imports."""
 
 from __future__ import annotations
 
 import json
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,32 +28,57 @@ WRITER = Path(__file__).with_name("bot_writer.py")
 KILLS_PER_CASE = 12
 
 
-def _run_and_kill(path: Path, seed: int, delay: float) -> tuple[list[tuple[int, str]], bool]:
-    """Start the writer, SIGKILL it ``delay`` seconds after it is ready (or at once when
-    negative: mid-startup); returns the (seq, kind) it reported and whether it finished."""
-    proc = subprocess.Popen(
-        [sys.executable, "-u", str(WRITER), str(path), str(seed)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        bufsize=0,  # unbuffered: readline() takes the first line only, communicate() the rest
+@pytest.fixture
+def writers() -> Iterator[socket.socket]:
+    """The writers' parent (bot_writer.py --serve): each writer is a real process, forked
+    from one that has already imported the table controller, and really SIGKILLed."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    server = subprocess.Popen(
+        [sys.executable, "-u", str(WRITER), "--serve", str(theirs.fileno())], pass_fds=[theirs.fileno()]
     )
+    theirs.close()
+    ours.settimeout(30)
     try:
-        if delay < 0:
-            time.sleep(-delay)
-        else:
-            first = proc.stdout.readline()  # "ready ..." once the file is open and rebuilt
-            assert first.startswith(b"ready") or proc.poll() is not None, first
-            time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        out, err = proc.communicate(timeout=30)
+        yield ours
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        ours.close()  # the server kills a writer still running and ends
+        try:
+            assert server.wait(timeout=30) == 0
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
+
+
+def _ask(writers: socket.socket, *request: object) -> str:
+    writers.send(json.dumps(request).encode())
+    return writers.recv(64).decode()
+
+
+def _run_and_kill(writers: socket.socket, path: Path, seed: int, delay: float) -> tuple[list[tuple[int, str]], bool]:
+    """Start a writer, SIGKILL it ``delay`` seconds after it is ready (or at once when
+    negative: mid-startup); returns the (seq, kind) it reported and whether it finished."""
+    writers.send(json.dumps(["start", str(path), seed]).encode())
+    _, fds, _, _ = socket.recv_fds(writers, 64, 2)
+    # unbuffered: readline() takes the first line only, readall() the rest
+    with open(fds[0], "rb", buffering=0) as stdout, open(fds[1], "rb", buffering=0) as stderr:
+        returncode = None
+        try:
+            if delay < 0:
+                time.sleep(-delay)
+            else:
+                first = stdout.readline()  # "ready ..." once the file is open and rebuilt
+                assert first.startswith(b"ready") or _ask(writers, "poll") == "ended", first
+                time.sleep(delay)
+            returncode = int(_ask(writers, "kill"))
+            out, err = stdout.readall(), stderr.readall()
+        finally:
+            if returncode is None:
+                _ask(writers, "kill")
     text = out.decode()
     finished = "\nover\n" in "\n" + text
-    assert proc.returncode in (-signal.SIGKILL, 0), err.decode()[-2000:]
-    assert finished or proc.returncode == -signal.SIGKILL
+    assert returncode in (-signal.SIGKILL, 0), err.decode()[-2000:]
+    assert finished or returncode == -signal.SIGKILL
     stored = []
     for line in text.split("\n")[:-1]:  # the last piece may be a line cut by the kill
         if line.startswith("stored "):
@@ -78,7 +107,7 @@ def _check_after_restart(path: Path, reported: dict[int, str]) -> None:
 
 
 @pytest.mark.parametrize("case", range(5))
-def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path, case):
+def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path, case, writers):
     rng = random.Random(1000 + case)
     path = tmp_path / "table.sqlite"
     reported: dict[int, str] = {}
@@ -88,7 +117,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path, case):
     while kills < KILLS_PER_CASE:
         # mostly mid-play; sometimes mid-startup (opening, migrating, rebuilding)
         delay = -rng.uniform(0.0, 0.25) if rng.random() < 0.15 else rng.uniform(0.0, 0.35)
-        stored, finished = _run_and_kill(path, rng.randrange(1 << 30), delay)
+        stored, finished = _run_and_kill(writers, path, rng.randrange(1 << 30), delay)
         for seq, kind in stored:
             assert reported.setdefault(seq, kind) == kind, f"seq {seq} reported twice with different kinds"
         _check_after_restart(path, reported)

@@ -21,12 +21,15 @@ from .procs import CLI, Proc, web_proc
 from .test_publish import make_hub
 
 
-@pytest.fixture
-def hub_web(tmp_path):
-    hub_db = tmp_path / "hub.sqlite"
+@pytest.fixture(scope="module")
+def hub_web(tmp_path_factory):
+    """One hub web server for the module (issue 15: a start is about 0.8 s of CPU): the
+    tables only read its draw, so no test sees what another did."""
+    folder = tmp_path_factory.mktemp("hub")
+    hub_db = folder / "hub.sqlite"
     drawn = make_hub(hub_db, seed="run-draw")
     port = free_port()
-    web = web_proc(hub_db, port, tmp_path).start()
+    web = web_proc(hub_db, port, folder).start()
     url = f"http://127.0.0.1:{port}"
 
     def up():
