@@ -28,7 +28,7 @@ from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.errors import ActionError
 from table_controller.sensing.alerts import Alert
-from table_controller.store import StoreError, TableRecorder
+from table_controller.store import StoreError, TableRecorder, refusals
 from table_controller.views import (
     RoleView,
     TableView,
@@ -161,9 +161,9 @@ class TableHub:
                 out.append(
                     table_alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq, resolved=r.seq in resolved)
                 )
-            else:
+            elif not refusals.is_summary(r.data):  # a summary counts refusals already shown
                 a = r.data.get("action")
-                do = a.get("do", "?") if isinstance(a, dict) else "?"
+                do = a.get("do", "?") if isinstance(a, dict) else r.data.get("do", "?")
                 out.append(
                     rejected_alert(
                         r.seq,
@@ -441,6 +441,8 @@ class TableHub:
         self._pump_now()
 
     def _add(self, alert: Alert) -> None:
+        if alert.id >= 0 and any(a.id == alert.id for a in self.alerts):
+            return  # a repeated refusal counted on its first record (store.refusals): one alert
         self.alerts.append(alert)
         del self.alerts[:-200]
         self._publish(new_state=False)

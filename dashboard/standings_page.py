@@ -124,6 +124,14 @@ def create_app(hub_path: str | os.PathLike, tl_token: str | None = None, broadca
     app = FastAPI(title="Chicago SM standings", docs_url=None, redoc_url=None, openapi_url=None)
     state: dict[str, Any] = {}
 
+    @app.middleware("http")
+    async def no_referrer(request, call_next):
+        # the TL's and the broadcast's URLs carry a token: no link or fetch passes it on
+        response = await call_next(request)
+        response.headers.setdefault("referrer-policy", "no-referrer")
+        response.headers.setdefault("x-content-type-options", "nosniff")
+        return response
+
     def tl_denied(token: str | None) -> JSONResponse | None:
         if tl_token is None:
             return JSONResponse({"error": "no TL page here: start 'hub web' with --tokens"}, status_code=404)

@@ -42,6 +42,7 @@ from table_controller.rules.engine import Engine
 from table_controller.rules.events import Event
 from table_controller.rules.judge import Verdict, judge
 
+from . import refusals
 from .base import EventStore
 from .errors import RecordError
 from .memory import MemoryStore
@@ -68,6 +69,7 @@ class TableRecorder:
         self.pending: list[NewRecord] = []  # held back for the next commit (``sense``)
         self.max_pending = max_pending
         self._oldest = 0.0
+        self._refusals: dict[str, refusals.Window] = {}  # per source: what a flood may cost (``refusals``)
 
     @classmethod
     def resume(cls, path: str | os.PathLike, create: bool = True) -> tuple[TableRecorder, ClockSnapshot | None]:
@@ -99,9 +101,7 @@ class TableRecorder:
         verdict = judge(self.engine, item)
         if verdict.action is None or not verdict.accepted:
             shown = verdict.action.to_dict() if verdict.action is not None else item
-            self.last_records = self._append(
-                [NewRecord("rejected", {"action": shown, "reason": verdict.reason}, source)]
-            )
+            self.last_records = [self._refused({"action": shown, "reason": verdict.reason}, source)]
             return verdict
         try:
             batch = [NewRecord("action", verdict.action.to_dict(), source)]
@@ -125,7 +125,47 @@ class TableRecorder:
     def reject(self, raw: Any, reason: str, source: str = "table") -> Record:
         """A line that never became an action (malformed input), kept for the record."""
         data = {"action": raw if isinstance(raw, Mapping) else repr(raw), "reason": reason}
-        return self._append([NewRecord("rejected", data, source)])[0]
+        return self._refused(data, source)
+
+    def _refused(self, data: Mapping[str, Any], source: str) -> Record:
+        """Store a refusal within the bounds of :mod:`.refusals`: the record that holds it
+        (a repeat or one beyond the window's share is counted, and its record is the
+        source's last stored refusal)."""
+        data = refusals.bounded(data)
+        now = _loop_time()
+        window = self._refusals.get(source)
+        if window is not None and now - window.started >= refusals.WINDOW_S:
+            self._end_window(source)
+            window = None
+        if window is None:
+            window = self._refusals[source] = refusals.Window(started=now)
+        key = refusals.key_of(data)
+        if window.last_key is not None and (key == window.last_key or window.stored >= refusals.STORED_MAX):
+            last = self.store.read(window.last_seq, window.last_seq)
+            if last:
+                if key == window.last_key:
+                    window.repeat(self._now())
+                else:
+                    window.beyond(str(data.get("reason", "")), self._now())
+                return last[0]
+        rec = self._append([NewRecord("rejected", data, source)])[0]
+        window.stored += 1
+        window.last_key, window.last_seq = key, rec.seq
+        return rec
+
+    def _end_window(self, source: str) -> None:
+        """Hold the summary of ``source``'s window (written with the next commit)."""
+        window = self._refusals.pop(source, None)
+        summary = window.summary() if window is not None else None
+        if summary is not None:
+            self._hold(NewRecord("rejected", summary, source, self._now()))
+
+    def end_refusal_windows(self, older_than_s: float | None = None) -> None:
+        """Sum up the refusal windows that have run their time (all, when None)."""
+        now = _loop_time()
+        for source, window in list(self._refusals.items()):
+            if older_than_s is None or now - window.started >= older_than_s:
+                self._end_window(source)
 
     def note(self, kind: str, data: Mapping[str, Any], source: str) -> int:
         """Any record but an action (an alert, an audit entry, a clock snapshot); its seq."""
@@ -178,7 +218,9 @@ class TableRecorder:
         self._hold(NewRecord("clock", ClockSnapshot.from_dict(data).to_dict(), "clocks", self._now()))
 
     def flush_sensors(self, older_than_s: float = 0.0) -> None:
-        """Write what is held when the oldest has waited ``older_than_s`` (loop seconds)."""
+        """Write what is held when the oldest has waited ``older_than_s`` (loop seconds);
+        a refusal window that has run its time is summed up first."""
+        self.end_refusal_windows(refusals.WINDOW_S)
         if self.pending and _loop_time() - self._oldest >= older_than_s:
             self._append([])
 
@@ -214,6 +256,7 @@ class TableRecorder:
     def close(self) -> None:
         """Write what is still held, then close the store."""
         try:
+            self.end_refusal_windows()
             self.flush_sensors()
         finally:
             self.store.close()

@@ -210,9 +210,14 @@ def test_tokens_are_printed_only_when_asked(tmp_path):
 
 @pytest.fixture
 def certificate(tmp_path):
+    return make_certificate(tmp_path)
+
+
+def make_certificate(folder):
+    """A self-signed certificate for 127.0.0.1 made by openssl: (cert, key)."""
     if not shutil.which("openssl"):
         pytest.skip("needs the openssl command to make a test certificate")
-    cert, key = tmp_path / "table.crt", tmp_path / "table.key"
+    cert, key = folder / "table.crt", folder / "table.key"
     subprocess.run(
         [
             "openssl",

@@ -5,6 +5,9 @@ problems; rendered by Debian's chromium."""
 from __future__ import annotations
 
 import json
+import socket
+import ssl
+import subprocess
 
 import httpx
 import pytest
@@ -13,9 +16,10 @@ from table_controller.rules.replay import table_document
 from table_controller.store.rebuild import resume
 from table_controller.tournament.hubstore import HubStore
 from tests.dashboard.harness import CARD_RE, cards_in_text, launch_chromium
+from tests.dashboard.test_security import make_certificate
 
 from .broker import free_port, wait_until
-from .procs import Proc
+from .procs import CLI, Proc
 from .tables import RecordedTable, play_as_drawn
 from .test_event import sync
 from .test_publish import make_hub
@@ -186,3 +190,62 @@ def test_the_broadcast_follows_the_featured_table(hall, tmp_path):
         page.wait_for_selector(f"body[data-table='{tables[1]['table']}']", timeout=10_000)
         assert page.get_attribute("#overlay", "src").startswith("http://127.0.0.3:9/broadcast?")
         ctx.close()
+
+
+def test_hub_web_over_tls_and_a_warning_without_it(tmp_path):
+    """Issue 13 item 6: 'hub web' serves HTTPS with --certfile/--keyfile (real TLS, the
+    client checks the certificate), says in words when it listens beyond localhost in plain
+    HTTP, and prints no token unless asked."""
+    cert, key = make_certificate(tmp_path)  # as serve's TLS test
+    hub_db = tmp_path / "hub.sqlite"
+    make_hub(hub_db, seed="tls")
+    tokens_file = tmp_path / "tokens.json"
+    port = free_port()
+    server = Proc(
+        ["hub", "web", str(hub_db), "--port", str(port), "--tokens", str(tokens_file)]
+        + ["--certfile", str(cert), "--keyfile", str(key)],
+        tmp_path / "web-tls.log",
+    ).start()
+    base = f"https://127.0.0.1:{port}"
+    ctx = ssl.create_default_context(cafile=str(cert))
+    try:
+
+        def up():
+            try:
+                return httpx.get(base + "/api/standings", verify=ctx, timeout=2).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_until(up, 30, "the standings page over TLS")
+        tokens = json.loads(tokens_file.read_text())
+        r = httpx.get(base + "/api/tl", params={"token": tokens["tl"]}, verify=ctx, timeout=10)
+        assert r.status_code == 200 and r.json()["heats"]
+        page = httpx.get(base + "/tl", params={"token": tokens["tl"]}, verify=ctx, timeout=10)
+        assert page.status_code == 200 and page.headers["referrer-policy"] == "no-referrer"
+        with pytest.raises(httpx.HTTPError):  # a client that does not trust the certificate
+            httpx.get(base + "/api/standings", timeout=5)
+        with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port gets nothing
+            httpx.get(f"http://127.0.0.1:{port}/api/standings", timeout=5)
+    finally:
+        server.stop()
+    said = (tmp_path / "web-tls.log").read_text()
+    assert f"{base}/tl?token=..." in said and tokens["tl"] not in said and "VARNING" not in said
+
+    # beyond localhost without TLS: a warning in words, before anything is served (the
+    # port is held here, so the server stops at once after saying it)
+    with socket.socket() as held:
+        held.bind(("0.0.0.0", 0))
+        held.listen()
+        busy = str(held.getsockname()[1])
+        plain = subprocess.run(
+            [*CLI, "hub", "web", str(hub_db), "--host", "0.0.0.0", "--port", busy, "--tokens", str(tokens_file)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert "VARNING: lyssnar på 0.0.0.0 utan TLS" in plain.stderr and "--certfile" in plain.stderr
+    assert tokens["tl"] not in plain.stderr
+    half = subprocess.run(
+        [*CLI, "hub", "web", str(hub_db), "--certfile", str(cert)], capture_output=True, text=True, timeout=60
+    )
+    assert half.returncode == 2 and "--certfile and --keyfile go together" in half.stderr

@@ -90,6 +90,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="the event's tokens.json (as the dashboards'): adds the TL's event screen at /tl?token=TL",
     )
+    pw.add_argument(
+        "--certfile",
+        metavar="PEM",
+        help="serve HTTPS with this certificate (with --keyfile); use it beyond localhost: the URLs carry tokens",
+    )
+    pw.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
+    pw.add_argument(
+        "--show-tokens",
+        action="store_true",
+        help="print the TL's and the broadcast's URLs with their tokens (default: without; they are in --tokens)",
+    )
     p.set_defaults(_hub_parser=p)
 
 
@@ -365,17 +376,38 @@ def _witness(args) -> int:
     return 0
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def plain_http_warning(host: str, tls: bool) -> str | None:
+    """The words said when a server with tokens in its URLs listens beyond this machine
+    without TLS (Swedish first: the TL reads it), else None."""
+    if tls or host in LOOPBACK or host.startswith("127."):
+        return None
+    return (
+        f"VARNING: lyssnar på {host} utan TLS: nätverkets alla ser tokens i adresserna och kan ta TL:s roll; "
+        "starta med --certfile och --keyfile. "
+        f"WARNING: listening on {host} without TLS: anyone on the network sees the tokens in the URLs "
+        "and can act as the TL; start with --certfile and --keyfile."
+    )
+
+
 def _web(args) -> int:
+    from pathlib import Path
+
     import uvicorn
 
     from dashboard.standings_page import create_app
 
+    if (args.certfile is None) != (args.keyfile is None):
+        raise HubError("--certfile and --keyfile go together")
+    for f in (args.certfile, args.keyfile):
+        if f is not None and not Path(f).is_file():
+            raise HubError(f"no such file: {f}")
     with _open(args.hub, readonly=True) as hub:
         hub.event_id()
     tl = broadcast = None
     if args.tokens:
-        from pathlib import Path
-
         from dashboard.errors import DashboardError
         from dashboard.tokens import RoleTokens
 
@@ -384,19 +416,28 @@ def _web(args) -> int:
             tl, broadcast = tokens.token("tl"), tokens.token("broadcast")
         except DashboardError as exc:
             raise HubError(str(exc)) from None
-    print(f"standings of {args.hub} on http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
+    warning = plain_http_warning(args.host, args.certfile is not None)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+    base = f"{'https' if args.certfile else 'http'}://{args.host}:{args.port}"
+    print(f"standings of {args.hub} on {base}/", file=sys.stderr, flush=True)
     if tl:
-        print(f"the TL's event screen: http://{args.host}:{args.port}/tl?token={tl}", file=sys.stderr, flush=True)
-        print(
-            f"the featured table for OBS: http://{args.host}:{args.port}/broadcast?token={broadcast}",
-            file=sys.stderr,
-            flush=True,
-        )
+
+        def shown(token: str | None) -> str:
+            return (token or "") if args.show_tokens else "..."
+
+        print(f"the TL's event screen: {base}/tl?token={shown(tl)}", file=sys.stderr, flush=True)
+        print(f"the featured table for OBS: {base}/broadcast?token={shown(broadcast)}", file=sys.stderr, flush=True)
+        if not args.show_tokens:
+            print(f"  (tokens in {args.tokens}; --show-tokens prints them)", file=sys.stderr, flush=True)
     uvicorn.run(
         create_app(args.hub, tl_token=tl, broadcast_token=broadcast),
         host=args.host,
         port=args.port,
         log_level="warning",
+        server_header=False,
+        ssl_certfile=args.certfile,
+        ssl_keyfile=args.keyfile,
     )
     return 0
 
