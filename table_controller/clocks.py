@@ -26,6 +26,7 @@ from typing import Any
 
 from firmware_bridge.clock import Clock, MonotonicClock  # the one time-source protocol
 from table_controller.rules.actions import Action, TimeCall, Timeout
+from table_controller.rules.phases import Phase
 from table_controller.rules.rulesets import DEFAULT_CLOCKS, TIME_CALL_SECONDS
 
 __all__ = ["Clock", "ClockError", "FakeClock", "MonotonicClock", "ShotClocks", "waiting_clocks"]
@@ -207,14 +208,14 @@ class ShotClocks:
         }
 
 
-def waiting_clocks(phase: str, to_act, placed, asking_trick_token) -> dict[str, tuple[str, Any]]:
+def waiting_clocks(phase: Phase, to_act, placed, asking_trick_token) -> dict[str, tuple[str, Any]]:
     """Whose clock runs for what, from the rules' phase (D11)."""
-    if phase.startswith("exchange"):
+    if phase.is_exchange:
         return {p: ("exchange", phase) for p in to_act if p not in placed}
-    if phase == "chicago":
+    if phase is Phase.CHICAGO:
         return {p: ("chicago", asking_trick_token) for p in list(to_act)[:1]}
-    if phase == "quads_choice":
+    if phase is Phase.QUADS_CHOICE:
         return {p: ("quads", asking_trick_token) for p in list(to_act)[:1]}
-    if phase == "tricks":
+    if phase is Phase.TRICKS:
         return {p: ("play", asking_trick_token) for p in list(to_act)[:1]}
     return {}

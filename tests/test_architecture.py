@@ -204,6 +204,49 @@ def private_accesses(files: dict[str, Path], root: Path = ROOT) -> list[tuple[st
     return sorted(found)
 
 
+# Phases and scoring moments are str enums (rules/phases.py): equal to their text, so a
+# comparison with a misspelt string ("trick") is quietly always false, and mypy cannot see
+# it (an enum member and a str overlap).  Code compares with the members instead.
+PHASE_NAMES = {"phase", "moment", "next_moment"}
+
+
+def _is_phase(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Name) and node.id in PHASE_NAMES) or (
+        isinstance(node, ast.Attribute) and node.attr in PHASE_NAMES
+    )
+
+
+def _is_text(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return bool(node.elts) and all(_is_text(e) for e in node.elts)
+    return False
+
+
+def phase_text_comparisons(files: dict[str, Path], root: Path = ROOT) -> list[tuple[str, int, str]]:
+    """(file, line, code) wherever a phase or moment (a name or attribute ``phase``,
+    ``moment``, ``next_moment``) is compared with string literals (``==``, ``!=``, ``in``,
+    ``not in``) or asked ``.startswith``; a document's ``["phase"]`` is text and is not
+    looked at."""
+    found = []
+    for path in files.values():
+        rel = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(map(_is_phase, sides)) and any(map(_is_text, sides)):
+                    found.append((rel, node.lineno, ast.unparse(node)))
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("startswith", "endswith")
+                and _is_phase(node.func.value)
+            ):
+                found.append((rel, node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
 MODULES = module_files()
 GRAPH = import_graph(MODULES)
 
@@ -300,6 +343,11 @@ def test_the_pending_allowlists_name_only_accesses_that_still_exist():
     assert {name for _, name in FOREIGN} - used == set()
 
 
+# --- phases are enum members, not text ----------------------------------------------------
+def test_phases_and_moments_are_compared_with_the_enum_members_never_with_text():
+    assert phase_text_comparisons(MODULES) == []
+
+
 # --- the checks themselves can fail -------------------------------------------------------
 @pytest.fixture
 def planted(tmp_path: Path) -> dict[str, Path]:
@@ -326,6 +374,25 @@ def test_the_loop_finder_finds_a_loop_through_a_function_level_import_and_ignore
 def test_the_privacy_check_finds_foreign_private_names_and_spares_self_and_super(planted, tmp_path):
     found = private_accesses(planted, tmp_path)
     assert found == [("pkg/b.py", 6, "_hidden"), ("pkg/b.py", 6, "_mine"), ("pkg/c.py", 1, "_helper")]
+
+
+def test_the_phase_check_finds_text_comparisons_and_spares_members_and_documents(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text(
+        "def f(e, d, doc, phase, Phase):\n"
+        "    a = e.phase == 'trick'\n"
+        "    b = phase in ('game_start', 'game_over')\n"
+        "    c = d.phase.startswith('exchange')\n"
+        "    x = 'final' != e.moment\n"
+        "    return e.phase is Phase.TRICKS, phase in (Phase.DEAL,), doc['phase'] == 'tricks', e.type == 'deal'\n"
+    )
+    found = phase_text_comparisons(module_files(tmp_path, ("pkg",)), tmp_path)
+    assert [(line, code) for _, line, code in found] == [
+        (2, "e.phase == 'trick'"),
+        (3, "phase in ('game_start', 'game_over')"),
+        (4, "d.phase.startswith('exchange')"),
+        (5, "'final' != e.moment"),
+    ]
 
 
 # --- every room says what it is -----------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 
+from table_controller.rules.phases import Phase
 from table_controller.views import CARD_CODE, sight
 
 from ..deps import WebSettings, get_hub, get_settings, role_in
@@ -33,7 +34,7 @@ def _final_head(hub: TableHub) -> dict[str, Any] | None:
     with its QR code beside the sign-off as ``chicago-table protocol --head`` does (issue 20
     item 4); ``log verify`` checks a log against it.  Not before: a digest taken during a
     deal covers hands still hidden, and it would tell a prober when the log changed."""
-    if hub.engine.phase != "table_over":
+    if hub.engine.phase is not Phase.TABLE_OVER:
         return None
     seq = hub.log.seq
     last = hub.log.store.read(seq, seq)

@@ -53,6 +53,7 @@ from typing import Any
 
 from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.hands import CARD_INT, Category, HandValue, evaluate_ints
+from table_controller.rules.phases import DealPhase, Moment
 from table_controller.rules.rulesets import Ruleset
 
 from .solver import Position, final_hand_award, sm_chicago_stands, solve
@@ -99,7 +100,7 @@ class Estimate:
 class Odds:
     samples: int
     exchange: int  # the exchange in progress
-    next_moment: str  # "exchange_1", "exchange_2" or "final"
+    next_moment: Moment  # "exchange_1", "exchange_2" or "final"
     score_next: dict[str, Estimate]
     best_after_last: dict[str, Estimate] = field(default_factory=dict)
     best_ties: int = 0  # extra holders of tied best hands, summed over samples
@@ -343,7 +344,7 @@ def _context(state: Any, policy: Policy) -> _Context:
     rules = state.rules
     g = state.game
     d = g.deal if g is not None else None
-    if rules is None or d is None or d.phase != "exchange":
+    if rules is None or d is None or d.phase != DealPhase.EXCHANGE:
         raise OddsError("odds are for the exchanges of a deal in progress")
     players = d.in_play()
     scores = {p: g.players[p].score for p in players}
@@ -429,7 +430,7 @@ def exchange_odds(
             if c is not None:
                 chicago_hits[c] += 1
     n = samples
-    nxt = f"exchange_{k}" if k < last else "final"
+    nxt = Moment.exchange(k) if k < last else Moment.FINAL
     score = {p: Estimate(score_hits[p], n) for p in players}
     if horizon == "next":
         return Odds(n, k, nxt, score)

@@ -25,6 +25,8 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
+from table_controller.rules.phases import DealPhase
+
 from .odds import Odds, OddsError, exchange_odds
 from .solver import AnalysisError, Verdict, chicago_position, position_from_deal, solve
 
@@ -79,9 +81,9 @@ def analysable(state: Any) -> bool:
     d = g.deal if g is not None else None
     if d is None or state.rules is None:
         return False
-    if d.phase == "exchange":
+    if d.phase == DealPhase.EXCHANGE:
         return not d.placed and not d.awaiting
-    return (d.phase == "chicago" and bool(d.asking)) or d.phase == "tricks"
+    return (d.phase == DealPhase.CHICAGO and bool(d.asking)) or d.phase == DealPhase.TRICKS
 
 
 def state_snapshot(state: Any) -> Any:
@@ -117,13 +119,13 @@ def analyse_state(state: Any, rng: random.Random, samples: int = 2000, horizon: 
     if d is None or state.rules is None:
         return None
     base = {"seq": state.seq, "game": g.number, "deal": d.number}
-    if d.phase == "exchange" and not d.placed and not d.awaiting:
+    if d.phase == DealPhase.EXCHANGE and not d.placed and not d.awaiting:
         try:
             o = exchange_odds(state, rng, samples=samples, horizon=horizon)
         except OddsError:
             return None
         return {**base, "kind": "odds", "exchange": d.exchange, "odds": o.to_dict(), "texts": odds_texts(o)}
-    if d.phase == "chicago" and d.asking:  # r22: the player asked now
+    if d.phase == DealPhase.CHICAGO and d.asking:  # r22: the player asked now
         p = d.asking[0]
         try:
             v = solve(chicago_position(d, state.rules, p))
@@ -144,7 +146,7 @@ def analyse_state(state: Any, rng: random.Random, samples: int = 2000, horizon: 
                 }
             ]
         return {**base, "kind": "chicago_question", "player": p, "verdict": v.to_dict(), "texts": texts}
-    if d.phase == "tricks":
+    if d.phase == DealPhase.TRICKS:
         try:
             v = solve(position_from_deal(d, state.rules))
         except AnalysisError:

@@ -78,6 +78,7 @@ from typing import Any
 
 from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.hands import Category, best_hands
+from table_controller.rules.phases import DealPhase
 from table_controller.rules.rulesets import Ruleset
 
 try:  # the search in C, built at install (pyproject.toml); without it, the same search in Python
@@ -204,7 +205,7 @@ def position_from_deal(deal: Any, rules: Ruleset) -> Position:
     """The position of a deal in its trick play, from the state the engine exposes
     (``DealState``'s public fields).  Raises :class:`AnalysisError` outside trick play or
     with a revoke pending (r26: the revoker may still take the card back)."""
-    if deal is None or deal.phase != "tricks":
+    if deal is None or deal.phase != DealPhase.TRICKS:
         raise AnalysisError("the deal is not in its trick play")
     if deal.pending_revoke:
         raise AnalysisError(f"a revoke by {deal.pending_revoke} is pending (r26); solve after it is settled")
@@ -234,7 +235,12 @@ def position_from_deal(deal: Any, rules: Ruleset) -> Position:
 def chicago_position(deal: Any, rules: Ruleset, player: str) -> Position:
     """The trick play's first position if ``player`` says Chicago now (r23: she leads),
     from a deal at its Chicago question (or any moment after the last exchange)."""
-    if deal is None or deal.phase not in ("chicago", "quads_choice", "tricks") or deal.trick_number > 1 or deal.trick:
+    if (
+        deal is None
+        or deal.phase not in (DealPhase.CHICAGO, DealPhase.QUADS_CHOICE, DealPhase.TRICKS)
+        or deal.trick_number > 1
+        or deal.trick
+    ):
         raise AnalysisError("no Chicago can be said now: the question comes after the last exchange")
     out = frozenset(deal.folded) | frozenset(deal.dead)
     if player not in deal.order or player in out:

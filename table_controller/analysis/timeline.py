@@ -23,6 +23,7 @@ from typing import Any
 from table_controller.rules.actions import Play
 from table_controller.rules.engine import Engine
 from table_controller.rules.judge import judge as judge_action
+from table_controller.rules.phases import DealPhase
 from table_controller.rules.replay import Rejection, read_script
 
 from .odds import OddsError, exchange_odds
@@ -63,7 +64,7 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
         d, g = engine.state.deal, engine.state.game
         if d is None or g is None:
             return
-        if odds and d.phase == "exchange" and not d.placed and not d.awaiting:
+        if odds and d.phase == DealPhase.EXCHANGE and not d.placed and not d.awaiting:
             key = (g.number, d.number, d.exchange)
             if key not in seen_exchanges:
                 seen_exchanges.add(key)
@@ -73,7 +74,7 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
                     return
                 n_odds += 1
                 deal_entry()["odds"].append(o.to_dict())
-        if d.phase == "chicago" and d.asking:  # r22: would her Chicago stand?
+        if d.phase == DealPhase.CHICAGO and d.asking:  # r22: would her Chicago stand?
             entry = deal_entry()
             p = d.asking[0]
             if p not in entry["chicago_options"]:
@@ -86,7 +87,7 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
                     "breaker": v.breaker,
                     "values": dict(v.values),
                 }
-        if d.phase == "tricks" and d.trick_number == 1 and not d.trick:
+        if d.phase == DealPhase.TRICKS and d.trick_number == 1 and not d.trick:
             entry = deal_entry()
             if entry["verdict"] is None:
                 try:
@@ -96,7 +97,7 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
 
     def judge(a: Play) -> None:
         d = engine.state.deal
-        if d is None or d.phase != "tricks":
+        if d is None or d.phase != DealPhase.TRICKS:
             return
         try:
             v = solve(position_from_deal(d, engine.rules))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
+from table_controller.rules.phases import DealPhase, Phase
 
 from ..sensing import TableFacts
 
@@ -28,7 +29,7 @@ def facts_from_engine(engine: Engine) -> TableFacts:
     if d is None:
         dealt = tuple(p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game)
         return TableFacts(
-            phase=phase, step=(g.number, len(g.deals), phase), pads=pads, dealt_to=dealt if phase == "deal" else ()
+            phase=phase, step=(g.number, len(g.deals), phase), pads=pads, dealt_to=dealt if phase is Phase.DEAL else ()
         )
     stub = frozenset(d.stub)
     owed = sum(d.awaiting.values())
@@ -48,7 +49,7 @@ def facts_from_engine(engine: Engine) -> TableFacts:
         pending = (d.pending_revoke, d.trick[-1][1])
     return TableFacts(
         phase=phase,
-        step=(g.number, d.number, d.phase, d.exchange if d.phase == "exchange" else 0),
+        step=(g.number, d.number, d.phase, d.exchange if d.phase is DealPhase.EXCHANGE else 0),
         pads=pads,
         order=tuple(d.in_play()),
         to_act=tuple(engine.to_act()),

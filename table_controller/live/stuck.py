@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from table_controller.rules.engine import Engine
+from table_controller.rules.phases import DealPhase, Phase
 
 from ..sensing.alerts import Alert, Finding
 
@@ -52,7 +53,7 @@ def waiting_for(engine: Engine) -> Waiting | None:
     s = engine.state
     g = s.game
     phase = engine.phase
-    if g is None or phase in ("game_start", "game_over", "table_over"):
+    if g is None or phase in (Phase.GAME_START, Phase.GAME_OVER, Phase.TABLE_OVER):
         return None
     d = g.deal
     if d is None:  # the next deal: the dealer deals
@@ -63,16 +64,16 @@ def waiting_for(engine: Engine) -> Waiting | None:
     if not to_act:
         return Waiting("", "nästa steg", "the next step", step)
     who = to_act[0]
-    if d.phase == "exchange":
+    if d.phase is DealPhase.EXCHANGE:
         n = d.exchange
         if who in d.placed and who in d.awaiting:  # everyone has placed: the dealer replaces (r14)
             return Waiting("", f"ersättningskort till {who} (byte {n})", f"replacements for {who} (exchange {n})", step)
         return Waiting(who, f"byte {n}", f"exchange {n}", step)
-    if d.phase == "chicago":
+    if d.phase is DealPhase.CHICAGO:
         return Waiting(who, "chicagofrågan", "the Chicago question", step)
-    if d.phase == "quads_choice":
+    if d.phase is DealPhase.QUADS_CHOICE:
         return Waiting(who, "valet om fyrtal", "the choice of four of a kind", step)
-    if d.phase == "tricks":
+    if d.phase is DealPhase.TRICKS:
         n = getattr(d, "trick_number", 0)
         return Waiting(who, f"stick {n}", f"trick {n}", step)
     return Waiting(who, d.phase, d.phase, step)

@@ -10,8 +10,8 @@ it keep their exact strings.
     (True, True, 'tricks')
     >>> DealPhase("chicago") is DealPhase.CHICAGO
     True
-    >>> Moment.exchange(1).is_exchange, Moment.FINAL.is_exchange
-    (True, False)
+    >>> Moment.exchange(1).is_exchange, Moment.FINAL.is_exchange, Phase.EXCHANGE_3.is_exchange
+    (True, False, True)
 """
 
 from __future__ import annotations
@@ -52,6 +52,11 @@ class Phase(_Text):
     def exchange(cls, k: int) -> Phase:
         """The phase of exchange ``k`` (1-3, r12)."""
         return cls(f"exchange_{k}")
+
+    @property
+    def is_exchange(self) -> bool:
+        """One of the three exchanges (r12)."""
+        return self in (Phase.EXCHANGE_1, Phase.EXCHANGE_2, Phase.EXCHANGE_3)
 
 
 class Moment(_Text):

@@ -2,10 +2,11 @@
 
     >>> from table_controller.sensor_events import PadContents
     >>> from table_controller.deck import virtual_deck
+    >>> from table_controller.rules.phases import Phase
     >>> deck = virtual_deck()
     >>> uid = {c.code: u for u, c in deck.cards.items()}
     >>> sensing = Sensing(deck)
-    >>> sensing.sync(TableFacts(phase="deal", pads={"Anna": "seat1", "Bo": "seat2"}, dealt_to=("Anna", "Bo")))
+    >>> sensing.sync(TableFacts(phase=Phase.DEAL, pads={"Anna": "seat1", "Bo": "seat2"}, dealt_to=("Anna", "Bo")))
     >>> sensing.observe(PadContents(0.1, "seat1", frozenset(uid[c] for c in ("2S", "3S", "4S", "5S", "6S"))))
     >>> sensing.propose() is None                    # Bo has no cards yet: no Deal
     True

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from table_controller.rules.cards import Card
+from table_controller.rules.phases import Phase
 
 
 @dataclass(frozen=True, slots=True)
 class TableFacts:
-    phase: str = "game_start"  # REPLAY.md's phases
+    phase: Phase = Phase.GAME_START  # REPLAY.md's phases (its text is taken too)
     step: tuple = ()  # changes whenever a new sensing step begins
     pads: Mapping[str, str] = field(default_factory=dict)  # player -> pad ("seat1")
     dealt_to: tuple[str, ...] = ()  # deal phase: who gets 5 cards, seat order
@@ -31,6 +32,9 @@ class TableFacts:
     draw_stop: frozenset[str] = frozenset()  # at köpstopp now
     draw_stop_refused: bool = True  # D5 (sm2025): an attempt is refused, not scored
     pending_revoke: tuple[str, Card] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "phase", Phase(self.phase))  # ValueError for a phase REPLAY.md lacks
 
     def pad_of(self, player: str) -> str | None:
         return self.pads.get(player)

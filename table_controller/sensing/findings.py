@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from table_controller.rules.phases import Phase
+
 from .alerts import Finding
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,11 +62,11 @@ def findings(s: Sensing) -> Iterator[Finding]:
                 holds=player is not None,
             )
     yield from _tags(s)
-    if f.phase == "deal":
+    if f.phase is Phase.DEAL:
         yield from _deal(s)
-    elif f.phase.startswith("exchange"):
+    elif f.phase.is_exchange:
         yield from _exchange(s)
-    elif f.phase == "tricks":
+    elif f.phase is Phase.TRICKS:
         yield from _tricks(s)
     raw = s.raw_proposal()
     if raw is not None:

@@ -1,10 +1,11 @@
 """The sensing state machine: from what the pads show to the actions of REPLAY.md.
 
     >>> from table_controller.deck import virtual_deck
+    >>> from table_controller.rules.phases import Phase
     >>> deck = virtual_deck()
     >>> uid = {c.code: u for u, c in deck.cards.items()}
     >>> s = Sensing(deck)
-    >>> s.sync(TableFacts(phase="deal", pads={"Anna": "seat1", "Bo": "seat2"}, dealt_to=("Anna", "Bo")))
+    >>> s.sync(TableFacts(phase=Phase.DEAL, pads={"Anna": "seat1", "Bo": "seat2"}, dealt_to=("Anna", "Bo")))
     >>> s.observe(PadContents(0.1, "seat1", frozenset(uid[c] for c in ("2S", "3S", "4S", "5S", "6S"))))
     >>> s.observe(PadContents(0.2, "seat2", frozenset(uid[c] for c in ("7S", "8S", "9S", "TS", "JS"))))
     >>> s.propose()                        # Deal(...), Discard(...), Play(...) or None
@@ -40,6 +41,7 @@ from types import MappingProxyType
 
 from table_controller.rules.actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract
 from table_controller.rules.cards import Card
+from table_controller.rules.phases import Phase
 from table_controller.sensor_events import (
     CAMERA_DEVICE,
     ButtonPressed,
@@ -203,7 +205,7 @@ class Sensing:
     # --- what the dealer does --------------------------------------------------------
     def _button(self, name: str) -> None:
         f = self.facts
-        if not f.phase.startswith("exchange"):
+        if not f.phase.is_exchange:
             return
         unplaced = [p for p in f.to_act if p not in f.placed]
         waiting = [p for p in f.order if p in f.awaiting]
@@ -247,7 +249,7 @@ class Sensing:
 
     def _arrivals(self, pad: str, came: set[str]) -> None:
         f = self.facts
-        if not f.phase.startswith("exchange") or not f.awaiting:
+        if not f.phase.is_exchange or not f.awaiting:
             return
         cards = {self._card(u) for u in came} - {None}
         if pad == "tray":
@@ -335,11 +337,11 @@ class Sensing:
         f = self.facts
         if not self.link_ok:
             return None
-        if f.phase == "deal" and self.rfid:
+        if f.phase is Phase.DEAL and self.rfid:
             return self._propose_deal()
-        if f.phase.startswith("exchange"):
+        if f.phase.is_exchange:
             return self._propose_exchange()
-        if f.phase == "tricks":
+        if f.phase is Phase.TRICKS:
             return self._propose_play()
         return None
 

@@ -18,6 +18,7 @@ from typing import Any
 from table_controller.rules import actions as act
 from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.engine import Engine
+from table_controller.rules.phases import Phase
 
 
 class RandomBot:
@@ -40,16 +41,16 @@ class RandomBot:
         if s.rules is None:
             return act.TableStart(self.players, self.ruleset)
         phase = engine.phase
-        if phase == "table_over":
+        if phase is Phase.TABLE_OVER:
             return None
-        if phase in ("game_start", "game_over"):
+        if phase in (Phase.GAME_START, Phase.GAME_OVER):
             seats = list(s.playoff_players or s.players)
             rng.shuffle(seats)  # r7: seats drawn at random every game
             return act.GameStart(tuple(seats), rng.choice(seats))
         g = s.game
         if g is None:  # every phase from here on is one of a game
             return None
-        if phase == "deal":
+        if phase is Phase.DEAL:
             deck = list(FULL_DECK)
             rng.shuffle(deck)
             eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
@@ -57,7 +58,7 @@ class RandomBot:
         d = g.deal
         if d is None:  # ... and from here on one of a deal
             return None
-        if phase.startswith("exchange"):
+        if phase.is_exchange:
             waiting = engine.to_act()
             placing = [p for p in waiting if p not in d.placed]
             if placing:
@@ -76,9 +77,9 @@ class RandomBot:
             if len(d.placed[p]) == 1 and p not in d.open_declined:
                 return act.OpenCard(p, cards[0], rng.random() < 0.5)
             return act.Receive(p, tuple(cards))
-        if phase == "quads_choice":
+        if phase is Phase.QUADS_CHOICE:
             return act.QuadsChoice(d.asking[0], rng.choice(("zero", "points")))
-        if phase == "chicago":
+        if phase is Phase.CHICAGO:
             p = d.asking[0]
             high = sum(1 for c in d.hands[p] if c.rank >= 12)  # queens and up
             rate = self.chicago_rate if high >= 3 else self.chicago_rate / 10
@@ -86,7 +87,7 @@ class RandomBot:
             # a TL's correction may have taken the asked player under the minimum (r20)
             # after the question began: then only "no" is legal
             return act.ChicagoAnswer(p, wants and engine.legal_actions().may_say_chicago)
-        if phase == "tricks":
+        if phase is Phase.TRICKS:
             p = engine.to_act()[0]
             return act.Play(p, rng.choice(engine.legal_actions().plays[p]))  # r25: follows suit
         return None  # pragma: no cover

@@ -20,6 +20,7 @@ from table_controller.live.table import LiveTable
 from table_controller.rules.actions import Action, Discard
 from table_controller.rules.engine import Engine
 from table_controller.rules.judge import judge
+from table_controller.rules.phases import DealPhase
 from table_controller.sim.translate import Translator, make_move
 
 
@@ -160,7 +161,9 @@ class TableDriver:
 
     def _placing(self) -> bool:
         d = self.shadow.state.deal
-        return bool(d and d.phase == "exchange" and d.placed and any(p not in d.placed for p in self.shadow.to_act()))
+        return bool(
+            d and d.phase is DealPhase.EXCHANGE and d.placed and any(p not in d.placed for p in self.shadow.to_act())
+        )
 
     async def step(self, action: Action) -> None:
         before = Translator.before(self.shadow)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from table_controller.rules.actions import Action, Discard, parse_action
 from table_controller.rules.engine import Engine
+from table_controller.rules.phases import Phase
 from table_controller.sim.translate import Translator, make_move
 from table_controller.store import TableRecorder
 
@@ -50,7 +51,7 @@ def rebuild_table(actions: Iterable[Action], table) -> tuple[Engine, Translator]
             continue
         for step in translator.plan(action, before, engine):
             _move(table, step)
-    if engine.state.deal is None or engine.phase == "deal":
+    if engine.state.deal is None or engine.phase is Phase.DEAL:
         # Between deals the dealer gathers the cards while the controller is down: a
         # fresh sensing machine that boots onto the last deal's tricks lying on the pads,
         # a hand's worth on each, in the phase that waits for a deal, reads them as one.

@@ -19,6 +19,7 @@ from table_controller.clocks import ShotClocks
 from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
 from table_controller.rules.hands import evaluate
+from table_controller.rules.phases import DealPhase, Phase
 from table_controller.rules.replay import (
     current_document,
     game_document,
@@ -189,7 +190,7 @@ class TableView:
     seq: int
     game: int
     deal: int
-    phase: str
+    phase: Phase
     button: str | None
     to_act: tuple[str, ...]
     players: tuple[PlayerView, ...]
@@ -318,7 +319,7 @@ def build_view(
             )
         )
     trick = None
-    if d is not None and d.phase == "tricks":
+    if d is not None and d.phase is DealPhase.TRICKS:
         trick = Trick(d.trick_number, d.leader, tuple((p, c.code) for p, c in d.trick))
     awards = [a for rec in (g.deals if g else []) for a in rec.awards] + (g.between_deals if g else [])
     last = awards[-1] if awards else None
@@ -327,14 +328,14 @@ def build_view(
         seq=s.seq,
         game=cur["game"],
         deal=cur["deal"],
-        phase=cur["phase"],
+        phase=Phase(cur["phase"]),
         button=d.button if d else None,
         to_act=tuple(cur["to_act"]),
         players=tuple(players),
         open_card=_last_open_card(engine),
         trick=trick,
         chicago_player=d.chicago if d else None,
-        chicago_asking=d.asking[0] if d and d.phase == "chicago" and d.asking else None,
+        chicago_asking=d.asking[0] if d and d.phase is DealPhase.CHICAGO and d.asking else None,
         last_award=Award(last.player, last.points, last.reason, last.moment) if last else None,
         games=tuple(game_document(engine, x) for x in s.games if not x.playoff),
         table=table_document(engine) if s.rules else {"finished": False, "standings": []},
@@ -359,7 +360,7 @@ def hidden_deal(state: Mapping[str, Any]) -> str | None:
 def _last_open_card(engine: Engine) -> OpenCard | None:
     """The open card of the current exchange (shown face up to everyone, r12)."""
     d = engine.state.deal
-    if d is None or d.phase != "exchange":
+    if d is None or d.phase is not DealPhase.EXCHANGE:
         return None
     for e in reversed(engine.events):
         if isinstance(e, OpenCardShown):

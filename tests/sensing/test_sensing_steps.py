@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from table_controller.rules import actions as act
+from table_controller.rules.phases import Phase
+from table_controller.sensing import TableFacts
 
 from .bench import HANDS, SEATS, Bench, C
 
@@ -285,3 +289,10 @@ def test_a_next_long_after_the_quiet_pad_completed_replacements_closes_the_place
     b.later(b.sensing.late_press_s)  # everyone keeps their hand; the dealer moves on
     b.press("next")
     assert [a.player for a in b.run()] == ["Anna", "Bo", "Cilla", "Dan"]
+
+
+def test_the_facts_phase_is_a_member_of_the_phases_and_a_misspelt_one_is_refused():
+    assert TableFacts(phase="exchange_2").phase is Phase.EXCHANGE_2  # text, as a replayed document has it
+    assert TableFacts().phase is Phase.GAME_START
+    with pytest.raises(ValueError, match="'trick' is not a valid Phase"):
+        TableFacts(phase="trick")

@@ -85,13 +85,14 @@ def _dealer_resumes(hub) -> None:
 async def drive_direct(hub, seed: int | None, pace: float, manual_chicago: bool = False) -> None:
     """Random legal actions entered through the live loop, waiting while the TL pauses."""
     from table_controller.rules.engine import IllegalAction
+    from table_controller.rules.phases import Phase
     from table_controller.sim.bots import RandomBot
 
     bot = RandomBot(seed)
     _dealer_resumes(hub)
     while True:
         await asyncio.sleep(pace)
-        if hub.paused or (manual_chicago and hub.engine.phase == "chicago"):
+        if hub.paused or (manual_chicago and hub.engine.phase is Phase.CHICAGO):
             continue
         action = bot.next_action(hub.engine)
         if action is None:
