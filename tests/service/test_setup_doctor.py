@@ -176,3 +176,27 @@ def test_setup_makes_the_tables_signing_key_once_and_keeps_it(tmp_path):
         bad = _run(*flags[:5], table.port, *flags[6:], "--key", "other.key", cwd=tmp_path)
     assert bad.returncode == 1 and "other.key: not a table key" in bad.stderr
     assert "move it away for a new key" in bad.stderr and not (tmp_path / "table.toml").exists()
+
+
+@pytest.mark.realtime
+def test_setup_finds_the_board_by_the_udev_rules_name_without_a_port(tmp_path, monkeypatch):
+    """Issue 16 item 2, "finds the board": with no ``--port``, setup tries the udev rule's
+    name (a symlink, as udev makes it; here to the virtual board's pty), then every USB
+    serial port, and says in words when there is none."""
+    import argparse
+    import asyncio
+
+    from hardware.virtual import VirtualTable
+    from table_controller.app.commands import setup
+
+    args = argparse.Namespace(port=None, yes=True, connect_seconds=20)
+    with VirtualTable() as table:
+        link = tmp_path / "chicago-seat-controller"
+        link.symlink_to(table.port)
+        monkeypatch.setattr(setup, "UDEV_NAME", str(link))
+        assert setup.candidate_ports()[0] == str(link)
+        assert asyncio.run(setup._find_seat_controller(args, None)) == str(link)
+    link.unlink()  # unplugged: no udev name
+    if not setup.candidate_ports():  # a machine with no USB serial port (CI): the words
+        with pytest.raises(setup.SetupFailed, match="no seat controller found: no .*chicago-seat-controller"):
+            asyncio.run(setup._find_seat_controller(args, None))
