@@ -198,5 +198,5 @@ def test_setup_finds_the_board_by_the_udev_rules_name_without_a_port(tmp_path, m
         assert asyncio.run(setup._find_seat_controller(args, None)) == str(link)
     link.unlink()  # unplugged: no udev name
     if not setup.candidate_ports():  # a machine with no USB serial port (CI): the words
-        with pytest.raises(setup.SetupFailed, match="no seat controller found: no .*chicago-seat-controller"):
+        with pytest.raises(setup.SetupFailed, match=r"no seat controller found: no .*chicago-seat-controller"):
             asyncio.run(setup._find_seat_controller(args, None))
