@@ -230,7 +230,7 @@ function setKids(el, ...kids) {
 // languages (text: English, text_sv); a sensing alert's kind and place are worded here.
 // The Revisor may only dismiss a sensing alert; the TL also sees its evidence (logged) and
 // corrects it by tapping the card (tl.js: TL_ALERT).
-const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert"), camera_offline: t("camera offline") };
+const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert"), camera_offline: t("camera offline"), overtime: t("overtime") };
 const SENSING_KINDS = { unknown_uid: t("an unknown tag"), two_pads: t("a card read on two pads"),
   foreign_card: t("a card from another player's hand"), misdeal: t("too many cards dealt"),
   dealer_count: t("wrong number of replacement cards (dealer error)"), draw_stop_discard: t("a discard at draw stop"),
