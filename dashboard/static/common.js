@@ -263,7 +263,8 @@ function alertEl(a) {
     // one tap: the alert is settled as the table lies now (a card slid, a reader hiccup)
     li.append(h("button", { class: "dismiss", "data-alert": a.id, onclick: () => {
       if (window.confirm(t("Accept the table as it lies and close this alert?"))) send("dismiss " + n); } }, t("Dismiss")));
-    if (TL_ALERT.extra) li.append(TL_ALERT.extra(a, send));
+    // an overtime (D12) has no pad reading to look at or put right: the TL decides, then dismisses
+    if (TL_ALERT.extra && a.kind !== "overtime") li.append(TL_ALERT.extra(a, send));
   } else {
     li.append(h("button", { onclick: async () => {
       try { await post(`/api/alerts/${a.id}/resolve`); showError(""); } catch (e) { showError(e.message); } } }, t("Resolved")));
