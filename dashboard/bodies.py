@@ -175,6 +175,14 @@ class SignBody(Body):
     game: Annotated[int, Field(ge=1, le=1000)]
 
 
+class ConfirmBody(Body):
+    """A scoring moment's awards, as the Revisor confirms them: the game, the deal, the moment."""
+
+    game: Annotated[int, Field(ge=1, le=1000)]
+    deal: Annotated[int, Field(ge=1, le=1000)]
+    moment: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,19}$")]
+
+
 class VoidBody(Body):
     ruling: Annotated[int, Field(ge=0, le=2**62)]  # the audit record's seq
     reason: Reason

@@ -125,6 +125,7 @@ class TableHub:
         self.alerts: list[Alert] = self._stored_alerts()  # the table's own (sensing's are in the view)
         self._unlogged = itertools.count(-1, -1)  # ids of alerts the log could not take (no seq)
         self._signed: dict[str, list[str]] | None = None
+        self._confirmed: list[str] | None = None
         self.view: TableView = live.view()  # the live table's newest view model (privileged)
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
@@ -208,6 +209,7 @@ class TableHub:
                 self.view,
                 alerts=self.view.alerts + mine,
                 signed={g: tuple(who) for g, who in self.signatures().items()},
+                confirmed=tuple(self.confirmations()),
             )
         return self._combined
 
@@ -619,6 +621,38 @@ class TableHub:
             raise DashboardError(N_("the Revisor signs game {game} first; the TL countersigns"), game=game)
         self.log.audit(by, "sign", game=game)
         self.signatures().setdefault(str(game), []).append(by)
+        self._publish(new_state=False)
+
+    def confirmations(self) -> list[str]:
+        """The scoring moments the Revisor confirmed, ``"1.3.exchange_2"`` (game, deal,
+        moment): records of the audit trail (read once at start, then kept)."""
+        if self._confirmed is None:
+            self._confirmed = [
+                f"{r.data.get('game')}.{r.data.get('deal')}.{r.data.get('moment')}"
+                for r in self.log.records("audit")
+                if r.data.get("what") == "confirm_award"
+            ]
+        return self._confirmed
+
+    def confirm_award(self, game: int, deal: int, moment: str, by: str) -> None:
+        """ "Stämmer": the Revisor confirms the awards of one scoring moment as shown in
+        words (issue 18), once, as an audit record that names them (no card is in an award)."""
+        g = next((x for x in self.view.games if x["number"] == game), None)
+        d = next((x for x in (g or {}).get("deals", []) if x["number"] == deal), None)
+        awards = [
+            {"player": a["player"], "points": a["points"], "reason": a["reason"]}
+            for a in (d or {}).get("awards", [])
+            if a["moment"] == moment
+        ]
+        if not awards:
+            raise DashboardError(
+                N_("no awards at {moment} of game {game}, deal {deal} to confirm"), moment=moment, game=game, deal=deal
+            )
+        key = f"{game}.{deal}.{moment}"
+        if key in self.confirmations():
+            raise DashboardError(N_("these awards are already confirmed"))
+        self.log.audit(by, "confirm_award", game=game, deal=deal, moment=moment, awards=awards)
+        self.confirmations().append(key)
         self._publish(new_state=False)
 
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:

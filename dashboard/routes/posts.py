@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path
 from fastapi.responses import JSONResponse
 
-from ..bodies import ActionBody, CorrectBody, ReasonBody, RevealBody, SignBody, VoidBody
+from ..bodies import ActionBody, ConfirmBody, CorrectBody, ReasonBody, RevealBody, SignBody, VoidBody
 from ..deps import WebSettings, get_hub, get_settings, rate_limited, role_in
 from ..errors import DashboardError
 from ..hub import TableHub
@@ -104,6 +104,17 @@ async def sign(
     hub: TableHub = Depends(get_hub),
 ):
     hub.sign(body.game, role)
+    return OK
+
+
+@router.post("/confirm")
+async def confirm(
+    body: ConfirmBody,
+    role: str = Depends(role_in("revisor", what=N_("confirm an award"))),
+    hub: TableHub = Depends(get_hub),
+):
+    """ "Stämmer": the Revisor confirms the awards of one scoring moment (issue 18)."""
+    hub.confirm_award(body.game, body.deal, body.moment, role)
     return OK
 
 

@@ -215,6 +215,15 @@ function dealsEl(s) {
       d.scores_after ? h("div", { class: "small" }, Object.entries(d.scores_after).map(([p, v]) => `${p} ${v}`).join(" \u00b7 ")) : null)))];
 }
 
+// "Stämmer": one tap confirms the awards of this scoring moment as shown in words (an audit
+// record the TL sees); once confirmed, the box says so.
+function confirmEl(m, game, deal, moment) {
+  const key = `${game}.${deal}.${moment}`;
+  if ((m.confirmed || []).includes(key)) return h("div", { id: "award-confirmed", class: "confirmed", "data-key": key }, "\u2713 ", t("Confirmed by the Revisor"));
+  return h("button", { id: "award-confirm", class: "confirm", "data-key": key, onclick: async () => {
+    try { await post("/api/confirm", { game, deal, moment }); showError(""); } catch (e) { showError(e.message); } } }, t("That's correct"));
+}
+
 let shownProtocol = -1, protocolTimer = null;
 async function refreshProtocol(seq) {
   if (seq === shownProtocol) return;
@@ -239,7 +248,8 @@ connect(m => {
   const award = s.last_award ? h("section", { id: "award", class: "award", "data-reason": s.last_award.reason,
     "data-moment": s.last_award.moment },
     h("div", { class: "small" }, t("Awards at {moment}", { moment: MOMENTS[s.last_award.moment] || s.last_award.moment })),
-    (moment.length ? moment : [s.last_award]).map(a => h("div", { class: "big" }, awardText(a)))) : null;
+    (moment.length ? moment : [s.last_award]).map(a => h("div", { class: "big" }, awardText(a))),
+    moment.length ? confirmEl(m, g.number, g.deals[g.deals.length - 1].number, s.last_award.moment) : null) : null;
   const players = h("div", { id: "players", class: "players" }, s.players.map(p =>
     h("div", { class: "player" + (s.to_act.includes(p.name) ? " acting" : ""), "data-player": p.name },
       h("div", { class: "top" }, nameEl(p), h("span", { class: "score" }, p.score)),

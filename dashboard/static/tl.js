@@ -115,6 +115,9 @@ function eventEl(e) {
 }
 
 function auditText(e) {
+  if (e.what === "confirm_award")  // the Revisor's "Stämmer" at a scoring moment
+    return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ` + t("The Revisor confirmed {awards} (game {game}, deal {deal}, {moment})",
+      { awards: (e.awards || []).map(awardText).join("; "), game: e.game, deal: e.deal, moment: MOMENTS[e.moment] || e.moment });
   const WHAT = { pause: t("paused the table"), resume: t("resumed play"), reveal: t("revealed"), hide: t("hid the hands"),
     resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
     penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),

@@ -91,6 +91,9 @@ class LiveTable:
         self._noted_now = 0.0  # sensing's time as the sensor log last showed it
         self.last_activity = self.clock.now()  # an action, entry or correction (live.stuck)
         self.waiting: dict[str, Any] | None = None  # who a stuck table waits for (live.stuck)
+        # D12: the open overtime alert of a trick-play clock run out, (alert id, player,
+        # the turn it ran out in): it ends when the turn moves on (the player plays)
+        self._overtime: tuple[int, str, tuple[int, int]] | None = None
         if record_sensors:  # what a replay needs to build the same sensing machine
             self._sense(
                 {
@@ -344,16 +347,37 @@ class LiveTable:
         if not self._judge(action, "clock").accepted:
             return
         if isinstance(action, Timeout) and action.clock == "play":
-            self.log.note(
-                "alert",
-                {
-                    "text": f"{action.player}'s shot clock ran out in trick play (D12): overtime, the TL decides",
-                    "kind": "overtime",
-                    "player": action.player,
-                },
-                "clocks",
-            )
+            self._raise_overtime(action.player)
         self._drain()
+
+    def _turn(self) -> tuple[int, int]:
+        d = self.engine.state.deal
+        return (d.trick_number, len(d.trick)) if d is not None else (0, 0)
+
+    def _raise_overtime(self, player: str) -> None:
+        """D12: the TL is alerted when a trick-play clock runs out (a card cannot be played
+        for the player), through sensing's alert path like the stuck-table alert: logged,
+        in every view's alerts, card-free (the text names the player and the rule)."""
+        p = player
+        text = (
+            f"{p}s speltid har gått ut (D12): övertid, TL avgör / "
+            f"{p}'s shot clock ran out in trick play (D12): overtime, the TL decides"
+        )
+        finding = Finding(("overtime", p), "overtime", text, p, self.sensing.facts.pad_of(p), {"clock": "play"})
+        self._end_overtime()  # one at a time: a new expiry replaces an older one
+        a = self.sensing.alerts.raise_event(finding, self.clock.now())
+        self.sensing.new_alerts.append(a)
+        self._overtime = (a.id, p, self._turn())
+
+    def _end_overtime(self, turn: tuple[int, int] | None = None) -> None:
+        """The overtime alert ends once the turn it ran out in has moved on (``turn``: now;
+        None: whatever the turn); the TL may also dismiss it."""
+        if self._overtime is None or (turn is not None and turn == self._overtime[2]):
+            return
+        a = self.sensing.alerts.dismiss(self._overtime[0])
+        self._overtime = None
+        if a is not None:
+            self.sensing.ended_alerts.append(a)
 
     def _apply(self, action: Action, source: str) -> list[Event]:
         """Judged and stored; ``IllegalAction`` (stored as rejected) when the rules refuse it."""
@@ -390,6 +414,7 @@ class LiveTable:
         d = e.state.deal
         token = (facts.step, d.trick_number, len(d.trick), tuple(d.asking)) if d else facts.step
         self.clocks.sync(waiting_clocks(facts.phase, facts.to_act, facts.placed, token))
+        self._end_overtime(self._turn())  # D12: the player has played (or the deal moved on)
         self._log_alerts()
         self._publish()
         self._changed.set()

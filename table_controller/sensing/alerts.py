@@ -52,7 +52,7 @@ PUBLIC_TEXT = {
     "rejected": "the rules refused what the pads show",
 }
 # Kinds whose own text names no card (a player and a step): shown as they are.
-CARDLESS = frozenset({"stuck"})
+CARDLESS = frozenset({"stuck", "overtime"})  # texts of their own that name no card
 
 
 @dataclass(frozen=True, slots=True)

@@ -204,6 +204,7 @@ class TableView:
     clocks: ClocksView | None = None  # None: a table without a live loop (no clocks)
     alerts: tuple[Alert, ...] = ()  # open alerts: sensing's, then the table's
     signed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # game -> roles that signed
+    confirmed: tuple[str, ...] = ()  # scoring moments the Revisor confirmed, "game.deal.moment"
     # a stuck table: who it waits for and on what (live.stuck; names a player and a step, no
     # card), shown by every role instead of "live"; None while the table moves
     waiting: Mapping[str, Any] | None = None

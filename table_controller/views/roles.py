@@ -32,7 +32,7 @@ class Sight:
     hands: frozenset[str] | None  # whose hidden cards it sees; None: everybody's (the broadcast)
     alerts: bool  # the open alerts
     blind: bool  # alert texts that do not tell where a card is (the Revisor)
-    signed: bool  # the protocols' signatures
+    signed: bool  # the protocols' signatures and the Revisor's confirmed awards
     revealed: bool  # which hands are revealed (the TL)
     typed_reasons: bool = False  # the TL's typed reasons as typed (one may name a card)
 
@@ -104,6 +104,7 @@ class RoleView:
     alerts: tuple[ShownAlert, ...] | None = None
     signed: Mapping[str, tuple[str, ...]] | None = None
     revealed: tuple[str, ...] | None = None
+    confirmed: tuple[str, ...] | None = None
 
     def message(self, table: str, at: float | None) -> dict[str, Any]:
         """The WebSocket message ``{"type": "state", ...}``."""
@@ -120,6 +121,8 @@ class RoleView:
             msg["alerts"] = [a.to_dict() for a in self.alerts]
         if self.signed is not None:
             msg["signed"] = {g: list(who) for g, who in self.signed.items()}
+        if self.confirmed is not None:
+            msg["confirmed"] = list(self.confirmed)
         if self.revealed is not None:
             msg["revealed"] = list(self.revealed)
         return msg
@@ -137,4 +140,5 @@ def for_role(view: TableView, role: str, revealed: Iterable[str] = frozenset(), 
         alerts=tuple(shown_alert(a, seen) for a in view.alerts) if seen.alerts else None,
         signed=view.signed if seen.signed else None,
         revealed=tuple(sorted(seen.hands or ())) if seen.revealed else None,
+        confirmed=view.confirmed if seen.signed else None,
     )

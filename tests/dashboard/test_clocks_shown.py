@@ -59,6 +59,11 @@ def test_every_view_shows_the_clock_of_whoever_is_to_act_and_its_expiry_d12(tmp_
                 page.screenshot(path=str(SHOTS / f"failed-clock-{view}.png"))
                 raise AssertionError((view, page.locator(".acting").all_inner_texts())) from None
             assert page.locator(clock).inner_text() == expired, view
+            if view in ("tl", "revisor"):  # D12: the TL is alerted (the Revisor sees it too), card-free
+                alert = page.locator('li.alert[data-kind="overtime"]')
+                alert.wait_for(timeout=10_000)
+                assert f"{TO_PLAY}s speltid har gått ut (D12)" in alert.inner_text(), view
+                assert alert.locator(".evidence-show, .correct-open").count() == 0, view  # no pad to read
             page.screenshot(path=str(SHOTS / f"clock-expired-{view}.png"))
             assert page.js_errors == [], (view, page.js_errors)
     finally:

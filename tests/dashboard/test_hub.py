@@ -237,3 +237,35 @@ def test_corrections_go_to_the_live_table_and_bad_ones_are_clear_errors(tmp_path
         assert [e["what"] for e in hub.audit_entries()].count("correction") >= 1  # logged, even when refused
 
     asyncio.run(run())
+
+
+def test_a_confirmed_award_reaches_the_tl_and_the_revisor_only_and_names_no_card(tmp_path):
+    """Issue 18 item 2: the Revisor's "Stämmer" is an audit record, published beside the
+    signatures (TL, Revisor) and in no other role's message; an award names no card."""
+
+    async def run():
+        hub, _ = open_table(tmp_path / "t", delay=0, clock=FakeClock())
+        bot = RandomBot(11)
+        deal = None
+        while deal is None:
+            assert await _play(hub, bot, 1)
+            g = hub.view.games[-1] if hub.view.games else None
+            deal = next((d for d in (g or {}).get("deals", []) if d["awards"]), None)
+        a = deal["awards"][0]
+        clients = {r: hub.connect(r) for r in ("tl", "revisor", "public", "dealer", "broadcast")}
+        for c in clients.values():
+            _drain(c)
+        with pytest.raises(DashboardError, match="no awards at final of game 9"):
+            hub.confirm_award(9, deal["number"], "final", "revisor")
+        hub.confirm_award(g["number"], deal["number"], a["moment"], "revisor")
+        with pytest.raises(DashboardError, match="already confirmed"):
+            hub.confirm_award(g["number"], deal["number"], a["moment"], "revisor")
+        return f"{g['number']}.{deal['number']}.{a['moment']}", {r: _drain(c) for r, c in clients.items()}, hub
+
+    key, seen, hub = asyncio.run(run())
+    for role in ("tl", "revisor"):
+        assert key in json.loads(seen[role][-1])["confirmed"], role
+    for role in ("public", "dealer", "broadcast"):
+        assert all("confirmed" not in json.loads(t) for t in seen[role]), role
+    (rec,) = [e for e in hub.audit_entries() if e["what"] == "confirm_award"]
+    assert rec["by"] == "revisor" and not cards_in_text(json.dumps(rec))

@@ -452,3 +452,86 @@ def test_tl_sees_the_cameras_picture_of_the_alerts_pad_and_nobody_else_does(came
     assert r.status_code == 503 and r.json()["error"].startswith("Kameran "), r.text
     r = httpx.get(f"{crop}?pad=seat1&token={tokens['tl']}", timeout=30)
     assert r.status_code == 503 and "Kameran är ur drift: ingen bild" in r.json()["error"], r.text
+
+
+def _audit(s) -> list[dict]:
+    r = httpx.get(f"{s.base}/api/audit", params={"token": s.token("tl")}, timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()["entries"]
+
+
+def test_confirm_is_the_revisors_and_bad_input_changes_nothing(make_server):
+    """``POST /api/confirm``: the TL, a malformed body, a moment with no awards: a clear 4xx
+    each, and nothing in the audit trail."""
+    s = make_server(command="serve")
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    url = f"{s.base}/api/confirm"
+    body = {"game": 1, "deal": 1, "moment": "exchange_1"}
+    r = httpx.post(url, params={"token": s.token("tl")}, json=body, timeout=30)
+    assert r.status_code == 403 and r.json()["error"], r.text
+    for bad in (
+        {"game": "ett", "deal": 1, "moment": "final"},
+        {**body, "moment": "<b>"},
+        {**body, "cards": ["AS"]},
+        {},
+    ):
+        r = httpx.post(url, params={"token": s.token("revisor")}, json=bad, timeout=30)
+        assert r.status_code == 422 and r.json()["ok"] is False, (bad, r.text)
+    r = httpx.post(url, params={"token": s.token("revisor")}, json=body, timeout=30)  # no game yet: no award
+    assert r.status_code == 422 and "inga poäng vid exchange_1 i omgång 1, giv 1" in r.json()["error"], r.text
+    assert [e for e in _audit(s) if e["what"] == "confirm_award"] == []
+
+
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_revisor_confirms_an_award_and_the_tl_sees_it(make_server, chromium, size):
+    """Issue 18 item 2: at each scoring moment the award in words to confirm: "Stämmer" on
+    the Revisor's award box, the box then says it is confirmed, and the TL's audit trail
+    says "Revisorn bekräftade ..."."""
+    s = make_server(command="serve")
+    tag = f"{size['width']}x{size['height']}"
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    tl_post(s, {"do": "deal", "hands": HANDS})
+    for p, cards in (("Anna", []), ("Bo", []), ("Cilla", ["4H", "5D"])):
+        tl_post(s, {"do": "discard", "player": p, "cards": cards})
+    tl_post(s, {"do": "receive", "player": "Cilla", "cards": ["2C", "3D"]})
+    errors: list[str] = []
+    page = chromium.new_page()
+    page.set_viewport_size(size)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(s.url("revisor"))
+    page.wait_for_selector("#quads-round")  # Bo's four nines (r19): he takes the points
+    page.click("#quads-points")
+    page.wait_for_selector('#award[data-moment="exchange_1"] #award-confirm')
+    assert page.locator("#award-confirm").inner_text() == "Stämmer"
+    assert "Bo +8 för fyrtal" in page.locator("#award").inner_text()
+    fits(page, "#award-confirm", size)
+    shot(page, f"revisor-award-to-confirm-{tag}")
+    page.click("#award-confirm")
+    page.wait_for_selector('#award #award-confirmed[data-key="1.1.exchange_1"]')
+    assert page.locator("#award-confirm").count() == 0
+    assert "Bekräftat av revisorn" in page.locator("#award").inner_text()
+    shot(page, f"revisor-award-confirmed-{tag}")
+    # once only: a second confirmation is a clear 4xx, the trail keeps one record
+    r = httpx.post(
+        f"{s.base}/api/confirm",
+        params={"token": s.token("revisor")},
+        json={"game": 1, "deal": 1, "moment": "exchange_1"},
+        timeout=30,
+    )
+    assert r.status_code == 422 and "redan bekräftade" in r.json()["error"], r.text
+    (rec,) = [e for e in _audit(s) if e["what"] == "confirm_award"]
+    assert rec["by"] == "revisor" and rec["awards"] == [{"player": "Bo", "points": 8, "reason": "four_of_a_kind"}]
+    # the TL's side
+    tl = chromium.new_page()
+    tl.set_viewport_size(size)
+    tl.on("pageerror", lambda e: errors.append(str(e)))
+    tl.goto(s.url("tl"))
+    tl.wait_for_selector('#audit li[data-what="confirm_award"]')
+    text = tl.locator('#audit li[data-what="confirm_award"]').inner_text()
+    assert "Revisorn bekräftade Bo +8 för fyrtal (omgång 1, giv 1, byte 1)" in text, text
+    tl.locator('#audit li[data-what="confirm_award"]').scroll_into_view_if_needed()
+    shot(tl, f"tl-award-confirmed-{tag}")
+    assert errors == []
+    page.close()
+    tl.close()

@@ -1,0 +1,65 @@
+"""RULES.md D12: when a player's trick-play clock runs out, "the clock shows overtime, a
+violation is logged and the TL is alerted".  The TL's console and the Revisor's tablet are
+read as the hub sends them (one read path: the role's message), in simulated time: the
+real 20 s of D11 run out in no time."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from dashboard.table_files import open_table
+from hardware.virtual.simtime import LoopClock, run_simulated
+from table_controller.sim.bots import RandomBot
+
+from .harness import cards_in_text
+
+
+def _message(hub, role: str) -> dict:
+    return json.loads(hub.current_text(role))
+
+
+def _overtime(msg: dict) -> list[dict]:
+    return [a for a in msg.get("alerts") or [] if a["kind"] == "overtime"]
+
+
+def test_a_trick_play_clock_run_out_alerts_the_tl_until_the_player_plays_d12(tmp_path):
+    async def main():
+        hub, _ = open_table(tmp_path / "t", delay=0, clock=lambda: 1_000_000.0, table_clock=LoopClock())
+        tasks = [asyncio.create_task(hub.live.run()), asyncio.create_task(hub.pump())]
+        try:
+            bot = RandomBot(5)
+            while not (hub.engine.phase == "tricks" and hub.engine.to_act()):
+                await hub.submit_local(bot.next_action(hub.engine))
+            player = hub.engine.to_act()[0]
+            await asyncio.sleep(1.0)
+            before = _message(hub, "tl")
+            running = before["state"]["clocks"]["running"][player]
+            await asyncio.sleep(running["remaining"] + 2.0)  # D11: 20 s per card, run out
+            tl, revisor = _message(hub, "tl"), _message(hub, "revisor")
+            await hub.submit_local(bot.next_action(hub.engine))  # the player plays at last
+            await asyncio.sleep(0.5)
+            after = _message(hub, "tl")
+            return player, before, running, tl, revisor, after
+        finally:
+            await hub.live.stop()
+            tasks[1].cancel()  # the pump waits for the next state forever
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    player, before, running, tl, revisor, after = run_simulated(main())
+    assert running["clock"] == "play" and _overtime(before) == []
+    # the clock shows overtime and the violation is on the player's record
+    over = tl["state"]["clocks"]["running"][player]
+    assert over["clock"] == "play" and over["remaining"] <= 0
+    assert next(p for p in tl["state"]["players"] if p["name"] == player)["violations"] == 1
+    # the TL is alerted: one open alert, Swedish first, naming the player and D12
+    (alert,) = _overtime(tl)
+    assert alert["resolved"] is False
+    assert alert["player"] == player
+    assert alert["text"].startswith(f"{player}s speltid har gått ut") and "D12" in alert["text"]
+    assert "/ " + player + "'s shot clock ran out" in alert["text"]
+    # the Revisor (a player) sees it too, and no card in it
+    (seen,) = _overtime(revisor)
+    assert seen["text"] == alert["text"] and not cards_in_text(json.dumps(seen))
+    # it ends when the player plays
+    assert _overtime(after) == [] and after["seq"] > tl["seq"]
