@@ -409,6 +409,14 @@ def test_tl_sees_the_cameras_picture_of_the_alerts_pad_and_nobody_else_does(came
         assert r.headers["cache-control"] == "no-store"
         return cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_COLOR)
 
+    # the camera's process (OpenCV and the networks, spawned) may still be starting on a busy
+    # machine, while the readers have already raised the alert: until its first frame it
+    # is offline, and says so (503)
+    deadline = time.monotonic() + 60
+    while (r := httpx.get(f"{crop}?pad=seat1&token={tokens['tl']}", timeout=30)).status_code == 503:
+        assert "Kameran är ur drift" in r.json()["error"], r.text
+        assert time.monotonic() < deadline, "the camera never came online"
+        time.sleep(0.1)
     # the route: the TL's alone (a hand pad's picture shows hidden cards); a JPEG of the pad's size
     assert picture("seat1").shape == (240, 600, 3)  # pad 1: 300 x 120 mm at 2 px/mm
     # the six backs come on it (the camera's last frame: at 5 fps it may see them after the
