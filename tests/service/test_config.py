@@ -186,11 +186,9 @@ def run_flags(*argv: str) -> dict:
     return overrides(p.parse_args(list(argv)))
 
 
-def test_run_with_a_bad_players_file_names_it_and_its_line_and_starts_nothing(folder):
-    (folder / "players.csv").write_text("Anna,BK Spader,S-101\nBo,Malmö,S-2,S-3\n", encoding="utf-8")
-    path = folder / "table.toml"
-    path.write_text(FULL.replace("[table]", "[table]\nvirtual = true", 1).replace("port = 8443", "port = 1"))
-    out = subprocess.run(
+def _run_config(path) -> subprocess.CompletedProcess:
+    """``chicago-table run --config PATH`` in its own process, as a user starts it."""
+    return subprocess.run(
         [sys.executable, "-m", "table_controller.app.cli", "run", "--config", str(path)],
         check=False,
         capture_output=True,
@@ -198,6 +196,13 @@ def test_run_with_a_bad_players_file_names_it_and_its_line_and_starts_nothing(fo
         cwd=ROOT,
         timeout=60,
     )
+
+
+def test_run_with_a_bad_players_file_names_it_and_its_line_and_starts_nothing(folder):
+    (folder / "players.csv").write_text("Anna,BK Spader,S-101\nBo,Malmö,S-2,S-3\n", encoding="utf-8")
+    path = folder / "table.toml"
+    path.write_text(FULL.replace("[table]", "[table]\nvirtual = true", 1).replace("port = 8443", "port = 1"))
+    out = _run_config(path)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out
     assert f"{folder / 'players.csv'}: line 2: expected name,club[,id], got 4 fields" in out.stderr
     assert not (folder / "data").exists()
@@ -206,14 +211,7 @@ def test_run_with_a_bad_players_file_names_it_and_its_line_and_starts_nothing(fo
 def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):
     path = folder / "table.toml"
     path.write_text(FULL.replace("port = 8443", "port = 'x'"))
-    out = subprocess.run(
-        [sys.executable, "-m", "table_controller.app.cli", "run", "--config", str(path)],
-        check=False,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    out = _run_config(path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "line 18: [dashboard] port must be a whole number" in out.stderr
     assert not (folder / "data").exists()
