@@ -110,11 +110,13 @@ class Server:
         path = self.data / "table.sqlite"
         return read_actions(path) if path.exists() else []
 
-    def head(self) -> dict:
-        """The log's chain head: its last record's seq and digest (read-only, while it runs)."""
+    def head(self, seq: int | None = None) -> dict:
+        """The log's chain head: its last record's seq and digest, or those of record ``seq``
+        (read-only, while it runs)."""
         with SQLiteStore.open(self.data / "table.sqlite", readonly=True, check=False) as store:
-            last = store.read(store.last_seq(), store.last_seq())
-        return {"seq": last[0].seq, "digest": last[0].digest}
+            at = store.last_seq() if seq is None else seq
+            rec = store.read(at, at)
+        return {"seq": rec[0].seq, "digest": rec[0].digest} if rec else {}
 
     def audit(self) -> list[dict]:
         with SQLiteStore.open(self.data / "table.sqlite", readonly=True, check=False) as store:
