@@ -126,6 +126,15 @@ class Server:
 FACE_UP = {"open_card_shown": "card", "card_played": "card", "trick_won": "card", "dealer_erred": "cards"}
 
 
+def face_up_cards(event) -> set[str]:
+    """The cards ``event`` shows face up to everyone (none for most events)."""
+    key = FACE_UP.get(event.type)
+    if not key:
+        return set()
+    v = getattr(event, key)
+    return {c.code for c in (v if isinstance(v, tuple) else (v,))}
+
+
 def public_cards_by_seq(actions: list[dict]) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
     """For every seq the table passed through: (cards shown face up to everyone in the
     current deal so far, cards still hidden in hands or face-down discards)."""
@@ -137,10 +146,7 @@ def public_cards_by_seq(actions: list[dict]) -> tuple[dict[int, set[str]], dict[
         for e in engine.apply(parse_action(a)):
             if e.type == "deal_started":
                 shown = set()
-            key = FACE_UP.get(e.type)
-            if key:
-                v = getattr(e, key)
-                shown.update(c.code for c in (v if isinstance(v, tuple) else (v,)))
+            shown |= face_up_cards(e)
         snap = snapshot(engine)
         hid: set[str] = set()
         for p in snap["players"]:

@@ -22,7 +22,7 @@ from table_controller.views import (
     sight,
     table_alert,
 )
-from tests.dashboard.harness import FACE_UP, cards_in_text
+from tests.dashboard.harness import cards_in_text, face_up_cards
 
 BLIND = ("revisor", "public", "dealer", "tl")  # the TL with nothing revealed
 WORD_CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
@@ -44,10 +44,7 @@ def _play(seed: int, steps: int) -> tuple[Engine, set[str]]:
         for e in engine.apply(action):
             if e.type == "deal_started":
                 shown = set()
-            key = FACE_UP.get(e.type)
-            if key:
-                v = getattr(e, key)
-                shown.update(c.code for c in (v if isinstance(v, tuple) else (v,)))
+            shown |= face_up_cards(e)
     return engine, shown
 
 
