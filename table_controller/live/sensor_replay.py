@@ -17,6 +17,13 @@ by the rules as it was live.  What nobody can sense is taken from the log as it 
 entered: actions entered by hand or by the shot clocks (source other than "sensing") and
 the Revisor's and TL's corrections (audit records).  Actions sensing proposed are NOT
 taken from the log: they must come out of the replayed sensing again.
+
+A process killed between two commits leaves a log that ends part-way through what
+sensing did: one observation may make sensing propose two actions, each committed on its
+own, and the second dies with the process.  Each proposal the replay accepts is therefore
+confirmed by the next logged action of source "sensing"; where a sensing machine ends (a
+``sensing_start`` record: the loop restarted; or the log's end) the proposals no log record
+confirmed are taken back, as the live table never had them.
 """
 
 from __future__ import annotations
@@ -44,6 +51,9 @@ class SensorReplay:
         self.engine = Engine()
         self.accepted: list[tuple[str, Action]] = []  # (source, action) as the live loop lists them
         self.observations = 0
+        # the replay's own sensing proposals not yet confirmed by a logged sensing action:
+        # (events, accepted) as they were before each, oldest first
+        self._unconfirmed: list[tuple[int, int]] = []
         self._start(deck or virtual_deck(), rfid, options)
 
     def _start(self, deck: Deck, rfid: bool, options: dict[str, float]) -> None:
@@ -53,7 +63,11 @@ class SensorReplay:
     def record(self, kind: str, data: dict[str, Any], source: str) -> None:
         if kind == "sensor":
             self._sensor(data)
-        elif kind == "action" and source != "sensing":
+        elif kind == "action" and source == "sensing":
+            if self._unconfirmed:  # the live table committed it: it stands
+                self._unconfirmed.pop(0)
+            return
+        elif kind == "action":
             try:
                 action = parse_action(data)
             except ActionError:
@@ -68,6 +82,7 @@ class SensorReplay:
     def _sensor(self, data: dict[str, Any]) -> None:
         kind = data.get("type")
         if kind == SENSING_START:  # the live loop (re)started: a fresh machine, as it had
+            self.finish()
             opts = dict(data.get("options") or {})
             # a log from before the late press (issue 15): no window, as it was sensed
             opts.setdefault("late_press_s", 0.0)
@@ -97,12 +112,26 @@ class SensorReplay:
         elif isinstance(c, Dismiss):
             self.sensing.dismiss(c.alert)
 
+    def finish(self) -> None:
+        """Where a sensing machine's records end: take back what it proposed that no logged
+        action confirms (the process died before committing it).  Called at every restart
+        and by :func:`replay_sensor_log` at the log's end."""
+        if not self._unconfirmed:
+            return
+        events, accepted = self._unconfirmed[0]
+        self._unconfirmed.clear()
+        self.engine.rollback(events)
+        del self.accepted[accepted:]
+
     def _apply(self, action: Action, source: str) -> bool:
+        before = (len(self.engine.events), len(self.accepted))
         verdict = judge(self.engine, action)
         if verdict.reason is not None:
             if source == "sensing":
                 self.sensing.refused(action, verdict.reason)
             return False
+        if source == "sensing":
+            self._unconfirmed.append(before)
         self.accepted.append((source, action))
         self.sensing.sync(facts_from_engine(self.engine))
         return True
@@ -129,4 +158,5 @@ def replay_sensor_log(path: str | os.PathLike) -> tuple[Engine, dict[str, Any], 
         replay = SensorReplay()
         for r in store.read(kinds=["sensor", "action", "audit"]):
             replay.record(r.kind, dict(r.data), r.source)
+        replay.finish()
     return replay.engine, replay_document(replay.engine), replay

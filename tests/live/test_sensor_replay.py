@@ -12,7 +12,9 @@ import subprocess
 import sys
 
 from hardware.virtual.simtime import run_simulated
-from table_controller.live.sensor_replay import replay_sensor_log, replay_sensors
+from table_controller.live.sensor_replay import SensorReplay, replay_sensor_log, replay_sensors
+from table_controller.rules.actions import parse_action
+from table_controller.rules.engine import Engine
 from table_controller.rules.replay import replay_document
 from table_controller.sim.virtual import bots_on_virtual_table
 from table_controller.store import SQLiteStore, TableRecorder
@@ -60,6 +62,45 @@ def test_the_sensor_log_replays_to_the_same_game(ram_path):
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == live_doc
+
+
+def test_a_log_cut_between_two_commits_of_one_observation_replays_to_what_was_committed():
+    """One observation can make sensing propose two actions, each committed on its own; a
+    process killed between the two commits leaves the first only (CI caught this as a
+    resumed table whose replay stuck in game 1).  The replay takes back the proposal no
+    logged action confirms, at a restart and at the log's end, so it replays to what the
+    log holds, never to what died with the process."""
+    log = TableRecorder.in_memory()
+    live, _, _ = run_simulated(bots_on_virtual_table(seed=3, log=log, max_actions=120, fast=True))
+    records = log.records()
+    # two sensing actions committed back to back: nothing sensed between them
+    kinds = [(r.kind, r.source) for r in records if r.kind in ("action", "sensor")]
+    pairs = [i for i in range(1, len(kinds)) if kinds[i] == kinds[i - 1] == ("action", "sensing")]
+    assert pairs, "no observation gave two actions in these 120"
+    second = [r for r in records if r.kind in ("action", "sensor")][pairs[0]]
+    cut = [r for r in records if r.seq < second.seq]  # the process died before this commit
+
+    committed = Engine()
+    for r in cut:
+        if r.kind == "action":
+            committed.apply(parse_action(r.data))
+    for restart in (False, True):  # at the log's end; at a restart (the next process's start)
+        replay = SensorReplay()
+        for r in cut:
+            replay.record(r.kind, dict(r.data), r.source)
+        if restart:
+            start = next(r for r in records if r.kind == "sensor" and r.data["type"] == "sensing_start")
+            replay.record("sensor", dict(start.data), "sensing")
+        else:
+            replay.finish()
+        assert replay_document(replay.engine) == replay_document(committed)
+        assert len(replay.accepted) == sum(r.kind == "action" for r in cut)
+    # and the whole log still replays whole: every proposal confirmed, nothing taken back
+    replay = SensorReplay()
+    for r in records:
+        replay.record(r.kind, dict(r.data), r.source)
+    replay.finish()
+    assert replay_document(replay.engine) == replay_document(live.engine)
 
 
 def test_replay_sensors_refuses_a_missing_or_foreign_file_without_a_traceback(tmp_path):
