@@ -255,7 +255,7 @@ def test_dealer_follows_the_prompts_and_browsers_get_error_pages(make_server, ch
     assert "tryck NÄSTA och ge ut korten i tur" in seen["todo"], seen
     _shot(page, "dealer-cards-owed-1280x800")
     page.wait_for_function("() => document.querySelector('#todo')?.dataset.phase === 'tricks'", timeout=60_000)
-    assert "Stickspel" in page.locator("#todo").inner_text()
+    assert "Utspel" in page.locator("#todo").inner_text()
     page.set_viewport_size({"width": 640, "height": 800})  # a small screen beside the console
     assert page.evaluate("document.documentElement.scrollWidth") <= 640
     _shot(page, "dealer-small-640x800")
