@@ -44,6 +44,7 @@ from ..store import TableRecorder
 from ..views import TableView, build_view
 from .facts import facts_from_engine
 
+REJECTED_KEPT = 500  # refusals kept in memory, the latest (the log keeps them, bounded)
 # "sensor" records of the live loop's own beside the bridge's events (see .replay)
 SENSING_START = "sensing_start"  # a sensing machine starts: its deck, mode and options
 TICK = "tick"  # time passed to ``at`` (monotonic seconds) with no event
@@ -391,6 +392,8 @@ class LiveTable:
         verdict = self.log.submit(action, source)  # the single writer: judged, then stored
         if verdict.reason is not None:
             self.rejected.append((source, action, verdict.reason))
+            if len(self.rejected) > REJECTED_KEPT:  # a table refusing junk for hours stays small
+                del self.rejected[: len(self.rejected) - REJECTED_KEPT]
             return verdict
         self.accepted.append((source, action))
         self._after_change()

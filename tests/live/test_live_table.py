@@ -59,6 +59,18 @@ async def test_a_refused_manual_action_raises_and_changes_nothing(tmp_path):
         assert live.rejected and live.rejected[0][0] == "tl"
 
 
+async def test_refusals_kept_in_memory_are_bounded_to_the_latest(tmp_path):
+    from table_controller.live.table import REJECTED_KEPT
+
+    async with running(tmp_path) as (live, clock, log):
+        await live.submit(act.TableStart(SEATS), "tl")
+        for i in range(REJECTED_KEPT + 40):
+            with pytest.raises(IllegalAction):
+                await live.submit(act.TableStart(SEATS), f"tl{i}")
+        assert len(live.rejected) == REJECTED_KEPT
+        assert live.rejected[-1][0] == f"tl{REJECTED_KEPT + 39}" and live.rejected[0][0] == "tl40"
+
+
 async def test_exchange_clock_expiry_becomes_timeouts_on_the_violation_record(tmp_path):
     async with running(tmp_path, clock_limits={"exchange": 5}) as (live, clock, log):
         await live.submit(act.TableStart(SEATS), "tl")
