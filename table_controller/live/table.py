@@ -32,8 +32,9 @@ from collections.abc import Callable
 from typing import Any
 
 from table_controller.rules.actions import Action, Discard, Timeout
-from table_controller.rules.events import Event
+from table_controller.rules.events import CardPlayed, DealStarted, Event, ViolationRecorded
 from table_controller.rules.judge import Verdict
+from table_controller.rules.phases import Phase
 from table_controller.sensor_events import ButtonPressed, SensorEvent
 
 from ..clocks import Clock, ShotClocks, waiting_clocks
@@ -108,6 +109,7 @@ class LiveTable:
         self._after_change()
         self._clocks_held_at = self.clock.now()
         self._restore_clocks()
+        self._restore_overtime()
 
     # --- the public face ----------------------------------------------------------------
     @property
@@ -369,6 +371,22 @@ class LiveTable:
         a = self.sensing.alerts.raise_event(finding, self.clock.now())
         self.sensing.new_alerts.append(a)
         self._overtime = (a.id, p, self._turn())
+
+    def _restore_overtime(self) -> None:
+        """D12 after a restart: the overtime alert lived in the loop's memory, so a
+        trick-play clock that ran out for the player still to play (no card played since
+        its violation) alerts the TL again, until the player plays."""
+        to_act = self.sensing.facts.to_act
+        if self.engine.phase is not Phase.TRICKS or not to_act:
+            return
+        for e in reversed(self.engine.events):
+            if isinstance(e, (CardPlayed, DealStarted)):
+                return
+            if isinstance(e, ViolationRecorded) and e.clock == "play":
+                if e.player == to_act[0]:
+                    self._raise_overtime(e.player)
+                    self._log_alerts()
+                return
 
     def _end_overtime(self, turn: tuple[int, int] | None = None) -> None:
         """The overtime alert ends once the turn it ran out in has moved on (``turn``: now;

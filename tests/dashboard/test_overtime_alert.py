@@ -63,3 +63,47 @@ def test_a_trick_play_clock_run_out_alerts_the_tl_until_the_player_plays_d12(tmp
     assert seen["text"] == alert["text"] and not cards_in_text(json.dumps(seen))
     # it ends when the player plays
     assert _overtime(after) == [] and after["seq"] > tl["seq"]
+
+
+def test_an_overtime_alert_open_at_a_restart_is_raised_again_until_the_player_plays_d12(tmp_path):
+    """D12 after a restart: the alert lived in the loop's memory; the log's violation for
+    the player still to play raises it again, and it ends when the player plays."""
+
+    async def until_overtime():
+        hub, _ = open_table(tmp_path / "t", delay=0, clock=lambda: 1_000_000.0, table_clock=LoopClock())
+        tasks = [asyncio.create_task(hub.live.run()), asyncio.create_task(hub.pump())]
+        try:
+            bot = RandomBot(5)
+            while not (hub.engine.phase == "tricks" and hub.engine.to_act()):
+                await hub.submit_local(bot.next_action(hub.engine))
+            player = hub.engine.to_act()[0]
+            await asyncio.sleep(1.0)
+            running = _message(hub, "tl")["state"]["clocks"]["running"][player]
+            await asyncio.sleep(running["remaining"] + 2.0)  # D11: run out
+            return player, _overtime(_message(hub, "tl"))
+        finally:
+            await hub.live.stop()
+            tasks[1].cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def restarted():
+        hub, _ = open_table(tmp_path / "t", delay=0, clock=lambda: 1_000_000.0, table_clock=LoopClock())
+        tasks = [asyncio.create_task(hub.live.run()), asyncio.create_task(hub.pump())]
+        try:
+            await asyncio.sleep(0.5)
+            tl = _message(hub, "tl")
+            hub.live.resume("tl")  # a restart waits paused for the dealer or the TL
+            await hub.submit_local(RandomBot(5).next_action(hub.engine))  # the player plays
+            await asyncio.sleep(0.5)
+            return tl, _message(hub, "tl")
+        finally:
+            await hub.live.stop()
+            tasks[1].cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    player, before = run_simulated(until_overtime())
+    assert [a["player"] for a in before] == [player]
+    tl, after = run_simulated(restarted())
+    (alert,) = _overtime(tl)
+    assert alert["player"] == player and alert["resolved"] is False and "D12" in alert["text"]
+    assert _overtime(after) == [] and after["seq"] > tl["seq"]
