@@ -437,13 +437,9 @@ def dump_config(cfg: TableConfig) -> str:
         section = getattr(cfg, name)
         if section is None:
             continue
-        out.append(f"[{name}]")
-        for f in fields(section):
-            v = getattr(section, f.name)
-            if v is None or v == "":
-                continue
-            out.append(f"{f.name} = {_toml(v)}")
-        out.append("")
+        lines = [f"{f.name} = {_toml(v)}" for f in fields(section) if (v := getattr(section, f.name)) not in (None, "")]
+        if lines:  # a section with nothing set is left out (its defaults)
+            out += [f"[{name}]", *lines, ""]
     return "\n".join(out)
 
 

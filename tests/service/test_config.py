@@ -227,3 +227,27 @@ def test_a_camera_source_is_a_device_a_url_or_a_file_beside_the_config(folder):
     ):
         cfg = config_from_mapping({**base, "camera": {"source": given}}, base=folder)
         assert cfg.camera is not None and cfg.camera.source == read
+
+
+def test_the_demos_table_toml_carries_the_event_it_was_given(tmp_path):
+    """The demo writes its table as a configuration (issue 16): the event's names, round
+    and players go into its [event] section, so 'run --config' on it shows them too."""
+    import argparse
+
+    from table_controller.app.commands.demo import add_arguments, demo_config
+    from table_controller.app.config import load_config
+
+    (tmp_path / "players.csv").write_text("Anna,BK Kortet,17\nBo,SK Stick,4\n", encoding="utf-8")
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    args = p.parse_args(
+        ["--event-name", "SM i Chicago 2026", "--heat", "2", "--round", "Kvartsfinal"]
+        + ["--players-csv", str(tmp_path / "players.csv")]
+    )
+    demo_config(args, tmp_path / "data")
+    event = load_config(tmp_path / "data" / "table.toml").event
+    assert (event.name, event.heat, event.round) == ("SM i Chicago 2026", "2", "Kvartsfinal")
+    assert event.players == (tmp_path / "players.csv").resolve()
+    plain = p.parse_args([])  # none given: no [event] section, as before
+    demo_config(plain, tmp_path / "plain")
+    assert "[event]" not in (tmp_path / "plain" / "table.toml").read_text(encoding="utf-8")

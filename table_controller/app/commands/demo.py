@@ -203,6 +203,7 @@ def demo_config(args: argparse.Namespace, data: Path):
     run --config`` on it serves the same table without the bots)."""
     from table_controller.app.config import (
         DashboardSection,
+        EventSection,
         TableConfig,
         TableSection,
         dump_config,
@@ -219,10 +220,21 @@ def demo_config(args: argparse.Namespace, data: Path):
             event_tokens=args.tokens,
             peers=tuple(args.peer),
         ),
+        event=EventSection(  # the event's names as given to the demo (the audience and protocol)
+            name=getattr(args, "event_name", None) or "",
+            heat=getattr(args, "heat", None) or "",
+            round=getattr(args, "round", None) or "",
+            logo=_absolute(getattr(args, "logo", None)),
+            players=_absolute(getattr(args, "players_csv", None)),
+        ),
     )
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
     (data / "table.toml").write_text(dump_config(cfg), encoding="utf-8")
     return cfg
+
+
+def _absolute(path):
+    return Path(path).resolve() if path else None
 
 
 async def _virtual_bots(running, args: argparse.Namespace) -> None:
