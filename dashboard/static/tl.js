@@ -225,9 +225,10 @@ connect(m => {
       alerts.length ? h("ul", {}, alerts.map(alertEl)) : h("p", { class: "small" }, t("no open alerts"))),
     h("table", { id: "tl-players" }, h("tr", {}, [t("Player"), t("Score"), "", t("Hand (revealed only)"), t("Played"), t("Warnings")].map(x => h("th", {}, x))),
       s.players.map(p => h("tr", { "data-player": p.name, "data-held": p.hand_count || 0, class: s.to_act.includes(p.name) ? "acting" : "" },
-        h("td", {}, nameEl(p)), h("td", { class: "score" }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),
-        h("td", { class: "revealed" }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
-        h("td", {}, cardsEl(p.played)), h("td", {}, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
+        h("td", {}, nameEl(p)), h("td", { class: "score", "data-label": t("Score") }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),
+        h("td", { class: "revealed", "data-label": t("Hand (revealed only)") }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
+        h("td", { "data-label": t("Played") }, cardsEl(p.played)),
+        h("td", { "data-label": t("Warnings") }, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
     trickEl(s), resultEl(s), signEl(m, "tl"));
   // the history follows, at most every 200 ms (a throttle: a busy table never starves it)
   if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200);

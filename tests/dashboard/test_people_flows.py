@@ -69,6 +69,20 @@ def fits(page, selector: str, size: dict) -> None:
         assert x >= 0 and x + w <= size["width"] + 0.5 and hgt >= 40, (selector, box, size)
 
 
+def covers_nothing(page) -> None:
+    """At the page's end the fixed language switch and connection badge cover no content."""
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    covered = page.evaluate(
+        """() => [...document.querySelectorAll('#lang-toggle, #conn')].flatMap(f => {
+          const b = f.getBoundingClientRect();
+          return [...document.querySelectorAll('main button, main input, main select, main li, main td, main p')]
+            .filter(e => { const r = e.getBoundingClientRect();
+              return r.width && r.height && r.bottom > b.top && r.top < b.bottom && r.right > b.left && r.left < b.right; })
+            .map(e => f.id + ' covers ' + e.outerHTML.slice(0, 80)); })"""
+    )
+    assert covered == [], covered
+
+
 # Anna (37 before the deal) says Chicago with four spades and the ace of hearts and takes
 # every trick (+15: 52, out with Chicago said: she wins game 1, r20); Bo's four nines are
 # the best hand after exchanges 1 and 2 (he takes the points, r19: 8 + 8); Cilla exchanges
@@ -346,6 +360,16 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     tl.wait_for_selector('#history ol[data-scope="deal"]')
     shot(tl, "tl-phone-390x844")
     assert tl.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # the players on the phone's width, a block each, every value named: no sideways scrolling
+    assert tl.evaluate(
+        "(() => { const t = document.querySelector('#tl-players'); const r = t.getBoundingClientRect();"
+        " return t.scrollWidth <= t.clientWidth + 1 && r.right <= innerWidth + 0.5; })()"
+    )
+    label = tl.evaluate(
+        "getComputedStyle(document.querySelector('#tl-players tr[data-player=\"Bo\"] td.score'), '::before').content"
+    )
+    assert label == '"Sidopoäng: "', label
+    covers_nothing(tl)
     fits(tl, "#controls button", PHONE)
     tl.close()
 
