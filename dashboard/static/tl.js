@@ -21,6 +21,15 @@ const resumeReason = h("input", { id: "resume-reason", placeholder: t("why (kept
 
 // Every decision is confirmed in words before it applies (issue 18).
 function confirmed(text) { return window.confirm(text); }
+// The latest award as the Revisor confirmed it ("Stämmer"), beside the award itself.
+function awardConfirmedEl(m, s) {
+  const g = (s.games || []).find(x => x.number === s.game);
+  if (!s.last_award || !g || !g.deals.length) return null;
+  const key = `${g.number}.${g.deals[g.deals.length - 1].number}.${s.last_award.moment}`;
+  return (m.confirmed || []).includes(key)
+    ? h("div", { id: "tl-award-confirmed", class: "confirmed", "data-key": key }, "\u2713 ", t("Confirmed by the Revisor")) : null;
+}
+
 async function act(path, body, label, question) {
   if (question && !confirmed(question)) return null;
   try { const r = await post(path, body); msg.textContent = label(r); showError(""); refresh(); return r; }
@@ -229,7 +238,7 @@ connect(m => {
         h("td", { class: "revealed", "data-label": t("Hand (revealed only)") }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
         h("td", { "data-label": t("Played") }, cardsEl(p.played)),
         h("td", { "data-label": t("Warnings") }, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
-    trickEl(s), resultEl(s), signEl(m, "tl"));
+    trickEl(s), awardConfirmedEl(m, s), resultEl(s), signEl(m, "tl"));
   // the history follows, at most every 200 ms (a throttle: a busy table never starves it)
   if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200);
 });

@@ -562,6 +562,11 @@ def test_revisor_confirms_an_award_and_the_tl_sees_it(make_server, chromium, siz
     tl.wait_for_selector('#audit li[data-what="confirm_award"]')
     text = tl.locator('#audit li[data-what="confirm_award"]').inner_text()
     assert "Revisorn bekräftade Bo +8 för fyrtal (omgång 1, giv 1, byte 1)" in text, text
+    # and beside the award itself, where the TL reads the table
+    tl.wait_for_selector('#tl-award-confirmed[data-key="1.1.exchange_1"]')
+    assert "Bekräftat av revisorn" in tl.locator("#tl-award-confirmed").inner_text()
+    tl.locator("#tl-award-confirmed").scroll_into_view_if_needed()
+    shot(tl, f"tl-award-confirmed-beside-{tag}")
     tl.locator('#audit li[data-what="confirm_award"]').scroll_into_view_if_needed()
     shot(tl, f"tl-award-confirmed-{tag}")
     assert errors == []
