@@ -266,7 +266,9 @@ class Engine:
                 raise IllegalAction(f"{p} was dealt {len(cards)} cards; a hand is 5 (r12)")
             for c in cards:
                 if c in seen:
-                    raise IllegalAction(f"card seen twice: {c} dealt to {seen[c]} and {p}")
+                    raise IllegalAction(
+                        "card seen twice: {card} dealt to {first} and {player}", card=c, first=seen[c], player=p
+                    )
                 seen[c] = p
         button = next_button(g, eligible)  # r6: one seat clockwise, skipping those out
         i = g.seats.index(button)
@@ -318,9 +320,9 @@ class Engine:
         if len(cards) > limit:
             raise IllegalAction(f"{len(cards)} cards placed; at most {limit} (r12)")
         hand = d.hands[player]
-        missing = [str(c) for c in cards if c not in hand]
+        missing = tuple(c for c in cards if c not in hand)
         if missing:
-            raise IllegalAction(f"{', '.join(missing)} not in {player}'s hand")
+            raise IllegalAction("{cards} not in {player}'s hand", cards=missing, player=player)
         if cards and at_draw_stop(self.state, d, player):
             self._draw_stop_attempt(d, player)
             return
@@ -362,18 +364,18 @@ class Engine:
                 reshuffle = tuple(sorted(d.discards_earlier))
                 stub = set(reshuffle)
             if c not in stub:
-                raise IllegalAction(self._where(d, c))
+                raise self._where(d, c)
             stub.discard(c)
         if reshuffle:
             self._t.emit(ev.StubReshuffled(reshuffle))
 
-    def _where(self, d: DealState, c: Card) -> str:
+    def _where(self, d: DealState, c: Card) -> IllegalAction:
         for p, hand in d.hands.items():
             if c in hand:
-                return f"card seen twice: {c} is in {p}'s hand"
+                return IllegalAction("card seen twice: {card} is in {player}'s hand", card=c, player=p)
         if c in d.discards_now or c in d.discards_earlier:
-            return f"card seen twice: {c} is in the discards"
-        return f"card seen twice: {c} has already been dealt"
+            return IllegalAction("card seen twice: {card} is in the discards", card=c)
+        return IllegalAction("card seen twice: {card} has already been dealt", card=c)
 
     def _open(self, a: act.OpenCard) -> None:
         d = self._replacement(a.player)
