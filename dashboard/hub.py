@@ -30,6 +30,7 @@ from table_controller.rules.errors import ActionError
 from table_controller.sensing.alerts import Alert
 from table_controller.store import StoreError, TableRecorder, refusals
 from table_controller.views import (
+    Refusal,
     RoleView,
     TableView,
     build_view,
@@ -37,7 +38,6 @@ from table_controller.views import (
     for_role,
     sight,
     table_alert,
-    without_cards,
 )
 
 from . import entry
@@ -359,7 +359,7 @@ class TableHub:
             raise (
                 EntryRejected(entry.REJECTED)
                 if blind
-                else DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc)))
+                else DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc)))
             ) from exc
         events_before = len(self.engine.events)
         try:
@@ -370,7 +370,7 @@ class TableHub:
             raise (
                 EntryRejected(entry.REJECTED)
                 if blind
-                else DashboardError(N_("Rejected: {reason}"), reason=without_cards(exc.reason))
+                else DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc)))
             ) from exc
         except StoreError as exc:  # the recorder put the engine back: the table never runs ahead of its log
             self._add(
@@ -468,7 +468,7 @@ class TableHub:
         try:
             correction = parse_correction(str(text))
         except (SensingError, ValueError) as exc:
-            raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         if by != "tl" and not isinstance(correction, Dismiss):
             # one answer and one record whatever the card: never judged for the Revisor
             self.log.audit(by, "correction_refused", reason=entry.REFUSED_REASON)
@@ -485,7 +485,7 @@ class TableHub:
         try:
             await self.live.correct(correction, by)
         except SensingError as exc:
-            raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         if not self._pump_now():  # an alert ended and nothing else changed: the views still show it
             self._publish(new_state=True)
         return {"ok": True}
@@ -591,7 +591,7 @@ class TableHub:
             try:
                 await self.live.submit(parse_action(back), by)
             except (IllegalAction, ActionError) as exc:
-                raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
+                raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
             answer["points"] = -applied
         self.log.audit(by, "void", ruling=ruling, player=e.get("player"), reason=reason, **answer)
         self._pump_now()

@@ -221,7 +221,7 @@ class Engine:
         try:
             rules = ruleset(a.ruleset, a.options)
         except RulesetError as exc:
-            raise IllegalAction(str(exc)) from None
+            raise IllegalAction("{error}", error=exc) from None  # its words echo the options typed
         n = len(a.players)
         if not rules.min_players <= n <= rules.max_players:
             raise IllegalAction(f"{n} players; {rules.name} plays {rules.min_players}-{rules.max_players} (r1)")

@@ -21,7 +21,6 @@ word it without them (the views' role filter does: a card named in a refusal may
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 
@@ -52,11 +51,15 @@ class IllegalAction(ValueError):
         self.fields: Mapping[str, object] = fields
 
     def __reduce__(self) -> tuple[object, ...]:  # pickled with its fields, not only its text
-        return (functools.partial(IllegalAction, **self.fields), (self.template,))
+        return (_illegal_action, (self.template, dict(self.fields)))
 
     @property
     def card_fields(self) -> frozenset[str]:
         return frozenset(k for k, v in self.fields.items() if names_cards(v))
+
+
+def _illegal_action(template: str, fields: dict[str, object]) -> IllegalAction:
+    return IllegalAction(template, **fields)
 
 
 def names_cards(value: object) -> bool:
