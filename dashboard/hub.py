@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from table_controller.analysis.overlay import analysable, analyse_state, broadcast_analysis, state_snapshot
+from table_controller.analysis.overlay import analysable, analyse_state, broadcast_analysis
 from table_controller.live import LiveTable
 from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine, IllegalAction
@@ -254,9 +254,10 @@ class TableHub:
     def _want_analysis(self) -> None:
         """Analyse the live table's current moment for the broadcast, off the event loop
         (odds take some milliseconds); the result is pushed as a frame of the same state,
-        through the delay like every hidden card, if the table is still there.  The state is
-        copied for the worker only when the worker takes it: a table faster than its
-        analysis copies only the states that are analysed."""
+        through the delay like every hidden card, if the table is still there.  Whether there is
+        anything to analyse is read from the view model; the state is copied for the worker
+        (``Engine.snapshot``) only when the worker takes it: a table faster than its analysis
+        copies only the states that are analysed."""
         self._analysis_wanted = True
         if self._analyser is None or self._analyser.done():
             try:
@@ -272,10 +273,11 @@ class TableHub:
     async def _analyse_pending(self) -> None:
         while self._analysis_wanted:
             self._analysis_wanted = False
-            state = self.engine.state
-            if not analysable(state):
+            if not analysable(self.view):  # the typed view model says whether there is anything to say
                 continue
-            snap = state_snapshot(state)
+            snap = self.engine.snapshot()  # the worker's own copy (the rules' public query)
+            if snap.seq != self.view.seq:
+                continue  # the table has moved on: its newer view asks again (_publish)
             started = time.perf_counter()  # a share of the processor, not a time of the game
             try:
                 result = await asyncio.to_thread(analyse_state, snap, random.Random(snap.seq), ANALYSIS_SAMPLES, "next")

@@ -12,16 +12,17 @@ the event list are put back exactly as they were before the action, then it is r
 
 Beside ``apply``, the engine answers questions and never changes for them: ``phase``,
 ``to_act()``, ``at_draw_stop(player)``, ``trick_complete``, ``legal_actions()``,
-``standings()``.  The rules themselves are composed, not inherited: the engine judges the
+``standings()``, and ``snapshot()`` (a copy of the state for a reader in another thread).  The rules themselves are composed, not inherited: the engine judges the
 table and game actions and the exchanges here, and calls the plain functions of
 ``tricks`` (the Chicago question, trick play) and ``scoring`` on its :class:`Ledger`.
 """
 
 from __future__ import annotations
 
+import copy
 import pickle
 from collections.abc import Callable, Iterable
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from table_controller.rules import actions as act
@@ -212,6 +213,29 @@ class Engine:
         """Each player's placement points, total score and won Chicagos over the regular
         games (not the särspel, r11)."""
         return table_totals(self.state)
+
+    def snapshot(self) -> TableState:
+        """The table as it is now, in a state of its own that later actions leave alone: for
+        a reader in another thread (the broadcast's analysis works on one while the table
+        plays on).  The current game is copied whole; the games before it are shared (a
+        finished game is never changed: the fold only appends games, and a rollback puts new
+        objects in place of the old ones).
+
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
+            >>> snap = e.snapshot()
+            >>> snap.deal is not e.state.deal, snap.deal.hands == e.state.deal.hands, snap.seq == e.state.seq
+            (True, True, True)
+        """
+        s = self.state
+        return replace(
+            s,
+            players=list(s.players),
+            options=copy.deepcopy(s.options),
+            games=[*s.games[:-1], *(copy.deepcopy(s.games[-1:]))],
+            playoff_players=list(s.playoff_players),
+            ranking=list(s.ranking),
+        )
 
     # --- table and game ----------------------------------------------------------------
 
