@@ -43,8 +43,9 @@ def _probes(engine: Engine, rng: random.Random) -> list[act.Action]:
 
 def test_no_refusal_of_the_rules_tells_any_role_a_card():
     """At every position of three bot tables, every card-naming probe the rules refuse: its
-    reason as each role is told it names no card, and with its cards put back it is the
-    rules' own sentence (the typed fields say what the text says)."""
+    reason as each role is told it names no card and is what the dashboard's regex made of
+    it before, and with its cards put back it is the rules' own sentence (the typed fields
+    say what the text says)."""
     rng = random.Random(14)
     with_cards = 0
     for seed in (1, 2, 3):
@@ -61,6 +62,8 @@ def test_no_refusal_of_the_rules_tells_any_role_a_card():
                     for role in ROLES:
                         told = sight(role).refusal(why)
                         assert CARD.findall(told) == [], (role, exc.reason, told)
+                        # as the dashboard's regex once told it (no player here is named like a card)
+                        assert told == CARD.sub("(card)", exc.reason)
                 else:
                     engine.rollback(kept)  # a probe that was legal: the bots play on as before
             action = bot.next_action(engine)
