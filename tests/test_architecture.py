@@ -43,8 +43,8 @@ SIM = "table_controller.sim"
 PENDING_RULES_API: set[str] = set()
 # tricks.py imports IllegalAction from engine.py inside a function; rules/errors.py ends it.
 PENDING_RULES_LOOPS: list[list[str]] = []
-# The same for the one read path (issue 14 item 3, the readpath branch): the score sheet's
-# routes read TableHub's snapshot and its card-masking regex.
+# The same for the one read path (issue 14 item 3): empty since the score sheet's routes
+# read the role filter instead of TableHub's snapshot and its card-masking regex.
 PENDING_READ_PATH: set[str] = set()
 # The views' card masking (issue 14 item 3): the regex over card codes and what applies it.
 # The dashboard asks the role filter (Sight.refusal, Sight.words) and never uses these.

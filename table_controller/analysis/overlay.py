@@ -79,9 +79,10 @@ def analysable(view: TableView) -> bool:
     """May ``analyse_state`` have something to say about the moment ``view`` (the typed view
     model, ``table_controller.views``) shows?  Cheap: a caller asks before it takes a copy
     of the table's state for a worker (``Engine.snapshot``): odds at an exchange's start
-    (nobody has placed yet), the Chicago question, the trick play.  Never no where
-    ``analyse_state`` would answer; a yes it answers None to (a draw-stop player who placed
-    nothing has placed) costs one copy and shows nothing."""
+    (nobody has placed yet), the Chicago question, the trick play.  Yes wherever
+    ``analyse_state`` answers; now and then yes where it answers None (a draw-stop player
+    who placed nothing has placed, and the view cannot tell), which costs one copy and
+    shows nothing."""
     if view.ruleset is None:
         return False
     if view.phase.is_exchange:
