@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from table_controller.analysis.overlay import analysable, analyse_state, broadcast_analysis, state_snapshot
+from table_controller.analysis.overlay import analysable, analyse_state, broadcast_analysis
 from table_controller.live import LiveTable
 from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine, IllegalAction
@@ -30,6 +30,7 @@ from table_controller.rules.errors import ActionError
 from table_controller.sensing.alerts import Alert
 from table_controller.store import StoreError, TableRecorder, refusals
 from table_controller.views import (
+    Refusal,
     RoleView,
     TableView,
     build_view,
@@ -37,7 +38,6 @@ from table_controller.views import (
     for_role,
     sight,
     table_alert,
-    without_cards,
 )
 
 from . import entry
@@ -254,9 +254,10 @@ class TableHub:
     def _want_analysis(self) -> None:
         """Analyse the live table's current moment for the broadcast, off the event loop
         (odds take some milliseconds); the result is pushed as a frame of the same state,
-        through the delay like every hidden card, if the table is still there.  The state is
-        copied for the worker only when the worker takes it: a table faster than its
-        analysis copies only the states that are analysed."""
+        through the delay like every hidden card, if the table is still there.  Whether there is
+        anything to analyse is read from the view model; the state is copied for the worker
+        (``Engine.snapshot``) only when the worker takes it: a table faster than its analysis
+        copies only the states that are analysed."""
         self._analysis_wanted = True
         if self._analyser is None or self._analyser.done():
             try:
@@ -272,10 +273,11 @@ class TableHub:
     async def _analyse_pending(self) -> None:
         while self._analysis_wanted:
             self._analysis_wanted = False
-            state = self.engine.state
-            if not analysable(state):
+            if not analysable(self.view):  # the typed view model says whether there is anything to say
                 continue
-            snap = state_snapshot(state)
+            snap = self.engine.snapshot()  # the worker's own copy (the rules' public query)
+            if snap.seq != self.view.seq:
+                continue  # the table has moved on: its newer view asks again (_publish)
             started = time.perf_counter()  # a share of the processor, not a time of the game
             try:
                 result = await asyncio.to_thread(analyse_state, snap, random.Random(snap.seq), ANALYSIS_SAMPLES, "next")
@@ -359,7 +361,7 @@ class TableHub:
             raise (
                 EntryRejected(entry.REJECTED)
                 if blind
-                else DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc)))
+                else DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc)))
             ) from exc
         events_before = len(self.engine.events)
         try:
@@ -370,7 +372,7 @@ class TableHub:
             raise (
                 EntryRejected(entry.REJECTED)
                 if blind
-                else DashboardError(N_("Rejected: {reason}"), reason=without_cards(exc.reason))
+                else DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc)))
             ) from exc
         except StoreError as exc:  # the recorder put the engine back: the table never runs ahead of its log
             self._add(
@@ -468,7 +470,7 @@ class TableHub:
         try:
             correction = parse_correction(str(text))
         except (SensingError, ValueError) as exc:
-            raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         if by != "tl" and not isinstance(correction, Dismiss):
             # one answer and one record whatever the card: never judged for the Revisor
             self.log.audit(by, "correction_refused", reason=entry.REFUSED_REASON)
@@ -485,7 +487,7 @@ class TableHub:
         try:
             await self.live.correct(correction, by)
         except SensingError as exc:
-            raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         if not self._pump_now():  # an alert ended and nothing else changed: the views still show it
             self._publish(new_state=True)
         return {"ok": True}
@@ -591,7 +593,7 @@ class TableHub:
             try:
                 await self.live.submit(parse_action(back), by)
             except (IllegalAction, ActionError) as exc:
-                raise DashboardError(N_("Rejected: {reason}"), reason=without_cards(str(exc))) from exc
+                raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
             answer["points"] = -applied
         self.log.audit(by, "void", ruling=ruling, player=e.get("player"), reason=reason, **answer)
         self._pump_now()

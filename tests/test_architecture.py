@@ -10,6 +10,8 @@ run, so they do not count; imports inside functions do.
 from __future__ import annotations
 
 import ast
+import re
+import warnings
 from pathlib import Path
 
 import pytest
@@ -41,9 +43,15 @@ SIM = "table_controller.sim"
 PENDING_RULES_API: set[str] = set()
 # tricks.py imports IllegalAction from engine.py inside a function; rules/errors.py ends it.
 PENDING_RULES_LOOPS: list[list[str]] = []
-# The same for the one read path (issue 14 item 3, the readpath branch): the score sheet's
-# routes read TableHub's snapshot and its card-masking regex.
+# The same for the one read path (issue 14 item 3): empty since the score sheet's routes
+# read the role filter instead of TableHub's snapshot and its card-masking regex.
 PENDING_READ_PATH: set[str] = set()
+# The views' card masking (issue 14 item 3): the regex over card codes and what applies it.
+# The dashboard asks the role filter (Sight.refusal, Sight.words) and never uses these.
+CARD_MASKS = {"CARD_CODE", "without_cards", "redact"}
+# A regular expression over card codes matches every one of these whole and none of the rest.
+CARD_SAMPLES = ("AS", "TD", "7C", "2H", "KS", "QD")
+NOT_CARDS = ("Anna", "AX", "ZS", "seat2", "S", "")
 # Names that are not the project's at all (a library's private state read on purpose). Empty:
 # the simulated-time loop declares the base loop's attributes it reads (_ready, _stopping...)
 # on its own class, so they count as its own.
@@ -247,6 +255,56 @@ def phase_text_comparisons(files: dict[str, Path], root: Path = ROOT) -> list[tu
     return sorted(found)
 
 
+RE_FUNCTIONS = {"compile", "sub", "subn", "search", "match", "fullmatch", "findall", "finditer", "split"}
+
+
+def _re_function(func: ast.AST) -> bool:
+    """``re.sub`` and its kin (``re`` by that name)."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in RE_FUNCTIONS
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "re"
+    )
+
+
+def _over_card_codes(pattern: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rx = re.compile(pattern)
+    except (re.error, RecursionError):
+        return False
+    return all(rx.fullmatch(c) for c in CARD_SAMPLES) and not any(rx.fullmatch(w) for w in NOT_CARDS)
+
+
+def card_masking(files: dict[str, Path], root: Path = ROOT) -> list[tuple[str, int, str]]:
+    """(file, line, what) wherever a module imports the views' card masking (``CARD_MASKS``:
+    the card-code regex, ``without_cards``, the ``redact`` module) or gives the ``re`` module
+    a regular expression over card codes (it matches ``CARD_SAMPLES`` whole and no word of
+    ``NOT_CARDS``): the signs of looking for cards in text instead of asking the role filter.
+    A field's own pattern (a request body's card, checked whole by pydantic) is no search."""
+    found = []
+    for path in files.values():
+        rel = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [a.name for a in node.names if a.name in CARD_MASKS]
+                if (node.module or "").rpartition(".")[2] in CARD_MASKS:
+                    names.insert(0, str(node.module))
+                found += [(rel, node.lineno, f"import {n}") for n in names]
+            elif isinstance(node, ast.Import):
+                found += [(rel, node.lineno, f"import {a.name}") for a in node.names if a.name.endswith(".redact")]
+            elif isinstance(node, ast.Call) and _re_function(node.func):
+                pattern = (
+                    node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "pattern"), None)
+                )
+                text = pattern.value if isinstance(pattern, ast.Constant) else None
+                if isinstance(text, str) and _over_card_codes(text):
+                    found.append((rel, node.lineno, repr(text)))
+    return sorted(found)
+
+
 MODULES = module_files()
 GRAPH = import_graph(MODULES)
 
@@ -343,6 +401,15 @@ def test_the_pending_allowlists_name_only_accesses_that_still_exist():
     assert {name for _, name in FOREIGN} - used == set()
 
 
+# --- the dashboard serialises what the role filter decided --------------------------------
+def test_the_dashboard_never_looks_for_card_codes_in_text():
+    """A card a role may not see is left out by the views (``Sight.refusal`` for a refused
+    entry's reason, ``Sight.words`` for the TL's typed words, ``for_role`` for the rest);
+    the dashboard never masks by a regex of its own or the views' (issue 14 item 3)."""
+    dashboard = {m: p for m, p in MODULES.items() if _in(m, "dashboard")}
+    assert card_masking(dashboard) == []
+
+
 # --- phases are enum members, not text ----------------------------------------------------
 def test_phases_and_moments_are_compared_with_the_enum_members_never_with_text():
     assert phase_text_comparisons(MODULES) == []
@@ -392,6 +459,31 @@ def test_the_phase_check_finds_text_comparisons_and_spares_members_and_documents
         (3, "phase in ('game_start', 'game_over')"),
         (4, "d.phase.startswith('exchange')"),
         (5, "'final' != e.moment"),
+    ]
+
+
+def test_the_card_masking_check_finds_imports_and_card_patterns_and_spares_other_texts(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text(
+        "import re\n"
+        "from table_controller.views import CARD_CODE, sight\n"
+        "from .notes import without_cards\n"
+        "import table_controller.views.redact\n"
+        "from table_controller.views.redact import x\n"
+        "CARDS = re.compile(r'\\b(?:10|[2-9TJQKA])[SHDC]\\b')\n"
+        "def f(t):\n"
+        "    return re.sub('[2-9TJQKA][SHDC]', '(kort)', t), re.findall(r'\\w+', t), 'AS', '(kort)', re.compile('[')\n"
+        "Card = Constraints(pattern=r'^(?:10|[2-9TJQKA])[SHDC]$')\n"
+        "ANY = re.compile(pattern='.{2}')\n"
+    )
+    found = card_masking(module_files(tmp_path, ("pkg",)), tmp_path)
+    assert [(line, what) for _, line, what in found] == [
+        (2, "import CARD_CODE"),
+        (3, "import without_cards"),
+        (4, "import table_controller.views.redact"),
+        (5, "import table_controller.views.redact"),
+        (6, "'\\\\b(?:10|[2-9TJQKA])[SHDC]\\\\b'"),
+        (8, "'[2-9TJQKA][SHDC]'"),
     ]
 
 

@@ -17,8 +17,7 @@ Times come only from the log: a script has none, and the protocol then prints no
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +52,16 @@ class LogFacts:
     def when(self, number: int) -> tuple[float | None, float | None]:
         t = self.game_times.get(number)
         return (t[0], t[1]) if t else (None, None)
+
+    def read_by(self, words: Callable[[str], str]) -> LogFacts:
+        """The same facts with every reason as ``words`` lets one reader read it: the role
+        filter's ``Sight.words`` (a reason typed during a deal, "Anna showed AS", must not
+        tell a blind role where a hidden card is; the filter decides, not the protocol)."""
+        return LogFacts(
+            [_with(n, reason=words(n.reason)) for n in self.notes],
+            dict(self.game_times),
+            {g: dict(s) for g, s in self.signed.items()},
+        )
 
 
 class _Reader:
@@ -110,16 +119,6 @@ class _Reader:
     def _note(self, kind: str, player: str, time: float | None, **kw: Any) -> None:
         nxt = self.deal if self.deal is not None else self.last_deal + 1
         self.facts.notes.append(Note(self.game, self.deal, nxt, player, kind, time=time, **kw))
-
-
-def without_cards(facts: LogFacts, pattern: re.Pattern[str]) -> LogFacts:
-    """The same facts with every card named in a TL's free text replaced: a reason typed
-    during a deal ("Anna showed AS") must not tell a blind role where a hidden card is."""
-    return LogFacts(
-        [_with(n, reason=pattern.sub("(kort)", n.reason)) for n in facts.notes],
-        dict(facts.game_times),
-        {g: dict(s) for g, s in facts.signed.items()},
-    )
 
 
 def _with(n: Note, **kw: Any) -> Note:

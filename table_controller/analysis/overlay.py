@@ -6,8 +6,9 @@ stand, the solver's verdict during the trick play, nothing otherwise.  The resul
 every hidden card (not before the deal has ended live and the broadcast delay has passed);
 that holding is the caller's job (the dashboard's hub puts it in the whole broadcast frame
 only, held with its deal), and the odds and a solve without the C kernel (~50 ms at the
-first trick) take long enough to belong off the event loop (``analysable`` and
-``state_snapshot`` for a worker thread).
+first trick) take long enough to belong off the event loop: ``analysable`` asks the typed
+view model whether there is anything to analyse, and the worker thread gets a copy of the
+state (``Engine.snapshot``, the rules' public query), never the live table's own.
 
     >>> from table_controller.rules.cards import parse_cards
     >>> from table_controller.rules.rulesets import ruleset
@@ -20,15 +21,16 @@ first trick) take long enough to belong off the event loop (``analysable`` and
 
 from __future__ import annotations
 
-import copy
 import random
-from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from table_controller.rules.phases import DealPhase
+from table_controller.rules.phases import DealPhase, Phase
 
 from .odds import Odds, OddsError, exchange_odds
 from .solver import AnalysisError, Verdict, chicago_position, position_from_deal, solve
+
+if TYPE_CHECKING:  # the view model is only read: no import of the read side at run time
+    from table_controller.views.model import TableView
 
 
 def verdict_texts(v: Verdict) -> list[dict[str, str]]:
@@ -73,24 +75,19 @@ def odds_texts(o: Odds) -> list[dict[str, str]]:
     return out
 
 
-def analysable(state: Any) -> bool:
-    """Does ``analyse_state`` have something to say about this moment?  Cheap: a caller
-    asks before copying the state for a worker (odds at an exchange's start, the Chicago
-    question, the trick play)."""
-    g = state.game
-    d = g.deal if g is not None else None
-    if d is None or state.rules is None:
+def analysable(view: TableView) -> bool:
+    """May ``analyse_state`` have something to say about the moment ``view`` (the typed view
+    model, ``table_controller.views``) shows?  Cheap: a caller asks before it takes a copy
+    of the table's state for a worker (``Engine.snapshot``): odds at an exchange's start
+    (nobody has placed yet), the Chicago question, the trick play.  Yes wherever
+    ``analyse_state`` answers; now and then yes where it answers None (a draw-stop player
+    who placed nothing has placed, and the view cannot tell), which costs one copy and
+    shows nothing."""
+    if view.ruleset is None:
         return False
-    if d.phase == DealPhase.EXCHANGE:
-        return not d.placed and not d.awaiting
-    return (d.phase == DealPhase.CHICAGO and bool(d.asking)) or d.phase == DealPhase.TRICKS
-
-
-def state_snapshot(state: Any) -> Any:
-    """What ``analyse_state`` reads of an engine's ``TableState`` (rules, seq, the game),
-    copied: the engine goes on changing its state in place while a worker thread analyses
-    the copy."""
-    return SimpleNamespace(rules=state.rules, seq=state.seq, game=copy.deepcopy(state.game))
+    if view.phase.is_exchange:
+        return all(p.placed_count == 0 for p in view.players)
+    return view.chicago_asking is not None or view.phase is Phase.TRICKS
 
 
 def broadcast_analysis(a: dict[str, Any]) -> dict[str, Any]:

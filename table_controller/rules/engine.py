@@ -12,16 +12,17 @@ the event list are put back exactly as they were before the action, then it is r
 
 Beside ``apply``, the engine answers questions and never changes for them: ``phase``,
 ``to_act()``, ``at_draw_stop(player)``, ``trick_complete``, ``legal_actions()``,
-``standings()``.  The rules themselves are composed, not inherited: the engine judges the
+``standings()``, and ``snapshot()`` (a copy of the state for a reader in another thread).  The rules themselves are composed, not inherited: the engine judges the
 table and game actions and the exchanges here, and calls the plain functions of
 ``tricks`` (the Chicago question, trick play) and ``scoring`` on its :class:`Ledger`.
 """
 
 from __future__ import annotations
 
+import copy
 import pickle
 from collections.abc import Callable, Iterable
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from table_controller.rules import actions as act
@@ -213,6 +214,29 @@ class Engine:
         games (not the särspel, r11)."""
         return table_totals(self.state)
 
+    def snapshot(self) -> TableState:
+        """The table as it is now, in a state of its own that later actions leave alone: for
+        a reader in another thread (the broadcast's analysis works on one while the table
+        plays on).  The current game is copied whole; the games before it are shared (a
+        finished game is never changed: the fold only appends games, and a rollback puts new
+        objects in place of the old ones).
+
+            >>> from table_controller.rules.sample import first_deal
+            >>> e = first_deal()
+            >>> snap = e.snapshot()
+            >>> snap.deal is not e.state.deal, snap.deal.hands == e.state.deal.hands, snap.seq == e.state.seq
+            (True, True, True)
+        """
+        s = self.state
+        return replace(
+            s,
+            players=list(s.players),
+            options=copy.deepcopy(s.options),
+            games=[*s.games[:-1], *(copy.deepcopy(s.games[-1:]))],
+            playoff_players=list(s.playoff_players),
+            ranking=list(s.ranking),
+        )
+
     # --- table and game ----------------------------------------------------------------
 
     def _table(self, a: act.TableStart) -> None:
@@ -221,7 +245,7 @@ class Engine:
         try:
             rules = ruleset(a.ruleset, a.options)
         except RulesetError as exc:
-            raise IllegalAction(str(exc)) from None
+            raise IllegalAction("{error}", error=exc) from None  # its words echo the options typed
         n = len(a.players)
         if not rules.min_players <= n <= rules.max_players:
             raise IllegalAction(f"{n} players; {rules.name} plays {rules.min_players}-{rules.max_players} (r1)")
@@ -266,7 +290,9 @@ class Engine:
                 raise IllegalAction(f"{p} was dealt {len(cards)} cards; a hand is 5 (r12)")
             for c in cards:
                 if c in seen:
-                    raise IllegalAction(f"card seen twice: {c} dealt to {seen[c]} and {p}")
+                    raise IllegalAction(
+                        "card seen twice: {card} dealt to {first} and {player}", card=c, first=seen[c], player=p
+                    )
                 seen[c] = p
         button = next_button(g, eligible)  # r6: one seat clockwise, skipping those out
         i = g.seats.index(button)
@@ -318,9 +344,9 @@ class Engine:
         if len(cards) > limit:
             raise IllegalAction(f"{len(cards)} cards placed; at most {limit} (r12)")
         hand = d.hands[player]
-        missing = [str(c) for c in cards if c not in hand]
+        missing = tuple(c for c in cards if c not in hand)
         if missing:
-            raise IllegalAction(f"{', '.join(missing)} not in {player}'s hand")
+            raise IllegalAction("{cards} not in {player}'s hand", cards=missing, player=player)
         if cards and at_draw_stop(self.state, d, player):
             self._draw_stop_attempt(d, player)
             return
@@ -362,18 +388,18 @@ class Engine:
                 reshuffle = tuple(sorted(d.discards_earlier))
                 stub = set(reshuffle)
             if c not in stub:
-                raise IllegalAction(self._where(d, c))
+                raise self._where(d, c)
             stub.discard(c)
         if reshuffle:
             self._t.emit(ev.StubReshuffled(reshuffle))
 
-    def _where(self, d: DealState, c: Card) -> str:
+    def _where(self, d: DealState, c: Card) -> IllegalAction:
         for p, hand in d.hands.items():
             if c in hand:
-                return f"card seen twice: {c} is in {p}'s hand"
+                return IllegalAction("card seen twice: {card} is in {player}'s hand", card=c, player=p)
         if c in d.discards_now or c in d.discards_earlier:
-            return f"card seen twice: {c} is in the discards"
-        return f"card seen twice: {c} has already been dealt"
+            return IllegalAction("card seen twice: {card} is in the discards", card=c)
+        return IllegalAction("card seen twice: {card} has already been dealt", card=c)
 
     def _open(self, a: act.OpenCard) -> None:
         d = self._replacement(a.player)

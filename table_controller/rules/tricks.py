@@ -107,7 +107,7 @@ def play(t: Ledger, a: act.Play) -> None:
         raise IllegalAction(f"out of turn: {nxt} plays next, not {a.player} (r25)")
     hand = d.hands[a.player]
     if a.card not in hand:
-        raise IllegalAction(f"{a.card} is not in {a.player}'s hand")
+        raise IllegalAction("{card} is not in {player}'s hand", card=a.card, player=a.player)
     if d.pending_revoke:  # the revoke was not corrected before this card (r26)
         t.emit(ev.RevokeStood(d.pending_revoke, dead=t.rules.revoke == "dead_hand"))
         if trick_complete(d) and close_trick(t, d):

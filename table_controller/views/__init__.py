@@ -8,8 +8,11 @@
 One path: ``build_view`` makes the typed view model (``model``) once from the engine's
 state, the open alerts and the shot clocks; ``for_role`` (``roles``: the one role filter)
 makes of it what one role may see; the dashboard serialises that and nothing else.  The
-deal's history for the TL goes through the same ``sight`` (``history``); rule reasons that
-may name a card are made card-free where they become an alert or an answer (``redact``).
+deal's history for the TL goes through the same ``sight`` (``history``).  A refused entry's
+reason is a typed ``Refusal`` (its cards are fields) that ``Sight.refusal`` words for the role
+it answers; the TL's typed words (a penalty's reason) are ``Sight.words``.  Free text that may
+name a card (an alert's, words echoed from outside) is made card-free here (``redact``),
+never in the dashboard.
 
 May import the rules, sensing's alert type and the clocks; never the dashboard.
 """
@@ -17,14 +20,14 @@ May import the rules, sensing's alert type and the clocks; never the dashboard.
 from .alerts import table_alert
 from .history import deal_history
 from .model import ClocksView, PlayerView, TableView, build_view, hidden_deal, snapshot
-from .redact import CARD_CODE, without_cards
+from .refusals import Refusal
 from .roles import ROLES, RoleView, ShownAlert, Sight, for_role, sight
 
 __all__ = [
-    "CARD_CODE",
     "ROLES",
     "ClocksView",
     "PlayerView",
+    "Refusal",
     "RoleView",
     "ShownAlert",
     "Sight",
@@ -36,5 +39,4 @@ __all__ = [
     "sight",
     "snapshot",
     "table_alert",
-    "without_cards",
 ]

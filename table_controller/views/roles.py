@@ -19,6 +19,8 @@ from typing import Any
 from table_controller.sensing.alerts import Alert, card_free_text
 
 from .model import TableView
+from .redact import without_cards
+from .refusals import Refusal
 
 # The one list of roles (the tokens, the pages, the filter), in the order views are listed.
 ROLES = ("tl", "revisor", "public", "broadcast", "dealer")
@@ -38,6 +40,18 @@ class Sight:
 
     def shows_hand(self, player: str | None) -> bool:
         return self.hands is None or player in self.hands
+
+    def refusal(self, why: Refusal) -> str:
+        """A refused entry's reason as this audience is told it (the answer to its post):
+        never with a card.  A card a refusal names may be hidden, and even the TL sees a
+        hidden card only by a reveal, which is logged (ARCHITECTURE.md §3)."""
+        return why.text(cards=False)
+
+    def words(self, text: str, card: str = "(kort)") -> str:
+        """Words the TL typed (a penalty's reason), as this audience may read them: as typed
+        by the TL; for the rest with every card code made ``card``, since a reason typed
+        during a deal ("showed AS") may tell where a hidden card is (README "Security")."""
+        return text if self.typed_reasons else without_cards(text, card)
 
 
 def sight(role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = False) -> Sight:

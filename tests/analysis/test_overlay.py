@@ -66,3 +66,45 @@ def test_docstring_examples():
 
 def test_swedish_genitive():
     assert overlay._genitive("Anna") == "Annas" and overlay._genitive("Lars") == "Lars"
+
+
+def _bot_positions(seed: int, steps: int):
+    """Every position of a bot table ``steps`` actions long, as the engine that reached it."""
+    from table_controller.sim.bots import RandomBot
+
+    engine, bot = Engine(), RandomBot(seed)
+    for _ in range(steps):
+        yield engine
+        action = bot.next_action(engine)
+        if action is None:
+            return
+        engine.apply(action)
+
+
+def test_the_view_model_says_analysable_wherever_the_analysis_has_something_to_say():
+    """The hub asks the typed view model (``analysable``) before it copies the state for the
+    worker: a no where ``analyse_state`` answers would hide an analysis from the broadcast."""
+    from table_controller.views import build_view
+
+    said, refused = 0, 0
+    for seed in (1, 2, 3):
+        for engine in _bot_positions(seed, 120):
+            a = analyse_state(engine.snapshot(), random.Random(0), samples=10, horizon="next")
+            ok = overlay.analysable(build_view(engine))
+            said += a is not None
+            refused += not ok
+            assert ok or a is None, (seed, engine.state.seq, a and a["kind"])
+    assert said > 50 and refused > 50  # both answers were asked for
+
+
+def test_a_snapshot_stays_as_it_was_while_the_table_plays_on():
+    """``Engine.snapshot``: the worker's copy; the live table changes its own state in place."""
+    engines = _bot_positions(5, 60)
+    for _ in range(25):
+        engine = next(engines)
+    snap = engine.snapshot()
+    before = snap.to_dict()
+    assert before == engine.state.to_dict()
+    for _ in engines:  # the same engine, played on
+        pass
+    assert engine.state.to_dict() != before and snap.to_dict() == before

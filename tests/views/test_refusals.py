@@ -1,0 +1,97 @@
+"""A refused entry's reason as the role filter words it (``views.Refusal``, ``Sight.refusal``)
+and the TL's typed words (``Sight.words``): no role is told a card by a refusal, and the
+protocol's blind readers never read a card the TL typed (README "Security")."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from table_controller.rules import actions as act
+from table_controller.rules.cards import FULL_DECK
+from table_controller.rules.engine import Engine, IllegalAction
+from table_controller.rules.errors import ActionError
+from table_controller.sensing import SensingError
+from table_controller.sim.bots import RandomBot
+from table_controller.views import ROLES, Refusal, sight
+
+CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
+
+
+def _probes(engine: Engine, rng: random.Random) -> list[act.Action]:
+    """Actions that name cards, for every player of the table, most of them refused."""
+    out: list[act.Action] = []
+    for p in engine.state.players:
+        cards = tuple(rng.sample(FULL_DECK, 3))
+        out += [
+            act.Play(p, cards[0]),
+            act.Discard(p, cards[:2]),
+            act.Receive(p, cards[:1]),
+            act.OpenCard(p, cards[2], True),
+        ]
+    if engine.state.players:
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        hands = {p: tuple(deck[5 * i : 5 * i + 5]) for i, p in enumerate(engine.state.players)}
+        first = engine.state.players[0]
+        hands[first] = (hands[engine.state.players[-1]][0], *hands[first][1:])  # a card seen twice
+        out.append(act.Deal(hands))
+    return out
+
+
+def test_no_refusal_of_the_rules_tells_any_role_a_card():
+    """At every position of three bot tables, every card-naming probe the rules refuse: its
+    reason as each role is told it names no card and is what the dashboard's regex made of
+    it before, and with its cards put back it is the rules' own sentence (the typed fields
+    say what the text says)."""
+    rng = random.Random(14)
+    with_cards = 0
+    for seed in (1, 2, 3):
+        engine, bot = Engine(), RandomBot(seed)
+        for _ in range(150):
+            for probe in _probes(engine, rng):
+                kept = len(engine.events)
+                try:
+                    engine.apply(probe)  # all or nothing: a refusal changes nothing
+                except IllegalAction as exc:
+                    why = Refusal.of(exc)
+                    assert why.text(cards=True) == exc.reason
+                    with_cards += bool(why.cards)
+                    for role in ROLES:
+                        told = sight(role).refusal(why)
+                        assert CARD.findall(told) == [], (role, exc.reason, told)
+                        # as the dashboard's regex once told it (no player here is named like a card)
+                        assert told == CARD.sub("(card)", exc.reason)
+                else:
+                    engine.rollback(kept)  # a probe that was legal: the bots play on as before
+            action = bot.next_action(engine)
+            if action is None:
+                break
+            engine.apply(action)
+    assert with_cards > 100  # refusals that named cards were asked for
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        ActionError('\'cards\' must be a list of cards like ["AS", "TD"]'),
+        SensingError("cannot read the correction 'the card at pad 2 is 10H now'"),
+        IllegalAction("{error}", error=ValueError("unknown option 'KD'")),
+    ],
+)
+def test_words_from_outside_the_rules_are_told_without_cards(exc):
+    """Words that echo what was typed (an action line, a correction, an option) may name a
+    card anywhere: the role filter finds them (``redact``) and tells no role one."""
+    assert CARD.findall(str(exc))
+    for role in ROLES:
+        assert CARD.findall(sight(role).refusal(Refusal.of(exc))) == []
+    assert "(card)" in sight("tl").refusal(Refusal.of(exc))
+
+
+def test_the_tls_typed_words_are_read_as_typed_by_the_tl_only():
+    typed = "visade KH av misstag, och 10S"
+    assert sight("tl").words(typed) == typed
+    for role in set(ROLES) - {"tl"}:
+        assert sight(role).words(typed) == "visade (kort) av misstag, och (kort)"
