@@ -221,6 +221,17 @@ def print_urls(base: str, tokens, out=sys.stdout, show_tokens: bool = True, wher
     out.flush()
 
 
+def warn_plain_http(host: str, tls: bool, err=None) -> None:
+    """Say it on stderr (Swedish first) when the tokens' URLs would cross the network in
+    plain text: listening beyond this machine without TLS (``security.plain_http_warning``,
+    the same words as ``hub web``)."""
+    from .security import plain_http_warning
+
+    warning = plain_http_warning(host, tls)
+    if warning:
+        print(warning, file=err or sys.stderr, flush=True)
+
+
 def main(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -242,6 +253,7 @@ def main(args: argparse.Namespace) -> int:
     except DashboardError as exc:
         print(f"chicago-table serve: {exc}", file=sys.stderr)
         return 2
+    warn_plain_http(args.host, args.certfile is not None)
     scheme = "https" if args.certfile else "http"
     base = f"{scheme}://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
     print(f"{hub.name}: {hub.seq} events, broadcast delay {hub.delay.delay:g} s. Views:")

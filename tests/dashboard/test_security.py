@@ -208,6 +208,21 @@ def test_tokens_are_printed_only_when_asked(tmp_path):
     assert all(t in shown for t in tokens.values())
 
 
+def test_serve_warns_in_words_when_it_listens_beyond_localhost_without_tls(tmp_path):
+    """The tokens travel in URLs: beyond this machine without TLS anyone on the network
+    reads them.  ``serve`` says so as ``hub web`` does (one helper), Swedish first."""
+    local = _run_serve(tmp_path)
+    assert "VARNING" not in local and "WARNING" not in local
+    lan = _run_serve(tmp_path, "--host", "0.0.0.0")
+    sv = lan.index("VARNING: lyssnar på 0.0.0.0 utan TLS")
+    assert sv < lan.index("WARNING: listening on 0.0.0.0 without TLS") and "--certfile" in lan
+    tokens = json.loads((tmp_path / "t" / "tokens.json").read_text())
+    assert not any(t in lan for t in tokens.values())
+    cert, key = make_certificate(tmp_path)
+    tls = _run_serve(tmp_path, "--host", "0.0.0.0", "--certfile", str(cert), "--keyfile", str(key))
+    assert "VARNING" not in tls and "https://" in tls
+
+
 @pytest.fixture
 def certificate(tmp_path):
     return make_certificate(tmp_path)
