@@ -88,9 +88,16 @@ def _ws_forms(origin: str) -> list[str]:
     return [origin, origin.replace("https://", "wss://", 1).replace("http://", "ws://", 1)]
 
 
-def csp(peers: tuple[str, ...], allowed: tuple[str, ...]) -> str:
+def csp(peers: tuple[str, ...], allowed: tuple[str, ...], frames: tuple[str, ...] = ()) -> str:
+    """The policy: ``peers`` may be connected to, ``allowed`` may frame this page, and the
+    page may frame ``frames`` (origins; the hub's broadcast source frames the featured
+    table's overlay).  No inline code, nothing from elsewhere.
+
+    >>> csp((), (), frames=("http://t1.local:8080",)).split("; ")[-3:]
+    ['base-uri \'none\'', 'form-action \'none\'', 'frame-src http://t1.local:8080']
+    """
     connect = ["'self'"] + [f for p in peers for f in _ws_forms(origin_of(p) or p)]
-    frames = ["'self'", *allowed]
+    ancestors = ["'self'", *allowed]
     return "; ".join(
         (
             "default-src 'none'",
@@ -98,10 +105,11 @@ def csp(peers: tuple[str, ...], allowed: tuple[str, ...]) -> str:
             "style-src 'self'",
             "img-src 'self' data:",
             "connect-src " + " ".join(dict.fromkeys(connect)),
-            "frame-ancestors " + " ".join(frames),
+            "frame-ancestors " + " ".join(ancestors),
             "base-uri 'none'",
             "form-action 'none'",
         )
+        + (("frame-src " + " ".join(dict.fromkeys(frames)),) if frames else ())
     )
 
 
