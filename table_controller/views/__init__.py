@@ -18,11 +18,12 @@ from .alerts import table_alert
 from .history import deal_history
 from .model import ClocksView, PlayerView, TableView, build_view, hidden_deal, snapshot
 from .redact import CARD_CODE, without_cards
-from .roles import ROLES, RoleView, ShownAlert, Sight, for_role, sight
+from .roles import ROLES, SEATS, RoleView, ShownAlert, Sight, for_role, seat_number, sight
 
 __all__ = [
     "CARD_CODE",
     "ROLES",
+    "SEATS",
     "ClocksView",
     "PlayerView",
     "RoleView",
@@ -33,6 +34,7 @@ __all__ = [
     "deal_history",
     "for_role",
     "hidden_deal",
+    "seat_number",
     "sight",
     "snapshot",
     "table_alert",
