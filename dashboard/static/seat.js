@@ -7,6 +7,16 @@
 // must not undo the taps)
 const mine = { picking: false, deal: null, picker: null };
 
+// What the five cards make, in the page's words: the table sends the rules' English name
+// ("pair of aces", "full house, kings over twos"); its kind is one of the award reasons.
+function handKind(name) {
+  const kinds = [["royal flush", "royal_flush"], ["straight flush", "straight_flush"], ["full house", "full_house"],
+    ["two pair", "two_pair"], ["pair of", "one_pair"], ["three ", "three_of_a_kind"], ["four ", "four_of_a_kind"],
+    ["straight", "straight"], ["flush", "flush"]];
+  const k = kinds.find(([start]) => name.startsWith(start));
+  return k ? reasonText(k[1]) : t("no combination");
+}
+
 function handEl(cards, id) {
   return h("div", { id, class: "my-hand" }, cardsEl(cards));
 }
@@ -34,6 +44,7 @@ function declareEl(m, s, me) {
           mine.picking = false;
           mine.picker = null;
           showError("");
+          render(App.last);  // the stream may have brought the new state before this answer
         } catch (e) { showError(e.message); }
       } }] }));
 }
@@ -48,7 +59,7 @@ function render(m) {
   else if (s.phase === "deal" && m.declared !== undefined) body = declareEl(m, s, me);
   else if (me.hand && me.hand.length) body = h("section", { id: "hand-box" },
     h("div", { class: "small" }, t("Your hand")), handEl(me.hand, "hand"),
-    me.hand_name ? h("div", { id: "hand-name", class: "big" }, reasonText(me.hand_name)) : null,
+    me.hand_name ? h("div", { id: "hand-name", class: "big" }, handKind(me.hand_name)) : null,
     me.placed && me.placed.length ? h("div", { class: "small" }, t("placed"), " ", cardsEl(me.placed)) : null);
   else body = h("p", { id: "no-hand", class: "small" }, t("No cards in your hand now."));
   setKids(document.getElementById("app"), headerEl(m), title, body,
