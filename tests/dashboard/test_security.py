@@ -330,6 +330,7 @@ def test_every_view_works_under_its_content_security_policy(make_server, chromiu
         ("broadcast", "broadcast"),
         ("protocol", "revisor"),
         ("hall", "tl"),
+        ("seat", "seat1"),  # a player's own phone
     ):
         page = chromium.new_page()
         console: list[str] = []
