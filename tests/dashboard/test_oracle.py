@@ -286,3 +286,29 @@ def test_a_players_phone_learns_no_hidden_card_of_another_seat(make_server, stat
         shown = set(CARD_RE.findall(json.dumps(mine)))
     assert shown and shown <= set(HANDS["Anna"]), shown  # her own hand, no other hidden card
     client.close()
+
+
+def test_the_tl_may_declare_a_seats_hand_and_nobody_else_may(make_server):
+    """The fallback for a player without a phone is the TL's (README "Security"): the TL
+    declares that seat's hand; the Revisor, the public and the dealer may not declare any,
+    a seat none but its own, and a hand is five different cards."""
+    s = make_server(command="serve", extra=("--camera-only",))
+
+    def post(role, body, lang="en"):
+        return httpx.post(f"{s.base}/api/hand", params={"token": s.token(role), "lang": lang}, json=body)
+
+    for a in ({"do": "table", "players": list(HANDS)}, {"do": "game", "seats": list(HANDS), "button": "Dan"}):
+        assert httpx.post(f"{s.base}/api/action", params={"token": s.token("tl")}, json=a).status_code == 200
+    for role in ("revisor", "public", "dealer", "broadcast"):
+        assert post(role, {"cards": HANDS["Anna"], "seat": 1}).status_code == 403, role
+    r = post("seat1", {"cards": HANDS["Bo"], "seat": 2})
+    assert r.status_code == 403 and "its own hand only" in r.json()["error"]
+    assert post("seat1", {"cards": HANDS["Anna"][:4] + ["2S"]}).status_code == 422  # four different cards
+    assert post("tl", {"cards": HANDS["Anna"]}).status_code == 422  # the TL says whose
+    for p in ("Anna", "Bo", "Cilla"):
+        assert post(SEAT_OF[p], {"cards": HANDS[p]}).status_code == 200
+    assert s.actions()[-1]["do"] == "game"  # Dan's hand is missing: no deal yet
+    assert post("tl", {"cards": HANDS["Dan"], "seat": 4}).status_code == 200  # Dan has no phone
+    assert s.actions()[-1] == {"do": "deal", "hands": HANDS}
+    r = post("seat1", {"cards": HANDS["Anna"]})  # dealt: nothing more to declare
+    assert r.status_code == 422 and "at the deal" in r.json()["error"]
