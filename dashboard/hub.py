@@ -229,7 +229,7 @@ class TableHub:
         if text is None:
             view = self.role_view(role.split(":")[0], masked=role == "broadcast:masked")
             msg = view.message(self.name, self._at)  # _at: when the newest event was appended
-            if self.hands_by_hand and role != "broadcast:masked":
+            if self.hands_by_hand and not role.startswith("broadcast"):  # the overlay shows no names list
                 # who has declared a hand for the deal being dealt: names, never a card
                 declared = self.declared()
                 msg["declared"] = sorted(declared)
