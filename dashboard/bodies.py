@@ -158,6 +158,14 @@ ActionBody = Annotated[
 ACTION: TypeAdapter[Any] = TypeAdapter(ActionBody)
 
 
+class HandBody(Body):
+    """A hand declared on a camera-only table: the five cards; ``seat`` only from the TL
+    (a seat's token declares its own seat's hand: ``dashboard.entry``)."""
+
+    cards: Annotated[list[Card], Field(min_length=5, max_length=5)]
+    seat: Annotated[int, Field(ge=1, le=4)] | None = None
+
+
 class CorrectBody(Body):
     text: Annotated[str, StringConstraints(min_length=1, max_length=200)]
 

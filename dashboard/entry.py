@@ -6,8 +6,15 @@ gave every hand in 47 requests).  So:
 
 - Hidden card identities (``deal``, ``discard``, ``open``, ``receive``, ``play`` and the
   corrections that name a card) are entered by hand by the TL.  On a camera-only table
-  (no RFID readers: sensing with ``rfid=False``) hidden hands are declared by hand on the
-  Revisor's tablet (ARCHITECTURE.md §1), so there the Revisor may enter them too.
+  (no RFID readers: sensing with ``rfid=False``) the dealt hands are declared by hand
+  (ARCHITECTURE.md §1): each player declares their own five cards on their own phone (a
+  seat's token, ``/seat``), and the deal is entered when every hand is in; the TL may
+  declare a seat's hand for a player without a phone.  The Revisor no longer declares
+  hands; on such a table the Revisor still enters the exchanges and the plays by taps.
+- A seat's token declares only its own seat's hand and sees no hidden card but that hand.
+  Its answer to a well-formed declaration is ONE answer whatever the cards are: the
+  hand is held until every hand is in, and a deal whose hands do not agree is refused
+  for the TL (all hands declared again), never told to the player who sent the last one.
 - Every rejected card entry from a role other than the TL gets ONE answer, whatever the
   cards are: the same status, the same text, no card code.  The TL's own answers and the
   TL's alert keep the reason (cards masked).
@@ -15,6 +22,8 @@ gave every hand in 47 requests).  So:
   record for every card (the attempt is what matters, not the cards).
 
     >>> names_cards("receive"), names_cards("chicago")
+    (True, False)
+    >>> may_enter_cards("revisor", True, "receive"), may_enter_cards("revisor", True, "deal")
     (True, False)
 """
 
@@ -39,9 +48,16 @@ def names_cards(do: Any) -> bool:
     return isinstance(do, str) and do in CARD_ACTIONS
 
 
-def may_enter_cards(role: str, hands_by_hand: bool) -> bool:
-    """The TL always; the Revisor only where hidden hands are declared by hand."""
-    return role == "tl" or (role == "revisor" and hands_by_hand)
+DEAL_BY_SEATS = N_("Rejected: at this table each player declares their own hand on their phone.")
+DECLARED = N_("Your hand is received. The deal is entered when every hand is in.")
+NOT_DEALING = N_("Rejected: a hand is declared at the deal, on a table without readers.")
+OWN_SEAT = N_("A seat's link declares its own hand only.")
+
+
+def may_enter_cards(role: str, hands_by_hand: bool, do: Any = None) -> bool:
+    """The TL always; the Revisor where hidden cards are entered by hand (a camera-only
+    table), except the dealt hands: each player declares their own (``/api/hand``)."""
+    return role == "tl" or (role == "revisor" and hands_by_hand and do != "deal")
 
 
 def blind_alert_text(source: str, do: Any, lang: str = "en") -> str:

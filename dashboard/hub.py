@@ -25,8 +25,9 @@ from typing import Any
 from table_controller.analysis.overlay import analysable, analyse_state, broadcast_analysis
 from table_controller.live import LiveTable
 from table_controller.rules.actions import parse_action
+from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine, IllegalAction
-from table_controller.rules.errors import ActionError
+from table_controller.rules.errors import ActionError, CardError
 from table_controller.sensing.alerts import Alert
 from table_controller.store import StoreError, TableRecorder, refusals
 from table_controller.views import (
@@ -36,6 +37,7 @@ from table_controller.views import (
     build_view,
     deal_history,
     for_role,
+    seat_number,
     sight,
     table_alert,
 )
@@ -138,6 +140,9 @@ class TableHub:
         self.analysis: dict[str, Any] | None = None
         self._analysis_wanted = False  # a newer state than the last analysed one exists
         self._analyser: asyncio.Task[None] | None = None
+        # hands declared on a camera-only table, held until every hand of the deal is in
+        self._declared: dict[str, tuple[str, ...]] = {}
+        self._declared_deal: tuple[int, int] | None = None
         if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
             # A table the broadcast has not seen yet: it shows it after the delay from now.
             self._push_frame()
@@ -224,6 +229,15 @@ class TableHub:
         if text is None:
             view = self.role_view(role.split(":")[0], masked=role == "broadcast:masked")
             msg = view.message(self.name, self._at)  # _at: when the newest event was appended
+            if self.hands_by_hand and not role.startswith("broadcast"):  # the overlay shows no names list
+                # who has declared a hand for the deal being dealt: names, never a card
+                declared = self.declared()
+                msg["declared"] = sorted(declared)
+                n = seat_number(role)
+                if n is not None:  # a seat's own phone: its seat and its own declared hand
+                    me = next((p.name for p in view.state.players if p.seat == n), None)
+                    msg["seat"], msg["player"] = n, me
+                    msg["mine"] = list(declared.get(me or "", ()))
             text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
             self._texts[role] = text
         return text
@@ -348,11 +362,11 @@ class TableHub:
         if self.paused and by != "tl":
             raise DashboardError(N_("the table is paused by the TL"))
         blind = by != "tl" and entry.names_cards(do)
-        if blind and not entry.may_enter_cards(by, self.hands_by_hand):
+        if blind and not entry.may_enter_cards(by, self.hands_by_hand, do):
             # decided before any card is read: the same record and answer for every card
             rec = self.log.reject(obj, entry.REFUSED_REASON, by)
             self._add(rejected_alert(rec.seq, self.seq, by, do, entry.REFUSED_REASON, True))
-            raise EntryRejected(entry.REFUSED)
+            raise EntryRejected(entry.DEAL_BY_SEATS if self.hands_by_hand else entry.REFUSED)
         try:
             action = parse_action(obj)
         except ActionError as exc:
@@ -392,6 +406,85 @@ class TableHub:
         self._settle_typos(by)
         self._pump_now()
         return answer
+
+    # --- hands declared by the players (a camera-only table: dashboard.entry) --------------
+
+    def _dealing(self) -> tuple[tuple[int, int], dict[str, str]] | None:
+        """At the deal of a camera-only table: (game, deal) and player -> seat role of the
+        players dealt to (public: the seat draw); else None."""
+        from table_controller.live.facts import facts_from_engine
+        from table_controller.rules.phases import Phase
+
+        if not self.hands_by_hand:
+            return None
+        facts = facts_from_engine(self.engine)
+        if facts.phase is not Phase.DEAL or not facts.dealt_to:
+            return None
+        return (facts.step[0], facts.step[1]), {p: facts.pads[p] for p in facts.dealt_to}
+
+    def declared(self) -> dict[str, tuple[str, ...]]:
+        """The hands declared for the deal now being dealt (none once it is entered)."""
+        dealing = self._dealing()
+        if dealing is None or dealing[0] != self._declared_deal:
+            return {}
+        return self._declared
+
+    async def declare(self, cards: list[str], by: str, seat: int | None = None) -> dict[str, Any]:
+        """A player's own five cards (``by``: a seat's role; the TL for ``seat``).  Held until
+        every player dealt to has declared, then entered as the deal (by "players").  The
+        answer is the same for every well-formed hand: whether the hands agree is not the
+        sender's to learn; a deal refused goes to the TL and every hand is declared again."""
+        own = seat_number(by)
+        if by != "tl" and own is None:
+            raise Refused(N_("the {role} role may not declare a hand"), role=by)
+        if own is not None and seat not in (None, own):
+            raise Refused(entry.OWN_SEAT)
+        seat = own or seat
+        if seat is None:
+            raise DashboardError(N_("say whose hand: the seat (1-4)"))
+        if self.paused and by != "tl":
+            raise DashboardError(N_("the table is paused by the TL"))
+        dealing = self._dealing()
+        if dealing is None:
+            raise EntryRejected(entry.NOT_DEALING)  # public: the phase and the table's kind
+        deal, seats = dealing
+        player = next((p for p, s in seats.items() if s == f"seat{seat}"), None)
+        if player is None:
+            raise DashboardError(N_("nobody is dealt a hand at seat {seat}"), seat=seat)
+        try:
+            hand = tuple(c.code for c in sorted({Card.parse(c) for c in cards}))
+        except CardError as exc:
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
+        if len(hand) != 5:
+            raise DashboardError(N_("a hand is five different cards"))
+        if self._declared_deal != deal:
+            self._declared, self._declared_deal = {}, deal
+        self._declared[player] = hand
+        if set(self._declared) >= set(seats):
+            hands = {p: list(self._declared[p]) for p in seats}
+            self._declared = {}  # entered or refused: either way, declared again if needed
+            await self._enter_declared_deal(hands, by)
+        self._publish(new_state=False)
+        return {"ok": True, "text": tr(entry.DECLARED, "en"), "text_sv": tr(entry.DECLARED, "sv")}
+
+    async def _enter_declared_deal(self, hands: dict[str, list[str]], by: str) -> None:
+        obj = {"do": "deal", "hands": hands}
+        try:
+            await self.live.submit(parse_action(obj), "players")
+        except IllegalAction as exc:
+            # the hands do not agree (a typo, or a player naming a card another holds): the
+            # TL sees why; the Revisor and the players only that the deal was refused
+            last = self.log.last_records[-1].seq if self.log.last_records else 0
+            self._add(rejected_alert(last, self.seq, "players", "deal", exc.reason, True))
+            return
+        except StoreError:
+            self._add(
+                table_alert(
+                    next(self._unlogged), "log_failed", tr(LOG_FAILED, "en"), self.seq, text_sv=tr(LOG_FAILED, "sv")
+                )
+            )
+            raise Unavailable(LOG_FAILED) from None
+        self._pump_now()
 
     def _engine_failed(self, obj: Any, by: str, exc: Exception) -> None:
         """A bug, not a rule: the engine rolled the action back (all or nothing).  The TL is

@@ -14,6 +14,14 @@
     True
     >>> same_origin("http://evil.example", "127.0.0.1:8080", "ws")
     False
+
+A server whose URLs carry tokens says so in words when it listens beyond this machine
+without TLS (``serve``, ``run`` and ``hub web``, Swedish first):
+
+    >>> plain_http_warning("127.0.0.1", tls=False) is None, plain_http_warning("0.0.0.0", tls=True) is None
+    (True, True)
+    >>> plain_http_warning("0.0.0.0", tls=False).split(":")[0]
+    'VARNING'
 """
 
 from __future__ import annotations
@@ -21,6 +29,21 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from .errors import DashboardError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def plain_http_warning(host: str, tls: bool) -> str | None:
+    """The words said when a server with tokens in its URLs listens beyond this machine
+    without TLS (Swedish first: the TL reads it), else None."""
+    if tls or host in LOOPBACK or host.startswith("127."):
+        return None
+    return (
+        f"VARNING: lyssnar på {host} utan TLS: nätverkets alla ser tokens i adresserna och kan ta TL:s roll; "
+        "starta med --certfile och --keyfile. "
+        f"WARNING: listening on {host} without TLS: anyone on the network sees the tokens in the URLs "
+        "and can act as the TL; start with --certfile and --keyfile."
+    )
 
 
 def origin_of(url: str) -> str | None:
@@ -65,9 +88,16 @@ def _ws_forms(origin: str) -> list[str]:
     return [origin, origin.replace("https://", "wss://", 1).replace("http://", "ws://", 1)]
 
 
-def csp(peers: tuple[str, ...], allowed: tuple[str, ...]) -> str:
+def csp(peers: tuple[str, ...], allowed: tuple[str, ...], frames: tuple[str, ...] = ()) -> str:
+    """The policy: ``peers`` may be connected to, ``allowed`` may frame this page, and the
+    page may frame ``frames`` (origins; the hub's broadcast source frames the featured
+    table's overlay).  No inline code, nothing from elsewhere.
+
+    >>> csp((), (), frames=("http://t1.local:8080",)).split("; ")[-1]
+    'frame-src http://t1.local:8080'
+    """
     connect = ["'self'"] + [f for p in peers for f in _ws_forms(origin_of(p) or p)]
-    frames = ["'self'", *allowed]
+    ancestors = ["'self'", *allowed]
     return "; ".join(
         (
             "default-src 'none'",
@@ -75,10 +105,11 @@ def csp(peers: tuple[str, ...], allowed: tuple[str, ...]) -> str:
             "style-src 'self'",
             "img-src 'self' data:",
             "connect-src " + " ".join(dict.fromkeys(connect)),
-            "frame-ancestors " + " ".join(frames),
+            "frame-ancestors " + " ".join(ancestors),
             "base-uri 'none'",
             "form-action 'none'",
         )
+        + (("frame-src " + " ".join(dict.fromkeys(frames)),) if frames else ())
     )
 
 

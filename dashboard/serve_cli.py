@@ -43,8 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--camera-only",
         action="store_true",
-        help="a table without RFID readers: hidden hands are declared by hand, so the Revisor "
-        "may enter cards too (ARCHITECTURE.md §1); by default cards by hand are the TL's",
+        help="a table without RFID readers: each player declares their own hand on their phone "
+        "(a seat's link, /seat), the Revisor enters the exchanges and plays by taps "
+        "(ARCHITECTURE.md §1); by default cards by hand are the TL's",
     )
     p.add_argument(
         "--show-tokens",
@@ -211,14 +212,27 @@ def port_problem(host: str, port: int) -> str | None:
     return None
 
 
-def print_urls(base: str, tokens, out=sys.stdout, show_tokens: bool = True, where: str = "") -> None:
+def print_urls(
+    base: str, tokens, out=sys.stdout, show_tokens: bool = True, where: str = "", seats: bool = False
+) -> None:
     from .table_files import view_urls
 
-    for view, url in view_urls(base, tokens):
+    for view, url in view_urls(base, tokens, seats):
         print(f"  {view:<10} {url if show_tokens else url.split('?')[0] + '?token=...'}", file=out)
     if not show_tokens:
         print(f"  (tokens in {where or 'tokens.json'}; --show-tokens prints them)", file=out)
     out.flush()
+
+
+def warn_plain_http(host: str, tls: bool, err=None) -> None:
+    """Say it on stderr (Swedish first) when the tokens' URLs would cross the network in
+    plain text: listening beyond this machine without TLS (``security.plain_http_warning``,
+    the same words as ``hub web``)."""
+    from .security import plain_http_warning
+
+    warning = plain_http_warning(host, tls)
+    if warning:
+        print(warning, file=err or sys.stderr, flush=True)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -242,10 +256,17 @@ def main(args: argparse.Namespace) -> int:
     except DashboardError as exc:
         print(f"chicago-table serve: {exc}", file=sys.stderr)
         return 2
+    warn_plain_http(args.host, args.certfile is not None)
     scheme = "https" if args.certfile else "http"
     base = f"{scheme}://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
     print(f"{hub.name}: {hub.seq} events, broadcast delay {hub.delay.delay:g} s. Views:")
-    print_urls(base, tokens, show_tokens=args.show_tokens, where=str(args.tokens or Path(args.data) / "tokens.json"))
+    print_urls(
+        base,
+        tokens,
+        show_tokens=args.show_tokens,
+        where=str(args.tokens or Path(args.data) / "tokens.json"),
+        seats=hub.hands_by_hand,  # the players' own phones declare the hands
+    )
     if peers:
         tl = tokens.token("tl") if args.show_tokens else "..."
         print(f"  hall       {base}/hall?token={tl} ({len(peers) + 1} tables)")

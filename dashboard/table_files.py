@@ -23,7 +23,7 @@ from typing import Any
 from .delay import BroadcastDelay
 from .errors import DashboardError
 from .hub import TableHub, start_frame
-from .tokens import ROLES, RoleTokens
+from .tokens import ROLES, SEATS, RoleTokens
 
 VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
 
@@ -92,8 +92,11 @@ def _private(path: Path, create: bool = True) -> None:
         os.chmod(path, 0o600)
 
 
-def view_urls(base: str, tokens: RoleTokens) -> list[tuple[str, str]]:
-    """(view, URL with its token) for every view, the protocol page last."""
+def view_urls(base: str, tokens: RoleTokens, seats: bool = False) -> list[tuple[str, str]]:
+    """(view, URL with its token) for every view, the protocol page after them; ``seats``
+    (a camera-only table): then each seat's own page, where its player declares a hand."""
     out = [(role, f"{base}/{VIEW_OF[role]}?token={tokens.token(role)}") for role in ROLES]
     out.append(("protocol", f"{base}/protocol?token={tokens.token('revisor')}"))
+    if seats:
+        out += [(seat, f"{base}/seat?token={tokens.token(seat)}") for seat in SEATS]
     return out

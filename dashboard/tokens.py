@@ -1,11 +1,17 @@
-"""Role tokens: one secret per role per event (ARCHITECTURE.md §4: no token, no data).
+"""Role tokens: one secret per role per event (ARCHITECTURE.md §4: no token, no data),
+and one per seat of a table (``seat1``..``seat4``: a player's own phone, which on a
+camera-only table declares that player's hand and sees no other).
 
 >>> tokens = RoleTokens.load_or_create(Path("event/tokens.json"))
 >>> request_token = tokens.token("revisor")
 >>> tokens.role_of(request_token), tokens.role_of("a guess")
 ('revisor', None)
+>>> tokens.role_of(tokens.token("seat3"))
+'seat3'
 >>> oct(Path("event/tokens.json").stat().st_mode & 0o777)
 '0o600'
+
+A token file made before the seats' tokens gets them added (the other tokens kept; still 0600).
 """
 
 from __future__ import annotations
@@ -16,25 +22,27 @@ import os
 import secrets
 from pathlib import Path
 
-from table_controller.views import ROLES  # the one role list
+from table_controller.views import ROLES, SEATS  # the one role list, the seats
 
 from .errors import DashboardError
 
-__all__ = ["ROLES", "RoleTokens"]
+__all__ = ["ROLES", "SEATS", "TOKEN_ROLES", "RoleTokens"]
+
+TOKEN_ROLES = ROLES + SEATS
 
 
 class RoleTokens:
     def __init__(self, tokens: dict[str, str]):
-        missing = [r for r in ROLES if not tokens.get(r)]
+        missing = [r for r in TOKEN_ROLES if not tokens.get(r)]
         if missing:
             raise DashboardError(f"no token for role(s) {', '.join(missing)}")
-        if len(set(tokens[r] for r in ROLES)) != len(ROLES):
+        if len(set(str(tokens[r]) for r in TOKEN_ROLES)) != len(TOKEN_ROLES):
             raise DashboardError("two roles share a token; every role needs its own")
-        self._tokens = {r: str(tokens[r]) for r in ROLES}
+        self._tokens = {r: str(tokens[r]) for r in TOKEN_ROLES}
 
     @classmethod
     def generate(cls) -> RoleTokens:
-        return cls({r: secrets.token_urlsafe(18) for r in ROLES})
+        return cls({r: secrets.token_urlsafe(18) for r in TOKEN_ROLES})
 
     @classmethod
     def load_or_create(cls, path: Path) -> RoleTokens:
@@ -46,13 +54,27 @@ class RoleTokens:
                 raise DashboardError(f"cannot read the token file {path}: {exc}") from exc
             if not isinstance(data, dict):
                 raise DashboardError(f"the token file {path} must hold an object role -> token")
+            if all(data.get(r) for r in ROLES) and not all(data.get(r) for r in SEATS):
+                # an older event's file: the seats' tokens are added, the roles' kept
+                added = cls({**data, **{r: secrets.token_urlsafe(18) for r in SEATS if not data.get(r)}})
+                added._write(path, replace=True)
+                return added
             return cls(data)
         tokens = cls.generate()
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            json.dump(tokens._tokens, f, indent=2)
+        tokens._write(path)
         return tokens
+
+    def _write(self, path: Path, replace: bool = False) -> None:
+        """Owner-only (0600) from its first byte; ``replace``: atomically over the old file."""
+        target = path.with_name(path.name + ".new") if replace else path
+        if replace and target.exists():
+            target.unlink()
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump(self._tokens, f, indent=2)
+        if replace:
+            os.replace(target, path)
 
     def token(self, role: str) -> str:
         return self._tokens[role]

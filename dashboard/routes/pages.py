@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from ..deps import Denied, any_role, get_hub, token_of
 from ..hub import TableHub
 from ..i18n import N_, catalogue, lang_of, tr
+from ..tokens import SEATS
 
 router = APIRouter()
 
@@ -24,6 +25,7 @@ VIEWS = {
     "dealer": {"dealer"},
     "protocol": {"tl", "revisor", "public"},
     "hall": {"tl"},
+    "seat": set(SEATS),  # a player's own phone: their own hand (a camera-only table)
 }
 TITLES = {
     "public": N_("Scoreboard"),
@@ -33,6 +35,7 @@ TITLES = {
     "revisor": N_("Revisor"),
     "tl": N_("TL"),
     "hall": N_("All tables"),
+    "seat": N_("My hand"),
 }
 STATIC = {
     "common.js": "text/javascript",
@@ -43,6 +46,7 @@ STATIC = {
     "protocol.js": "text/javascript",
     "dealer.js": "text/javascript",
     "hall.js": "text/javascript",
+    "seat.js": "text/javascript",
     "style.css": "text/css",
     "audience.js": "text/javascript",
     "audience.css": "text/css",
@@ -56,7 +60,8 @@ def _files(folder: str, name: str) -> str:
 
 @router.get("/")
 async def home(request: Request, role: str = Depends(any_role)):
-    return RedirectResponse(f"/{role}?token={request.query_params.get('token', '')}", status_code=303)
+    view = "seat" if role in SEATS else role
+    return RedirectResponse(f"/{view}?token={request.query_params.get('token', '')}", status_code=303)
 
 
 @router.get("/api/i18n")

@@ -12,11 +12,12 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path
 from fastapi.responses import JSONResponse
 
-from ..bodies import ActionBody, ConfirmBody, CorrectBody, ReasonBody, RevealBody, SignBody, VoidBody
+from ..bodies import ActionBody, ConfirmBody, CorrectBody, HandBody, ReasonBody, RevealBody, SignBody, VoidBody
 from ..deps import WebSettings, get_hub, get_settings, rate_limited, role_in
 from ..errors import DashboardError
 from ..hub import TableHub
 from ..i18n import N_
+from ..tokens import SEATS
 
 router = APIRouter(prefix="/api", dependencies=[Depends(rate_limited)])
 
@@ -48,6 +49,17 @@ async def post_action(
         options.setdefault("tl_points_limit", max(1, min(settings.max_points, 1000)))
         action["options"] = options
     return JSONResponse(await hub.post(action, role))
+
+
+@router.post("/hand")
+async def declare_hand(
+    body: HandBody,
+    role: str = Depends(role_in("tl", *SEATS, what=N_("declare a hand"))),
+    hub: TableHub = Depends(get_hub),
+):
+    """A player's own five cards on a camera-only table (``dashboard.entry``): one answer for
+    every well-formed hand."""
+    return JSONResponse(await hub.declare(body.cards, role, body.seat))
 
 
 @router.post("/correct")

@@ -86,10 +86,11 @@ async function drawnSeats(form, number, seats, button, note) {
   note.textContent = t("Seats and button as the hub drew them (r7)");
 }
 
-// Entering the deal by taps (issue 18): on a camera-only table the Revisor declares the
-// hidden cards (README "Security"), so the page offers a card picker for the deal, the
-// exchanges (placed, open card, received) and the tricks, one step at a time for whoever
-// is to act.  Elsewhere the readers enter the cards (or the TL): no picker here.
+// Entering the deal by taps (issue 18): on a camera-only table the players declare their
+// own dealt hands on their phones (/seat) and the Revisor enters the rest by hand (README
+// "Security"), so the page offers a card picker for the exchanges (placed, open card,
+// received) and the tricks, one step at a time for whoever is to act.  Elsewhere the
+// readers enter the cards (or the TL): no picker here.
 const CAMERA_ONLY = document.body.dataset.hands === "revisor";
 // The cards everybody has seen face up in this deal (played, the open card): they cannot
 // be named again.  Nothing else is greyed out: once entered, a declared hand is not shown
@@ -123,7 +124,7 @@ function retractEl(s) {
 }
 
 let entryForm = null;
-function entryEl(s) {
+function entryEl(s, m) {
   const cardPhase = s.phase === "deal" || s.phase === "tricks" || (s.phase || "").startsWith("exchange_");
   if (!cardPhase || !s.players.length) { entryForm = null; return null; }
   if (!CAMERA_ONLY) return h("section", { id: "tap-entry", class: "small" }, t("The table's readers enter the cards; by hand, cards are the TL's."));
@@ -134,26 +135,15 @@ function entryEl(s) {
   entryForm = { key, el };
   const byName = Object.fromEntries(s.players.map(p => [p.name, p]));
   if (s.phase === "deal") {
-    // the players from the left of the button, five cards each, then one tap enters the deal
-    const order = [...s.players].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99)).map(p => p.name);
-    const b = order.indexOf(s.button);
-    const seats = b >= 0 ? [...order.slice(b + 1), ...order.slice(0, b + 1)] : order;
-    const hands = {};
-    const step = i => {
-      const p = seats[i], taken = new Set(Object.values(hands).flat());
-      el.dataset.step = "deal:" + p;
-      setKids(el, h("div", { class: "q" }, t("Deal {n}: the five cards of {player}", { n: s.deal, player: p }),
-        " ", h("span", { class: "small" }, t("({i} of {n})", { i: i + 1, n: seats.length }))),
-      cardPicker({ id: "picker", offer: new Set(ALL_CARDS.filter(c => !taken.has(c))), min: 5, max: 5, actions: [{
-        id: "pick-next", ok: n => n === 5,
-        label: n => (i + 1 < seats.length ? t("{player}: {n} of 5, next player", { player: p, n }) : t("{player}: {n} of 5, enter the deal", { player: p, n })),
-        send: async cards => {
-          hands[p] = cards;
-          if (i + 1 < seats.length) { step(i + 1); return; }
-          await enter({ do: "deal", hands });
-        } }] }));
-    };
-    step(0);
+    // each player declares their own five cards on their phone (a seat's link): the
+    // Revisor sees who has, never a card (README "Security": who may enter what)
+    const declared = new Set((m && m.declared) || []);
+    const waiting = s.players.filter(p => !p.out && !declared.has(p.name)).map(p => p.name);
+    el.dataset.step = "deal:players";
+    entryForm = null;
+    setKids(el, h("div", { class: "q" }, t("Deal {n}: each player declares their own hand on their phone", { n: s.deal })),
+      h("div", { id: "declared-list", class: "small", "data-declared": [...declared].join(",") },
+        waiting.length ? t("Waiting for: {players}", { players: waiting.join(", ") }) : t("Every hand is in.")));
     return el;
   }
   const p = (s.to_act || [])[0];
@@ -258,7 +248,7 @@ connect(m => {
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
   // at the end of a game: its result, then the review and sign-off, before anything else
-  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s), retractEl(s),
+  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s, m), retractEl(s),
     award, players, timeEl(s), trickEl(s));
   setKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, t("none")));

@@ -21,10 +21,11 @@ from .alerts import table_alert
 from .history import deal_history
 from .model import ClocksView, PlayerView, TableView, build_view, hidden_deal, snapshot
 from .refusals import Refusal
-from .roles import ROLES, RoleView, ShownAlert, Sight, for_role, sight
+from .roles import ROLES, SEATS, RoleView, ShownAlert, Sight, for_role, seat_number, sight
 
 __all__ = [
     "ROLES",
+    "SEATS",
     "ClocksView",
     "PlayerView",
     "Refusal",
@@ -36,6 +37,7 @@ __all__ = [
     "deal_history",
     "for_role",
     "hidden_deal",
+    "seat_number",
     "sight",
     "snapshot",
     "table_alert",

@@ -7,7 +7,8 @@
 applies that decision to a view model, ``views.history`` to the deal's events.  Hidden cards
 (hands, face-down discards, hand names) go to the broadcast (which the dashboard delays and
 holds until their deal has ended at the live table: ``TableView.hidden_deal``) and to the TL
-only for hands revealed on request.  Unknown roles see what the public sees.
+only for hands revealed on request; a seat's role (a player's own phone) sees the hand of the
+player sitting there and no other.  Unknown roles see what the public sees.
 """
 
 from __future__ import annotations
@@ -24,6 +25,18 @@ from .refusals import Refusal
 
 # The one list of roles (the tokens, the pages, the filter), in the order views are listed.
 ROLES = ("tl", "revisor", "public", "broadcast", "dealer")
+# A player's own phone, one token per seat of the table (seat N: the game's N-th seat, pad
+# seatN): on a camera-only table each player declares their own hand (README "Security").
+SEATS = ("seat1", "seat2", "seat3", "seat4")
+
+
+def seat_number(role: str) -> int | None:
+    """``"seat2"`` -> 2; None for a role that is not a seat's.
+
+    >>> seat_number("seat2"), seat_number("revisor")
+    (2, None)
+    """
+    return SEATS.index(role) + 1 if role in SEATS else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +67,19 @@ class Sight:
         return text if self.typed_reasons else without_cards(text, card)
 
 
-def sight(role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = False) -> Sight:
+def sight(
+    role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = False, seated: str | None = None
+) -> Sight:
     """What ``role`` may see; ``revealed``: the hands the TL asked to see (logged, §3),
     shown to the TL alone whoever passes them.
-    ``masked``: the broadcast frame of a deal still in progress live, as the public sees it."""
+    ``masked``: the broadcast frame of a deal still in progress live, as the public sees it.
+    ``seated``: for a seat's role, the player sitting there now: that one hand and no other.
+
+    >>> sight("seat2", {"Bo"}, seated="Cilla").hands, sight("seat2").hands
+    (frozenset({'Cilla'}), frozenset())
+    """
+    if role in SEATS:  # a player's own phone: their own hand, nothing else hidden, no alerts
+        return Sight(role, frozenset({seated}) if seated else frozenset(), False, True, False, False)
     if role == "broadcast":
         return Sight("broadcast", frozenset() if masked else None, False, False, False, False)
     if role == "tl":
@@ -145,7 +167,9 @@ class RoleView:
 def for_role(view: TableView, role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = False) -> RoleView:
     """``view`` as ``role`` may see it (``sight``): hidden cards only where it may see them,
     alerts, signatures and reveals only for the roles that have them."""
-    seen = sight(role, revealed, masked=masked)
+    n = seat_number(role)
+    seated = next((p.name for p in view.players if n is not None and p.seat == n), None)
+    seen = sight(role, revealed, masked=masked, seated=seated)
     players = tuple(p if seen.shows_hand(p.name) else p.without_hidden() for p in view.players)
     state = view.seen(players)
     return RoleView(

@@ -9,6 +9,8 @@ and ``discard Anna [C]`` before, ``--rounds`` times over the 52 cards; the answe
 grouped by where C lies (Anna's hand, another hand, the stub, the discards).  Prints each
 group's median and p90 and, last, a JSON line with the largest gap between group medians
 (ms) per table kind: a timing class would show as a gap far above the spread within a group.
+Then a seat's phone on the camera-only table: Anna's hand ``[C, 6D, ...]`` while the others'
+declared hands wait for hers (every such deal is refused: 6D is Cilla's), grouped the same way.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.dashboard.harness import Server
-from tests.dashboard.test_oracle import ALL, HANDS
+from tests.dashboard.test_oracle import ALL, HANDS, SEAT_OF
 
 DISCARDED = {"2H", "3H", "2D"}
 
@@ -82,6 +84,30 @@ def run(camera_only: bool, rounds: int) -> dict[str, list[float]]:
             s.stop()
 
 
+def run_seat(rounds: int) -> dict[str, list[float]]:
+    """Anna's phone declares a hand naming C (and 6D, Cilla's) once the others have declared."""
+    with tempfile.TemporaryDirectory() as tmp:
+        s = Server(Path(tmp) / "t", command="serve", extra=("--post-rate", "10000", "--camera-only")).start()
+        try:
+            c = httpx.Client(base_url=s.base, timeout=20)
+            tl = {"token": s.token("tl")}
+            for a in ({"do": "table", "players": list(HANDS)}, {"do": "game", "seats": list(HANDS), "button": "Dan"}):
+                c.post("/api/action", params=tl, json=a).raise_for_status()
+            times: dict[str, list[float]] = {}
+            for _ in range(rounds):
+                for card in ALL:
+                    for p in ("Bo", "Cilla", "Dan"):
+                        c.post("/api/hand", params={"token": s.token(SEAT_OF[p])}, json={"cards": HANDS[p]})
+                    probe = list(dict.fromkeys([card, "6D" if card != "6D" else "5D", *HANDS["Anna"]]))[:5]
+                    t = time.perf_counter()
+                    c.post("/api/hand", params={"token": s.token("seat1")}, json={"cards": probe})
+                    times.setdefault("hand: " + where(card, placed=False), []).append((time.perf_counter() - t) * 1000)
+            c.close()
+            return times
+        finally:
+            s.stop()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -103,6 +129,14 @@ def main() -> int:
                     )
             gaps.append(max(meds.values()) - min(meds.values()))
         out[f"{kind}_max_median_gap_ms"] = round(max(gaps), 3)
+    meds = {}
+    for group, ts in sorted(run_seat(args.rounds).items()):
+        ts = sorted(ts)
+        meds[group] = statistics.median(ts)
+        print(
+            f"{'seat':>11} {group:<26} n={len(ts):>4} median {meds[group]:6.2f} ms  p90 {ts[int(len(ts) * 0.9)]:6.2f} ms"
+        )
+    out["seat_max_median_gap_ms"] = round(max(meds.values()) - min(meds.values()), 3)
     print(json.dumps(out))
     return 0
 

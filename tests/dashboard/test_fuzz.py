@@ -21,7 +21,7 @@ from table_controller.store import SQLiteStore
 from .harness import Server
 
 REQUESTS = int(os.environ.get("HTTP_FUZZ_REQUESTS", "1000"))
-ROLES = ("tl", "revisor", "public", "dealer", "broadcast", None, "wrong")
+ROLES = ("tl", "revisor", "public", "dealer", "broadcast", "seat1", None, "wrong")
 KINDS = (
     "table",
     "game",
@@ -87,7 +87,7 @@ plausible = st.one_of(
 action = st.fixed_dictionaries(
     {"do": st.one_of(st.sampled_from(KINDS), anyjson)}, optional={k: plausible for k in KEYS if k != "do"}
 )
-POSTS = ("/api/action", "/api/correct", "/api/pause", "/api/resume", "/api/reveal", "/api/hide")
+POSTS = ("/api/action", "/api/correct", "/api/pause", "/api/resume", "/api/reveal", "/api/hide", "/api/hand")
 GETS = (
     "/",
     "/revisor",
@@ -97,6 +97,7 @@ GETS = (
     "/broadcast",
     "/protocol",
     "/hall",
+    "/seat",
     "/nope",
     "/static/common.js",
     "/static/nope.js",
@@ -159,7 +160,7 @@ def _actions(s) -> list:
 def test_random_requests_never_get_a_5xx_and_a_refusal_changes_nothing(fuzz_server):
     s = fuzz_server
     client = httpx.Client(base_url=s.base, timeout=30)
-    tokens = {r: s.token(r) for r in ROLES if r in ("tl", "revisor", "public", "dealer", "broadcast")}
+    tokens = {r: s.token(r) for r in ROLES if r in ("tl", "revisor", "public", "dealer", "broadcast", "seat1")}
     tokens["wrong"] = "not-a-token"
     counts: dict[int, int] = {}
 
@@ -188,3 +189,49 @@ def test_random_requests_never_get_a_5xx_and_a_refusal_changes_nothing(fuzz_serv
     print(f"\nHTTP fuzz: {sum(counts.values())} requests, status counts {dict(sorted(counts.items()))}")
     assert sum(counts.values()) >= REQUESTS * 0.9
     assert counts.get(200, 0) > 0 and counts.get(422, 0) > 0  # some got in, many were refused
+
+
+HAND_ROLES = ("seat1", "seat2", "seat3", "seat4", "tl", "revisor", "public", None, "wrong")
+hand_body = st.one_of(
+    anyjson,
+    st.fixed_dictionaries(
+        {"cards": st.one_of(st.lists(st.sampled_from(CARDS + ["ZZ", "10H", "as"]), max_size=7), anyjson)},
+        optional={"seat": st.one_of(st.integers(-3, 7), anyjson), "player": st.sampled_from(PLAYERS)},
+    ),
+)
+
+
+@pytest.mark.slow
+def test_random_hands_on_a_camera_only_table_never_get_a_5xx(tmp_path):
+    """The players' own route (``/api/hand``, camera-only): random bodies from every role,
+    a seat's and the TL's most often; no 5xx, no traceback; a deal goes in only when every
+    hand is in (then the next deal's hands are declared again)."""
+    s = Server(tmp_path / "table", command="serve", extra=("--post-rate", "10000", "--camera-only")).start()
+    tl = {"token": s.token("tl")}
+    for a in ({"do": "table", "players": list(PLAYERS)}, {"do": "game", "seats": list(PLAYERS), "button": "Dan"}):
+        assert httpx.post(f"{s.base}/api/action", params=tl, json=a).status_code == 200
+    tokens = {r: s.token(r) for r in HAND_ROLES if r not in (None, "wrong")} | {"wrong": "not-a-token"}
+    client = httpx.Client(base_url=s.base, timeout=30)
+    counts: dict[int, int] = {}
+
+    @settings(
+        max_examples=max(100, REQUESTS // 3), deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(role=st.sampled_from(HAND_ROLES), body=hand_body)
+    def one(role, body):
+        r = client.post(
+            "/api/hand",
+            params={"token": tokens[role]} if role else {},
+            content=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        counts[r.status_code] = counts.get(r.status_code, 0) + 1
+        assert r.status_code < 500 and "Traceback" not in r.text, (role, body, r.status_code, r.text[:300])
+
+    try:
+        one()
+    finally:
+        client.close()
+        s.stop()
+    print(f"\n/api/hand fuzz: status counts {dict(sorted(counts.items()))}")
+    assert counts.get(200, 0) > 0 and counts.get(422, 0) > 0 and counts.get(403, 0) > 0

@@ -1,8 +1,8 @@
 """Attacker probes (issue 13 item 1): no answer to a role that may not see hidden cards
 depends on where a hidden card is.
 
-A real ``chicago-table serve`` (and one ``--camera-only``, where the Revisor declares hands
-by hand) is brought to a deal whose every card is hidden: in the hands, in the stub, in the
+A real ``chicago-table serve`` (and one ``--camera-only``, where the Revisor enters the
+exchanges and plays by hand and each player declares their own hand on their phone) is brought to a deal whose every card is hidden: in the hands, in the stub, in the
 face-down discards, and Anna at draw stop (RULES.md: 45 points).  Then every blind role
 sends every action kind that names cards, and both corrections that do, for each of the 52
 cards, shaped so that no probe can be accepted (issue 13: ``receive [C, "TC"]`` with TC in
@@ -127,8 +127,11 @@ def test_no_blind_role_learns_where_a_hidden_card_is(make_server, camera_only, s
     client.close()
 
 
-def test_the_revisor_declares_hands_only_on_a_camera_only_table(make_server):
-    """Cards by hand are the TL's (README "Security"); the Revisor's form follows the table."""
+def test_the_revisor_enters_cards_only_on_a_camera_only_table_and_never_the_hands(make_server):
+    """Cards by hand are the TL's (README "Security"); on a camera-only table the Revisor
+    enters the exchanges and plays by taps, but the dealt hands are each player's own to
+    declare (``/api/hand`` with the seat's token): the Revisor's deal is refused there with
+    one fixed answer, before any card is read."""
     rfid = make_server(command="serve")
     cam = make_server(command="serve", extra=("--camera-only",))
     for s, hands in ((rfid, "tl"), (cam, "revisor")):
@@ -141,7 +144,23 @@ def test_the_revisor_declares_hands_only_on_a_camera_only_table(make_server):
         assert post("revisor", "/api/action", {"do": "table", "players": list(HANDS)}).status_code == 200
         assert post("revisor", "/api/action", {"do": "game", "seats": list(HANDS), "button": "Dan"}).status_code == 200
         r = post("revisor", "/api/action", {"do": "deal", "hands": HANDS})
-        assert r.status_code == (422 if hands == "tl" else 200), r.text
+        assert r.status_code == 422, r.text
+        said = "each player declares their own hand" if hands == "revisor" else "entered by hand by the TL"
+        assert (
+            said
+            in httpx.post(
+                s.base + "/api/action",
+                params={"token": s.token("revisor"), "lang": "en"},
+                json={"do": "deal", "hands": HANDS},
+            ).json()["error"]
+        )
+        for p, seat in SEAT_OF.items():
+            r = post(seat, "/api/hand", {"cards": HANDS[p]})
+            assert r.status_code == (200 if hands == "revisor" else 422), r.text  # readers read the hands
+        if hands == "revisor":  # the players' hands went in as the deal; the Revisor taps the exchange
+            assert s.actions()[-1] == {"do": "deal", "hands": HANDS}
+            r = post("revisor", "/api/action", {"do": "discard", "player": "Anna", "cards": ["2S"]})
+            assert r.status_code == 200, r.text
 
 
 def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
@@ -182,3 +201,114 @@ def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
         again.log.close()
 
     asyncio.run(run())
+
+
+SEAT_OF = {p: f"seat{i + 1}" for i, p in enumerate(HANDS)}  # the game's seats: list(HANDS)
+
+
+def _first_state(s, role: str) -> str:
+    from websockets.sync.client import connect
+
+    with connect(f"{s.ws_base}/ws?token={s.token(role)}", open_timeout=5, max_size=None) as ws:
+        return ws.recv(timeout=5)
+
+
+@pytest.mark.parametrize("state", ["declaring", "dealt", "placed"])
+def test_a_players_phone_learns_no_hidden_card_of_another_seat(make_server, state):
+    """A seat's token (a player's own phone, camera-only table: README "Security") may enter
+    and see its own hand only.  Anna's phone probes every card in every hidden place: while
+    the others' declared hands wait for hers (each probe names a card of Cilla's, so none
+    can be accepted and the others declare again after each refused deal), and once dealt
+    (hands, stub, face-down discards, Anna at draw stop), with the hand route and every
+    card-naming action and correction.  One answer per (state, kind), no card code, no
+    change of the table; another seat's hand is refused before anything is read."""
+    s = make_server(command="serve", extra=("--post-rate", "10000", "--camera-only"))
+    client = httpx.Client(base_url=s.base, timeout=20)
+    tokens = {r: s.token(r) for r in ("tl", "revisor", *SEAT_OF.values())}
+
+    def post(role, path, body):
+        return client.post(path, params={"token": tokens[role]}, json=body)
+
+    if state == "declaring":
+        for a in (
+            {"do": "table", "players": list(HANDS)},
+            {"do": "game", "seats": list(HANDS), "button": "Dan"},
+            {"do": "adjust", "player": "Anna", "points": 45, "reason": "draw stop for the probe"},
+        ):
+            assert post("tl", "/api/action", a).status_code == 200
+    else:
+        _setup(s, post)
+        if state == "placed":
+            _place(post)
+    table_before = _records(s)
+    answers: dict[str, set] = defaultdict(set)
+
+    def declare_others() -> None:
+        for p in ("Bo", "Cilla", "Dan"):
+            r = post(SEAT_OF[p], "/api/hand", {"cards": HANDS[p]})
+            assert r.status_code == 200, r.text
+            answers["hand"].add((r.status_code, r.text))  # the same answer as a probe's
+
+    for card in ALL:
+        other = "6D" if card != "6D" else "5D"  # in Cilla's declared hand: the deal cannot go in
+        probe = list(dict.fromkeys([card, other, *HANDS["Anna"]]))[:5]
+        if state == "declaring":
+            declare_others()
+            seen = json.loads(_first_state(s, "seat1")) if card == ALL[0] else None
+            if seen is not None:  # the others' hands are in: Anna's phone sees their names only
+                assert seen["declared"] == ["Bo", "Cilla", "Dan"] and not CARD_RE.findall(json.dumps(seen))
+        kinds = {"hand": ("/api/hand", {"cards": probe}), "other_seat": ("/api/hand", {"cards": probe, "seat": 2})}
+        if state != "declaring":
+            kinds.update(_probes(state, card))
+        for kind, (path, body) in kinds.items():
+            r = post("seat1", path, body)
+            answers[kind].add((r.status_code, r.text))
+            assert not CARD_RE.findall(r.text) and card not in r.text, (kind, r.text)
+    for kind, seen in answers.items():
+        assert len(seen) == 1, (state, kind, sorted(seen)[:3])
+        status = next(iter(seen))[0]
+        assert status == (200 if kind == "hand" and state == "declaring" else 403 if kind != "hand" else 422), kind
+    assert _records(s) == table_before  # no probe was accepted (refused deals are logged as rejected)
+    mine = json.loads(_first_state(s, "seat1"))
+    shown = set(CARD_RE.findall(json.dumps(mine)))
+    if state == "declaring":
+        # the check could fail: the TL's alerts tell the refused deals apart (the TL may
+        # know), the Revisor's say one thing; then Anna's true hand goes in with the same answer
+        tl_alerts = {a["text"] for a in json.loads(_first_state(s, "tl"))["alerts"] if a["text"].startswith("players")}
+        rev_alerts = {a["text"] for a in json.loads(_first_state(s, "revisor"))["alerts"]}
+        assert len(tl_alerts) > 1 and len(rev_alerts) == 1, (tl_alerts, rev_alerts)
+        assert shown == set()  # no hand is in: nothing hidden on Anna's phone
+        declare_others()
+        r = post("seat1", "/api/hand", {"cards": HANDS["Anna"]})
+        assert (r.status_code, r.text) in answers["hand"]
+        assert [a["do"] for a in s.actions()][-1] == "deal" and s.actions()[-1]["hands"] == HANDS
+        mine = json.loads(_first_state(s, "seat1"))
+        shown = set(CARD_RE.findall(json.dumps(mine)))
+    assert shown and shown <= set(HANDS["Anna"]), shown  # her own hand, no other hidden card
+    client.close()
+
+
+def test_the_tl_may_declare_a_seats_hand_and_nobody_else_may(make_server):
+    """The fallback for a player without a phone is the TL's (README "Security"): the TL
+    declares that seat's hand; the Revisor, the public and the dealer may not declare any,
+    a seat none but its own, and a hand is five different cards."""
+    s = make_server(command="serve", extra=("--camera-only",))
+
+    def post(role, body, lang="en"):
+        return httpx.post(f"{s.base}/api/hand", params={"token": s.token(role), "lang": lang}, json=body)
+
+    for a in ({"do": "table", "players": list(HANDS)}, {"do": "game", "seats": list(HANDS), "button": "Dan"}):
+        assert httpx.post(f"{s.base}/api/action", params={"token": s.token("tl")}, json=a).status_code == 200
+    for role in ("revisor", "public", "dealer", "broadcast"):
+        assert post(role, {"cards": HANDS["Anna"], "seat": 1}).status_code == 403, role
+    r = post("seat1", {"cards": HANDS["Bo"], "seat": 2})
+    assert r.status_code == 403 and "its own hand only" in r.json()["error"]
+    assert post("seat1", {"cards": HANDS["Anna"][:4] + ["2S"]}).status_code == 422  # four different cards
+    assert post("tl", {"cards": HANDS["Anna"]}).status_code == 422  # the TL says whose
+    for p in ("Anna", "Bo", "Cilla"):
+        assert post(SEAT_OF[p], {"cards": HANDS[p]}).status_code == 200
+    assert s.actions()[-1]["do"] == "game"  # Dan's hand is missing: no deal yet
+    assert post("tl", {"cards": HANDS["Dan"], "seat": 4}).status_code == 200  # Dan has no phone
+    assert s.actions()[-1] == {"do": "deal", "hands": HANDS}
+    r = post("seat1", {"cards": HANDS["Anna"]})  # dealt: nothing more to declare
+    assert r.status_code == 422 and "at the deal" in r.json()["error"]

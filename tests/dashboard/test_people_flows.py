@@ -2,10 +2,12 @@
 size (1280x800) and phone size (390x844), Swedish by default, screenshots under
 build/screenshots/:
 
-- the Revisor plays a whole deal with no JSON on a camera-only table (the deal, the
-  exchanges with an open card, the quads choice, the Chicago question, the tricks, a
-  revoke taken back) by tapping cards in a picker, and signs the game ("Revisorn intygar"); at a table with
-  readers the Revisor gets no card picker (hidden cards by hand are the TL's);
+- the Revisor plays a whole deal with no JSON on a camera-only table (the exchanges with
+  an open card, the quads choice, the Chicago question, the tricks, a revoke taken back)
+  by tapping cards in a picker, while each player declares their own dealt hand on their
+  phone, and signs the game ("Revisorn intygar"); at a table with readers the Revisor gets
+  no card picker (hidden cards by hand are the TL's);
+- a player declares their own hand on their phone (390x844) by tapping five cards;
 - the dealer's small screen beside the console follows the same deal: what to do now in
   words at each step, the cards owed, and no card but the one everybody saw;
 - the TL handles a sensed alert (the real service on the virtual table) with its
@@ -42,6 +44,13 @@ def shot(page, name: str) -> None:
 
 def tl_post(s, body: dict) -> dict:
     r = httpx.post(f"{s.base}/api/action?token={s.token('tl')}", json=body, timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def seat_post(s, seat: int, cards: list[str]) -> dict:
+    """A player's own phone sends their hand (the seat's token)."""
+    r = httpx.post(f"{s.base}/api/hand?token={s.token(f'seat{seat}')}", json={"cards": cards}, timeout=30)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -126,20 +135,20 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     page.wait_for_selector("#game-start")
     page.select_option("#button-pick", "Cilla")
     page.click("#game-submit")
-    page.wait_for_selector('#tap-entry[data-step="deal:Anna"]')
+    page.wait_for_selector('#tap-entry[data-step="deal:players"]')
     tl_post(s, {"do": "adjust", "player": "Anna", "points": 37, "reason": "tidigare givar"})  # the game so far
     page.wait_for_selector('#players [data-player="Anna"] .score:text-is("37")')
-    # the deal: five cards per player, tapped
-    fits(page, "#picker button.pick", size)
-    page.click('#picker button.pick[data-card="AS"]')
-    shot(page, f"revisor-deal-picker-{tag}")
-    page.click('#picker button.pick[data-card="AS"]')  # a second tap takes it back
-    tap_cards(page, "deal:Anna", HANDS["Anna"], "#pick-next")
-    page.wait_for_selector('#tap-entry[data-step="deal:Bo"]')
-    assert page.locator('#picker button.pick[data-card="KS"]').is_disabled()  # Anna's already
-    tap_cards(page, "deal:Bo", HANDS["Bo"], "#pick-next")
+    # the deal: each player declares their own hand on their phone (a seat's link); the
+    # Revisor's tablet says who has, and shows no card picker and no card of it
+    assert page.locator("#picker").count() == 0
+    for n, p in enumerate(PLAYERS[:2], start=1):
+        seat_post(s, n, HANDS[p])
+        page.wait_for_selector(f'#declared-list[data-declared*="{p}"]')
+    assert "Cilla" in page.locator("#declared-list").inner_text()  # still waiting for her
+    assert page.locator("[data-card]").count() == 0
+    shot(page, f"revisor-deal-declared-{tag}")
     dealer_says("Ge fem kort", "deal")
-    tap_cards(page, "deal:Cilla", HANDS["Cilla"], "#pick-next")
+    seat_post(s, 3, HANDS["Cilla"])
     dealer_says("Byte 1: väntar på att Anna", "exchange-placing")
     # exchange 1: Anna and Bo keep their hands, Cilla places two and receives two
     tap_cards(page, "discard:Anna", [], "#pick-discard")
@@ -227,6 +236,68 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     assert [a for a in s.actions() if a["do"] == "chicago"] == [{"do": "chicago", "player": "Anna", "say": True}]
     page.close()
     dealer.close()
+
+
+def test_a_player_declares_their_own_hand_on_their_phone(make_server, chromium):
+    """A camera-only table: Anna's phone (seat 1's link, 390x844, Swedish) taps her five
+    cards and sends them, puts a typo right before the others are in, and once every hand
+    is in shows her hand and no other; the deal went in as the players declared it."""
+    s = make_server(command="serve", extra=("--camera-only",))
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    page = chromium.new_page()
+    page.set_viewport_size(PHONE)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{s.base}/seat?token={s.token('seat1')}")
+    page.wait_for_selector("#declare #picker")
+    assert page.locator("#who").inner_text() == "Plats 1: Anna"
+    fits(page, "#picker button.pick", PHONE)
+    fits(page, "#send-hand", PHONE)
+    typo = ["AS", "KS", "QS", "JS", "AD"]  # AD for AH
+    for c in typo[:4]:
+        page.click(f'#picker button.pick[data-card="{c}"]')
+    assert page.locator("#send-hand").is_disabled() and page.locator("#send-hand").inner_text() == "4 av 5 kort"
+    page.click(f'#picker button.pick[data-card="{typo[4]}"]')
+    assert page.locator("#send-hand").inner_text() == "Skicka min hand"
+    shot(page, "seat-picker-390x844")
+    page.click("#send-hand")
+    page.wait_for_selector("#declared")
+    assert set(page.locator("#declared").get_attribute("data-cards").split()) == set(typo)
+    assert "Väntar på: Bo, Cilla" in page.locator("#waiting").inner_text()
+    seat_post(s, 2, HANDS["Bo"])  # Bo's phone: Anna's still shows her own cards only
+    page.wait_for_function(
+        "() => document.querySelector('#waiting')?.textContent.includes('Cilla') && "
+        "!document.querySelector('#waiting').textContent.includes('Bo')"
+    )
+    assert {c.get_attribute("data-card") for c in page.locator("[data-card]:not(.pick)").all()} == set(typo)
+    shot(page, "seat-sent-390x844")
+    page.click("#change")  # the typo put right before every hand is in
+    page.wait_for_selector("#declare #picker")
+    for c in HANDS["Anna"]:
+        page.click(f'#picker button.pick[data-card="{c}"]')
+    page.click("#send-hand")
+    page.wait_for_selector("#declared")
+    assert set(page.locator("#declared").get_attribute("data-cards").split()) == set(HANDS["Anna"])
+    seat_post(s, 3, HANDS["Cilla"])
+    page.wait_for_selector("#hand-box #hand")  # every hand is in: the deal, and her hand as dealt
+    deal = s.actions()[-1]
+    assert deal["do"] == "deal" and {p: set(c) for p, c in deal["hands"].items()} == {
+        p: set(c) for p, c in HANDS.items()
+    }
+    shown = {c.get_attribute("data-card") for c in page.locator("[data-card]").all()}
+    assert shown == set(HANDS["Anna"]), shown  # no other hidden card on her phone
+    assert page.locator("#hand-name").inner_text()  # what the five cards make, in words
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "seat-hand-390x844")
+    page.goto(f"{s.base}/seat?token={s.token('seat1')}&lang=en")  # English second
+    page.wait_for_selector("#hand-box")
+    assert "Your hand" in page.inner_text("#hand-box") and page.locator("#who").inner_text() == "Seat 1: Anna"
+    page.goto(f"{s.base}/seat?token={s.token('seat4')}")  # a three-player table: nobody there
+    page.wait_for_selector("#nobody")
+    assert page.locator("[data-card]").count() == 0
+    assert errors == []
+    page.close()
 
 
 def test_at_a_table_with_readers_the_revisor_gets_no_card_picker(make_server, chromium):

@@ -205,7 +205,30 @@ def test_tokens_are_printed_only_when_asked(tmp_path):
     assert "/revisor?token=..." in quiet and "--show-tokens" in quiet
     assert not any(t in quiet for t in tokens.values())
     shown = _run_serve(tmp_path, "--show-tokens")
+    from dashboard.tokens import ROLES, SEATS
+
+    assert all(tokens[r] in shown for r in ROLES)
+    assert not any(tokens[s] in shown for s in SEATS)  # readers read the hands: no seat's page
+    # a camera-only table: each seat's own page, where its player declares a hand
+    quiet = _run_serve(tmp_path, "--camera-only")
+    assert "/seat?token=..." in quiet and not any(t in quiet for t in tokens.values())
+    shown = _run_serve(tmp_path, "--camera-only", "--show-tokens")
     assert all(t in shown for t in tokens.values())
+
+
+def test_serve_warns_in_words_when_it_listens_beyond_localhost_without_tls(tmp_path):
+    """The tokens travel in URLs: beyond this machine without TLS anyone on the network
+    reads them.  ``serve`` says so as ``hub web`` does (one helper), Swedish first."""
+    local = _run_serve(tmp_path)
+    assert "VARNING" not in local and "WARNING" not in local
+    lan = _run_serve(tmp_path, "--host", "0.0.0.0")
+    sv = lan.index("VARNING: lyssnar på 0.0.0.0 utan TLS")
+    assert sv < lan.index("WARNING: listening on 0.0.0.0 without TLS") and "--certfile" in lan
+    tokens = json.loads((tmp_path / "t" / "tokens.json").read_text())
+    assert not any(t in lan for t in tokens.values())
+    cert, key = make_certificate(tmp_path)
+    tls = _run_serve(tmp_path, "--host", "0.0.0.0", "--certfile", str(cert), "--keyfile", str(key))
+    assert "VARNING" not in tls and "https://" in tls
 
 
 @pytest.fixture
@@ -307,6 +330,7 @@ def test_every_view_works_under_its_content_security_policy(make_server, chromiu
         ("broadcast", "broadcast"),
         ("protocol", "revisor"),
         ("hall", "tl"),
+        ("seat", "seat1"),  # a player's own phone
     ):
         page = chromium.new_page()
         console: list[str] = []
@@ -323,3 +347,21 @@ def test_every_view_works_under_its_content_security_policy(make_server, chromiu
             page.wait_for_selector("svg.protocol")
         assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], (view, console)
         page.close()
+
+
+def test_seat_tokens_are_added_to_an_older_token_file_which_stays_private(tmp_path):
+    """One token per seat (a player's own phone), beside the roles' in tokens.json (0600); an
+    event's file made before them keeps its roles' tokens and gets the seats' added."""
+    from dashboard.tokens import ROLES, SEATS, RoleTokens
+
+    path = tmp_path / "tokens.json"
+    old = {r: f"old-{r}-token" for r in ROLES}
+    path.write_text(json.dumps(old))
+    os.chmod(path, 0o600)
+    tokens = RoleTokens.load_or_create(path)
+    stored = json.loads(path.read_text())
+    assert {r: stored[r] for r in ROLES} == old and all(stored[s] for s in SEATS)
+    assert len(set(stored.values())) == len(ROLES) + len(SEATS)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert [tokens.role_of(stored[s]) for s in SEATS] == list(SEATS)
+    assert RoleTokens.load_or_create(path).as_dict() == stored  # read again: the same tokens

@@ -83,6 +83,8 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         page = ctx.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        console: list[str] = []
+        page.on("console", lambda m: console.append(m.text))
         page.goto(base + "/")
         page.wait_for_selector("body[data-loaded='1']")
         shown = page.locator("[data-table]").all_inner_texts()
@@ -106,6 +108,7 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         page.goto(base + "/tl?token=wrong")
         assert "token" in page.inner_text("body")
         assert errors == []
+        assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], console
         ctx.close()
 
 
@@ -182,6 +185,8 @@ def test_the_broadcast_follows_the_featured_table(hall, tmp_path):
     with sync_playwright() as p:
         ctx = launch_chromium(p)
         page = ctx.new_page()
+        console: list[str] = []
+        page.on("console", lambda m: console.append(m.text))
         page.goto(base + "/broadcast?token=" + tokens["broadcast"])
         page.wait_for_selector(f"body[data-table='{tables[0]['table']}']")
         src = page.get_attribute("#overlay", "src")
@@ -189,7 +194,46 @@ def test_the_broadcast_follows_the_featured_table(hall, tmp_path):
         assert main(["hub", "feature", str(hub_db), tables[1]["table"]]) == 0  # the producer switches
         page.wait_for_selector(f"body[data-table='{tables[1]['table']}']", timeout=10_000)
         assert page.get_attribute("#overlay", "src").startswith("http://127.0.0.3:9/broadcast?")
+        assert not [m for m in console if "Content Security Policy" in m], console
+        # a table whose dashboard the hub learns after the page was served: the page's policy
+        # does not name it, so the page reloads and frames it under a policy that does
+        assert main(["hub", "dashboard", str(hub_db), tables[2]["table"], "http://127.0.0.4:9"]) == 0
+        assert main(["hub", "feature", str(hub_db), tables[2]["table"]]) == 0
+        page.wait_for_selector(f"body[data-table='{tables[2]['table']}']", timeout=20_000)
+        assert page.get_attribute("#overlay", "src").startswith("http://127.0.0.4:9/broadcast?")
+        assert "http://127.0.0.4:9" in (page.get_attribute("body", "data-frames") or "")
         ctx.close()
+
+
+def test_hub_pages_carry_a_strict_content_security_policy(hall, tmp_path):
+    """Issue 13 item 6 for 'hub web': no inline script or style on any page, and a policy
+    that forbids them (scripts, styles and fetches from the hub alone); the broadcast
+    source may frame the dashboards the hub knows, and nothing else."""
+    import re
+
+    from table_controller.app.cli import main
+
+    base, hub_db, tables, _ = hall
+    tokens = json.loads((tmp_path / "tokens.json").read_text())
+    assert main(["hub", "dashboard", str(hub_db), tables[0]["table"], "http://table1.local:8080/"]) == 0
+    for path, token in (("/", None), ("/tl", "tl"), ("/broadcast", "broadcast"), ("/static/hub-tl.js", None)):
+        r = httpx.get(base + path, params={"token": tokens[token]} if token else {})
+        assert r.status_code == 200, path
+        policy = dict(d.strip().split(" ", 1) for d in r.headers["content-security-policy"].split(";"))
+        assert policy["default-src"] == "'none'" and policy["script-src"] == "'self'", path
+        assert policy["style-src"] == "'self'" and policy["connect-src"] == "'self'", path
+        assert "unsafe" not in r.headers["content-security-policy"]
+        assert r.headers["referrer-policy"] == "no-referrer" and r.headers["x-content-type-options"] == "nosniff"
+        if path == "/broadcast":
+            assert policy["frame-src"] == "http://table1.local:8080"
+        else:
+            assert "frame-src" not in policy
+        if not path.startswith("/static"):
+            assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>|<style|\son[a-z]+=", r.text), path
+            for ref in re.findall(r'(?:src|href)="(static/[^"]+)"', r.text):
+                assert httpx.get(f"{base}/{ref}").status_code == 200, ref
+    assert httpx.get(base + "/static/../standings_page.py").status_code == 404
+    assert httpx.get(base + "/static/revisor.js").status_code == 404  # the hub's own files only
 
 
 def test_hub_web_over_tls_and_a_warning_without_it(tmp_path):

@@ -16,6 +16,7 @@ from table_controller.sensing.alerts import Alert
 from table_controller.sim.bots import RandomBot
 from table_controller.views import (
     ROLES,
+    SEATS,
     build_view,
     deal_history,
     for_role,
@@ -110,6 +111,30 @@ def test_no_hidden_card_in_any_non_privileged_filtered_model(seed, steps, reveal
         assert not (history & others - _held_this_deal(engine, who.name))
     # the check could fail: the broadcast's full frame carries every hidden card
     assert hidden <= cards_in(json.dumps(for_role(view, "broadcast").message("T", None)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), steps=st.integers(3, 400))
+@example(seed=1686, steps=27)  # a discard dealt again to another hand (r16)
+def test_a_seat_sees_its_own_players_hand_and_no_other_hidden_card(seed, steps):
+    """A player's own phone (a seat's role): the hand, face-down discards and hand name of
+    whoever sits at that seat now, and no other hidden card; no alert, no signature."""
+    engine, shown = _play(seed, steps)
+    full = build_view(engine)
+    hidden = {c for p in full.players for c in (p.hand or ()) + (p.placed or ())} - shown
+    view = build_view(engine, _alerts_naming(sorted(hidden)))
+    for n, role in enumerate(SEATS, start=1):
+        seen = for_role(view, role)
+        me = next((p for p in full.players if p.seat == n), None)
+        own = set((me.hand or ()) + (me.placed or ())) if me else set()
+        for p in seen.state.players:
+            if me is None or p.name != me.name:
+                assert p.hand is None and p.placed is None and p.hand_name is None, (role, p.name)
+        if me is not None:  # the check could fail: the seat's own hidden cards are there
+            assert [(p.hand, p.placed) for p in seen.state.players if p.name == me.name] == [(me.hand, me.placed)]
+        message = seen.message("T", None)
+        assert "alerts" not in message and "signed" not in message and "revealed" not in message
+        assert not (cards_in(json.dumps(message)) - shown - own), (role, cards_in(json.dumps(message)) - shown - own)
 
 
 def test_every_role_has_a_sight_and_unknown_roles_see_what_the_public_sees():

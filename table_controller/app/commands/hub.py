@@ -376,27 +376,12 @@ def _witness(args) -> int:
     return 0
 
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
-def plain_http_warning(host: str, tls: bool) -> str | None:
-    """The words said when a server with tokens in its URLs listens beyond this machine
-    without TLS (Swedish first: the TL reads it), else None."""
-    if tls or host in LOOPBACK or host.startswith("127."):
-        return None
-    return (
-        f"VARNING: lyssnar på {host} utan TLS: nätverkets alla ser tokens i adresserna och kan ta TL:s roll; "
-        "starta med --certfile och --keyfile. "
-        f"WARNING: listening on {host} without TLS: anyone on the network sees the tokens in the URLs "
-        "and can act as the TL; start with --certfile and --keyfile."
-    )
-
-
 def _web(args) -> int:
     from pathlib import Path
 
     import uvicorn
 
+    from dashboard.security import plain_http_warning
     from dashboard.standings_page import create_app
 
     if (args.certfile is None) != (args.keyfile is None):

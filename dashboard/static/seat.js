@@ -1,0 +1,70 @@
+// A player's own phone (a seat's link, /seat): on a table without readers the player taps
+// their five cards at the deal and sends them; afterwards the page shows that one hand.
+// It never receives another player's hidden card, and its answer to a sent hand is the
+// same whatever the cards are (README "Security": who may enter what).
+"use strict";
+// the picker is kept while the state changes around it (another player's hand coming in
+// must not undo the taps)
+const mine = { picking: false, deal: null, picker: null };
+
+// What the five cards make, in the page's words: the table sends the rules' English name
+// ("pair of aces", "full house, kings over twos"); its kind is one of the award reasons.
+function handKind(name) {
+  const kinds = [["royal flush", "royal_flush"], ["straight flush", "straight_flush"], ["full house", "full_house"],
+    ["two pair", "two_pair"], ["pair of", "one_pair"], ["three ", "three_of_a_kind"], ["four ", "four_of_a_kind"],
+    ["straight", "straight"], ["flush", "flush"]];
+  const k = kinds.find(([start]) => name.startsWith(start));
+  return k ? reasonText(k[1]) : t("no combination");
+}
+
+function handEl(cards, id) {
+  return h("div", { id, class: "my-hand" }, cardsEl(cards));
+}
+
+function declareEl(m, s, me) {
+  const key = s.game + "." + s.deal;
+  if (mine.deal !== key) { mine.deal = key; mine.picking = false; mine.picker = null; }
+  const others = s.players.filter(p => p.name !== me.name && !(m.declared || []).includes(p.name) && !p.out).map(p => p.name);
+  if ((m.mine || []).length && !mine.picking) {
+    return h("section", { id: "declared", class: "prompt", "data-cards": m.mine.join(" ") },
+      h("div", { class: "q" }, t("Your hand is sent")), handEl(m.mine, "sent-hand"),
+      h("p", { class: "small", id: "waiting" }, others.length ? t("Waiting for: {players}", { players: others.join(", ") })
+        : t("Every hand is in.")),
+      h("button", { id: "change", class: "pick-go", onclick: () => { mine.picking = true; mine.picker = null; render(App.last); } },
+        t("Change my hand")));
+  }
+  if (mine.picker) return mine.picker;
+  return mine.picker = h("section", { id: "declare", class: "prompt" },
+    h("div", { class: "q" }, t("Deal {n}: tap your five cards", { n: s.deal })),
+    cardPicker({ id: "picker", offer: null, min: 5, max: 5, hint: t("Tap the five cards in your hand."), actions: [{
+      id: "send-hand", ok: n => n === 5, label: n => (n === 5 ? t("Send my hand") : t("{n} of 5 cards", { n })),
+      send: async cards => {
+        try {
+          await post("/api/hand", { cards });
+          mine.picking = false;
+          mine.picker = null;
+          showError("");
+          render(App.last);  // the stream may have brought the new state before this answer
+        } catch (e) { showError(e.message); }
+      } }] }));
+}
+
+function render(m) {
+  const s = m.state;
+  const me = s.players.find(p => p.seat === m.seat) || (m.player ? { name: m.player } : null);
+  const title = h("h1", { id: "who", "data-seat": m.seat ?? "" },
+    me ? t("Seat {n}: {player}", { n: m.seat, player: me.name }) : t("Seat {n}", { n: m.seat ?? "?" }));
+  let body;
+  if (!me) body = h("p", { id: "nobody", class: "small" }, t("Nobody sits at this seat in this game."));
+  else if (s.phase === "deal" && m.declared !== undefined) body = declareEl(m, s, me);
+  else if (me.hand && me.hand.length) body = h("section", { id: "hand-box" },
+    h("div", { class: "small" }, t("Your hand")), handEl(me.hand, "hand"),
+    me.hand_name ? h("div", { id: "hand-name", class: "big" }, handKind(me.hand_name)) : null,
+    me.placed && me.placed.length ? h("div", { class: "small" }, t("placed"), " ", cardsEl(me.placed)) : null);
+  else body = h("p", { id: "no-hand", class: "small" }, t("No cards in your hand now."));
+  setKids(document.getElementById("app"), headerEl(m), title, body,
+    me && me.score !== undefined ? h("div", { id: "my-score", class: "small" }, t("Your score: {n}", { n: me.score })) : null);
+  document.body.dataset.step = body.id || "";
+}
+
+connect(render);
