@@ -20,7 +20,9 @@ from table_controller.views import ROLES  # the one role list
 
 from .errors import DashboardError
 
-__all__ = ["ROLES", "RoleTokens"]
+__all__ = ["ROLES", "RoleTokens", "view_urls"]
+
+VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
 
 
 class RoleTokens:
@@ -69,3 +71,10 @@ class RoleTokens:
 
     def as_dict(self) -> dict[str, str]:
         return dict(self._tokens)
+
+
+def view_urls(base: str, tokens: RoleTokens) -> list[tuple[str, str]]:
+    """(view, URL with its token) for every view, the protocol page last."""
+    out = [(role, f"{base}/{VIEW_OF[role]}?token={tokens.token(role)}") for role in ROLES]
+    out.append(("protocol", f"{base}/protocol?token={tokens.token('revisor')}"))
+    return out

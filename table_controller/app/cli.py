@@ -32,10 +32,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "table_controller.app.commands.hub",
         "run a tournament: players, heats, seat draws, the tables' logs over MQTT, standings",
     ),
-    "link": ("firmware_bridge.cli", "watch the serial link to the seat controller"),
-    "camera": ("vision.cli", "calibrate and view the table camera, read cards in photos"),
-    "protocol": ("dashboard.scoresheet.cli", "write the printable protocol of a table's games"),
-    "serve": ("dashboard.serve_cli", "serve the dashboard for a table"),
+    "link": ("table_controller.app.commands.link", "watch the serial link to the seat controller"),
+    "camera": ("table_controller.app.commands.camera", "calibrate and view the table camera, read cards in photos"),
+    "protocol": ("table_controller.app.commands.protocol", "write the printable protocol of a table's games"),
+    "serve": ("table_controller.app.commands.serve", "serve the dashboard for a table"),
     "demo": ("table_controller.app.commands.demo", "a simulated table with bots and its dashboard on localhost"),
 }
 

@@ -146,16 +146,17 @@ async def serve_table(
 
     from dashboard.app import create_app
     from dashboard.hall import peer_bases
-    from dashboard.serve_cli import (
+    from firmware_bridge import SeatControllerClient
+    from table_controller.live.stuck import StuckWatch
+
+    from .commands.serve import (
         port_problem,
         print_urls,
         private_files,
         uvicorn_config,
         web_settings,
     )
-    from dashboard.table_files import open_table
-    from firmware_bridge import SeatControllerClient
-    from table_controller.live.stuck import StuckWatch
+    from .table_files import open_table
 
     out = out or sys.stdout
     d = cfg.dashboard

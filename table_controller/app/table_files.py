@@ -20,12 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .delay import BroadcastDelay
-from .errors import DashboardError
-from .hub import TableHub, start_frame
-from .tokens import ROLES, RoleTokens
-
-VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
+from dashboard.delay import BroadcastDelay
+from dashboard.errors import DashboardError
+from dashboard.hub import TableHub, start_frame
+from dashboard.tokens import RoleTokens
 
 
 def open_table(
@@ -90,10 +88,3 @@ def _private(path: Path, create: bool = True) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
     if path.exists():
         os.chmod(path, 0o600)
-
-
-def view_urls(base: str, tokens: RoleTokens) -> list[tuple[str, str]]:
-    """(view, URL with its token) for every view, the protocol page last."""
-    out = [(role, f"{base}/{VIEW_OF[role]}?token={tokens.token(role)}") for role in ROLES]
-    out.append(("protocol", f"{base}/protocol?token={tokens.token('revisor')}"))
-    return out

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import DashboardError
+from dashboard.errors import DashboardError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -126,9 +126,9 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
 
 def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     """The WebSettings of the options above; DashboardError for a bad value."""
-    from .branding import load_branding
-    from .deps import WebSettings
-    from .security import allowed_origins
+    from dashboard.branding import load_branding
+    from dashboard.deps import WebSettings
+    from dashboard.security import allowed_origins
 
     if (args.certfile is None) != (args.keyfile is None):
         raise DashboardError("--certfile and --keyfile go together")
@@ -212,7 +212,7 @@ def port_problem(host: str, port: int) -> str | None:
 
 
 def print_urls(base: str, tokens, out=sys.stdout, show_tokens: bool = True, where: str = "") -> None:
-    from .table_files import view_urls
+    from dashboard.tokens import view_urls
 
     for view, url in view_urls(base, tokens):
         print(f"  {view:<10} {url if show_tokens else url.split('?')[0] + '?token=...'}", file=out)
@@ -224,9 +224,10 @@ def print_urls(base: str, tokens, out=sys.stdout, show_tokens: bool = True, wher
 def main(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import create_app
-    from .hall import peer_bases
-    from .table_files import open_table
+    from dashboard.app import create_app
+    from dashboard.hall import peer_bases
+
+    from ..table_files import open_table
 
     problem = port_problem(args.host, args.port)
     if problem:
