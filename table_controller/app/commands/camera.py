@@ -8,7 +8,6 @@ $ chicago-table camera read ...            (photographs; see its --help)
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
@@ -91,7 +90,7 @@ class _LazyParser(argparse.ArgumentParser):
 
 def _setup_read(parser: argparse.ArgumentParser) -> None:
     try:
-        reader = importlib.import_module("vision.photo_reader")
+        import vision.photo_reader as reader
     except ModuleNotFoundError as exc:
         if exc.name != "vision.photo_reader":
             raise
