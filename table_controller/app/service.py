@@ -51,7 +51,7 @@ class Running:
 
 
 def web_args(cfg: TableConfig) -> argparse.Namespace:
-    """The dashboard's web options (serve_cli's names) from the configuration."""
+    """The dashboard's web options (the names of ``serve``'s options) from the configuration."""
     d = cfg.dashboard
     e = cfg.event
     return argparse.Namespace(

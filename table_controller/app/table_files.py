@@ -1,4 +1,9 @@
-"""A table's files in its data folder, and the hub built over them.
+"""A table's files in its data folder, and the live table and dashboard hub wired over them.
+
+The composition root's wiring of one table (``serve``, ``run``, ``demo``): the event log
+(the store), the live loop with its deck, sensors, LEDs and clock, the camera, and the
+dashboard's hub and broadcast delay over them.  The dashboard receives the hub built here;
+it never opens a table itself.
 
     data/
       table.sqlite      the table's event log (the store, issue 6): actions, events,
