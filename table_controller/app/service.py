@@ -149,14 +149,14 @@ async def serve_table(
     from firmware_bridge import SeatControllerClient
     from table_controller.live.stuck import StuckWatch
 
-    from .commands.serve import (
+    from .table_files import open_table
+    from .web import (
         port_problem,
         print_urls,
         private_files,
         uvicorn_config,
         web_settings,
     )
-    from .table_files import open_table
 
     out = out or sys.stdout
     d = cfg.dashboard

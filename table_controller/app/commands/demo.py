@@ -68,7 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "computer goes, then the dashboard stays up at an ordinary pace",
     )
     p.add_argument("--name", default="Demobord", help="the table's name on every view (default: Demobord)")
-    from .serve import add_branding_arguments, add_event_arguments, add_web_arguments
+    from ..web import add_branding_arguments, add_event_arguments, add_web_arguments
 
     add_event_arguments(p)
     add_branding_arguments(p)
@@ -120,7 +120,7 @@ async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
 def main(args: argparse.Namespace) -> int:
     from dashboard.hall import peer_bases
 
-    from .serve import port_problem, private_files, web_settings
+    from ..web import port_problem, private_files, web_settings
 
     problem = port_problem("127.0.0.1", args.port)
     if problem:
@@ -267,7 +267,7 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
 
     from dashboard.app import create_app
 
-    from .serve import print_urls, uvicorn_config
+    from ..web import print_urls, uvicorn_config
 
     how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
     print(

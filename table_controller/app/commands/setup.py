@@ -387,7 +387,7 @@ def _tokens(table: dict[str, Any], dash: dict[str, Any], folder: Path):
     from dashboard.errors import DashboardError
     from dashboard.tokens import RoleTokens
 
-    from .serve import private_files
+    from ..web import private_files
 
     data = Path(table["data"])
     data = data if data.is_absolute() else folder / data
