@@ -33,8 +33,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 from .i18n import N_, ROLE_NAMES, tr
-from .table_files import view_urls
-from .tokens import RoleTokens
+from .tokens import RoleTokens, view_urls
 
 __all__ = ["HIDDEN_CARD_VIEWS", "JoinLink", "join_links", "join_sheet_pdf", "print_join_codes"]
 

@@ -22,13 +22,13 @@ import hmac
 import html
 import os
 import time
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from table_controller.tournament.hubstore import HubStore
 from table_controller.tournament.standings import Standings
 from table_controller.tournament.witness import export_witness
 
@@ -122,9 +122,13 @@ def tl_document(board: Standings) -> dict[str, Any]:
     return doc
 
 
-def create_app(hub_path: str | os.PathLike, tl_token: str | None = None, broadcast_token: str | None = None) -> FastAPI:
-    """``tl_token``, ``broadcast_token``: the event's tokens (its tokens.json); without them
-    there is no TL page and no broadcast page."""
+def create_app(
+    open_board: Callable[[], Standings], tl_token: str | None = None, broadcast_token: str | None = None
+) -> FastAPI:
+    """``open_board``: the standings over the hub's file, opened by the composition root's
+    ``hub web`` (read-only); called once, in the event loop's thread.  ``tl_token``,
+    ``broadcast_token``: the event's tokens (its tokens.json); without them there is no TL
+    page and no broadcast page."""
     app = FastAPI(title="Chicago SM standings", docs_url=None, redoc_url=None, openapi_url=None)
     state: dict[str, Any] = {}
 
@@ -157,7 +161,7 @@ def create_app(hub_path: str | os.PathLike, tl_token: str | None = None, broadca
     def board() -> Standings:
         # opened in the event loop's thread on first use (sqlite3 connections stay in their thread)
         if "board" not in state:
-            state["board"] = Standings(HubStore.open(hub_path, readonly=True))
+            state["board"] = open_board()
         b = state["board"]
         b.update()
         return b

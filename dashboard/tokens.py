@@ -26,9 +26,10 @@ from table_controller.views import ROLES, SEATS  # the one role list, the seats
 
 from .errors import DashboardError
 
-__all__ = ["ROLES", "SEATS", "TOKEN_ROLES", "RoleTokens"]
+__all__ = ["ROLES", "SEATS", "TOKEN_ROLES", "RoleTokens", "view_urls"]
 
 TOKEN_ROLES = ROLES + SEATS
+VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
 
 
 class RoleTokens:
@@ -91,3 +92,13 @@ class RoleTokens:
 
     def as_dict(self) -> dict[str, str]:
         return dict(self._tokens)
+
+
+def view_urls(base: str, tokens: RoleTokens, seats: bool = False) -> list[tuple[str, str]]:
+    """(view, URL with its token) for every view, the protocol page after them; ``seats``
+    (a camera-only table): then each seat's own page, where its player declares a hand."""
+    out = [(role, f"{base}/{VIEW_OF[role]}?token={tokens.token(role)}") for role in ROLES]
+    out.append(("protocol", f"{base}/protocol?token={tokens.token('revisor')}"))
+    if seats:
+        out += [(seat, f"{base}/seat?token={tokens.token(seat)}") for seat in SEATS]
+    return out

@@ -7,8 +7,12 @@ The wire protocol is hardware/PROTOCOL.md.
     async with SeatControllerClient("/dev/chicago-seat-controller") as sc:
         async for event in sc.events(): ...
 
+``chicago-table link`` (watch the link, the bench self-test) is the composition root's
+(``table_controller/app/commands/link.py``); this package holds no command.
+
 May import, of the project, only ``table_controller.sensor_events`` (the event types it
-produces, shared with the camera); never sensing, the rules, the dashboard or hardware.
+produces, shared with the camera); never sensing, the rules, the dashboard, hardware or
+the app.
 """
 
 from .client import SeatControllerClient

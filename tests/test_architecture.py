@@ -2,9 +2,10 @@
 
 Data flows one way: sensors -> sensing -> rules -> store and views -> dashboard, and only
 the composition root (``table_controller.app``) wires the parts together.  These tests
-fail on an import that runs against that flow, on an import loop, and on a module that
-reaches into another module's private names.  Imports under ``if TYPE_CHECKING:`` never
-run, so they do not count; imports inside functions do.
+fail on an import that runs against that flow, on an import loop, on a module that
+reaches into another module's private names, and on a module of ours loaded by a name in a
+string (``importlib.import_module``), which the graph could not see.  Imports under
+``if TYPE_CHECKING:`` never run, so they do not count; imports inside functions do.
 """
 
 from __future__ import annotations
@@ -255,6 +256,37 @@ def phase_text_comparisons(files: dict[str, Path], root: Path = ROOT) -> list[tu
     return sorted(found)
 
 
+# Loading a module by a name in a string hides an arrow from the import graph above: the
+# composition root once loaded its commands so (``importlib.import_module("dashboard.serve_cli")``)
+# and the graph could not see the dashboard's CLI wiring the live table.
+LOADERS = {"import_module", "__import__"}
+
+
+def imports_by_name(
+    files: dict[str, Path], root: Path = ROOT, packages: tuple[str, ...] = PACKAGES, dynamic_in: tuple[str, ...] = ()
+) -> list[tuple[str, int, str]]:
+    """(file, line, code) wherever ``importlib.import_module``/``__import__`` is given a
+    string literal naming a module of ``packages``, and, in the modules ``dynamic_in``,
+    wherever either is called at all (a name from a table or a variable)."""
+    found = []
+    for name, path in files.items():
+        rel = path.relative_to(root).as_posix()
+        anywhere = any(name == d or name.startswith(d + ".") for d in dynamic_in)
+        for node in _running_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if called not in LOADERS or not node.args:
+                continue
+            first = node.args[0]
+            literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
+            ours = literal and str(first.value).split(".")[0] in packages
+            if ours or anywhere:
+                found.append((rel, node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
 RE_FUNCTIONS = {"compile", "sub", "subn", "search", "match", "fullmatch", "findall", "finditer", "split"}
 
 
@@ -313,8 +345,17 @@ def _in(module: str, *rooms: str) -> bool:
     return any(module == r or module.startswith(r + ".") for r in rooms)
 
 
-def _arrows(sources: tuple[str, ...], targets: tuple[str, ...]) -> list[str]:
-    return sorted(f"{m} -> {t}" for m in GRAPH if _in(m, *sources) for t in GRAPH[m] if _in(t, *targets))
+def _arrows(sources: tuple[str, ...], targets: tuple[str, ...], graph: dict[str, set[str]] | None = None) -> list[str]:
+    graph = GRAPH if graph is None else graph
+    return sorted(f"{m} -> {t}" for m in graph if _in(m, *sources) for t in graph[m] if _in(t, *targets))
+
+
+def _outside_app(arrows: list[str]) -> list[str]:
+    return [a for a in arrows if not _in(a.split(" -> ")[0], APP)]
+
+
+# the rooms of the read and write path that never know who wires or shows them (issue 14)
+LOWER = ("table_controller.rules", "table_controller.sensing", "table_controller.store", "table_controller.views")
 
 
 # --- the one-way flow ---------------------------------------------------------------------
@@ -375,7 +416,17 @@ def test_the_simulator_plays_the_world_not_the_controller():
 
 
 def test_only_the_composition_root_imports_the_composition_root():
-    assert [a for a in _arrows(PACKAGES, (APP,)) if not _in(a.split(" -> ")[0], APP)] == []
+    assert _outside_app(_arrows(PACKAGES, (APP,))) == []
+
+
+def test_rules_sensing_store_and_views_never_import_the_dashboard_hardware_or_app():
+    assert _arrows(LOWER, ("dashboard", "hardware", APP)) == []
+
+
+def test_no_project_module_is_loaded_by_a_name_in_a_string_and_the_cli_loads_none_by_name():
+    """The commands are imported by plain statements (app/cli.py), so the import graph sees
+    every part the composition root wires; no module anywhere loads one of ours by name."""
+    assert imports_by_name(MODULES, dynamic_in=(APP,)) == []
 
 
 def test_no_import_loop_between_modules():
@@ -459,6 +510,59 @@ def test_the_phase_check_finds_text_comparisons_and_spares_members_and_documents
         (3, "phase in ('game_start', 'game_over')"),
         (4, "d.phase.startswith('exchange')"),
         (5, "'final' != e.moment"),
+    ]
+
+
+def test_the_flow_checks_find_a_lower_room_or_the_dashboard_importing_the_app_or_the_dashboard(tmp_path):
+    files = {
+        "table_controller/__init__.py": "",
+        "table_controller/app/__init__.py": "",
+        "table_controller/app/cli.py": "from dashboard import app\n",
+        "table_controller/store/__init__.py": "def f():\n    import dashboard.app\n",
+        "table_controller/views/__init__.py": "from hardware import virtual\n",
+        "table_controller/rules/__init__.py": "from ..app import cli\n",
+        "dashboard/__init__.py": "",
+        "dashboard/app.py": "from table_controller.app.cli import main\n",
+        "hardware/__init__.py": "",
+        "hardware/virtual.py": "",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    graph = import_graph(module_files(tmp_path, ("table_controller", "dashboard", "hardware")))
+    assert _arrows(LOWER, ("dashboard", "hardware", APP), graph) == [
+        "table_controller.rules -> table_controller.app.cli",
+        "table_controller.store -> dashboard.app",
+        "table_controller.views -> hardware.virtual",
+    ]
+    assert _outside_app(_arrows(("table_controller", "dashboard"), (APP,), graph)) == [
+        "dashboard.app -> table_controller.app.cli",
+        "table_controller.rules -> table_controller.app.cli",
+    ]
+
+
+def test_the_by_name_check_finds_literal_project_names_and_any_dynamic_load_in_the_app(tmp_path):
+    (tmp_path / "pkg" / "app").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text(
+        "import importlib\n"
+        "from importlib import import_module\n"
+        "a = importlib.import_module('pkg.tools')\n"
+        "b = import_module('json')\n"  # not ours
+        "c = __import__('pkg')\n"
+        "def lazy(table, name):\n"
+        "    return importlib.import_module(table[name])\n"  # a variable, outside the app: allowed
+    )
+    (tmp_path / "pkg" / "app" / "__init__.py").write_text(
+        "import importlib\n"
+        "COMMANDS = {'serve': 'pkg.serve_cli'}\n"
+        "def load(name):\n"
+        "    return importlib.import_module(COMMANDS[name])\n"
+    )
+    found = imports_by_name(module_files(tmp_path, ("pkg",)), tmp_path, ("pkg",), dynamic_in=("pkg.app",))
+    assert [(file, line) for file, line, _ in found] == [
+        ("pkg/__init__.py", 3),
+        ("pkg/__init__.py", 5),
+        ("pkg/app/__init__.py", 4),
     ]
 
 

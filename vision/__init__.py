@@ -8,9 +8,12 @@ See ``vision.camera`` for the API sensing uses and ``vision/README.md`` for the 
 Sub-modules are imported on use (``from vision.camera import TableCamera``), so
 ``import vision`` stays light; the names below are re-exported lazily.
 
+``chicago-table camera`` (calibrate, view, read) is the composition root's
+(``table_controller/app/commands/camera.py``); this package holds no command.
+
 May import, of the project, only ``table_controller.sensor_events`` (the events it
-produces, shared with the serial bridge); never sensing, the rules, the dashboard or
-hardware (tests/vision/test_layering.py).
+produces, shared with the serial bridge); never sensing, the rules, the dashboard,
+hardware or the app (tests/vision/test_layering.py, tests/test_architecture.py).
 """
 
 from __future__ import annotations

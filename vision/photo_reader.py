@@ -2,7 +2,8 @@
 
 No calibration: any photo, any deck with standard indices.  For each picture it
 lists each card seen (rank and suit in our notation, "AS", "TD"), a confidence
-and where it is.  ``vision/cli.py`` delegates its ``camera read`` subcommand here.
+and where it is.  The ``camera`` command (``table_controller/app/commands/camera.py``) delegates its
+``camera read`` subcommand here.
 
     $ chicago-table camera read table.jpg --json
     {"images": [{"file": "table.jpg", "cards": [{"card": "AS", "confidence": 0.97, "corners": [[x, y], ...]}]}]}

@@ -51,7 +51,7 @@ class Running:
 
 
 def web_args(cfg: TableConfig) -> argparse.Namespace:
-    """The dashboard's web options (serve_cli's names) from the configuration."""
+    """The dashboard's web options (the names of ``serve``'s options) from the configuration."""
     d = cfg.dashboard
     e = cfg.event
     return argparse.Namespace(
@@ -146,16 +146,17 @@ async def serve_table(
 
     from dashboard.app import create_app
     from dashboard.hall import peer_bases
-    from dashboard.serve_cli import (
+    from firmware_bridge import SeatControllerClient
+    from table_controller.live.stuck import StuckWatch
+
+    from .table_files import open_table
+    from .web import (
         port_problem,
         print_urls,
         private_files,
         uvicorn_config,
         web_settings,
     )
-    from dashboard.table_files import open_table
-    from firmware_bridge import SeatControllerClient
-    from table_controller.live.stuck import StuckWatch
 
     out = out or sys.stdout
     d = cfg.dashboard

@@ -43,7 +43,7 @@ def best_ms(f, batches: int = 15, n: int = 50) -> float:
 
 async def main(folder: Path) -> dict[str, float]:
     mono = FakeClock(0.0)
-    log, _ = TableRecorder.resume(folder / "table.sqlite")  # as dashboard.table_files
+    log, _ = TableRecorder.resume(folder / "table.sqlite")  # as table_controller.app.table_files
     live = LiveTable(log, virtual_deck(), clock=mono)
     hub = TableHub(
         live, BroadcastDelay(folder / "broadcast.sqlite", start_frame("T"), delay=5, clock=mono.now), name="T"

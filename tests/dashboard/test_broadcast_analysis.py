@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect
 
-from dashboard.table_files import open_table
+from table_controller.app.table_files import open_table
 from table_controller.rules.actions import parse_action
 from table_controller.rules.engine import Engine
 from table_controller.rules.phases import DealPhase

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dashboard.delay import CHECKPOINT_EVERY, BroadcastDelay
-from dashboard.table_files import open_table
+from table_controller.app.table_files import open_table
 from table_controller.sim.bots import RandomBot
 
 ROOT = Path(__file__).resolve().parents[2]

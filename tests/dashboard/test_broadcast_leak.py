@@ -31,7 +31,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dashboard.table_files import open_table
+from table_controller.app.table_files import open_table
 from table_controller.rules.actions import parse_action
 from table_controller.sim.bots import RandomBot
 from table_controller.store import read_actions

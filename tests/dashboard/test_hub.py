@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from dashboard.errors import DashboardError
 from dashboard.hub import QUEUE_SIZE
-from dashboard.table_files import open_table
+from table_controller.app.table_files import open_table
 from table_controller.sim.bots import RandomBot
 from table_controller.store import read_actions
 from table_controller.views import hidden_deal

@@ -170,7 +170,7 @@ def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
     import asyncio
 
     from dashboard.errors import DashboardError
-    from dashboard.table_files import open_table
+    from table_controller.app.table_files import open_table
 
     async def run():
         hub, _ = open_table(tmp_path, delay=0, rfid=False)

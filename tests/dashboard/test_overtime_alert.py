@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 
-from dashboard.table_files import open_table
 from hardware.virtual.simtime import LoopClock, run_simulated
+from table_controller.app.table_files import open_table
 from table_controller.sim.bots import RandomBot
 
 from .harness import cards_in_text

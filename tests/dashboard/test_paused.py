@@ -10,7 +10,7 @@ import json
 import pytest
 
 from dashboard.errors import DashboardError
-from dashboard.table_files import open_table
+from table_controller.app.table_files import open_table
 from table_controller.rules import actions as act
 from table_controller.sensor_events import ButtonPressed
 

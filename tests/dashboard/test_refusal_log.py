@@ -14,8 +14,8 @@ import time
 import pytest
 
 from dashboard.errors import DashboardError
-from dashboard.table_files import open_table
 from table_controller.app.cli import main
+from table_controller.app.table_files import open_table
 from table_controller.store import SQLiteStore, refusals
 from table_controller.store.check import check_file
 

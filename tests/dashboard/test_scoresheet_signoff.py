@@ -15,7 +15,7 @@ from dashboard.scoresheet.head import stamp
 from dashboard.scoresheet.notes import facts_from_records
 from dashboard.scoresheet.pdf import scoresheet_pdf
 from dashboard.scoresheet.svg import scoresheet_html
-from dashboard.table_files import open_table
+from table_controller.app.table_files import open_table
 
 from .test_hub import FakeClock
 from .test_scoresheet import pdf_text

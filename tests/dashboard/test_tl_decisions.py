@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from dashboard.errors import DashboardError
-from dashboard.table_files import open_table
+from table_controller.app.table_files import open_table
 
 from .test_hub import FakeClock
 

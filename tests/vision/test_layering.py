@@ -17,7 +17,6 @@ MODULES = [
     "vision.scene",
     "vision.faces",
     "vision.annotate",
-    "vision.cli",
     "vision.layout",
 ]
 

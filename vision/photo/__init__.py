@@ -14,5 +14,5 @@ they run through OpenCV's DNN module, so neither torch nor a download is needed.
     >>> readings = Recogniser.load().read(cv2.imread("photo.jpg"))
 
 May import the rest of ``vision`` (errors, faces); never ``table_controller`` or the
-dashboard (the photo reader runs alone, tests/vision/photo/test_cli.py).
+dashboard (the photo reader runs alone, tests/app/commands/test_camera_read.py).
 """

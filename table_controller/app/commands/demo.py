@@ -68,7 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "computer goes, then the dashboard stays up at an ordinary pace",
     )
     p.add_argument("--name", default="Demobord", help="the table's name on every view (default: Demobord)")
-    from dashboard.serve_cli import add_branding_arguments, add_event_arguments, add_web_arguments
+    from ..web import add_branding_arguments, add_event_arguments, add_web_arguments
 
     add_event_arguments(p)
     add_branding_arguments(p)
@@ -119,7 +119,8 @@ async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from dashboard.hall import peer_bases
-    from dashboard.serve_cli import port_problem, private_files, web_settings
+
+    from ..web import port_problem, private_files, web_settings
 
     problem = port_problem("127.0.0.1", args.port)
     if problem:
@@ -157,7 +158,7 @@ def main(args: argparse.Namespace) -> int:
 
 async def _run(args: argparse.Namespace, data: Path) -> None:
     if args.direct:
-        from dashboard.table_files import open_table
+        from ..table_files import open_table
 
         hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0, tokens_file=args.tokens)
         await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
@@ -277,7 +278,8 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
     import uvicorn
 
     from dashboard.app import create_app
-    from dashboard.serve_cli import print_urls, uvicorn_config
+
+    from ..web import print_urls, uvicorn_config
 
     how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
     print(

@@ -131,7 +131,7 @@ def _tokens(cfg: Any, r: Report) -> Any:
 
 def _dashboard(cfg: Any, tokens: Any, seconds: float, r: Report) -> dict[str, Any] | None:
     """The running table's status, or None when its dashboard does not answer."""
-    from dashboard.serve_cli import port_problem
+    from ..web import port_problem
 
     d = cfg.dashboard
     host = "127.0.0.1" if d.host in ("0.0.0.0", "::", "localhost") else d.host

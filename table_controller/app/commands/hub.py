@@ -383,6 +383,7 @@ def _web(args) -> int:
 
     from dashboard.security import plain_http_warning
     from dashboard.standings_page import create_app
+    from table_controller.tournament.standings import Standings
 
     if (args.certfile is None) != (args.keyfile is None):
         raise HubError("--certfile and --keyfile go together")
@@ -416,7 +417,7 @@ def _web(args) -> int:
         if not args.show_tokens:
             print(f"  (tokens in {args.tokens}; --show-tokens prints them)", file=sys.stderr, flush=True)
     uvicorn.run(
-        create_app(args.hub, tl_token=tl, broadcast_token=broadcast),
+        create_app(lambda: Standings(_open(args.hub, readonly=True)), tl_token=tl, broadcast_token=broadcast),
         host=args.host,
         port=args.port,
         log_level="warning",

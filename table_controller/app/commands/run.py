@@ -36,7 +36,7 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from dashboard.serve_cli import add_branding_arguments
+    from ..web import add_branding_arguments
 
     p.add_argument(
         "--config",

@@ -385,8 +385,9 @@ def _camera(source: str, calibration: str | None, folder: Path) -> dict[str, Any
 
 def _tokens(table: dict[str, Any], dash: dict[str, Any], folder: Path):
     from dashboard.errors import DashboardError
-    from dashboard.serve_cli import private_files
     from dashboard.tokens import RoleTokens
+
+    from ..web import private_files
 
     data = Path(table["data"])
     data = data if data.is_absolute() else folder / data

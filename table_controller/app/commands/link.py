@@ -17,11 +17,10 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from firmware_bridge.client import SeatControllerClient
+from firmware_bridge.link import LinkStats
+from firmware_bridge.selftest import CHECKS, Bench, Options, SelfTest, summary
 from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
-
-from .client import SeatControllerClient
-from .link import LinkStats
-from .selftest import CHECKS, Bench, Options, SelfTest, summary
 
 if TYPE_CHECKING:
     from rich.table import Table

@@ -9,9 +9,8 @@ from pypdf import PdfReader
 from table_controller.app.cli import main
 from table_controller.tournament.event import register
 from table_controller.tournament.hubstore import HubStore
-
-from .tables import RecordedTable, play_as_drawn
-from .test_event import sync
+from tests.tournament.tables import RecordedTable, play_as_drawn
+from tests.tournament.test_event import sync
 
 
 def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import DashboardError
-from .notes import LogFacts, facts_from_records, facts_from_script
+from dashboard.errors import DashboardError
+from dashboard.scoresheet.notes import LogFacts, facts_from_records, facts_from_script
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -127,10 +127,10 @@ def final_head(path: Path) -> dict[str, Any]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from ..branding import load_branding
-    from .head import SheetHead, read_players
-    from .pdf import scoresheet_pdf
-    from .svg import scoresheet_html
+    from dashboard.branding import load_branding
+    from dashboard.scoresheet.head import SheetHead, read_players
+    from dashboard.scoresheet.pdf import scoresheet_pdf
+    from dashboard.scoresheet.svg import scoresheet_html
 
     try:
         doc = load_document(args.file)

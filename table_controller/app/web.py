@@ -1,10 +1,9 @@
-"""``chicago-table serve``: the dashboard of one table on this machine.
+"""The dashboard's side of a command: its options, its settings, its server.
 
-    $ chicago-table serve --data table1/ --port 8080 --broadcast-delay 120
-    $ chicago-table serve --data table1/ --host 0.0.0.0 --certfile table1.crt --keyfile table1.key
-
-The tokens are not printed unless ``--show-tokens`` (they are in the data folder's
-``tokens.json``, mode 600); every file the server writes is its user's alone (umask 077).
+Shared by the commands that serve a table's dashboard (``serve``, ``run``, ``demo``) or
+check one (``setup``, ``doctor``): the event's and the web's options, the ``WebSettings``
+made of them, the uvicorn server's configuration, the port check before any URL is
+printed, the views' URLs, and the umask that keeps every written file its user's alone.
 """
 
 from __future__ import annotations
@@ -14,47 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import DashboardError
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--data",
-        type=Path,
-        default=Path("table-data"),
-        help="the table's data folder (action log, broadcast queue, audit trail, tokens); "
-        "created if missing (default: ./table-data)",
-    )
-    p.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1; 0.0.0.0 to serve the tablets on the local network)",
-    )
-    p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
-    p.add_argument("--name", default="Bord 1", help="the table's name on every view (default: Bord 1)")
-    p.add_argument(
-        "--broadcast-delay",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="delay of the broadcast stream; kept in the data folder, so a restart keeps it "
-        "(default: the stored value, 60 s the first time)",
-    )
-    p.add_argument(
-        "--camera-only",
-        action="store_true",
-        help="a table without RFID readers: each player declares their own hand on their phone "
-        "(a seat's link, /seat), the Revisor enters the exchanges and plays by taps "
-        "(ARCHITECTURE.md §1); by default cards by hand are the TL's",
-    )
-    p.add_argument(
-        "--show-tokens",
-        action="store_true",
-        help="print the views' URLs with their tokens (default: without; they are in tokens.json)",
-    )
-    add_event_arguments(p)
-    add_branding_arguments(p)
-    add_web_arguments(p)
+from dashboard.errors import DashboardError
 
 
 def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
@@ -127,9 +86,9 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
 
 def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     """The WebSettings of the options above; DashboardError for a bad value."""
-    from .branding import load_branding
-    from .deps import WebSettings
-    from .security import allowed_origins
+    from dashboard.branding import load_branding
+    from dashboard.deps import WebSettings
+    from dashboard.security import allowed_origins
 
     if (args.certfile is None) != (args.keyfile is None):
         raise DashboardError("--certfile and --keyfile go together")
@@ -215,7 +174,7 @@ def port_problem(host: str, port: int) -> str | None:
 def print_urls(
     base: str, tokens, out=sys.stdout, show_tokens: bool = True, where: str = "", seats: bool = False
 ) -> None:
-    from .table_files import view_urls
+    from dashboard.tokens import view_urls
 
     for view, url in view_urls(base, tokens, seats):
         print(f"  {view:<10} {url if show_tokens else url.split('?')[0] + '?token=...'}", file=out)
@@ -228,47 +187,8 @@ def warn_plain_http(host: str, tls: bool, err=None) -> None:
     """Say it on stderr (Swedish first) when the tokens' URLs would cross the network in
     plain text: listening beyond this machine without TLS (``security.plain_http_warning``,
     the same words as ``hub web``)."""
-    from .security import plain_http_warning
+    from dashboard.security import plain_http_warning
 
     warning = plain_http_warning(host, tls)
     if warning:
         print(warning, file=err or sys.stderr, flush=True)
-
-
-def main(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from .app import create_app
-    from .hall import peer_bases
-    from .table_files import open_table
-
-    problem = port_problem(args.host, args.port)
-    if problem:
-        print(f"chicago-table serve: {problem}", file=sys.stderr)
-        return 2
-    private_files()
-    try:
-        peers = peer_bases(args.peer)
-        settings = web_settings(args, peers)
-        hub, tokens = open_table(
-            args.data, args.name, args.broadcast_delay, tokens_file=args.tokens, rfid=not args.camera_only
-        )
-    except DashboardError as exc:
-        print(f"chicago-table serve: {exc}", file=sys.stderr)
-        return 2
-    warn_plain_http(args.host, args.certfile is not None)
-    scheme = "https" if args.certfile else "http"
-    base = f"{scheme}://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
-    print(f"{hub.name}: {hub.seq} events, broadcast delay {hub.delay.delay:g} s. Views:")
-    print_urls(
-        base,
-        tokens,
-        show_tokens=args.show_tokens,
-        where=str(args.tokens or Path(args.data) / "tokens.json"),
-        seats=hub.hands_by_hand,  # the players' own phones declare the hands
-    )
-    if peers:
-        tl = tokens.token("tl") if args.show_tokens else "..."
-        print(f"  hall       {base}/hall?token={tl} ({len(peers) + 1} tables)")
-    uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=settings), args, args.host, args.port)).run()
-    return 0

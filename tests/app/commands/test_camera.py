@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 from table_controller.app.cli import main as cli
+from tests.vision.conftest import scene_and_frame
 from vision.calibration import Calibration
-
-from .conftest import scene_and_frame
 
 
 @pytest.fixture

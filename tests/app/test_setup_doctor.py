@@ -1,6 +1,6 @@
 """``chicago-table setup`` and ``doctor`` saying what is wrong, in words, with nothing
 written (issue 16 item 2).  The whole way through, on the virtual seat controller:
-tests/service/test_real_table.py."""
+tests/app/test_real_table.py."""
 
 from __future__ import annotations
 

@@ -7,8 +7,7 @@ import pytest
 from table_controller.rules.replay import replay_document
 from table_controller.sim.bots import RandomBot
 from table_controller.sim.driver import TableDriver
-
-from .helpers import assert_same_game
+from tests.sensing.helpers import assert_same_game
 
 
 @pytest.mark.parametrize("seed", [1, 2])

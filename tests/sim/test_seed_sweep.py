@@ -9,7 +9,7 @@ One table is one test (xdist spreads them over the cores).  A table takes 4-10 s
 two cards a scan), so the whole sweep is about 21 min of CPU and is asked for by name; the
 suite plays one seed per ruleset:
 
-    CHICAGO_SWEEP_SEEDS=50 .venv/bin/python -m pytest -n 2 -m slow tests/live/test_seed_sweep.py
+    CHICAGO_SWEEP_SEEDS=50 .venv/bin/python -m pytest -n 2 -m slow tests/sim/test_seed_sweep.py
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ $ chicago-table camera read ...            (photographs; see its --help)
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
@@ -91,7 +90,7 @@ class _LazyParser(argparse.ArgumentParser):
 
 def _setup_read(parser: argparse.ArgumentParser) -> None:
     try:
-        reader = importlib.import_module("vision.photo_reader")
+        import vision.photo_reader as reader
     except ModuleNotFoundError as exc:
         if exc.name != "vision.photo_reader":
             raise
@@ -116,7 +115,7 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from .errors import VisionError
+    from vision.errors import VisionError
 
     try:
         return int(handler(args) or 0)
@@ -126,7 +125,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _open(args):
-    from .source import CameraSource
+    from vision.source import CameraSource
 
     cam = CameraSource(args.source, args.width, args.height, args.fps, realtime=True)
     print(f"camera: {cam.info.describe()}", file=sys.stderr)
@@ -136,10 +135,10 @@ def _open(args):
 def _calibrate(args) -> int:
     import cv2
 
-    from .annotate import calibration_picture
-    from .calibration import calibrate
-    from .errors import CameraUnavailable, VisionError
-    from .layout import TableLayout
+    from vision.annotate import calibration_picture
+    from vision.calibration import calibrate
+    from vision.errors import CameraUnavailable, VisionError
+    from vision.layout import TableLayout
 
     layout = TableLayout.load(args.layout) if args.layout else TableLayout.default()
     if args.image:
@@ -167,17 +166,17 @@ def _calibrate(args) -> int:
 def _view(args) -> int:
     import cv2
 
-    from .annotate import view_picture
-    from .calibration import Calibration
-    from .camera import TableCamera
-    from .errors import VisionError
+    from vision.annotate import view_picture
+    from vision.calibration import Calibration
+    from vision.camera import TableCamera
+    from vision.errors import VisionError
 
     if args.frames < 0 or args.every <= 0:
         raise VisionError("--frames must be 0 or more and --every positive")
     cal = Calibration.load(args.calibration)
     photo = None
     if not args.no_photo:
-        from .photo.recognise import Recogniser
+        from vision.photo.recognise import Recogniser
 
         photo = Recogniser.load()
     with _open(args) as cam:
@@ -216,7 +215,7 @@ def _write(cv2, path: str, img) -> None:
     root, ext = os.path.splitext(path)
     tmp = f"{root}.part{ext or '.png'}"
     if not cv2.imwrite(tmp, img):
-        from .errors import VisionError
+        from vision.errors import VisionError
 
         raise VisionError(f"cannot write picture {path!r}")
     os.replace(tmp, path)

@@ -1,4 +1,9 @@
-"""A table's files in its data folder, and the hub built over them.
+"""A table's files in its data folder, and the live table and dashboard hub wired over them.
+
+The composition root's wiring of one table (``serve``, ``run``, ``demo``): the event log
+(the store), the live loop with its deck, sensors, LEDs and clock, the camera, and the
+dashboard's hub and broadcast delay over them.  The dashboard receives the hub built here;
+it never opens a table itself.
 
     data/
       table.sqlite      the table's event log (the store, issue 6): actions, events,
@@ -20,12 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .delay import BroadcastDelay
-from .errors import DashboardError
-from .hub import TableHub, start_frame
-from .tokens import ROLES, SEATS, RoleTokens
-
-VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
+from dashboard.delay import BroadcastDelay
+from dashboard.errors import DashboardError
+from dashboard.hub import TableHub, start_frame
+from dashboard.tokens import RoleTokens
 
 
 def open_table(
@@ -90,13 +93,3 @@ def _private(path: Path, create: bool = True) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
     if path.exists():
         os.chmod(path, 0o600)
-
-
-def view_urls(base: str, tokens: RoleTokens, seats: bool = False) -> list[tuple[str, str]]:
-    """(view, URL with its token) for every view, the protocol page after them; ``seats``
-    (a camera-only table): then each seat's own page, where its player declares a hand."""
-    out = [(role, f"{base}/{VIEW_OF[role]}?token={tokens.token(role)}") for role in ROLES]
-    out.append(("protocol", f"{base}/protocol?token={tokens.token('revisor')}"))
-    if seats:
-        out += [(seat, f"{base}/seat?token={tokens.token(seat)}") for seat in SEATS]
-    return out

@@ -1,6 +1,6 @@
 """``chicago-table camera read`` as a user runs it: a real subprocess.
 
-Until ``vision/cli.py`` (issue 7) exists, the same two functions it will delegate
+Until ``table_controller/app/commands/camera.py`` (issue 7) exists, the same two functions it will delegate
 to (``add_read_arguments``, ``main_read``) are run through a small argparse shim
 in a subprocess, so exit codes, stdout and stderr are exercised the same way.
 """
@@ -29,9 +29,9 @@ SHIM = (
 
 
 def _has_camera_read() -> bool:
-    if importlib.util.find_spec("vision.cli") is None:
+    if importlib.util.find_spec("table_controller.app.commands.camera") is None:
         return False
-    return "read" in (REPO / "vision" / "cli.py").read_text()
+    return "read" in (REPO / "table_controller" / "app" / "commands" / "camera.py").read_text()
 
 
 def camera_read(*args: str) -> subprocess.CompletedProcess:

@@ -12,8 +12,7 @@ import pytest
 
 from table_controller.store import SQLiteStore
 from table_controller.store.rebuild import resume
-
-from .helpers import record_bot_table
+from tests.store.helpers import record_bot_table
 
 CLI = [sys.executable, "-m", "table_controller.app.cli"]
 

@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 from table_controller.analysis.timeline import analyse_lines
-
-from ..rules.script import ANNA_SWEEPS, JUNK, Script
+from tests.rules.script import ANNA_SWEEPS, JUNK, Script
 
 EXAMPLES = Path("table_controller/examples")
 CLI = [sys.executable, "-m", "table_controller.app.cli"]

@@ -1,0 +1,108 @@
+"""``chicago-table serve``: the dashboard of one table on this machine.
+
+    $ chicago-table serve --data table1/ --port 8080 --broadcast-delay 120
+    $ chicago-table serve --data table1/ --host 0.0.0.0 --certfile table1.crt --keyfile table1.key
+
+The tokens are not printed unless ``--show-tokens`` (they are in the data folder's
+``tokens.json``, mode 600); every file the server writes is its user's alone (umask 077).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dashboard.errors import DashboardError
+
+from ..web import (
+    add_branding_arguments,
+    add_event_arguments,
+    add_web_arguments,
+    port_problem,
+    print_urls,
+    private_files,
+    warn_plain_http,
+    uvicorn_config,
+    web_settings,
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=Path("table-data"),
+        help="the table's data folder (action log, broadcast queue, audit trail, tokens); "
+        "created if missing (default: ./table-data)",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 to serve the tablets on the local network)",
+    )
+    p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    p.add_argument("--name", default="Bord 1", help="the table's name on every view (default: Bord 1)")
+    p.add_argument(
+        "--broadcast-delay",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="delay of the broadcast stream; kept in the data folder, so a restart keeps it "
+        "(default: the stored value, 60 s the first time)",
+    )
+    p.add_argument(
+        "--camera-only",
+        action="store_true",
+        help="a table without RFID readers: each player declares their own hand on their phone "
+        "(a seat's link, /seat), the Revisor enters the exchanges and plays by taps "
+        "(ARCHITECTURE.md §1); by default cards by hand are the TL's",
+    )
+    p.add_argument(
+        "--show-tokens",
+        action="store_true",
+        help="print the views' URLs with their tokens (default: without; they are in tokens.json)",
+    )
+    add_event_arguments(p)
+    add_branding_arguments(p)
+    add_web_arguments(p)
+
+
+def main(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from dashboard.app import create_app
+    from dashboard.hall import peer_bases
+
+    from ..table_files import open_table
+
+    problem = port_problem(args.host, args.port)
+    if problem:
+        print(f"chicago-table serve: {problem}", file=sys.stderr)
+        return 2
+    private_files()
+    try:
+        peers = peer_bases(args.peer)
+        settings = web_settings(args, peers)
+        hub, tokens = open_table(
+            args.data, args.name, args.broadcast_delay, tokens_file=args.tokens, rfid=not args.camera_only
+        )
+    except DashboardError as exc:
+        print(f"chicago-table serve: {exc}", file=sys.stderr)
+        return 2
+    warn_plain_http(args.host, args.certfile is not None)
+    scheme = "https" if args.certfile else "http"
+    base = f"{scheme}://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
+    print(f"{hub.name}: {hub.seq} events, broadcast delay {hub.delay.delay:g} s. Views:")
+    print_urls(
+        base,
+        tokens,
+        show_tokens=args.show_tokens,
+        where=str(args.tokens or Path(args.data) / "tokens.json"),
+        seats=hub.hands_by_hand,  # the players' own phones declare the hands
+    )
+    if peers:
+        tl = tokens.token("tl") if args.show_tokens else "..."
+        print(f"  hall       {base}/hall?token={tl} ({len(peers) + 1} tables)")
+    uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=settings), args, args.host, args.port)).run()
+    return 0

@@ -1,0 +1,51 @@
+"""``chicago-table`` itself: every listed command is its own module's, and the list alone
+(``--help``) imports none of them, so it stays instant and a camera command never loads
+the web stack."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+from table_controller.app.cli import COMMANDS, main
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_command_answers_with_its_own_module_s_options(name, capsys):
+    with pytest.raises(SystemExit) as done:
+        main([name, "--help"])
+    assert done.value.code == 0
+    shown = capsys.readouterr().out
+    # the options its module declares, on a parser of the same name and description
+    module = importlib.import_module(f"table_controller.app.commands.{name}")
+    expected = argparse.ArgumentParser(prog=f"chicago-table {name}", description=COMMANDS[name])
+    module.add_arguments(expected)
+    assert shown == expected.format_help()
+
+
+def test_the_list_of_commands_imports_none_of_them():
+    code = (
+        "import sys, contextlib, io\n"
+        "from table_controller.app.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    code = main([])\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('dashboard', 'vision', 'firmware_bridge', 'hardware', 'uvicorn', 'fastapi', 'cv2')\n"
+        "    or m.startswith('table_controller.') and m not in ('table_controller.app', 'table_controller.app.cli'))\n"
+        "print(code, 'COMMAND' in out.getvalue(), loaded)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["0", "True", "[]"]
+
+
+def test_an_unknown_command_is_refused_with_the_list():
+    run = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "nosuch"], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 2
+    assert "invalid choice: 'nosuch'" in run.stderr and "'serve'" in run.stderr and "Traceback" not in run.stderr
