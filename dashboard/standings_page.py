@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hmac
 import html
-import os
 import time
 from collections.abc import Callable
 from importlib import resources

@@ -22,8 +22,8 @@ from ..web import (
     port_problem,
     print_urls,
     private_files,
-    warn_plain_http,
     uvicorn_config,
+    warn_plain_http,
     web_settings,
 )
 
