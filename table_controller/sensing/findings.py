@@ -92,14 +92,16 @@ def _what(a) -> str:
 
 def _tags(s: Sensing) -> Iterator[Finding]:
     f = s.facts
+    deck = s.deck
     where: dict = {}
     for pad, h in s.tracker.pads.items():
+        me = f.player_at(pad)
         for u in h.present:
-            if u == s.deck.puck:
+            if u == deck.puck:
                 continue
-            card = s.deck.card(u)
+            card = deck.card(u)
             if card is None:
-                player = f.player_at(pad)
+                player = me
                 yield Finding(
                     ("unknown_uid", u, pad),
                     "unknown_uid",
@@ -112,7 +114,6 @@ def _tags(s: Sensing) -> Iterator[Finding]:
                 continue
             where.setdefault(card, []).append((h.arrived.get(u, (0, 0.0))[1], pad))
             owner = f.owner(card)
-            me = f.player_at(pad)
             if owner and me and owner != me and pad != "tray":
                 yield Finding(
                     ("foreign_card", card.code, pad),
