@@ -32,21 +32,30 @@ class TableFacts:
     draw_stop: frozenset[str] = frozenset()  # at köpstopp now
     draw_stop_refused: bool = True  # D5 (sm2025): an attempt is refused, not scored
     pending_revoke: tuple[str, Card] | None = None
+    # Sensing asks "whose card is this" and "who sits at this pad" for every tag on every pad
+    # after every sensor event and tick (issue 15: the hot path of a simulated table), so
+    # both are answered from maps made once per facts; the first owner and the first player
+    # in the mappings' order win, as a search through them would find.
+    _owners: Mapping[Card, str] = field(init=False, repr=False, compare=False)
+    _players: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "phase", Phase(self.phase))  # ValueError for a phase REPLAY.md lacks
+        owners: dict[Card, str] = {}
+        for p, hand in self.hands.items():
+            for card in hand:
+                owners.setdefault(card, p)
+        players: dict[str, str] = {}
+        for p, q in self.pads.items():
+            players.setdefault(q, p)
+        object.__setattr__(self, "_owners", owners)
+        object.__setattr__(self, "_players", players)
 
     def pad_of(self, player: str) -> str | None:
         return self.pads.get(player)
 
     def player_at(self, pad: str) -> str | None:
-        for p, q in self.pads.items():
-            if q == pad:
-                return p
-        return None
+        return self._players.get(pad)
 
     def owner(self, card: Card) -> str | None:
-        for p, hand in self.hands.items():
-            if card in hand:
-                return p
-        return None
+        return self._owners.get(card)

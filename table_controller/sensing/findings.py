@@ -91,15 +91,23 @@ def _what(a) -> str:
 
 
 def _tags(s: Sensing) -> Iterator[Finding]:
+    # Every tag on every pad, after every sensor event and tick: the hot path of a
+    # simulated table (issue 15).  A card read on one pad (nearly all of them) costs a
+    # lookup or two; the arrival times are looked up only for a card read on two pads.
     f = s.facts
-    where: dict = {}
-    for pad, h in s.tracker.pads.items():
+    deck = s.deck
+    pads = s.tracker.pads
+    first: dict = {}  # card -> (pad, uid) where it was first read, in the order read
+    again: dict = {}  # card -> [(pad, uid), ...] read on other pads too
+    for pad, h in pads.items():
+        me = f.player_at(pad)
+        mine = me is not None and pad != "tray"  # a foreign card is one on a player's pad
         for u in h.present:
-            if u == s.deck.puck:
+            if u == deck.puck:
                 continue
-            card = s.deck.card(u)
+            card = deck.card(u)
             if card is None:
-                player = f.player_at(pad)
+                player = me
                 yield Finding(
                     ("unknown_uid", u, pad),
                     "unknown_uid",
@@ -110,10 +118,14 @@ def _tags(s: Sensing) -> Iterator[Finding]:
                     {"uid": u},
                 )
                 continue
-            where.setdefault(card, []).append((h.arrived.get(u, (0, 0.0))[1], pad))
+            if card in first:
+                again.setdefault(card, []).append((pad, u))
+            else:
+                first[card] = (pad, u)
+            if not mine:
+                continue
             owner = f.owner(card)
-            me = f.player_at(pad)
-            if owner and me and owner != me and pad != "tray":
+            if owner and owner != me:
                 yield Finding(
                     ("foreign_card", card.code, pad),
                     "foreign_card",
@@ -122,18 +134,23 @@ def _tags(s: Sensing) -> Iterator[Finding]:
                     pad,
                     {"card": card.code, "owner": owner},
                 )
-    for card, seen in where.items():
-        if len(seen) > 1 and s.now - max(t for t, _ in seen) >= s.two_pads_s:
-            pads = sorted(p for _, p in seen)
+    if not again:
+        return
+    for card, one in first.items():  # in the order first read, as the alerts are numbered
+        if card not in again:
+            continue
+        seen = [(pads[p].arrived.get(u, (0, 0.0))[1], p) for p, u in (one, *again[card])]
+        if s.now - max(t for t, _ in seen) >= s.two_pads_s:
+            names = sorted(p for _, p in seen)
             last = max(seen)[1]
             yield Finding(
                 ("two_pads", card.code),
                 "two_pads",
-                f"{card} is read on {' and '.join(pads)} at once: move the pads apart or say "
+                f"{card} is read on {' and '.join(names)} at once: move the pads apart or say "
                 "where it lies (a correction).",
                 f.player_at(last),
                 last,
-                {"card": card.code, "pads": pads},
+                {"card": card.code, "pads": names},
             )
 
 

@@ -84,8 +84,11 @@ class VirtualHands:
 
         def gone() -> bool:
             for pad in PADS + ("tray",):
+                seen = self.reported(pad)
+                if not seen:  # nothing reported there, so nothing that has left (issue 15: polled every 5 ms)
+                    continue
                 truth = {self._uid(c) for c in self.table.on_pad(pad)}
-                if not set(self.reported(pad)) <= truth | {self.table.button_uid}:
+                if not set(seen) <= truth | {self.table.button_uid}:
                     return False
             return True
 
