@@ -136,6 +136,8 @@ def make_reader(args):
 
     if args.scales:
         kw["scales"] = tuple(float(v) for v in args.scales.split(","))
+    if args.polarity:
+        kw["polarity"] = args.polarity
     return SceneReader.load(args.models, **kw)
 
 
@@ -160,6 +162,12 @@ def main() -> int:
         default=None,
         metavar="S,S",
         help="scene reader: the detector's scales (default: scene_reader.SCALES), e.g. 1.0,1.8",
+    )
+    ap.add_argument(
+        "--polarity",
+        choices=("median", "glyphs"),
+        default=None,
+        help="scene reader: which dark crops are read inverted (default: scene_reader.POLARITY)",
     )
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos of each subset (a quick look)")
     ap.add_argument("--heldout-only", action="store_true", help="read only the held-out photos (faster)")

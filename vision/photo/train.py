@@ -73,11 +73,14 @@ def _imread(path: Path) -> np.ndarray:
     return image
 
 
-def load_sources(n_synth: int, seed: int, multi: bool = False):
+def load_sources(n_synth: int, seed: int, multi: bool = False, n_composite: int = 0):
     """(image 640x640 BGR, [(code, box)]) pairs: training photos (not the held-out
     part, not the validation fold), then rendered ones.  ``multi`` adds the
     multi-card photos whose labels mark index corners (``rf_phone_77xx``, light
-    indices on dark faces), their training part only: ``edje`` labels whole cards."""
+    indices on dark faces), their training part only: ``edje`` labels whole cards.
+    ``n_composite`` composite scenes cut from those training photos
+    (:mod:`.composite`) follow them and count as real (their pixels are); a corner
+    they cover is labelled ``None``."""
     out = []
     for p in load_photos():
         if p.heldout or p.validation:
@@ -85,6 +88,10 @@ def load_sources(n_synth: int, seed: int, multi: bool = False):
         out.append((_imread(p.path), [(b.code, b.box) for b in p.boxes]))
     if multi:
         out += multi_sources()
+    if n_composite:
+        from .composite import composite_sources
+
+        out += composite_sources(out, n_composite, seed)  # type: ignore[arg-type]
     n_real = len(out)
     for i in range(n_synth):
         r = render_photo(seed=1_000_000 + seed * 10_000 + i, severity=random.Random(i).uniform(0.2, 1.0))
@@ -189,7 +196,9 @@ def det_sample(
         img, m, (size, size), flags=cv2.INTER_AREA, borderMode=rng.choice((cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT))
     )
     bs = []
-    for _, (x0, y0, x1, y1) in boxes:
+    for code, (x0, y0, x1, y1) in boxes:
+        if code is None:  # a corner a composite scene's later piece covers: neither a find nor a miss
+            continue
         pts = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], dtype=np.float32) @ m.T
         bs.append((*pts.min(0), *pts.max(0)))
     k = rng.randrange(4)
@@ -243,7 +252,10 @@ def cls_sample(img: np.ndarray, boxes, rng: random.Random, negative: bool):
             return None
         label = spec.code_labels(spec.NONE)
     else:
-        code, (x0, y0, x1, y1) = rng.choice(boxes)
+        shown = [b for b in boxes if b[0] is not None]  # not a corner a composite scene covers
+        if not shown:
+            return None
+        code, (x0, y0, x1, y1) = rng.choice(shown)
         # As far off as the detector's boxes are (its cells are 16 px of a 640 photo).
         side = spec.box_side(x0, y0, x1, y1) * rng.uniform(0.8, 1.35)
         cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * side
@@ -623,6 +635,13 @@ def main(argv: list[str] | None = None) -> int:
         "rendered ones (default 0.6; 0: in proportion to their numbers)",
     )
     ap.add_argument("--synth", type=int, default=400, help="rendered photos to add (default 400)")
+    ap.add_argument(
+        "--composite",
+        type=int,
+        default=0,
+        metavar="N",
+        help="composite scenes cut from the training photos to add (vision/photo/composite.py; default 0)",
+    )
     ap.add_argument("--back-epochs", type=int, default=30)
     ap.add_argument("--back-synth", type=int, default=900, help="rendered photos for the back detector (default 900)")
     ap.add_argument("--threads", type=int, default=2)
@@ -704,8 +723,11 @@ def main(argv: list[str] | None = None) -> int:
             nets[name].load_state_dict(torch.load(ckpt))
             log(f"{name}: going on from {ckpt}")
     if "detector" in todo or "classifier" in todo:
-        sources, n_real = load_sources(args.synth, args.seed, args.multi)
-        log(f"{n_real} training photos + {len(sources) - n_real} rendered photos")
+        sources, n_real = load_sources(args.synth, args.seed, args.multi, args.composite)
+        log(
+            f"{n_real - args.composite} training photos + {args.composite} composite scenes "
+            f"+ {len(sources) - n_real} rendered photos"
+        )
     if "detector" in todo:
         train_detector(torch, nets["detector"], sources, args.det_epochs, random.Random(args.seed), log, lr=args.det_lr)
         save("detector")

@@ -13,7 +13,14 @@ from vision.cardcodes import ALL_CODES
 from vision.photo import scenes_data
 from vision.photo.images import load_image
 from vision.photo.recognise import MODELS, UNKNOWN, IndexRead, ModelMissing, Recogniser
-from vision.photo.scene_reader import CASCADE, NONE_SURE, SCENE_CLASSIFIER_FILE, SceneRead, SceneReader
+from vision.photo.scene_reader import (
+    CASCADE,
+    NONE_SURE,
+    SCENE_CLASSIFIER_FILE,
+    SceneRead,
+    SceneReader,
+    light_glyphs,
+)
 from vision.photo.spec import BACK, NONE
 from vision.photo.synth import render_photo
 
@@ -51,6 +58,19 @@ def test_light_glyphs_on_a_dark_face_are_read(scene):
     assert _named(cards) == {"QH"}
     assert [c for c in cards if c.card == BACK] == []  # a dark face is no back
     assert _named(SceneReader.load(invert=False).read(255 - photo.image)) == set()
+
+
+def test_a_dim_crop_with_dark_glyphs_is_not_taken_for_light_glyphs_on_a_dark_face():
+    dim = np.full((48, 48), 70, np.uint8)  # grey paper in a dim photo
+    dim[15:33, 20:28] = 15  # dark ink
+    gold = np.full((48, 48), 25, np.uint8)  # a black face
+    gold[15:33, 20:28] = 200  # light ink
+    assert not light_glyphs(dim) and light_glyphs(gold)
+    crop = cv2.cvtColor(dim, cv2.COLOR_GRAY2BGR)
+    assert SceneReader.load(polarity="median")._light_on_dark(crop)  # every dark crop, as before
+    assert not SceneReader.load(polarity="glyphs")._light_on_dark(crop)
+    with pytest.raises(ValueError, match="polarity"):
+        SceneReader.load(polarity="both")
 
 
 @pytest.mark.parametrize(("name", "card"), [("IMG_7730.jpg", "AD"), ("IMG_7745.jpg", "TH"), ("IMG_7808.jpg", "8D")])

@@ -110,3 +110,33 @@ def test_fine_tuning_starts_from_the_shipped_networks_exactly():
     net = cv2.dnn.readNetFromONNX(str(MODELS / "index_detector.onnx"))
     net.setInput(x)
     assert np.abs(net.forward() - det(torch.from_numpy(x)).detach().numpy()).max() < 1e-4
+
+
+def test_composite_scenes_label_each_uncovered_index_where_its_ink_lies():
+    from vision.photo.composite import SIZE, composite_sources
+
+    photo = np.full((640, 640, 3), 235, np.uint8)  # paper
+    boxes = [("AS", (100.0, 120.0, 140.0, 175.0)), ("7H", (400.0, 380.0, 445.0, 440.0))]
+    for _, (x0, y0, x1, y1) in boxes:
+        photo[int(y0) + 2 : int(y1) - 2, int(x0) + 2 : int(x1) - 2] = (255, 0, 255)  # magenta ink, no cloth's colour
+    scenes = composite_sources([(photo, boxes)], 12, seed=3)
+    labelled = [(img, b) for img, bs in scenes for code, b in bs if code is not None]
+    assert len(labelled) >= 12 and any(code is None for _, bs in scenes for code, _ in bs)
+    for img, (x0, y0, x1, y1) in labelled:
+        assert 0 <= x0 < x1 <= SIZE and 0 <= y0 < y1 <= SIZE
+        patch = img[int(y0) : int(np.ceil(y1)), int(x0) : int(np.ceil(x1))].astype(int)
+        ink = (patch[..., 0] > 150) & (patch[..., 2] > 150) & (patch[..., 1] < 100)
+        assert ink.mean() > 0.2  # the box follows its piece: scaled, turned and placed alike
+    for img, bs in scenes:  # ink only where a labelled or covered corner is
+        ink = (img[..., 0] > 150) & (img[..., 2] > 150) & (img[..., 1] < 100)
+        inside = np.zeros(ink.shape, bool)
+        for _, (x0, y0, x1, y1) in bs:
+            inside[max(0, int(y0) - 1) : int(np.ceil(y1)) + 1, max(0, int(x0) - 1) : int(np.ceil(x1)) + 1] = True
+        assert not (ink & ~inside).any()
+
+
+def test_composite_scenes_need_a_labelled_corner():
+    from vision.photo.composite import composite_sources
+
+    with pytest.raises(ValueError, match="no labelled index corner"):
+        composite_sources([(np.zeros((640, 640, 3), np.uint8), [])], 3, seed=0)
