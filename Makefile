@@ -107,7 +107,7 @@ clean:
 
 # The dashboard's texts: extract them (babel.cfg), merge into the Swedish catalogue and
 # compile the shipped .mo (dashboard/i18n.py).  Fails while a text has no Swedish.
-I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py \
+I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \
 	dashboard/deps.py dashboard/app.py dashboard/join_sheet.py dashboard/routes/*.py dashboard/static/common.js dashboard/static/tl.js \
 	dashboard/static/revisor.js dashboard/static/dealer.js dashboard/static/hall.js dashboard/static/protocol.js \
 	dashboard/static/broadcast.js dashboard/static/audience.js dashboard/static/public.js dashboard/static/seat.js

@@ -166,6 +166,14 @@ class HandBody(Body):
     seat: Annotated[int, Field(ge=1, le=4)] | None = None
 
 
+class ExchangeBody(Body):
+    """The cards a player places, or receives, face down in an exchange on a camera-only
+    table (``dashboard.seat_exchange``); ``seat`` only from the TL."""
+
+    cards: Annotated[list[Card], Field(max_length=5)]
+    seat: Annotated[int, Field(ge=1, le=4)] | None = None
+
+
 class CorrectBody(Body):
     text: Annotated[str, StringConstraints(min_length=1, max_length=200)]
 

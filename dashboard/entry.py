@@ -9,8 +9,9 @@ gave every hand in 47 requests).  So:
   (no RFID readers: sensing with ``rfid=False``) the dealt hands are declared by hand
   (ARCHITECTURE.md §1): each player declares their own five cards on their own phone (a
   seat's token, ``/seat``), and the deal is entered when every hand is in; the TL may
-  declare a seat's hand for a player without a phone.  The Revisor no longer declares
-  hands; on such a table the Revisor still enters the exchanges and the plays by taps.
+  declare a seat's hand for a player without a phone.  So are the cards each player places
+  and receives face down in the exchanges (``dashboard.seat_exchange``); the Revisor
+  enters only what everybody sees: the open card and the plays.
 - A seat's token declares only its own seat's hand and sees no hidden card but that hand.
   Its answer to a well-formed declaration is ONE answer whatever the cards are: the
   hand is held until every hand is in, and a deal whose hands do not agree is refused
@@ -23,7 +24,7 @@ gave every hand in 47 requests).  So:
 
     >>> names_cards("receive"), names_cards("chicago")
     (True, False)
-    >>> may_enter_cards("revisor", True, "receive"), may_enter_cards("revisor", True, "deal")
+    >>> may_enter_cards("revisor", True, "open"), may_enter_cards("revisor", True, "receive")
     (True, False)
 """
 
@@ -56,8 +57,10 @@ OWN_SEAT = N_("A seat's link declares its own hand only.")
 
 def may_enter_cards(role: str, hands_by_hand: bool, do: Any = None) -> bool:
     """The TL always; the Revisor where hidden cards are entered by hand (a camera-only
-    table), except the dealt hands: each player declares their own (``/api/hand``)."""
-    return role == "tl" or (role == "revisor" and hands_by_hand and do != "deal")
+    table), except each player's own hidden cards: the dealt hand (``/api/hand``) and the
+    cards placed and received face down (``/api/exchange``): the Revisor enters the open
+    card and the plays, which everybody sees."""
+    return role == "tl" or (role == "revisor" and hands_by_hand and do not in ("deal", "discard", "receive"))
 
 
 def blind_alert_text(source: str, do: Any, lang: str = "en") -> str:

@@ -42,7 +42,7 @@ from table_controller.views import (
     table_alert,
 )
 
-from . import entry
+from . import entry, seat_exchange
 from .delay import BroadcastDelay
 from .errors import DashboardError, EntryRejected, NotFound, NotJudged, Refused, Unavailable
 from .i18n import N_, tr, tr_reason
@@ -143,6 +143,9 @@ class TableHub:
         # hands declared on a camera-only table, held until every hand of the deal is in
         self._declared: dict[str, tuple[str, ...]] = {}
         self._declared_deal: tuple[int, int] | None = None
+        # cards received in an exchange, entered by each player, held until all are in
+        self._received: dict[str, tuple[str, ...]] = {}
+        self._received_step: tuple[int, int, int] | None = None
         if self.engine.events and (self.delay.newest_seq() or -1) < self.engine.state.seq:
             # A table the broadcast has not seen yet: it shows it after the delay from now.
             self._push_frame()
@@ -238,6 +241,11 @@ class TableHub:
                     me = next((p.name for p in view.state.players if p.seat == n), None)
                     msg["seat"], msg["player"] = n, me
                     msg["mine"] = list(declared.get(me or "", ()))
+                    msg["mine_received"] = list(self.received().get(me or "", ()))
+                step = seat_exchange.step_of(self.engine)
+                if step is not None:  # the exchange: who is owed cards, who has entered theirs
+                    msg["owed"] = step.owed
+                    msg["received"] = sorted(self.received())
             text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
             self._texts[role] = text
         return text
@@ -366,7 +374,11 @@ class TableHub:
             # decided before any card is read: the same record and answer for every card
             rec = self.log.reject(obj, entry.REFUSED_REASON, by)
             self._add(rejected_alert(rec.seq, self.seq, by, do, entry.REFUSED_REASON, True))
-            raise EntryRejected(entry.DEAL_BY_SEATS if self.hands_by_hand else entry.REFUSED)
+            raise EntryRejected(
+                (seat_exchange.BY_SEATS if do in ("discard", "receive") else entry.DEAL_BY_SEATS)
+                if self.hands_by_hand
+                else entry.REFUSED
+            )
         try:
             action = parse_action(obj)
         except ActionError as exc:
@@ -485,6 +497,114 @@ class TableHub:
             )
             raise Unavailable(LOG_FAILED) from None
         self._pump_now()
+
+    # --- a player's own exchange (a camera-only table: dashboard.seat_exchange) ------------
+
+    def received(self) -> dict[str, tuple[str, ...]]:
+        """The received cards entered for the exchange now on and not yet entered."""
+        step = seat_exchange.step_of(self.engine) if self.hands_by_hand else None
+        if step is None or step.key != self._received_step:
+            return {}
+        return self._received
+
+    def _seat_player(self, by: str, seat: int | None) -> str:
+        """Whose cards: a seat's own player (the TL says which seat); public facts only."""
+        own = seat_number(by)
+        if by != "tl" and own is None:
+            raise Refused(N_("the {role} role may not enter a player's exchange"), role=by)
+        if own is not None and seat not in (None, own):
+            raise Refused(entry.OWN_SEAT)
+        seat = own or seat
+        if seat is None:
+            raise DashboardError(N_("say whose hand: the seat (1-4)"))
+        if self.paused and by != "tl":
+            raise DashboardError(N_("the table is paused by the TL"))
+        from table_controller.live.facts import pads_of
+
+        g = self.engine.state.games[-1] if self.engine.state.games else None
+        player = next((p for p, s in pads_of(g.seats).items() if s == f"seat{seat}"), None) if g else None
+        if player is None:
+            raise DashboardError(N_("nobody is dealt a hand at seat {seat}"), seat=seat)
+        return player
+
+    async def exchange(self, cards: list[str], by: str, seat: int | None = None) -> dict[str, Any]:
+        """The cards a player places, or (once all have placed) receives, face down: from
+        the player's own seat (the TL for ``seat``).  Placing is judged at once, from the
+        player's own hand and public facts; receiving is held until every player owed
+        cards has entered theirs (``dashboard.seat_exchange``)."""
+        player = self._seat_player(by, seat)
+        step = seat_exchange.step_of(self.engine) if self.hands_by_hand else None
+        if step is None:
+            raise EntryRejected(seat_exchange.NOT_EXCHANGING)  # public: the phase, the table's kind
+        try:
+            parsed = [Card.parse(c) for c in cards]
+        except CardError as exc:
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
+        if len(set(parsed)) != len(parsed):
+            raise DashboardError(N_("a card is named twice"))
+        if step.placing:
+            if player not in step.placing:
+                raise DashboardError(N_("{player} places nothing now"), player=player)
+            obj = {"do": "discard", "player": player, "cards": [c.code for c in parsed]}
+            try:
+                await self.live.submit(parse_action(obj), by)
+            except IllegalAction as exc:  # not in the player's own hand, or draw stop: both theirs to know
+                last = self.log.last_records[-1].seq if self.log.last_records else 0
+                self._add(rejected_alert(last, self.seq, by, "discard", exc.reason, True))
+                raise EntryRejected(seat_exchange.PLACE_REFUSED) from exc
+            except StoreError:
+                self._log_failed()
+            self._pump_now()
+            return {"ok": True, "text": tr(seat_exchange.PLACED, "en"), "text_sv": tr(seat_exchange.PLACED, "sv")}
+        owed = step.owed.get(player)
+        if owed is None:
+            raise DashboardError(N_("{player} is owed no card now"), player=player)
+        if len(parsed) != owed:
+            raise DashboardError(N_("{player} is owed {n} cards"), player=player, n=owed)
+        if self._received_step != step.key:
+            self._received, self._received_step = {}, step.key
+        self._received[player] = tuple(c.code for c in parsed)
+        if not step.open_pending and set(self._received) >= set(step.owed):
+            held = {p: self._received[p] for p in self.engine.state.games[-1].deal.order if p in step.owed}  # type: ignore[union-attr]
+            self._received = {}  # entered or refused: either way, entered again if needed
+            await self._enter_received(held)
+        self._publish(new_state=False)
+        return {"ok": True, "text": tr(seat_exchange.RECEIVED, "en"), "text_sv": tr(seat_exchange.RECEIVED, "sv")}
+
+    async def _enter_received(self, held: dict[str, tuple[str, ...]]) -> None:
+        """All or nothing: tried on a copy of the table first, in turn order (a reshuffle
+        of the discards, r16, falls where the dealer's hand made it)."""
+        actions = [parse_action({"do": "receive", "player": p, "cards": list(c)}) for p, c in held.items()]
+        trial = Engine.from_events(self.engine.events)
+        try:
+            for a in actions:
+                trial.apply(a)
+        except IllegalAction as exc:
+            # a typo, or a player naming a card another holds: the TL sees why; the
+            # Revisor and the players only that the cards were refused
+            rec = self.log.reject(
+                {"do": "receive", "players": {p: list(c) for p, c in held.items()}}, exc.reason, "players"
+            )
+            self._add(rejected_alert(rec.seq, self.seq, "players", "receive", exc.reason, True))
+            return
+        for a in actions:
+            try:
+                await self.live.submit(a, "players")
+            except IllegalAction as exc:  # the table moved meanwhile (a TL's entry): the TL sees it
+                last = self.log.last_records[-1].seq if self.log.last_records else 0
+                self._add(rejected_alert(last, self.seq, "players", "receive", exc.reason, True))
+                break
+            except StoreError:
+                self._log_failed()
+        self._pump_now()
+
+    def _log_failed(self) -> None:
+        self._add(
+            table_alert(
+                next(self._unlogged), "log_failed", tr(LOG_FAILED, "en"), self.seq, text_sv=tr(LOG_FAILED, "sv")
+            )
+        )
+        raise Unavailable(LOG_FAILED) from None
 
     def _engine_failed(self, obj: Any, by: str, exc: Exception) -> None:
         """A bug, not a rule: the engine rolled the action back (all or nothing).  The TL is

@@ -12,7 +12,17 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path
 from fastapi.responses import JSONResponse
 
-from ..bodies import ActionBody, ConfirmBody, CorrectBody, HandBody, ReasonBody, RevealBody, SignBody, VoidBody
+from ..bodies import (
+    ActionBody,
+    ConfirmBody,
+    CorrectBody,
+    ExchangeBody,
+    HandBody,
+    ReasonBody,
+    RevealBody,
+    SignBody,
+    VoidBody,
+)
 from ..deps import WebSettings, get_hub, get_settings, rate_limited, role_in
 from ..errors import DashboardError
 from ..hub import TableHub
@@ -60,6 +70,17 @@ async def declare_hand(
     """A player's own five cards on a camera-only table (``dashboard.entry``): one answer for
     every well-formed hand."""
     return JSONResponse(await hub.declare(body.cards, role, body.seat))
+
+
+@router.post("/exchange")
+async def enter_exchange(
+    body: ExchangeBody,
+    role: str = Depends(role_in("tl", *SEATS, what=N_("enter a player's exchange"))),
+    hub: TableHub = Depends(get_hub),
+):
+    """The cards a player places, then receives, face down on a camera-only table
+    (``dashboard.seat_exchange``): receiving is one answer for every well-formed entry."""
+    return JSONResponse(await hub.exchange(body.cards, role, body.seat))
 
 
 @router.post("/correct")

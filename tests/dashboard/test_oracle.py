@@ -157,10 +157,14 @@ def test_the_revisor_enters_cards_only_on_a_camera_only_table_and_never_the_hand
         for p, seat in SEAT_OF.items():
             r = post(seat, "/api/hand", {"cards": HANDS[p]})
             assert r.status_code == (200 if hands == "revisor" else 422), r.text  # readers read the hands
-        if hands == "revisor":  # the players' hands went in as the deal; the Revisor taps the exchange
+        if hands == "revisor":  # the players' hands went in as the deal; each places their own
             assert s.actions()[-1] == {"do": "deal", "hands": HANDS}
-            r = post("revisor", "/api/action", {"do": "discard", "player": "Anna", "cards": ["2S"]})
+            for do, body in (("discard", {"cards": ["2S"]}), ("receive", {"cards": ["7S"]})):
+                r = post("revisor", "/api/action", {"do": do, "player": "Anna", **body})
+                assert r.status_code == 422 and r.json()["error"] == BY_SEATS, r.text  # one fixed answer
+            r = post("seat1", "/api/exchange", {"cards": ["2S"]})
             assert r.status_code == 200, r.text
+            assert s.actions()[-1] == {"do": "discard", "player": "Anna", "cards": ["2S"]}
 
 
 def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
@@ -312,3 +316,74 @@ def test_the_tl_may_declare_a_seats_hand_and_nobody_else_may(make_server):
     assert s.actions()[-1] == {"do": "deal", "hands": HANDS}
     r = post("seat1", {"cards": HANDS["Anna"]})  # dealt: nothing more to declare
     assert r.status_code == 422 and "at the deal" in r.json()["error"]
+
+
+BY_SEATS = "Avvisad: vid det här bordet anger varje spelare sina egna lagda och fått kort i sin telefon."
+
+
+def test_a_players_phone_learns_no_hidden_card_from_the_exchange(make_server):
+    """The exchange from a seat's token (README "Security"): what a player places is judged
+    from their own hand and public facts only (Anna at draw stop: every card one answer; Bo
+    naming each card he does not hold: one answer); what a player receives is held until
+    every player owed cards has entered theirs, then all go in or none, so every card gets
+    one answer: Bo receives [C, 6D] for each of the 52 cards while Cilla, owed one card,
+    enters a card from the stub, and since 6D is in Cilla's hand no exchange can go in.
+    The table is unchanged; the TL's alerts tell the refusals apart, the Revisor's do not."""
+    s = make_server(command="serve", extra=("--post-rate", "10000", "--camera-only"))
+    client = httpx.Client(base_url=s.base, timeout=20)
+    tokens = {r: s.token(r) for r in ("tl", "revisor", *SEAT_OF.values())}
+
+    def post(role, body):
+        return client.post("/api/exchange", params={"token": tokens[role]}, json=body)
+
+    _setup(s, post=lambda role, path, body: client.post(path, params={"token": tokens[role]}, json=body))
+    table_before = _records(s)
+    answers: dict[str, set] = defaultdict(set)
+    for card in ALL:
+        r = post("seat1", {"cards": [card]})  # Anna is at draw stop: she places nothing (D5)
+        answers["place at draw stop"].add((r.status_code, r.text))
+        if card not in HANDS["Bo"]:
+            r = post("seat2", {"cards": [card]})
+            answers["place a card not held"].add((r.status_code, r.text))
+        r = post("seat2", {"cards": [card, card]})
+        answers["place a card twice"].add((r.status_code, r.text))
+    assert _records(s) == table_before
+    for kind, seen in answers.items():
+        assert len(seen) == 1 and next(iter(seen))[0] == 422, (kind, sorted(seen)[:3])
+        assert not CARD_RE.findall(next(iter(seen))[1])
+    # now everyone places (Anna at draw stop places nothing: the exchange does not wait for
+    # her): Bo is owed 2, Cilla's single card is declined
+    for seat, cards in (("seat2", ["2H", "3H"]), ("seat3", ["2D"]), ("seat4", [])):
+        assert post(seat, {"cards": cards}).status_code == 200
+    r = client.post(
+        "/api/action",
+        params={"token": tokens["revisor"]},
+        json={"do": "open", "player": "Cilla", "card": "KC", "take": False},
+    )
+    assert r.status_code == 200, r.text
+    table_before = _records(s)
+    answers.clear()
+    for card in ALL:
+        other = "6D" if card != "6D" else "5D"  # in Cilla's hand: the exchange cannot go in
+        r = post("seat2", {"cards": [card, other]})
+        answers["receive"].add((r.status_code, r.text))
+        r = post("seat3", {"cards": ["AC"]})  # the last one owed: the exchange is tried
+        answers["receive, the last"].add((r.status_code, r.text))
+    for kind, seen in answers.items():
+        assert len(seen) == 1 and next(iter(seen))[0] == 200, (kind, sorted(seen)[:3])
+        assert not CARD_RE.findall(next(iter(seen))[1])
+    assert _records(s) == table_before  # no exchange went in
+    tl_alerts = {a["text"] for a in json.loads(_first_state(s, "tl"))["alerts"] if a["text"].startswith("players")}
+    rev_alerts = {
+        a["text"] for a in json.loads(_first_state(s, "revisor"))["alerts"] if a["text"].startswith("players")
+    }
+    assert len(tl_alerts) > 1 and len(rev_alerts) == 1, (tl_alerts, rev_alerts)
+    bo = json.loads(_first_state(s, "seat2"))
+    assert set(CARD_RE.findall(json.dumps(bo))) <= set(HANDS["Bo"]) | {"KC"}  # his own, and the open card
+    # the true cards go in, with the same answers
+    r = post("seat2", {"cards": ["7H", "8H"]})
+    assert (r.status_code, r.text) in answers["receive"]
+    r = post("seat3", {"cards": ["AC"]})
+    assert (r.status_code, r.text) in answers["receive, the last"]
+    assert [(a["do"], a["player"]) for a in s.actions()[-2:]] == [("receive", "Bo"), ("receive", "Cilla")]
+    client.close()
