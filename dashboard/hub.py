@@ -236,7 +236,7 @@ class TableHub:
                 # who has declared a hand for the deal being dealt: names, never a card
                 declared = self.declared()
                 msg["declared"] = sorted(declared)
-                n = seat_number(role)
+                n, me = seat_number(role), None
                 if n is not None:  # a seat's own phone: its seat and its own declared hand
                     me = next((p.name for p in view.state.players if p.seat == n), None)
                     msg["seat"], msg["player"] = n, me
@@ -244,8 +244,13 @@ class TableHub:
                     msg["mine_received"] = list(self.received().get(me or "", ()))
                 step = seat_exchange.step_of(self.engine)
                 if step is not None:  # the exchange: who is owed cards, who has entered theirs
-                    msg["owed"] = step.owed
+                    msg["placing"], msg["owed"] = list(step.placing), step.owed
+                    msg["open_pending"] = list(step.open_pending)  # an open card still to be shown
                     msg["received"] = sorted(self.received())
+                    if n is not None and me in step.placing:
+                        msg["my_step"] = {"step": "place", "max": self.engine.rules.max_exchange_cards}
+                    elif n is not None and me in step.owed:
+                        msg["my_step"] = {"step": "receive", "n": step.owed[me]}
             text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
             self._texts[role] = text
         return text

@@ -160,6 +160,24 @@ function entryEl(s, m) {
     return el;
   }
   const ex = Number(s.phase.slice(9));
+  if (CAMERA_ONLY) {
+    // the cards placed and received face down are each player's own to enter on their
+    // phone (README "Security"): the tablet says who the exchange waits for, and offers
+    // only the open card, which everybody sees
+    const declined = s.open_card && !s.open_card.taken ? s.open_card.player : null;
+    const owed = (m && m.owed) || {};
+    const placing = ((m && m.placing) || []).length > 0;
+    const pending = s.players.filter(q => q.placed_count === 1 && owedTo(q) > 0 && !(q.name in owed) && q.name !== declined);
+    if (!placing && pending.length) return openEl(el, ex, pending[0].name, unseen());
+    const waiting = placing ? m.placing : Object.keys(owed).filter(q => !((m && m.received) || []).includes(q));
+    el.dataset.step = placing ? "discard:players" : "receive:players";
+    entryForm = null;
+    setKids(el, h("div", { class: "q" }, placing ? t("Exchange {n}: each player places their cards on their phone", { n: ex })
+      : t("Exchange {n}: each player enters the cards received on their phone", { n: ex })),
+      h("div", { id: "waiting-list", class: "small", "data-waiting": waiting.join(",") },
+        waiting.length ? t("Waiting for: {players}", { players: waiting.join(", ") }) : ""));
+    return el;
+  }
   if (!awaitingCards(s)) {
     // placing: every player places 0-4 cards face down before any replacement (r13)
     el.dataset.step = "discard:" + p;
@@ -174,16 +192,7 @@ function entryEl(s, m) {
   // replacing, in turn: one card placed is an open exchange (r12): the next card face up
   const stub = unseen();
   const declined = s.open_card && s.open_card.player === p && !s.open_card.taken;
-  if (pl.placed_count === 1 && !declined) {
-    el.dataset.step = "open:" + p;
-    setKids(el, h("div", { class: "q" }, t("Exchange {n}: the open card for {player}", { n: ex, player: p })),
-      cardPicker({ id: "picker", offer: stub, min: 1, max: 1, actions: [
-        { id: "pick-take", ok: n => n === 1, label: () => t("{player} takes it", { player: p }),
-          send: cards => enter({ do: "open", player: p, card: cards[0], take: true }) },
-        { id: "pick-decline", ok: n => n === 1, label: () => t("{player} declines", { player: p }),
-          send: cards => enter({ do: "open", player: p, card: cards[0], take: false }) }] }));
-    return el;
-  }
+  if (pl.placed_count === 1 && !declined) return openEl(el, ex, p, stub);
   const owed = declined ? 1 : owedTo(pl);
   el.dataset.step = "receive:" + p;
   setKids(el, h("div", { class: "q" }, declined ? t("Exchange {n}: {player} declined the open card; the card dealt face down", { n: ex, player: p })
@@ -191,6 +200,17 @@ function entryEl(s, m) {
     cardPicker({ id: "picker", offer: stub, min: owed, max: owed, actions: [{ id: "pick-receive",
       ok: n => n === owed, label: n => t("{player} receives {n} of {m}", { player: p, n, m: owed }),
       send: cards => enter({ do: "receive", player: p, cards }) }] }));
+  return el;
+}
+
+function openEl(el, ex, p, stub) {
+  el.dataset.step = "open:" + p;
+  setKids(el, h("div", { class: "q" }, t("Exchange {n}: the open card for {player}", { n: ex, player: p })),
+    cardPicker({ id: "picker", offer: stub, min: 1, max: 1, actions: [
+      { id: "pick-take", ok: n => n === 1, label: () => t("{player} takes it", { player: p }),
+        send: cards => enter({ do: "open", player: p, card: cards[0], take: true }) },
+      { id: "pick-decline", ok: n => n === 1, label: () => t("{player} declines", { player: p }),
+        send: cards => enter({ do: "open", player: p, card: cards[0], take: false }) }] }));
   return el;
 }
 

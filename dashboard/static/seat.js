@@ -49,6 +49,56 @@ function declareEl(m, s, me) {
       } }] }));
 }
 
+// The exchange (README "Security": who may enter what): the player taps the cards they
+// place face down, from their own hand, and once everyone has placed, the cards they
+// receive face down.  The cards received are held until every player's are in, so they
+// may be changed until then; the answer is the same whatever the cards are.
+const ex = { key: null, picking: false, picker: null };
+function exchangeEl(m, s, me) {
+  const st = m.my_step;
+  const key = s.game + "." + s.deal + "." + s.phase + ":" + st.step;  // others' entries keep the taps
+  if (st.step === "place") {
+    if (ex.key === key && ex.picker) return ex.picker;
+    ex.key = key;
+    const hand = new Set(me.hand || []);
+    return ex.picker = h("section", { id: "place", class: "prompt" },
+      h("div", { class: "q" }, t("Exchange {n}: tap the cards you place face down", { n: Number(s.phase.slice(9)) })),
+      handEl(me.hand || [], "hand"),
+      me.hand_name ? h("div", { id: "hand-name", class: "big" }, handKind(me.hand_name)) : null,
+      cardPicker({ id: "picker", offer: hand, min: 0, max: st.max, hint: t("Tap the cards you place, or none."), actions: [{
+        id: "send-place", ok: () => true,
+        label: n => (n ? tn("Place {n} card", "Place {n} cards", n, { n }) : t("I keep all five")),
+        send: async cards => {
+          try { await post("/api/exchange", { cards }); ex.picker = null; showError(""); render(App.last); }
+          catch (e) { showError(e.message); }
+        } }] }));
+  }
+  const waiting = [...(m.open_pending || []), ...Object.keys(m.owed || {})]
+    .filter(p => p !== me.name && !(m.received || []).includes(p));
+  if ((m.mine_received || []).length && !ex.picking) {
+    ex.picker = null;
+    return h("section", { id: "received", class: "prompt", "data-cards": m.mine_received.join(" ") },
+      h("div", { class: "q" }, t("Your new cards are sent")), handEl(m.mine_received, "sent-cards"),
+      h("p", { class: "small", id: "waiting" }, waiting.length ? t("Waiting for: {players}", { players: waiting.join(", ") })
+        : t("Every player's cards are in.")),
+      h("button", { id: "change", class: "pick-go", onclick: () => { ex.picking = true; ex.picker = null; render(App.last); } },
+        t("Change my new cards")));
+  }
+  if (ex.key === key && ex.picker) return ex.picker;
+  ex.key = key;
+  const notMine = new Set(ALL_CARDS.filter(c => !(me.hand || []).includes(c) && !(me.placed || []).includes(c)));
+  return ex.picker = h("section", { id: "receive", class: "prompt" },
+    h("div", { class: "q" }, tn("Exchange {n}: tap the {m} card you received", "Exchange {n}: tap the {m} cards you received", st.n,
+      { n: Number(s.phase.slice(9)), m: st.n })),
+    handEl(me.hand || [], "hand"),
+    cardPicker({ id: "picker", offer: notMine, min: st.n, max: st.n, actions: [{
+      id: "send-receive", ok: n => n === st.n, label: n => (n === st.n ? t("Send my new cards") : t("{n} of {m} cards", { n, m: st.n })),
+      send: async cards => {
+        try { await post("/api/exchange", { cards }); ex.picking = false; ex.picker = null; showError(""); render(App.last); }
+        catch (e) { showError(e.message); }
+      } }] }));
+}
+
 function render(m) {
   const s = m.state;
   const me = s.players.find(p => p.seat === m.seat) || (m.player ? { name: m.player } : null);
@@ -57,6 +107,7 @@ function render(m) {
   let body;
   if (!me) body = h("p", { id: "nobody", class: "small" }, t("Nobody sits at this seat in this game."));
   else if (s.phase === "deal" && m.declared !== undefined) body = declareEl(m, s, me);
+  else if (m.my_step) body = exchangeEl(m, s, me);
   else if (me.hand && me.hand.length) body = h("section", { id: "hand-box" },
     h("div", { class: "small" }, t("Your hand")), handEl(me.hand, "hand"),
     me.hand_name ? h("div", { id: "hand-name", class: "big" }, handKind(me.hand_name)) : null,

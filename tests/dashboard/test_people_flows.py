@@ -55,6 +55,13 @@ def seat_post(s, seat: int, cards: list[str]) -> dict:
     return r.json()
 
 
+def exchange_post(s, seat: int, cards: list[str]) -> dict:
+    """A player's own phone sends the cards they place, or receive, face down."""
+    r = httpx.post(f"{s.base}/api/exchange?token={s.token(f'seat{seat}')}", json={"cards": cards}, timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
 def tap_cards(page, step: str, cards: list[str], button: str) -> None:
     """At the picker's ``step`` ("deal:Anna", "play:Bo", ...): tap ``cards``, then ``button``."""
     try:
@@ -150,28 +157,30 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     dealer_says("Ge fem kort", "deal")
     seat_post(s, 3, HANDS["Cilla"])
     dealer_says("Byte 1: väntar på att Anna", "exchange-placing")
-    # exchange 1: Anna and Bo keep their hands, Cilla places two and receives two
-    tap_cards(page, "discard:Anna", [], "#pick-discard")
-    tap_cards(page, "discard:Bo", [], "#pick-discard")
-    page.wait_for_selector('#tap-entry[data-step="discard:Cilla"]')
-    # once entered, no hand shows on the tablet again: the picker greys out only cards seen face up
-    assert page.locator("#picker button.pick:disabled").count() == 0
-    tap_cards(page, "discard:Cilla", ["4H", "5D"], "#pick-discard")
-    page.wait_for_selector('#tap-entry[data-step="receive:Cilla"]')
+    # exchange 1: Anna and Bo keep their hands, Cilla places two and receives two; each
+    # enters their own on their phone: the tablet shows who it waits for, no card picker
+    page.wait_for_selector('#tap-entry[data-step="discard:players"]')
+    exchange_post(s, 1, [])
+    exchange_post(s, 2, [])
+    page.wait_for_selector('#waiting-list[data-waiting="Cilla"]')
+    assert page.locator("#picker").count() == 0 and page.locator("[data-card]").count() == 0
+    exchange_post(s, 3, ["4H", "5D"])
+    page.wait_for_selector('#tap-entry[data-step="receive:players"] #waiting-list[data-waiting="Cilla"]')
     shot(page, f"revisor-receive-{tag}")
     dealer_says("Alla har lagt: tryck NÄSTA", "all-placed")
     assert dealer.locator('#seats tr[data-player="Cilla"] .owed').inner_text() == "2 kort"
     assert dealer.locator("[data-card]").count() == 0  # nothing face up yet: no card on the dealer's screen
-    tap_cards(page, "receive:Cilla", ["2C", "3D"], "#pick-receive")
+    exchange_post(s, 3, ["2C", "3D"])
     # four of a kind is the best hand: Bo chooses (r19)
     page.wait_for_selector("#quads-round")
     shot(page, f"revisor-quads-{tag}")
     page.click("#quads-points")
     page.wait_for_selector('#award[data-reason="four_of_a_kind"]')
     # exchange 2: Cilla places one card: the open card, declined, then one face down (r12)
-    tap_cards(page, "discard:Anna", [], "#pick-discard")
-    tap_cards(page, "discard:Bo", [], "#pick-discard")
-    tap_cards(page, "discard:Cilla", ["2C"], "#pick-discard")
+    page.wait_for_selector('#tap-entry[data-step="discard:players"]')
+    exchange_post(s, 1, [])
+    exchange_post(s, 2, [])
+    exchange_post(s, 3, ["2C"])
     page.wait_for_selector('#tap-entry[data-step="open:Cilla"]')
     page.click('#picker button.pick[data-card="4C"]')
     shot(page, f"revisor-open-card-{tag}")
@@ -181,10 +190,12 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     assert {c.get_attribute("data-card") for c in dealer.locator("[data-card]").all()} == {
         "4C"
     }  # the card everyone saw
-    tap_cards(page, "receive:Cilla", ["5C"], "#pick-receive")
+    page.wait_for_selector('#tap-entry[data-step="receive:players"]')
+    exchange_post(s, 3, ["5C"])
     # exchange 3: all keep
-    for p in PLAYERS:
-        tap_cards(page, f"discard:{p}", [], "#pick-discard")
+    page.wait_for_selector('#tap-entry[data-step="discard:players"]')
+    for n in range(1, 4):
+        exchange_post(s, n, [])
     # the Chicago question: Anna (37) first in turn says yes (D3: the round ends)
     page.wait_for_selector("#chicago-round")
     assert page.locator("#asking").inner_text() == "Anna"
@@ -280,22 +291,95 @@ def test_a_player_declares_their_own_hand_on_their_phone(make_server, chromium):
     page.wait_for_selector("#declared")
     assert set(page.locator("#declared").get_attribute("data-cards").split()) == set(HANDS["Anna"])
     seat_post(s, 3, HANDS["Cilla"])
-    page.wait_for_selector("#hand-box #hand")  # every hand is in: the deal, and her hand as dealt
+    page.wait_for_selector("#place #hand")  # every hand is in: the deal, her hand as dealt, exchange 1
     deal = s.actions()[-1]
     assert deal["do"] == "deal" and {p: set(c) for p, c in deal["hands"].items()} == {
         p: set(c) for p, c in HANDS.items()
     }
-    shown = {c.get_attribute("data-card") for c in page.locator("[data-card]").all()}
+    shown = {c.get_attribute("data-card") for c in page.locator("[data-card]:not(.pick)").all()}
     assert shown == set(HANDS["Anna"]), shown  # no other hidden card on her phone
+    offered = {b.get_attribute("data-card") for b in page.locator("#picker button.pick:not([disabled])").all()}
+    assert offered == set(HANDS["Anna"]), offered
     assert page.locator("#hand-name").inner_text()  # what the five cards make, in words
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "seat-hand-390x844")
     page.goto(f"{s.base}/seat?token={s.token('seat1')}&lang=en")  # English second
-    page.wait_for_selector("#hand-box")
-    assert "Your hand" in page.inner_text("#hand-box") and page.locator("#who").inner_text() == "Seat 1: Anna"
+    page.wait_for_selector("#place")
+    assert (
+        "tap the cards you place" in page.inner_text("#place") and page.locator("#who").inner_text() == "Seat 1: Anna"
+    )
     page.goto(f"{s.base}/seat?token={s.token('seat4')}")  # a three-player table: nobody there
     page.wait_for_selector("#nobody")
     assert page.locator("[data-card]").count() == 0
+    assert errors == []
+    page.close()
+
+
+def test_a_player_enters_their_own_exchange_on_their_phone(make_server, chromium):
+    """A camera-only table: Anna's phone (seat 1's link, 390x844, Swedish) taps the two
+    cards she places face down (only her own hand is offered), then the two she receives,
+    puts a typo right while Cilla's card is still to come, and once every player's cards
+    are in shows her new hand and no other hidden card.  Cilla's single card is an open
+    card the Revisor enters (face up), declined; her face-down card comes from her phone."""
+    s = make_server(command="serve", extra=("--camera-only",))
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    for n, p in enumerate(PLAYERS, start=1):
+        seat_post(s, n, HANDS[p])
+    page = chromium.new_page()
+    page.set_viewport_size(PHONE)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{s.base}/seat?token={s.token('seat1')}")
+    page.wait_for_selector("#place #picker")
+    offered = {b.get_attribute("data-card") for b in page.locator("#picker button.pick:not([disabled])").all()}
+    assert offered == set(HANDS["Anna"]), offered  # she places from her own hand only
+    fits(page, "#picker button.pick", PHONE)
+    fits(page, "#send-place", PHONE)
+    assert page.locator("#send-place").inner_text() == "Jag behåller alla fem"
+    for c in ("AH", "JS"):
+        page.click(f'#picker button.pick[data-card="{c}"]')
+    assert page.locator("#send-place").inner_text() == "Lägg 2 kort"
+    shot(page, "seat-place-390x844")
+    page.click("#send-place")
+    page.wait_for_function("() => !document.querySelector('#place')")
+    assert s.actions()[-1] == {"do": "discard", "player": "Anna", "cards": ["AH", "JS"]}  # placed at once (r18)
+    exchange_post(s, 2, [])
+    exchange_post(s, 3, ["4H"])
+    page.wait_for_selector("#receive #picker")
+    assert "2 kort" in page.locator("#receive .q").inner_text()
+    page.click('#picker button.pick[data-card="2H"]')
+    assert page.locator("#send-receive").is_disabled() and page.locator("#send-receive").inner_text() == "1 av 2 kort"
+    page.click('#picker button.pick[data-card="3D"]')  # a typo: 3C
+    shot(page, "seat-receive-390x844")
+    page.click("#send-receive")
+    page.wait_for_selector("#received")
+    assert set(page.locator("#received").get_attribute("data-cards").split()) == {"2H", "3D"}
+    assert "Väntar på: Cilla" in page.locator("#waiting").inner_text()
+    assert s.actions()[-1]["do"] == "discard"  # held: nothing received goes in before all are in
+    shot(page, "seat-received-390x844")
+    page.click("#change")  # put right while Cilla's card is still to come
+    page.wait_for_selector("#receive #picker")
+    for c in ("2H", "3C"):
+        page.click(f'#picker button.pick[data-card="{c}"]')
+    page.click("#send-receive")
+    page.wait_for_selector("#received")
+    assert set(page.locator("#received").get_attribute("data-cards").split()) == {"2H", "3C"}
+    tl = {"token": s.token("revisor")}
+    r = httpx.post(
+        f"{s.base}/api/action", params=tl, json={"do": "open", "player": "Cilla", "card": "KC", "take": False}
+    )
+    assert r.status_code == 200, r.text
+    exchange_post(s, 3, ["QC"])
+    page.wait_for_selector("#hand-box #hand")  # every player's cards are in: her new hand
+    received = [(a["player"], a["cards"]) for a in s.actions() if a["do"] == "receive"]
+    assert received == [("Anna", ["2H", "3C"]), ("Cilla", ["QC"])], received
+    shown = {c.get_attribute("data-card") for c in page.locator("#hand [data-card]").all()}
+    assert shown == {"AS", "KS", "QS", "2H", "3C"}, shown
+    everything = {c.get_attribute("data-card") for c in page.locator("[data-card]").all()}
+    assert everything <= set(HANDS["Anna"]) | {"2H", "3C", "KC"}, everything  # the open card was face up
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "seat-exchanged-390x844")
     assert errors == []
     page.close()
 
