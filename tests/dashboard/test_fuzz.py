@@ -87,7 +87,7 @@ plausible = st.one_of(
 action = st.fixed_dictionaries(
     {"do": st.one_of(st.sampled_from(KINDS), anyjson)}, optional={k: plausible for k in KEYS if k != "do"}
 )
-POSTS = ("/api/action", "/api/correct", "/api/pause", "/api/resume", "/api/reveal", "/api/hide", "/api/hand")
+POSTS = ("/api/action", "/api/correct", "/api/pause", "/api/resume", "/api/reveal", "/api/hide", "/api/hand", "/api/exchange")
 GETS = (
     "/",
     "/revisor",
@@ -235,3 +235,44 @@ def test_random_hands_on_a_camera_only_table_never_get_a_5xx(tmp_path):
         s.stop()
     print(f"\n/api/hand fuzz: status counts {dict(sorted(counts.items()))}")
     assert counts.get(200, 0) > 0 and counts.get(422, 0) > 0 and counts.get(403, 0) > 0
+
+
+@pytest.mark.slow
+def test_random_exchanges_on_a_camera_only_table_never_get_a_5xx(tmp_path):
+    """The players' exchange route (``/api/exchange``, camera-only): random bodies from
+    every role while the deal's exchanges go on (a card placed or received goes in only
+    when it is well-formed and the exchange is at that step); no 5xx, no traceback."""
+    s = Server(tmp_path / "table", command="serve", extra=("--post-rate", "10000", "--camera-only")).start()
+    tl = {"token": s.token("tl")}
+    hands = {p: [r + suit for r in "23456"] for p, suit in zip(PLAYERS, "SHDC", strict=True)}
+    for a in (
+        {"do": "table", "players": list(PLAYERS)},
+        {"do": "game", "seats": list(PLAYERS), "button": "Dan"},
+        {"do": "deal", "hands": hands},
+    ):
+        assert httpx.post(f"{s.base}/api/action", params=tl, json=a).status_code == 200
+    tokens = {r: s.token(r) for r in HAND_ROLES if r not in (None, "wrong")} | {"wrong": "not-a-token"}
+    client = httpx.Client(base_url=s.base, timeout=30)
+    counts: dict[int, int] = {}
+
+    @settings(
+        max_examples=max(100, REQUESTS // 3), deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(role=st.sampled_from(HAND_ROLES), body=hand_body)
+    def one(role, body):
+        r = client.post(
+            "/api/exchange",
+            params={"token": tokens[role]} if role else {},
+            content=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        counts[r.status_code] = counts.get(r.status_code, 0) + 1
+        assert r.status_code < 500 and "Traceback" not in r.text, (role, body, r.status_code, r.text[:300])
+
+    try:
+        one()
+    finally:
+        client.close()
+        s.stop()
+    print(f"\n/api/exchange fuzz: status counts {dict(sorted(counts.items()))}")
+    assert counts.get(422, 0) > 0 and counts.get(403, 0) > 0
