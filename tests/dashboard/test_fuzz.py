@@ -87,7 +87,16 @@ plausible = st.one_of(
 action = st.fixed_dictionaries(
     {"do": st.one_of(st.sampled_from(KINDS), anyjson)}, optional={k: plausible for k in KEYS if k != "do"}
 )
-POSTS = ("/api/action", "/api/correct", "/api/pause", "/api/resume", "/api/reveal", "/api/hide", "/api/hand", "/api/exchange")
+POSTS = (
+    "/api/action",
+    "/api/correct",
+    "/api/pause",
+    "/api/resume",
+    "/api/reveal",
+    "/api/hide",
+    "/api/hand",
+    "/api/exchange",
+)
 GETS = (
     "/",
     "/revisor",

@@ -347,14 +347,21 @@ def test_a_players_phone_learns_no_hidden_card_from_the_exchange(make_server):
             answers["place a card not held"].add((r.status_code, r.text))
         r = post("seat2", {"cards": [card, card]})
         answers["place a card twice"].add((r.status_code, r.text))
+        r = post("seat1", {"cards": [card], "seat": 2})  # another seat's: refused before any card is read
+        answers["another seat"].add((r.status_code, r.text))
+        r = post("revisor", {"cards": [card], "seat": 2})
+        answers["the Revisor"].add((r.status_code, r.text))
     assert _records(s) == table_before
     for kind, seen in answers.items():
-        assert len(seen) == 1 and next(iter(seen))[0] == 422, (kind, sorted(seen)[:3])
+        status = 403 if kind in ("another seat", "the Revisor") else 422
+        assert len(seen) == 1 and next(iter(seen))[0] == status, (kind, sorted(seen)[:3])
         assert not CARD_RE.findall(next(iter(seen))[1])
     # now everyone places (Anna at draw stop places nothing: the exchange does not wait for
     # her): Bo is owed 2, Cilla's single card is declined
-    for seat, cards in (("seat2", ["2H", "3H"]), ("seat3", ["2D"]), ("seat4", [])):
+    for seat, cards in (("seat2", ["2H", "3H"]), ("seat3", ["2D"])):
         assert post(seat, {"cards": cards}).status_code == 200
+    assert post("tl", {"cards": []}).status_code == 422  # the TL says whose
+    assert post("tl", {"cards": [], "seat": 4}).status_code == 200  # Dan has no phone: the TL enters his
     r = client.post(
         "/api/action",
         params={"token": tokens["revisor"]},
