@@ -394,6 +394,8 @@ class TableHub:
                 if blind
                 else DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc)))
             ) from exc
+        if do == "open" and self.received():
+            await self._received_before_open(action)
         events_before = len(self.engine.events)
         try:
             await self.live.submit(action, by)  # durable before anyone is shown it
@@ -602,6 +604,36 @@ class TableHub:
             except StoreError:
                 self._log_failed()
         self._pump_now()
+
+    async def _received_before_open(self, action: Any) -> None:
+        """r16: when the stub runs out in the middle of an exchange, an open card may come
+        from the reshuffled discards while the cards of the players before it in turn are
+        still held; the engine, replacing in turn, takes it only after those.  So when the
+        open card goes in only after them, and every one of them has entered theirs, those
+        go in first, all or nothing (a conflict: the TL's alert, as at the end)."""
+        step = seat_exchange.step_of(self.engine)
+        d = self.engine.state.games[-1].deal if self.engine.state.games else None
+        if step is None or d is None or action.player not in d.order:
+            return
+        before = [p for p in d.order[: d.order.index(action.player)] if p in step.owed]
+        held = self.received()
+        if not before or any(p not in held for p in before):
+            return
+        alone = Engine.from_events(self.engine.events)
+        try:
+            alone.apply(action)
+            return  # the open card goes in by itself: the held cards wait for the rest
+        except IllegalAction:
+            pass
+        trial = Engine.from_events(self.engine.events)
+        try:
+            for p in before:
+                trial.apply(parse_action({"do": "receive", "player": p, "cards": list(held[p])}))
+            trial.apply(action)
+        except IllegalAction:
+            return  # the open card's own refusal follows, as for any other
+        first = {p: self._received.pop(p) for p in before}
+        await self._enter_received(first)
 
     def _log_failed(self) -> None:
         self._add(

@@ -394,3 +394,63 @@ def test_a_players_phone_learns_no_hidden_card_from_the_exchange(make_server):
     assert (r.status_code, r.text) in answers["receive, the last"]
     assert [(a["do"], a["player"]) for a in s.actions()[-2:]] == [("receive", "Bo"), ("receive", "Cilla")]
     client.close()
+
+
+def test_an_open_card_from_the_reshuffled_discards_goes_in_after_the_cards_before_it_r16(tmp_path):
+    """r16 on a camera-only table: the stub runs out in the middle of exchange 3 (one card
+    left, Anna owed two, Bo's open card from the reshuffled discards).  Anna's received
+    cards are held, so the open card is refused at first (one answer, as for any other);
+    once Anna's are in, the open card goes in after them, in turn (r14), and the rest of
+    the exchange follows."""
+    import asyncio
+
+    from dashboard.errors import DashboardError
+    from table_controller.app.table_files import open_table
+
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, rfid=False)
+        for a in (
+            {"do": "table", "players": list(HANDS)},
+            {"do": "game", "seats": list(HANDS), "button": "Dan"},
+            {"do": "deal", "hands": HANDS},
+        ):
+            await hub.post(a, "tl")
+        deal = hub.engine.state.games[-1].deal
+        order, seat = deal.order, {p: SEAT_OF[p] for p in HANDS}
+        stub = [c for c in ALL if all(c not in h for h in HANDS.values())]
+
+        def hand(p):
+            return [c.code for c in hub.engine.state.games[-1].deal.hands[p]]
+
+        async def settle():  # four of a kind from the stub's order: points (r19)
+            while str(hub.engine.phase).startswith("quads"):
+                asking = hub.engine.state.games[-1].deal.asking[0]
+                await hub.post({"do": "quads", "player": asking, "choice": "points"}, "tl")
+
+        for counts in ({p: 4 if i < 3 else 3 for i, p in enumerate(order)}, dict.fromkeys(order, 4)):
+            for p in order:  # 15, then 16 cards: one card left in the stub
+                await hub.exchange(hand(p)[: counts[p]], seat[p])
+            for p in order:
+                await hub.exchange([stub.pop(0) for _ in range(counts[p])], seat[p])
+            await settle()
+        anna, bo = order[0], order[1]
+        await hub.exchange(hand(anna)[:2], seat[anna])
+        await hub.exchange(hand(bo)[:1], seat[bo])
+        for p in order[2:]:
+            await hub.exchange([], seat[p])
+        deal = hub.engine.state.games[-1].deal
+        left, earlier = [c.code for c in deal.stub], sorted(c.code for c in deal.discards_earlier)
+        assert len(left) == 1 and earlier
+        shown = {"do": "open", "player": bo, "card": earlier[0], "take": True}
+        with pytest.raises(DashboardError):  # Anna's cards are not in yet
+            await hub.post(shown, "revisor")
+        assert (await hub.exchange([left[0], earlier[1]], seat[anna]))["ok"]
+        assert hub.received() == {anna: (left[0], earlier[1])}  # held: Bo's open card is still to come
+        n = len(hub.engine.events)
+        await hub.post(shown, "revisor")  # now: Anna's two (the reshuffle between them), then the open card
+        kinds = [type(e).__name__ for e in hub.engine.events[n:]]
+        assert kinds[:4] == ["StubReshuffled", "CardsReceived", "OpenCardShown", "ExchangeEnded"], kinds
+        assert str(hub.engine.phase) != "exchange_3" and hub.received() == {}
+        hub.log.close()
+
+    asyncio.run(run())
