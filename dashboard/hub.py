@@ -360,7 +360,8 @@ class TableHub:
 
     @property
     def hands_by_hand(self) -> bool:
-        """A camera-only table: hidden hands are declared by hand on the Revisor's tablet."""
+        """A camera-only table: hidden cards are entered by hand, each player's own from
+        their phone (``dashboard.entry``)."""
         return not getattr(self.live.sensing, "rfid", True)
 
     async def post(self, obj: Any, by: str) -> dict[str, Any]:

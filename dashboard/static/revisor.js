@@ -86,11 +86,12 @@ async function drawnSeats(form, number, seats, button, note) {
   note.textContent = t("Seats and button as the hub drew them (r7)");
 }
 
-// Entering the deal by taps (issue 18): on a camera-only table the players declare their
-// own dealt hands on their phones (/seat) and the Revisor enters the rest by hand (README
-// "Security"), so the page offers a card picker for the exchanges (placed, open card,
-// received) and the tricks, one step at a time for whoever is to act.  Elsewhere the
-// readers enter the cards (or the TL): no picker here.
+// Entering the deal by taps (issue 18): on a camera-only table the players enter their own
+// hidden cards on their phones (/seat: the dealt hand, the cards placed and received face
+// down) and the Revisor enters what everybody sees (README "Security"), so the page offers
+// a card picker for the open card and the tricks, one step at a time for whoever is to
+// act, and otherwise says whom the table waits for.  Elsewhere the readers enter the
+// cards (or the TL): no picker here.
 const CAMERA_ONLY = document.body.dataset.hands === "revisor";
 // The cards everybody has seen face up in this deal (played, the open card): they cannot
 // be named again.  Nothing else is greyed out: once entered, a declared hand is not shown

@@ -2,7 +2,8 @@
 depends on where a hidden card is.
 
 A real ``chicago-table serve`` (and one ``--camera-only``, where the Revisor enters the
-exchanges and plays by hand and each player declares their own hand on their phone) is brought to a deal whose every card is hidden: in the hands, in the stub, in the
+open card and the plays by hand and each player declares their own hand and exchange on
+their phone) is brought to a deal whose every card is hidden: in the hands, in the stub, in the
 face-down discards, and Anna at draw stop (RULES.md: 45 points).  Then every blind role
 sends every action kind that names cards, and both corrections that do, for each of the 52
 cards, shaped so that no probe can be accepted (issue 13: ``receive [C, "TC"]`` with TC in

@@ -2,12 +2,13 @@
 size (1280x800) and phone size (390x844), Swedish by default, screenshots under
 build/screenshots/:
 
-- the Revisor plays a whole deal with no JSON on a camera-only table (the exchanges with
-  an open card, the quads choice, the Chicago question, the tricks, a revoke taken back)
-  by tapping cards in a picker, while each player declares their own dealt hand on their
-  phone, and signs the game ("Revisorn intygar"); at a table with readers the Revisor gets
+- the Revisor plays a whole deal with no JSON on a camera-only table (an open card, the
+  quads choice, the Chicago question, the tricks, a revoke taken back) by tapping cards in
+  a picker, while each player declares their own dealt hand and enters their own placed
+  and received cards on their phone, and signs the game ("Revisorn intygar"); at a table with readers the Revisor gets
   no card picker (hidden cards by hand are the TL's);
-- a player declares their own hand on their phone (390x844) by tapping five cards;
+- a player declares their own hand on their phone (390x844) by tapping five cards, and
+  enters the cards they place and receive in an exchange;
 - the dealer's small screen beside the console follows the same deal: what to do now in
   words at each step, the cards owed, and no card but the one everybody saw;
 - the TL handles a sensed alert (the real service on the virtual table) with its
