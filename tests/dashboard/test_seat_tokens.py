@@ -1,0 +1,102 @@
+"""Attacker probes of a seat's link (issue 13: nothing hidden leaks by any path).
+
+A seat's token (``seat1``..``seat4``, a player's own phone on a camera-only table) sees
+"the hand of the player sitting at that seat now" (README "Security").  But seats are drawn
+again for every game (RULES.md r7), and the event's tokens are one file shared by every
+table (``serve --tokens``).  So the link a player was handed for their seat could keep
+working after they have moved, or at another table of the event, and show (and declare)
+the hand of somebody else.  Each test takes a table to a deal whose hands are in, then looks
+with the link a player holds from elsewhere, against a real ``chicago-table serve
+--camera-only`` (the first over a table made with ``chicago-table log import``).  Both leak
+today (xfail, strict).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import httpx
+import pytest
+
+from .harness import CLI, ROOT, Server, cards_in_text
+from .test_oracle import HANDS
+
+FULL_TABLE = (ROOT / "table_controller/examples/full_table.jsonl").read_text().splitlines()
+GAME2 = 794  # FULL_TABLE[GAME2]: game 2's seat draw (Anna at seat 1; Dan sat there in game 1)
+
+LEAK = (
+    "a seat's link belongs to the seat, not to the player: after the next game's seat draw it "
+    "shows, and declares, the hand of whoever sits at that seat now (issue 13, branch attack13)"
+)
+
+SHARED = "the event's token file gives every table the same seat links (issue 13, branch attack13)"
+
+
+def _seen(s: Server, token: str) -> set[str]:
+    """Every card code a WebSocket of ``token`` is shown on connecting (none if refused)."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    try:
+        with connect(f"{s.ws_base}/ws?token={token}", open_timeout=5, max_size=None) as ws:
+            return cards_in_text(ws.recv(timeout=5))
+    except InvalidStatus:
+        return set()
+
+
+@pytest.mark.xfail(strict=True, reason=LEAK)
+def test_a_seat_link_from_an_earlier_game_shows_no_hand_of_who_sits_there_now_r7(make_server, tmp_path):
+    """Dan sat at seat 1 in game 1 and keeps that link on his phone; game 2's draw puts
+    Anna at seat 1 (r7).  Once game 2 is dealt, Dan's link shows none of Anna's cards and
+    cannot declare her hand."""
+    script = tmp_path / "game1.jsonl"
+    script.write_text("\n".join(FULL_TABLE[:GAME2]) + "\n")
+    data = tmp_path / "t"
+    data.mkdir()
+    r = subprocess.run(
+        CLI + ["log", "import", str(script), "--db", str(data / "table.sqlite")], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+    s = Server(data, command="serve", extra=("--camera-only",)).start()
+    try:
+        assert json.loads(FULL_TABLE[2])["seats"][0] == "Dan"  # game 1's draw: Dan's phone has seat 1's link
+        dans_link = s.token("seat1")
+        tl = {"token": s.token("tl")}
+        game2 = json.loads(FULL_TABLE[GAME2])
+        assert game2["seats"][0] == "Anna"
+        assert httpx.post(f"{s.base}/api/action", params=tl, json=game2).status_code == 200
+        # the link can put a hand in for Anna's seat while game 2 is dealt
+        r = httpx.post(
+            f"{s.base}/api/hand", params={"token": dans_link}, json={"cards": ["2S", "3S", "4S", "5S", "6S"]}
+        )
+        assert r.status_code >= 400, r.text
+        deal = json.loads(FULL_TABLE[GAME2 + 1])
+        assert httpx.post(f"{s.base}/api/action", params=tl, json=deal).status_code == 200
+        shown = _seen(s, dans_link)
+        assert not shown & set(deal["hands"]["Anna"]), shown
+    finally:
+        s.stop()
+
+
+@pytest.mark.xfail(strict=True, reason=SHARED)
+def test_a_seat_link_from_one_table_shows_no_hand_at_another_table(make_server, tmp_path):
+    """Two camera-only tables of one event share its token file (``--tokens``).  The link
+    of table 1's seat 1, where Anna sits, shows nothing hidden at table 2, where Erik sits
+    at seat 1 and the deal is in."""
+    tokens = tmp_path / "event-tokens.json"
+    one = make_server(command="serve", extra=("--camera-only", "--tokens", str(tokens), "--name", "Bord 1"))
+    two = make_server(command="serve", extra=("--camera-only", "--tokens", str(tokens), "--name", "Bord 2"))
+    annas_link = one.token("seat1")  # as table 1 prints it
+    tl = {"token": json.loads(tokens.read_text())["tl"]}
+    players = {"Erik": HANDS["Anna"], "Frida": HANDS["Bo"], "Gun": HANDS["Cilla"], "Hugo": HANDS["Dan"]}
+    for s, names in ((one, list(HANDS)), (two, list(players))):
+        for a in ({"do": "table", "players": names}, {"do": "game", "seats": names, "button": names[-1]}):
+            assert httpx.post(f"{s.base}/api/action", params=tl, json=a).status_code == 200
+    assert httpx.post(f"{two.base}/api/action", params=tl, json={"do": "deal", "hands": players}).status_code == 200
+    assert httpx.post(f"{one.base}/api/action", params=tl, json={"do": "deal", "hands": HANDS}).status_code == 200
+    assert _seen(one, annas_link) == set(HANDS["Anna"])  # the check could fail: her own hand, at her table
+    shown = _seen(two, annas_link)
+    assert not shown & set(players["Erik"]), shown
+    r = httpx.post(f"{two.base}/api/hand", params={"token": annas_link}, json={"cards": players["Erik"]})
+    assert r.status_code == 401, r.text  # not a link of this table
