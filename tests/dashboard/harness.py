@@ -107,7 +107,9 @@ class Server:
     @property
     def name(self) -> str:
         args = self.extra
-        return args[args.index("--name") + 1] if "--name" in args else "Bord 1"
+        return (
+            args[args.index("--name") + 1] if "--name" in args else "Demobord" if self.command == "demo" else "Bord 1"
+        )
 
     def token(self, role: str) -> str:
         """``role``'s token as this table's links carry it (a seat's: this table's own)."""
