@@ -8,9 +8,8 @@ working after they have moved, or at another table of the event, and show (and d
 the hand of somebody else.  Each test takes a table to a deal whose hands are in, then looks
 with the link a player holds from elsewhere, against a real ``chicago-table serve
 --camera-only`` (the first over a table made with ``chicago-table log import``).  Each table
-answers to its own seat links only (``RoleTokens.at_table``); the link of an earlier game's
-seat still works at the same table (xfail, strict: the seat's token is the seat's, not the
-player's).
+answers to its own seat links only (``RoleTokens.at_table``), and a seat's link belongs to
+the player who sat there in the table's first game, whose seat it follows (``TableHub.holder``).
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ import json
 import subprocess
 
 import httpx
-import pytest
 
 from .harness import CLI, ROOT, Server, cards_in_text
 from .test_oracle import HANDS
@@ -27,29 +25,30 @@ from .test_oracle import HANDS
 FULL_TABLE = (ROOT / "table_controller/examples/full_table.jsonl").read_text().splitlines()
 GAME2 = 794  # FULL_TABLE[GAME2]: game 2's seat draw (Anna at seat 1; Dan sat there in game 1)
 
-LEAK = (
-    "a seat's link belongs to the seat, not to the player: after the next game's seat draw it "
-    "shows, and declares, the hand of whoever sits at that seat now (issue 13, branch attack13)"
-)
+
+def _first(s: Server, token: str) -> str:
+    """The first message a WebSocket of ``token`` is sent (the current state)."""
+    from websockets.sync.client import connect
+
+    with connect(f"{s.ws_base}/ws?token={token}", open_timeout=5, max_size=None) as ws:
+        return ws.recv(timeout=5)
 
 
 def _seen(s: Server, token: str) -> set[str]:
     """Every card code a WebSocket of ``token`` is shown on connecting (none if refused)."""
     from websockets.exceptions import InvalidStatus
-    from websockets.sync.client import connect
 
     try:
-        with connect(f"{s.ws_base}/ws?token={token}", open_timeout=5, max_size=None) as ws:
-            return cards_in_text(ws.recv(timeout=5))
+        return cards_in_text(_first(s, token))
     except InvalidStatus:
         return set()
 
 
-@pytest.mark.xfail(strict=True, reason=LEAK)
 def test_a_seat_link_from_an_earlier_game_shows_no_hand_of_who_sits_there_now_r7(make_server, tmp_path):
     """Dan sat at seat 1 in game 1 and keeps that link on his phone; game 2's draw puts
-    Anna at seat 1 (r7).  Once game 2 is dealt, Dan's link shows none of Anna's cards and
-    cannot declare her hand."""
+    Anna at seat 1 and Dan at seat 4 (r7).  Dan's link follows Dan: the hand it sends is
+    his, and once game 2 is dealt it shows his hand and none of Anna's, whose own link (seat 2's
+    in game 1) shows hers."""
     script = tmp_path / "game1.jsonl"
     script.write_text("\n".join(FULL_TABLE[:GAME2]) + "\n")
     data = tmp_path / "t"
@@ -60,21 +59,24 @@ def test_a_seat_link_from_an_earlier_game_shows_no_hand_of_who_sits_there_now_r7
     assert r.returncode == 0, r.stderr
     s = Server(data, command="serve", extra=("--camera-only",)).start()
     try:
-        assert json.loads(FULL_TABLE[2])["seats"][0] == "Dan"  # game 1's draw: Dan's phone has seat 1's link
-        dans_link = s.token("seat1")
+        assert json.loads(FULL_TABLE[2])["seats"][:2] == ["Dan", "Anna"]  # game 1's draw: the links handed out
+        dans_link, annas_link = s.token("seat1"), s.token("seat2")
         tl = {"token": s.token("tl")}
         game2 = json.loads(FULL_TABLE[GAME2])
-        assert game2["seats"][0] == "Anna"
+        assert game2["seats"][0] == "Anna" and game2["seats"][3] == "Dan"
         assert httpx.post(f"{s.base}/api/action", params=tl, json=game2).status_code == 200
-        # the link can put a hand in for Anna's seat while game 2 is dealt
-        r = httpx.post(
-            f"{s.base}/api/hand", params={"token": dans_link}, json={"cards": ["2S", "3S", "4S", "5S", "6S"]}
-        )
-        assert r.status_code >= 400, r.text
         deal = json.loads(FULL_TABLE[GAME2 + 1])
+        r = httpx.post(f"{s.base}/api/hand", params={"token": dans_link}, json={"cards": deal["hands"]["Dan"]})
+        assert r.status_code == 200, r.text
+        declared = json.loads(_first(s, dans_link))
+        assert declared["declared"] == ["Dan"] and (declared["seat"], declared["player"]) == (4, "Dan")
+        r = httpx.post(
+            f"{s.base}/api/hand", params={"token": dans_link}, json={"cards": deal["hands"]["Dan"], "seat": 1}
+        )
+        assert r.status_code == 403, r.text  # not Anna's seat
         assert httpx.post(f"{s.base}/api/action", params=tl, json=deal).status_code == 200
-        shown = _seen(s, dans_link)
-        assert not shown & set(deal["hands"]["Anna"]), shown
+        assert _seen(s, dans_link) == set(deal["hands"]["Dan"])
+        assert _seen(s, annas_link) == set(deal["hands"]["Anna"])
     finally:
         s.stop()
 
