@@ -14,6 +14,7 @@ the player who sat there in the table's first game, whose seat it follows (``Tab
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 
@@ -48,7 +49,7 @@ def test_a_seat_link_from_an_earlier_game_shows_no_hand_of_who_sits_there_now_r7
     """Dan sat at seat 1 in game 1 and keeps that link on his phone; game 2's draw puts
     Anna at seat 1 and Dan at seat 4 (r7).  Dan's link follows Dan: the hand it sends is
     his, and once game 2 is dealt it shows his hand and none of Anna's, whose own link (seat 2's
-    in game 1) shows hers."""
+    in game 1) shows hers; so does a phone left open on Dan's link since game 1."""
     script = tmp_path / "game1.jsonl"
     script.write_text("\n".join(FULL_TABLE[:GAME2]) + "\n")
     data = tmp_path / "t"
@@ -62,6 +63,10 @@ def test_a_seat_link_from_an_earlier_game_shows_no_hand_of_who_sits_there_now_r7
         assert json.loads(FULL_TABLE[2])["seats"][:2] == ["Dan", "Anna"]  # game 1's draw: the links handed out
         dans_link, annas_link = s.token("seat1"), s.token("seat2")
         tl = {"token": s.token("tl")}
+        from websockets.sync.client import connect
+
+        phone = contextlib.ExitStack()
+        dans_phone = phone.enter_context(connect(f"{s.ws_base}/ws?token={dans_link}", open_timeout=5, max_size=None))
         game2 = json.loads(FULL_TABLE[GAME2])
         assert game2["seats"][0] == "Anna" and game2["seats"][3] == "Dan"
         assert httpx.post(f"{s.base}/api/action", params=tl, json=game2).status_code == 200
@@ -77,6 +82,11 @@ def test_a_seat_link_from_an_earlier_game_shows_no_hand_of_who_sits_there_now_r7
         assert httpx.post(f"{s.base}/api/action", params=tl, json=deal).status_code == 200
         assert _seen(s, dans_link) == set(deal["hands"]["Dan"])
         assert _seen(s, annas_link) == set(deal["hands"]["Anna"])
+        shown = []  # every state the phone open since game 1 was sent, to the deal's
+        while not shown or shown[-1] != set(deal["hands"]["Dan"]):
+            shown.append(cards_in_text(dans_phone.recv(timeout=5)))
+        assert not set().union(*shown) & set(deal["hands"]["Anna"]), shown
+        phone.close()
     finally:
         s.stop()
 
