@@ -224,7 +224,29 @@ class TableHub:
     def role_view(self, role: str, masked: bool = False) -> RoleView:
         """What ``role`` may see now (``views.for_role``); ``masked``: the broadcast frame
         without the deal's hidden cards, shown until the deal ends live."""
-        return for_role(self._model(), role, self.revealed, masked=masked)  # sight: the TL's alone
+        # sight: the TL's alone; a seat's link, its player's hand wherever they sit now
+        return for_role(self._model(), role, self.revealed, masked=masked, holder=self.holder(role))
+
+    def holder(self, role: str) -> str | None:
+        """The player a seat's link belongs to: the one at that seat in the table's first game
+        (its first seat draw, when the links are handed out).  The link follows that player
+        to the seat each later game's draw gives them (r7): it never shows, nor declares, the
+        hand of whoever sits at its seat after them.  None: not a seat's link, or no game yet,
+        or nobody sat there."""
+        n = seat_number(role)
+        games = self.engine.state.games
+        if n is None or not games or n > len(games[0].seats):
+            return None
+        return games[0].seats[n - 1]
+
+    def seat_now(self, role: str) -> int | None:
+        """Where the player of a seat's link sits in the game now (``holder``); before the
+        first game, the link's own seat; None: not seated in this game, or not a seat's link."""
+        who = self.holder(role)
+        if who is None:
+            return seat_number(role) if not self.engine.state.games else None
+        seats = self.engine.state.games[-1].seats  # the game now (or the last one, until the next draw)
+        return seats.index(who) + 1 if who in seats else None
 
     def _text(self, role: str) -> str:
         """``role``'s message of the current state ("broadcast:masked": see ``role_view``)."""
@@ -236,9 +258,9 @@ class TableHub:
                 # who has declared a hand for the deal being dealt: names, never a card
                 declared = self.declared()
                 msg["declared"] = sorted(declared)
-                n, me = seat_number(role), None
-                if n is not None:  # a seat's own phone: its seat and its own declared hand
-                    me = next((p.name for p in view.state.players if p.seat == n), None)
+                if seat_number(role) is not None:  # a seat's own phone: its seat and its own declared hand
+                    n = self.seat_now(role)
+                    me = next((p.name for p in view.state.players if n is not None and p.seat == n), None)
                     msg["seat"], msg["player"] = n, me
                     msg["mine"] = list(declared.get(me or "", ()))
                     msg["mine_received"] = list(self.received().get(me or "", ()))
@@ -454,9 +476,11 @@ class TableHub:
         every player dealt to has declared, then entered as the deal (by "players").  The
         answer is the same for every well-formed hand: whether the hands agree is not the
         sender's to learn; a deal refused goes to the TL and every hand is declared again."""
-        own = seat_number(by)
-        if by != "tl" and own is None:
+        if by != "tl" and seat_number(by) is None:
             raise Refused(N_("the {role} role may not declare a hand"), role=by)
+        own = self.seat_now(by) if by != "tl" else None  # a seat's link: where its player sits now
+        if by != "tl" and own is None:
+            raise DashboardError(N_("nobody is dealt a hand at seat {seat}"), seat=seat_number(by))
         if own is not None and seat not in (None, own):
             raise Refused(entry.OWN_SEAT)
         seat = own or seat
@@ -517,9 +541,11 @@ class TableHub:
 
     def _seat_player(self, by: str, seat: int | None) -> str:
         """Whose cards: a seat's own player (the TL says which seat); public facts only."""
-        own = seat_number(by)
-        if by != "tl" and own is None:
+        if by != "tl" and seat_number(by) is None:
             raise Refused(N_("the {role} role may not enter a player's exchange"), role=by)
+        own = self.seat_now(by) if by != "tl" else None  # a seat's link: where its player sits now
+        if by != "tl" and own is None:
+            raise DashboardError(N_("nobody is dealt a hand at seat {seat}"), seat=seat_number(by))
         if own is not None and seat not in (None, own):
             raise Refused(entry.OWN_SEAT)
         seat = own or seat

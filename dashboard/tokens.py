@@ -12,10 +12,21 @@ camera-only table declares that player's hand and sees no other).
 '0o600'
 
 A token file made before the seats' tokens gets them added (the other tokens kept; still 0600).
+
+The file is the event's, shared by its tables (``serve --tokens``), so a seat's secret in it
+is the same at every table; a table answers to its own seat links only, each made from that
+secret and the table's name (``at_table``): the link of seat 1 at "Bord 1" shows nothing at
+"Bord 2", where somebody else sits at seat 1.
+
+>>> one, two = tokens.at_table("Bord 1"), tokens.at_table("Bord 2")
+>>> one.role_of(one.token("seat1")), two.role_of(one.token("seat1")), one.token("tl") == two.token("tl")
+('seat1', None, True)
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import json
 import os
@@ -26,7 +37,7 @@ from table_controller.views import ROLES, SEATS  # the one role list, the seats
 
 from .errors import DashboardError
 
-__all__ = ["ROLES", "SEATS", "TOKEN_ROLES", "RoleTokens", "view_urls"]
+__all__ = ["ROLES", "SEATS", "TOKEN_ROLES", "RoleTokens", "seat_token", "view_urls"]
 
 TOKEN_ROLES = ROLES + SEATS
 VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
@@ -77,6 +88,11 @@ class RoleTokens:
         if replace:
             os.replace(target, path)
 
+    def at_table(self, name: str) -> RoleTokens:
+        """The tokens one table answers to: the roles' as in the file, each seat's its own at
+        the table called ``name`` (``seat_token``); its links are printed with these."""
+        return RoleTokens({**self._tokens, **{s: seat_token(self._tokens[s], name) for s in SEATS}})
+
     def token(self, role: str) -> str:
         return self._tokens[role]
 
@@ -92,6 +108,13 @@ class RoleTokens:
 
     def as_dict(self) -> dict[str, str]:
         return dict(self._tokens)
+
+
+def seat_token(secret: str, table: str) -> str:
+    """A seat's token at the table called ``table``, from that seat's secret in the event's
+    token file (HMAC-SHA256 over the table's name; 24 URL-safe characters, 144 bits)."""
+    mac = hmac.new(secret.encode(), b"chicago-table seat\0" + table.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:18]).decode()
 
 
 def view_urls(base: str, tokens: RoleTokens, seats: bool = False) -> list[tuple[str, str]]:

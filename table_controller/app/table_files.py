@@ -63,7 +63,7 @@ def open_table(
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(data, 0o700)
     tokens_path = Path(tokens_file) if tokens_file else data / "tokens.json"
-    tokens = RoleTokens.load_or_create(tokens_path)
+    tokens = RoleTokens.load_or_create(tokens_path).at_table(name)  # a seat's link works at this table only
     for name_ in ("table.sqlite", "broadcast.sqlite"):
         _private(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
     try:

@@ -164,11 +164,20 @@ class RoleView:
         return msg
 
 
-def for_role(view: TableView, role: str, revealed: Iterable[str] = frozenset(), *, masked: bool = False) -> RoleView:
+def for_role(
+    view: TableView,
+    role: str,
+    revealed: Iterable[str] = frozenset(),
+    *,
+    masked: bool = False,
+    holder: str | None = None,
+) -> RoleView:
     """``view`` as ``role`` may see it (``sight``): hidden cards only where it may see them,
-    alerts, signatures and reveals only for the roles that have them."""
+    alerts, signatures and reveals only for the roles that have them.  ``holder``: for a
+    seat's role, the player its link belongs to (wherever they sit now); without it, the
+    player sitting at that seat now."""
     n = seat_number(role)
-    seated = next((p.name for p in view.players if n is not None and p.seat == n), None)
+    seated = holder or next((p.name for p in view.players if n is not None and p.seat == n), None)
     seen = sight(role, revealed, masked=masked, seated=seated)
     players = tuple(p if seen.shows_hand(p.name) else p.without_hidden() for p in view.players)
     state = view.seen(players)

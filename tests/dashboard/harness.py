@@ -99,8 +99,24 @@ class Server:
         self.stop()
         self.start()
 
+    @property
+    def tokens_file(self) -> Path:
+        args = self.extra
+        return Path(args[args.index("--tokens") + 1]) if "--tokens" in args else self.data / "tokens.json"
+
+    @property
+    def name(self) -> str:
+        args = self.extra
+        return (
+            args[args.index("--name") + 1] if "--name" in args else "Demobord" if self.command == "demo" else "Bord 1"
+        )
+
     def token(self, role: str) -> str:
-        return json.loads((self.data / "tokens.json").read_text())[role]
+        """``role``'s token as this table's links carry it (a seat's: this table's own)."""
+        from dashboard.tokens import SEATS, seat_token
+
+        secret = json.loads(self.tokens_file.read_text())[role]
+        return seat_token(secret, self.name) if role in SEATS else secret
 
     def url(self, view: str, role: str | None = None) -> str:
         return f"{self.base}/{view}?token={self.token(role or view)}"

@@ -205,15 +205,17 @@ def test_tokens_are_printed_only_when_asked(tmp_path):
     assert "/revisor?token=..." in quiet and "--show-tokens" in quiet
     assert not any(t in quiet for t in tokens.values())
     shown = _run_serve(tmp_path, "--show-tokens")
-    from dashboard.tokens import ROLES, SEATS
+    from dashboard.tokens import ROLES, SEATS, seat_token
 
+    links = {s: seat_token(tokens[s], "Bord 1") for s in SEATS}  # this table's seat links
     assert all(tokens[r] in shown for r in ROLES)
-    assert not any(tokens[s] in shown for s in SEATS)  # readers read the hands: no seat's page
+    assert not any(t in shown for t in [*links.values(), *(tokens[s] for s in SEATS)])  # readers: no seat's page
     # a camera-only table: each seat's own page, where its player declares a hand
     quiet = _run_serve(tmp_path, "--camera-only")
-    assert "/seat?token=..." in quiet and not any(t in quiet for t in tokens.values())
+    assert "/seat?token=..." in quiet and not any(t in quiet for t in [*tokens.values(), *links.values()])
     shown = _run_serve(tmp_path, "--camera-only", "--show-tokens")
-    assert all(t in shown for t in tokens.values())
+    assert all(tokens[r] in shown for r in ROLES) and all(t in shown for t in links.values())
+    assert not any(tokens[s] in shown for s in SEATS)  # the event's seat secrets: never a link
 
 
 def test_serve_warns_in_words_when_it_listens_beyond_localhost_without_tls(tmp_path):
