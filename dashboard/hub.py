@@ -258,6 +258,7 @@ class TableHub:
                 # who has declared a hand for the deal being dealt: names, never a card
                 declared = self.declared()
                 msg["declared"] = sorted(declared)
+                n, me = None, None
                 if seat_number(role) is not None:  # a seat's own phone: its seat and its own declared hand
                     n = self.seat_now(role)
                     me = next((p.name for p in view.state.players if n is not None and p.seat == n), None)
