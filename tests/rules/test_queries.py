@@ -174,3 +174,23 @@ def test_legal_actions_name_who_chooses_for_a_four_of_a_kind_and_who_is_asked_ch
         None,
     )
     assert legal.may_say_chicago
+
+
+def test_snapshot_is_the_table_now_and_later_actions_leave_it_alone():
+    """``Engine.snapshot()`` (the broadcast's analysis reads it in another thread): the same
+    table as ``state``, every game in it, the finished ones shared and the current one a copy
+    of its own; the table playing on changes nothing in it."""
+    for engine in tables(5, "sm2025"):
+        if len(engine.state.games) >= 3 and engine.state.deal is not None:
+            break
+    else:
+        raise AssertionError("no third game in a whole table")
+    snap = engine.snapshot()
+    before = snap.to_dict()
+    assert before == engine.state.to_dict() and len(snap.games) == len(engine.state.games)
+    assert all(a is b for a, b in zip(snap.games[:-1], engine.state.games[:-1], strict=True))
+    assert snap.games[-1] is not engine.state.games[-1] and snap.deal is not engine.state.deal
+    bot = RandomBot(5)
+    for _ in range(30):
+        engine.apply(bot.next_action(engine))
+    assert snap.to_dict() == before != engine.state.to_dict()
