@@ -235,7 +235,7 @@ connect(m => {
     h("table", { id: "tl-players" }, h("tr", {}, [t("Player"), t("Score"), "", t("Hand (revealed only)"), t("Played"), t("Warnings")].map(x => h("th", {}, x))),
       s.players.map(p => h("tr", { "data-player": p.name, "data-held": p.hand_count || 0, class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, nameEl(p)), h("td", { class: "score", "data-label": t("Score") }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),
-        h("td", { class: "revealed", "data-label": t("Hand (revealed only)") }, p.hand ? [cardsEl(p.hand), " ", p.hand_name || ""] : "-"),
+        h("td", { class: "revealed", "data-label": t("Hand (revealed only)") }, p.hand ? [cardsEl(p.hand), " ", AUD.handName(p.hand)] : "-"),
         h("td", { "data-label": t("Played") }, cardsEl(p.played)),
         h("td", { "data-label": t("Warnings") }, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
     trickEl(s), awardConfirmedEl(m, s), resultEl(s), signEl(m, "tl"));

@@ -728,3 +728,21 @@ def test_revisor_confirms_an_award_and_the_tl_sees_it(make_server, chromium, siz
     assert errors == []
     page.close()
     tl.close()
+
+
+def test_tl_reads_a_revealed_hands_name_in_swedish(make_server, chromium):
+    """The TL reveals Bo's hand in a dispute: the cards and what they make, in the words the
+    audience pages use (the rules' own name of the hand is English)."""
+    s = make_server(command="serve")
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    tl_post(s, {"do": "deal", "hands": HANDS})
+    r = httpx.post(f"{s.base}/api/reveal?token={s.token('tl')}", json={"player": "Bo", "reason": "tvist"}, timeout=30)
+    assert r.status_code == 200, r.text
+    tl = chromium.new_page()
+    tl.goto(s.url("tl"))
+    cell = '#tl-players tr[data-player="Bo"] td.revealed'
+    tl.wait_for_selector(f"{cell} .card")
+    named = tl.locator(cell).inner_text()
+    assert "fyrtal i" in named and "four" not in named, named
+    tl.close()
