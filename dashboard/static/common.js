@@ -273,7 +273,8 @@ function alertEl(a) {
 }
 
 // Manual entry of a REPLAY.md action (a reader died: the table plays on by hand).  Cards by
-// hand are the TL's, and the Revisor's on a camera-only table (the page's data-hands).
+// hand are the TL's; on a camera-only table (the page's data-hands) the Revisor's are the
+// face-up ones (the open card, a card played): the hidden ones are each player's own phone's.
 const TEMPLATES = {
   game: { do: "game", seats: [], button: "" }, deal: { do: "deal", hands: {} },
   discard: { do: "discard", player: "", cards: [] }, open: { do: "open", player: "", card: "", take: true },
@@ -287,8 +288,11 @@ const ACTION_NAMES = { game: t("new game (seats, button)"), deal: t("deal (cards
   chicago: t("Chicago answer"), play: t("card played"), retract: t("card taken back"), timeout: t("time is up"),
   time_call: t("time called"), table: t("new table (players)") };
 const CARD_KINDS = ["deal", "discard", "open", "receive", "play"];
-function manualEntry(withCards) {
-  const kinds = Object.keys(TEMPLATES).filter(k => withCards || !CARD_KINDS.includes(k));
+const FACE_UP_KINDS = ["open", "play"];
+// cards: "all" (the TL), "face-up" (the Revisor at a camera-only table) or "none"
+function manualEntry(cards) {
+  const allowed = cards === "all" ? CARD_KINDS : cards === "face-up" ? FACE_UP_KINDS : [];
+  const kinds = Object.keys(TEMPLATES).filter(k => !CARD_KINDS.includes(k) || allowed.includes(k));
   const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false" });
   const kind = h("select", { id: "manual-do", onchange: () => template() },
     kinds.map(k => h("option", { value: k }, ACTION_NAMES[k] || k)));

@@ -8,7 +8,7 @@ const alerts = h("section", { id: "alerts" });
 const deals = h("section", { id: "deals" });
 const protocol = h("section", { id: "protocol-box" });
 // Cards by hand are the TL's unless hidden hands are declared here (a camera-only table).
-const manual = manualEntry(document.body.dataset.hands === "revisor");
+const manual = manualEntry(document.body.dataset.hands === "revisor" ? "face-up" : "none");
 const send = manual.send;
 const more = h("details", { id: "manual-box" }, h("summary", {}, t("Enter an action by hand")), manual.el);
 // a tablet: the table left, the game's deals and the protocol right; a phone: one column

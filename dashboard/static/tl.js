@@ -79,7 +79,7 @@ const controls = h("section", { id: "controls" },
 
 // left: the state, alerts first, and the history; right: the decisions and the audit trail
 setKids(document.getElementById("app"), h("div", { class: "tl-main" }, h("div", { class: "tl-left" }, live, hist),
-  h("div", { class: "tl-right" }, controls, audit)), manualEntry(true).el);
+  h("div", { class: "tl-right" }, controls, audit)), manualEntry("all").el);
 
 // The history in plain words ("Cilla declined the open card 9♥").
 function cardsText(v) { return Array.isArray(v) ? v : null; }

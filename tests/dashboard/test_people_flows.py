@@ -240,6 +240,9 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     shot(page, f"revisor-signed-{tag}")
     # every step was a tap: the JSON box never opened, and the log has the whole deal as entered
     assert page.locator("#manual-box[open]").count() == 0
+    # and by hand the Revisor may enter only what everybody sees; hidden cards are the phones'
+    kinds = page.eval_on_selector_all("#manual-do option", "os => os.map(o => o.value)")
+    assert {"open", "play"} <= set(kinds) and not {"deal", "discard", "receive"} & set(kinds), kinds
     dealer_says("Omgången är slut", "game-over")
     assert errors == []
     done = [a["do"] for a in s.actions()]
