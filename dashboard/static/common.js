@@ -289,28 +289,37 @@ const ACTION_NAMES = { game: t("new game (seats, button)"), deal: t("deal (cards
   time_call: t("time called"), table: t("new table (players)") };
 const CARD_KINDS = ["deal", "discard", "open", "receive", "play"];
 const FACE_UP_KINDS = ["open", "play"];
+// On a camera-only table the TL enters for a player without a phone what the phone would
+// (the seat's hand, the seat's exchange): another route than the actions'.
+const SEAT_ENTRIES = {
+  seat_hand: { route: "/api/hand", body: { seat: 1, cards: [] }, name: t("a player's hand, for a seat without a phone") },
+  seat_exchange: { route: "/api/exchange", body: { seat: 1, cards: [] }, name: t("a player's exchange, for a seat without a phone") },
+};
 // cards: "all" (the TL), "face-up" (the Revisor at a camera-only table) or "none"
 function manualEntry(cards) {
   const allowed = cards === "all" ? CARD_KINDS : cards === "face-up" ? FACE_UP_KINDS : [];
   const kinds = Object.keys(TEMPLATES).filter(k => !CARD_KINDS.includes(k) || allowed.includes(k));
+  const seats = cards === "all" && document.body.dataset.hands === "revisor" ? Object.keys(SEAT_ENTRIES) : [];
   const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false" });
   const kind = h("select", { id: "manual-do", onchange: () => template() },
-    kinds.map(k => h("option", { value: k }, ACTION_NAMES[k] || k)));
+    kinds.map(k => h("option", { value: k }, ACTION_NAMES[k] || k)),
+    seats.map(k => h("option", { value: k }, SEAT_ENTRIES[k].name)));
   const note = h("div", { id: "manual-result" });
   function template() {
-    const body = { ...TEMPLATES[kind.value] };
+    const body = { ...(SEAT_ENTRIES[kind.value] ? SEAT_ENTRIES[kind.value].body : TEMPLATES[kind.value]) };
     const s = App.last && App.last.state;
     if ("player" in body && s && s.to_act && s.to_act.length) body.player = s.to_act[0];
     entry.value = JSON.stringify(body);
   }
-  async function send(body) {
-    try { await post("/api/action", body); note.textContent = t("entered: {what}", { what: ACTION_NAMES[body.do] || body.do }); showError(""); return true; }
+  async function send(body, seatEntry) {
+    const what = seatEntry ? seatEntry.name : ACTION_NAMES[body.do] || body.do;
+    try { await post(seatEntry ? seatEntry.route : "/api/action", body); note.textContent = t("entered: {what}", { what }); showError(""); return true; }
     catch (e) { note.textContent = ""; showError(e.message); return false; }
   }
   const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), kind, entry,
     h("button", { id: "manual-submit", onclick: () => {
       let body; try { body = JSON.parse(entry.value); } catch (e) { showError(t("not valid JSON: {error}", { error: e.message })); return; }
-      send(body); } }, t("Enter")), note);
+      send(body, SEAT_ENTRIES[kind.value]); } }, t("Enter")), note);
   template();
   return { el, send };
 }

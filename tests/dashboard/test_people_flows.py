@@ -17,6 +17,7 @@ build/screenshots/:
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -748,4 +749,40 @@ def test_tl_reads_a_revealed_hands_name_in_swedish(make_server, chromium):
     tl.wait_for_selector(f"{cell} .card")
     named = tl.locator(cell).inner_text()
     assert "fyrtal i" in named and "four" not in named, named
+    tl.close()
+
+
+def test_tl_enters_the_hand_of_a_player_without_a_phone(make_server, chromium):
+    """Camera-only: Bo has no phone, so the TL enters his hand for his seat from the console's
+    'enter by hand' (the route a seat's phone uses); Anna and Cilla declare on their phones
+    and the deal goes in with all three.  A table with readers offers no such entry."""
+    s = make_server(command="serve", extra=("--camera-only",))
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    tl = chromium.new_page()
+    tl.on("dialog", lambda d: d.accept())
+    tl.goto(s.url("tl"))
+    tl.wait_for_selector('#phase[data-phase="deal"]')
+    kinds = tl.eval_on_selector_all("#manual-do option", "os => os.map(o => o.value)")
+    assert {"seat_hand", "seat_exchange", "deal"} <= set(kinds), kinds
+    tl.select_option("#manual-do", "seat_hand")
+    assert json.loads(tl.input_value("#manual-json")) == {"seat": 1, "cards": []}
+    tl.fill("#manual-json", json.dumps({"seat": 2, "cards": HANDS["Bo"]}))
+    tl.click("#manual-submit")
+    tl.wait_for_function("() => document.querySelector('#manual-result').textContent.includes('en spelares hand')")
+    for seat, player in ((1, "Anna"), (3, "Cilla")):
+        r = httpx.post(
+            f"{s.base}/api/hand", params={"token": s.token(f"seat{seat}")}, json={"cards": HANDS[player]}, timeout=30
+        )
+        assert r.status_code == 200, r.text
+    (deal,) = [a for a in s.actions() if a["do"] == "deal"]
+    assert {p: sorted(c) for p, c in deal["hands"].items()} == {p: sorted(c) for p, c in HANDS.items()}
+    tl.close()
+
+    plain = make_server(command="serve")  # readers: cards by hand are the TL's whole actions
+    tl = chromium.new_page()
+    tl.goto(plain.url("tl"))
+    tl.wait_for_selector("#manual-do")
+    kinds = tl.eval_on_selector_all("#manual-do option", "os => os.map(o => o.value)")
+    assert "deal" in kinds and not {"seat_hand", "seat_exchange"} & set(kinds), kinds
     tl.close()
