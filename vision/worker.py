@@ -90,15 +90,19 @@ class FolderFrames:
     def read(self) -> np.ndarray:
         import cv2
 
-        if self._i >= len(self._names):
-            self._list()
-        name = self._names[self._i]
-        self._i += 1
-        path = os.path.join(self.folder, name)
-        try:
-            mtime = os.stat(path).st_mtime
-        except OSError:
-            raise CameraUnavailable(f"the frame {path} is gone") from None
+        for _ in range(2):  # a frame gone since the folder was listed: list it again, once
+            if self._i >= len(self._names):
+                self._list()  # an emptied or missing folder: CameraUnavailable
+            name = self._names[self._i]
+            self._i += 1
+            path = os.path.join(self.folder, name)
+            try:
+                mtime = os.stat(path).st_mtime
+                break
+            except OSError:
+                self._i = len(self._names)
+        else:
+            raise CameraUnavailable(f"the frame {path} is gone")
         hit = self._cache.get(name)
         if hit is not None and hit[0] == mtime:
             return hit[1]

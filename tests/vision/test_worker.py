@@ -144,6 +144,28 @@ def test_frame_sources_say_what_is_wrong(tmp_path):
     assert open_frames("synthetic:3").read().shape[2] == 3
 
 
+def test_a_frame_gone_since_the_folder_was_listed_is_no_unplugged_camera(tmp_path):
+    """A frame replaced the safe way (written beside, then renamed over the old one) can be
+    listed and gone by the time it is read: the folder is listed again and the camera reads
+    on; only an emptied folder is a camera unplugged (a busy-machine run of the TL's camera
+    picture test met the first as a 503)."""
+    import cv2
+    import numpy as np
+
+    from vision.errors import CameraUnavailable
+
+    frame = np.full((48, 64, 3), 90, np.uint8)
+    cv2.imwrite(str(tmp_path / "f0.png"), frame)
+    cv2.imwrite(str(tmp_path / "next.png"), frame + 40)
+    source = FolderFrames(str(tmp_path))  # lists f0.png and next.png
+    assert source.read().mean() == 90
+    (tmp_path / "next.png").replace(tmp_path / "f0.png")  # next.png is gone before its turn
+    assert [int(source.read().mean()) for _ in range(3)] == [130, 130, 130]
+    (tmp_path / "f0.png").unlink()
+    with pytest.raises(CameraUnavailable):
+        source.read()
+
+
 # --- the TL's picture of a pad (issue 18 item 3) ------------------------------------------------
 
 
