@@ -479,16 +479,7 @@ class TableHub:
         sender's to learn; a deal refused goes to the TL and every hand is declared again."""
         if by != "tl" and seat_number(by) is None:
             raise Refused(N_("the {role} role may not declare a hand"), role=by)
-        own = self.seat_now(by) if by != "tl" else None  # a seat's link: where its player sits now
-        if by != "tl" and own is None:
-            raise DashboardError(N_("nobody is dealt a hand at seat {seat}"), seat=seat_number(by))
-        if own is not None and seat not in (None, own):
-            raise Refused(entry.OWN_SEAT)
-        seat = own or seat
-        if seat is None:
-            raise DashboardError(N_("say whose hand: the seat (1-4)"))
-        if self.paused and by != "tl":
-            raise DashboardError(N_("the table is paused by the TL"))
+        seat = self._entry_seat(by, seat)
         dealing = self._dealing()
         if dealing is None:
             raise EntryRejected(entry.NOT_DEALING)  # public: the phase and the table's kind
@@ -540,10 +531,11 @@ class TableHub:
             return {}
         return self._received
 
-    def _seat_player(self, by: str, seat: int | None) -> str:
-        """Whose cards: a seat's own player (the TL says which seat); public facts only."""
-        if by != "tl" and seat_number(by) is None:
-            raise Refused(N_("the {role} role may not enter a player's exchange"), role=by)
+    def _entry_seat(self, by: str, seat: int | None) -> int:
+        """The seat a player's own entry is for (a seat's link or the TL, checked before):
+        where the link's player sits now (``seat_now``, never the link's number: seats are
+        drawn again every game), or the seat the TL names; refused for another seat, and
+        while the TL has paused the table (the TL's own entry goes on)."""
         own = self.seat_now(by) if by != "tl" else None  # a seat's link: where its player sits now
         if by != "tl" and own is None:
             raise DashboardError(N_("nobody is dealt a hand at seat {seat}"), seat=seat_number(by))
@@ -554,6 +546,13 @@ class TableHub:
             raise DashboardError(N_("say whose hand: the seat (1-4)"))
         if self.paused and by != "tl":
             raise DashboardError(N_("the table is paused by the TL"))
+        return seat
+
+    def _seat_player(self, by: str, seat: int | None) -> str:
+        """Whose cards: a seat's own player (the TL says which seat); public facts only."""
+        if by != "tl" and seat_number(by) is None:
+            raise Refused(N_("the {role} role may not enter a player's exchange"), role=by)
+        seat = self._entry_seat(by, seat)
         from table_controller.live.facts import pads_of
 
         g = self.engine.state.games[-1] if self.engine.state.games else None
