@@ -210,31 +210,21 @@ hand_body = st.one_of(
 )
 
 
-@pytest.mark.slow
-def test_random_hands_on_a_camera_only_table_never_get_a_5xx(tmp_path):
-    """The players' own route (``/api/hand``, camera-only): random bodies from every role,
-    a seat's and the TL's most often; no 5xx, no traceback; a deal goes in only when every
-    hand is in (then the next deal's hands are declared again)."""
+def _fuzz_a_seat_route(tmp_path, route: str, setup: list[dict], examples: list[tuple]) -> dict[int, int]:
+    """Random bodies (``hand_body``) from every role to a players' route of a camera-only
+    table set up by the TL's ``setup`` actions; ``examples`` (role, body) are sent whatever
+    hypothesis draws.  Asserts no 5xx and no traceback; the count of each status."""
     s = Server(tmp_path / "table", command="serve", extra=("--post-rate", "10000", "--camera-only")).start()
     tl = {"token": s.token("tl")}
-    for a in ({"do": "table", "players": list(PLAYERS)}, {"do": "game", "seats": list(PLAYERS), "button": "Dan"}):
+    for a in setup:
         assert httpx.post(f"{s.base}/api/action", params=tl, json=a).status_code == 200
     tokens = {r: s.token(r) for r in HAND_ROLES if r not in (None, "wrong")} | {"wrong": "not-a-token"}
     client = httpx.Client(base_url=s.base, timeout=30)
     counts: dict[int, int] = {}
 
-    @settings(
-        max_examples=max(100, REQUESTS // 3), deadline=None, database=None, suppress_health_check=list(HealthCheck)
-    )
-    @given(role=st.sampled_from(HAND_ROLES), body=hand_body)
-    # each answer the end asserts comes at least once, whatever hypothesis draws (a run that
-    # drew no well-formed hand from a seat failed, 1 of about 10 full runs)
-    @example(role="seat1", body={"cards": ["2S", "3S", "4S", "5S", "6S"]})
-    @example(role="seat2", body={"cards": ["ZZ"]})
-    @example(role="public", body={"cards": ["2H"]})
     def one(role, body):
         r = client.post(
-            "/api/hand",
+            route,
             params={"token": tokens[role]} if role else {},
             content=json.dumps(body).encode(),
             headers={"content-type": "application/json"},
@@ -242,12 +232,36 @@ def test_random_hands_on_a_camera_only_table_never_get_a_5xx(tmp_path):
         counts[r.status_code] = counts.get(r.status_code, 0) + 1
         assert r.status_code < 500 and "Traceback" not in r.text, (role, body, r.status_code, r.text[:300])
 
+    for role, body in examples:
+        one = example(role=role, body=body)(one)
+    fuzz = settings(
+        max_examples=max(100, REQUESTS // 3), deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )(given(role=st.sampled_from(HAND_ROLES), body=hand_body)(one))
     try:
-        one()
+        fuzz()
     finally:
         client.close()
         s.stop()
-    print(f"\n/api/hand fuzz: status counts {dict(sorted(counts.items()))}")
+    print(f"\n{route} fuzz: status counts {dict(sorted(counts.items()))}")
+    return counts
+
+
+TABLE_AND_GAME = [{"do": "table", "players": list(PLAYERS)}, {"do": "game", "seats": list(PLAYERS), "button": "Dan"}]
+
+
+@pytest.mark.slow
+def test_random_hands_on_a_camera_only_table_never_get_a_5xx(tmp_path):
+    """The players' own route (``/api/hand``, camera-only): random bodies from every role,
+    a seat's and the TL's most often; no 5xx, no traceback; a deal goes in only when every
+    hand is in (then the next deal's hands are declared again)."""
+    # each answer the end asserts comes at least once, whatever hypothesis draws (a run that
+    # drew no well-formed hand from a seat failed, 1 of about 10 full runs)
+    examples = [
+        ("seat1", {"cards": ["2S", "3S", "4S", "5S", "6S"]}),
+        ("seat2", {"cards": ["ZZ"]}),
+        ("public", {"cards": ["2H"]}),
+    ]
+    counts = _fuzz_a_seat_route(tmp_path, "/api/hand", TABLE_AND_GAME, examples)
     assert counts.get(200, 0) > 0 and counts.get(422, 0) > 0 and counts.get(403, 0) > 0
 
 
@@ -256,39 +270,7 @@ def test_random_exchanges_on_a_camera_only_table_never_get_a_5xx(tmp_path):
     """The players' exchange route (``/api/exchange``, camera-only): random bodies from
     every role while the deal's exchanges go on (a card placed or received goes in only
     when it is well-formed and the exchange is at that step); no 5xx, no traceback."""
-    s = Server(tmp_path / "table", command="serve", extra=("--post-rate", "10000", "--camera-only")).start()
-    tl = {"token": s.token("tl")}
     hands = {p: [r + suit for r in "23456"] for p, suit in zip(PLAYERS, "SHDC", strict=True)}
-    for a in (
-        {"do": "table", "players": list(PLAYERS)},
-        {"do": "game", "seats": list(PLAYERS), "button": "Dan"},
-        {"do": "deal", "hands": hands},
-    ):
-        assert httpx.post(f"{s.base}/api/action", params=tl, json=a).status_code == 200
-    tokens = {r: s.token(r) for r in HAND_ROLES if r not in (None, "wrong")} | {"wrong": "not-a-token"}
-    client = httpx.Client(base_url=s.base, timeout=30)
-    counts: dict[int, int] = {}
-
-    @settings(
-        max_examples=max(100, REQUESTS // 3), deadline=None, database=None, suppress_health_check=list(HealthCheck)
-    )
-    @given(role=st.sampled_from(HAND_ROLES), body=hand_body)
-    @example(role="seat1", body={"cards": ["ZZ"]})  # each answer the end asserts, at least once
-    @example(role="revisor", body={"cards": ["2S"]})
-    def one(role, body):
-        r = client.post(
-            "/api/exchange",
-            params={"token": tokens[role]} if role else {},
-            content=json.dumps(body).encode(),
-            headers={"content-type": "application/json"},
-        )
-        counts[r.status_code] = counts.get(r.status_code, 0) + 1
-        assert r.status_code < 500 and "Traceback" not in r.text, (role, body, r.status_code, r.text[:300])
-
-    try:
-        one()
-    finally:
-        client.close()
-        s.stop()
-    print(f"\n/api/exchange fuzz: status counts {dict(sorted(counts.items()))}")
+    examples = [("seat1", {"cards": ["ZZ"]}), ("revisor", {"cards": ["2S"]})]  # each answer asserted, at least once
+    counts = _fuzz_a_seat_route(tmp_path, "/api/exchange", [*TABLE_AND_GAME, {"do": "deal", "hands": hands}], examples)
     assert counts.get(422, 0) > 0 and counts.get(403, 0) > 0
