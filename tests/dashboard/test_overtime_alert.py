@@ -6,6 +6,7 @@ real 20 s of D11 run out in no time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 from hardware.virtual.simtime import LoopClock, run_simulated
@@ -13,6 +14,20 @@ from table_controller.app.table_files import open_table
 from table_controller.sim.bots import RandomBot
 
 from .harness import cards_in_text
+
+
+@contextlib.asynccontextmanager
+async def running_table(data):
+    """The table of ``data`` served (its live loop and the hub's pump) in simulated time:
+    every ``asyncio.sleep`` in it moves the loop's clock, never the wall clock's."""
+    hub, _ = open_table(data, delay=0, clock=lambda: 1_000_000.0, table_clock=LoopClock())
+    tasks = [asyncio.create_task(hub.live.run()), asyncio.create_task(hub.pump())]
+    try:
+        yield hub
+    finally:
+        await hub.live.stop()
+        tasks[1].cancel()  # the pump waits for the next state forever
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _message(hub, role: str) -> dict:
@@ -25,9 +40,7 @@ def _overtime(msg: dict) -> list[dict]:
 
 def test_a_trick_play_clock_run_out_alerts_the_tl_until_the_player_plays_d12(tmp_path):
     async def main():
-        hub, _ = open_table(tmp_path / "t", delay=0, clock=lambda: 1_000_000.0, table_clock=LoopClock())
-        tasks = [asyncio.create_task(hub.live.run()), asyncio.create_task(hub.pump())]
-        try:
+        async with running_table(tmp_path / "t") as hub:
             bot = RandomBot(5)
             while not (hub.engine.phase == "tricks" and hub.engine.to_act()):
                 await hub.submit_local(bot.next_action(hub.engine))
@@ -41,10 +54,6 @@ def test_a_trick_play_clock_run_out_alerts_the_tl_until_the_player_plays_d12(tmp
             await asyncio.sleep(0.5)
             after = _message(hub, "tl")
             return player, before, running, tl, revisor, after
-        finally:
-            await hub.live.stop()
-            tasks[1].cancel()  # the pump waits for the next state forever
-            await asyncio.gather(*tasks, return_exceptions=True)
 
     player, before, running, tl, revisor, after = run_simulated(main())
     assert running["clock"] == "play" and _overtime(before) == []
@@ -70,9 +79,7 @@ def test_an_overtime_alert_open_at_a_restart_is_raised_again_until_the_player_pl
     the player still to play raises it again, and it ends when the player plays."""
 
     async def until_overtime():
-        hub, _ = open_table(tmp_path / "t", delay=0, clock=lambda: 1_000_000.0, table_clock=LoopClock())
-        tasks = [asyncio.create_task(hub.live.run()), asyncio.create_task(hub.pump())]
-        try:
+        async with running_table(tmp_path / "t") as hub:
             bot = RandomBot(5)
             while not (hub.engine.phase == "tricks" and hub.engine.to_act()):
                 await hub.submit_local(bot.next_action(hub.engine))
@@ -81,25 +88,15 @@ def test_an_overtime_alert_open_at_a_restart_is_raised_again_until_the_player_pl
             running = _message(hub, "tl")["state"]["clocks"]["running"][player]
             await asyncio.sleep(running["remaining"] + 2.0)  # D11: run out
             return player, _overtime(_message(hub, "tl"))
-        finally:
-            await hub.live.stop()
-            tasks[1].cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def restarted():
-        hub, _ = open_table(tmp_path / "t", delay=0, clock=lambda: 1_000_000.0, table_clock=LoopClock())
-        tasks = [asyncio.create_task(hub.live.run()), asyncio.create_task(hub.pump())]
-        try:
+        async with running_table(tmp_path / "t") as hub:
             await asyncio.sleep(0.5)
             tl = _message(hub, "tl")
             hub.live.resume("tl")  # a restart waits paused for the dealer or the TL
             await hub.submit_local(RandomBot(5).next_action(hub.engine))  # the player plays
             await asyncio.sleep(0.5)
             return tl, _message(hub, "tl")
-        finally:
-            await hub.live.stop()
-            tasks[1].cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
 
     player, before = run_simulated(until_overtime())
     assert [a["player"] for a in before] == [player]
