@@ -749,6 +749,7 @@ def test_tl_reads_a_revealed_hands_name_in_swedish(make_server, chromium):
     tl.wait_for_selector(f"{cell} .card")
     named = tl.locator(cell).inner_text()
     assert "fyrtal i" in named and "four" not in named, named
+    shot(tl, "tl-revealed-hand-1280x800")
     tl.close()
 
 
@@ -770,6 +771,8 @@ def test_tl_enters_the_hand_of_a_player_without_a_phone(make_server, chromium):
     tl.fill("#manual-json", json.dumps({"seat": 2, "cards": HANDS["Bo"]}))
     tl.click("#manual-submit")
     tl.wait_for_function("() => document.querySelector('#manual-result').textContent.includes('en spelares hand')")
+    tl.locator("#manual").scroll_into_view_if_needed()
+    shot(tl, "tl-seat-entry-1280x800")
     for seat, player in ((1, "Anna"), (3, "Cilla")):
         r = httpx.post(
             f"{s.base}/api/hand", params={"token": s.token(f"seat{seat}")}, json={"cards": HANDS[player]}, timeout=30
