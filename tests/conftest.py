@@ -55,8 +55,9 @@ def pytest_addoption(parser):
         "--cpu-report",
         metavar="FILE",
         help="write each test's CPU seconds (its process and the children it waited for, setup "
-        "and teardown included) and wall seconds to FILE as JSON: [cpu, wall]; the CPU is the "
-        "cost of a test whatever the load, the rest of the wall is waiting (issue 15)",
+        "and teardown included), wall seconds and start (Unix time) to FILE as JSON: [cpu, wall, "
+        "start]; the CPU is the cost of a test whatever the load, the rest of the wall is waiting "
+        "(issue 15); the starts show which tests ran side by side",
     )
 
 
@@ -81,7 +82,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 _spent: dict[str, float] = {}
-_cpu: dict[str, float] = {}
+_cpu: dict[str, list[float]] = {}
 
 
 def _cpu_now() -> float:
@@ -94,9 +95,9 @@ def pytest_runtest_protocol(item, nextitem):
     if not item.config.getoption("cpu_report"):
         yield
         return
-    before, start = _cpu_now(), time.monotonic()
+    before, start, at = _cpu_now(), time.monotonic(), time.time()
     yield
-    _cpu[item.nodeid] = [round(_cpu_now() - before, 3), round(time.monotonic() - start, 3)]
+    _cpu[item.nodeid] = [round(_cpu_now() - before, 3), round(time.monotonic() - start, 3), round(at, 2)]
 
 
 def pytest_runtest_logreport(report):
