@@ -106,6 +106,43 @@ def copy_tree(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
+# Cosmic Ray's generated session and the rule tests' coverage map, kept between runs: both
+# follow only from the files below, and the suite's sample would otherwise spend about 13 s
+# of CPU on making them again every run (issue 15).  A changed file gives a new key.
+CACHE = ROOT / "build" / "mutation-cache"
+
+
+def cache_key(*extra: str) -> str:
+    """A digest of the copied tree's Python files, the Cosmic Ray configuration, this
+    runner and the coverage mapper, and ``extra``."""
+    h = hashlib.sha256()
+    for rel in COPY:
+        src = ROOT / rel
+        files = sorted(src.rglob("*.py")) if src.is_dir() else [src]
+        for f in files:
+            if "__pycache__" not in f.parts:
+                h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    for f in (CONFIG, HERE / "covermap.py", Path(__file__)):
+        h.update(f.read_bytes())
+    for e in extra:
+        h.update(e.encode() + b"\0")
+    return h.hexdigest()[:24]
+
+
+def cached(name: str) -> Path | None:
+    path = CACHE / name
+    return path if path.is_file() else None
+
+
+def keep(path: Path, name: str) -> None:
+    """Keeps a copy of ``path`` as ``name``: written beside and renamed, so a run killed
+    halfway leaves no half file, and two runs side by side leave one whole one."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = CACHE / f".{name}.{os.getpid()}"
+    shutil.copyfile(path, tmp)
+    os.replace(tmp, CACHE / name)
+
+
 def mutant_key(w) -> tuple[str, int, int, str, int]:
     m = w.mutations[0]
     return (str(m.module_path), *m.start_pos, m.operator_name, m.occurrence)
@@ -327,7 +364,12 @@ def main(argv: list[str] | None = None) -> int:
         # the tests run with this interpreter (the project's .venv)
         config = work / "cosmic-ray.toml"
         config.write_text(CONFIG.read_text().replace('"python -m pytest', f'"{sys.executable} -m pytest'))
-        subprocess.run([*cr, "init", str(config), str(session), "--force"], cwd=work, env=env, check=True)
+        init_key = cache_key(sys.executable)
+        if not args.keep and (hit := cached(f"session-{init_key}.sqlite")):
+            shutil.copyfile(hit, session)  # a fresh copy: the run writes its results into it
+        else:
+            subprocess.run([*cr, "init", str(config), str(session), "--force"], cwd=work, env=env, check=True)
+            keep(session, f"session-{init_key}.sqlite")
 
         with use_db(str(session), WorkDB.Mode.open) as db:
             items = sorted(
@@ -423,22 +465,22 @@ def main(argv: list[str] | None = None) -> int:
         # the sample's quick map leaves out the slow files (SLOW): they run last for every
         # mutant instead, which a sample of mostly first-test kills rarely reaches
         unmapped = [f for f in files if f in SLOW] if args.sample else []
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "tests.mutation.covermap",
-                str(work / "cover.json"),
-                *options,
-                *(f for f in files if f not in unmapped),
-            ],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        if r.returncode != 0:  # a failing rule test would "kill" every mutant
-            sys.exit(f"the rule tests fail on the unmutated code:\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+        mapped = [f for f in files if f not in unmapped]
+        map_key = cache_key(sys.executable, *options, *mapped)
+        map_cached = (hit := cached(f"cover-{map_key}.json")) is not None
+        if hit:  # the same code and tests: the same map
+            shutil.copyfile(hit, work / "cover.json")
+        else:
+            r = subprocess.run(
+                [sys.executable, "-m", "tests.mutation.covermap", str(work / "cover.json"), *options, *mapped],
+                cwd=work,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            if r.returncode != 0:  # a failing rule test would "kill" every mutant
+                sys.exit(f"the rule tests fail on the unmutated code:\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+            keep(work / "cover.json", f"cover-{map_key}.json")
         cover = json.loads((work / "cover.json").read_text())
         cpu_map = sum(os.times()[2:4]) - sum(cpu0[2:4])
         trees = {path: ast.parse(src) for path, src in sources.items()}
@@ -527,6 +569,7 @@ def main(argv: list[str] | None = None) -> int:
         "selection": {k: kinds.count(k) for k in ("covered", "import", "uncovered", "unmapped")},
         "unmapped_files": unmapped,
         "cpu_s_coverage_map": round(cpu_map, 1),
+        "coverage_map_cached": map_cached,
         "resumed": len(ran_before),
         "cpu_s_per_mutant_run": round(cpu_runs / max(1, len(run_ids) - len(ran_before) - kinds.count("uncovered")), 2),
         "wall_s": round(wall),

@@ -75,3 +75,30 @@ def test_files_left_out_of_the_quick_map_run_last_and_alone_where_no_mapped_test
     )
     assert select_tests(COVER, TREE, "m.py", 1, 8, unmapped=slow) == (["t_fast", "t_other", "t_slow", *slow], "import")
     assert select_tests(COVER, TREE, "m.py", 8, 15, unmapped=slow) == (slow, "unmapped")
+
+
+def test_the_cache_key_follows_every_copied_file_and_a_kept_file_is_whole(tmp_path, monkeypatch):
+    """The generated session and the coverage map are reused only for the same code: an
+    edit of any copied file (a rule, a rule test) gives another key."""
+    from tests.mutation import run
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "rules.py").write_text("GOING_OUT = 52\n")
+    (tmp_path / "test_rules.py").write_text("def test(): pass\n")
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    monkeypatch.setattr(run, "COPY", ["pkg", "test_rules.py"])
+    monkeypatch.setattr(run, "CACHE", tmp_path / "cache")
+    first = run.cache_key("x")
+    assert run.cache_key("x") == first and run.cache_key("y") != first
+    (tmp_path / "pkg" / "rules.py").write_text("GOING_OUT = 53\n")
+    second = run.cache_key("x")
+    assert second != first
+    (tmp_path / "test_rules.py").write_text("def test(): assert 1\n")
+    assert run.cache_key("x") not in (first, second)
+
+    assert run.cached("cover-k.json") is None
+    made = tmp_path / "cover.json"
+    made.write_text('{"a": 1}')
+    run.keep(made, "cover-k.json")
+    assert run.cached("cover-k.json").read_text() == '{"a": 1}'
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["cover-k.json"]  # no half file left
