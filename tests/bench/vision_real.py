@@ -165,7 +165,7 @@ def main() -> int:
     )
     ap.add_argument(
         "--polarity",
-        choices=("median", "glyphs"),
+        choices=("median", "glyphs", "both"),
         default=None,
         help="scene reader: which dark crops are read inverted (default: scene_reader.POLARITY)",
     )
