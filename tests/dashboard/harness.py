@@ -36,6 +36,37 @@ CHROMIUM_ARGS = [
 CARD_RE = re.compile(r'"([2-9TJQKA][SHDC])"')
 PRETTY_RE = re.compile(r"(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")
 SUIT_OF = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
+# cards_in_text ported to the page (the same two regexes), run by a MutationObserver on every
+# change of the DOM: window.__cards.states holds [seq, history's seq, the cards in the whole
+# outerHTML while the page showed that pair] for every pair it showed, and .kept some whole
+# outerHTMLs with the cards the port found in each (every 40th scan and the last), so a test
+# can check the port against cards_in_text.  The observer is called once the page's script
+# has returned: a state is scanned as rendered, never half done.
+CARD_RECORDER_JS = r"""
+(() => {
+  const CARD = /"([2-9TJQKA][SHDC])"/g, PRETTY = /(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])/g;
+  const SUIT = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
+  const rec = (window.__cards = { states: [], kept: [], last: null, scans: 0 });
+  let key = null, cards = null;
+  function scan() {
+    const seq = Number(document.body?.dataset.seq ?? -99);
+    const hseq = Number(document.querySelector("#history")?.dataset.seq ?? -99);
+    const html = document.documentElement.outerHTML, found = new Set();
+    for (const m of html.matchAll(CARD)) found.add(m[1]);
+    for (const m of html.matchAll(PRETTY)) found.add((m[1] === "10" ? "T" : m[1]) + SUIT[m[2]]);
+    if (key !== seq + "/" + hseq) {
+      key = seq + "/" + hseq; cards = new Set();
+      rec.states.push([seq, hseq, cards]);
+    }
+    for (const c of found) cards.add(c);
+    rec.last = [html, [...found]];
+    if (rec.scans++ % 40 === 0) rec.kept.push(rec.last);
+  }
+  new MutationObserver(scan).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  window.__cardsTaken = () => ({
+    states: rec.states.map(([s, h, c]) => [s, h, [...c]]), kept: [...rec.kept, rec.last], scans: rec.scans });
+})();
+"""
 
 
 class Server:
