@@ -19,9 +19,7 @@ def make_server(tmp_path):
         s.stop()
 
 
-# one browser for all the dashboard's modules a worker runs (each page is a device of its
-# own, a browser context of its own: nothing carries over); a launch cost about 0.8 s of CPU
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
     from playwright.sync_api import sync_playwright
 
