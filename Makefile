@@ -72,9 +72,10 @@ lint: setup
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -p no:xdist -q --doctest-modules $(PACKAGES)
 
-# Three workers on a two-core machine: a third of the suite's time is waiting (a browser
-# page, a process starting, the wall clock of the few real-time tests), and a third worker
-# runs tests in those gaps (measured: README, "Suite time").  worksteal: a worker that runs
+# Three workers on a two-core machine: they keep both cores busy all along (chromium's
+# renderers, which `time` does not count, are a good part of it).  Two workers took the same
+# wall time on less CPU (408 against 410 s; README, "Suite time"); three are the ones the runs
+# beside a busy loop have passed with.  worksteal: a worker that runs
 # out takes half of another's queue (the longest modules run first, tests/conftest.py), so
 # the workers end together.
 # PYTEST_ARGS: more for pytest, e.g. `make test PYTEST_ARGS=--store-durations`
