@@ -21,17 +21,23 @@ function handEl(cards, id) {
   return h("div", { id, class: "my-hand" }, cardsEl(cards));
 }
 
+// What the player sent, who is still to send, and a button to change it until then: the
+// same for a declared hand and for the cards received in an exchange.
+function sentEl(id, cards, title, handId, waiting, allIn, changeLabel, change) {
+  return h("section", { id, class: "prompt", "data-cards": cards.join(" ") },
+    h("div", { class: "q" }, title), handEl(cards, handId),
+    h("p", { class: "small", id: "waiting" }, waiting.length ? t("Waiting for: {players}", { players: waiting.join(", ") })
+      : allIn),
+    h("button", { id: "change", class: "pick-go", onclick: () => { change(); render(App.last); } }, changeLabel));
+}
+
 function declareEl(m, s, me) {
   const key = s.game + "." + s.deal;
   if (mine.deal !== key) { mine.deal = key; mine.picking = false; mine.picker = null; }
   const others = s.players.filter(p => p.name !== me.name && !(m.declared || []).includes(p.name) && !p.out).map(p => p.name);
   if ((m.mine || []).length && !mine.picking) {
-    return h("section", { id: "declared", class: "prompt", "data-cards": m.mine.join(" ") },
-      h("div", { class: "q" }, t("Your hand is sent")), handEl(m.mine, "sent-hand"),
-      h("p", { class: "small", id: "waiting" }, others.length ? t("Waiting for: {players}", { players: others.join(", ") })
-        : t("Every hand is in.")),
-      h("button", { id: "change", class: "pick-go", onclick: () => { mine.picking = true; mine.picker = null; render(App.last); } },
-        t("Change my hand")));
+    return sentEl("declared", m.mine, t("Your hand is sent"), "sent-hand", others, t("Every hand is in."),
+      t("Change my hand"), () => { mine.picking = true; mine.picker = null; });
   }
   if (mine.picker) return mine.picker;
   return mine.picker = h("section", { id: "declare", class: "prompt" },
@@ -77,12 +83,8 @@ function exchangeEl(m, s, me) {
     .filter(p => p !== me.name && !(m.received || []).includes(p));
   if ((m.mine_received || []).length && !ex.picking) {
     ex.picker = null;
-    return h("section", { id: "received", class: "prompt", "data-cards": m.mine_received.join(" ") },
-      h("div", { class: "q" }, t("Your new cards are sent")), handEl(m.mine_received, "sent-cards"),
-      h("p", { class: "small", id: "waiting" }, waiting.length ? t("Waiting for: {players}", { players: waiting.join(", ") })
-        : t("Every player's cards are in.")),
-      h("button", { id: "change", class: "pick-go", onclick: () => { ex.picking = true; ex.picker = null; render(App.last); } },
-        t("Change my new cards")));
+    return sentEl("received", m.mine_received, t("Your new cards are sent"), "sent-cards", waiting,
+      t("Every player's cards are in."), t("Change my new cards"), () => { ex.picking = true; ex.picker = null; });
   }
   if (ex.key === key && ex.picker) return ex.picker;
   ex.key = key;
