@@ -57,6 +57,16 @@ def seat_post(s, seat: int, cards: list[str]) -> dict:
     return r.json()
 
 
+def seat_phone(chromium, s, seat: int):
+    """Seat ``seat``'s link opened on a phone (390x844), its page errors in ``page.js_errors``."""
+    page = chromium.new_page()
+    page.set_viewport_size(PHONE)
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(f"{s.base}/seat?token={s.token(f'seat{seat}')}")
+    return page
+
+
 def exchange_post(s, seat: int, cards: list[str]) -> dict:
     """A player's own phone sends the cards they place, or receive, face down."""
     r = httpx.post(f"{s.base}/api/exchange?token={s.token(f'seat{seat}')}", json={"cards": cards}, timeout=30)
@@ -261,11 +271,7 @@ def test_a_player_declares_their_own_hand_on_their_phone(make_server, chromium):
     s = make_server(command="serve", extra=("--camera-only",))
     tl_post(s, {"do": "table", "players": PLAYERS})
     tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
-    page = chromium.new_page()
-    page.set_viewport_size(PHONE)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{s.base}/seat?token={s.token('seat1')}")
+    page = seat_phone(chromium, s, 1)
     page.wait_for_selector("#declare #picker")
     assert page.locator("#who").inner_text() == "Plats 1: Anna"
     fits(page, "#picker button.pick", PHONE)
@@ -316,7 +322,7 @@ def test_a_player_declares_their_own_hand_on_their_phone(make_server, chromium):
     page.goto(f"{s.base}/seat?token={s.token('seat4')}")  # a three-player table: nobody there
     page.wait_for_selector("#nobody")
     assert page.locator("[data-card]").count() == 0
-    assert errors == []
+    assert page.js_errors == []
     page.close()
 
 
@@ -331,11 +337,7 @@ def test_a_player_enters_their_own_exchange_on_their_phone(make_server, chromium
     tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
     for n, p in enumerate(PLAYERS, start=1):
         seat_post(s, n, HANDS[p])
-    page = chromium.new_page()
-    page.set_viewport_size(PHONE)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{s.base}/seat?token={s.token('seat1')}")
+    page = seat_phone(chromium, s, 1)
     page.wait_for_selector("#place #picker")
     offered = {b.get_attribute("data-card") for b in page.locator("#picker button.pick:not([disabled])").all()}
     assert offered == set(HANDS["Anna"]), offered  # she places from her own hand only
@@ -385,7 +387,7 @@ def test_a_player_enters_their_own_exchange_on_their_phone(make_server, chromium
     assert everything <= set(HANDS["Anna"]) | {"2H", "3C", "KC"}, everything  # the open card was face up
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "seat-exchanged-390x844")
-    assert errors == []
+    assert page.js_errors == []
     page.close()
 
 
