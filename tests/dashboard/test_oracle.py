@@ -168,6 +168,20 @@ def test_the_revisor_enters_cards_only_on_a_camera_only_table_and_never_the_hand
             assert s.actions()[-1] == {"do": "discard", "player": "Anna", "cards": ["2S"]}
 
 
+async def _dealt_camera_only_hub(tmp_path):
+    """A camera-only table's hub (no readers) in tmp_path: four players, HANDS dealt."""
+    from table_controller.app.table_files import open_table
+
+    hub, _ = open_table(tmp_path, delay=0, rfid=False)
+    for a in (
+        {"do": "table", "players": list(HANDS)},
+        {"do": "game", "seats": list(HANDS), "button": "Dan"},
+        {"do": "deal", "hands": HANDS},
+    ):
+        await hub.post(a, "tl")
+    return hub
+
+
 def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
     """The stream is an answer too: a rejected card entry (the TL's, the Revisor's on a
     camera-only table, or one read back from the log after a restart) is one alert text
@@ -178,13 +192,7 @@ def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
     from table_controller.app.table_files import open_table
 
     async def run():
-        hub, _ = open_table(tmp_path, delay=0, rfid=False)
-        for a in (
-            {"do": "table", "players": list(HANDS)},
-            {"do": "game", "seats": list(HANDS), "button": "Dan"},
-            {"do": "deal", "hands": HANDS},
-        ):
-            await hub.post(a, "tl")
+        hub = await _dealt_camera_only_hub(tmp_path)
         rev, tl = hub.connect("revisor"), hub.connect("tl")
         texts: dict[str, set[str]] = {"revisor": set(), "tl": set()}
         for card in ALL:
@@ -406,16 +414,9 @@ def test_an_open_card_from_the_reshuffled_discards_goes_in_after_the_cards_befor
     import asyncio
 
     from dashboard.errors import DashboardError
-    from table_controller.app.table_files import open_table
 
     async def run():
-        hub, _ = open_table(tmp_path, delay=0, rfid=False)
-        for a in (
-            {"do": "table", "players": list(HANDS)},
-            {"do": "game", "seats": list(HANDS), "button": "Dan"},
-            {"do": "deal", "hands": HANDS},
-        ):
-            await hub.post(a, "tl")
+        hub = await _dealt_camera_only_hub(tmp_path)
         deal = hub.engine.state.games[-1].deal
         order, seat = deal.order, {p: SEAT_OF[p] for p in HANDS}
         stub = [c for c in ALL if all(c not in h for h in HANDS.values())]
