@@ -16,6 +16,7 @@ import asyncio
 import itertools
 import json
 import logging
+import math
 import random
 import time
 from collections.abc import Callable
@@ -140,6 +141,10 @@ class TableHub:
         self.analysis: dict[str, Any] | None = None
         self._analysis_wanted = False  # a newer state than the last analysed one exists
         self._analyser: asyncio.Task[None] | None = None
+        # Nobody sees the analysis but the overlay: it is worked out only while one is
+        # connected, and for the delay after the last one left (an overlay reloaded in OBS
+        # finds the frames it missed complete).  On the held clock (self.delay.now()).
+        self._watched_until = -math.inf
         # hands declared on a camera-only table, held until every hand of the deal is in
         self._declared: dict[str, tuple[str, ...]] = {}
         self._declared_deal: tuple[int, int] | None = None
@@ -308,6 +313,8 @@ class TableHub:
         anything to analyse is read from the view model; the state is copied for the worker
         (``Engine.snapshot``) only when the worker takes it: a table faster than its analysis
         copies only the states that are analysed."""
+        if not self.watched():
+            return
         self._analysis_wanted = True
         if self._analyser is None or self._analyser.done():
             try:
@@ -977,10 +984,20 @@ class TableHub:
         c = Client(role)
         self.clients.add(c)
         c.offer(self.current_text(role))
+        if role == "broadcast":
+            self._want_analysis()  # the state on the table now is analysed for it too
         return c
 
     def disconnect(self, c: Client) -> None:
         self.clients.discard(c)
+        if c.role == "broadcast":
+            self._watched_until = self.delay.now() + self.delay.delay
+
+    def watched(self) -> bool:
+        """Whether the broadcast's analysis has anyone to reach: an overlay connected now,
+        or one that left less than the delay ago.  The odds take a share of a core
+        (ANALYSIS_SHARE) while the table moves; a table nobody broadcasts spends none."""
+        return any(c.role == "broadcast" for c in self.clients) or self.delay.now() < self._watched_until
 
     def release_due(self) -> int:
         """Offer the broadcast clients the frame due now if it is not the one on show (a new

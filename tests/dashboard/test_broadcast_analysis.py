@@ -120,6 +120,7 @@ def test_a_masked_frame_never_carries_the_analysis(tmp_path):
     async def run():
         mono = FakeMonotonic(10.0)
         hub = open_table(tmp_path, delay=1.0, monotonic=mono)[0]
+        hub.connect("broadcast")  # the analysis is worked out only for an overlay watching
         bot = RandomBot(3)
         try:
             for _ in range(200):
@@ -129,6 +130,43 @@ def test_a_masked_frame_never_carries_the_analysis(tmp_path):
                 for role in ("public", "revisor", "dealer", "tl"):
                     assert '"analysis"' not in hub.current_text(role)
             assert hub.analysis is not None
+        finally:
+            hub.log.close()
+            hub.delay.close()
+
+    asyncio.run(run())
+
+
+def test_the_analysis_is_worked_out_only_while_an_overlay_watches_and_for_the_delay_after(tmp_path):
+    """Nobody sees the odds but the broadcast overlay: a table with none connected spends no
+    processor on them; one that connects gets the state on the table analysed at once, and
+    an overlay that left is still served for the delay (a reload in OBS loses nothing)."""
+
+    async def run():
+        mono = FakeMonotonic(10.0)
+        hub = open_table(tmp_path, delay=5.0, monotonic=mono)[0]
+        bot = RandomBot(3)
+
+        async def play(n: int) -> list[int]:
+            analysed = []
+            for _ in range(n):
+                await hub.submit_local(bot.next_action(hub.engine))
+                await hub.analysis_idle()
+                if hub.analysis is not None and hub.analysis["seq"] == hub.seq:
+                    analysed.append(hub.seq)
+            return analysed
+
+        try:
+            assert await play(60) == [] and hub.analysis is None  # no overlay: no analysis
+            bc = hub.connect("broadcast")
+            await hub.analysis_idle()
+            assert hub.analysis is not None and hub.analysis["seq"] == hub.seq  # the state at connect
+            assert len(await play(40)) > 10
+            hub.disconnect(bc)
+            mono.t += 4.0  # within the delay: still analysed
+            assert len(await play(40)) > 10
+            mono.t += 1.5  # the delay has passed since the overlay left
+            assert await play(40) == []
         finally:
             hub.log.close()
             hub.delay.close()
