@@ -129,8 +129,6 @@
 
   connect(m => {
     const s = m.state;
-    diff(prev, s);
-    prev = s;
     const seats = [...s.players].sort((a, b) => (a.seat || 99) - (b.seat || 99));
     const chic = AUD.isOver(s) ? "" : AUD.chicagoText(s);  // at an end the end card tells it
     setKids(app,
@@ -141,5 +139,8 @@
       h("div", { id: "seats", class: "seats" }, seats.map(p => seat(s, p))),
       showTicker && ticker.length ? h("div", { id: "ticker", class: "ticker" }, h("span", { class: "tk-lbl" }, T.last),
         ticker.slice(0, 4).map((t, i) => i === 0 ? AUD.mark(h("span", { class: "tk first" }, t), `tk:${tickerCount}`) : h("span", { class: "tk" }, t))) : null);
+  }, m => {  // every frame, drawn or not, adds what happened to the ticker
+    diff(prev, m.state);
+    prev = m.state;
   });
 })();

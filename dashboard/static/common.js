@@ -195,9 +195,32 @@ function showError(msg) {
 
 // The stream: a fresh state on connect, live updates after; on a drop it reconnects and
 // the first message brings it up to date (every message is the whole state for the role).
-function connect(render) {
+// So a page draws only the latest state, at most once every DRAW_GAP ms: a burst (a
+// reconnect, a table played at the demo's pace) is drawn once, not once per action, and a
+// tablet or the Pi's browser is not kept busy drawing states nobody sees.  `each`, when
+// given, still sees every message in order (the overlay's ticker tells every card played).
+// The body's data-seq is the seq of the state drawn: a render that is async (it fetches)
+// sets it itself with showSeq, when it puts the new state on the page.
+const DRAW_GAP = 100;
+function showSeq(m) { document.body.dataset.seq = m.seq; }
+function connect(render, each) {
   const conn = document.getElementById("conn");
-  let ws, delay = 300;
+  let ws, delay = 300, latest = null, timer = null, drawing = false, drawnAt = -Infinity;
+  async function draw() {
+    timer = null;
+    if (drawing || !latest) return;
+    const m = latest;
+    latest = null; drawing = true; drawnAt = performance.now();
+    try {
+      const done = render(m);
+      if (done && typeof done.then === "function") await done; else showSeq(m);
+    } catch (e) { console.error(e); }
+    drawing = false;
+    if (latest) later();
+  }
+  function later() {
+    if (timer === null && !drawing) timer = setTimeout(draw, Math.max(0, drawnAt + DRAW_GAP - performance.now()));
+  }
   function open() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(TOKEN)}&since=${App.seq}`);
@@ -205,12 +228,13 @@ function connect(render) {
     ws.onmessage = ev => {
       const m = JSON.parse(ev.data);
       App.last = m; App.seq = m.seq;
-      document.body.dataset.seq = m.seq;
       // a stuck table (live.stuck): who it waits for, instead of "live"
       const w = m.state && m.state.waiting;
       if (w) { conn.dataset.state = "waiting"; conn.textContent = (LANG === "sv" ? w.text_sv : w.text) || w.text; }
       else if (conn.dataset.state === "waiting") { conn.dataset.state = "live"; conn.textContent = t("live"); }
-      try { render(m); } catch (e) { console.error(e); }
+      if (each) { try { each(m); } catch (e) { console.error(e); } }
+      latest = m;
+      later();
     };
     ws.onclose = () => {
       conn.dataset.state = "reconnecting"; conn.textContent = t("reconnecting");

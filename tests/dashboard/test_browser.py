@@ -3,6 +3,7 @@ clicks, TL decisions, and no hidden card in the DOM of any blind role."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 
@@ -56,6 +57,49 @@ def test_each_view_loads_and_updates_live(make_server, chromium):
             assert page.locator("[data-player]").count() >= 3
         assert errors == [], (view, errors)
         page.close()
+
+
+# Counts in the page what its WebSocket brings and when the page draws a state (the body's
+# data-seq is set with each drawing, common.js connect).
+DRAW_COUNTER_JS = r"""
+(() => {
+  const rec = (window.__draws = { messages: 0, lastSeq: null, draws: [] });
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Native(...args);
+    ws.addEventListener("message", ev => { rec.messages++; rec.lastSeq = JSON.parse(ev.data).seq; });
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  new MutationObserver(records => {
+    for (const r of records) if (r.target === document.body) rec.draws.push([performance.now(), document.body.dataset.seq]);
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
+})();
+"""
+
+
+def test_a_fast_table_is_drawn_at_most_ten_times_a_second_and_always_its_newest_state(make_server, chromium):
+    """Every message is the whole state, so a page draws only the newest, at most once every
+    100 ms (common.js DRAW_GAP): a tablet is not kept busy drawing 250 states a second of a
+    fast table, and what it shows when the table stops is the table's last state."""
+    s = make_server(pace=0.004, delay=0)
+    page = chromium.new_page()
+    page.add_init_script(DRAW_COUNTER_JS)
+    page.goto(s.url("public"))
+    page.wait_for_function("() => window.__draws.messages > 300", timeout=120_000)
+    assert httpx.post(f"{s.base}/api/pause", params={"token": s.token("tl")}, timeout=30).status_code == 200
+    # the newest state the stream brought is drawn once the burst is over
+    page.wait_for_function(
+        "() => { const r = window.__draws; const d = r.draws[r.draws.length - 1];"
+        " return performance.now() - d[0] > 500 && Number(d[1]) === r.lastSeq; }",
+        timeout=30_000,
+    )
+    rec = page.evaluate("() => window.__draws")
+    times = [t for t, _ in rec["draws"]]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert min(gaps) >= 95, sorted(gaps)[:5]  # never two drawings within DRAW_GAP (timer slack 5 ms)
+    assert len(rec["draws"]) < rec["messages"] / 2, (len(rec["draws"]), rec["messages"])
+    page.close()
 
 
 def test_views_survive_a_server_restart(make_server, chromium):
