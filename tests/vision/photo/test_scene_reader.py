@@ -3,6 +3,8 @@ faces, several cards, and confidence that does not count two corners twice."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -19,6 +21,7 @@ from vision.photo.scene_reader import (
     GREY_SUIT,
     NONE_SURE,
     SCENE_CLASSIFIER_FILE,
+    WITNESS,
     SceneRead,
     SceneReader,
     is_grey,
@@ -317,3 +320,57 @@ def test_any_picture_gives_well_formed_readings(scene, w, h, seed):
 def test_the_single_card_reader_is_unchanged():
     # tests/vision/photo/test_recognise.py holds it to its figures; the scene reader only reuses its networks.
     assert isinstance(SceneReader.load().photo, Recogniser)
+
+
+def test_an_unsure_card_the_single_card_reader_names_too_is_named(scene, dev_by_file):
+    # A single-card photo (a 4S, not held out): the confidence map leaves the scene
+    # reader's 4S below the threshold, and the single-card reader, looking at the
+    # whole picture its own way, names the 4S at its own threshold (WITNESS[1]):
+    # two readers agree, so the card is named, at the threshold's confidence.
+    p = dev_by_file["rf_phone_2022/IMG_20220921_201339.jpg"]
+    assert p.in_view == {"4S"} and not p.heldout
+    img = load_image(p.path)
+    reads = scene.read_indices(img)
+    fours = [r for r in reads if r.code == "4S"]
+    assert WITNESS[0] <= scene.confidence(fours) < scene.min_confidence
+    assert scene.witnessed(img, reads) == {"4S"}
+    cards = scene.read(img)
+    assert _named(cards) == {"4S"}
+    assert next(c.confidence for c in cards if c.card == "4S") == scene.min_confidence
+    assert _named(SceneReader.load(witness=None).read(img)) == set()
+    # A threshold above the default asks for more than the witness was measured to give.
+    assert SceneReader.load(min_confidence=0.99).witnessed(img, reads) == set()
+
+
+def test_an_unsure_card_the_single_card_reader_is_not_sure_of_stays_unknown(scene, dev_by_file):
+    # A grey photo of a 3S (not held out) read as 3H, unsurely; the single-card
+    # reader names 3H too, but at 0.90, below its own threshold (WITNESS[1], 0.93):
+    # with a witness at 0.9 this wrong card would be named.
+    p = dev_by_file["rf_phone_2022/IMG_20220921_201530.jpg"]
+    assert p.in_view == {"3S"} and not p.heldout
+    img = load_image(p.path)
+    assert "3H" not in _named(scene.read(img))
+    assert "3H" in _named(SceneReader.load(witness=(WITNESS[0], 0.9)).read(img))
+
+
+def test_a_card_read_as_light_glyphs_on_a_dark_face_is_not_shown_to_the_single_card_reader(scene, dev_by_file):
+    # The single-card reader reads crops as they are; a card whose best corner was
+    # read inverted is not asked about (the same reads, marked inverted, get no witness).
+    p = dev_by_file["rf_phone_2022/IMG_20220921_201339.jpg"]
+    img = load_image(p.path)
+    reads = scene.read_indices(img)
+    assert scene.witnessed(img, reads) == {"4S"}
+    turned = [dataclasses.replace(r, inverted=True) if r.code == "4S" else r for r in reads]
+    assert scene.witnessed(img, turned) == set()
+
+
+def test_a_confirmed_card_is_named_at_the_threshold_and_others_are_not(scene):
+    unsure = SceneRead((10, 10, 40, 60), 0.8, "6D", 0.5)
+    conf = scene.confidence([unsure])
+    assert conf < scene.min_confidence
+    named, unknown = scene.cards([unsure])
+    assert not named and [c.card for c in unknown] == [UNKNOWN]
+    named, unknown = scene.cards([unsure], confirmed={"6D"})
+    assert [(c.card, c.confidence) for c in named] == [("6D", scene.min_confidence)] and not unknown
+    named, _ = scene.cards([unsure], confirmed={"7D"})
+    assert not named
