@@ -1,6 +1,14 @@
 """The WebSocket of each role: the current state first (the broadcast: the delayed one),
 then every update; a client that falls behind skips to the newest (hub.Client).
 
+Every message is the whole state for the role, so a state older than the newest is never
+worth sending: a client gets at most ``--send-rate`` states a second (default 20), the newest.  At
+a table's human pace (seconds between actions) that changes nothing; at a bot table's or
+a replay's (hundreds of states a second) the Pi does not send, and five tablets do not
+receive and parse, states that the next one replaces within milliseconds.  The overlay is
+not held back: its frames leave at their delay, and its ticker tells what happened between
+consecutive frames (broadcast.js).
+
 The handshake is refused (HTTP 403) without a valid token or from a browser page of a
 foreign origin (``dashboard.security``).
 """
@@ -30,9 +38,17 @@ async def stream(websocket: WebSocket):
     await websocket.accept()
     client = hub.connect(role)  # the current state first (broadcast: the delayed one)
 
+    rate = app.state.settings.send_rate  # the pages draw at most 10 a second (common.js)
+    gap = 0.0 if role == "broadcast" or rate <= 0 else 1 / rate
+
     async def pump() -> None:
         while True:
-            await websocket.send_text(await client.queue.get())
+            text = await client.queue.get()
+            while not client.queue.empty():  # only the newest state is worth sending
+                text = client.queue.get_nowait()
+            await websocket.send_text(text)
+            if gap:
+                await asyncio.sleep(gap)
 
     sender = asyncio.create_task(pump())
     try:

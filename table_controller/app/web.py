@@ -83,6 +83,16 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
         "waits for its slot, and only a flood that would wait over 5 s gets 429 (default 20)",
     )
 
+    p.add_argument(
+        "--send-rate",
+        type=float,
+        default=20.0,
+        metavar="PER_SECOND",
+        help="states a second sent to one view at most, always the newest (every message is "
+        "the whole state; a bot table or a replay makes hundreds a second); 0: every state "
+        "(default 20; the overlay always gets every frame)",
+    )
+
 
 def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     """The WebSettings of the options above; DashboardError for a bad value."""
@@ -99,12 +109,16 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
         raise DashboardError("--max-points must lie between 0 and 1000000")
     if not 0 < args.post_rate <= 10_000:
         raise DashboardError("--post-rate must be above 0 (and at most 10000)")
+    send_rate = getattr(args, "send_rate", 20.0)
+    if not 0 <= send_rate <= 10_000:
+        raise DashboardError("--send-rate must lie between 0 (every state) and 10000")
     return WebSettings(
         peers=peers,
         allow_origins=allowed_origins(args.allow_origin),
         max_points=args.max_points,
         post_rate=args.post_rate,
         post_burst=max(1, int(args.post_rate * 3)),
+        send_rate=send_rate,
         branding=load_branding(
             getattr(args, "event_name", None) or "",
             getattr(args, "heat", None) or "",

@@ -2,7 +2,10 @@
 
 import argparse
 
-from table_controller.app.web import uvicorn_config
+import pytest
+
+from dashboard.errors import DashboardError
+from table_controller.app.web import uvicorn_config, web_settings
 
 
 def test_streams_take_only_small_messages_and_are_not_compressed_per_message():
@@ -12,3 +15,17 @@ def test_streams_take_only_small_messages_and_are_not_compressed_per_message():
     cfg = uvicorn_config(lambda *a: None, argparse.Namespace(certfile=None, keyfile=None), "127.0.0.1", 8080)
     assert cfg.ws_per_message_deflate is False
     assert cfg.ws_max_size == 4096 and cfg.server_header is False
+
+
+def _web_args(**kw) -> argparse.Namespace:
+    base = dict(certfile=None, keyfile=None, allow_origin=[], max_points=200, post_rate=20.0, send_rate=20.0)
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_send_rate_is_twenty_states_a_second_and_a_bad_one_is_refused_with_its_range():
+    """--send-rate: states a second to one view at most (the newest); 0 sends every state."""
+    assert web_settings(_web_args(), ()).send_rate == 20.0
+    assert web_settings(_web_args(send_rate=0.0), ()).send_rate == 0.0
+    for bad in (-1.0, 20_000.0):
+        with pytest.raises(DashboardError, match="--send-rate must lie between 0"):
+            web_settings(_web_args(send_rate=bad), ())

@@ -238,10 +238,29 @@ def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_ser
         s.stop()
 
 
+def test_a_client_gets_at_most_send_rate_states_a_second_and_the_newest(make_server):
+    """Every message is the whole state: a bot table makes hundreds a second, and a client
+    is sent at most --send-rate a second (default 20), the newest (those between are skipped)."""
+    s = make_server(command="demo", pace=0.001, delay=0, seed=4)
+    with connect(f"{s.ws_base}/ws?token={s.token('public')}", open_timeout=5, max_size=None) as ws:
+        seqs = [json.loads(ws.recv(timeout=30))["seq"]]
+        started = time.monotonic()
+        while len(seqs) < 41:
+            seqs.append(json.loads(ws.recv(timeout=30))["seq"])
+        took = time.monotonic() - started
+        assert httpx.post(f"{s.base}/api/pause", params={"token": s.token("tl")}, timeout=30).status_code == 200
+        while not json.loads(last := ws.recv(timeout=30))["paused"]:
+            pass
+    assert took >= 40 / 20 * 0.95, took  # 40 states after the first: 40 gaps of 1/20 s at least
+    assert seqs == sorted(seqs) and seqs[-1] - seqs[0] > 2 * len(seqs), seqs  # states skipped, never an old one
+    assert json.loads(last)["seq"] >= seqs[-1]  # the paused table's newest state came too
+
+
 def test_a_stalled_client_skips_to_the_latest_state_and_stalls_nobody(make_server):
     """A client that stops reading (tiny receive buffer, never reads) must not hold up the
-    others, and when it reads again it gets the newest state, not the whole backlog."""
-    s = make_server(command="demo", pace=0.001, delay=0, seed=4)
+    others, and when it reads again it gets the newest state, not the whole backlog.  Every
+    state is sent (--send-rate 0): megabytes must flow to fill the stalled one's buffers."""
+    s = make_server(command="demo", pace=0.001, delay=0, seed=4, extra=("--send-rate", "0"))
     slow = StalledClient("127.0.0.1", s.port, f"/ws?token={s.token('public')}")
     with connect(f"{s.ws_base}/ws?token={s.token('public')}", open_timeout=5, max_size=None) as fast:
         seqs, size = [], 0
