@@ -195,7 +195,7 @@ function showError(msg) {
 
 // The stream: a fresh state on connect, live updates after; on a drop it reconnects and
 // the first message brings it up to date (every message is the whole state for the role).
-// So a page draws only the latest state, at most once every DRAW_GAP ms: a burst (a
+// So a page draws only the latest state, DRAW_GAP ms after its last drawing at the soonest: a burst (a
 // reconnect, a table played at the demo's pace) is drawn once, not once per action, and a
 // tablet or the Pi's browser is not kept busy drawing states nobody sees.  `each`, when
 // given, still sees every message in order (the overlay's ticker tells every card played).
@@ -210,12 +210,12 @@ function connect(render, each) {
     timer = null;
     if (drawing || !latest) return;
     const m = latest;
-    latest = null; drawing = true; drawnAt = performance.now();
+    latest = null; drawing = true;
     try {
       const done = render(m);
       if (done && typeof done.then === "function") await done; else showSeq(m);
     } catch (e) { console.error(e); }
-    drawing = false;
+    drawing = false; drawnAt = performance.now();  // the gap counts from a drawing's end: a slow device gets its rest too
     if (latest) later();
   }
   function later() {

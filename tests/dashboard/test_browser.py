@@ -81,8 +81,9 @@ DRAW_COUNTER_JS = r"""
 def test_a_fast_table_is_drawn_at_most_ten_times_a_second_and_always_its_newest_state(make_server, chromium):
     """Every message is the whole state, so a page draws only the newest, at most once every
     100 ms (common.js DRAW_GAP): a tablet is not kept busy drawing 250 states a second of a
-    fast table, and what it shows when the table stops is the table's last state."""
-    s = make_server(pace=0.004, delay=0)
+    fast table, and what it shows when the table stops is the table's last state.  The
+    server sends every state here (--send-rate 0), as many as a burst brings."""
+    s = make_server(pace=0.004, delay=0, extra=("--send-rate", "0"))
     page = chromium.new_page()
     page.add_init_script(DRAW_COUNTER_JS)
     page.goto(s.url("public"))
