@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from pathlib import Path
 
 import cv2
@@ -16,7 +17,7 @@ import pytest
 
 from table_controller.sensor_events import CAMERA_DEVICE, CameraPad, LinkStatus
 from vision.calibration import Calibration, calibrate
-from vision.crop import pad_picture
+from vision.crop import pad_jpeg, pad_picture
 from vision.errors import CalibrationError, CameraUnavailable
 from vision.scene import Placement, Scene, random_scene, render
 from vision.worker import CameraWorker, FolderFrames, merged, open_frames
@@ -194,9 +195,30 @@ async def test_the_worker_gives_a_pad_picture_from_its_last_frame(frames):
 
 
 async def test_pictures_asked_for_never_stall_the_loop(frames):
+    """The pictures are cut in the camera's process, never on the live loop.  Measured in
+    the loop thread's own CPU time, which a busy machine does not inflate: asking for four
+    pictures costs it less than cutting them here would (measured: 0.6-0.75 ms against
+    3.3-3.5 ms; cut on the loop, 51 ms).  The loop's wall-clock lag is held to the lag it
+    already had on this machine just before (a busy-loop run saw 194 ms against a fixed
+    100 ms bound, with nothing blocking)."""
     folder, cal = frames
+    pads = ("seat1", "seat2", "seat3", "seat4")
+    frame = cv2.imread(str(folder / "f0.png"), cv2.IMREAD_COLOR)
+    calibration = Calibration.load(str(cal))
+    here = time.thread_time()
+    for p in pads:  # what cutting them on the loop would cost the loop
+        pad_jpeg(frame, calibration, p)
+    here = time.thread_time() - here
     async with CameraWorker(str(folder), str(cal), fps=10) as worker:
         await _until(worker, _camera_link(True))
+        cpu = time.thread_time()  # the loop thread's: it only waits while the child cuts
+        got = await asyncio.gather(*(worker.crop(p) for p in (*pads, "tray")), return_exceptions=True)
+        cpu = time.thread_time() - cpu
+        # four at once are answered; a fifth is told to ask again, not queued behind them
+        assert [type(g).__name__ for g in got] == ["PadCrop"] * 4 + ["CameraUnavailable"], got
+        assert "ask again" in str(got[4])
+        assert cpu < here, f"the loop spent {cpu * 1000:.1f} ms of CPU; cutting here costs {here * 1000:.1f} ms"
+
         loop = asyncio.get_running_loop()
         lag = 0.0
 
@@ -209,14 +231,15 @@ async def test_pictures_asked_for_never_stall_the_loop(frames):
 
         ticker = asyncio.create_task(tick())
         try:
-            asked = [worker.crop(p) for p in ("seat1", "seat2", "seat3", "seat4", "tray")]
-            got = await asyncio.gather(*asked, return_exceptions=True)
+            await asyncio.sleep(0.3)  # the lag this machine gives the loop now, with nothing asked
+            before, lag = lag, 0.0
+            again = await asyncio.gather(*(worker.crop(p) for p in pads))
         finally:
             ticker.cancel()
-        # four at once are answered; a fifth is told to ask again, not queued behind them
-        assert [type(g).__name__ for g in got] == ["PadCrop"] * 4 + ["CameraUnavailable"], got
-        assert "ask again" in str(got[4])
-        assert lag < 0.1, f"the loop stalled {lag * 1000:.0f} ms while the camera cut pictures"
+        assert all(g.jpeg[:2] == b"\xff\xd8" for g in again)
+        assert lag < max(0.1, 3 * before + 0.05), (
+            f"the loop stalled {lag * 1000:.0f} ms (before: {before * 1000:.0f} ms)"
+        )
 
 
 async def test_a_camera_offline_gives_no_picture_and_says_why(frames):
