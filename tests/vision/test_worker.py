@@ -198,9 +198,9 @@ async def test_pictures_asked_for_never_stall_the_loop(frames):
     """The pictures are cut in the camera's process, never on the live loop.  Measured in
     the loop thread's own CPU time, which a busy machine does not inflate: asking for four
     pictures costs it less than cutting them here would (measured: 0.6-0.75 ms against
-    3.3-3.5 ms; cut on the loop, 51 ms).  The loop's wall-clock lag is held to the lag it
-    already had on this machine just before (a busy-loop run saw 194 ms against a fixed
-    100 ms bound, with nothing blocking)."""
+    3.3-3.5 ms; cut on the loop, 51 ms).  No wall-clock bound: busy-loop runs saw the loop
+    lag 194 ms against a fixed 100 ms, and 131 ms against three times the lag it had just
+    before (4 ms), with nothing blocking it."""
     folder, cal = frames
     pads = ("seat1", "seat2", "seat3", "seat4")
     frame = cv2.imread(str(folder / "f0.png"), cv2.IMREAD_COLOR)
@@ -219,27 +219,14 @@ async def test_pictures_asked_for_never_stall_the_loop(frames):
         assert "ask again" in str(got[4])
         assert cpu < here, f"the loop spent {cpu * 1000:.1f} ms of CPU; cutting here costs {here * 1000:.1f} ms"
 
-        loop = asyncio.get_running_loop()
-        lag = 0.0
-
-        async def tick():
-            nonlocal lag
-            while True:
-                t = loop.time()
-                await asyncio.sleep(0.005)
-                lag = max(lag, loop.time() - t - 0.005)
-
-        ticker = asyncio.create_task(tick())
-        try:
-            await asyncio.sleep(0.3)  # the lag this machine gives the loop now, with nothing asked
-            before, lag = lag, 0.0
-            again = await asyncio.gather(*(worker.crop(p) for p in pads))
-        finally:
-            ticker.cancel()
+        # and the loop is free while the child cuts: once every request has been sent (each
+        # asking task's first step), none is answered yet, though a synchronous wait for
+        # the answer in that step would have finished its task whole
+        tasks = [asyncio.create_task(worker.crop(p)) for p in pads]
+        await asyncio.sleep(0)
+        assert not any(t.done() for t in tasks)
+        again = await asyncio.gather(*tasks)
         assert all(g.jpeg[:2] == b"\xff\xd8" for g in again)
-        assert lag < max(0.1, 3 * before + 0.05), (
-            f"the loop stalled {lag * 1000:.0f} ms (before: {before * 1000:.0f} ms)"
-        )
 
 
 async def test_a_camera_offline_gives_no_picture_and_says_why(frames):
