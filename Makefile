@@ -73,9 +73,10 @@ lint: setup
 	$(BIN)/python -m pytest -p no:xdist -q --doctest-modules $(PACKAGES)
 
 # Three workers on a two-core machine: they keep both cores busy all along (chromium's
-# renderers, which `time` does not count, are a good part of it).  Two workers took the same
-# wall time on less CPU (408 against 410 s; README, "Suite time"); three are the ones the runs
-# beside a busy loop have passed with.  worksteal: a worker that runs
+# renderers, which `time` does not count, are a good part of it).  Two workers use less CPU
+# but leave the cores idle while tests wait on the wall clock (6:22 on 613 s of CPU against
+# 5:59 on 675 s; README, "Suite time"), and three are the ones the runs beside a busy loop
+# have passed with.  worksteal: a worker that runs
 # out takes half of another's queue (the longest modules run first, tests/conftest.py), so
 # the workers end together.
 # PYTEST_ARGS: more for pytest, e.g. `make test PYTEST_ARGS=--store-durations`
