@@ -127,14 +127,19 @@ def test_red_ink_draws_the_ink_red_and_keeps_the_paper():
     assert not is_grey(red)
 
 
+def _not_held_out(dev_by_file, name: str, card: str):
+    """The development photo ``name``, which shows ``card`` alone and is not held out."""
+    p = dev_by_file[name]
+    assert p.in_view == {card} and not p.heldout
+    return load_image(p.path)
+
+
 def test_a_black_suit_on_grey_corners_that_turns_red_with_red_ink_is_unknown(scene, dev_by_file):
     # A grey photo (no colour in the crops) of a JS, not held out: both corners are
     # read as JC, and the confidence map alone names it at 0.99 (a wrong card).
     # Read again with the ink drawn red, the same rank in a red suit is at least
     # GREY_SUIT likely: the colour the photo lacks decided the suit, so it is unknown.
-    p = dev_by_file["rf_phone_2022/IMG_20220921_201314.jpg"]
-    assert p.in_view == {"JS"} and not p.heldout
-    img = load_image(p.path)
+    img = _not_held_out(dev_by_file, "rf_phone_2022/IMG_20220921_201314.jpg", "JS")
     reads = scene.read_indices(img)
     jc = [r for r in reads if r.code == "JC"]
     assert jc and all(r.grey for r in jc)
@@ -148,9 +153,7 @@ def test_a_black_suit_on_grey_corners_that_turns_red_with_red_ink_is_unknown(sce
 
 def test_a_grey_black_card_whose_shape_decides_its_suit_is_still_named(scene, dev_by_file):
     # A grey photo of a QC (not held out): with red ink it stays a club.
-    p = dev_by_file["rf_phone_2022/IMG_20220921_200037.jpg"]
-    assert p.in_view == {"QC"} and not p.heldout
-    img = load_image(p.path)
+    img = _not_held_out(dev_by_file, "rf_phone_2022/IMG_20220921_200037.jpg", "QC")
     qc = [r for r in scene.read_indices(img) if r.code == "QC"]
     assert qc and all(r.grey for r in qc)
     assert scene.suit_colour_doubt(img, qc) == 0.0
@@ -327,9 +330,7 @@ def test_an_unsure_card_the_single_card_reader_names_too_is_named(scene, dev_by_
     # reader's 4S below the threshold, and the single-card reader, looking at the
     # whole picture its own way, names the 4S at its own threshold (WITNESS[1]):
     # two readers agree, so the card is named, at the threshold's confidence.
-    p = dev_by_file["rf_phone_2022/IMG_20220921_201339.jpg"]
-    assert p.in_view == {"4S"} and not p.heldout
-    img = load_image(p.path)
+    img = _not_held_out(dev_by_file, "rf_phone_2022/IMG_20220921_201339.jpg", "4S")
     reads = scene.read_indices(img)
     fours = [r for r in reads if r.code == "4S"]
     assert WITNESS[0] <= scene.confidence(fours) < scene.min_confidence
@@ -346,9 +347,7 @@ def test_an_unsure_card_the_single_card_reader_is_not_sure_of_stays_unknown(scen
     # A grey photo of a 3S (not held out) read as 3H, unsurely; the single-card
     # reader names 3H too, but at 0.90, below its own threshold (WITNESS[1], 0.93):
     # with a witness at 0.9 this wrong card would be named.
-    p = dev_by_file["rf_phone_2022/IMG_20220921_201530.jpg"]
-    assert p.in_view == {"3S"} and not p.heldout
-    img = load_image(p.path)
+    img = _not_held_out(dev_by_file, "rf_phone_2022/IMG_20220921_201530.jpg", "3S")
     assert "3H" not in _named(scene.read(img))
     assert "3H" in _named(SceneReader.load(witness=(WITNESS[0], 0.9)).read(img))
 
