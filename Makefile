@@ -24,13 +24,15 @@ $(VENV)/.installed: pyproject.toml setup.py table_controller/analysis/_kernel.c
 # Debian packages the tests use: chromium for the dashboard tests (Playwright drives
 # Debian's build; its own browser download cannot work offline), mosquitto for the
 # tournament hub's broker tests (they start their own on a free port), nodejs and npm for
-# MicroPython's WebAssembly port (below).  Installed only when missing.
+# MicroPython's WebAssembly port (below), poppler-utils for pdftotext (the README's
+# walk-through test reads the printed protocol).  Installed only when missing.
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	{ command -v mosquitto || test -x /usr/sbin/mosquitto; } >/dev/null 2>&1 || missing="$$missing mosquitto"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	command -v pdftotext >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
