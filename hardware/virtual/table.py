@@ -14,7 +14,7 @@ a stable symlink to that terminal (like ``/dev/serial/by-id/...`` on the Pi) tha
 survives ``unplug()``/``replug()``.
 
 ``simulated=True`` (made inside a running loop, best a ``SimulatedTimeLoop``): the
-firmware runs as a task of that loop instead, on the loop's clock, and ``port`` is an
+firmware runs on that loop's timers instead, on the loop's clock, and ``port`` is an
 in-memory ``sim://`` URL (``memport.py``) with the same framing and noise.
 """
 
@@ -108,7 +108,7 @@ class VirtualTable:
         self.boots = 0
         self.pty: PtyPort | MemoryPort | None = None
         self.firmware: SeatController | None = None
-        self._thread: threading.Thread | asyncio.Task | None = None
+        self._thread: threading.Thread | _TimedPasses | None = None
         self._stop = threading.Event()
         self._hung = threading.Event()
         if autostart:
@@ -171,7 +171,7 @@ class VirtualTable:
         )
         self._stop.clear()
         if self.simulated:
-            self._thread = asyncio.get_running_loop().create_task(self._run_task(fw), name="virtual-seat-controller")
+            self._thread = _TimedPasses(fw, self._hung, max(self._step_s, self.config.scan_ms / 1000.0))
             return
         self._thread = threading.Thread(target=self._run, args=(fw,), name="virtual-seat-controller", daemon=True)
         self._thread.start()
@@ -179,8 +179,8 @@ class VirtualTable:
     def _halt(self) -> None:
         """The firmware stops (power off, reset)."""
         self._stop.set()
-        if isinstance(self._thread, asyncio.Task):
-            self._thread.cancel()  # it waits in a sleep: it runs no further pass
+        if isinstance(self._thread, _TimedPasses):
+            self._thread.cancel()  # its next pass is a timer: it runs no further pass
         elif self._thread is not None:
             self._thread.join()
 
@@ -207,18 +207,6 @@ class VirtualTable:
                     self.clock.advance()
                     fw.step()
             time.sleep(self._step_s)
-
-    async def _run_task(self, fw: SeatController) -> None:
-        """The firmware on simulated time: one pass per scan interval of the loop's clock
-        (at least ``step_s``).  A board passes about every millisecond, but a pass between
-        two scans only polls the line and the buttons, which the next pass does as well
-        (a press is held 20 ms and more, an ACK is awaited 200 ms): every scan is still
-        made on time, at half the cost."""
-        hung, step = self._hung, max(self._step_s, self.config.scan_ms / 1000.0)
-        while True:
-            if not hung.is_set():
-                fw.step()
-            await asyncio.sleep(step)
 
     # --- what the readers see ---------------------------------------------------
     def _tags_fn(self, pad: str):
@@ -362,3 +350,29 @@ class VirtualTable:
     def _check_pad(pad: str) -> None:
         if pad not in PADS:
             raise VirtualTableError(f"no pad {pad!r}; pads: {', '.join(PADS)}")
+
+
+class _TimedPasses:
+    """The firmware on simulated time: one pass per scan interval of the loop's clock (at
+    least ``step_s``), each pass a timer of the running loop that sets the next.  A board
+    passes about every millisecond, but a pass between two scans only polls the line and the
+    buttons, which the next pass does as well (a press is held 20 ms and more, an ACK is
+    awaited 200 ms): every scan is still made on time, at half the cost.  Timers, not a task
+    that sleeps: a sleeping task costs a future and a wake-up step per pass, a fifth of the
+    loop's work on a simulated table (issue 15)."""
+
+    def __init__(self, fw: SeatController, hung: threading.Event, step_s: float) -> None:
+        self._fw, self._hung, self._step = fw, hung, step_s
+        self._loop = asyncio.get_running_loop()
+        self._stopped = False
+        self._handle: asyncio.Handle = self._loop.call_soon(self._pass)
+
+    def _pass(self) -> None:
+        if not self._hung.is_set():
+            self._fw.step()
+        if not self._stopped:  # a pass that powered the board off sets no next one
+            self._handle = self._loop.call_at(self._loop.time() + self._step, self._pass)
+
+    def cancel(self) -> None:
+        self._stopped = True
+        self._handle.cancel()

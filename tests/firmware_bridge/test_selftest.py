@@ -51,8 +51,8 @@ class VirtualBench(Bench):
 
 
 def simulated_selftest(table_args: dict, bench_args: dict, broken=(), **options) -> tuple[list, VirtualTable]:
-    """The check list on a virtual table in simulated time (the firmware a task of the
-    loop, the line in memory): the second a tag must stay read, and the 10 s the check
+    """The check list on a virtual table in simulated time (the firmware on the loop's timers, the
+    line in memory): the second a tag must stay read, and the 10 s the check
     waits for what never comes, pass at once.  ``broken``: pads whose reader is dead."""
 
     async def main():

@@ -1,5 +1,5 @@
 """Simulated time (issue 15): the fast-forward loop, the in-memory ``sim://`` line, and
-the virtual table's firmware as a task of the loop.  Nothing here waits on the wall
+the virtual table's firmware on the loop's timers.  Nothing here waits on the wall
 clock: a test that slept for real would fail the ``no_wall_sleep`` guard."""
 
 from __future__ import annotations

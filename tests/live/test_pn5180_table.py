@@ -13,7 +13,7 @@ STACK_ALERTS = {"unsure_count", "camera_disagrees"}  # counts that do not add up
 
 
 def test_bots_on_a_pn5180_table_see_every_stack_whole(tmp_path):
-    """In simulated time (issue 15): the firmware is a task of the loop, its scans and
+    """In simulated time (issue 15): the firmware runs on the loop's timers, its scans and
     timers on the loop's clock, so a starved machine cannot lose a read."""
     from hardware.virtual.simtime import run_simulated
 

@@ -1,6 +1,6 @@
 """Bots through the virtual table: the real firmware logic on simulated readers, the
 serial bridge, sensing, the rules and the SQLite log.  In simulated time (issue 15: the
-firmware a task of the loop, the line in memory, time jumping to the next timer), but
+firmware on the loop's timers, the line in memory, time jumping to the next timer), but
 for one short table over a real pseudo-terminal in real time (marked ``realtime``)."""
 
 from __future__ import annotations
