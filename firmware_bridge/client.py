@@ -54,6 +54,7 @@ class SeatControllerClient:
         self._retries = retries
         self.link = SeatLink(port, self._on_message, self._on_status, **link_options)
         self.pads: dict[str, frozenset[str]] = {}
+        self._pad_waiters: list[asyncio.Future[None]] = []
         self.readers_ok: dict[str, bool] = {}
         self._leds: dict[str, tuple[str, bool]] = {}
         self._pending: dict[int, asyncio.Future[Ack | Nak]] = {}
@@ -99,6 +100,12 @@ class SeatControllerClient:
         async with asyncio.timeout(timeout):
             return await self._queue.get()
 
+    async def pads_changed(self) -> None:
+        """Until what the board reports on some pad changes (``pads``)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pad_waiters.append(fut)
+        await fut
+
     def _emit(self, event: SensorEvent) -> None:
         self._queue.put_nowait(event)
 
@@ -119,6 +126,10 @@ class SeatControllerClient:
             if self.pads.get(msg.pad) != msg.uids:
                 self.pads[msg.pad] = msg.uids
                 self._emit(PadContents(now, msg.pad, msg.uids))
+                waiters, self._pad_waiters = self._pad_waiters, []
+                for waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_result(None)
         elif isinstance(msg, ButtonEvent):
             self._emit(ButtonPressed(now, msg.name))
         elif isinstance(msg, ReaderReport):

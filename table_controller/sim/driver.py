@@ -13,7 +13,7 @@ Revisor and the TL do.  At the end the live engine and the shadow must agree.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 
 from table_controller.live.facts import PADS
 from table_controller.live.table import LiveTable
@@ -34,7 +34,10 @@ class VirtualHands:
     People are slow and the simulation is not: after a move, the hands wait until the
     seat controller has reported every pad as it now is (``reported(pad)``: the UIDs the
     bridge last heard for that pad), as seconds would pass at a real table.  With a noisy
-    table a report may never match exactly; then they wait ``max_wait_s`` at most."""
+    table a report may never match exactly; then they wait ``max_wait_s`` at most.
+    ``changed``: awaits the next change of the reports (the bridge's ``pads_changed``);
+    with it a wait looks again only after a change (and ``poll_s`` more, the moment a
+    person takes, in which the live loop takes the report in), without it every ``poll_s``."""
 
     def __init__(
         self,
@@ -44,8 +47,10 @@ class VirtualHands:
         max_wait_s: float = 2.0,
         pause_s: float = 0.6,
         poll_s: float = 0.005,
+        changed: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.table = table
+        self.changed = changed
         self.poll_s = poll_s  # how often a wait looks at the reports (no use below a scan)
         self.pause_s = pause_s
         self.reported = reported
@@ -76,6 +81,14 @@ class VirtualHands:
         while loop.time() < end:
             if done():
                 return True
+            if self.changed is not None:
+                # nothing comes true before a report changes (the bots alone move cards):
+                # polling every few ms was a fifth of a simulated table's loop (issue 15)
+                try:
+                    async with asyncio.timeout_at(end):
+                        await self.changed()
+                except TimeoutError:
+                    return False
             await asyncio.sleep(self.poll_s)
         return False
 

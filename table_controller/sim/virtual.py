@@ -87,7 +87,7 @@ async def bots_on_virtual_table(
     its actions (``resume.py``) and the bots play on to the end.
 
     ``fast``: the virtual table in simulated time (run this on a ``SimulatedTimeLoop``,
-    ``hardware.virtual.simtime.run_simulated``): the firmware is a task of the loop, the
+    ``hardware.virtual.simtime.run_simulated``): the firmware runs on the loop's timers, the
     line is in memory (``sim://``), and every part reads the one clock, the loop's.
     ``reader``: the virtual table's reader under every pad, "mfrc522" (stacks read a few
     cards per scan) or "pn5180" (read whole).  ``bot``: the bots' ``next_action``
@@ -143,6 +143,7 @@ async def bots_on_virtual_table(
                     lambda pad: sc.pads.get(pad, frozenset()),
                     pause_s=pause_s,
                     poll_s=max(0.005, config.scan_ms / 1000 / 2),  # no use more often than twice a scan
+                    changed=sc.pads_changed,
                 ),
                 sync_timeout=sync_timeout,
                 progress=progress,

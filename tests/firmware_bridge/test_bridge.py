@@ -264,3 +264,33 @@ async def test_a_broken_reader_is_reported_and_its_return_too(table):
         table.fail_reader("seat3", broken=False)
         up = await until(sc, lambda e: isinstance(e, ReaderStatus))
         assert (up.pad, up.ok) == ("seat3", True)
+
+
+def test_pads_changed_wakes_on_a_changed_report_and_never_on_a_repeated_one():
+    """The simulated bots wait for the next change of what the board reports (issue 15)
+    instead of polling: the board repeats every pad's report twice a second, and a repeat
+    must not wake them; a card laid down must, as soon as it is reported."""
+    from firmware_bridge.client import SeatControllerClient
+    from hardware.virtual.simtime import LoopClock, run_simulated
+
+    async def main() -> tuple[bool, bool, frozenset[str] | None, float]:
+        table = VirtualTable(noise=NoiseModel.clean(), seed=1, simulated=True)
+        loop = asyncio.get_running_loop()
+        try:
+            async with SeatControllerClient(table.port, clock=LoopClock()) as sc:
+                while len(sc.pads) < len(PADS):  # the first reports of the empty pads
+                    await asyncio.sleep(0.05)
+                waiting = asyncio.ensure_future(sc.pads_changed())
+                await asyncio.sleep(2.0)  # four rounds of repeated reports
+                woken_by_repeats = waiting.done()
+                table.put("AS", "seat2")
+                laid = loop.time()
+                await asyncio.wait_for(waiting, 1.0)
+                return woken_by_repeats, waiting.done(), sc.pads.get("seat2"), loop.time() - laid
+        finally:
+            table.close()
+
+    woken_by_repeats, woken, seat2, after = run_simulated(main())
+    assert not woken_by_repeats
+    assert woken and seat2 == frozenset({VirtualTable(autostart=False).deck.uid("AS")})
+    assert after < 0.1  # two scans of 20 ms confirm it, then the report: no poll interval in between

@@ -12,7 +12,7 @@ that cannot go on report the stuck-table alert (who the table waits for) to the 
 hardware: the bots' actions go into the live loop by manual entry, much faster.
 
 ``--fast`` plays the virtual table in simulated time (issue 15, hardware/README.md
-"Simulated time"): the firmware is a task of the loop, the line is in memory, and the
+"Simulated time"): the firmware runs on the loop's timers, the line is in memory, and the
 table's one clock jumps to the next timer whenever everything waits, so the bots play a
 whole table as fast as the CPU allows, the dashboard served (and streaming) all along.
 When the bots are done the clock follows the wall clock again and the dashboard stays up
@@ -252,7 +252,7 @@ async def _virtual_bots(running, args: argparse.Namespace) -> None:
         await asyncio.sleep(0.02)
     driver = TableDriver(
         running.hub.live,
-        VirtualHands(running.virtual, lambda pad: sc.pads.get(pad, frozenset())),
+        VirtualHands(running.virtual, lambda pad: sc.pads.get(pad, frozenset()), changed=sc.pads_changed),
         sync_timeout=getattr(args, "sync_timeout", 30.0),
     )
     try:
