@@ -2,7 +2,8 @@
 then every update; a client that falls behind skips to the newest (hub.Client).
 
 Every message is the whole state for the role, so a state older than the newest is never
-worth sending: a client gets at most ``--send-rate`` states a second (default 20), the newest.  At
+worth sending: a client gets at most ``--send-rate`` states a second (default 10, as often as a
+page draws: common.js's DRAW_GAP), the newest.  At
 a table's human pace (seconds between actions) that changes nothing; at a bot table's or
 a replay's (hundreds of states a second) the Pi does not send, and five tablets do not
 receive and parse, states that the next one replaces within milliseconds.  The overlay is
@@ -38,7 +39,7 @@ async def stream(websocket: WebSocket):
     await websocket.accept()
     client = hub.connect(role)  # the current state first (broadcast: the delayed one)
 
-    rate = app.state.settings.send_rate  # the pages draw at most 10 a second (common.js)
+    rate = app.state.settings.send_rate  # the pages draw at most 10 a second (common.js): a state more is never drawn
     gap = 0.0 if role == "broadcast" or rate <= 0 else 1 / rate
 
     async def pump() -> None:

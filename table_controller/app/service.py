@@ -60,7 +60,7 @@ def web_args(cfg: TableConfig) -> argparse.Namespace:
         allow_origin=[],
         max_points=200,
         post_rate=20.0,
-        send_rate=20.0,
+        send_rate=10.0,
         event_name=e.name,
         heat=e.heat,
         logo=e.logo,

@@ -1,11 +1,16 @@
 """The web server's settings (table_controller/app/web.py)."""
 
 import argparse
+import re
+from pathlib import Path
 
 import pytest
 
+from dashboard.deps import WebSettings
 from dashboard.errors import DashboardError
-from table_controller.app.web import uvicorn_config, web_settings
+from table_controller.app.web import add_web_arguments, uvicorn_config, web_settings
+
+COMMON_JS = Path(__file__).resolve().parents[2] / "dashboard" / "static" / "common.js"
 
 
 def test_streams_take_only_small_messages_and_are_not_compressed_per_message():
@@ -22,8 +27,16 @@ def _web_args(**kw) -> argparse.Namespace:
     return argparse.Namespace(**{**base, **kw})
 
 
-def test_send_rate_is_twenty_states_a_second_and_a_bad_one_is_refused_with_its_range():
-    """--send-rate: states a second to one view at most (the newest); 0 sends every state."""
+def test_send_rate_is_ten_states_a_second_as_a_page_draws_and_a_bad_one_is_refused_with_its_range():
+    """--send-rate: states a second to one view at most (the newest); 0 sends every state.
+    By default as many as a page draws (common.js's DRAW_GAP of 100 ms): a state sent more
+    often would never be drawn."""
+    parser = argparse.ArgumentParser()
+    add_web_arguments(parser)
+    assert parser.parse_args([]).send_rate == 10.0
+    draw_gap = re.search(r"const DRAW_GAP = (\d+);", COMMON_JS.read_text(encoding="utf-8"))
+    assert draw_gap and 1000 / int(draw_gap[1]) == 10.0
+    assert WebSettings().send_rate == 10.0
     assert web_settings(_web_args(), ()).send_rate == 20.0
     assert web_settings(_web_args(send_rate=0.0), ()).send_rate == 0.0
     for bad in (-1.0, 20_000.0):

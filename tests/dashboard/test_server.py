@@ -206,8 +206,13 @@ def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_ser
         got: dict[str, list[str]] = {r: [] for r in BLIND + ("broadcast",)}
         deadline = time.monotonic() + 240
         with contextlib.ExitStack() as stack:
+            # no keepalive pings from the test's side: a pong queued behind the overlay's every
+            # frame, read one connection at a time, came later than 20 s on a busy machine and
+            # the client closed the stream ("keepalive ping timeout"); the test is not about it
             conns = {
-                r: stack.enter_context(connect(f"{s.ws_base}/ws?token={s.token(r)}", open_timeout=5, max_size=None))
+                r: stack.enter_context(
+                    connect(f"{s.ws_base}/ws?token={s.token(r)}", open_timeout=5, max_size=None, ping_interval=None)
+                )
                 for r in got
             }
             done = False
@@ -240,18 +245,18 @@ def test_no_hidden_card_in_any_websocket_message_across_whole_bot_games(make_ser
 
 def test_a_client_gets_at_most_send_rate_states_a_second_and_the_newest(make_server):
     """Every message is the whole state: a bot table makes hundreds a second, and a client
-    is sent at most --send-rate a second (default 20), the newest (those between are skipped)."""
+    is sent at most --send-rate a second (default 10), the newest (those between are skipped)."""
     s = make_server(command="demo", pace=0.001, delay=0, seed=4)
     with connect(f"{s.ws_base}/ws?token={s.token('public')}", open_timeout=5, max_size=None) as ws:
         seqs = [json.loads(ws.recv(timeout=30))["seq"]]
         started = time.monotonic()
-        while len(seqs) < 41:
+        while len(seqs) < 21:
             seqs.append(json.loads(ws.recv(timeout=30))["seq"])
         took = time.monotonic() - started
         assert httpx.post(f"{s.base}/api/pause", params={"token": s.token("tl")}, timeout=30).status_code == 200
         while not json.loads(last := ws.recv(timeout=30))["paused"]:
             pass
-    assert took >= 40 / 20 * 0.95, took  # 40 states after the first: 40 gaps of 1/20 s at least
+    assert took >= 20 / 10 * 0.95, took  # 20 states after the first: 20 gaps of 1/10 s at least
     assert seqs == sorted(seqs) and seqs[-1] - seqs[0] > 2 * len(seqs), seqs  # states skipped, never an old one
     assert json.loads(last)["seq"] >= seqs[-1]  # the paused table's newest state came too
 
