@@ -19,7 +19,7 @@ from fastapi import Depends, Request
 from .branding import Branding
 from .hub import TableHub
 from .i18n import N_
-from .limits import BODY_LIMIT, JSON_DEPTH, TokenBuckets
+from .limits import BODY_LIMIT, JSON_DEPTH, SEND_RATE, TokenBuckets
 from .tokens import RoleTokens
 
 DENIED_TEXT = N_("A role token is needed (?token=...).")
@@ -35,7 +35,7 @@ class WebSettings:
     max_points: int = 200  # |points| of adjust/penalty, --max-points
     post_rate: float = 20.0  # POSTs a second per token, --post-rate (paced: limits.py)
     post_burst: int = 60
-    send_rate: float = 10.0  # states a second to one stream client at most (the newest), --send-rate; 0: all
+    send_rate: float = SEND_RATE  # states a second to one stream client at most (the newest), --send-rate; 0: all
     body_limit: int = BODY_LIMIT
     json_depth: int = JSON_DEPTH
     ruleset: str = "sm2025"  # a table started without naming one ([table] ruleset)

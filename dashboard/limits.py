@@ -23,6 +23,9 @@ from collections.abc import Callable
 from typing import Any
 
 BODY_LIMIT = 64 * 1024
+# states a second sent to one view at most (--send-rate): as often as a page draws (common.js's
+# DRAW_GAP of 100 ms), so no state is sent that would never be drawn
+SEND_RATE = 10.0
 JSON_DEPTH = 20
 _ESCAPE = re.compile(rb"\\.", re.S)  # escapes first: then a string is "...", no backtracking
 _STRING = re.compile(rb'"[^"]*"')

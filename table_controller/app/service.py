@@ -52,6 +52,8 @@ class Running:
 
 def web_args(cfg: TableConfig) -> argparse.Namespace:
     """The dashboard's web options (the names of ``serve``'s options) from the configuration."""
+    from dashboard.limits import SEND_RATE
+
     d = cfg.dashboard
     e = cfg.event
     return argparse.Namespace(
@@ -60,7 +62,7 @@ def web_args(cfg: TableConfig) -> argparse.Namespace:
         allow_origin=[],
         max_points=200,
         post_rate=20.0,
-        send_rate=10.0,
+        send_rate=SEND_RATE,
         event_name=e.name,
         heat=e.heat,
         logo=e.logo,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dashboard.errors import DashboardError
+from dashboard.limits import SEND_RATE
 
 
 def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
@@ -86,7 +87,7 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--send-rate",
         type=float,
-        default=10.0,
+        default=SEND_RATE,
         metavar="PER_SECOND",
         help="states a second sent to one view at most, always the newest (every message is "
         "the whole state; a bot table or a replay makes hundreds a second); 0: every state "
@@ -109,7 +110,7 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
         raise DashboardError("--max-points must lie between 0 and 1000000")
     if not 0 < args.post_rate <= 10_000:
         raise DashboardError("--post-rate must be above 0 (and at most 10000)")
-    send_rate = getattr(args, "send_rate", 10.0)
+    send_rate = getattr(args, "send_rate", SEND_RATE)
     if not 0 <= send_rate <= 10_000:
         raise DashboardError("--send-rate must lie between 0 (every state) and 10000")
     return WebSettings(
