@@ -279,10 +279,11 @@ def test_pads_changed_wakes_on_a_changed_report_and_never_on_a_repeated_one():
         try:
             async with SeatControllerClient(table.port, clock=LoopClock()) as sc:
                 while len(sc.pads) < len(PADS):  # the first reports of the empty pads
-                    await asyncio.sleep(0.05)
+                    await sc.pads_changed()
                 waiting = asyncio.ensure_future(sc.pads_changed())
-                await asyncio.sleep(2.0)  # four rounds of repeated reports
-                woken_by_repeats = waiting.done()
+                # four rounds of repeated reports, in simulated time: the waiter stays asleep
+                done, _ = await asyncio.wait({waiting}, timeout=2.0)
+                woken_by_repeats = bool(done)
                 table.put("AS", "seat2")
                 laid = loop.time()
                 await asyncio.wait_for(waiting, 1.0)
