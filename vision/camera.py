@@ -15,6 +15,10 @@ sensing fuses camera and RFID without knowing the source)::
   right (a trick row in playing order).  ``CardSighting.card`` is our card code
   ("AS", "TD") or ``None`` when the card is seen but not named with confidence;
   ``confidence`` is 0..1 and every named card has at least ``MIN_CONFIDENCE``.
+- With ``scene`` (``vision.photo.scene_reader.SceneReader``, the reader of ``camera
+  read``), a face-up card the templates see but cannot name (another deck's print) is
+  named by that reader on the whole frame when it is sure; face-down counts stay the
+  templates' own.  ``vision.worker`` gives the live camera one.
 - ``at`` is the time of the clock the camera was given (monotonic seconds).
 - ``read_frame(frame)`` does the same for a frame you already have (a photo, a test).
 - A camera that stops raises ``vision.errors.CameraUnavailable`` (a ``VisionError``,
@@ -33,6 +37,7 @@ from table_controller.sensor_events import CameraPad, CardSighting
 
 from .calibration import Calibration
 from .photo.recognise import Recogniser
+from .photo.scene_reader import SceneReader
 from .rowread import MIN_CONFIDENCE
 from .source import CameraSource
 from .table_reader import PadReading, TableReader
@@ -57,10 +62,12 @@ class TableCamera:
         calibration: Calibration,
         clock: Callable[[], float] = time.monotonic,
         photo: Recogniser | None = None,
+        scene: SceneReader | None = None,
     ):
         self.source = source
         self.calibration = calibration
-        self.reader = TableReader(calibration, photo)  # photo: names what the templates cannot
+        # scene (camera read's reader) or photo (its classifier alone): names what the templates cannot
+        self.reader = TableReader(calibration, photo, scene)
         self.clock = clock
         self.last_frame: np.ndarray | None = None
         self.last_readings: dict[str, PadReading] = {}

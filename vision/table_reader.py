@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -26,6 +27,9 @@ from .layout import CARD_H_MM, CARD_W_MM, Pad
 from .photo.recognise import Recogniser, card_score
 from .rowread import ROW_H, S, SeenCard, felt, read_row
 
+if TYPE_CHECKING:
+    from .photo.scene_reader import SceneReader
+
 LOW = 1.0  # px per mm of the pad overview
 MARGIN = 12.0  # mm around a pad that is looked at too (rows overhang a little)
 END_MM = 3.0  # mm of felt taken at each end of a row
@@ -34,6 +38,18 @@ END_MM = 3.0  # mm of felt taken at each end of a row
 # reader's classifier is shown of a card the templates could not name.
 _RANK_CX = (RANK_BOX[0] + RANK_BOX[2]) / 2
 INDEX_FROM_RANK = (INDEX_BOX[0] - _RANK_CX, INDEX_BOX[1], INDEX_BOX[2] - _RANK_CX, INDEX_BOX[3])
+INDEX_SLACK = 2.0  # mm the middle of a scene reader's index corner may lie beyond the corner it names
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One row of cards as the scene reader's finds are matched to it."""
+
+    pad: str
+    first: int  # index in the pad's cards of the row's first card
+    cards: tuple[SeenCard, ...]
+    to_row: np.ndarray  # 3x3: image px -> the straightened row's px
+    width_px: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +88,12 @@ class TableReader:
     one recogniser for photographs and the table camera, the templates first
     because they are exact and fast on our own decks."""
 
-    def __init__(self, calibration: Calibration, photo: Recogniser | None = None) -> None:
+    def __init__(
+        self, calibration: Calibration, photo: Recogniser | None = None, scene: SceneReader | None = None
+    ) -> None:
         self.calibration = calibration
         self.photo = photo
+        self.scene = scene
         h = calibration.matrix
         self._pads = []
         for pad in calibration.layout.pads:
@@ -93,11 +112,17 @@ class TableReader:
                 f"frame is {frame.shape[1]}x{frame.shape[0]} but the calibration was made for "
                 f"{w}x{h}: set the camera to {w}x{h} or calibrate again"
             )
-        return {
-            pad.name: self._read_pad(frame, pad, pad_img, low_img, size) for pad, pad_img, low_img, size in self._pads
-        }
+        readings: dict[str, PadReading] = {}
+        rows: list[_Row] = []
+        for pad, pad_img, low_img, size in self._pads:
+            readings[pad.name] = self._read_pad(frame, pad, pad_img, low_img, size, rows)
+        # Only a frame with a face-up card the templates cannot name is read again: the
+        # scene reader costs about twenty times the templates' time.
+        if self.scene is not None and any(c.face_up and c.code is None for r in readings.values() for c in r.cards):
+            readings = self._name_by_scene(self.scene, frame, readings, rows)
+        return readings
 
-    def _read_pad(self, frame, pad: Pad, pad_img, low_img, size) -> PadReading:
+    def _read_pad(self, frame, pad: Pad, pad_img, low_img, size, found_rows: list[_Row]) -> PadReading:
         view = cv2.warpPerspective(frame, low_img, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA)
         cards: np.ndarray = np.where(felt(view), 0, 255).astype(np.uint8)
         cards = cv2.morphologyEx(cards, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -135,12 +160,67 @@ class TableReader:
                     self._name_by_photo(self.photo, straight, c) if c.face_up and c.code is None else c
                     for c in row_cards
                 ]
+            found_rows.append(_Row(pad.name, len(seen), tuple(row_cards), np.linalg.inv(m), width_px))
             seen.extend(row_cards)
             corners = cv2.perspectiveTransform(
                 np.array([[[0, 0]], [[width_px, 0]], [[width_px, ROW_H]], [[0, ROW_H]]], dtype=np.float32), m
             )
             rows.append(tuple((float(x), float(y)) for x, y in corners.reshape(-1, 2)))
         return PadReading(pad.name, sum(not c.face_up for c in seen), tuple(seen), tuple(rows))
+
+    @staticmethod
+    def _name_by_scene(
+        scene: SceneReader, frame: np.ndarray, readings: dict[str, PadReading], rows: list[_Row]
+    ) -> dict[str, PadReading]:
+        """``readings`` checked and completed by the scene reader (``camera read``'s
+        reader) on the whole frame: the templates are exact on our own decks, but another
+        deck's print can fool them (a club read as a spade), and they cannot name what
+        they do not know.
+
+        Each card the scene reader names is placed by the middle of each index corner it
+        read as that card, in the straightened rows: on the card of that row one of whose
+        visible index corners holds it (``_card_at``).  Then, for each face-up
+        card: named by the templates and by the scene reader as another card, it is
+        unknown (a wrong card is worse than a missing one); unnamed by the templates, it
+        is named as the scene reader names it when that is the only name placed on it,
+        placed nowhere else, and not a card the templates named elsewhere.  Face-down
+        cards and their counts are the templates' own."""
+        named_here = {c.code for r in readings.values() for c in r.cards if c.code is not None}
+        claims: dict[tuple[str, int], dict[str, float]] = {}
+        where: dict[str, set[tuple[str, int]]] = {}
+        for card, boxes in scene.named(frame):
+            if card.card not in ALL_CODES:
+                continue
+            for x0, y0, x1, y1 in boxes:
+                middle = np.array([[[(x0 + x1) / 2, (y0 + y1) / 2]]], np.float64)
+                for row in rows:
+                    x, y = cv2.perspectiveTransform(middle, row.to_row)[0, 0]
+                    if not (0 <= y <= ROW_H and 0 <= x <= row.width_px):
+                        continue
+                    i = _card_at(row.cards, x / S, y / S)
+                    if i is not None and row.cards[i].face_up:
+                        key = (row.pad, row.first + i)
+                        claims.setdefault(key, {})[card.card] = card.confidence
+                        where.setdefault(card.card, set()).add(key)
+        out = dict(readings)
+        for (pad, i), codes in claims.items():
+            r = out[pad]
+            seen = r.cards[i]
+            if seen.code is not None:
+                if set(codes) == {seen.code}:
+                    continue
+                named = SeenCard(True, None, 0.0, seen.x_mm)  # the two readers disagree
+            else:
+                if len(codes) != 1:
+                    continue
+                ((code, conf),) = codes.items()
+                if len(where[code]) != 1 or code in named_here:
+                    continue
+                named = SeenCard(True, code, round(float(conf), 3), seen.x_mm)
+            cards = list(r.cards)
+            cards[i] = named
+            out[pad] = PadReading(r.pad, r.face_down, tuple(cards), r.rows)
+        return out
 
     @staticmethod
     def _name_by_photo(photo: Recogniser, straight: np.ndarray, card: SeenCard) -> SeenCard:
@@ -175,3 +255,28 @@ class TableReader:
         # coarse, so take a little felt at either end rather than cut an index.
         origin = origin + uy * (height - CARD_H_MM) / 2 - ux * END_MM
         return origin, ux, uy, length + 2 * END_MM
+
+
+def _left_mm(card: SeenCard) -> float:
+    """A card's left edge along its row: a face-up card's ``x_mm`` is its rank glyph's middle."""
+    return card.x_mm - _RANK_CX if card.face_up else card.x_mm
+
+
+def _card_at(cards: tuple[SeenCard, ...], x_mm: float, y_mm: float) -> int | None:
+    """The card of a row one of whose index corners holds (``x_mm``, ``y_mm``) (the
+    row's upright view, mm; ``INDEX_BOX`` grown by ``INDEX_SLACK``): the top-left one,
+    or the turned one at the bottom right when no next card covers it.  None when no
+    card's corner, or more than one card's, holds it."""
+    lefts = [_left_mm(c) for c in cards]
+    x0, y0, x1, y1 = INDEX_BOX
+    g = INDEX_SLACK
+    found = set()
+    for i, left in enumerate(lefts):
+        shows_to = lefts[i + 1] if i + 1 < len(lefts) else math.inf
+        if left + x0 - g <= x_mm <= min(left + x1 + g, shows_to + g) and y0 - g <= y_mm <= y1 + g:
+            found.add(i)
+        right = left + CARD_W_MM
+        turned = (right - x1 - g, CARD_H_MM - y1 - g, right - x0 + g, CARD_H_MM - y0 + g)
+        if shows_to >= turned[0] and turned[0] <= x_mm <= turned[2] and turned[1] <= y_mm <= turned[3]:
+            found.add(i)
+    return found.pop() if len(found) == 1 else None

@@ -170,6 +170,7 @@ class WorkerOptions:
     refresh_s: float = 1.0
     beat_s: float = 0.2
     nice: int = 10  # the child's niceness: the link, sensing and the dashboard come first
+    scene: bool = True  # camera read's reader names the face-up cards the templates cannot
 
 
 def _reading(e: CameraPad) -> tuple:
@@ -223,6 +224,21 @@ def _child(opts: WorkerOptions, conn: Any, requests: Any = None) -> None:  # pra
         pass
 
 
+def _scene_reader() -> Any:  # pragma: no cover - runs in the child
+    """``camera read``'s reader for the face-up cards the templates cannot name, or None
+    (said on stderr, the service's log) when its networks cannot be loaded: the
+    templates alone still read our own decks."""
+    import sys
+
+    from .photo.scene_reader import SceneReader
+
+    try:
+        return SceneReader.load(backs=False)
+    except (VisionError, OSError) as exc:
+        print(f"camera: the templates alone name cards; camera read's reader is not loaded: {exc}", file=sys.stderr)
+        return None
+
+
 def _child_loop(opts: WorkerOptions, conn: Any, requests: Any) -> None:  # pragma: no cover - runs in the child
     from .calibration import Calibration, calibrate
     from .camera import TableCamera
@@ -235,10 +251,11 @@ def _child_loop(opts: WorkerOptions, conn: Any, requests: Any) -> None:  # pragm
         else:
             kept.serve(requests, conn, time.monotonic() + seconds)
 
+    scene = _scene_reader() if opts.scene else None
     camera: TableCamera | None = None
     if opts.calibration is not None:
         try:
-            camera = TableCamera(None, Calibration.load(opts.calibration))  # type: ignore[arg-type]
+            camera = TableCamera(None, Calibration.load(opts.calibration), scene=scene)  # type: ignore[arg-type]
         except (VisionError, OSError, ValueError) as exc:
             conn.send(("fatal", f"the camera's calibration {opts.calibration}: {exc}"))
             return
@@ -268,7 +285,7 @@ def _child_loop(opts: WorkerOptions, conn: Any, requests: Any) -> None:  # pragm
             if frame is None:
                 raise CameraUnavailable(f"the recording {opts.source} ended")
             if camera is None:
-                camera = TableCamera(None, calibrate(frame))  # type: ignore[arg-type]
+                camera = TableCamera(None, calibrate(frame), scene=scene)  # type: ignore[arg-type]
             events = camera.read_frame(frame)
         except (VisionError, OSError, ValueError) as exc:
             with contextlib.suppress(Exception):
@@ -337,11 +354,14 @@ class CameraWorker:
         restart_s: float = 1.0,
         refresh_s: float = 1.0,
         nice: int = 10,
+        scene: bool = True,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not 0 < fps <= 240:
             raise VisionError(f"fps must be from 0 to 240, got {fps}")
-        self.options = WorkerOptions(str(source), calibration, fps, width, height, retry_s, refresh_s, nice=nice)
+        self.options = WorkerOptions(
+            str(source), calibration, fps, width, height, retry_s, refresh_s, nice=nice, scene=scene
+        )
         self.stale_s = stale_s
         self.start_s = start_s  # a (re)started child's first word may take this long (OpenCV, networks)
         self.restart_s = restart_s

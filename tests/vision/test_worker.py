@@ -101,6 +101,26 @@ async def test_a_killed_camera_process_is_started_again(frames):
     assert worker.process is None  # closed: no child left behind
 
 
+@pytest.mark.parametrize("scene", [True, False])
+async def test_the_live_camera_names_another_decks_print_as_camera_read_does(tmp_path, scene):
+    # issue 17 item 4: the child reads with camera read's reader what the templates cannot
+    from .other_deck import other_print_row
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    _, frame = other_print_row(["3H", "KS", "KH"], 30)
+    cv2.imwrite(str(folder / "f0.png"), frame)
+    calibrate(frame).save(str(tmp_path / "camera.json"))
+    async with CameraWorker(str(folder), str(tmp_path / "camera.json"), fps=5, scene=scene) as worker:
+        seat1 = await _until(worker, lambda e: isinstance(e, CameraPad) and e.pad == "seat1")
+        cards = [s.card for s in seat1.face_up]
+        assert seat1.face_down == 1
+        if scene:
+            assert cards == ["3H", "KS", "KH"]
+        else:  # the templates alone leave the first unnamed
+            assert cards[0] is None and cards[1:] == ["KS", "KH"]
+
+
 async def test_a_bad_calibration_is_said_and_nothing_is_read(tmp_path, frames):
     folder, _ = frames
     bad = tmp_path / "bad.json"

@@ -468,6 +468,23 @@ class SceneReader:
     def read(self, image: np.ndarray) -> list[CardReading]:
         """Every card named with confidence, most confident first, then face-down
         cards ("back"), then index corners not read with confidence ("unknown")."""
+        named, unknown, reads = self._read_cards(image)
+        faces = [r.box for r in reads if r.inverted and r.code not in (spec.NONE, spec.JOKER) and r.prob >= FACE_INDEX]
+        backs = [
+            CardReading(spec.BACK, round(score, 4), outline([box]), 0)
+            for box, score in self.photo.detect_backs(image)
+            if not any(holds(box, c) for c in named) and not any(_inside(f, box) for f in faces)
+        ]
+        return named + backs + unknown
+
+    def named(self, image: np.ndarray) -> list[tuple[CardReading, list[tuple[float, float, float, float]]]]:
+        """Only the cards named with confidence, most confident first, each with the
+        boxes of the index corners read as it: what the table camera asks of a frame
+        whose face-down cards the templates have counted."""
+        named, _, reads = self._read_cards(image)
+        return [(c, [r.box for r in reads if r.code == c.card]) for c in named]
+
+    def _read_cards(self, image: np.ndarray) -> tuple[list[CardReading], list[CardReading], list[SceneRead]]:
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise VisionError("expected a BGR colour picture (H x W x 3)")
         reads = self.read_indices(image)
@@ -479,13 +496,7 @@ class SceneReader:
                 unknown + [CardReading(UNKNOWN, min(c.confidence, self.min_confidence), c.corners, 1) for c in doubted],
                 key=lambda c: -c.confidence,
             )
-        faces = [r.box for r in reads if r.inverted and r.code not in (spec.NONE, spec.JOKER) and r.prob >= FACE_INDEX]
-        backs = [
-            CardReading(spec.BACK, round(score, 4), outline([box]), 0)
-            for box, score in self.photo.detect_backs(image)
-            if not any(holds(box, c) for c in named) and not any(_inside(f, box) for f in faces)
-        ]
-        return named + backs + unknown
+        return named, unknown, reads
 
     def suit_colour_doubt(self, image: np.ndarray, reads: Sequence[IndexRead]) -> float:
         """For a card read with a black suit on grey corners only (``GREY_SAT``): the

@@ -60,8 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     view.add_argument(
         "--no-photo",
         action="store_true",
-        help="do not ask the photo reader (camera read's networks) to name a face-up card "
-        "the templates cannot; by default it does, at its --min-confidence",
+        help="do not ask camera read's reader to name a face-up card the templates cannot "
+        "(another deck's print); by default it does, on the whole frame, at its default confidence",
     )
     view.set_defaults(camera_main=_view)
 
@@ -174,13 +174,13 @@ def _view(args) -> int:
     if args.frames < 0 or args.every <= 0:
         raise VisionError("--frames must be 0 or more and --every positive")
     cal = Calibration.load(args.calibration)
-    photo = None
+    scene = None
     if not args.no_photo:
-        from vision.photo.recognise import Recogniser
+        from vision.photo.scene_reader import SceneReader
 
-        photo = Recogniser.load()
+        scene = SceneReader.load(backs=False)  # camera read's reader; face-down cards are the templates'
     with _open(args) as cam:
-        camera = TableCamera(cam, cal, photo=photo)
+        camera = TableCamera(cam, cal, scene=scene)
         last_lines: dict[str, str] = {}
         last_write = 0.0
         count = 0
