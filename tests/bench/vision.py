@@ -1,6 +1,6 @@
 """Benchmark for issue 7: the table camera on rendered scenes it was not tuned on.
 
-    .venv/bin/python tests/bench/vision.py [--cards 2000]
+    .venv/bin/python tests/bench/vision.py [--cards 2000] [--other-print 100]
 
 Accuracy: rank+suit of face-up cards and face-down counts per pad, on scenes from
 seeds 500000 and up (the recogniser was tuned on 1000..1999, the tests use 0..999),
@@ -10,7 +10,8 @@ confidence).  A confident error is any card named wrongly, or a named card that 
 not there at all.  Speed: a full 1280x720 table frame, all five pads, on one core
 (OpenCV limited to one thread), timed as this thread's CPU time so that other work
 on a shared machine does not count.  Prints medians; the last line is JSON with
-faceup_accuracy, confident_errors, facedown_count_accuracy, fps_720p.
+faceup_accuracy, confident_errors, facedown_count_accuracy, fps_720p (and
+other_print_* with --other-print).
 """
 
 from __future__ import annotations
@@ -53,6 +54,42 @@ def score_scene(scene, readings) -> dict:
     return out
 
 
+def other_print(rows: int) -> dict[str, dict]:
+    """Rows of three cards in another deck's print on seat1, read by the templates alone
+    and with camera read's reader (``TableReader(scene=...)``): cards right, unknown,
+    wrong, and the median CPU time of a frame (this thread, OpenCV on one thread)."""
+    import random
+
+    from tests.vision.other_deck import other_print_row
+    from vision.photo.scene_reader import SceneReader
+
+    scene_reader = SceneReader.load(backs=False)
+    codes = [r + s for r in "23456789TJQKA" for s in "CDHS"]
+    out = {how: {"cards": 0, "right": 0, "unknown": 0, "wrong": 0, "ms": 0.0} for how in ("templates", "scene")}
+    times: dict[str, list[float]] = {"templates": [], "scene": []}
+    rng = random.Random(FIRST_SEED)
+    for k in range(rows):
+        hand = rng.sample(codes, 3)
+        _, frame = other_print_row(hand, FIRST_SEED + k)
+        cal = calibrate(frame)
+        for how, reader in (("templates", TableReader(cal)), ("scene", TableReader(cal, scene=scene_reader))):
+            c = time.thread_time()
+            seen = [x.code for x in reader.read(frame)["seat1"].face_up]
+            times[how].append(time.thread_time() - c)
+            o = out[how]
+            o["cards"] += len(hand)
+            o["unknown"] += sum(x is None for x in seen)
+            named = [x for x in seen if x is not None]
+            right = sum(a == b for a, b in zip(seen, hand)) if len(seen) == len(hand) else len(set(named) & set(hand))
+            o["right"] += right
+            o["wrong"] += len(named) - right
+        if (k + 1) % 10 == 0:
+            print(f"  another print: {k + 1} of {rows} rows", file=sys.stderr, flush=True)
+    for how, o in out.items():
+        o["ms"] = round(statistics.median(times[how]) * 1000, 1)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cards", type=int, default=2000, help="face-up cards to measure at least (%(default)s)")
@@ -62,6 +99,15 @@ def main() -> int:
         action="store_true",
         help="let the photo reader name what the templates cannot (as 'camera view' does)",
     )
+    ap.add_argument(
+        "--other-print",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N rows of three face-up cards in another deck's print (tests/vision/other_deck.py): "
+        "cards named right, unknown and wrong by the templates alone and with camera read's reader, "
+        "as the live camera and 'camera view' read them, and the time of such a frame",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)  # one core, as the Pi gives the camera
     photo = None
@@ -69,6 +115,7 @@ def main() -> int:
         from vision.photo.recognise import Recogniser
 
         photo = Recogniser.load()
+    other = other_print(args.other_print) if args.other_print else {}
 
     totals: dict[str, int] = {}
     scenes = 0
@@ -110,6 +157,13 @@ def main() -> int:
         per_frame_wall.append(time.perf_counter() - t)
     med = statistics.median(per_frame)
 
+    if other:
+        for how in ("templates", "scene"):
+            o = other[how]
+            print(
+                f"another print, {how}: {o['cards']} face-up cards, right {o['right']}, unknown {o['unknown']}, "
+                f"wrong {o['wrong']}; median {o['ms']:.0f} ms CPU a frame (1 thread)"
+            )
     faceup_acc = totals["faceup_right"] / totals["faceup"]
     fd_acc = totals["pads_right"] / totals["pads"]
     print(
@@ -131,6 +185,7 @@ def main() -> int:
                 "confident_errors": totals["confident_errors"],
                 "facedown_count_accuracy": round(fd_acc, 5),
                 "fps_720p": round(1.0 / med, 1),
+                **{f"other_print_{how}_{k}": v for how, o in other.items() for k, v in o.items()},
             }
         )
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from vision import rowread
 from vision.calibration import calibrate
 from vision.camera import TableCamera
 from vision.photo.scene_reader import SceneReader
@@ -57,8 +58,11 @@ def test_what_camera_read_names_in_the_frame_the_table_camera_names_on_its_pad(s
     assert added and all(c.confidence >= scene_reader.min_confidence for c in added)
 
 
-def test_a_card_the_templates_name_wrongly_and_the_scene_reader_otherwise_is_unknown(scene_reader):
-    # Another print's club that the templates take for a spade (7C read as 7S).
+def test_a_card_the_templates_name_wrongly_and_the_scene_reader_otherwise_is_unknown(scene_reader, monkeypatch):
+    # Another print's club that the templates take for a spade (7C read as 7S), as they did
+    # before they left weak matches unnamed (rowread.OWN_RANK, OWN_SUIT).
+    monkeypatch.setattr(rowread, "OWN_RANK", 0.0)
+    monkeypatch.setattr(rowread, "OWN_SUIT", 0.0)
     codes = ["7C", "5S", "JH"]
     _, frame = other_print_row(codes, 22)
     cal = calibrate(frame)
@@ -119,3 +123,11 @@ def test_an_index_corner_is_placed_on_the_card_that_shows_it():
     assert _card_at(row, 58.0, 76.0) is None
     last = _row((True, 0.0), (True, 26.0))
     assert _card_at(last, 26.0 + 57.0, 76.0) == 1
+
+
+def test_another_prints_club_is_not_named_a_spade_by_the_templates():
+    # A weak match is another print's: left unnamed (for camera read's reader), never a guess.
+    for seed, codes in ((22, ["7C", "5S", "JH"]), (23, ["7C", "3H", "2D"])):
+        _, frame = other_print_row(codes, seed)
+        first = TableReader(calibrate(frame)).read(frame)["seat1"].face_up[0]
+        assert first.code in ("7C", None) and first.confidence <= rowread.FOREIGN_CONFIDENCE

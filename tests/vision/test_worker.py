@@ -104,6 +104,8 @@ async def test_a_killed_camera_process_is_started_again(frames):
 @pytest.mark.parametrize("scene", [True, False])
 async def test_the_live_camera_names_another_decks_print_as_camera_read_does(tmp_path, scene):
     # issue 17 item 4: the child reads with camera read's reader what the templates cannot
+    from vision.table_reader import TableReader
+
     from .other_deck import other_print_row
 
     folder = tmp_path / "frames"
@@ -117,8 +119,9 @@ async def test_the_live_camera_names_another_decks_print_as_camera_read_does(tmp
         assert seat1.face_down == 1
         if scene:
             assert cards == ["3H", "KS", "KH"]
-        else:  # the templates alone leave the first unnamed
-            assert cards[0] is None and cards[1:] == ["KS", "KH"]
+        else:  # the templates alone, as in this process: some unnamed
+            alone = [c.code for c in TableReader(calibrate(frame)).read(frame)["seat1"].face_up]
+            assert cards == alone and None in cards
 
 
 async def test_a_bad_calibration_is_said_and_nothing_is_read(tmp_path, frames):
