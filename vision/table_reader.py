@@ -117,7 +117,7 @@ class TableReader:
         for pad, pad_img, low_img, size in self._pads:
             readings[pad.name] = self._read_pad(frame, pad, pad_img, low_img, size, rows)
         # Only a frame with a face-up card the templates cannot name is read again: the
-        # scene reader costs about twenty times the templates' time.
+        # scene reader costs ten to thirty times the templates' time.
         if self.scene is not None and any(c.face_up and c.code is None for r in readings.values() for c in r.cards):
             readings = self._name_by_scene(self.scene, frame, readings, rows)
         return readings
