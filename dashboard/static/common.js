@@ -203,6 +203,13 @@ function showError(msg) {
 // sets it itself with showSeq, when it puts the new state on the page.
 const DRAW_GAP = 100;
 function showSeq(m) { document.body.dataset.seq = m.seq; }
+// What the server's drawing of the protocol (/api/protocol.html) is made of: the ruleset,
+// the games, the table's standings and who signed.  A page fetches the drawing again only
+// when this changes, not on every card played.
+function protocolKey(m) {
+  const s = (m && m.state) || {};
+  return JSON.stringify([s.ruleset, s.games, s.table, (m && m.signed) || {}]);
+}
 function connect(render, each) {
   const conn = document.getElementById("conn");
   let ws, delay = 300, latest = null, timer = null, drawing = false, drawnAt = -Infinity;

@@ -1,10 +1,11 @@
 // The protocol (RULES.md §12) as the server draws it, refreshed when the table moves
 // (at most once every DRAW_GAP ms: common.js connect).
 "use strict";
-let shownSeq = null;
+let shownKey = null;
 connect(async m => {
-  if (m.seq === shownSeq) return;
-  shownSeq = m.seq;
+  const key = protocolKey(m);
+  if (key === shownKey) { showSeq(m); return; }  // the drawing shown is this state's
+  shownKey = key;
   const r = await fetch("/api/protocol.html?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG);
   const box = h("div", { id: "protocol" });
   box.innerHTML = await r.text();  // server-rendered SVG, built from public protocol data

@@ -235,7 +235,7 @@ function confirmEl(m, game, deal, moment) {
     try { await post("/api/confirm", { game, deal, moment }); showError(""); } catch (e) { showError(e.message); } } }, t("That's correct"));
 }
 
-let shownProtocol = -1, protocolTimer = null;
+let shownProtocol = null, protocolTimer = null;
 async function refreshProtocol(seq) {
   if (seq === shownProtocol) return;
   shownProtocol = seq;
@@ -274,8 +274,7 @@ connect(m => {
   setKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, t("none")));
   setKids(deals, ...dealsEl(s));
-  // at most every 300 ms (a throttle: a busy table never starves it)
-  // (and again when a signature is added: the drawing shows who signed)
-  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null;
-    refreshProtocol(App.seq + ":" + JSON.stringify((App.last && App.last.signed) || {})); }, 300);
+  // at most every 300 ms (a throttle: a busy table never starves it), and only when what the
+  // drawing shows has changed (protocolKey): a card played changes nothing on it
+  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null; refreshProtocol(protocolKey(App.last)); }, 300);
 });

@@ -103,6 +103,39 @@ def test_a_fast_table_is_drawn_at_most_ten_times_a_second_and_always_its_newest_
     page.close()
 
 
+def test_the_protocol_drawing_is_fetched_again_only_when_it_changes(make_server, chromium):
+    """The protocol page and the Revisor's page fetch the server's drawing of the protocol
+    (/api/protocol.html) when what it shows changes (the games, the standings, who signed:
+    common.js protocolKey), not after every card played; and what they show once the table
+    stops is the server's drawing of the moment."""
+    s = make_server(pace=0.1, delay=0)
+    pages, fetched = {}, {}
+    for view in ("protocol", "revisor"):
+        page = chromium.new_page()
+        fetched[view] = []
+        page.on("request", lambda r, v=view: fetched[v].append(r.url) if "/api/protocol.html" in r.url else None)
+        page.goto(s.url(view, "revisor"))
+        pages[view] = page
+    start = max(wait_seq_above(p, 0) for p in pages.values())
+    # 80 actions: a deal and more (its start, up to four scoring moments, the next one's start).
+    # Fetched after every move (300 ms apart at most, as before), it would be one in three.
+    for page in pages.values():
+        wait_seq_above(page, start + 80, timeout=120)
+    assert httpx.post(f"{s.base}/api/pause", params={"token": s.token("tl")}, timeout=30).status_code == 200
+    for view, page in pages.items():
+        moves = seq_of(page) - start
+        assert 1 <= len(fetched[view]) <= moves // 6, (view, len(fetched[view]), moves)
+    drawing = httpx.get(f"{s.base}/api/protocol.html", params={"token": s.token("revisor")}, timeout=30).text
+    for page in pages.values():
+        page.wait_for_function(  # the same drawing, as the browser writes it back
+            "d => { const b = document.querySelector('#protocol'), t = document.createElement('div');"
+            " t.innerHTML = d; return b && b.innerHTML === t.innerHTML; }",
+            arg=drawing,
+            timeout=20_000,
+        )
+        page.close()
+
+
 def test_views_survive_a_server_restart(make_server, chromium):
     s = make_server(pace=0.05, delay=0.5)
     pages = {}
