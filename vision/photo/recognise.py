@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from ..errors import VisionError
-from . import spec
+from . import nets, spec
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_FILE = "index_detector.onnx"
@@ -102,11 +102,11 @@ class Recogniser:
             if p is not None and not p.is_file():
                 raise ModelMissing(f"model file {p} is missing; retrain with: python -m vision.photo.train")
         try:
-            self.detector_net = cv2.dnn.readNetFromONNX(str(detector))
-            self.classifier_net = cv2.dnn.readNetFromONNX(str(classifier))
-            self._backs = cv2.dnn.readNetFromONNX(str(backs)) if backs else None
+            self.detector_net = nets.load(detector)
+            self.classifier_net = nets.load(classifier)
+            self._backs = nets.load(backs) if backs else None
             cal = json.loads(calibration.read_text()) if calibration else None
-        except (cv2.error, ValueError, OSError) as exc:
+        except (VisionError, ValueError, OSError) as exc:
             raise ModelMissing(f"model files in {detector.parent} are damaged ({exc}); retrain them") from None
         self._cal = (np.array(cal["score"]), np.array(cal["confidence"])) if cal else None
         self.min_confidence = min_confidence
@@ -158,8 +158,7 @@ class Recogniser:
             side = spec.box_side(x0, y0, x1, y1)
             crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side)
             crops += [crop] + [cv2.rotate(crop, t) for t in TTA_TURNS]
-        self.classifier_net.setInput(spec.cls_blob(crops))
-        logits = self.classifier_net.forward().reshape(len(crops), spec.N_OUT)
+        logits = self.classifier_net.run(spec.cls_blob(crops)).reshape(len(crops), spec.N_OUT)
         nr, k = len(spec.RANK_OUT), len(TTA_TURNS) + 1
         rank_p = softmax(logits[:, :nr]).reshape(len(boxes), k, nr).mean(axis=1)
         suit_p = softmax(logits[:, nr:]).reshape(len(boxes), k, -1).mean(axis=1)
@@ -194,8 +193,7 @@ def _peaks(
     ``most``, strongest first) as boxes in picture pixels, each with its score;
     a box overlapping a stronger one by NMS_IOU or more is the same thing seen twice."""
     h, w = image.shape[:2]
-    net.setInput(spec.det_blob(image, grid.size))
-    out = net.forward()[0]
+    out = net.run(spec.det_blob(image, grid.size))[0]
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
     ys, xs = np.nonzero(peaks)

@@ -51,7 +51,7 @@ import cv2
 import numpy as np
 
 from ..errors import VisionError
-from . import spec
+from . import nets, spec
 from .recognise import (
     DEFAULT_MIN_CONFIDENCE as PHOTO_MIN_CONFIDENCE,
 )
@@ -278,8 +278,8 @@ class SceneReader:
         scene_file = models / SCENE_CLASSIFIER_FILE
         if scene_file.is_file() and "scene_classifier" not in kw:
             try:
-                kw["scene_classifier"] = cv2.dnn.readNetFromONNX(str(scene_file))
-            except cv2.error as exc:
+                kw["scene_classifier"] = nets.load(scene_file)
+            except VisionError as exc:
                 raise ModelMissing(f"model file {scene_file} is damaged ({exc}); retrain it") from None
         return cls(photo, cal, min_confidence, **kw)
 
@@ -287,16 +287,20 @@ class SceneReader:
     def detect(self, image: np.ndarray) -> list[Candidate]:
         h, w = image.shape[:2]
         found: list[Candidate] = []
-        passes = [(image, self.scales)] + ([(255 - image, self.invert_scales)] if self.invert else [])
         base = spec.DET_SIZE / min(w, h)  # scale 1: the short side at the detector's 320 px
-        for pic, scales in passes:
-            for s in scales:
-                f = base * s
-                sw, sh = max(32, int(round(w * f / 8)) * 8), max(32, int(round(h * f / 8)) * 8)
-                found += [
-                    Candidate(box, score)
-                    for box, score in _peaks(self.photo.detector_net, pic, DET_THRESHOLD, (sw, sh))
-                ]
+        smalls: dict[float, np.ndarray] = {}  # the picture at each scale, scaled once
+        for s in dict.fromkeys(self.scales + (self.invert_scales if self.invert else ())):
+            f = base * s
+            sw, sh = max(32, int(round(w * f / 8)) * 8), max(32, int(round(h * f / 8)) * 8)
+            smalls[s] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA if sw < w else cv2.INTER_LINEAR)
+        # the inverted picture (light glyphs on dark faces) is the scaled one inverted
+        passes = [smalls[s] for s in self.scales] + (
+            [255 - smalls[s] for s in self.invert_scales] if self.invert else []
+        )
+        for small in passes:
+            found += [
+                Candidate(box, score) for box, score in _peaks(self.photo.detector_net, small, DET_THRESHOLD, (w, h))
+            ]
         found.sort(key=lambda c: -c.score)
         kept: list[Candidate] = []
         for c in found:
@@ -394,8 +398,7 @@ class SceneReader:
 
     @staticmethod
     def _probs(net, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        net.setInput(spec.cls_blob(crops))
-        logits = net.forward().reshape(len(crops), spec.N_OUT)
+        logits = net.run(spec.cls_blob(crops)).reshape(len(crops), spec.N_OUT)
         nr = len(spec.RANK_OUT)
         return softmax(logits[:, :nr]), softmax(logits[:, nr:])
 
@@ -652,16 +655,15 @@ def _logit(p: float) -> float:
 
 
 def _peaks(
-    net, image: np.ndarray, threshold: float, size: tuple[int, int] | None = None
+    net, small: np.ndarray, threshold: float, full: tuple[int, int]
 ) -> list[tuple[tuple[float, float, float, float], float]]:
-    """Every local maximum of the index detector's heat map above ``threshold`` as a
-    box in ``image`` pixels with its score (no cap: a crowded table has many)."""
+    """Every local maximum of the index detector's heat map of ``small`` (the picture
+    scaled for it) above ``threshold`` as a box in the pixels of the picture, ``full``
+    (width, height), with its score (no cap: a crowded table has many)."""
     grid = spec.INDEX_GRID
-    h, w = image.shape[:2]
-    sw, sh = size or (grid.size, grid.size)
-    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA if sw < w else cv2.INTER_LINEAR)
-    net.setInput((small.astype(np.float32) / 255.0).transpose(2, 0, 1)[None])
-    out = net.forward()[0]
+    w, h = full
+    sh, sw = small.shape[:2]
+    out = net.run((small.astype(np.float32) / 255.0).transpose(2, 0, 1)[None])[0]
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
     ys, xs = np.nonzero(peaks)

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from ..cardcodes import ALL_CODES
-from . import scenes_data, spec
+from . import nets, scenes_data, spec
 from .augment import disturb, low_resolution, warp_jitter
 from .dataset import card_code, is_heldout, is_validation, load_photos
 from .glyphs import index_crop
@@ -279,7 +279,7 @@ def detector_crops(sources, n_real: int, models: Path) -> list[tuple[int, tuple,
     from .recognise import DETECTOR_FILE, Recogniser
 
     reader = Recogniser.__new__(Recogniser)
-    reader.detector_net = cv2.dnn.readNetFromONNX(str(models / DETECTOR_FILE))
+    reader.detector_net = nets.load(models / DETECTOR_FILE)
     out = []
     for k in range(n_real):
         img, boxes = sources[k]
@@ -579,7 +579,13 @@ def export(torch, net, shape, path: Path) -> None:
         output_names=["output"],
         opset_version=13,
         dynamo=False,
-        dynamic_axes={"input": {0: "n"}, "output": {0: "n"}},
+        # the detectors are fully convolutional: any picture size (ONNX Runtime holds a
+        # model to the sizes it declares; the classifiers' 48 x 48 stays fixed)
+        dynamic_axes=(
+            {"input": {0: "n", 2: "h", 3: "w"}, "output": {0: "n", 2: "gh", 3: "gw"}}
+            if len(shape) == 4 and shape[2] != spec.CLS_SIZE
+            else {"input": {0: "n"}, "output": {0: "n"}}
+        ),
     )
 
 
