@@ -32,6 +32,9 @@ class Net:
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.log_severity_level = 3  # its warnings are for developers, not the table's log
+        # idle threads sleep rather than spin between runs: the service's loop, the link and
+        # the dashboard share the machine with them
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # ONNX Runtime's own error types: a damaged or foreign file
