@@ -39,6 +39,8 @@ END_MM = 3.0  # mm of felt taken at each end of a row
 _RANK_CX = (RANK_BOX[0] + RANK_BOX[2]) / 2
 INDEX_FROM_RANK = (INDEX_BOX[0] - _RANK_CX, INDEX_BOX[1], INDEX_BOX[2] - _RANK_CX, INDEX_BOX[3])
 INDEX_SLACK = 2.0  # mm the middle of a scene reader's index corner may lie beyond the corner it names
+PART_MARGIN = 0.15  # of the frame's short side round the rows the scene reader is shown
+PART_LEAST = 0.45  # of the frame's width: the least part it is shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,11 +190,13 @@ class TableReader:
         named_here = {c.code for r in readings.values() for c in r.cards if c.code is not None}
         claims: dict[tuple[str, int], dict[str, float]] = {}
         where: dict[str, set[tuple[str, int]]] = {}
-        for card, boxes in scene.named(frame):
+        h, w = frame.shape[:2]
+        ox, oy, part = _part_to_read(frame, [r for r in rows if any(c.face_up and c.code is None for c in r.cards)])
+        for card, boxes in scene.named(part, short=min(w, h)):
             if card.card not in ALL_CODES:
                 continue
             for x0, y0, x1, y1 in boxes:
-                middle = np.array([[[(x0 + x1) / 2, (y0 + y1) / 2]]], np.float64)
+                middle = np.array([[[(x0 + x1) / 2 + ox, (y0 + y1) / 2 + oy]]], np.float64)
                 for row in rows:
                     x, y = cv2.perspectiveTransform(middle, row.to_row)[0, 0]
                     if not (0 <= y <= ROW_H and 0 <= x <= row.width_px):
@@ -255,6 +259,33 @@ class TableReader:
         # coarse, so take a little felt at either end rather than cut an index.
         origin = origin + uy * (height - CARD_H_MM) / 2 - ux * END_MM
         return origin, ux, uy, length + 2 * END_MM
+
+
+def _part_to_read(frame: np.ndarray, rows: list[_Row]) -> tuple[int, int, np.ndarray]:
+    """The part of ``frame`` the scene reader is shown, and where it lies (x, y): the
+    rows holding a card to name, with ``PART_MARGIN`` of the frame's short side round
+    them, as the frame's own shape (its witness squashes a picture to a square as it
+    would the frame), at least ``PART_LEAST`` of the frame across.  The scene reader
+    sees it at the frame's scale (``SceneReader.named(..., short=...)``): about a
+    tenth of the frame's pixels for one pad instead of all of them."""
+    h, w = frame.shape[:2]
+    pts = np.concatenate(
+        [cv2.perspectiveTransform(_ROW_CORNERS(r), np.linalg.inv(r.to_row)).reshape(-1, 2) for r in rows]
+    )
+    m = PART_MARGIN * min(w, h)
+    x0, y0 = pts.min(axis=0) - m
+    x1, y1 = pts.max(axis=0) + m
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    pw = max(x1 - x0, (y1 - y0) * w / h, PART_LEAST * w)  # the frame's aspect, its least width
+    pw = min(pw, w)
+    ph = pw * h / w
+    left = int(np.clip(round(cx - pw / 2), 0, w - round(pw)))
+    top = int(np.clip(round(cy - ph / 2), 0, h - round(ph)))
+    return left, top, frame[top : top + int(round(ph)), left : left + int(round(pw))]
+
+
+def _ROW_CORNERS(row: _Row) -> np.ndarray:
+    return np.array([[[0, 0]], [[row.width_px, 0]], [[row.width_px, ROW_H]], [[0, ROW_H]]], np.float64)
 
 
 def _left_mm(card: SeenCard) -> float:

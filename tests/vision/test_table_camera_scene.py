@@ -12,7 +12,7 @@ from vision.calibration import calibrate
 from vision.camera import TableCamera
 from vision.photo.scene_reader import SceneReader
 from vision.rowread import SeenCard
-from vision.table_reader import TableReader, _card_at
+from vision.table_reader import PART_LEAST, TableReader, _card_at
 
 from .other_deck import other_print_row
 
@@ -36,26 +36,34 @@ def camera_read():
     return SceneReader.load()  # as 'camera read' loads it
 
 
-@pytest.mark.parametrize("seed,codes", ROWS)
-def test_what_camera_read_names_in_the_frame_the_table_camera_names_on_its_pad(scene_reader, camera_read, seed, codes):
-    scene, frame = other_print_row(codes, seed)
-    cal = calibrate(frame)
-    alone = TableReader(cal).read(frame)
-    assert None in [c.code for c in alone["seat1"].face_up]  # the templates do not know this print
-    helped = TableReader(cal, scene=scene_reader).read(frame)
-    read = {c.card for c in camera_read.read(frame)} & set(codes)
-    assert read  # camera read names some of them
-    seen = [c.code for c in helped["seat1"].face_up]
-    assert len(seen) == len(codes)
-    for truth, code in zip(codes, seen):
-        assert code in (truth, None), f"{truth} named {code}"
-        if truth in read:
-            assert code == truth, f"camera read names {truth}; the table camera {code}"
-    for pad, reading in helped.items():  # face-down counts are the templates' own
-        assert reading.face_down == alone[pad].face_down
-    assert helped["seat1"].face_down == 1
-    added = [h for h, a in zip(helped["seat1"].face_up, alone["seat1"].face_up) if a.code is None and h.code]
-    assert added and all(c.confidence >= scene_reader.min_confidence for c in added)
+def test_what_camera_read_names_in_the_frame_the_table_camera_names_on_its_pad(scene_reader, camera_read):
+    """The table camera shows the scene reader the part of the frame round the rows to
+    name, at the frame's scale (``table_reader.PART_MARGIN``, ``PART_LEAST``): about
+    a tenth of the time of the whole frame.  A part is not the whole frame to the pixel,
+    so a card can fall either way; over these rows it names at least nine in ten of the
+    cards camera read names in the whole frame, and never another card."""
+    read_total = both = added = 0
+    for seed, codes in ROWS:
+        _, frame = other_print_row(codes, seed)
+        cal = calibrate(frame)
+        alone = TableReader(cal).read(frame)
+        assert None in [c.code for c in alone["seat1"].face_up]  # the templates do not know this print
+        helped = TableReader(cal, scene=scene_reader).read(frame)
+        read = {c.card for c in camera_read.read(frame)} & set(codes)
+        seen = helped["seat1"].face_up
+        assert len(seen) == len(codes)
+        for truth, card, before in zip(codes, seen, alone["seat1"].face_up):
+            assert card.code in (truth, None), f"{truth} named {card.code}"
+            both += truth in read and card.code == truth
+            if before.code is None and card.code is not None:
+                added += 1
+                assert card.confidence >= scene_reader.min_confidence
+        read_total += len(read)
+        for pad, reading in helped.items():  # face-down counts are the templates' own
+            assert reading.face_down == alone[pad].face_down
+        assert helped["seat1"].face_down == 1
+    assert added >= 5
+    assert both >= 0.9 * read_total, (both, read_total)
 
 
 def test_a_card_the_templates_name_wrongly_and_the_scene_reader_otherwise_is_unknown(scene_reader, monkeypatch):
@@ -96,9 +104,9 @@ def test_frames_the_templates_name_whole_are_not_read_again(scene_reader, render
     class Counting:
         calls = 0
 
-        def named(self, image):
+        def named(self, image, short=None):
             Counting.calls += 1
-            return scene_reader.named(image)
+            return scene_reader.named(image, short)
 
     scene, frame = rendered(3, 0.0)
     camera = TableCamera(None, calibrate(frame), scene=Counting())  # type: ignore[arg-type]
@@ -131,3 +139,21 @@ def test_another_prints_club_is_not_named_a_spade_by_the_templates():
         _, frame = other_print_row(codes, seed)
         first = TableReader(calibrate(frame)).read(frame)["seat1"].face_up[0]
         assert first.code in ("7C", None) and first.confidence <= rowread.FOREIGN_CONFIDENCE
+
+
+def test_the_scene_reader_is_shown_the_part_of_the_frame_round_the_rows_to_name(scene_reader):
+    shown = []
+
+    class Recording:
+        def named(self, image, short=None):
+            shown.append((image.shape, short))
+            return scene_reader.named(image, short)
+
+    _, frame = other_print_row(["3H", "KS", "KH"], 30)
+    reading = TableReader(calibrate(frame), scene=Recording()).read(frame)  # type: ignore[arg-type]
+    assert [c.code for c in reading["seat1"].face_up] == ["3H", "KS", "KH"]
+    ((shape, short),) = shown
+    h, w = frame.shape[:2]
+    assert short == min(w, h)  # seen at the whole frame's scale
+    assert abs(shape[1] / shape[0] - w / h) < 0.02  # the frame's shape
+    assert shape[1] >= PART_LEAST * w - 1 and shape[0] * shape[1] <= 0.3 * w * h

@@ -284,10 +284,13 @@ class SceneReader:
         return cls(photo, cal, min_confidence, **kw)
 
     # -- stage one: candidates ------------------------------------------------------
-    def detect(self, image: np.ndarray) -> list[Candidate]:
+    def detect(self, image: np.ndarray, short: int | None = None) -> list[Candidate]:
+        """Candidate index corners.  ``short``: the short side of the picture ``image`` is
+        cut from (the table camera's frame), which sets the scales: a part of a frame is
+        seen as it is in the whole frame."""
         h, w = image.shape[:2]
         found: list[Candidate] = []
-        base = spec.DET_SIZE / min(w, h)  # scale 1: the short side at the detector's 320 px
+        base = spec.DET_SIZE / (short or min(w, h))  # scale 1: the short side at the detector's 320 px
         smalls: dict[float, np.ndarray] = {}  # the picture at each scale, scaled once
         for s in dict.fromkeys(self.scales + (self.invert_scales if self.invert else ())):
             f = base * s
@@ -402,8 +405,8 @@ class SceneReader:
         nr = len(spec.RANK_OUT)
         return softmax(logits[:, :nr]), softmax(logits[:, nr:])
 
-    def read_indices(self, image: np.ndarray) -> list[SceneRead]:
-        found = self.detect(image)
+    def read_indices(self, image: np.ndarray, short: int | None = None) -> list[SceneRead]:
+        found = self.detect(image, short)
         reads = self._read_boxes(image, [c.box for c in found], [c.score for c in found])
         return [SceneRead(c.box, c.score, *reading) for c, reading in zip(found, reads)]
 
@@ -480,17 +483,22 @@ class SceneReader:
         ]
         return named + backs + unknown
 
-    def named(self, image: np.ndarray) -> list[tuple[CardReading, list[tuple[float, float, float, float]]]]:
+    def named(
+        self, image: np.ndarray, short: int | None = None
+    ) -> list[tuple[CardReading, list[tuple[float, float, float, float]]]]:
         """Only the cards named with confidence, most confident first, each with the
         boxes of the index corners read as it: what the table camera asks of a frame
-        whose face-down cards the templates have counted."""
-        named, _, reads = self._read_cards(image)
+        (or of a part of it, ``short`` the frame's short side: ``detect``) whose
+        face-down cards the templates have counted."""
+        named, _, reads = self._read_cards(image, short)
         return [(c, [r.box for r in reads if r.code == c.card]) for c in named]
 
-    def _read_cards(self, image: np.ndarray) -> tuple[list[CardReading], list[CardReading], list[SceneRead]]:
+    def _read_cards(
+        self, image: np.ndarray, short: int | None = None
+    ) -> tuple[list[CardReading], list[CardReading], list[SceneRead]]:
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise VisionError("expected a BGR colour picture (H x W x 3)")
-        reads = self.read_indices(image)
+        reads = self.read_indices(image, short)
         named, unknown = self.cards(reads, confirmed=self.witnessed(image, reads))
         doubted = [c for c in named if self.suit_colour_doubt(image, [r for r in reads if r.code == c.card])]
         if doubted:
