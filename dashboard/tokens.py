@@ -26,11 +26,13 @@ secret and the table's name (``at_table``): the link of seat 1 at "Bord 1" shows
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 from table_controller.views import ROLES, SEATS  # the one role list, the seats
@@ -74,19 +76,36 @@ class RoleTokens:
             return cls(data)
         tokens = cls.generate()
         path.parent.mkdir(parents=True, exist_ok=True)
-        tokens._write(path)
+        if not tokens._write(path):
+            return cls.load_or_create(path)  # another process made it first: its tokens count
         return tokens
 
-    def _write(self, path: Path, replace: bool = False) -> None:
-        """Owner-only (0600) from its first byte; ``replace``: atomically over the old file."""
-        target = path.with_name(path.name + ".new") if replace else path
-        if replace and target.exists():
-            target.unlink()
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            json.dump(self._tokens, f, indent=2)
-        if replace:
-            os.replace(target, path)
+    def _write(self, path: Path, replace: bool = False) -> bool:
+        """Owner-only (0600) from its first byte, and whole when it appears: written aside,
+        then linked in (new) or renamed over the old file (``replace``).  False when the
+        file was new and another process created it first (its tokens stand)."""
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".new", dir=path.parent)  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(self._tokens, f, indent=2)
+            if replace:
+                os.replace(tmp, path)
+                return True
+            try:
+                os.link(tmp, path)  # atomic: fails if the file exists
+            except FileExistsError:
+                return False
+            except OSError:  # a file system without hard links: create it exclusively instead
+                try:
+                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                except FileExistsError:
+                    return False
+                with os.fdopen(fd, "w") as f:
+                    json.dump(self._tokens, f, indent=2)
+            return True
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
 
     def at_table(self, name: str) -> RoleTokens:
         """The tokens one table answers to: the roles' as in the file, each seat's its own at

@@ -12,6 +12,7 @@ import shutil
 import ssl
 import stat
 import subprocess
+import sys
 import time
 
 import httpx
@@ -367,3 +368,46 @@ def test_seat_tokens_are_added_to_an_older_token_file_which_stays_private(tmp_pa
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert [tokens.role_of(stored[s]) for s in SEATS] == list(SEATS)
     assert RoleTokens.load_or_create(path).as_dict() == stored  # read again: the same tokens
+
+
+_RACE = """
+import sys, time
+from pathlib import Path
+from dashboard.tokens import RoleTokens
+start, folder = float(sys.argv[1]), Path(sys.argv[2])
+time.sleep(max(0.0, start - time.time()))
+out = []
+for i in range(40):
+    try:
+        out.append(RoleTokens.load_or_create(folder / f"t{i}.json").token("tl"))
+    except Exception as exc:  # what a process starting beside another met: a traceback before
+        out.append(f"error {type(exc).__name__}: {exc}")
+print("\\n".join(out))
+"""
+
+
+def test_two_processes_making_the_token_file_at_once_get_the_same_tokens(tmp_path):
+    """The service and a command started together on an event without a token file: one
+    makes it, the other reads it whole; both answer to the same tokens, and nobody meets a
+    half-written file or an error."""
+    start = time.time() + 1.5  # both wait until then: they open the 40 files side by side
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _RACE, str(start), str(tmp_path)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    a, b = (o[0].split("\n") for o in outs)
+    assert not [x for x in a + b if x.startswith("error")], [x for x in a + b if x.startswith("error")][:3]
+    assert a == b  # the same tokens in both
+    for i in range(40):
+        path = tmp_path / f"t{i}.json"
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert json.loads(path.read_text())["tl"] == a[i]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"t{i}.json" for i in range(40))  # no leftovers
