@@ -175,7 +175,8 @@ class TableReader:
         scene: SceneReader, frame: np.ndarray, readings: dict[str, PadReading], rows: list[_Row]
     ) -> dict[str, PadReading]:
         """``readings`` checked and completed by the scene reader (``camera read``'s
-        reader) on the whole frame: the templates are exact on our own decks, but another
+        reader) on the part of the frame round the rows that hold a card to name
+        (``_part_to_read``): the templates are exact on our own decks, but another
         deck's print can fool them (a club read as a spade), and they cannot name what
         they do not know.
 
@@ -267,10 +268,10 @@ def _part_to_read(frame: np.ndarray, rows: list[_Row]) -> tuple[int, int, np.nda
     them, as the frame's own shape (its witness squashes a picture to a square as it
     would the frame), at least ``PART_LEAST`` of the frame across.  The scene reader
     sees it at the frame's scale (``SceneReader.named(..., short=...)``): about a
-    tenth of the frame's pixels for one pad instead of all of them."""
+    fifth of the frame's pixels for one pad instead of all of them."""
     h, w = frame.shape[:2]
     pts = np.concatenate(
-        [cv2.perspectiveTransform(_ROW_CORNERS(r), np.linalg.inv(r.to_row)).reshape(-1, 2) for r in rows]
+        [cv2.perspectiveTransform(_row_corners(r), np.linalg.inv(r.to_row)).reshape(-1, 2) for r in rows]
     )
     m = PART_MARGIN * min(w, h)
     x0, y0 = pts.min(axis=0) - m
@@ -284,7 +285,7 @@ def _part_to_read(frame: np.ndarray, rows: list[_Row]) -> tuple[int, int, np.nda
     return left, top, frame[top : top + int(round(ph)), left : left + int(round(pw))]
 
 
-def _ROW_CORNERS(row: _Row) -> np.ndarray:
+def _row_corners(row: _Row) -> np.ndarray:
     return np.array([[[0, 0]], [[row.width_px, 0]], [[row.width_px, ROW_H]], [[0, ROW_H]]], np.float64)
 
 
