@@ -50,8 +50,9 @@ class _Row:
     pad: str
     first: int  # index in the pad's cards of the row's first card
     cards: tuple[SeenCard, ...]
-    to_row: np.ndarray  # 3x3: image px -> the straightened row's px
+    to_image: np.ndarray  # 3x3: the straightened row's px -> image px
     width_px: int
+    corners: np.ndarray  # the row's four corners in image px (as PadReading.rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,12 +163,12 @@ class TableReader:
                     self._name_by_photo(self.photo, straight, c) if c.face_up and c.code is None else c
                     for c in row_cards
                 ]
-            found_rows.append(_Row(pad.name, len(seen), tuple(row_cards), np.linalg.inv(m), width_px))
-            seen.extend(row_cards)
             corners = cv2.perspectiveTransform(
                 np.array([[[0, 0]], [[width_px, 0]], [[width_px, ROW_H]], [[0, ROW_H]]], dtype=np.float32), m
-            )
-            rows.append(tuple((float(x), float(y)) for x, y in corners.reshape(-1, 2)))
+            ).reshape(-1, 2)
+            found_rows.append(_Row(pad.name, len(seen), tuple(row_cards), m, width_px, corners))
+            seen.extend(row_cards)
+            rows.append(tuple((float(x), float(y)) for x, y in corners))
         return PadReading(pad.name, sum(not c.face_up for c in seen), tuple(seen), tuple(rows))
 
     @staticmethod
@@ -193,13 +194,14 @@ class TableReader:
         where: dict[str, set[tuple[str, int]]] = {}
         h, w = frame.shape[:2]
         ox, oy, part = _part_to_read(frame, [r for r in rows if any(c.face_up and c.code is None for c in r.cards)])
+        to_row = [np.linalg.inv(row.to_image) for row in rows]  # only now: most frames need none
         for card, boxes in scene.named(part, short=min(w, h)):
             if card.card not in ALL_CODES:
                 continue
             for x0, y0, x1, y1 in boxes:
                 middle = np.array([[[(x0 + x1) / 2 + ox, (y0 + y1) / 2 + oy]]], np.float64)
-                for row in rows:
-                    x, y = cv2.perspectiveTransform(middle, row.to_row)[0, 0]
+                for row, m in zip(rows, to_row):
+                    x, y = cv2.perspectiveTransform(middle, m)[0, 0]
                     if not (0 <= y <= ROW_H and 0 <= x <= row.width_px):
                         continue
                     i = _card_at(row.cards, x / S, y / S)
@@ -270,9 +272,7 @@ def _part_to_read(frame: np.ndarray, rows: list[_Row]) -> tuple[int, int, np.nda
     sees it at the frame's scale (``SceneReader.named(..., short=...)``): about a
     fifth of the frame's pixels for one pad instead of all of them."""
     h, w = frame.shape[:2]
-    pts = np.concatenate(
-        [cv2.perspectiveTransform(_row_corners(r), np.linalg.inv(r.to_row)).reshape(-1, 2) for r in rows]
-    )
+    pts = np.concatenate([r.corners for r in rows])
     m = PART_MARGIN * min(w, h)
     x0, y0 = pts.min(axis=0) - m
     x1, y1 = pts.max(axis=0) + m
@@ -283,10 +283,6 @@ def _part_to_read(frame: np.ndarray, rows: list[_Row]) -> tuple[int, int, np.nda
     left = int(np.clip(round(cx - pw / 2), 0, w - round(pw)))
     top = int(np.clip(round(cy - ph / 2), 0, h - round(ph)))
     return left, top, frame[top : top + int(round(ph)), left : left + int(round(pw))]
-
-
-def _row_corners(row: _Row) -> np.ndarray:
-    return np.array([[[0, 0]], [[row.width_px, 0]], [[row.width_px, ROW_H]], [[0, ROW_H]]], np.float64)
 
 
 def _left_mm(card: SeenCard) -> float:
