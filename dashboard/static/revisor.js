@@ -236,15 +236,15 @@ function confirmEl(m, game, deal, moment) {
 }
 
 let shownProtocol = null, protocolTimer = null;
-async function refreshProtocol(seq) {
-  if (seq === shownProtocol) return;
-  shownProtocol = seq;
+async function refreshProtocol(key, seq) {
+  if (key === shownProtocol) return;
+  shownProtocol = key;
   const r = await fetch("/api/protocol.html?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG);
   if (!r.ok) return;
   const text = await r.text();
   // answers can overtake each other on a busy table: an older one never replaces a newer
-  if (seq !== shownProtocol) return;
-  const box = h("div", { id: "protocol", "data-seq": seq });
+  if (key !== shownProtocol) return;
+  const box = h("div", { id: "protocol", "data-seq": seq });  // the table's seq when it was asked for
   box.innerHTML = text;  // server-rendered SVG, built from public protocol data
   setKids(protocol, h("h2", {}, t("Protocol"), " ",
     h("a", { id: "pdf", href: "/api/protocol.pdf?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG }, t("Printable PDF"))), box);
@@ -276,5 +276,5 @@ connect(m => {
   setKids(deals, ...dealsEl(s));
   // at most every 300 ms (a throttle: a busy table never starves it), and only when what the
   // drawing shows has changed (protocolKey): a card played changes nothing on it
-  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null; refreshProtocol(protocolKey(App.last)); }, 300);
+  if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null; refreshProtocol(protocolKey(App.last), App.seq); }, 300);
 });
