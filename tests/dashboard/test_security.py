@@ -371,11 +371,12 @@ def test_seat_tokens_are_added_to_an_older_token_file_which_stays_private(tmp_pa
 
 
 _RACE = """
-import sys, time
+import sys
 from pathlib import Path
 from dashboard.tokens import RoleTokens
-start, folder = float(sys.argv[1]), Path(sys.argv[2])
-time.sleep(max(0.0, start - time.time()))
+folder = Path(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.readline()  # the test's go, to both at once
 out = []
 for i in range(40):
     try:
@@ -390,17 +391,22 @@ def test_two_processes_making_the_token_file_at_once_get_the_same_tokens(tmp_pat
     """The service and a command started together on an event without a token file: one
     makes it, the other reads it whole; both answer to the same tokens, and nobody meets a
     half-written file or an error."""
-    start = time.time() + 1.5  # both wait until then: they open the 40 files side by side
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", _RACE, str(start), str(tmp_path)],
+            [sys.executable, "-c", _RACE, str(tmp_path)],
             cwd=ROOT,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         for _ in range(2)
     ]
+    for p in procs:  # both started and imported: then both are let go together
+        assert p.stdout.readline().strip() == "ready", p.stderr.read()
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
     outs = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
     a, b = (o[0].split("\n") for o in outs)
