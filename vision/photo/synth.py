@@ -54,9 +54,16 @@ class RenderedPhoto:
     def back_boxes(self, min_seen: float = BACK_SEEN) -> list[tuple[float, float, float, float]]:
         """The face-down cards worth finding (at least ``min_seen`` of each in view
         and uncovered), as boxes (x0, y0, x1, y1) clipped to the photo."""
+        return self._boxes(False, min_seen)
+
+    def face_boxes(self, min_seen: float = BACK_SEEN) -> list[tuple[float, float, float, float]]:
+        """The same for face-up cards."""
+        return self._boxes(True, min_seen)
+
+    def _boxes(self, face_up: bool, min_seen: float) -> list[tuple[float, float, float, float]]:
         boxes = []
         for c in self.cards:
-            if c.code is None and c.seen >= min_seen:
+            if (c.code is not None) == face_up and c.seen >= min_seen:
                 pts = np.clip(np.array(c.outline, dtype=np.float32), 0, SIZE - 1)
                 boxes.append((*pts.min(0).tolist(), *pts.max(0).tolist()))
         return boxes
@@ -170,3 +177,15 @@ def _disturb(img: np.ndarray, rng: random.Random, nrng: np.random.Generator, sev
     if not ok or out is None:
         raise RuntimeError("OpenCV cannot encode or decode JPEG")
     return out
+
+
+def cover_with_hand(image: np.ndarray, boxes, rng: random.Random) -> np.ndarray:
+    """``image`` with a skin-coloured blob over each of ``boxes`` (a finger or a thumb
+    on a card's index corner), as a player's hand hides a card's corners on a table."""
+    out = image.copy()
+    for x0, y0, x1, y1 in boxes:
+        centre = (int((x0 + x1) / 2 + rng.uniform(-0.2, 0.2) * (x1 - x0)), int((y0 + y1) / 2))
+        axes = (int((x1 - x0) * rng.uniform(0.9, 1.4)) + 4, int((y1 - y0) * rng.uniform(0.8, 1.2)) + 4)
+        skin = (rng.randint(70, 140), rng.randint(110, 175), rng.randint(150, 235))  # BGR
+        cv2.ellipse(out, centre, axes, rng.uniform(0, 180), 0, 360, skin, -1)
+    return cv2.GaussianBlur(out, (3, 3), 0)

@@ -29,18 +29,28 @@ from . import nets, scenes_data, spec
 from .augment import disturb, low_resolution, warp_jitter
 from .dataset import card_code, is_heldout, is_validation, load_photos
 from .glyphs import index_crop
-from .synth import render_photo
+from .synth import cover_with_hand, render_photo
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 # Torch weights, to go on training from (build/ is not committed; the ONNX files are).
 CHECKPOINTS = Path(__file__).resolve().parents[2] / "build" / "photo_train"
-NETWORKS = ("detector", "classifier", "backs")
-ONNX_FILES = {"detector": "index_detector.onnx", "classifier": "index_classifier.onnx", "backs": "back_detector.onnx"}
+NETWORKS = ("detector", "classifier", "backs", "faces")
+ONNX_FILES = {
+    "detector": "index_detector.onnx",
+    "classifier": "index_classifier.onnx",
+    "backs": "back_detector.onnx",
+    "faces": "face_detector.onnx",
+}
 INPUT = {
     "detector": (spec.DET_SIZE, spec.DET_SIZE),
     "classifier": (spec.CLS_SIZE, spec.CLS_SIZE),
     "backs": (spec.BACK_GRID.size, spec.BACK_GRID.size),
+    "faces": (spec.BACK_GRID.size, spec.BACK_GRID.size),
 }
+# A face-up card is one for the face detector to find when this much of it is in
+# view and uncovered (as synth.BACK_SEEN for face-down cards).
+FACE_SEEN = 0.5
+FACE = "face"  # a face detector's target
 # Share of classifier crops first shrunk and blown up again (small, far-off cards).
 LOW_RES_SHARE = 0.25
 # Share of labelled-corner crops turned by any angle (the rest by quarter turns, +-20 degrees).
@@ -168,6 +178,42 @@ def load_back_sources(n_synth: int, seed: int):
         rng.shuffle(codes)
         r = render_photo(seed=2_000_000 + seed * 10_000 + i, codes=codes or [None], severity=rng.uniform(0.2, 1.0))
         out.append((r.image, [(spec.BACK, b) for b in r.back_boxes()]))
+    return out
+
+
+def load_face_sources(n_synth: int, seed: int, real_weight: int = 1, hands: float = 0.0):
+    """(image, [("face", card box)]) pairs for the face detector, which finds whole
+    face-up cards (so that one whose index corners are covered is at least counted):
+    rendered photos of face-up and face-down cards (a back is not a face), and the
+    training part (not held out, not the validation fold) of the multi-card photos
+    labelled by whole card (``edje``), scaled to 640 px wide, each ``real_weight``
+    times; a share ``hands`` of the rendered photos has one card's index corners
+    under a hand (``synth.cover_with_hand``)."""
+    out: list[tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]] = []
+    root = scenes_data.data_dir()
+    boxes: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
+    with open(root / "labels.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["box_type"] != "whole_card" or is_heldout(row["file"]) or is_validation(row["file"]):
+                continue
+            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            boxes.setdefault(row["file"], []).append((FACE, box))  # type: ignore[arg-type]
+    for f in sorted(boxes):
+        img = _imread(root / "images" / f)
+        s = 640 / img.shape[1]
+        img = cv2.resize(img, (640, round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
+        out += [(img, [(c, tuple(v * s for v in b)) for c, b in boxes[f]])] * real_weight
+    for i in range(n_synth):
+        rng = random.Random(3_000_000 + seed * 10_000 + i)
+        codes = [None] * rng.choice((0, 0, 1, 1, 2)) + rng.sample(ALL_CODES, rng.choice((1, 1, 2, 3, 4)))
+        rng.shuffle(codes)
+        r = render_photo(seed=3_000_000 + seed * 10_000 + i, codes=codes, severity=rng.uniform(0.2, 1.0))
+        image = r.image
+        if rng.random() < hands:  # a hand on one card's index corners: still a card to count
+            shown = [c for c in r.cards if c.code and c.index_boxes]
+            if shown:
+                image = cover_with_hand(image, rng.choice(shown).index_boxes, rng)
+        out.append((image, [(FACE, b) for b in r.face_boxes(FACE_SEEN)]))
     return out
 
 
@@ -388,7 +434,12 @@ def build_nets(torch):
         def forward(self, x):
             return self.body(x)
 
-    return Detector(spec.INDEX_GRID.stride), Classifier(), Detector(spec.BACK_GRID.stride)
+    return (
+        Detector(spec.INDEX_GRID.stride),
+        Classifier(),
+        Detector(spec.BACK_GRID.stride),
+        Detector(spec.BACK_GRID.stride),
+    )
 
 
 def _focal(torch, logit, target):
@@ -604,7 +655,7 @@ def export_ensemble(torch, checkpoints: list[Path], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     global CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE, DET_INVERT_SHARE, FREEZE_BN
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=NETWORKS, help="train one network only (default: all three, in turn)")
+    ap.add_argument("--only", choices=NETWORKS, help="train one network only (default: all four, in turn)")
     ap.add_argument("--det-epochs", type=int, default=12)
     ap.add_argument("--cls-epochs", type=int, default=10)
     ap.add_argument("--cls-samples", type=int, default=12000, help="classifier crops per epoch (default 12000)")
@@ -650,6 +701,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--back-epochs", type=int, default=30)
     ap.add_argument("--back-synth", type=int, default=900, help="rendered photos for the back detector (default 900)")
+    ap.add_argument("--face-epochs", type=int, default=40)
+    ap.add_argument("--face-synth", type=int, default=900, help="rendered photos for the face detector (default 900)")
+    ap.add_argument(
+        "--face-real-weight",
+        type=int,
+        default=1,
+        help="times each real photo labelled by whole card is seen in a face detector epoch (default 1)",
+    )
+    ap.add_argument(
+        "--face-hands",
+        type=float,
+        default=0.0,
+        help="share of rendered photos with a hand over one card's index corners (default 0)",
+    )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
@@ -784,6 +849,20 @@ def main(argv: list[str] | None = None) -> int:
             sample=back_sample,
         )
         save("backs")
+    if "faces" in todo:
+        face_sources = load_face_sources(args.face_synth, args.seed, args.face_real_weight, args.face_hands)
+        log(f"face detector: {len(face_sources)} photos, {sum(len(b) for _, b in face_sources)} face-up cards to find")
+        train_detector(
+            torch,
+            nets["faces"],
+            face_sources,
+            args.face_epochs,
+            random.Random(args.seed + 3),
+            log,
+            name="face detector",
+            sample=back_sample,
+        )
+        save("faces")
     log(f"written to {args.out}")
     return 0
 
