@@ -6,7 +6,8 @@ and where it is.  The ``camera`` command (``table_controller/app/commands/camera
 ``camera read`` subcommand here.
 
     $ chicago-table camera read table.jpg --json
-    {"images": [{"file": "table.jpg", "cards": [{"card": "AS", "confidence": 0.97, "corners": [[x, y], ...]}]}]}
+    {"images": [{"file": "table.jpg", "cards": [{"card": "AS", "confidence": 0.97, "corners": [[x, y], ...]}],
+                 "face_up_unnamed": 1}]}     (the last only when a face-up card is not named)
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ Read every card visible in each picture: its rank and suit in our notation (AS, 
 card, or a face-down card's box).  A card read with a confidence below
 --min-confidence is left out (or listed as 'unknown' with --unknown): a wrong card
 is worse than a missing one.  Face-down cards have a threshold of their own (the
-back detector's; --no-backs leaves them out).  A file that is not a readable
+back detector's; --no-backs leaves them out).  A face-up card whose index corners
+cannot be read (a hand or another card covers them) is counted when the face
+detector finds the whole card: 'face_up_unnamed' in --json (when there are any), "and N face-up cards
+not named" in the list (with --unknown each is listed as 'unknown' with the whole
+card's box; --no-faces does not look for them).  A file that is not a readable
 picture is reported and the other files are still read; the exit status is then 1."""
 
 
@@ -52,6 +57,11 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-backs", action="store_true", help="do not report face-down cards ('back')")
     parser.add_argument(
+        "--no-faces",
+        action="store_true",
+        help="do not look for whole face-up cards whose index cannot be read (faster)",
+    )
+    parser.add_argument(
         "--unknown",
         action="store_true",
         help="also list index corners that could not be read confidently, as 'unknown'",
@@ -76,7 +86,9 @@ def main_read(args: argparse.Namespace) -> int:
 
     try:
         # The scene reader (issue 17): every card of a crowded real frame, any scale, either polarity.
-        reader = SceneReader.load(min_confidence=args.min_confidence, backs=not args.no_backs)
+        reader = SceneReader.load(
+            min_confidence=args.min_confidence, backs=not args.no_backs, faces=not getattr(args, "no_faces", False)
+        )
     except VisionError as exc:
         print(f"chicago-table camera read: {exc}", file=sys.stderr)
         return 2
@@ -93,7 +105,8 @@ def main_read(args: argparse.Namespace) -> int:
             print(f"\r[{n}/{len(args.images)}] {name}", end="", file=sys.stderr, flush=True)
         try:
             image = load_image(name)
-            cards = [c for c in reader.read(image) if args.unknown or c.card != UNKNOWN]
+            seen = reader.read(image)
+            cards = [c for c in seen if args.unknown or c.card != UNKNOWN]
         except VisionError as exc:
             failed += 1
             results.append({"file": name, "error": str(exc), "cards": []})
@@ -106,6 +119,10 @@ def main_read(args: argparse.Namespace) -> int:
                 {"card": c.card, "confidence": c.confidence, "corners": [list(p) for p in c.corners]} for c in cards
             ],
         }
+        # whole face-up cards found whose index was not read: counted, not named (only when there are)
+        unnamed = sum(c.card == UNKNOWN and c.indices == 0 for c in seen)
+        if unnamed:
+            entry["face_up_unnamed"] = unnamed
         results.append(entry)
         if args.annotate:
             try:
@@ -128,7 +145,12 @@ def _print_list(results: list[dict]) -> None:
         if "error" in entry and not entry["cards"]:
             continue  # already said on stderr
         cards = entry["cards"]
-        print(f"{entry['file']}: {len(cards)} card{'s' if len(cards) != 1 else ''}" + ("" if cards else " seen"))
+        unnamed = entry.get("face_up_unnamed", 0)
+        print(
+            f"{entry['file']}: {len(cards)} card{'s' if len(cards) != 1 else ''}"
+            + ("" if cards else " seen")
+            + (f", and {unnamed} face-up card{'s' if unnamed != 1 else ''} not named" if unnamed else "")
+        )
         for c in cards:
             xs = [p[0] for p in c["corners"]]
             ys = [p[1] for p in c["corners"]]

@@ -76,3 +76,16 @@ def load_scenes(root: Path | None = None) -> list[ScenePhoto]:
                 truth = frozenset(card_code(n[:-1], n[-1]) for n in names if n.upper() not in NOT_CARDS)
             photos.append(ScenePhoto(row["file"], root / "images" / row["file"], subset, truth, "BACK" in names))
     return sorted(photos, key=lambda p: p.file)
+
+
+def whole_card_boxes(root: Path | None = None) -> dict[str, list[tuple[float, float, float, float]]]:
+    """The boxes of whole cards (``box_type`` ``whole_card``, the ``edje`` subset's
+    labels) by file (SUBSET/NAME.jpg), in the photo's pixels."""
+    root = root or data_dir()
+    out: dict[str, list[tuple[float, float, float, float]]] = {}
+    with open(root / "labels.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["box_type"] == "whole_card":
+                box = (float(row["xmin"]), float(row["ymin"]), float(row["xmax"]), float(row["ymax"]))
+                out.setdefault(row["file"], []).append(box)
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -18,7 +19,7 @@ import cv2
 import pytest
 
 from vision.photo.scene_reader import DEFAULT_MIN_CONFIDENCE  # camera read uses the scene reader (issue 17)
-from vision.photo.synth import render_photo
+from vision.photo.synth import cover_with_hand, render_photo
 
 REPO = Path(__file__).resolve().parents[3]
 SHIM = (
@@ -125,7 +126,16 @@ def test_bad_options_are_refused_clearly(pictures):
 def test_help_explains(pictures):
     run = camera_read("--help")
     assert run.returncode == 0
-    for word in ("--json", "--annotate", "--min-confidence", "confidence", "unknown", "back", "--no-backs"):
+    for word in (
+        "--json",
+        "--annotate",
+        "--min-confidence",
+        "confidence",
+        "unknown",
+        "back",
+        "--no-backs",
+        "--no-faces",
+    ):
         assert word in run.stdout
 
 
@@ -138,3 +148,23 @@ def test_vision_stays_below_the_controller_and_needs_no_torch():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_face_up_card_whose_corners_a_hand_covers_is_counted(tmp_path):
+    # rendered seed 7: the QD lies whole in view, both index corners under a hand
+    # (synth.cover_with_hand); the face detector finds it (issue 17)
+    photo = render_photo(7, codes=["KS", "7H", "QD"], severity=0.3)
+    (card,) = [c for c in photo.cards if c.code == "QD"]
+    cv2.imwrite(str(tmp_path / "hand.png"), cover_with_hand(photo.image, card.index_boxes, random.Random(7)))
+    run = camera_read(str(tmp_path / "hand.png"), "--json")
+    assert run.returncode == 0, run.stderr
+    (entry,) = json.loads(run.stdout)["images"]
+    assert entry["face_up_unnamed"] == 1
+    assert "QD" not in {c["card"] for c in entry["cards"]}
+    run = camera_read(str(tmp_path / "hand.png"))
+    assert run.returncode == 0 and "and 1 face-up card not named" in run.stdout.splitlines()[0]
+    run = camera_read(str(tmp_path / "hand.png"), "--json", "--unknown")
+    unknown = [c for c in json.loads(run.stdout)["images"][0]["cards"] if c["card"] == "unknown"]
+    assert any(len(c["corners"]) == 4 and c["corners"][1][0] - c["corners"][0][0] > 100 for c in unknown)
+    run = camera_read(str(tmp_path / "hand.png"), "--json", "--no-faces")
+    assert "face_up_unnamed" not in json.loads(run.stdout)["images"][0]

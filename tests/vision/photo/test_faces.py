@@ -1,0 +1,134 @@
+"""Whole face-up cards (issue 17): a card whose index corners a hand covers is at
+least counted, as "unknown" with no index corner and the whole card's box, and a
+card that is named is never counted a second time."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from vision.photo.recognise import UNKNOWN, CardReading, iou, outline
+from vision.photo.scene_reader import FACE_DETECTOR_FILE, SceneReader
+from vision.photo.spec import BACK
+from vision.photo.synth import cover_with_hand, render_photo
+
+
+@pytest.fixture(scope="module")
+def scene() -> SceneReader:
+    return SceneReader.load()
+
+
+def _unnamed(cards):
+    return [c for c in cards if c.card == UNKNOWN and c.indices == 0]
+
+
+def _named(cards):
+    return {c.card for c in cards if c.card not in (UNKNOWN, BACK)}
+
+
+def _box(card) -> tuple[float, float, float, float]:
+    pts = np.clip(np.array(card.outline, dtype=np.float32), 0, 639)
+    return (*pts.min(0).tolist(), *pts.max(0).tolist())
+
+
+def covered(seed: int):
+    """A rendered photo of three face-up cards whose first wholly seen card has both
+    index corners under a hand (``cover_with_hand``; the face detector learnt from
+    other seeds): (image, that card, the others)."""
+    photo = render_photo(seed, codes=["KS", "7H", "QD"], severity=0.3)
+    whole = [c for c in photo.cards if c.seen >= 0.8 and len(c.index_boxes) == 2]
+    if not whole:
+        return None
+    card = whole[0]
+    img = cover_with_hand(photo.image, card.index_boxes, random.Random(seed))
+    return img, card, [c for c in photo.cards if c is not card]
+
+
+def test_the_face_detector_ships(scene):
+    assert scene.face_net is not None, f"vision/models/{FACE_DETECTOR_FILE} is missing"
+
+
+def test_a_card_whose_corners_a_hand_covers_is_counted_not_named(scene):
+    counted = tried = 0
+    for seed in range(40):
+        made = covered(seed)
+        if made is None:
+            continue
+        img, card, others = made
+        tried += 1
+        cards = scene.read(img)
+        assert card.code not in _named(cards), f"seed {seed}: {card.code} named through a hand"
+        assert _named(cards) <= {c.code for c in others}, f"seed {seed}: a wrong card"
+        if any(iou(c.box, _box(card)) >= 0.5 for c in _unnamed(cards)):
+            counted += 1
+    assert tried >= 20
+    # measured 11 of 24 (the face detector at its threshold finds the covered card in
+    # about 16; a card under it whose one corner shows by its edge takes a few)
+    assert counted >= 0.4 * tried, (counted, tried)
+
+
+def test_a_named_card_is_not_counted_again(scene):
+    # rendered photos whose every face-up card is named: no unnamed face is left over
+    checked = 0
+    for seed in range(1, 30):
+        photo = render_photo(seed, severity=0.3)
+        cards = scene.read(photo.image)
+        up = {c.code for c in photo.cards if c.code}
+        if _named(cards) != up or any(c.code is None for c in photo.cards):
+            continue
+        checked += 1
+        assert _unnamed(cards) == [], f"seed {seed}: {len(_unnamed(cards))} named cards counted again"
+    assert checked >= 10
+
+
+class FixedFaces(SceneReader):
+    """The shipped reader with the face detector's finds given (the rule, not the network, under test)."""
+
+    boxes: tuple = ()
+
+    def detect_faces(self, image):
+        return [(b, 0.9) for b in self.boxes]
+
+
+def test_each_named_card_takes_the_face_that_fits_it_best_and_a_back_stays_a_back(scene):
+    reader = FixedFaces(scene.photo, scene.calibration, face_detector=object())
+    small, large, other, back = (100, 100, 200, 250), (80, 80, 330, 300), (400, 50, 500, 200), (520, 300, 620, 450)
+    reader.boxes = (large, small, other, back)
+    named = [CardReading("7H", 0.99, outline([(110, 110, 125, 135), (175, 215, 190, 240)]), 2)]
+    backs = [CardReading(BACK, 0.9, outline([(515, 305, 615, 445)]), 0)]
+    left = reader.unnamed_faces(None, named, backs)
+    assert [c.box for c in left] == [large, other]
+    assert all(c.card == UNKNOWN and c.indices == 0 and len(c.corners) == 4 for c in left)
+    # one corner read: its middle lies at the card's corner, inside the card's box grown a tenth
+    named = [CardReading("7H", 0.99, outline([(92, 95, 105, 118)]), 1)]
+    assert [c.box for c in reader.unnamed_faces(None, named)] == [large, other, back]
+
+
+def test_as_many_named_cards_as_can_be_are_paired_with_a_face(scene):
+    # rendered seed 5: the TC's one corner lies by the edge of the 5H's box, nearer than
+    # by its own; the 5H's corner lies only in its own: each card gets its own face
+    reader = FixedFaces(scene.photo, scene.calibration, face_detector=object())
+    five, ten = (100, 0, 487, 385), (236, 155, 670, 645)
+    reader.boxes = (five, ten)
+    named = [
+        CardReading("TC", 0.997, outline([(203, 270, 357, 449)]), 1),
+        CardReading("5H", 0.991, outline([(127, -8, 205, 110)]), 1),
+    ]
+    assert reader.unnamed_faces(None, named) == []
+    assert [c.box for c in reader.unnamed_faces(None, named[:1])] == [ten]  # the TC alone takes the better fit
+
+
+def test_without_the_face_detector_no_face_is_counted(tmp_path):
+    made = covered(3) or covered(4)
+    assert made is not None
+    reader = SceneReader.load(faces=False)
+    assert reader.face_net is None
+    assert _unnamed(reader.read(made[0])) == []
+
+
+def test_face_and_back_boxes_split_the_rendered_cards():
+    photo = render_photo(64, codes=[None, "7D", "KS"], severity=0.3)
+    faces, backs = photo.face_boxes(0.0), photo.back_boxes(0.0)
+    assert (len(faces), len(backs)) == (2, 1)
