@@ -48,9 +48,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import cv2
+import numpy as np
 
 from vision.photo import scenes_data
-from vision.photo.dataset import ENV_VAR, data_dir, load_photos
+from vision.photo.dataset import ENV_VAR, data_dir, is_validation, load_photos
 from vision.photo.images import load_image
 from vision.photo.recognise import UNKNOWN, Recogniser, iou, merge
 from vision.photo.spec import BACK
@@ -69,6 +70,14 @@ class Row:
     ms: float
     backs: int = 0  # face-down cards reported
     shows_back: bool = False  # a face-down card is labelled in the photo
+    counted: int = 0  # labelled whole cards named or found as a face (edje: whole cards are labelled)
+    whole: int = 0  # labelled whole cards
+    stray_faces: int = 0  # faces counted unnamed that are no labelled card
+    faces: tuple = ()  # the face detector's boxes (edje)
+
+    @property
+    def validation(self) -> bool:
+        return is_validation(self.file)
 
 
 def _score(rows: list[Row]) -> dict:
@@ -82,6 +91,73 @@ def _score(rows: list[Row]) -> dict:
         "named": named,
         "photos": len(rows),
     }
+
+
+def count_cards(cards, labelled) -> tuple[int, int]:
+    """How many labelled whole cards are counted (named, the middle of what was
+    read of it inside its box, or found whole: an unnamed face at IoU 0.5), and how
+    many unnamed faces are no labelled card."""
+    named = [c for c in cards if c.card not in (UNKNOWN, BACK)]
+    faces = [c.box for c in cards if c.card == UNKNOWN and c.indices == 0]
+    counted = 0
+    for box in labelled:
+        x0, y0, x1, y1 = box
+        mids = [
+            (sum(x for x, _ in c.corners) / len(c.corners), sum(y for _, y in c.corners) / len(c.corners))
+            for c in named
+        ]
+        if any(x0 <= mx <= x1 and y0 <= my <= y1 for mx, my in mids) or any(iou(f, box) >= 0.5 for f in faces):
+            counted += 1
+    stray = sum(not any(iou(f, box) >= 0.5 for box in labelled) for f in faces)
+    return counted, stray
+
+
+def face_scores(rows: list[Row], boxes: dict[str, list]) -> tuple[float, float]:
+    """The face detector's precision and recall at IoU 0.5 on ``rows``' photos."""
+    found = right = wanted = hit = 0
+    for r in rows:
+        truth = boxes.get(r.file, [])
+        found += len(r.faces)
+        right += sum(any(iou(f, t) >= 0.5 for t in truth) for f in r.faces)
+        wanted += len(truth)
+        hit += sum(any(iou(f, t) >= 0.5 for f in r.faces) for t in truth)
+    return (right / found if found else 1.0), (hit / wanted if wanted else 1.0)
+
+
+def measure_faces(reader, n: int) -> dict:
+    """Whole face-up cards on ``n`` rendered photos: the face detector's precision
+    (a found box right when it overlaps a face-up card by IoU 0.5) and recall of the
+    cards at least half in view and uncovered, and of those of them whose index
+    corners are all covered or out of the picture (what only the face detector counts)."""
+    found = right = wanted = hit = hidden = hidden_hit = 0
+    for i in range(n):
+        rng = random.Random(i)
+        codes = [None] * rng.choice((0, 0, 1)) + rng.sample(
+            ["AS", "7H", "QD", "TC", "2S", "KH"], rng.choice((1, 2, 3, 4))
+        )
+        photo = render_photo(8_000_000 + i, codes=codes, severity=rng.uniform(0.2, 0.9))
+        there = photo.face_boxes(0.25)
+        boxes = [b for b, _ in reader.detect_faces(photo.image)]
+        found += len(boxes)
+        right += sum(any(iou(b, t) >= 0.5 for t in there) for b in boxes)
+        for c in photo.cards:
+            if c.code is None or c.seen < 0.5:
+                continue
+            pts = np.clip(np.array(c.outline, dtype=np.float32), 0, 639)
+            t = (*pts.min(0).tolist(), *pts.max(0).tolist())
+            got = any(iou(b, t) >= 0.5 for b in boxes)
+            wanted += 1
+            hit += got
+            if not c.index_boxes:
+                hidden += 1
+                hidden_hit += got
+    pr, rc = (right / found if found else 1.0), (hit / wanted if wanted else 1.0)
+    hr = hidden_hit / hidden if hidden else 1.0
+    print(
+        f"face-up cards on {n} rendered photos: {found} found, precision {pr:.4f}; {wanted} to find, "
+        f"recall {rc:.4f}; of them {hidden} with no index corner in view: {hidden_hit} found ({hr:.4f})"
+    )
+    return {"face_precision": round(pr, 4), "face_recall": round(rc, 4), "face_recall_index_hidden": round(hr, 4)}
 
 
 def measure_backs(reader, n: int) -> dict:
@@ -205,6 +281,13 @@ def main() -> int:
         metavar="N",
         help="also measure face-down cards found on N rendered photos (default 0: not measured)",
     )
+    ap.add_argument(
+        "--faces",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also measure whole face-up cards found on N rendered photos (default 0: not measured)",
+    )
     args = ap.parse_args()
     if args.data:
         os.environ[ENV_VAR] = str(args.data)
@@ -218,6 +301,7 @@ def main() -> int:
     cv2.setNumThreads(1)  # the targets are per photo on one core
     reader = make_reader(args)
     reader.read(load_image(todo[0][2]))  # the first run allocates; do not time it
+    whole = scenes_data.whole_card_boxes() if "multi" in args.sets else {}
     rows: list[Row] = []
     for n, (subset, file, path, heldout, truth, rank_only, shows_back) in enumerate(todo, 1):
         img = load_image(path)
@@ -226,7 +310,12 @@ def main() -> int:
         ms = (time.process_time() - t) * 1000
         codes = {c.card for c in cards if c.card not in (UNKNOWN, BACK)}
         got = frozenset(c[0] for c in codes) if rank_only else frozenset(codes)
-        rows.append(Row(subset, file, heldout, got, truth, ms, sum(c.card == BACK for c in cards), shows_back))
+        row = Row(subset, file, heldout, got, truth, ms, sum(c.card == BACK for c in cards), shows_back)
+        if file in whole and hasattr(reader, "detect_faces"):
+            row.whole = len(whole[file])
+            row.counted, row.stray_faces = count_cards(cards, whole[file])
+            row.faces = tuple(b for b, _ in reader.detect_faces(img))
+        rows.append(row)
         if n % 100 == 0:
             print(f"  {n}/{len(todo)} photos", file=sys.stderr, flush=True)
         if args.errors and heldout and got != truth:
@@ -258,6 +347,26 @@ def main() -> int:
             f"{'':>16}face-down cards reported in the {len(nobacks)} held-out photos that show none: "
             f"{result[f'{subset}_false_backs']}"
         )
+        if any(r.whole for r in part):
+            # whole cards are labelled: how many are counted (named or found face up)
+            for tag, sel in (("", [r for r in part if r.heldout]), ("_val", [r for r in part if r.validation])):
+                if not sel:
+                    continue
+                wanted = sum(r.whole for r in sel)
+                counted = sum(r.counted for r in sel)
+                fp, fr = face_scores(sel, whole)
+                result[f"{subset}{tag}_counted"] = round(counted / max(wanted, 1), 4)
+                result[f"{subset}{tag}_stray_faces"] = sum(r.stray_faces for r in sel)
+                result[f"{subset}{tag}_face_precision"], result[f"{subset}{tag}_face_recall"] = (
+                    round(fp, 4),
+                    round(fr, 4),
+                )
+                print(
+                    f"{'':>16}{'held out' if not tag else 'validation fold'}: {counted} of {wanted} whole cards "
+                    f"counted ({counted / max(wanted, 1):.4f}: named or found face up); "
+                    f"{result[f'{subset}{tag}_stray_faces']} unnamed faces that are no card; "
+                    f"face detector precision {fp:.4f} recall {fr:.4f} (IoU 0.5)"
+                )
     # The keys of issue 9's benchmark: single-card and every dev photo, held out.
     for key, subsets in (("", ("dev_single",)), ("all_", ("dev_single", "dev_multi"))):
         part = [r for r in rows if r.subset in subsets]
@@ -308,6 +417,8 @@ def main() -> int:
             )
     if args.backs:
         result.update(measure_backs(reader, args.backs))
+    if args.faces and hasattr(reader, "detect_faces"):
+        result.update(measure_faces(reader, args.faces))
     print(json.dumps(result))
     return 0
 
