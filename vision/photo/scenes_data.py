@@ -79,13 +79,14 @@ def load_scenes(root: Path | None = None) -> list[ScenePhoto]:
 
 
 def whole_card_boxes(root: Path | None = None) -> dict[str, list[tuple[float, float, float, float]]]:
-    """The boxes of whole cards (``box_type`` ``whole_card``, the ``edje`` subset's
-    labels) by file (SUBSET/NAME.jpg), in the photo's pixels."""
+    """The boxes of whole face-up cards (``box_type`` ``whole_card``, the ``edje``
+    subset's labels; not the face-down cards other subsets label whole) by file
+    (SUBSET/NAME.jpg), in the photo's pixels."""
     root = root or data_dir()
     out: dict[str, list[tuple[float, float, float, float]]] = {}
     with open(root / "labels.csv", newline="") as fh:
         for row in csv.DictReader(fh):
-            if row["box_type"] == "whole_card":
+            if row["box_type"] == "whole_card" and row["rank"].upper() not in NOT_CARDS:
                 box = (float(row["xmin"]), float(row["ymin"]), float(row["xmax"]), float(row["ymax"]))
                 out.setdefault(row["file"], []).append(box)
     return out

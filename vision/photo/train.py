@@ -196,6 +196,8 @@ def load_face_sources(n_synth: int, seed: int, real_weight: int = 1, hands: floa
         for row in csv.DictReader(fh):
             if row["box_type"] != "whole_card" or is_heldout(row["file"]) or is_validation(row["file"]):
                 continue
+            if row["rank"].upper() in scenes_data.NOT_CARDS:  # rf_phone_77xx's whole face-down cards
+                continue
             box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
             boxes.setdefault(row["file"], []).append((FACE, box))  # type: ignore[arg-type]
     for f in sorted(boxes):
