@@ -215,10 +215,10 @@ FACE_INDEX = 0.5
 UNKNOWN_SCORE = 0.3  # only a confident detection of an index is worth an "unknown" line
 # A whole face-up card is counted when the face detector is this sure of it and no
 # card named in the picture is it (``unnamed_faces``).  Chosen on the validation fold
-# of the multi-card photos labelled by whole card (edje, 65 photos, 129 cards; never
+# of the multi-card photos labelled by whole card (edje, 60 photos, 121 cards; never
 # trained on): the lowest threshold whose faces are at least 95 % cards (IoU 0.5):
-# 0.6 found 105 faces, precision 0.952, recall 0.775; 0.5: 0.928 / 0.798; 0.7:
-# 0.988 / 0.620.
+# 0.6 found 102 faces, precision 0.971, recall 0.818; 0.5: 0.938 / 0.876; 0.7:
+# 1.0 / 0.694.
 FACE_THRESHOLD = 0.6
 MAX_FACES = 52
 FACE_SPAN = 0.25  # how much a card read on both corners overlaps its face's box at least (_could_be)
