@@ -22,14 +22,20 @@ precision >= 0.99 and recall >= 0.90 on both multi-card subsets, precision >= 0.
 and recall >= 0.98 on single cards, fewer than 1 wrong card in 100 named.  Jokers
 count as no card; a "back" is not scored as a card, but every one reported in a
 photo that shows no face-down card is counted (``--backs N`` measures face-down
-cards on N rendered photos).  ``--frames N`` also times ``camera read``'s reader on
+cards on N rendered photos).  ``edje`` labels whole cards: there it also reports how
+many are counted (named, or found whole by the face detector and left unnamed), the
+unnamed faces that are no card, and the face detector's precision and recall at IoU
+0.5, on the held-out part and on the validation fold (where its threshold was
+chosen); ``--faces N`` measures whole face-up cards on N rendered photos, also those
+whose index corners are all hidden.  ``--frames N`` also times ``camera read``'s reader on
 N held-out photos scaled to 1280x720 (target: median <= 150 ms on one core).
 
-    .venv/bin/python tests/bench/vision_real.py [--reader scene|photo] [--frames 40] [--limit N] [--heldout-only]
+    .venv/bin/python tests/bench/vision_real.py [--reader scene|photo] [--frames 40] [--limit N] [--heldout-only] [--faces 150]
 
 Last line: a JSON object: per subset ``SUBSET_{precision,recall,wrong,named,photos}``
 (held out) and ``SUBSET_all_{precision,recall}``, ``ms_per_photo`` (median over all
-photos), ``ms_per_frame_720p`` and, as before, ``heldout_precision`` /
+photos), ``edje_counted``, ``edje_stray_faces``, ``edje_face_{precision,recall}`` (and
+``edje_val_*``), ``ms_per_frame_720p`` and, as before, ``heldout_precision`` /
 ``heldout_recall`` (single-card photos) and ``all_heldout_*`` (every dev photo).
 """
 
