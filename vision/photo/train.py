@@ -835,36 +835,26 @@ def main(argv: list[str] | None = None) -> int:
             pseudo_share=args.rank_only,
             lr=args.cls_lr,
         )
-    if "backs" in todo:
-        back_sources = load_back_sources(args.back_synth, args.seed)
-        log(
-            f"back detector: {len(back_sources)} photos, {sum(len(b) for _, b in back_sources)} face-down cards to find"
-        )
-        train_detector(
-            torch,
-            nets["backs"],
-            back_sources,
-            args.back_epochs,
-            random.Random(args.seed + 2),
-            log,
-            name="back detector",
-            sample=back_sample,
-        )
-        save("backs")
-    if "faces" in todo:
-        face_sources = load_face_sources(args.face_synth, args.seed, args.face_real_weight, args.face_hands)
-        log(f"face detector: {len(face_sources)} photos, {sum(len(b) for _, b in face_sources)} face-up cards to find")
-        train_detector(
-            torch,
-            nets["faces"],
-            face_sources,
+    # the two whole-card detectors: (what it finds, its photos, epochs, its seed's offset)
+    whole = {
+        "backs": ("face-down", lambda: load_back_sources(args.back_synth, args.seed), args.back_epochs, 2),
+        "faces": (
+            "face-up",
+            lambda: load_face_sources(args.face_synth, args.seed, args.face_real_weight, args.face_hands),
             args.face_epochs,
-            random.Random(args.seed + 3),
-            log,
-            name="face detector",
-            sample=back_sample,
+            3,
+        ),
+    }
+    for name, (kind, load, epochs, offset) in whole.items():
+        if name not in todo:
+            continue
+        photos = load()
+        title = f"{name[:-1]} detector"
+        log(f"{title}: {len(photos)} photos, {sum(len(b) for _, b in photos)} {kind} cards to find")
+        train_detector(
+            torch, nets[name], photos, epochs, random.Random(args.seed + offset), log, name=title, sample=back_sample
         )
-        save("faces")
+        save(name)
     log(f"written to {args.out}")
     return 0
 
