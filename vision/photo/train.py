@@ -703,19 +703,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--back-epochs", type=int, default=30)
     ap.add_argument("--back-synth", type=int, default=900, help="rendered photos for the back detector (default 900)")
-    ap.add_argument("--face-epochs", type=int, default=40)
+    ap.add_argument("--face-epochs", type=int, default=80)
     ap.add_argument("--face-synth", type=int, default=900, help="rendered photos for the face detector (default 900)")
     ap.add_argument(
         "--face-real-weight",
         type=int,
-        default=1,
-        help="times each real photo labelled by whole card is seen in a face detector epoch (default 1)",
+        default=2,
+        help="times each real photo labelled by whole card is seen in a face detector epoch (default 2)",
     )
     ap.add_argument(
         "--face-hands",
         type=float,
-        default=0.0,
-        help="share of rendered photos with a hand over one card's index corners (default 0)",
+        default=0.3,
+        help="share of rendered photos with a hand over one card's index corners (default 0.3)",
     )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
