@@ -86,9 +86,7 @@ def main_read(args: argparse.Namespace) -> int:
 
     try:
         # The scene reader (issue 17): every card of a crowded real frame, any scale, either polarity.
-        reader = SceneReader.load(
-            min_confidence=args.min_confidence, backs=not args.no_backs, faces=not getattr(args, "no_faces", False)
-        )
+        reader = SceneReader.load(min_confidence=args.min_confidence, backs=not args.no_backs, faces=not args.no_faces)
     except VisionError as exc:
         print(f"chicago-table camera read: {exc}", file=sys.stderr)
         return 2

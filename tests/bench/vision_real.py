@@ -54,7 +54,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import cv2
-import numpy as np
 
 from vision.photo import scenes_data
 from vision.photo.dataset import ENV_VAR, data_dir, is_validation, load_photos
@@ -103,15 +102,11 @@ def count_cards(cards, labelled) -> tuple[int, int]:
     """How many labelled whole cards are counted (named, the middle of what was
     read of it inside its box, or found whole: an unnamed face at IoU 0.5), and how
     many unnamed faces are no labelled card."""
-    named = [c for c in cards if c.card not in (UNKNOWN, BACK)]
+    mids = [c.middle for c in cards if c.card not in (UNKNOWN, BACK)]
     faces = [c.box for c in cards if c.card == UNKNOWN and c.indices == 0]
     counted = 0
     for box in labelled:
         x0, y0, x1, y1 = box
-        mids = [
-            (sum(x for x, _ in c.corners) / len(c.corners), sum(y for _, y in c.corners) / len(c.corners))
-            for c in named
-        ]
         if any(x0 <= mx <= x1 and y0 <= my <= y1 for mx, my in mids) or any(iou(f, box) >= 0.5 for f in faces):
             counted += 1
     stray = sum(not any(iou(f, box) >= 0.5 for box in labelled) for f in faces)
@@ -149,9 +144,7 @@ def measure_faces(reader, n: int) -> dict:
         for c in photo.cards:
             if c.code is None or c.seen < 0.5:
                 continue
-            pts = np.clip(np.array(c.outline, dtype=np.float32), 0, 639)
-            t = (*pts.min(0).tolist(), *pts.max(0).tolist())
-            got = any(iou(b, t) >= 0.5 for b in boxes)
+            got = any(iou(b, c.box) >= 0.5 for b in boxes)
             wanted += 1
             hit += got
             if not c.index_boxes:

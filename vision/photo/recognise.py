@@ -78,6 +78,15 @@ class CardReading:
         xs, ys = [x for x, _ in self.corners], [y for _, y in self.corners]
         return min(xs), min(ys), max(xs), max(ys)
 
+    @property
+    def middle(self) -> tuple[float, float]:
+        """The middle of ``corners``: of an index corner's box, or of the rectangle
+        holding both index corners (the card's middle)."""
+        return (
+            sum(x for x, _ in self.corners) / len(self.corners),
+            sum(y for _, y in self.corners) / len(self.corners),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class IndexRead:

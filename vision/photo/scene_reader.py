@@ -677,8 +677,7 @@ def _could_be(box, card: CardReading, grow: float = 0.1) -> bool:
     their box overlaps the face's (IoU ``FACE_SPAN`` or more)."""
     x0, y0, x1, y1 = box
     gx, gy = grow * (x1 - x0), grow * (y1 - y0)
-    mx = sum(x for x, _ in card.corners) / len(card.corners)
-    my = sum(y for _, y in card.corners) / len(card.corners)
+    mx, my = card.middle
     if not (x0 - gx <= mx <= x1 + gx and y0 - gy <= my <= y1 + gy):
         return False
     return card.indices < 2 or iou(box, card.box) >= FACE_SPAN
@@ -693,8 +692,7 @@ def _fit(box, card: CardReading) -> float:
     if card.indices >= 2:
         return 1.0 - iou(box, card.box)
     x0, y0, x1, y1 = box
-    mx = sum(x for x, _ in card.corners) / len(card.corners)
-    my = sum(y for _, y in card.corners) / len(card.corners)
+    mx, my = card.middle
     return max(0.0, min(mx - x0, x1 - mx, my - y0, y1 - my)) / max(1.0, min(x1 - x0, y1 - y0))
 
 

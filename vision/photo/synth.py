@@ -40,6 +40,12 @@ class RenderedCard:
     index_boxes: tuple[tuple[float, float, float, float], ...]  # visible index corners
     seen: float = 1.0  # share of the card in the frame and not covered by a later card
 
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """The upright box (x0, y0, x1, y1) round the card, clipped to the photo."""
+        pts = np.clip(np.array(self.outline, dtype=np.float32), 0, SIZE - 1)
+        return (*pts.min(0).tolist(), *pts.max(0).tolist())
+
 
 @dataclass(frozen=True, slots=True)
 class RenderedPhoto:
@@ -61,12 +67,7 @@ class RenderedPhoto:
         return self._boxes(True, min_seen)
 
     def _boxes(self, face_up: bool, min_seen: float) -> list[tuple[float, float, float, float]]:
-        boxes = []
-        for c in self.cards:
-            if (c.code is not None) == face_up and c.seen >= min_seen:
-                pts = np.clip(np.array(c.outline, dtype=np.float32), 0, SIZE - 1)
-                boxes.append((*pts.min(0).tolist(), *pts.max(0).tolist()))
-        return boxes
+        return [c.box for c in self.cards if (c.code is not None) == face_up and c.seen >= min_seen]
 
 
 def _background(rng: random.Random, nrng: np.random.Generator) -> np.ndarray:

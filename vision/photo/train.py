@@ -191,20 +191,12 @@ def load_face_sources(n_synth: int, seed: int, real_weight: int = 1, hands: floa
     under a hand (``synth.cover_with_hand``)."""
     out: list[tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]] = []
     root = scenes_data.data_dir()
-    boxes: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
-    with open(root / "labels.csv", newline="") as fh:
-        for row in csv.DictReader(fh):
-            if row["box_type"] != "whole_card" or is_heldout(row["file"]) or is_validation(row["file"]):
-                continue
-            if row["rank"].upper() in scenes_data.NOT_CARDS:  # rf_phone_77xx's whole face-down cards
-                continue
-            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            boxes.setdefault(row["file"], []).append((FACE, box))  # type: ignore[arg-type]
-    for f in sorted(boxes):
+    boxes = scenes_data.whole_card_boxes(root)
+    for f in sorted(f for f in boxes if not (is_heldout(f) or is_validation(f))):
         img = _imread(root / "images" / f)
         s = 640 / img.shape[1]
         img = cv2.resize(img, (640, round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
-        out += [(img, [(c, tuple(v * s for v in b)) for c, b in boxes[f]])] * real_weight
+        out += [(img, [(FACE, (b[0] * s, b[1] * s, b[2] * s, b[3] * s)) for b in boxes[f]])] * real_weight
     for i in range(n_synth):
         rng = random.Random(3_000_000 + seed * 10_000 + i)
         codes = [None] * rng.choice((0, 0, 1, 1, 2)) + rng.sample(ALL_CODES, rng.choice((1, 1, 2, 3, 4)))
