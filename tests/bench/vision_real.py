@@ -213,6 +213,8 @@ def make_reader(args):
         kw["scales"] = tuple(float(v) for v in args.scales.split(","))
     if args.polarity:
         kw["polarity"] = args.polarity
+    if args.float:
+        kw["int8"] = False
     return SceneReader.load(args.models, **kw)
 
 
@@ -243,6 +245,11 @@ def main() -> int:
         choices=("median", "glyphs", "both"),
         default=None,
         help="scene reader: which dark crops are read inverted (default: scene_reader.POLARITY)",
+    )
+    ap.add_argument(
+        "--float",
+        action="store_true",
+        help="scene reader: the float networks even where int8 copies are (scene_reader.INT8)",
     )
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos of each subset (a quick look)")
     ap.add_argument("--heldout-only", action="store_true", help="read only the held-out photos (faster)")

@@ -149,11 +149,20 @@ class Recogniser:
         """Candidate index boxes in picture pixels with their detector scores."""
         return _peaks(self.detector_net, image, spec.INDEX_GRID, DET_THRESHOLD, MAX_CANDIDATES)
 
-    def detect_backs(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
-        """Face-down cards: their boxes in picture pixels and scores (none without the back detector)."""
+    @property
+    def finds_backs(self) -> bool:
+        """Whether it has a back detector (face-down cards)."""
+        return self._backs is not None
+
+    def detect_backs(
+        self, image: np.ndarray, blob: np.ndarray | None = None
+    ) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Face-down cards: their boxes in picture pixels and scores (none without the
+        back detector).  ``blob``: ``spec.det_blob(image, spec.BACK_GRID.size)``, when
+        the caller has it already (the face detector sees the same)."""
         if self._backs is None:
             return []
-        return _peaks(self._backs, image, spec.BACK_GRID, BACK_THRESHOLD, MAX_BACKS)
+        return _peaks(self._backs, image, spec.BACK_GRID, BACK_THRESHOLD, MAX_BACKS, blob)
 
     # -- stage two ------------------------------------------------------------------
     def classify(self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float]]:
@@ -196,13 +205,14 @@ class Recogniser:
 
 
 def _peaks(
-    net, image: np.ndarray, grid: spec.Grid, threshold: float, most: int
+    net, image: np.ndarray, grid: spec.Grid, threshold: float, most: int, blob: np.ndarray | None = None
 ) -> list[tuple[tuple[float, float, float, float], float]]:
     """The local maxima of a detector's heat map above ``threshold`` (at most
     ``most``, strongest first) as boxes in picture pixels, each with its score;
-    a box overlapping a stronger one by NMS_IOU or more is the same thing seen twice."""
+    a box overlapping a stronger one by NMS_IOU or more is the same thing seen twice.
+    ``blob``: the detector's input for ``image``, when the caller has made it already."""
     h, w = image.shape[:2]
-    out = net.run(spec.det_blob(image, grid.size))[0]
+    out = net.run(spec.det_blob(image, grid.size) if blob is None else blob)[0]
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
     ys, xs = np.nonzero(peaks)

@@ -53,9 +53,8 @@ import numpy as np
 from ..errors import VisionError
 from . import nets, spec
 from .recognise import (
-    DEFAULT_MIN_CONFIDENCE as PHOTO_MIN_CONFIDENCE,
-)
-from .recognise import (
+    CLASSIFIER_FILE,
+    DETECTOR_FILE,
     MODELS,
     UNKNOWN,
     CardReading,
@@ -69,6 +68,9 @@ from .recognise import (
     softmax,
 )
 from .recognise import (
+    DEFAULT_MIN_CONFIDENCE as PHOTO_MIN_CONFIDENCE,
+)
+from .recognise import (
     _peaks as _grid_peaks,
 )
 
@@ -78,6 +80,17 @@ SCENE_CALIBRATION_FILE = "scene_calibration.json"
 # lower on single cards of the photo reader's own calibration.  Without the file
 # the scene reader reads with the single-card reader's classifier.
 SCENE_CLASSIFIER_FILE = "scene_classifier.onnx"
+# Int8 copies of the networks (``python -m vision.photo.quantize``): the scene reader
+# reads with them when they are there.  Shipped: the two classifiers, in 0.6 of the
+# float networks' CPU time, as many cards named right and wrong on the validation
+# folds (README, "Speed: int8 classifiers"); an int8 detector was measured and is not
+# shipped.  The single-card reader, also as the second witness, keeps the float
+# networks its own calibration was fitted on.
+INT8 = {
+    DETECTOR_FILE: "index_detector.int8.onnx",
+    CLASSIFIER_FILE: "index_classifier.int8.onnx",
+    SCENE_CLASSIFIER_FILE: "scene_classifier.int8.onnx",
+}
 # The face detector: whole face-up cards (issue 17), so that a card whose index
 # corners are covered (a hand, another card) is at least counted.  Optional: without
 # the file no face-up card goes unnamed-but-counted.  Made by ``train --only faces``.
@@ -267,8 +280,13 @@ class SceneReader:
         witness: tuple[float, float] | None = WITNESS,
         face_detector=None,
         face_threshold: float = FACE_THRESHOLD,
+        classifier=None,
+        detector=None,
     ):
         self.photo = photo
+        # the index detector and classifier (INT8), or the single-card reader's own
+        self.detector_net = detector if detector is not None else photo.detector_net
+        self.classifier_net = classifier if classifier is not None else photo.classifier_net
         self.face_net = face_detector  # whole face-up cards (FACE_DETECTOR_FILE), or None
         self.face_threshold = face_threshold
         self.scene_net = scene_classifier  # asked when the single-card reader's classifier is unsure
@@ -296,26 +314,36 @@ class SceneReader:
         calibrated: bool = True,
         backs: bool = True,
         faces: bool = True,
+        int8: bool = True,
         **kw,
     ) -> SceneReader:
         """The shipped networks (or those in ``models``).  ``backs=False`` leaves out
-        face-down cards, ``faces=False`` whole face-up cards no index names."""
+        face-down cards, ``faces=False`` whole face-up cards no index names,
+        ``int8=False`` reads with the float networks even where int8 copies are
+        (``INT8``)."""
         models = models or MODELS
         photo = Recogniser.load(models, calibrated=calibrated, backs=backs)  # its calibration: the witness
         cal_file = models / SCENE_CALIBRATION_FILE
         cal = json.loads(cal_file.read_text()) if calibrated and cal_file.is_file() else None
-        scene_file = models / SCENE_CLASSIFIER_FILE
-        if scene_file.is_file() and "scene_classifier" not in kw:
+
+        def load_net(name: str, as_kw: str, int8_only: bool = False) -> None:
+            path = models / name
+            if int8 and name in INT8 and (models / INT8[name]).is_file():
+                path = models / INT8[name]
+            elif int8_only:
+                return  # the single-card reader's own network, loaded already
+            if as_kw in kw or not path.is_file():
+                return
             try:
-                kw["scene_classifier"] = nets.load(scene_file)
+                kw[as_kw] = nets.load(path)
             except VisionError as exc:
-                raise ModelMissing(f"model file {scene_file} is damaged ({exc}); retrain it") from None
-        face_file = models / FACE_DETECTOR_FILE
-        if faces and face_file.is_file() and "face_detector" not in kw:
-            try:
-                kw["face_detector"] = nets.load(face_file)
-            except VisionError as exc:
-                raise ModelMissing(f"model file {face_file} is damaged ({exc}); retrain it") from None
+                raise ModelMissing(f"model file {path} is damaged ({exc}); retrain it") from None
+
+        load_net(DETECTOR_FILE, "detector", int8_only=True)
+        load_net(CLASSIFIER_FILE, "classifier", int8_only=True)
+        load_net(SCENE_CLASSIFIER_FILE, "scene_classifier")
+        if faces:
+            load_net(FACE_DETECTOR_FILE, "face_detector")
         return cls(photo, cal, min_confidence, **kw)
 
     # -- stage one: candidates ------------------------------------------------------
@@ -326,19 +354,24 @@ class SceneReader:
         h, w = image.shape[:2]
         found: list[Candidate] = []
         base = spec.DET_SIZE / (short or min(w, h))  # scale 1: the short side at the detector's 320 px
-        smalls: dict[float, np.ndarray] = {}  # the picture at each scale, scaled once
-        for s in dict.fromkeys(self.scales + (self.invert_scales if self.invert else ())):
+        # the picture at each scale, scaled once; a smaller one from the next larger
+        # (INTER_AREA from 1280x720 to 569x320 takes 8 ms of CPU, from 796x448 3 ms; on
+        # the validation folds the same cards named, right and wrong)
+        smalls: dict[float, np.ndarray] = {}
+        source = image
+        for s in sorted(set(self.scales + (self.invert_scales if self.invert else ())), reverse=True):
             f = base * s
             sw, sh = max(32, int(round(w * f / 8)) * 8), max(32, int(round(h * f / 8)) * 8)
-            smalls[s] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA if sw < w else cv2.INTER_LINEAR)
+            if sw < w:
+                smalls[s] = source = cv2.resize(source, (sw, sh), interpolation=cv2.INTER_AREA)
+            else:
+                smalls[s] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR)
         # the inverted picture (light glyphs on dark faces) is the scaled one inverted
         passes = [smalls[s] for s in self.scales] + (
             [255 - smalls[s] for s in self.invert_scales] if self.invert else []
         )
         for small in passes:
-            found += [
-                Candidate(box, score) for box, score in _peaks(self.photo.detector_net, small, DET_THRESHOLD, (w, h))
-            ]
+            found += [Candidate(box, score) for box, score in _peaks(self.detector_net, small, DET_THRESHOLD, (w, h))]
         found.sort(key=lambda c: -c.score)
         kept: list[Candidate] = []
         for c in found:
@@ -402,7 +435,7 @@ class SceneReader:
         """(code, probability, read inverted, the scene classifier's) for crops as
         they are to be read: the single-card classifier, the scene classifier where
         it is unsure (``CASCADE``), and the upside-down look (``SECOND_LOOK``)."""
-        rank_p, suit_p = self._probs(self.photo.classifier_net, crops)
+        rank_p, suit_p = self._probs(self.classifier_net, crops)
         second = [False] * len(crops)
         if self.scene_net is not None:
             unsure = [i for i, (r, s) in enumerate(zip(rank_p, suit_p)) if _unsure(r, s, self.cascade)]
@@ -413,7 +446,7 @@ class SceneReader:
         lo, hi = self.second_look
         again = [i for i, (r, s) in enumerate(zip(rank_p, suit_p)) if lo <= _best(r, s) < hi]
         if again:
-            r2, s2 = self._probs(self.photo.classifier_net, [cv2.rotate(crops[i], cv2.ROTATE_180) for i in again])
+            r2, s2 = self._probs(self.classifier_net, [cv2.rotate(crops[i], cv2.ROTATE_180) for i in again])
             rank_p[again] = (rank_p[again] + r2) / 2
             suit_p[again] = (suit_p[again] + s2) / 2
         return [(*spec.decode(r, s), f, sec) for r, s, f, sec in zip(rank_p, suit_p, flipped, second)]
@@ -513,10 +546,14 @@ class SceneReader:
         confidence ("unknown")."""
         named, unknown, reads = self._read_cards(image)
         faces = [r.box for r in reads if r.inverted and r.code not in (spec.NONE, spec.JOKER) and r.prob >= FACE_INDEX]
-        whole = self.detect_faces(image)
+        # the face and the back detector see the same picture: scaled once for both
+        blob = (
+            spec.det_blob(image, spec.BACK_GRID.size) if self.face_net is not None or self.photo.finds_backs else None
+        )
+        whole = self.detect_faces(image, blob)
         backs = [
             CardReading(spec.BACK, round(score, 4), outline([box]), 0)
-            for box, score in self.photo.detect_backs(image)
+            for box, score in self.photo.detect_backs(image, blob)
             if not any(holds(box, c) for c in named)
             and not any(_inside(f, box) for f in faces)
             # a whole face found surer than a back it overlaps is that card (a hand over
@@ -525,12 +562,15 @@ class SceneReader:
         ]
         return named + backs + self.unnamed_faces(image, named, backs, whole) + unknown
 
-    def detect_faces(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+    def detect_faces(
+        self, image: np.ndarray, blob: np.ndarray | None = None
+    ) -> list[tuple[tuple[float, float, float, float], float]]:
         """Whole face-up cards: boxes in picture pixels with the face detector's
-        scores, strongest first (none without the face detector)."""
+        scores, strongest first (none without the face detector).  ``blob``: the
+        picture scaled for it, when the caller has it (``Recogniser.detect_backs``)."""
         if self.face_net is None:
             return []
-        return _grid_peaks(self.face_net, image, spec.BACK_GRID, self.face_threshold, MAX_FACES)
+        return _grid_peaks(self.face_net, image, spec.BACK_GRID, self.face_threshold, MAX_FACES, blob)
 
     def unnamed_faces(
         self,
@@ -598,7 +638,7 @@ class SceneReader:
             crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, spec.box_side(*r.box) * self.crop_scale)
             crop = red_ink(dark_to_light(crop) if getattr(r, "inverted", False) else crop)
             net = self.scene_net if getattr(r, "second", False) and self.scene_net is not None else None
-            rank_p, suit_p = self._probs(net or self.photo.classifier_net, [crop])
+            rank_p, suit_p = self._probs(net or self.classifier_net, [crop])
             doubt = max(doubt, float(rank_p[0, rank] * suit_p[0, red].sum()))
         return doubt if doubt >= GREY_SUIT else 0.0
 

@@ -168,7 +168,7 @@ def test_colour_and_red_suits_are_not_doubted(scene):
     assert scene.suit_colour_doubt(img, [coloured]) == 0.0
 
 
-@pytest.mark.parametrize(("name", "card"), [("IMG_7730.jpg", "AD"), ("IMG_7745.jpg", "TH"), ("IMG_7808.jpg", "8D")])
+@pytest.mark.parametrize(("name", "card"), [("IMG_7734.jpg", "3H"), ("IMG_7745.jpg", "TH"), ("IMG_7808.jpg", "8D")])
 def test_small_light_indices_on_dark_faces_are_found_on_the_inverted_picture_enlarged(scene, scenes, name, card):
     # Real photos of the black and gold deck (not held out): these light indices are
     # too small for the inverted picture at scale 1, where no candidate reads the
@@ -263,7 +263,7 @@ def test_a_damaged_scene_classifier_is_a_clear_error(tmp_path):
         (tmp_path / f.name).write_bytes(f.read_bytes())
     (tmp_path / SCENE_CLASSIFIER_FILE).write_bytes(b"not a network")
     with pytest.raises(ModelMissing, match=SCENE_CLASSIFIER_FILE):
-        SceneReader.load(tmp_path)
+        SceneReader.load(tmp_path, int8=False)  # its int8 copy: tests/vision/photo/test_int8.py
 
 
 def test_rendered_photos_give_only_their_cards(scene):

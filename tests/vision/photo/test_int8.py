@@ -1,0 +1,122 @@
+"""The scene reader's int8 networks (``vision.photo.quantize``, README "Speed: int8
+networks"): the scene reader reads with them, the single-card reader and its
+witness keep the float ones, and they read what the float ones read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.photo import nets, spec
+from vision.photo.recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, ModelMissing
+from vision.photo.scene_reader import INT8, SCENE_CLASSIFIER_FILE, SceneReader
+from vision.photo.synth import render_photo
+
+
+@pytest.fixture(scope="module")
+def readers() -> tuple[SceneReader, SceneReader]:
+    return SceneReader.load(), SceneReader.load(int8=False)
+
+
+def _named(cards):
+    return {c.card for c in cards if c.card not in ("unknown", spec.BACK)}
+
+
+def _runs(net) -> list[int]:
+    """Counts ``net``'s runs from now on (the batch size of each)."""
+    runs: list[int] = []
+    run = net.run
+
+    def counted(x):
+        runs.append(len(x))
+        return run(x)
+
+    net.run = counted
+    return runs
+
+
+def test_the_scene_reader_reads_with_the_int8_networks_and_the_witness_with_the_float_ones(readers):
+    int8, floats = readers
+    assert int8.classifier_net.path.name == INT8[CLASSIFIER_FILE] == "index_classifier.int8.onnx"
+    assert int8.scene_net.path.name == INT8[SCENE_CLASSIFIER_FILE]
+    # the single-card reader (also the second witness) keeps its own calibration's networks
+    assert int8.photo.classifier_net.path.name == CLASSIFIER_FILE
+    # no int8 detector is shipped (3 % fewer cards named): the scene reader shares the float one
+    assert not (MODELS / INT8[DETECTOR_FILE]).exists()
+    assert int8.detector_net is int8.photo.detector_net
+    # int8=False: the float files, and no second copy of the single-card reader's networks
+    assert floats.detector_net is floats.photo.detector_net
+    assert floats.classifier_net is floats.photo.classifier_net
+    assert floats.scene_net.path.name == SCENE_CLASSIFIER_FILE
+    # and it is the int8 classifier that reads the crops
+    fresh = SceneReader.load()
+    runs, witness_runs = _runs(fresh.classifier_net), _runs(fresh.photo.classifier_net)
+    assert _named(fresh.read(render_photo(5).image)) == {"TC", "5H"}
+    assert sum(runs) >= 4 and not witness_runs
+
+
+def test_without_int8_files_the_float_networks_read(tmp_path):
+    for f in MODELS.iterdir():
+        if f.name not in INT8.values():
+            (tmp_path / f.name).write_bytes(f.read_bytes())
+    reader = SceneReader.load(tmp_path)
+    assert reader.detector_net is reader.photo.detector_net
+    assert reader.classifier_net is reader.photo.classifier_net
+    assert reader.scene_net.path.name == SCENE_CLASSIFIER_FILE
+    assert _named(reader.read(render_photo(5).image)) == {"TC", "5H"}
+
+
+@pytest.mark.parametrize("name", sorted(INT8.values()))
+def test_a_damaged_int8_network_is_a_clear_error(tmp_path, name):
+    # (an int8 detector is not shipped; one made by the quantizer is loaded alike)
+    for f in MODELS.iterdir():
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    (tmp_path / name).write_bytes(b"not a network")
+    with pytest.raises(ModelMissing, match=name.replace(".", r"\.")):
+        SceneReader.load(tmp_path)
+    assert SceneReader.load(tmp_path, int8=False).read(render_photo(5).image)  # the float files still read
+
+
+def test_the_int8_networks_name_what_the_float_ones_name(readers):
+    # Rendered photos of every kind of trouble (small, turned, several cards): the
+    # same cards named.  (On the real validation folds: README "Speed: int8 networks".)
+    int8, floats = readers
+    differ = {}
+    for seed in range(12):
+        image = render_photo(seed, severity=0.5).image
+        a, b = _named(int8.read(image)), _named(floats.read(image))
+        if a != b:
+            differ[seed] = (sorted(a), sorted(b))
+    assert not differ, differ
+
+
+def test_the_quantizer_keeps_the_detectors_first_convolution_float(tmp_path):
+    # quantize --detector: measured, not shipped (README "Speed: int8 networks")
+    import onnx
+
+    from vision.photo.quantize import quantize
+
+    pictures = [spec.det_blob(render_photo(seed, severity=0.4).image, 256) for seed in range(6)]
+    out = tmp_path / "det.int8.onnx"
+    quantize(MODELS / DETECTOR_FILE, out, pictures, float_first=True)
+    graph = onnx.load(str(out)).graph
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    made_by = {o: n for n in graph.node for o in n.output}
+    # each convolution's weights: the first's a float initializer, the others' dequantized int8
+    weights = [made_by.get(c.input[1]) for c in convs]
+    assert weights[0] is None
+    assert all(w is not None and w.op_type == "DequantizeLinear" for w in weights[1:])
+    x = spec.det_blob(render_photo(9, severity=0.4).image, 320)
+    a, b = nets.load(MODELS / DETECTOR_FILE).run(x), nets.load(out).run(x)
+    heat_a, heat_b = 1 / (1 + np.exp(-a[0, 0])), 1 / (1 + np.exp(-b[0, 0]))
+    assert heat_a.max() > 0.5  # there is something to see
+    assert np.abs(heat_a - heat_b).max() < 0.1  # on real pictures the worst was 0.022
+    # and the scene reader reads with it when it is there
+    for f in MODELS.iterdir():
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    (tmp_path / INT8[DETECTOR_FILE]).write_bytes(out.read_bytes())
+    reader = SceneReader.load(tmp_path)
+    assert reader.detector_net.path.name == INT8[DETECTOR_FILE]
+    runs = _runs(reader.detector_net)
+    assert _named(reader.read(render_photo(5).image)) == {"TC", "5H"}
+    assert len(runs) >= 2  # the scales and the inverted picture

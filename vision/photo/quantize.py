@@ -1,0 +1,201 @@
+"""Int8 copies of the scene reader's networks (ONNX Runtime static quantization).
+
+The index detector and the two classifiers are nearly all of a frame's CPU time
+(README, "Speed: int8 networks").  Their int8 copies (``scene_reader.INT8``) take
+about 0.6 of it.  This tool makes them from the float files in ``--models``: the
+classifiers' by default, the detector's too with ``--detector`` (measured and not
+shipped: 20 ms less a 1280x720 frame, but on the validation folds 3 % fewer cards
+named at the default threshold):
+
+1. it reads photos of the training part (never held out, never a validation fold:
+   the calibration maps are fitted there afterwards) with the float networks and
+   keeps what each network is given (the detector's first 70 pictures, every batch
+   of crops of the classifiers);
+2. it quantizes each network with half of those as its calibration data: weights
+   int8 per output channel, activations uint8 from their min-max range, as QDQ
+   nodes, with 7-bit weights (``reduce_range``: x86 CPUs without VNNI multiply u8 by
+   s8 with a saturating instruction; an ARM CPU loses nothing by it).  The
+   detector's first convolution stays float: quantized, it was both slower (its
+   input, the whole picture, quantized first) and the heat map's worst error three
+   times as large (0.10 against 0.04);
+3. it prints, on the other half, how near the int8 copy is to the float network
+   (the classifiers: how often they name the same; the detector: its heat map) and
+   the CPU time of both.
+
+Then fit the scene reader's map again (``python -m vision.photo.scene_calibrate``):
+its confidences are for the networks that read.  A development tool: it needs the
+``onnx`` package (``.venv/bin/pip install onnx``), which the controller does not.
+
+    .venv/bin/python -m vision.photo.quantize            # writes vision/models/*.int8.onnx
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import scenes_data, spec
+from .dataset import load_photos
+from .images import load_image
+from .recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, softmax
+from .scene_reader import INT8, SCENE_CLASSIFIER_FILE, SceneReader
+
+DETECTOR_KEPT = 70  # pictures of up to 796 x 448: 4 MB each as floats
+
+
+def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]]:
+    """What each float network is given while the scene reader reads ``n_photos``
+    training-part photos (half of them scaled to a 1280x720 frame): every batch of
+    crops of the classifiers, the detector's first ``DETECTOR_KEPT`` pictures."""
+    reader = SceneReader.load(models, calibrated=False, backs=False, faces=False, int8=False)
+    nets = {
+        DETECTOR_FILE: reader.detector_net,
+        CLASSIFIER_FILE: reader.classifier_net,
+        SCENE_CLASSIFIER_FILE: reader.scene_net,
+    }
+    kept: dict[str, list[np.ndarray]] = {name: [] for name in nets}
+    for name, net in nets.items():
+        if net is None:
+            raise FileNotFoundError(f"{models / name} is missing")
+        run = net.run
+
+        def keep(x: np.ndarray, run=run, name=name) -> np.ndarray:
+            if name != DETECTOR_FILE or len(kept[name]) < DETECTOR_KEPT:
+                kept[name].append(np.array(x, dtype=np.float32))
+            return run(x)
+
+        net.run = keep
+    rng = random.Random(seed)
+    scenes = [p.path for p in scenes_data.load_scenes() if not p.heldout and not p.validation]
+    singles = [p.path for p in load_photos() if not p.heldout and not p.validation]
+    photos = rng.sample(scenes, min(len(scenes), n_photos * 2 // 3))
+    photos += rng.sample(singles, min(len(singles), n_photos - len(photos)))
+    for i, path in enumerate(photos):
+        image = load_image(path)
+        if rng.random() < 0.5:
+            image = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_LINEAR)
+        reader.read(image)
+        if (i + 1) % 10 == 0 or i + 1 == len(photos):
+            print(f"  read {i + 1}/{len(photos)} photos", file=sys.stderr, flush=True)
+    return kept
+
+
+class _Batches:
+    """The calibration data, one kept batch at a time (``CalibrationDataReader``)."""
+
+    def __init__(self, name: str, batches: list[np.ndarray]) -> None:
+        self.it = iter({name: b} for b in batches)
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        return next(self.it, None)
+
+
+def quantize(src: Path, dst: Path, batches: list[np.ndarray], float_first: bool = False) -> None:
+    """``src`` quantized to ``dst`` on ``batches``; ``float_first``: its first
+    convolution stays float."""
+    import onnx
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    from .nets import load
+
+    name = load(src).session.get_inputs()[0].name
+    first = [n.name for n in onnx.load(str(src)).graph.node if n.op_type == "Conv" and name in n.input]
+    with tempfile.TemporaryDirectory() as tmp:
+        pre = Path(tmp) / src.name
+        quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
+        quantize_static(
+            str(pre),
+            str(dst),
+            _Batches(name, batches),
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            reduce_range=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            calibrate_method=CalibrationMethod.MinMax,
+            nodes_to_exclude=first if float_first else [],
+        )
+
+
+def compare(src: Path, dst: Path, batches: list[np.ndarray]) -> str:
+    """How near the int8 copy is to the float network on inputs it was not
+    calibrated on, and the CPU time of both."""
+    from .nets import load
+
+    a, b = load(src), load(dst)
+    same = total = 0
+    worst: list[float] = []
+    ta = tb = 0.0
+    nr = len(spec.RANK_OUT)
+    for x in batches:
+        t = time.process_time()
+        ya = a.run(x)
+        ta += time.process_time() - t
+        t = time.process_time()
+        yb = b.run(x)
+        tb += time.process_time() - t
+        if src.name == DETECTOR_FILE:  # the heat map's probabilities
+            worst.append(float(np.abs(1 / (1 + np.exp(-ya[0, 0])) - 1 / (1 + np.exp(-yb[0, 0]))).max()))
+            continue
+        p, q = ya.reshape(len(x), spec.N_OUT), yb.reshape(len(x), spec.N_OUT)
+        ca = [spec.decode(r, s)[0] for r, s in zip(softmax(p[:, :nr]), softmax(p[:, nr:]))]
+        cb = [spec.decode(r, s)[0] for r, s in zip(softmax(q[:, :nr]), softmax(q[:, nr:]))]
+        same += sum(u == v for u, v in zip(ca, cb))
+        total += len(ca)
+    speed = f"{ta / max(tb, 1e-9):.2f} times as fast"
+    if worst:
+        return (
+            f"{len(worst)} pictures: the heat map differs by {float(np.median(worst)):.3f} at most "
+            f"(median of the pictures; the worst {max(worst):.3f}); CPU {speed}"
+        )
+    return (
+        f"{same}/{total} crops read as the float network reads them; CPU {ta * 1000 / max(total, 1):.2f} -> "
+        f"{tb * 1000 / max(total, 1):.2f} ms a crop ({speed})"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", type=Path, default=MODELS, help=f"the networks' folder (default {MODELS})")
+    ap.add_argument("--photos", type=int, default=90, help="training-part photos to gather crops from (%(default)s)")
+    ap.add_argument("--seed", type=int, default=1, help="which photos (%(default)s)")
+    ap.add_argument(
+        "--detector",
+        action="store_true",
+        help="the index detector too (not shipped: 3 %% fewer cards named on the validation folds)",
+    )
+    args = ap.parse_args(argv)
+    try:
+        import onnx  # noqa: F401  (onnxruntime's quantizer needs it)
+    except ImportError:
+        print("error: the quantizer needs the onnx package: .venv/bin/pip install onnx", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    try:
+        kept = gather(args.models, args.photos, args.seed)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for name, batches in kept.items():
+        if name == DETECTOR_FILE and not args.detector:
+            continue
+        calib, check = batches[::2], batches[1::2]
+        dst = args.models / INT8[name]
+        quantize(args.models / name, dst, calib, float_first=name == DETECTOR_FILE)
+        n = sum(len(b) for b in calib)
+        what = "pictures" if name == DETECTOR_FILE else f"crops in {len(calib)} batches"
+        print(f"{dst}: from {n} {what}; {compare(args.models / name, dst, check)}", flush=True)
+    print("now fit the scene reader's map again: python -m vision.photo.scene_calibrate")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
