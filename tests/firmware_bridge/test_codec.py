@@ -3,6 +3,8 @@ own encoder/decoder (hardware/firmware/wire.py); hypothesis fuzzing of the decod
 
 from __future__ import annotations
 
+import string
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,8 +14,10 @@ from firmware_bridge.messages import Hello, PadReport, from_frame
 from hardware.firmware import wire
 
 KINDS = st.sampled_from(["PAD", "HB", "BTN", "ACK", "NAK", "RDR", "HELLO", "LED"])
-KEYS = st.from_regex(r"[a-z0-9_]{1,8}", fullmatch=True)
-VALUES = st.from_regex(r"[A-Za-z0-9._,:/-]{0,30}", fullmatch=True)
+# the characters a key and a value may hold ([a-z0-9_]{1,8}, [A-Za-z0-9._,:/-]{0,30}); st.text
+# draws them five times faster than st.from_regex did (the damage test: 18 -> 3.5 s of CPU)
+KEYS = st.text(string.ascii_lowercase + string.digits + "_", min_size=1, max_size=8)
+VALUES = st.text(string.ascii_letters + string.digits + "._,:/-", max_size=30)
 FRAMES = st.builds(Frame, st.integers(0, 65535), KINDS, st.lists(st.tuples(KEYS, VALUES), max_size=6).map(tuple))
 
 
