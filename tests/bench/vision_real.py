@@ -29,14 +29,19 @@ unnamed faces that are no card, and the face detector's precision and recall at 
 chosen); ``--faces N`` measures whole face-up cards on N rendered photos, also those
 whose index corners are all hidden.  ``--frames N`` also times ``camera read``'s reader on
 N held-out photos scaled to 1280x720 (target: median <= 150 ms on one core).
+``--mosaic 1x1,2x2`` measures recall in crowded wide frames made of the validation
+fold's multi-card photos, where indices are smaller than in the photos alone
+(``measure_mosaics``).
 
     .venv/bin/python tests/bench/vision_real.py [--reader scene|photo] [--frames 40] [--limit N] [--heldout-only] [--faces 150]
+        [--mosaic 1x1,2x2]
 
 Last line: a JSON object: per subset ``SUBSET_{precision,recall,wrong,named,photos}``
 (held out) and ``SUBSET_all_{precision,recall}``, ``ms_per_photo`` (median over all
 photos), ``edje_counted``, ``edje_stray_faces``, ``edje_face_{precision,recall}`` (and
 ``edje_val_*``), ``ms_per_frame_720p`` and, as before, ``heldout_precision`` /
-``heldout_recall`` (single-card photos) and ``all_heldout_*`` (every dev photo).
+``heldout_recall`` (single-card photos) and ``all_heldout_*`` (every dev photo);
+with ``--mosaic``, ``mosaic_GRID_SUBSET_{recall,wrong}``.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import cv2
+import numpy as np
 
 from vision.photo import scenes_data
 from vision.photo.dataset import ENV_VAR, data_dir, is_validation, load_photos
@@ -203,6 +209,57 @@ def photos_to_read(args) -> list[tuple]:
     return out
 
 
+def measure_mosaics(reader, grids: list[str]) -> dict:
+    """Recall in crowded wide frames: the validation fold's multi-card photos (never
+    trained on, never held out) put side by side in 1280x720 frames, COLSxROWS of
+    them, each scaled to fit its cell; ``1x1`` shows one photo as a wide frame shows
+    it (a portrait photo's long side as the frame's height: its indices about 0.75 of
+    the size the reader sees the photo alone at), ``2x2`` four (about 0.37: indices of
+    10-12 px at the detector's 320 px).  A card counts for the photo whose cell holds
+    the middle of its index corners."""
+    out: dict = {}
+    scenes = [p for p in scenes_data.load_scenes() if p.validation]
+    for grid in grids:
+        cols, rows = (int(v) for v in grid.lower().split("x"))
+        n, cw, ch = cols * rows, 1280 // cols, 720 // rows
+        for subset in ("edje", "rf_phone_77xx"):
+            photos = [p for p in scenes if p.subset == subset]
+            right = wrong = there = 0
+            times = []
+            for k in range(0, len(photos) - n + 1, n):
+                group = photos[k : k + n]
+                frame = np.full((720, 1280, 3), 60, np.uint8)  # grey cloth between the photos
+                for i, p in enumerate(group):
+                    img = load_image(p.path)
+                    f = min(cw / img.shape[1], ch / img.shape[0])
+                    size = (int(img.shape[1] * f), int(img.shape[0] * f))
+                    img = cv2.resize(img, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+                    y, x = (i // cols) * ch, (i % cols) * cw
+                    frame[y : y + size[1], x : x + size[0]] = img
+                t = time.process_time()
+                cards = reader.read(frame)
+                times.append((time.process_time() - t) * 1000)
+                cell: list[set] = [set() for _ in group]
+                for c in cards:
+                    if c.card in (UNKNOWN, BACK):
+                        continue
+                    mx, my = np.mean([q[0] for q in c.corners]), np.mean([q[1] for q in c.corners])
+                    i = int(my // ch) * cols + int(mx // cw)
+                    if i < len(group):
+                        cell[i].add(c.card)
+                for i, p in enumerate(group):
+                    got = p.as_truth(cell[i])
+                    right, wrong, there = right + len(got & p.truth), wrong + len(got - p.truth), there + len(p.truth)
+            key = f"mosaic_{grid}_{subset}"
+            out.update({f"{key}_recall": round(right / max(there, 1), 4), f"{key}_wrong": wrong})
+            print(
+                f"mosaics {grid} of the validation fold, {subset}: {len(times)} frames, {right} of {there} cards "
+                f"named right ({right / max(there, 1):.3f}), {wrong} wrong; "
+                f"median {statistics.median(times) if times else 0:.0f} ms a frame"
+            )
+    return out
+
+
 def make_reader(args):
     kw = {"min_confidence": args.min_confidence} if args.min_confidence is not None else {}
     if args.reader == "photo":
@@ -250,6 +307,12 @@ def main() -> int:
         "--float",
         action="store_true",
         help="scene reader: the float networks even where int8 copies are (scene_reader.INT8)",
+    )
+    ap.add_argument(
+        "--mosaic",
+        default="",
+        metavar="GRID,GRID",
+        help="also crowded wide frames made of the validation fold's photos, e.g. 1x1,2x2 (smaller indices)",
     )
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos of each subset (a quick look)")
     ap.add_argument("--heldout-only", action="store_true", help="read only the held-out photos (faster)")
@@ -425,6 +488,8 @@ def main() -> int:
         result.update(measure_backs(reader, args.backs))
     if args.faces and hasattr(reader, "detect_faces"):
         result.update(measure_faces(reader, args.faces))
+    if args.mosaic and "multi" in args.sets:
+        result.update(measure_mosaics(reader, [g for g in args.mosaic.split(",") if g]))
     print(json.dumps(result))
     return 0
 
