@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import random
 import sys
 import time
@@ -739,6 +740,13 @@ def main(argv: list[str] | None = None) -> int:
         help="share of classifier crops from the rank-only multi-card photos (edje), found by the "
         "scene reader and checked against their labels (default 0: none)",
     )
+    ap.add_argument(
+        "--det-zoom",
+        default="0.45,1.4",
+        metavar="LO,HI",
+        help="the detector's inputs: a 640 px training photo shown at LO..HI times the detector's 320 px "
+        "(default %(default)s; a lower LO: smaller indices)",
+    )
     ap.add_argument("--det-lr", type=float, default=3e-3, help="detector's peak learning rate (default 3e-3)")
     ap.add_argument("--det-invert", type=float, default=0.0, help="share of detector inputs inverted (default 0)")
     ap.add_argument("--resume", action="store_true", help=f"start from the weights last saved in {CHECKPOINTS}")
@@ -750,6 +758,10 @@ def main(argv: list[str] | None = None) -> int:
         help="train nothing: write one classifier averaging these classifier checkpoints (.pt)",
     )
     args = ap.parse_args(argv)
+    try:
+        lo, hi = (float(v) for v in args.det_zoom.split(","))
+    except ValueError:
+        sys.exit(f"--det-zoom wants LO,HI (two numbers), not {args.det_zoom!r}")
     CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE = args.cls_disturb, args.low_res, args.any_angle
     DET_INVERT_SHARE, FREEZE_BN = args.det_invert, args.from_onnx is not None
     torch = _torch()
@@ -794,7 +806,16 @@ def main(argv: list[str] | None = None) -> int:
             f"+ {len(sources) - n_real} rendered photos"
         )
     if "detector" in todo:
-        train_detector(torch, nets["detector"], sources, args.det_epochs, random.Random(args.seed), log, lr=args.det_lr)
+        train_detector(
+            torch,
+            nets["detector"],
+            sources,
+            args.det_epochs,
+            random.Random(args.seed),
+            log,
+            lr=args.det_lr,
+            sample=functools.partial(det_sample, zoom=(lo, hi)),
+        )
         save("detector")
     if "classifier" in todo:
         det_items = []

@@ -140,3 +140,26 @@ def test_composite_scenes_need_a_labelled_corner():
 
     with pytest.raises(ValueError, match="no labelled index corner"):
         composite_sources([(np.zeros((640, 640, 3), np.uint8), [])], 3, seed=0)
+
+
+def test_the_detectors_zoom_sets_how_large_its_indices_are():
+    # train --det-zoom: a lower zoom shows the same photo's index corners smaller (the
+    # heat map's labelled sides are log(side / unit), where the box is found)
+    from vision.photo.train import det_sample
+
+    photo = np.full((640, 640, 3), 230, np.uint8)
+    boxes = [("AS", (300.0, 300.0, 340.0, 360.0))]
+
+    def sides(zoom):
+        _, heat, side, where = det_sample(photo, boxes, random.Random(1), zoom=(zoom, zoom))
+        assert heat.max() == 1.0  # the corner is in view
+        at = where[0] > 0  # the box's long side, whichever way a quarter turn put it
+        return float(np.maximum(np.exp(side[0][at]), np.exp(side[1][at])).mean()) * spec.INDEX_GRID.unit
+
+    small, large = sides(0.25), sides(1.2)
+    # 60 px of a 640 px photo at zoom z: 60 * z * 320 / 640 px (turned by at most 15 degrees)
+    assert 6.5 <= small <= 10 and 32 <= large <= 48
+    with pytest.raises(SystemExit, match="LO,HI"):
+        from vision.photo.train import main
+
+        main(["--only", "detector", "--det-zoom", "0.3"])
