@@ -28,6 +28,7 @@ those the scene classifier read where the first was unsure (``w_second``).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -147,26 +148,42 @@ def out_of_fold(cards, x: np.ndarray, y: np.ndarray, second: np.ndarray, folds: 
     return conf
 
 
+def networks_digest(models: Path) -> str:
+    """What the saved reads were read with: a digest of the networks in ``models``
+    (their names and bytes), so that ``--reuse`` never fits one folder's map on another's reads."""
+    h = hashlib.sha256()
+    for f in sorted(models.glob("*.onnx")):
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", type=Path, default=MODELS, help=f"the networks' folder (default {MODELS})")
     ap.add_argument(
         "--reuse",
         action="store_true",
-        help=f"fit again on the reads saved by the last run in {CACHE} (after changing the fit only)",
+        help=f"fit again on the reads saved by the last run in {CACHE} (after changing the fit only; "
+        "read again when they were read by other networks)",
     )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     started = time.monotonic()
     cache = CACHE / "scene_calibration_reads.json"
-    if args.reuse and cache.is_file():
-        cards, truths = json.loads(cache.read_text())
-        truths = [(s, set(t)) for s, t in truths]
+    networks = networks_digest(args.models)
+    saved = json.loads(cache.read_text()) if args.reuse and cache.is_file() else None
+    if saved is not None and not (isinstance(saved, dict) and saved.get("networks") == networks):
+        print(f"the reads saved in {cache} are another folder's or other networks'; reading again", file=sys.stderr)
+        saved = None
+    if saved is not None:
+        cards, truths = saved["cards"], [(s, set(t)) for s, t in saved["truths"]]
     else:
         reader = SceneReader.load(args.models, calibrated=False, backs=False)
         cards, truths = collect(reader)
         CACHE.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps([cards, [(s, sorted(t)) for s, t in truths]]))
+        cache.write_text(
+            json.dumps({"networks": networks, "cards": cards, "truths": [(s, sorted(t)) for s, t in truths]})
+        )
     # A read saved before the reading path was recorded is the single-card classifier's.
     reads = [[SceneRead(tuple(r[0]), r[1], "", r[2], r[3], bool(r[4:] and r[4])) for r in rs] for *_, rs, _ in cards]
     x = np.array([card_features(rs) for rs in reads])

@@ -120,3 +120,15 @@ def test_the_quantizer_keeps_the_detectors_first_convolution_float(tmp_path):
     runs = _runs(reader.detector_net)
     assert _named(reader.read(render_photo(5).image)) == {"TC", "5H"}
     assert len(runs) >= 2  # the scales and the inverted picture
+
+
+def test_the_calibrations_saved_reads_name_the_networks_that_read_them(tmp_path):
+    # scene_calibrate --reuse fits again only on reads of the same networks: a quantizer
+    # run or another folder's detector makes it read again
+    from vision.photo.scene_calibrate import networks_digest
+
+    for f in MODELS.glob("*.onnx"):
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    assert networks_digest(tmp_path) == networks_digest(MODELS)  # a copy reads alike
+    (tmp_path / "scene_classifier.int8.onnx").write_bytes(b"other weights")
+    assert networks_digest(tmp_path) != networks_digest(MODELS)
