@@ -118,7 +118,7 @@ def main_read(args: argparse.Namespace) -> int:
             ],
         }
         # whole face-up cards found whose index was not read: counted, not named (only when there are)
-        unnamed = sum(c.card == UNKNOWN and c.indices == 0 for c in seen)
+        unnamed = sum(c.unnamed_face for c in seen)
         if unnamed:
             entry["face_up_unnamed"] = unnamed
         results.append(entry)

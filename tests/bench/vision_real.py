@@ -109,14 +109,19 @@ def count_cards(cards, labelled) -> tuple[int, int]:
     read of it inside its box, or found whole: an unnamed face at IoU 0.5), and how
     many unnamed faces are no labelled card."""
     mids = [c.middle for c in cards if c.card not in (UNKNOWN, BACK)]
-    faces = [c.box for c in cards if c.card == UNKNOWN and c.indices == 0]
+    faces = [c.box for c in cards if c.unnamed_face]
     counted = 0
     for box in labelled:
         x0, y0, x1, y1 = box
         if any(x0 <= mx <= x1 and y0 <= my <= y1 for mx, my in mids) or any(iou(f, box) >= 0.5 for f in faces):
             counted += 1
-    stray = sum(not any(iou(f, box) >= 0.5 for box in labelled) for f in faces)
+    stray = len(faces) - _overlapping(faces, labelled, 0.5)
     return counted, stray
+
+
+def _overlapping(boxes, others, at: float) -> int:
+    """How many of ``boxes`` overlap one of ``others`` by IoU ``at`` or more."""
+    return sum(any(iou(b, o) >= at for o in others) for b in boxes)
 
 
 def face_scores(rows: list[Row], boxes: dict[str, list]) -> tuple[float, float]:
@@ -125,9 +130,9 @@ def face_scores(rows: list[Row], boxes: dict[str, list]) -> tuple[float, float]:
     for r in rows:
         truth = boxes.get(r.file, [])
         found += len(r.faces)
-        right += sum(any(iou(f, t) >= 0.5 for t in truth) for f in r.faces)
+        right += _overlapping(r.faces, truth, 0.5)
         wanted += len(truth)
-        hit += sum(any(iou(f, t) >= 0.5 for f in r.faces) for t in truth)
+        hit += _overlapping(truth, r.faces, 0.5)
     return (right / found if found else 1.0), (hit / wanted if wanted else 1.0)
 
 
@@ -146,11 +151,11 @@ def measure_faces(reader, n: int) -> dict:
         there = photo.face_boxes(0.25)
         boxes = [b for b, _ in reader.detect_faces(photo.image)]
         found += len(boxes)
-        right += sum(any(iou(b, t) >= 0.5 for t in there) for b in boxes)
+        right += _overlapping(boxes, there, 0.5)
         for c in photo.cards:
             if c.code is None or c.seen < 0.5:
                 continue
-            got = any(iou(b, c.box) >= 0.5 for b in boxes)
+            got = _overlapping([c.box], boxes, 0.5) > 0
             wanted += 1
             hit += got
             if not c.index_boxes:
@@ -177,9 +182,9 @@ def measure_backs(reader, n: int) -> dict:
         truth, there = photo.back_boxes(), photo.back_boxes(0.25)
         boxes = [c.box for c in reader.read(photo.image) if c.card == BACK]
         found += len(boxes)
-        right += sum(any(iou(b, t) >= 0.3 for t in there) for b in boxes)
+        right += _overlapping(boxes, there, 0.3)
         wanted += len(truth)
-        hit += sum(any(iou(b, t) >= 0.3 for b in boxes) for t in truth)
+        hit += _overlapping(truth, boxes, 0.3)
     pr, rc = (right / found if found else 1.0), (hit / wanted if wanted else 1.0)
     print(
         f"face-down cards on {n} rendered photos: {found} reported, precision {pr:.4f}; "
@@ -243,7 +248,7 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
                 for c in cards:
                     if c.card in (UNKNOWN, BACK):
                         continue
-                    mx, my = np.mean([q[0] for q in c.corners]), np.mean([q[1] for q in c.corners])
+                    mx, my = c.middle
                     i = int(my // ch) * cols + int(mx // cw)
                     if i < len(group):
                         cell[i].add(c.card)

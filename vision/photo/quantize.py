@@ -104,10 +104,9 @@ def quantize(src: Path, dst: Path, batches: list[np.ndarray], float_first: bool 
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    from .nets import load
-
-    name = load(src).session.get_inputs()[0].name
-    first = [n.name for n in onnx.load(str(src)).graph.node if n.op_type == "Conv" and name in n.input]
+    graph = onnx.load(str(src)).graph
+    name = graph.input[0].name
+    first = [n.name for n in graph.node if n.op_type == "Conv" and name in n.input]
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / src.name
         quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)

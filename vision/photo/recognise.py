@@ -79,6 +79,12 @@ class CardReading:
         return min(xs), min(ys), max(xs), max(ys)
 
     @property
+    def unnamed_face(self) -> bool:
+        """Whether it is a whole face-up card found without an index read on it
+        (``SceneReader.unnamed_faces``): counted, not named."""
+        return self.card == UNKNOWN and self.indices == 0
+
+    @property
     def middle(self) -> tuple[float, float]:
         """The middle of ``corners``: of an index corner's box, or of the rectangle
         holding both index corners (the card's middle)."""

@@ -20,7 +20,7 @@ def scene() -> SceneReader:
 
 
 def _unnamed(cards):
-    return [c for c in cards if c.card == UNKNOWN and c.indices == 0]
+    return [c for c in cards if c.unnamed_face]
 
 
 def _named(cards):
