@@ -131,7 +131,7 @@
     const s = m.state;
     const seats = [...s.players].sort((a, b) => (a.seat || 99) - (b.seat || 99));
     const chic = AUD.isOver(s) ? "" : AUD.chicagoText(s);  // at an end the end card tells it
-    setKids(app,
+    morphKids(app,
       showStrip ? strip(m, s) : null,
       chic ? AUD.mark(h("div", { id: "chicago-banner", class: "chicago-banner" }, chic), `chic:${s.game}.${s.deal}:${chic}`) : null,
       AUD.mark(endCard(s), `end:${s.game}:${s.phase}`),

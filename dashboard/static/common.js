@@ -2,6 +2,14 @@
 // card and player rendering, posting actions, and the texts in the page's language.
 // No build step, no CDN.
 "use strict";
+// Fresh: made by h() since the last morphKids (DRAWING counts those; morphKids may fold a
+// fresh node into the node already at its place on the page).  LIVE: it or a node in it
+// has a listener, is a form control, or is a node the page keeps between drawings: never
+// folded into another, nor another into it.
+let DRAWING = 0;
+const BORN = new WeakMap(), LIVE = new WeakSet();
+const fresh = n => BORN.get(n) === DRAWING;
+const CONTROLS = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "OPTION", "DETAILS", "FORM"]);
 const TOKEN = document.body.dataset.token;
 // The catalogue (dashboard/locale, loaded as /static/i18n.js before this file): Swedish by
 // default, English with ?lang=en.  t("English text", {name: ...}); tn(singular, plural, n).
@@ -32,17 +40,53 @@ const App = { last: null, seq: -2 };
 
 function h(tag, attrs, ...kids) {
   const el = document.createElement(tag);
+  BORN.set(el, DRAWING);
+  if (CONTROLS.has(el.tagName)) LIVE.add(el);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") el.className = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k.startsWith("on")) { el.addEventListener(k.slice(2), v); LIVE.add(el); }
     else el.setAttribute(k, v === true ? "" : v);
   }
   for (const kid of kids.flat()) {
     if (kid === null || kid === undefined || kid === false) continue;
+    if (kid instanceof Node && (LIVE.has(kid) || (kid.nodeType === 1 && !fresh(kid)))) LIVE.add(el);
     el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   }
   return el;
+}
+
+// setKids for a drawing that is mostly the last one again: a new node that equals the node
+// at its place on the page (same tag, no listener, no form control, the same inline style)
+// is folded into it (its attributes and text brought up to date, its children in turn), so
+// only what changed is laid out and painted again, and a running animation runs on.
+function morphKids(el, ...kids) {
+  morphInto(el, kids);
+  DRAWING++;  // what this drawing made is on the page now: no longer fresh
+}
+function morphInto(el, kids) {
+  const want = kids.flat().filter(k => k !== null && k !== undefined && k !== false)
+    .map(k => (k instanceof Node ? k : document.createTextNode(String(k))));
+  const had = [...el.childNodes];
+  const passed = new Set(want);
+  const out = want.map((n, i) => {
+    const o = had[i];
+    if (!o || o === n || passed.has(o) || LIVE.has(o)) return n;
+    if (n.nodeType === 3 && o.nodeType === 3) {
+      if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
+      return o;
+    }
+    if (n.nodeType !== 1 || o.nodeType !== 1 || !fresh(n) || LIVE.has(n) || n.tagName !== o.tagName) return n;
+    if (o.isEqualNode(n)) return o;
+    if (o.getAttribute("style") !== n.getAttribute("style")) return n;
+    for (const a of [...o.attributes]) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);
+    for (const a of n.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+    morphInto(o, [...n.childNodes]);
+    return o;
+  });
+  const kept = new Set(out);
+  for (const o of had) if (!kept.has(o)) o.remove();  // first, so that no kept node moves
+  out.forEach((n, i) => { if (el.childNodes[i] !== n) el.insertBefore(n, el.childNodes[i] || null); });
 }
 
 function cardEl(code) {
@@ -253,7 +297,9 @@ function connect(render, each) {
 }
 
 function setKids(el, ...kids) {
-  el.replaceChildren(...kids.flat().filter(k => k !== null && k !== undefined && k !== false));
+  const list = kids.flat().filter(k => k !== null && k !== undefined && k !== false);
+  if (list.some(k => k instanceof Node && (LIVE.has(k) || (k.nodeType === 1 && !fresh(k))))) LIVE.add(el);
+  el.replaceChildren(...list);
 }
 
 // One alert with what may be done about it: a rejected line is marked resolved; a sensing

@@ -30,7 +30,7 @@ function todo(s) {
 
 connect(m => {
   const s = m.state, ex = exchangeNo(s);
-  setKids(document.getElementById("app"), headerEl(m),
+  morphKids(document.getElementById("app"), headerEl(m),
     h("section", { id: "todo", class: "prompt", "data-phase": s.phase }, m.paused ? t("The TL has paused the table. Wait.") : todo(s)),
     h("div", { id: "button" }, t("Button: {player}", { player: s.button || "-" })),
     h("table", { id: "seats" }, h("tr", {}, [t("Seat"), t("Player"), t("Holds"), t("Owed"), ""].map(x => h("th", {}, x))),

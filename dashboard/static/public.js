@@ -102,7 +102,7 @@
   connect(m => {
     const s = m.state;
     const seats = [...s.players].sort((a, b) => (a.seat || 99) - (b.seat || 99));  // as they sit, not by score
-    setKids(app, head(m), AUD.mark(endBanner(s), `end:${s.game}:${s.phase}`),
+    morphKids(app, head(m), AUD.mark(endBanner(s), `end:${s.game}:${s.phase}`),
       h("div", { class: "aud-grid" + (AUD.isOver(s) ? " over" : "") },
         h("section", { id: "game-panel", class: "panel" }, h("h2", {}, s.game ? `${T.game} ${s.game}` : T.thisGame),
           h("ol", { id: "scores", class: "pcards" }, seats.map(p => playerCard(s, p)))),

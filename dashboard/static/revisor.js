@@ -269,11 +269,11 @@ connect(m => {
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
   // at the end of a game: its result, then the review and sign-off, before anything else
-  setKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s, m), retractEl(s),
+  morphKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s, m), retractEl(s),
     award, players, timeEl(s), trickEl(s));
-  setKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
+  morphKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
     h("p", { class: "small" }, t("none")));
-  setKids(deals, ...dealsEl(s));
+  morphKids(deals, ...dealsEl(s));
   // at most every 300 ms (a throttle: a busy table never starves it), and only when what the
   // drawing shows has changed (protocolKey): a card played changes nothing on it
   if (!protocolTimer) protocolTimer = setTimeout(() => { protocolTimer = null; refreshProtocol(protocolKey(App.last), App.seq); }, 300);

@@ -216,10 +216,10 @@ async function refresh() {
   const [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]);
   if (hr.ok) { const d = await hr.json(); hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;
     // newest first: what just happened is what the TL is asked about
-    setKids(hist, h("h2", {}, t("History, newest first")), scopeTabs(),
+    morphKids(hist, h("h2", {}, t("History, newest first")), scopeTabs(),
       h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())); }
   if (ar.ok) { const d = await ar.json();
-    setKids(audit, h("h2", {}, t("Audit trail")), h("ul", {}, d.entries.slice(-20).map(e =>
+    morphKids(audit, h("h2", {}, t("Audit trail")), h("ul", {}, d.entries.slice(-20).map(e =>
       h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e), " ", voidEl(e))))); }
 }
 let pending = null;
@@ -229,7 +229,7 @@ connect(m => {
   if (n !== names) { names = n; for (const sel of [pPlayer, aPlayer, rPlayer]) setKids(sel, ...s.players.map(p => h("option", { value: p.name }, p.name))); }
   const alerts = m.alerts || [];
   for (const id of [...alertExtras.keys()]) if (!alerts.some(a => a.id === id)) alertExtras.delete(id);
-  setKids(live, headerEl(m),
+  morphKids(live, headerEl(m),
     h("section", { id: "tl-alerts", class: alerts.length ? "has-alerts" : "" }, h("h2", {}, t("Alerts")),
       alerts.length ? h("ul", {}, alerts.map(alertEl)) : h("p", { class: "small" }, t("no open alerts"))),
     h("table", { id: "tl-players" }, h("tr", {}, [t("Player"), t("Score"), "", t("Hand (revealed only)"), t("Played"), t("Warnings")].map(x => h("th", {}, x))),

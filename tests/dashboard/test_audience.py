@@ -136,8 +136,10 @@ def hands_and_chicago(m: dict) -> bool:
     return cards >= 10 and bool((s.get("chicago") or {}).get("player"))
 
 
-def open_view(chromium, s: Server, view: str, size: dict, query: str = "", gate: FrameGate | None = None):
-    page = chromium.new_page()
+def open_view(
+    chromium, s: Server, view: str, size: dict, query: str = "", gate: FrameGate | None = None, motion: bool = False
+):
+    page = chromium.new_page(motion=motion)
     if gate is not None:
         page.route_web_socket(re.compile(r"/ws\b"), gate)
     page.js_errors = []
@@ -307,8 +309,10 @@ def test_a_card_played_and_points_won_are_animated(table, chromium):
     shown = ("10" if card[0] == "T" else card[0]) + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[
         card[1]
     ]
-    pages = {name: open_view(chromium, s, name, HALL) for name in ("broadcast", "public")}
-    for page in pages.values():
+    pages = {name: open_view(chromium, s, name, HALL, motion=True) for name in ("broadcast", "public")}
+    # a viewer whose device asks for reduced motion sees the same changes, none animated
+    still = {name: open_view(chromium, s, name, HALL) for name in ("broadcast", "public")}
+    for page in [*pages.values(), *still.values()]:
         page.wait_for_selector(f'.acting[data-player="{play["player"]}"]')
         page.evaluate(ANIMATIONS_JS)
     for action, animation in (
@@ -329,6 +333,12 @@ def test_a_card_played_and_points_won_are_animated(table, chromium):
         assert cards and all(a[2] == shown for a in cards), (name, started)  # the new card, no other
         bumps = [a for a in started if a[0] == "aud-bump"]
         assert bumps and {a[2] for a in bumps} <= {"10", "10sidopoäng"}, (name, bumps)  # Bo's 7 + 3 only
+    for name, page in still.items():
+        page.bring_to_front()
+        wait_seq(page, seq)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert page.evaluate("window.started") == [] and page.evaluate("document.getAnimations().length") == 0, name
+        assert page.locator(f'[data-card="{card}"]').count() >= 1, name
 
 
 def test_the_chicago_banner_tells_how_the_chicago_ended(table, chromium):

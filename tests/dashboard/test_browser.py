@@ -78,6 +78,31 @@ DRAW_COUNTER_JS = r"""
 """
 
 
+def test_a_drawing_changes_only_what_changed_on_the_page(make_server, chromium):
+    # common.js morphKids: a view drawn again keeps the nodes whose place and tag are the
+    # same and brings their text and attributes up to date, so chromium lays out and paints
+    # only what changed (the seats of the overlay, the TL's table of players, the dealer's seats)
+    s = make_server(pace=0.05, delay=0)
+    for view, role, sel in (
+        ("broadcast", "broadcast", "#seats"),
+        ("tl", "tl", "#tl-players"),
+        ("dealer", "dealer", "#seats"),
+    ):
+        page = chromium.new_page()
+        page.goto(s.url(view, role))
+        wait_seq_above(page, 0)
+        page.wait_for_selector(sel)
+        before = page.evaluate(
+            f"() => {{ const el = document.querySelector('{sel}'); el.kept = true; return el.outerHTML; }}"
+        )
+        seq = seq_of(page)
+        page.wait_for_function(
+            f"() => Number(document.body.dataset.seq) > {seq + 10} && document.querySelector('{sel}').outerHTML !== {before!r}"
+        )
+        assert page.evaluate(f"() => document.querySelector('{sel}').kept === true"), view
+        page.close()
+
+
 def test_a_fast_table_is_drawn_at_most_ten_times_a_second_and_always_its_newest_state(make_server, chromium):
     """Every message is the whole state, so a page draws only the newest, at most once every
     100 ms (common.js DRAW_GAP): a tablet is not kept busy drawing 250 states a second of a
