@@ -9,6 +9,8 @@
 let DRAWING = 0;
 const BORN = new WeakMap(), LIVE = new WeakSet();
 const fresh = n => BORN.get(n) === DRAWING;
+// LIVE, or holding a LIVE node: a listener appended by hand (el.append) marks no ancestor
+const holdsLive = n => LIVE.has(n) || (n.nodeType === 1 && [...n.querySelectorAll("*")].some(d => LIVE.has(d)));
 const CONTROLS = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "OPTION", "DETAILS", "FORM"]);
 const TOKEN = document.body.dataset.token;
 // The catalogue (dashboard/locale, loaded as /static/i18n.js before this file): Swedish by
@@ -71,12 +73,12 @@ function morphInto(el, kids) {
   const passed = new Set(want);
   const out = want.map((n, i) => {
     const o = had[i];
-    if (!o || o === n || passed.has(o) || LIVE.has(o)) return n;
+    if (!o || o === n || passed.has(o) || holdsLive(o)) return n;
     if (n.nodeType === 3 && o.nodeType === 3) {
       if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
       return o;
     }
-    if (n.nodeType !== 1 || o.nodeType !== 1 || !fresh(n) || LIVE.has(n) || n.tagName !== o.tagName) return n;
+    if (n.nodeType !== 1 || o.nodeType !== 1 || !fresh(n) || n.tagName !== o.tagName || holdsLive(n)) return n;
     if (o.isEqualNode(n)) return o;
     if (o.getAttribute("style") !== n.getAttribute("style")) return n;
     for (const a of [...o.attributes]) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);

@@ -103,6 +103,37 @@ def test_a_drawing_changes_only_what_changed_on_the_page(make_server, chromium):
         page.close()
 
 
+# A box the page keeps (the TL's tools of an alert) gets its button by append, not by h():
+# drawn where another such box was, it must be shown itself, never folded into the old one,
+# or its button's handler changes a box that is no longer on the page.
+KEPT_BOX_JS = """() => {
+  const root = document.createElement("div");
+  document.body.append(root);
+  const make = label => {
+    const box = h("div", { class: "tools" });
+    const button = h("button", { onclick: () => box.append(h("i", {}, " clicked")) }, label);
+    box.append(h("div", {}, button));
+    return [box, button];
+  };
+  const [one] = make("one");
+  morphKids(root, h("section", {}, one, "a"));
+  const [two, press] = make("two");
+  morphKids(root, h("section", {}, two, "b"));
+  press.click();
+  const out = [two.isConnected, one.isConnected, root.textContent];
+  root.remove();
+  return out;
+}"""
+
+
+def test_a_node_with_a_listener_inside_is_drawn_itself_never_folded_into_another(make_server, chromium):
+    s = make_server(pace=5.0, delay=0)
+    page = chromium.new_page()
+    page.goto(s.url("tl", "tl"))
+    page.wait_for_function("() => typeof morphKids === 'function'")
+    assert page.evaluate(KEPT_BOX_JS) == [True, False, "two clickedb"]
+
+
 def test_a_fast_table_is_drawn_at_most_ten_times_a_second_and_always_its_newest_state(make_server, chromium):
     """Every message is the whole state, so a page draws only the newest, at most once every
     100 ms (common.js DRAW_GAP): a tablet is not kept busy drawing 250 states a second of a
