@@ -3,15 +3,23 @@
 // No build step, no CDN.
 "use strict";
 // Fresh: made by h() since the last morphKids (DRAWING counts those; morphKids may fold a
-// fresh node into the node already at its place on the page).  LIVE: it or a node in it
-// has a listener, is a form control, or is a node the page keeps between drawings: never
-// folded into another, nor another into it.
+// fresh node into the node already at its place on the page).  LIVE: a node with a
+// listener, a form control, or a node the page keeps between drawings (one passed again);
+// a node that is or holds one is never folded into another, nor another into it.
 let DRAWING = 0;
 const BORN = new WeakMap(), LIVE = new WeakSet();
 const fresh = n => BORN.get(n) === DRAWING;
-// LIVE, or holding a LIVE node: a listener appended by hand (el.append) marks no ancestor
-const holdsLive = n => LIVE.has(n) || (n.nodeType === 1 && [...n.querySelectorAll("*")].some(d => LIVE.has(d)));
 const CONTROLS = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "OPTION", "DETAILS", "FORM"]);
+// what is drawn of a list of kids: every one but null, undefined and false
+const present = kids => kids.flat().filter(k => k !== null && k !== undefined && k !== false);
+// a kid made in an earlier drawing is one the page keeps
+function noteKept(kid) { if (kid instanceof Node && kid.nodeType === 1 && !fresh(kid)) LIVE.add(kid); }
+// found on the subtree, so that a listener added by hand (el.append) counts too
+function holdsLive(n) {
+  if (LIVE.has(n)) return true;
+  if (n.nodeType === 1) for (const d of n.querySelectorAll("*")) if (LIVE.has(d)) return true;
+  return false;
+}
 const TOKEN = document.body.dataset.token;
 // The catalogue (dashboard/locale, loaded as /static/i18n.js before this file): Swedish by
 // default, English with ?lang=en.  t("English text", {name: ...}); tn(singular, plural, n).
@@ -50,9 +58,8 @@ function h(tag, attrs, ...kids) {
     else if (k.startsWith("on")) { el.addEventListener(k.slice(2), v); LIVE.add(el); }
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const kid of kids.flat()) {
-    if (kid === null || kid === undefined || kid === false) continue;
-    if (kid instanceof Node && (LIVE.has(kid) || (kid.nodeType === 1 && !fresh(kid)))) LIVE.add(el);
+  for (const kid of present(kids)) {
+    noteKept(kid);
     el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   }
   return el;
@@ -63,27 +70,29 @@ function h(tag, attrs, ...kids) {
 // is folded into it (its attributes and text brought up to date, its children in turn), so
 // only what changed is laid out and painted again, and a running animation runs on.
 function morphKids(el, ...kids) {
-  morphInto(el, kids);
+  morphInto(el, kids, false);
   DRAWING++;  // what this drawing made is on the page now: no longer fresh
 }
-function morphInto(el, kids) {
-  const want = kids.flat().filter(k => k !== null && k !== undefined && k !== false)
-    .map(k => (k instanceof Node ? k : document.createTextNode(String(k))));
+// ``clean``: neither side holds a LIVE node (a pair is folded only then, so its children
+// need no second look)
+function morphInto(el, kids, clean) {
+  const want = present(kids).map(k => (k instanceof Node ? k : document.createTextNode(String(k))));
+  want.forEach(noteKept);
   const had = [...el.childNodes];
   const passed = new Set(want);
   const out = want.map((n, i) => {
     const o = had[i];
-    if (!o || o === n || passed.has(o) || holdsLive(o)) return n;
+    if (!o || o === n || passed.has(o) || (!clean && holdsLive(o))) return n;
     if (n.nodeType === 3 && o.nodeType === 3) {
       if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
       return o;
     }
-    if (n.nodeType !== 1 || o.nodeType !== 1 || !fresh(n) || n.tagName !== o.tagName || holdsLive(n)) return n;
+    if (n.nodeType !== 1 || o.nodeType !== 1 || !fresh(n) || n.tagName !== o.tagName || (!clean && holdsLive(n))) return n;
     if (o.isEqualNode(n)) return o;
     if (o.getAttribute("style") !== n.getAttribute("style")) return n;
     for (const a of [...o.attributes]) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);
     for (const a of n.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
-    morphInto(o, [...n.childNodes]);
+    morphInto(o, [...n.childNodes], true);
     return o;
   });
   const kept = new Set(out);
@@ -299,8 +308,8 @@ function connect(render, each) {
 }
 
 function setKids(el, ...kids) {
-  const list = kids.flat().filter(k => k !== null && k !== undefined && k !== false);
-  if (list.some(k => k instanceof Node && (LIVE.has(k) || (k.nodeType === 1 && !fresh(k))))) LIVE.add(el);
+  const list = present(kids);
+  list.forEach(noteKept);
   el.replaceChildren(...list);
 }
 
