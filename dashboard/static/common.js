@@ -46,7 +46,9 @@ function langUrl(lang) {
 document.body.append(h("a", { id: "lang-toggle", class: "lang-toggle", lang: LANG === "sv" ? "en" : "sv",
   href: langUrl(LANG === "sv" ? "en" : "sv") }, LANG === "sv" ? "In English" : "P\u00e5 svenska"));
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const App = { last: null, seq: -2 };
+// drawStart: when the page's last drawing began (performance.now()): the time a drawing is
+// due counts from the end of the one before it (connect, DRAW_GAP)
+const App = { last: null, seq: -2, drawStart: null };
 
 function h(tag, attrs, ...kids) {
   const el = document.createElement(tag);
@@ -272,7 +274,7 @@ function connect(render, each) {
     timer = null;
     if (drawing || !latest) return;
     const m = latest;
-    latest = null; drawing = true;
+    latest = null; drawing = true; App.drawStart = performance.now();
     try {
       const done = render(m);
       if (done && typeof done.then === "function") await done; else showSeq(m);

@@ -72,7 +72,9 @@ DRAW_COUNTER_JS = r"""
   };
   window.WebSocket.prototype = Native.prototype;
   new MutationObserver(records => {
-    for (const r of records) if (r.target === document.body) rec.draws.push([performance.now(), document.body.dataset.seq]);
+    // when the drawing began, as common.js took it: the observer's own clock would add the
+    // time its callback waited for a busy machine's CPU to the gap measured
+    for (const r of records) if (r.target === document.body) rec.draws.push([App.drawStart, document.body.dataset.seq]);
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
 })();
 """
@@ -154,7 +156,7 @@ def test_a_fast_table_is_drawn_at_most_ten_times_a_second_and_always_its_newest_
     rec = page.evaluate("() => window.__draws")
     times = [t for t, _ in rec["draws"]]
     gaps = [b - a for a, b in itertools.pairwise(times)]
-    assert min(gaps) >= 95, sorted(gaps)[:5]  # never two drawings within DRAW_GAP (timer slack 5 ms)
+    assert min(gaps) >= 99, sorted(gaps)[:5]  # never two drawings within DRAW_GAP (1 ms: the clock's coarsening)
     assert len(rec["draws"]) < rec["messages"] / 2, (len(rec["draws"]), rec["messages"])
     page.close()
 
