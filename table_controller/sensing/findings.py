@@ -140,7 +140,7 @@ def _tags(s: Sensing) -> Iterator[Finding]:
         if card not in again:
             continue
         seen = [(pads[p].arrived.get(u, (0, 0.0))[1], p) for p, u in (one, *again[card])]
-        if s.now - max(t for t, _ in seen) >= s.two_pads_s:
+        if s.waited(max(t for t, _ in seen), s.two_pads_s):
             names = sorted(p for _, p in seen)
             last = max(seen)[1]
             yield Finding(
@@ -171,7 +171,7 @@ def _deal(s: Sensing) -> Iterator[Finding]:
                 {"cards": sorted(c.code for c in cards)},
             )
     if counts and any(n == 5 for n in counts.values()):
-        quiet = all(s.now - s.last_change(p) >= s.settle_s for p in counts)
+        quiet = all(s.waited(s.last_change(p), s.settle_s) for p in counts)
         for p, n in counts.items():
             if 0 < n < 5 and quiet:
                 pad = f.pad_of(p)
@@ -255,7 +255,7 @@ def _exchange(s: Sensing) -> Iterator[Finding]:
                 {"cards": [c.code for c in new], "owed": owed},
                 holds=False,
             )
-        elif p in s.replacements_done and len(new) < owed and s.now - s.replacements_done[p] >= s.unsure_s:
+        elif p in s.replacements_done and len(new) < owed and s.waited(s.replacements_done[p], s.unsure_s):
             yield Finding(
                 ("unsure", p, f.step),
                 "unsure_count",

@@ -105,6 +105,14 @@ class Sensing:
         self._proposed_quiet = False  # the last proposal: replacements the quiet pad completed
         self._late_next_until = float("-inf")
         self._no_holds = False
+        # Time alone changes a finding or a proposal only when one of the timers they ask
+        # about runs out (a card lingering, a quiet pad, a short count, a card on two pads).
+        # Each asks through ``waited``, which notes the earliest moment one of them will; a
+        # tick before it finds nothing new and is skipped (issue 15: most ticks of a table).
+        self._due = float("inf")  # when a timer asked about since the last refresh runs out
+        self._alerts_seen = (0, 0)  # the alert book's size then (the loop raises and ends alerts too)
+        self._changes = 0  # refreshes: what the pads show, the facts or the alerts changed
+        self._found_none: tuple | None = None  # the state in which propose() last found nothing
         self.new_alerts: list[Alert] = []
         self.ended_alerts: list[Alert] = []
 
@@ -148,6 +156,9 @@ class Sensing:
     def observe(self, event: SensorEvent) -> None:
         self.now = max(self.now, event.at)
         if isinstance(event, PadContents):
+            if self._repeated(event):
+                self.tick(self.now)  # the reader's report again: only time has passed
+                return
             came, _ = self.tracker.update(event.pad, frozenset(u.upper() for u in event.uids), event.at)
             self._arrivals(event.pad, came)
         elif isinstance(event, CameraPad):
@@ -166,14 +177,37 @@ class Sensing:
             self.link_ok = event.online
         self._refresh()
 
+    def _repeated(self, event: PadContents) -> bool:
+        """The pad's reader reports what it reported before (its repeat, every second or so)."""
+        h = self.tracker.pads.get(event.pad)
+        return h is not None and len(h.present) == len(event.uids) and h.present == {u.upper() for u in event.uids}
+
     def tick(self, now: float) -> None:
         """Time passes (settle and unsure timers, lingering cards)."""
         self.now = max(self.now, now)
-        self._refresh()
+        if self.now + self._TIMER_SLACK >= self._due or self._alerts_seen != self._alerts_size():
+            self._refresh()
 
     def close_placement(self, player: str | None = None) -> None:
         """The dealer's *next* while players place (also a shot clock running out)."""
         self._closed = True
+        self._changes += 1
+        self._due = float("-inf")  # what the findings say about placing changes: the next tick looks
+
+    # --- time ------------------------------------------------------------------------
+    _TIMER_SLACK = 1e-6  # ``now - t >= c`` and ``now >= t + c`` may differ in the last bit
+
+    def waited(self, since: float, span: float) -> bool:
+        """Has ``span`` passed since ``since`` (``now - since >= span``)?  If not yet, the
+        moment it will is noted: the next tick at or after it looks again.  Every question
+        of sensing's findings and proposals about time goes through here."""
+        if self.now - since >= span:
+            return True
+        self._due = min(self._due, since + span)
+        return False
+
+    def _alerts_size(self) -> tuple[int, int]:
+        return len(self.alerts.raised), len(self.alerts.ended)
 
     def refused(self, action: Action, reason: str) -> None:
         """The rules refused a proposed action: hold it until what the pads show changes."""
@@ -278,7 +312,7 @@ class Sensing:
         of the reader, still counts)."""
         out = []
         for u in self.tracker.since(
-            pad, self._mark, self.now, self.linger_s if linger else 0.0, self._baseline.get(pad, frozenset())
+            pad, self._mark, self.waited, self.linger_s if linger else 0.0, self._baseline.get(pad, frozenset())
         ):
             c = self._card(u)
             if c is not None:
@@ -320,10 +354,15 @@ class Sensing:
     # --- proposals ---------------------------------------------------------------------
     def propose(self) -> Action | None:
         """The next action the pads show, or None (nothing complete, or held by an alert)."""
-        a = self._raw_proposal()
         self._proposed_quiet = False
-        if a is None or action_key(a) in self._refused:
+        state = (self._changes, *self._alerts_size())
+        if state == self._found_none:  # nothing has changed since it found nothing
             return None
+        a = self._raw_proposal()
+        if a is None or action_key(a) in self._refused:
+            self._found_none = state
+            return None
+        self._found_none = None  # the rules' answer, or an over-count below, changes what follows
         # replacements proposed without the dealer's next or a move to another pad (the
         # quiet pad, settle_s): the dealer's press for them may still be on its way
         self._proposed_quiet = isinstance(a, Receive) and a.player not in self._done
@@ -405,7 +444,7 @@ class Sensing:
             return None
         owed = f.awaiting[p]
         done = p in self._done
-        if not done and p not in self._erred and len(new) == owed and self.now - self.last_change(p) >= self.settle_s:
+        if not done and p not in self._erred and len(new) == owed and self.waited(self.last_change(p), self.settle_s):
             done = True  # a quiet pad with the owed count: the dealer has moved on
         if not done or len(new) < owed:
             return None
@@ -418,7 +457,7 @@ class Sensing:
             p, c = f.pending_revoke
             pad = f.pad_of(p)
             uid = self.deck.uid_of(c)
-            if pad and uid and self._reader_ok(p) and self.tracker.absent_for(pad, uid, self.now) >= self.linger_s:
+            if pad and uid and self._reader_ok(p) and self._gone_for(pad, uid, self.linger_s):
                 return Retract(p)  # the revoked card went back to the hand (r26)
         if not f.to_act:
             return None
@@ -445,6 +484,13 @@ class Sensing:
                     return OpenCard(p, card, p in self._taken)
         return None
 
+    def _gone_for(self, pad: str, uid: str, span: float) -> bool:
+        """Has ``uid`` been off ``pad`` for ``span`` at least?"""
+        h = self.tracker.pads.get(pad)
+        if h is None or uid in h.present:
+            return span <= 0
+        return self.waited(h.departed.get(uid, float("-inf")), span)
+
     def present_cards(self, pad: str) -> set[Card]:
         return {c for c in (self._card(u) for u in self.tracker.present(pad)) if c is not None}
 
@@ -458,10 +504,13 @@ class Sensing:
 
     # --- alerts --------------------------------------------------------------------------
     def _refresh(self) -> None:
+        self._changes += 1
+        self._due = float("inf")  # the findings and the proposals after them note it afresh
         found = list(findings(self))
         new, ended = self.alerts.sync(found, self.now, sticky=self.alerts.event_keys())
         self.new_alerts.extend(new)
         self.ended_alerts.extend(ended)
+        self._alerts_seen = self._alerts_size()
 
     def take_alert_changes(self) -> tuple[list[Alert], list[Alert]]:
         new, ended = self.new_alerts, self.ended_alerts

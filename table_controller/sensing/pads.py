@@ -11,6 +11,7 @@ and came back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -62,11 +63,18 @@ class PadTracker:
         }
 
     def since(
-        self, pad: str, mark: int, now: float, linger_s: float, baseline: frozenset[str] = frozenset()
+        self,
+        pad: str,
+        mark: int,
+        waited: Callable[[float, float], bool],
+        linger_s: float,
+        baseline: frozenset[str] = frozenset(),
     ) -> list[str]:
         """UIDs that arrived on ``pad`` after ``mark`` and are here, or left less than
         ``linger_s`` ago (a flicker of the reader), in order of arrival.  A card of the
-        step's ``baseline`` counts only if it was really gone and came back."""
+        step's ``baseline`` counts only if it was really gone and came back.  ``waited(t,
+        span)`` says whether ``span`` has passed since ``t`` (sensing's clock, which notes
+        when the answer will change)."""
         h = self.pads.get(pad)
         if h is None:
             return []
@@ -78,17 +86,10 @@ class PadTracker:
                 break
             if u in baseline and not back:
                 continue
-            if u in present or now - departed.get(u, now) < linger_s:
+            if u in present or (linger_s > 0 and not waited(departed.get(u, float("inf")), linger_s)):
                 out.append(u)
         out.reverse()
         return out
-
-    def absent_for(self, pad: str, uid: str, now: float) -> float:
-        """How long ``uid`` has been off ``pad`` (0 while it is there)."""
-        h = self.pads.get(pad)
-        if h is None or uid in h.present:
-            return 0.0
-        return now - h.departed.get(uid, float("-inf"))
 
     def present(self, pad: str) -> set[str]:
         h = self.pads.get(pad)

@@ -18,10 +18,10 @@ def C(codes: str) -> tuple[Card, ...]:
 
 
 class Bench:
-    def __init__(self, **options) -> None:
+    def __init__(self, sensing: type[Sensing] = Sensing, **options) -> None:
         self.deck = virtual_deck()
         self.engine = Engine()
-        self.sensing = Sensing(self.deck, **options)
+        self.sensing = sensing(self.deck, **options)
         self.t = 10.0
         self.accepted: list[act.Action] = []
         self.refusals: list[str] = []

@@ -296,3 +296,26 @@ def test_the_facts_phase_is_a_member_of_the_phases_and_a_misspelt_one_is_refused
     assert TableFacts().phase is Phase.GAME_START
     with pytest.raises(ValueError, match="'trick' is not a valid Phase"):
         TableFacts(phase="trick")
+
+
+def test_replacements_still_short_after_the_dealers_next_ask_for_a_spread_once_unsure_s_passed_r14():
+    # The dealer gives Bo one card of the two he placed and presses next: done, short.  Only
+    # after unsure_s does sensing ask for a spread (a reader may yet read the second), and a
+    # tick asks about the time only then (Sensing.waited): the tick just before finds nothing.
+    b = Bench()
+    _to_exchange(b)
+    b.pad("seat2", "7D 5C")
+    b.press("next")
+    b.run()
+    b.pad("seat2", "")
+    stub = sorted(b.engine.state.deal.stub)[:1]
+    b.pad("seat2", stub[0].code)
+    b.press("next")
+    assert b.run() == []
+    done = b.t
+    for _ in range(19):  # ticks every 0.1 s up to just before unsure_s
+        b.later(0.1 - 1e-9)
+        assert "unsure_count" not in b.kinds(), b.t - done
+    b.later(done + b.sensing.unsure_s - b.t)
+    alert = next(a for a in b.sensing.alerts.open if a.kind == "unsure_count")
+    assert alert.player == "Bo" and alert.evidence["owed"] == 2
