@@ -1,8 +1,9 @@
 """What does not add up right now: the conditions behind sensing's alerts.
 
-Derived afresh after every sensor event, accepted action and tick, so an alert ends by
-itself when its cause is gone.  Each finding names the seat and the evidence and says
-what settles it.
+Derived afresh after every sensor event and accepted action, and at the first tick after
+a timer they asked about runs out (``Sensing.waited``: a card no longer lingering, a quiet
+pad, a short count), so an alert ends by itself when its cause is gone.  Each finding names
+the seat and the evidence and says what settles it.
 """
 
 from __future__ import annotations

@@ -6,9 +6,14 @@ same moments and the same actions."""
 
 from __future__ import annotations
 
+import ast
+import inspect
+
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
+from table_controller.sensing import findings as findings_module
+from table_controller.sensing import machine, pads
 from table_controller.sensing.machine import Sensing
 
 from .bench import HANDS, SEATS, Bench
@@ -85,3 +90,25 @@ def test_skipped_ticks_and_proposals_change_no_alert_and_no_action(start, ops):
         assert skips.refusals == looks.refusals
     assert skips.accepted == looks.accepted
     event(f"{start}: {len(skips.accepted) - 2} action(s), {len(skips.sensing.alerts.raised)} alert(s)")
+
+
+# Where sensing reads its clock directly: where an input arrives or a refresh begins, never
+# where a finding or a proposal is worked out (those ask ``waited``, or a tick would miss
+# the moment their answer changes).
+READS_NOW = {"__init__", "sync", "observe", "tick", "waited", "correct_card_at", "_button", "_arrivals", "_refresh"}
+
+
+def _reading_now(module) -> set[str]:
+    """The functions of ``module`` that read an attribute ``now``."""
+    return {
+        node.name
+        for node in ast.walk(ast.parse(inspect.getsource(module)))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and any(isinstance(n, ast.Attribute) and n.attr == "now" for n in ast.walk(node))
+    }
+
+
+def test_findings_and_proposals_ask_about_time_only_through_waited():
+    assert _reading_now(findings_module) == set(), "a finding reads the clock: ask s.waited(since, span)"
+    assert _reading_now(pads) == set()
+    assert _reading_now(machine) == READS_NOW, "a proposal reads the clock: ask self.waited(since, span)"
