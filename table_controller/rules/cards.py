@@ -34,6 +34,10 @@ class Card:
     def parse(cls, code: object) -> Card:
         """Read ``"AS"``, ``"td"`` or ``"10H"``; raise :class:`CardError` otherwise (any
         other value too: it comes from a JSON line)."""
+        if type(code) is str:  # a card as the log and the wire write it: one lookup
+            known = _BY_CODE.get(code)
+            if known is not None:
+                return known
         if isinstance(code, Card):
             return code
         if not isinstance(code, str):  # named by type only: never the repr of a huge value
@@ -75,6 +79,10 @@ class Card:
 
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
+# The 52 cards by their code ("AS", "TD"): parse() reads a card as every action line and every
+# replay writes it with one lookup (checking a killed process's file reads a whole table's log
+# three ways: 170,000 cards parsed); a Card is immutable, so one is shared, as when unpickled.
+_BY_CODE = {c.code: c for c in FULL_DECK}
 
 
 def _deck_card(index: int) -> Card:
