@@ -86,5 +86,14 @@ class Bench:
             self.pad(f"seat{i + 1}", "")
         self.later(1.0)
 
+    def bo_places_two(self) -> list[act.Action]:
+        """After the deal: Bo places 7D and 5C, the dealer closes the placement (every
+        discard taken, returned) and the pads are cleared: Bo is owed two replacements."""
+        self.pad("seat2", "7D 5C")
+        self.press("next")
+        got = self.run()
+        self.pad("seat2", "")
+        return got
+
 
 HANDS = {"Anna": "AS KS QS JS 9H", "Bo": "2C 3C 4C 5C 7D", "Cilla": "2H 3H 4H 5H 7S", "Dan": "8D 9D TD JD 2D"}

@@ -109,10 +109,7 @@ def test_open_card_declined_by_the_tray_then_the_next_card_face_down():
 def test_too_many_replacements_are_the_dealers_error_and_corrected():
     b = Bench()
     _to_exchange(b)
-    b.pad("seat2", "7D 5C")
-    b.press("next")
-    b.run()
-    b.pad("seat2", "")
+    b.bo_places_two()
     stub = sorted(b.engine.state.deal.stub)[:3]
     b.pad("seat2", " ".join(c.code for c in stub))  # three cards for two placed
     b.press("next")
@@ -304,10 +301,7 @@ def test_replacements_still_short_after_the_dealers_next_ask_for_a_spread_once_u
     # tick asks about the time only then (Sensing.waited): the tick just before finds nothing.
     b = Bench()
     _to_exchange(b)
-    b.pad("seat2", "7D 5C")
-    b.press("next")
-    b.run()
-    b.pad("seat2", "")
+    b.bo_places_two()
     stub = sorted(b.engine.state.deal.stub)[:1]
     b.pad("seat2", stub[0].code)
     b.press("next")
