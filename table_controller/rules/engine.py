@@ -50,6 +50,7 @@ from table_controller.rules.scoring import (
     award,
     deduct,
     end_deal,
+    end_if_one_left,
     score_hands,
     zero_opponents,
 )
@@ -554,6 +555,8 @@ class Engine:
             if d is not None and a.player in d.in_play():
                 self._t.emit(ev.HandFolded(a.player, "sit_out_game"))
                 self._after_fold(d)
+            if not g.finished:
+                end_if_one_left(self._t)  # the last player still playing wins (r21, r33)
 
     def _adjust(self, a: act.Adjust) -> None:
         # r32: the TL corrects a score also after the game (or the table) has ended: the

@@ -1654,18 +1654,21 @@ def test_only_a_points_penalty_takes_points__sm2025_r33():
     assert [e.reason for e in events(engine, "awarded")] == ["adjust", "adjust"]
 
 
-def test_the_last_player_going_out_when_the_others_sit_out_the_game_is_out__sm2025_r21_r33():
-    """r21: 52 without Chicago is out, also for the one player not sitting out the game
-    (r33); the deal ends with nobody left in it.  (Who wins such a game RULES.md does not
-    say: not pinned here.)"""
+def test_the_one_player_not_sitting_out_the_game_wins_it_and_a_later_adjustment_ends_nothing__sm2025_r21_r33_r32():
+    """r33: the TL sits the others out for the game; the one player left wins it at once, as
+    the last one left when the others go out (r21).  RULES.md says nothing of this; this test
+    pinned before that the game went on with her going out later and nobody left to deal to,
+    a game that could never end (tests/rules/test_properties.py, seed 11742, dealt on for
+    ever).  The TL's correction afterwards changes her score and ends nothing again (r32)."""
     s = Script(players=("Anna", "Bo", "Cilla"))
     s.deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC")
     for p in ("Bo", "Cilla"):
         s.add(do="penalty", player=p, kind="sit_out_game", reason="r33")
     s.adjust("Anna", 52)
     engine, doc = s.run()
-    assert doc["rejected"] == [] and doc["games"][0]["out_without_chicago"] == ["Anna"]
-    assert doc["current"]["phase"] == "deal" and doc["current"]["scores"]["Anna"] == 52
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert g["out_without_chicago"] == [] and engine.state.game.players["Anna"].score == 52
 
 
 @pytest.mark.parametrize("options", [None, {"straight_flush": "points"}])
@@ -1744,3 +1747,27 @@ def test_held_deductions_apply_first_also_through_the_python_api__d13_r21():
         ("Dan", -3, "dealer_error"),
         ("Dan", 1, "one_pair"),
     ]
+
+
+def test_the_last_player_left_by_a_tl_sit_out_wins_the_game__sm2025_r21_r33():
+    # Bo and Cilla went out without Chicago; then the TL sits Dan out for the game: Anna is
+    # the only one left to play it, and wins it at once, as when the others go out (found by
+    # tests/rules/test_properties.py, seed 11742: the game was dealt on for ever, nobody in it)
+    s = Script().deal(**JUNK).adjust("Bo", 52).adjust("Cilla", 60)
+    s.add(do="penalty", player="Dan", kind="sit_out_game", reason="r33")
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == []
+    assert g["finished"] and g["winner"] == "Anna"
+    assert g["out_without_chicago"] == ["Bo", "Cilla"]
+
+
+def test_the_last_player_left_by_tl_sit_outs_wins_the_game_also_where_nobody_goes_out__classic_r33():
+    s = Script(ruleset="classic").deal(**JUNK)
+    for p in ("Bo", "Cilla"):
+        s.add(do="penalty", player=p, kind="sit_out_game", reason="r33")
+    assert not s.doc()["games"][0]["finished"]  # Anna and Dan play on
+    s.add(do="penalty", player="Dan", kind="sit_out_game", reason="r33")
+    doc = s.doc()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
