@@ -27,7 +27,7 @@ def facts_from_engine(engine: Engine) -> TableFacts:
     pads = pads_of(g.seats)
     d = g.deal
     if d is None:
-        dealt = tuple(p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game)
+        dealt = tuple(g.players_left())
         return TableFacts(
             phase=phase, step=(g.number, len(g.deals), phase), pads=pads, dealt_to=dealt if phase is Phase.DEAL else ()
         )

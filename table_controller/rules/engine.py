@@ -279,7 +279,7 @@ class Engine:
         unknown = [p for p in a.hands if p not in g.players]
         if unknown:
             raise IllegalAction(f"hands for players not in this game: {', '.join(unknown)}")
-        eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
+        eligible = g.players_left()
         missing = [p for p in eligible if p not in a.hands and not g.players[p].sit_out_next_deal]
         if missing:
             raise IllegalAction(f"no hand dealt to {', '.join(missing)}")

@@ -86,15 +86,10 @@ def release_all_held(t: Ledger, moment: Moment) -> None:
         release_held(t, player, moment)
 
 
-def players_left(g: GameState) -> list[str]:
-    """The players still playing the game: not out (r21), not sitting it out (r33)."""
-    return [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
-
-
 def end_if_one_left(t: Ledger) -> bool:
     """r21, r33: when one player is left to play the game (the others out or sitting it out,
     whichever came last), that player wins it at once; a game nobody can play on never ends."""
-    left = players_left(t.game)
+    left = t.game.players_left()
     if len(left) != 1:
         return False
     end_game(t, left[0])

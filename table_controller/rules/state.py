@@ -107,6 +107,12 @@ class GameState:
     def scores(self) -> dict[str, int]:
         return {p: s.score for p, s in self.players.items()}
 
+    def players_left(self) -> list[str]:
+        """The players still playing the game, in seat order: not out (r21), not sitting it
+        out (r33).  They are dealt to, the button passes among them (r6), and the last of
+        them wins (scoring.end_if_one_left)."""
+        return [p for p in self.seats if not self.players[p].out and not self.players[p].sit_out_game]
+
 
 @dataclass
 class TableState:
@@ -439,7 +445,7 @@ def _game_ended(s: TableState, e: ev.GameEnded) -> None:
     elif g.between_deals:
         # A TL change between deals ended the game: it belongs to the next deal all the same
         # (REPLAY.md: never the deal that had ended), a deal that is recorded but never dealt
-        eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
+        eligible = g.players_left()
         g.deals.append(
             DealRecord(len(g.deals) + 1, next_button(g, eligible), awards=g.between_deals, scores_after=g.scores())
         )

@@ -53,7 +53,7 @@ class RandomBot:
         if phase is Phase.DEAL:
             deck = list(FULL_DECK)
             rng.shuffle(deck)
-            eligible = [p for p in g.seats if not g.players[p].out and not g.players[p].sit_out_game]
+            eligible = g.players_left()
             return act.Deal({p: tuple(deck[5 * i : 5 * i + 5]) for i, p in enumerate(eligible)})
         d = g.deal
         if d is None:  # ... and from here on one of a deal
