@@ -102,3 +102,34 @@ def test_the_cache_key_follows_every_copied_file_and_a_kept_file_is_whole(tmp_pa
     run.keep(made, "cover-k.json")
     assert run.cached("cover-k.json").read_text() == '{"a": 1}'
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["cover-k.json"]  # no half file left
+
+
+def test_a_jobs_copy_keeps_pytests_rewritten_tests_and_no_compiled_module(tmp_path, monkeypatch):
+    """A mutant's run reads every module of the rules package from its source, so no
+    compiled module goes into a job's copy; pytest's rewritten test modules do, with their
+    times, so pytest takes them instead of rewriting the rule tests' asserts again."""
+    from tests.mutation import run
+
+    src = tmp_path / "src"
+    cache = src / "pkg" / "__pycache__"
+    cache.mkdir(parents=True)
+    (src / "pkg" / "rules.py").write_text("GOING_OUT = 52\n")
+    (cache / "rules.cpython-311.pyc").write_bytes(b"compiled rules")
+    (src / "pkg" / "stray.pyc").write_bytes(b"compiled")
+    tests = src / "tests" / "__pycache__"
+    tests.mkdir(parents=True)
+    (src / "tests" / "test_rules.py").write_text("def test(): pass\n")
+    (tests / "test_rules.cpython-311-pytest-8.4.2.pyc").write_bytes(b"rewritten")
+    monkeypatch.setattr(run, "ROOT", src)
+    monkeypatch.setattr(run, "COPY", ["pkg", "tests"])
+    run.copy_tree(tmp_path / "job0")
+    copied = sorted(p.relative_to(tmp_path / "job0").as_posix() for p in (tmp_path / "job0").rglob("*") if p.is_file())
+    assert copied == [
+        "pkg/rules.py",
+        "tests/__pycache__/test_rules.cpython-311-pytest-8.4.2.pyc",
+        "tests/test_rules.py",
+    ]
+    # pytest takes a rewritten module while its source's size and time are those it noted
+    assert (tmp_path / "job0" / "tests" / "test_rules.py").stat().st_mtime == (
+        src / "tests" / "test_rules.py"
+    ).stat().st_mtime
