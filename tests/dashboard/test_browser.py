@@ -283,8 +283,12 @@ def _record_a_whole_table(make_server, chromium, pace: float):
 def test_no_hidden_card_in_the_dom_of_any_blind_role_across_a_whole_table(make_server, chromium):
     # Each blind view must have shown more than 20 states of the table for the check to
     # mean something; on a machine so busy that the browser saw fewer, the same table is
-    # played again at a slower pace (a busy-loop run once saw 14 on the Revisor's page)
-    for pace in (0.004, 0.012):
+    # played again at a slower pace (a busy-loop run once saw 14 on the Revisor's page,
+    # before the TL held the table until every page showed it).  At 1 ms an action the
+    # views showed 173-322 states each (29 Nov), as many as the pages draw in the table's
+    # time (at most 10 a second), and the test cost 75-83 s of the machine's CPU instead of
+    # 100 s at 4 ms: chromium draws for as long as the table plays
+    for pace in (0.001, 0.012):
         s, taken = _record_a_whole_table(make_server, chromium, pace)
         if all(len([x for x in taken[v]["states"] if x[0] >= 0]) > 20 for v, _ in VIEWS_SAMPLED):
             break
