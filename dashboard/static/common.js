@@ -390,28 +390,52 @@ function manualEntry(cards) {
   const allowed = cards === "all" ? CARD_KINDS : cards === "face-up" ? FACE_UP_KINDS : [];
   const kinds = Object.keys(TEMPLATES).filter(k => !CARD_KINDS.includes(k) || allowed.includes(k));
   const seats = cards === "all" && document.body.dataset.hands === "revisor" ? Object.keys(SEAT_ENTRIES) : [];
-  const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false" });
-  const kind = h("select", { id: "manual-do", onchange: () => template() },
+  const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false", oninput: () => { following = false; } });
+  const kind = h("select", { id: "manual-do", onchange: () => { following = false; template(); } },
     kinds.map(k => h("option", { value: k }, ACTION_NAMES[k] || k)),
     seats.map(k => h("option", { value: k }, SEAT_ENTRIES[k].name)));
   const note = h("div", { id: "manual-result" });
+  // The box follows the table (the next action's template) until somebody picks a kind or
+  // types, and again once an entry is taken.
+  let following = true, written = null;
   function template() {
     const body = { ...(SEAT_ENTRIES[kind.value] ? SEAT_ENTRIES[kind.value].body : TEMPLATES[kind.value]) };
     const s = App.last && App.last.state;
     if ("player" in body && s && s.to_act && s.to_act.length) body.player = s.to_act[0];
-    entry.value = JSON.stringify(body);
+    entry.value = written = JSON.stringify(body);
+  }
+  // The action the table waits for now (REPLAY.md's phases), if it is one this entry offers:
+  // an exchange waits for cards placed until all of its players have placed, then for cards received.
+  function expected(s) {
+    if (!s) return null;
+    const acting = (s.players || []).filter(p => (s.to_act || []).includes(p.name));
+    const byPhase = { game_start: "game", game_over: "game", deal: "deal", quads_choice: "quads", chicago: "chicago", tricks: "play" };
+    const k = !s.ruleset ? "table" : s.phase.startsWith("exchange_")
+      ? (acting.length && acting.every(p => p.placed_count > 0) ? "receive" : "discard") : byPhase[s.phase];
+    return k && kinds.includes(k) ? k : null;
+  }
+  // Called with each state a page draws.
+  function follow(m) {
+    if (!following || entry.value !== written || document.activeElement === entry || document.activeElement === kind) return;
+    const k = expected(m && m.state);
+    if (k) kind.value = k;
+    template();
   }
   async function send(body, seatEntry) {
     const what = seatEntry ? seatEntry.name : ACTION_NAMES[body.do] || body.do;
-    try { await post(seatEntry ? seatEntry.route : "/api/action", body); note.textContent = t("entered: {what}", { what }); showError(""); return true; }
+    try {
+      await post(seatEntry ? seatEntry.route : "/api/action", body); note.textContent = t("entered: {what}", { what }); showError("");
+      return true;
+    }
     catch (e) { note.textContent = ""; showError(e.message); return false; }
   }
   const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), kind, entry,
     h("button", { id: "manual-submit", onclick: () => {
       let body; try { body = JSON.parse(entry.value); } catch (e) { showError(t("not valid JSON: {error}", { error: e.message })); return; }
-      send(body, SEAT_ENTRIES[kind.value]); } }, t("Enter")), note);
+      send(body, SEAT_ENTRIES[kind.value]).then(ok => { if (ok) { following = true; written = entry.value; follow(App.last); } }); } },
+    t("Enter")), note);
   template();
-  return { el, send };
+  return { el, send, follow };
 }
 
 // A card picker (issue 18): the cards are tapped, not typed.  ``offer``: the cards that may

@@ -252,6 +252,7 @@ async function refreshProtocol(key, seq) {
 
 connect(m => {
   const s = m.state;
+  manual.follow(m);
   // the awards of the latest scoring moment, in words, as the Revisor writes them down
   const g = (s.games || []).find(x => x.number === s.game);
   const dealAwards = (g && g.deals.length && g.deals[g.deals.length - 1].awards) || [];

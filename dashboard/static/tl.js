@@ -78,8 +78,9 @@ const controls = h("section", { id: "controls" },
     t("All tables of the event"))));
 
 // left: the state, alerts first, and the history; right: the decisions and the audit trail
+const manual = manualEntry("all");
 setKids(document.getElementById("app"), h("div", { class: "tl-main" }, h("div", { class: "tl-left" }, live, hist),
-  h("div", { class: "tl-right" }, controls, audit)), manualEntry("all").el);
+  h("div", { class: "tl-right" }, controls, audit)), manual.el);
 
 // The history in plain words ("Cilla declined the open card 9♥").
 function cardsText(v) { return Array.isArray(v) ? v : null; }
@@ -225,6 +226,7 @@ async function refresh() {
 let pending = null;
 connect(m => {
   const s = m.state;
+  manual.follow(m);
   const n = s.players.map(p => p.name).join(",");
   if (n !== names) { names = n; for (const sel of [pPlayer, aPlayer, rPlayer]) setKids(sel, ...s.players.map(p => h("option", { value: p.name }, p.name))); }
   const alerts = m.alerts || [];

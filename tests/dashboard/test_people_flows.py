@@ -755,6 +755,43 @@ def test_tl_reads_a_revealed_hands_name_in_swedish(make_server, chromium):
     tl.close()
 
 
+def test_the_tls_entry_by_hand_offers_the_action_the_table_waits_for(make_server, chromium):
+    """The TL's 'enter by hand' box shows the template of the action the table waits for
+    (a new table, a game, the deal, cards placed with the first player to place, cards
+    received), and follows the table while nobody touches it; a kind the TL picks stays,
+    and once an entry is taken the box follows the table again."""
+    s = make_server(command="serve")
+    tl = chromium.new_page()
+    tl.goto(s.url("tl"))
+
+    def box(kind: str, seq: int) -> dict:
+        tl.wait_for_function(f"() => Number(document.body.dataset.seq) >= {seq}")
+        tl.wait_for_function(f"() => document.querySelector('#manual-do').value === {kind!r}")
+        return json.loads(tl.input_value("#manual-json"))
+
+    assert box("table", -1) == {"do": "table", "ruleset": "sm2025", "players": []}
+    seq = tl_post(s, {"do": "table", "players": PLAYERS})["seq"]
+    assert box("game", seq) == {"do": "game", "seats": [], "button": ""}
+    seq = tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})["seq"]
+    assert box("deal", seq) == {"do": "deal", "hands": {}}
+    seq = tl_post(s, {"do": "deal", "hands": HANDS})["seq"]
+    assert box("discard", seq) == {"do": "discard", "player": "Anna", "cards": []}
+    seq = tl_post(s, {"do": "discard", "player": "Anna", "cards": ["AH"]})["seq"]
+    assert box("discard", seq)["player"] == "Bo"  # the next player to place
+    tl.select_option("#manual-do", "retract")  # the TL's own choice stays while the table moves
+    seq = tl_post(s, {"do": "discard", "player": "Bo", "cards": ["2S"]})["seq"]
+    assert box("retract", seq) == {"do": "retract", "player": "Bo"}  # the template of the kind picked
+    tl.fill("#manual-json", json.dumps({"do": "discard", "player": "Cilla", "cards": ["4H"]}))
+    tl.click("#manual-submit")
+    tl.wait_for_function("() => document.querySelector('#manual-result').textContent !== ''")
+    assert s.actions()[-1] == {"do": "discard", "player": "Cilla", "cards": ["4H"]}
+    # all three have placed: the dealer gives the replacements, Anna's first
+    assert box("receive", seq + 1) == {"do": "receive", "player": "Anna", "cards": []}
+    tl.locator("#manual").scroll_into_view_if_needed()
+    shot(tl, "tl-entry-follows-1280x800")
+    tl.close()
+
+
 def test_tl_enters_the_hand_of_a_player_without_a_phone(make_server, chromium):
     """Camera-only: Bo has no phone, so the TL enters his hand for his seat from the console's
     'enter by hand' (the route a seat's phone uses); Anna and Cilla declare on their phones
