@@ -12,6 +12,15 @@
   const showTicker = AUD.param("ticker", "1") !== "0";
   const showStrip = AUD.param("strip", "1") !== "0";
   document.body.classList.add("layout-" + layout);
+  // The overlay is drawn for a 1920x1080 canvas.  A browser source of another size (a
+  // 1280x720 stream, a 4K canvas) shows it whole, scaled, never cut off or squeezed (at
+  // 1280 px the squeezed seats had no room left for the players' names).
+  function fit() {
+    const k = Math.min(innerWidth / 1920, innerHeight / 1080);
+    document.body.style.transform = Math.abs(k - 1) < 1e-3 ? "" : `scale(${k})`;
+  }
+  addEventListener("resize", fit);
+  fit();
   const ticker = [];
   let prev = null;
 

@@ -38,6 +38,7 @@ CHICAGO_END = next(i for i, a in enumerate(ACTIONS) if i > CHICAGO and a["do"] i
 HALL = {"width": 1920, "height": 1080}
 DELAY = 2.0  # the broadcast delay of the Chicago deal's test
 PHONE = {"width": 390, "height": 844}
+STREAM_720 = {"width": 1280, "height": 720}  # a 1280x720 stream's browser source
 # a stand-in for the table camera's picture, for the overlay "over a test picture"
 CAMERA = (
     "radial-gradient(ellipse 46% 38% at 50% 52%, #2f7d3b 0 96%, #6b4a2b 97% 100%, transparent 101%),"
@@ -224,6 +225,7 @@ def test_mid_deal_with_a_chicago_and_hands_after_the_deal(table, chromium):
     hall, phone = hall_pages(chromium, s)
     bc = open_view(chromium, s, "broadcast", HALL, gate=FrameGate(hands_and_chicago))
     side = open_view(chromium, s, "broadcast", HALL, "&layout=side&ticker=0", gate=FrameGate(hands_and_chicago))
+    small = open_view(chromium, s, "broadcast", STREAM_720, gate=FrameGate(hands_and_chicago))
     first_trick = next(i for i in range(CHICAGO, CHICAGO_END) if ACTIONS[i]["do"] == "play")
     mid = first_trick + 5  # the Chicago said, one trick and a card played (the next card breaks it)
     assert mid < CHICAGO_END
@@ -252,6 +254,25 @@ def test_mid_deal_with_a_chicago_and_hands_after_the_deal(table, chromium):
     names = bc.eval_on_selector_all(".seat .hand-name", "els => els.map(e => e.textContent)")
     assert any(n for n in names) and all("_" not in n for n in names), names
     check(bc, "overlay-2-chicago-mid-deal", overlay=True)
+    # a 1280x720 browser source shows the same overlay scaled whole (2/3): nothing cut off,
+    # no seat squeezed, every player's name there in full
+    small.wait_for_function("() => document.querySelectorAll('.seat .hand .cards .card').length >= 10", timeout=60_000)
+    boxes = (
+        "() => [...document.querySelectorAll('#strip, .seat, #ticker')].map(e => e.getBoundingClientRect().toJSON())"
+    )
+    full, scaled = bc.evaluate(boxes), small.evaluate(boxes)
+    assert len(full) == len(scaled) == 6
+    for a, b in zip(full, scaled):
+        assert all(abs(b[k] - a[k] * 2 / 3) < 1.5 for k in ("left", "top", "right", "bottom")), (a, b)
+        assert b["left"] >= 0 and b["top"] >= 0 and b["right"] <= 1280 and b["bottom"] <= 720, b
+    names = small.eval_on_selector_all(
+        ".seat .nm .pname", "els => els.map(e => [e.textContent, e.getBoundingClientRect().width > 20])"
+    )
+    assert sorted(n for n, shown in names if shown) == ["Anna", "Bo", "Cilla", "Dan"], names
+    assert small.evaluate(
+        "() => [...document.querySelectorAll('.seat .nm')].every(e => e.scrollWidth <= e.clientWidth)"
+    )
+    check(small, "overlay-2-chicago-mid-deal-1280x720", overlay=True)
     side.wait_for_function("() => document.querySelectorAll('.seat .hand .cards .card').length >= 10", timeout=60_000)
     check(side, "overlay-2-side-layout", overlay=True)
     assert side.locator("#ticker").count() == 0
