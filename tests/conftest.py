@@ -57,10 +57,11 @@ def pytest_addoption(parser):
         help="write each test's CPU seconds (its process and the children it waited for, setup "
         "and teardown included), wall seconds and start (Unix time) to FILE as JSON: [cpu, wall, "
         "start]; the CPU is the cost of a test whatever the load, the rest of the wall is waiting "
-        "(issue 15); the starts show which tests ran side by side.  The process tree misses what "
-        "its grandchildren leave to init: chromium's renderers, about a third of the suite's CPU. "
+        "(issue 15); the starts show which tests ran side by side.  The process tree counts a "
+        "child's CPU when the child is waited for: of chromium's (about a third of the suite's "
+        "CPU) only a part comes, when a module's browser closes, charged to the module's last test. "
         "With one worker (-p no:xdist) a fourth figure is the whole machine's CPU seconds during "
-        "the test (/proc/stat), which has them",
+        "the test (/proc/stat), which has it test by test",
     )
 
 
