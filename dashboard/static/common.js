@@ -405,13 +405,11 @@ function manualEntry(cards) {
     entry.value = written = JSON.stringify(body);
   }
   // The action the table waits for now (REPLAY.md's phases), if it is one this entry offers:
-  // an exchange waits for cards placed until all of its players have placed, then for cards received.
+  // an exchange waits for cards placed, then (awaitingCards, as the header says) for cards received.
+  const BY_PHASE = { game_start: "game", game_over: "game", deal: "deal", quads_choice: "quads", chicago: "chicago", tricks: "play" };
   function expected(s) {
     if (!s) return null;
-    const acting = (s.players || []).filter(p => (s.to_act || []).includes(p.name));
-    const byPhase = { game_start: "game", game_over: "game", deal: "deal", quads_choice: "quads", chicago: "chicago", tricks: "play" };
-    const k = !s.ruleset ? "table" : s.phase.startsWith("exchange_")
-      ? (acting.length && acting.every(p => p.placed_count > 0) ? "receive" : "discard") : byPhase[s.phase];
+    const k = !s.ruleset ? "table" : s.phase.startsWith("exchange_") ? (awaitingCards(s) ? "receive" : "discard") : BY_PHASE[s.phase];
     return k && kinds.includes(k) ? k : null;
   }
   // Called with each state a page draws.
