@@ -390,33 +390,50 @@ function manualEntry(cards) {
   const allowed = cards === "all" ? CARD_KINDS : cards === "face-up" ? FACE_UP_KINDS : [];
   const kinds = Object.keys(TEMPLATES).filter(k => !CARD_KINDS.includes(k) || allowed.includes(k));
   const seats = cards === "all" && document.body.dataset.hands === "revisor" ? Object.keys(SEAT_ENTRIES) : [];
-  const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false", oninput: () => { following = false; } });
+  const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false", oninput: () => { following = false; empty(); } });
+  // A role that may not enter every card gets a choice of none: what it shows while the
+  // table waits for cards that others enter (the hint says who), instead of another kind's
+  // template; an entry typed by hand goes as it is, whatever kind is chosen.
+  const none = cards === "all" ? [] : [h("option", { value: "" }, t("choose what to enter"))];
   const kind = h("select", { id: "manual-do", onchange: () => { following = false; template(); } },
-    kinds.map(k => h("option", { value: k }, ACTION_NAMES[k] || k)),
+    none, kinds.map(k => h("option", { value: k }, ACTION_NAMES[k] || k)),
     seats.map(k => h("option", { value: k }, SEAT_ENTRIES[k].name)));
+  const hint = h("p", { id: "manual-hint", class: "small", hidden: true });
   const note = h("div", { id: "manual-result" });
+  const submit = h("button", { id: "manual-submit", onclick: () => {
+    let body; try { body = JSON.parse(entry.value); } catch (e) { showError(t("not valid JSON: {error}", { error: e.message })); return; }
+    send(body, SEAT_ENTRIES[kind.value]).then(ok => { if (ok) { following = true; written = entry.value; follow(App.last); } }); } },
+    t("Enter"));
   // The box follows the table (the next action's template) until somebody picks a kind or
   // types, and again once an entry is taken.
   let following = true, written = null;
   function template() {
+    if (!kind.value) { entry.value = written = ""; empty(); return; }
     const body = { ...(SEAT_ENTRIES[kind.value] ? SEAT_ENTRIES[kind.value].body : TEMPLATES[kind.value]) };
     const s = App.last && App.last.state;
     if ("player" in body && s && s.to_act && s.to_act.length) body.player = s.to_act[0];
     entry.value = written = JSON.stringify(body);
+    empty();
   }
-  // The action the table waits for now (REPLAY.md's phases), if it is one this entry offers:
-  // an exchange waits for cards placed, then (awaitingCards, as the header says) for cards received.
+  function empty() { submit.disabled = !entry.value.trim(); }  // nothing typed, nothing to send
+  // The action the table waits for now (REPLAY.md's phases): an exchange waits for cards
+  // placed, then (awaitingCards, as the header says) for cards received.
   const BY_PHASE = { game_start: "game", game_over: "game", deal: "deal", quads_choice: "quads", chicago: "chicago", tricks: "play" };
-  function expected(s) {
+  function awaited(s) {
     if (!s) return null;
-    const k = !s.ruleset ? "table" : s.phase.startsWith("exchange_") ? (awaitingCards(s) ? "receive" : "discard") : BY_PHASE[s.phase];
-    return k && kinds.includes(k) ? k : null;
+    return (!s.ruleset ? "table" : s.phase.startsWith("exchange_") ? (awaitingCards(s) ? "receive" : "discard") : BY_PHASE[s.phase]) || null;
   }
   // Called with each state a page draws.
   function follow(m) {
+    const k = awaited(m && m.state);
+    const elsewhere = k !== null && !kinds.includes(k);  // cards this role does not enter
+    hint.hidden = !elsewhere;
+    hint.textContent = !elsewhere ? "" : cards === "none"
+      ? t("The table waits for: {action}. The table's readers enter it; nothing to enter here.", { action: ACTION_NAMES[k] })
+      : t("The table waits for: {action}. The players' phones or the TL enter it, not this box.", { action: ACTION_NAMES[k] });
     if (!following || entry.value !== written || document.activeElement === entry || document.activeElement === kind) return;
-    const k = expected(m && m.state);
-    if (k) kind.value = k;
+    if (k !== null && kinds.includes(k)) kind.value = k;
+    else if (elsewhere && none.length) kind.value = "";
     template();
   }
   async function send(body, seatEntry) {
@@ -427,11 +444,7 @@ function manualEntry(cards) {
     }
     catch (e) { note.textContent = ""; showError(e.message); return false; }
   }
-  const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), kind, entry,
-    h("button", { id: "manual-submit", onclick: () => {
-      let body; try { body = JSON.parse(entry.value); } catch (e) { showError(t("not valid JSON: {error}", { error: e.message })); return; }
-      send(body, SEAT_ENTRIES[kind.value]).then(ok => { if (ok) { following = true; written = entry.value; follow(App.last); } }); } },
-    t("Enter")), note);
+  const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), hint, kind, entry, submit, note);
   template();
   return { el, send, follow };
 }

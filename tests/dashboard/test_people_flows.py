@@ -792,6 +792,55 @@ def test_the_tls_entry_by_hand_offers_the_action_the_table_waits_for(make_server
     tl.close()
 
 
+@pytest.mark.parametrize("table", ["readers", "camera-only"])
+def test_the_revisors_entry_by_hand_says_who_enters_the_cards_the_table_waits_for(make_server, chromium, table):
+    """The Revisor may not enter hidden cards (on a table with readers no card at all): while
+    the table waits for such cards, the 'enter by hand' box offers no other kind's template
+    (it showed a new game's mid-deal), says who enters them, and cannot be sent empty; a kind
+    the Revisor picks is still offered, and the box follows the table to a kind it offers."""
+    s = make_server(command="serve", extra=("--camera-only",) if table == "camera-only" else ())
+    who = "Bordets läsare" if table == "readers" else "Spelarnas telefoner eller TL"
+    rev = chromium.new_page()
+    rev.set_viewport_size({"width": 1280, "height": 800})
+    rev.goto(s.url("revisor"))
+    rev.click("#manual-box summary")
+
+    def box(kind: str, seq: int) -> str:
+        rev.wait_for_function(f"() => Number(document.body.dataset.seq) >= {seq}")
+        rev.wait_for_function(f"() => document.querySelector('#manual-do').value === {kind!r}")
+        return rev.input_value("#manual-json")
+
+    assert json.loads(box("table", -1))["do"] == "table"  # a kind the Revisor enters: its template
+    assert rev.locator("#manual-hint").is_hidden()
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    seq = tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})["seq"]
+    assert box("", seq) == ""  # the deal: nothing to enter here, no new game's template
+    hint = rev.locator("#manual-hint")
+    assert hint.is_visible() and "giv (kort)" in hint.inner_text() and who in hint.inner_text(), hint.inner_text()
+    assert rev.locator("#manual-submit").is_disabled()  # nothing typed, nothing to send
+    seq = tl_post(s, {"do": "deal", "hands": HANDS})["seq"]
+    assert box("", seq) == ""
+    rev.wait_for_function("() => document.querySelector('#manual-hint').textContent.includes('byte: lagda kort')")
+    rev.locator("#manual").scroll_into_view_if_needed()
+    shot(rev, f"revisor-entry-waits-for-cards-{table}-1280x800")
+    rev.select_option("#manual-do", "time_call")  # the Revisor's own choice: its template, sendable
+    assert json.loads(rev.input_value("#manual-json")) == {"do": "time_call", "player": "Anna"}
+    assert rev.locator("#manual-submit").is_enabled() and hint.is_visible()
+    seq = tl_post(s, {"do": "discard", "player": "Anna", "cards": ["AH"]})["seq"]
+    assert box("time_call", seq) and hint.is_visible()  # the kind picked stays while the table moves
+    rev.fill("#manual-json", json.dumps({"do": "time_call", "player": "Bo"}))
+    rev.click("#manual-submit")
+    rev.wait_for_function("() => document.querySelector('#manual-result').textContent !== ''")
+    assert s.actions()[-1] == {"do": "time_call", "player": "Bo"}
+    assert box("", seq + 1) == ""  # once taken, the box follows the table again
+    rev.close()
+    tl = chromium.new_page()  # the TL enters every card: never told to leave it to others
+    tl.goto(s.url("tl"))
+    tl.wait_for_function("() => document.querySelector('#manual-do').value === 'discard'")
+    assert tl.locator("#manual-hint").is_hidden() and tl.locator("#manual-do option[value='']").count() == 0
+    tl.close()
+
+
 def test_tl_enters_the_hand_of_a_player_without_a_phone(make_server, chromium):
     """Camera-only: Bo has no phone, so the TL enters his hand for his seat from the console's
     'enter by hand' (the route a seat's phone uses); Anna and Cilla declare on their phones
