@@ -426,13 +426,14 @@ function manualEntry(cards) {
   // Called with each state a page draws.
   function follow(m) {
     const k = awaited(m && m.state);
-    const elsewhere = k !== null && !kinds.includes(k);  // cards this role does not enter
-    hint.hidden = !elsewhere;
-    hint.textContent = !elsewhere ? "" : cards === "none"
+    const offered = k !== null && kinds.includes(k);
+    const elsewhere = k !== null && !offered;  // cards this role does not enter
+    const said = !elsewhere ? "" : cards === "none"
       ? t("The table waits for: {action}. The table's readers enter it; nothing to enter here.", { action: ACTION_NAMES[k] })
       : t("The table waits for: {action}. The players' phones or the TL enter it, not this box.", { action: ACTION_NAMES[k] });
+    if (hint.textContent !== said) { hint.textContent = said; hint.hidden = !elsewhere; }  // each state drawn: the DOM only on a change
     if (!following || entry.value !== written || document.activeElement === entry || document.activeElement === kind) return;
-    if (k !== null && kinds.includes(k)) kind.value = k;
+    if (offered) kind.value = k;
     else if (elsewhere && none.length) kind.value = "";
     template();
   }
