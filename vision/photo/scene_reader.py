@@ -839,7 +839,7 @@ def _peaks(
     grid = spec.INDEX_GRID
     w, h = full
     sh, sw = small.shape[:2]
-    out = net.run((small.astype(np.float32) / 255.0).transpose(2, 0, 1)[None])[0]
+    out = net.run(spec.net_input(small))[0]
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
     ys, xs = np.nonzero(peaks)
