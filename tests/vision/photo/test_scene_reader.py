@@ -373,3 +373,39 @@ def test_a_confirmed_card_is_named_at_the_threshold_and_others_are_not(scene):
     assert [(c.card, c.confidence) for c in named] == [("6D", scene.min_confidence)] and not unknown
     named, _ = scene.cards([unsure], confirmed={"7D"})
     assert not named
+
+
+def test_the_whole_card_detectors_see_the_picture_the_index_detector_scaled_and_never_another(scene, monkeypatch):
+    """The face and the back detector get the picture from the index detector's smallest
+    scaling of that same picture, not scaled from the whole frame again; a picture that
+    was not scaled down, or whose scaling another call has replaced meanwhile (another
+    thread's read), is scaled from itself."""
+    from vision.photo import spec
+
+    seen: list[tuple[int, ...]] = []
+    det_blob = spec.det_blob
+
+    def spy(picture, size=spec.DET_SIZE):
+        seen.append(picture.shape)
+        return det_blob(picture, size)
+
+    monkeypatch.setattr(spec, "det_blob", spy)
+    frame = np.full((720, 1280, 3), 60, np.uint8)
+    frame[100:620, 200:840] = cv2.resize(render_photo(3, severity=0.3).image, (640, 520))
+    assert _named(scene.read(frame))
+    assert seen == [(320, 568, 3)]  # the frame's short side at the detector's 320 px, scaled once
+    seen.clear()
+    small = cv2.resize(frame, (320, 180), interpolation=cv2.INTER_AREA)  # enlarged for the detector
+    scene.read(small)
+    assert seen == [(180, 320, 3)]
+    seen.clear()
+    read_cards = scene._read_cards
+
+    def then_another_picture(image, short=None):
+        out = read_cards(image, short)
+        scene._scaled = (small, np.zeros((320, 568, 3), np.uint8))  # another read's, in between
+        return out
+
+    monkeypatch.setattr(scene, "_read_cards", then_another_picture)
+    scene.read(frame)
+    assert seen == [(720, 1280, 3)]
