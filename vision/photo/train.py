@@ -268,7 +268,7 @@ def det_sample(
             for i in range(max(0, ix - 1), min(c, ix + 2)):
                 sides[:, j, i] = np.log([max(w, 2) / grid.unit, max(h, 2) / grid.unit])
                 wmask[0, j, i] = 1.0
-    return (x.astype(np.float32) / 255).transpose(2, 0, 1), heat, sides, wmask
+    return spec.net_input(x)[0], heat, sides, wmask  # as the reader feeds its detectors
 
 
 def _iou(a, b) -> float:
