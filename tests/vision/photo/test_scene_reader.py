@@ -3,6 +3,7 @@ faces, several cards, and confidence that does not count two corners twice."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import cv2
@@ -18,12 +19,15 @@ from vision.photo.images import load_image
 from vision.photo.recognise import MODELS, UNKNOWN, IndexRead, ModelMissing, Recogniser
 from vision.photo.scene_reader import (
     CASCADE,
+    CLOSER,
+    CLOSER_SIZE,
     GREY_SUIT,
     NONE_SURE,
     SCENE_CLASSIFIER_FILE,
     WITNESS,
     SceneRead,
     SceneReader,
+    iou,
     is_grey,
     light_glyphs,
     red_ink,
@@ -375,11 +379,11 @@ def test_a_confirmed_card_is_named_at_the_threshold_and_others_are_not(scene):
     assert not named
 
 
-def test_the_whole_card_detectors_see_the_picture_the_index_detector_scaled_and_never_another(scene, monkeypatch):
+def test_the_whole_card_detectors_see_the_picture_the_index_detector_scaled(scene, scenes, monkeypatch):
     """The face and the back detector get the picture from the index detector's smallest
-    scaling of that same picture, not scaled from the whole frame again; a picture that
-    was not scaled down, or whose scaling another call has replaced meanwhile (another
-    thread's read), is scaled from itself."""
+    scaling of that same picture, not scaled from the whole frame again, once for both;
+    a picture that was not scaled down is scaled from itself; a closer look at a part
+    of the picture (``CLOSER``) changes neither."""
     from vision.photo import spec
 
     seen: list[tuple[int, ...]] = []
@@ -399,13 +403,73 @@ def test_the_whole_card_detectors_see_the_picture_the_index_detector_scaled_and_
     scene.read(small)
     assert seen == [(180, 320, 3)]
     seen.clear()
-    read_cards = scene._read_cards
+    parts: list[tuple[int, ...]] = []
+    candidates = scene._candidates
 
-    def then_another_picture(image, short=None):
-        out = read_cards(image, short)
-        scene._scaled = (small, np.zeros((320, 568, 3), np.uint8))  # another read's, in between
-        return out
+    def spy_parts(image, short, invert):
+        parts.append(image.shape)
+        return candidates(image, short, invert)
 
-    monkeypatch.setattr(scene, "_read_cards", then_another_picture)
-    scene.read(frame)
-    assert seen == [(720, 1280, 3)]
+    monkeypatch.setattr(scene, "_candidates", spy_parts)
+    photo = load_image(_edje_k(scenes).path)  # 378x504: its smallest scaling 320x424
+    scene.read(photo)
+    assert len(parts) > 1  # a closer look at its small card's part
+    assert seen == [(424, 320, 3)]
+
+
+def _closer(scene: SceneReader, closer: float | None) -> SceneReader:
+    reader = copy.copy(scene)
+    reader.closer = closer
+    return reader
+
+
+def _edje_k(scenes):
+    """An edje photo of the validation fold (never trained on, never held out) of one K."""
+    p = next(p for p in scenes if p.path.name == "IMG_2439.jpg")
+    assert p.subset == "edje" and p.validation and not p.heldout and p.truth == {"K"}
+    return p
+
+
+def test_a_card_whose_small_index_the_picture_hides_is_read_by_a_closer_look(scene, scenes):
+    # The face detector finds the K of this photo; its indices are too small to be
+    # read in the whole picture; in the part round that face, seen at the detector's
+    # size, they are.
+    img = load_image(_edje_k(scenes).path)
+    assert scene.closer == CLOSER
+    assert {c.card[0] for c in scene.read(img) if c.card not in (UNKNOWN, BACK)} == {"K"}
+    assert _named(_closer(scene, None).read(img)) == set()
+
+
+def test_the_closer_look_is_taken_only_at_small_faces_not_read_surely(scene, scenes, monkeypatch):
+    """A face larger than ``CLOSER_SIZE`` of the picture's short side, or on which a
+    card is read at least ``CLOSER`` surely, is not looked at again; a small one whose
+    indices are read less surely is, in its part alone, as it is (light glyphs on dark
+    faces are not sought there), and a corner found there too is kept once."""
+    looked: list[tuple[tuple[int, ...], bool]] = []
+    candidates = scene._candidates
+
+    def spy(image, short, invert):
+        looked.append((image.shape, invert))
+        return candidates(image, short, invert)
+
+    monkeypatch.setattr(scene, "_candidates", spy)
+    photo = load_image(_edje_k(scenes).path)
+    big = np.ascontiguousarray(photo[203:427, 32:188])  # the K and a fifth of its size round it: 156x224
+    faces = scene.detect_faces(big)
+    assert faces and all(max(x1 - x0, y1 - y0) > CLOSER_SIZE * 156 for (x0, y0, x1, y1), _ in faces)
+    assert max(r.prob for r in scene.read_indices(big) if r.code != NONE) < CLOSER
+    assert len(looked) == 1  # the whole picture only
+    looked.clear()
+    (x0, y0, x1, y1), _ = scene.detect_faces(photo)[0]
+    assert max(x1 - x0, y1 - y0) <= CLOSER_SIZE * min(photo.shape[:2])
+    reads = scene.read_indices(photo)
+    assert len(looked) == 2 and looked[0] == (photo.shape, True)
+    (h, w, _), invert = looked[1]
+    assert h < photo.shape[0] and w < photo.shape[1] and not invert
+    assert all(iou(a.box, b.box) < 0.3 for i, a in enumerate(reads) for b in reads[i + 1 :])
+    first = [r for r in _closer(scene, None).read_indices(photo) if r.code != NONE]  # the whole picture's reads
+    assert first and max(r.prob for r in first) < CLOSER
+    sure = _closer(scene, min(r.prob for r in first))  # now "sure" (a misread QC on the face, 0.44)
+    looked.clear()
+    sure.read_indices(photo)
+    assert len(looked) == 1
