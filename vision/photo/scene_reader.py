@@ -245,22 +245,41 @@ FACE_BACK_IOU = 0.3
 # larger than CLOSER_SIZE of the picture's short side, on which no index is read at
 # least CLOSER surely, is cut out of the picture with CLOSER_GROW of its longer side
 # round it, and its index corners are looked for again in that part alone, seen at
-# SCALES of the part's own short side: the card about fills the detector's picture,
-# as in a single-card photo.  A corner found there that one found before overlaps
-# (NMS_IOU) replaces it when read more surely; any other is added.  Small and turned
-# indices (edje's) are what it finds.  Light glyphs on dark faces are not sought
-# there, and its crops are read as they are.  Measured on the validation folds (157
-# photos, out of fold, at 0.97, the map refitted each time): edje 87 -> 98 of 109
-# cards, single cards 78 -> 78, the black and gold deck 22 -> 21 of 43, 1 wrong of
-# 194 and of 204 named; a 1280x720 frame 88 -> 98 ms (median of 40 held-out photos,
-# 29 November's machine).  No size limit: edje 98, black and gold 19 (202 named);
-# CLOSER_SIZE 0.5, 0.6, 0.8, 0.9: 199, 204, 203, 202 named right.  Prototypes (the
-# faces found in the whole picture): looking at every face, read surely or not,
-# edje 95 and black and gold 14; at scale 1.0 alone, 97 and 17; seeking light
-# glyphs there too, 94 and 14; only adding corners, never replacing one, edje 91.
+# CLOSER_SCALES of the part's own short side (the card about fills the detector's
+# picture, as in a single-card photo).  A corner found there that one found before
+# overlaps (NMS_IOU) replaces it when read more surely; any other is added.  Light
+# glyphs on dark faces are not sought there, and its crops are read as they are.  A
+# grey crop read there (GREY_SAT) is dropped (CLOSER_GREY): in a grey photo the suit
+# is the shape's alone, and a second look at it is a second draw, not a witness (two
+# grey photos not held out, a 3S and a JS, were then named 3H and JC; on the
+# validation folds no card changes).
+# The places to look are the faces found at 192 x 192 (those counted) and those a
+# second pass of the face detector finds in the picture at CLOSER_FACES x CLOSER_FACES,
+# where the small cards of a wide frame are large enough for it; those are only
+# places to look, not counted (the face threshold was chosen at 192).
+# Measured on the validation folds (157 photos, out of fold, at 0.97, the map refitted
+# each time; cards right, of edje's 109 and the black and gold deck's 43):
+#   without a closer look                  edje  87, black and gold 22, single 78; 1 wrong of 194
+#   shipped: 384, one scale (1.0,)         edje 100, black and gold 20, single 78; 1 wrong of 206
+#   faces at 192 only, scales 1.0 and 1.4  edje  98, 21; 1 wrong of 204 (no size limit: 98, 19)
+#   faces at 192 only, scale 1.0           edje  99, 22; 205
+#   384 with scales 1.0 and 1.4 / 0.8 / 1.2 / 0.7 and 1.0: 201 / 201 / 200 / 205 named right
+#   at 320 / 448, scale 1.0: 206 / 205
+#   CLOSER_SIZE 0.5 / 0.6 / 0.8 / 0.9 (192, scales 1.0 and 1.4): 199 / 204 / 203 / 202
+# In 1280x720 frames of four validation photos each (vision_real.py --mosaic 2x2,
+# indices 10-12 px at scale 1), edje 14 -> 58 of 109 (1 wrong; at 192 only: 17-18; at
+# 320: 52, 2 wrong; at 448: 65, 2 wrong; 384 with scales 1.0 and 1.4: 63); one photo
+# a frame (1x1), 72 -> 90.  Time (this machine on 29 November, paired reads, the
+# median of the differences): 40 held-out photos as 1280x720 frames 17 ms more a
+# frame (86 -> 100 ms median; scales 1.0 and 1.4 at 192 only, 16 ms; scale 1.0 at 192
+# only, 5 ms); 15 frames of four edje photos 82 ms more (116 -> 215 ms): a crowded
+# frame is looked at closer many times.
 CLOSER: float | None = 0.97
 CLOSER_GROW = 0.1
 CLOSER_SIZE = 0.7
+CLOSER_SCALES = (1.0,)
+CLOSER_FACES = 384
+CLOSER_GREY = False  # whether a grey crop read by a closer look counts
 CLOSER_LEAST = 16  # a part narrower or lower than this many pixels is not looked at
 
 
@@ -377,11 +396,13 @@ class SceneReader:
         return self._candidates(image, short, self.invert)[0]
 
     def _candidates(
-        self, image: np.ndarray, short: int | None, invert: bool
+        self, image: np.ndarray, short: int | None, invert: bool, scales: tuple[float, ...] | None = None
     ) -> tuple[list[Candidate], np.ndarray | None]:
         """``detect``'s candidates (``invert``: in the inverted picture too), and the
         smallest scaling of the picture when it is smaller than the picture (the
-        whole-card detectors' picture is scaled from it: ``_indices``)."""
+        whole-card detectors' picture is scaled from it: ``_indices``).  ``scales``:
+        others than the reader's (``SCALES``)."""
+        scales = self.scales if scales is None else scales
         h, w = image.shape[:2]
         found: list[Candidate] = []
         base = spec.DET_SIZE / (short or min(w, h))  # scale 1: the short side at the detector's 320 px
@@ -390,7 +411,7 @@ class SceneReader:
         # the validation folds the same cards named, right and wrong)
         smalls: dict[float, np.ndarray] = {}
         source = image
-        for s in sorted(set(self.scales + (self.invert_scales if invert else ())), reverse=True):
+        for s in sorted(set(scales + (self.invert_scales if invert else ())), reverse=True):
             f = base * s
             sw, sh = max(32, int(round(w * f / 8)) * 8), max(32, int(round(h * f / 8)) * 8)
             if sw < w:
@@ -399,7 +420,7 @@ class SceneReader:
                 smalls[s] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR)
         low = smalls[min(smalls)]
         # the inverted picture (light glyphs on dark faces) is the scaled one inverted
-        passes = [smalls[s] for s in self.scales] + ([255 - smalls[s] for s in self.invert_scales] if invert else [])
+        passes = [smalls[s] for s in scales] + ([255 - smalls[s] for s in self.invert_scales] if invert else [])
         for small in passes:
             found += [Candidate(box, score) for box, score in _peaks(self.detector_net, small, DET_THRESHOLD, (w, h))]
         found.sort(key=lambda c: -c.score)
@@ -523,7 +544,14 @@ class SceneReader:
         asked = self.face_net is not None or (backs and self.photo.finds_backs)
         blob = spec.det_blob(image if scaled is None else scaled, spec.BACK_GRID.size) if asked else None
         whole = self.detect_faces(image, blob)
-        return self._look_closer(image, out, whole), whole, blob
+        places = list(whole)
+        if CLOSER_FACES and self.face_net is not None and self.closer is not None:
+            grid = spec.Grid(CLOSER_FACES, spec.BACK_GRID.stride, spec.BACK_GRID.unit)
+            more = spec.det_blob(image if scaled is None else scaled, CLOSER_FACES)
+            for box, score in _grid_peaks(self.face_net, image, grid, self.face_threshold, MAX_FACES, more):
+                if all(iou(box, b) < FACE_BACK_IOU for b, _ in places):
+                    places.append((box, score))
+        return self._look_closer(image, out, places), whole, blob
 
     def _look_closer(
         self,
@@ -531,8 +559,8 @@ class SceneReader:
         reads: list[SceneRead],
         faces: Sequence[tuple[tuple[float, float, float, float], float]],
     ) -> list[SceneRead]:
-        """``reads`` with those of a closer look at each face on which no index is
-        read at least ``closer`` surely (``CLOSER``)."""
+        """``reads`` with those of a closer look at each of ``faces`` (the places to
+        look) on which no index is read at least ``closer`` surely (``CLOSER``)."""
         if self.closer is None or not faces:
             return reads
         h, w = image.shape[:2]
@@ -553,10 +581,10 @@ class SceneReader:
             if right - left < CLOSER_LEAST or bottom - top < CLOSER_LEAST:
                 continue
             part = image[top:bottom, left:right]
-            found, _ = self._candidates(part, None, invert=False)
+            found, _ = self._candidates(part, None, False, CLOSER_SCALES)
             got = self._read_boxes(part, [c.box for c in found], [c.score for c in found], invert=False)
             for c, reading in zip(found, got):
-                if reading[0] not in (spec.NONE, spec.JOKER):
+                if reading[0] not in (spec.NONE, spec.JOKER) and (CLOSER_GREY or not reading[-1]):
                     x_0, y_0, x_1, y_1 = c.box
                     more.append(SceneRead((x_0 + left, y_0 + top, x_1 + left, y_1 + top), c.score, *reading))
         out = list(reads)

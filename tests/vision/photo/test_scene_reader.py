@@ -111,13 +111,15 @@ def test_a_dim_photo_read_both_ways_names_its_card(scene, dev_by_file):
     # A dim single-card photo of the validation fold (never trained on, never held
     # out): its crops are dark, so "median" reads them inverted only, as light
     # glyphs on a dark face, and names nothing; read both ways (POLARITY "both")
-    # the dark glyphs are read as they are.
+    # the dark glyphs are read as they are.  (The closer look at the card, CLOSER,
+    # reads its crops as they are too, so it is left out to see the polarity alone.)
     p = dev_by_file["rf_phone_2022/IMG_20220921_194804.jpg"]
     assert p.validation and p.in_view == {"8H"}
     img = load_image(p.path)
     assert scene.polarity == "both"
     assert _named(scene.read(img)) == {"8H"}
-    assert _named(SceneReader.load(polarity="median").read(img)) == set()
+    assert _named(SceneReader.load(closer=None).read(img)) == {"8H"}
+    assert _named(SceneReader.load(polarity="median", closer=None).read(img)) == set()
 
 
 def test_red_ink_draws_the_ink_red_and_keeps_the_paper():
@@ -188,14 +190,16 @@ def test_small_light_indices_on_dark_faces_are_found_on_the_inverted_picture_enl
 def test_the_scene_classifier_reads_what_the_single_card_classifier_is_unsure_of(scene, scenes, name, ranks):
     # Real edje photos of the validation fold (never trained on, never held out):
     # these ranks are named only with the second opinion of the classifier
-    # fine-tuned on real scenes, asked where the first is unsure (CASCADE).  (The 9
-    # of IMG_2414, here before, is named by the first alone since dark crops are
-    # read both ways, POLARITY.)
+    # fine-tuned on real scenes, asked where the first is unsure (CASCADE), in the
+    # whole picture (the closer look, CLOSER, left out: it reads IMG_2400's Q with the
+    # first alone).  (The 9 of IMG_2414, here before, is named by the first alone
+    # since dark crops are read both ways, POLARITY.)
     p = next(p for p in scenes if p.file == f"edje/{name}")
     assert p.validation and p.truth == ranks
     img = load_image(p.path)
     assert p.as_truth(_named(scene.read(img))) == ranks
-    alone = SceneReader.load(scene_classifier=None)
+    assert p.as_truth(_named(SceneReader.load(closer=None).read(img))) == ranks
+    alone = SceneReader.load(scene_classifier=None, closer=None)
     assert p.as_truth(_named(alone.read(img))) < ranks
 
 
@@ -381,9 +385,10 @@ def test_a_confirmed_card_is_named_at_the_threshold_and_others_are_not(scene):
 
 def test_the_whole_card_detectors_see_the_picture_the_index_detector_scaled(scene, scenes, monkeypatch):
     """The face and the back detector get the picture from the index detector's smallest
-    scaling of that same picture, not scaled from the whole frame again, once for both;
-    a picture that was not scaled down is scaled from itself; a closer look at a part
-    of the picture (``CLOSER``) changes neither."""
+    scaling of that same picture, not scaled from the whole frame again, once for both
+    (and once for the face detector's larger pass, ``CLOSER_FACES``); a picture that
+    was not scaled down is scaled from itself; a closer look at a part of the picture
+    (``CLOSER``) changes neither."""
     from vision.photo import spec
 
     seen: list[tuple[int, ...]] = []
@@ -397,24 +402,24 @@ def test_the_whole_card_detectors_see_the_picture_the_index_detector_scaled(scen
     frame = np.full((720, 1280, 3), 60, np.uint8)
     frame[100:620, 200:840] = cv2.resize(render_photo(3, severity=0.3).image, (640, 520))
     assert _named(scene.read(frame))
-    assert seen == [(320, 568, 3)]  # the frame's short side at the detector's 320 px, scaled once
+    assert seen == [(320, 568, 3)] * 2  # the frame's short side at the detector's 320 px, scaled once
     seen.clear()
     small = cv2.resize(frame, (320, 180), interpolation=cv2.INTER_AREA)  # enlarged for the detector
     scene.read(small)
-    assert seen == [(180, 320, 3)]
+    assert seen == [(180, 320, 3)] * 2
     seen.clear()
     parts: list[tuple[int, ...]] = []
     candidates = scene._candidates
 
-    def spy_parts(image, short, invert):
+    def spy_parts(image, short, invert, scales=None):
         parts.append(image.shape)
-        return candidates(image, short, invert)
+        return candidates(image, short, invert, scales)
 
     monkeypatch.setattr(scene, "_candidates", spy_parts)
     photo = load_image(_edje_k(scenes).path)  # 378x504: its smallest scaling 320x424
     scene.read(photo)
     assert len(parts) > 1  # a closer look at its small card's part
-    assert seen == [(424, 320, 3)]
+    assert seen == [(424, 320, 3)] * 2
 
 
 def _closer(scene: SceneReader, closer: float | None) -> SceneReader:
@@ -448,9 +453,9 @@ def test_the_closer_look_is_taken_only_at_small_faces_not_read_surely(scene, sce
     looked: list[tuple[tuple[int, ...], bool]] = []
     candidates = scene._candidates
 
-    def spy(image, short, invert):
+    def spy(image, short, invert, scales=None):
         looked.append((image.shape, invert))
-        return candidates(image, short, invert)
+        return candidates(image, short, invert, scales)
 
     monkeypatch.setattr(scene, "_candidates", spy)
     photo = load_image(_edje_k(scenes).path)
@@ -473,3 +478,26 @@ def test_the_closer_look_is_taken_only_at_small_faces_not_read_surely(scene, sce
     looked.clear()
     sure.read_indices(photo)
     assert len(looked) == 1
+
+
+def test_small_cards_of_a_wide_frame_are_found_by_a_larger_face_pass_and_read_closer(scene, scenes, monkeypatch):
+    """An edje photo of four cards (the validation fold) shrunk to 360 px high in a
+    1280x720 frame, as a table camera sees cards: the face detector at 192 x 192 finds
+    none of them, at ``CLOSER_FACES`` it finds where to look, and the closer look reads
+    the 9 and the 10; without that pass none is named.  What that pass finds is only a
+    place to look: the faces counted are the 192 pass's."""
+    from vision.photo import scene_reader
+
+    p = next(p for p in scenes if p.path.name == "IMG_2566.jpg")
+    assert p.subset == "edje" and p.validation and not p.heldout and p.truth == {"9", "J", "Q", "T"}
+    photo = load_image(p.path)
+    frame = np.full((720, 1280, 3), 60, np.uint8)
+    small = cv2.resize(photo, (round(photo.shape[1] * 360 / photo.shape[0]), 360), interpolation=cv2.INTER_AREA)
+    frame[200:560, 500 : 500 + small.shape[1]] = small
+    assert scene.detect_faces(frame) == []
+    assert scene_reader.CLOSER_FACES == 384
+    seen = scene.read(frame)
+    assert {c.card[0] for c in seen if c.card not in (UNKNOWN, BACK)} == {"9", "T"}
+    assert not [c for c in seen if c.card == UNKNOWN and c.indices == 0]  # no whole face counted
+    monkeypatch.setattr(scene_reader, "CLOSER_FACES", 0)
+    assert _named(scene.read(frame)) == set()
