@@ -258,14 +258,15 @@ FACE_BACK_IOU = 0.3
 # where the small cards of a wide frame are large enough for it; those are only
 # places to look, not counted (the face threshold was chosen at 192).
 # Measured on the validation folds (157 photos, out of fold, at 0.97, the map refitted
-# each time; cards right, of edje's 109 and the black and gold deck's 43):
-#   without a closer look                  edje  87, black and gold 22, single 78; 1 wrong of 194
-#   shipped: 384, one scale (1.0,)         edje 100, black and gold 20, single 78; 1 wrong of 206
-#   faces at 192 only, scales 1.0 and 1.4  edje  98, 21; 1 wrong of 204 (no size limit: 98, 19)
-#   faces at 192 only, scale 1.0           edje  99, 22; 205
-#   384 with scales 1.0 and 1.4 / 0.8 / 1.2 / 0.7 and 1.0: 201 / 201 / 200 / 205 named right
-#   at 320 / 448, scale 1.0: 206 / 205
-#   CLOSER_SIZE 0.5 / 0.6 / 0.8 / 0.9 (192, scales 1.0 and 1.4): 199 / 204 / 203 / 202
+# each time): cards named right of edje's 109, of the black and gold deck's 43 and of
+# the single cards' 88, and cards named (1 wrong each time):
+#   without a closer look                  edje  87, black and gold 22, single 78; 194 named
+#   shipped: 384, one scale (1.0,)         edje 100, black and gold 19, single 78; 206 named
+#   faces at 192 only, scales 1.0 and 1.4  edje  98, 21; 204 named (no size limit: 98, 19; 202)
+#   faces at 192 only, scale 1.0           edje  99, 21; 205
+#   384 with scales 1.0 and 1.4: edje 96, 18 (201); 0.8: 95, 19 (201); 1.2: 96, 18 (200);
+#   0.7 and 1.0: 98, 20 (205); faces at 320 / 448, scale 1.0: 100, 19 (206) / 99, 20 (205)
+#   CLOSER_SIZE 0.5 / 0.6 / 0.8 / 0.9 (192, scales 1.0 and 1.4): 199 / 204 / 203 / 202 named
 # In 1280x720 frames of four validation photos each (vision_real.py --mosaic 2x2,
 # indices 10-12 px at scale 1), edje 14 -> 58 of 109 (1 wrong; at 192 only: 17-18; at
 # 320: 52, 2 wrong; at 448: 65, 2 wrong; 384 with scales 1.0 and 1.4: 63); one photo
