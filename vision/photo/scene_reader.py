@@ -259,29 +259,38 @@ FACE_BACK_IOU = 0.3
 # places to look, not counted (the face threshold was chosen at 192).
 # Measured on the validation folds (157 photos, out of fold, at 0.97, the map refitted
 # each time): cards named right of edje's 109, of the black and gold deck's 43 and of
-# the single cards' 88, and cards named (1 wrong each time):
-#   without a closer look                  edje  87, black and gold 22, single 78; 194 named
-#   shipped: 384, one scale (1.0,)         edje 100, black and gold 19, single 78; 206 named
-#   faces at 192 only, scales 1.0 and 1.4  edje  98, 21; 204 named (no size limit: 98, 19; 202)
-#   faces at 192 only, scale 1.0           edje  99, 21; 205
-#   384 with scales 1.0 and 1.4: edje 96, 18 (201); 0.8: 95, 19 (201); 1.2: 96, 18 (200);
-#   0.7 and 1.0: 98, 20 (205); faces at 320 / 448, scale 1.0: 100, 19 (206) / 99, 20 (205)
-#   CLOSER_SIZE 0.5 / 0.6 / 0.8 / 0.9 (192, scales 1.0 and 1.4): 199 / 204 / 203 / 202 named
-# In 1280x720 frames of four validation photos each (vision_real.py --mosaic 2x2,
-# indices 10-12 px at scale 1), edje 14 -> 58 of 109 (1 wrong; at 192 only: 17-18; at
-# 320: 52, 2 wrong; at 448: 65, 2 wrong; 384 with scales 1.0 and 1.4: 63); one photo
-# a frame (1x1), 72 -> 90.  Time (this machine on 29 November, paired reads, the
-# median of the differences): 40 held-out photos as 1280x720 frames 17 ms more a
-# frame (86 -> 100 ms median; scales 1.0 and 1.4 at 192 only, 16 ms; scale 1.0 at 192
-# only, 5 ms); 15 frames of four edje photos 82 ms more (116 -> 215 ms): a crowded
-# frame is looked at closer many times.
+# the single cards' 88, and cards named (1 wrong each time); and in 1280x720 frames of
+# the validation photos (vision_real.py --mosaic): edje's 109 cards named right in
+# frames of one photo (1x1, indices about 24 px at scale 1) and of four (2x2, 10-12 px):
+#                                          edje  bg  single  named   1x1  2x2
+#   without a closer look                   87   22    78     194     72   14 (0 wrong)
+#   shipped: faces at 512, scale 1.0       102   21    78     208     95   60 (0 wrong)
+#     the same with parts from 16 px (CLOSER_LEAST): 102, 19, 207; 95, 61 (1 wrong)
+#   faces at 384 / 640, scale 1.0          100   19 / 100 22; 206 / 207    90 / 91  58 / 68
+#   faces at 320 / 448, scale 1.0          100   19 /  99 20; 206 / 205    2x2 52 / 65 (2 wrong)
+#   faces at 192 only, scale 1.0            99   21          205           2x2 18
+#   faces at 192 only, scales 1.0 and 1.4   98   21          204           2x2 17
+#     the same with no size limit: edje 98, 19, 202 named; CLOSER_SIZE 0.5 / 0.6 / 0.8 / 0.9:
+#     199 / 204 / 203 / 202 named
+#   faces at 384, scales 1.0 and 1.4: edje 96, 18 (201); 0.8: 95, 19 (201); 1.2: 96, 18
+#   (200); 0.7 and 1.0: 98, 20 (205); 2x2 with scales 1.0 and 1.4: 63
+# Time (this machine on 29 November, paired reads, the median of the differences): 40
+# held-out photos as 1280x720 frames, shipped, 26 ms more a frame (81 -> 105 ms median);
+# 15 2x2 frames of edje photos 85 ms more (103 -> 187 ms): a crowded frame is looked at
+# closer many times.  Faces at 384 cost 6 ms less a frame than at 512 (448: 3 ms less);
+# at 192 only, scales 1.0 and 1.4 cost about what 384 does, scale 1.0 alone 12 ms less.
 CLOSER: float | None = 0.97
 CLOSER_GROW = 0.1
 CLOSER_SIZE = 0.7
 CLOSER_SCALES = (1.0,)
-CLOSER_FACES = 384
+CLOSER_FACES = 512
 CLOSER_GREY = False  # whether a grey crop read by a closer look counts
-CLOSER_LEAST = 16  # a part narrower or lower than this many pixels is not looked at
+# A part narrower or lower than this many pixels is not looked at: the detector would
+# see it enlarged more than four times, with no more detail.  On the validation folds
+# 80 named 208 cards (1 wrong) against 207 from 16 or 48, the mosaics' edje cards 95
+# and 60 against 95 and 61, but none wrong in 2x2 against 1 (a spot inside a card that
+# the face pass at 512 took for a small card).
+CLOSER_LEAST = 80
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from vision.photo.recognise import MODELS, UNKNOWN, IndexRead, ModelMissing, Rec
 from vision.photo.scene_reader import (
     CASCADE,
     CLOSER,
+    CLOSER_LEAST,
     CLOSER_SIZE,
     GREY_SUIT,
     NONE_SURE,
@@ -465,6 +466,16 @@ def test_the_closer_look_is_taken_only_at_small_faces_not_read_surely(scene, sce
     assert max(r.prob for r in scene.read_indices(big) if r.code != NONE) < CLOSER
     assert len(looked) == 1  # the whole picture only
     looked.clear()
+    # spots inside the K that the face pass at CLOSER_FACES takes for small cards are
+    # smaller than CLOSER_LEAST: not looked at, unless that least is lowered
+    from vision.photo import scene_reader
+
+    monkeypatch.setattr(scene_reader, "CLOSER_LEAST", 16)
+    scene.read_indices(big)
+    assert len(looked) > 1 and all(max(shape[:2]) < CLOSER_LEAST for shape, _ in looked[1:])
+    monkeypatch.undo()
+    monkeypatch.setattr(scene, "_candidates", spy)
+    looked.clear()
     (x0, y0, x1, y1), _ = scene.detect_faces(photo)[0]
     assert max(x1 - x0, y1 - y0) <= CLOSER_SIZE * min(photo.shape[:2])
     reads = scene.read_indices(photo)
@@ -495,7 +506,7 @@ def test_small_cards_of_a_wide_frame_are_found_by_a_larger_face_pass_and_read_cl
     small = cv2.resize(photo, (round(photo.shape[1] * 360 / photo.shape[0]), 360), interpolation=cv2.INTER_AREA)
     frame[200:560, 500 : 500 + small.shape[1]] = small
     assert scene.detect_faces(frame) == []
-    assert scene_reader.CLOSER_FACES == 384
+    assert scene_reader.CLOSER_FACES == 512
     seen = scene.read(frame)
     assert {c.card[0] for c in seen if c.card not in (UNKNOWN, BACK)} == {"9", "T"}
     assert not [c for c in seen if c.card == UNKNOWN and c.indices == 0]  # no whole face counted
