@@ -24,15 +24,17 @@ READ_DESCRIPTION = """\
 Read every card visible in each picture: its rank and suit in our notation (AS, TD,
 2C), or 'back' for a face-down card, a confidence between 0 and 1, and where it is
 (the index corner's box, the turned rectangle holding both index corners of the
-card, or a face-down card's box).  A card read with a confidence below
+card, or a face-down card's box). A card read with a confidence below
 --min-confidence is left out (or listed as 'unknown' with --unknown): a wrong card
-is worse than a missing one.  Face-down cards have a threshold of their own (the
-back detector's; --no-backs leaves them out).  A face-up card whose index corners
-cannot be read (a hand or another card covers them) is counted when the face
-detector finds the whole card: 'face_up_unnamed' in --json (when there are any), "and N face-up cards
-not named" in the list (with --unknown each is listed as 'unknown' with the whole
-card's box; --no-faces does not look for them).  A file that is not a readable
-picture is reported and the other files are still read; the exit status is then 1."""
+is worse than a missing one. Face-down cards have a threshold of their own (the back
+detector's; --no-backs leaves them out). A face-up card whose index corners cannot
+be read (a hand or another card covers them) is counted when the face detector finds
+the whole card: 'face_up_unnamed' in --json (when there are any), "and N face-up
+cards not named" in the list (with --unknown each is listed as 'unknown' with the
+whole card's box; --no-faces does not report them). A card too small to be read in
+the whole picture is looked at again, closer, where the face detector finds a card.
+A file that is not a readable picture is reported and the other files are still
+read; the exit status is then 1."""
 
 
 def add_read_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +61,8 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-faces",
         action="store_true",
-        help="do not look for whole face-up cards whose index cannot be read (faster)",
+        help="do not report whole face-up cards whose index cannot be read (the face detector still "
+        "shows where to look closer at small cards)",
     )
     parser.add_argument(
         "--unknown",
@@ -86,7 +89,9 @@ def main_read(args: argparse.Namespace) -> int:
 
     try:
         # The scene reader (issue 17): every card of a crowded real frame, any scale, either polarity.
-        reader = SceneReader.load(min_confidence=args.min_confidence, backs=not args.no_backs, faces=not args.no_faces)
+        reader = SceneReader.load(
+            min_confidence=args.min_confidence, backs=not args.no_backs, report_faces=not args.no_faces
+        )
     except VisionError as exc:
         print(f"chicago-table camera read: {exc}", file=sys.stderr)
         return 2

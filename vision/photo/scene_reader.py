@@ -330,6 +330,7 @@ class SceneReader:
         witness: tuple[float, float] | None = WITNESS,
         face_detector=None,
         face_threshold: float = FACE_THRESHOLD,
+        report_faces: bool = True,
         closer: float | None = CLOSER,
         classifier=None,
         detector=None,
@@ -340,6 +341,9 @@ class SceneReader:
         self.classifier_net = classifier if classifier is not None else photo.classifier_net
         self.face_net = face_detector  # whole face-up cards (FACE_DETECTOR_FILE), or None
         self.face_threshold = face_threshold
+        # whether read() reports the faces no index names (and lets a surer face overrule
+        # a back); without, the face detector only shows where to look closer (CLOSER)
+        self.report_faces = report_faces
         self.scene_net = scene_classifier  # asked when the single-card reader's classifier is unsure
         self.cascade = cascade
         self.calibration = calibration
@@ -671,8 +675,11 @@ class SceneReader:
         """Every card named with confidence, most confident first, then face-down
         cards ("back"), then whole face-up cards no index names ("unknown" with no
         index corner: ``unnamed_faces``), then index corners not read with
-        confidence ("unknown")."""
+        confidence ("unknown").  Without ``report_faces`` no whole face is
+        reported."""
         named, unknown, reads, whole, blob = self._read_cards(image, backs=True)
+        if not self.report_faces:
+            whole = []
         faces = [r.box for r in reads if r.inverted and r.code not in (spec.NONE, spec.JOKER) and r.prob >= FACE_INDEX]
         backs = [
             CardReading(spec.BACK, round(score, 4), outline([box]), 0)
@@ -683,7 +690,7 @@ class SceneReader:
             # a face looks like a back to the back detector, which never learnt hands)
             and not any(iou(box, f) >= FACE_BACK_IOU and s > score for f, s in whole)
         ]
-        return named + backs + self.unnamed_faces(image, named, backs, whole) + unknown
+        return named + backs + (self.unnamed_faces(image, named, backs, whole) if whole else []) + unknown
 
     def detect_faces(
         self, image: np.ndarray, blob: np.ndarray | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import random
 
 import cv2
 import numpy as np
@@ -34,7 +35,7 @@ from vision.photo.scene_reader import (
     red_ink,
 )
 from vision.photo.spec import BACK, NONE
-from vision.photo.synth import render_photo
+from vision.photo.synth import cover_with_hand, render_photo
 
 
 @pytest.fixture(scope="module")
@@ -512,3 +513,19 @@ def test_small_cards_of_a_wide_frame_are_found_by_a_larger_face_pass_and_read_cl
     assert not [c for c in seen if c.card == UNKNOWN and c.indices == 0]  # no whole face counted
     monkeypatch.setattr(scene_reader, "CLOSER_FACES", 0)
     assert _named(scene.read(frame)) == set()
+
+
+def test_a_reader_that_reports_no_faces_still_looks_closer_where_they_are(scene, scenes):
+    # camera read --no-faces: the face detector is not asked to count cards, but it
+    # still shows the reader where to look closer (the edje K, never trained on)
+    img = load_image(_edje_k(scenes).path)
+    quiet = SceneReader.load(report_faces=False)
+    assert quiet.face_net is not None
+    seen = quiet.read(img)
+    assert {c.card[0] for c in seen if c.card not in (UNKNOWN, BACK)} == {"K"}
+    assert not [c for c in seen if c.card == UNKNOWN and c.indices == 0]
+    photo = render_photo(7, codes=["KS", "7H", "QD"], severity=0.3)
+    card = next(c for c in photo.cards if c.code == "QD")
+    covered = cover_with_hand(photo.image, card.index_boxes, random.Random(7))  # its corners under a hand
+    assert [c for c in scene.read(covered) if c.card == UNKNOWN and c.indices == 0]
+    assert not [c for c in quiet.read(covered) if c.card == UNKNOWN and c.indices == 0]
