@@ -529,3 +529,18 @@ def test_a_reader_that_reports_no_faces_still_looks_closer_where_they_are(scene,
     covered = cover_with_hand(photo.image, card.index_boxes, random.Random(7))  # its corners under a hand
     assert [c for c in scene.read(covered) if c.card == UNKNOWN and c.indices == 0]
     assert not [c for c in quiet.read(covered) if c.card == UNKNOWN and c.indices == 0]
+
+
+def test_what_a_closer_look_reads_on_grey_crops_does_not_count(scene, scenes, monkeypatch):
+    """CLOSER_GREY: in a grey picture a suit is its shape's alone, and a second look is a
+    second draw, not a witness (two grey photos, a 3S and a JS, were named 3H and JC
+    when it counted).  The edje K turned grey: the closer look still reads it, as KC,
+    but that reading is dropped, so it is not named; counted, it would be."""
+    from vision.photo import scene_reader
+
+    img = load_image(_edje_k(scenes).path)
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert not scene_reader.CLOSER_GREY
+    assert _named(scene.read(grey)) == set()
+    monkeypatch.setattr(scene_reader, "CLOSER_GREY", True)
+    assert _named(scene.read(grey)) == {"KC"}
