@@ -250,9 +250,9 @@ FACE_BACK_IOU = 0.3
 # overlaps (NMS_IOU) replaces it when read more surely; any other is added.  Light
 # glyphs on dark faces are not sought there, and its crops are read as they are.  A
 # grey crop read there (GREY_SAT) is dropped (CLOSER_GREY): in a grey photo the suit
-# is the shape's alone, and a second look at it is a second draw, not a witness (two
-# grey photos not held out, a 3S and a JS, were then named 3H and JC; on the
-# validation folds no card changes).
+# is the shape's alone, and a second look at it is a second draw, not a witness (with
+# the second face pass at 384, two grey photos not held out, a 3S and a JS, were named
+# 3H and JC; on the validation folds no card changes; the edje K turned grey is lost).
 # The places to look are the faces found at 192 x 192 (those counted) and those a
 # second pass of the face detector finds in the picture at CLOSER_FACES x CLOSER_FACES,
 # where the small cards of a wide frame are large enough for it; those are only
