@@ -266,6 +266,7 @@ FACE_BACK_IOU = 0.3
 #   without a closer look                   87   22    78     194     72   14 (0 wrong)
 #   shipped: faces at 512, scale 1.0       102   21    78     208     95   60 (0 wrong)
 #     the same with parts from 16 px (CLOSER_LEAST): 102, 19, 207; 95, 61 (1 wrong)
+#     faces at 640 / 768 with parts from 80 px: 206 / 207 named; 1x1 91 / 87, 2x2 66 / 60
 #   faces at 384 / 640, scale 1.0          100   19 / 100 22; 206 / 207    90 / 91  58 / 68
 #   faces at 320 / 448, scale 1.0          100   19 /  99 20; 206 / 205    2x2 52 / 65 (2 wrong)
 #   faces at 192 only, scale 1.0            99   21          205           2x2 18
