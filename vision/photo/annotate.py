@@ -16,28 +16,52 @@ NAMED = (40, 200, 40)
 
 
 def draw(image: np.ndarray, cards: list[CardReading]) -> np.ndarray:
-    """A copy of ``image`` with each card's outline and its code and confidence."""
+    """A copy of ``image`` with each card's outline and its code and confidence; the
+    labels are drawn after every outline, each where it covers no label drawn before
+    (``place_labels``)."""
     out = image.copy()
     scale = max(0.5, min(out.shape[:2]) / 800)
+    thick = max(1, int(2 * scale))
+    labels, sizes, anchors = [], [], []
     for c in cards:
-        colour = COLOURS.get(c.card, NAMED)
         pts = np.round(c.corners).astype(np.int32)
-        cv2.polylines(out, [pts], True, colour, max(2, int(2 * scale)), cv2.LINE_AA)
+        cv2.polylines(out, [pts], True, COLOURS.get(c.card, NAMED), max(2, int(2 * scale)), cv2.LINE_AA)
         label = f"{'?' if c.card == UNKNOWN else c.card} {c.confidence:.2f}"
-        x, y = int(pts[:, 0].min()), int(pts[:, 1].min())
-        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(2 * scale)))
-        y = max(y, th + base + 2)
-        cv2.rectangle(out, (x, y - th - base - 2), (x + tw + 4, y), colour, -1)
-        cv2.putText(
-            out,
-            label,
-            (x + 2, y - base),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            scale,
-            (0, 0, 0),
-            max(1, int(2 * scale)),
-            cv2.LINE_AA,
-        )
+        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        labels.append((label, base))
+        sizes.append((tw + 4, th + base + 2))
+        anchors.append((int(pts[:, 0].min()), int(pts[:, 1].min())))
+    h, w = out.shape[:2]
+    for c, (label, base), (lw, lh), (x, y) in zip(cards, labels, sizes, place_labels(sizes, anchors, w, h)):
+        cv2.rectangle(out, (x, y), (x + lw, y + lh), COLOURS.get(c.card, NAMED), -1)
+        cv2.putText(out, label, (x + 2, y + lh - base), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick, cv2.LINE_AA)
+    return out
+
+
+def place_labels(
+    sizes: list[tuple[int, int]], anchors: list[tuple[int, int]], width: int, height: int
+) -> list[tuple[int, int]]:
+    """The top-left corner of each label (``sizes``: width, height): just above its
+    ``anchor`` (an outline's top-left), inside the picture, and moved down a label's
+    height at a time, past the picture's foot back to its top, until it covers no label
+    placed before it (when none such place is left, where it was first put).
+
+    >>> place_labels([(50, 10), (50, 10)], [(20, 30), (25, 30)], 200, 100)
+    [(20, 20), (25, 30)]
+    """
+    placed: list[tuple[int, int, int, int]] = []
+    out = []
+    for (lw, lh), (ax, ay) in zip(sizes, anchors):
+        x = min(max(ax, 0), max(width - lw, 0))
+        first = y = min(max(ay - lh, 0), max(height - lh, 0))
+        for _ in range(max(1, height // max(lh, 1))):
+            if all(x + lw <= a or a + bw <= x or y + lh <= b or b + bh <= y for a, b, bw, bh in placed):
+                break
+            y = y + lh if y + 2 * lh <= height else 0
+        else:
+            y = first
+        placed.append((x, y, lw, lh))
+        out.append((x, y))
     return out
 
 
