@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from ..errors import VisionError
-from .recognise import UNKNOWN, CardReading
+from .recognise import UNKNOWN, CardReading, iou
 from .spec import BACK
 
 COLOURS = {UNKNOWN: (0, 170, 255), BACK: (230, 140, 30)}  # BGR: orange for unread, blue for a back
@@ -23,17 +23,18 @@ def draw(image: np.ndarray, cards: list[CardReading]) -> np.ndarray:
     scale = max(0.5, min(out.shape[:2]) / 800)
     thick = max(1, int(2 * scale))
     labels, sizes, anchors = [], [], []
-    for c in cards:
+    colours = [COLOURS.get(c.card, NAMED) for c in cards]
+    for c, colour in zip(cards, colours):
         pts = np.round(c.corners).astype(np.int32)
-        cv2.polylines(out, [pts], True, COLOURS.get(c.card, NAMED), max(2, int(2 * scale)), cv2.LINE_AA)
+        cv2.polylines(out, [pts], True, colour, max(2, int(2 * scale)), cv2.LINE_AA)
         label = f"{'?' if c.card == UNKNOWN else c.card} {c.confidence:.2f}"
         (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
         labels.append((label, base))
         sizes.append((tw + 4, th + base + 2))
         anchors.append((int(pts[:, 0].min()), int(pts[:, 1].min())))
     h, w = out.shape[:2]
-    for c, (label, base), (lw, lh), (x, y) in zip(cards, labels, sizes, place_labels(sizes, anchors, w, h)):
-        cv2.rectangle(out, (x, y), (x + lw, y + lh), COLOURS.get(c.card, NAMED), -1)
+    for colour, (label, base), (lw, lh), (x, y) in zip(colours, labels, sizes, place_labels(sizes, anchors, w, h)):
+        cv2.rectangle(out, (x, y), (x + lw, y + lh), colour, -1)
         cv2.putText(out, label, (x + 2, y + lh - base), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick, cv2.LINE_AA)
     return out
 
@@ -49,18 +50,18 @@ def place_labels(
     >>> place_labels([(50, 10), (50, 10)], [(20, 30), (25, 30)], 200, 100)
     [(20, 20), (25, 30)]
     """
-    placed: list[tuple[int, int, int, int]] = []
+    placed: list[tuple[int, int, int, int]] = []  # boxes (x0, y0, x1, y1)
     out = []
     for (lw, lh), (ax, ay) in zip(sizes, anchors):
         x = min(max(ax, 0), max(width - lw, 0))
         first = y = min(max(ay - lh, 0), max(height - lh, 0))
         for _ in range(max(1, height // max(lh, 1))):
-            if all(x + lw <= a or a + bw <= x or y + lh <= b or b + bh <= y for a, b, bw, bh in placed):
+            if all(iou((x, y, x + lw, y + lh), b) == 0 for b in placed):
                 break
             y = y + lh if y + 2 * lh <= height else 0
         else:
             y = first
-        placed.append((x, y, lw, lh))
+        placed.append((x, y, x + lw, y + lh))
         out.append((x, y))
     return out
 

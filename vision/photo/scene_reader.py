@@ -556,15 +556,16 @@ class SceneReader:
         found, scaled = self._candidates(image, short, self.invert)
         reads = self._read_boxes(image, [c.box for c in found], [c.score for c in found])
         out = [SceneRead(c.box, c.score, *reading) for c, reading in zip(found, reads)]
+        source = image if scaled is None else scaled
         asked = self.face_net is not None or (backs and self.photo.finds_backs)
-        blob = spec.det_blob(image if scaled is None else scaled, spec.BACK_GRID.size) if asked else None
+        blob = spec.det_blob(source, spec.BACK_GRID.size) if asked else None
         whole = self.detect_faces(image, blob)
         places = list(whole)
         if CLOSER_FACES and self.face_net is not None and self.closer is not None:
             grid = spec.Grid(CLOSER_FACES, spec.BACK_GRID.stride, spec.BACK_GRID.unit)
-            more = spec.det_blob(image if scaled is None else scaled, CLOSER_FACES)
+            more = spec.det_blob(source, CLOSER_FACES)
             for box, score in _grid_peaks(self.face_net, image, grid, self.face_threshold, MAX_FACES, more):
-                if all(iou(box, b) < FACE_BACK_IOU for b, _ in places):
+                if all(iou(box, b) < NMS_IOU for b, _ in places):  # a face both passes found is one
                     places.append((box, score))
         return self._look_closer(image, out, places), whole, blob
 
@@ -579,16 +580,11 @@ class SceneReader:
         if self.closer is None or not faces:
             return reads
         h, w = image.shape[:2]
-        sure = [
-            ((r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2)
-            for r in reads
-            if r.prob >= self.closer and r.code not in (spec.NONE, spec.JOKER)
-        ]
+        sure = [r.box for r in reads if r.prob >= self.closer and r.code not in (spec.NONE, spec.JOKER)]
         more: list[SceneRead] = []
-        for (x0, y0, x1, y1), _ in faces:
-            if max(x1 - x0, y1 - y0) > CLOSER_SIZE * min(w, h):
-                continue
-            if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in sure):
+        for face, _ in faces:
+            x0, y0, x1, y1 = face
+            if max(x1 - x0, y1 - y0) > CLOSER_SIZE * min(w, h) or any(_inside(b, face) for b in sure):
                 continue
             grow = CLOSER_GROW * max(x1 - x0, y1 - y0)
             left, top = int(max(0.0, x0 - grow)), int(max(0.0, y0 - grow))
@@ -691,7 +687,7 @@ class SceneReader:
             # a face looks like a back to the back detector, which never learnt hands)
             and not any(iou(box, f) >= FACE_BACK_IOU and s > score for f, s in whole)
         ]
-        return named + backs + (self.unnamed_faces(image, named, backs, whole) if whole else []) + unknown
+        return named + backs + self.unnamed_faces(image, named, backs, whole) + unknown
 
     def detect_faces(
         self, image: np.ndarray, blob: np.ndarray | None = None
