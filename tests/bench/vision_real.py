@@ -220,8 +220,9 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
     them, each scaled to fit its cell; ``1x1`` shows one photo as a wide frame shows
     it (a portrait photo's long side as the frame's height: its indices about 0.75 of
     the size the reader sees the photo alone at), ``2x2`` four (about 0.37: indices of
-    10-12 px at the detector's 320 px).  A card counts for the photo whose cell holds
-    the middle of its index corners."""
+    10-12 px at the detector's 320 px).  Each photo is a deck of its own: its cards
+    are those the reader makes of the index corners read in its cell (the timed read
+    is of the whole frame)."""
     out: dict = {}
     scenes = [p for p in scenes_data.load_scenes() if p.validation]
     for grid in grids:
@@ -242,18 +243,21 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
                     y, x = (i // cols) * ch, (i % cols) * cw
                     frame[y : y + size[1], x : x + size[0]] = img
                 t = time.process_time()
-                cards = reader.read(frame)
+                reader.read(frame)
                 times.append((time.process_time() - t) * 1000)
-                cell: list[set] = [set() for _ in group]
-                for c in cards:
-                    if c.card in (UNKNOWN, BACK):
-                        continue
-                    mx, my = c.middle
-                    i = int(my // ch) * cols + int(mx // cw)
-                    if i < len(group):
-                        cell[i].add(c.card)
+                # each photo of the frame is its own deck: the same card in two photos
+                # would be one card to the reader (a deck has each card once), so its
+                # cards are made of the index reads in its own cell
+                reads = reader.read_indices(frame)
                 for i, p in enumerate(group):
-                    got = p.as_truth(cell[i])
+                    y, x = (i // cols) * ch, (i % cols) * cw
+                    own = [
+                        r
+                        for r in reads
+                        if x <= (r.box[0] + r.box[2]) / 2 < x + cw and y <= (r.box[1] + r.box[3]) / 2 < y + ch
+                    ]
+                    named, _ = reader.cards_in(frame, own)
+                    got = p.as_truth(c.card for c in named)
                     right, wrong, there = right + len(got & p.truth), wrong + len(got - p.truth), there + len(p.truth)
             key = f"mosaic_{grid}_{subset}"
             out.update({f"{key}_recall": round(right / max(there, 1), 4), f"{key}_wrong": wrong})

@@ -748,6 +748,15 @@ class SceneReader:
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise VisionError("expected a BGR colour picture (H x W x 3)")
         reads, whole, blob = self._indices(image, short, backs)
+        named, unknown = self.cards_in(image, reads)
+        return named, unknown, reads, whole, blob
+
+    def cards_in(self, image: np.ndarray, reads: Sequence[SceneRead]) -> tuple[list[CardReading], list[CardReading]]:
+        """The named and the unknown cards of ``reads``, index corners read in
+        ``image`` (all or some of them: the benchmark's crowded frames make each
+        photo's cards of the corners in its part): ``cards`` with a second witness
+        for the unsure ones (``witnessed``), and a black card that its colour, not
+        its shape, made black left unknown (``suit_colour_doubt``)."""
         named, unknown = self.cards(reads, confirmed=self.witnessed(image, reads))
         doubted = [c for c in named if self.suit_colour_doubt(image, [r for r in reads if r.code == c.card])]
         if doubted:
@@ -756,7 +765,7 @@ class SceneReader:
                 unknown + [CardReading(UNKNOWN, min(c.confidence, self.min_confidence), c.corners, 1) for c in doubted],
                 key=lambda c: -c.confidence,
             )
-        return named, unknown, reads, whole, blob
+        return named, unknown
 
     def suit_colour_doubt(self, image: np.ndarray, reads: Sequence[IndexRead]) -> float:
         """For a card read with a black suit on grey corners only (``GREY_SAT``): the

@@ -311,6 +311,21 @@ def test_two_agreeing_corners_are_not_two_independent_witnesses(scene):
     assert named[0].confidence == pytest.approx(two, abs=1e-4)
 
 
+def test_cards_in_makes_cards_of_the_reads_it_is_given_alone(scene):
+    # Two photos side by side in one frame, each with its own 6D: read together they
+    # are one card (a deck has each card once); each half's reads alone name it there.
+    frame = np.full((200, 400, 3), 200, np.uint8)
+    left = [SceneRead((10, 10, 40, 60), 0.9, "6D", 0.99), SceneRead((150, 130, 180, 180), 0.9, "6D", 0.99)]
+    right = [SceneRead((210, 10, 240, 60), 0.9, "6D", 0.99)]
+    together, _ = scene.cards_in(frame, left + right)
+    assert [c.card for c in together] == ["6D"] and together[0].indices == 2
+    one, _ = scene.cards_in(frame, left)
+    other, _ = scene.cards_in(frame, right)
+    assert [c.card for c in one] == [c.card for c in other] == ["6D"]
+    assert one[0].corners != other[0].corners
+    assert scene.cards_in(frame, []) == ([], [])
+
+
 def test_unsure_reads_are_unknown_never_a_card(scene):
     named, unknown = scene.cards([IndexRead((10, 10, 40, 60), 0.9, "6D", 0.3)], 0.93)
     assert named == [] and [c.card for c in unknown] == [UNKNOWN]
