@@ -216,14 +216,15 @@ def _peaks(
     """The local maxima of a detector's heat map above ``threshold`` (at most
     ``most``, strongest first) as boxes in picture pixels, each with its score;
     a box overlapping a stronger one by NMS_IOU or more is the same thing seen twice.
-    ``blob``: the detector's input for ``image``, when the caller has made it already."""
+    ``blob``: the detector's input for ``image``, when the caller has made it already
+    (of ``grid.size`` or of any other shape: the heat map's shape says how it was scaled)."""
     h, w = image.shape[:2]
     out = net.run(spec.det_blob(image, grid.size) if blob is None else blob)[0]
     heat = 1.0 / (1.0 + np.exp(-out[0]))
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-heat[ys, xs])[:most]
-    sx, sy = w / grid.size, h / grid.size
+    sx, sy = w / (heat.shape[1] * grid.stride), h / (heat.shape[0] * grid.stride)  # the blob may be any shape
     found: list[tuple[tuple[float, float, float, float], float]] = []
     for k in order:
         j, i = ys[k], xs[k]

@@ -285,6 +285,20 @@ CLOSER_GROW = 0.1
 CLOSER_SIZE = 0.7
 CLOSER_SCALES = (1.0,)
 CLOSER_FACES = 512
+# The larger face pass sees a wide frame squashed by at most this much (a 16:9 frame
+# at 688x512, not 512x512): the face detector learnt cards as they are (and rendered
+# ones stretched by up to 1.25) and has read 4:3 photos squashed to a square, not cards
+# 1.78 times narrower than they are.  Measured (validation folds, the map fitted for
+# each, out of fold at 0.97; the mosaics of the validation photos, each photo its own
+# deck, edje of 109): 512x512 from the smallest scaling (before): 208 named, 1 wrong;
+# 1x1 95, 2x2 66.  688x512 from the largest scaling (shipped): 208, 1 wrong; 97-98 and
+# 84, 0 wrong.  From the smallest scaling: 208; 97 and 76.  From the frame (INTER_AREA,
+# 11 ms): 207; 96 and 80.  No squash at all (910x512): 202 (the 4:3 photos then look
+# different too); 98 and 83.  Short side 448 / 640: 2x2 74 / 81.  A second face pass at
+# 192 on each face found, to tighten its box before the look: 1x1 97, 2x2 63 from
+# 512x512, nothing more from 688x512.  Time (paired, median of the differences): 3-4 ms
+# more a frame, 1x1 and 2x2 alike.
+FACE_SQUASH = 4 / 3
 CLOSER_GREY = False  # whether a grey crop read by a closer look counts
 # A part narrower or lower than this many pixels is not looked at: the detector would
 # see it enlarged more than four times, with no more detail.  On the validation folds
@@ -412,11 +426,12 @@ class SceneReader:
 
     def _candidates(
         self, image: np.ndarray, short: int | None, invert: bool, scales: tuple[float, ...] | None = None
-    ) -> tuple[list[Candidate], np.ndarray | None]:
-        """``detect``'s candidates (``invert``: in the inverted picture too), and the
+    ) -> tuple[list[Candidate], np.ndarray | None, np.ndarray]:
+        """``detect``'s candidates (``invert``: in the inverted picture too), the
         smallest scaling of the picture when it is smaller than the picture (the
-        whole-card detectors' picture is scaled from it: ``_indices``).  ``scales``:
-        others than the reader's (``SCALES``)."""
+        whole-card detectors' picture is scaled from it: ``_indices``) and the largest
+        scaling (the larger face pass's picture is scaled from it: ``CLOSER_FACES``).
+        ``scales``: others than the reader's (``SCALES``)."""
         scales = self.scales if scales is None else scales
         h, w = image.shape[:2]
         found: list[Candidate] = []
@@ -445,7 +460,7 @@ class SceneReader:
                 break
             if all(iou(c.box, k.box) < NMS_IOU for k in kept):
                 kept.append(c)
-        return kept, (low if low.shape[1] < w else None)
+        return kept, (low if low.shape[1] < w else None), smalls[max(smalls)]
 
     # -- stage two: reading each candidate ------------------------------------------
     def classify(
@@ -553,7 +568,7 @@ class SceneReader:
         detector).  That picture is scaled from the index detector's smallest scaling
         of the picture (568x320 for a 1280x720 frame): 2.7 ms less a frame than from the
         frame itself, the same cards, backs and faces in the benchmark (vision_real.py)."""
-        found, scaled = self._candidates(image, short, self.invert)
+        found, scaled, large = self._candidates(image, short, self.invert)
         reads = self._read_boxes(image, [c.box for c in found], [c.score for c in found])
         out = [SceneRead(c.box, c.score, *reading) for c, reading in zip(found, reads)]
         source = image if scaled is None else scaled
@@ -562,9 +577,8 @@ class SceneReader:
         whole = self.detect_faces(image, blob)
         places = list(whole)
         if CLOSER_FACES and self.face_net is not None and self.closer is not None:
-            grid = spec.Grid(CLOSER_FACES, spec.BACK_GRID.stride, spec.BACK_GRID.unit)
-            more = spec.det_blob(source, CLOSER_FACES)
-            for box, score in _grid_peaks(self.face_net, image, grid, self.face_threshold, MAX_FACES, more):
+            more = spec.net_input(face_picture(large, CLOSER_FACES, FACE_SQUASH))
+            for box, score in _grid_peaks(self.face_net, image, spec.BACK_GRID, self.face_threshold, MAX_FACES, more):
                 if all(iou(box, b) < NMS_IOU for b, _ in places):  # a face both passes found is one
                     places.append((box, score))
         return self._look_closer(image, out, places), whole, blob
@@ -592,7 +606,7 @@ class SceneReader:
             if right - left < CLOSER_LEAST or bottom - top < CLOSER_LEAST:
                 continue
             part = image[top:bottom, left:right]
-            found, _ = self._candidates(part, None, False, CLOSER_SCALES)
+            found, _, _ = self._candidates(part, None, False, CLOSER_SCALES)
             got = self._read_boxes(part, [c.box for c in found], [c.score for c in found], invert=False)
             for c, reading in zip(found, got):
                 if reading[0] not in (spec.NONE, spec.JOKER) and (CLOSER_GREY or not reading[-1]):
@@ -927,6 +941,23 @@ def card_features(reads: Sequence[IndexRead]) -> list[float]:
         float(getattr(best, "inverted", False)),
         1.0,
     ]
+
+
+def face_picture(picture: np.ndarray, short: int, squash: float = FACE_SQUASH) -> np.ndarray:
+    """``picture`` scaled for the face detector: its short side ``short`` pixels and
+    its long side as long as it is squashed by at most ``squash`` (a square for a
+    photo of 4:3 or squarer, as the face detector has always seen one), both a
+    multiple of the detector's stride (INTER_LINEAR: the picture given is the index
+    detector's largest scaling, mostly a little smaller).
+
+        >>> [face_picture(np.zeros((448, 796, 3), np.uint8), 512).shape[:2], face_picture(np.zeros((480, 640, 3), np.uint8), 512).shape[:2]]
+        [(512, 688), (512, 512)]
+    """
+    h, w = picture.shape[:2]
+    stride = spec.BACK_GRID.stride
+    longer = max(short, int(round(short * max(w, h) / min(w, h) / squash / stride)) * stride)
+    size = (longer, short) if w >= h else (short, longer)
+    return cv2.resize(picture, size, interpolation=cv2.INTER_LINEAR)
 
 
 def corners_seen(reads: Sequence[IndexRead]) -> int:
