@@ -41,7 +41,7 @@ Last line: a JSON object: per subset ``SUBSET_{precision,recall,wrong,named,phot
 photos), ``edje_counted``, ``edje_stray_faces``, ``edje_face_{precision,recall}`` (and
 ``edje_val_*``), ``ms_per_frame_720p`` and, as before, ``heldout_precision`` /
 ``heldout_recall`` (single-card photos) and ``all_heldout_*`` (every dev photo);
-with ``--mosaic``, ``mosaic_GRID_SUBSET_{recall,wrong}``.
+with ``--mosaic``, ``mosaic_GRID_SUBSET_{recall,wrong}`` and ``mosaic_GRID_edje_{counted,stray_faces}``.
 """
 
 from __future__ import annotations
@@ -222,19 +222,23 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
     the size the reader sees the photo alone at), ``2x2`` four (about 0.37: indices of
     10-12 px at the detector's 320 px).  Each photo is a deck of its own: its cards
     are those the reader makes of the index corners read in its cell (the timed read
-    is of the whole frame)."""
+    is of the whole frame).  For ``edje`` (labelled by whole card) also how many of its
+    cards are counted (``count_cards``: named, or an unnamed face of the frame's read)
+    and how many unnamed faces are no card."""
     out: dict = {}
     scenes = [p for p in scenes_data.load_scenes() if p.validation]
+    whole = scenes_data.whole_card_boxes()
     for grid in grids:
         cols, rows = (int(v) for v in grid.lower().split("x"))
         n, cw, ch = cols * rows, 1280 // cols, 720 // rows
         for subset in ("edje", "rf_phone_77xx"):
             photos = [p for p in scenes if p.subset == subset]
-            right = wrong = there = 0
+            right = wrong = there = counted = stray = cards = 0
             times = []
             for k in range(0, len(photos) - n + 1, n):
                 group = photos[k : k + n]
                 frame = np.full((720, 1280, 3), 60, np.uint8)  # grey cloth between the photos
+                labelled: list[tuple[float, float, float, float]] = []
                 for i, p in enumerate(group):
                     img = load_image(p.path)
                     f = min(cw / img.shape[1], ch / img.shape[0])
@@ -242,9 +246,11 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
                     img = cv2.resize(img, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
                     y, x = (i // cols) * ch, (i % cols) * cw
                     frame[y : y + size[1], x : x + size[0]] = img
+                    labelled += [(x + a * f, y + b * f, x + c * f, y + d * f) for a, b, c, d in whole.get(p.file, [])]
                 t = time.process_time()
-                reader.read(frame)
+                seen = reader.read(frame)
                 times.append((time.process_time() - t) * 1000)
+                named_all = [c for c in seen if c.unnamed_face]
                 # each photo of the frame is its own deck: the same card in two photos
                 # would be one card to the reader (a deck has each card once), so its
                 # cards are made of the index reads in its own cell
@@ -257,13 +263,21 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
                         if x <= (r.box[0] + r.box[2]) / 2 < x + cw and y <= (r.box[1] + r.box[3]) / 2 < y + ch
                     ]
                     named, _ = reader.cards_in(frame, own)
+                    named_all += named
                     got = p.as_truth(c.card for c in named)
                     right, wrong, there = right + len(got & p.truth), wrong + len(got - p.truth), there + len(p.truth)
+                if labelled:
+                    hit, extra = count_cards(named_all, labelled)
+                    counted, stray, cards = counted + hit, stray + extra, cards + len(labelled)
             key = f"mosaic_{grid}_{subset}"
             out.update({f"{key}_recall": round(right / max(there, 1), 4), f"{key}_wrong": wrong})
+            counts = ""
+            if cards:
+                out.update({f"{key}_counted": round(counted / cards, 4), f"{key}_stray_faces": stray})
+                counts = f"; {counted} of {cards} whole cards counted, {stray} unnamed faces that are no card"
             print(
                 f"mosaics {grid} of the validation fold, {subset}: {len(times)} frames, {right} of {there} cards "
-                f"named right ({right / max(there, 1):.3f}), {wrong} wrong; "
+                f"named right ({right / max(there, 1):.3f}), {wrong} wrong{counts}; "
                 f"median {statistics.median(times) if times else 0:.0f} ms a frame"
             )
     return out
