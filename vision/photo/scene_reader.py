@@ -290,11 +290,13 @@ CLOSER_FACES = 512
 # counting pass, whose picture the back detector shares): it learnt cards as they are
 # (and rendered ones stretched by up to 1.25) and has read 4:3 photos squashed to a
 # square, not cards 1.78 times narrower than they are.  The counting pass so too (the
-# second step, measured with the first): mosaics 1x1 98 -> 102 named, 111 -> 116 of
-# 121 whole cards counted (unnamed faces that are no card 2 -> 5), 2x2 84 -> 85 and
-# 85 -> 88 (3 -> 4); the photos of 4:3 or squarer see what they saw, and of the six
-# 16:9 webcam photos of the validation fold one J is named no more (207 named, 1
-# wrong).  The first step, the larger pass alone, measured (validation folds, the map fitted for
+# second step, measured with the first, the map fitted again): mosaics 1x1 98 -> 102
+# named, 111 -> 116 of 121 whole cards counted (unnamed faces that are no card 2 -> 5),
+# 2x2 84 -> 86 and 85 -> 89 (3 -> 4); the photos of 4:3 or squarer see what they saw,
+# and of the six 16:9 webcam photos of the validation fold one J is named no more (207
+# named, 1 wrong).  Both steps cost 4.4 ms a 1x1 frame and 6.9 ms a 2x2 frame against
+# both passes squashed to a square (paired, median of the differences: more faces
+# found, more looks).  The first step, the larger pass alone, measured (validation folds, the map fitted for
 # each, out of fold at 0.97; the mosaics of the validation photos, each photo its own
 # deck, edje of 109): 512x512 from the smallest scaling (before): 208 named, 1 wrong;
 # 1x1 95, 2x2 66.  688x512 from the largest scaling (shipped): 208, 1 wrong; 97-98 and
@@ -303,7 +305,10 @@ CLOSER_FACES = 512
 # different too); 98 and 83.  Short side 448 / 640: 2x2 74 / 81.  A second face pass at
 # 192 on each face found, to tighten its box before the look: 1x1 97, 2x2 63 from
 # 512x512, nothing more from 688x512.  Time (paired, median of the differences): 3-4 ms
-# more a frame, 1x1 and 2x2 alike.
+# more a frame, 1x1 and 2x2 alike.  Measured after both steps and not shipped (the
+# README, stop 43): a face's peak placed between heat-map cells (tighter boxes: 204
+# named; 96 and 82), the part grown by 0.05 or 0.2 (202, 201), the look at 0.8 or 0.7 of
+# its scale (201, 197), candidates suppressed by the smaller box's overlap (204).
 FACE_SQUASH = 4 / 3
 CLOSER_GREY = False  # whether a grey crop read by a closer look counts
 # A part narrower or lower than this many pixels is not looked at: the detector would
@@ -569,7 +574,7 @@ class SceneReader:
         self, image: np.ndarray, short: int | None = None, backs: bool = False
     ) -> tuple[list[SceneRead], list[tuple[tuple[float, float, float, float], float]], np.ndarray | None]:
         """``read_indices``' reads, the whole faces found (``detect_faces``) and the
-        picture as the face and the back detector see it (``spec.det_blob``; None when
+        picture as the face and the back detector see it (``face_picture``; None when
         neither is asked: without a face detector, and without ``backs`` or a back
         detector).  That picture is scaled from the index detector's smallest scaling
         of the picture (568x320 for a 1280x720 frame): 2.7 ms less a frame than from the
