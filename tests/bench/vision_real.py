@@ -222,7 +222,7 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
     the size the reader sees the photo alone at), ``2x2`` four (about 0.37: indices of
     10-12 px at the detector's 320 px).  Each photo is a deck of its own: its cards
     are those the reader makes of the index corners read in its cell (the timed read
-    is of the whole frame).  For ``edje`` (labelled by whole card) also how many of its
+    is of the whole frame, read once).  For ``edje`` (labelled by whole card) also how many of its
     cards are counted (``count_cards``: named, or an unnamed face of the frame's read)
     and how many unnamed faces are no card."""
     out: dict = {}
@@ -248,13 +248,12 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
                     frame[y : y + size[1], x : x + size[0]] = img
                     labelled += [(x + a * f, y + b * f, x + c * f, y + d * f) for a, b, c, d in whole.get(p.file, [])]
                 t = time.process_time()
-                seen = reader.read(frame)
+                seen, reads = reader.read_with_indices(frame)
                 times.append((time.process_time() - t) * 1000)
-                named_all = [c for c in seen if c.unnamed_face]
+                found = [c for c in seen if c.unnamed_face]  # the cells' named cards join them below
                 # each photo of the frame is its own deck: the same card in two photos
                 # would be one card to the reader (a deck has each card once), so its
                 # cards are made of the index reads in its own cell
-                reads = reader.read_indices(frame)
                 for i, p in enumerate(group):
                     y, x = (i // cols) * ch, (i % cols) * cw
                     own = [
@@ -263,11 +262,11 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
                         if x <= (r.box[0] + r.box[2]) / 2 < x + cw and y <= (r.box[1] + r.box[3]) / 2 < y + ch
                     ]
                     named, _ = reader.cards_in(frame, own)
-                    named_all += named
+                    found += named
                     got = p.as_truth(c.card for c in named)
                     right, wrong, there = right + len(got & p.truth), wrong + len(got - p.truth), there + len(p.truth)
                 if labelled:
-                    hit, extra = count_cards(named_all, labelled)
+                    hit, extra = count_cards(found, labelled)
                     counted, stray, cards = counted + hit, stray + extra, cards + len(labelled)
             key = f"mosaic_{grid}_{subset}"
             out.update({f"{key}_recall": round(right / max(there, 1), 4), f"{key}_wrong": wrong})

@@ -699,6 +699,11 @@ class SceneReader:
         index corner: ``unnamed_faces``), then index corners not read with
         confidence ("unknown").  Without ``report_faces`` no whole face is
         reported."""
+        return self.read_with_indices(image)[0]
+
+    def read_with_indices(self, image: np.ndarray) -> tuple[list[CardReading], list[SceneRead]]:
+        """``read``'s cards and the index reads they were made of (``read_indices``'),
+        from one reading of the picture."""
         named, unknown, reads, whole, blob = self._read_cards(image, backs=True)
         if not self.report_faces:
             whole = []
@@ -712,7 +717,7 @@ class SceneReader:
             # a face looks like a back to the back detector, which never learnt hands)
             and not any(iou(box, f) >= FACE_BACK_IOU and s > score for f, s in whole)
         ]
-        return named + backs + self.unnamed_faces(image, named, backs, whole) + unknown
+        return named + backs + self.unnamed_faces(image, named, backs, whole) + unknown, reads
 
     def detect_faces(
         self, image: np.ndarray, blob: np.ndarray | None = None

@@ -326,6 +326,13 @@ def test_cards_in_makes_cards_of_the_reads_it_is_given_alone(scene):
     assert scene.cards_in(frame, []) == ([], [])
 
 
+def test_read_with_indices_gives_the_cards_of_read_and_the_reads_of_read_indices(scene):
+    image = render_photo(3, severity=0.3).image
+    cards, reads = scene.read_with_indices(image)
+    assert cards == scene.read(image) and _named(cards)
+    assert reads == scene.read_indices(image)
+
+
 def test_unsure_reads_are_unknown_never_a_card(scene):
     named, unknown = scene.cards([IndexRead((10, 10, 40, 60), 0.9, "6D", 0.3)], 0.93)
     assert named == [] and [c.card for c in unknown] == [UNKNOWN]
