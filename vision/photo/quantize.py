@@ -20,13 +20,18 @@ named at the default threshold):
    times as large (0.10 against 0.04);
 3. it prints, on the other half, how near the int8 copy is to the float network
    (the classifiers: how often they name the same; the detector: its heat map) and
-   the CPU time of both.
+   the CPU time of both;
+4. it cuts one member out of the classifier's int8 ensemble
+   (``scene_reader.FIRST_CLASSIFIER_FILE``, ``FIRST_MEMBER``): the scene reader's
+   first classifier, in half the ensemble's time (``--first-only`` does this step
+   alone, from the int8 copy there is).
 
 Then fit the scene reader's map again (``python -m vision.photo.scene_calibrate``):
 its confidences are for the networks that read.  A development tool: it needs the
 ``onnx`` package (``.venv/bin/pip install onnx``), which the controller does not.
 
     .venv/bin/python -m vision.photo.quantize            # writes vision/models/*.int8.onnx
+    .venv/bin/python -m vision.photo.quantize --first-only
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from . import scenes_data, spec
 from .dataset import load_photos
 from .images import load_image
 from .recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, softmax
-from .scene_reader import INT8, SCENE_CLASSIFIER_FILE, SceneReader
+from .scene_reader import FIRST_CLASSIFIER_FILE, FIRST_MEMBER, INT8, SCENE_CLASSIFIER_FILE, SceneReader
 
 DETECTOR_KEPT = 70  # pictures of up to 796 x 448: 4 MB each as floats
 
@@ -161,6 +166,38 @@ def compare(src: Path, dst: Path, batches: list[np.ndarray]) -> str:
     )
 
 
+def cut_member(src: Path, dst: Path, k: int) -> None:
+    """The ``k``-th member of an ensemble ONNX file (``train.ensemble_of``: its
+    members' outputs averaged) as a network of its own, named as the ensemble's
+    input and output, its weights (and an int8 file's quantization) as they are
+    in the ensemble."""
+    import onnx
+    from onnx import shape_inference, utils
+
+    model = shape_inference.infer_shapes(onnx.load(str(src)))
+    graph = model.graph
+    inside = f"/members.{k}/"
+    made = {o for n in graph.node for o in n.output}
+    # the member's output: what a node outside the member takes from inside it
+    outs = {
+        i
+        for n in graph.node
+        if not any(o.startswith(inside) for o in n.output)
+        for i in n.input
+        if i.startswith(inside) and i in made
+    }
+    if len(outs) != 1:
+        raise ValueError(f"{src}: no single output of member {k} ({sorted(outs) or 'no such member'})")
+    (out,) = outs
+    name_in, name_out = graph.input[0].name, graph.output[0].name
+    part = utils.Extractor(model).extract_model([name_in], [out])
+    for node in part.graph.node:
+        node.output[:] = [name_out if o == out else o for o in node.output]
+    part.graph.output[0].name = name_out
+    onnx.checker.check_model(part)
+    onnx.save(part, str(dst))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", type=Path, default=MODELS, help=f"the networks' folder (default {MODELS})")
@@ -171,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the index detector too (not shipped: 3 %% fewer cards named on the validation folds)",
     )
+    ap.add_argument(
+        "--first-only",
+        action="store_true",
+        help=f"only cut the scene reader's first classifier ({FIRST_CLASSIFIER_FILE}) out of the int8 ensemble there is",
+    )
     args = ap.parse_args(argv)
     try:
         import onnx  # noqa: F401  (onnxruntime's quantizer needs it)
@@ -178,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         print("error: the quantizer needs the onnx package: .venv/bin/pip install onnx", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
+    if args.first_only:
+        return first_classifier(args.models)
     try:
         kept = gather(args.models, args.photos, args.seed)
     except FileNotFoundError as exc:
@@ -192,7 +236,19 @@ def main(argv: list[str] | None = None) -> int:
         n = sum(len(b) for b in calib)
         what = "pictures" if name == DETECTOR_FILE else f"crops in {len(calib)} batches"
         print(f"{dst}: from {n} {what}; {compare(args.models / name, dst, check)}", flush=True)
+    first_classifier(args.models)
     print("now fit the scene reader's map again: python -m vision.photo.scene_calibrate")
+    return 0
+
+
+def first_classifier(models: Path) -> int:
+    """Cut the scene reader's first classifier out of the classifier's int8 ensemble."""
+    src, dst = models / INT8[CLASSIFIER_FILE], models / FIRST_CLASSIFIER_FILE
+    if not src.is_file():
+        print(f"error: {src} is missing: make the int8 copies first (without --first-only)", file=sys.stderr)
+        return 2
+    cut_member(src, dst, FIRST_MEMBER)
+    print(f"{dst}: member {FIRST_MEMBER} of {src.name}", flush=True)
     return 0
 
 

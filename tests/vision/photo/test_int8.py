@@ -1,6 +1,8 @@
 """The scene reader's int8 networks (``vision.photo.quantize``, README "Speed: int8
 networks"): the scene reader reads with them, the single-card reader and its
-witness keep the float ones, and they read what the float ones read."""
+witness keep the float ones, and they read what the float ones read.  Its first
+classifier is one member of the classifier's int8 ensemble (``FIRST_CLASSIFIER_FILE``,
+README "Speed: one member of the first classifier")."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import pytest
 
 from vision.photo import nets, spec
 from vision.photo.recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, ModelMissing
-from vision.photo.scene_reader import INT8, SCENE_CLASSIFIER_FILE, SceneReader
+from vision.photo.scene_reader import FIRST_CLASSIFIER_FILE, FIRST_MEMBER, INT8, SCENE_CLASSIFIER_FILE, SceneReader
 from vision.photo.synth import render_photo
 
 
@@ -37,7 +39,8 @@ def _runs(net) -> list[int]:
 
 def test_the_scene_reader_reads_with_the_int8_networks_and_the_witness_with_the_float_ones(readers):
     int8, floats = readers
-    assert int8.classifier_net.path.name == INT8[CLASSIFIER_FILE] == "index_classifier.int8.onnx"
+    # the first classifier: one member of the int8 ensemble; the scene classifier: its ensemble
+    assert int8.classifier_net.path.name == FIRST_CLASSIFIER_FILE == "index_classifier.first.int8.onnx"
     assert int8.scene_net.path.name == INT8[SCENE_CLASSIFIER_FILE]
     # the single-card reader (also the second witness) keeps its own calibration's networks
     assert int8.photo.classifier_net.path.name == CLASSIFIER_FILE
@@ -57,7 +60,7 @@ def test_the_scene_reader_reads_with_the_int8_networks_and_the_witness_with_the_
 
 def test_without_int8_files_the_float_networks_read(tmp_path):
     for f in MODELS.iterdir():
-        if f.name not in INT8.values():
+        if f.name not in INT8.values() and f.name != FIRST_CLASSIFIER_FILE:
             (tmp_path / f.name).write_bytes(f.read_bytes())
     reader = SceneReader.load(tmp_path)
     assert reader.detector_net is reader.photo.detector_net
@@ -66,11 +69,22 @@ def test_without_int8_files_the_float_networks_read(tmp_path):
     assert _named(reader.read(render_photo(5).image)) == {"TC", "5H"}
 
 
-@pytest.mark.parametrize("name", sorted(INT8.values()))
-def test_a_damaged_int8_network_is_a_clear_error(tmp_path, name):
-    # (an int8 detector is not shipped; one made by the quantizer is loaded alike)
+def test_without_the_first_classifiers_file_the_int8_ensemble_reads(tmp_path):
     for f in MODELS.iterdir():
-        (tmp_path / f.name).write_bytes(f.read_bytes())
+        if f.name != FIRST_CLASSIFIER_FILE:
+            (tmp_path / f.name).write_bytes(f.read_bytes())
+    reader = SceneReader.load(tmp_path)
+    assert reader.classifier_net.path.name == INT8[CLASSIFIER_FILE]
+    assert _named(reader.read(render_photo(5).image)) == {"TC", "5H"}
+
+
+@pytest.mark.parametrize("name", sorted([*INT8.values(), FIRST_CLASSIFIER_FILE]))
+def test_a_damaged_int8_network_is_a_clear_error(tmp_path, name):
+    # (an int8 detector is not shipped; one made by the quantizer is loaded alike; the
+    # classifier's int8 ensemble is read only without the first classifier's file)
+    for f in MODELS.iterdir():
+        if not (name == INT8[CLASSIFIER_FILE] and f.name == FIRST_CLASSIFIER_FILE):
+            (tmp_path / f.name).write_bytes(f.read_bytes())
     (tmp_path / name).write_bytes(b"not a network")
     with pytest.raises(ModelMissing, match=name.replace(".", r"\.")):
         SceneReader.load(tmp_path)
@@ -132,3 +146,35 @@ def test_the_calibrations_saved_reads_name_the_networks_that_read_them(tmp_path)
     assert networks_digest(tmp_path) == networks_digest(MODELS)  # a copy reads alike
     (tmp_path / "scene_classifier.int8.onnx").write_bytes(b"other weights")
     assert networks_digest(tmp_path) != networks_digest(MODELS)
+
+
+def test_the_first_classifier_is_one_member_of_the_int8_ensemble(tmp_path):
+    # what quantize.py cuts out (``--first-only``) is the shipped file: the same outputs
+    from vision.photo.quantize import cut_member
+
+    crops = [render_photo(seed, severity=0.4).image[100:148, 100:148] for seed in range(6)]
+    x = spec.cls_blob(crops)
+    shipped = nets.load(MODELS / FIRST_CLASSIFIER_FILE).run(x)
+    out = {}
+    for k in (0, 1):
+        cut_member(MODELS / INT8[CLASSIFIER_FILE], tmp_path / f"m{k}.onnx", k)
+        out[k] = nets.load(tmp_path / f"m{k}.onnx").run(x)
+    assert np.array_equal(out[FIRST_MEMBER], shipped)
+    assert not np.allclose(out[1 - FIRST_MEMBER], shipped, atol=0.05)  # the other member reads otherwise
+    # the ensemble's output is the mean of its members' (int8: within its rounding)
+    ensemble = nets.load(MODELS / INT8[CLASSIFIER_FILE]).run(x)
+    assert np.abs(ensemble - (out[0] + out[1]) / 2).max() < 0.1 * np.abs(ensemble).max()
+    # a network that is no ensemble has no member to cut: a clear error
+    with pytest.raises(ValueError, match="member 0"):
+        cut_member(MODELS / DETECTOR_FILE, tmp_path / "no.onnx", 0)
+
+
+def test_quantize_first_only_writes_the_first_classifier(tmp_path, capsys):
+    from vision.photo.quantize import main
+
+    (tmp_path / INT8[CLASSIFIER_FILE]).write_bytes((MODELS / INT8[CLASSIFIER_FILE]).read_bytes())
+    assert main(["--models", str(tmp_path), "--first-only"]) == 0
+    assert (tmp_path / FIRST_CLASSIFIER_FILE).read_bytes() == (MODELS / FIRST_CLASSIFIER_FILE).read_bytes()
+    (tmp_path / INT8[CLASSIFIER_FILE]).unlink()
+    assert main(["--models", str(tmp_path), "--first-only"]) == 2
+    assert "is missing" in capsys.readouterr().err
