@@ -30,8 +30,8 @@ chosen); ``--faces N`` measures whole face-up cards on N rendered photos, also t
 whose index corners are all hidden.  ``--frames N`` also times ``camera read``'s reader on
 N held-out photos scaled to 1280x720 (target: median <= 150 ms on one core).
 ``--mosaic 1x1,2x2`` measures recall in crowded wide frames made of the validation
-fold's multi-card photos, where indices are smaller than in the photos alone
-(``measure_mosaics``).
+fold's photos (``dev``: ``cards_real_dev``'s, suits known; ``edje``; ``rf_phone_77xx``),
+where indices are smaller than in the photos alone (``measure_mosaics``).
 
     .venv/bin/python tests/bench/vision_real.py [--reader scene|photo] [--frames 40] [--limit N] [--heldout-only] [--faces 150]
         [--mosaic 1x1,2x2]
@@ -214,8 +214,20 @@ def photos_to_read(args) -> list[tuple]:
     return out
 
 
-def measure_mosaics(reader, grids: list[str]) -> dict:
-    """Recall in crowded wide frames: the validation fold's multi-card photos (never
+@dataclass(frozen=True)
+class DevPhoto:
+    """A development photo as the mosaics take it: its cards with their suits."""
+
+    file: str
+    path: Path
+    truth: frozenset[str]
+
+    def as_truth(self, codes) -> frozenset[str]:
+        return frozenset(codes)
+
+
+def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi") -> dict:
+    """Recall in crowded wide frames: the validation fold's photos (never
     trained on, never held out) put side by side in 1280x720 frames, COLSxROWS of
     them, each scaled to fit its cell; ``1x1`` shows one photo as a wide frame shows
     it (a portrait photo's long side as the frame's height: its indices about 0.75 of
@@ -224,15 +236,25 @@ def measure_mosaics(reader, grids: list[str]) -> dict:
     are those the reader makes of the index corners read in its cell (the timed read
     is of the whole frame, read once).  For ``edje`` (labelled by whole card) also how many of its
     cards are counted (``count_cards``: named, or an unnamed face of the frame's read)
-    and how many unnamed faces are no card."""
+    and how many unnamed faces are no card.  ``dev`` (in ``sets``): the validation fold
+    of ``cards_real_dev`` too, one or more cards a photo, large indices (a 640 px photo
+    in a ``2x2`` cell: indices about 28 px at 320, ``4x4`` about 14), suits known: whether
+    small indices are named with the wrong suit."""
     out: dict = {}
-    scenes = [p for p in scenes_data.load_scenes() if p.validation]
-    whole = scenes_data.whole_card_boxes()
+    subsets: dict[str, list] = {}
+    whole: dict = {}
+    if "dev" in sets:
+        dev = [p for p in load_photos() if p.validation]
+        subsets["dev"] = [DevPhoto(p.file, p.path, p.in_view) for p in dev]
+    if "multi" in sets:
+        scenes = [p for p in scenes_data.load_scenes() if p.validation]
+        whole = scenes_data.whole_card_boxes()
+        for subset in ("edje", "rf_phone_77xx"):
+            subsets[subset] = [p for p in scenes if p.subset == subset]
     for grid in grids:
         cols, rows = (int(v) for v in grid.lower().split("x"))
         n, cw, ch = cols * rows, 1280 // cols, 720 // rows
-        for subset in ("edje", "rf_phone_77xx"):
-            photos = [p for p in scenes if p.subset == subset]
+        for subset, photos in subsets.items():
             right = wrong = there = counted = stray = cards = 0
             times = []
             for k in range(0, len(photos) - n + 1, n):
@@ -510,8 +532,8 @@ def main() -> int:
         result.update(measure_backs(reader, args.backs))
     if args.faces and hasattr(reader, "detect_faces"):
         result.update(measure_faces(reader, args.faces))
-    if args.mosaic and "multi" in args.sets:
-        result.update(measure_mosaics(reader, [g for g in args.mosaic.split(",") if g]))
+    if args.mosaic:
+        result.update(measure_mosaics(reader, [g for g in args.mosaic.split(",") if g], args.sets))
     print(json.dumps(result))
     return 0
 
