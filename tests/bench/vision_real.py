@@ -34,14 +34,15 @@ fold's photos (``dev``: ``cards_real_dev``'s, suits known; ``edje``; ``rf_phone_
 where indices are smaller than in the photos alone (``measure_mosaics``).
 
     .venv/bin/python tests/bench/vision_real.py [--reader scene|photo] [--frames 40] [--limit N] [--heldout-only] [--faces 150]
-        [--mosaic 1x1,2x2]
+        [--mosaic 1x1,2x2 [--webcam]]
 
 Last line: a JSON object: per subset ``SUBSET_{precision,recall,wrong,named,photos}``
 (held out) and ``SUBSET_all_{precision,recall}``, ``ms_per_photo`` (median over all
 photos), ``edje_counted``, ``edje_stray_faces``, ``edje_face_{precision,recall}`` (and
 ``edje_val_*``), ``ms_per_frame_720p`` and, as before, ``heldout_precision`` /
 ``heldout_recall`` (single-card photos) and ``all_heldout_*`` (every dev photo);
-with ``--mosaic``, ``mosaic_GRID_SUBSET_{recall,wrong}`` and ``mosaic_GRID_edje_{counted,stray_faces}``.
+with ``--mosaic``, ``mosaic_GRID_SUBSET_{recall,wrong}`` and ``mosaic_GRID_edje_{counted,stray_faces}``
+(with ``--webcam`` the same again, as a webcam gives the frames, ending in ``_webcam``).
 """
 
 from __future__ import annotations
@@ -226,7 +227,16 @@ class DevPhoto:
         return frozenset(codes)
 
 
-def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi") -> dict:
+def webcam_look(frame: np.ndarray, seed: int) -> np.ndarray:
+    """A frame as a webcam gives it: slightly out of focus (Gaussian blur, sigma 1.0),
+    sensor noise (sigma 6 of 255) and JPEG at quality 60 with its colour subsampled."""
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.0)
+    noisy = frame + np.random.default_rng(seed).normal(0.0, 6.0, frame.shape)
+    frame = np.clip(noisy, 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 60])[1], cv2.IMREAD_COLOR)
+
+
+def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: bool = False) -> dict:
     """Recall in crowded wide frames: the validation fold's photos (never
     trained on, never held out) put side by side in 1280x720 frames, COLSxROWS of
     them, each scaled to fit its cell; ``1x1`` shows one photo as a wide frame shows
@@ -239,7 +249,8 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi") -> dict:
     and how many unnamed faces are no card.  ``dev`` (in ``sets``): the validation fold
     of ``cards_real_dev`` too, one or more cards a photo, large indices (a 640 px photo
     in a ``2x2`` cell: indices about 28 px at 320, ``4x4`` about 14), suits known: whether
-    small indices are named with the wrong suit."""
+    small indices are named with the wrong suit.  ``webcam``: each frame blurred, noisy
+    and JPEG-compressed as a webcam's (``webcam_look``); its keys end in ``_webcam``."""
     out: dict = {}
     subsets: dict[str, list] = {}
     whole: dict = {}
@@ -269,6 +280,8 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi") -> dict:
                     y, x = (i // cols) * ch, (i % cols) * cw
                     frame[y : y + size[1], x : x + size[0]] = img
                     labelled += [(x + a * f, y + b * f, x + c * f, y + d * f) for a, b, c, d in whole.get(p.file, [])]
+                if webcam:
+                    frame = webcam_look(frame, seed=k)
                 t = time.process_time()
                 seen, reads = reader.read_with_indices(frame)
                 times.append((time.process_time() - t) * 1000)
@@ -290,14 +303,14 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi") -> dict:
                 if labelled:
                     hit, extra = count_cards(found, labelled)
                     counted, stray, cards = counted + hit, stray + extra, cards + len(labelled)
-            key = f"mosaic_{grid}_{subset}"
+            key = f"mosaic_{grid}_{subset}" + ("_webcam" if webcam else "")
             out.update({f"{key}_recall": round(right / max(there, 1), 4), f"{key}_wrong": wrong})
             counts = ""
             if cards:
                 out.update({f"{key}_counted": round(counted / cards, 4), f"{key}_stray_faces": stray})
                 counts = f"; {counted} of {cards} whole cards counted, {stray} unnamed faces that are no card"
             print(
-                f"mosaics {grid} of the validation fold, {subset}: {len(times)} frames, {right} of {there} cards "
+                f"mosaics {grid}{' as a webcam sees them' if webcam else ''} of the validation fold, {subset}: {len(times)} frames, {right} of {there} cards "
                 f"named right ({right / max(there, 1):.3f}), {wrong} wrong{counts}; "
                 f"median {statistics.median(times) if times else 0:.0f} ms a frame"
             )
@@ -357,6 +370,11 @@ def main() -> int:
         default="",
         metavar="GRID,GRID",
         help="also crowded wide frames made of the validation fold's photos, e.g. 1x1,2x2 (smaller indices)",
+    )
+    ap.add_argument(
+        "--webcam",
+        action="store_true",
+        help="the mosaics also as a webcam gives them: blurred, noisy, JPEG at quality 60",
     )
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos of each subset (a quick look)")
     ap.add_argument("--heldout-only", action="store_true", help="read only the held-out photos (faster)")
@@ -533,7 +551,10 @@ def main() -> int:
     if args.faces and hasattr(reader, "detect_faces"):
         result.update(measure_faces(reader, args.faces))
     if args.mosaic:
-        result.update(measure_mosaics(reader, [g for g in args.mosaic.split(",") if g], args.sets))
+        grids = [g for g in args.mosaic.split(",") if g]
+        result.update(measure_mosaics(reader, grids, args.sets))
+        if args.webcam:
+            result.update(measure_mosaics(reader, grids, args.sets, webcam=True))
     print(json.dumps(result))
     return 0
 

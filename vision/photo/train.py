@@ -59,6 +59,11 @@ ANY_ANGLE_SHARE = 0.1
 # How hard light, blur and noise hit a classifier crop (augment.disturb's strength);
 # --cls-disturb lowers it for a last, gentler pass.
 CROP_DISTURB = 0.5
+# Share of classifier crops made soft as a webcam's small index is when the closer look
+# enlarges it (a Gaussian blur of sigma SOFT_SIGMA at the classifier's 48 px, after
+# the rest; --cls-soft).  0: the classifiers shipped before stop 44 never saw it.
+SOFT_SHARE = 0.0
+SOFT_SIGMA = (0.8, 2.2)
 # Share of detector inputs inverted (dark glyphs on light become light on dark).
 DET_INVERT_SHARE = 0.0
 # Fine-tuning from shipped ONNX files: their batch norms are folded into the
@@ -336,7 +341,10 @@ def _finish(crop: np.ndarray, rng: random.Random, jitter: float = 0.08) -> np.nd
     crop = warp_jitter(crop, rng, jitter)
     if rng.random() < LOW_RES_SHARE:
         crop = low_resolution(crop, rng)
-    return disturb(crop, rng, CROP_DISTURB)
+    crop = disturb(crop, rng, CROP_DISTURB)
+    if SOFT_SHARE and rng.random() < SOFT_SHARE:
+        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(*SOFT_SIGMA))
+    return crop
 
 
 def glyph_sample(rng: random.Random):
@@ -648,7 +656,7 @@ def export_ensemble(torch, checkpoints: list[Path], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE, DET_INVERT_SHARE, FREEZE_BN
+    global CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE, DET_INVERT_SHARE, FREEZE_BN, SOFT_SHARE
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=NETWORKS, help="train one network only (default: all four, in turn)")
     ap.add_argument("--det-epochs", type=int, default=12)
@@ -666,6 +674,12 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=CROP_DISTURB,
         help=f"strength of light, blur and noise on classifier crops (default {CROP_DISTURB})",
+    )
+    ap.add_argument(
+        "--cls-soft",
+        type=float,
+        default=SOFT_SHARE,
+        help=f"share of classifier crops blurred as a webcam's enlarged small index (sigma {SOFT_SIGMA[0]}-{SOFT_SIGMA[1]} px; default {SOFT_SHARE})",
     )
     ap.add_argument(
         "--low-res",
@@ -763,6 +777,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         sys.exit(f"--det-zoom wants LO,HI (two numbers), not {args.det_zoom!r}")
     CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE = args.cls_disturb, args.low_res, args.any_angle
+    SOFT_SHARE = args.cls_soft
     DET_INVERT_SHARE, FREEZE_BN = args.det_invert, args.from_onnx is not None
     torch = _torch()
     torch.manual_seed(args.seed)

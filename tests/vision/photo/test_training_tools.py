@@ -163,3 +163,25 @@ def test_the_detectors_zoom_sets_how_large_its_indices_are():
         from vision.photo.train import main
 
         main(["--only", "detector", "--det-zoom", "0.3"])
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_soft_crops_are_the_same_crops_blurred(seed):
+    # train --cls-soft: a share of classifier crops blurred as a webcam's enlarged small
+    # index after every other disturbance; the crop itself is the one it would have been
+    from vision.photo import train
+
+    crop = np.zeros((spec.CLS_SIZE, spec.CLS_SIZE, 3), np.uint8)
+    crop[::4] = 255  # sharp stripes
+    old = train.SOFT_SHARE
+    try:
+        train.SOFT_SHARE = 0.0
+        plain = train._finish(crop, random.Random(seed))
+        train.SOFT_SHARE = 1.0
+        soft = train._finish(crop, random.Random(seed))
+    finally:
+        train.SOFT_SHARE = old
+    assert soft.shape == plain.shape and soft.dtype == np.uint8
+    sharpness = [cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var() for c in (plain, soft)]
+    assert sharpness[1] < sharpness[0] or sharpness[0] < 1.0  # a crop already flat has nothing to lose
