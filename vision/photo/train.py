@@ -66,6 +66,10 @@ SOFT_SHARE = 0.0
 SOFT_SIGMA = (0.8, 2.2)
 # Share of detector inputs inverted (dark glyphs on light become light on dark).
 DET_INVERT_SHARE = 0.0
+# Share of detector inputs made soft as a closer look's part of a webcam frame is: shrunk
+# DET_SOFT_SHRINK times, blurred a little and blown up again (--det-soft; 0 before stop 44).
+DET_SOFT_SHARE = 0.0
+DET_SOFT_SHRINK = (1.8, 3.5)
 # Fine-tuning from shipped ONNX files: their batch norms are folded into the
 # convolutions, so they are loaded as identity batch norms and kept frozen.
 FREEZE_BN = False
@@ -253,6 +257,11 @@ def det_sample(
         bs = [(size - y1, x0, size - y0, x1) for x0, y0, x1, y1 in bs]
     if rng.random() < DET_INVERT_SHARE:  # either polarity: light glyphs on dark faces too
         x = 255 - x
+    if DET_SOFT_SHARE and rng.random() < DET_SOFT_SHARE:
+        side = max(16, int(size / rng.uniform(*DET_SOFT_SHRINK)))
+        small = cv2.resize(x, (side, side), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.0))
+        x = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
     x = disturb(x, rng)
     c = grid.cells
     heat = np.zeros((1, c, c), np.float32)
@@ -582,7 +591,8 @@ def load_onnx(torch, net, path: Path) -> None:
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    # copies: onnx gives read-only arrays, and torch warns of tensors made from them
+    init = {i.name: numpy_helper.to_array(i).copy() for i in model.graph.initializer}
     convs = [(init[n.input[1]], init[n.input[2]]) for n in model.graph.node if n.op_type == "Conv"]
     gemms = [(init[n.input[1]], init[n.input[2]]) for n in model.graph.node if n.op_type == "Gemm"]
     mods = list(net.modules())
@@ -656,7 +666,7 @@ def export_ensemble(torch, checkpoints: list[Path], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE, DET_INVERT_SHARE, FREEZE_BN, SOFT_SHARE
+    global CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE, DET_INVERT_SHARE, FREEZE_BN, SOFT_SHARE, DET_SOFT_SHARE
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=NETWORKS, help="train one network only (default: all four, in turn)")
     ap.add_argument("--det-epochs", type=int, default=12)
@@ -763,6 +773,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--det-lr", type=float, default=3e-3, help="detector's peak learning rate (default 3e-3)")
     ap.add_argument("--det-invert", type=float, default=0.0, help="share of detector inputs inverted (default 0)")
+    ap.add_argument(
+        "--det-soft",
+        type=float,
+        default=0.0,
+        help="share of detector inputs shrunk, blurred and blown up again as a webcam's small card "
+        "enlarged by the closer look (default 0)",
+    )
     ap.add_argument("--resume", action="store_true", help=f"start from the weights last saved in {CHECKPOINTS}")
     ap.add_argument(
         "--ensemble",
@@ -777,7 +794,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         sys.exit(f"--det-zoom wants LO,HI (two numbers), not {args.det_zoom!r}")
     CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE = args.cls_disturb, args.low_res, args.any_angle
-    SOFT_SHARE = args.cls_soft
+    SOFT_SHARE, DET_SOFT_SHARE = args.cls_soft, args.det_soft
     DET_INVERT_SHARE, FREEZE_BN = args.det_invert, args.from_onnx is not None
     torch = _torch()
     torch.manual_seed(args.seed)

@@ -185,3 +185,24 @@ def test_soft_crops_are_the_same_crops_blurred(seed):
     assert soft.shape == plain.shape and soft.dtype == np.uint8
     sharpness = [cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var() for c in (plain, soft)]
     assert sharpness[1] < sharpness[0] or sharpness[0] < 1.0  # a crop already flat has nothing to lose
+
+
+def test_soft_detector_inputs_are_the_same_inputs_blurred(monkeypatch):
+    # train --det-soft: a share of detector inputs shrunk, blurred and blown up again (a
+    # webcam's small card as the closer look enlarges it); same place, same targets
+    from vision.photo import train
+
+    monkeypatch.setattr(train, "disturb", lambda x, rng: x)  # the soft step alone
+    photo = np.full((640, 640, 3), 235, np.uint8)
+    photo[::6] = 20  # sharp lines
+    boxes = [("AS", (200.0, 200.0, 260.0, 280.0))]
+    out = {}
+    for share in (0.0, 1.0):
+        monkeypatch.setattr(train, "DET_SOFT_SHARE", share)
+        out[share] = train.det_sample(photo, boxes, random.Random(3))
+    (plain, heat0, *_), (soft, heat1, *_) = out[0.0], out[1.0]
+    assert soft.shape == plain.shape
+    assert np.array_equal(heat0, heat1)
+    gray = [np.asarray(x).transpose(1, 2, 0).mean(axis=2).astype(np.float32) for x in (plain, soft)]
+    sharpness = [cv2.Laplacian(g, cv2.CV_32F).var() for g in gray]
+    assert sharpness[1] < 0.5 * sharpness[0]
