@@ -97,7 +97,8 @@ INT8 = {
 # ensemble's CPU time.  The scene classifier, which reads only the crops the first is
 # unsure of, stays an ensemble.  Measured on the validation folds (the map fitted
 # again for each, out of fold at 0.97): the ensemble 207 cards named, 1 wrong; the
-# second member 209, 1 wrong; the first 202, 1 wrong (both alone: 177).  README,
+# second member 209, 1 wrong; the first 202, 1 wrong (the scene classifier cut to one
+# member too: 203 with the second, 177 with the first).  README,
 # "Speed: one member of the first classifier".  Without the file the ensemble reads.
 FIRST_CLASSIFIER_FILE = "index_classifier.first.int8.onnx"
 FIRST_MEMBER = 1
