@@ -420,6 +420,12 @@ def main() -> int:
         help="also measure whole face-up cards found on N rendered photos (default 0: not measured)",
     )
     args = ap.parse_args()
+    for grid in (g for g in args.mosaic.split(",") if g):
+        cols, _, rows = grid.lower().partition("x")
+        if not (cols.isdigit() and rows.isdigit() and int(cols) > 0 and int(rows) > 0):
+            ap.error(f"--mosaic wants grids COLSxROWS such as 1x1,2x2, not {grid!r}")
+    if args.webcam and not args.mosaic:
+        ap.error("--webcam reads the mosaics again as a webcam gives them: give --mosaic too (e.g. --mosaic 1x1,2x2)")
     if args.data:
         os.environ[ENV_VAR] = str(args.data)
     if args.multi:
