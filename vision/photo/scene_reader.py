@@ -44,7 +44,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -731,7 +731,21 @@ class SceneReader:
             # a face looks like a back to the back detector, which never learnt hands)
             and not any(iou(box, f) >= FACE_BACK_IOU and s > score for f, s in whole)
         ]
-        return named + backs + self.unnamed_faces(image, named, backs, whole) + unknown, reads
+        faces_up, owner = self._paired_faces(image, named, backs, whole)
+        unnamed = [
+            CardReading(UNKNOWN, round(score, 4), outline([box]), 0)
+            for i, (box, score) in enumerate(faces_up)
+            if i not in owner
+        ]
+        # A card read on both index corners is shown where its face is, not as the
+        # band between its corners (the corners' smallest turned rectangle: a thin
+        # strip along the card's diagonal when the card lies turned).
+        face_of = {k: faces_up[i][0] for i, k in owner.items()}
+        shown = [
+            replace(c, corners=outline([face_of[k]])) if c.indices >= 2 and k in face_of else c
+            for k, c in enumerate(named)
+        ]
+        return shown + backs + unnamed + unknown, reads
 
     def detect_faces(
         self, image: np.ndarray, blob: np.ndarray | None = None
@@ -758,17 +772,28 @@ class SceneReader:
         a reported back overlaps (``FACE_BACK_IOU``) is that back (``read`` has left
         out a back that a surer face overlaps).  ``whole``: the face detector's
         finds, when they are at hand."""
-        faces = [
-            (box, score)
-            for box, score in (self.detect_faces(image) if whole is None else whole)
-            if not any(iou(box, b.box) >= FACE_BACK_IOU for b in backs)
-        ]
-        taken = _pair_faces(named, [box for box, _ in faces])
+        faces, taken = self._paired_faces(image, named, backs, whole)
         return [
             CardReading(UNKNOWN, round(score, 4), outline([box]), 0)
             for i, (box, score) in enumerate(faces)
             if i not in taken
         ]
+
+    def _paired_faces(
+        self,
+        image: np.ndarray,
+        named: Sequence[CardReading],
+        backs: Sequence[CardReading] = (),
+        whole: Sequence[tuple[tuple[float, float, float, float], float]] | None = None,
+    ) -> tuple[list[tuple[tuple[float, float, float, float], float]], dict[int, int]]:
+        """The face-up cards the face detector finds, less those a reported back
+        overlaps, and which of them named cards are (``_pair_faces``: face -> card)."""
+        faces = [
+            (box, score)
+            for box, score in (self.detect_faces(image) if whole is None else whole)
+            if not any(iou(box, b.box) >= FACE_BACK_IOU for b in backs)
+        ]
+        return faces, _pair_faces(named, [box for box, _ in faces])
 
     def named(
         self, image: np.ndarray, short: int | None = None
@@ -872,8 +897,9 @@ def _near(box, corner, grow: float = WITNESS_NEAR) -> bool:
     return corner[0] - g <= cx <= corner[2] + g and corner[1] - g <= cy <= corner[3] + g
 
 
-def _pair_faces(named: Sequence[CardReading], boxes: Sequence[tuple[float, float, float, float]]) -> set[int]:
-    """The faces (indices into ``boxes``) that named cards are: as many cards paired
+def _pair_faces(named: Sequence[CardReading], boxes: Sequence[tuple[float, float, float, float]]) -> dict[int, int]:
+    """The faces (indices into ``boxes``) that named cards are, each with its card's
+    index in ``named``: as many cards paired
     with a face as can be (each card and each face once, a pair only where the face
     could be the card: ``_could_be``), each card trying the faces that fit it best
     first (``_fit``), cards read on both corners first (they show more of where the
@@ -897,7 +923,7 @@ def _pair_faces(named: Sequence[CardReading], boxes: Sequence[tuple[float, float
 
     for k in sorted(range(len(named)), key=lambda k: named[k].indices < 2):
         place(k, set())
-    return set(owner)
+    return owner
 
 
 def _could_be(box, card: CardReading, grow: float = 0.1) -> bool:
