@@ -732,11 +732,7 @@ class SceneReader:
             and not any(iou(box, f) >= FACE_BACK_IOU and s > score for f, s in whole)
         ]
         faces_up, owner = self._paired_faces(image, named, backs, whole)
-        unnamed = [
-            CardReading(UNKNOWN, round(score, 4), outline([box]), 0)
-            for i, (box, score) in enumerate(faces_up)
-            if i not in owner
-        ]
+        unnamed = _unnamed(faces_up, owner)
         # A card read on both index corners is shown where its face is, not as the
         # band between its corners (the corners' smallest turned rectangle: a thin
         # strip along the card's diagonal when the card lies turned).
@@ -772,12 +768,7 @@ class SceneReader:
         a reported back overlaps (``FACE_BACK_IOU``) is that back (``read`` has left
         out a back that a surer face overlaps).  ``whole``: the face detector's
         finds, when they are at hand."""
-        faces, taken = self._paired_faces(image, named, backs, whole)
-        return [
-            CardReading(UNKNOWN, round(score, 4), outline([box]), 0)
-            for i, (box, score) in enumerate(faces)
-            if i not in taken
-        ]
+        return _unnamed(*self._paired_faces(image, named, backs, whole))
 
     def _paired_faces(
         self,
@@ -924,6 +915,18 @@ def _pair_faces(named: Sequence[CardReading], boxes: Sequence[tuple[float, float
     for k in sorted(range(len(named)), key=lambda k: named[k].indices < 2):
         place(k, set())
     return owner
+
+
+def _unnamed(
+    faces: Sequence[tuple[tuple[float, float, float, float], float]], paired: Collection[int]
+) -> list[CardReading]:
+    """The faces no named card is (``paired``: the indices of those that are), each
+    as "unknown" with its whole box and no index corner."""
+    return [
+        CardReading(UNKNOWN, round(score, 4), outline([box]), 0)
+        for i, (box, score) in enumerate(faces)
+        if i not in paired
+    ]
 
 
 def _could_be(box, card: CardReading, grow: float = 0.1) -> bool:
