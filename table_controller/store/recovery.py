@@ -79,6 +79,8 @@ def _readable_copy(source: Path, tmp: Path) -> Path:
             return copy
         size = struct.unpack(">H", header[16:18])[0]
         page = 65536 if size == 1 else size
+        if page < 512 or page & (page - 1):  # no page size SQLite knows: the header is damaged too
+            return copy
         pages = -(-os.path.getsize(copy) // page)
         if struct.unpack(">I", header[28:32])[0] != pages:
             fh.truncate(pages * page)

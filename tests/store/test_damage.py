@@ -112,6 +112,32 @@ def test_salvage_of_a_sound_log_keeps_everything(tmp_path, table_log):
     assert engine.state.to_dict() == state
 
 
+@pytest.mark.parametrize("field", [b"\x00\x00", b"\x03\x00", b"\x00\xff"])
+def test_a_damaged_page_size_in_the_header_is_a_clear_error_not_a_crash(tmp_path, table_log, field):
+    # found by the property test below: bytes 16-17 of the header say the page size;
+    # zero made salvage divide by zero (a traceback), other values are no page size
+    # SQLite knows (a power of two from 512, or 1 for 65536)
+    src, state, records = table_log
+    p = _copy(src, tmp_path / "t.sqlite")
+    with open(p, "r+b") as fh:
+        fh.seek(16)
+        fh.write(field)
+    try:
+        engine, _ = resume(p)
+    except StoreError:
+        pass
+    else:
+        assert engine.state.to_dict() == state
+    out = tmp_path / "saved.sqlite"
+    try:
+        result = salvage(p, out)
+    except StoreError:
+        assert not out.exists()
+        return
+    with SQLiteStore.open(out, readonly=True) as saved:
+        assert [r.to_dict() for r in saved.read()] == [r.to_dict() for r in records[: result.kept]]
+
+
 def test_salvage_never_overwrites_and_refuses_what_is_not_a_log(tmp_path, table_log):
     src, _, _ = table_log
     existing = tmp_path / "existing.sqlite"
