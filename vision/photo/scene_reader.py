@@ -598,11 +598,11 @@ class SceneReader:
         out = [SceneRead(c.box, c.score, *reading) for c, reading in zip(found, reads)]
         source = image if scaled is None else scaled
         asked = self.face_net is not None or (backs and self.photo.finds_backs)
-        blob = spec.net_input(face_picture(source, spec.BACK_GRID.size, FACE_SQUASH)) if asked else None
+        blob = face_blob(source, spec.BACK_GRID.size) if asked else None
         whole = self.detect_faces(image, blob)
         places = list(whole)
         if CLOSER_FACES and self.face_net is not None and self.closer is not None:
-            more = spec.net_input(face_picture(large, CLOSER_FACES, FACE_SQUASH))
+            more = face_blob(large, CLOSER_FACES)
             for box, score in _grid_peaks(self.face_net, image, spec.BACK_GRID, self.face_threshold, MAX_FACES, more):
                 if all(iou(box, b) < NMS_IOU for b, _ in places):  # a face both passes found is one
                     places.append((box, score))
@@ -752,7 +752,7 @@ class SceneReader:
         if self.face_net is None:
             return []
         if blob is None:
-            blob = spec.net_input(face_picture(image, spec.BACK_GRID.size, FACE_SQUASH))
+            blob = face_blob(image, spec.BACK_GRID.size)
         return _grid_peaks(self.face_net, image, spec.BACK_GRID, self.face_threshold, MAX_FACES, blob)
 
     def unnamed_faces(
@@ -1020,6 +1020,12 @@ def face_picture(picture: np.ndarray, short: int, squash: float = FACE_SQUASH) -
     size = (longer, short) if w >= h else (short, longer)
     shrink = size[0] <= w and size[1] <= h
     return cv2.resize(picture, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+
+
+def face_blob(picture: np.ndarray, short: int) -> np.ndarray:
+    """The face (and back) detector's input for ``picture``: ``face_picture`` with
+    the reader's ``FACE_SQUASH`` (read when called, so that a change of it counts)."""
+    return spec.net_input(face_picture(picture, short, FACE_SQUASH))
 
 
 def corners_seen(reads: Sequence[IndexRead]) -> int:

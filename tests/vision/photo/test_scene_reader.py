@@ -546,7 +546,7 @@ def test_small_cards_of_a_wide_frame_are_found_by_a_larger_face_pass_and_read_cl
 
     def larger_pass() -> list[float]:
         _, _, large = scene._candidates(frame, None, True)
-        blob = spec.net_input(scene_reader.face_picture(large, 512, scene_reader.FACE_SQUASH))
+        blob = scene_reader.face_blob(large, 512)
         found = scene_reader._grid_peaks(scene.face_net, frame, spec.BACK_GRID, scene.face_threshold, 52, blob)
         return [max(iou(card, box) for box, _ in found) for card in cards]
 
