@@ -479,13 +479,13 @@ class SceneReader:
         for small in passes:
             found += [Candidate(box, score) for box, score in _peaks(self.detector_net, small, DET_THRESHOLD, (w, h))]
         found.sort(key=lambda c: -c.score)
-        kept: list[Candidate] = []
-        for c in found:
-            if c.score < self.min_det:
-                break
-            if all(iou(c.box, k.box) < NMS_IOU for k in kept):
-                kept.append(c)
-        return kept, (low if low.shape[1] < w else None), smalls[max(smalls)]
+        found = [c for c in found if c.score >= self.min_det]
+        overlaps = _ious([c.box for c in found], [c.box for c in found]) >= NMS_IOU
+        kept: list[int] = []
+        for i in range(len(found)):
+            if not overlaps[i, kept].any():
+                kept.append(i)
+        return [found[i] for i in kept], (low if low.shape[1] < w else None), smalls[max(smalls)]
 
     # -- stage two: reading each candidate ------------------------------------------
     def classify(
@@ -510,17 +510,32 @@ class SceneReader:
         unless that names a card at least ``CASCADE`` surely, the other way too; the
         reading that names an index more surely is kept (``_better``).  ``invert=False``:
         every crop is read as it is (the reader's ``invert`` unless given)."""
-        if not boxes:
-            return []
-        crops, grey, flipped, other = [], [], [], []
+        return self._read_cut(self._cut(image, boxes, scores, invert))
+
+    def _cut(
+        self, image: np.ndarray, boxes, scores: Sequence[float] | None = None, invert: bool | None = None
+    ) -> list[tuple[np.ndarray, bool, bool, bool]]:
+        """``_read_boxes``' crops, each with whether it is grey, whether it is read
+        inverted first and whether it may be read the other way too."""
+        out = []
         for (x0, y0, x1, y1), score in zip(boxes, scores or [1.0] * len(boxes)):
             side = spec.box_side(x0, y0, x1, y1) * self.crop_scale
             crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side)
-            crops.append(crop)
-            grey.append(is_grey(crop))
             first, both = self._polarity_of(crop, self.invert if invert is None else invert)
-            flipped.append(first)
-            other.append(both and score >= (self.light_both_ways if first else self.both_ways))
+            out.append(
+                (crop, is_grey(crop), first, both and score >= (self.light_both_ways if first else self.both_ways))
+            )
+        return out
+
+    def _read_cut(
+        self, cut: Sequence[tuple[np.ndarray, bool, bool, bool]]
+    ) -> list[tuple[str, float, bool, bool, bool]]:
+        """``_read_boxes``' readings of crops ``_cut`` made (of one picture or of
+        several: the closer looks' crops are read together, the networks' batches
+        larger)."""
+        if not cut:
+            return []
+        crops, grey, flipped, other = (list(v) for v in zip(*cut))
         # the classifier learnt dark glyphs on light
         best = self._read_crops([dark_to_light(c) if f else c for c, f in zip(crops, flipped)], flipped)
         again = [
@@ -564,11 +579,12 @@ class SceneReader:
         if not invert:
             return False, False
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        if np.median(gray) >= 255 * DARK_CROP:
+        lo, mid, hi = spec.percentiles(gray, (2, 50, 98))
+        if mid >= 255 * DARK_CROP:
             return False, False
         if self.polarity == "median":
             return True, False
-        return light_glyphs(gray), self.polarity == "both"
+        return _lighter_ink(lo, mid, hi), self.polarity == "both"
 
     def _light_on_dark(self, crop: np.ndarray) -> bool:
         """Whether a crop is read with its lightness inverted first (``POLARITY``)."""
@@ -620,7 +636,8 @@ class SceneReader:
             return reads
         h, w = image.shape[:2]
         sure = [r.box for r in reads if r.prob >= self.closer and r.code not in (spec.NONE, spec.JOKER)]
-        more: list[SceneRead] = []
+        seen: list[tuple[Candidate, int, int]] = []  # each look's candidates and the corner of its part
+        cut: list[tuple[np.ndarray, bool, bool, bool]] = []
         for face, _ in faces:
             x0, y0, x1, y1 = face
             if max(x1 - x0, y1 - y0) > CLOSER_SIZE * min(w, h) or any(_inside(b, face) for b in sure):
@@ -632,18 +649,20 @@ class SceneReader:
                 continue
             part = image[top:bottom, left:right]
             found, _, _ = self._candidates(part, None, False, CLOSER_SCALES)
-            got = self._read_boxes(part, [c.box for c in found], [c.score for c in found], invert=False)
-            for c, reading in zip(found, got):
-                if reading[0] not in (spec.NONE, spec.JOKER) and (CLOSER_GREY or not reading[-1]):
-                    x_0, y_0, x_1, y_1 = c.box
-                    more.append(SceneRead((x_0 + left, y_0 + top, x_1 + left, y_1 + top), c.score, *reading))
+            seen += [(c, left, top) for c in found]
+            cut += self._cut(part, [c.box for c in found], [c.score for c in found], invert=False)
+        more: list[SceneRead] = []
+        for (c, left, top), reading in zip(seen, self._read_cut(cut)):
+            if reading[0] not in (spec.NONE, spec.JOKER) and (CLOSER_GREY or not reading[-1]):
+                x_0, y_0, x_1, y_1 = c.box
+                more.append(SceneRead((x_0 + left, y_0 + top, x_1 + left, y_1 + top), c.score, *reading))
         out = list(reads)
         for r in sorted(more, key=lambda r: -r.prob):  # a corner found twice is read once, as surely as it was
-            same = next((i for i, k in enumerate(out) if iou(k.box, r.box) >= NMS_IOU), None)
-            if same is None:
+            same = np.flatnonzero(_ious([k.box for k in out], [r.box])[:, 0] >= NMS_IOU)
+            if not len(same):
                 out.append(r)
-            elif r.prob > out[same].prob:
-                out[same] = r
+            elif r.prob > out[same[0]].prob:
+                out[same[0]] = r
         return out
 
     # -- cards ----------------------------------------------------------------------
@@ -955,6 +974,20 @@ def _fit(box, card: CardReading) -> float:
     return max(0.0, min(mx - x0, x1 - mx, my - y0, y1 - my)) / max(1.0, min(x1 - x0, y1 - y0))
 
 
+def _ious(boxes: Sequence, others: Sequence) -> np.ndarray:
+    """``iou`` of every box of ``boxes`` with every one of ``others`` (a len(boxes) x
+    len(others) array), the same values, computed alike, at once."""
+    a = np.asarray(boxes, np.float64).reshape(-1, 4)[:, None, :]
+    b = np.asarray(others, np.float64).reshape(-1, 4)[None, :, :]
+    ix = np.maximum(0.0, np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]))
+    iy = np.maximum(0.0, np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]))
+    inter = ix * iy
+    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
+    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
+    out: np.ndarray = inter / (area_a + area_b - inter + 1e-9)
+    return out
+
+
 def _inside(inner, outer) -> bool:
     """Whether the middle of box ``inner`` lies in box ``outer``."""
     cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
@@ -1037,22 +1070,27 @@ def light_glyphs(gray: np.ndarray) -> bool:
     """Whether a grey crop's ink is lighter than its paper: the glyphs are the few
     pixels far from the median, so the side of the median that reaches further
     (the 98th percentile above it against the 2nd below it) is the ink's."""
-    lo, mid, hi = np.percentile(gray, (2, 50, 98))
-    return bool(hi - mid > mid - lo)
+    return _lighter_ink(*spec.percentiles(gray, (2, 50, 98)))
+
+
+def _lighter_ink(lo: float, mid: float, hi: float) -> bool:
+    """``light_glyphs`` from a grey crop's 2nd, 50th and 98th percentiles."""
+    return hi - mid > mid - lo
 
 
 def is_grey(crop: np.ndarray) -> bool:
     """Whether a BGR crop has no colour to tell a red suit from a black one."""
     sat = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)[:, :, 1]
-    return bool(np.percentile(sat, 90) < GREY_SAT)
+    return spec.percentiles(sat, (90,))[0] < GREY_SAT
 
 
 def red_ink(crop: np.ndarray) -> np.ndarray:
     """A grey crop with its ink drawn red and its paper kept: how the index would
     look were the card red.  The ink is how far a pixel is below the paper (the
     90th percentile of brightness) towards the darkest (the 2nd)."""
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    ink_level, paper = np.percentile(gray, (2, 90))
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    ink_level, paper = spec.percentiles(grey, (2, 90))
+    gray = grey.astype(np.float32)
     ink = np.clip((paper - gray) / max(paper - ink_level, 1.0), 0.0, 1.0)
     red = gray * (1 - ink) + ink * min(paper, 220.0)
     return np.clip(np.stack([gray, gray, red], axis=2), 0, 255).astype(np.uint8)

@@ -6,6 +6,7 @@ never drifts from what the reader feeds the networks.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -72,17 +73,19 @@ def det_blob(image: np.ndarray, size: int = DET_SIZE) -> np.ndarray:
 
 def net_input(picture: np.ndarray) -> np.ndarray:
     """A BGR uint8 picture (H x W x 3) -> a detector's 1x3xHxW float32 input in [0, 1],
-    channels first and contiguous, written in one pass: the same values as
+    channels first and contiguous, written a channel at a time: the same values as
     ``(picture.astype(np.float32) / 255.0).transpose(2, 0, 1)[None]``, which took a
     conversion, a division and the network's contiguous copy (a 796 x 448 picture, the
-    scene reader's larger scale of a 1280x720 frame: 4.2 -> 0.7 ms).
+    scene reader's larger scale of a 1280x720 frame: 4.2 -> 0.7 ms; the whole
+    transposed picture divided at once took twice as long as a channel at a time).
 
         >>> x = net_input(np.full((2, 3, 3), 255, np.uint8))
         >>> x.shape, x.dtype, float(x.max()), x.flags["C_CONTIGUOUS"]
         ((1, 3, 2, 3), dtype('float32'), 1.0, True)
     """
     out = np.empty((1, 3, *picture.shape[:2]), np.float32)
-    np.divide(picture.transpose(2, 0, 1), np.float32(255.0), out=out[0])
+    for k in range(3):  # a channel at a time: half the time of the transposed array at once
+        np.divide(picture[:, :, k], np.float32(255.0), out=out[0, k])
     return out
 
 
@@ -95,6 +98,28 @@ def crop_square(image: np.ndarray, cx: float, cy: float, side: float, angle: flo
     m[1, 2] += CLS_SIZE / 2 - cy
     flags = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     return cv2.warpAffine(image, m, (CLS_SIZE, CLS_SIZE), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def percentiles(pixels: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """``np.percentile(pixels, qs)`` (its default, linear interpolation) of a uint8
+    array, from its histogram: the same values in a tenth of the time for a crop
+    (the scene reader asks three or four a crop, about 50 crops a crowded frame).
+
+        >>> a = np.array([[0, 10], [20, 255]], np.uint8)
+        >>> percentiles(a, (2, 50, 90)) == [float(v) for v in np.percentile(a, (2, 50, 90))]
+        True
+    """
+    n = pixels.size
+    ranked = np.bincount(pixels.ravel(), minlength=256).cumsum()  # ranked[v]: how many are <= v
+    out = []
+    for q in qs:
+        at = q / 100 * (n - 1)
+        below = math.floor(at)
+        lo, hi = (int(v) for v in np.searchsorted(ranked, (below, min(below + 1, n - 1)), side="right"))
+        t = at - below
+        # numpy's interpolation, rounding alike (np.lib's _lerp)
+        out.append(float(hi - (hi - lo) * (1 - t)) if t >= 0.5 else float(lo + (hi - lo) * t))
+    return out
 
 
 def cls_blob(crops: list[np.ndarray]) -> np.ndarray:

@@ -29,6 +29,7 @@ from vision.photo.scene_reader import (
     WITNESS,
     SceneRead,
     SceneReader,
+    _ious,
     iou,
     is_grey,
     light_glyphs,
@@ -471,6 +472,39 @@ def test_a_card_whose_small_index_the_picture_hides_is_read_by_a_closer_look(sce
     assert scene.closer == CLOSER
     assert {c.card[0] for c in scene.read(img) if c.card not in (UNKNOWN, BACK)} == {"K"}
     assert _named(_closer(scene, None).read(img)) == set()
+
+
+def test_the_closer_looks_crops_are_read_together_as_each_look_would_read_them_alone(scene, scenes):
+    """The closer looks' crops are cut from each part and read in one batch
+    (``_cut``, ``_read_cut``): each crop gets the reading it gets in its own look's
+    batch, in its place, the scene classifier's second opinion and the reading
+    inverted included."""
+    edje = [p for p in scenes if p.validation and p.subset == "edje"][:4]
+    cuts = []
+    for part in (load_image(p.path) for p in edje):
+        found, _, _ = scene._candidates(part, None, False, (1.0,))
+        cuts.append(scene._cut(part, [c.box for c in found], [c.score for c in found]))
+    assert all(cuts) and sum(len(c) for c in cuts) > 10
+    alone = [reading for cut in cuts for reading in scene._read_cut(cut)]
+    together = scene._read_cut([crop for cut in cuts for crop in cut])
+    assert [r[0] for r in together] == [r[0] for r in alone]
+    assert [r[2:] for r in together] == [r[2:] for r in alone]
+    assert np.allclose([r[1] for r in together], [r[1] for r in alone], atol=1e-5)
+    assert any(r[3] for r in alone) and any(r[0] not in (NONE, BACK) for r in alone)  # a second opinion, a card
+
+
+@given(
+    st.lists(st.tuples(*[st.floats(0, 500)] * 2, *[st.floats(0.5, 200)] * 2), max_size=6),
+    st.lists(st.tuples(*[st.floats(0, 500)] * 2, *[st.floats(0.5, 200)] * 2), min_size=1, max_size=6),
+)
+def test_overlaps_computed_at_once_are_ious_to_the_bit(boxes, others):
+    """``_ious``, the overlap of many boxes with many at once (suppressing a corner
+    found twice, merging the closer looks'), gives exactly ``iou``'s values."""
+    boxes = [(x, y, x + bw, y + bh) for x, y, bw, bh in boxes]
+    others = [(x, y, x + bw, y + bh) for x, y, bw, bh in others]
+    at_once = _ious(boxes, others)
+    assert at_once.shape == (len(boxes), len(others))
+    assert [[float(v) for v in row] for row in at_once] == [[iou(a, b) for b in others] for a in boxes]
 
 
 def test_the_closer_look_is_taken_only_at_small_faces_not_read_surely(scene, scenes, monkeypatch):

@@ -21,3 +21,14 @@ def test_a_detectors_input_is_written_in_one_pass_with_the_values_of_the_old_thr
     new = spec.net_input(picture)
     assert new.dtype == np.float32 and new.flags["C_CONTIGUOUS"]
     assert new.shape == old.shape and np.array_equal(new, old)
+
+
+@given(
+    arrays(np.uint8, st.tuples(st.integers(1, 50), st.integers(1, 50)), elements=st.integers(0, 255)),
+    st.lists(st.floats(0, 100), min_size=1, max_size=4),
+)
+def test_percentiles_from_the_histogram_are_numpys_to_the_bit(pixels, qs):
+    """The scene reader's crop statistics (median, 2nd, 90th, 98th percentile) come
+    from ``percentiles``, which must give exactly what ``np.percentile`` gave, so that
+    no crop is judged dark, grey or light-glyphed otherwise than before."""
+    assert spec.percentiles(pixels, tuple(qs)) == [float(v) for v in np.percentile(pixels, qs)]
