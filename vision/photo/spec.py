@@ -76,16 +76,17 @@ def net_input(picture: np.ndarray) -> np.ndarray:
     channels first and contiguous, written a channel at a time: the same values as
     ``(picture.astype(np.float32) / 255.0).transpose(2, 0, 1)[None]``, which took a
     conversion, a division and the network's contiguous copy (a 796 x 448 picture, the
-    scene reader's larger scale of a 1280x720 frame: 4.2 -> 0.7 ms; the whole
-    transposed picture divided at once took twice as long as a channel at a time).
+    scene reader's larger scale of a 1280x720 frame: 4.2 -> 0.7 ms; the channels split
+    apart first, then each divided: about a third less than the transposed picture
+    divided at once, 1.37 -> 0.92 ms at 800 x 448).
 
         >>> x = net_input(np.full((2, 3, 3), 255, np.uint8))
         >>> x.shape, x.dtype, float(x.max()), x.flags["C_CONTIGUOUS"]
         ((1, 3, 2, 3), dtype('float32'), 1.0, True)
     """
     out = np.empty((1, 3, *picture.shape[:2]), np.float32)
-    for k in range(3):  # a channel at a time: half the time of the transposed array at once
-        np.divide(picture[:, :, k], np.float32(255.0), out=out[0, k])
+    for k, channel in enumerate(cv2.split(picture)):  # contiguous channels divide faster
+        np.divide(channel, np.float32(255.0), out=out[0, k])
     return out
 
 
