@@ -213,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help=f"only cut the scene reader's first classifier ({FIRST_CLASSIFIER_FILE}) out of the int8 ensemble there is",
     )
+    ap.add_argument(
+        "--scene-only",
+        action="store_true",
+        help=f"only the scene classifier's int8 copy ({INT8[SCENE_CLASSIFIER_FILE]}; after vision.photo.distill): "
+        "the single-card classifier's copies and the first classifier stay as they are",
+    )
     args = ap.parse_args(argv)
     try:
         import onnx  # noqa: F401  (onnxruntime's quantizer needs it)
@@ -228,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for name, batches in kept.items():
-        if name == DETECTOR_FILE and not args.detector:
+        if (name == DETECTOR_FILE and not args.detector) or (args.scene_only and name != SCENE_CLASSIFIER_FILE):
             continue
         calib, check = batches[::2], batches[1::2]
         dst = args.models / INT8[name]
@@ -236,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         n = sum(len(b) for b in calib)
         what = "pictures" if name == DETECTOR_FILE else f"crops in {len(calib)} batches"
         print(f"{dst}: from {n} {what}; {compare(args.models / name, dst, check)}", flush=True)
-    first_classifier(args.models)
+    if not args.scene_only:
+        first_classifier(args.models)
     print("now fit the scene reader's map again: python -m vision.photo.scene_calibrate")
     return 0
 

@@ -398,6 +398,10 @@ class SceneReader:
         self.crop_scale = crop_scale  # crop side / the detected box's (measured: 0.85 and 1.2 read fewer cards)
         self.witness = witness  # (the map's least, the single-card reader's least) for a second witness (WITNESS)
         self.closer = closer  # a closer look at the faces whose indices are read less surely (CLOSER), or None
+        # when a list, every crop cut is noted in it: (the part of the picture it was cut from
+        # as left, top, right, bottom; its box in that part; whether it is read inverted
+        # first).  vision.photo.distill cuts the same crops from a webcam's look of the picture.
+        self.cut_log: list | None = None
 
     @classmethod
     def load(
@@ -513,10 +517,16 @@ class SceneReader:
         return self._read_cut(self._cut(image, boxes, scores, invert))
 
     def _cut(
-        self, image: np.ndarray, boxes, scores: Sequence[float] | None = None, invert: bool | None = None
+        self,
+        image: np.ndarray,
+        boxes,
+        scores: Sequence[float] | None = None,
+        invert: bool | None = None,
+        part: tuple[int, int, int, int] | None = None,
     ) -> list[tuple[np.ndarray, bool, bool, bool]]:
         """``_read_boxes``' crops, each with whether it is grey, whether it is read
-        inverted first and whether it may be read the other way too."""
+        inverted first and whether it may be read the other way too.  ``part``: where
+        ``image`` lies in the whole picture (left, top, right, bottom), for ``cut_log``."""
         out = []
         for (x0, y0, x1, y1), score in zip(boxes, scores or [1.0] * len(boxes)):
             side = spec.box_side(x0, y0, x1, y1) * self.crop_scale
@@ -525,6 +535,8 @@ class SceneReader:
             out.append(
                 (crop, is_grey(crop), first, both and score >= (self.light_both_ways if first else self.both_ways))
             )
+            if self.cut_log is not None:
+                self.cut_log.append((part or (0, 0, image.shape[1], image.shape[0]), (x0, y0, x1, y1), first))
         return out
 
     def _read_cut(
@@ -650,7 +662,7 @@ class SceneReader:
             part = image[top:bottom, left:right]
             found, _, _ = self._candidates(part, None, False, CLOSER_SCALES)
             seen += [(c, left, top) for c in found]
-            cut += self._cut(part, [c.box for c in found], [c.score for c in found], invert=False)
+            cut += self._cut(part, [c.box for c in found], [c.score for c in found], False, (left, top, right, bottom))
         more: list[SceneRead] = []
         for (c, left, top), reading in zip(seen, self._read_cut(cut)):
             if reading[0] not in (spec.NONE, spec.JOKER) and (CLOSER_GREY or not reading[-1]):

@@ -178,3 +178,23 @@ def test_quantize_first_only_writes_the_first_classifier(tmp_path, capsys):
     (tmp_path / INT8[CLASSIFIER_FILE]).unlink()
     assert main(["--models", str(tmp_path), "--first-only"]) == 2
     assert "is missing" in capsys.readouterr().err
+
+
+def test_quantize_scene_only_leaves_the_single_card_classifiers_copies_as_they_are(tmp_path, dev_photos):
+    """After ``vision.photo.distill`` only the scene classifier changed: ``--scene-only``
+    quantizes it alone; the single-card classifier's int8 copy and the first classifier
+    cut from it keep their bytes (quantizing them again on other crops would change them)."""
+    pytest.importorskip("onnx")
+    from vision.photo.quantize import main
+
+    for f in MODELS.iterdir():
+        if f.suffix in (".onnx", ".json"):
+            (tmp_path / f.name).write_bytes(f.read_bytes())
+    (tmp_path / INT8[SCENE_CLASSIFIER_FILE]).unlink()
+    assert main(["--models", str(tmp_path), "--scene-only", "--photos", "6"]) == 0
+    for name in (INT8[CLASSIFIER_FILE], FIRST_CLASSIFIER_FILE):
+        assert (tmp_path / name).read_bytes() == (MODELS / name).read_bytes()
+    x = spec.cls_blob([render_photo(1, severity=0.2).image[:48, :48]] * 2)
+    made = nets.load(tmp_path / INT8[SCENE_CLASSIFIER_FILE]).run(x)
+    assert made.shape == (2, spec.N_OUT)
+    assert np.abs(made - nets.load(MODELS / SCENE_CLASSIFIER_FILE).run(x)).max() < 0.2 * np.abs(made).max()

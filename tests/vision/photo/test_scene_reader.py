@@ -189,7 +189,7 @@ def test_small_light_indices_on_dark_faces_are_found_on_the_inverted_picture_enl
     assert card not in {r.code for r in small_only.read_indices(img) if r.prob >= 0.3}
 
 
-@pytest.mark.parametrize(("name", "ranks"), [("IMG_2445.jpg", {"Q"}), ("IMG_2702.jpg", {"9"})])
+@pytest.mark.parametrize(("name", "ranks"), [("cam_image22.jpg", {"Q"}), ("IMG_2702.jpg", {"9"})])
 def test_the_scene_classifier_reads_what_the_single_card_classifier_is_unsure_of(scene, scenes, name, ranks):
     # Real edje photos of the validation fold (never trained on, never held out):
     # these ranks are named only with the second opinion of the classifier
@@ -197,7 +197,8 @@ def test_the_scene_classifier_reads_what_the_single_card_classifier_is_unsure_of
     # whole picture (the closer look, CLOSER, left out too).  (The 9 of IMG_2414, here
     # before, is named by the first alone since dark crops are read both ways,
     # POLARITY; the Q of IMG_2400 since the first is one member of the ensemble,
-    # FIRST_CLASSIFIER_FILE.)
+    # FIRST_CLASSIFIER_FILE; the Q of IMG_2445 since the map was fitted again for the
+    # scene classifier taught webcam-soft crops, vision.photo.distill.)
     p = next(p for p in scenes if p.file == f"edje/{name}")
     assert p.validation and p.truth == ranks
     img = load_image(p.path)
@@ -558,7 +559,8 @@ def test_small_cards_of_a_wide_frame_are_found_by_a_larger_face_pass_and_read_cl
     none of them, at ``CLOSER_FACES`` it finds all four, on the frame squashed no more
     than a 4:3 photo is (``FACE_SQUASH``: squashed to a square its boxes fit the cards
     worse, 0.38-0.56 of each labelled card's box against 0.49-0.73), and the closer
-    look reads the 9 (the 10's and the J's faces are too small to look at,
+    look reads the 9 and the Q (the Q since the scene classifier was taught webcam-soft
+    crops, vision.photo.distill; the 10's and the J's faces are too small to look at,
     ``CLOSER_LEAST``); without that pass none is named.  What that pass finds is only
     a place to look: the faces counted are the 192 pass's (one here, found on the frame's
     smallest scaling and not on the frame scaled by itself)."""
@@ -586,7 +588,7 @@ def test_small_cards_of_a_wide_frame_are_found_by_a_larger_face_pass_and_read_cl
 
     assert len(cards) == 4 and min(larger_pass()) >= 0.45
     seen = scene.read(frame)
-    assert {c.card[0] for c in seen if c.card not in (UNKNOWN, BACK)} == {"9"}
+    assert {c.card[0] for c in seen if c.card not in (UNKNOWN, BACK)} == {"9", "Q"}
     counted = [c.box for c in seen if c.unnamed_face]
     _, _, _, whole, _ = scene._read_cards(frame, backs=True)
     assert len(counted) < 3 and all(any(iou(box, w) > 0.99 for w, _ in whole) for box in counted)

@@ -1,0 +1,174 @@
+"""Teaching the scene classifier webcam-soft indices (vision/photo/distill.py): what it
+learns from must be the crops the reader cuts, the same boxes sharp and soft, and
+only from photos it may learn from."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cardcodes import ALL_CODES
+from vision.photo import distill, scenes_data, spec
+from vision.photo.dataset import is_heldout, is_validation
+from vision.photo.glyphs import index_crop
+from vision.photo.images import load_image
+from vision.photo.recognise import MODELS
+from vision.photo.scene_reader import SCENE_CLASSIFIER_FILE, SceneReader
+
+
+@pytest.fixture(scope="module")
+def scene() -> SceneReader:
+    return SceneReader.load()
+
+
+@pytest.fixture(scope="module")
+def training(dev_photos):
+    root = scenes_data.data_dir()
+    if not (root / "images.csv").is_file():
+        pytest.skip(f"multi-card photos not found at {root} (set {scenes_data.ENV_VAR})")
+    return distill.training_photos()
+
+
+def _edges(picture: np.ndarray) -> float:
+    gray = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return float(np.abs(cv2.Laplacian(gray, cv2.CV_32F)).mean())
+
+
+def _glyphs() -> np.ndarray:
+    frame = np.full((72, 128, 3), 230, np.uint8)
+    cv2.putText(frame, "10", (10, 60), cv2.FONT_HERSHEY_SIMPLEX, 2, (0, 0, 0), 3)
+    return frame
+
+
+def test_a_softened_frame_is_blurred_noisy_and_compressed_as_asked():
+    frame = _glyphs()
+    assert np.abs(distill.soften(frame, 0, 0, 100).astype(int) - frame).mean() < 1  # JPEG at 100 alone
+    blurred = distill.soften(frame, 1.2, 0, 100)
+    assert _edges(blurred) < 0.6 * _edges(frame)
+    noisy = distill.soften(frame, 0, 6, 100, seed=1)
+    assert 3 < float(np.std(noisy.astype(float) - frame)) < 9
+    assert not np.array_equal(noisy, distill.soften(frame, 0, 6, 100, seed=2))
+    assert distill.soften(frame, 0, 0, 40).shape == frame.shape
+
+
+def test_a_webcams_look_is_drawn_anew_each_time_within_its_ranges(monkeypatch):
+    frame = _glyphs()
+    a = distill.webcam_look(frame, random.Random(1))
+    assert a.shape == frame.shape and a.dtype == np.uint8
+    assert np.array_equal(a, distill.webcam_look(frame, random.Random(1)))  # a seed gives one look
+    assert not np.array_equal(a, distill.webcam_look(frame, random.Random(2)))
+    asked = []
+    monkeypatch.setattr(distill, "soften", lambda f, *args: asked.append(args) or f)
+    for seed in range(50):
+        distill.webcam_look(frame, random.Random(seed))
+    for lo_hi, k in ((distill.BLUR, 0), (distill.NOISE, 1), (distill.JPEG, 2)):
+        drawn = [args[k] for args in asked]
+        assert lo_hi[0] <= min(drawn) < max(drawn) <= lo_hi[1]
+
+
+def test_only_training_photos_are_learnt_from(training):
+    """Never a held-out photo, never one of the validation folds (the map is fitted
+    and the choice made on them), never a subset the networks did not learn."""
+    assert len(training) > 400
+    assert not [p for p in training if is_heldout(p.name) or is_validation(p.name)]
+    known = {p.path: p.subset for p in scenes_data.load_scenes()}
+    assert {known[p] for p in training if p in known} <= set(scenes_data.TRAINED_ON)
+
+
+def test_a_mosaic_puts_each_photo_in_its_cell(training):
+    pictures = [load_image(p) for p in training[:4]]
+    frame = distill.mosaic(pictures, (2, 2), 60)
+    assert frame.shape == (720, 1280, 3)
+    for i, picture in enumerate(pictures):
+        cell = frame[(i // 2) * 360 : (i // 2 + 1) * 360, (i % 2) * 640 : (i % 2 + 1) * 640]
+        f = min(640 / picture.shape[1], 360 / picture.shape[0])
+        small = cv2.resize(
+            picture, (int(picture.shape[1] * f), int(picture.shape[0] * f)), interpolation=cv2.INTER_AREA
+        )
+        assert np.array_equal(cell[: small.shape[0], : small.shape[1]], small)
+
+
+def test_the_soft_crops_are_cut_where_the_reader_cut_the_sharp_ones(scene, training):
+    """``pairs`` records each crop the reader cuts, its closer looks' crops included
+    (cut from a part of the frame), and cuts the soft crop at the same box of the
+    same part: given the frame itself as the "soft" look, every pair is the same
+    crop, and each sharp crop is one the reader read."""
+    rng = random.Random(0)
+    frame = distill.mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
+    cut: list[np.ndarray] = []
+    original = scene._cut
+
+    def spy(image, boxes, *args, **kw):
+        out = original(image, boxes, *args, **kw)
+        cut.extend(c[0] for c in out)
+        return out
+
+    scene._cut = spy
+    try:
+        sharp, soft = distill.pairs(scene, frame, [frame, distill.webcam_look(frame, rng)])
+    finally:
+        del scene._cut
+    assert scene.cut_log is None  # the reader no longer notes what it cuts
+    assert len(sharp) == len(soft) == len(cut) > 20
+    assert all(a.shape == (spec.CLS_SIZE, spec.CLS_SIZE, 3) for a in sharp)
+    assert all(np.array_equal(a, b[0]) for a, b in zip(sharp, soft))
+    assert sum(np.array_equal(a, c) for a, c in zip(sharp, cut)) >= 0.9 * len(cut)  # dark crops are made light
+    assert not any(np.array_equal(a, b[1]) for a, b in zip(sharp, soft))
+
+
+def test_the_crop_log_says_which_part_a_closer_looks_crop_came_from(scene, training):
+    rng = random.Random(3)
+    frame = distill.mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
+    scene.cut_log = []
+    try:
+        scene.read(frame)
+        parts = {part for part, _, _ in scene.cut_log}
+    finally:
+        scene.cut_log = None
+    assert (0, 0, 1280, 720) in parts and len(parts) > 1  # the frame, and closer looks' parts
+    assert all(0 <= left < right <= 1280 and 0 <= top < bottom <= 720 for left, top, right, bottom in parts)
+
+
+def test_distilling_brings_the_soft_reading_towards_the_sharp_one():
+    """The shipped scene classifier, taught on rendered index corners blurred as a
+    webcam's: afterwards it reads the blurred corners nearer to how it read them sharp
+    (the teacher's logits, which ``distil`` returns: the network before any step)."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.photo import train
+
+    torch.set_num_threads(1)
+    rng = random.Random(0)
+    sharp = np.stack([index_crop(rng.choice(ALL_CODES), rng) for _ in range(64)])
+    soft = np.stack([cv2.GaussianBlur(s, (0, 0), 2.0) for s in sharp])[:, None]
+    torch.manual_seed(0)
+    student = train.ensemble_of(torch, [train.build_nets(torch)[1] for _ in range(2)])
+    train.load_onnx(torch, student, MODELS / SCENE_CLASSIFIER_FILE)
+    first = _logits(torch, student, sharp)
+    before = _kl(first, _logits(torch, student, soft[:, 0]))
+    teacher = distill.distil(torch, student, sharp, soft, 24, np.random.default_rng(0), lambda m: None, lr=2e-3)
+    assert np.allclose(teacher, first, atol=1e-4)
+    assert _kl(teacher, _logits(torch, student, soft[:, 0])) < 0.5 * before
+
+
+def _logits(torch, net, crops) -> np.ndarray:
+    net.eval()
+    with torch.no_grad():
+        out: np.ndarray = net(torch.from_numpy(spec.cls_blob(list(crops)))).numpy()
+    return out
+
+
+def _kl(teacher: np.ndarray, student: np.ndarray) -> float:
+    """The mean KL divergence of rank and of suit from the teacher's reading."""
+    nr = len(spec.RANK_OUT)
+    total = 0.0
+    for part in (slice(0, nr), slice(nr, None)):
+        t = teacher[:, part] - teacher[:, part].max(1, keepdims=True)
+        s = student[:, part] - student[:, part].max(1, keepdims=True)
+        pt = np.exp(t) / np.exp(t).sum(1, keepdims=True)
+        ls = s - np.log(np.exp(s).sum(1, keepdims=True))
+        total += float((pt * (np.log(pt + 1e-12) - ls)).sum(1).mean())
+    return total
