@@ -252,9 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     if not source.is_file():
         print(f"error: {source} not found", file=sys.stderr)
         return 2
-    from .train import _torch, build_nets, ensemble_of, export, load_onnx
+    from .train import build_nets, ensemble_of, export, import_torch, load_onnx
 
-    torch = _torch()
+    torch = import_torch()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)

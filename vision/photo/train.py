@@ -75,7 +75,8 @@ DET_SOFT_SHRINK = (1.8, 3.5)
 FREEZE_BN = False
 
 
-def _torch():
+def import_torch():
+    """PyTorch, or a clear exit with how to install its CPU build (a development tool only)."""
     try:
         import torch
     except ModuleNotFoundError:
@@ -796,7 +797,7 @@ def main(argv: list[str] | None = None) -> int:
     CROP_DISTURB, LOW_RES_SHARE, ANY_ANGLE_SHARE = args.cls_disturb, args.low_res, args.any_angle
     SOFT_SHARE, DET_SOFT_SHARE = args.cls_soft, args.det_soft
     DET_INVERT_SHARE, FREEZE_BN = args.det_invert, args.from_onnx is not None
-    torch = _torch()
+    torch = import_torch()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     t0 = time.monotonic()
