@@ -112,7 +112,8 @@ def pairs(
     def cut(picture: np.ndarray, part, box, inverted: bool) -> np.ndarray:
         left, top, right, bottom = part
         x0, y0, x1, y1 = box
-        crop = spec.crop_square(picture[top:bottom, left:right], (x0 + x1) / 2, (y0 + y1) / 2, spec.box_side(*box))
+        side = spec.box_side(*box) * reader.crop_scale
+        crop = spec.crop_square(picture[top:bottom, left:right], (x0 + x1) / 2, (y0 + y1) / 2, side)
         return dark_to_light(crop) if inverted else crop
 
     sharp = [cut(frame, *c) for c in cuts]
