@@ -63,7 +63,9 @@ import cv2
 import numpy as np
 
 from vision.photo import scenes_data
+from vision.photo.composite import mosaic
 from vision.photo.dataset import ENV_VAR, data_dir, is_validation, load_photos
+from vision.photo.distill import soften
 from vision.photo.images import load_image
 from vision.photo.recognise import UNKNOWN, Recogniser, iou, merge
 from vision.photo.spec import BACK
@@ -229,11 +231,9 @@ class DevPhoto:
 
 def webcam_look(frame: np.ndarray, seed: int) -> np.ndarray:
     """A frame as a webcam gives it: slightly out of focus (Gaussian blur, sigma 1.0),
-    sensor noise (sigma 6 of 255) and JPEG at quality 60 with its colour subsampled."""
-    frame = cv2.GaussianBlur(frame, (0, 0), 1.0)
-    noisy = frame + np.random.default_rng(seed).normal(0.0, 6.0, frame.shape)
-    frame = np.clip(noisy, 0, 255).astype(np.uint8)
-    return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 60])[1], cv2.IMREAD_COLOR)
+    sensor noise (sigma 6 of 255) and JPEG at quality 60 with its colour subsampled
+    (``distill.soften``, whose random strengths around these the scene classifier learnt)."""
+    return soften(frame, 1.0, 6.0, 60, seed)
 
 
 def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: bool = False) -> dict:
@@ -270,16 +270,13 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
             times = []
             for k in range(0, len(photos) - n + 1, n):
                 group = photos[k : k + n]
-                frame = np.full((720, 1280, 3), 60, np.uint8)  # grey cloth between the photos
-                labelled: list[tuple[float, float, float, float]] = []
-                for i, p in enumerate(group):
-                    img = load_image(p.path)
-                    f = min(cw / img.shape[1], ch / img.shape[0])
-                    size = (int(img.shape[1] * f), int(img.shape[0] * f))
-                    img = cv2.resize(img, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
-                    y, x = (i // cols) * ch, (i % cols) * cw
-                    frame[y : y + size[1], x : x + size[0]] = img
-                    labelled += [(x + a * f, y + b * f, x + c * f, y + d * f) for a, b, c, d in whole.get(p.file, [])]
+                # grey cloth between the photos
+                frame, places = mosaic([load_image(p.path) for p in group], (cols, rows), 60)
+                labelled = [
+                    (x + a * f, y + b * f, x + c * f, y + d * f)
+                    for p, (x, y, f) in zip(group, places)
+                    for a, b, c, d in whole.get(p.file, [])
+                ]
                 if webcam:
                     frame = webcam_look(frame, seed=k)
                 t = time.process_time()

@@ -168,3 +168,28 @@ def composite_sources(
     if not pieces:
         raise ValueError("no labelled index corner to cut pieces from")
     return [composite_scene(pieces, rng) for _ in range(n)]
+
+
+FRAME = (1280, 720)  # a mosaic's size: a wide webcam frame
+
+
+def mosaic(
+    pictures: list[np.ndarray], grid: tuple[int, int], cloth: int = 60
+) -> tuple[np.ndarray, list[tuple[int, int, float]]]:
+    """A ``FRAME``-sized frame of ``pictures`` side by side, ``grid`` (columns, rows) of
+    them, each scaled to fit its cell (INTER_AREA when it shrinks), on a grey cloth of
+    lightness ``cloth``; and where each went: its cell's left and top and its scale.
+    The benchmark's crowded frames (``vision_real.py --mosaic``) and the frames
+    ``vision.photo.distill`` learns from are made alike."""
+    cols, rows = grid
+    cw, ch = FRAME[0] // cols, FRAME[1] // rows
+    frame = np.full((FRAME[1], FRAME[0], 3), cloth, np.uint8)
+    places = []
+    for i, img in enumerate(pictures[: cols * rows]):
+        f = min(cw / img.shape[1], ch / img.shape[0])
+        size = (int(img.shape[1] * f), int(img.shape[0] * f))
+        img = cv2.resize(img, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+        y, x = (i // cols) * ch, (i % cols) * cw
+        frame[y : y + size[1], x : x + size[0]] = img
+        places.append((x, y, f))
+    return frame, places

@@ -33,8 +33,10 @@ import cv2
 import numpy as np
 
 from . import scenes_data, spec
+from .composite import mosaic
 from .dataset import load_photos
 from .images import load_image
+from .recognise import softmax
 from .scene_reader import SCENE_CLASSIFIER_FILE, SceneReader, dark_to_light
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -45,7 +47,6 @@ BLUR = (0.4, 1.4)
 NOISE = (1.0, 9.0)
 JPEG = (40, 90)
 GRIDS = ((1, 1), (2, 2), (3, 3))  # photos a mosaic frame holds: columns x rows
-FRAME = (1280, 720)
 
 
 def webcam_look(frame: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -78,21 +79,6 @@ def training_photos() -> list[Path]:
         if not p.heldout and not p.validation and p.subset in scenes_data.TRAINED_ON
     ]
     return paths
-
-
-def mosaic(pictures: list[np.ndarray], grid: tuple[int, int], cloth: int) -> np.ndarray:
-    """A ``FRAME``-sized frame of ``pictures`` side by side, ``grid`` (columns, rows)
-    of them, each scaled to fit its cell, on a grey cloth of lightness ``cloth``."""
-    cols, rows = grid
-    cw, ch = FRAME[0] // cols, FRAME[1] // rows
-    frame = np.full((FRAME[1], FRAME[0], 3), cloth, np.uint8)
-    for i, img in enumerate(pictures[: cols * rows]):
-        f = min(cw / img.shape[1], ch / img.shape[0])
-        size = (int(img.shape[1] * f), int(img.shape[0] * f))
-        img = cv2.resize(img, size, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
-        y, x = (i // cols) * ch, (i % cols) * cw
-        frame[y : y + size[1], x : x + size[0]] = img
-    return frame
 
 
 def pairs(
@@ -141,7 +127,7 @@ def gather(
         rng.shuffle(order)
         groups = [order[k : k + n] for k in range(0, len(order) - n + 1, n)][:limit]
         for group in groups:
-            frame = mosaic([load_image(p) for p in group], grid, rng.randint(20, 120))
+            frame, _ = mosaic([load_image(p) for p in group], grid, rng.randint(20, 120))
             a, b = pairs(reader, frame, [webcam_look(frame, rng) for _ in range(looks)])
             sharp += a
             soft += b
@@ -155,12 +141,7 @@ def gather(
 def softmax_codes(logits: np.ndarray) -> list[tuple[str, float]]:
     """The reading (code, probability) of each row of a classifier's logits."""
     nr = len(spec.RANK_OUT)
-    out = []
-    for row in logits:
-        r = np.exp(row[:nr] - row[:nr].max())
-        s = np.exp(row[nr:] - row[nr:].max())
-        out.append(spec.decode(r / r.sum(), s / s.sum()))
-    return out
+    return [spec.decode(r, s) for r, s in zip(softmax(logits[:, :nr]), softmax(logits[:, nr:]))]
 
 
 def distil(

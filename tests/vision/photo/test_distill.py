@@ -12,6 +12,7 @@ import pytest
 
 from vision.cardcodes import ALL_CODES
 from vision.photo import distill, scenes_data, spec
+from vision.photo.composite import mosaic
 from vision.photo.dataset import is_heldout, is_validation
 from vision.photo.glyphs import index_crop
 from vision.photo.images import load_image
@@ -80,7 +81,7 @@ def test_only_training_photos_are_learnt_from(training):
 
 def test_a_mosaic_puts_each_photo_in_its_cell(training):
     pictures = [load_image(p) for p in training[:4]]
-    frame = distill.mosaic(pictures, (2, 2), 60)
+    frame, _ = mosaic(pictures, (2, 2), 60)
     assert frame.shape == (720, 1280, 3)
     for i, picture in enumerate(pictures):
         cell = frame[(i // 2) * 360 : (i // 2 + 1) * 360, (i % 2) * 640 : (i % 2 + 1) * 640]
@@ -97,7 +98,7 @@ def test_the_soft_crops_are_cut_where_the_reader_cut_the_sharp_ones(scene, train
     same part: given the frame itself as the "soft" look, every pair is the same
     crop, and each sharp crop is one the reader read."""
     rng = random.Random(0)
-    frame = distill.mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
+    frame, _ = mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
     cut: list[np.ndarray] = []
     original = scene._cut
 
@@ -121,7 +122,7 @@ def test_the_soft_crops_are_cut_where_the_reader_cut_the_sharp_ones(scene, train
 
 def test_the_crop_log_says_which_part_a_closer_looks_crop_came_from(scene, training):
     rng = random.Random(3)
-    frame = distill.mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
+    frame, _ = mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
     scene.cut_log = []
     try:
         scene.read(frame)
