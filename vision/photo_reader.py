@@ -48,7 +48,8 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
         "--annotate",
         metavar="DIR",
         type=Path,
-        help="also write each picture with its findings drawn into DIR (created if missing)",
+        help="also write each picture with its findings drawn into DIR (created if missing); "
+        "face-up cards found but not named are drawn in purple",
     )
     parser.add_argument(
         "--min-confidence",
@@ -129,7 +130,9 @@ def main_read(args: argparse.Namespace) -> int:
         results.append(entry)
         if args.annotate:
             try:
-                annotate_to(args.annotate, name, image, cards, written)
+                # the picture shows the face-up cards not named too (counted in the list)
+                shown = [c for c in seen if args.unknown or c.card != UNKNOWN or c.unnamed_face]
+                annotate_to(args.annotate, name, image, shown, written)
             except VisionError as exc:
                 failed += 1
                 entry["error"] = str(exc)

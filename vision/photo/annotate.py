@@ -13,21 +13,33 @@ from .spec import BACK
 
 COLOURS = {UNKNOWN: (0, 170, 255), BACK: (230, 140, 30)}  # BGR: orange for unread, blue for a back
 NAMED = (40, 200, 40)
+FACE = (200, 60, 200)  # purple: a whole face-up card found whose index was not read (counted, not named)
+
+
+def _colour(card: CardReading) -> tuple[int, int, int]:
+    return FACE if card.unnamed_face else COLOURS.get(card.card, NAMED)
+
+
+def _label(card: CardReading) -> str:
+    if card.unnamed_face:
+        return f"face {card.confidence:.2f}"
+    return f"{'?' if card.card == UNKNOWN else card.card} {card.confidence:.2f}"
 
 
 def draw(image: np.ndarray, cards: list[CardReading]) -> np.ndarray:
-    """A copy of ``image`` with each card's outline and its code and confidence; the
-    labels are drawn after every outline, each where it covers no label drawn before
-    (``place_labels``)."""
+    """A copy of ``image`` with each card's outline and its code and confidence (a
+    whole face-up card whose index was not read: "face" and the face detector's
+    score, in purple); the labels are drawn after every outline, each where it covers
+    no label drawn before (``place_labels``)."""
     out = image.copy()
     scale = max(0.5, min(out.shape[:2]) / 800)
     thick = max(1, int(2 * scale))
     labels, sizes, anchors = [], [], []
-    colours = [COLOURS.get(c.card, NAMED) for c in cards]
+    colours = [_colour(c) for c in cards]
     for c, colour in zip(cards, colours):
         pts = np.round(c.corners).astype(np.int32)
         cv2.polylines(out, [pts], True, colour, max(2, int(2 * scale)), cv2.LINE_AA)
-        label = f"{'?' if c.card == UNKNOWN else c.card} {c.confidence:.2f}"
+        label = _label(c)
         (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
         labels.append((label, base))
         sizes.append((tw + 4, th + base + 2))

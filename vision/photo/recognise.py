@@ -27,6 +27,8 @@ import cv2
 import numpy as np
 
 from ..errors import VisionError
+from ..faces import INDEX_BOX
+from ..layout import CARD_H_MM, CARD_W_MM
 from . import nets, spec
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -278,6 +280,48 @@ def outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[float
     else:
         allpts = np.array([(x, y) for x0, y0, x1, y1 in boxes for x in (x0, x1) for y in (y0, y1)], dtype=np.float32)
         pts = cv2.boxPoints(cv2.minAreaRect(allpts)).tolist()
+    return tuple((round(float(x), 1), round(float(y), 1)) for x, y in pts)
+
+
+# From one index's middle to the other's, on a card (mm; faces.INDEX_BOX, at the
+# top-left and turned half round at the bottom-right, as a deck prints them).
+_INDEX_SPAN = (CARD_W_MM - (INDEX_BOX[0] + INDEX_BOX[2]), CARD_H_MM - (INDEX_BOX[1] + INDEX_BOX[3]))
+# How far apart two index corners of one card lie, in their boxes' longer side: the
+# project's card 3.6, a deck with small indices further (a phone photo of edje's
+# about 4.5); nearer, it is one corner found twice.
+CARD_APART = (2.0, 8.0)
+
+
+def card_outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[float, float], ...] | None:
+    """The outline of a card (its corners in picture pixels, turned as it lies) of
+    which ``boxes`` are index corners read alike: the two boxes farthest apart taken
+    as its top-left and bottom-right indices, when they are as far apart as one card's
+    are (``CARD_APART``); else None.  A card seen from above is never mirrored, so
+    the line between its indices fixes how it is turned, and its length how large
+    it is: the card is the poker card of ``faces`` about them (a deck printed with an
+    index at all four corners may show the two others, and the card is then drawn
+    turned wrongly).
+
+        >>> card_outline([(0.8, 1.8, 12.0, 24.2), (51.0, 63.8, 62.2, 86.2)])  # the card of faces, upright
+        ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
+        >>> card_outline([(0.8, 1.8, 12.0, 24.2), (4.0, 8.0, 15.2, 30.4)]) is None  # one corner found twice
+        True
+    """
+    if len(boxes) < 2:
+        return None
+    mids = np.array([((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes], np.float64)
+    apart = np.linalg.norm(mids[:, None] - mids[None], axis=2)
+    i, j = np.unravel_index(int(np.argmax(apart)), apart.shape)
+    side = max(max(b[2] - b[0], b[3] - b[1]) for b in (boxes[i], boxes[j]))
+    if not CARD_APART[0] * side <= apart[i, j] <= CARD_APART[1] * side:
+        return None
+    d = mids[j] - mids[i]
+    span = np.hypot(*_INDEX_SPAN)
+    scale = float(np.hypot(*d)) / span
+    turn = np.arctan2(d[1], d[0]) - np.arctan2(_INDEX_SPAN[1], _INDEX_SPAN[0])
+    c, s = np.cos(turn), np.sin(turn)
+    half = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * (CARD_W_MM / 2, CARD_H_MM / 2) * scale
+    pts = (mids[i] + mids[j]) / 2 + half @ np.array([[c, s], [-s, c]])
     return tuple((round(float(x), 1), round(float(y), 1)) for x, y in pts)
 
 

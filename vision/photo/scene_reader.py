@@ -61,6 +61,7 @@ from .recognise import (
     IndexRead,
     ModelMissing,
     Recogniser,
+    card_outline,
     card_score,
     holds,
     iou,
@@ -764,15 +765,24 @@ class SceneReader:
         ]
         faces_up, owner = self._paired_faces(image, named, backs, whole)
         unnamed = _unnamed(faces_up, owner)
-        # A card read on both index corners is shown where its face is, not as the
-        # band between its corners (the corners' smallest turned rectangle: a thin
-        # strip along the card's diagonal when the card lies turned).
+        # A card read on both index corners is shown as the card lies, not as the
+        # band between its corners (their smallest turned rectangle: a thin strip
+        # along the card's diagonal): the card its two indices make (card_outline),
+        # or where its face is when they make none.  Only the outline shown changes.
         face_of = {k: faces_up[i][0] for i, k in owner.items()}
-        shown = [
-            replace(c, corners=outline([face_of[k]])) if c.indices >= 2 and k in face_of else c
-            for k, c in enumerate(named)
-        ]
+        by_code = _by_code(reads)
+        shown = [self._shown(c, by_code.get(c.card, []), face_of.get(k)) for k, c in enumerate(named)]
         return shown + backs + unnamed + unknown, reads
+
+    @staticmethod
+    def _shown(card: CardReading, reads: Sequence[IndexRead], face: tuple | None) -> CardReading:
+        """``card`` with the outline ``read`` shows (see there)."""
+        if card.indices < 2:
+            return card
+        whole = card_outline([r.box for r in reads])
+        if whole is not None:
+            return replace(card, corners=whole)
+        return replace(card, corners=outline([face])) if face is not None else card
 
     def detect_faces(
         self, image: np.ndarray, blob: np.ndarray | None = None

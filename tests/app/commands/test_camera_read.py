@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from vision.photo.annotate import FACE
 from vision.photo.scene_reader import DEFAULT_MIN_CONFIDENCE  # camera read uses the scene reader (issue 17)
 from vision.photo.synth import cover_with_hand, render_photo
 
@@ -161,8 +162,12 @@ def test_a_face_up_card_whose_corners_a_hand_covers_is_counted(tmp_path):
     (entry,) = json.loads(run.stdout)["images"]
     assert entry["face_up_unnamed"] == 1
     assert "QD" not in {c["card"] for c in entry["cards"]}
-    run = camera_read(str(tmp_path / "hand.png"))
+    run = camera_read(str(tmp_path / "hand.png"), "--annotate", str(tmp_path / "seen"))
     assert run.returncode == 0 and "and 1 face-up card not named" in run.stdout.splitlines()[0]
+    # the annotated picture shows that card, in purple, where it lies
+    purple = (cv2.imread(str(tmp_path / "seen" / "hand.read.png")) == FACE).all(axis=2)
+    x0, y0, x1, y1 = card.box
+    assert purple[int(y0) - 5 : int(y1) + 6, int(x0) - 5 : int(x1) + 6].sum() > 100
     run = camera_read(str(tmp_path / "hand.png"), "--json", "--unknown")
     unknown = [c for c in json.loads(run.stdout)["images"][0]["cards"] if c["card"] == "unknown"]
     assert any(len(c["corners"]) == 4 and c["corners"][1][0] - c["corners"][0][0] > 100 for c in unknown)

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.photo.annotate import draw, place_labels
-from vision.photo.recognise import CardReading, outline
+from vision.photo.annotate import FACE, _label, draw, place_labels
+from vision.photo.recognise import UNKNOWN, CardReading, outline
 
 
 def _overlap(a, b) -> bool:
@@ -46,3 +46,14 @@ def test_a_drawn_picture_keeps_its_size_and_leaves_the_original_alone():
     ]
     out = draw(picture, cards)
     assert out.shape == picture.shape and (picture == 90).all() and not (out == 90).all()
+
+
+def test_a_face_up_card_not_named_is_drawn_purple_and_labelled_face():
+    picture = np.full((300, 400, 3), 90, np.uint8)
+    face = CardReading(UNKNOWN, 0.8, outline([(100, 60, 220, 230)]), 0)
+    corner = CardReading(UNKNOWN, 0.5, outline([(20, 20, 50, 60)]), 1)
+    assert face.unnamed_face and not corner.unnamed_face
+    out = draw(picture, [face, corner])
+    purple = (out == FACE).all(axis=2)
+    assert purple[60:231, 100:221].any() and not purple[:, :60].any()
+    assert _label(face) == "face 0.80" and _label(corner) == "? 0.50"

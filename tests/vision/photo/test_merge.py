@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
 from vision.cardcodes import ALL_CODES
+from vision.faces import INDEX_BOX
 from vision.photo import spec
-from vision.photo.recognise import UNKNOWN, IndexRead, card_score, merge
+from vision.photo.recognise import UNKNOWN, IndexRead, card_outline, card_score, merge
 
 
 def _read(code, prob, box=(10, 10, 60, 80), score=0.9):
@@ -88,3 +90,40 @@ def test_a_back_inside_a_face_read_on_both_corners_is_that_face():
     assert not holds((300.0, 450.0, 600.0, 640.0), ace)  # a back beside it
     one_corner = CardReading("AS", 1.0, ace.corners, 1)
     assert not holds((200.0, 150.0, 500.0, 400.0), one_corner)  # one corner says nothing of the middle
+
+
+@given(
+    st.floats(-180, 180),
+    st.floats(0.5, 6.0),
+    st.floats(-200, 900),
+    st.floats(-200, 900),
+    st.booleans(),
+)
+def test_a_cards_two_index_corners_give_the_card_as_it_lies(turn, scale, cx, cy, flip):
+    # the project's card (faces: 63 x 88 mm, index box INDEX_BOX) turned by `turn`,
+    # `scale` px a mm, its middle at (cx, cy); its indices seen as upright boxes
+    t = np.radians(turn)
+    rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    x0, y0, x1, y1 = INDEX_BOX
+    mids = np.array([((x0 + x1) / 2, (y0 + y1) / 2), (63 - (x0 + x1) / 2, 88 - (y0 + y1) / 2)])
+    corners = np.array([(0, 0), (63, 0), (63, 88), (0, 88)], np.float64)
+
+    def place(p):
+        return (p - (31.5, 44)) * scale @ rot + (cx, cy)
+
+    side = max(x1 - x0, y1 - y0) * scale / 2
+    boxes = [(x - side, y - side, x + side, y + side) for x, y in place(mids)]
+    got = np.array(card_outline(boxes[::-1] if flip else boxes))
+    want = place(corners)
+    # the same four corners (the card's top-left may be either end: a card is alike turned half round)
+    assert min(np.abs(got - np.roll(want, k, axis=0)).max() for k in (0, 2)) < 0.2
+    # a third read of one of the corners, a little off, changes little
+    near = np.array(card_outline(boxes + [tuple(v + 0.05 * side for v in boxes[0])]))
+    assert min(np.abs(near - np.roll(want, k, axis=0)).max() for k in (0, 2)) < 0.2 * side + 0.2
+
+
+def test_reads_too_near_or_too_far_apart_make_no_card():
+    assert card_outline([(0, 0, 10, 20)]) is None
+    assert card_outline([(0, 0, 10, 20), (10, 10, 20, 30)]) is None  # one corner found twice
+    assert card_outline([(0, 0, 10, 20), (500, 500, 510, 520)]) is None  # two cards' corners
+    assert card_outline([(0, 0, 10, 20), (45, 55, 55, 75)]) is not None

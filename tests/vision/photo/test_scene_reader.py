@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vision.cardcodes import ALL_CODES
-from vision.photo import scenes_data
+from vision.photo import recognise, scenes_data
 from vision.photo.dataset import load_photos
 from vision.photo.images import load_image
 from vision.photo.recognise import MODELS, UNKNOWN, IndexRead, ModelMissing, Recogniser
@@ -629,23 +629,30 @@ def test_what_a_closer_look_reads_on_grey_crops_does_not_count(scene, scenes, mo
     assert _named(scene.read(grey)) == {"KC"}
 
 
-def test_a_card_read_on_both_corners_is_shown_where_its_face_is(scene, scenes):
+def test_a_card_read_on_both_corners_is_shown_as_it_lies(scene, scenes, monkeypatch):
     # A validation edje photo: the QC lies turned, read on both index corners. Its
     # outline was the smallest turned rectangle round the two corners, a strip along
-    # the card's diagonal; now it is the face the face detector found for it.
+    # the card's diagonal; then the upright box of the face the face detector found
+    # for it; now the card its two indices make (card_outline), turned as it lies.
     p = next(p for p in scenes if p.file == "edje/IMG_2445.jpg")
     img = load_image(p.path)
     (qc,) = [c for c in scene.read(img) if c.card == "QC"]
     assert qc.indices == 2
-    faces = [box for box, _ in scene._indices(img)[1]]  # the faces read() found
-    assert any(np.allclose(qc.box, face, atol=0.1) for face in faces)
-    x0, y0, x1, y1 = qc.box
-    assert min(x1 - x0, y1 - y0) > 0.6 * max(x1 - x0, y1 - y0)  # a card's shape, not a strip
+    (labelled,) = scenes_data.whole_card_boxes()[p.file]  # the card's box as labelled by hand
+    (_, (w, h), turn) = cv2.minAreaRect(np.array(qc.corners, np.float32))
+    assert iou(qc.box, labelled) > 0.9 and 20 < abs(turn) < 70  # where the card is, turned
+    assert min(w, h) / max(w, h) == pytest.approx(63 / 88, abs=0.01)  # a card's shape
+    faces = [box for box, _ in scene._indices(img)[1]]  # the faces read() found: less close
+    assert all(iou(face, labelled) < iou(qc.box, labelled) for face in faces)
     # the band it was: both corners' reads, their smallest turned rectangle
     corners = [r.box for r in scene.read_indices(img) if r.code == "QC"]
     (w, h) = cv2.minAreaRect(np.array([(x, y) for b in corners for x in b[::2] for y in b[1::2]], np.float32))[1]
     assert min(w, h) < 0.4 * max(w, h)
-    # without faces to report (report_faces=False) the band stays
+    # reads too near each other to be one card's two corners make no card: its face is shown
+    monkeypatch.setattr(recognise, "CARD_APART", (50.0, 60.0))
+    (qc,) = [c for c in scene.read(img) if c.card == "QC"]
+    assert any(np.allclose(qc.box, face, atol=0.1) for face in faces)
+    # ... and without faces to report (report_faces=False) the band stays
     plain = SceneReader.load(report_faces=False)
     (band,) = [c for c in plain.read(img) if c.card == "QC"]
     assert not any(np.allclose(band.box, face, atol=0.1) for face in faces)
