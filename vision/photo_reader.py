@@ -23,8 +23,8 @@ READ_HELP = "read every card in still pictures (no calibration needed)"
 READ_DESCRIPTION = """\
 Read every card visible in each picture: its rank and suit in our notation (AS, TD,
 2C), or 'back' for a face-down card, a confidence between 0 and 1, and where it is
-(the index corner's box, the turned rectangle holding both index corners of the
-card, or a face-down card's box). A card read with a confidence below
+(the index corner's box; for a card read on both index corners, the whole card as
+it lies, made of them; or a face-down card's box). A card read with a confidence below
 --min-confidence is left out (or listed as 'unknown' with --unknown): a wrong card
 is worse than a missing one. Face-down cards have a threshold of their own (the back
 detector's; --no-backs leaves them out). A face-up card whose index corners cannot
