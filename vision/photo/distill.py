@@ -32,12 +32,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import scenes_data, spec
+from . import nets, scenes_data, spec
 from .composite import mosaic
 from .dataset import load_photos
 from .images import load_image
-from .recognise import softmax
-from .scene_reader import SCENE_CLASSIFIER_FILE, SceneReader, dark_to_light
+from .recognise import DETECTOR_FILE, softmax
+from .scene_reader import CLOSER_DETECTOR_FILE, SCENE_CLASSIFIER_FILE, SceneReader, dark_to_light
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 # A webcam's look, each frame drawn anew: Gaussian blur sigma (px), sensor noise
@@ -47,6 +47,13 @@ BLUR = (0.4, 1.4)
 NOISE = (1.0, 9.0)
 JPEG = (40, 90)
 GRIDS = ((1, 1), (2, 2), (3, 3))  # photos a mosaic frame holds: columns x rows
+# The detector is taught on parts of its pictures this many pixels square
+# (``distil_detector``), the cells within DET_MARGIN of a part's edge not counted,
+# and where the teacher's heat is above DET_FOUND (the reader's DET_THRESHOLD) it
+# finds something: its box sides count there.
+DET_CROP = 256
+DET_MARGIN = 2
+DET_FOUND = 0.1
 
 
 def webcam_look(frame: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -138,6 +145,129 @@ def gather(
     return np.stack(sharp), np.array(soft, dtype=np.uint8)
 
 
+def detector_pairs(reader: SceneReader, frame: np.ndarray, look: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every picture ``reader``'s index detector sees reading ``look`` (``frame`` as a
+    webcam gives it: the closer looks where the reader looks on such a frame), each
+    with the same picture made of ``frame`` (``SceneReader.det_log``,
+    ``detector_pictures``): (sharp, soft) pairs of one size."""
+    reader.det_log = []
+    try:
+        reader.read(look)
+        asked = reader.det_log
+    finally:
+        reader.det_log = None
+    out = []
+    for (left, top, right, bottom), short, invert, scales in asked:
+        sharp, _ = reader.detector_pictures(frame[top:bottom, left:right], short, invert, scales)
+        soft, _ = reader.detector_pictures(look[top:bottom, left:right], short, invert, scales)
+        out += list(zip(sharp, soft))
+    return out
+
+
+def gather_detector(
+    models: Path, seed: int, limit: int | None = None, log=print
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """The detector's pictures to learn from (``detector_pairs``), from the frames
+    ``gather`` makes (one webcam look each), and the shipped detector's output on
+    each sharp one (its heat-map logits and log box sides, float16): the teacher's."""
+    rng = random.Random(seed)
+    reader = SceneReader.load(models, detector=nets.load(models / DETECTOR_FILE))  # the teacher: not one taught before
+    photos = training_photos()
+    if not photos:
+        raise FileNotFoundError("no training photos found (set CHICAGO_CARDS_REAL_DEV and CHICAGO_CARDS_REAL_MULTI)")
+    sharp: list[np.ndarray] = []
+    soft: list[np.ndarray] = []
+    frames = 0
+    for grid in GRIDS:
+        n = grid[0] * grid[1]
+        order = photos[:]
+        rng.shuffle(order)
+        for group in [order[k : k + n] for k in range(0, len(order) - n + 1, n)][:limit]:
+            frame, _ = mosaic([load_image(p) for p in group], grid, rng.randint(20, 120))
+            for a, b in detector_pairs(reader, frame, webcam_look(frame, rng)):
+                sharp.append(a)
+                soft.append(b)
+            frames += 1
+            if frames % 100 == 0:
+                log(f"{frames} frames read, {len(sharp)} detector pictures")
+    log(f"{frames} frames read, {len(sharp)} detector pictures")
+    teacher = [reader.detector_net.run(spec.net_input(a))[0].astype(np.float16) for a in sharp]
+    return sharp, soft, teacher
+
+
+def distil_detector(
+    torch,
+    student,
+    sharp: list[np.ndarray],
+    soft: list[np.ndarray],
+    teacher: list[np.ndarray],
+    epochs: int,
+    rng: np.random.Generator,
+    log,
+    lr: float = 3e-4,
+    anchor: float = 1.0,
+    batch: int = 16,
+    crop: int = DET_CROP,
+) -> None:
+    """Teach ``student`` (the shipped detector's copy) to give on each soft picture
+    what the teacher gave on the sharp one (``teacher``): the heat map as a
+    probability (binary cross-entropy, each cell weighted by 1 + 20 times the
+    teacher's probability there: most cells hold nothing) and the log box sides
+    where the teacher finds something (``DET_FOUND``), plus ``anchor`` times the same
+    on the sharp picture.  Each step sees ``crop`` x ``crop`` parts of the pictures
+    (the network is convolutional; a whole 796 x 448 picture costs five times as
+    much), half of them round a cell the teacher finds something in; the cells
+    within ``DET_MARGIN`` of a part's edge, which see less round them than in the
+    whole picture, are not counted."""
+    f = torch.nn.functional
+    stride = spec.INDEX_GRID.stride
+    found = [np.argwhere(1 / (1 + np.exp(-t[0].astype(np.float32))) > DET_FOUND) for t in teacher]
+
+    def part(i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        gh, gw = sharp[i].shape[0] // stride, sharp[i].shape[1] // stride
+        ch, cw = min(crop // stride, gh), min(crop // stride, gw)
+        if len(found[i]) and rng.random() < 0.5:
+            j, k = found[i][rng.integers(len(found[i]))]
+            y0 = int(np.clip(j - ch // 2 + rng.integers(-(ch // 4), ch // 4 + 1), 0, gh - ch))
+            x0 = int(np.clip(k - cw // 2 + rng.integers(-(cw // 4), cw // 4 + 1), 0, gw - cw))
+        else:
+            y0, x0 = int(rng.integers(0, gh - ch + 1)), int(rng.integers(0, gw - cw + 1))
+        ys, xs = slice(y0 * stride, (y0 + ch) * stride), slice(x0 * stride, (x0 + cw) * stride)
+        return sharp[i][ys, xs], soft[i][ys, xs], teacher[i][:, y0 : y0 + ch, x0 : x0 + cw].astype(np.float32)
+
+    def loss_of(out, t):
+        m = DET_MARGIN
+        out, t = out[:, :, m:-m, m:-m], t[:, :, m:-m, m:-m]
+        p = torch.sigmoid(t[:, :1])
+        weight = 1 + 20 * p
+        heat = (f.binary_cross_entropy_with_logits(out[:, :1], p, reduction="none") * weight).sum() / weight.sum()
+        where = (p > DET_FOUND).float()
+        sides = (torch.abs(out[:, 1:] - t[:, 1:]) * where).sum() / where.sum().clamp(min=1)
+        return heat + 0.5 * sides
+
+    opt = torch.optim.AdamW(student.parameters(), lr=lr, weight_decay=0.0)
+    steps = len(sharp) // batch
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * steps))
+    student.eval()  # the batch norms as the shipped network folded them
+    for epoch in range(epochs):
+        order = rng.permutation(len(sharp))
+        total = 0.0
+        for b in range(steps):
+            parts = [part(int(i)) for i in order[b * batch : (b + 1) * batch]]
+            parts = [p for p in parts if p[0].shape == parts[0][0].shape]  # a batch is of one size
+            t = torch.from_numpy(np.stack([p[2] for p in parts]))
+            loss = loss_of(student(torch.from_numpy(np.concatenate([spec.net_input(p[1]) for p in parts]))), t)
+            if anchor:
+                sharp_in = torch.from_numpy(np.concatenate([spec.net_input(p[0]) for p in parts]))
+                loss = loss + anchor * loss_of(student(sharp_in), t)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach())
+        log(f"detector epoch {epoch + 1}/{epochs}: loss {total / max(1, steps):.4f}")
+
+
 def softmax_codes(logits: np.ndarray) -> list[tuple[str, float]]:
     """The reading (code, probability) of each row of a classifier's logits."""
     nr = len(spec.RANK_OUT)
@@ -222,15 +352,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=MODELS, help="the shipped networks (default %(default)s)")
     ap.add_argument("--out", type=Path, required=True, help=f"folder for the taught {SCENE_CLASSIFIER_FILE}")
     ap.add_argument("--epochs", type=int, default=3, help="(default %(default)s)")
-    ap.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default %(default)s)")
+    ap.add_argument("--lr", type=float, default=None, help="peak learning rate (default 5e-4)")
     ap.add_argument("--anchor", type=float, default=1.0, help="weight of the sharp crops' loss (default %(default)s)")
     ap.add_argument("--looks", type=int, default=2, help="webcam looks of each frame (default %(default)s)")
     ap.add_argument("--members", type=int, default=2, help="networks in the shipped ensemble (default %(default)s)")
     ap.add_argument("--limit", type=int, default=None, help="at most this many frames of each grid (a quick trial)")
     ap.add_argument("--threads", type=int, default=2, help="(default %(default)s)")
     ap.add_argument("--seed", type=int, default=0, help="(default %(default)s)")
+    ap.add_argument(
+        "--detector",
+        action="store_true",
+        help=f"teach the closer looks' index detector instead: {CLOSER_DETECTOR_FILE} from {DETECTOR_FILE} "
+        "(one webcam look a frame; --lr default 3e-4)",
+    )
     args = ap.parse_args(argv)
-    source = args.models / SCENE_CLASSIFIER_FILE
+    source = args.models / (DETECTOR_FILE if args.detector else SCENE_CLASSIFIER_FILE)
     if not source.is_file():
         print(f"error: {source} not found", file=sys.stderr)
         return 2
@@ -245,6 +381,20 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(f"[{time.monotonic() - t0:6.0f} s] {msg}", flush=True)
 
+    if args.detector:
+        try:
+            pictures = gather_detector(args.models, args.seed, args.limit, log)
+        except FileNotFoundError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        detector = build_nets(torch)[0]
+        load_onnx(torch, detector, source)
+        rng = np.random.default_rng(args.seed)
+        distil_detector(torch, detector, *pictures, args.epochs, rng, log, args.lr or 3e-4, args.anchor)
+        args.out.mkdir(parents=True, exist_ok=True)
+        export(torch, detector, (1, 3, spec.DET_SIZE, spec.DET_SIZE), args.out / CLOSER_DETECTOR_FILE)
+        log(f"written {args.out / CLOSER_DETECTOR_FILE}; next: copy it to {args.models}, then scene_calibrate")
+        return 0
     try:
         sharp, soft = gather(args.models, args.seed, args.looks, args.limit, log)
     except FileNotFoundError as exc:
@@ -252,7 +402,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     student = ensemble_of(torch, [build_nets(torch)[1] for _ in range(args.members)])
     load_onnx(torch, student, source)
-    distil(torch, student, sharp, soft, args.epochs, np.random.default_rng(args.seed), log, args.lr, args.anchor)
+    distil(
+        torch, student, sharp, soft, args.epochs, np.random.default_rng(args.seed), log, args.lr or 5e-4, args.anchor
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     export(torch, student, (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), args.out / SCENE_CLASSIFIER_FILE)
     log(

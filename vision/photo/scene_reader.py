@@ -81,6 +81,12 @@ SCENE_CALIBRATION_FILE = "scene_calibration.json"
 # lower on single cards of the photo reader's own calibration.  Without the file
 # the scene reader reads with the single-card reader's classifier.
 SCENE_CLASSIFIER_FILE = "scene_classifier.onnx"
+# The index detector of the closer looks (``CLOSER``), taught to find in a webcam's
+# soft frame what the shipped one finds in the sharp frame (``python -m
+# vision.photo.distill --detector``; README, "The closer looks' detector taught by
+# itself").  The whole picture is still seen by the single-card reader's detector
+# (index_detector.onnx); without the file the closer looks use that one too.
+CLOSER_DETECTOR_FILE = "closer_detector.onnx"
 # Int8 copies of the networks (``python -m vision.photo.quantize``): the scene reader
 # reads with them when they are there.  Shipped: the two classifiers, in 0.6 of the
 # float networks' CPU time, as many cards named right and wrong on the validation
@@ -372,10 +378,13 @@ class SceneReader:
         closer: float | None = CLOSER,
         classifier=None,
         detector=None,
+        closer_detector=None,
     ):
         self.photo = photo
         # the index detector and classifier (INT8), or the single-card reader's own
         self.detector_net = detector if detector is not None else photo.detector_net
+        # the closer looks' index detector (CLOSER_DETECTOR_FILE), or the other
+        self.closer_net = closer_detector if closer_detector is not None else self.detector_net
         self.classifier_net = classifier if classifier is not None else photo.classifier_net
         self.face_net = face_detector  # whole face-up cards (FACE_DETECTOR_FILE), or None
         self.face_threshold = face_threshold
@@ -403,6 +412,11 @@ class SceneReader:
         # as left, top, right, bottom; its box in that part; whether it is read inverted
         # first).  vision.photo.distill cuts the same crops from a webcam's look of the picture.
         self.cut_log: list | None = None
+        # ... and, when a list, every time the index detector is asked: (the part of the
+        # picture as left, top, right, bottom; the short side its scales are of; whether
+        # the inverted picture is seen; the scales, None for SCALES), from which
+        # ``detector_pictures`` makes the pictures again (vision.photo.distill).
+        self.det_log: list | None = None
 
     @classmethod
     def load(
@@ -441,6 +455,7 @@ class SceneReader:
                 raise ModelMissing(f"model file {path} is damaged ({exc}); retrain it") from None
 
         load_net(DETECTOR_FILE, "detector", int8_only=True)
+        load_net(CLOSER_DETECTOR_FILE, "closer_detector")
         load_net(CLASSIFIER_FILE, "classifier", int8_only=True, part=FIRST_CLASSIFIER_FILE)
         load_net(SCENE_CLASSIFIER_FILE, "scene_classifier")
         if faces:
@@ -455,16 +470,48 @@ class SceneReader:
         return self._candidates(image, short, self.invert)[0]
 
     def _candidates(
-        self, image: np.ndarray, short: int | None, invert: bool, scales: tuple[float, ...] | None = None
+        self,
+        image: np.ndarray,
+        short: int | None,
+        invert: bool,
+        scales: tuple[float, ...] | None = None,
+        part: tuple[int, int, int, int] | None = None,
+        net=None,
     ) -> tuple[list[Candidate], np.ndarray | None, np.ndarray]:
         """``detect``'s candidates (``invert``: in the inverted picture too), the
         smallest scaling of the picture when it is smaller than the picture (the
         whole-card detectors' picture is scaled from it: ``_indices``) and the largest
         scaling (the larger face pass's picture is scaled from it: ``CLOSER_FACES``).
-        ``scales``: others than the reader's (``SCALES``)."""
+        ``scales``: others than the reader's (``SCALES``).  ``part``: where ``image``
+        lies in the whole picture (left, top, right, bottom), for ``det_log``.
+        ``net``: another index detector than the reader's (the closer looks')."""
+        h, w = image.shape[:2]
+        if self.det_log is not None:
+            self.det_log.append((part or (0, 0, w, h), short, invert, scales))
+        passes, smalls = self.detector_pictures(image, short, invert, scales)
+        found: list[Candidate] = []
+        for small in passes:
+            found += [
+                Candidate(box, score) for box, score in _peaks(net or self.detector_net, small, DET_THRESHOLD, (w, h))
+            ]
+        found.sort(key=lambda c: -c.score)
+        found = [c for c in found if c.score >= self.min_det]
+        overlaps = _ious([c.box for c in found], [c.box for c in found]) >= NMS_IOU
+        kept: list[int] = []
+        for i in range(len(found)):
+            if not overlaps[i, kept].any():
+                kept.append(i)
+        low = smalls[min(smalls)]
+        return [found[i] for i in kept], (low if low.shape[1] < w else None), smalls[max(smalls)]
+
+    def detector_pictures(
+        self, image: np.ndarray, short: int | None, invert: bool, scales: tuple[float, ...] | None = None
+    ) -> tuple[list[np.ndarray], dict[float, np.ndarray]]:
+        """The pictures the index detector sees of ``image`` (``_candidates``' arguments):
+        it at each of ``scales`` and, with ``invert``, inverted at each inverted scale;
+        and the scaled pictures by scale."""
         scales = self.scales if scales is None else scales
         h, w = image.shape[:2]
-        found: list[Candidate] = []
         base = spec.DET_SIZE / (short or min(w, h))  # scale 1: the short side at the detector's 320 px
         # the picture at each scale, scaled once; a smaller one from the next larger
         # (INTER_AREA from 1280x720 to 569x320 takes 8 ms of CPU, from 796x448 3 ms; on
@@ -478,19 +525,9 @@ class SceneReader:
                 smalls[s] = source = cv2.resize(source, (sw, sh), interpolation=cv2.INTER_AREA)
             else:
                 smalls[s] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR)
-        low = smalls[min(smalls)]
         # the inverted picture (light glyphs on dark faces) is the scaled one inverted
         passes = [smalls[s] for s in scales] + ([255 - smalls[s] for s in self.invert_scales] if invert else [])
-        for small in passes:
-            found += [Candidate(box, score) for box, score in _peaks(self.detector_net, small, DET_THRESHOLD, (w, h))]
-        found.sort(key=lambda c: -c.score)
-        found = [c for c in found if c.score >= self.min_det]
-        overlaps = _ious([c.box for c in found], [c.box for c in found]) >= NMS_IOU
-        kept: list[int] = []
-        for i in range(len(found)):
-            if not overlaps[i, kept].any():
-                kept.append(i)
-        return [found[i] for i in kept], (low if low.shape[1] < w else None), smalls[max(smalls)]
+        return passes, smalls
 
     # -- stage two: reading each candidate ------------------------------------------
     def classify(
@@ -661,7 +698,9 @@ class SceneReader:
             if right - left < CLOSER_LEAST or bottom - top < CLOSER_LEAST:
                 continue
             part = image[top:bottom, left:right]
-            found, _, _ = self._candidates(part, None, False, CLOSER_SCALES)
+            found, _, _ = self._candidates(
+                part, None, False, CLOSER_SCALES, (left, top, right, bottom), self.closer_net
+            )
             seen += [(c, left, top) for c in found]
             cut += self._cut(part, [c.box for c in found], [c.score for c in found], False, (left, top, right, bottom))
         more: list[SceneRead] = []

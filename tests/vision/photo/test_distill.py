@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 
 from vision.cardcodes import ALL_CODES
-from vision.photo import distill, scenes_data, spec
+from vision.photo import distill, scene_reader, scenes_data, spec
 from vision.photo.composite import mosaic
 from vision.photo.dataset import is_heldout, is_validation
 from vision.photo.glyphs import index_crop
 from vision.photo.images import load_image
-from vision.photo.recognise import MODELS
-from vision.photo.scene_reader import SCENE_CLASSIFIER_FILE, SceneReader
+from vision.photo.recognise import DETECTOR_FILE, MODELS
+from vision.photo.scene_reader import CLOSER_DETECTOR_FILE, SCENE_CLASSIFIER_FILE, SceneReader
+from vision.photo.synth import render_photo
 
 
 @pytest.fixture(scope="module")
@@ -131,6 +132,93 @@ def test_the_crop_log_says_which_part_a_closer_looks_crop_came_from(scene, train
         scene.cut_log = None
     assert (0, 0, 1280, 720) in parts and len(parts) > 1  # the frame, and closer looks' parts
     assert all(0 <= left < right <= 1280 and 0 <= top < bottom <= 720 for left, top, right, bottom in parts)
+
+
+def test_the_detectors_soft_pictures_are_made_as_the_sharp_ones_where_the_reader_looked(scene, training):
+    """``detector_pairs`` notes each time the reader asks its index detector reading
+    the webcam's look (the frame, and the closer looks' parts), and makes the sharp and
+    the soft picture of that part alike: given the frame itself as the look, each pair
+    is one picture twice, and each is one the detector saw."""
+    rng = random.Random(5)
+    frame, _ = mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
+    seen: list[np.ndarray] = []
+    original = scene_reader._peaks
+
+    def spy(net, small, *args):
+        seen.append(small)
+        return original(net, small, *args)
+
+    scene_reader._peaks = spy
+    try:
+        same = distill.detector_pairs(scene, frame, frame)
+    finally:
+        scene_reader._peaks = original
+    assert scene.det_log is None  # the reader no longer notes what its detector sees
+    assert len(same) == len(seen) > 3  # the frame's passes and the closer looks'
+    assert all(np.array_equal(a, b) and np.array_equal(a, c) for (a, b), c in zip(same, seen))
+    assert len({a.shape for a, _ in same}) > 2  # parts of the frame too, not the frame alone
+    look = distill.webcam_look(frame, rng)
+    pairs = distill.detector_pairs(scene, frame, look)
+    assert all(a.shape == b.shape and not np.array_equal(a, b) for a, b in pairs)
+    # the soft picture of a part is that part of the look, scaled as the sharp one
+    scene.det_log = []
+    scene.read(look)
+    (left, top, right, bottom), short, invert, scales = next(a for a in scene.det_log if a[0] != (0, 0, 1280, 720))
+    scene.det_log = None
+    soft, _ = scene.detector_pictures(look[top:bottom, left:right], short, invert, scales)
+    assert any(np.array_equal(soft[0], b) for _, b in pairs)
+
+
+def test_the_closer_looks_detect_with_the_taught_detector_when_it_is_shipped(tmp_path):
+    for f in MODELS.iterdir():
+        if f.suffix in (".onnx", ".json") and f.name != CLOSER_DETECTOR_FILE:
+            (tmp_path / f.name).symlink_to(f)
+    without = SceneReader.load(tmp_path)
+    assert without.closer_net is without.detector_net is without.photo.detector_net  # the single-card reader's
+    (tmp_path / CLOSER_DETECTOR_FILE).symlink_to(MODELS / DETECTOR_FILE)
+    taught = SceneReader.load(tmp_path)
+    assert taught.closer_net is not taught.detector_net  # the closer looks' own
+    assert taught.detector_net is taught.photo.detector_net  # the whole picture's, and the witness's, as they were
+
+
+def test_distilling_the_detector_brings_its_soft_heat_map_towards_the_sharp_one():
+    """The shipped detector, taught on rendered photos blurred as a webcam's: where the
+    teacher finds an index in the sharp picture (heat above 0.3), the student's heat
+    of the blurred one comes nearer to it, and it finds no more elsewhere than the
+    teacher did (its heat there small), and on the sharp pictures it stays near."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.photo import train
+
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    sharp = [cv2.resize(render_photo(seed).image, (320, 320), interpolation=cv2.INTER_AREA) for seed in range(16)]
+    soft = [cv2.GaussianBlur(cv2.resize(s, (64, 64), interpolation=cv2.INTER_AREA), (0, 0), 1.0) for s in sharp]
+    soft = [cv2.resize(s, (320, 320), interpolation=cv2.INTER_LINEAR) for s in soft]
+    net = train.build_nets(torch)[0]
+    train.load_onnx(torch, net, MODELS / DETECTOR_FILE)
+    teacher = [_heat(torch, net, s) for s in sharp]
+
+    def off(pictures, where) -> float:
+        return float(np.mean([np.abs(_heat(torch, net, p) - t)[where(t)].mean() for p, t in zip(pictures, teacher)]))
+
+    found = off(soft, lambda t: t > 0.3)
+    logits = [_out(torch, net, s).astype(np.float16) for s in sharp]
+    rng = np.random.default_rng(0)
+    distill.distil_detector(torch, net, sharp, soft, logits, 24, rng, lambda m: None, lr=3e-4, batch=4)
+    assert off(soft, lambda t: t > 0.3) < 0.8 * found
+    assert off(soft, lambda t: t < 0.1) < 0.03 and off(sharp, lambda t: t >= 0) < 0.02
+
+
+def _out(torch, net, picture) -> np.ndarray:
+    net.eval()
+    with torch.no_grad():
+        out: np.ndarray = net(torch.from_numpy(spec.net_input(picture))).numpy()[0]
+    return out
+
+
+def _heat(torch, net, picture) -> np.ndarray:
+    return 1 / (1 + np.exp(-_out(torch, net, picture)[0]))
 
 
 def test_distilling_brings_the_soft_reading_towards_the_sharp_one():

@@ -441,9 +441,9 @@ def test_the_whole_card_detectors_see_the_picture_the_index_detector_scaled(scen
     parts: list[tuple[int, ...]] = []
     candidates = scene._candidates
 
-    def spy_parts(image, short, invert, scales=None):
+    def spy_parts(image, *args):
         parts.append(image.shape)
-        return candidates(image, short, invert, scales)
+        return candidates(image, *args)
 
     monkeypatch.setattr(scene, "_candidates", spy_parts)
     photo = load_image(_edje_k(scenes).path)  # 378x504: its smallest scaling 320x424
@@ -516,9 +516,9 @@ def test_the_closer_look_is_taken_only_at_small_faces_not_read_surely(scene, sce
     looked: list[tuple[tuple[int, ...], bool]] = []
     candidates = scene._candidates
 
-    def spy(image, short, invert, scales=None):
+    def spy(image, short, invert, *args):
         looked.append((image.shape, invert))
-        return candidates(image, short, invert, scales)
+        return candidates(image, short, invert, *args)
 
     monkeypatch.setattr(scene, "_candidates", spy)
     photo = load_image(_edje_k(scenes).path)
