@@ -189,7 +189,7 @@ def test_small_light_indices_on_dark_faces_are_found_on_the_inverted_picture_enl
     assert card not in {r.code for r in small_only.read_indices(img) if r.prob >= 0.3}
 
 
-@pytest.mark.parametrize(("name", "ranks"), [("cam_image22.jpg", {"Q"}), ("IMG_2702.jpg", {"9"})])
+@pytest.mark.parametrize(("name", "ranks"), [("cam_image22.jpg", {"Q"}), ("IMG_2700.jpg", {"A"})])
 def test_the_scene_classifier_reads_what_the_single_card_classifier_is_unsure_of(scene, scenes, name, ranks):
     # Real edje photos of the validation fold (never trained on, never held out):
     # these ranks are named only with the second opinion of the classifier
@@ -198,7 +198,9 @@ def test_the_scene_classifier_reads_what_the_single_card_classifier_is_unsure_of
     # before, is named by the first alone since dark crops are read both ways,
     # POLARITY; the Q of IMG_2400 since the first is one member of the ensemble,
     # FIRST_CLASSIFIER_FILE; the Q of IMG_2445 since the map was fitted again for the
-    # scene classifier taught webcam-soft crops, vision.photo.distill.)
+    # scene classifier taught webcam-soft crops, vision.photo.distill; the 9 of IMG_2702,
+    # read alike, is held back at 0.969 since the map was fitted again for the closer
+    # looks' taught detector, CLOSER_DETECTOR_FILE.)
     p = next(p for p in scenes if p.file == f"edje/{name}")
     assert p.validation and p.truth == ranks
     img = load_image(p.path)
