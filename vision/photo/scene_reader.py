@@ -807,7 +807,8 @@ class SceneReader:
         # A card read on both index corners is shown as the card lies, not as the
         # band between its corners (their smallest turned rectangle: a thin strip
         # along the card's diagonal): the card its two indices make (card_outline),
-        # or where its face is when they make none.  Only the outline shown changes.
+        # or where its face is when they make none, or its surest corner.  Only the
+        # outline shown changes.
         face_of = {k: faces_up[i][0] for i, k in owner.items()}
         by_code = _by_code(reads)
         shown = [self._shown(c, by_code.get(c.card, []), face_of.get(k)) for k, c in enumerate(named)]
@@ -815,13 +816,16 @@ class SceneReader:
 
     @staticmethod
     def _shown(card: CardReading, reads: Sequence[IndexRead], face: tuple | None) -> CardReading:
-        """``card`` with the outline ``read`` shows (see there)."""
-        if card.indices < 2:
+        """``card`` with the outline ``read`` shows (see there): the card its surest
+        corner and another make, else its face, else its surest corner's box (reads of
+        its code that make no card may be of two cards: no band across both)."""
+        if card.indices < 2 or not reads:
             return card
-        whole = card_outline([r.box for r in reads])
+        ranked = sorted(reads, key=lambda r: -r.prob)
+        whole = card_outline([r.box for r in ranked])
         if whole is not None:
             return replace(card, corners=whole)
-        return replace(card, corners=outline([face])) if face is not None else card
+        return replace(card, corners=outline([face if face is not None else ranked[0].box]))
 
     def detect_faces(
         self, image: np.ndarray, blob: np.ndarray | None = None

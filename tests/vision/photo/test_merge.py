@@ -122,6 +122,15 @@ def test_a_cards_two_index_corners_give_the_card_as_it_lies(turn, scale, cx, cy,
     assert min(np.abs(near - np.roll(want, k, axis=0)).max() for k in (0, 2)) < 0.2 * side + 0.2
 
 
+def test_a_far_read_of_another_card_is_passed_over_for_the_cards_own_corner():
+    # the surest corner first; a read of the same code on another card far away (14 of
+    # its sides, as in a webcam frame where a QC's corner was read as TC) is not its pair
+    own = [(100, 100, 110, 120), (145, 155, 155, 175)]
+    far = (100, 400, 110, 420)
+    assert card_outline(own + [far]) == card_outline(own)
+    assert card_outline([own[0], far]) is None
+
+
 def test_reads_too_near_or_too_far_apart_make_no_card():
     assert card_outline([(0, 0, 10, 20)]) is None
     assert card_outline([(0, 0, 10, 20), (10, 10, 20, 30)]) is None  # one corner found twice
