@@ -240,7 +240,9 @@ def distil_detector(
         out, t = out[:, :, m:-m, m:-m], t[:, :, m:-m, m:-m]
         p = torch.sigmoid(t[:, :1])
         weight = 1 + 20 * p
-        heat = (f.binary_cross_entropy_with_logits(out[:, :1], p, reduction="none") * weight).sum() / weight.sum()
+        heat = (
+            f.binary_cross_entropy_with_logits(out[:, :1], p, reduction="none") * weight
+        ).sum() / weight.sum().clamp(min=1)
         where = (p > DET_FOUND).float()
         sides = (torch.abs(out[:, 1:] - t[:, 1:]) * where).sum() / where.sum().clamp(min=1)
         return heat + 0.5 * sides
