@@ -88,6 +88,38 @@ def training_photos() -> list[Path]:
     return paths
 
 
+def training_frames(photos: list[Path], rng: random.Random, limit: int | None = None):
+    """The frames to learn from, one at a time: ``photos`` shuffled, each in a ``1x1``
+    frame, and again four and nine to a ``2x2`` and ``3x3`` frame (``GRIDS``; ``limit``:
+    at most that many frames of each grid), on cloth of a random grey."""
+    for grid in GRIDS:
+        n = grid[0] * grid[1]
+        order = photos[:]
+        rng.shuffle(order)
+        for group in [order[k : k + n] for k in range(0, len(order) - n + 1, n)][:limit]:
+            yield mosaic([load_image(p) for p in group], grid, rng.randint(20, 120))[0]
+
+
+def teaching_reader(models: Path) -> SceneReader:
+    """The reader whose crops and pictures are learnt from: the networks in
+    ``models``, its closer looks detecting with the shipped index detector as the
+    whole picture does (a taught ``closer_detector.onnx`` there is not used), so that
+    both commands make again what they made."""
+    detector = nets.load(models / DETECTOR_FILE)
+    return SceneReader.load(models, detector=detector, closer_detector=detector)
+
+
+def _noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:
+    """What ``reader`` notes in its ``log`` (``cut_log`` or ``det_log``) reading ``picture``."""
+    setattr(reader, log, [])
+    try:
+        reader.read(picture)
+        noted: list = getattr(reader, log)
+        return noted
+    finally:
+        setattr(reader, log, None)
+
+
 def pairs(
     reader: SceneReader, frame: np.ndarray, looks: list[np.ndarray]
 ) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
@@ -95,12 +127,7 @@ def pairs(
     the crops cut at the same boxes from the same parts of each of ``looks`` (the
     frame as a webcam gives it), each made as the reader makes it before reading
     (``dark_to_light`` when it reads it inverted first)."""
-    reader.cut_log = []
-    try:
-        reader.read(frame)
-        cuts = reader.cut_log
-    finally:
-        reader.cut_log = None
+    cuts = _noted(reader, "cut_log", frame)
 
     def cut(picture: np.ndarray, part, box, inverted: bool) -> np.ndarray:
         left, top, right, bottom = part
@@ -121,26 +148,20 @@ def gather(
     48 x 3), from every training photo in a ``1x1`` frame, and again in ``2x2`` and
     ``3x3`` frames (``limit``: at most that many frames of each grid)."""
     rng = random.Random(seed)
-    reader = SceneReader.load(models)
+    reader = teaching_reader(models)
     photos = training_photos()
     if not photos:
         raise FileNotFoundError("no training photos found (set CHICAGO_CARDS_REAL_DEV and CHICAGO_CARDS_REAL_MULTI)")
     sharp: list[np.ndarray] = []
     soft: list[list[np.ndarray]] = []
     frames = 0
-    for grid in GRIDS:
-        n = grid[0] * grid[1]
-        order = photos[:]
-        rng.shuffle(order)
-        groups = [order[k : k + n] for k in range(0, len(order) - n + 1, n)][:limit]
-        for group in groups:
-            frame, _ = mosaic([load_image(p) for p in group], grid, rng.randint(20, 120))
-            a, b = pairs(reader, frame, [webcam_look(frame, rng) for _ in range(looks)])
-            sharp += a
-            soft += b
-            frames += 1
-            if frames % 50 == 0:
-                log(f"{frames} frames read, {len(sharp)} crops")
+    for frame in training_frames(photos, rng, limit):
+        a, b = pairs(reader, frame, [webcam_look(frame, rng) for _ in range(looks)])
+        sharp += a
+        soft += b
+        frames += 1
+        if frames % 50 == 0:
+            log(f"{frames} frames read, {len(sharp)} crops")
     log(f"{frames} frames read, {len(sharp)} crops")
     return np.stack(sharp), np.array(soft, dtype=np.uint8)
 
@@ -150,12 +171,7 @@ def detector_pairs(reader: SceneReader, frame: np.ndarray, look: np.ndarray) -> 
     webcam gives it: the closer looks where the reader looks on such a frame), each
     with the same picture made of ``frame`` (``SceneReader.det_log``,
     ``detector_pictures``): (sharp, soft) pairs of one size."""
-    reader.det_log = []
-    try:
-        reader.read(look)
-        asked = reader.det_log
-    finally:
-        reader.det_log = None
+    asked = _noted(reader, "det_log", look)
     out = []
     for (left, top, right, bottom), short, invert, scales in asked:
         sharp, _ = reader.detector_pictures(frame[top:bottom, left:right], short, invert, scales)
@@ -171,25 +187,20 @@ def gather_detector(
     ``gather`` makes (one webcam look each), and the shipped detector's output on
     each sharp one (its heat-map logits and log box sides, float16): the teacher's."""
     rng = random.Random(seed)
-    reader = SceneReader.load(models, detector=nets.load(models / DETECTOR_FILE))  # the teacher: not one taught before
+    reader = teaching_reader(models)  # the teacher its detector: not one taught before
     photos = training_photos()
     if not photos:
         raise FileNotFoundError("no training photos found (set CHICAGO_CARDS_REAL_DEV and CHICAGO_CARDS_REAL_MULTI)")
     sharp: list[np.ndarray] = []
     soft: list[np.ndarray] = []
     frames = 0
-    for grid in GRIDS:
-        n = grid[0] * grid[1]
-        order = photos[:]
-        rng.shuffle(order)
-        for group in [order[k : k + n] for k in range(0, len(order) - n + 1, n)][:limit]:
-            frame, _ = mosaic([load_image(p) for p in group], grid, rng.randint(20, 120))
-            for a, b in detector_pairs(reader, frame, webcam_look(frame, rng)):
-                sharp.append(a)
-                soft.append(b)
-            frames += 1
-            if frames % 100 == 0:
-                log(f"{frames} frames read, {len(sharp)} detector pictures")
+    for frame in training_frames(photos, rng, limit):
+        for a, b in detector_pairs(reader, frame, webcam_look(frame, rng)):
+            sharp.append(a)
+            soft.append(b)
+        frames += 1
+        if frames % 100 == 0:
+            log(f"{frames} frames read, {len(sharp)} detector pictures")
     log(f"{frames} frames read, {len(sharp)} detector pictures")
     teacher = [reader.detector_net.run(spec.net_input(a))[0].astype(np.float16) for a in sharp]
     return sharp, soft, teacher

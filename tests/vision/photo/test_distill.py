@@ -181,6 +181,15 @@ def test_the_closer_looks_detect_with_the_taught_detector_when_it_is_shipped(tmp
     assert taught.detector_net is taught.photo.detector_net  # the whole picture's, and the witness's, as they were
 
 
+def test_what_is_learnt_from_is_read_as_before_any_detector_was_taught():
+    # the shipped closer_detector.onnx is not the teacher's: both commands make again
+    # what they made (their crops and pictures read with the shipped index detector)
+    assert (MODELS / CLOSER_DETECTOR_FILE).is_file()
+    reader = distill.teaching_reader(MODELS)
+    assert reader.closer_net is reader.detector_net and reader.detector_net.path.name == DETECTOR_FILE
+    assert SceneReader.load().closer_net.path.name == CLOSER_DETECTOR_FILE  # camera read's reader uses it
+
+
 def test_distilling_the_detector_brings_its_soft_heat_map_towards_the_sharp_one():
     """The shipped detector, taught on rendered photos blurred as a webcam's: where the
     teacher finds an index in the sharp picture (heat above 0.3), the student's heat
