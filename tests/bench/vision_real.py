@@ -63,7 +63,7 @@ import cv2
 import numpy as np
 
 from vision.photo import scenes_data
-from vision.photo.composite import mosaic
+from vision.photo.composite import FRAME, mosaic
 from vision.photo.dataset import ENV_VAR, data_dir, is_validation, load_photos
 from vision.photo.distill import soften
 from vision.photo.images import load_image
@@ -264,7 +264,7 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
             subsets[subset] = [p for p in scenes if p.subset == subset]
     for grid in grids:
         cols, rows = (int(v) for v in grid.lower().split("x"))
-        n, cw, ch = cols * rows, 1280 // cols, 720 // rows
+        n, cw, ch = cols * rows, FRAME[0] // cols, FRAME[1] // rows  # each photo's cell
         for subset, photos in subsets.items():
             right = wrong = there = counted = stray = cards = 0
             times = []
@@ -286,8 +286,7 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
                 # each photo of the frame is its own deck: the same card in two photos
                 # would be one card to the reader (a deck has each card once), so its
                 # cards are made of the index reads in its own cell
-                for i, p in enumerate(group):
-                    y, x = (i // cols) * ch, (i % cols) * cw
+                for p, (x, y, _) in zip(group, places):
                     own = [
                         r
                         for r in reads

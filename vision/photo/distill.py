@@ -54,6 +54,9 @@ GRIDS = ((1, 1), (2, 2), (3, 3))  # photos a mosaic frame holds: columns x rows
 DET_CROP = 256
 DET_MARGIN = 2
 DET_FOUND = 0.1
+# Peak learning rates (AdamW, falling by a cosine): the scene classifier's, the detector's.
+CLASSIFIER_LR = 5e-4
+DETECTOR_LR = 3e-4
 
 
 def webcam_look(frame: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -88,10 +91,14 @@ def training_photos() -> list[Path]:
     return paths
 
 
-def training_frames(photos: list[Path], rng: random.Random, limit: int | None = None):
-    """The frames to learn from, one at a time: ``photos`` shuffled, each in a ``1x1``
-    frame, and again four and nine to a ``2x2`` and ``3x3`` frame (``GRIDS``; ``limit``:
-    at most that many frames of each grid), on cloth of a random grey."""
+def training_frames(rng: random.Random, limit: int | None = None):
+    """The frames to learn from, one at a time: the training photos
+    (``training_photos``) shuffled, each in a ``1x1`` frame, and again four and nine to
+    a ``2x2`` and ``3x3`` frame (``GRIDS``; ``limit``: at most that many frames of each
+    grid), on cloth of a random grey.  FileNotFoundError when there is no photo."""
+    photos = training_photos()
+    if not photos:
+        raise FileNotFoundError("no training photos found (set CHICAGO_CARDS_REAL_DEV and CHICAGO_CARDS_REAL_MULTI)")
     for grid in GRIDS:
         n = grid[0] * grid[1]
         order = photos[:]
@@ -149,13 +156,10 @@ def gather(
     ``3x3`` frames (``limit``: at most that many frames of each grid)."""
     rng = random.Random(seed)
     reader = teaching_reader(models)
-    photos = training_photos()
-    if not photos:
-        raise FileNotFoundError("no training photos found (set CHICAGO_CARDS_REAL_DEV and CHICAGO_CARDS_REAL_MULTI)")
     sharp: list[np.ndarray] = []
     soft: list[list[np.ndarray]] = []
     frames = 0
-    for frame in training_frames(photos, rng, limit):
+    for frame in training_frames(rng, limit):
         a, b = pairs(reader, frame, [webcam_look(frame, rng) for _ in range(looks)])
         sharp += a
         soft += b
@@ -188,13 +192,10 @@ def gather_detector(
     each sharp one (its heat-map logits and log box sides, float16): the teacher's."""
     rng = random.Random(seed)
     reader = teaching_reader(models)  # the teacher its detector: not one taught before
-    photos = training_photos()
-    if not photos:
-        raise FileNotFoundError("no training photos found (set CHICAGO_CARDS_REAL_DEV and CHICAGO_CARDS_REAL_MULTI)")
     sharp: list[np.ndarray] = []
     soft: list[np.ndarray] = []
     frames = 0
-    for frame in training_frames(photos, rng, limit):
+    for frame in training_frames(rng, limit):
         for a, b in detector_pairs(reader, frame, webcam_look(frame, rng)):
             sharp.append(a)
             soft.append(b)
@@ -215,7 +216,7 @@ def distil_detector(
     epochs: int,
     rng: np.random.Generator,
     log,
-    lr: float = 3e-4,
+    lr: float = DETECTOR_LR,
     anchor: float = 1.0,
     batch: int = 16,
     crop: int = DET_CROP,
@@ -295,7 +296,7 @@ def distil(
     epochs: int,
     rng: np.random.Generator,
     log,
-    lr: float = 5e-4,
+    lr: float = CLASSIFIER_LR,
     anchor: float = 1.0,
     index_share: float = 0.5,
     batch: int = 64,
@@ -365,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=MODELS, help="the shipped networks (default %(default)s)")
     ap.add_argument("--out", type=Path, required=True, help=f"folder for the taught {SCENE_CLASSIFIER_FILE}")
     ap.add_argument("--epochs", type=int, default=3, help="(default %(default)s)")
-    ap.add_argument("--lr", type=float, default=None, help="peak learning rate (default 5e-4)")
+    ap.add_argument("--lr", type=float, default=None, help=f"peak learning rate (default {CLASSIFIER_LR})")
     ap.add_argument("--anchor", type=float, default=1.0, help="weight of the sharp crops' loss (default %(default)s)")
     ap.add_argument("--looks", type=int, default=2, help="webcam looks of each frame (default %(default)s)")
     ap.add_argument("--members", type=int, default=2, help="networks in the shipped ensemble (default %(default)s)")
@@ -376,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         "--detector",
         action="store_true",
         help=f"teach the closer looks' index detector instead: {CLOSER_DETECTOR_FILE} from {DETECTOR_FILE} "
-        "(one webcam look a frame; --lr default 3e-4)",
+        f"(one webcam look a frame; --lr default {DETECTOR_LR})",
     )
     args = ap.parse_args(argv)
     source = args.models / (DETECTOR_FILE if args.detector else SCENE_CLASSIFIER_FILE)
@@ -394,35 +395,30 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(f"[{time.monotonic() - t0:6.0f} s] {msg}", flush=True)
 
-    if args.detector:
-        try:
-            pictures = gather_detector(args.models, args.seed, args.limit, log)
-        except FileNotFoundError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        detector = build_nets(torch)[0]
-        load_onnx(torch, detector, source)
-        rng = np.random.default_rng(args.seed)
-        distil_detector(torch, detector, *pictures, args.epochs, rng, log, args.lr or 3e-4, args.anchor)
-        args.out.mkdir(parents=True, exist_ok=True)
-        export(torch, detector, (1, 3, spec.DET_SIZE, spec.DET_SIZE), args.out / CLOSER_DETECTOR_FILE)
-        log(f"written {args.out / CLOSER_DETECTOR_FILE}; next: copy it to {args.models}, then scene_calibrate")
-        return 0
+    rng = np.random.default_rng(args.seed)
     try:
-        sharp, soft = gather(args.models, args.seed, args.looks, args.limit, log)
+        if args.detector:
+            pictures = gather_detector(args.models, args.seed, args.limit, log)
+            net = build_nets(torch)[0]
+            load_onnx(torch, net, source)
+            distil_detector(torch, net, *pictures, args.epochs, rng, log, args.lr or DETECTOR_LR, args.anchor)
+            shape, out, then = (1, 3, spec.DET_SIZE, spec.DET_SIZE), CLOSER_DETECTOR_FILE, "scene_calibrate"
+        else:
+            sharp, soft = gather(args.models, args.seed, args.looks, args.limit, log)
+            net = ensemble_of(torch, [build_nets(torch)[1] for _ in range(args.members)])
+            load_onnx(torch, net, source)
+            distil(torch, net, sharp, soft, args.epochs, rng, log, args.lr or CLASSIFIER_LR, args.anchor)
+            shape, out, then = (
+                (1, 3, spec.CLS_SIZE, spec.CLS_SIZE),
+                SCENE_CLASSIFIER_FILE,
+                "quantize and scene_calibrate",
+            )
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    student = ensemble_of(torch, [build_nets(torch)[1] for _ in range(args.members)])
-    load_onnx(torch, student, source)
-    distil(
-        torch, student, sharp, soft, args.epochs, np.random.default_rng(args.seed), log, args.lr or 5e-4, args.anchor
-    )
     args.out.mkdir(parents=True, exist_ok=True)
-    export(torch, student, (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), args.out / SCENE_CLASSIFIER_FILE)
-    log(
-        f"written {args.out / SCENE_CLASSIFIER_FILE}; next: copy it to {args.models}, then quantize and scene_calibrate"
-    )
+    export(torch, net, shape, args.out / out)
+    log(f"written {args.out / out}; next: copy it to {args.models}, then {then}")
     return 0
 
 

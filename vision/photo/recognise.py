@@ -286,6 +286,7 @@ def outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[float
 # From one index's middle to the other's, on a card (mm; faces.INDEX_BOX, at the
 # top-left and turned half round at the bottom-right, as a deck prints them).
 _INDEX_SPAN = (CARD_W_MM - (INDEX_BOX[0] + INDEX_BOX[2]), CARD_H_MM - (INDEX_BOX[1] + INDEX_BOX[3]))
+_SPAN_MM, _SPAN_TURN = float(np.hypot(*_INDEX_SPAN)), float(np.arctan2(_INDEX_SPAN[1], _INDEX_SPAN[0]))
 # How far apart two index corners of one card lie, in their boxes' longer side: the
 # project's card 3.6; on the validation photos' cards read on both corners (162, the
 # farthest two reads of each) median 3.8, 5 % below 2.9, 5 % above 5.2, a few 8-11 (a
@@ -298,11 +299,11 @@ def card_outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[
     which ``boxes`` are index corners read alike, the first the surest: it and the box
     farthest from it of those as far from it as one card's other index is
     (``CARD_APART``) taken as its top-left and bottom-right indices; None when there is
-    no such box (a corner read twice, or another card's corner read as this card).  A card seen from above is never mirrored, so
-    the line between its indices fixes how it is turned, and its length how large
-    it is: the card is the poker card of ``faces`` about them (a deck printed with an
-    index at all four corners may show the two others, and the card is then drawn
-    turned wrongly).
+    no such box (a corner read twice, or another card's corner read as this card).  A
+    card seen from above is never mirrored, so the line between its indices fixes how
+    it is turned, and its length how large it is: the card is the poker card of
+    ``faces`` about them (a deck printed with an index at all four corners may show
+    the two others, and the card is then drawn turned wrongly).
 
         >>> card_outline([(0.8, 1.8, 12.0, 24.2), (51.0, 63.8, 62.2, 86.2)])  # the card of faces, upright
         ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
@@ -318,14 +319,12 @@ def card_outline(boxes: list[tuple[float, float, float, float]]) -> tuple[tuple[
     fits = (apart >= CARD_APART[0] * side) & (apart <= CARD_APART[1] * side)
     if not fits.any():
         return None
-    i, j = 0, int(np.argmax(np.where(fits, apart, -1.0)))
-    d = mids[j] - mids[i]
-    span = np.hypot(*_INDEX_SPAN)
-    scale = float(np.hypot(*d)) / span
-    turn = np.arctan2(d[1], d[0]) - np.arctan2(_INDEX_SPAN[1], _INDEX_SPAN[0])
+    other = mids[int(np.argmax(np.where(fits, apart, -1.0)))]
+    d = other - mids[0]
+    turn = np.arctan2(d[1], d[0]) - _SPAN_TURN
     c, s = np.cos(turn), np.sin(turn)
-    half = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * (CARD_W_MM / 2, CARD_H_MM / 2) * scale
-    pts = (mids[i] + mids[j]) / 2 + half @ np.array([[c, s], [-s, c]])
+    half = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * (CARD_W_MM / 2, CARD_H_MM / 2) * (np.hypot(*d) / _SPAN_MM)
+    pts = (mids[0] + other) / 2 + half @ np.array([[c, s], [-s, c]])
     return tuple((round(float(x), 1), round(float(y), 1)) for x, y in pts)
 
 

@@ -697,12 +697,11 @@ class SceneReader:
             right, bottom = int(min(w, x1 + grow)), int(min(h, y1 + grow))
             if right - left < CLOSER_LEAST or bottom - top < CLOSER_LEAST:
                 continue
+            where = (left, top, right, bottom)
             part = image[top:bottom, left:right]
-            found, _, _ = self._candidates(
-                part, None, False, CLOSER_SCALES, (left, top, right, bottom), self.closer_net
-            )
+            found, _, _ = self._candidates(part, None, False, CLOSER_SCALES, where, self.closer_net)
             seen += [(c, left, top) for c in found]
-            cut += self._cut(part, [c.box for c in found], [c.score for c in found], False, (left, top, right, bottom))
+            cut += self._cut(part, [c.box for c in found], [c.score for c in found], False, where)
         more: list[SceneRead] = []
         for (c, left, top), reading in zip(seen, self._read_cut(cut)):
             if reading[0] not in (spec.NONE, spec.JOKER) and (CLOSER_GREY or not reading[-1]):
