@@ -90,3 +90,16 @@ def whole_card_boxes(root: Path | None = None) -> dict[str, list[tuple[float, fl
                 box = (float(row["xmin"]), float(row["ymin"]), float(row["xmax"]), float(row["ymax"]))
                 out.setdefault(row["file"], []).append(box)
     return out
+
+
+def back_boxes(root: Path | None = None) -> dict[str, list[tuple[float, float, float, float]]]:
+    """The boxes of face-down cards (``BACK`` rows, labelled whole: the black and
+    gold deck's photos) by file (SUBSET/NAME.jpg), in the photo's pixels."""
+    root = root or data_dir()
+    out: dict[str, list[tuple[float, float, float, float]]] = {}
+    with open(root / "labels.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["rank"].upper() == "BACK":
+                box = (float(row["xmin"]), float(row["ymin"]), float(row["xmax"]), float(row["ymax"]))
+                out.setdefault(row["file"], []).append(box)
+    return out

@@ -52,6 +52,7 @@ INPUT = {
 # view and uncovered (as synth.BACK_SEEN for face-down cards).
 FACE_SEEN = 0.5
 FACE = "face"  # a face detector's target
+WHOLE_LR = 3e-3  # the whole-card detectors' peak learning rate (AdamW, one cycle)
 # Share of classifier crops first shrunk and blown up again (small, far-off cards).
 LOW_RES_SHARE = 0.25
 # Share of labelled-corner crops turned by any angle (the rest by quarter turns, +-20 degrees).
@@ -175,14 +176,28 @@ def rank_only_items(models: Path) -> list[tuple[np.ndarray, tuple[float, float, 
     return out
 
 
-def load_back_sources(n_synth: int, seed: int):
+def load_back_sources(n_synth: int, seed: int, scenes: bool = False):
     """(image, [("back", card box)]) pairs for the back detector: rendered photos,
     most with face-down cards of every design among face-up ones, and the training
-    photos (faces only: what a back is not)."""
+    photos (faces only: what a back is not).  ``scenes``: the training part (not held
+    out, not the validation fold) of the multi-card photos too, scaled to 640 px wide:
+    real clutter, cloth and heaps of face-up cards with no back (``edje``), and the
+    black and gold deck's photos with their labelled backs (``scenes_data.back_boxes``)."""
     out: list[tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]] = []
     for p in load_photos():
         if not (p.heldout or p.validation):
             out.append((_imread(p.path), []))
+    if scenes:
+        backs = scenes_data.back_boxes()
+        for photo in scenes_data.load_scenes():
+            if photo.heldout or photo.validation:
+                continue
+            img = _imread(photo.path)
+            s = 640 / img.shape[1]
+            img = cv2.resize(img, (640, round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
+            out.append(
+                (img, [(spec.BACK, (b[0] * s, b[1] * s, b[2] * s, b[3] * s)) for b in backs.get(photo.file, [])])
+            )
     for i in range(n_synth):
         rng = random.Random(2_000_000 + seed * 10_000 + i)
         codes = [None] * rng.choice((0, 1, 1, 1, 2, 2, 3)) + rng.sample(ALL_CODES, rng.choice((0, 1, 1, 2, 3)))
@@ -721,6 +736,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--back-epochs", type=int, default=30)
     ap.add_argument("--back-synth", type=int, default=900, help="rendered photos for the back detector (default 900)")
+    ap.add_argument(
+        "--back-scenes",
+        action="store_true",
+        help="the back detector learns from the multi-card photos' training part too: "
+        "real clutter with no back, and the black and gold deck's labelled backs",
+    )
+    ap.add_argument(
+        "--whole-lr",
+        type=float,
+        default=WHOLE_LR,
+        help=f"the back and face detectors' peak learning rate (default {WHOLE_LR:g})",
+    )
     ap.add_argument("--face-epochs", type=int, default=80)
     ap.add_argument("--face-synth", type=int, default=900, help="rendered photos for the face detector (default 900)")
     ap.add_argument(
@@ -883,7 +910,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     # the two whole-card detectors: (what it finds, its photos, epochs, its seed's offset)
     whole = {
-        "backs": ("face-down", lambda: load_back_sources(args.back_synth, args.seed), args.back_epochs, 2),
+        "backs": (
+            "face-down",
+            lambda: load_back_sources(args.back_synth, args.seed, args.back_scenes),
+            args.back_epochs,
+            2,
+        ),
         "faces": (
             "face-up",
             lambda: load_face_sources(args.face_synth, args.seed, args.face_real_weight, args.face_hands),
@@ -898,7 +930,15 @@ def main(argv: list[str] | None = None) -> int:
         title = f"{name[:-1]} detector"
         log(f"{title}: {len(photos)} photos, {sum(len(b) for _, b in photos)} {kind} cards to find")
         train_detector(
-            torch, nets[name], photos, epochs, random.Random(args.seed + offset), log, name=title, sample=back_sample
+            torch,
+            nets[name],
+            photos,
+            epochs,
+            random.Random(args.seed + offset),
+            log,
+            name=title,
+            sample=back_sample,
+            lr=args.whole_lr,
         )
         save(name)
     log(f"written to {args.out}")
