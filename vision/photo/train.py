@@ -176,6 +176,15 @@ def rank_only_items(models: Path) -> list[tuple[np.ndarray, tuple[float, float, 
     return out
 
 
+def _photo_640(path: Path, code: str, boxes) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
+    """A multi-card photo scaled to 640 px wide, as the rendered ones are, with its
+    boxes scaled alike, each labelled ``code``."""
+    img = _imread(path)
+    s = 640 / img.shape[1]
+    img = cv2.resize(img, (640, round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
+    return img, [(code, (b[0] * s, b[1] * s, b[2] * s, b[3] * s)) for b in boxes]
+
+
 def load_back_sources(n_synth: int, seed: int, scenes: bool = False):
     """(image, [("back", card box)]) pairs for the back detector: rendered photos,
     most with face-down cards of every design among face-up ones, and the training
@@ -192,12 +201,7 @@ def load_back_sources(n_synth: int, seed: int, scenes: bool = False):
         for photo in scenes_data.load_scenes():
             if photo.heldout or photo.validation:
                 continue
-            img = _imread(photo.path)
-            s = 640 / img.shape[1]
-            img = cv2.resize(img, (640, round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
-            out.append(
-                (img, [(spec.BACK, (b[0] * s, b[1] * s, b[2] * s, b[3] * s)) for b in backs.get(photo.file, [])])
-            )
+            out.append(_photo_640(photo.path, spec.BACK, backs.get(photo.file, [])))
     for i in range(n_synth):
         rng = random.Random(2_000_000 + seed * 10_000 + i)
         codes = [None] * rng.choice((0, 1, 1, 1, 2, 2, 3)) + rng.sample(ALL_CODES, rng.choice((0, 1, 1, 2, 3)))
@@ -219,10 +223,7 @@ def load_face_sources(n_synth: int, seed: int, real_weight: int = 1, hands: floa
     root = scenes_data.data_dir()
     boxes = scenes_data.whole_card_boxes(root)
     for f in sorted(f for f in boxes if not (is_heldout(f) or is_validation(f))):
-        img = _imread(root / "images" / f)
-        s = 640 / img.shape[1]
-        img = cv2.resize(img, (640, round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
-        out += [(img, [(FACE, (b[0] * s, b[1] * s, b[2] * s, b[3] * s)) for b in boxes[f]])] * real_weight
+        out += [_photo_640(root / "images" / f, FACE, boxes[f])] * real_weight
     for i in range(n_synth):
         rng = random.Random(3_000_000 + seed * 10_000 + i)
         codes = [None] * rng.choice((0, 0, 1, 1, 2)) + rng.sample(ALL_CODES, rng.choice((1, 1, 2, 3, 4)))
