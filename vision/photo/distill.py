@@ -396,18 +396,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{time.monotonic() - t0:6.0f} s] {msg}", flush=True)
 
     rng = np.random.default_rng(args.seed)
+    lr = args.lr if args.lr is not None else (DETECTOR_LR if args.detector else CLASSIFIER_LR)
     try:
         if args.detector:
             pictures = gather_detector(args.models, args.seed, args.limit, log)
             net = build_nets(torch)[0]
             load_onnx(torch, net, source)
-            distil_detector(torch, net, *pictures, args.epochs, rng, log, args.lr or DETECTOR_LR, args.anchor)
+            distil_detector(torch, net, *pictures, args.epochs, rng, log, lr, args.anchor)
             shape, out, then = (1, 3, spec.DET_SIZE, spec.DET_SIZE), CLOSER_DETECTOR_FILE, "scene_calibrate"
         else:
             sharp, soft = gather(args.models, args.seed, args.looks, args.limit, log)
             net = ensemble_of(torch, [build_nets(torch)[1] for _ in range(args.members)])
             load_onnx(torch, net, source)
-            distil(torch, net, sharp, soft, args.epochs, rng, log, args.lr or CLASSIFIER_LR, args.anchor)
+            distil(torch, net, sharp, soft, args.epochs, rng, log, lr, args.anchor)
             shape, out, then = (
                 (1, 3, spec.CLS_SIZE, spec.CLS_SIZE),
                 SCENE_CLASSIFIER_FILE,

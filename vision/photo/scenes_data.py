@@ -82,24 +82,23 @@ def whole_card_boxes(root: Path | None = None) -> dict[str, list[tuple[float, fl
     """The boxes of whole face-up cards (``box_type`` ``whole_card``, the ``edje``
     subset's labels; not the face-down cards other subsets label whole) by file
     (SUBSET/NAME.jpg), in the photo's pixels."""
-    root = root or data_dir()
-    out: dict[str, list[tuple[float, float, float, float]]] = {}
-    with open(root / "labels.csv", newline="") as fh:
-        for row in csv.DictReader(fh):
-            if row["box_type"] == "whole_card" and row["rank"].upper() not in NOT_CARDS:
-                box = (float(row["xmin"]), float(row["ymin"]), float(row["xmax"]), float(row["ymax"]))
-                out.setdefault(row["file"], []).append(box)
-    return out
+    return _label_boxes(
+        root or data_dir(), lambda row: row["box_type"] == "whole_card" and row["rank"].upper() not in NOT_CARDS
+    )
 
 
 def back_boxes(root: Path | None = None) -> dict[str, list[tuple[float, float, float, float]]]:
     """The boxes of face-down cards (``BACK`` rows, labelled whole: the black and
     gold deck's photos) by file (SUBSET/NAME.jpg), in the photo's pixels."""
-    root = root or data_dir()
+    return _label_boxes(root or data_dir(), lambda row: row["rank"].upper() == "BACK")
+
+
+def _label_boxes(root: Path, keep) -> dict[str, list[tuple[float, float, float, float]]]:
+    """The boxes of the label rows ``keep`` accepts, by file, in the photo's pixels."""
     out: dict[str, list[tuple[float, float, float, float]]] = {}
     with open(root / "labels.csv", newline="") as fh:
         for row in csv.DictReader(fh):
-            if row["rank"].upper() == "BACK":
+            if keep(row):
                 box = (float(row["xmin"]), float(row["ymin"]), float(row["xmax"]), float(row["ymax"]))
                 out.setdefault(row["file"], []).append(box)
     return out

@@ -27,10 +27,7 @@ def scene() -> SceneReader:
 
 
 @pytest.fixture(scope="module")
-def training(dev_photos):
-    root = scenes_data.data_dir()
-    if not (root / "images.csv").is_file():
-        pytest.skip(f"multi-card photos not found at {root} (set {scenes_data.ENV_VAR})")
+def training(dev_photos, scenes):
     return distill.training_photos()
 
 

@@ -44,14 +44,6 @@ def scene() -> SceneReader:
     return SceneReader.load()
 
 
-@pytest.fixture(scope="module")
-def scenes():
-    root = scenes_data.data_dir()
-    if not (root / "images.csv").is_file():
-        pytest.skip(f"multi-card photos not found at {root} (set {scenes_data.ENV_VAR})")
-    return scenes_data.load_scenes(root)
-
-
 def _named(cards):
     return {c.card for c in cards if c.card not in (UNKNOWN, BACK)}
 

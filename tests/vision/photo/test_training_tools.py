@@ -208,19 +208,16 @@ def test_soft_detector_inputs_are_the_same_inputs_blurred(monkeypatch):
     assert sharpness[1] < 0.5 * sharpness[0]
 
 
-def test_the_back_detector_learns_from_the_multi_card_photos_training_part_alone():
+def test_the_back_detector_learns_from_the_multi_card_photos_training_part_alone(scenes):
     # train --back-scenes: real clutter with no back (edje) and the black and gold deck's
     # labelled backs, never a held-out or validation photo, each scaled to 640 px wide
     # with its boxes.
     from vision.photo import scenes_data, train
 
-    root = scenes_data.data_dir()
-    if not (root / "images.csv").is_file():
-        pytest.skip(f"multi-card photos not found at {root} (set {scenes_data.ENV_VAR})")
     plain = train.load_back_sources(0, 0)
     both = train.load_back_sources(0, 0, scenes=True)
     added = both[len(plain) :]
-    training = [p for p in scenes_data.load_scenes() if not (p.heldout or p.validation)]
+    training = [p for p in scenes if not (p.heldout or p.validation)]
     assert len(added) == len(training) and all(img.shape[1] == 640 for img, _ in added)
     labelled = scenes_data.back_boxes()
     assert sum(len(b) for _, b in added) == sum(len(labelled.get(p.file, [])) for p in training) > 0
