@@ -111,9 +111,12 @@ def teaching_reader(models: Path) -> SceneReader:
     """The reader whose crops and pictures are learnt from: the networks in
     ``models``, its closer looks detecting with the shipped index detector as the
     whole picture does (a taught ``closer_detector.onnx`` there is not used), so that
-    both commands make again what they made."""
+    both commands make again what they made; it makes no closer look at a dark face
+    either (``scene_reader.DARK_FACES``, stop 48), which came after them."""
     detector = nets.load(models / DETECTOR_FILE)
-    return SceneReader.load(models, detector=detector, closer_detector=detector)
+    reader = SceneReader.load(models, detector=detector, closer_detector=detector)
+    reader.dark_faces = False
+    return reader
 
 
 def _noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:
@@ -177,9 +180,9 @@ def detector_pairs(reader: SceneReader, frame: np.ndarray, look: np.ndarray) -> 
     ``detector_pictures``): (sharp, soft) pairs of one size."""
     asked = _noted(reader, "det_log", look)
     out = []
-    for (left, top, right, bottom), short, invert, scales in asked:
-        sharp, _ = reader.detector_pictures(frame[top:bottom, left:right], short, invert, scales)
-        soft, _ = reader.detector_pictures(look[top:bottom, left:right], short, invert, scales)
+    for (left, top, right, bottom), short, invert, scales, negate in asked:
+        sharp, _ = reader.detector_pictures(frame[top:bottom, left:right], short, invert, scales, negate)
+        soft, _ = reader.detector_pictures(look[top:bottom, left:right], short, invert, scales, negate)
         out += list(zip(sharp, soft))
     return out
 

@@ -335,6 +335,37 @@ CLOSER_GREY = False  # whether a grey crop read by a closer look counts
 # and 60 against 95 and 61, but none wrong in 2x2 against 1 (a spot inside a card that
 # the face pass at 512 took for a small card).
 CLOSER_LEAST = 80
+# Dark faces (light glyphs on a dark card, as the black and gold deck's): the face
+# detector learnt light cards and finds almost none of them (0 of the 18 whole cards in
+# that deck's validation photos), but in the picture inverted such a card looks like
+# the cards it learnt (7 of 18 found, 1 false face; in edje's validation photos 3 false
+# faces).  So the face pictures are seen inverted too (DARK_FACES: the counting pass's at
+# 192 and the larger pass's at 512, CLOSER_FACES), and each face found there only
+# is a place for a closer look in the inverted part (the look's detector sees the part
+# inverted; its crops are read both ways, as the whole picture's dark crops are).  The
+# larger inverted pass (12.6 ms at 688x512 against 1.9 ms at 256x192) is made only on a
+# sign of a dark face: a face found in the smaller one, or an index read inverted at
+# FACE_INDEX or more.  A dark "face" lying DARK_IN_FACE or more inside a face found as
+# it is, is a court card's picture and not looked at (in a validation photo a KH's
+# picture, inverted, was a face, and a pattern in it read TH at 0.99).  Measured (stop
+# 48; the maps fitted again; validation folds out of fold at 0.97; mosaics of the
+# validation photos, each photo its own deck; named right, wrong in brackets):
+#     none (before): 207 named, 1 wrong; black and gold 1x1/2x2/3x3 21/14/8 (1/1/1), as
+#         a webcam gives them 20/14/7 (2/1/3); edje 101/87/54, webcam 93/55/16 (0);
+#         dev 83/78/69, webcam 82/76/60 (0)
+#     192 and 512, the larger gated (shipped): 213, 1 wrong; black and gold 25/18/12
+#         (1/1/1), webcam 24/14/8 (2/1/3); edje 101/87/54, webcam 93/57/16 (0); dev
+#         83/78/70, webcam 82/77/61 (0); time (paired, median of the differences, one
+#         thread): 40 held-out photos as 1280x720 frames +3.1 ms (x1.036), 15 edje 2x2
+#         webcam frames +4.1 ms (x1.017)
+#     192 and 512, ungated: 213 and the same mosaics (edje webcam 94/58/16), but +21.5 ms
+#         (x1.16) a 1280x720 frame and +30.8 ms (x1.16) a 2x2 frame: every light frame
+#         looked at inverted too
+#     192 and 384, ungated: 213; +16.2 ms (x1.12), +29.9 ms (x1.12)
+#     192 alone: 209; black and gold 23/15/8 and 22/14/7; edje webcam 93/56/16; +3.6
+#         ms (x1.036), +2.1 ms (x1.034)
+DARK_FACES = True
+DARK_IN_FACE = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,14 +439,18 @@ class SceneReader:
         self.crop_scale = crop_scale  # crop side / the detected box's (measured: 0.85 and 1.2 read fewer cards)
         self.witness = witness  # (the map's least, the single-card reader's least) for a second witness (WITNESS)
         self.closer = closer  # a closer look at the faces whose indices are read less surely (CLOSER), or None
+        # and at dark faces (DARK_FACES); vision.photo.distill's teaching reader makes
+        # none, so that its commands make again the networks they made before them
+        self.dark_faces = True
         # when a list, every crop cut is noted in it: (the part of the picture it was cut from
         # as left, top, right, bottom; its box in that part; whether it is read inverted
         # first).  vision.photo.distill cuts the same crops from a webcam's look of the picture.
         self.cut_log: list | None = None
         # ... and, when a list, every time the index detector is asked: (the part of the
         # picture as left, top, right, bottom; the short side its scales are of; whether
-        # the inverted picture is seen; the scales, None for SCALES), from which
-        # ``detector_pictures`` makes the pictures again (vision.photo.distill).
+        # the inverted picture is seen; the scales, None for SCALES; whether it sees the
+        # picture inverted alone, a dark face's look), from which ``detector_pictures``
+        # makes the pictures again (vision.photo.distill).
         self.det_log: list | None = None
 
     @classmethod
@@ -477,6 +512,7 @@ class SceneReader:
         scales: tuple[float, ...] | None = None,
         part: tuple[int, int, int, int] | None = None,
         net=None,
+        negate: bool = False,
     ) -> tuple[list[Candidate], np.ndarray | None, np.ndarray]:
         """``detect``'s candidates (``invert``: in the inverted picture too), the
         smallest scaling of the picture when it is smaller than the picture (the
@@ -484,11 +520,12 @@ class SceneReader:
         scaling (the larger face pass's picture is scaled from it: ``CLOSER_FACES``).
         ``scales``: others than the reader's (``SCALES``).  ``part``: where ``image``
         lies in the whole picture (left, top, right, bottom), for ``det_log``.
-        ``net``: another index detector than the reader's (the closer looks')."""
+        ``net``: another index detector than the reader's (the closer looks').
+        ``negate``: the detector sees the picture inverted alone (a dark face's look)."""
         h, w = image.shape[:2]
         if self.det_log is not None:
-            self.det_log.append((part or (0, 0, w, h), short, invert, scales))
-        passes, smalls = self.detector_pictures(image, short, invert, scales)
+            self.det_log.append((part or (0, 0, w, h), short, invert, scales, negate))
+        passes, smalls = self.detector_pictures(image, short, invert, scales, negate)
         found: list[Candidate] = []
         for small in passes:
             found += [
@@ -505,11 +542,16 @@ class SceneReader:
         return [found[i] for i in kept], (low if low.shape[1] < w else None), smalls[max(smalls)]
 
     def detector_pictures(
-        self, image: np.ndarray, short: int | None, invert: bool, scales: tuple[float, ...] | None = None
+        self,
+        image: np.ndarray,
+        short: int | None,
+        invert: bool,
+        scales: tuple[float, ...] | None = None,
+        negate: bool = False,
     ) -> tuple[list[np.ndarray], dict[float, np.ndarray]]:
         """The pictures the index detector sees of ``image`` (``_candidates``' arguments):
-        it at each of ``scales`` and, with ``invert``, inverted at each inverted scale;
-        and the scaled pictures by scale."""
+        it at each of ``scales`` and, with ``invert``, inverted at each inverted scale
+        (``negate``: each of them inverted instead); and the scaled pictures by scale."""
         scales = self.scales if scales is None else scales
         h, w = image.shape[:2]
         base = spec.DET_SIZE / (short or min(w, h))  # scale 1: the short side at the detector's 320 px
@@ -527,7 +569,7 @@ class SceneReader:
                 smalls[s] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR)
         # the inverted picture (light glyphs on dark faces) is the scaled one inverted
         passes = [smalls[s] for s in scales] + ([255 - smalls[s] for s in self.invert_scales] if invert else [])
-        return passes, smalls
+        return ([255 - p for p in passes] if negate else passes), smalls
 
     # -- stage two: reading each candidate ------------------------------------------
     def classify(
@@ -664,31 +706,72 @@ class SceneReader:
         out = [SceneRead(c.box, c.score, *reading) for c, reading in zip(found, reads)]
         source = image if scaled is None else scaled
         asked = self.face_net is not None or (backs and self.photo.finds_backs)
-        blob = face_blob(source, spec.BACK_GRID.size) if asked else None
+        counting = face_picture(source, spec.BACK_GRID.size, FACE_SQUASH) if asked else None
+        blob = None if counting is None else spec.net_input(counting)
         whole = self.detect_faces(image, blob)
         places = list(whole)
-        if CLOSER_FACES and self.face_net is not None and self.closer is not None:
-            more = face_blob(large, CLOSER_FACES)
-            for box, score in _grid_peaks(self.face_net, image, spec.BACK_GRID, self.face_threshold, MAX_FACES, more):
+        if self.face_net is None or self.closer is None:
+            return self._look_closer(image, out, places), whole, blob
+        larger = face_picture(large, CLOSER_FACES, FACE_SQUASH) if CLOSER_FACES else None
+        if larger is not None:
+            more = _grid_peaks(
+                self.face_net, image, spec.BACK_GRID, self.face_threshold, MAX_FACES, spec.net_input(larger)
+            )
+            for box, score in more:
                 if all(iou(box, b) < NMS_IOU for b, _ in places):  # a face both passes found is one
                     places.append((box, score))
-        return self._look_closer(image, out, places), whole, blob
+        dark = self._dark_faces(image, [counting, larger], out, places) if DARK_FACES and self.dark_faces else []
+        return self._look_closer(image, out, places, dark), whole, blob
+
+    def _dark_faces(
+        self,
+        image: np.ndarray,
+        pictures: Sequence[np.ndarray | None],
+        reads: Sequence[SceneRead],
+        faces: Sequence[tuple[tuple[float, float, float, float], float]],
+    ) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Whole cards the face detector finds in its ``pictures`` (the counting
+        pass's, the larger pass's; None: not made) inverted that none of ``faces``
+        (found as they are) is or holds: dark faces, places for an inverted closer
+        look (``DARK_FACES``).  The larger picture only on a sign of a dark face (one
+        found in the smaller, or one of ``reads`` read inverted surely)."""
+        dark: list[tuple[tuple[float, float, float, float], float]] = []
+        for k, picture in enumerate(pictures):
+            if picture is None:
+                continue
+            if (
+                k
+                and not dark
+                and not any(
+                    r.inverted and r.code not in (spec.NONE, spec.JOKER) and r.prob >= FACE_INDEX for r in reads
+                )
+            ):
+                break
+            blob = spec.net_input(255 - picture)
+            for box, score in _grid_peaks(self.face_net, image, spec.BACK_GRID, self.face_threshold, MAX_FACES, blob):
+                if all(iou(box, b) < NMS_IOU for b, _ in [*faces, *dark]) and not any(
+                    _share(box, b) >= DARK_IN_FACE for b, _ in faces
+                ):
+                    dark.append((box, score))
+        return dark
 
     def _look_closer(
         self,
         image: np.ndarray,
         reads: list[SceneRead],
         faces: Sequence[tuple[tuple[float, float, float, float], float]],
+        dark: Sequence[tuple[tuple[float, float, float, float], float]] = (),
     ) -> list[SceneRead]:
         """``reads`` with those of a closer look at each of ``faces`` (the places to
-        look) on which no index is read at least ``closer`` surely (``CLOSER``)."""
-        if self.closer is None or not faces:
+        look) and of ``dark`` (dark faces, looked at inverted: ``DARK_FACES``) on which
+        no index is read at least ``closer`` surely (``CLOSER``)."""
+        if self.closer is None or not (faces or dark):
             return reads
         h, w = image.shape[:2]
         sure = [r.box for r in reads if r.prob >= self.closer and r.code not in (spec.NONE, spec.JOKER)]
         seen: list[tuple[Candidate, int, int]] = []  # each look's candidates and the corner of its part
         cut: list[tuple[np.ndarray, bool, bool, bool]] = []
-        for face, _ in faces:
+        for face, inverted in [(f, False) for f, _ in faces] + [(f, True) for f, _ in dark]:
             x0, y0, x1, y1 = face
             if max(x1 - x0, y1 - y0) > CLOSER_SIZE * min(w, h) or any(_inside(b, face) for b in sure):
                 continue
@@ -699,9 +782,10 @@ class SceneReader:
                 continue
             where = (left, top, right, bottom)
             part = image[top:bottom, left:right]
-            found, _, _ = self._candidates(part, None, False, CLOSER_SCALES, where, self.closer_net)
+            found, _, _ = self._candidates(part, None, False, CLOSER_SCALES, where, self.closer_net, inverted)
             seen += [(c, left, top) for c in found]
-            cut += self._cut(part, [c.box for c in found], [c.score for c in found], False, where)
+            # a dark face's crops are read as the whole picture's (both ways when dark)
+            cut += self._cut(part, [c.box for c in found], [c.score for c in found], None if inverted else False, where)
         more: list[SceneRead] = []
         for (c, left, top), reading in zip(seen, self._read_cut(cut)):
             if reading[0] not in (spec.NONE, spec.JOKER) and (CLOSER_GREY or not reading[-1]):
@@ -1056,6 +1140,14 @@ def _inside(inner, outer) -> bool:
     """Whether the middle of box ``inner`` lies in box ``outer``."""
     cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
     return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def _share(inner, outer) -> float:
+    """How much of box ``inner``'s area lies in box ``outer``."""
+    w = min(inner[2], outer[2]) - max(inner[0], outer[0])
+    h = min(inner[3], outer[3]) - max(inner[1], outer[1])
+    area = (inner[2] - inner[0]) * (inner[3] - inner[1])
+    return max(0.0, w) * max(0.0, h) / area if area > 0 else 0.0
 
 
 def _unsure(rank_p: np.ndarray, suit_p: np.ndarray, cascade: float) -> bool:

@@ -160,9 +160,11 @@ def test_the_detectors_soft_pictures_are_made_as_the_sharp_ones_where_the_reader
     # the soft picture of a part is that part of the look, scaled as the sharp one
     scene.det_log = []
     scene.read(look)
-    (left, top, right, bottom), short, invert, scales = next(a for a in scene.det_log if a[0] != (0, 0, 1280, 720))
+    (left, top, right, bottom), short, invert, scales, negate = next(
+        a for a in scene.det_log if a[0] != (0, 0, 1280, 720)
+    )
     scene.det_log = None
-    soft, _ = scene.detector_pictures(look[top:bottom, left:right], short, invert, scales)
+    soft, _ = scene.detector_pictures(look[top:bottom, left:right], short, invert, scales, negate)
     assert any(np.array_equal(soft[0], b) for _, b in pairs)
 
 
@@ -185,6 +187,8 @@ def test_what_is_learnt_from_is_read_as_before_any_detector_was_taught():
     reader = distill.teaching_reader(MODELS)
     assert reader.closer_net is reader.detector_net and reader.detector_net.path.name == DETECTOR_FILE
     assert SceneReader.load().closer_net.path.name == CLOSER_DETECTOR_FILE  # camera read's reader uses it
+    # nor does it look closer at dark faces, which came after both (stop 48); camera read does
+    assert SceneReader.load().dark_faces and not reader.dark_faces
 
 
 def test_distilling_the_detector_brings_its_soft_heat_map_towards_the_sharp_one():
@@ -267,3 +271,33 @@ def _kl(teacher: np.ndarray, student: np.ndarray) -> float:
         ls = s - np.log(np.exp(s).sum(1, keepdims=True))
         total += float((pt * (np.log(pt + 1e-12) - ls)).sum(1).mean())
     return total
+
+
+def test_a_dark_faces_look_is_learnt_from_as_the_reader_saw_it(scene, scenes, monkeypatch):
+    """A closer look at a dark face (``scene_reader.DARK_FACES``) shows the detector its
+    part inverted: ``det_log`` notes that, and ``detector_pairs`` makes the same
+    inverted pictures (a photo of the black and gold deck; the mechanics only, no
+    learning from it)."""
+    p = next(p for p in scenes if p.file == "rf_phone_77xx/IMG_7712.jpg")
+    img = load_image(p.path)
+    seen: list[np.ndarray] = []
+    original = scene_reader._peaks
+
+    def spy(net, small, *args):
+        seen.append(small)
+        return original(net, small, *args)
+
+    monkeypatch.setattr(scene_reader, "_peaks", spy)
+    pairs = distill.detector_pairs(scene, img, img)
+    scene.det_log = []
+    try:
+        scene.read(img)
+        negated = [a for a in scene.det_log if a[4]]
+    finally:
+        scene.det_log = None
+    assert negated and all(a[0] != (0, 0, img.shape[1], img.shape[0]) for a in negated)  # looks at parts only
+    assert len(pairs) == len(seen) // 2  # detector_pairs read once, then the reader again
+    assert all(np.array_equal(a, b) and np.array_equal(a, c) for (a, b), c in zip(pairs, seen))
+    (left, top, right, bottom), short, invert, scales, _ = negated[0]
+    plain, _ = scene.detector_pictures(img[top:bottom, left:right], short, invert, scales)
+    assert any(np.array_equal(255 - plain[0], a) for a, _ in pairs)

@@ -181,14 +181,21 @@ def test_colour_and_red_suits_are_not_doubted(scene):
 
 
 @pytest.mark.parametrize(("name", "card"), [("IMG_7734.jpg", "3H"), ("IMG_7745.jpg", "TH"), ("IMG_7808.jpg", "8D")])
-def test_small_light_indices_on_dark_faces_are_found_on_the_inverted_picture_enlarged(scene, scenes, name, card):
+def test_small_light_indices_on_dark_faces_are_found_on_the_inverted_picture_enlarged(
+    scene, scenes, name, card, monkeypatch
+):
     # Real photos of the black and gold deck (not held out): these light indices are
     # too small for the inverted picture at scale 1, where no candidate reads the
     # card even at 0.3; the inverted picture enlarged (INVERT_SCALES) finds and names it.
+    # (Since stop 48 a closer look at a dark face may read it too, DARK_FACES: left out
+    # here, where the whole picture's passes are what is measured.)
+    from vision.photo import scene_reader
+
     p = next(p for p in scenes if p.file == f"rf_phone_77xx/{name}")
     img = load_image(p.path)
     assert card in _named(scene.read(img))
     small_only = SceneReader.load(invert_scales=(1.0,))
+    monkeypatch.setattr(scene_reader, "DARK_FACES", ())
     assert card not in {r.code for r in small_only.read_indices(img) if r.prob >= 0.3}
 
 
@@ -632,6 +639,87 @@ def test_what_a_closer_look_reads_on_grey_crops_does_not_count(scene, scenes, mo
     assert _named(scene.read(grey)) == set()
     monkeypatch.setattr(scene_reader, "CLOSER_GREY", True)
     assert _named(scene.read(grey)) == {"KC"}
+
+
+def _bg(scenes, name: str):
+    p = next(p for p in scenes if p.file == f"rf_phone_77xx/{name}")
+    assert p.validation and not p.heldout  # never trained on, never held out
+    return p
+
+
+def test_a_dark_faced_card_is_read_by_a_closer_look_at_the_picture_inverted(scene, scenes, monkeypatch):
+    """DARK_FACES: a validation photo of the black and gold deck.  The face detector,
+    which learnt light cards, finds none of its black faces as they are; in the face
+    picture inverted it finds the 7H's and the 9D's, and closer looks there, the
+    look's detector seeing the part inverted, name both.  Without those looks
+    neither is named."""
+    from vision.photo import scene_reader
+
+    p = _bg(scenes, "IMG_7712.jpg")
+    img = load_image(p.path)
+    assert {"7H", "9D"} <= p.truth
+    assert scene.detect_faces(img) == []
+    looks: list[tuple[tuple[int, ...], bool]] = []
+    candidates = scene._candidates
+
+    def spy(image, short, invert, scales=None, part=None, net=None, negate=False):
+        if part is not None:
+            looks.append((part, negate))
+        return candidates(image, short, invert, scales, part, net, negate)
+
+    monkeypatch.setattr(scene, "_candidates", spy)
+    named = _named(scene.read(img))
+    assert {"7H", "9D"} <= named and named <= p.truth
+    assert looks and all(negate for _, negate in looks)  # every look here is at a dark face
+    looks.clear()
+    monkeypatch.setattr(scene_reader, "DARK_FACES", False)
+    assert not {"7H", "9D"} & _named(scene.read(img))
+    assert looks == []
+
+
+def test_a_court_cards_picture_is_no_dark_face(scene, dev_by_file, monkeypatch):
+    """DARK_IN_FACE: a KH of the validation fold in a 1280x720 frame.  Inverted, the
+    dark picture inside its light face looks like a light card to the face detector,
+    and a closer look there read a pattern as TH at 0.99; a dark "face" mostly inside a
+    face found as it is, is not looked at."""
+    from vision.photo import scene_reader
+    from vision.photo.composite import mosaic
+
+    p = dev_by_file["rf_phone_2022/IMG_20220921_194048.jpg"]
+    assert p.validation and not p.heldout and p.in_view == {"KH"}
+    frame, _ = mosaic([load_image(p.path)], (1, 1), 60)
+    assert _named(scene.read(frame)) == {"KH"}
+    monkeypatch.setattr(scene_reader, "DARK_IN_FACE", 1.01)  # no face holds another
+    assert _named(scene.read(frame)) == {"KH", "TH"}
+
+
+def test_the_larger_inverted_face_pass_is_made_only_on_a_sign_of_a_dark_face(scene, scenes, monkeypatch):
+    """The face detector sees its counting pass's picture inverted always (1.9 ms),
+    the larger pass's inverted (12.6 ms) only when the smaller found a dark face or an
+    index was read inverted surely: a light edje photo costs one pass more, a photo of
+    the black and gold deck two."""
+    from vision.photo import scene_reader
+
+    blobs: list[np.ndarray] = []
+    peaks = scene_reader._grid_peaks
+
+    def spy(net, image, grid, threshold, most, blob):
+        blobs.append(blob)
+        return peaks(net, image, grid, threshold, most, blob)
+
+    monkeypatch.setattr(scene_reader, "_grid_peaks", spy)
+    light = load_image(next(p for p in scenes if p.path.name == "IMG_2566.jpg").path)
+    scene.read(light)
+    assert [b.shape[2:] for b in blobs] == [(192, 192), (512, 512), (192, 192)]
+    assert np.allclose(blobs[2], 1 - blobs[0], atol=1e-6)  # the counting pass's own picture, inverted
+    blobs.clear()
+    scene.read(load_image(_bg(scenes, "IMG_7712.jpg").path))
+    assert [b.shape[2:] for b in blobs] == [(192, 192), (512, 512), (192, 192), (512, 512)]
+    assert np.allclose(blobs[3], 1 - blobs[1], atol=1e-6)
+    blobs.clear()
+    monkeypatch.setattr(scene_reader, "DARK_FACES", False)
+    scene.read(light)
+    assert len(blobs) == 2
 
 
 def test_a_card_read_on_both_corners_is_shown_as_it_lies(scene, scenes, monkeypatch):
