@@ -108,6 +108,13 @@ def main() -> int:
         "as the live camera and 'camera view' read them, and the time of such a frame",
     )
     args = ap.parse_args()
+    # checked before any work: the speed is timed on the measured scenes' frames
+    if args.cards < 1:
+        ap.error("--cards must be at least 1 (the frames timed are those of the measured scenes)")
+    if args.speed_frames < 1:
+        ap.error("--speed-frames must be at least 1")
+    if args.other_print < 0:
+        ap.error("--other-print must be 0 or more")
     cv2.setNumThreads(1)  # one core, as the Pi gives the camera
     photo = None
     if args.photo:
