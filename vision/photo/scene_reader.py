@@ -353,11 +353,14 @@ CLOSER_LEAST = 80
 #     none (before): 207 named, 1 wrong; black and gold 1x1/2x2/3x3 21/14/8 (1/1/1), as
 #         a webcam gives them 20/14/7 (2/1/3); edje 101/87/54, webcam 93/55/16 (0);
 #         dev 83/78/69, webcam 82/76/60 (0)
-#     192 and 512, the larger gated (shipped): 213, 1 wrong; black and gold 25/18/12
-#         (1/1/1), webcam 24/14/8 (2/1/3); edje 101/87/54, webcam 93/57/16 (0); dev
+#     192 and 512, the larger gated (shipped): 213, 1 wrong; black and gold 25/17/12
+#         (1/1/1), webcam 24/14/8 (2/1/3); edje 101/87/54, webcam 94/58/16 (0); dev
 #         83/78/70, webcam 82/77/61 (0); time (paired, median of the differences, one
-#         thread): 40 held-out photos as 1280x720 frames +3.1 ms (x1.036), 15 edje 2x2
-#         webcam frames +4.1 ms (x1.017)
+#         thread, two runs): 40 held-out photos as 1280x720 frames +2.4 and +3.1 ms
+#         (x1.046, x1.036), 15 edje 2x2 webcam frames +3.6 and +4.1 ms (x1.016, x1.017);
+#         a dark deck's frames much more, each dark face looked at: the black and gold
+#         validation photos as 1x1 frames +50.8 ms (x1.65), four to a 2x2 frame +93.5 ms
+#         (x2.1); its looks' crops read one way only saved 0.6 and 2.2 ms (not taken)
 #     192 and 512, ungated: 213 and the same mosaics (edje webcam 94/58/16), but +21.5 ms
 #         (x1.16) a 1280x720 frame and +30.8 ms (x1.16) a 2x2 frame: every light frame
 #         looked at inverted too
