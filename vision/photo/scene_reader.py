@@ -723,7 +723,9 @@ class SceneReader:
             for box, score in more:
                 if all(iou(box, b) < NMS_IOU for b, _ in places):  # a face both passes found is one
                     places.append((box, score))
-        dark = self._dark_faces(image, [counting, larger], out, places) if DARK_FACES and self.dark_faces else []
+        # dark faces are light glyphs on dark faces: sought only by a reader that seeks those (invert)
+        seek = DARK_FACES and self.dark_faces and self.invert
+        dark = self._dark_faces(image, [counting, larger], out, places) if seek else []
         return self._look_closer(image, out, places, dark), whole, blob
 
     def _dark_faces(

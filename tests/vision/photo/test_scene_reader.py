@@ -675,6 +675,18 @@ def test_a_dark_faced_card_is_read_by_a_closer_look_at_the_picture_inverted(scen
     monkeypatch.setattr(scene_reader, "DARK_FACES", False)
     assert not {"7H", "9D"} & _named(scene.read(img))
     assert looks == []
+    monkeypatch.setattr(scene_reader, "DARK_FACES", True)
+    plain = SceneReader.load(invert=False)  # a reader that seeks no light glyphs on dark faces
+    asked: list[bool] = []
+    own = plain._candidates
+
+    def spy_plain(image, short, invert, scales=None, part=None, net=None, negate=False):
+        asked.append(negate)
+        return own(image, short, invert, scales, part, net, negate)
+
+    monkeypatch.setattr(plain, "_candidates", spy_plain)
+    plain.read(img)
+    assert asked and not any(asked)  # no look at a dark face
 
 
 def test_a_court_cards_picture_is_no_dark_face(scene, dev_by_file, monkeypatch):
