@@ -361,6 +361,9 @@ CLOSER_LEAST = 80
 #         a dark deck's frames much more, each dark face looked at: the black and gold
 #         validation photos as 1x1 frames +50.8 ms (x1.65), four to a 2x2 frame +93.5 ms
 #         (x2.1); its looks' crops read one way only saved 0.6 and 2.2 ms (not taken)
+#     the new map without these looks: black and gold 24/15/8 and 21/14/7, edje webcam
+#         94/58/16, dev 83/78/70 and 82/77/61: of the deck's +16 the looks give 11 and
+#         the map fitted again 5, and edje's +4 and dev's +3 are the map's alone
 #     192 and 512, ungated: 213 and the same mosaics (edje webcam 94/58/16), but +21.5 ms
 #         (x1.16) a 1280x720 frame and +30.8 ms (x1.16) a 2x2 frame: every light frame
 #         looked at inverted too
