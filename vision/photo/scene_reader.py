@@ -338,7 +338,7 @@ CLOSER_LEAST = 80
 # Dark faces (light glyphs on a dark card, as the black and gold deck's): the face
 # detector learnt light cards and finds almost none of them (0 of the 18 whole cards in
 # that deck's validation photos), but in the picture inverted such a card looks like
-# the cards it learnt (7 of 18 found, 1 false face; in edje's validation photos 3 false
+# the cards it learnt (6 of 18 found, 1 false face; in edje's validation photos 2 false
 # faces).  So the face pictures are seen inverted too (DARK_FACES: the counting pass's at
 # 192 and the larger pass's at 512, CLOSER_FACES), and each face found there only
 # is a place for a closer look in the inverted part (the look's detector sees the part
