@@ -114,9 +114,7 @@ def teaching_reader(models: Path) -> SceneReader:
     both commands make again what they made; it makes no closer look at a dark face
     either (``scene_reader.DARK_FACES``, stop 48), which came after them."""
     detector = nets.load(models / DETECTOR_FILE)
-    reader = SceneReader.load(models, detector=detector, closer_detector=detector)
-    reader.dark_faces = False
-    return reader
+    return SceneReader.load(models, detector=detector, closer_detector=detector, dark_faces=False)
 
 
 def _noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:

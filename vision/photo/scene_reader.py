@@ -413,6 +413,7 @@ class SceneReader:
         face_threshold: float = FACE_THRESHOLD,
         report_faces: bool = True,
         closer: float | None = CLOSER,
+        dark_faces: bool = True,
         classifier=None,
         detector=None,
         closer_detector=None,
@@ -447,7 +448,7 @@ class SceneReader:
         self.closer = closer  # a closer look at the faces whose indices are read less surely (CLOSER), or None
         # and at dark faces (DARK_FACES); vision.photo.distill's teaching reader makes
         # none, so that its commands make again the networks they made before them
-        self.dark_faces = True
+        self.dark_faces = dark_faces
         # when a list, every crop cut is noted in it: (the part of the picture it was cut from
         # as left, top, right, bottom; its box in that part; whether it is read inverted
         # first).  vision.photo.distill cuts the same crops from a webcam's look of the picture.
@@ -717,7 +718,7 @@ class SceneReader:
         whole = self.detect_faces(image, blob)
         places = list(whole)
         if self.face_net is None or self.closer is None:
-            return self._look_closer(image, out, places), whole, blob
+            return out, whole, blob  # no place to look closer
         larger = face_picture(large, CLOSER_FACES, FACE_SQUASH) if CLOSER_FACES else None
         if larger is not None:
             more = _grid_peaks(
