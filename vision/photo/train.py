@@ -15,7 +15,6 @@ step takes a few minutes on two cores, and ``--resume`` goes on from the last
 from __future__ import annotations
 
 import argparse
-import csv
 import functools
 import random
 import sys
@@ -127,12 +126,11 @@ def multi_sources() -> list[tuple[np.ndarray, list[tuple[str, tuple[float, float
     (whole cards, not corners), jokers kept (the classifier learns they are none of ours)."""
     root = scenes_data.data_dir()
     boxes: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
-    with open(root / "labels.csv", newline="") as fh:
-        for row in csv.DictReader(fh):
-            if row["box_type"] != "corner_index" or is_heldout(row["file"]) or is_validation(row["file"]):
-                continue
-            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            boxes.setdefault(row["file"], []).append((card_code(row["rank"], row["suit"]), box))  # type: ignore[arg-type]
+    for row in scenes_data.label_rows(root):
+        if row["box_type"] != "corner_index" or is_heldout(row["file"]) or is_validation(row["file"]):
+            continue
+        box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+        boxes.setdefault(row["file"], []).append((card_code(row["rank"], row["suit"]), box))  # type: ignore[arg-type]
     out = []
     for f in sorted(boxes):
         img = _imread(root / "images" / f)
@@ -154,13 +152,12 @@ def rank_only_items(models: Path) -> list[tuple[np.ndarray, tuple[float, float, 
     reader = SceneReader.load(models, calibrated=False, backs=False)
     root = scenes_data.data_dir()
     cards: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
-    with open(root / "labels.csv", newline="") as fh:
-        for row in csv.DictReader(fh):
-            if row["subset"] not in scenes_data.RANK_ONLY or is_heldout(row["file"]) or is_validation(row["file"]):
-                continue
-            rank = "T" if row["rank"] == "10" else row["rank"].upper()
-            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            cards.setdefault(row["file"], []).append((rank, box))  # type: ignore[arg-type]
+    for row in scenes_data.label_rows(root):
+        if row["subset"] not in scenes_data.RANK_ONLY or is_heldout(row["file"]) or is_validation(row["file"]):
+            continue
+        rank = "T" if row["rank"] == "10" else row["rank"].upper()
+        box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+        cards.setdefault(row["file"], []).append((rank, box))  # type: ignore[arg-type]
     out = []
     for f in sorted(cards):
         img = _imread(root / "images" / f)
