@@ -64,16 +64,18 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
     return w
 
 
-def fit_card_map(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def fit_card_map(x: np.ndarray, y: np.ndarray, succession: bool = True) -> np.ndarray:
     """The weights, with the one on the second corner kept at 0 or more: a second
     corner read alike may be worth little (it is no independent witness), never
     less than nothing (measured below 0 when the other weights take up its share).
-    One right and one wrong card more are fitted at the cards' mean features
-    (Laplace's rule of succession): a path with no wrong card read (the first,
-    since stop 49's corrected labels) gets a map that is sure as its cards allow,
-    about 1 - 1/(n + 2) for n cards, not one whose intercept runs off to certainty."""
-    mean = x.mean(axis=0, keepdims=True)
-    x, y = np.vstack([x, mean, mean]), np.concatenate([y, [1.0, 0.0]])
+    With ``succession``, one right and one wrong card more are fitted at the cards'
+    mean features (Laplace's rule of succession): a path with no wrong card read (the
+    first, since stop 49's corrected labels) gets a map that is sure as its cards
+    allow, about 1 - 1/(n + 2) for n cards, not one whose intercept runs off to
+    certainty."""
+    if succession:
+        mean = x.mean(axis=0, keepdims=True)
+        x, y = np.vstack([x, mean, mean]), np.concatenate([y, [1.0, 0.0]])
     w = fit(x, y)
     if w[2] < 0:
         keep = [0, 1, 3, 4]
