@@ -33,8 +33,8 @@ the whole card: 'face_up_unnamed' in --json (when there are any), "and N face-up
 cards not named" in the list (with --unknown each is listed as 'unknown' with the
 whole card's box; --no-faces does not report them). A card too small to be read in
 the whole picture is looked at again, closer, where the face detector finds a card.
-A file that is not a readable picture is reported and the other files are still
-read; the exit status is then 1."""
+A file that is not a readable picture (or is one over 64 megapixels) is reported
+and the other files are still read; the exit status is then 1."""
 
 
 def add_read_arguments(parser: argparse.ArgumentParser) -> None:

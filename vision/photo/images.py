@@ -3,6 +3,9 @@ an :class:`UnreadableImage` that names the file and says what is wrong."""
 
 from __future__ import annotations
 
+import io
+import re
+import warnings
 from pathlib import Path
 
 import cv2
@@ -11,11 +14,34 @@ import numpy as np
 from ..errors import VisionError
 
 MAX_BYTES = 64 * 1024 * 1024  # a phone photo is a few MB; refuse to decode a giant
+# A file's size does not bound its picture: a 20000 x 20000 PNG of one colour is 0.4 MB
+# and takes 1.2 GB to decode (2.4 GB at the peak, 5 s). A 50-megapixel phone photo passes.
+MAX_PIXELS = 64_000_000
 MIN_SIDE = 32
 
 
 class UnreadableImage(VisionError):
     """A file that cannot be read as a picture (missing, empty, corrupt, not an image)."""
+
+
+def _header_size(data: bytes) -> tuple[str, int] | None:
+    """The picture's size as its header gives it, said and in pixels, without decoding
+    it (Pillow reads only the header until asked for pixels); None for a format Pillow
+    does not know or a damaged header, which OpenCV then decodes or refuses as before."""
+    from PIL import Image  # reportlab's dependency too; imported only when a picture is opened
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as picture:
+                w, h = picture.size
+    except Image.DecompressionBombError as exc:  # past Pillow's own limit, which is above ours
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        pixels = int(found.group(1)) if found else 10**9
+        return f"{pixels / 1e6:.0f} megapixels", pixels
+    except Exception:
+        return None
+    return f"{w}x{h} px ({w * h / 1e6:.0f} megapixels)", int(w) * int(h)
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -36,6 +62,11 @@ def load_image(path: str | Path) -> np.ndarray:
         raise UnreadableImage(f"{p}: cannot be read ({exc.strerror or exc})") from None
     if not data:
         raise UnreadableImage(f"{p}: the file is empty")
+    header = _header_size(data)
+    if header is not None and header[1] > MAX_PIXELS:
+        raise UnreadableImage(
+            f"{p}: {header[0]} is too large a picture to read (limit {MAX_PIXELS // 1_000_000} megapixels)"
+        )
     # imdecode rather than imread: no warnings on stderr, and it goes by content, not name.
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.errors import VisionError
+from vision.photo import images
 from vision.photo.images import UnreadableImage, load_image
 
 
@@ -51,3 +55,35 @@ def test_tiny_picture_is_refused(tmp_path):
     cv2.imwrite(str(tmp_path / "t.png"), np.zeros((8, 8, 3), np.uint8))
     with pytest.raises(UnreadableImage, match="too small"):
         load_image(tmp_path / "t.png")
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG that says it is a picture of that size and holds a few rows of it: a file's
+    size does not bound its picture (a 20000 x 20000 PNG of one colour is 0.4 MB)."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    rows = zlib.compress(bytes(2 * (1 + 3 * width)))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize(
+    "width, height, said", [(9000, 8000, "9000x8000 px (72 megapixels)"), (20000, 20000, "400 megapixels")]
+)
+def test_a_giant_picture_is_refused_before_it_is_decoded(tmp_path, width, height, said):
+    p = tmp_path / "giant.png"
+    p.write_bytes(_png_header(width, height))
+    with pytest.raises(UnreadableImage, match="too large a picture") as info:
+        load_image(p)
+    assert said in str(info.value) and str(p) in str(info.value)
+
+
+def test_the_pixel_limit_is_the_limit(tmp_path, monkeypatch):
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((60, 80, 3), np.uint8))
+    monkeypatch.setattr(images, "MAX_PIXELS", 60 * 80)
+    assert load_image(tmp_path / "a.png").shape == (60, 80, 3)
+    monkeypatch.setattr(images, "MAX_PIXELS", 60 * 80 - 1)
+    with pytest.raises(UnreadableImage, match=r"80x60 px \(0 megapixels\) is too large"):
+        load_image(tmp_path / "a.png")
