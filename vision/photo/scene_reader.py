@@ -242,6 +242,13 @@ WITNESS_NEAR = 0.25
 # A "back" holding an index corner read inverted (light on dark) as a card at least
 # this surely is a face: a dark face, as on the black and gold deck, looks like a
 # back to the back detector.
+# The largest picture (its short side, px) whose crops are warped straight from it, as
+# the networks learnt them.  Every photo and frame measured is at most 720 px; a larger
+# one (a phone's photo, a 4K frame) shows indices large enough that a straight warp
+# aliases them (spec.crop_square, SHRINK_FIRST): the 157 validation photos scaled 2x,
+# 3x and 4x named 204, 208 and 205 cards straight (the photos as they are: 210), 206,
+# 208 and 208 averaged first; none wrong but one at 4x straight (README, stop 50).
+SMOOTH_ABOVE = 720
 FACE_INDEX = 0.5
 UNKNOWN_SCORE = 0.3  # only a confident detection of an index is worth an "unknown" line
 # A whole face-up card is counted when the face detector is this sure of it and no
@@ -590,18 +597,24 @@ class SceneReader:
         are averaged: most of what reading every crop twice gains, at a fraction
         of its cost.  ``scores``, the boxes' detection scores, decide which dark
         crops are read both ways (``BOTH_WAYS``); without them every one may be."""
-        return [r[:4] for r in self._read_boxes(image, boxes, scores)]
+        return [r[:4] for r in self._read_boxes(image, boxes, scores, smooth=_smooth(image))]
 
     def _read_boxes(
-        self, image: np.ndarray, boxes, scores: Sequence[float] | None = None, invert: bool | None = None
+        self,
+        image: np.ndarray,
+        boxes,
+        scores: Sequence[float] | None = None,
+        invert: bool | None = None,
+        smooth: bool = False,
     ) -> list[tuple[str, float, bool, bool, bool]]:
         """``classify``'s readings, and whether each crop is grey (``GREY_SAT``).
         With ``polarity="both"`` a dark crop is read first the way its ink suggests
         (inverted when its glyphs are lighter than its paper, ``light_glyphs``) and,
         unless that names a card at least ``CASCADE`` surely, the other way too; the
         reading that names an index more surely is kept (``_better``).  ``invert=False``:
-        every crop is read as it is (the reader's ``invert`` unless given)."""
-        return self._read_cut(self._cut(image, boxes, scores, invert))
+        every crop is read as it is (the reader's ``invert`` unless given).  ``smooth``:
+        crops averaged first where they shrink much (``_smooth``)."""
+        return self._read_cut(self._cut(image, boxes, scores, invert, smooth=smooth))
 
     def _cut(
         self,
@@ -610,14 +623,16 @@ class SceneReader:
         scores: Sequence[float] | None = None,
         invert: bool | None = None,
         part: tuple[int, int, int, int] | None = None,
+        smooth: bool = False,
     ) -> list[tuple[np.ndarray, bool, bool, bool]]:
         """``_read_boxes``' crops, each with whether it is grey, whether it is read
         inverted first and whether it may be read the other way too.  ``part``: where
-        ``image`` lies in the whole picture (left, top, right, bottom), for ``cut_log``."""
+        ``image`` lies in the whole picture (left, top, right, bottom), for ``cut_log``;
+        ``smooth``: see ``_smooth``."""
         out = []
         for (x0, y0, x1, y1), score in zip(boxes, scores or [1.0] * len(boxes)):
             side = spec.box_side(x0, y0, x1, y1) * self.crop_scale
-            crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side)
+            crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, smooth=smooth)
             first, both = self._polarity_of(crop, self.invert if invert is None else invert)
             out.append(
                 (crop, is_grey(crop), first, both and score >= (self.light_both_ways if first else self.both_ways))
@@ -709,7 +724,8 @@ class SceneReader:
         of the picture (568x320 for a 1280x720 frame): 2.7 ms less a frame than from the
         frame itself, the same cards, backs and faces in the benchmark (vision_real.py)."""
         found, scaled, large = self._candidates(image, short, self.invert)
-        reads = self._read_boxes(image, [c.box for c in found], [c.score for c in found])
+        smooth = _smooth(image, short)
+        reads = self._read_boxes(image, [c.box for c in found], [c.score for c in found], smooth=smooth)
         out = [SceneRead(c.box, c.score, *reading) for c, reading in zip(found, reads)]
         source = image if scaled is None else scaled
         asked = self.face_net is not None or (backs and self.photo.finds_backs)
@@ -730,7 +746,7 @@ class SceneReader:
         # dark faces are light glyphs on dark faces: sought only by a reader that seeks those (invert)
         seek = DARK_FACES and self.dark_faces and self.invert
         dark = self._dark_faces(image, [counting, larger], out, places) if seek else []
-        return self._look_closer(image, out, places, dark), whole, blob
+        return self._look_closer(image, out, places, dark, smooth), whole, blob
 
     def _dark_faces(
         self,
@@ -770,10 +786,12 @@ class SceneReader:
         reads: list[SceneRead],
         faces: Sequence[tuple[tuple[float, float, float, float], float]],
         dark: Sequence[tuple[tuple[float, float, float, float], float]] = (),
+        smooth: bool = False,
     ) -> list[SceneRead]:
         """``reads`` with those of a closer look at each of ``faces`` (the places to
         look) and of ``dark`` (dark faces, looked at inverted: ``DARK_FACES``) on which
-        no index is read at least ``closer`` surely (``CLOSER``)."""
+        no index is read at least ``closer`` surely (``CLOSER``); ``smooth``: the whole
+        picture's (``_smooth``)."""
         if self.closer is None or not (faces or dark):
             return reads
         h, w = image.shape[:2]
@@ -794,7 +812,9 @@ class SceneReader:
             found, _, _ = self._candidates(part, None, False, CLOSER_SCALES, where, self.closer_net, inverted)
             seen += [(c, left, top) for c in found]
             # a dark face's crops are read as the whole picture's (both ways when dark)
-            cut += self._cut(part, [c.box for c in found], [c.score for c in found], None if inverted else False, where)
+            cut += self._cut(
+                part, [c.box for c in found], [c.score for c in found], None if inverted else False, where, smooth
+            )
         more: list[SceneRead] = []
         for (c, left, top), reading in zip(seen, self._read_cut(cut)):
             if reading[0] not in (spec.NONE, spec.JOKER) and (CLOSER_GREY or not reading[-1]):
@@ -1017,12 +1037,20 @@ class SceneReader:
         doubt = 0.0
         for r in reads:
             x0, y0, x1, y1 = r.box
-            crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, spec.box_side(*r.box) * self.crop_scale)
+            side = spec.box_side(*r.box) * self.crop_scale
+            crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, smooth=_smooth(image))
             crop = red_ink(dark_to_light(crop) if getattr(r, "inverted", False) else crop)
             net = self.scene_net if getattr(r, "second", False) and self.scene_net is not None else None
             rank_p, suit_p = self._probs(net or self.classifier_net, [crop])
             doubt = max(doubt, float(rank_p[0, rank] * suit_p[0, red].sum()))
         return doubt if doubt >= GREY_SUIT else 0.0
+
+
+def _smooth(image: np.ndarray, short: int | None = None) -> bool:
+    """Whether crops of ``image`` (a part of a frame whose short side is ``short``) are
+    averaged before they are warped (``spec.crop_square``'s ``smooth``): only in a
+    picture larger than any the networks and the map were measured on (``SMOOTH_ABOVE``)."""
+    return (short or min(image.shape[:2])) > SMOOTH_ABOVE
 
 
 def second_path(read: IndexRead, cascade: float = CASCADE) -> bool:

@@ -40,6 +40,7 @@ BACK_GRID = Grid(192, 16, 64.0)
 BACK = "back"  # what the reader reports for a face-down card
 CLS_SIZE = 48  # the classifier sees one index corner at 48 x 48
 CROP_GROW = 1.25  # the crop around a detected box is this much larger
+SHRINK_FIRST = 0.5  # crop_square(smooth=True) averages a square shrunk more than this first
 JOKER = "JOKER"
 NONE = "none"  # not an index corner at all
 CLASSES: tuple[str, ...] = ALL_CODES + (JOKER, NONE)  # every outcome of reading one corner
@@ -90,10 +91,36 @@ def net_input(picture: np.ndarray) -> np.ndarray:
     return out
 
 
-def crop_square(image: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
+def crop_square(
+    image: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0, smooth: bool = False
+) -> np.ndarray:
     """The ``side``-pixel square around (cx, cy), turned by ``angle`` degrees, as a
-    CLS_SIZE crop; outside the photo is filled by replicating its edge."""
+    CLS_SIZE crop; outside the photo is filled by replicating its edge.  With
+    ``smooth``, a square more than ``1 / SHRINK_FIRST`` times the crop's side is first
+    halved (``cv2.pyrDown``: Gaussian, then every second pixel) until it is not: a warp
+    samples 2 x 2 pixels for each of the crop's, so a large index (a phone's
+    12-megapixel photo, a 4K frame) would come out aliased.  The networks learnt crops made without it (``scene_reader.SMOOTH_ABOVE``
+    says where the scene reader asks for it)."""
     s = CLS_SIZE / max(side, 1.0)
+    if smooth and s < SHRINK_FIRST:
+        # the square's part of the picture (turned: the square round it), halved by
+        # Gaussian pyramid steps until the warp shrinks it by SHRINK_FIRST at most
+        half = side * (0.5 if angle == 0 else 0.75) + 4
+        x0, y0 = math.floor(cx - half), math.floor(cy - half)
+        x1, y1 = math.ceil(cx + half), math.ceil(cy + half)
+        h, w = image.shape[:2]
+        part = image[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+        if min(part.shape[:2]) == 0:  # wholly outside: the nearest edge pixel, as the warp would
+            yy, xx = min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)
+            return np.ascontiguousarray(np.broadcast_to(image[yy, xx], (CLS_SIZE, CLS_SIZE, *image.shape[2:])))
+        pad = (max(0, -y0), max(0, y1 - h), max(0, -x0), max(0, x1 - w))
+        if any(pad):
+            part = cv2.copyMakeBorder(part, *pad, cv2.BORDER_REPLICATE)
+        px, py, step = cx - x0, cy - y0, 1.0
+        while s * step < SHRINK_FIRST and min(part.shape[:2]) >= 4:
+            part = cv2.pyrDown(part)
+            px, py, step = px / 2, py / 2, step * 2
+        return crop_square(part, px, py, side / step, angle)
     m = cv2.getRotationMatrix2D((cx, cy), angle, s)
     m[0, 2] += CLS_SIZE / 2 - cx
     m[1, 2] += CLS_SIZE / 2 - cy

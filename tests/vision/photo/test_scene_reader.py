@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vision.cardcodes import ALL_CODES
-from vision.photo import recognise, scenes_data
+from vision.photo import recognise, scene_reader, scenes_data
 from vision.photo.dataset import load_photos
 from vision.photo.images import load_image
 from vision.photo.recognise import MODELS, UNKNOWN, IndexRead, ModelMissing, Recogniser
@@ -758,3 +758,28 @@ def test_a_card_read_on_both_corners_is_shown_as_it_lies(scene, scenes, monkeypa
     (shown,) = [c for c in plain.read(img) if c.card == "QC"]
     surest = max((r for r in plain.read_indices(img) if r.code == "QC"), key=lambda r: r.prob)
     assert np.allclose(shown.box, surest.box, atol=0.1)
+
+
+@pytest.mark.parametrize("scale", [3, 8])
+def test_a_photo_as_large_as_a_phones_is_read_as_the_photo_is(scene, scenes, scale, monkeypatch):
+    # edje's IMG_2702 (validation fold) blown up to 1512 x 1134 and to 4032 x 3024 (a
+    # 12-megapixel phone photo): its index is 120-330 px, and a crop warped straight
+    # to 48 px is aliased; averaged first (SMOOTH_ABOVE), the 9 is named as in the photo.
+    p = next(p for p in scenes if p.file == "edje/IMG_2702.jpg")
+    assert p.validation and p.truth == {"9"}
+    img = load_image(p.path)
+    assert p.as_truth(_named(scene.read(img))) == {"9"}
+    big = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    assert p.as_truth(_named(scene.read(big))) == {"9"}
+    monkeypatch.setattr(scene_reader, "SMOOTH_ABOVE", 10**9)  # every crop warped straight
+    assert p.as_truth(_named(scene.read(big))) == set()
+
+
+def test_only_pictures_larger_than_any_measured_have_their_crops_averaged():
+    # every photo and frame the networks and the map were measured on is at most 720 px
+    # on its short side: they are read as they were, crop for crop
+    assert not scene_reader._smooth(np.zeros((720, 1280, 3), np.uint8))
+    assert not scene_reader._smooth(np.zeros((640, 640, 3), np.uint8))
+    assert not scene_reader._smooth(np.zeros((1500, 1500, 3), np.uint8), short=720)  # a part of a 720p frame
+    assert scene_reader._smooth(np.zeros((1080, 1920, 3), np.uint8))
+    assert scene_reader._smooth(np.zeros((3024, 4032, 3), np.uint8))

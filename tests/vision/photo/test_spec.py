@@ -1,6 +1,7 @@
 """What the networks are fed (vision/photo/spec.py)."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -32,3 +33,47 @@ def test_percentiles_from_the_histogram_are_numpys_to_the_bit(pixels, qs):
     from ``percentiles``, which must give exactly what ``np.percentile`` gave, so that
     no crop is judged dark, grey or light-glyphed otherwise than before."""
     assert spec.percentiles(pixels, tuple(qs)) == [float(v) for v in np.percentile(pixels, qs)]
+
+
+def _stripes(h: int = 1200, w: int = 1200) -> np.ndarray:
+    """Black and white columns one pixel wide: any shrinking of them is mid grey."""
+    picture = np.zeros((h, w, 3), np.uint8)
+    picture[:, ::2] = 255
+    return picture
+
+
+def test_a_much_shrunk_crop_is_averaged_first_when_asked_so_it_is_not_aliased():
+    # A 400 px square to 48 px: a straight warp samples 2 x 2 pixels for each of the
+    # crop's, so fine detail comes out as stripes of its own (here black and white
+    # columns read as a picture of contrast); averaged first, it is the grey it is.
+    picture = _stripes()
+    straight = spec.crop_square(picture, 600.3, 590.6, 400)
+    smooth = spec.crop_square(picture, 600.3, 590.6, 400, smooth=True)
+    assert straight.shape == smooth.shape == (spec.CLS_SIZE, spec.CLS_SIZE, 3)
+    assert float(straight.std()) > 40
+    assert float(smooth.std()) < 8 and abs(float(smooth.mean()) - 127.5) < 8
+
+
+@pytest.mark.parametrize(
+    ("cx", "cy", "side"), [(600.3, 590.6, 400), (5.0, 7.0, 300), (1190.0, 600.0, 97), (600, 600, 1500)]
+)
+def test_an_averaged_crop_shows_the_same_square_as_a_straight_one(cx, cy, side):
+    # on a smooth picture the two crops agree: the same place, the same size, the
+    # picture's edge replicated alike (a corner square, one past the edge, one larger
+    # than the picture)
+    y, x = np.mgrid[0:1200, 0:1200].astype(np.float32)
+    picture = np.stack(
+        [127 + 100 * np.sin(x / 90), 127 + 100 * np.cos(y / 110), 127 + 60 * np.sin((x + y) / 130)], axis=2
+    )
+    picture = picture.astype(np.uint8)
+    straight = spec.crop_square(picture, cx, cy, side).astype(int)
+    smooth = spec.crop_square(picture, cx, cy, side, smooth=True).astype(int)
+    assert np.abs(straight - smooth).mean() < 0.75
+
+
+def test_a_crop_that_shrinks_little_is_the_same_averaged_or_not():
+    picture = _stripes(300, 300)
+    for side in (48, 60, 95):  # shrunk by 0.5 or less: the warp alone does it
+        assert np.array_equal(
+            spec.crop_square(picture, 150, 150, side), spec.crop_square(picture, 150, 150, side, smooth=True)
+        )
