@@ -32,9 +32,11 @@ N held-out photos scaled to 1280x720 (target: median <= 150 ms on one core).
 ``--mosaic 1x1,2x2`` measures recall in crowded wide frames made of the validation
 fold's photos (``dev``: ``cards_real_dev``'s, suits known; ``edje``; ``rf_phone_77xx``),
 where indices are smaller than in the photos alone (``measure_mosaics``).
+``--blow-up F`` reads every photo scaled F times (bicubic), as a larger camera would
+give the same scene (a phone's 4032 x 3024 photo is a 640 px photo at about 5).
 
     .venv/bin/python tests/bench/vision_real.py [--reader scene|photo] [--frames 40] [--limit N] [--heldout-only] [--faces 150]
-        [--mosaic 1x1,2x2 [--webcam]]
+        [--mosaic 1x1,2x2 [--webcam]] [--blow-up 4]
 
 Last line: a JSON object: per subset ``SUBSET_{precision,recall,wrong,named,photos}``
 (held out) and ``SUBSET_all_{precision,recall}``, ``ms_per_photo`` (median over all
@@ -372,6 +374,13 @@ def main() -> int:
         action="store_true",
         help="the mosaics also as a webcam gives them: blurred, noisy, JPEG at quality 60",
     )
+    ap.add_argument(
+        "--blow-up",
+        type=float,
+        default=1.0,
+        metavar="F",
+        help="read every photo scaled F times, 1-8 (bicubic): pictures as a larger camera gives them (default 1)",
+    )
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos of each subset (a quick look)")
     ap.add_argument("--heldout-only", action="store_true", help="read only the held-out photos (faster)")
     ap.add_argument(
@@ -425,6 +434,8 @@ def main() -> int:
         cols, _, rows = grid.lower().partition("x")
         if not (cols.isdigit() and rows.isdigit() and int(cols) > 0 and int(rows) > 0):
             ap.error(f"--mosaic wants grids COLSxROWS such as 1x1,2x2, not {grid!r}")
+    if not 1.0 <= args.blow_up <= 8.0:
+        ap.error(f"--blow-up wants a factor from 1 to 8, not {args.blow_up:g}")
     if args.webcam and not args.mosaic:
         ap.error("--webcam reads the mosaics again as a webcam gives them: give --mosaic too (e.g. --mosaic 1x1,2x2)")
     if args.data:
@@ -441,8 +452,11 @@ def main() -> int:
     reader.read(load_image(todo[0][2]))  # the first run allocates; do not time it
     whole = scenes_data.whole_card_boxes() if "multi" in args.sets else {}
     rows: list[Row] = []
+    f = args.blow_up
     for n, (subset, file, path, heldout, truth, rank_only, shows_back) in enumerate(todo, 1):
         img = load_image(path)
+        if f != 1.0:
+            img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
         t = time.process_time()
         cards = reader.read(img)
         ms = (time.process_time() - t) * 1000
@@ -450,9 +464,10 @@ def main() -> int:
         got = frozenset(c[0] for c in codes) if rank_only else frozenset(codes)
         row = Row(subset, file, heldout, got, truth, ms, sum(c.card == BACK for c in cards), shows_back)
         if file in whole and hasattr(reader, "detect_faces"):
-            row.whole = len(whole[file])
-            row.counted, row.stray_faces = count_cards(cards, whole[file])
-            row.faces = tuple(b for b, _ in reader.detect_faces(img))
+            boxes = [tuple(v * f for v in b) for b in whole[file]]
+            row.whole = len(boxes)
+            row.counted, row.stray_faces = count_cards(cards, boxes)
+            row.faces = tuple(tuple(v / f for v in b) for b, _ in reader.detect_faces(img))  # the photo's pixels
         rows.append(row)
         if n % 100 == 0:
             print(f"  {n}/{len(todo)} photos", file=sys.stderr, flush=True)
@@ -464,7 +479,7 @@ def main() -> int:
         elif args.errors and got - truth:
             print(f"  {file} (not held out): WRONG {sorted(got - truth)}, truth {sorted(truth)}")
 
-    result: dict = {"reader": args.reader}
+    result: dict = {"reader": args.reader, "blow_up": f}
     for subset in SUBSETS:
         part = [r for r in rows if r.subset == subset]
         if not part:
