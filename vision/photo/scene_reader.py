@@ -239,9 +239,6 @@ WITNESS = (0.3, PHOTO_MIN_CONFIDENCE)
 # as many cards (19 more) as 0.5 and 1.0 with 118 candidates read instead of 134
 # and 177; 0.0, 18.
 WITNESS_NEAR = 0.25
-# A "back" holding an index corner read inverted (light on dark) as a card at least
-# this surely is a face: a dark face, as on the black and gold deck, looks like a
-# back to the back detector.
 # The largest picture (its short side, px) whose crops are warped straight from it, as
 # the networks learnt them.  Every photo and frame measured is at most 720 px; a larger
 # one (a phone's photo, a 4K frame) shows indices large enough that a straight warp
@@ -249,6 +246,9 @@ WITNESS_NEAR = 0.25
 # 3x and 4x named 204, 208 and 205 cards straight (the photos as they are: 210), 206,
 # 208 and 208 averaged first; none wrong but one at 4x straight (README, stop 50).
 SMOOTH_ABOVE = 720
+# A "back" holding an index corner read inverted (light on dark) as a card at least
+# this surely is a face: a dark face, as on the black and gold deck, looks like a
+# back to the back detector.
 FACE_INDEX = 0.5
 UNKNOWN_SCORE = 0.3  # only a confident detection of an index is worth an "unknown" line
 # A whole face-up card is counted when the face detector is this sure of it and no

@@ -99,8 +99,8 @@ def crop_square(
     ``smooth``, a square more than ``1 / SHRINK_FIRST`` times the crop's side is first
     halved (``cv2.pyrDown``: Gaussian, then every second pixel) until it is not: a warp
     samples 2 x 2 pixels for each of the crop's, so a large index (a phone's
-    12-megapixel photo, a 4K frame) would come out aliased.  The networks learnt crops made without it (``scene_reader.SMOOTH_ABOVE``
-    says where the scene reader asks for it)."""
+    12-megapixel photo, a 4K frame) would come out aliased.  The networks learnt crops
+    made without it (``scene_reader.SMOOTH_ABOVE`` says where the reader asks for it)."""
     s = CLS_SIZE / max(side, 1.0)
     if smooth and s < SHRINK_FIRST:
         # the square's part of the picture (turned: the square round it), halved by
