@@ -33,14 +33,15 @@ the whole card: 'face_up_unnamed' in --json (when there are any), "and N face-up
 cards not named" in the list (with --unknown each is listed as 'unknown' with the
 whole card's box; --no-faces does not report them). A card too small to be read in
 the whole picture is looked at again, closer, where the face detector finds a card.
-A file that is not a readable picture (or is one over 64 megapixels) is reported
+A file that is not a readable picture (or is one over {megapixels} megapixels) is reported
 and the other files are still read; the exit status is then 1."""
 
 
 def add_read_arguments(parser: argparse.ArgumentParser) -> None:
+    from .photo.images import MAX_PIXELS
     from .photo.scene_reader import DEFAULT_MIN_CONFIDENCE
 
-    parser.description = READ_DESCRIPTION
+    parser.description = READ_DESCRIPTION.format(megapixels=MAX_PIXELS // 1_000_000)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="picture files (JPEG, PNG, ...)")
     parser.add_argument("--json", action="store_true", help='print one JSON object: {"images": [...]}')

@@ -37,8 +37,11 @@ def _header_size(data: bytes) -> tuple[str, int] | None:
                 w, h = picture.size
     except Image.DecompressionBombError as exc:  # past Pillow's own limit, which is above ours
         found = re.search(r"\((\d+) pixels\)", str(exc))
-        pixels = int(found.group(1)) if found else 10**9
-        return f"{pixels / 1e6:.0f} megapixels", pixels
+        if found:
+            pixels = int(found.group(1))
+            return f"{pixels / 1e6:.0f} megapixels", pixels
+        limit = 2 * (Image.MAX_IMAGE_PIXELS or MAX_PIXELS)  # Pillow's error limit, said another way
+        return f"over {limit / 1e6:.0f} megapixels", limit + 1
     except Exception:
         return None
     return f"{w}x{h} px ({w * h / 1e6:.0f} megapixels)", int(w) * int(h)

@@ -1034,11 +1034,11 @@ class SceneReader:
             return 0.0
         rank = spec.RANK_OUT.index(reads[0].code[0])
         red = [spec.SUITS.index(s) for s in "HD"]
-        doubt = 0.0
+        doubt, smooth = 0.0, _smooth(image)
         for r in reads:
             x0, y0, x1, y1 = r.box
             side = spec.box_side(*r.box) * self.crop_scale
-            crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, smooth=_smooth(image))
+            crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, smooth=smooth)
             crop = red_ink(dark_to_light(crop) if getattr(r, "inverted", False) else crop)
             net = self.scene_net if getattr(r, "second", False) and self.scene_net is not None else None
             rank_p, suit_p = self._probs(net or self.classifier_net, [crop])

@@ -109,11 +109,12 @@ def crop_square(
         x0, y0 = math.floor(cx - half), math.floor(cy - half)
         x1, y1 = math.ceil(cx + half), math.ceil(cy + half)
         h, w = image.shape[:2]
-        part = image[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
-        if min(part.shape[:2]) == 0:  # wholly outside: the nearest edge pixel, as the warp would
-            yy, xx = min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)
-            return np.ascontiguousarray(np.broadcast_to(image[yy, xx], (CLS_SIZE, CLS_SIZE, *image.shape[2:])))
-        pad = (max(0, -y0), max(0, y1 - h), max(0, -x0), max(0, x1 - w))
+        # what lies in the picture (at least its nearest pixel), the rest its edge replicated
+        ya, xa = min(max(0, y0), h - 1), min(max(0, x0), w - 1)
+        yb, xb = max(min(h, y1), ya + 1), max(min(w, x1), xa + 1)
+        x0, y0 = min(x0, xa), min(y0, ya)
+        part = image[ya:yb, xa:xb]
+        pad = (ya - y0, max(y1, yb) - yb, xa - x0, max(x1, xb) - xb)
         if any(pad):
             part = cv2.copyMakeBorder(part, *pad, cv2.BORDER_REPLICATE)
         px, py, step = cx - x0, cy - y0, 1.0

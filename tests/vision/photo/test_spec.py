@@ -55,12 +55,13 @@ def test_a_much_shrunk_crop_is_averaged_first_when_asked_so_it_is_not_aliased():
 
 
 @pytest.mark.parametrize(
-    ("cx", "cy", "side"), [(600.3, 590.6, 400), (5.0, 7.0, 300), (1190.0, 600.0, 97), (600, 600, 1500)]
+    ("cx", "cy", "side"),
+    [(600.3, 590.6, 400), (5.0, 7.0, 300), (1190.0, 600.0, 97), (600, 600, 1500), (5000, 600, 300)],
 )
 def test_an_averaged_crop_shows_the_same_square_as_a_straight_one(cx, cy, side):
     # on a smooth picture the two crops agree: the same place, the same size, the
     # picture's edge replicated alike (a corner square, one past the edge, one larger
-    # than the picture)
+    # than the picture, one wholly outside it)
     y, x = np.mgrid[0:1200, 0:1200].astype(np.float32)
     picture = np.stack(
         [127 + 100 * np.sin(x / 90), 127 + 100 * np.cos(y / 110), 127 + 60 * np.sin((x + y) / 130)], axis=2
