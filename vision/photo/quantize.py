@@ -1,23 +1,30 @@
 """Int8 copies of the scene reader's networks (ONNX Runtime static quantization).
 
-The index detector and the two classifiers are nearly all of a frame's CPU time
+The index detectors and the two classifiers are nearly all of a frame's CPU time
 (README, "Speed: int8 networks").  Their int8 copies (``scene_reader.INT8``) take
 about 0.6 of it.  This tool makes them from the float files in ``--models``: the
-classifiers' by default, the detector's too with ``--detector`` (measured and not
-shipped: 20 ms less a 1280x720 frame, but on the validation folds 3 % fewer cards
-named at the default threshold):
+classifiers' and the closer looks' detector's by default, the whole picture's detector
+too with ``--detector`` (measured and not shipped: 20 ms less a 1280x720 frame, but on
+the validation folds 3 % fewer cards named at the default threshold):
 
 1. it reads photos of the training part (never held out, never a validation fold:
    the calibration maps are fitted there afterwards) with the float networks and
    keeps what each network is given (the detector's first 70 pictures, every batch
-   of crops of the classifiers);
+   of crops of the classifiers; in a second reading, with the closer looks, of the
+   same photos, a third of them as a webcam sees them, the closer looks' detector's
+   first 160 parts: ``gather_closer``);
 2. it quantizes each network with half of those as its calibration data: weights
    int8 per output channel, activations uint8 from their min-max range, as QDQ
    nodes, with 7-bit weights (``reduce_range``: x86 CPUs without VNNI multiply u8 by
-   s8 with a saturating instruction; an ARM CPU loses nothing by it).  The
+   s8 with a saturating instruction; an ARM CPU loses nothing by it).  A
    detector's first convolution stays float: quantized, it was both slower (its
    input, the whole picture, quantized first) and the heat map's worst error three
-   times as large (0.10 against 0.04);
+   times as large (0.10 against 0.04); the closer looks' detector keeps its last
+   (the 1x1 head giving heat and box sizes) float too (the box sizes' worst error,
+   median of the parts, 0.039 against 0.050 in log units; 1.95 against 2.04 times as
+   fast).  8-bit weights would saturate on x86 CPUs without VNNI, so that a reading
+   would depend on the CPU; unsigned weights (no saturation anywhere) ran slower than
+   the float network;
 3. it prints, on the other half, how near the int8 copy is to the float network
    (the classifiers: how often they name the same; the detector: its heat map) and
    the CPU time of both;
@@ -32,6 +39,7 @@ its confidences are for the networks that read.  A development tool: it needs th
 
     .venv/bin/python -m vision.photo.quantize            # writes vision/models/*.int8.onnx
     .venv/bin/python -m vision.photo.quantize --first-only
+    .venv/bin/python -m vision.photo.quantize --closer-only   # after distill --detector
 """
 
 from __future__ import annotations
@@ -50,9 +58,19 @@ from . import scenes_data, spec
 from .dataset import load_photos
 from .images import load_image
 from .recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, softmax
-from .scene_reader import FIRST_CLASSIFIER_FILE, FIRST_MEMBER, INT8, SCENE_CLASSIFIER_FILE, SceneReader
+from .scene_reader import (
+    CLOSER_DETECTOR_FILE,
+    FACE_DETECTOR_FILE,
+    FIRST_CLASSIFIER_FILE,
+    FIRST_MEMBER,
+    INT8,
+    SCENE_CLASSIFIER_FILE,
+    SceneReader,
+)
 
 DETECTOR_KEPT = 70  # pictures of up to 796 x 448: 4 MB each as floats
+CLOSER_KEPT = 160  # the closer looks' parts (about 320 x 370): 1.4 MB each as floats
+WEBCAM_SHARE = 0.3  # of the closer looks' photos seen as a webcam would (distill.webcam_look)
 
 
 def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]]:
@@ -92,6 +110,44 @@ def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]
     return kept
 
 
+def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
+    """What the closer looks' detector is given (``CLOSER_KEPT`` parts at most) while
+    the scene reader reads ``n_photos`` training-part photos: two thirds multi-card
+    photos, half of all scaled to a 1280x720 frame, ``WEBCAM_SHARE`` of them seen as a
+    webcam would see them (the looks enlarge soft frames' small cards)."""
+    from .distill import webcam_look
+
+    for name in (CLOSER_DETECTOR_FILE, FACE_DETECTOR_FILE):  # without the faces, no look is taken
+        if not (models / name).is_file():
+            raise FileNotFoundError(f"{models / name} is missing")
+    reader = SceneReader.load(models, calibrated=False, backs=False, int8=False)
+    net = reader.closer_net
+    kept: list[np.ndarray] = []
+    run = net.run
+
+    def keep(x: np.ndarray) -> np.ndarray:
+        if len(kept) < CLOSER_KEPT:
+            kept.append(np.array(x, dtype=np.float32))
+        return run(x)
+
+    net.run = keep  # type: ignore[method-assign]
+    rng = random.Random(seed)
+    scenes = [p.path for p in scenes_data.load_scenes() if not p.heldout and not p.validation]
+    singles = [p.path for p in load_photos() if not p.heldout and not p.validation]
+    photos = rng.sample(scenes, min(len(scenes), n_photos * 2 // 3))
+    photos += rng.sample(singles, min(len(singles), n_photos - len(photos)))
+    for i, path in enumerate(photos):
+        image = load_image(path)
+        if rng.random() < 0.5:
+            image = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_LINEAR)
+        if rng.random() < WEBCAM_SHARE:
+            image = webcam_look(image, rng)
+        reader.read(image)
+        if (i + 1) % 10 == 0 or i + 1 == len(photos):
+            print(f"  read {i + 1}/{len(photos)} photos, {len(kept)} looks' parts", file=sys.stderr, flush=True)
+    return kept
+
+
 class _Batches:
     """The calibration data, one kept batch at a time (``CalibrationDataReader``)."""
 
@@ -102,16 +158,20 @@ class _Batches:
         return next(self.it, None)
 
 
-def quantize(src: Path, dst: Path, batches: list[np.ndarray], float_first: bool = False) -> None:
+def quantize(
+    src: Path, dst: Path, batches: list[np.ndarray], float_first: bool = False, float_last: bool = False
+) -> None:
     """``src`` quantized to ``dst`` on ``batches``; ``float_first``: its first
-    convolution stays float."""
+    convolution stays float; ``float_last``: its last too (a detector's 1x1 head)."""
     import onnx
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     graph = onnx.load(str(src)).graph
     name = graph.input[0].name
-    first = [n.name for n in graph.node if n.op_type == "Conv" and name in n.input]
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    first = [n.name for n in convs if name in n.input]
+    float_nodes = (first if float_first else []) + ([convs[-1].name] if float_last and convs else [])
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / src.name
         quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
@@ -125,7 +185,7 @@ def quantize(src: Path, dst: Path, batches: list[np.ndarray], float_first: bool 
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
-            nodes_to_exclude=first if float_first else [],
+            nodes_to_exclude=float_nodes,
         )
 
 
@@ -146,7 +206,7 @@ def compare(src: Path, dst: Path, batches: list[np.ndarray]) -> str:
         t = time.process_time()
         yb = b.run(x)
         tb += time.process_time() - t
-        if src.name == DETECTOR_FILE:  # the heat map's probabilities
+        if src.name in (DETECTOR_FILE, CLOSER_DETECTOR_FILE):  # the heat map's probabilities
             worst.append(float(np.abs(1 / (1 + np.exp(-ya[0, 0])) - 1 / (1 + np.exp(-yb[0, 0]))).max()))
             continue
         p, q = ya.reshape(len(x), spec.N_OUT), yb.reshape(len(x), spec.N_OUT)
@@ -206,12 +266,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--detector",
         action="store_true",
-        help="the index detector too (not shipped: 3 %% fewer cards named on the validation folds)",
+        help="the whole picture's index detector too (not shipped: 3 %% fewer cards named on the validation folds)",
     )
     ap.add_argument(
         "--first-only",
         action="store_true",
         help=f"only cut the scene reader's first classifier ({FIRST_CLASSIFIER_FILE}) out of the int8 ensemble there is",
+    )
+    ap.add_argument(
+        "--closer-only",
+        action="store_true",
+        help=f"only the closer looks' detector's int8 copy ({INT8[CLOSER_DETECTOR_FILE]}; after distill --detector)",
     )
     ap.add_argument(
         "--scene-only",
@@ -229,7 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.first_only:
         return first_classifier(args.models)
     try:
-        kept = gather(args.models, args.photos, args.seed)
+        kept = {} if args.closer_only else gather(args.models, args.photos, args.seed)
+        if not args.scene_only:
+            kept[CLOSER_DETECTOR_FILE] = gather_closer(args.models, args.photos, args.seed)
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -238,11 +305,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         calib, check = batches[::2], batches[1::2]
         dst = args.models / INT8[name]
-        quantize(args.models / name, dst, calib, float_first=name == DETECTOR_FILE)
+        detector = name in (DETECTOR_FILE, CLOSER_DETECTOR_FILE)
+        quantize(args.models / name, dst, calib, float_first=detector, float_last=name == CLOSER_DETECTOR_FILE)
         n = sum(len(b) for b in calib)
-        what = "pictures" if name == DETECTOR_FILE else f"crops in {len(calib)} batches"
+        what = "pictures" if detector else f"crops in {len(calib)} batches"
         print(f"{dst}: from {n} {what}; {compare(args.models / name, dst, check)}", flush=True)
-    if not args.scene_only:
+    if not (args.scene_only or args.closer_only):
         first_classifier(args.models)
     print("now fit the scene reader's map again: python -m vision.photo.scene_calibrate")
     return 0

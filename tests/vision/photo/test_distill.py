@@ -17,7 +17,7 @@ from vision.photo.dataset import is_heldout, is_validation
 from vision.photo.glyphs import index_crop
 from vision.photo.images import load_image
 from vision.photo.recognise import DETECTOR_FILE, MODELS
-from vision.photo.scene_reader import CLOSER_DETECTOR_FILE, SCENE_CLASSIFIER_FILE, SceneReader
+from vision.photo.scene_reader import CLOSER_DETECTOR_FILE, INT8, SCENE_CLASSIFIER_FILE, SceneReader
 from vision.photo.synth import render_photo
 
 
@@ -170,14 +170,17 @@ def test_the_detectors_soft_pictures_are_made_as_the_sharp_ones_where_the_reader
 
 def test_the_closer_looks_detect_with_the_taught_detector_when_it_is_shipped(tmp_path):
     for f in MODELS.iterdir():
-        if f.suffix in (".onnx", ".json") and f.name != CLOSER_DETECTOR_FILE:
+        if f.suffix in (".onnx", ".json") and f.name not in (CLOSER_DETECTOR_FILE, INT8[CLOSER_DETECTOR_FILE]):
             (tmp_path / f.name).symlink_to(f)
     without = SceneReader.load(tmp_path)
     assert without.closer_net is without.detector_net is without.photo.detector_net  # the single-card reader's
     (tmp_path / CLOSER_DETECTOR_FILE).symlink_to(MODELS / DETECTOR_FILE)
     taught = SceneReader.load(tmp_path)
     assert taught.closer_net is not taught.detector_net  # the closer looks' own
+    assert taught.closer_net.path.name == CLOSER_DETECTOR_FILE  # float: no int8 copy of it here
     assert taught.detector_net is taught.photo.detector_net  # the whole picture's, and the witness's, as they were
+    (tmp_path / INT8[CLOSER_DETECTOR_FILE]).symlink_to(MODELS / INT8[CLOSER_DETECTOR_FILE])
+    assert SceneReader.load(tmp_path).closer_net.path.name == INT8[CLOSER_DETECTOR_FILE]  # its int8 copy, when there
 
 
 def test_what_is_learnt_from_is_read_as_before_any_detector_was_taught():
@@ -186,7 +189,8 @@ def test_what_is_learnt_from_is_read_as_before_any_detector_was_taught():
     assert (MODELS / CLOSER_DETECTOR_FILE).is_file()
     reader = distill.teaching_reader(MODELS)
     assert reader.closer_net is reader.detector_net and reader.detector_net.path.name == DETECTOR_FILE
-    assert SceneReader.load().closer_net.path.name == CLOSER_DETECTOR_FILE  # camera read's reader uses it
+    # camera read's reader uses it (its int8 copy since 30 November, made from it by quantize)
+    assert SceneReader.load().closer_net.path.name == INT8[CLOSER_DETECTOR_FILE]
     # nor does it look closer at dark faces, which came after both (stop 48); camera read does
     assert SceneReader.load().dark_faces and not reader.dark_faces
 

@@ -11,7 +11,14 @@ import pytest
 
 from vision.photo import nets, spec
 from vision.photo.recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, ModelMissing
-from vision.photo.scene_reader import FIRST_CLASSIFIER_FILE, FIRST_MEMBER, INT8, SCENE_CLASSIFIER_FILE, SceneReader
+from vision.photo.scene_reader import (
+    CLOSER_DETECTOR_FILE,
+    FIRST_CLASSIFIER_FILE,
+    FIRST_MEMBER,
+    INT8,
+    SCENE_CLASSIFIER_FILE,
+    SceneReader,
+)
 from vision.photo.synth import render_photo
 
 
@@ -42,6 +49,8 @@ def test_the_scene_reader_reads_with_the_int8_networks_and_the_witness_with_the_
     # the first classifier: one member of the int8 ensemble; the scene classifier: its ensemble
     assert int8.classifier_net.path.name == FIRST_CLASSIFIER_FILE == "index_classifier.first.int8.onnx"
     assert int8.scene_net.path.name == INT8[SCENE_CLASSIFIER_FILE]
+    # the closer looks' detector: its int8 copy (since 30 November)
+    assert int8.closer_net.path.name == INT8[CLOSER_DETECTOR_FILE] == "closer_detector.int8.onnx"
     # the single-card reader (also the second witness) keeps its own calibration's networks
     assert int8.photo.classifier_net.path.name == CLASSIFIER_FILE
     # no int8 detector is shipped (3 % fewer cards named): the scene reader shares the float one
@@ -51,6 +60,7 @@ def test_the_scene_reader_reads_with_the_int8_networks_and_the_witness_with_the_
     assert floats.detector_net is floats.photo.detector_net
     assert floats.classifier_net is floats.photo.classifier_net
     assert floats.scene_net.path.name == SCENE_CLASSIFIER_FILE
+    assert floats.closer_net.path.name == CLOSER_DETECTOR_FILE
     # and it is the int8 classifier that reads the crops
     fresh = SceneReader.load()
     runs, witness_runs = _runs(fresh.classifier_net), _runs(fresh.photo.classifier_net)
@@ -66,6 +76,7 @@ def test_without_int8_files_the_float_networks_read(tmp_path):
     assert reader.detector_net is reader.photo.detector_net
     assert reader.classifier_net is reader.photo.classifier_net
     assert reader.scene_net.path.name == SCENE_CLASSIFIER_FILE
+    assert reader.closer_net.path.name == CLOSER_DETECTOR_FILE
     assert _named(reader.read(render_photo(5).image)) == {"TC", "5H"}
 
 
@@ -192,9 +203,62 @@ def test_quantize_scene_only_leaves_the_single_card_classifiers_copies_as_they_a
             (tmp_path / f.name).write_bytes(f.read_bytes())
     (tmp_path / INT8[SCENE_CLASSIFIER_FILE]).unlink()
     assert main(["--models", str(tmp_path), "--scene-only", "--photos", "6"]) == 0
-    for name in (INT8[CLASSIFIER_FILE], FIRST_CLASSIFIER_FILE):
+    for name in (INT8[CLASSIFIER_FILE], FIRST_CLASSIFIER_FILE, INT8[CLOSER_DETECTOR_FILE]):
         assert (tmp_path / name).read_bytes() == (MODELS / name).read_bytes()
     x = spec.cls_blob([render_photo(1, severity=0.2).image[:48, :48]] * 2)
     made = nets.load(tmp_path / INT8[SCENE_CLASSIFIER_FILE]).run(x)
     assert made.shape == (2, spec.N_OUT)
     assert np.abs(made - nets.load(MODELS / SCENE_CLASSIFIER_FILE).run(x)).max() < 0.2 * np.abs(made).max()
+
+
+def _conv_weights(path):
+    """Each convolution of an ONNX file, first to last: whether its weights are int8
+    (dequantized) rather than a float initializer."""
+    import onnx
+
+    graph = onnx.load(str(path)).graph
+    made_by = {o: n for n in graph.node for o in n.output}
+    quantized = []
+    for conv in (n for n in graph.node if n.op_type == "Conv"):
+        w = made_by.get(conv.input[1])
+        assert w is None or w.op_type == "DequantizeLinear"
+        quantized.append(w is not None)
+    return quantized
+
+
+def test_the_shipped_closer_detector_is_int8_but_its_first_and_last_convolutions(tmp_path):
+    assert _conv_weights(MODELS / INT8[CLOSER_DETECTOR_FILE]) == [False] + [True] * 7 + [False]
+    # its heat map and box sizes are the float network's, within its rounding, on a
+    # picture the size of a closer look's part
+    x = spec.det_blob(render_photo(3, severity=0.4).image, 320)
+    a = nets.load(MODELS / CLOSER_DETECTOR_FILE).run(x)
+    b = nets.load(MODELS / INT8[CLOSER_DETECTOR_FILE]).run(x)
+    heat_a, heat_b = 1 / (1 + np.exp(-a[0, 0])), 1 / (1 + np.exp(-b[0, 0]))
+    assert heat_a.max() > 0.5  # there is something to see
+    assert np.abs(heat_a - heat_b).max() < 0.06  # on training-part looks: 0.012 median, 0.028 the worst
+    found = heat_a > 0.3
+    assert np.abs(a[0, 1:][:, found] - b[0, 1:][:, found]).max() < 0.15  # log box sizes where an index is
+
+
+def test_quantize_closer_only_makes_the_closer_looks_detector_alone(tmp_path, dev_photos, capsys):
+    """After ``distill --detector`` only the closer looks' detector changed: ``--closer-only``
+    quantizes it from the looks' parts of training-part photos, its first and last
+    convolutions float; the other int8 files keep their bytes."""
+    pytest.importorskip("onnx")
+    from vision.photo.quantize import main
+
+    for f in MODELS.iterdir():
+        if f.suffix in (".onnx", ".json"):
+            (tmp_path / f.name).write_bytes(f.read_bytes())
+    (tmp_path / INT8[CLOSER_DETECTOR_FILE]).unlink()
+    assert main(["--models", str(tmp_path), "--closer-only", "--photos", "6"]) == 0
+    made = tmp_path / INT8[CLOSER_DETECTOR_FILE]
+    assert _conv_weights(made) == [False] + [True] * 7 + [False]
+    assert "looks' parts" in capsys.readouterr().err  # progress, while it reads
+    for name in (INT8[CLASSIFIER_FILE], FIRST_CLASSIFIER_FILE, INT8[SCENE_CLASSIFIER_FILE]):
+        assert (tmp_path / name).read_bytes() == (MODELS / name).read_bytes()
+    assert SceneReader.load(tmp_path).closer_net.path == made
+    # without the closer looks' detector there is nothing to quantize: a clear error
+    (tmp_path / CLOSER_DETECTOR_FILE).unlink()
+    assert main(["--models", str(tmp_path), "--closer-only", "--photos", "2"]) == 2
+    assert "is missing" in capsys.readouterr().err
