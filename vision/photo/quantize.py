@@ -1,8 +1,8 @@
 """Int8 copies of the scene reader's networks (ONNX Runtime static quantization).
 
 The index detectors and the two classifiers are nearly all of a frame's CPU time
-(README, "Speed: int8 networks").  Their int8 copies (``scene_reader.INT8``) take
-about 0.6 of it.  This tool makes them from the float files in ``--models``: the
+(README, "Speed: int8 classifiers", "Speed: the closer looks' detector in int8").
+Their int8 copies (``scene_reader.INT8``) take about 0.6 of it.  This tool makes them from the float files in ``--models``: the
 classifiers' and the closer looks' detector's by default, the whole picture's detector
 too with ``--detector`` (measured and not shipped: 20 ms less a 1280x720 frame, but on
 the validation folds 3 % fewer cards named at the default threshold):
@@ -49,6 +49,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -95,18 +96,7 @@ def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]
             return run(x)
 
         net.run = keep
-    rng = random.Random(seed)
-    scenes = [p.path for p in scenes_data.load_scenes() if not p.heldout and not p.validation]
-    singles = [p.path for p in load_photos() if not p.heldout and not p.validation]
-    photos = rng.sample(scenes, min(len(scenes), n_photos * 2 // 3))
-    photos += rng.sample(singles, min(len(singles), n_photos - len(photos)))
-    for i, path in enumerate(photos):
-        image = load_image(path)
-        if rng.random() < 0.5:
-            image = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_LINEAR)
-        reader.read(image)
-        if (i + 1) % 10 == 0 or i + 1 == len(photos):
-            print(f"  read {i + 1}/{len(photos)} photos", file=sys.stderr, flush=True)
+    _read_training_photos(reader, n_photos, seed, lambda: "")
     return kept
 
 
@@ -115,8 +105,6 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
     the scene reader reads ``n_photos`` training-part photos: two thirds multi-card
     photos, half of all scaled to a 1280x720 frame, ``WEBCAM_SHARE`` of them seen as a
     webcam would see them (the looks enlarge soft frames' small cards)."""
-    from .distill import webcam_look
-
     for name in (CLOSER_DETECTOR_FILE, FACE_DETECTOR_FILE):  # without the faces, no look is taken
         if not (models / name).is_file():
             raise FileNotFoundError(f"{models / name} is missing")
@@ -131,6 +119,20 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
         return run(x)
 
     net.run = keep  # type: ignore[method-assign]
+    _read_training_photos(reader, n_photos, seed, lambda: f", {len(kept)} looks' parts", WEBCAM_SHARE)
+    return kept
+
+
+def _read_training_photos(
+    reader: SceneReader, n_photos: int, seed: int, kept: Callable[[], str], webcam: float = 0.0
+) -> None:
+    """``reader`` reads ``n_photos`` training-part photos (never held out, never a
+    validation fold), two thirds of them multi-card photos, half of all scaled to a
+    1280x720 frame and, with ``webcam``, that share of them seen as a webcam would
+    (``distill.webcam_look``); the same photos, frames and looks for the same ``seed``.
+    Progress every ten photos, with what ``kept`` says has been kept."""
+    from .distill import webcam_look
+
     rng = random.Random(seed)
     scenes = [p.path for p in scenes_data.load_scenes() if not p.heldout and not p.validation]
     singles = [p.path for p in load_photos() if not p.heldout and not p.validation]
@@ -140,12 +142,11 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
         image = load_image(path)
         if rng.random() < 0.5:
             image = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_LINEAR)
-        if rng.random() < WEBCAM_SHARE:
+        if webcam and rng.random() < webcam:  # no draw without it: gather's photos as they always were
             image = webcam_look(image, rng)
         reader.read(image)
         if (i + 1) % 10 == 0 or i + 1 == len(photos):
-            print(f"  read {i + 1}/{len(photos)} photos, {len(kept)} looks' parts", file=sys.stderr, flush=True)
-    return kept
+            print(f"  read {i + 1}/{len(photos)} photos{kept()}", file=sys.stderr, flush=True)
 
 
 class _Batches:
@@ -263,22 +264,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=MODELS, help=f"the networks' folder (default {MODELS})")
     ap.add_argument("--photos", type=int, default=90, help="training-part photos to gather crops from (%(default)s)")
     ap.add_argument("--seed", type=int, default=1, help="which photos (%(default)s)")
+    only = ap.add_mutually_exclusive_group()
     ap.add_argument(
         "--detector",
         action="store_true",
         help="the whole picture's index detector too (not shipped: 3 %% fewer cards named on the validation folds)",
     )
-    ap.add_argument(
+    only.add_argument(
         "--first-only",
         action="store_true",
         help=f"only cut the scene reader's first classifier ({FIRST_CLASSIFIER_FILE}) out of the int8 ensemble there is",
     )
-    ap.add_argument(
+    only.add_argument(
         "--closer-only",
         action="store_true",
         help=f"only the closer looks' detector's int8 copy ({INT8[CLOSER_DETECTOR_FILE]}; after distill --detector)",
     )
-    ap.add_argument(
+    only.add_argument(
         "--scene-only",
         action="store_true",
         help=f"only the scene classifier's int8 copy ({INT8[SCENE_CLASSIFIER_FILE]}; after vision.photo.distill): "

@@ -1,5 +1,5 @@
 """The scene reader's int8 networks (``vision.photo.quantize``, README "Speed: int8
-networks"): the scene reader reads with them, the single-card reader and its
+classifiers", "Speed: the closer looks' detector in int8"): the scene reader reads with them, the single-card reader and its
 witness keep the float ones, and they read what the float ones read.  Its first
 classifier is one member of the classifier's int8 ensemble (``FIRST_CLASSIFIER_FILE``,
 README "Speed: one member of the first classifier")."""
@@ -104,7 +104,7 @@ def test_a_damaged_int8_network_is_a_clear_error(tmp_path, name):
 
 def test_the_int8_networks_name_what_the_float_ones_name(readers):
     # Rendered photos of every kind of trouble (small, turned, several cards): the
-    # same cards named.  (On the real validation folds: README "Speed: int8 networks".)
+    # same cards named.  (On the real validation folds: README "Speed: int8 classifiers".)
     int8, floats = readers
     differ = {}
     for seed in range(12):
@@ -116,7 +116,7 @@ def test_the_int8_networks_name_what_the_float_ones_name(readers):
 
 
 def test_the_quantizer_keeps_the_detectors_first_convolution_float(tmp_path):
-    # quantize --detector: measured, not shipped (README "Speed: int8 networks")
+    # quantize --detector: measured, not shipped (README "Speed: int8 classifiers")
     import onnx
 
     from vision.photo.quantize import quantize
@@ -195,14 +195,7 @@ def test_quantize_scene_only_leaves_the_single_card_classifiers_copies_as_they_a
     """After ``vision.photo.distill`` only the scene classifier changed: ``--scene-only``
     quantizes it alone; the single-card classifier's int8 copy and the first classifier
     cut from it keep their bytes (quantizing them again on other crops would change them)."""
-    pytest.importorskip("onnx")
-    from vision.photo.quantize import main
-
-    for f in MODELS.iterdir():
-        if f.suffix in (".onnx", ".json"):
-            (tmp_path / f.name).write_bytes(f.read_bytes())
-    (tmp_path / INT8[SCENE_CLASSIFIER_FILE]).unlink()
-    assert main(["--models", str(tmp_path), "--scene-only", "--photos", "6"]) == 0
+    _quantize_again(tmp_path, INT8[SCENE_CLASSIFIER_FILE], "--scene-only")
     for name in (INT8[CLASSIFIER_FILE], FIRST_CLASSIFIER_FILE, INT8[CLOSER_DETECTOR_FILE]):
         assert (tmp_path / name).read_bytes() == (MODELS / name).read_bytes()
     x = spec.cls_blob([render_photo(1, severity=0.2).image[:48, :48]] * 2)
@@ -244,14 +237,7 @@ def test_quantize_closer_only_makes_the_closer_looks_detector_alone(tmp_path, de
     """After ``distill --detector`` only the closer looks' detector changed: ``--closer-only``
     quantizes it from the looks' parts of training-part photos, its first and last
     convolutions float; the other int8 files keep their bytes."""
-    pytest.importorskip("onnx")
-    from vision.photo.quantize import main
-
-    for f in MODELS.iterdir():
-        if f.suffix in (".onnx", ".json"):
-            (tmp_path / f.name).write_bytes(f.read_bytes())
-    (tmp_path / INT8[CLOSER_DETECTOR_FILE]).unlink()
-    assert main(["--models", str(tmp_path), "--closer-only", "--photos", "6"]) == 0
+    _quantize_again(tmp_path, INT8[CLOSER_DETECTOR_FILE], "--closer-only")
     made = tmp_path / INT8[CLOSER_DETECTOR_FILE]
     assert _conv_weights(made) == [False] + [True] * 7 + [False]
     assert "looks' parts" in capsys.readouterr().err  # progress, while it reads
@@ -259,6 +245,20 @@ def test_quantize_closer_only_makes_the_closer_looks_detector_alone(tmp_path, de
         assert (tmp_path / name).read_bytes() == (MODELS / name).read_bytes()
     assert SceneReader.load(tmp_path).closer_net.path == made
     # without the closer looks' detector there is nothing to quantize: a clear error
+    from vision.photo.quantize import main
+
     (tmp_path / CLOSER_DETECTOR_FILE).unlink()
     assert main(["--models", str(tmp_path), "--closer-only", "--photos", "2"]) == 2
     assert "is missing" in capsys.readouterr().err
+
+
+def _quantize_again(folder, name, only):
+    """The shipped networks copied to ``folder`` but ``name``, which ``quantize only``
+    makes again from 6 training-part photos."""
+    pytest.importorskip("onnx")
+    from vision.photo.quantize import main
+
+    for f in MODELS.iterdir():
+        if f.suffix in (".onnx", ".json") and f.name != name:
+            (folder / f.name).write_bytes(f.read_bytes())
+    assert main(["--models", str(folder), only, "--photos", "6"]) == 0
