@@ -1,8 +1,9 @@
 """The scene reader's int8 networks (``vision.photo.quantize``, README "Speed: int8
-classifiers", "Speed: the closer looks' detector in int8"): the scene reader reads with them, the single-card reader and its
-witness keep the float ones, and they read what the float ones read.  Its first
-classifier is one member of the classifier's int8 ensemble (``FIRST_CLASSIFIER_FILE``,
-README "Speed: one member of the first classifier")."""
+classifiers", "Speed: the closer looks' detector in int8"): the scene reader reads
+with them, the single-card reader and its witness keep the float ones, and they read
+what the float ones read.  Its first classifier is one member of the classifier's
+int8 ensemble (``FIRST_CLASSIFIER_FILE``, README "Speed: one member of the first
+classifier")."""
 
 from __future__ import annotations
 
@@ -219,7 +220,7 @@ def _conv_weights(path):
     return quantized
 
 
-def test_the_shipped_closer_detector_is_int8_but_its_first_and_last_convolutions(tmp_path):
+def test_the_shipped_closer_detector_is_int8_but_its_first_and_last_convolutions():
     assert _conv_weights(MODELS / INT8[CLOSER_DETECTOR_FILE]) == [False] + [True] * 7 + [False]
     # its heat map and box sizes are the float network's, within its rounding, on a
     # picture the size of a closer look's part
