@@ -2,10 +2,11 @@
 
 The index detectors and the two classifiers are nearly all of a frame's CPU time
 (README, "Speed: int8 classifiers", "Speed: the closer looks' detector in int8").
-Their int8 copies (``scene_reader.INT8``) take about 0.6 of it.  This tool makes them from the float files in ``--models``: the
-classifiers' and the closer looks' detector's by default, the whole picture's detector
-too with ``--detector`` (measured and not shipped: 20 ms less a 1280x720 frame, but on
-the validation folds 3 % fewer cards named at the default threshold):
+Their int8 copies (``scene_reader.INT8``) take about 0.6 of it.  This tool makes them
+from the float files in ``--models``: the classifiers' and the closer looks' detector's
+by default, the whole picture's detector too with ``--detector`` (measured and not
+shipped: 20 ms less a 1280x720 frame, but on the validation folds 3 % fewer cards named
+at the default threshold):
 
 1. it reads photos of the training part (never held out, never a validation fold:
    the calibration maps are fitted there afterwards) with the float networks and
@@ -72,6 +73,7 @@ from .scene_reader import (
 DETECTOR_KEPT = 70  # pictures of up to 796 x 448: 4 MB each as floats
 CLOSER_KEPT = 160  # the closer looks' parts (about 320 x 370): 1.4 MB each as floats
 WEBCAM_SHARE = 0.3  # of the closer looks' photos seen as a webcam would (distill.webcam_look)
+DETECTORS = (DETECTOR_FILE, CLOSER_DETECTOR_FILE)  # the networks that give heat maps, not readings
 
 
 def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]]:
@@ -88,14 +90,7 @@ def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]
     for name, net in nets.items():
         if net is None:
             raise FileNotFoundError(f"{models / name} is missing")
-        run = net.run
-
-        def keep(x: np.ndarray, run=run, name=name) -> np.ndarray:
-            if name != DETECTOR_FILE or len(kept[name]) < DETECTOR_KEPT:
-                kept[name].append(np.array(x, dtype=np.float32))
-            return run(x)
-
-        net.run = keep
+        _keep_inputs(net, kept[name], DETECTOR_KEPT if name == DETECTOR_FILE else None)
     _read_training_photos(reader, n_photos, seed, lambda: "")
     return kept
 
@@ -109,18 +104,23 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
         if not (models / name).is_file():
             raise FileNotFoundError(f"{models / name} is missing")
     reader = SceneReader.load(models, calibrated=False, backs=False, int8=False)
-    net = reader.closer_net
     kept: list[np.ndarray] = []
+    _keep_inputs(reader.closer_net, kept, CLOSER_KEPT)
+    _read_training_photos(reader, n_photos, seed, lambda: f", {len(kept)} looks' parts", WEBCAM_SHARE)
+    return kept
+
+
+def _keep_inputs(net, kept: list[np.ndarray], most: int | None = None) -> None:
+    """From now on ``net`` keeps a copy of each input it is given in ``kept`` (the
+    first ``most``; every one without it)."""
     run = net.run
 
     def keep(x: np.ndarray) -> np.ndarray:
-        if len(kept) < CLOSER_KEPT:
+        if most is None or len(kept) < most:
             kept.append(np.array(x, dtype=np.float32))
         return run(x)
 
-    net.run = keep  # type: ignore[method-assign]
-    _read_training_photos(reader, n_photos, seed, lambda: f", {len(kept)} looks' parts", WEBCAM_SHARE)
-    return kept
+    net.run = keep
 
 
 def _read_training_photos(
@@ -207,7 +207,7 @@ def compare(src: Path, dst: Path, batches: list[np.ndarray]) -> str:
         t = time.process_time()
         yb = b.run(x)
         tb += time.process_time() - t
-        if src.name in (DETECTOR_FILE, CLOSER_DETECTOR_FILE):  # the heat map's probabilities
+        if src.name in DETECTORS:  # the heat map's probabilities
             worst.append(float(np.abs(1 / (1 + np.exp(-ya[0, 0])) - 1 / (1 + np.exp(-yb[0, 0]))).max()))
             continue
         p, q = ya.reshape(len(x), spec.N_OUT), yb.reshape(len(x), spec.N_OUT)
@@ -307,10 +307,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         calib, check = batches[::2], batches[1::2]
         dst = args.models / INT8[name]
-        detector = name in (DETECTOR_FILE, CLOSER_DETECTOR_FILE)
-        quantize(args.models / name, dst, calib, float_first=detector, float_last=name == CLOSER_DETECTOR_FILE)
+        quantize(args.models / name, dst, calib, float_first=name in DETECTORS, float_last=name == CLOSER_DETECTOR_FILE)
         n = sum(len(b) for b in calib)
-        what = "pictures" if detector else f"crops in {len(calib)} batches"
+        what = "pictures" if name in DETECTORS else f"crops in {len(calib)} batches"
         print(f"{dst}: from {n} {what}; {compare(args.models / name, dst, check)}", flush=True)
     if not (args.scene_only or args.closer_only):
         first_classifier(args.models)
