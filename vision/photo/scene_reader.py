@@ -262,6 +262,16 @@ UNKNOWN_SCORE = 0.3  # only a confident detection of an index is worth an "unkno
 # 0.6 found 102 faces, precision 0.971, recall 0.818; 0.5: 0.938 / 0.876; 0.7:
 # 1.0 / 0.694.
 FACE_THRESHOLD = 0.6
+# A face only the closer looks' larger pass finds (CLOSER_FACES: small cards of a wide,
+# crowded frame, too small for the counting pass at 256x192) is counted too when the face
+# detector is at least this sure of it (stop 52).  Chosen on the validation photos of
+# edje and their mosaics (1x1, 2x2, 3x3, sharp and as a webcam gives them): the lowest of
+# 0.7, 0.8, 0.85 and 0.9 adding at most one unnamed face that is no card per 100 whole
+# cards counted (about 560 there): 0.85 counted 37 more (2x2 webcam 58 -> 73 of 121,
+# 3x3 webcam 15 -> 26 of 113), 1 such face more; 0.8: 67 more, 7 such faces; 0.9: 11, 1.
+# The photos alone count what they counted (their cards are large: the counting pass
+# finds them).  None: the larger pass's faces are only places to look closer.
+FACE_COUNT_LARGER: float | None = 0.85
 MAX_FACES = 52
 FACE_SPAN = 0.25  # how much a card read on both corners overlaps its face's box at least (_could_be)
 # A face and a back found overlapping this much (IoU) are one card, the surer of the
@@ -422,6 +432,7 @@ class SceneReader:
         witness: tuple[float, float] | None = WITNESS,
         face_detector=None,
         face_threshold: float = FACE_THRESHOLD,
+        count_larger: float | None = FACE_COUNT_LARGER,
         report_faces: bool = True,
         closer: float | None = CLOSER,
         dark_faces: bool = True,
@@ -437,6 +448,7 @@ class SceneReader:
         self.classifier_net = classifier if classifier is not None else photo.classifier_net
         self.face_net = face_detector  # whole face-up cards (FACE_DETECTOR_FILE), or None
         self.face_threshold = face_threshold
+        self.count_larger = count_larger  # the larger pass's faces counted from this sure (FACE_COUNT_LARGER)
         # whether read() reports the faces no index names (and lets a surer face overrule
         # a back); without, the face detector only shows where to look closer (CLOSER)
         self.report_faces = report_faces
@@ -721,10 +733,10 @@ class SceneReader:
     def _indices(
         self, image: np.ndarray, short: int | None = None, backs: bool = False
     ) -> tuple[list[SceneRead], list[tuple[tuple[float, float, float, float], float]], np.ndarray | None]:
-        """``read_indices``' reads, the whole faces found (``detect_faces``) and the
-        picture as the face and the back detector see it (``face_picture``; None when
-        neither is asked: without a face detector, and without ``backs`` or a back
-        detector).  That picture is scaled from the index detector's smallest scaling
+        """``read_indices``' reads, the whole faces found (``detect_faces``, and the
+        larger pass's surest: ``FACE_COUNT_LARGER``) and the picture as the face and the
+        back detector see it (``face_picture``; None when neither is asked: without a
+        face detector, and without ``backs`` or a back detector).  That picture is scaled from the index detector's smallest scaling
         of the picture (568x320 for a 1280x720 frame): 2.7 ms less a frame than from the
         frame itself, the same cards, backs and faces in the benchmark (vision_real.py)."""
         found, scaled, large = self._candidates(image, short, self.invert)
@@ -750,6 +762,8 @@ class SceneReader:
         # dark faces are light glyphs on dark faces: sought only by a reader that seeks those (invert)
         seek = DARK_FACES and self.dark_faces and self.invert
         dark = self._dark_faces(image, [counting, larger], out, places) if seek else []
+        if self.count_larger is not None:  # small faces only the larger pass finds are counted too
+            whole = whole + [(box, score) for box, score in places[len(whole) :] if score >= self.count_larger]
         return self._look_closer(image, out, places, dark, smooth), whole, blob
 
     def _dark_faces(
