@@ -20,6 +20,22 @@ def test_a_png_round_trips(tmp_path):
     assert np.array_equal(load_image(tmp_path / "a.png"), img)
 
 
+def test_a_phone_photos_turn_is_applied(tmp_path):
+    """A phone stores a portrait photo as landscape pixels and says in its EXIF tag how to
+    turn it (orientation 6: a quarter turn clockwise); the picture is read turned, as the
+    phone shows it, so a card's box is where a person sees it."""
+    from PIL import Image
+
+    img = np.zeros((60, 120, 3), np.uint8)
+    img[:, :30] = 255  # white on the left as stored: at the top once turned
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    Image.fromarray(img).save(tmp_path / "portrait.jpg", "JPEG", exif=exif.tobytes(), quality=95)
+    turned = load_image(tmp_path / "portrait.jpg")
+    assert turned.shape == (120, 60, 3)
+    assert turned[:20].mean() > 200 and turned[-60:].mean() < 30
+
+
 def test_the_content_decides_not_the_name(tmp_path):
     img = np.full((64, 64, 3), 200, np.uint8)
     ok, buf = cv2.imencode(".png", img)
