@@ -144,8 +144,9 @@ def test_small_covered_cards_of_a_crowded_frame_are_counted_from_the_larger_pass
     """In a wide frame of four rendered photos (``covered``: a hand over one card's index
     corners in each), the covered cards are 100-360 px across, small for the counting
     pass at 256x192, which misses most of them; the closer looks' larger face pass finds
-    them, and since stop 52 its surest faces (``FACE_COUNT_LARGER``) are counted too.  Measured: 10 of the 32 covered
-    cards counted, 3 without them; the cards named are the same either way."""
+    them, and since stop 52 its surest faces (``FACE_COUNT_LARGER``) are counted too.
+    Measured: 10 of the 32 covered cards counted, 3 without them; the cards named are
+    the same either way."""
     from vision.photo.composite import mosaic
 
     alone = SceneReader.load(count_larger=None)
