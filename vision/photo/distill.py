@@ -112,9 +112,10 @@ def teaching_reader(models: Path) -> SceneReader:
     ``models``, its closer looks detecting with the shipped index detector as the
     whole picture does (a taught ``closer_detector.onnx`` there is not used), so that
     both commands make again what they made; it makes no closer look at a dark face
-    either (``scene_reader.DARK_FACES``, stop 48), which came after them."""
+    either (``scene_reader.DARK_FACES``, stop 48), nor an upright second reading of a
+    turned index (``scene_reader.DESKEW``, stop 52), which came after them."""
     detector = nets.load(models / DETECTOR_FILE)
-    return SceneReader.load(models, detector=detector, closer_detector=detector, dark_faces=False)
+    return SceneReader.load(models, detector=detector, closer_detector=detector, dark_faces=False, deskew=None)
 
 
 def _noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:
