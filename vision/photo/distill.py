@@ -115,7 +115,9 @@ def teaching_reader(models: Path) -> SceneReader:
     either (``scene_reader.DARK_FACES``, stop 48), nor an upright second reading of a
     turned index (``scene_reader.DESKEW``, stop 52), which came after them."""
     detector = nets.load(models / DETECTOR_FILE)
-    return SceneReader.load(models, detector=detector, closer_detector=detector, dark_faces=False, deskew=None)
+    return SceneReader.load(
+        models, detector=detector, closer_detector=detector, dark_faces=False, deskew=None, turn_looks=None
+    )
 
 
 def _noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:

@@ -82,7 +82,9 @@ def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]
     crops of the classifiers, the detector's first ``DETECTOR_KEPT`` pictures."""
     # without DESKEW's upright second readings (stop 52), which came after the shipped
     # copies were made and are a small share of the crops: the recipe makes them again
-    reader = SceneReader.load(models, calibrated=False, backs=False, faces=False, int8=False, deskew=None)
+    reader = SceneReader.load(
+        models, calibrated=False, backs=False, faces=False, int8=False, deskew=None, turn_looks=None
+    )
     nets = {
         DETECTOR_FILE: reader.detector_net,
         CLASSIFIER_FILE: reader.classifier_net,
@@ -105,7 +107,9 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
     for name in (CLOSER_DETECTOR_FILE, FACE_DETECTOR_FILE):  # without the faces, no look is taken
         if not (models / name).is_file():
             raise FileNotFoundError(f"{models / name} is missing")
-    reader = SceneReader.load(models, calibrated=False, backs=False, int8=False, deskew=None)  # as gather's
+    reader = SceneReader.load(
+        models, calibrated=False, backs=False, int8=False, deskew=None, turn_looks=None
+    )  # as gather's
     kept: list[np.ndarray] = []
     _keep_inputs(reader.closer_net, kept, CLOSER_KEPT)
     _read_training_photos(reader, n_photos, seed, lambda: f", {len(kept)} looks' parts", WEBCAM_SHARE)

@@ -802,19 +802,20 @@ def _turned(img: np.ndarray, degrees: float) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", ["IMG_2539", "IMG_2555"])
-def test_a_turned_index_read_unsurely_is_read_again_upright(scene, scenes, name):
+def test_a_turned_index_read_unsurely_is_read_again_upright(scenes, name):
     """DESKEW (stop 52): each of these validation photos of ``edje`` shows a king; turned
     by 45 degrees, its index lies diagonally in its crop and is read unsurely, so the
     card was not named.  Cut again turned upright (``skew``), it is named, a K; upright,
     the photo names the same cards as surely with and without."""
     photo = next(p for p in scenes if p.file == f"edje/{name}.jpg")
     img = load_image(photo.path)
-    without = SceneReader.load(deskew=None)
+    # the closer looks see their parts as they are in both (TURN_LOOKS names these too)
+    without, deskewing = SceneReader.load(deskew=None, turn_looks=None), SceneReader.load(turn_looks=None)
     turned = _turned(img, 45)
     assert not _named(without.read(turned))
-    named = _named(scene.read(turned))
+    named = _named(deskewing.read(turned))
     assert len(named) == 1 and next(iter(named))[0] == "K", named
-    upright = {c.card: c.confidence for c in scene.read(img) if c.card not in (UNKNOWN, BACK)}
+    upright = {c.card: c.confidence for c in deskewing.read(img) if c.card not in (UNKNOWN, BACK)}
     assert upright == {c.card: c.confidence for c in without.read(img) if c.card not in (UNKNOWN, BACK)}
 
 
@@ -836,3 +837,31 @@ def test_skew_measures_how_far_an_index_lies_turned(code):
         angle += scene_reader.skew(crop(turned, 140, 140, 170, angle=angle))[0]
         assert abs(angle + degrees) < 6, (degrees, angle)
     assert abs(scene_reader.skew(crop(big, 140, 140, 170))[0]) < scene_reader.DESKEW[0]
+
+
+@pytest.mark.parametrize("name", ["cam_image30", "cam_image39"])
+def test_a_closer_look_at_a_turned_card_sees_it_upright(scene, scenes, name):
+    """TURN_LOOKS (stop 52): these validation photos of ``edje`` turned by 45 degrees leave
+    their cards' diagonal indices to the closer looks, whose detector finds none in the
+    part as it is; seen turned upright, the cards are named, their ranks the labelled ones."""
+    photo = next(p for p in scenes if p.file == f"edje/{name}.jpg")
+    turned = _turned(load_image(photo.path), 45)
+    assert not _named(SceneReader.load(turn_looks=None).read(turned))
+    named = _named(scene.read(turned))
+    assert named and {c[0] for c in named} <= photo.truth, named
+
+
+def test_a_turned_looks_part_maps_back_to_the_picture(scene):
+    # a light card turned 30 degrees on dark cloth, a dot on it: where the dot lies in the
+    # part seen upright, mapped back, is where it lies in the part as it is
+    part = np.full((200, 200, 3), 40, np.uint8)
+    corners = cv2.boxPoints(((100.0, 100.0), (110.0, 150.0), 30.0)).astype(np.int32)
+    cv2.fillConvexPoly(part, corners, (235, 235, 235))
+    cv2.circle(part, (80, 70), 3, (0, 0, 255), -1)
+    upright, back = scene._upright(part)
+    assert back is not None
+    angle = scene_reader.skew(upright)[0]
+    assert abs(angle) < 5, angle  # seen upright
+    y, x = np.unravel_index(np.argmax(upright[:, :, 2].astype(int) - upright[:, :, 1]), upright.shape[:2])
+    assert np.allclose(back @ np.array([x, y, 1.0]), (80, 70), atol=2)
+    assert scene._upright(upright)[1] is None  # an upright part is seen as it is
