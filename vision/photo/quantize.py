@@ -80,8 +80,9 @@ def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]
     """What each float network is given while the scene reader reads ``n_photos``
     training-part photos (half of them scaled to a 1280x720 frame): every batch of
     crops of the classifiers, the detector's first ``DETECTOR_KEPT`` pictures."""
-    # without DESKEW's upright second readings (stop 52), which came after the shipped
-    # copies were made and are a small share of the crops: the recipe makes them again
+    # without stop 52's upright readings and turned looks (DESKEW, TURN_LOOKS), which came
+    # after the shipped copies were made and are a small share of the crops and parts: the
+    # recipe makes them again
     reader = SceneReader.load(
         models, calibrated=False, backs=False, faces=False, int8=False, deskew=None, turn_looks=None
     )

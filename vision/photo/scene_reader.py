@@ -519,7 +519,8 @@ class SceneReader:
         self.dark_faces = dark_faces
         # when a list, every crop cut is noted in it: (the part of the picture it was cut from
         # as left, top, right, bottom; its box in that part; whether it is read inverted
-        # first).  vision.photo.distill cuts the same crops from a webcam's look of the picture.
+        # first).  vision.photo.distill cuts the same crops from a webcam's look of the picture
+        # (with turn_looks None: a look's part turned upright has its boxes in the turned part).
         self.cut_log: list | None = None
         # ... and, when a list, every time the index detector is asked: (the part of the
         # picture as left, top, right, bottom; the short side its scales are of; whether
@@ -810,9 +811,10 @@ class SceneReader:
         """``read_indices``' reads, the whole faces found (``detect_faces``, and the
         larger pass's surest: ``FACE_COUNT_LARGER``) and the picture as the face and the
         back detector see it (``face_picture``; None when neither is asked: without a
-        face detector, and without ``backs`` or a back detector).  That picture is scaled from the index detector's smallest scaling
-        of the picture (568x320 for a 1280x720 frame): 2.7 ms less a frame than from the
-        frame itself, the same cards, backs and faces in the benchmark (vision_real.py)."""
+        face detector, and without ``backs`` or a back detector).  That picture is
+        scaled from the index detector's smallest scaling of the picture (568x320 for a
+        1280x720 frame): 2.7 ms less a frame than from the frame itself, the same cards,
+        backs and faces in the benchmark (vision_real.py)."""
         found, scaled, large = self._candidates(image, short, self.invert)
         smooth = _smooth(image, short)
         reads = self._read_boxes(image, [c.box for c in found], [c.score for c in found], smooth=smooth)
@@ -889,7 +891,7 @@ class SceneReader:
         h, w = image.shape[:2]
         sure = [r.box for r in reads if r.prob >= self.closer and r.code not in (spec.NONE, spec.JOKER)]
         # each look's candidates, the top-left corner of its part and, when the part was
-        # seen turned upright, the map from what was seen to the picture
+        # seen turned upright, the map from what was seen to the part as it is
         seen: list[tuple[Candidate, int, int, np.ndarray | None]] = []
         cut: list[Cut] = []
         for face, inverted in [(f, False) for f, _ in faces] + [(f, True) for f, _ in dark]:
@@ -943,8 +945,10 @@ class SceneReader:
         least, coherent = self.turn_looks
         ph, pw = part.shape[:2]
         f = TURN_LOOK_SIZE / max(ph, pw)
-        small = cv2.resize(part, (max(8, round(pw * f)), max(8, round(ph * f))), interpolation=cv2.INTER_AREA)
-        angle, sure = skew(small if f < 1 else part)
+        small = part  # measured on the part shrunk: its sides are what counts, not its print
+        if f < 1:
+            small = cv2.resize(part, (max(8, round(pw * f)), max(8, round(ph * f))), interpolation=cv2.INTER_AREA)
+        angle, sure = skew(small)
         if abs(angle) < least or sure < coherent:
             return part, None
         m = cv2.getRotationMatrix2D((pw / 2, ph / 2), angle, 1.0)
