@@ -827,6 +827,7 @@ class SceneReader:
         places = list(whole)
         if self.face_net is None or self.closer is None:
             return out, whole, blob  # no place to look closer
+        counted = list(whole)  # and the larger pass's surest (FACE_COUNT_LARGER)
         larger = face_picture(large, CLOSER_FACES, FACE_SQUASH) if CLOSER_FACES else None
         if larger is not None:
             more = _grid_peaks(
@@ -835,12 +836,12 @@ class SceneReader:
             for box, score in more:
                 if all(iou(box, b) < NMS_IOU for b, _ in places):  # a face both passes found is one
                     places.append((box, score))
+                    if self.count_larger is not None and score >= self.count_larger:
+                        counted.append((box, score))
         # dark faces are light glyphs on dark faces: sought only by a reader that seeks those (invert)
         seek = DARK_FACES and self.dark_faces and self.invert
         dark = self._dark_faces(image, [counting, larger], out, places) if seek else []
-        if self.count_larger is not None:  # small faces only the larger pass finds are counted too
-            whole = whole + [(box, score) for box, score in places[len(whole) :] if score >= self.count_larger]
-        return self._look_closer(image, out, places, dark, smooth), whole, blob
+        return self._look_closer(image, out, places, dark, smooth), counted, blob
 
     def _dark_faces(
         self,
@@ -1456,9 +1457,9 @@ def _peaks(
 def skew(crop: np.ndarray) -> tuple[float, float]:
     """How far the index in a BGR crop lies turned from upright, in degrees (-45 to 45:
     its edges' direction modulo a quarter turn, the gradients' fourfold angle weighted
-    by their strength squared; 23 microseconds a 48 x 48 crop), and how coherent that direction is (0: none, 1: every
-    edge one way).  A glyph's own slanted strokes pull it towards 0, so a turned index
-    measures short (``_read_upright`` measures twice).
+    by their strength squared; 23 microseconds a 48 x 48 crop), and how coherent that
+    direction is (0: none, 1: every edge one way).  A glyph's own slanted strokes pull
+    it towards 0, so a turned index measures short (``_read_upright`` measures twice).
 
         >>> img = np.full((120, 120, 3), 255, np.uint8)
         >>> _ = cv2.rectangle(img, (30, 30), (90, 90), (0, 0, 0), 3)

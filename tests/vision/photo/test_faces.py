@@ -163,11 +163,6 @@ def test_small_covered_cards_of_a_crowded_frame_are_counted_from_the_larger_pass
         read = {True: scene.read(frame), False: alone.read(frame)}
         assert _named(read[True]) == _named(read[False]), f"frame {k // 4}: counting changed a card named"
         for larger, cards in read.items():
-            faces = [outline_box(c) for c in _unnamed(cards)]
+            faces = [c.box for c in _unnamed(cards)]
             counted[larger] += sum(any(iou(f, b) >= 0.5 for f in faces) for b in boxes)
     assert counted[True] >= 8 and counted[True] >= 2 * counted[False] + 2, counted
-
-
-def outline_box(card: CardReading) -> tuple[float, float, float, float]:
-    xs, ys = [p[0] for p in card.corners], [p[1] for p in card.corners]
-    return min(xs), min(ys), max(xs), max(ys)
