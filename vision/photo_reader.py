@@ -43,7 +43,7 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.description = READ_DESCRIPTION.format(megapixels=MAX_PIXELS // 1_000_000)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="picture files (JPEG, PNG, ...)")
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="picture files (JPEG, PNG, HEIC, ...)")
     parser.add_argument("--json", action="store_true", help='print one JSON object: {"images": [...]}')
     parser.add_argument(
         "--annotate",

@@ -18,6 +18,9 @@ MAX_BYTES = 64 * 1024 * 1024  # a phone photo is a few MB; refuse to decode a gi
 # and takes 1.2 GB to decode (2.4 GB at the peak, 5 s). A 50-megapixel phone photo passes.
 MAX_PIXELS = 64_000_000
 MIN_SIDE = 32
+# HEIF's file types (ISO/IEC 23008-12): the brand after "ftyp" in the file's first box.
+# An iPhone saves its photos as HEIC; OpenCV cannot decode them, pi-heif (libheif) can.
+HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"})
 
 
 class UnreadableImage(VisionError):
@@ -65,15 +68,45 @@ def load_image(path: str | Path) -> np.ndarray:
         raise UnreadableImage(f"{p}: cannot be read ({exc.strerror or exc})") from None
     if not data:
         raise UnreadableImage(f"{p}: the file is empty")
+    heif = _is_heif(data)
+    if heif:
+        _register_heif()
     header = _header_size(data)
     if header is not None and header[1] > MAX_PIXELS:
         raise UnreadableImage(
             f"{p}: {header[0]} is too large a picture to read (limit {MAX_PIXELS // 1_000_000} megapixels)"
         )
     # imdecode rather than imread: no warnings on stderr, and it goes by content, not name.
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    image = _decode_heif(data) if heif else cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise UnreadableImage(f"{p}: not a picture OpenCV can decode (corrupt, or not JPEG/PNG/BMP/TIFF/WebP)")
+        raise UnreadableImage(f"{p}: not a picture that can be decoded (corrupt, or not JPEG/PNG/BMP/TIFF/WebP/HEIC)")
     if min(image.shape[:2]) < MIN_SIDE:
         raise UnreadableImage(f"{p}: {image.shape[1]}x{image.shape[0]} px is too small to read cards in")
     return image
+
+
+def _is_heif(data: bytes) -> bool:
+    """Whether ``data`` begins as a HEIF file (HEIC, an iPhone's photos): its first box
+    is ``ftyp`` and names a HEIF brand."""
+    return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
+
+
+def _register_heif() -> None:
+    """Pillow learns to open HEIF files (pi-heif: libheif's decoder, no encoder)."""
+    import pi_heif
+
+    pi_heif.register_heif_opener()
+
+
+def _decode_heif(data: bytes) -> np.ndarray | None:
+    """A HEIF file's primary picture as BGR, turned as the phone shows it (libheif
+    applies the file's own turn and mirror; an EXIF turn left beside them too), or None
+    when it cannot be decoded."""
+    from PIL import Image, ImageOps
+
+    try:
+        with Image.open(io.BytesIO(data)) as picture:
+            rgb = np.asarray(ImageOps.exif_transpose(picture).convert("RGB"))
+    except Exception:
+        return None
+    return np.ascontiguousarray(rgb[:, :, ::-1])
