@@ -250,6 +250,16 @@ DESKEW: tuple[float, float] | None = (15.0, 0.3)
 # own.  None: every look sees its part as it is.
 TURN_LOOKS: tuple[float, float] | None = (20.0, 0.3)
 TURN_LOOK_SIZE = 96
+# A face too large for a closer look (CLOSER_SIZE: it fills most of the picture, where the
+# whole picture's detector sees its corners at their best) is looked at all the same when
+# its part lies turned by TURN_LOOKS' test, seen upright; never when it lies upright or is
+# a dark face.  The dev validation photos turned by 45 degrees had lost 9 of their 84 cards
+# against the same canvas unturned, and in the 7 photos that lost one the faces found were
+# 0.7 to 0.97 of the short side: never looked at.  With it (stop 53): dev turned by 45
+# degrees 75 -> 76, edje by 30 93 -> 94 (the others not lower; the rest of dev's losses
+# are indices found and read unsurely); the validation folds 213 named, 0 wrong, and the
+# mosaics 968 (2 wrong), each card as without; CPU x1.004 on 1280x720 frames (paired).
+TURN_LARGE = True
 # A card the confidence map gives at least WITNESS[0] but less than the threshold is
 # shown to the single-card reader (issue 9's, which camera read used before issue
 # 17): its detector sees the whole picture at 320 x 320, and the candidates it finds
@@ -315,17 +325,18 @@ FACE_SPAN = 0.25  # how much a card read on both corners overlaps its face's box
 # neither lost a back (precision 0.992, recall 0.810 either way).
 FACE_BACK_IOU = 0.3
 # A closer look: a whole face-up card the face detector finds (FACE_THRESHOLD), no
-# larger than CLOSER_SIZE of the picture's short side, on which no index is read at
-# least CLOSER surely, is cut out of the picture with CLOSER_GROW of its longer side
-# round it, and its index corners are looked for again in that part alone, seen at
-# CLOSER_SCALES of the part's own short side (the card about fills the detector's
-# picture, as in a single-card photo).  A corner found there that one found before
-# overlaps (NMS_IOU) replaces it when read more surely; any other is added.  Light
-# glyphs on dark faces are not sought there, and its crops are read as they are.  A
-# grey crop read there (GREY_SAT) is dropped (CLOSER_GREY): in a grey photo the suit
-# is the shape's alone, and a second look at it is a second draw, not a witness (with
-# the second face pass at 384, two grey photos not held out, a 3S and a JS, were named
-# 3H and JC; on the validation folds no card changes; the edje K turned grey is lost).
+# larger than CLOSER_SIZE of the picture's short side (unless turned: TURN_LARGE), on
+# which no index is read at least CLOSER surely, is cut out of the picture with
+# CLOSER_GROW of its longer side round it, and its index corners are looked for again in
+# that part alone, seen at CLOSER_SCALES of the part's own short side (the card about
+# fills the detector's picture, as in a single-card photo).  A corner found there that
+# one found before overlaps (NMS_IOU) replaces it when read more surely; any other is
+# added.  Light glyphs on dark faces are not sought there, and its crops are read as
+# they are.  A grey crop read there (GREY_SAT) is dropped (CLOSER_GREY): in a grey photo
+# the suit is the shape's alone, and a second look at it is a second draw, not a witness
+# (with the second face pass at 384, two grey photos not held out, a 3S and a JS, were
+# named 3H and JC; on the validation folds no card changes; the edje K turned grey is
+# lost).
 # The places to look are the faces found at 192 x 192 (those counted) and those a
 # second pass of the face detector finds in the picture at CLOSER_FACES x CLOSER_FACES,
 # where the small cards of a wide frame are large enough for it; those are only
@@ -897,7 +908,8 @@ class SceneReader:
         cut: list[Cut] = []
         for face, inverted in [(f, False) for f, _ in faces] + [(f, True) for f, _ in dark]:
             x0, y0, x1, y1 = face
-            if max(x1 - x0, y1 - y0) > CLOSER_SIZE * min(w, h) or any(_inside(b, face) for b in sure):
+            large = max(x1 - x0, y1 - y0) > CLOSER_SIZE * min(w, h)
+            if (large and (inverted or not TURN_LARGE)) or any(_inside(b, face) for b in sure):
                 continue
             grow = CLOSER_GROW * max(x1 - x0, y1 - y0)
             left, top = int(max(0.0, x0 - grow)), int(max(0.0, y0 - grow))
@@ -910,6 +922,8 @@ class SceneReader:
             # not held out that named 2 cards fewer (its photos are stretched to a square by
             # their source, so its cards' sides do not meet square: a guess, not measured)
             part, back = (part, None) if inverted else self._upright(part)
+            if large and back is None:
+                continue  # a large face is looked at only turned (TURN_LARGE)
             found, _, _ = self._candidates(part, None, False, CLOSER_SCALES, where, self.closer_net, inverted)
             seen += [(c, left, top, back) for c in found]
             # a dark face's crops are read as the whole picture's (both ways when dark)

@@ -851,6 +851,22 @@ def test_a_closer_look_at_a_turned_card_sees_it_upright(scene, scenes, name):
     assert named and {c[0] for c in named} <= photo.truth, named
 
 
+def test_a_large_turned_card_is_looked_at_upright(scene, dev_photos, monkeypatch):
+    """TURN_LARGE (stop 53): this validation photo's 6D, turned by 45 degrees, fills most of
+    the picture, too large a face for a closer look (CLOSER_SIZE), and its turned indices
+    are not read surely in the whole picture; looked at all the same, seen upright, it is
+    named.  The photo upright is read as without: an upright large face is not looked at."""
+    photo = next(p for p in dev_photos if p.file.endswith("IMG_20220921_193957.jpg"))
+    img = load_image(photo.path)
+    turned = _turned(img, 45)
+    with_it = (_named(scene.read(turned)), {c.card: c.confidence for c in scene.read(img)})
+    monkeypatch.setattr(scene_reader, "TURN_LARGE", False)
+    without = (_named(scene.read(turned)), {c.card: c.confidence for c in scene.read(img)})
+    assert "6D" in with_it[0] and "6D" not in without[0], (with_it, without)
+    assert with_it[0] <= set(photo.in_view)
+    assert with_it[1] == without[1]
+
+
 def test_a_turned_looks_part_maps_back_to_the_picture(scene):
     # a light card turned 30 degrees on dark cloth, a dot on it: where the dot lies in the
     # part seen upright, mapped back, is where it lies in the part as it is
