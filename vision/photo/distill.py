@@ -132,39 +132,49 @@ def _noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:
 
 
 def pairs(
-    reader: SceneReader, frame: np.ndarray, looks: list[np.ndarray]
+    reader: SceneReader,
+    frame: np.ndarray,
+    looks: list[np.ndarray],
+    turn: float = 0.0,
+    rng: random.Random | None = None,
 ) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
     """Every crop ``reader`` cuts reading ``frame`` (its closer looks' included), and
     the crops cut at the same boxes from the same parts of each of ``looks`` (the
     frame as a webcam gives it), each made as the reader makes it before reading
-    (``dark_to_light`` when it reads it inverted first)."""
+    (``dark_to_light`` when it reads it inverted first).  With ``turn``, the last
+    look's crops are cut turned, each by its own angle of at most ``turn`` degrees
+    either way (``rng`` draws them): the index as a card lying turned shows it."""
     cuts = _noted(reader, "cut_log", frame)
 
-    def cut(picture: np.ndarray, part, box, inverted: bool) -> np.ndarray:
-        left, top, right, bottom = part
+    def cut(picture: np.ndarray, noted: tuple, angle: float = 0.0) -> np.ndarray:
+        (left, top, right, bottom), box, inverted = noted
         x0, y0, x1, y1 = box
         side = spec.box_side(*box) * reader.crop_scale
-        crop = spec.crop_square(picture[top:bottom, left:right], (x0 + x1) / 2, (y0 + y1) / 2, side)
+        crop = spec.crop_square(picture[top:bottom, left:right], (x0 + x1) / 2, (y0 + y1) / 2, side, angle)
         return dark_to_light(crop) if inverted else crop
 
-    sharp = [cut(frame, *c) for c in cuts]
-    soft = [[cut(look, *c) for look in looks] for c in cuts]
+    def turned(j: int) -> float:
+        return rng.uniform(-turn, turn) if turn and rng is not None and j == len(looks) - 1 else 0.0
+
+    sharp = [cut(frame, c) for c in cuts]
+    soft = [[cut(look, c, turned(j)) for j, look in enumerate(looks)] for c in cuts]
     return sharp, soft
 
 
 def gather(
-    models: Path, seed: int, looks: int = 2, limit: int | None = None, log=print
+    models: Path, seed: int, looks: int = 2, limit: int | None = None, log=print, turn: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray]:
     """The crops to learn from: (sharp, N x 48 x 48 x 3; soft, N x ``looks`` x 48 x
     48 x 3), from every training photo in a ``1x1`` frame, and again in ``2x2`` and
-    ``3x3`` frames (``limit``: at most that many frames of each grid)."""
+    ``3x3`` frames (``limit``: at most that many frames of each grid); with ``turn``,
+    the last look's crops turned (``pairs``)."""
     rng = random.Random(seed)
     reader = teaching_reader(models)
     sharp: list[np.ndarray] = []
     soft: list[list[np.ndarray]] = []
     frames = 0
     for frame in training_frames(rng, limit):
-        a, b = pairs(reader, frame, [webcam_look(frame, rng) for _ in range(looks)])
+        a, b = pairs(reader, frame, [webcam_look(frame, rng) for _ in range(looks)], turn, rng)
         sharp += a
         soft += b
         frames += 1
@@ -373,6 +383,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=None, help=f"peak learning rate (default {CLASSIFIER_LR})")
     ap.add_argument("--anchor", type=float, default=1.0, help="weight of the sharp crops' loss (default %(default)s)")
     ap.add_argument("--looks", type=int, default=2, help="webcam looks of each frame (default %(default)s)")
+    ap.add_argument(
+        "--turn",
+        type=float,
+        default=0.0,
+        help="cut the last webcam look's crops turned by up to this many degrees either way (default: upright)",
+    )
     ap.add_argument("--members", type=int, default=2, help="networks in the shipped ensemble (default %(default)s)")
     ap.add_argument("--limit", type=int, default=None, help="at most this many frames of each grid (a quick trial)")
     ap.add_argument("--threads", type=int, default=2, help="(default %(default)s)")
@@ -409,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
             distil_detector(torch, net, *pictures, args.epochs, rng, log, lr, args.anchor)
             shape, out, then = (1, 3, spec.DET_SIZE, spec.DET_SIZE), CLOSER_DETECTOR_FILE, "scene_calibrate"
         else:
-            sharp, soft = gather(args.models, args.seed, args.looks, args.limit, log)
+            sharp, soft = gather(args.models, args.seed, args.looks, args.limit, log, args.turn)
             net = ensemble_of(torch, [build_nets(torch)[1] for _ in range(args.members)])
             load_onnx(torch, net, source)
             distil(torch, net, sharp, soft, args.epochs, rng, log, lr, args.anchor)

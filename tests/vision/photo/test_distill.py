@@ -118,6 +118,34 @@ def test_the_soft_crops_are_cut_where_the_reader_cut_the_sharp_ones(scene, train
     assert not any(np.array_equal(a, b[1]) for a, b in zip(sharp, soft))
 
 
+def test_the_last_looks_crops_may_be_cut_turned(scene, training):
+    """``--turn`` (stop 53's trial): the last look's crops are cut turned, each by its own
+    angle within the bound, at the sharp crop's box; the other looks' are cut upright, and
+    with no turn no angle is drawn, so the recipe's crops stay as they were."""
+    rng = random.Random(0)
+    frame, _ = mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
+    draws = random.Random(5)
+    sharp, soft = distill.pairs(scene, frame, [frame, frame], 30.0, draws)
+    assert len(sharp) > 20
+    assert all(np.array_equal(a, b[0]) for a, b in zip(sharp, soft))
+    turned = [i for i, (a, b) in enumerate(zip(sharp, soft)) if not np.array_equal(a, b[1])]
+    assert len(turned) == len(sharp)  # an angle of exactly 0 is never drawn
+    again = random.Random(5)
+    angles = [again.uniform(-30, 30) for _ in sharp]
+    assert all(abs(a) <= 30 for a in angles)
+    # the crop at the angle drawn for it, turned back, is about the sharp crop: the same place
+    i = max(range(len(sharp)), key=lambda k: sharp[k].std())
+    m = cv2.getRotationMatrix2D((spec.CLS_SIZE / 2 - 0.5, spec.CLS_SIZE / 2 - 0.5), -angles[i], 1.0)
+    back = cv2.warpAffine(soft[i][1], m, (spec.CLS_SIZE, spec.CLS_SIZE))
+    middle = slice(14, 34)
+    near = np.abs(back[middle, middle].astype(int) - sharp[i][middle, middle]).mean()
+    far = np.abs(soft[i][1][middle, middle].astype(int) - sharp[i][middle, middle]).mean()
+    assert near < far, (near, far, angles[i])
+    state = rng.getstate()
+    distill.pairs(scene, frame, [frame], 0.0, rng)
+    assert rng.getstate() == state
+
+
 def test_the_crop_log_says_which_part_a_closer_looks_crop_came_from(scene, training):
     rng = random.Random(3)
     frame, _ = mosaic([load_image(p) for p in rng.sample(training, 4)], (2, 2), 60)
