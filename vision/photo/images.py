@@ -100,13 +100,13 @@ def _register_heif() -> None:
 
 def _decode_heif(data: bytes) -> np.ndarray | None:
     """A HEIF file's primary picture as BGR, turned as the phone shows it (libheif
-    applies the file's own turn and mirror; an EXIF turn left beside them too), or None
-    when it cannot be decoded."""
-    from PIL import Image, ImageOps
+    applies the file's own turn and mirror, and pi-heif then says "upright" in the EXIF
+    it hands on, so nothing is turned twice), or None when it cannot be decoded."""
+    from PIL import Image
 
     try:
         with Image.open(io.BytesIO(data)) as picture:
-            rgb = np.asarray(ImageOps.exif_transpose(picture).convert("RGB"))
+            rgb = np.asarray(picture.convert("RGB"))
     except Exception:
         return None
     return np.ascontiguousarray(rgb[:, :, ::-1])
