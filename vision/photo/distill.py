@@ -113,10 +113,17 @@ def teaching_reader(models: Path) -> SceneReader:
     whole picture does (a taught ``closer_detector.onnx`` there is not used), so that
     both commands make again what they made; it makes no closer look at a dark face
     either (``scene_reader.DARK_FACES``, stop 48), nor an upright second reading of a
-    turned index (``scene_reader.DESKEW``, stop 52), which came after them."""
+    turned index (``scene_reader.DESKEW``, stop 52), nor a white balance
+    (``scene_reader.WHITE_BALANCE``, stop 53), which came after them."""
     detector = nets.load(models / DETECTOR_FILE)
     return SceneReader.load(
-        models, detector=detector, closer_detector=detector, dark_faces=False, deskew=None, turn_looks=None
+        models,
+        detector=detector,
+        closer_detector=detector,
+        dark_faces=False,
+        deskew=None,
+        turn_looks=None,
+        white_balance=None,
     )
 
 

@@ -80,11 +80,11 @@ def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]
     """What each float network is given while the scene reader reads ``n_photos``
     training-part photos (half of them scaled to a 1280x720 frame): every batch of
     crops of the classifiers, the detector's first ``DETECTOR_KEPT`` pictures."""
-    # without stop 52's upright readings and turned looks (DESKEW, TURN_LOOKS), which came
-    # after the shipped copies were made and are a small share of the crops and parts: the
-    # recipe makes them again
+    # without stop 52's upright readings and turned looks (DESKEW, TURN_LOOKS) and stop 53's
+    # white balance (WHITE_BALANCE), which came after the shipped copies were made and touch
+    # a small share of the crops and parts: the recipe makes them again
     reader = SceneReader.load(
-        models, calibrated=False, backs=False, faces=False, int8=False, deskew=None, turn_looks=None
+        models, calibrated=False, backs=False, faces=False, int8=False, deskew=None, turn_looks=None, white_balance=None
     )
     nets = {
         DETECTOR_FILE: reader.detector_net,
@@ -109,7 +109,7 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
         if not (models / name).is_file():
             raise FileNotFoundError(f"{models / name} is missing")
     reader = SceneReader.load(
-        models, calibrated=False, backs=False, int8=False, deskew=None, turn_looks=None
+        models, calibrated=False, backs=False, int8=False, deskew=None, turn_looks=None, white_balance=None
     )  # as gather's
     kept: list[np.ndarray] = []
     _keep_inputs(reader.closer_net, kept, CLOSER_KEPT)

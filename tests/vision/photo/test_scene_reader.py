@@ -118,14 +118,18 @@ def test_a_dim_photo_read_both_ways_names_its_card(scene, dev_by_file):
     # out): its crops are dark, so "median" reads them inverted only, as light
     # glyphs on a dark face, and names nothing; read both ways (POLARITY "both")
     # the dark glyphs are read as they are.  (The closer look at the card, CLOSER,
-    # reads its crops as they are too, so it is left out to see the polarity alone.)
+    # reads its crops as they are too, and since stop 53 the photo is read brightened,
+    # WHITE_BALANCE, which makes its crops light: both are left out to see the polarity
+    # alone.)
     p = dev_by_file["rf_phone_2022/IMG_20220921_194804.jpg"]
     assert p.validation and p.in_view == {"8H"}
     img = load_image(p.path)
     assert scene.polarity == "both"
     assert _named(scene.read(img)) == {"8H"}
-    assert _named(SceneReader.load(closer=None).read(img)) == {"8H"}
-    assert _named(SceneReader.load(polarity="median", closer=None).read(img)) == set()
+    alone = {"closer": None, "white_balance": None}
+    assert _named(SceneReader.load(**alone).read(img)) == {"8H"}
+    assert _named(SceneReader.load(polarity="median", **alone).read(img)) == set()
+    assert _named(SceneReader.load(polarity="median", closer=None).read(img)) == {"8H"}  # brightened
 
 
 def test_red_ink_draws_the_ink_red_and_keeps_the_paper():
@@ -865,6 +869,36 @@ def test_a_large_turned_card_is_looked_at_upright(scene, dev_photos, monkeypatch
     assert "6D" in with_it[0] and "6D" not in without[0], (with_it, without)
     assert with_it[0] <= set(photo.in_view)
     assert with_it[1] == without[1]
+
+
+@pytest.mark.parametrize("name", ["IMG_20220921_200510", "IMG_20220921_201354"])
+def test_a_picture_under_a_warm_lamp_is_read_white_balanced(scene, dev_photos, name):
+    """WHITE_BALANCE (stop 53): this validation photo's card is lost under a warm cast
+    (blue x0.65, green x0.9, red x1.1, as a tungsten lamp gives) and named once the
+    picture is balanced to its white point; the photo as it is, whose white is white
+    enough, is read as it is, the same cards as surely with and without."""
+    photo = next(p for p in dev_photos if p.file.endswith(f"{name}.jpg"))
+    img = load_image(photo.path)
+    warm = cv2.convertScaleAbs(img.astype(np.float32) * np.float32([0.65, 0.9, 1.1]))
+    without = SceneReader.load(white_balance=None)
+    assert not _named(without.read(warm))
+    assert _named(scene.read(warm)) == set(photo.in_view)
+    assert scene.balanced(img) is img
+    as_is = {c.card: c.confidence for c in scene.read(img)}
+    assert as_is == {c.card: c.confidence for c in without.read(img)}
+
+
+def test_a_balanced_picture_is_the_white_point_made_white():
+    # a warm, dim card face on dark cloth: its face comes out white, the cloth scaled alike
+    picture = np.full((120, 160, 3), (20, 30, 40), np.uint8)
+    picture[20:100, 40:120] = (90, 130, 150)
+    out = scene_reader.white_balanced(picture, *scene_reader.WHITE_BALANCE)
+    assert out.dtype == np.uint8 and out.shape == picture.shape
+    assert out[60, 80].tolist() == [235, 235, 235]
+    assert out[5, 5].tolist() == [52, 54, 63]  # 20 x 235/90, 30 x 235/130, 40 x 235/150
+    # a face too dark to be a card's white is not scaled past WHITE_GAIN
+    dark = np.full((64, 64, 3), 20, np.uint8)
+    assert scene_reader.white_balanced(dark, *scene_reader.WHITE_BALANCE)[0, 0].tolist() == [80, 80, 80]
 
 
 def test_a_turned_looks_part_maps_back_to_the_picture(scene):
