@@ -37,6 +37,8 @@ UNLABELLED: dict[str, frozenset[str]] = {
     "IMG_20220921_194705.jpg": frozenset({"6C"}),  # top right corner, beside the 3H
     "IMG_20220921_194723.jpg": frozenset({"9H"}),  # top left, above the 8D
     "IMG_20220921_194751.jpg": frozenset({"AS"}),  # top right, above the joker
+    # top edge, upside down, above the QH and the 4D: the AC named (stop 53), the 7C seen beside it
+    "IMG_20220921_194856.jpg": frozenset({"AC", "7C"}),
     "IMG_20220921_195322.jpg": frozenset({"AS"}),  # bottom right corner, beside the 4C
     "IMG_20220921_195405.jpg": frozenset({"QS"}),  # top left corner, beside the 6S
     "IMG_20220921_195423.jpg": frozenset({"JH"}),  # top edge, above the TD
