@@ -267,7 +267,7 @@ TURN_LARGE = True
 # white point's darkest channel is under WHITE_BALANCE[3]: a picture whose white is
 # white enough is read as it is.  The validation photos made warm (blue x0.65, green
 # x0.9, red x1.1), cool (blue x1.15, red x0.8), dimmed to 0.45, and warm and dim named
-# 801 cards; with it 843 (stop 53), none wrong either way; as they are, the same cards.
+# 801 cards; with it 843 (stop 53), none wrong either way; as they are, as many.
 # At (1.1, 180) a quarter of the real photos were balanced (their own light: white
 # points up to 1.2 apart, or 145-180), and with the map fitted again the folds named
 # 211; at (1.3, 140) 213, the same subsets, and the mosaics 968 -> 969.  At the 99th
