@@ -840,8 +840,8 @@ class SceneReader:
     def balanced(self, image: np.ndarray) -> np.ndarray:
         """``image`` as it is read: white-balanced when its white is off (``WHITE_BALANCE``),
         else itself."""
-        if self.white_balance is None:
-            return image
+        if self.white_balance is None or image is None or image.ndim != 3 or image.shape[2] != 3:
+            return image  # not a colour picture: _read_cards says so
         return white_balanced(image, *self.white_balance)
 
     def _indices(

@@ -888,6 +888,16 @@ def test_a_picture_under_a_warm_lamp_is_read_white_balanced(scene, dev_photos, n
     assert as_is == {c.card: c.confidence for c in without.read(img)}
 
 
+@pytest.mark.parametrize("bad", [np.zeros((64, 64), np.uint8), np.zeros((64, 64, 4), np.uint8), None])
+def test_a_picture_that_is_not_colour_is_refused_clearly(scene, bad):
+    # the white balance looks at the picture first: it leaves the refusal to the reader
+    from vision.errors import VisionError
+
+    for read in (scene.read, scene.named):
+        with pytest.raises(VisionError, match="expected a BGR colour picture"):
+            read(bad)
+
+
 def test_a_balanced_picture_is_the_white_point_made_white():
     # a warm, dim card face on dark cloth: its face comes out white, the cloth scaled alike
     picture = np.full((120, 160, 3), (20, 30, 40), np.uint8)
