@@ -44,6 +44,8 @@ UNLABELLED: dict[str, frozenset[str]] = {
     "IMG_20220921_195423.jpg": frozenset({"JH"}),  # top edge, above the TD
     "IMG_20220921_195926.jpg": frozenset({"KC"}),  # top right corner, beside the 7H
     "IMG_20220921_200020.jpg": frozenset({"6H"}),  # top edge, upside down, above the 2C (grey, but no stems: hearts)
+    # top left, beside the 9S: four club pips, trefoils in a grey photo (stop 53, named by a trial)
+    "IMG_20220921_200254.jpg": frozenset({"4C"}),
 }
 
 
