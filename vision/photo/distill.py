@@ -37,7 +37,13 @@ from .composite import mosaic
 from .dataset import load_photos
 from .images import load_image
 from .recognise import DETECTOR_FILE, softmax
-from .scene_reader import CLOSER_DETECTOR_FILE, SCENE_CLASSIFIER_FILE, SceneReader, dark_to_light
+from .scene_reader import (
+    AFTER_THE_NETWORKS,
+    CLOSER_DETECTOR_FILE,
+    SCENE_CLASSIFIER_FILE,
+    SceneReader,
+    dark_to_light,
+)
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 # A webcam's look, each frame drawn anew: Gaussian blur sigma (px), sensor noise
@@ -112,19 +118,11 @@ def teaching_reader(models: Path) -> SceneReader:
     ``models``, its closer looks detecting with the shipped index detector as the
     whole picture does (a taught ``closer_detector.onnx`` there is not used), so that
     both commands make again what they made; it makes no closer look at a dark face
-    either (``scene_reader.DARK_FACES``, stop 48), nor an upright second reading of a
-    turned index (``scene_reader.DESKEW``, stop 52), nor a white balance
-    (``scene_reader.WHITE_BALANCE``, stop 53), which came after them."""
+    either (``scene_reader.DARK_FACES``, stop 48), nor what else came after them
+    (``scene_reader.AFTER_THE_NETWORKS``: stop 52's upright readings and turned looks,
+    stop 53's white balance)."""
     detector = nets.load(models / DETECTOR_FILE)
-    return SceneReader.load(
-        models,
-        detector=detector,
-        closer_detector=detector,
-        dark_faces=False,
-        deskew=None,
-        turn_looks=None,
-        white_balance=None,
-    )
+    return SceneReader.load(models, detector=detector, closer_detector=detector, dark_faces=False, **AFTER_THE_NETWORKS)
 
 
 def _noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:

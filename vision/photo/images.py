@@ -3,6 +3,7 @@ an :class:`UnreadableImage` that names the file and says what is wrong."""
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import warnings
@@ -91,8 +92,9 @@ def _is_heif(data: bytes) -> bool:
     return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
 
 
+@functools.cache
 def _register_heif() -> None:
-    """Pillow learns to open HEIF files (pi-heif: libheif's decoder, no encoder)."""
+    """Pillow learns to open HEIF files (pi-heif: libheif's decoder, no encoder), once."""
     import pi_heif
 
     pi_heif.register_heif_opener()

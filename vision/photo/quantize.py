@@ -61,6 +61,7 @@ from .dataset import load_photos
 from .images import load_image
 from .recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, softmax
 from .scene_reader import (
+    AFTER_THE_NETWORKS,
     CLOSER_DETECTOR_FILE,
     FACE_DETECTOR_FILE,
     FIRST_CLASSIFIER_FILE,
@@ -80,12 +81,10 @@ def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]
     """What each float network is given while the scene reader reads ``n_photos``
     training-part photos (half of them scaled to a 1280x720 frame): every batch of
     crops of the classifiers, the detector's first ``DETECTOR_KEPT`` pictures."""
-    # without stop 52's upright readings and turned looks (DESKEW, TURN_LOOKS) and stop 53's
-    # white balance (WHITE_BALANCE), which came after the shipped copies were made and touch
-    # a small share of the crops and parts: the recipe makes them again
-    reader = SceneReader.load(
-        models, calibrated=False, backs=False, faces=False, int8=False, deskew=None, turn_looks=None, white_balance=None
-    )
+    # without what came after the shipped copies were made (stop 52's upright readings and
+    # turned looks, stop 53's white balance: AFTER_THE_NETWORKS), which touch a small share
+    # of the crops and parts: the recipe makes them again
+    reader = SceneReader.load(models, calibrated=False, backs=False, faces=False, int8=False, **AFTER_THE_NETWORKS)
     nets = {
         DETECTOR_FILE: reader.detector_net,
         CLASSIFIER_FILE: reader.classifier_net,
@@ -108,9 +107,7 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
     for name in (CLOSER_DETECTOR_FILE, FACE_DETECTOR_FILE):  # without the faces, no look is taken
         if not (models / name).is_file():
             raise FileNotFoundError(f"{models / name} is missing")
-    reader = SceneReader.load(
-        models, calibrated=False, backs=False, int8=False, deskew=None, turn_looks=None, white_balance=None
-    )  # as gather's
+    reader = SceneReader.load(models, calibrated=False, backs=False, int8=False, **AFTER_THE_NETWORKS)  # as gather's
     kept: list[np.ndarray] = []
     _keep_inputs(reader.closer_net, kept, CLOSER_KEPT)
     _read_training_photos(reader, n_photos, seed, lambda: f", {len(kept)} looks' parts", WEBCAM_SHARE)
