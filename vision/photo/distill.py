@@ -125,7 +125,7 @@ def teaching_reader(models: Path) -> SceneReader:
     return SceneReader.load(models, detector=detector, closer_detector=detector, dark_faces=False, **AFTER_THE_NETWORKS)
 
 
-def _noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:
+def noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:
     """What ``reader`` notes in its ``log`` (``cut_log`` or ``det_log``) reading ``picture``."""
     setattr(reader, log, [])
     try:
@@ -149,7 +149,7 @@ def pairs(
     (``dark_to_light`` when it reads it inverted first).  With ``turn``, the last
     look's crops are cut turned, each by its own angle of at most ``turn`` degrees
     either way (``rng`` draws them): the index as a card lying turned shows it."""
-    cuts = _noted(reader, "cut_log", frame)
+    cuts = noted(reader, "cut_log", frame)
 
     def cut(picture: np.ndarray, noted: tuple, angle: float = 0.0) -> np.ndarray:
         (left, top, right, bottom), box, inverted = noted
@@ -194,7 +194,7 @@ def detector_pairs(reader: SceneReader, frame: np.ndarray, look: np.ndarray) -> 
     webcam gives it: the closer looks where the reader looks on such a frame), each
     with the same picture made of ``frame`` (``SceneReader.det_log``,
     ``detector_pictures``): (sharp, soft) pairs of one size."""
-    asked = _noted(reader, "det_log", look)
+    asked = noted(reader, "det_log", look)
     out = []
     for (left, top, right, bottom), short, invert, scales, negate in asked:
         sharp, _ = reader.detector_pictures(frame[top:bottom, left:right], short, invert, scales, negate)
