@@ -142,9 +142,12 @@ def _calibrate(args) -> int:
 
     layout = TableLayout.load(args.layout) if args.layout else TableLayout.default()
     if args.image:
-        frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
-        if frame is None:
-            raise VisionError(f"cannot read picture {args.image!r} (missing, or not an image file)")
+        from vision.photo.images import UnreadableImage, load_image
+
+        try:  # as camera read opens a photo: iPhone photos (HEIC) too, a huge one refused before it is decoded
+            frame = load_image(args.image)
+        except UnreadableImage as exc:
+            raise VisionError(f"cannot read picture {exc}") from None
     else:
         with _open(args) as cam:
             frame = cam.read()

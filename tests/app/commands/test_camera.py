@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -46,6 +47,25 @@ def test_calibrate_on_a_picture_without_markers_fails_clearly_and_writes_nothing
     assert not out.exists()
     assert cli(["camera", "calibrate", "--image", str(tmp_path / "none.png")]) == 1
     assert "cannot read picture" in capsys.readouterr().err
+
+
+def test_calibrate_opens_a_picture_as_camera_read_does(tmp_path, capsys):
+    # an iPhone's HEIC photo is decoded (it shows a card, no markers: the markers are what is missing)
+    heic = Path(__file__).resolve().parents[2] / "vision" / "photo" / "data" / "portrait_qh.heic"
+    out = tmp_path / "cal.json"
+    assert (
+        cli(["camera", "calibrate", "--image", str(heic), "--out", str(out), "--picture", str(tmp_path / "p.png")]) == 1
+    )
+    err = capsys.readouterr().err
+    assert "markers" in err and "cannot read picture" not in err and not out.exists()
+    # a damaged file says what is wrong with it, not only that it failed
+    bad = tmp_path / "table.jpg"
+    bad.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    assert cli(["camera", "calibrate", "--image", str(bad), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot read picture {bad}: not a picture that can be decoded" in err and "Traceback" not in err
+    assert cli(["camera", "calibrate", "--image", str(tmp_path), "--out", str(out)]) == 1
+    assert "is a folder, not a picture" in capsys.readouterr().err
 
 
 def test_view_reads_a_recording_and_writes_the_annotated_picture(table_png, tmp_path, capsys):
