@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -284,16 +283,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.steps < 1:
         ap.error("--steps wants 1 or more")
-    from .train import build_nets, ensemble_of, export, import_torch, load_onnx
+    from .train import build_nets, ensemble_of, export, load_onnx, teaching_torch
 
-    torch = import_torch()
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    t0 = time.monotonic()
-
-    def log(msg: str) -> None:
-        print(f"[{time.monotonic() - t0:6.0f} s] {msg}", flush=True)
+    torch, log = teaching_torch(args.seed, args.threads)
 
     rng = random.Random(args.seed)
     # the crops as the reader cuts them; a dark classifier already there is not asked

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -409,16 +408,9 @@ def main(argv: list[str] | None = None) -> int:
     if not source.is_file():
         print(f"error: {source} not found", file=sys.stderr)
         return 2
-    from .train import build_nets, ensemble_of, export, import_torch, load_onnx
+    from .train import build_nets, ensemble_of, export, load_onnx, teaching_torch
 
-    torch = import_torch()
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    t0 = time.monotonic()
-
-    def log(msg: str) -> None:
-        print(f"[{time.monotonic() - t0:6.0f} s] {msg}", flush=True)
+    torch, log = teaching_torch(args.seed, args.threads)
 
     rng = np.random.default_rng(args.seed)
     lr = args.lr if args.lr is not None else (DETECTOR_LR if args.detector else CLASSIFIER_LR)

@@ -84,6 +84,21 @@ def import_torch():
     return torch
 
 
+def teaching_torch(seed: int, threads: int):
+    """PyTorch seeded and given ``threads`` for a teaching command (``distill``, ``dark``;
+    OpenCV one thread beside it), and a log that prints each line with the seconds since."""
+    torch = import_torch()
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    cv2.setNumThreads(1)
+    t0 = time.monotonic()
+
+    def log(msg: str) -> None:
+        print(f"[{time.monotonic() - t0:6.0f} s] {msg}", flush=True)
+
+    return torch, log
+
+
 # ---- data ---------------------------------------------------------------------------
 
 
