@@ -1106,11 +1106,7 @@ class SceneReader:
         asked = [(code, r) for code, rs in cards.items() for r in rs if getattr(r, "inverted", False)]
         if not asked:
             return set()
-        crops = []
-        for _, r in asked:
-            x0, y0, x1, y1 = r.box
-            side = spec.box_side(*r.box) * self.crop_scale
-            crops.append(dark_to_light(spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, smooth=smooth)))
+        crops = [dark_to_light(self._recut(image, r.box, smooth)) for _, r in asked]
         rank_p, suit_p = self._probs(self.dark_net, crops)
         return {code for (code, _), rp, sp in zip(asked, rank_p, suit_p) if _names(rp, sp, code, self.min_confidence)}
 
@@ -1253,6 +1249,14 @@ class SceneReader:
             )
         return named, unknown
 
+    def _recut(self, image: np.ndarray, box: tuple[float, float, float, float], smooth: bool) -> np.ndarray:
+        """The crop of a read's ``box`` cut again from ``image`` as it was cut to be read
+        (``crop_scale``; ``smooth``: see ``_smooth``), not yet inverted."""
+        x0, y0, x1, y1 = box
+        return spec.crop_square(
+            image, (x0 + x1) / 2, (y0 + y1) / 2, spec.box_side(*box) * self.crop_scale, smooth=smooth
+        )
+
     def suit_colour_doubt(self, image: np.ndarray, reads: Sequence[IndexRead]) -> float:
         """For a card read with a black suit on grey corners only (``GREY_SAT``): the
         most any of its corners, read again with its ink drawn red (``red_ink``) by
@@ -1264,9 +1268,7 @@ class SceneReader:
         red = [spec.SUITS.index(s) for s in "HD"]
         doubt, smooth = 0.0, _smooth(image)
         for r in reads:
-            x0, y0, x1, y1 = r.box
-            side = spec.box_side(*r.box) * self.crop_scale
-            crop = spec.crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, smooth=smooth)
+            crop = self._recut(image, r.box, smooth)
             crop = red_ink(dark_to_light(crop) if getattr(r, "inverted", False) else crop)
             net = self.scene_net if getattr(r, "second", False) and self.scene_net is not None else None
             rank_p, suit_p = self._probs(net or self.classifier_net, [crop])
