@@ -38,7 +38,7 @@ import numpy as np
 
 from . import scenes_data, spec
 from .dataset import card_code, load_photos
-from .distill import noted, soften
+from .distill import noted, reading_kl, soften
 from .images import load_image
 from .scene_reader import DARK_CLASSIFIER_FILE, SCENE_CLASSIFIER_FILE, SceneReader, dark_to_light
 
@@ -219,13 +219,6 @@ def teach(torch, net, deck: DeckCrops, anchor: np.ndarray, steps: int, rng: rand
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, steps))
     pick = np.random.default_rng(rng.randrange(1 << 30))
 
-    def kl(out, target):
-        return f.kl_div(
-            f.log_softmax(out[:, :nr], 1), f.log_softmax(target[:, :nr], 1), log_target=True, reduction="batchmean"
-        ) + f.kl_div(
-            f.log_softmax(out[:, nr:], 1), f.log_softmax(target[:, nr:], 1), log_target=True, reduction="batchmean"
-        )
-
     total = 0.0
     for step in range(steps):
         crops, labels = [], []
@@ -242,7 +235,7 @@ def teach(torch, net, deck: DeckCrops, anchor: np.ndarray, steps: int, rng: rand
         suits = torch.tensor([s for _, s in labels])
         loss = f.cross_entropy(out[:, :nr], ranks) + f.cross_entropy(out[:, nr:], suits, ignore_index=-100)
         ids = pick.integers(0, len(anchor), BATCH[2])
-        loss = loss + kl(net(torch.from_numpy(spec.cls_blob(list(anchor[ids])))), held[ids])
+        loss = loss + reading_kl(torch, net(torch.from_numpy(spec.cls_blob(list(anchor[ids])))), held[ids])
         opt.zero_grad()
         loss.backward()
         opt.step()

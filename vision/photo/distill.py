@@ -306,6 +306,19 @@ def softmax_codes(logits: np.ndarray) -> list[tuple[str, float]]:
     return [spec.decode(r, s) for r, s in zip(softmax(logits[:, :nr]), softmax(logits[:, nr:]))]
 
 
+def reading_kl(torch, out, target):
+    """The KL divergence of the readings ``out`` from ``target`` (both classifier logits,
+    a batch of them): of the rank and of the suit, summed, each the batch's mean."""
+    f = torch.nn.functional
+    nr = len(spec.RANK_OUT)
+    rank = f.kl_div(
+        f.log_softmax(out[:, :nr], 1), f.log_softmax(target[:, :nr], 1), log_target=True, reduction="batchmean"
+    )
+    return rank + f.kl_div(
+        f.log_softmax(out[:, nr:], 1), f.log_softmax(target[:, nr:], 1), log_target=True, reduction="batchmean"
+    )
+
+
 def distil(
     torch,
     student,
@@ -324,8 +337,6 @@ def distil(
     of rank and of suit, plus ``anchor`` times the same on the sharp crop.  Half the
     crops of a batch (``index_share``) are ones the teacher reads as an index at 0.5 or
     more, the rest any: most crops are no index.  Returns the teacher's logits."""
-    f = torch.nn.functional
-    nr = len(spec.RANK_OUT)
 
     def logits(crops) -> np.ndarray:
         student.eval()
@@ -343,14 +354,6 @@ def distil(
     steps = len(sharp) // batch
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * steps))
 
-    def kl(out, t):
-        loss = f.kl_div(
-            f.log_softmax(out[:, :nr], 1), f.log_softmax(t[:, :nr], 1), log_target=True, reduction="batchmean"
-        )
-        return loss + f.kl_div(
-            f.log_softmax(out[:, nr:], 1), f.log_softmax(t[:, nr:], 1), log_target=True, reduction="batchmean"
-        )
-
     for epoch in range(epochs):
         # no dropout and the batch norms as the shipped network folded them: the student
         # starts out reading every crop exactly as the teacher, so the sharp crops' loss
@@ -367,9 +370,13 @@ def distil(
             ids = order[b * batch : (b + 1) * batch]
             look = rng.integers(0, soft.shape[1], len(ids))
             t = target[ids]
-            loss = kl(student(torch.from_numpy(spec.cls_blob([soft[i, j] for i, j in zip(ids, look)]))), t)
+            loss = reading_kl(
+                torch, student(torch.from_numpy(spec.cls_blob([soft[i, j] for i, j in zip(ids, look)]))), t
+            )
             if anchor:
-                loss = loss + anchor * kl(student(torch.from_numpy(spec.cls_blob([sharp[i] for i in ids]))), t)
+                loss = loss + anchor * reading_kl(
+                    torch, student(torch.from_numpy(spec.cls_blob([sharp[i] for i in ids]))), t
+                )
             opt.zero_grad()
             loss.backward()
             opt.step()
