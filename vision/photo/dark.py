@@ -37,8 +37,8 @@ import cv2
 import numpy as np
 
 from . import scenes_data, spec
-from .dataset import card_code, load_photos
-from .distill import noted, reading_kl, soften
+from .dataset import card_code
+from .distill import cut_noted, noted, reading_kl, soften, training_photos
 from .images import load_image
 from .scene_reader import DARK_CLASSIFIER_FILE, SCENE_CLASSIFIER_FILE, SceneReader, dark_to_light
 
@@ -111,11 +111,9 @@ def _cuts(reader: SceneReader, picture: np.ndarray) -> list[tuple[np.ndarray, tu
     cut (not yet inverted), with its centre in the picture and whether the reader
     reads it inverted first."""
     out = []
-    for (left, top, right, bottom), box, inverted in noted(reader, "cut_log", picture):
-        x0, y0, x1, y1 = box
-        side = spec.box_side(*box) * reader.crop_scale
-        crop = spec.crop_square(picture[top:bottom, left:right], (x0 + x1) / 2, (y0 + y1) / 2, side)
-        out.append((crop, ((x0 + x1) / 2 + left, (y0 + y1) / 2 + top), inverted))
+    for entry in noted(reader, "cut_log", picture):
+        (left, top, _, _), (x0, y0, x1, y1), inverted = entry
+        out.append((cut_noted(reader, picture, entry), ((x0 + x1) / 2 + left, (y0 + y1) / 2 + top), inverted))
     return out
 
 
@@ -136,7 +134,9 @@ class DeckCrops:
         self, reader: SceneReader, rng: random.Random, log=print, soft: float = SOFT, limit: int | None = None
     ) -> None:
         self.soft = soft
-        rows = scenes_data.label_rows()
+        rows: dict[str, list[dict[str, str]]] = {}
+        for row in scenes_data.label_rows():
+            rows.setdefault(row["file"], []).append(row)
         photos = deck_photos()[:limit]
         if not photos:
             raise FileNotFoundError(f"no training photos of {DECK} found (set {scenes_data.ENV_VAR})")
@@ -151,7 +151,7 @@ class DeckCrops:
                 for _ in range(2)
             ]
             self.pictures.append([picture, *looks])
-            labels = _labels([row for row in rows if row["file"] == photo.file])
+            labels = _labels(rows.get(photo.file, []))
             self.corners += [(k, box, code) for box, code in labels if code]
             for crop, centre, _ in _cuts(reader, picture):
                 code = label_by_place(centre, labels)
@@ -188,10 +188,10 @@ class DeckCrops:
 
 def other_crops(reader: SceneReader, rng: random.Random, n_photos: int = ANCHOR_PHOTOS, log=print) -> np.ndarray:
     """The crops ``reader`` cuts reading ``n_photos`` training photos of the other
-    decks (the single-card photos' training part, ``edje``'s), each as the reader
-    makes it before reading (inverted when it reads it inverted first)."""
-    paths = [p.path for p in load_photos() if not p.heldout and not p.validation]
-    paths += [p.path for p in scenes_data.load_scenes() if p.subset == "edje" and not p.heldout and not p.validation]
+    decks (``distill.training_photos`` but the dark deck's: the single-card photos'
+    training part, ``edje``'s), each as the reader makes it before reading (inverted
+    when it reads it inverted first)."""
+    paths = [path for path in training_photos() if path.parent.name != DECK]
     rng.shuffle(paths)
     crops = []
     for path in paths[:n_photos]:

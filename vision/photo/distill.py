@@ -118,8 +118,7 @@ def teaching_reader(models: Path) -> SceneReader:
     whole picture does (a taught ``closer_detector.onnx`` there is not used), so that
     both commands make again what they made; it makes no closer look at a dark face
     either (``scene_reader.DARK_FACES``, stop 48), nor what else came after them
-    (``scene_reader.AFTER_THE_NETWORKS``: stop 52's upright readings and turned looks,
-    stop 53's white balance)."""
+    (``scene_reader.AFTER_THE_NETWORKS`` names each)."""
     detector = nets.load(models / DETECTOR_FILE)
     return SceneReader.load(models, detector=detector, closer_detector=detector, dark_faces=False, **AFTER_THE_NETWORKS)
 
@@ -133,6 +132,16 @@ def noted(reader: SceneReader, log: str, picture: np.ndarray) -> list:
         return noted
     finally:
         setattr(reader, log, None)
+
+
+def cut_noted(reader: SceneReader, picture: np.ndarray, noted: tuple, angle: float = 0.0) -> np.ndarray:
+    """The crop ``reader`` cut where its ``cut_log`` entry ``noted`` says (the part of the
+    picture, the box in it), cut again from ``picture`` (the same picture, or another
+    look of it), turned by ``angle`` degrees; not yet inverted."""
+    (left, top, right, bottom), box, _ = noted
+    x0, y0, x1, y1 = box
+    side = spec.box_side(*box) * reader.crop_scale
+    return spec.crop_square(picture[top:bottom, left:right], (x0 + x1) / 2, (y0 + y1) / 2, side, angle)
 
 
 def pairs(
@@ -151,11 +160,8 @@ def pairs(
     cuts = noted(reader, "cut_log", frame)
 
     def cut(picture: np.ndarray, noted: tuple, angle: float = 0.0) -> np.ndarray:
-        (left, top, right, bottom), box, inverted = noted
-        x0, y0, x1, y1 = box
-        side = spec.box_side(*box) * reader.crop_scale
-        crop = spec.crop_square(picture[top:bottom, left:right], (x0 + x1) / 2, (y0 + y1) / 2, side, angle)
-        return dark_to_light(crop) if inverted else crop
+        crop = cut_noted(reader, picture, noted, angle)
+        return dark_to_light(crop) if noted[2] else crop
 
     def turned(j: int) -> float:
         return rng.uniform(-turn, turn) if turn and rng is not None and j == len(looks) - 1 else 0.0

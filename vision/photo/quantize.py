@@ -81,9 +81,8 @@ def gather(models: Path, n_photos: int, seed: int) -> dict[str, list[np.ndarray]
     """What each float network is given while the scene reader reads ``n_photos``
     training-part photos (half of them scaled to a 1280x720 frame): every batch of
     crops of the classifiers, the detector's first ``DETECTOR_KEPT`` pictures."""
-    # without what came after the shipped copies were made (stop 52's upright readings and
-    # turned looks, stop 53's white balance: AFTER_THE_NETWORKS), which touch a small share
-    # of the crops and parts: the recipe makes them again
+    # without what came after the shipped copies were made (AFTER_THE_NETWORKS names each),
+    # which touches a small share of the crops and parts: the recipe makes them again
     reader = SceneReader.load(models, calibrated=False, backs=False, faces=False, int8=False, **AFTER_THE_NETWORKS)
     nets = {
         DETECTOR_FILE: reader.detector_net,
