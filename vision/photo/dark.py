@@ -20,10 +20,12 @@ network's own reading, as ``distill`` holds its student), so that what it read w
 it keeps reading.  The reader asks it only as a second witness, for a card whose best
 corner was read inverted and which the map leaves unsure (``scene_reader.SceneReader
 .witnessed``).  Never a held-out photo, never a validation one.  A development tool like
-:mod:`vision.photo.distill` (it needs PyTorch's CPU build); the README has the command
-that made the shipped file:
+:mod:`vision.photo.distill` (it needs PyTorch's CPU build); the README has the commands
+that made the shipped files (the reader reads with the int8 copy):
 
     .venv/bin/python -m vision.photo.dark --out build/dark
+    cp build/dark/dark_classifier.onnx vision/models/
+    .venv/bin/python -m vision.photo.quantize --dark-only
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def _labels(rows: list[dict[str, str]]) -> list[tuple[tuple[float, float, float,
     return out
 
 
-def _cuts(reader: SceneReader, picture: np.ndarray) -> list[tuple[np.ndarray, tuple[float, float], bool]]:
+def cuts(reader: SceneReader, picture: np.ndarray) -> list[tuple[np.ndarray, tuple[float, float], bool]]:
     """Every crop ``reader`` cuts reading ``picture`` (its closer looks' included), as
     cut (not yet inverted), with its centre in the picture and whether the reader
     reads it inverted first."""
@@ -153,7 +155,7 @@ class DeckCrops:
             self.pictures.append([picture, *looks])
             labels = _labels(rows.get(photo.file, []))
             self.corners += [(k, box, code) for box, code in labels if code]
-            for crop, centre, _ in _cuts(reader, picture):
+            for crop, centre, _ in cuts(reader, picture):
                 code = label_by_place(centre, labels)
                 if code is not None:
                     self.cut_crops.append(dark_to_light(crop))
@@ -196,7 +198,7 @@ def other_crops(reader: SceneReader, rng: random.Random, n_photos: int = ANCHOR_
     crops = []
     for path in paths[:n_photos]:
         picture = reader.balanced(load_image(path))
-        crops += [dark_to_light(crop) if inverted else crop for crop, _, inverted in _cuts(reader, picture)]
+        crops += [dark_to_light(crop) if inverted else crop for crop, _, inverted in cuts(reader, picture)]
     if not crops:
         raise FileNotFoundError("no training photos of the other decks found (set CHICAGO_CARDS_REAL_DEV)")
     log(f"{len(crops)} crops of {min(n_photos, len(paths))} photos of the other decks for the anchor")

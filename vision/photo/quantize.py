@@ -34,6 +34,11 @@ at the default threshold):
    first classifier, in half the ensemble's time (``--first-only`` does this step
    alone, from the int8 copy there is).
 
+``--dark-only`` makes the dark classifier's int8 copy alone (after ``vision.photo.dark``),
+calibrated on half of the crops the scene reader reads inverted in the dark deck's
+training photos (``gather_dark``); it is a witness and a veto judged at the threshold,
+not an input of the map, so no map is fitted again after it.
+
 Then fit the scene reader's map again (``python -m vision.photo.scene_calibrate``):
 its confidences are for the networks that read.  A development tool: it needs the
 ``onnx`` package (``.venv/bin/pip install onnx``), which the controller does not.
@@ -41,6 +46,7 @@ its confidences are for the networks that read.  A development tool: it needs th
     .venv/bin/python -m vision.photo.quantize            # writes vision/models/*.int8.onnx
     .venv/bin/python -m vision.photo.quantize --first-only
     .venv/bin/python -m vision.photo.quantize --closer-only   # after distill --detector
+    .venv/bin/python -m vision.photo.quantize --dark-only     # after vision.photo.dark
 """
 
 from __future__ import annotations
@@ -63,12 +69,14 @@ from .recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, softmax
 from .scene_reader import (
     AFTER_THE_NETWORKS,
     CLOSER_DETECTOR_FILE,
+    DARK_CLASSIFIER_FILE,
     FACE_DETECTOR_FILE,
     FIRST_CLASSIFIER_FILE,
     FIRST_MEMBER,
     INT8,
     SCENE_CLASSIFIER_FILE,
     SceneReader,
+    dark_to_light,
 )
 
 DETECTOR_KEPT = 70  # pictures of up to 796 x 448: 4 MB each as floats
@@ -110,6 +118,32 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
     kept: list[np.ndarray] = []
     _keep_inputs(reader.closer_net, kept, CLOSER_KEPT)
     _read_training_photos(reader, n_photos, seed, lambda: f", {len(kept)} looks' parts", WEBCAM_SHARE)
+    return kept
+
+
+def gather_dark(models: Path, n_photos: int) -> list[np.ndarray]:
+    """What the dark classifier is given: the crops the scene reader reads inverted in
+    the dark deck's first ``n_photos`` training photos (``dark.deck_photos``: never
+    held out, never a validation photo), inverted, a batch a photo.  The reader cuts
+    them as ``dark`` cut what the dark classifier learnt from."""
+    from .dark import cuts, deck_photos
+
+    if not (models / DARK_CLASSIFIER_FILE).is_file():
+        raise FileNotFoundError(f"{models / DARK_CLASSIFIER_FILE} is missing (python -m vision.photo.dark)")
+    photos = deck_photos()[:n_photos]
+    if not photos:
+        raise FileNotFoundError(f"no training photos of the dark deck found (set {scenes_data.ENV_VAR})")
+    reader = SceneReader.load(models, dark_classifier=None)
+    kept = []
+    for i, photo in enumerate(photos):
+        picture = reader.balanced(load_image(photo.path))
+        crops = [dark_to_light(crop) for crop, _, inverted in cuts(reader, picture) if inverted]
+        if crops:
+            kept.append(spec.cls_blob(crops))
+        if (i + 1) % 10 == 0 or i + 1 == len(photos):
+            print(
+                f"  read {i + 1}/{len(photos)} photos, {sum(len(b) for b in kept)} crops", file=sys.stderr, flush=True
+            )
     return kept
 
 
@@ -289,6 +323,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"only the scene classifier's int8 copy ({INT8[SCENE_CLASSIFIER_FILE]}; after vision.photo.distill): "
         "the single-card classifier's copies and the first classifier stay as they are",
     )
+    only.add_argument(
+        "--dark-only",
+        action="store_true",
+        help=f"only the dark classifier's int8 copy ({INT8[DARK_CLASSIFIER_FILE]}; after vision.photo.dark), "
+        "calibrated on the crops read inverted in the dark deck's training photos (--photos of them)",
+    )
     args = ap.parse_args(argv)
     try:
         import onnx  # noqa: F401  (onnxruntime's quantizer needs it)
@@ -299,9 +339,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.first_only:
         return first_classifier(args.models)
     try:
-        kept = {} if args.closer_only else gather(args.models, args.photos, args.seed)
-        if not args.scene_only:
-            kept[CLOSER_DETECTOR_FILE] = gather_closer(args.models, args.photos, args.seed)
+        if args.dark_only:
+            kept = {DARK_CLASSIFIER_FILE: gather_dark(args.models, args.photos)}
+        else:
+            kept = {} if args.closer_only else gather(args.models, args.photos, args.seed)
+            if not args.scene_only:
+                kept[CLOSER_DETECTOR_FILE] = gather_closer(args.models, args.photos, args.seed)
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -314,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         n = sum(len(b) for b in calib)
         what = "pictures" if name in DETECTORS else f"crops in {len(calib)} batches"
         print(f"{dst}: from {n} {what}; {compare(args.models / name, dst, check)}", flush=True)
+    if args.dark_only:  # a witness and a veto judged at the threshold, not an input of the map
+        return 0
     if not (args.scene_only or args.closer_only):
         first_classifier(args.models)
     print("now fit the scene reader's map again: python -m vision.photo.scene_calibrate")

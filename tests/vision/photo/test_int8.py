@@ -14,6 +14,7 @@ from vision.photo import nets, spec
 from vision.photo.recognise import CLASSIFIER_FILE, DETECTOR_FILE, MODELS, ModelMissing
 from vision.photo.scene_reader import (
     CLOSER_DETECTOR_FILE,
+    DARK_CLASSIFIER_FILE,
     FIRST_CLASSIFIER_FILE,
     FIRST_MEMBER,
     INT8,
@@ -52,6 +53,8 @@ def test_the_scene_reader_reads_with_the_int8_networks_and_the_witness_with_the_
     assert int8.scene_net.path.name == INT8[SCENE_CLASSIFIER_FILE]
     # the closer looks' detector: its int8 copy (since 30 November)
     assert int8.closer_net.path.name == INT8[CLOSER_DETECTOR_FILE] == "closer_detector.int8.onnx"
+    # the dark classifier (witness and veto): its int8 copy (since stop 55)
+    assert int8.dark_net.path.name == INT8[DARK_CLASSIFIER_FILE] == "dark_classifier.int8.onnx"
     # the single-card reader (also the second witness) keeps its own calibration's networks
     assert int8.photo.classifier_net.path.name == CLASSIFIER_FILE
     # no int8 detector is shipped (3 % fewer cards named): the scene reader shares the float one
@@ -62,6 +65,7 @@ def test_the_scene_reader_reads_with_the_int8_networks_and_the_witness_with_the_
     assert floats.classifier_net is floats.photo.classifier_net
     assert floats.scene_net.path.name == SCENE_CLASSIFIER_FILE
     assert floats.closer_net.path.name == CLOSER_DETECTOR_FILE
+    assert floats.dark_net.path.name == DARK_CLASSIFIER_FILE
     # and it is the int8 classifier that reads the crops
     fresh = SceneReader.load()
     runs, witness_runs = _runs(fresh.classifier_net), _runs(fresh.photo.classifier_net)
@@ -271,10 +275,8 @@ def test_quantize_as_the_readme_says_makes_the_shipped_int8_files(tmp_path, dev_
     they had been made before the scene reader cut its crops as it does now, so their
     activations' ranges were 0.17-0.27 off (checked: this test fails on them).  Only the
     quantization's scales and integers are compared, to 1e-3 of their size and one unit of
-    an integer: another CPU's float sums may round a range's last bits otherwise."""
-    onnx = pytest.importorskip("onnx")
-    from onnx import numpy_helper
-
+    an integer (``_same_quantization``)."""
+    pytest.importorskip("onnx")
     from vision.photo.quantize import main
 
     made = [*(INT8[n] for n in (CLASSIFIER_FILE, SCENE_CLASSIFIER_FILE, CLOSER_DETECTOR_FILE)), FIRST_CLASSIFIER_FILE]
@@ -284,16 +286,54 @@ def test_quantize_as_the_readme_says_makes_the_shipped_int8_files(tmp_path, dev_
     assert main(["--models", str(tmp_path)]) == 0
     capsys.readouterr()
 
+    for name in made:
+        _same_quantization(tmp_path / name, MODELS / name)
+
+
+def test_quantize_dark_only_as_the_readme_says_makes_the_shipped_dark_int8_file(tmp_path, scenes, capsys):
+    """``quantize --dark-only`` (the README's recipe, after ``vision.photo.dark``) gives
+    back the shipped int8 dark classifier, from the crops read inverted in the dark
+    deck's training photos, and touches no other file."""
+    pytest.importorskip("onnx")
+    from vision.photo.quantize import main
+
+    name = INT8[DARK_CLASSIFIER_FILE]
+    for f in MODELS.iterdir():
+        if f.suffix in (".onnx", ".json") and f.name != name:
+            (tmp_path / f.name).write_bytes(f.read_bytes())
+    before = {f.name: f.read_bytes() for f in tmp_path.iterdir()}
+    assert main(["--models", str(tmp_path), "--dark-only"]) == 0
+    assert "crops read as the float network reads them" in capsys.readouterr().out
+    _same_quantization(tmp_path / name, MODELS / name)
+    assert {f.name: f.read_bytes() for f in tmp_path.iterdir() if f.name != name} == before
+
+
+def test_quantize_dark_only_without_the_dark_classifier_says_so(tmp_path, capsys):
+    pytest.importorskip("onnx")
+    from vision.photo.quantize import main
+
+    assert main(["--models", str(tmp_path), "--dark-only"]) == 2
+    assert f"{DARK_CLASSIFIER_FILE} is missing" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def _same_quantization(ours_path, shipped_path):
+    """Whether an int8 file has the shipped one's graph, and its quantization's scales
+    and integers to 1e-3 of their size and one unit of an integer (another CPU's float
+    sums may round a range's last bits otherwise); a float weight exactly."""
+    import onnx
+    from onnx import numpy_helper
+
     def graph(path):
         g = onnx.load(str(path)).graph
         return [(n.op_type, list(n.input)) for n in g.node], {i.name: numpy_helper.to_array(i) for i in g.initializer}
 
-    for name in made:
-        (nodes, ours), (shipped_nodes, shipped) = graph(tmp_path / name), graph(MODELS / name)
-        assert nodes == shipped_nodes, name
-        assert ours.keys() == shipped.keys(), name
-        for key, value in shipped.items():
-            a, b = ours[key].astype(np.float64), value.astype(np.float64)
-            exact = value.dtype.kind == "f" and not key.endswith("_scale")  # a float network's own weights
-            tol = {"rtol": 0, "atol": 0} if exact else {"rtol": 1e-3, "atol": 1 if value.dtype.kind in "iu" else 0}
-            assert np.allclose(a, b, **tol), f"{name}: {key} differs from the shipped file's"
+    name = shipped_path.name
+    (nodes, ours), (shipped_nodes, shipped) = graph(ours_path), graph(shipped_path)
+    assert nodes == shipped_nodes, name
+    assert ours.keys() == shipped.keys(), name
+    for key, value in shipped.items():
+        a, b = ours[key].astype(np.float64), value.astype(np.float64)
+        exact = value.dtype.kind == "f" and not key.endswith("_scale")  # a float network's own weights
+        tol = {"rtol": 0, "atol": 0} if exact else {"rtol": 1e-3, "atol": 1 if value.dtype.kind in "iu" else 0}
+        assert np.allclose(a, b, **tol), f"{name}: {key} differs from the shipped file's"
