@@ -17,11 +17,12 @@ classifier is a copy of it taught on that deck's *training* photos alone:
 while it is held to what the shipped network reads on the crops the reader cuts from
 the other decks' training photos (an *anchor*: the KL divergence to the shipped
 network's own reading, as ``distill`` holds its student), so that what it read well
-it keeps reading.  The reader asks it only as a second witness, for a card whose best
-corner was read inverted and which the map leaves unsure (``scene_reader.SceneReader
-.witnessed``).  Never a held-out photo, never a validation one.  A development tool like
-:mod:`vision.photo.distill` (it needs PyTorch's CPU build); the README has the commands
-that made the shipped files (the reader reads with the int8 copy):
+it keeps reading.  The reader asks it only about cards whose best corner was read
+inverted: as a second witness for one the map leaves unsure (``scene_reader.SceneReader
+.witnessed``), and since stop 55 as a veto over one the map names (``SceneReader
+.dark_disputed``).  Never a held-out photo, never a validation one.  A development tool
+like :mod:`vision.photo.distill` (it needs PyTorch's CPU build); the README has the
+commands that made the shipped files (the reader reads with the int8 copy):
 
     .venv/bin/python -m vision.photo.dark --out build/dark
     cp build/dark/dark_classifier.onnx vision/models/
