@@ -1270,15 +1270,13 @@ class SceneReader:
         best reading of each of the card's inverted corners, cut again, is not the
         card.  None without the dark classifier.  Each card's surest inverted corner
         is read first, all cards in one batch; the other corners only of the cards
-        it does not read as theirs (most are: a corner costs 1.6 ms)."""
+        it does not read as theirs (most it does)."""
         if self.dark_net is None:
             return set()
         corners = {
             code: sorted((r for r in rs if getattr(r, "inverted", False)), key=lambda r: -r.prob)
             for code, rs in cards.items()
-            if rs
-            and getattr(best := max(rs, key=lambda r: r.prob), "inverted", False)
-            and not second_path(best, self.cascade)
+            if rs and getattr(max(rs, key=lambda r: r.prob), "inverted", False)
         }
         smooth = _smooth(image)
         disputed = set(corners)

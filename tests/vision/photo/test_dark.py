@@ -184,12 +184,16 @@ def test_a_card_read_inverted_is_disputed_when_the_dark_classifier_reads_another
     corners = _dark_corners(scene, scenes)
     image, box, code, _ = next(c for c in corners if c[3] >= 0.5)
 
-    def disputed(reader, code, inverted=True, prob=0.95):
-        return reader.dark_disputed(image, {code: [SceneRead(box, 0.5, code, prob, inverted=inverted)]}) == {code}
+    def disputed(reader, code, inverted=True, prob=0.95, second=False):
+        read = SceneRead(box, 0.5, code, prob, inverted=inverted, second=second)
+        return reader.dark_disputed(image, {code: [read]}) == {code}
 
     assert not disputed(scene, code)
     other = next(c for c in spec.ALL_CODES if c[0] != code[0])
     assert disputed(scene, other)
+    # whichever classifier read it: the first surely, or the scene classifier
+    assert disputed(scene, other, prob=0.7, second=True)
+    assert not disputed(scene, code, prob=0.7, second=True)
     # a card whose best corner was read as it is is not the dark classifier's to dispute
     assert not disputed(scene, other, inverted=False)
     assert not disputed(SceneReader.load(dark_classifier=None), other)
