@@ -120,6 +120,13 @@ def cuts(reader: SceneReader, picture: np.ndarray) -> list[tuple[np.ndarray, tup
     return out
 
 
+def cutting_reader(models: Path) -> SceneReader:
+    """The reader whose cuts the dark classifier learns from and its int8 copy is
+    calibrated on (``quantize --dark-only``): the shipped reader, without a dark
+    classifier (one already there is not asked)."""
+    return SceneReader.load(models, dark_classifier=None)
+
+
 def deck_photos() -> list[scenes_data.ScenePhoto]:
     """The dark deck's photos the dark classifier learns from: its training part, never
     held out, never a validation photo (FileNotFoundError without the photos)."""
@@ -284,8 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     torch, log = teaching_torch(args.seed, args.threads)
 
     rng = random.Random(args.seed)
-    # the crops as the reader cuts them; a dark classifier already there is not asked
-    reader = SceneReader.load(args.models, dark_classifier=None)
+    reader = cutting_reader(args.models)
     try:
         deck = DeckCrops(reader, rng, log, args.soft)
         anchor = other_crops(reader, rng, log=log)

@@ -124,16 +124,16 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
 def gather_dark(models: Path, n_photos: int) -> list[np.ndarray]:
     """What the dark classifier is given: the crops the scene reader reads inverted in
     the dark deck's first ``n_photos`` training photos (``dark.deck_photos``: never
-    held out, never a validation photo), inverted, a batch a photo.  The reader cuts
-    them as ``dark`` cut what the dark classifier learnt from."""
-    from .dark import cuts, deck_photos
+    held out, never a validation photo), inverted, a batch a photo, cut by the reader
+    that cut what the dark classifier learnt from (``dark.cutting_reader``)."""
+    from .dark import cuts, cutting_reader, deck_photos
 
     if not (models / DARK_CLASSIFIER_FILE).is_file():
         raise FileNotFoundError(f"{models / DARK_CLASSIFIER_FILE} is missing (python -m vision.photo.dark)")
     photos = deck_photos()[:n_photos]
     if not photos:
         raise FileNotFoundError(f"no training photos of the dark deck found (set {scenes_data.ENV_VAR})")
-    reader = SceneReader.load(models, dark_classifier=None)
+    reader = cutting_reader(models)
     kept = []
     for i, photo in enumerate(photos):
         picture = reader.balanced(load_image(photo.path))

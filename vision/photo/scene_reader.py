@@ -1091,7 +1091,7 @@ class SceneReader:
         doubted = {
             code: rs for code, rs in _by_code(reads).items() if least <= self.confidence(rs) < self.min_confidence
         }
-        dark = {code: rs for code, rs in doubted.items() if getattr(max(rs, key=lambda r: r.prob), "inverted", False)}
+        dark = {code: rs for code, rs in doubted.items() if _best_inverted(rs)}
         unsure = {code: rs for code, rs in doubted.items() if code not in dark}
         confirmed = self._dark_witnessed(image, dark)
         if not unsure:
@@ -1114,13 +1114,17 @@ class SceneReader:
         a card (``min_confidence``)."""
         if self.dark_net is None or not cards:
             return set()
-        smooth = _smooth(image)
         asked = [(code, r) for code, rs in cards.items() for r in rs if getattr(r, "inverted", False)]
-        if not asked:
-            return set()
-        crops = [dark_to_light(self._recut(image, r.box, smooth)) for _, r in asked]
-        rank_p, suit_p = self._probs(self.dark_net, crops)
+        rank_p, suit_p = self._dark_read(image, [r for _, r in asked])
         return {code for (code, _), rp, sp in zip(asked, rank_p, suit_p) if _names(rp, sp, code, self.min_confidence)}
+
+    def _dark_read(self, image: np.ndarray, reads: Sequence[IndexRead]) -> tuple[np.ndarray, np.ndarray]:
+        """The dark classifier's reading (rank and suit probabilities) of each of
+        ``reads``' crops, cut again from ``image`` and inverted, in one batch."""
+        if not reads:
+            return np.empty((0, len(spec.RANK_OUT))), np.empty((0, len(spec.SUITS)))
+        smooth = _smooth(image)
+        return self._probs(self.dark_net, [dark_to_light(self._recut(image, r.box, smooth)) for r in reads])
 
     def read(self, image: np.ndarray) -> list[CardReading]:
         """Every card named with confidence, most confident first, then face-down
@@ -1252,9 +1256,11 @@ class SceneReader:
         return self._cards_in(self.balanced(image), reads)
 
     def _cards_in(self, image: np.ndarray, reads: Sequence[SceneRead]) -> tuple[list[CardReading], list[CardReading]]:
-        named, unknown = self.cards(reads, confirmed=self.witnessed(image, reads))
+        confirmed = self.witnessed(image, reads)
+        named, unknown = self.cards(reads, confirmed=confirmed)
         by_code = _by_code(reads)
-        disputed = self.dark_disputed(image, {c.card: by_code[c.card] for c in named})
+        # a card read inverted that the dark witness confirmed it has read as that card already
+        disputed = self.dark_disputed(image, {c.card: by_code[c.card] for c in named if c.card not in confirmed})
         doubted = [c for c in named if c.card in disputed or self.suit_colour_doubt(image, by_code[c.card])]
         if doubted:
             named = [c for c in named if c not in doubted]
@@ -1276,20 +1282,15 @@ class SceneReader:
         corners = {
             code: sorted((r for r in rs if getattr(r, "inverted", False)), key=lambda r: -r.prob)
             for code, rs in cards.items()
-            if rs and getattr(max(rs, key=lambda r: r.prob), "inverted", False)
+            if rs and _best_inverted(rs)
         }
-        smooth = _smooth(image)
         disputed = set(corners)
         for asked in (
             [(code, rs[0]) for code, rs in corners.items()],
             [(c, r) for c, rs in corners.items() for r in rs[1:]],
         ):
             asked = [(code, r) for code, r in asked if code in disputed]
-            if not asked:
-                continue
-            rank_p, suit_p = self._probs(
-                self.dark_net, [dark_to_light(self._recut(image, r.box, smooth)) for _, r in asked]
-            )
+            rank_p, suit_p = self._dark_read(image, [r for _, r in asked])
             disputed -= {code for (code, _), rp, sp in zip(asked, rank_p, suit_p) if _names(rp, sp, code, 0.0)}
         return disputed
 
@@ -1353,6 +1354,11 @@ def _names(rank_p: np.ndarray, suit_p: np.ndarray, code: str, least: float) -> b
     """Whether a reading (rank and suit probabilities) names ``code`` at ``least`` or more."""
     read, p = spec.decode(rank_p, suit_p)
     return read == code and p >= least
+
+
+def _best_inverted(reads: Sequence[IndexRead]) -> bool:
+    """Whether the surest of a card's ``reads`` was read inverted (light glyphs on a dark face)."""
+    return bool(getattr(max(reads, key=lambda r: r.prob), "inverted", False))
 
 
 def _by_code(reads: Sequence[IndexRead]) -> dict[str, list[IndexRead]]:

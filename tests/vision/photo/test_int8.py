@@ -257,15 +257,20 @@ def test_quantize_closer_only_makes_the_closer_looks_detector_alone(tmp_path, de
     assert "is missing" in capsys.readouterr().err
 
 
+def _models_but(folder, *names):
+    """The shipped networks and maps copied to ``folder``, but ``names``."""
+    for f in MODELS.iterdir():
+        if f.suffix in (".onnx", ".json") and f.name not in names:
+            (folder / f.name).write_bytes(f.read_bytes())
+
+
 def _quantize_again(folder, name, only):
     """The shipped networks copied to ``folder`` but ``name``, which ``quantize only``
     makes again from 6 training-part photos."""
     pytest.importorskip("onnx")
     from vision.photo.quantize import main
 
-    for f in MODELS.iterdir():
-        if f.suffix in (".onnx", ".json") and f.name != name:
-            (folder / f.name).write_bytes(f.read_bytes())
+    _models_but(folder, name)
     assert main(["--models", str(folder), only, "--photos", "6"]) == 0
 
 
@@ -280,9 +285,7 @@ def test_quantize_as_the_readme_says_makes_the_shipped_int8_files(tmp_path, dev_
     from vision.photo.quantize import main
 
     made = [*(INT8[n] for n in (CLASSIFIER_FILE, SCENE_CLASSIFIER_FILE, CLOSER_DETECTOR_FILE)), FIRST_CLASSIFIER_FILE]
-    for f in MODELS.iterdir():
-        if f.suffix in (".onnx", ".json") and f.name not in made:
-            (tmp_path / f.name).write_bytes(f.read_bytes())
+    _models_but(tmp_path, *made)
     assert main(["--models", str(tmp_path)]) == 0
     capsys.readouterr()
 
@@ -298,9 +301,7 @@ def test_quantize_dark_only_as_the_readme_says_makes_the_shipped_dark_int8_file(
     from vision.photo.quantize import main
 
     name = INT8[DARK_CLASSIFIER_FILE]
-    for f in MODELS.iterdir():
-        if f.suffix in (".onnx", ".json") and f.name != name:
-            (tmp_path / f.name).write_bytes(f.read_bytes())
+    _models_but(tmp_path, name)
     before = {f.name: f.read_bytes() for f in tmp_path.iterdir()}
     assert main(["--models", str(tmp_path), "--dark-only"]) == 0
     assert "crops read as the float network reads them" in capsys.readouterr().out
