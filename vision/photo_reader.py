@@ -8,6 +8,9 @@ and where it is.  The ``camera`` command (``table_controller/app/commands/camera
     $ chicago-table camera read table.jpg --json
     {"images": [{"file": "table.jpg", "cards": [{"card": "AS", "confidence": 0.97, "corners": [[x, y], ...]}],
                  "face_up_unnamed": 1}]}     (the last only when a face-up card is not named)
+
+With ``--unknown`` an "unknown" line has a ``why`` too ("unsure", "disputed",
+"colour", "face": ``recognise.WHY``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ Read every card visible in each picture: its rank and suit in our notation (AS, 
 2C), or 'back' for a face-down card, a confidence between 0 and 1, and where it is
 (the index corner's box; for a card read on both index corners, the whole card as
 it lies, made of them; or a face-down card's box). A card read with a confidence below
---min-confidence is left out (or listed as 'unknown' with --unknown): a wrong card
+--min-confidence is left out (or listed as 'unknown' with --unknown, and why: 'unsure',
+'disputed' when the dark-face classifier reads another card, 'colour' when grey
+corners leave a black suit in doubt, 'face' for a whole card whose index was not
+read; an unknown line's confidence is the map's, no sureness of any card): a wrong card
 is worse than a missing one. Face-down cards have a threshold of their own (the back
 detector's; --no-backs leaves them out). A face-up card whose index corners cannot
 be read (a hand or another card covers them) is counted when the face detector finds
@@ -121,7 +127,9 @@ def main_read(args: argparse.Namespace) -> int:
         entry = {
             "file": name,
             "cards": [
-                {"card": c.card, "confidence": c.confidence, "corners": [list(p) for p in c.corners]} for c in cards
+                {"card": c.card, "confidence": c.confidence, "corners": [list(p) for p in c.corners]}
+                | ({"why": c.why} if c.card == UNKNOWN else {})
+                for c in cards
             ],
         }
         # whole face-up cards found whose index was not read: counted, not named (only when there are)
@@ -148,6 +156,8 @@ def main_read(args: argparse.Namespace) -> int:
 
 
 def _print_list(results: list[dict]) -> None:
+    from .photo.recognise import WHY
+
     for entry in results:
         if "error" in entry and not entry["cards"]:
             continue  # already said on stderr
@@ -163,5 +173,5 @@ def _print_list(results: list[dict]) -> None:
             ys = [p[1] for p in c["corners"]]
             print(
                 f"  {c['card']:>7}  {c['confidence']:.2f}  at x {min(xs):.0f}..{max(xs):.0f}, "
-                f"y {min(ys):.0f}..{max(ys):.0f}"
+                f"y {min(ys):.0f}..{max(ys):.0f}" + (f"  ({WHY[c['why']]})" if "why" in c else "")
             )

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from ..errors import VisionError
-from .recognise import UNKNOWN, CardReading, iou
+from .recognise import COLOUR, DISPUTED, UNKNOWN, CardReading, iou
 from .spec import BACK
 
 COLOURS = {UNKNOWN: (0, 170, 255), BACK: (230, 140, 30)}  # BGR: orange for unread, blue for a back
@@ -23,6 +23,8 @@ def _colour(card: CardReading) -> tuple[int, int, int]:
 def _label(card: CardReading) -> str:
     if card.unnamed_face:
         return f"face {card.confidence:.2f}"
+    if card.card == UNKNOWN and card.why in (DISPUTED, COLOUR):
+        return f"? {card.why}"  # its confidence is the map's, which a witness contradicted
     return f"{'?' if card.card == UNKNOWN else card.card} {card.confidence:.2f}"
 
 

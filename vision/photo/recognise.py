@@ -37,6 +37,17 @@ CLASSIFIER_FILE = "index_classifier.onnx"
 BACK_FILE = "back_detector.onnx"  # optional: without it no face-down card is reported
 CALIBRATION_FILE = "calibration.json"  # raw score -> confidence, by vision/photo/calibrate.py
 UNKNOWN = "unknown"
+# Why an "unknown" line names no card (CardReading.why)
+UNSURE = "unsure"  # its index corners were read, no card surely enough
+DISPUTED = "disputed"  # named on a dark face, and the dark classifier reads another card there
+COLOUR = "colour"  # a black suit on grey corners: the colour, not the pips' shape, decided it
+FACE = "face"  # a whole face-up card found, no index corner read on it
+WHY = {
+    UNSURE: "not sure enough",
+    DISPUTED: "read on a dark face; the dark-face classifier reads another card",
+    COLOUR: "grey corners: the suit's colour, not its shape, made it black",
+    FACE: "a whole face-up card; its index corners not read",
+}
 # Chosen on the validation fold of the development photos (never the held-out
 # part) with tests/bench/vision_real.py --sweep: precision there is 1.0 from 0.5 to
 # 0.99 and recall 1.0 up to 0.90 (0.985 at 0.95); 0.93 sits a little above that
@@ -67,12 +78,16 @@ class CardReading:
     ``card`` is our code ("AS", "TD") or ``"unknown"``; ``corners`` the outline of
     what was seen, in picture pixels: the index corner's box, or, when both index
     corners of the card were read, the smallest turned rectangle holding both.
+    An "unknown" line says ``why`` it names no card (``WHY``): its ``confidence`` is
+    the map's, which a disputed or colour-doubted card reached and a witness then
+    contradicted, so it is no sureness of any card.
     """
 
     card: str
     confidence: float
     corners: tuple[tuple[float, float], ...]
     indices: int  # index corners read for this card
+    why: str = ""  # of an "unknown" line, what left it unnamed: UNSURE, DISPUTED, COLOUR or FACE
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -350,5 +365,5 @@ def merge(
         elif max(r.score for r in rs) >= 0.3:
             # Only a confident detection of an index is worth an "unknown" line.
             best = max(rs, key=lambda r: r.score)
-            unknown.append(CardReading(UNKNOWN, min(round(conf, 4), min_confidence), outline([best.box]), 1))
+            unknown.append(CardReading(UNKNOWN, min(round(conf, 4), min_confidence), outline([best.box]), 1, UNSURE))
     return sorted(cards, key=lambda c: -c.confidence) + sorted(unknown, key=lambda c: -c.confidence)

@@ -59,9 +59,13 @@ from ..errors import VisionError
 from . import nets, spec
 from .recognise import (
     CLASSIFIER_FILE,
+    COLOUR,
     DETECTOR_FILE,
+    DISPUTED,
+    FACE,
     MODELS,
     UNKNOWN,
+    UNSURE,
     CardReading,
     IndexRead,
     ModelMissing,
@@ -1071,7 +1075,7 @@ class SceneReader:
                 named.append(CardReading(code, round(conf, 4), outline([r.box for r in rs]), corners_seen(rs)))
             elif max(r.score for r in rs) >= UNKNOWN_SCORE:
                 best = max(rs, key=lambda r: r.score)
-                unknown.append(CardReading(UNKNOWN, min(round(conf, 4), t), outline([best.box]), 1))
+                unknown.append(CardReading(UNKNOWN, min(round(conf, 4), t), outline([best.box]), 1, UNSURE))
         return sorted(named, key=lambda c: -c.confidence), sorted(unknown, key=lambda c: -c.confidence)
 
     def witnessed(self, image: np.ndarray, reads: Sequence[IndexRead]) -> set[str]:
@@ -1261,13 +1265,22 @@ class SceneReader:
         by_code = _by_code(reads)
         # a card read inverted that the dark witness confirmed it has read as that card already
         disputed = self.dark_disputed(image, {c.card: by_code[c.card] for c in named if c.card not in confirmed})
-        doubted = [c for c in named if c.card in disputed or self.suit_colour_doubt(image, by_code[c.card])]
+        doubted = {
+            c.card: DISPUTED if c.card in disputed else COLOUR
+            for c in named
+            if c.card in disputed or self.suit_colour_doubt(image, by_code[c.card])
+        }
         if doubted:
-            named = [c for c in named if c not in doubted]
             unknown = sorted(
-                unknown + [CardReading(UNKNOWN, min(c.confidence, self.min_confidence), c.corners, 1) for c in doubted],
+                unknown
+                + [
+                    CardReading(UNKNOWN, min(c.confidence, self.min_confidence), c.corners, 1, doubted[c.card])
+                    for c in named
+                    if c.card in doubted
+                ],
                 key=lambda c: -c.confidence,
             )
+            named = [c for c in named if c.card not in doubted]
         return named, unknown
 
     def dark_disputed(self, image: np.ndarray, cards: dict[str, Sequence[IndexRead]]) -> set[str]:
@@ -1413,7 +1426,7 @@ def _unnamed(
     """The faces no named card is (``paired``: the indices of those that are), each
     as "unknown" with its whole box and no index corner."""
     return [
-        CardReading(UNKNOWN, round(score, 4), outline([box]), 0)
+        CardReading(UNKNOWN, round(score, 4), outline([box]), 0, FACE)
         for i, (box, score) in enumerate(faces)
         if i not in paired
     ]

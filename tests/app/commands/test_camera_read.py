@@ -170,6 +170,15 @@ def test_a_face_up_card_whose_corners_a_hand_covers_is_counted(tmp_path):
     assert purple[int(y0) - 5 : int(y1) + 6, int(x0) - 5 : int(x1) + 6].sum() > 100
     run = camera_read(str(tmp_path / "hand.png"), "--json", "--unknown")
     unknown = [c for c in json.loads(run.stdout)["images"][0]["cards"] if c["card"] == "unknown"]
-    assert any(len(c["corners"]) == 4 and c["corners"][1][0] - c["corners"][0][0] > 100 for c in unknown)
+    assert any(
+        c["why"] == "face" and len(c["corners"]) == 4 and c["corners"][1][0] - c["corners"][0][0] > 100 for c in unknown
+    )
+    assert all("why" not in c for c in json.loads(run.stdout)["images"][0]["cards"] if c["card"] != "unknown")
+    # the list says why a line is unknown
+    run = camera_read(str(tmp_path / "hand.png"), "--unknown")
+    assert any(
+        line.split()[0] == "unknown" and line.endswith("(a whole face-up card; its index corners not read)")
+        for line in run.stdout.splitlines()[1:]
+    )
     run = camera_read(str(tmp_path / "hand.png"), "--json", "--no-faces")
     assert "face_up_unnamed" not in json.loads(run.stdout)["images"][0]

@@ -17,7 +17,7 @@ from vision.cardcodes import ALL_CODES
 from vision.photo import recognise, scene_reader, scenes_data
 from vision.photo.dataset import load_photos
 from vision.photo.images import load_image
-from vision.photo.recognise import MODELS, UNKNOWN, IndexRead, ModelMissing, Recogniser
+from vision.photo.recognise import COLOUR, MODELS, UNKNOWN, UNSURE, IndexRead, ModelMissing, Recogniser
 from vision.photo.scene_reader import (
     CASCADE,
     CLOSER,
@@ -164,7 +164,8 @@ def test_a_black_suit_on_grey_corners_that_turns_red_with_red_ink_is_unknown(sce
     assert scene.suit_colour_doubt(img, jc) >= GREY_SUIT
     cards = scene.read(img)
     assert "JC" not in _named(cards)
-    assert UNKNOWN in {c.card for c in cards}
+    # its unknown line says why, at the map's confidence: no sureness of any card
+    assert [c.why for c in cards if c.card == UNKNOWN and c.why != UNSURE] == [COLOUR]
 
 
 def test_a_grey_black_card_whose_shape_decides_its_suit_is_still_named(scene, dev_by_file):
@@ -349,7 +350,7 @@ def test_read_with_indices_gives_the_cards_of_read_and_the_reads_of_read_indices
 
 def test_unsure_reads_are_unknown_never_a_card(scene):
     named, unknown = scene.cards([IndexRead((10, 10, 40, 60), 0.9, "6D", 0.3)], 0.93)
-    assert named == [] and [c.card for c in unknown] == [UNKNOWN]
+    assert named == [] and [(c.card, c.why) for c in unknown] == [(UNKNOWN, UNSURE)]
 
 
 def test_no_card_no_reading(scene):
