@@ -28,10 +28,7 @@ Read every card visible in each picture: its rank and suit in our notation (AS, 
 2C), or 'back' for a face-down card, a confidence between 0 and 1, and where it is
 (the index corner's box; for a card read on both index corners, the whole card as
 it lies, made of them; or a face-down card's box). A card read with a confidence below
---min-confidence is left out (or listed as 'unknown' with --unknown, and why: 'unsure',
-'disputed' when the dark-face classifier reads another card, 'colour' when grey
-corners leave a black suit in doubt, 'face' for a whole card whose index was not
-read; an unknown line's confidence is the map's, no sureness of any card): a wrong card
+--min-confidence is left out (or listed as 'unknown' with --unknown): a wrong card
 is worse than a missing one. Face-down cards have a threshold of their own (the back
 detector's; --no-backs leaves them out). A face-up card whose index corners cannot
 be read (a hand or another card covers them) is counted when the face detector finds
@@ -39,8 +36,14 @@ the whole card: 'face_up_unnamed' in --json (when there are any), "and N face-up
 cards not named" in the list (with --unknown each is listed as 'unknown' with the
 whole card's box; --no-faces does not report them). A card too small to be read in
 the whole picture is looked at again, closer, where the face detector finds a card.
-A file that is not a readable picture (or is one over {megapixels} megapixels) is reported
-and the other files are still read; the exit status is then 1."""
+An 'unknown' line says why ("why" in --json): 'unsure' (not sure enough), 'disputed'
+(read on a dark face, where the dark-face classifier reads another card), 'colour'
+(grey corners: the suit's colour, not its shape, made it black) or 'face' (a whole
+card, its index not read). Its confidence is no sureness of any card: the map's for
+an index read (which a witness overruled, when disputed or colour), the face
+detector's for a face. A file that is not a readable picture (or is one over
+{megapixels} megapixels) is reported and the other files are still read; the exit
+status is then 1."""
 
 
 def add_read_arguments(parser: argparse.ArgumentParser) -> None:
@@ -162,11 +165,15 @@ def _print_list(results: list[dict]) -> None:
         if "error" in entry and not entry["cards"]:
             continue  # already said on stderr
         cards = entry["cards"]
+        named = sum(c["card"] != "unknown" for c in cards)
         unnamed = entry.get("face_up_unnamed", 0)
+        # the unknown lines of --unknown that are not those faces (counted already)
+        unsure = sum(c.get("why") not in (None, "face") for c in cards)
         print(
-            f"{entry['file']}: {len(cards)} card{'s' if len(cards) != 1 else ''}"
-            + ("" if cards else " seen")
+            f"{entry['file']}: {named} card{'s' if named != 1 else ''}"
+            + ("" if named else " seen")
             + (f", and {unnamed} face-up card{'s' if unnamed != 1 else ''} not named" if unnamed else "")
+            + (f"; {unsure} unknown" if unsure else "")
         )
         for c in cards:
             xs = [p[0] for p in c["corners"]]

@@ -174,11 +174,15 @@ def test_a_face_up_card_whose_corners_a_hand_covers_is_counted(tmp_path):
         c["why"] == "face" and len(c["corners"]) == 4 and c["corners"][1][0] - c["corners"][0][0] > 100 for c in unknown
     )
     assert all("why" not in c for c in json.loads(run.stdout)["images"][0]["cards"] if c["card"] != "unknown")
-    # the list says why a line is unknown
+    # the list says why a line is unknown, and its first line counts only named cards
     run = camera_read(str(tmp_path / "hand.png"), "--unknown")
+    head, *lines = run.stdout.splitlines()
     assert any(
         line.split()[0] == "unknown" and line.endswith("(a whole face-up card; its index corners not read)")
-        for line in run.stdout.splitlines()[1:]
+        for line in lines
     )
+    named = sum(line.split()[0] != "unknown" for line in lines)
+    cards = f"{named} card{'s' if named != 1 else ''}{'' if named else ' seen'}"
+    assert head.startswith(f"{tmp_path / 'hand.png'}: {cards}, and 1 face-up card not named")
     run = camera_read(str(tmp_path / "hand.png"), "--json", "--no-faces")
     assert "face_up_unnamed" not in json.loads(run.stdout)["images"][0]
