@@ -40,10 +40,10 @@ give the same scene (a phone's 4032 x 3024 photo is a 640 px photo at about 5).
 
 Last line: a JSON object: per subset ``SUBSET_{precision,recall,wrong,named,photos}``
 (held out) and ``SUBSET_all_{precision,recall}``, ``ms_per_photo`` (median over all
-photos), ``edje_counted``, ``edje_stray_faces``, ``edje_face_{precision,recall}`` (and
+photos), ``edje_counted``, ``edje_stray_faces``, ``edje_twice``, ``edje_face_{precision,recall}`` (and
 ``edje_val_*``), ``ms_per_frame_720p`` and, as before, ``heldout_precision`` /
 ``heldout_recall`` (single-card photos) and ``all_heldout_*`` (every dev photo);
-with ``--mosaic``, ``mosaic_GRID_SUBSET_{recall,wrong}`` and ``mosaic_GRID_edje_{counted,stray_faces}``
+with ``--mosaic``, ``mosaic_GRID_SUBSET_{recall,wrong}`` and ``mosaic_GRID_edje_{counted,stray_faces,twice}``
 (with ``--webcam`` the same again, as a webcam gives the frames, ending in ``_webcam``).
 """
 
@@ -89,6 +89,7 @@ class Row:
     counted: int = 0  # labelled whole cards named or found as a face (edje: whole cards are labelled)
     whole: int = 0  # labelled whole cards
     stray_faces: int = 0  # faces counted unnamed that are no labelled card
+    twice: int = 0  # labelled whole cards named and counted again as an unnamed face
     faces: tuple = ()  # the face detector's boxes (edje)
 
     @property
@@ -109,19 +110,22 @@ def _score(rows: list[Row]) -> dict:
     }
 
 
-def count_cards(cards, labelled) -> tuple[int, int]:
+def count_cards(cards, labelled) -> tuple[int, int, int]:
     """How many labelled whole cards are counted (named, the middle of what was
-    read of it inside its box, or found whole: an unnamed face at IoU 0.5), and how
-    many unnamed faces are no labelled card."""
+    read of it inside its box, or found whole: an unnamed face at IoU 0.5), how
+    many unnamed faces are no labelled card, and how many labelled cards are
+    counted twice (named, and an unnamed face too)."""
     mids = [c.middle for c in cards if c.card not in (UNKNOWN, BACK)]
     faces = [c.box for c in cards if c.unnamed_face]
-    counted = 0
+    counted = twice = 0
     for box in labelled:
         x0, y0, x1, y1 = box
-        if any(x0 <= mx <= x1 and y0 <= my <= y1 for mx, my in mids) or any(iou(f, box) >= 0.5 for f in faces):
-            counted += 1
+        named = any(x0 <= mx <= x1 and y0 <= my <= y1 for mx, my in mids)
+        face = any(iou(f, box) >= 0.5 for f in faces)
+        counted += named or face
+        twice += named and face
     stray = len(faces) - _overlapping(faces, labelled, 0.5)
-    return counted, stray
+    return counted, stray, twice
 
 
 def _overlapping(boxes, others, at: float) -> int:
@@ -253,6 +257,8 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
     in a ``2x2`` cell: indices about 28 px at 320, ``4x4`` about 14), suits known: whether
     small indices are named with the wrong suit.  ``webcam``: each frame blurred, noisy
     and JPEG-compressed as a webcam's (``webcam_look``); its keys end in ``_webcam``."""
+    from vision.photo.scene_reader import placed_cards
+
     out: dict = {}
     subsets: dict[str, list] = {}
     whole: dict = {}
@@ -268,7 +274,7 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
         cols, rows = (int(v) for v in grid.lower().split("x"))
         n, cw, ch = cols * rows, FRAME[0] // cols, FRAME[1] // rows  # each photo's cell
         for subset, photos in subsets.items():
-            right = wrong = there = counted = stray = cards = 0
+            right = wrong = there = counted = stray = cards = twice = 0
             times = []
             for k in range(0, len(photos) - n + 1, n):
                 group = photos[k : k + n]
@@ -295,18 +301,24 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
                         if x <= (r.box[0] + r.box[2]) / 2 < x + cw and y <= (r.box[1] + r.box[3]) / 2 < y + ch
                     ]
                     named, _ = reader.cards_in(frame, own)
-                    found += named
+                    found += placed_cards(named, own)  # where read shows them: its faces were paired so
                     got = p.as_truth(c.card for c in named)
                     right, wrong, there = right + len(got & p.truth), wrong + len(got - p.truth), there + len(p.truth)
                 if labelled:
-                    hit, extra = count_cards(found, labelled)
+                    hit, extra, again = count_cards(found, labelled)
                     counted, stray, cards = counted + hit, stray + extra, cards + len(labelled)
+                    twice += again
             key = f"mosaic_{grid}_{subset}" + ("_webcam" if webcam else "")
             out.update({f"{key}_recall": round(right / max(there, 1), 4), f"{key}_wrong": wrong})
             counts = ""
             if cards:
-                out.update({f"{key}_counted": round(counted / cards, 4), f"{key}_stray_faces": stray})
-                counts = f"; {counted} of {cards} whole cards counted, {stray} unnamed faces that are no card"
+                out.update(
+                    {f"{key}_counted": round(counted / cards, 4), f"{key}_stray_faces": stray, f"{key}_twice": twice}
+                )
+                counts = (
+                    f"; {counted} of {cards} whole cards counted ({twice} of them twice: named, and a face unnamed),"
+                    f" {stray} unnamed faces that are no card"
+                )
             print(
                 f"mosaics {grid}{' as a webcam sees them' if webcam else ''} of the validation fold, {subset}: {len(times)} frames, {right} of {there} cards "
                 f"named right ({right / max(there, 1):.3f}), {wrong} wrong{counts}; "
@@ -466,7 +478,7 @@ def main() -> int:
         if file in whole and hasattr(reader, "detect_faces"):
             boxes = [tuple(v * f for v in b) for b in whole[file]]
             row.whole = len(boxes)
-            row.counted, row.stray_faces = count_cards(cards, boxes)
+            row.counted, row.stray_faces, row.twice = count_cards(cards, boxes)
             row.faces = tuple(tuple(v / f for v in b) for b, _ in reader.detect_faces(img))  # the photo's pixels
         rows.append(row)
         if n % 100 == 0:
@@ -512,6 +524,7 @@ def main() -> int:
                 fp, fr = face_scores(sel, whole)
                 result[f"{subset}{tag}_counted"] = round(counted / max(wanted, 1), 4)
                 result[f"{subset}{tag}_stray_faces"] = sum(r.stray_faces for r in sel)
+                result[f"{subset}{tag}_twice"] = sum(r.twice for r in sel)
                 result[f"{subset}{tag}_face_precision"], result[f"{subset}{tag}_face_recall"] = (
                     round(fp, 4),
                     round(fr, 4),
@@ -519,6 +532,7 @@ def main() -> int:
                 print(
                     f"{'':>16}{'held out' if not tag else 'validation fold'}: {counted} of {wanted} whole cards "
                     f"counted ({counted / max(wanted, 1):.4f}: named or found face up); "
+                    f"{result[f'{subset}{tag}_twice']} of them twice (named, and a face unnamed); "
                     f"{result[f'{subset}{tag}_stray_faces']} unnamed faces that are no card; "
                     f"face detector precision {fp:.4f} recall {fr:.4f} (IoU 0.5)"
                 )

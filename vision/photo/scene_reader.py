@@ -1155,30 +1155,17 @@ class SceneReader:
             # a face looks like a back to the back detector, which never learnt hands)
             and not any(iou(box, f) >= FACE_BACK_IOU and s > score for f, s in whole)
         ]
-        faces_up, owner = self._paired_faces(image, named, backs, whole)
-        unnamed = _unnamed(faces_up, owner)
-        # A card read on both index corners is shown as the card lies, not as the
+        # A card read on both index corners is placed as the card lies, not as the
         # band between its corners (their smallest turned rectangle: a thin strip
-        # along the card's diagonal): the card its two indices make (card_outline),
-        # or where its face is when they make none, or its surest corner.  Only the
-        # outline shown changes.
+        # along the card's diagonal), before it is paired with a face: the card its two
+        # indices make (card_outline), else its surest corner alone (``_placed``).
+        # It is shown so, or, when its indices make no card, where its face is.
+        placed = placed_cards(named, reads)
+        faces_up, owner = self._paired_faces(image, placed, backs, whole)
+        unnamed = _unnamed(faces_up, owner)
         face_of = {k: faces_up[i][0] for i, k in owner.items()}
-        by_code = _by_code(reads)
-        shown = [self._shown(c, by_code.get(c.card, []), face_of.get(k)) for k, c in enumerate(named)]
+        shown = [_shown(c, p, face_of.get(k)) for k, (c, p) in enumerate(zip(named, placed))]
         return shown + backs + unnamed + unknown, reads
-
-    @staticmethod
-    def _shown(card: CardReading, reads: Sequence[IndexRead], face: tuple | None) -> CardReading:
-        """``card`` with the outline ``read`` shows (see there): the card its surest
-        corner and another make, else its face, else its surest corner's box (reads of
-        its code that make no card may be of two cards: no band across both)."""
-        if card.indices < 2 or not reads:
-            return card
-        ranked = sorted(reads, key=lambda r: -r.prob)
-        whole = card_outline([r.box for r in ranked])
-        if whole is not None:
-            return replace(card, corners=whole)
-        return replace(card, corners=outline([face if face is not None else ranked[0].box]))
 
     def detect_faces(
         self, image: np.ndarray, blob: np.ndarray | None = None
@@ -1198,14 +1185,16 @@ class SceneReader:
         named: Sequence[CardReading],
         backs: Sequence[CardReading] = (),
         whole: Sequence[tuple[tuple[float, float, float, float], float]] | None = None,
+        reads: Sequence[IndexRead] = (),
     ) -> list[CardReading]:
         """The face-up cards the face detector finds that no named card is, each as
         "unknown" with its whole box and no index corner (``indices`` 0): counted,
-        not named (``_pair_faces`` pairs the named cards with faces); a face that
-        a reported back overlaps (``FACE_BACK_IOU``) is that back (``read`` has left
-        out a back that a surer face overlaps).  ``whole``: the face detector's
-        finds, when they are at hand."""
-        return _unnamed(*self._paired_faces(image, named, backs, whole))
+        not named (``_pair_faces`` pairs the named cards with faces, each placed by
+        ``reads``, the index reads they were named from, when given: ``_placed``); a
+        face that a reported back overlaps (``FACE_BACK_IOU``) is that back (``read``
+        has left out a back that a surer face overlaps).  ``whole``: the face
+        detector's finds, when they are at hand."""
+        return _unnamed(*self._paired_faces(image, placed_cards(named, reads), backs, whole))
 
     def _paired_faces(
         self,
@@ -1418,6 +1407,38 @@ def _pair_faces(named: Sequence[CardReading], boxes: Sequence[tuple[float, float
     for k in sorted(range(len(named)), key=lambda k: named[k].indices < 2):
         place(k, set())
     return owner
+
+
+def _placed(card: CardReading, reads: Sequence[IndexRead]) -> CardReading:
+    """``card`` (named from ``reads``, the reads of its code) where it lies: read on two
+    corners, the card its surest corner and another make (``card_outline``); when they
+    make none (one corner found twice, or another card's corner read as this card, far
+    off), its surest corner alone, as a card read on one corner (``indices`` 1): the
+    band across both would pair it with no face, and its own face would be counted
+    again, unnamed."""
+    if card.indices < 2 or not reads:
+        return card
+    ranked = sorted(reads, key=lambda r: -r.prob)
+    whole = card_outline([r.box for r in ranked])
+    if whole is not None:
+        return replace(card, corners=whole)
+    return replace(card, corners=outline([ranked[0].box]), indices=1)
+
+
+def placed_cards(named: Sequence[CardReading], reads: Sequence[IndexRead]) -> list[CardReading]:
+    """Each of ``named`` (cards made of ``reads``: ``SceneReader.cards``) where it lies
+    (``_placed``), by the reads of its code: what ``read`` pairs with faces."""
+    by_code = _by_code(reads)
+    return [_placed(c, by_code.get(c.card, [])) for c in named]
+
+
+def _shown(card: CardReading, placed: CardReading, face: tuple | None) -> CardReading:
+    """``card`` with the outline ``read`` shows: where it lies (``placed``), or, read on
+    two corners that make no card, its face when one is paired with it (no band across
+    two cards)."""
+    if placed.indices == card.indices or face is None:
+        return replace(placed, indices=card.indices)
+    return replace(card, corners=outline([face]))
 
 
 def _unnamed(

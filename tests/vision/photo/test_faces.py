@@ -9,7 +9,7 @@ import random
 import pytest
 
 from vision.photo.recognise import UNKNOWN, CardReading, iou, outline
-from vision.photo.scene_reader import FACE_BACK_IOU, FACE_DETECTOR_FILE, SceneReader
+from vision.photo.scene_reader import FACE_BACK_IOU, FACE_DETECTOR_FILE, SceneRead, SceneReader
 from vision.photo.spec import BACK
 from vision.photo.synth import cover_with_hand, render_photo
 
@@ -113,6 +113,47 @@ def test_as_many_named_cards_as_can_be_are_paired_with_a_face(scene):
     ]
     assert reader.unnamed_faces(None, named) == []
     assert [c.box for c in reader.unnamed_faces(None, named[:1])] == [ten]  # the TC alone takes the better fit
+
+
+def test_a_card_read_on_two_cards_corners_is_paired_as_its_surest_corner(scene):
+    # a webcam frame (edje, stop 56): a TC named on its own corner and on another card's
+    # corner read TC too, far off (no card: CARD_APART).  As the band across both cards it
+    # was paired with no face, so its own face was counted again, unnamed; placed at its
+    # surest corner it takes its own face, and only the other card's is left
+    reader = FixedFaces(scene.photo, scene.calibration, face_detector=object())
+    own, other = (100, 100, 200, 250), (390, 290, 490, 440)
+    reader.boxes = (own, other)
+    sure, far = (110, 110, 125, 135), (470, 405, 485, 430)
+    reads = [SceneRead(sure, 0.8, "TC", 0.99), SceneRead(far, 0.6, "TC", 0.7)]
+    named = [CardReading("TC", 0.99, outline([sure, far]), 2)]
+    assert [c.box for c in reader.unnamed_faces(None, named)] == [own, other]  # the band pairs with neither
+    assert [c.box for c in reader.unnamed_faces(None, named, reads=reads)] == [other]
+    # a card whose two reads make one card is paired as that card
+    near = (180, 220, 195, 245)
+    named = [CardReading("TC", 0.99, outline([sure, near]), 2)]
+    reads = [SceneRead(sure, 0.8, "TC", 0.99), SceneRead(near, 0.6, "TC", 0.7)]
+    assert [c.box for c in reader.unnamed_faces(None, named, reads=reads)] == [other]
+
+
+def test_a_webcam_frame_counts_each_card_once(scene, scenes):
+    # four validation photos of edje in a 2x2 frame as a webcam gives it (the benchmark's
+    # mosaic, its webcam look): the ten's TC is named, and the queen's corner is read TC
+    # too, far off; the ten's face is its own, not counted again: two faces are left
+    # unnamed, the queen's and the nine's (the king is named on one corner)
+    from vision.photo import composite, distill
+    from vision.photo.images import load_image
+
+    names = ("IMG_2432", "IMG_2439", "IMG_2445", "IMG_2452")  # a ten, a king, a queen, a nine
+    photos = [next(p for p in scenes if p.file == f"edje/{n}.jpg") for n in names]
+    assert all(p.validation and not p.heldout for p in photos)
+    frame, _ = composite.mosaic([load_image(p.path) for p in photos], (2, 2), 60)
+    frame = distill.soften(frame, 1.0, 6.0, 60, 4)
+    seen, reads = scene.read_with_indices(frame)
+    assert {c.card[0] for c in seen if c.card not in (UNKNOWN, BACK)} <= {"T", "K", "Q", "9"}
+    assert len([r for r in reads if r.code == "TC"]) >= 2
+    faces = _unnamed(seen)
+    assert len(faces) == 2
+    assert all(c.middle[1] > 360 for c in faces)  # the bottom row's
 
 
 def test_without_the_face_detector_no_face_is_counted(tmp_path):
