@@ -1445,12 +1445,15 @@ def _unnamed(
     faces: Sequence[tuple[tuple[float, float, float, float], float]], paired: Collection[int]
 ) -> list[CardReading]:
     """The faces no named card is (``paired``: the indices of those that are), each
-    as "unknown" with its whole box and no index corner."""
-    return [
-        CardReading(UNKNOWN, round(score, 4), outline([box]), 0, FACE)
-        for i, (box, score) in enumerate(faces)
-        if i not in paired
-    ]
+    as "unknown" with its whole box and no index corner, surest first."""
+    return sorted(
+        (
+            CardReading(UNKNOWN, round(score, 4), outline([box]), 0, FACE)
+            for i, (box, score) in enumerate(faces)
+            if i not in paired
+        ),
+        key=lambda c: -c.confidence,
+    )
 
 
 def _could_be(box, card: CardReading, grow: float = 0.1) -> bool:
