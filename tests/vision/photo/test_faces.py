@@ -115,6 +115,18 @@ def test_as_many_named_cards_as_can_be_are_paired_with_a_face(scene):
     assert [c.box for c in reader.unnamed_faces(None, named[:1])] == [ten]  # the TC alone takes the better fit
 
 
+def test_a_corner_just_outside_a_neighbour_s_face_takes_its_own_face(scene):
+    # edje's 2x2 mosaic of IMG_2658-2684 (stop 56): a QH named on one corner whose middle
+    # lies 0.04 of a side outside its left neighbour's face box (within the tenth a face
+    # box is grown by) and 0.18 inside its own: it is its own face's card, and the
+    # neighbour's face is left to be counted (FACE_EDGE)
+    reader = FixedFaces(scene.photo, scene.calibration, face_detector=object())
+    neighbour, own = (32, 490, 208, 650), (134, 473, 253, 629)
+    reader.boxes = (neighbour, own)
+    named = [CardReading("QH", 0.99, outline([(204, 595, 224, 620)]), 1)]
+    assert [c.box for c in reader.unnamed_faces(None, named)] == [neighbour]
+
+
 def test_a_card_read_on_two_cards_corners_is_paired_as_its_surest_corner(scene):
     # a webcam frame (edje, stop 56): a TC named on its own corner and on another card's
     # corner read TC too, far off (no card: CARD_APART).  As the band across both cards it
