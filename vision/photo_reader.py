@@ -159,21 +159,21 @@ def main_read(args: argparse.Namespace) -> int:
 
 
 def _print_list(results: list[dict]) -> None:
-    from .photo.recognise import WHY
+    from .photo.recognise import FACE, UNKNOWN, WHY
 
     for entry in results:
         if "error" in entry and not entry["cards"]:
             continue  # already said on stderr
         cards = entry["cards"]
-        named = sum(c["card"] != "unknown" for c in cards)
+        named = sum(c["card"] != UNKNOWN for c in cards)
         unnamed = entry.get("face_up_unnamed", 0)
         # the unknown lines of --unknown that are not those faces (counted already)
-        unsure = sum(c.get("why") not in (None, "face") for c in cards)
+        unread = sum(c["card"] == UNKNOWN and c["why"] != FACE for c in cards)
         print(
             f"{entry['file']}: {named} card{'s' if named != 1 else ''}"
             + ("" if named else " seen")
             + (f", and {unnamed} face-up card{'s' if unnamed != 1 else ''} not named" if unnamed else "")
-            + (f"; {unsure} unknown" if unsure else "")
+            + (f"; {unread} unknown" if unread else "")
         )
         for c in cards:
             xs = [p[0] for p in c["corners"]]

@@ -78,9 +78,9 @@ class CardReading:
     ``card`` is our code ("AS", "TD") or ``"unknown"``; ``corners`` the outline of
     what was seen, in picture pixels: the index corner's box, or, when both index
     corners of the card were read, the smallest turned rectangle holding both.
-    An "unknown" line says ``why`` it names no card (``WHY``): its ``confidence`` is
-    the map's, which a disputed or colour-doubted card reached and a witness then
-    contradicted, so it is no sureness of any card.
+    An "unknown" line says ``why`` it names no card (``WHY``); its ``confidence`` is
+    no sureness of any card: the face detector's for a face, else the map's (which a
+    disputed or colour-doubted card reached before a witness contradicted it).
     """
 
     card: str

@@ -386,10 +386,9 @@ FACE_THRESHOLD = 0.6
 FACE_COUNT_LARGER: float | None = 0.85
 MAX_FACES = 52
 FACE_SPAN = 0.25  # how much a card read on both corners overlaps its face's box at least (_could_be)
-# A card read on one corner fits a face whose box its corner's middle lies on the edge
-# of, or just outside of, by up to this share of the box's short side (a face box's
-# edge is found to a few pixels), as well as one it lies on the edge of; further out, it
-# fits worse than any face that holds it.  Stop 56: a queen of edje's 2x2 mosaic
+# A card read on one corner whose corner's middle lies outside a face's box by up to this
+# share of the box's short side fits that face as if on its edge (a face box's edge is
+# found to a few pixels); further out, it fits worse than any face that holds it.  Stop 56: a queen of edje's 2x2 mosaic
 # (IMG_2658-2684), named on one corner 0.04 outside its neighbour's face and 0.18 inside
 # its own, took the neighbour's (any corner outside within the tenth _could_be grows a
 # box by fitted as on its edge), and was counted twice.  In the benchmark's frames
