@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 from .errors import VisionError
@@ -36,21 +37,27 @@ the whole card: 'face_up_unnamed' in --json (when there are any), "and N face-up
 cards not named" in the list (with --unknown each is listed as 'unknown' with the
 whole card's box; --no-faces does not report them). A card too small to be read in
 the whole picture is looked at again, closer, where the face detector finds a card.
-An 'unknown' line says why ("why" in --json): 'unsure' (not sure enough), 'disputed'
-(read on a dark face, where the dark-face classifier reads another card), 'colour'
-(grey corners: the suit's colour, not its shape, made it black) or 'face' (a whole
-card, its index not read). Its confidence is no sureness of any card: the map's for
-an index read (which a witness overruled, when disputed or colour), the face
-detector's for a face. A file that is not a readable picture (or is one over
-{megapixels} megapixels) is reported and the other files are still read; the exit
-status is then 1."""
+A file that is not a readable picture (or is one over {megapixels} megapixels) is
+reported and the other files are still read; the exit status is then 1.
+
+An 'unknown' line says why ("why" in --json): {why}. Its confidence is no sureness of
+any card: the map's for an index read (which a witness overruled, when disputed or
+colour), the face detector's for a face."""
 
 
 def add_read_arguments(parser: argparse.ArgumentParser) -> None:
     from .photo.images import MAX_PIXELS
+    from .photo.recognise import WHY
     from .photo.scene_reader import DEFAULT_MIN_CONFIDENCE
 
-    parser.description = READ_DESCRIPTION.format(megapixels=MAX_PIXELS // 1_000_000)
+    # the reasons an unknown line gives, in the words the list prints them in (WHY)
+    what, why = READ_DESCRIPTION.split("\n\n")
+    reasons = ", ".join(f"'{code}' ({text})" for code, text in WHY.items())
+    parser.description = (
+        what.format(megapixels=MAX_PIXELS // 1_000_000)
+        + "\n\n"
+        + textwrap.fill(" ".join(why.split()).format(why=reasons), 84)
+    )
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="picture files (JPEG, PNG, HEIC, ...)")
     parser.add_argument("--json", action="store_true", help='print one JSON object: {"images": [...]}')

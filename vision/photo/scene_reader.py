@@ -388,14 +388,14 @@ MAX_FACES = 52
 FACE_SPAN = 0.25  # how much a card read on both corners overlaps its face's box at least (_could_be)
 # A card read on one corner whose corner's middle lies outside a face's box by up to this
 # share of the box's short side fits that face as if on its edge (a face box's edge is
-# found to a few pixels); further out, it fits worse than any face that holds it.  Stop 56: a queen of edje's 2x2 mosaic
-# (IMG_2658-2684), named on one corner 0.04 outside its neighbour's face and 0.18 inside
-# its own, took the neighbour's (any corner outside within the tenth _could_be grows a
-# box by fitted as on its edge), and was counted twice.  In the benchmark's frames
-# (vision_real.py, every photo and mosaic) 11 cards read on one corner lie outside one of
-# the faces they could be, 0.006-0.12 of a side; with 0.0 and with 0.03 the counts are
-# the same (that queen counted once, sharp and webcam); 0.03 keeps a face box a few
-# pixels too small its card's (the unit test's, 0.015).
+# found to a few pixels); further out, it fits worse than any face that holds it.
+# Stop 56: a queen of edje's 2x2 mosaic (IMG_2658-2684), named on one corner 0.04 outside
+# its neighbour's face and 0.18 inside its own, took the neighbour's (any corner outside
+# within the tenth _could_be grows a box by fitted as on its edge), and was counted twice.
+# In the benchmark's frames (vision_real.py, every photo and mosaic) 11 cards read on one
+# corner lie outside one of the faces they could be, 0.006-0.12 of a side; with 0.0 and
+# with 0.03 the counts are the same (that queen counted once, sharp and webcam); 0.03
+# keeps a face box a few pixels too small its card's (the unit test's, 0.015).
 FACE_EDGE = 0.03
 # A face and a back found overlapping this much (IoU) are one card, the surer of the
 # two.  The back detector never learnt hands, and took a hand over a face for a back in
