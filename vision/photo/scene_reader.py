@@ -397,6 +397,14 @@ FACE_SPAN = 0.25  # how much a card read on both corners overlaps its face's box
 # with 0.03 the counts are the same (that queen counted once, sharp and webcam); 0.03
 # keeps a face box a few pixels too small its card's (the unit test's, 0.015).
 FACE_EDGE = 0.03
+# A card read on two corners is outlined by its sure reads first (PLACE_SURE or more), the
+# others only when those make no card: card_outline pairs the surest corner with the
+# farthest read that fits, and in stop 56's edje 2x2 mosaic a JH read at 0.38, 4.5 sides
+# off (another card's corner) made the outline while a read at 0.95 lay 3.1 sides off.
+# Stop 57: in the benchmark's edje frames (held out, mosaics sharp and webcam) it moved
+# two cards' outlines, each from across two cards onto its own (checked by eye); names
+# the same to the card, whole cards counted 2x2 sharp 96 -> 98, 3x3 webcam 29 -> 30.
+PLACE_SURE = 0.5
 # A face and a back found overlapping this much (IoU) are one card, the surer of the
 # two.  The back detector never learnt hands, and took a hand over a face for a back in
 # 15 of 24 rendered photos with a hand on a card's corners (test_faces.covered); 0.3
@@ -1422,15 +1430,18 @@ def _pair_faces(named: Sequence[CardReading], boxes: Sequence[tuple[float, float
 
 def _placed(card: CardReading, reads: Sequence[IndexRead]) -> CardReading:
     """``card`` (named from ``reads``, the reads of its code) where it lies: read on two
-    corners, the card its surest corner and another make (``card_outline``); when they
-    make none (one corner found twice, or another card's corner read as this card, far
-    off), its surest corner alone, as a card read on one corner (``indices`` 1): the
-    band across both would pair it with no face, and its own face would be counted
-    again, unnamed."""
+    corners, the card its surest corner and another make (``card_outline``: of its sure
+    reads, ``PLACE_SURE``, first, then of all); when they make none (one corner found
+    twice, or another card's corner read as this card, far off), its surest corner
+    alone, as a card read on one corner (``indices`` 1): the band across both would
+    pair it with no face, and its own face would be counted again, unnamed."""
     if card.indices < 2 or not reads:
         return card
     ranked = sorted(reads, key=lambda r: -r.prob)
-    whole = card_outline([r.box for r in ranked])
+    sure = [r.box for r in ranked if r.prob >= PLACE_SURE]
+    whole = card_outline(sure) if len(sure) >= 2 else None
+    if whole is None:
+        whole = card_outline([r.box for r in ranked])
     if whole is not None:
         return replace(card, corners=whole)
     return replace(card, corners=outline([ranked[0].box]), indices=1)

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
+from vision.photo import scenes_data
 from vision.photo.recognise import UNKNOWN, CardReading, iou, outline
-from vision.photo.scene_reader import FACE_BACK_IOU, FACE_DETECTOR_FILE, SceneRead, SceneReader
+from vision.photo.scene_reader import FACE_BACK_IOU, FACE_DETECTOR_FILE, SceneRead, SceneReader, placed_cards
 from vision.photo.spec import BACK
 from vision.photo.synth import cover_with_hand, render_photo
 
@@ -145,6 +146,46 @@ def test_a_card_read_on_two_cards_corners_is_paired_as_its_surest_corner(scene):
     named = [CardReading("TC", 0.99, outline([sure, near]), 2)]
     reads = [SceneRead(sure, 0.8, "TC", 0.99), SceneRead(near, 0.6, "TC", 0.7)]
     assert [c.box for c in reader.unnamed_faces(None, named, reads=reads)] == [other]
+
+
+def test_a_card_is_outlined_by_its_sure_corners_not_by_a_guess_farther_off(scene):
+    # a JH named on its two corners, read 0.99 and 0.95, 4 sides apart; another card's
+    # corner, 5.3 sides off, read JH at 0.38, is as far as one card's corners may lie (CARD_APART) and
+    # farther than the JH's own: the outline of the sure two is the card (PLACE_SURE),
+    # and the JH takes its own face, leaving the other card's to be counted
+    reader = FixedFaces(scene.photo, scene.calibration, face_detector=object())
+    own, other = (100, 100, 163, 188), (115, 195, 178, 283)
+    reader.boxes = (own, other)
+    sure, second, guess = (102, 103, 112, 123), (151, 165, 161, 185), (122, 208, 132, 228)
+    reads = [SceneRead(sure, 0.9, "JH", 0.99), SceneRead(second, 0.8, "JH", 0.95), SceneRead(guess, 0.5, "JH", 0.38)]
+    named = [CardReading("JH", 0.99, outline([sure, second, guess]), 2)]
+    (placed,) = placed_cards(named, reads)
+    assert iou(placed.box, own) > 0.6
+    assert [c.box for c in reader.unnamed_faces(None, named, reads=reads)] == [other]
+    # when the sure reads make no card, every read is tried, as before
+    weak = [SceneRead(sure, 0.9, "JH", 0.99), SceneRead(guess, 0.5, "JH", 0.38)]
+    assert placed_cards(named, weak)[0].indices == 2
+
+
+def test_a_crowded_frame_shows_a_card_where_it_lies_not_across_two_cards(scene, scenes):
+    # edje's 2x2 mosaic of four validation photos (the benchmark's, sharp): the JH is read
+    # on both its corners (1.0 and 0.95) and a JD's corner is read JH (0.38), farther off.
+    # Outlined by that guess the JH lay across both cards (IoU with either under 0.2);
+    # outlined by its sure corners it is the JH's own card
+    from vision.photo import composite
+    from vision.photo.images import load_image
+
+    names = ("IMG_2567", "IMG_2570", "IMG_2571", "IMG_2583")
+    photos = [next(p for p in scenes if p.file == f"edje/{n}.jpg") for n in names]
+    assert all(p.validation and not p.heldout for p in photos)
+    frame, places = composite.mosaic([load_image(p.path) for p in photos], (2, 2), 60)
+    whole = scenes_data.whole_card_boxes()
+    x, y, f = places[0]
+    labelled = [(x + a * f, y + b * f, x + c * f, y + d * f) for a, b, c, d in whole[photos[0].file]]
+    seen = scene.read(frame)
+    (jh,) = [c for c in seen if c.card == "JH"]
+    assert jh.indices == 2
+    assert max(iou(jh.box, box) for box in labelled) > 0.6
 
 
 def test_a_webcam_frame_counts_each_card_once(scene, scenes):
