@@ -56,7 +56,7 @@ ANCHOR_PHOTOS = 400
 # Share of the labelled corners cut from a webcam's look of their photo.  0: taught sure
 # on soft crops with hard labels, the network was sure of what blur had left ambiguous
 # (at 0.4 a soft crop of a silver 5 of clubs, half its pip, read 5S at 0.986 and was
-# named in a webcam frame; README, stop 54).  The looks are drawn whatever the share, so
+# named in a webcam frame; NOTEBOOK.md, stop 54).  The looks are drawn whatever the share, so
 # that the share alone changes what is taught.
 SOFT = 0.0  # other decks' training photos whose crops the anchor holds
 # A cut lies on a label when its centre is inside the label's box grown by ON_LABEL of

@@ -3,7 +3,7 @@
 The shipped ONNX files (``vision/models``) were run by OpenCV's DNN module before
 28 November; ONNX Runtime runs the same files, the same weights, in about half the
 time on one core (the index detector 19 -> 8.5 ms at 320 x 320, the classifier 63 ->
-38 ms for 8 crops; README "Reading cards in photos").  A network uses as many threads
+38 ms for 8 crops; README "Libraries we build on").  A network uses as many threads
 as OpenCV is told to (``cv2.setNumThreads``: the benchmarks and the camera's process
 give it one), so one setting rules all of the vision's work.
 

@@ -1,7 +1,7 @@
 """Int8 copies of the scene reader's networks (ONNX Runtime static quantization).
 
 The index detectors and the two classifiers are nearly all of a frame's CPU time
-(README, "Speed: int8 classifiers", "Speed: the closer looks' detector in int8").
+(``NOTEBOOK.md``, "Speed: int8 classifiers", "Speed: the closer looks' detector in int8").
 Their int8 copies (``scene_reader.INT8``) take about 0.6 of it.  This tool makes them
 from the float files in ``--models``: the classifiers' and the closer looks' detector's
 by default, the whole picture's detector too with ``--detector`` (measured and not

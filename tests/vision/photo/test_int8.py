@@ -1,8 +1,8 @@
-"""The scene reader's int8 networks (``vision.photo.quantize``, README "Speed: int8
+"""The scene reader's int8 networks (``vision.photo.quantize``, vision/photo/NOTEBOOK.md "Speed: int8
 classifiers", "Speed: the closer looks' detector in int8"): the scene reader reads
 with them, the single-card reader and its witness keep the float ones, and they read
 what the float ones read.  Its first classifier is one member of the classifier's
-int8 ensemble (``FIRST_CLASSIFIER_FILE``, README "Speed: one member of the first
+int8 ensemble (``FIRST_CLASSIFIER_FILE``, NOTEBOOK.md "Speed: one member of the first
 classifier")."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_a_damaged_int8_network_is_a_clear_error(tmp_path, name):
 
 def test_the_int8_networks_name_what_the_float_ones_name(readers):
     # Rendered photos of every kind of trouble (small, turned, several cards): the
-    # same cards named.  (On the real validation folds: README "Speed: int8 classifiers".)
+    # same cards named.  (On the real validation folds: NOTEBOOK.md "Speed: int8 classifiers".)
     int8, floats = readers
     differ = {}
     for seed in range(12):
@@ -121,7 +121,7 @@ def test_the_int8_networks_name_what_the_float_ones_name(readers):
 
 
 def test_the_quantizer_keeps_the_detectors_first_convolution_float(tmp_path):
-    # quantize --detector: measured, not shipped (README "Speed: int8 classifiers")
+    # quantize --detector: measured, not shipped (NOTEBOOK.md "Speed: int8 classifiers")
     import onnx
 
     from vision.photo.quantize import quantize
