@@ -1102,15 +1102,19 @@ class SceneReader:
         A card in ``confirmed`` (a second witness named it: ``witnessed``) is named
         too, at the threshold's confidence: as sure as a named card is asked to be."""
         t = self.min_confidence if min_confidence is None else min_confidence
-        named, unknown = [], []
+        named, unknown, named_at = [], [], []
         for code, rs in _by_code(reads).items():
             conf = self.confidence(rs)
             if conf >= t or code in confirmed:
                 conf = max(conf, t)
                 named.append(CardReading(code, round(conf, 4), outline([r.box for r in rs]), corners_seen(rs)))
+                named_at += [r.box for r in rs]
             elif max(r.score for r in rs) >= UNKNOWN_SCORE:
                 best = max(rs, key=lambda r: r.score)
                 unknown.append(CardReading(UNKNOWN, min(round(conf, 4), t), outline([best.box]), 1, UNSURE))
+        # a corner a card was named from, read as another card too (at another scale,
+        # in a closer look), is that card's: no "unknown" line of its own
+        unknown = [u for u in unknown if not any(_inside(box, u.box) for box in named_at)]
         return sorted(named, key=lambda c: -c.confidence), sorted(unknown, key=lambda c: -c.confidence)
 
     def witnessed(self, image: np.ndarray, reads: Sequence[IndexRead]) -> set[str]:

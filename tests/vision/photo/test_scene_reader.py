@@ -410,6 +410,21 @@ def test_a_card_read_as_light_glyphs_on_a_dark_face_is_not_shown_to_the_single_c
     assert scene.witnessed(img, turned) == set()
 
 
+def test_a_named_card_s_corner_read_otherwise_too_is_no_unknown_line(scene):
+    # edje's 2x2 mosaic (stop 57): the JH is named from its corner at (237, 218, 259, 240);
+    # a closer look's larger box round the same corner read 7H at 0.07, and was listed
+    # as "unknown 0.00" on the named JH.  It is that card's corner; a 7H read elsewhere
+    # is still an unknown line
+    jh = SceneRead((237, 218, 259, 240), 0.44, "JH", 0.99)
+    jh2 = SceneRead((100, 100, 122, 122), 0.8, "JH", 0.99)
+    round_it = SceneRead((213, 210, 259, 264), 0.64, "7H", 0.07, second=True)
+    named, unknown = scene.cards([jh, jh2, round_it])
+    assert [c.card for c in named] == ["JH"] and unknown == []
+    elsewhere = dataclasses.replace(round_it, box=(400, 400, 446, 454))
+    named, unknown = scene.cards([jh, jh2, elsewhere])
+    assert [c.card for c in named] == ["JH"] and [(c.card, c.why) for c in unknown] == [(UNKNOWN, UNSURE)]
+
+
 def test_a_confirmed_card_is_named_at_the_threshold_and_others_are_not(scene):
     unsure = SceneRead((10, 10, 40, 60), 0.8, "6D", 0.5)
     conf = scene.confidence([unsure])
