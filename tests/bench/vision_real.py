@@ -250,9 +250,9 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
     the size the reader sees the photo alone at), ``2x2`` four (about 0.37: indices of
     10-12 px at the detector's 320 px).  Each photo is a deck of its own: its cards
     are those the reader makes of the index corners read in its cell (the timed read
-    is of the whole frame, read once).  For ``edje`` (labelled by whole card) also how many of its
-    cards are counted (``count_cards``: named, or an unnamed face of the frame's read)
-    and how many unnamed faces are no card.  ``dev`` (in ``sets``): the validation fold
+    is of the whole frame, read once).  For ``edje`` (labelled by whole card) also how
+    many of its cards are counted (``count_cards``: named, or a face found in its cell
+    that none of its cell's named cards is) and how many unnamed faces are no card.  ``dev`` (in ``sets``): the validation fold
     of ``cards_real_dev`` too, one or more cards a photo, large indices (a 640 px photo
     in a ``2x2`` cell: indices about 28 px at 320, ``4x4`` about 14), suits known: whether
     small indices are named with the wrong suit.  ``webcam``: each frame blurred, noisy
@@ -290,18 +290,26 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
                 t = time.process_time()
                 seen, reads = reader.read_with_indices(frame)
                 times.append((time.process_time() - t) * 1000)
-                found = [c for c in seen if c.unnamed_face]  # the cells' named cards join them below
+                faces, backs = getattr(reader, "faces_seen", ([], []))
+                found = []
                 # each photo of the frame is its own deck: the same card in two photos
                 # would be one card to the reader (a deck has each card once), so its
-                # cards are made of the index reads in its own cell
+                # cards are made of the index reads in its own cell, and paired with the
+                # faces found in that cell, as read pairs a frame's (placed where read
+                # shows them)
                 for p, (x, y, _) in zip(group, places):
-                    own = [
-                        r
-                        for r in reads
-                        if x <= (r.box[0] + r.box[2]) / 2 < x + cw and y <= (r.box[1] + r.box[3]) / 2 < y + ch
-                    ]
+
+                    def inside(box, x=x, y=y, w=cw, h=ch):
+                        return x <= (box[0] + box[2]) / 2 < x + w and y <= (box[1] + box[3]) / 2 < y + h
+
+                    own = [r for r in reads if inside(r.box)]
                     named, _ = reader.cards_in(frame, own)
-                    found += placed_cards(named, own)  # where read shows them: its faces were paired so
+                    found += placed_cards(named, own)
+                    if hasattr(reader, "faces_seen"):
+                        cell_backs = [b for b in backs if inside(b.box)]
+                        found += reader.unnamed_faces(
+                            frame, named, cell_backs, whole=[f for f in faces if inside(f[0])], reads=own
+                        )
                     got = p.as_truth(c.card for c in named)
                     right, wrong, there = right + len(got & p.truth), wrong + len(got - p.truth), there + len(p.truth)
                 if labelled:
@@ -332,6 +340,21 @@ def make_reader(args):
     if args.reader == "photo":
         return Recogniser.load(args.models, **kw)
     from vision.photo.scene_reader import SceneReader
+
+    class SceneReader(SceneReader):  # type: ignore[no-redef]
+        """The scene reader, keeping the faces and backs its last ``read`` paired with
+        named cards (``faces_seen``), so that the mosaics pair each photo's faces with
+        that photo's cards (``measure_mosaics``)."""
+
+        def read_with_indices(self, image):
+            self.faces_seen = ([], [])
+            cards, reads = super().read_with_indices(image)
+            self.faces_seen = (self._whole, [c for c in cards if c.card == BACK])
+            return cards, reads
+
+        def _paired_faces(self, image, named, backs=(), whole=None):
+            self._whole = list(self.detect_faces(image) if whole is None else whole)
+            return super()._paired_faces(image, named, backs, whole)
 
     if args.scales:
         kw["scales"] = tuple(float(v) for v in args.scales.split(","))
