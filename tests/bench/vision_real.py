@@ -252,10 +252,11 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
     are those the reader makes of the index corners read in its cell (the timed read
     is of the whole frame, read once).  For ``edje`` (labelled by whole card) also how
     many of its cards are counted (``count_cards``: named, or a face found in its cell
-    that none of its cell's named cards is) and how many unnamed faces are no card.  ``dev`` (in ``sets``): the validation fold
-    of ``cards_real_dev`` too, one or more cards a photo, large indices (a 640 px photo
-    in a ``2x2`` cell: indices about 28 px at 320, ``4x4`` about 14), suits known: whether
-    small indices are named with the wrong suit.  ``webcam``: each frame blurred, noisy
+    that none of its cell's named cards is) and how many unnamed faces are no card.
+    ``dev`` (in ``sets``): the validation fold of ``cards_real_dev`` too, one or more
+    cards a photo, large indices (a 640 px photo in a ``2x2`` cell: indices about 28 px
+    at 320, ``4x4`` about 14), suits known: whether small indices are named with the
+    wrong suit.  ``webcam``: each frame blurred, noisy
     and JPEG-compressed as a webcam's (``webcam_look``); its keys end in ``_webcam``."""
     from vision.photo.scene_reader import placed_cards
 
@@ -290,7 +291,7 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
                 t = time.process_time()
                 seen, reads = reader.read_with_indices(frame)
                 times.append((time.process_time() - t) * 1000)
-                faces, backs = getattr(reader, "faces_seen", ([], []))
+                faces, backs = reader.faces_seen
                 found = []
                 # each photo of the frame is its own deck: the same card in two photos
                 # would be one card to the reader (a deck has each card once), so its
@@ -305,11 +306,10 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
                     own = [r for r in reads if inside(r.box)]
                     named, _ = reader.cards_in(frame, own)
                     found += placed_cards(named, own)
-                    if hasattr(reader, "faces_seen"):
-                        cell_backs = [b for b in backs if inside(b.box)]
-                        found += reader.unnamed_faces(
-                            frame, named, cell_backs, whole=[f for f in faces if inside(f[0])], reads=own
-                        )
+                    cell_backs = [b for b in backs if inside(b.box)]
+                    found += reader.unnamed_faces(
+                        frame, named, cell_backs, whole=[f for f in faces if inside(f[0])], reads=own
+                    )
                     got = p.as_truth(c.card for c in named)
                     right, wrong, there = right + len(got & p.truth), wrong + len(got - p.truth), there + len(p.truth)
                 if labelled:
@@ -341,10 +341,10 @@ def make_reader(args):
         return Recogniser.load(args.models, **kw)
     from vision.photo.scene_reader import SceneReader
 
-    class SceneReader(SceneReader):  # type: ignore[no-redef]
-        """The scene reader, keeping the faces and backs its last ``read`` paired with
-        named cards (``faces_seen``), so that the mosaics pair each photo's faces with
-        that photo's cards (``measure_mosaics``)."""
+    class FacesKept(SceneReader):
+        """The scene reader, keeping the faces and backs its last ``read_with_indices``
+        paired with named cards (``faces_seen``), so that the mosaics pair each photo's
+        faces with that photo's cards (``measure_mosaics``)."""
 
         def read_with_indices(self, image):
             self.faces_seen = ([], [])
@@ -362,7 +362,7 @@ def make_reader(args):
         kw["polarity"] = args.polarity
     if args.float:
         kw["int8"] = False
-    return SceneReader.load(args.models, **kw)
+    return FacesKept.load(args.models, **kw)
 
 
 def main() -> int:
