@@ -256,8 +256,8 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
     ``dev`` (in ``sets``): the validation fold of ``cards_real_dev`` too, one or more
     cards a photo, large indices (a 640 px photo in a ``2x2`` cell: indices about 28 px
     at 320, ``4x4`` about 14), suits known: whether small indices are named with the
-    wrong suit.  ``webcam``: each frame blurred, noisy
-    and JPEG-compressed as a webcam's (``webcam_look``); its keys end in ``_webcam``."""
+    wrong suit.  ``webcam``: each frame blurred, noisy and JPEG-compressed as a
+    webcam's (``webcam_look``); its keys end in ``_webcam``."""
     from vision.photo.scene_reader import placed_cards
 
     out: dict = {}
@@ -347,14 +347,14 @@ def make_reader(args):
         faces with that photo's cards (``measure_mosaics``)."""
 
         def read_with_indices(self, image):
-            self.faces_seen = ([], [])
             cards, reads = super().read_with_indices(image)
             self.faces_seen = (self._whole, [c for c in cards if c.card == BACK])
             return cards, reads
 
         def _paired_faces(self, image, named, backs=(), whole=None):
+            # the faces found once, kept, and handed on (never looked for twice)
             self._whole = list(self.detect_faces(image) if whole is None else whole)
-            return super()._paired_faces(image, named, backs, whole)
+            return super()._paired_faces(image, named, backs, self._whole)
 
     if args.scales:
         kw["scales"] = tuple(float(v) for v in args.scales.split(","))

@@ -150,9 +150,9 @@ def test_a_card_read_on_two_cards_corners_is_paired_as_its_surest_corner(scene):
 
 def test_a_card_is_outlined_by_its_sure_corners_not_by_a_guess_farther_off(scene):
     # a JH named on its two corners, read 0.99 and 0.95, 4 sides apart; another card's
-    # corner, 5.3 sides off, read JH at 0.38, is as far as one card's corners may lie (CARD_APART) and
-    # farther than the JH's own: the outline of the sure two is the card (PLACE_SURE),
-    # and the JH takes its own face, leaving the other card's to be counted
+    # corner, 5.3 sides off, read JH at 0.38, is as far as one card's corners may lie
+    # (CARD_APART) and farther than the JH's own: the outline of the sure two is the
+    # card (PLACE_SURE), and the JH takes its own face, leaving the other card's counted
     reader = FixedFaces(scene.photo, scene.calibration, face_detector=object())
     own, other = (100, 100, 163, 188), (115, 195, 178, 283)
     reader.boxes = (own, other)

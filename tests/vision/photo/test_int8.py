@@ -1,7 +1,7 @@
-"""The scene reader's int8 networks (``vision.photo.quantize``, vision/photo/NOTEBOOK.md "Speed: int8
-classifiers", "Speed: the closer looks' detector in int8"): the scene reader reads
-with them, the single-card reader and its witness keep the float ones, and they read
-what the float ones read.  Its first classifier is one member of the classifier's
+"""The scene reader's int8 networks (``vision.photo.quantize``; vision/photo/NOTEBOOK.md,
+"Speed: int8 classifiers", "Speed: the closer looks' detector in int8"): the scene
+reader reads with them, the single-card reader and its witness keep the float ones,
+and they read what the float ones read.  Its first classifier is one member of the classifier's
 int8 ensemble (``FIRST_CLASSIFIER_FILE``, NOTEBOOK.md "Speed: one member of the first
 classifier")."""
 
