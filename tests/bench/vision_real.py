@@ -304,7 +304,7 @@ def measure_mosaics(reader, grids: list[str], sets: str = "dev,multi", webcam: b
                         return x <= (box[0] + box[2]) / 2 < x + w and y <= (box[1] + box[3]) / 2 < y + h
 
                     own = [r for r in reads if inside(r.box)]
-                    named, _ = reader.cards_in(frame, own)
+                    named, _ = reader.cards_in(frame, own, [f for f in reader.places_seen if inside(f[0])])
                     found += placed_cards(named, own)
                     cell_backs = [b for b in backs if inside(b.box)]
                     found += reader.unnamed_faces(
@@ -343,8 +343,15 @@ def make_reader(args):
 
     class FacesKept(SceneReader):
         """The scene reader, keeping the faces and backs its last ``read_with_indices``
-        paired with named cards (``faces_seen``), so that the mosaics pair each photo's
-        faces with that photo's cards (``measure_mosaics``)."""
+        paired with named cards (``faces_seen``) and the places it looked closer at
+        (``places_seen``: the face witness's), so that the mosaics pair each photo's
+        faces with that photo's cards and witness them with that photo's places
+        (``measure_mosaics``)."""
+
+        def _indices(self, image, short=None, backs=False):
+            out = super()._indices(image, short, backs)
+            self.places_seen = out[2]
+            return out
 
         def read_with_indices(self, image):
             cards, reads = super().read_with_indices(image)

@@ -371,6 +371,19 @@ WITNESS = (0.3, PHOTO_MIN_CONFIDENCE)
 # as many cards (19 more) as 0.5 and 1.0 with 118 candidates read instead of 134
 # and 177; 0.0, 18.
 WITNESS_NEAR = 0.25
+# The face classifier (``FACE_CLASSIFIER_FILE``, ``python -m vision.photo.face_classifier``)
+# reads a whole face-up card, its pips and its picture, as a witness for a card its
+# index corners leave unsure: another network reading other pixels than the corners.
+# A card the map puts at FACE_WITNESS[0] or more, under the threshold, its best corner
+# read as it is, is named when a place to look closer (a face of either face pass) on
+# which one of its corners lies (its middle in the face's box grown by FACE_HOLD of its
+# longer side) is read by the face classifier as its rank at FACE_WITNESS[1] or more
+# and as its suit at FACE_WITNESS[2] or more.  Chosen on the validation photos and
+# their mosaics (NOTEBOOK.md, "The face classifier", stop 58).  None: no face witness;
+# without the file, none either.
+FACE_CLASSIFIER_FILE = "face_classifier.onnx"
+FACE_WITNESS: tuple[float, float, float] | None = (0.05, 0.97, 0.9)
+FACE_HOLD = 0.1
 # The largest picture (its short side, px) whose crops are warped straight from it, as
 # the networks learnt them.  Every photo and frame measured is at most 720 px; a larger
 # one (a phone's photo, a 4K frame) shows indices large enough that a straight warp
@@ -598,6 +611,8 @@ class SceneReader:
         classifier=None,
         detector=None,
         closer_detector=None,
+        face_classifier=None,
+        face_witness: tuple[float, float, float] | None = FACE_WITNESS,
     ):
         self.photo = photo
         # the index detector and classifier (INT8), or the single-card reader's own
@@ -613,6 +628,8 @@ class SceneReader:
         self.report_faces = report_faces
         self.scene_net = scene_classifier  # asked when the single-card reader's classifier is unsure
         self.dark_net = dark_classifier  # the witness of unsure cards read inverted (DARK_CLASSIFIER_FILE)
+        self.face_cls_net = face_classifier  # a whole card read from its face (FACE_CLASSIFIER_FILE)
+        self.face_witness = face_witness  # (the map's least, rank, suit) for the face witness (FACE_WITNESS)
         self.cascade = cascade
         self.calibration = calibration
         self.min_confidence = min_confidence
@@ -688,6 +705,7 @@ class SceneReader:
         load_net(CLASSIFIER_FILE, "classifier", int8_only=True, part=FIRST_CLASSIFIER_FILE)
         load_net(SCENE_CLASSIFIER_FILE, "scene_classifier")
         load_net(DARK_CLASSIFIER_FILE, "dark_classifier")
+        load_net(FACE_CLASSIFIER_FILE, "face_classifier")
         if faces:
             load_net(FACE_DETECTOR_FILE, "face_detector")
         return cls(photo, cal, min_confidence, **kw)
@@ -933,9 +951,15 @@ class SceneReader:
 
     def _indices(
         self, image: np.ndarray, short: int | None = None, backs: bool = False
-    ) -> tuple[list[SceneRead], list[tuple[tuple[float, float, float, float], float]], np.ndarray | None]:
+    ) -> tuple[
+        list[SceneRead],
+        list[tuple[tuple[float, float, float, float], float]],
+        list[tuple[tuple[float, float, float, float], float]],
+        np.ndarray | None,
+    ]:
         """``read_indices``' reads, the whole faces found (``detect_faces``, and the
-        larger pass's surest: ``FACE_COUNT_LARGER``) and the picture as the face and the
+        larger pass's surest: ``FACE_COUNT_LARGER``), the places to look closer (the
+        faces of both passes: the face witness's, ``FACE_WITNESS``) and the picture as the face and the
         back detector see it (``face_picture``; None when neither is asked: without a
         face detector, and without ``backs`` or a back detector).  That picture is
         scaled from the index detector's smallest scaling of the picture (568x320 for a
@@ -952,7 +976,7 @@ class SceneReader:
         whole = self.detect_faces(image, blob)
         places = list(whole)
         if self.face_net is None or self.closer is None:
-            return out, whole, blob  # no place to look closer
+            return out, whole, places, blob  # no place to look closer
         counted = list(whole)  # and the larger pass's surest (FACE_COUNT_LARGER)
         larger = face_picture(large, CLOSER_FACES, FACE_SQUASH) if CLOSER_FACES else None
         if larger is not None:
@@ -967,7 +991,7 @@ class SceneReader:
         # dark faces are light glyphs on dark faces: sought only by a reader that seeks those (invert)
         seek = DARK_FACES and self.dark_faces and self.invert
         dark = self._dark_faces(image, [counting, larger], out, places) if seek else []
-        return self._look_closer(image, out, places, dark, smooth), counted, blob
+        return self._look_closer(image, out, places, dark, smooth), counted, places, blob
 
     def _dark_faces(
         self,
@@ -1117,7 +1141,24 @@ class SceneReader:
         unknown = [u for u in unknown if not any(_inside(box, u.box) for box in named_at)]
         return sorted(named, key=lambda c: -c.confidence), sorted(unknown, key=lambda c: -c.confidence)
 
-    def witnessed(self, image: np.ndarray, reads: Sequence[IndexRead]) -> set[str]:
+    def witnessed(
+        self,
+        image: np.ndarray,
+        reads: Sequence[IndexRead],
+        places: Sequence[tuple[tuple[float, float, float, float], float]] = (),
+    ) -> set[str]:
+        """The cards the map leaves unsure that a second witness names: those at least
+        ``WITNESS[0]``, below the threshold, that the single-card reader (or for a card
+        read inverted, the dark classifier) names too (``_photo_witnessed``), and those
+        at least ``FACE_WITNESS[0]`` whose face the face classifier reads as the card
+        (``_face_witnessed``; ``places``: the faces found, where it looks).  None when
+        the threshold is above the default (each rule was measured at the default)."""
+        if self.min_confidence > DEFAULT_MIN_CONFIDENCE:
+            return set()
+        confirmed = self._photo_witnessed(image, reads)
+        return confirmed | self._face_witnessed(image, reads, places, confirmed)
+
+    def _photo_witnessed(self, image: np.ndarray, reads: Sequence[IndexRead]) -> set[str]:
         """The cards the map leaves unsure (at least ``WITNESS[0]``, below the
         threshold) that the single-card reader names too, at least ``WITNESS[1]``
         surely: its detector sees the whole picture, its candidates at the card's
@@ -1126,9 +1167,8 @@ class SceneReader:
         calibration of ``card_score``).  A card whose best corner was read inverted
         (light glyphs on a dark face) is not asked about: the single-card reader
         reads crops as they are; the dark classifier is its witness instead
-        (``_dark_witnessed``).  None when the threshold is above the default (the
-        rule was measured at the default) or without a witness."""
-        if self.witness is None or self.min_confidence > DEFAULT_MIN_CONFIDENCE:
+        (``_dark_witnessed``).  None without a witness."""
+        if self.witness is None:
             return set()
         least, sure = self.witness
         doubted = {
@@ -1149,6 +1189,53 @@ class SceneReader:
             if probs and self.photo.confidence(card_score(probs)) >= sure:
                 confirmed.add(code)
         return confirmed
+
+    def _face_witnessed(
+        self,
+        image: np.ndarray,
+        reads: Sequence[IndexRead],
+        places: Sequence[tuple[tuple[float, float, float, float], float]],
+        confirmed: Collection[str] = (),
+    ) -> set[str]:
+        """The cards the map puts at ``FACE_WITNESS[0]`` or more, under the threshold,
+        not in ``confirmed``, their best corner read as it is, that the face classifier
+        names (rank at ``FACE_WITNESS[1]``, suit at ``FACE_WITNESS[2]``) on one of
+        ``places`` (faces) that one of their corners lies on (``FACE_HOLD``).  Each face
+        is read once, all in one batch."""
+        if self.face_cls_net is None or self.face_witness is None or not places:
+            return set()
+        least, rank_sure, suit_sure = self.face_witness
+        boxes = [box for box, _ in places]
+        holding: dict[str, list[int]] = {}
+        for code, rs in _by_code(reads).items():
+            if code in confirmed or code not in spec.ALL_CODES or _best_inverted(rs):
+                continue
+            if not least <= self.confidence(rs) < self.min_confidence:
+                continue
+            on = [k for k, face in enumerate(boxes) if any(_near(r.box, face, FACE_HOLD) for r in rs)]
+            if on:
+                holding[code] = on
+        asked = sorted({k for on in holding.values() for k in on})
+        if not asked:
+            return set()
+        rank_p, suit_p = self._face_read(image, [boxes[k] for k in asked])
+        row = {k: i for i, k in enumerate(asked)}
+        out = set()
+        for code, on in holding.items():
+            r, s = spec.RANK_OUT.index(code[0]), spec.SUITS.index(code[1])
+            if any(rank_p[row[k], r] >= rank_sure and suit_p[row[k], s] >= suit_sure for k in on):
+                out.add(code)
+        return out
+
+    def _face_read(
+        self, image: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The face classifier's rank and suit probabilities of the whole card in each
+        of ``boxes`` (``spec.face_square``), in one batch."""
+        blob = spec.face_blob([spec.face_square(image, box) for box in boxes])
+        logits = self.face_cls_net.run(blob).reshape(len(boxes), spec.N_OUT)
+        nr = len(spec.RANK_OUT)
+        return softmax(logits[:, :nr]), softmax(logits[:, nr:])
 
     def _dark_witnessed(self, image: np.ndarray, cards: dict[str, list[IndexRead]]) -> set[str]:
         """Of ``cards`` (code: its reads; each unsure, its best corner read inverted),
@@ -1275,21 +1362,32 @@ class SceneReader:
         whole-card detectors' picture (``_indices``)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise VisionError("expected a BGR colour picture (H x W x 3)")
-        reads, whole, blob = self._indices(image, short, backs)
-        named, unknown = self._cards_in(image, reads)
+        reads, whole, places, blob = self._indices(image, short, backs)
+        named, unknown = self._cards_in(image, reads, places)
         return named, unknown, reads, whole, blob
 
-    def cards_in(self, image: np.ndarray, reads: Sequence[SceneRead]) -> tuple[list[CardReading], list[CardReading]]:
+    def cards_in(
+        self,
+        image: np.ndarray,
+        reads: Sequence[SceneRead],
+        places: Sequence[tuple[tuple[float, float, float, float], float]] = (),
+    ) -> tuple[list[CardReading], list[CardReading]]:
         """The named and the unknown cards of ``reads``, index corners read in
         ``image`` (all or some of them: the benchmark's crowded frames make each
         photo's cards of the corners in its part): ``cards`` with a second witness
         for the unsure ones (``witnessed``), and left unknown: a black card that its
         colour, not its shape, made black (``suit_colour_doubt``) and a card read
-        inverted that the dark classifier reads as another (``dark_disputed``)."""
-        return self._cards_in(self.balanced(image), reads)
+        inverted that the dark classifier reads as another (``dark_disputed``).
+        ``places``: the faces found there (``_indices``), for the face witness."""
+        return self._cards_in(self.balanced(image), reads, places)
 
-    def _cards_in(self, image: np.ndarray, reads: Sequence[SceneRead]) -> tuple[list[CardReading], list[CardReading]]:
-        confirmed = self.witnessed(image, reads)
+    def _cards_in(
+        self,
+        image: np.ndarray,
+        reads: Sequence[SceneRead],
+        places: Sequence[tuple[tuple[float, float, float, float], float]] = (),
+    ) -> tuple[list[CardReading], list[CardReading]]:
+        confirmed = self.witnessed(image, reads, places)
         named, unknown = self.cards(reads, confirmed=confirmed)
         by_code = _by_code(reads)
         # a card read inverted that the dark witness confirmed it has read as that card already

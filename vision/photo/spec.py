@@ -129,6 +129,49 @@ def crop_square(
     return cv2.warpAffine(image, m, (CLS_SIZE, CLS_SIZE), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
+# The face classifier (scene_reader.FACE_CLASSIFIER_FILE) reads a whole face-up card:
+# the square round a face's box, its longer side FACE_GROW times the box's, seen at
+# FACE_CLS_SIZE x FACE_CLS_SIZE.  It learnt cards 45-150 px long in a frame
+# (vision.photo.face_classifier), so a larger face is first shrunk to FACE_SEEN_MAX.
+FACE_CLS_SIZE = 64
+FACE_GROW = 1.1
+FACE_SEEN_MAX = 144
+
+
+def face_square(
+    image: np.ndarray,
+    box: tuple[float, float, float, float],
+    grow: float = FACE_GROW,
+    angle: float = 0.0,
+    seen: float | None = None,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """The square round ``box`` (a whole card's) for the face classifier: its side
+    ``grow`` times the box's longer side, its centre moved by ``shift`` of that side,
+    turned by ``angle`` degrees, the box's longer side ``seen`` pixels long (default:
+    as long as the picture shows it, at most FACE_SEEN_MAX); outside the picture its
+    edge replicated.  ``face_blob`` brings it to the network's size."""
+    x0, y0, x1, y1 = box
+    long = max(x1 - x0, y1 - y0, 1.0)
+    side = long * grow
+    cx, cy = (x0 + x1) / 2 + shift[0] * side, (y0 + y1) / 2 + shift[1] * side
+    px = min(long, FACE_SEEN_MAX) if seen is None else seen
+    out = max(12, round(px * grow))
+    m = cv2.getRotationMatrix2D((cx, cy), angle, out / side)
+    m[0, 2] += out / 2 - cx
+    m[1, 2] += out / 2 - cy
+    flags = cv2.INTER_AREA if out < side else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (out, out), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def face_blob(squares: list[np.ndarray]) -> np.ndarray:
+    """``face_square``'s squares -> the face classifier's Nx3xSxS float input in [0, 1]
+    (S = FACE_CLS_SIZE, BGR, channels first)."""
+    size = (FACE_CLS_SIZE, FACE_CLS_SIZE)
+    x = np.stack([cv2.resize(s, size, interpolation=cv2.INTER_LINEAR) for s in squares]).astype(np.float32) / 255.0
+    return x.transpose(0, 3, 1, 2).copy()
+
+
 def percentiles(pixels: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     """``np.percentile(pixels, qs)`` (its default, linear interpolation) of a uint8
     array, from its histogram: the same values in a tenth of the time for a crop

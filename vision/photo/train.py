@@ -673,10 +673,10 @@ def export(torch, net, shape, path: Path) -> None:
         opset_version=13,
         dynamo=False,
         # the detectors are fully convolutional: any picture size (ONNX Runtime holds a
-        # model to the sizes it declares; the classifiers' 48 x 48 stays fixed)
+        # model to the sizes it declares; the classifiers' 48 x 48 and 64 x 64 stay fixed)
         dynamic_axes=(
             {"input": {0: "n", 2: "h", 3: "w"}, "output": {0: "n", 2: "gh", 3: "gw"}}
-            if len(shape) == 4 and shape[2] != spec.CLS_SIZE
+            if len(shape) == 4 and shape[2] not in (spec.CLS_SIZE, spec.FACE_CLS_SIZE)
             else {"input": {0: "n"}, "output": {0: "n"}}
         ),
     )

@@ -78,3 +78,24 @@ def test_a_crop_that_shrinks_little_is_the_same_averaged_or_not():
         assert np.array_equal(
             spec.crop_square(picture, 150, 150, side), spec.crop_square(picture, 150, 150, side, smooth=True)
         )
+
+
+def test_a_face_is_cut_at_its_own_size_up_to_what_the_face_classifier_learnt():
+    """``face_square``: the square round a face's box, its side FACE_GROW times the
+    box's longer side, as large as the picture shows it up to FACE_SEEN_MAX (the face
+    classifier learnt cards 45-150 px long); ``face_blob`` brings it to 64 x 64."""
+    picture = np.zeros((400, 600, 3), np.uint8)
+    picture[100:180, 200:260] = 255  # a white card 60 x 80 px
+    small = spec.face_square(picture, (200, 100, 260, 180))
+    assert small.shape == (round(80 * spec.FACE_GROW), round(80 * spec.FACE_GROW), 3)
+    # the card in the middle, the rest of the square round it dark
+    h = small.shape[0]
+    assert small[h // 2, h // 2].min() == 255 and small[1, 1].max() == 0
+    large = spec.face_square(picture, (0, 0, 600, 400))
+    assert large.shape[0] == round(spec.FACE_SEEN_MAX * spec.FACE_GROW)
+    # outside the picture its edge is replicated, not black
+    edge = np.full((100, 100, 3), 200, np.uint8)
+    assert spec.face_square(edge, (-50, -50, 50, 50)).min() == 200
+    blob = spec.face_blob([small, large])
+    assert blob.shape == (2, 3, spec.FACE_CLS_SIZE, spec.FACE_CLS_SIZE) and blob.dtype == np.float32
+    assert blob.min() >= 0.0 and blob.max() <= 1.0 and blob.flags["C_CONTIGUOUS"]
