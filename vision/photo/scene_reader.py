@@ -334,6 +334,7 @@ class _LeftOut(TypedDict):
     turn_looks: None
     white_balance: None
     dark_classifier: None
+    face_classifier: None
     min_confidence: float
 
 
@@ -342,6 +343,7 @@ AFTER_THE_NETWORKS: _LeftOut = {
     "turn_looks": None,
     "white_balance": None,
     "dark_classifier": None,
+    "face_classifier": None,
     "min_confidence": 0.97,
 }
 # A card the confidence map gives at least WITNESS[0] but less than the threshold is
