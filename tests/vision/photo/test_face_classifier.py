@@ -175,6 +175,19 @@ def test_the_face_witness_asks_only_the_faces_a_corner_of_the_card_lies_on(four)
     elsewhere = [p for p in places if not any(scene_reader._near(r.box, p[0], scene_reader.FACE_HOLD) for r in six)]
     assert len(elsewhere) < len(places)
     assert reader._face_witnessed(image, six, elsewhere) == set()
+    # nor for another card of the frame whose own face, elsewhere, reads as it surely: its
+    # code on the 6S's corners is not confirmed by that face
+    rank_p, suit_p = reader._face_read(image, [box for box, _ in elsewhere])
+    sure = {
+        spec.RANK_OUT[int(r.argmax())] + spec.SUITS[int(q.argmax())]
+        for r, q in zip(rank_p, suit_p)
+        if r.max() >= 0.97 and q.max() >= 0.9
+    }
+    other = sorted(sure - {"6S"})[0]
+    moved = [SceneRead(r.box, r.score, other, r.prob, second=r.second) for r in six]
+    assert 0.05 <= reader.confidence(moved) < 0.97
+    assert reader._face_witnessed(image, moved, elsewhere) == set()
+    assert reader._face_witnessed(image, moved, places) == set()
     # the same corners read as another rank, or another suit: the face does not say so
     for other in ("7S", "6H"):
         moved = [SceneRead(r.box, r.score, other, r.prob, second=r.second) for r in six]
