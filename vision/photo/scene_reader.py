@@ -377,7 +377,8 @@ WITNESS_NEAR = 0.25
 # reads a whole face-up card, its pips and its picture, as a witness for a card its
 # index corners leave unsure: another network reading other pixels than the corners.
 # A card the map puts at FACE_WITNESS[0] or more, under the threshold, its best corner
-# read as it is, is named when a place to look closer (a face of either face pass) on
+# read as it is, not every corner grey (as CLOSER_GREY: in a grey picture a suit is its
+# shape's alone; the edje K turned grey was named KC), is named when a place to look closer (a face of either face pass) on
 # which one of its corners lies (its middle in the face's box grown by FACE_HOLD of its
 # longer side) is read by the face classifier as its rank at FACE_WITNESS[1] or more
 # and as its suit at FACE_WITNESS[2] or more.  Chosen on the validation photos and
@@ -1200,10 +1201,11 @@ class SceneReader:
         confirmed: Collection[str] = (),
     ) -> set[str]:
         """The cards the map puts at ``FACE_WITNESS[0]`` or more, under the threshold,
-        not in ``confirmed``, their best corner read as it is, that the face classifier
-        names (rank at ``FACE_WITNESS[1]``, suit at ``FACE_WITNESS[2]``) on one of
-        ``places`` (faces) that one of their corners lies on (``FACE_HOLD``).  Each face
-        is read once, all in one batch."""
+        not in ``confirmed``, their best corner read as it is, not every corner grey
+        (``GREY_SAT``; as ``CLOSER_GREY``: no witness of a suit in a grey picture),
+        that the face classifier names (rank at ``FACE_WITNESS[1]``, suit at
+        ``FACE_WITNESS[2]``) on one of ``places`` (faces) that one of their corners
+        lies on (``FACE_HOLD``).  Each face is read once, all in one batch."""
         if self.face_cls_net is None or self.face_witness is None or not places:
             return set()
         least, rank_sure, suit_sure = self.face_witness
@@ -1212,6 +1214,8 @@ class SceneReader:
         for code, rs in _by_code(reads).items():
             if code in confirmed or code not in spec.ALL_CODES or _best_inverted(rs):
                 continue
+            if all(getattr(r, "grey", False) for r in rs):
+                continue  # no colour to tell red suits from black: a suit would be shape's alone (CLOSER_GREY)
             if not least <= self.confidence(rs) < self.min_confidence:
                 continue
             on = [k for k, face in enumerate(boxes) if any(_near(r.box, face, FACE_HOLD) for r in rs)]

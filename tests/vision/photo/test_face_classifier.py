@@ -120,14 +120,10 @@ def test_teaching_brings_the_faces_towards_their_labels():
     assert loss() < before
 
 
-# Four validation photos of the single-card set (never learnt from) in one 1280x720 frame:
-# the 6S's corners are read, but the map leaves it unsure; its face is read as the 6S.
-FOUR = [
-    "rf_phone_2022/IMG_20220921_195511.jpg",
-    "rf_phone_2022/IMG_20220921_195519.jpg",
-    "rf_phone_2022/IMG_20220921_195950.jpg",
-    "rf_phone_2022/IMG_20220921_200007.jpg",
-]
+# A validation photo of the single-card set (never learnt from: a KS and a QH) in a
+# 1280x720 frame as a webcam gives it (the benchmark's mosaic and webcam look): the QH's
+# corners are read, but the map leaves it unsure; its face is read as the QH.
+PHOTO = "rf_phone_2022/IMG_20220921_194151.jpg"
 
 
 class PlacesKept(SceneReader):
@@ -140,62 +136,58 @@ class PlacesKept(SceneReader):
 
 
 @pytest.fixture(scope="module")
-def four(dev_photos):
+def webcam_frame(dev_photos):
     from vision.photo.composite import mosaic
+    from vision.photo.distill import soften
 
-    photos = {p.file: p for p in dev_photos}
-    assert all(photos[f].validation and not photos[f].heldout for f in FOUR)
-    frame, _ = mosaic([load_image(photos[f].path) for f in FOUR], (2, 2), 60)
-    truth = set().union(*(photos[f].in_view for f in FOUR))
-    return frame, truth
+    photo = next(p for p in dev_photos if p.file == PHOTO)
+    assert photo.validation and not photo.heldout
+    frame, _ = mosaic([load_image(photo.path)], (1, 1), 60)
+    return soften(frame, 1.0, 6.0, 60, 6), set(photo.in_view)
 
 
-def test_an_unsure_card_is_named_when_its_face_is_read_as_it(four):
-    frame, truth = four
-    assert "6S" in truth
+def test_an_unsure_card_is_named_when_its_face_is_read_as_it(webcam_frame):
+    frame, truth = webcam_frame
+    assert truth == {"KS", "QH"}
     without = {c.card for c in SceneReader.load(face_classifier=None).read(frame)}
-    assert "6S" not in without
+    assert "QH" not in without
     named = {c.card: c.confidence for c in SceneReader.load().read(frame)}
-    assert named.get("6S") == 0.97  # named at the threshold: as sure as a named card is asked to be
+    assert named.get("QH") == 0.97  # named at the threshold: as sure as a named card is asked to be
     assert set(named) - {"unknown", "back"} <= truth
     # the witness is asked at the default threshold only, as the others are
-    assert "6S" not in {c.card for c in SceneReader.load(min_confidence=0.99).read(frame)}
+    assert "QH" not in {c.card for c in SceneReader.load(min_confidence=0.99).read(frame)}
 
 
-def test_the_face_witness_asks_only_the_faces_a_corner_of_the_card_lies_on(four):
-    frame, _ = four
+def test_the_face_witness_asks_only_the_faces_a_corner_of_the_card_lies_on(webcam_frame):
+    frame, _ = webcam_frame
     reader = PlacesKept.load()
     image = reader.balanced(frame)
     _, reads = reader.read_with_indices(frame)
     places = reader.places_seen
-    six = [r for r in reads if r.code == "6S"]
-    assert six and 0.05 <= reader.confidence(six) < 0.97
-    assert reader._face_witnessed(image, six, places) == {"6S"}
+    queen = [r for r in reads if r.code == "QH"]
+    assert queen and 0.05 <= reader.confidence(queen) < 0.97
+    assert reader._face_witnessed(image, queen, places) == {"QH"}
     # the faces none of its corners lies on say nothing about it
-    elsewhere = [p for p in places if not any(scene_reader._near(r.box, p[0], scene_reader.FACE_HOLD) for r in six)]
+    elsewhere = [p for p in places if not any(scene_reader._near(r.box, p[0], scene_reader.FACE_HOLD) for r in queen)]
     assert len(elsewhere) < len(places)
-    assert reader._face_witnessed(image, six, elsewhere) == set()
-    # nor for another card of the frame whose own face, elsewhere, reads as it surely: its
-    # code on the 6S's corners is not confirmed by that face
-    rank_p, suit_p = reader._face_read(image, [box for box, _ in elsewhere])
-    sure = {
-        spec.RANK_OUT[int(r.argmax())] + spec.SUITS[int(q.argmax())]
-        for r, q in zip(rank_p, suit_p)
-        if r.max() >= 0.97 and q.max() >= 0.9
-    }
-    other = sorted(sure - {"6S"})[0]
-    moved = [SceneRead(r.box, r.score, other, r.prob, second=r.second) for r in six]
-    assert 0.05 <= reader.confidence(moved) < 0.97
-    assert reader._face_witnessed(image, moved, elsewhere) == set()
-    assert reader._face_witnessed(image, moved, places) == set()
+    assert reader._face_witnessed(image, queen, elsewhere) == set()
+    # the same reads moved off every face (the frame's right side holds no card): the
+    # queen's own face, which reads her surely, lies elsewhere now and says nothing
+    off = [SceneRead((r.box[0] + 900, r.box[1], r.box[2] + 900, r.box[3]), r.score, r.code, r.prob) for r in queen]
+    assert not any(scene_reader._near(r.box, p[0], scene_reader.FACE_HOLD) for r in off for p in places)
+    assert 0.05 <= reader.confidence(off) < 0.97
+    assert reader._face_witnessed(image, off, places) == set()
     # the same corners read as another rank, or another suit: the face does not say so
-    for other in ("7S", "6H"):
-        moved = [SceneRead(r.box, r.score, other, r.prob, second=r.second) for r in six]
+    for other in ("JH", "QD"):
+        moved = [SceneRead(r.box, r.score, other, r.prob, second=r.second) for r in queen]
         assert reader._face_witnessed(image, moved, places) == set()
     # a card read inverted is the dark classifier's to witness; one confirmed already is not asked
-    dark = [SceneRead(r.box, r.score, r.code, r.prob, inverted=True, second=r.second) for r in six]
+    dark = [SceneRead(r.box, r.score, r.code, r.prob, inverted=True, second=r.second) for r in queen]
     assert reader._face_witnessed(image, dark, places) == set()
-    assert reader._face_witnessed(image, six, places, confirmed={"6S"}) == set()
+    assert reader._face_witnessed(image, queen, places, confirmed={"QH"}) == set()
+    # every corner grey: no colour to tell hearts from spades, so no witness of its suit
+    grey = [SceneRead(r.box, r.score, r.code, r.prob, second=r.second, grey=True) for r in queen]
+    assert reader._face_witnessed(image, grey, places) == set()
     # without the network, or with the witness off, nothing
-    assert PlacesKept.load(face_classifier=None)._face_witnessed(image, six, places) == set()
-    assert PlacesKept.load(face_witness=None)._face_witnessed(image, six, places) == set()
+    assert PlacesKept.load(face_classifier=None)._face_witnessed(image, queen, places) == set()
+    assert PlacesKept.load(face_witness=None)._face_witnessed(image, queen, places) == set()
