@@ -273,12 +273,12 @@ def main(argv: list[str] | None = None) -> int:
         default=Path("build/dark"),
         help="the folder to write the taught network to (default build/dark)",
     )
-    ap.add_argument("--steps", type=int, default=STEPS, help=f"teaching steps (default {STEPS})")
     ap.add_argument(
         "--soft", type=float, default=SOFT, help=f"share of labelled corners cut from a webcam's look (default {SOFT})"
     )
-    ap.add_argument("--seed", type=int, default=0, help="draws the crops and the steps (default 0: the shipped file)")
-    ap.add_argument("--threads", type=int, default=2, help="PyTorch's threads (default 2)")
+    from .train import build_nets, ensemble_of, export, load_onnx, teaching_options, teaching_torch
+
+    teaching_options(ap, STEPS)
     args = ap.parse_args(argv)
     source = args.models / SCENE_CLASSIFIER_FILE
     if not source.is_file():
@@ -286,7 +286,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.steps < 1:
         ap.error("--steps wants 1 or more")
-    from .train import build_nets, ensemble_of, export, load_onnx, teaching_torch
 
     torch, log = teaching_torch(args.seed, args.threads)
 

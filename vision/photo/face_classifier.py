@@ -251,14 +251,13 @@ def main(argv: list[str] | None = None) -> int:
         default=Path("build/face"),
         help="the folder to write the taught network to (default build/face)",
     )
-    ap.add_argument("--steps", type=int, default=STEPS, help=f"teaching steps (default {STEPS})")
     ap.add_argument("--renders", type=int, default=RENDERS, help=f"rendered photos drawn (default {RENDERS})")
-    ap.add_argument("--seed", type=int, default=0, help="draws the samples and the steps (default 0: the shipped file)")
-    ap.add_argument("--threads", type=int, default=2, help="PyTorch's threads (default 2)")
+    from .train import build_nets, export, teaching_options, teaching_torch
+
+    teaching_options(ap, STEPS, draws="the samples and the steps")
     args = ap.parse_args(argv)
     if args.steps < 1:
         ap.error("--steps wants 1 or more")
-    from .train import build_nets, export, teaching_torch
 
     torch, log = teaching_torch(args.seed, args.threads)
     rng = random.Random(args.seed)

@@ -84,6 +84,14 @@ def import_torch():
     return torch
 
 
+def teaching_options(ap, steps: int, draws: str = "the crops and the steps") -> None:
+    """The options a teaching command (``dark``, ``face_classifier``) shares: its
+    steps (default ``steps``), its seed and PyTorch's threads."""
+    ap.add_argument("--steps", type=int, default=steps, help=f"teaching steps (default {steps})")
+    ap.add_argument("--seed", type=int, default=0, help=f"draws {draws} (default 0: the shipped file)")
+    ap.add_argument("--threads", type=int, default=2, help="PyTorch's threads (default 2)")
+
+
 def teaching_torch(seed: int, threads: int):
     """PyTorch seeded and given ``threads`` for a teaching command (``distill``, ``dark``;
     OpenCV one thread beside it), and a log that prints each line with the seconds since."""
