@@ -31,7 +31,6 @@ commands that made the shipped files (the reader reads with the int8 copy):
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from pathlib import Path
@@ -257,28 +256,12 @@ def teach(torch, net, deck: DeckCrops, anchor: np.ndarray, steps: int, rng: rand
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        epilog="Then copy the file to vision/models and compare (tests/bench/vision_real.py --models).",
-    )
-    ap.add_argument(
-        "--models",
-        type=Path,
-        default=MODELS,
-        help=f"the shipped networks, {SCENE_CLASSIFIER_FILE} taught (default {MODELS})",
-    )
-    ap.add_argument(
-        "--out",
-        type=Path,
-        default=Path("build/dark"),
-        help="the folder to write the taught network to (default build/dark)",
-    )
+    from .train import build_nets, ensemble_of, export, load_onnx, teaching_parser, teaching_torch
+
+    ap = teaching_parser(__doc__, MODELS, f"the shipped networks, {SCENE_CLASSIFIER_FILE} taught", "build/dark", STEPS)
     ap.add_argument(
         "--soft", type=float, default=SOFT, help=f"share of labelled corners cut from a webcam's look (default {SOFT})"
     )
-    from .train import build_nets, ensemble_of, export, load_onnx, teaching_options, teaching_torch
-
-    teaching_options(ap, STEPS)
     args = ap.parse_args(argv)
     source = args.models / SCENE_CLASSIFIER_FILE
     if not source.is_file():

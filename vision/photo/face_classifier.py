@@ -35,7 +35,6 @@ needs PyTorch's CPU build); the README has the commands that made the shipped fi
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -235,26 +234,17 @@ def teach(torch, net, photos, renders, steps: int, rng: random.Random, log, lr: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        epilog="Then copy the file to vision/models and compare (tests/bench/vision_real.py --models).",
-    )
-    ap.add_argument(
-        "--models",
-        type=Path,
-        default=MODELS,
-        help=f"the shipped networks, whose reader gives edje's suits (default {MODELS})",
-    )
-    ap.add_argument(
-        "--out",
-        type=Path,
-        default=Path("build/face"),
-        help="the folder to write the taught network to (default build/face)",
+    from .train import build_nets, export, teaching_parser, teaching_torch
+
+    ap = teaching_parser(
+        __doc__,
+        MODELS,
+        "the shipped networks, whose reader gives edje's suits",
+        "build/face",
+        STEPS,
+        draws="the samples and the steps",
     )
     ap.add_argument("--renders", type=int, default=RENDERS, help=f"rendered photos drawn (default {RENDERS})")
-    from .train import build_nets, export, teaching_options, teaching_torch
-
-    teaching_options(ap, STEPS, draws="the samples and the steps")
     args = ap.parse_args(argv)
     if args.steps < 1:
         ap.error("--steps wants 1 or more")

@@ -84,12 +84,24 @@ def import_torch():
     return torch
 
 
-def teaching_options(ap, steps: int, draws: str = "the crops and the steps") -> None:
-    """The options a teaching command (``dark``, ``face_classifier``) shares: its
+def teaching_parser(
+    doc: str, models: Path, models_help: str, out: str, steps: int, draws: str = "the crops and the steps"
+) -> argparse.ArgumentParser:
+    """The command line a teaching command (``dark``, ``face_classifier``) starts
+    from: the shipped networks (``models``), the folder it writes to (``out``), its
     steps (default ``steps``), its seed and PyTorch's threads."""
+    ap = argparse.ArgumentParser(
+        description=doc.splitlines()[0],
+        epilog="Then copy the file to vision/models and compare (tests/bench/vision_real.py --models).",
+    )
+    ap.add_argument("--models", type=Path, default=models, help=f"{models_help} (default {models})")
+    ap.add_argument(
+        "--out", type=Path, default=Path(out), help=f"the folder to write the taught network to (default {out})"
+    )
     ap.add_argument("--steps", type=int, default=steps, help=f"teaching steps (default {steps})")
     ap.add_argument("--seed", type=int, default=0, help=f"draws {draws} (default 0: the shipped file)")
     ap.add_argument("--threads", type=int, default=2, help="PyTorch's threads (default 2)")
+    return ap
 
 
 def teaching_torch(seed: int, threads: int):
