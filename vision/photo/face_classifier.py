@@ -7,7 +7,7 @@ corners) errs as the first did (NOTEBOOK.md, stops 55-56).  The whole card is la
 its pips, their layout and its picture are another witness, read from other pixels by
 another network.  Read at the labelled whole-card boxes of `edje`'s validation photos put
 four to a 1280x720 frame as a webcam gives them (cards about 120 px long), this network
-names the rank of 0.96 of them, and of 108 it reads at 0.97 or more none wrongly
+names the rank of 0.95 of them, and of the 111 it reads at 0.97 or more none wrongly
 (NOTEBOOK.md, "The face classifier", stop 58).
 
 It is the index classifier's network (``train.build_nets``) seeing a card at
