@@ -256,7 +256,7 @@ def teach(torch, net, deck: DeckCrops, anchor: np.ndarray, steps: int, rng: rand
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .train import build_nets, ensemble_of, export, load_onnx, teaching_parser, teaching_torch
+    from .train import build_nets, ensemble_of, load_onnx, teaching_parser, teaching_torch, write_taught
 
     ap = teaching_parser(__doc__, MODELS, f"the shipped networks, {SCENE_CLASSIFIER_FILE} taught", "build/dark", STEPS)
     ap.add_argument(
@@ -283,9 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     net = ensemble_of(torch, [build_nets(torch)[1] for _ in range(2)])
     load_onnx(torch, net, source)
     teach(torch, net, deck, anchor, args.steps, rng, log)
-    args.out.mkdir(parents=True, exist_ok=True)
-    export(torch, net, (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), args.out / DARK_CLASSIFIER_FILE)
-    log(f"written {args.out / DARK_CLASSIFIER_FILE}; next: copy it to {args.models}")
+    write_taught(torch, net, (1, 3, spec.CLS_SIZE, spec.CLS_SIZE), args.out, DARK_CLASSIFIER_FILE, args.models, log)
     return 0
 
 

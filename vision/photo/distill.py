@@ -421,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     if not source.is_file():
         print(f"error: {source} not found", file=sys.stderr)
         return 2
-    from .train import build_nets, ensemble_of, export, load_onnx, teaching_torch
+    from .train import build_nets, ensemble_of, load_onnx, teaching_torch, write_taught
 
     torch, log = teaching_torch(args.seed, args.threads)
 
@@ -447,9 +447,7 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
-    export(torch, net, shape, args.out / out)
-    log(f"written {args.out / out}; next: copy it to {args.models}, then {then}")
+    write_taught(torch, net, shape, args.out, out, args.models, log, then)
     return 0
 
 

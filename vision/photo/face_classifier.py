@@ -39,7 +39,6 @@ import math
 import random
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -48,9 +47,8 @@ from . import scenes_data, spec
 from .dataset import load_photos
 from .distill import soften
 from .images import load_image
-from .scene_reader import FACE_CLASSIFIER_FILE, SceneReader
+from .scene_reader import FACE_CLASSIFIER_FILE, MODELS, SceneReader
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
 STEPS = 4000
 BATCH = (40, 24)  # a step's cards: photographed, rendered
 LR = 2e-3  # peak learning rate (AdamW, one cycle)
@@ -219,6 +217,8 @@ def teach(torch, net, photos, renders, steps: int, rng: random.Random, log, lr: 
                 squares.append(sample(src[i][0], box, rng))
                 ranks.append(rank)
                 suits.append(suit)
+        # channels last in memory, as the shipped network was taught (spec.face_blob's
+        # contiguous copy has PyTorch step otherwise: the 15-step test's loss came out higher)
         x = torch.from_numpy(np.stack(squares).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
         out = net(x)
         f = torch.nn.functional
@@ -234,7 +234,7 @@ def teach(torch, net, photos, renders, steps: int, rng: random.Random, log, lr: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .train import build_nets, export, teaching_parser, teaching_torch
+    from .train import build_nets, teaching_parser, teaching_torch, write_taught
 
     ap = teaching_parser(
         __doc__,
@@ -264,9 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     log(f"rendered: {len(renders)} cards wholly in view of {args.renders} drawn")
     net = build_nets(torch)[1]
     teach(torch, net, photos, renders, args.steps, rng, log)
-    args.out.mkdir(parents=True, exist_ok=True)
-    export(torch, net, (1, 3, spec.FACE_CLS_SIZE, spec.FACE_CLS_SIZE), args.out / FACE_CLASSIFIER_FILE)
-    log(f"written {args.out / FACE_CLASSIFIER_FILE}; next: copy it to {args.models}")
+    shape = (1, 3, spec.FACE_CLS_SIZE, spec.FACE_CLS_SIZE)
+    write_taught(torch, net, shape, args.out, FACE_CLASSIFIER_FILE, args.models, log)
     return 0
 
 

@@ -936,8 +936,10 @@ class SceneReader:
         return self._polarity_of(crop, self.invert)[0]
 
     @staticmethod
-    def _probs(net, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        logits = net.run(spec.cls_blob(crops)).reshape(len(crops), spec.N_OUT)
+    def _probs(net, crops: list[np.ndarray], blob=spec.cls_blob) -> tuple[np.ndarray, np.ndarray]:
+        """``net``'s rank and suit probabilities of each of ``crops``, fed as ``blob``
+        makes them (the index classifiers': ``spec.cls_blob``)."""
+        logits = net.run(blob(crops)).reshape(len(crops), spec.N_OUT)
         nr = len(spec.RANK_OUT)
         return softmax(logits[:, :nr]), softmax(logits[:, nr:])
 
@@ -1238,10 +1240,7 @@ class SceneReader:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The face classifier's rank and suit probabilities of the whole card in each
         of ``boxes`` (``spec.face_square``), in one batch."""
-        blob = spec.face_blob([spec.face_square(image, box) for box in boxes])
-        logits = self.face_cls_net.run(blob).reshape(len(boxes), spec.N_OUT)
-        nr = len(spec.RANK_OUT)
-        return softmax(logits[:, :nr]), softmax(logits[:, nr:])
+        return self._probs(self.face_cls_net, [spec.face_square(image, box) for box in boxes], spec.face_blob)
 
     def _dark_witnessed(self, image: np.ndarray, cards: dict[str, list[IndexRead]]) -> set[str]:
         """Of ``cards`` (code: its reads; each unsure, its best corner read inverted),

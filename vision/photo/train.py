@@ -104,6 +104,14 @@ def teaching_parser(
     return ap
 
 
+def write_taught(torch, net, shape, folder: Path, name: str, models: Path, log, then: str = "") -> None:
+    """A teaching command's network exported to ``folder / name`` (the folder made when
+    missing), and the log saying where it goes next (``models``, ``then``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    export(torch, net, shape, folder / name)
+    log(f"written {folder / name}; next: copy it to {models}" + (f", then {then}" if then else ""))
+
+
 def teaching_torch(seed: int, threads: int):
     """PyTorch seeded and given ``threads`` for a teaching command (``distill``, ``dark``;
     OpenCV one thread beside it), and a log that prints each line with the seconds since."""
