@@ -564,6 +564,8 @@ DARK_IN_FACE = 0.8
 # (the picture, the crop's middle x and y, its side, whether smoothed: ``DESKEW`` cuts
 # it again turned).
 Cut = tuple[np.ndarray, bool, bool, bool, tuple[np.ndarray, float, float, float, bool]]
+# A whole card a face or back detector found: its box (x0, y0, x1, y1) and its score
+Found = tuple[tuple[float, float, float, float], float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -958,8 +960,8 @@ class SceneReader:
         self, image: np.ndarray, short: int | None = None, backs: bool = False
     ) -> tuple[
         list[SceneRead],
-        list[tuple[tuple[float, float, float, float], float]],
-        list[tuple[tuple[float, float, float, float], float]],
+        list[Found],
+        list[Found],
         np.ndarray | None,
     ]:
         """``read_indices``' reads, the whole faces found (``detect_faces``, and the
@@ -1003,14 +1005,14 @@ class SceneReader:
         image: np.ndarray,
         pictures: Sequence[np.ndarray | None],
         reads: Sequence[SceneRead],
-        faces: Sequence[tuple[tuple[float, float, float, float], float]],
-    ) -> list[tuple[tuple[float, float, float, float], float]]:
+        faces: Sequence[Found],
+    ) -> list[Found]:
         """Whole cards the face detector finds in its ``pictures`` (the counting
         pass's, the larger pass's; None: not made) inverted that none of ``faces``
         (found as they are) is or holds: dark faces, places for an inverted closer
         look (``DARK_FACES``).  The larger picture only on a sign of a dark face (one
         found in the smaller, or one of ``reads`` read inverted surely)."""
-        dark: list[tuple[tuple[float, float, float, float], float]] = []
+        dark: list[Found] = []
         for k, picture in enumerate(pictures):
             if picture is None:
                 continue
@@ -1034,8 +1036,8 @@ class SceneReader:
         self,
         image: np.ndarray,
         reads: list[SceneRead],
-        faces: Sequence[tuple[tuple[float, float, float, float], float]],
-        dark: Sequence[tuple[tuple[float, float, float, float], float]] = (),
+        faces: Sequence[Found],
+        dark: Sequence[Found] = (),
         smooth: bool = False,
     ) -> list[SceneRead]:
         """``reads`` with those of a closer look at each of ``faces`` (the places to
@@ -1150,7 +1152,7 @@ class SceneReader:
         self,
         image: np.ndarray,
         reads: Sequence[IndexRead],
-        places: Sequence[tuple[tuple[float, float, float, float], float]] = (),
+        places: Sequence[Found] = (),
     ) -> set[str]:
         """The cards the map leaves unsure that a second witness names: those at least
         ``WITNESS[0]``, below the threshold, that the single-card reader (or for a card
@@ -1199,7 +1201,7 @@ class SceneReader:
         self,
         image: np.ndarray,
         reads: Sequence[IndexRead],
-        places: Sequence[tuple[tuple[float, float, float, float], float]],
+        places: Sequence[Found],
         confirmed: Collection[str] = (),
     ) -> set[str]:
         """The cards the map puts at ``FACE_WITNESS[0]`` or more, under the threshold,
@@ -1299,9 +1301,7 @@ class SceneReader:
         shown = [_shown(c, p, face_of.get(k)) for k, (c, p) in enumerate(zip(named, placed))]
         return shown + backs + unnamed + unknown, reads
 
-    def detect_faces(
-        self, image: np.ndarray, blob: np.ndarray | None = None
-    ) -> list[tuple[tuple[float, float, float, float], float]]:
+    def detect_faces(self, image: np.ndarray, blob: np.ndarray | None = None) -> list[Found]:
         """Whole face-up cards: boxes in picture pixels with the face detector's
         scores, strongest first (none without the face detector).  ``blob``: the
         picture scaled for it, when the caller has it (``Recogniser.detect_backs``)."""
@@ -1316,7 +1316,7 @@ class SceneReader:
         image: np.ndarray,
         named: Sequence[CardReading],
         backs: Sequence[CardReading] = (),
-        whole: Sequence[tuple[tuple[float, float, float, float], float]] | None = None,
+        whole: Sequence[Found] | None = None,
         reads: Sequence[IndexRead] = (),
     ) -> list[CardReading]:
         """The face-up cards the face detector finds that no named card is, each as
@@ -1333,8 +1333,8 @@ class SceneReader:
         image: np.ndarray,
         named: Sequence[CardReading],
         backs: Sequence[CardReading] = (),
-        whole: Sequence[tuple[tuple[float, float, float, float], float]] | None = None,
-    ) -> tuple[list[tuple[tuple[float, float, float, float], float]], dict[int, int]]:
+        whole: Sequence[Found] | None = None,
+    ) -> tuple[list[Found], dict[int, int]]:
         """The face-up cards the face detector finds, less those a reported back
         overlaps, and which of them named cards are (``_pair_faces``: face -> card)."""
         faces = [
@@ -1360,7 +1360,7 @@ class SceneReader:
         list[CardReading],
         list[CardReading],
         list[SceneRead],
-        list[tuple[tuple[float, float, float, float], float]],
+        list[Found],
         np.ndarray | None,
     ]:
         """The named and the unknown cards, the index reads, the whole faces and the
@@ -1375,7 +1375,7 @@ class SceneReader:
         self,
         image: np.ndarray,
         reads: Sequence[SceneRead],
-        places: Sequence[tuple[tuple[float, float, float, float], float]] = (),
+        places: Sequence[Found] = (),
     ) -> tuple[list[CardReading], list[CardReading]]:
         """The named and the unknown cards of ``reads``, index corners read in
         ``image`` (all or some of them: the benchmark's crowded frames make each
@@ -1390,7 +1390,7 @@ class SceneReader:
         self,
         image: np.ndarray,
         reads: Sequence[SceneRead],
-        places: Sequence[tuple[tuple[float, float, float, float], float]] = (),
+        places: Sequence[Found] = (),
     ) -> tuple[list[CardReading], list[CardReading]]:
         confirmed = self.witnessed(image, reads, places)
         named, unknown = self.cards(reads, confirmed=confirmed)
@@ -1587,9 +1587,7 @@ def _shown(card: CardReading, placed: CardReading, face: tuple | None) -> CardRe
     return replace(card, corners=outline([face]))
 
 
-def _unnamed(
-    faces: Sequence[tuple[tuple[float, float, float, float], float]], paired: Collection[int]
-) -> list[CardReading]:
+def _unnamed(faces: Sequence[Found], paired: Collection[int]) -> list[CardReading]:
     """The faces no named card is (``paired``: the indices of those that are), each
     as "unknown" with its whole box and no index corner, surest first."""
     return sorted(
@@ -1807,9 +1805,7 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _peaks(
-    net, small: np.ndarray, threshold: float, full: tuple[int, int]
-) -> list[tuple[tuple[float, float, float, float], float]]:
+def _peaks(net, small: np.ndarray, threshold: float, full: tuple[int, int]) -> list[Found]:
     """Every local maximum of the index detector's heat map of ``small`` (the picture
     scaled for it) above ``threshold`` as a box in the pixels of the picture, ``full``
     (width, height), with its score (no cap: a crowded table has many)."""
