@@ -387,6 +387,18 @@ WITNESS_NEAR = 0.25
 FACE_CLASSIFIER_FILE = "face_classifier.onnx"
 FACE_WITNESS: tuple[float, float, float] | None = (0.05, 0.97, 0.9)
 FACE_HOLD = 0.1
+# The face classifier names a card alone (stop 59): a place to look closer (a face of either
+# face pass) that holds no index read of a card named in the picture (FACE_HOLD), lies less
+# than FACE_NAMES_INSIDE inside another place (the larger pass finds parts of one large card
+# as faces: a part with one pip reads as the ace of spades) and overlaps no named card as
+# placed (FACE_NAMES_ON, either way), read by the face classifier as a card not named in the
+# picture, rank at FACE_NAMES[0] or more and suit at FACE_NAMES[1] or more, names that card
+# at the threshold, with no index corner.  A grey face (GREY_SAT) is not asked: in a grey
+# picture a suit is its shape's alone (as CLOSER_GREY; no face named on validation was grey).  Chosen on the validation photos and their mosaics
+# (NOTEBOOK.md, "The face classifier names a card alone", stop 59).  None: not named so.
+FACE_NAMES: tuple[float, float] | None = (0.999, 0.999)
+FACE_NAMES_INSIDE = 0.5
+FACE_NAMES_ON = 0.3
 # The largest picture (its short side, px) whose crops are warped straight from it, as
 # the networks learnt them.  Every photo and frame measured is at most 720 px; a larger
 # one (a phone's photo, a 4K frame) shows indices large enough that a straight warp
@@ -618,6 +630,7 @@ class SceneReader:
         closer_detector=None,
         face_classifier=None,
         face_witness: tuple[float, float, float] | None = FACE_WITNESS,
+        face_names: tuple[float, float] | None = FACE_NAMES,
     ):
         self.photo = photo
         # the index detector and classifier (INT8), or the single-card reader's own
@@ -635,6 +648,7 @@ class SceneReader:
         self.dark_net = dark_classifier  # the witness of unsure cards read inverted (DARK_CLASSIFIER_FILE)
         self.face_cls_net = face_classifier  # a whole card read from its face (FACE_CLASSIFIER_FILE)
         self.face_witness = face_witness  # (the map's least, rank, suit) for the face witness (FACE_WITNESS)
+        self.face_names = face_names  # (rank, suit) the face classifier names a card alone at (FACE_NAMES)
         self.cascade = cascade
         self.calibration = calibration
         self.min_confidence = min_confidence
@@ -1237,6 +1251,52 @@ class SceneReader:
                 out.add(code)
         return out
 
+    def _face_named(
+        self,
+        image: np.ndarray,
+        reads: Sequence[IndexRead],
+        places: Sequence[Found],
+        named: Sequence[CardReading],
+    ) -> list[CardReading]:
+        """The cards the face classifier names alone (``FACE_NAMES``), each at the
+        threshold with its face's box and no index corner: on each of ``places`` that
+        holds no read of ``named`` (``FACE_HOLD``), lies less than ``FACE_NAMES_INSIDE``
+        inside another place and overlaps none of ``named`` as placed (``FACE_NAMES_ON``),
+        a card it reads surely that none of ``named`` is, once; a grey face
+        (``GREY_SAT``) is not asked: a grey picture's suit is its shape's alone.  None when the threshold
+        is above the default (as ``witnessed``).  Each place is read once, in one batch."""
+        if self.face_cls_net is None or self.face_names is None or not places:
+            return []
+        if self.min_confidence > DEFAULT_MIN_CONFIDENCE:
+            return []
+        rank_sure, suit_sure = self.face_names
+        names = {c.card for c in named}
+        by_code = _by_code(reads)
+        theirs = [r.box for code in names for r in by_code.get(code, [])]
+        lying = [c.box for c in placed_cards(named, reads)]
+        boxes = [box for box, _ in places]
+        asked = [
+            box
+            for k, box in enumerate(boxes)
+            if not any(_near(r, box, FACE_HOLD) for r in theirs)
+            and all(_share(box, other) < FACE_NAMES_INSIDE for j, other in enumerate(boxes) if j != k)
+            and all(_share(box, b) < FACE_NAMES_ON and _share(b, box) < FACE_NAMES_ON for b in lying)
+        ]
+        # a grey face is not asked: in a grey picture a suit is its shape's alone (CLOSER_GREY)
+        seen = [(box, crop) for box in asked if not is_grey(crop := spec.face_square(image, box))]
+        if not seen:
+            return []
+        out: dict[str, CardReading] = {}
+        crops = [crop for _, crop in seen]
+        for (box, _), rank_p, suit_p in zip(seen, *self._probs(self.face_cls_net, crops, spec.face_blob)):
+            r, s = int(rank_p.argmax()), int(suit_p.argmax())
+            code = spec.RANK_OUT[r] + spec.SUITS[s]
+            if rank_p[r] < rank_sure or suit_p[s] < suit_sure:
+                continue
+            if code in spec.ALL_CODES and code not in names and code not in out:
+                out[code] = CardReading(code, self.min_confidence, outline([box]), 0)
+        return list(out.values())
+
     def _face_read(
         self, image: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -1352,7 +1412,8 @@ class SceneReader:
         (or of a part of it, ``short`` the frame's short side: ``detect``) whose
         face-down cards the templates have counted."""
         named, _, reads, _, _ = self._read_cards(self.balanced(image), short)
-        return [(c, [r.box for r in reads if r.code == c.card]) for c in named]
+        # a card the face classifier named alone (no index corner) is where its face is
+        return [(c, [r.box for r in reads if r.code == c.card] or [c.box]) for c in named]
 
     def _read_cards(
         self, image: np.ndarray, short: int | None = None, backs: bool = False
@@ -1395,6 +1456,7 @@ class SceneReader:
         confirmed = self.witnessed(image, reads, places)
         named, unknown = self.cards(reads, confirmed=confirmed)
         by_code = _by_code(reads)
+        alone = self._face_named(image, reads, places, named)
         # a card read inverted that the dark witness confirmed it has read as that card already
         disputed = self.dark_disputed(image, {c.card: by_code[c.card] for c in named if c.card not in confirmed})
         doubted = {
@@ -1413,7 +1475,7 @@ class SceneReader:
                 key=lambda c: -c.confidence,
             )
             named = [c for c in named if c.card not in doubted]
-        return named, unknown
+        return named + alone, unknown
 
     def dark_disputed(self, image: np.ndarray, cards: dict[str, Sequence[IndexRead]]) -> set[str]:
         """Of ``cards`` (code: the reads naming it), those whose best corner was read

@@ -216,7 +216,9 @@ def test_the_scene_classifier_reads_what_the_single_card_classifier_is_unsure_of
     img = load_image(p.path)
     assert p.as_truth(_named(scene.read(img))) == ranks
     assert p.as_truth(_named(SceneReader.load(closer=None).read(img))) == ranks
-    alone = SceneReader.load(scene_classifier=None, closer=None)
+    # (the face classifier, naming a card alone since stop 59, names its A from its face:
+    # left out, as this is about the index classifiers)
+    alone = SceneReader.load(scene_classifier=None, closer=None, face_names=None)
     assert p.as_truth(_named(alone.read(img))) < ranks
 
 
@@ -506,7 +508,9 @@ def test_a_card_whose_small_index_the_picture_hides_is_read_by_a_closer_look(sce
     monkeypatch.setattr(scene.closer_net, "run", lambda x: looks.append(x.shape) or run(x))
     assert {c.card[0] for c in scene.read(img) if c.card not in (UNKNOWN, BACK)} == {"K"}
     assert looks and all(min(shape[2:]) == 320 for shape in looks)  # each part at the detector's 320 px
-    assert _named(_closer(scene, None).read(img)) == set()
+    # without the closer look, nothing names it (the face classifier, naming a card alone
+    # since stop 59, reads its face as the KC: left out, as this is about the closer look)
+    assert _named(_closer(SceneReader.load(face_names=None), None).read(img)) == set()
 
 
 def test_the_closer_looks_crops_are_read_together_as_each_look_would_read_them_alone(scene, scenes):
