@@ -394,8 +394,10 @@ FACE_HOLD = 0.1
 # placed (FACE_NAMES_ON, either way), read by the face classifier as a card not named in the
 # picture, rank at FACE_NAMES[0] or more and suit at FACE_NAMES[1] or more, names that card
 # at the threshold, with no index corner.  A grey face (GREY_SAT) is not asked: in a grey
-# picture a suit is its shape's alone (as CLOSER_GREY; no face named on validation was grey).  Chosen on the validation photos and their mosaics
-# (NOTEBOOK.md, "The face classifier names a card alone", stop 59).  None: not named so.
+# picture a suit is its shape's alone (as CLOSER_GREY; of the cards it named on the
+# validation photos only a 6H of a grey photo was grey).  Chosen on the validation photos and
+# their mosaics (NOTEBOOK.md, "The face classifier names a card alone", stop 59): the
+# strictest bars of the grid, the only ones naming no wrong card there.  None: not named so.
 FACE_NAMES: tuple[float, float] | None = (0.999, 0.999)
 FACE_NAMES_INSIDE = 0.5
 FACE_NAMES_ON = 0.3
@@ -1263,8 +1265,9 @@ class SceneReader:
         holds no read of ``named`` (``FACE_HOLD``), lies less than ``FACE_NAMES_INSIDE``
         inside another place and overlaps none of ``named`` as placed (``FACE_NAMES_ON``),
         a card it reads surely that none of ``named`` is, once; a grey face
-        (``GREY_SAT``) is not asked: a grey picture's suit is its shape's alone.  None when the threshold
-        is above the default (as ``witnessed``).  Each place is read once, in one batch."""
+        (``GREY_SAT``) is not asked: a grey picture's suit is its shape's alone.  None
+        when the threshold is above the default (as ``witnessed``).  Each place is read
+        once, all in one batch."""
         if self.face_cls_net is None or self.face_names is None or not places:
             return []
         if self.min_confidence > DEFAULT_MIN_CONFIDENCE:
@@ -1443,8 +1446,11 @@ class SceneReader:
         photo's cards of the corners in its part): ``cards`` with a second witness
         for the unsure ones (``witnessed``), and left unknown: a black card that its
         colour, not its shape, made black (``suit_colour_doubt``) and a card read
-        inverted that the dark classifier reads as another (``dark_disputed``).
-        ``places``: the faces found there (``_indices``), for the face witness."""
+        inverted that the dark classifier reads as another (``dark_disputed``); and the
+        cards the face classifier names alone on faces no named card is (``_face_named``;
+        an unsure corner on such a card's face is that card's: no "unknown" line).
+        ``places``: the faces found there (``_indices``), for the face witness and the
+        face classifier."""
         return self._cards_in(self.balanced(image), reads, places)
 
     def _cards_in(
@@ -1475,6 +1481,8 @@ class SceneReader:
                 key=lambda c: -c.confidence,
             )
             named = [c for c in named if c.card not in doubted]
+        if alone:  # an unsure corner on the face of a card named from it is that card's
+            unknown = [u for u in unknown if u.why != UNSURE or not any(_inside(u.box, a.box) for a in alone)]
         return named + alone, unknown
 
     def dark_disputed(self, image: np.ndarray, cards: dict[str, Sequence[IndexRead]]) -> set[str]:

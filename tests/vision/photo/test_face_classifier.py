@@ -269,3 +269,22 @@ def test_the_face_classifier_names_alone_only_a_face_no_named_card_is(camera_fra
     frame = ((0.0, 0.0, float(w), float(h)), 0.9)  # holds the face wholly; read, it names nothing
     assert reader._face_named(image, reads, [frame], []) == []
     assert reader._face_named(image, reads, [face, frame], []) == []
+
+
+def test_an_unsure_corner_on_the_face_of_a_card_named_alone_is_that_cards(camera_frame):
+    """No "unknown" line for a corner read unsurely on the face of a card the face
+    classifier names: it is that card's corner (as ``cards`` drops one on a named corner)."""
+    reader = PlacesKept.load()
+    _, reads = reader.read_with_indices(camera_frame)
+    image, places = reader.balanced(camera_frame), reader.places_seen
+    (face,) = [p for p in places if reader._face_named(image, reads, [p], [])]
+    x0, y0, x1, y1 = face[0]
+    unsure = [SceneRead((x0 + 4, y0 + 4, x0 + 34, y0 + 44), 0.9, "9C", 0.5)]
+    named, unknown = PlacesKept.load(face_names=None)._cards_in(image, unsure, places)
+    assert named == [] and [u.why for u in unknown] == ["unsure"]
+    named, unknown = reader._cards_in(image, unsure, places)
+    assert [c.card for c in named] == ["KH"] and unknown == []
+    # an unsure corner elsewhere keeps its line
+    away = [SceneRead((x1 + 60, y0, x1 + 90, y0 + 40), 0.9, "9C", 0.5)]
+    named, unknown = reader._cards_in(image, away, places)
+    assert [c.card for c in named] == ["KH"] and [u.why for u in unknown] == ["unsure"]
