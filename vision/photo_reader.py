@@ -38,9 +38,9 @@ in --json (when there are any), "and N face-up cards not named" in the list (wit
 --unknown each is listed as 'unknown' with the whole card's box; --no-faces does not
 report them). A card too small to be read in the whole picture is looked at again,
 closer, where the face detector finds a card, and a face no index names is named when
-the face classifier reads it surely as a card no other is (--no-faces: neither). A
-file that is not a readable picture (or is one over {megapixels} megapixels) is reported and the
-other files are still read; the exit status is then 1.
+the face classifier reads it surely as a card no other is (a card, listed with
+--no-faces too). A file that is not a readable picture (or is one over {megapixels} megapixels)
+is reported and the other files are still read; the exit status is then 1.
 
 An 'unknown' line says why ("why" in --json): {why}. Its confidence is no sureness of
 any card: the map's for an index read (which a witness overruled, when disputed or

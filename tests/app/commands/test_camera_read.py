@@ -186,3 +186,21 @@ def test_a_face_up_card_whose_corners_a_hand_covers_is_counted(tmp_path):
     assert head.startswith(f"{tmp_path / 'hand.png'}: {cards}, and 1 face-up card not named")
     run = camera_read(str(tmp_path / "hand.png"), "--json", "--no-faces")
     assert "face_up_unnamed" not in json.loads(run.stdout)["images"][0]
+
+
+def test_a_card_named_from_its_face_is_listed_with_no_faces_too():
+    """A real overhead camera's frame (edje's validation photo cam_image25, never learnt
+    from) whose KH no index names: the face classifier names it from its face, at the
+    threshold, outlined where its face lies.  It is a card: --no-faces, which leaves out
+    the faces no card is named from, lists it too."""
+    from vision.photo import scenes_data
+
+    path = next(p.path for p in scenes_data.load_scenes() if p.file == "edje/cam_image25.jpg")
+    run = camera_read(str(path), "--json")
+    assert run.returncode == 0, run.stderr
+    (card,) = json.loads(run.stdout)["images"][0]["cards"]
+    assert card["card"] == "KH" and card["confidence"] == DEFAULT_MIN_CONFIDENCE
+    xs, ys = [p[0] for p in card["corners"]], [p[1] for p in card["corners"]]
+    assert max(xs) - min(xs) > 150 and max(ys) - min(ys) > 150  # the whole face, no index corner
+    run = camera_read(str(path), "--json", "--no-faces")
+    assert run.returncode == 0 and json.loads(run.stdout)["images"][0]["cards"] == [card]
