@@ -226,8 +226,6 @@ def test_the_face_classifier_names_a_card_alone_on_a_face_no_index_names(camera_
 
 
 def test_the_face_classifier_names_no_card_on_a_grey_face(camera_frame, monkeypatch):
-    import cv2
-
     grey = cv2.cvtColor(cv2.cvtColor(camera_frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     assert not {c.card for c in SceneReader.load().read(grey)} - {"unknown", "back"}
     # in grey it reads the king less surely (its suit at 0.58 turned half a turn); at bars
