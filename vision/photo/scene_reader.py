@@ -397,15 +397,16 @@ FACE_HOLD = 0.1
 # picture a suit is its shape's alone (as CLOSER_GREY; of the cards it named on the
 # validation photos only a 6H of a grey photo was grey).  Chosen on the validation photos and
 # their mosaics (NOTEBOOK.md, "The face classifier names a card alone", stop 59): the
-# strictest bars of the grid, the only ones naming no wrong card there.  None: not named so.
+# strictest bars of the grid, the only bars naming no wrong card there.  None: not named so.
 FACE_NAMES: tuple[float, float] | None = (0.999, 0.999)
 FACE_NAMES_INSIDE = 0.5
 FACE_NAMES_ON = 0.3
 # ... and only when it reads the face the same, at those bars, turned by each of these too (a
 # card is the same card turned; it learnt every angle).  A network taught the same way
 # without edje's photos named 9 of edje's cards alone, 3 of them wrong (decks it never saw:
-# a 6C in a photo of a Q, a KS, a KH); read turned too, 3, none wrong.  The shipped network
-# names 21 more cards in the mosaics than without it, none wrong (27 read as it is only).
+# a 6C in a photo of a Q, a KS, a KH); read turned too, 3, none wrong.  With the turns the
+# benchmark's mosaics name 21 cards more than with no card named alone, none wrong (27 more
+# read as it is only).
 FACE_NAMES_TURNS = (cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE)
 # The largest picture (its short side, px) whose crops are warped straight from it, as
 # the networks learnt them.  Every photo and frame measured is at most 720 px; a larger
