@@ -10,7 +10,8 @@ and where it is.  The ``camera`` command (``table_controller/app/commands/camera
                  "face_up_unnamed": 1}]}     (the last only when a face-up card is not named)
 
 With ``--unknown`` an "unknown" line has a ``why`` too ("unsure", "disputed",
-"colour", "face": ``recognise.WHY``).
+"colour", "face": ``recognise.WHY``); a card named from its face alone (no index corner
+read) has ``"from": "face"``.
 """
 
 from __future__ import annotations
@@ -28,19 +29,20 @@ READ_DESCRIPTION = """\
 Read every card visible in each picture: its rank and suit in our notation (AS, TD,
 2C), or 'back' for a face-down card, a confidence between 0 and 1, and where it is
 (the index corner's box; for a card read on both index corners, the whole card as it
-lies, made of them; for a card named from its face, the face's box; or a face-down
-card's box). A card read with a confidence below --min-confidence is left out (or
-listed as 'unknown' with --unknown): a wrong card is worse than a missing one.
-Face-down cards have a threshold of their own (the back detector's; --no-backs leaves
-them out). A face-up card whose index corners cannot be read (a hand or another card
-covers them) is counted when the face detector finds the whole card: 'face_up_unnamed'
-in --json (when there are any), "and N face-up cards not named" in the list (with
---unknown each is listed as 'unknown' with the whole card's box; --no-faces does not
-report them). A card too small to be read in the whole picture is looked at again,
-closer, where the face detector finds a card, and a face no index names is named when
-the face classifier reads it surely as a card no other is (a card, listed with
---no-faces too). A file that is not a readable picture (or is one over {megapixels} megapixels)
-is reported and the other files are still read; the exit status is then 1.
+lies, made of them; for a card named from its face, the face's box, and
+"from": "face" in --json; or a face-down card's box). A card read with a confidence
+below --min-confidence is left out (or listed as 'unknown' with --unknown): a wrong
+card is worse than a missing one. Face-down cards have a threshold of their own (the
+back detector's; --no-backs leaves them out). A face-up card whose index corners
+cannot be read (a hand or another card covers them) is counted when the face
+detector finds the whole card: 'face_up_unnamed' in --json (when there are any),
+"and N face-up cards not named" in the list (with --unknown each is listed as
+'unknown' with the whole card's box; --no-faces does not report them). A card too
+small to be read in the whole picture is looked at again, closer, where the face
+detector finds a card, and a face no index names is named when the face classifier
+reads it surely as a card no other is (a card, listed with --no-faces too). A file
+that is not a readable picture (or is one over {megapixels} megapixels) is reported and the
+other files are still read; the exit status is then 1.
 
 An 'unknown' line says why ("why" in --json): {why}. Its confidence is no sureness of
 any card: the map's for an index read (which a witness overruled, when disputed or
@@ -141,6 +143,7 @@ def main_read(args: argparse.Namespace) -> int:
             "cards": [
                 {"card": c.card, "confidence": c.confidence, "corners": [list(p) for p in c.corners]}
                 | ({"why": c.why} if c.card == UNKNOWN else {})
+                | ({"from": "face"} if c.from_face else {})
                 for c in cards
             ],
         }
@@ -189,5 +192,7 @@ def _print_list(results: list[dict]) -> None:
             ys = [p[1] for p in c["corners"]]
             print(
                 f"  {c['card']:>7}  {c['confidence']:.2f}  at x {min(xs):.0f}..{max(xs):.0f}, "
-                f"y {min(ys):.0f}..{max(ys):.0f}" + (f"  ({WHY[c['why']]})" if "why" in c else "")
+                f"y {min(ys):.0f}..{max(ys):.0f}"
+                + (f"  ({WHY[c['why']]})" if "why" in c else "")
+                + ("  (read from its face; no index corner read)" if c.get("from") == "face" else "")
             )

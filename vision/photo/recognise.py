@@ -102,6 +102,12 @@ class CardReading:
         return self.card == UNKNOWN and self.indices == 0
 
     @property
+    def from_face(self) -> bool:
+        """Whether it is a card named from its whole face, no index corner read as it
+        (``SceneReader._face_named``: the face classifier named it alone)."""
+        return self.card in spec.ALL_CODES and self.indices == 0
+
+    @property
     def middle(self) -> tuple[float, float]:
         """The middle of ``corners``: of an index corner's box, or of the rectangle
         holding both index corners (the card's middle)."""

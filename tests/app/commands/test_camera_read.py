@@ -199,8 +199,25 @@ def test_a_card_named_from_its_face_is_listed_with_no_faces_too():
     run = camera_read(str(path), "--json")
     assert run.returncode == 0, run.stderr
     (card,) = json.loads(run.stdout)["images"][0]["cards"]
-    assert card["card"] == "KH" and card["confidence"] == DEFAULT_MIN_CONFIDENCE
+    assert card["card"] == "KH" and card["confidence"] == DEFAULT_MIN_CONFIDENCE and card["from"] == "face"
     xs, ys = [p[0] for p in card["corners"]], [p[1] for p in card["corners"]]
     assert max(xs) - min(xs) > 150 and max(ys) - min(ys) > 150  # the whole face, no index corner
     run = camera_read(str(path), "--json", "--no-faces")
     assert run.returncode == 0 and json.loads(run.stdout)["images"][0]["cards"] == [card]
+    # the list says so
+    head, line = camera_read(str(path)).stdout.splitlines()
+    assert head.endswith(": 1 card") and line.split()[:2] == ["KH", "0.97"]
+    assert line.endswith("(read from its face; no index corner read)")
+
+
+def test_a_card_named_from_its_index_corners_is_not_marked_from_its_face():
+    """Only a card named from its face alone says so: a single-card photo of the
+    validation fold (named from its index corners) has no "from"."""
+    from vision.photo.dataset import load_photos
+
+    photo = next(p for p in load_photos() if p.file == "rf_phone_2022/IMG_20220921_194048.jpg")
+    assert photo.validation and set(photo.in_view) == {"KH"}
+    run = camera_read(str(photo.path), "--json")
+    cards = json.loads(run.stdout)["images"][0]["cards"]
+    assert [c["card"] for c in cards] == ["KH"] and "from" not in cards[0]
+    assert "read from its face" not in camera_read(str(photo.path)).stdout

@@ -326,3 +326,11 @@ def test_a_face_read_as_different_cards_turned_names_none(scenes, monkeypatch):
     # read as it is only, at the same bars, it is named
     monkeypatch.setattr(scene_reader, "FACE_NAMES_TURNS", ())
     assert [c.card for c in reader._face_named(image, reads, [face], [])] == ["9S"]
+
+
+def test_only_a_card_named_with_no_index_corner_is_from_its_face():
+    box = outline([(0.0, 0.0, 50.0, 70.0)])
+    assert CardReading("KH", 0.97, box, 0).from_face
+    assert not CardReading("KH", 0.99, box, 1).from_face  # read on an index corner
+    assert not CardReading("back", 0.9, box, 0).from_face  # a face-down card
+    assert not CardReading("unknown", 0.7, box, 0, "face").from_face  # a face counted, not named
