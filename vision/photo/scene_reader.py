@@ -1176,17 +1176,19 @@ class SceneReader:
         image: np.ndarray,
         reads: Sequence[IndexRead],
         places: Sequence[Found] = (),
+        faces_read: dict | None = None,
     ) -> set[str]:
         """The cards the map leaves unsure that a second witness names: those at least
         ``WITNESS[0]``, below the threshold, that the single-card reader (or for a card
         read inverted, the dark classifier) names too (``_photo_witnessed``), and those
         at least ``FACE_WITNESS[0]`` whose face the face classifier reads as the card
-        (``_face_witnessed``; ``places``: the faces found, where it looks).  None when
-        the threshold is above the default (each rule was measured at the default)."""
+        (``_face_witnessed``; ``places``: the faces found, where it looks; ``faces_read``:
+        ``_face_read``'s memo).  None when the threshold is above the default (each rule
+        was measured at the default)."""
         if self.min_confidence > DEFAULT_MIN_CONFIDENCE:
             return set()
         confirmed = self._photo_witnessed(image, reads)
-        return confirmed | self._face_witnessed(image, reads, places, confirmed)
+        return confirmed | self._face_witnessed(image, reads, places, confirmed, faces_read)
 
     def _photo_witnessed(self, image: np.ndarray, reads: Sequence[IndexRead]) -> set[str]:
         """The cards the map leaves unsure (at least ``WITNESS[0]``, below the
@@ -1226,13 +1228,15 @@ class SceneReader:
         reads: Sequence[IndexRead],
         places: Sequence[Found],
         confirmed: Collection[str] = (),
+        faces_read: dict | None = None,
     ) -> set[str]:
         """The cards the map puts at ``FACE_WITNESS[0]`` or more, under the threshold,
         not in ``confirmed``, their best corner read as it is, not every corner grey
         (``GREY_SAT``; as ``CLOSER_GREY``: no witness of a suit in a grey picture),
         that the face classifier names (rank at ``FACE_WITNESS[1]``, suit at
         ``FACE_WITNESS[2]``) on one of ``places`` (faces) that one of their corners
-        lies on (``FACE_HOLD``).  Each face is read once, all in one batch."""
+        lies on (``FACE_HOLD``).  Each face is read once, all in one batch
+        (``_face_read``; ``faces_read``: its memo)."""
         if self.face_cls_net is None or self.face_witness is None or not places:
             return set()
         least, rank_sure, suit_sure = self.face_witness
@@ -1251,7 +1255,7 @@ class SceneReader:
         asked = sorted({k for on in holding.values() for k in on})
         if not asked:
             return set()
-        rank_p, suit_p = self._face_read(image, [boxes[k] for k in asked])
+        rank_p, suit_p = self._face_read(image, [boxes[k] for k in asked], faces_read)
         row = {k: i for i, k in enumerate(asked)}
         out = set()
         for code, on in holding.items():
@@ -1266,16 +1270,18 @@ class SceneReader:
         reads: Sequence[IndexRead],
         places: Sequence[Found],
         named: Sequence[CardReading],
+        faces_read: dict | None = None,
     ) -> list[CardReading]:
         """The cards the face classifier names alone (``FACE_NAMES``), each at the
         threshold with its face's box and no index corner: on each of ``places`` that
         holds no read of ``named`` (``FACE_HOLD``), lies less than ``FACE_NAMES_INSIDE``
         inside another place and overlaps none of ``named`` as placed (``FACE_NAMES_ON``),
         a card it reads surely, as it is and turned (``FACE_NAMES_TURNS``), that none
-        of ``named`` is, once; a grey face
-        (``GREY_SAT``) is not asked: a grey picture's suit is its shape's alone.  None
-        when the threshold is above the default (as ``witnessed``).  Each place is read
-        once, all in one batch."""
+        of ``named`` is, once; a grey face (``GREY_SAT``) is not asked: a grey picture's
+        suit is its shape's alone.  None when the threshold is above the default (as
+        ``witnessed``).  The faces are read as they are in one batch (``_face_read``;
+        ``faces_read``: its memo, what the face witness read), the sure ones turned in
+        another."""
         if self.face_cls_net is None or self.face_names is None or not places:
             return []
         if self.min_confidence > DEFAULT_MIN_CONFIDENCE:
@@ -1298,10 +1304,7 @@ class SceneReader:
         if not seen:
             return []
 
-        def sure(crops: list[np.ndarray]) -> list[str | None]:  # the card each is read as at the bars
-            if not crops:
-                return []
-            rank_p, suit_p = self._probs(self.face_cls_net, crops, spec.face_blob)
+        def sure(rank_p: np.ndarray, suit_p: np.ndarray) -> list[str | None]:  # each one's card at the bars
             return [
                 spec.RANK_OUT[int(rp.argmax())] + spec.SUITS[int(sp.argmax())]
                 if rp.max() >= rank_sure and sp.max() >= suit_sure
@@ -1309,11 +1312,13 @@ class SceneReader:
                 for rp, sp in zip(rank_p, suit_p)
             ]
 
-        # each face read as it is, in one batch; those read surely, turned too (FACE_NAMES_TURNS)
-        read = [(box, crop, code) for (box, crop), code in zip(seen, sure([crop for _, crop in seen])) if code]
+        # each face read as it is; those read surely, turned too (FACE_NAMES_TURNS)
+        as_is = sure(*self._face_read(image, [box for box, _ in seen], faces_read))
+        read = [(box, crop, code) for (box, crop), code in zip(seen, as_is) if code]
         if not read:
             return []
-        turned = sure([cv2.rotate(crop, turn) for _, crop, _ in read for turn in FACE_NAMES_TURNS])
+        looks = [cv2.rotate(crop, turn) for _, crop, _ in read for turn in FACE_NAMES_TURNS]
+        turned = sure(*self._probs(self.face_cls_net, looks, spec.face_blob)) if looks else []
         k = len(FACE_NAMES_TURNS)
         out: dict[str, CardReading] = {}
         for i, (box, _, code) in enumerate(read):
@@ -1324,11 +1329,24 @@ class SceneReader:
         return list(out.values())
 
     def _face_read(
-        self, image: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
+        self,
+        image: np.ndarray,
+        boxes: Sequence[tuple[float, float, float, float]],
+        memo: dict | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The face classifier's rank and suit probabilities of the whole card in each
-        of ``boxes`` (``spec.face_square``), in one batch."""
-        return self._probs(self.face_cls_net, [spec.face_square(image, box) for box in boxes], spec.face_blob)
+        of ``boxes`` (``spec.face_square``), in one batch.  ``memo`` (box: its rank and
+        suit probabilities) keeps what was read of the picture: a box read already is
+        not read again (the face witness and the face classifier naming alone ask about
+        some faces both: 22 of 162 in edje's 2x2 and 3x3 webcam frames)."""
+        memo = {} if memo is None else memo
+        new = [box for box in dict.fromkeys(boxes) if box not in memo]
+        if new:
+            rank_p, suit_p = self._probs(
+                self.face_cls_net, [spec.face_square(image, box) for box in new], spec.face_blob
+            )
+            memo.update({box: (r, s) for box, r, s in zip(new, rank_p, suit_p)})
+        return np.array([memo[box][0] for box in boxes]), np.array([memo[box][1] for box in boxes])
 
     def _dark_witnessed(self, image: np.ndarray, cards: dict[str, list[IndexRead]]) -> set[str]:
         """Of ``cards`` (code: its reads; each unsure, its best corner read inverted),
@@ -1482,10 +1500,11 @@ class SceneReader:
         reads: Sequence[SceneRead],
         places: Sequence[Found] = (),
     ) -> tuple[list[CardReading], list[CardReading]]:
-        confirmed = self.witnessed(image, reads, places)
+        faces_read: dict = {}  # each face the face classifier reads, read once (_face_read)
+        confirmed = self.witnessed(image, reads, places, faces_read)
         named, unknown = self.cards(reads, confirmed=confirmed)
         by_code = _by_code(reads)
-        alone = self._face_named(image, reads, places, named)
+        alone = self._face_named(image, reads, places, named, faces_read)
         # a card read inverted that the dark witness confirmed it has read as that card already
         disputed = self.dark_disputed(image, {c.card: by_code[c.card] for c in named if c.card not in confirmed})
         doubted = {

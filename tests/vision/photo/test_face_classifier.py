@@ -334,3 +334,22 @@ def test_only_a_card_named_with_no_index_corner_is_from_its_face():
     assert not CardReading("KH", 0.99, box, 1).from_face  # read on an index corner
     assert not CardReading("back", 0.9, box, 0).from_face  # a face-down card
     assert not CardReading("unknown", 0.7, box, 0, "face").from_face  # a face counted, not named
+
+
+def test_a_face_is_read_once_a_picture(camera_frame, monkeypatch):
+    """``_face_read``'s memo: a face both face rules ask about is read by the network once,
+    and gives what it gives read alone."""
+    reader = PlacesKept.load()
+    _, reads = reader.read_with_indices(camera_frame)
+    image, boxes = reader.balanced(camera_frame), [box for box, _ in reader.places_seen]
+    alone = reader._face_read(image, boxes)
+    crops: list[int] = []
+    run = SceneReader._probs
+    monkeypatch.setattr(
+        SceneReader, "_probs", staticmethod(lambda net, c, blob: crops.append(len(c)) or run(net, c, blob))
+    )
+    memo: dict = {}
+    first = reader._face_read(image, boxes + boxes[:1], memo)
+    again = reader._face_read(image, boxes[::-1], memo)
+    assert crops == [len(boxes)]  # each box once, the second time none
+    assert np.array_equal(first[0][: len(boxes)], alone[0]) and np.array_equal(again[1], alone[1][::-1])
