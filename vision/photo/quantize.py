@@ -13,7 +13,7 @@ at the default threshold):
    keeps what each network is given (the detector's first 70 pictures, every batch
    of crops of the classifiers; in a second reading, with the closer looks, of the
    same photos, a third of them as a webcam sees them, the closer looks' detector's
-   first 160 parts: ``gather_closer``);
+   first 160 parts, and it reads no more photos once it has them: ``gather_closer``);
 2. it quantizes each network with half of those as its calibration data: weights
    int8 per output channel, activations uint8 from their min-max range, as QDQ
    nodes, with 7-bit weights (``reduce_range``: x86 CPUs without VNNI multiply u8 by
@@ -117,7 +117,9 @@ def gather_closer(models: Path, n_photos: int, seed: int) -> list[np.ndarray]:
     reader = SceneReader.load(models, calibrated=False, backs=False, int8=False, **AFTER_THE_NETWORKS)  # as gather's
     kept: list[np.ndarray] = []
     _keep_inputs(reader.closer_net, kept, CLOSER_KEPT)
-    _read_training_photos(reader, n_photos, seed, lambda: f", {len(kept)} looks' parts", WEBCAM_SHARE)
+    _read_training_photos(
+        reader, n_photos, seed, lambda: f", {len(kept)} looks' parts", WEBCAM_SHARE, lambda: len(kept) >= CLOSER_KEPT
+    )
     return kept
 
 
@@ -161,13 +163,19 @@ def _keep_inputs(net, kept: list[np.ndarray], most: int | None = None) -> None:
 
 
 def _read_training_photos(
-    reader: SceneReader, n_photos: int, seed: int, kept: Callable[[], str], webcam: float = 0.0
+    reader: SceneReader,
+    n_photos: int,
+    seed: int,
+    kept: Callable[[], str],
+    webcam: float = 0.0,
+    enough: Callable[[], bool] = lambda: False,
 ) -> None:
     """``reader`` reads ``n_photos`` training-part photos (never held out, never a
     validation fold), two thirds of them multi-card photos, half of all scaled to a
     1280x720 frame and, with ``webcam``, that share of them seen as a webcam would
     (``distill.webcam_look``); the same photos, frames and looks for the same ``seed``.
-    Progress every ten photos, with what ``kept`` says has been kept."""
+    Progress every ten photos, with what ``kept`` says has been kept; it stops once
+    ``enough`` says so (what is kept then is what reading them all would keep)."""
     from .distill import webcam_look
 
     rng = random.Random(seed)
@@ -182,6 +190,9 @@ def _read_training_photos(
         if webcam and rng.random() < webcam:  # no draw without it: gather's photos as they always were
             image = webcam_look(image, rng)
         reader.read(image)
+        if enough():
+            print(f"  read {i + 1}/{len(photos)} photos{kept()}: enough", file=sys.stderr, flush=True)
+            return
         if (i + 1) % 10 == 0 or i + 1 == len(photos):
             print(f"  read {i + 1}/{len(photos)} photos{kept()}", file=sys.stderr, flush=True)
 
