@@ -1306,9 +1306,7 @@ class SceneReader:
 
         def sure(rank_p: np.ndarray, suit_p: np.ndarray) -> list[str | None]:  # each one's card at the bars
             return [
-                spec.RANK_OUT[int(rp.argmax())] + spec.SUITS[int(sp.argmax())]
-                if rp.max() >= rank_sure and sp.max() >= suit_sure
-                else None
+                spec.decode(rp, sp)[0] if rp.max() >= rank_sure and sp.max() >= suit_sure else None
                 for rp, sp in zip(rank_p, suit_p)
             ]
 
