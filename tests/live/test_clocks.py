@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from table_controller.clocks import ClockError, FakeClock, ShotClocks
+from table_controller.clocks import ClockError, FakeClock, ShotClocks, parse_shot_clocks, shot_clocks_text
 from table_controller.rules.actions import TimeCall, Timeout
 
 
@@ -69,3 +71,44 @@ def test_bad_settings_and_time_on_a_player_not_to_act_are_refused():
     c = ShotClocks(clock=FakeClock())
     with pytest.raises(ClockError, match="to act"):
         c.call_time("Anna")
+
+
+def test_an_events_shot_clocks_are_set_by_name_and_the_rest_keep_d11():
+    """D11: "configurable per event": the flags' and table.toml's text, seconds per clock."""
+    limits = parse_shot_clocks(" play = 30 ,exchange=45.5,")
+    assert limits == {"play": 30.0, "exchange": 45.5}
+    assert ShotClocks(limits).limits == {"exchange": 45.5, "chicago": 10.0, "play": 30.0, "quads": 15.0}
+    assert parse_shot_clocks("") == {} and shot_clocks_text({}) == ""
+    assert shot_clocks_text(limits) == "exchange=45.5,play=30"  # D11's order, no needless ".0"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("spel=30", "no shot clock 'spel'; the clocks are exchange, chicago, play, quads"),
+        ("play", "'play' is not CLOCK=SECONDS (e.g. play=30)"),
+        ("=30", "'=30' is not CLOCK=SECONDS"),
+        ("play=", "shot clock play: '' is not a number of seconds"),
+        ("play=tjugo", "shot clock play: 'tjugo' is not a number of seconds"),
+        ("play=0", "shot clock play: seconds above 0 and at most 3600, not 0"),
+        ("play=-5", "seconds above 0 and at most 3600, not -5"),
+        ("play=3601", "seconds above 0 and at most 3600, not 3601"),
+        ("play=nan", "seconds above 0 and at most 3600, not nan"),
+        ("play=inf", "seconds above 0 and at most 3600, not inf"),
+        ("play=20,play=30", "shot clock play is given twice"),
+    ],
+)
+def test_a_bad_shot_clock_setting_says_what_is_wrong_d11(text, message):
+    with pytest.raises(ClockError) as err:
+        parse_shot_clocks(text)
+    assert str(err.value) == message or message in str(err.value)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["exchange", "chicago", "play", "quads"]),
+        st.floats(min_value=0.001, max_value=3600, allow_nan=False),
+    )
+)
+def test_the_setting_written_reads_back_to_the_same_seconds_d11(limits):
+    assert parse_shot_clocks(shot_clocks_text(limits)) == limits
