@@ -6,6 +6,7 @@
     data = "/var/lib/chicago-table"      # event log, broadcast queue, audit, tokens
     virtual = false                      # true: the virtual table instead of hardware
     stuck_after = 120                    # s: someone must act and nothing happens -> TL alert
+    shot_clocks = { play = 20, exchange = 30 }  # s per clock (RULES.md D11); unnamed: D11's
 
     [seat_controller]
     port = "/dev/chicago-seat-controller"
@@ -76,6 +77,7 @@ class TableSection:
     data: Path = Path("table-data")
     virtual: bool = False
     stuck_after: float = 120.0
+    shot_clocks: str = ""  # "play=30,exchange=45" (clocks.parse_shot_clocks); "": D11's defaults
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +148,7 @@ FLAGS: dict[tuple[str, str], str] = {
     ("table", "data"): "--data",
     ("table", "virtual"): "--virtual",
     ("table", "stuck_after"): "--stuck-after",
+    ("table", "shot_clocks"): "--shot-clocks",
     ("seat_controller", "port"): "--port",
     ("seat_controller", "deck"): "--deck",
     ("camera", "source"): "--camera",
@@ -190,6 +193,23 @@ def _seconds(lo: float, hi: float) -> Callable[[Any], float]:
         return float(v)
 
     return check
+
+
+def _shot_clocks(v: Any) -> str:
+    """A TOML table ``{ play = 30 }`` or the flag's text ``play=30,exchange=45``; kept as
+    the text (``clocks.shot_clocks_text``)."""
+    from table_controller.clocks import ClockError, parse_shot_clocks, shot_clocks_text
+
+    if isinstance(v, dict):
+        if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in v.values()):
+            raise ValueError("must give each clock a number of seconds, e.g. { play = 30, exchange = 45 }")
+        v = ",".join(f"{k}={s}" for k, s in v.items())
+    if not isinstance(v, str):
+        raise ValueError("must be a table of seconds per clock, e.g. { play = 30, exchange = 45 }")
+    try:
+        return shot_clocks_text(parse_shot_clocks(v))
+    except ClockError as exc:
+        raise ValueError(f"must name clocks and seconds ({exc})") from None
 
 
 def _rate(v: Any) -> float:
@@ -274,6 +294,7 @@ def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
         ("table", "data"): _path(base),
         ("table", "virtual"): _flag,
         ("table", "stuck_after"): _seconds(1, 24 * 3600),
+        ("table", "shot_clocks"): _shot_clocks,
         ("seat_controller", "port"): _text,
         ("seat_controller", "deck"): _path(base, must_exist=True),
         ("camera", "source"): _camera_source(base),

@@ -150,6 +150,7 @@ async def serve_table(
     from dashboard.app import create_app
     from dashboard.hall import peer_bases
     from firmware_bridge import SeatControllerClient
+    from table_controller.clocks import parse_shot_clocks
     from table_controller.live.stuck import StuckWatch
 
     from .table_files import open_table
@@ -204,6 +205,7 @@ async def serve_table(
                 deck=deck,
                 tokens_file=d.event_tokens,
                 camera=camera,
+                clock_limits=parse_shot_clocks(cfg.table.shot_clocks),
                 **({} if clock is None else {"table_clock": clock, "monotonic": clock.now}),
             )
             if settings.draw is not None:

@@ -46,6 +46,7 @@ def open_table(
     monotonic: Callable[[], float] = time.monotonic,
     table_clock: Any = None,
     camera: Any = None,
+    clock_limits: dict[str, float] | None = None,
 ) -> tuple[TableHub, RoleTokens]:
     """The hub over a live table (issue 5) whose log is ``data/table.sqlite``.  Without
     ``sensors`` the table is played by manual entry alone (cards by the TL, or by the Revisor
@@ -54,7 +55,9 @@ def open_table(
     a camera-only table, whose hidden hands are declared by hand (``dashboard.entry``).
     ``clock``: wall time, only to stamp messages; the broadcast delay runs on ``monotonic``.
     ``table_clock``: the live table's clock (sensing's timers, the shot clocks; a
-    ``LoopClock`` on a table in simulated time); monotonic seconds by default."""
+    ``LoopClock`` on a table in simulated time); monotonic seconds by default.
+    ``clock_limits``: the event's shot clocks, seconds per clock (D11's defaults for any not
+    given; ``clocks.parse_shot_clocks``)."""
     from table_controller.deck import virtual_deck
     from table_controller.live import LiveTable
     from table_controller.store import StoreError, TableRecorder
@@ -71,7 +74,13 @@ def open_table(
     except StoreError as exc:
         raise DashboardError(f"{data / 'table.sqlite'}: cannot open the table log: {exc}") from exc
     live = LiveTable(
-        log, deck if deck is not None else virtual_deck(), sensors=sensors, leds=leds, rfid=rfid, clock=table_clock
+        log,
+        deck if deck is not None else virtual_deck(),
+        sensors=sensors,
+        leds=leds,
+        rfid=rfid,
+        clock=table_clock,
+        clock_limits=clock_limits,
     )
     hub = TableHub(
         live,

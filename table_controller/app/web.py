@@ -50,6 +50,28 @@ def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
     )
 
 
+def add_shot_clocks_argument(p: Any, config_key: bool = False) -> None:
+    """The event's shot clocks (RULES.md D11: "configurable per event")."""
+    p.add_argument(
+        "--shot-clocks",
+        default=None,
+        metavar="CLOCK=S,...",
+        help=("[table] shot_clocks: " if config_key else "")
+        + "the event's shot clocks in seconds (RULES.md D11), e.g. play=30,exchange=45; "
+        "a clock not named keeps its default (exchange 30, chicago 10, play 20, quads 15)",
+    )
+
+
+def shot_clock_limits(args: argparse.Namespace) -> dict[str, float]:
+    """The seconds per clock of ``--shot-clocks``; DashboardError for a bad value."""
+    from table_controller.clocks import ClockError, parse_shot_clocks
+
+    try:
+        return parse_shot_clocks(getattr(args, "shot_clocks", None) or "")
+    except ClockError as exc:
+        raise DashboardError(f"--shot-clocks: {exc}") from None
+
+
 def add_web_arguments(p: argparse.ArgumentParser) -> None:
     """Transport and limits of the web side (README "Security")."""
     p.add_argument(

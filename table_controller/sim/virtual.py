@@ -79,6 +79,7 @@ async def bots_on_virtual_table(
     fast: bool = False,
     reader: str = "mfrc522",
     bot: Callable | None = None,
+    clock_limits: dict[str, float] | None = None,
 ):
     """Play a table to its end (or an action ``script`` instead of the bots); returns
     (live table, shadow engine, driver).
@@ -92,7 +93,8 @@ async def bots_on_virtual_table(
     ``reader``: the virtual table's reader under every pad, "mfrc522" (stacks read a few
     cards per scan) or "pn5180" (read whole).  ``bot``: the bots' ``next_action``
     (default a :class:`RandomBot` of ``seed``, ``players``, ``ruleset``; a
-    :class:`~table_controller.sim.bots.DrawnBot` plays the hub's draw)."""
+    :class:`~table_controller.sim.bots.DrawnBot` plays the hub's draw).  ``clock_limits``: the
+    event's shot clocks (D11's defaults for any not given)."""
     from firmware_bridge import SeatControllerClient
     from hardware.virtual import VirtualTable
     from hardware.virtual.deck import INLAYS
@@ -134,6 +136,7 @@ async def bots_on_virtual_table(
                 record_sensors=record_sensors,
                 linger_s=linger_s,
                 clock=clock,
+                clock_limits=clock_limits,
             )
             task = asyncio.create_task(live.run())
             driver = TableDriver(

@@ -49,3 +49,30 @@ def test_an_unknown_command_is_refused_with_the_list():
     )
     assert run.returncode == 2
     assert "invalid choice: 'nosuch'" in run.stderr and "'serve'" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["serve", "--data", "{data}", "--port", "{port}"],
+        ["demo", "--direct", "--data", "{data}", "--port", "{port}"],
+        ["run", "--virtual", "--bots"],
+        ["run", "--virtual", "--data", "{data}", "--dashboard-port", "{port}"],
+    ],
+    ids=["serve", "demo", "run-bots", "run-service"],
+)
+def test_a_bad_shot_clock_is_refused_in_words_before_anything_starts_d11(argv, tmp_path):
+    """Every command that runs a table takes the event's shot clocks (D11: "configurable per
+    event"); a clock it does not know is named, and no table, folder or log is made."""
+    from tests.ports import free_port
+
+    data = tmp_path / "data"
+    args = [a.format(data=data, port=free_port()) for a in argv] + ["--shot-clocks", "play=20,spel=10"]
+    run = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", *args], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert (
+        "--shot-clocks" in run.stderr and "no shot clock 'spel'; the clocks are exchange, chicago, play" in run.stderr
+    )
+    assert not data.exists() and list(tmp_path.iterdir()) == []

@@ -29,6 +29,7 @@ name = "Bord 7"
 ruleset = "sm2019"
 data = "data"
 stuck_after = 45
+shot_clocks = { play = 25, exchange = 40 }
 
 [seat_controller]
 port = "/dev/chicago-seat-controller"
@@ -73,6 +74,7 @@ def test_every_key_is_read_and_relative_paths_are_the_files_folders(folder):
         False,
         45.0,
     )
+    assert cfg.table.shot_clocks == "exchange=40,play=25"  # D11's order; the others keep D11's
     assert cfg.table.data == folder / "data" and cfg.seat_controller.deck == folder / "deck.json"
     assert cfg.seat_controller.port == "/dev/chicago-seat-controller"
     assert cfg.camera is not None and cfg.camera.source == "0" and cfg.camera.calibration == folder / "camera.json"
@@ -108,6 +110,8 @@ def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
             "http://t2:8080",
             "--stuck-after",
             "10",
+            "--shot-clocks",
+            "play=15",
         ]
     )
     given = overrides(args)
@@ -116,31 +120,42 @@ def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
         ("table", "name"): "Bord 8",
         ("dashboard", "peers"): ["http://t2:8080"],
         ("table", "stuck_after"): 10.0,
+        ("table", "shot_clocks"): "play=15",
     }
     cfg = load_config(args.config, given)
     assert (cfg.dashboard.port, cfg.table.name, cfg.dashboard.peers) == (9000, "Bord 8", ("http://t2:8080",))
+    assert cfg.table.shot_clocks == "play=15"  # the flag's clocks, not the file's
     assert cfg.table.ruleset == "sm2019"  # what no flag named stays the file's
 
 
 @pytest.mark.parametrize(
     "old, new, message",
     [
-        ("port = 8443", 'port = "x"', "line 18: [dashboard] port must be a whole number from 1 to 65535, not 'x'"),
-        ("port = 8443", "port = 70000", "line 18: [dashboard] port must be a whole number"),
+        ("port = 8443", 'port = "x"', "line 19: [dashboard] port must be a whole number from 1 to 65535, not 'x'"),
+        ("port = 8443", "port = 70000", "line 19: [dashboard] port must be a whole number"),
         ('ruleset = "sm2019"', 'ruleset = "sm2099"', "line 4: [table] ruleset must be one of sm2025"),
         ("stuck_after = 45", "stuck_after = -1", "line 6: [table] stuck_after must be a number of seconds"),
         ("stuck_after = 45", "stuck_after = true", "line 6: [table] stuck_after must be a number"),
-        ('deck = "deck.json"', 'deck = "nodeck.json"', "line 10: [seat_controller] deck no such file"),
+        (
+            "play = 25",
+            "spel = 25",
+            "line 7: [table] shot_clocks must name clocks and seconds (no shot clock 'spel'; the clocks are "
+            "exchange, chicago, play, quads), not {'spel': 25, 'exchange': 40}",
+        ),
+        ("play = 25", "play = 0", "line 7: [table] shot_clocks must name clocks and seconds (shot clock play: "),
+        ("play = 25", 'play = "25"', "line 7: [table] shot_clocks must give each clock a number of seconds"),
+        ("shot_clocks = {", "shot_clocks = [", "not valid TOML"),
+        ('deck = "deck.json"', 'deck = "nodeck.json"', "line 11: [seat_controller] deck no such file"),
         ('name = "Bord 7"', 'nmae = "Bord 7"', "line 3: [table] has no key 'nmae'"),
-        ("[camera]", "[kamera]", "line 12: unknown section [kamera]"),
-        ("peers = [", 'peers = ["ftp://x", ', "line 23: [dashboard] peers 'ftp://x' is not a table's address"),
-        ('tls_key = "t.key"\n', "", "line 19: [dashboard] tls_cert and tls_key go together"),
-        ('port = "/dev/chicago-seat-controller"\n', "", "line 8: [seat_controller] port is missing"),
+        ("[camera]", "[kamera]", "line 13: unknown section [kamera]"),
+        ("peers = [", 'peers = ["ftp://x", ', "line 24: [dashboard] peers 'ftp://x' is not a table's address"),
+        ('tls_key = "t.key"\n', "", "line 20: [dashboard] tls_cert and tls_key go together"),
+        ('port = "/dev/chicago-seat-controller"\n', "", "line 9: [seat_controller] port is missing"),
         ('name = "Bord 7"', "name = ", "not valid TOML: Invalid value (at line 3"),
-        ('logo = "logo.png"', 'logo = "nologo.png"', "line 28: [event] logo no such file"),
-        ('heat = "1"', "heat = 1", "line 27: [event] heat must be a text of 1 to 200 characters"),
-        ('round = "Kvartsfinal"', 'round = ""', "line 29: [event] round must be a text of 1 to 200 characters"),
-        ('players = "players.csv"', 'players = "spelare.csv"', "line 30: [event] players no such file"),
+        ('logo = "logo.png"', 'logo = "nologo.png"', "line 29: [event] logo no such file"),
+        ('heat = "1"', "heat = 1", "line 28: [event] heat must be a text of 1 to 200 characters"),
+        ('round = "Kvartsfinal"', 'round = ""', "line 30: [event] round must be a text of 1 to 200 characters"),
+        ('players = "players.csv"', 'players = "spelare.csv"', "line 31: [event] players no such file"),
     ],
 )
 def test_a_bad_value_is_named_with_its_key_and_line(folder, old, new, message):
@@ -154,6 +169,8 @@ def test_a_bad_value_is_named_with_its_key_and_line(folder, old, new, message):
 def test_a_bad_flag_is_named_by_its_flag(folder):
     with pytest.raises(ConfigError, match=r"--dashboard-port \(\[dashboard\] port\) must be a whole number"):
         load_config(folder / "table.toml", {("dashboard", "port"): 0})
+    with pytest.raises(ConfigError, match=r"--shot-clocks \(\[table\] shot_clocks\) .*no shot clock 'spel'"):
+        load_config(folder / "table.toml", run_flags("--shot-clocks", "spel=3"))
 
 
 def test_a_written_configuration_reads_back_the_same(folder):
@@ -213,7 +230,7 @@ def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):
     path.write_text(FULL.replace("port = 8443", "port = 'x'"))
     out = _run_config(path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "line 18: [dashboard] port must be a whole number" in out.stderr
+    assert "line 19: [dashboard] port must be a whole number" in out.stderr
     assert not (folder / "data").exists()
 
 
@@ -242,10 +259,12 @@ def test_the_demos_table_toml_carries_the_event_it_was_given(tmp_path):
     add_arguments(p)
     args = p.parse_args(
         ["--event-name", "SM i Chicago 2026", "--heat", "2", "--round", "Kvartsfinal"]
-        + ["--players-csv", str(tmp_path / "players.csv")]
+        + ["--players-csv", str(tmp_path / "players.csv"), "--shot-clocks", "play=12,quads=20"]
     )
     demo_config(args, tmp_path / "data")
-    event = load_config(tmp_path / "data" / "table.toml").event
+    written = load_config(tmp_path / "data" / "table.toml")
+    assert written.table.shot_clocks == "play=12,quads=20"  # the event's clocks (D11) too
+    event = written.event
     assert (event.name, event.heat, event.round) == ("SM i Chicago 2026", "2", "Kvartsfinal")
     assert event.players == (tmp_path / "players.csv").resolve()
     plain = p.parse_args([])  # none given: no [event] section, as before

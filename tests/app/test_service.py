@@ -78,6 +78,8 @@ def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view_and_a_restart_r
         str(port),
         "--stuck-after",
         "1",
+        "--shot-clocks",
+        "exchange=45",
     ]
     service = Service(cmd, port, tmp_path / "service.log")
     service.start()
@@ -108,6 +110,8 @@ def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view_and_a_restart_r
         r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=deal.to_dict(), headers=tl, timeout=30)
         assert r.status_code == 200, r.text
         dealt = _stream(port, tokens["tl"], lambda m: m["state"]["phase"] == "exchange_1")
+        limits = dealt["state"]["clocks"]["limits"]  # the event's exchange clock (D11), the rest D11's
+        assert limits == {"exchange": 45.0, "chicago": 10.0, "play": 20.0, "quads": 15.0}
 
         assert service.signal(signal.SIGKILL) == -signal.SIGKILL
         service.start()  # the same command: the same table, its cards laid out again

@@ -30,6 +30,8 @@ def test_setup_checks_the_flags_before_the_hardware(tmp_path):
     assert r.returncode == 1 and "[table] ruleset must be one of sm2025" in r.stderr
     r = _run("setup", "--yes", "--dashboard-port", "70000", "--port", "/dev/null", cwd=tmp_path)
     assert r.returncode == 1 and "[dashboard] port must be a whole number from 1 to 65535" in r.stderr
+    r = _run("setup", "--yes", "--shot-clocks", "spel=20", "--port", "/dev/null", cwd=tmp_path)
+    assert r.returncode == 1 and "[table] shot_clocks must name clocks and seconds (no shot clock 'spel'" in r.stderr
     assert not (tmp_path / "table.toml").exists()
 
 
@@ -128,13 +130,14 @@ def test_setup_calibrates_the_camera_and_doctor_checks_its_frame(tmp_path):
     with VirtualTable() as table:
         r = _run(
             "setup", "--yes", "--port", table.port, "--deck-uids", "uids.txt", "--camera", str(frames),
-            "--host", "127.0.0.1", "--dashboard-port", "8097", cwd=tmp_path,
+            "--host", "127.0.0.1", "--dashboard-port", "8097", "--shot-clocks", "play=25", cwd=tmp_path,
         )  # fmt: skip
         assert r.returncode == 0, r.stdout + r.stderr
         assert "calibrated from markers" in r.stdout and (tmp_path / "camera.json").exists()
         assert (tmp_path / "camera.png").exists()  # the pads drawn on the frame, to check by eye
         text = (tmp_path / "table.toml").read_text()
         assert "[camera]" in text and f'source = "{frames}"' in text
+        assert 'shot_clocks = "play=25"' in text  # the event's clocks (D11), as given
         doctor = _run("doctor", "--config", "table.toml", cwd=tmp_path)
     assert doctor.returncode == 0, doctor.stdout
     assert f"ok    the camera {frames} gives a frame of the calibrated size" in doctor.stdout

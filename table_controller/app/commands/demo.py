@@ -68,8 +68,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "computer goes, then the dashboard stays up at an ordinary pace",
     )
     p.add_argument("--name", default="Demobord", help="the table's name on every view (default: Demobord)")
-    from ..web import add_branding_arguments, add_event_arguments, add_web_arguments
+    from ..web import add_branding_arguments, add_event_arguments, add_shot_clocks_argument, add_web_arguments
 
+    add_shot_clocks_argument(p)
     add_event_arguments(p)
     add_branding_arguments(p)
     add_web_arguments(p)
@@ -159,8 +160,16 @@ def main(args: argparse.Namespace) -> int:
 async def _run(args: argparse.Namespace, data: Path) -> None:
     if args.direct:
         from ..table_files import open_table
+        from ..web import shot_clock_limits
 
-        hub, tokens = open_table(data, args.name, args.broadcast_delay, default_delay=10.0, tokens_file=args.tokens)
+        hub, tokens = open_table(
+            data,
+            args.name,
+            args.broadcast_delay,
+            default_delay=10.0,
+            tokens_file=args.tokens,
+            clock_limits=shot_clock_limits(args),
+        )
         await _serve(args, data, hub, tokens, drive_direct(hub, args.seed, args.pace, args.manual_chicago))
         return
     from hardware.firmware.controller import Config
@@ -204,16 +213,25 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
 def demo_config(args: argparse.Namespace, data: Path):
     """The demo's table as a configuration (written to ``data/table.toml``: ``chicago-table
     run --config`` on it serves the same table without the bots)."""
-    from table_controller.app.config import (
+    from table_controller.clocks import shot_clocks_text
+
+    from ..config import (
         DashboardSection,
         EventSection,
         TableConfig,
         TableSection,
         dump_config,
     )
+    from ..web import shot_clock_limits
 
     cfg = TableConfig(
-        table=TableSection(name=args.name, data=data.resolve(), virtual=True, stuck_after=30.0),
+        table=TableSection(
+            name=args.name,
+            data=data.resolve(),
+            virtual=True,
+            stuck_after=30.0,
+            shot_clocks=shot_clocks_text(shot_clock_limits(args)),
+        ),
         dashboard=DashboardSection(
             host="127.0.0.1",
             port=args.port,

@@ -36,7 +36,7 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..web import add_branding_arguments
+    from ..web import add_branding_arguments, add_shot_clocks_argument
 
     p.add_argument(
         "--config",
@@ -61,6 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="[seat_controller] deck: the registered deck (chicago-table deck register); the virtual table has its own",
     )
+    add_shot_clocks_argument(p, config_key=True)
     svc = p.add_argument_group("the table as a service (with --config or --data)")
     svc.add_argument("--name", help="[table] name: the table's name on every view")
     svc.add_argument(
@@ -197,6 +198,7 @@ def _service(args: argparse.Namespace) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
+    from table_controller.clocks import ClockError, parse_shot_clocks
     from table_controller.rules.replay import replay_document
     from table_controller.store import TableRecorder
 
@@ -246,6 +248,10 @@ def main(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         args.ruleset = draw["ruleset"]
     args.ruleset = args.ruleset or "sm2025"
+    try:
+        args.clock_limits = parse_shot_clocks(args.shot_clocks or "")
+    except ClockError as exc:
+        return _fail(f"--shot-clocks: {exc}")
     players = tuple(x.strip() for x in (args.players or "Anna,Bo,Cilla,Dan").split(",") if x.strip())
     if draw is not None:
         players = tuple(draw["players"])
@@ -316,6 +322,7 @@ def _bots(args, log, players, replay_document, draw=None) -> int:
             fast=args.fast,
             reader=args.reader,
             bot=bot,
+            clock_limits=args.clock_limits,
         )
 
         async def timed(table=table):
@@ -379,7 +386,7 @@ def _serve(args, log) -> int:
             print(f"virtual table on {port}", file=sys.stderr)
         try:
             async with SeatControllerClient(port) as sc:
-                live = LiveTable(log, deck, sensors=sc, leds=sc.set_led)
+                live = LiveTable(log, deck, sensors=sc, leds=sc.set_led, clock_limits=args.clock_limits)
                 updates = live.subscribe(maxsize=1)
                 live_task = asyncio.create_task(live.run())
                 seen = 0

@@ -18,10 +18,12 @@ from dashboard.errors import DashboardError
 from ..web import (
     add_branding_arguments,
     add_event_arguments,
+    add_shot_clocks_argument,
     add_web_arguments,
     port_problem,
     print_urls,
     private_files,
+    shot_clock_limits,
     uvicorn_config,
     warn_plain_http,
     web_settings,
@@ -63,6 +65,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the views' URLs with their tokens (default: without; they are in tokens.json)",
     )
+    add_shot_clocks_argument(p)
     add_event_arguments(p)
     add_branding_arguments(p)
     add_web_arguments(p)
@@ -85,7 +88,12 @@ def main(args: argparse.Namespace) -> int:
         peers = peer_bases(args.peer)
         settings = web_settings(args, peers)
         hub, tokens = open_table(
-            args.data, args.name, args.broadcast_delay, tokens_file=args.tokens, rfid=not args.camera_only
+            args.data,
+            args.name,
+            args.broadcast_delay,
+            tokens_file=args.tokens,
+            rfid=not args.camera_only,
+            clock_limits=shot_clock_limits(args),
         )
     except DashboardError as exc:
         print(f"chicago-table serve: {exc}", file=sys.stderr)

@@ -43,6 +43,8 @@ class SetupFailed(Exception):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from ..web import add_shot_clocks_argument
+
     p.add_argument("--config", default="table.toml", metavar="FILE", help="where to write the configuration")
     p.add_argument("--yes", action="store_true", help="ask nothing: the flags and the defaults")
     p.add_argument("--force", action="store_true", help="replace an existing configuration file")
@@ -51,6 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     t.add_argument("--ruleset", help="[table] ruleset (default sm2025)")
     t.add_argument("--data", metavar="DIR", help="[table] data folder (default: table-data beside the config)")
     t.add_argument("--stuck-after", type=float, metavar="SECONDS", help="[table] stuck_after (default 120)")
+    add_shot_clocks_argument(t, config_key=True)
     s = p.add_argument_group("the seat controller and the deck")
     s.add_argument("--port", help=f"the seat controller's port (default: {UDEV_NAME}, else every USB serial port)")
     s.add_argument("--connect-seconds", type=float, default=10.0, help="how long a port may take to answer")
@@ -146,6 +149,8 @@ async def _setup(args: argparse.Namespace) -> int:
     }
     if args.stuck_after is not None:
         table["stuck_after"] = args.stuck_after
+    if args.shot_clocks is not None:
+        table["shot_clocks"] = args.shot_clocks
     dash: dict[str, Any] = {
         "host": args.host or asker.ask("Dashboard address to listen on", "0.0.0.0"),
         "port": args.dashboard_port or int(asker.ask("Dashboard port", "8080")),
