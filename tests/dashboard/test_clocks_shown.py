@@ -2,10 +2,13 @@
 Revisor's tablet, the TL's console, the dealer's screen, the hall screen and the broadcast
 overlay, and every one of them shows the expiry when the time has run out (RULES.md §10,
 D12: in trick play the clock shows overtime).  The views count down from the server's
-figure in every frame, so the test lets the real 20 s of trick play run out once, with
-the five views open."""
+figure in every frame, so the test lets a real clock run out once, with the five views
+open: the event's own trick-play clock of 2 s (``--shot-clocks``, D11: "configurable per
+event"), which every view shows before it runs."""
 
 from __future__ import annotations
+
+import re
 
 import httpx
 import pytest
@@ -30,7 +33,7 @@ VIEWS = {  # view: (the clock of the player to act, its expiry as the view shows
 def test_every_view_shows_the_clock_of_whoever_is_to_act_and_its_expiry_d12(tmp_path, chromium):
     data = tmp_path / "t"
     write_log(data, FIRST_TRICK)
-    s = Server(data, command="serve", delay=0.5).start()
+    s = Server(data, command="serve", delay=0.5, extra=("--shot-clocks", "play=2")).start()
     pages = {}
     try:
         for view, (clock, _) in VIEWS.items():  # all five open at once: one wait for the expiry
@@ -42,13 +45,14 @@ def test_every_view_shows_the_clock_of_whoever_is_to_act_and_its_expiry_d12(tmp_
             page.wait_for_selector(clock, timeout=30_000)
             running = page.locator(clock).evaluate("el => [el.textContent, el.classList.contains('over')]")
             assert running[0].endswith(" s") and "ute" not in running[0] and not running[1], (view, running)
+            assert re.search(r"(^|\D)2 s$", running[0]), (view, running)  # the event's 2 s, not D11's 20
             deadline = "data-deadline" if view in ("revisor", "tl", "dealer") else "data-until"
             assert page.locator(clock).get_attribute(deadline) is None, view  # paused: it stands still
             pages[view] = page
         # a table started again from its log waits paused for the TL; play goes on
         r = httpx.post(f"{s.base}/api/resume", params={"token": s.token("tl")}, json={"reason": "bordet igång"})
         assert r.status_code == 200, r.text
-        for view, (clock, expired) in VIEWS.items():  # the 20 s of trick play run out (D11, D12)
+        for view, (clock, expired) in VIEWS.items():  # the 2 s of trick play run out (D11, D12)
             page = pages[view]
             page.bring_to_front()
             try:
