@@ -56,12 +56,15 @@ def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "table.sqlite").write_bytes(b"not a database at all" * 10)
     (tmp_path / "table.toml").write_text(
-        '[table]\nname = "Bord 2"\ndata = "data"\n\n[seat_controller]\nport = "/dev/chicago-nothing-here"\n'
+        '[table]\nname = "Bord 2"\ndata = "data"\nshot_clocks = { play = 30 }\n\n[seat_controller]\nport = "/dev/chicago-nothing-here"\n'
         'deck = "deck.json"\n\n[dashboard]\nhost = "127.0.0.1"\nport = 1\n'
     )
     r = _run("doctor", "--config", "table.toml", "--seconds", "1", cwd=tmp_path)
     assert r.returncode == 1, r.stdout
-    assert "ok    table.toml loads: Bord 2, sm2025" in r.stdout
+    assert (
+        "ok    table.toml loads: Bord 2, sm2025, shot clocks (exchange 30 s, chicago 10 s, play 30 s, quads 15 s)"
+        in r.stdout
+    )
     assert "ok    deck " in r.stdout and "52 cards" in r.stdout
     assert "FAIL  the event log " in r.stdout and "does not pass its check" in r.stdout
     assert "FAIL  no port /dev/chicago-nothing-here: is the seat controller plugged in" in r.stdout

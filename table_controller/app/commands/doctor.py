@@ -55,7 +55,7 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         r.fail(f"the configuration: {exc}")
         return 1
-    r.ok(f"{args.config} loads: {cfg.table.name}, {cfg.table.ruleset}")
+    r.ok(f"{args.config} loads: {cfg.table.name}, {cfg.table.ruleset}, shot clocks {_clocks(cfg.table.shot_clocks)}")
     _deck(cfg, r)
     _data(cfg, r)
     tokens = _tokens(cfg, r)
@@ -259,3 +259,12 @@ def _camera(cfg: Any, r: Report) -> None:
         )
     else:
         r.ok(f"the camera {c.source} gives a frame of the calibrated size {size[0]}x{size[1]}")
+
+
+def _clocks(setting: str) -> str:
+    """The table's shot clocks as the TL checks them against the event's (D11), in seconds."""
+    from table_controller.clocks import parse_shot_clocks
+    from table_controller.rules.rulesets import DEFAULT_CLOCKS
+
+    limits = {**DEFAULT_CLOCKS, **parse_shot_clocks(setting)}
+    return "(" + ", ".join(f"{k} {v:g} s" for k, v in limits.items()) + ")"
