@@ -263,8 +263,7 @@ def _camera(cfg: Any, r: Report) -> None:
 
 def _clocks(setting: str) -> str:
     """The table's shot clocks as the TL checks them against the event's (D11), in seconds."""
-    from table_controller.clocks import parse_shot_clocks
-    from table_controller.rules.rulesets import DEFAULT_CLOCKS
+    from table_controller.clocks import ShotClocks, parse_shot_clocks
 
-    limits = {**DEFAULT_CLOCKS, **parse_shot_clocks(setting)}
+    limits = ShotClocks(parse_shot_clocks(setting)).limits  # D11's for every clock not set
     return "(" + ", ".join(f"{k} {v:g} s" for k, v in limits.items()) + ")"

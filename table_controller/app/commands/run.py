@@ -198,9 +198,11 @@ def _service(args: argparse.Namespace) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    from table_controller.clocks import ClockError, parse_shot_clocks
+    from dashboard.errors import DashboardError
     from table_controller.rules.replay import replay_document
     from table_controller.store import TableRecorder
+
+    from ..web import shot_clock_limits
 
     if args.config or args.data:
         return _service(args)
@@ -249,9 +251,9 @@ def main(args: argparse.Namespace) -> int:
         args.ruleset = draw["ruleset"]
     args.ruleset = args.ruleset or "sm2025"
     try:
-        args.clock_limits = parse_shot_clocks(args.shot_clocks or "")
-    except ClockError as exc:
-        return _fail(f"--shot-clocks: {exc}")
+        args.clock_limits = shot_clock_limits(args)
+    except DashboardError as exc:
+        return _fail(str(exc))
     players = tuple(x.strip() for x in (args.players or "Anna,Bo,Cilla,Dan").split(",") if x.strip())
     if draw is not None:
         players = tuple(draw["players"])
