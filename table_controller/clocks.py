@@ -27,7 +27,13 @@ from typing import Any
 from firmware_bridge.clock import Clock, MonotonicClock  # the one time-source protocol
 from table_controller.rules.actions import Action, TimeCall, Timeout
 from table_controller.rules.phases import Phase
-from table_controller.rules.rulesets import DEFAULT_CLOCKS, TIME_CALL_SECONDS
+from table_controller.rules.rulesets import (  # the setting's words live beside D11's defaults
+    DEFAULT_CLOCKS,
+    TIME_CALL_SECONDS,
+    ClockError,
+    parse_shot_clocks,
+    shot_clocks_text,
+)
 
 __all__ = [
     "Clock",
@@ -52,59 +58,6 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
-
-
-class ClockError(ValueError):
-    """A bad clock setting or request."""
-
-
-def parse_shot_clocks(text: str) -> dict[str, float]:
-    """An event's shot clocks (D11: "configurable per event") as the flags and ``table.toml``
-    give them: ``"play=30,exchange=45"``, seconds per clock; a clock not named keeps its
-    D11 default.  ``ClockError`` says what is wrong.
-
-    >>> parse_shot_clocks("play=30, exchange=45")
-    {'play': 30.0, 'exchange': 45.0}
-    >>> parse_shot_clocks("")
-    {}
-    >>> parse_shot_clocks("spel=30")
-    Traceback (most recent call last):
-    ...
-    table_controller.clocks.ClockError: no shot clock 'spel'; the clocks are exchange, chicago, play, quads
-    """
-    limits: dict[str, float] = {}
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        name, eq, value = (x.strip() for x in part.partition("="))
-        if not eq or not name:
-            raise ClockError(f"{part!r} is not CLOCK=SECONDS (e.g. play=30)")
-        if name not in DEFAULT_CLOCKS:
-            raise ClockError(f"no shot clock {name!r}; the clocks are {', '.join(DEFAULT_CLOCKS)}")
-        if name in limits:
-            raise ClockError(f"shot clock {name} is given twice")
-        try:
-            seconds = float(value)
-        except ValueError:
-            raise ClockError(f"shot clock {name}: {value!r} is not a number of seconds") from None
-        if not 0 < seconds <= 3600:
-            raise ClockError(f"shot clock {name}: seconds above 0 and at most 3600, not {value}")
-        limits[name] = seconds
-    return limits
-
-
-def shot_clocks_text(limits: Mapping[str, float]) -> str:
-    """The text ``parse_shot_clocks`` reads back to ``limits`` (in D11's order).
-
-    >>> shot_clocks_text({"play": 30.0, "exchange": 45})
-    'exchange=45,play=30'
-    """
-    return ",".join(f"{k}={_seconds_text(limits[k])}" for k in DEFAULT_CLOCKS if k in limits)
-
-
-def _seconds_text(seconds: float) -> str:
-    short = f"{seconds:g}"  # 30, not 30.0; every digit kept where it needs more than six
-    return short if float(short) == seconds else repr(float(seconds))
 
 
 @dataclass
