@@ -67,6 +67,7 @@ async def status(
         "readers_offline": sorted(p for p, ok in sensing.readers_ok.items() if not ok),
         "alerts": sorted({a.kind for a in live.alerts}),
         "waiting": (live.waiting or {}).get("text"),
+        "shot_clocks": dict(live.clocks.limits),  # the event's (D11), as this table runs them
     }
 
 

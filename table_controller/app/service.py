@@ -152,6 +152,7 @@ async def serve_table(
     from firmware_bridge import SeatControllerClient
     from table_controller.clocks import parse_shot_clocks
     from table_controller.live.stuck import StuckWatch
+    from table_controller.tournament.seating import SeatingError, drawn_clock_limits
 
     from .table_files import open_table
     from .web import (
@@ -175,6 +176,12 @@ async def serve_table(
         settings = dataclasses.replace(
             settings, draw_source=cfg.hub.draw, table_id=cfg.hub.table_id, draw=load_hub_draw(cfg)
         )
+    limits = parse_shot_clocks(cfg.table.shot_clocks)
+    if settings.draw is not None:  # at a tournament: the event's clocks, as the hub drew the table
+        try:
+            limits = drawn_clock_limits(settings.draw, cfg.table.shot_clocks)
+        except SeatingError as exc:
+            raise ConfigError(f"[table] shot_clocks: {exc}") from None
     private_files()  # the log holds every dealt hand
 
     table = virtual_table
@@ -205,7 +212,7 @@ async def serve_table(
                 deck=deck,
                 tokens_file=d.event_tokens,
                 camera=camera,
-                clock_limits=parse_shot_clocks(cfg.table.shot_clocks),
+                clock_limits=limits,
                 **({} if clock is None else {"table_clock": clock, "monotonic": clock.now}),
             )
             if settings.draw is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from table_controller.rules.rulesets import RULESETS
+from table_controller.rules.rulesets import RULESETS, ClockError, parse_shot_clocks, shot_clocks_text
 
 from . import draw as drawing
 from .hubstore import HubError, HubStore
@@ -28,20 +28,28 @@ from .standings import Standings
 from .topics import PayloadError, check_id
 
 
-def check_event(event: str, ruleset: str) -> None:
+def check_event(event: str, ruleset: str, shot_clocks: str = "") -> str:
+    """The event's settings checked; returns its shot clocks as the draw carries them
+    (``shot_clocks_text``; "" for D11's)."""
     try:
         check_id(event, "event id")
     except PayloadError as exc:
         raise HubError(str(exc)) from None
     if ruleset not in RULESETS:
         raise HubError(f"unknown ruleset {ruleset!r}; rulesets: {', '.join(RULESETS)}")
+    try:
+        return shot_clocks_text(parse_shot_clocks(shot_clocks))
+    except ClockError as exc:
+        raise HubError(f"--shot-clocks: {exc}") from None
 
 
-def create_event(hub: HubStore, event: str, name: str, ruleset: str) -> None:
-    check_event(event, ruleset)
+def create_event(hub: HubStore, event: str, name: str, ruleset: str, shot_clocks: str = "") -> None:
+    """A new event in ``hub``; ``shot_clocks`` (D11: "configurable per event", e.g.
+    ``"play=30"``) go to every table in its draw (``HubStore.tables``)."""
+    clocks = check_event(event, ruleset, shot_clocks)
     if hub.meta().get("event"):
         raise HubError(f"{hub.path} already keeps event {hub.meta()['event']!r}; one event per hub file")
-    hub.set_meta(event=event, name=name or event, ruleset=ruleset)
+    hub.set_meta(event=event, name=name or event, ruleset=ruleset, **({"shot_clocks": clocks} if clocks else {}))
 
 
 def register(hub: HubStore, players: Sequence[tuple[str, str]]) -> None:

@@ -235,6 +235,7 @@ class HubStore:
             sql + (" WHERE heat = ?" if heat is not None else "") + " ORDER BY heat, number",
             (heat,) if heat is not None else (),
         ).fetchall()
+        clocks = self.meta().get("shot_clocks")  # the event's (D11), in every table's draw
         out = []
         for tid, h, n, players, ruleset, options in rows:
             games = [
@@ -252,6 +253,7 @@ class HubStore:
                     "ruleset": ruleset,
                     "options": json.loads(options),
                     "games": games,
+                    **({"shot_clocks": clocks} if clocks else {}),
                 }
             )
         return out

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from table_controller.rules import actions as act
+from table_controller.rules.rulesets import ClockError, parse_shot_clocks
 
 from .topics import PayloadError, check_id
 
@@ -84,6 +85,13 @@ def check_draw(doc: Any, table: str) -> dict[str, Any]:
         raise SeatingError(f"the draw of {table}: 'players' must be 2 to 4 different names")
     if not isinstance(doc.get("ruleset"), str) or not isinstance(doc.get("options", {}), Mapping):
         raise SeatingError(f"the draw of {table}: bad 'ruleset' or 'options'")
+    if "shot_clocks" in doc:
+        if not isinstance(doc["shot_clocks"], str):
+            raise SeatingError(f"the draw of {table}: 'shot_clocks' must be a text such as \"play=30\"")
+        try:
+            parse_shot_clocks(doc["shot_clocks"])
+        except ClockError as exc:
+            raise SeatingError(f"the draw of {table}: bad 'shot_clocks' ({exc})") from None
     games = doc.get("games")
     if not isinstance(games, list):
         raise SeatingError(f"the draw of {table}: 'games' must be a list")
@@ -98,6 +106,23 @@ def check_draw(doc: Any, table: str) -> dict[str, Any]:
         ):
             raise SeatingError(f"the draw of {table}: a game's seats must be the table's players, button among them")
     return dict(doc)
+
+
+def drawn_clock_limits(draw: Mapping[str, Any], own: str = "") -> dict[str, float]:
+    """The shot clocks of a table the hub drew: the event's (``"shot_clocks"`` in the draw,
+    D11: "configurable per event"), else the table's ``own`` setting (the text
+    ``parse_shot_clocks`` reads).  A table whose own setting differs from the event's
+    is a ``SeatingError``: one table of an event must not run other clocks than the rest."""
+    own_limits = parse_shot_clocks(own)
+    if "shot_clocks" not in draw:
+        return own_limits
+    event = parse_shot_clocks(draw["shot_clocks"])
+    if own.strip() and own_limits != event:
+        raise SeatingError(
+            f"this table's shot clocks ({own}) are not the event's ({draw['shot_clocks']}, the hub's "
+            "draw): leave them out of this table's settings, the hub sets the event's"
+        )
+    return event
 
 
 def table_start(draw: Mapping[str, Any]) -> act.TableStart:

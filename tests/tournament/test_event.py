@@ -172,3 +172,29 @@ def test_records_of_a_table_the_hub_did_not_draw_are_refused_and_shown(hub, tmp_
     sync(hub, rt, "h1-t7")
     assert len(hub.conflicts()) == 1  # shown once, however often it is resent
     rt.close()
+
+
+def test_the_events_shot_clocks_go_into_every_tables_draw_d11(tmp_path):
+    """D11 "configurable per event": the hub keeps the event's shot clocks, each drawn table
+    carries them, and a table runs them unless it is set to other clocks (refused)."""
+    from table_controller.tournament.seating import SeatingError, check_draw, drawn_clock_limits
+
+    with HubStore.open(tmp_path / "ev.hub", create=True) as hub:
+        create_event(hub, "sm2026", "SM", "sm2025", " play = 30 ")
+        register(hub, [("Anna", ""), ("Bo", ""), ("Cilla", ""), ("Dan", "")])
+        _, (table,) = draw_first_heat(hub, seed="d11")
+        (stored,) = hub.tables(1)
+    assert stored["shot_clocks"] == "play=30" and check_draw(stored, stored["table"]) == stored
+    assert drawn_clock_limits(stored) == {"play": 30.0}
+    assert drawn_clock_limits(stored, "play=30.0") == {"play": 30.0}  # the event's, given again
+    with pytest.raises(SeatingError, match=r"this table's shot clocks \(play=20\) are not the event's \(play=30"):
+        drawn_clock_limits(stored, "play=20")
+    with pytest.raises(SeatingError, match="are not the event's"):
+        drawn_clock_limits(stored, "exchange=45")  # the table's own clocks beside the event's
+    plain = {k: v for k, v in stored.items() if k != "shot_clocks"}  # an event without clocks of its own
+    assert drawn_clock_limits(plain, "exchange=45") == {"exchange": 45.0}
+    for bad, why in ((20, "must be a text"), ("spel=20", "no shot clock 'spel'"), ("play=0", "not 0")):
+        with pytest.raises(SeatingError, match=why):
+            check_draw({**stored, "shot_clocks": bad}, stored["table"])
+    with HubStore.open(tmp_path / "other.hub", create=True) as hub, pytest.raises(HubError, match="--shot-clocks"):
+        create_event(hub, "sm2026", "SM", "sm2025", "play=x")

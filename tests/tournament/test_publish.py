@@ -18,9 +18,9 @@ from .tables import RecordedTable, play_as_drawn
 PLAYERS = [(f"Spelare {i}", f"Klubb {i % 3}") for i in range(1, 13)]
 
 
-def make_hub(path, seed="seed-1"):
+def make_hub(path, seed="seed-1", shot_clocks=""):
     with HubStore.open(path, create=True) as hub:
-        create_event(hub, "sm2026", "SM 2026", "sm2025")
+        create_event(hub, "sm2026", "SM 2026", "sm2025", shot_clocks)
         register(hub, PLAYERS)
         draw_first_heat(hub, seed=seed)
         return hub.tables(1)

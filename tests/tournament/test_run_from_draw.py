@@ -27,7 +27,7 @@ def hub_web(tmp_path_factory):
     tables only read its draw, so no test sees what another did."""
     folder = tmp_path_factory.mktemp("hub")
     hub_db = folder / "hub.sqlite"
-    drawn = make_hub(hub_db, seed="run-draw")
+    drawn = make_hub(hub_db, seed="run-draw", shot_clocks="play=25")  # the event's clocks (D11)
     port = free_port()
     web = web_proc(hub_db, port, folder).start()
     url = f"http://127.0.0.1:{port}"
@@ -92,6 +92,27 @@ def test_an_exported_draw_file_works_too__r7(hub_web, tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert actions(db)[0]["players"] == drawn[2]["players"]
+
+
+def test_a_table_runs_the_events_shot_clocks_and_refuses_clocks_of_its_own_d11(hub_web, tmp_path):
+    """D11: the shot clocks are the event's: the hub sets them once (``hub create
+    --shot-clocks``) and every table's draw carries them; a table set to others is refused in
+    words before anything is written."""
+    _, drawn = hub_web
+    assert all(t["shot_clocks"] == "play=25" for t in drawn)
+    path = tmp_path / "heat1.json"
+    path.write_text(json.dumps({"heat": 1, "seed": "run-draw", "tables": drawn}))
+    db = tmp_path / "t.sqlite"
+    draw = ["--hub", str(path), "--table-id", "h1-t3"]
+    r = run("--virtual", "--bots", "--fast", "--db", str(db), *draw, "--shot-clocks", "play=20")
+    assert r.returncode == 2 and "this table's shot clocks (play=20) are not the event's (play=25" in r.stderr
+    assert not db.exists()
+    same = run(*"--virtual --bots --fast --max-actions 5".split(), "--db", str(db), *draw, "--shot-clocks", "play=25")
+    assert same.returncode == 0, same.stderr  # the event's own clocks, given again: no conflict
+    bad = [{**t, "shot_clocks": "spel=25"} for t in drawn]
+    path.write_text(json.dumps({"heat": 1, "seed": "run-draw", "tables": bad}))
+    r = run("--virtual", "--bots", "--fast", "--db", str(tmp_path / "u.sqlite"), *draw)
+    assert r.returncode == 2 and "bad 'shot_clocks' (no shot clock 'spel'" in r.stderr
 
 
 def test_no_draw_is_a_clear_error_and_writes_nothing(hub_web, tmp_path):
@@ -165,6 +186,8 @@ def test_a_table_service_starts_as_drawn_and_the_revisor_gets_the_drawn_seats__r
         assert httpx.get(base + "/api/draw", params={"token": tokens["public"]}).status_code == 403
         got = httpx.get(base + "/api/draw", params={"token": tokens["revisor"]}).json()
         assert got["players"] == t["players"] and got["games"] == t["games"]
+        status = httpx.get(base + "/api/status", headers={"Authorization": f"Bearer {tokens['tl']}"}).json()
+        assert status["shot_clocks"] == {"exchange": 30, "chicago": 10, "play": 25, "quads": 15}  # the event's
         db = tmp_path / "data" / "table.sqlite"
         start = actions(db)[0]
         assert start["do"] == "table" and start["players"] == t["players"] and start["options"]["heat"] == 1

@@ -47,6 +47,8 @@ class Report:
 
 
 def main(args: argparse.Namespace) -> int:
+    from table_controller.clocks import ShotClocks, parse_shot_clocks
+
     from ..config import ConfigError, load_config
 
     r = Report()
@@ -55,7 +57,8 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         r.fail(f"the configuration: {exc}")
         return 1
-    r.ok(f"{args.config} loads: {cfg.table.name}, {cfg.table.ruleset}, shot clocks {_clocks(cfg.table.shot_clocks)}")
+    set_here = ShotClocks(parse_shot_clocks(cfg.table.shot_clocks)).limits  # D11's for every clock not set
+    r.ok(f"{args.config} loads: {cfg.table.name}, {cfg.table.ruleset}, shot clocks {_clocks(set_here)}")
     _deck(cfg, r)
     _data(cfg, r)
     tokens = _tokens(cfg, r)
@@ -186,6 +189,8 @@ def _running(cfg: Any, status: dict[str, Any], r: Report) -> None:
                 f"the camera {cfg.camera.source} is offline: check its cable; the table plays on the RFID "
                 "readers and the camera comes back by itself"
             )
+    if isinstance(status.get("shot_clocks"), dict):  # at a tournament the event's, from the hub's draw
+        r.ok(f"the table runs the shot clocks {_clocks(status['shot_clocks'])}")
     if status.get("waiting"):
         r.note(f"the table waits: {status['waiting']}")
     others = [k for k in status.get("alerts", ()) if k not in ("camera_offline", "link_offline", "reader_offline")]
@@ -261,9 +266,6 @@ def _camera(cfg: Any, r: Report) -> None:
         r.ok(f"the camera {c.source} gives a frame of the calibrated size {size[0]}x{size[1]}")
 
 
-def _clocks(setting: str) -> str:
-    """The table's shot clocks as the TL checks them against the event's (D11), in seconds."""
-    from table_controller.clocks import ShotClocks, parse_shot_clocks
-
-    limits = ShotClocks(parse_shot_clocks(setting)).limits  # D11's for every clock not set
+def _clocks(limits: dict[str, float]) -> str:
+    """Shot clocks as the TL checks them against the event's (D11), in seconds."""
     return "(" + ", ".join(f"{k} {v:g} s" for k, v in limits.items()) + ")"

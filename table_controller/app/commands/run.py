@@ -201,6 +201,7 @@ def main(args: argparse.Namespace) -> int:
     from dashboard.errors import DashboardError
     from table_controller.rules.replay import replay_document
     from table_controller.store import TableRecorder
+    from table_controller.tournament.seating import SeatingError, drawn_clock_limits
 
     from ..web import shot_clock_limits
 
@@ -236,7 +237,7 @@ def main(args: argparse.Namespace) -> int:
         return _fail("--until-done needs --bots (a real table ends when the TL closes it)")
     draw = None
     if args.hub or args.table_id:
-        from table_controller.tournament.seating import SeatingError, load_draw
+        from table_controller.tournament.seating import load_draw
 
         if not (args.hub and args.table_id):
             return _fail("--hub and --table-id go together: the hub's draw of that table")
@@ -252,7 +253,9 @@ def main(args: argparse.Namespace) -> int:
     args.ruleset = args.ruleset or "sm2025"
     try:
         args.clock_limits = shot_clock_limits(args)
-    except DashboardError as exc:
+        if draw is not None:  # the event's clocks, as the hub drew the table
+            args.clock_limits = drawn_clock_limits(draw, args.shot_clocks or "")
+    except (DashboardError, SeatingError) as exc:
         return _fail(str(exc))
     players = tuple(x.strip() for x in (args.players or "Anna,Bo,Cilla,Dan").split(",") if x.strip())
     if draw is not None:

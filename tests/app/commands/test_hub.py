@@ -19,6 +19,9 @@ def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
     assert "event id" in capsys.readouterr().err
     assert main(["hub", "create", hub, "--event", "sm2026", "--ruleset", "poker"]) == 2
     assert "unknown ruleset" in capsys.readouterr().err
+    assert main(["hub", "create", hub, "--event", "sm2026", "--shot-clocks", "play=0"]) == 2
+    assert "--shot-clocks: shot clock play: seconds above 0 and at most 3600, not 0" in capsys.readouterr().err
+    assert not (tmp_path / "ev.hub").exists()
     assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
     assert main(["hub", "register", hub, "--player", "Anna", "--player", "Anna"]) == 2
     assert "twice" in capsys.readouterr().err
