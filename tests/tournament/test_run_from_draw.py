@@ -214,7 +214,8 @@ def test_a_table_service_starts_as_drawn_and_the_revisor_gets_the_drawn_seats__r
     assert r.returncode == 2 and "new [table] data folder" in r.stderr, r.stderr
     assert actions(db) == before
     # a table set to shot clocks other than the event's (D11): refused in words, the log unchanged
-    conf.write_text(conf.read_text().replace("virtual = true\n", "virtual = true\nshot_clocks = { play = 20 }\n"))
+    own = conf.read_text().replace(f'table_id = "{drawn[1]["table"]}"', f'table_id = "{t["table"]}"')
+    conf.write_text(own.replace("virtual = true\n", "virtual = true\nshot_clocks = { play = 20 }\n"))  # its own table
     r = subprocess.run(CLI + ["run", "--config", str(conf)], capture_output=True, text=True, timeout=120)
     assert (
         r.returncode == 2 and "[table] shot_clocks: this table's shot clocks (play=20) are not the event's" in r.stderr
