@@ -118,7 +118,18 @@ def tl_document(board: Standings) -> dict[str, Any]:
             tables.append(t)
     tables.sort(key=lambda t: (not t["alerts"], not t["problems"], t["finished"], t["heat"], t["number"]))
     doc["attention"] = [t["table"] for t in tables]
+    doc["shot_clocks"] = event_clocks(board.hub.meta().get("shot_clocks", ""))
     return doc
+
+
+def event_clocks(setting: str) -> dict[str, float]:
+    """The event's shot clocks (D11) as every table runs them: the hub's setting over D11's."""
+    from table_controller.rules.rulesets import DEFAULT_CLOCKS, ClockError, parse_shot_clocks
+
+    try:
+        return {**DEFAULT_CLOCKS, **parse_shot_clocks(setting)}
+    except ClockError:  # the hub file edited by hand: the tables refuse such a draw themselves
+        return dict(DEFAULT_CLOCKS)
 
 
 def create_app(
@@ -259,7 +270,7 @@ TL_PAGE = """<!doctype html>
 <html lang="sv"><head><meta charset="utf-8"><title>TL: hela tävlingen / the whole event</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="static/hub-tl.css"></head>
-<body><h1 id="title">TL</h1><div id="conflicts"></div><div id="tables"></div>
+<body><h1 id="title">TL</h1><div id="event-clocks" class="small"></div><div id="conflicts"></div><div id="tables"></div>
 <script src="static/hub-tl.js"></script></body></html>
 """
 

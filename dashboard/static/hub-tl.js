@@ -74,6 +74,8 @@ async function refresh() {
   const doc = await r.json();
   fetchedAt = performance.now();
   document.getElementById("title").textContent = "TL · " + (doc.name || doc.event);
+  document.getElementById("event-clocks").textContent = "skottklockor / shot clocks (D11): " +
+    Object.entries(doc.shot_clocks || {}).map(([k, v]) => `${CLOCK[k] || k} ${v} s`).join(" · ");
   const byId = {};
   for (const h of doc.heats) for (const t of h.tables) byId[t.table] = t;
   document.getElementById("tables").replaceChildren(...doc.attention.map(id => card(byId[id])));

@@ -62,7 +62,7 @@ def hold_clocks(rt: RecordedTable, used: float, paused: bool = False) -> dict:
 def event(tmp_path):
     hub_db = tmp_path / "hub.sqlite"
     with HubStore.open(hub_db, create=True) as hub:
-        create_event(hub, "sm2026", "SM i Chicago 2026", "sm2025")
+        create_event(hub, "sm2026", "SM i Chicago 2026", "sm2025", "quads=20")  # the event's (D11)
         register(hub, [(n, f"Klubb {k % 5}") for k, n in enumerate(NAMES)])
         draw_first_heat(hub, seed="clocks")
         drawn = hub.tables(1)
@@ -182,6 +182,7 @@ def test_the_tables_clocks_reach_the_tl_screen_counting_down(broker, event, tmp_
             assert {p: r["remaining"] for p, r in held["running"].items()} == snaps[drawn[4]["table"]]["remaining"]
             assert by[drawn[0]["table"]]["finished"] and by[drawn[0]["table"]]["clocks"] is None
             assert by[drawn[5]["table"]]["clocks"] is None
+            assert doc["shot_clocks"] == {"exchange": 30, "chicago": 10, "play": 20, "quads": 20}  # the event's
             assert "clocks" not in httpx.get(base + "/api/standings").text  # the TL's, not the hall's
             assert httpx.get(base + "/api/tl", params={"token": "x"}).status_code == 403
             _screens(base, tl, drawn, snaps, tmp_path, lambda: fresh_clocks(tables, drawn, snaps, hub_db))
@@ -226,6 +227,10 @@ def _screens(base, tl, drawn, snaps, folder: Path, fresh) -> None:
                 timeout=10_000,
             )
             assert page.locator("[data-table]").first.get_attribute("data-table") == drawn[2]["table"]  # alert first
+            assert page.inner_text("#event-clocks") == (
+                "skottklockor / shot clocks (D11): byte / exchange 30 s · chicago? 10 s · spel / play 20 s · "
+                "fyrtal / quads 20 s"
+            )
             text = page.inner_text("body")
             assert not cards_in_text(text) and "QS" not in text
             # nothing cut off or overlapping: every card lies inside the window's width
