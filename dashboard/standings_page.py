@@ -124,10 +124,10 @@ def tl_document(board: Standings) -> dict[str, Any]:
 
 def event_clocks(setting: str) -> dict[str, float]:
     """The event's shot clocks (D11) as every table runs them: the hub's setting over D11's."""
-    from table_controller.rules.rulesets import DEFAULT_CLOCKS, ClockError, parse_shot_clocks
+    from table_controller.rules.rulesets import DEFAULT_CLOCKS, ClockError, shot_clocks_in_force
 
     try:
-        return {**DEFAULT_CLOCKS, **parse_shot_clocks(setting)}
+        return shot_clocks_in_force(setting)
     except ClockError:  # the hub file edited by hand: the tables refuse such a draw themselves
         return dict(DEFAULT_CLOCKS)
 

@@ -32,6 +32,7 @@ from table_controller.rules.rulesets import (  # the setting's words live beside
     TIME_CALL_SECONDS,
     ClockError,
     parse_shot_clocks,
+    shot_clocks_in_force,
     shot_clocks_text,
 )
 
@@ -42,6 +43,7 @@ __all__ = [
     "MonotonicClock",
     "ShotClocks",
     "parse_shot_clocks",
+    "shot_clocks_in_force",
     "shot_clocks_text",
     "waiting_clocks",
 ]

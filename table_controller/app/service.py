@@ -176,12 +176,11 @@ async def serve_table(
         settings = dataclasses.replace(
             settings, draw_source=cfg.hub.draw, table_id=cfg.hub.table_id, draw=load_hub_draw(cfg)
         )
-    limits = parse_shot_clocks(cfg.table.shot_clocks)
-    if settings.draw is not None:  # at a tournament: the event's clocks, as the hub drew the table
-        try:
-            limits = drawn_clock_limits(settings.draw, cfg.table.shot_clocks)
-        except SeatingError as exc:
-            raise ConfigError(f"[table] shot_clocks: {exc}") from None
+    try:  # at a tournament the event's clocks, as the hub drew the table
+        own = cfg.table.shot_clocks
+        limits = parse_shot_clocks(own) if settings.draw is None else drawn_clock_limits(settings.draw, own)
+    except SeatingError as exc:
+        raise ConfigError(f"[table] shot_clocks: {exc}") from None
     private_files()  # the log holds every dealt hand
 
     table = virtual_table

@@ -51,14 +51,18 @@ def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
 
 
 def add_shot_clocks_argument(p: Any, config_key: bool = False) -> None:
-    """The event's shot clocks (RULES.md D11: "configurable per event")."""
+    """The event's shot clocks (RULES.md D11: "configurable per event"): the tables' commands,
+    and the hub's ``create``."""
+    from table_controller.rules.rulesets import DEFAULT_CLOCKS
+
+    defaults = ", ".join(f"{k} {v:g}" for k, v in DEFAULT_CLOCKS.items())
     p.add_argument(
         "--shot-clocks",
         default=None,
         metavar="CLOCK=S,...",
         help=("[table] shot_clocks: " if config_key else "")
         + "the event's shot clocks in seconds (RULES.md D11), e.g. play=30,exchange=45; "
-        "a clock not named keeps its default (exchange 30, chicago 10, play 20, quads 15)",
+        f"a clock not named keeps its default ({defaults})",
     )
 
 

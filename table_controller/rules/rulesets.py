@@ -64,6 +64,16 @@ def parse_shot_clocks(text: str) -> dict[str, float]:
     return limits
 
 
+def shot_clocks_in_force(setting: str) -> dict[str, float]:
+    """Every clock's seconds under ``setting`` (``parse_shot_clocks``' text): D11's, with the
+    setting's over them.
+
+    >>> shot_clocks_in_force("play=30")
+    {'exchange': 30.0, 'chicago': 10.0, 'play': 30.0, 'quads': 15.0}
+    """
+    return {**DEFAULT_CLOCKS, **parse_shot_clocks(setting)}
+
+
 def shot_clocks_text(limits: Mapping[str, float]) -> str:
     """The text ``parse_shot_clocks`` reads back to ``limits`` (in D11's order).
 

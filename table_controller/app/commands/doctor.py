@@ -47,7 +47,7 @@ class Report:
 
 
 def main(args: argparse.Namespace) -> int:
-    from table_controller.clocks import ShotClocks, parse_shot_clocks
+    from table_controller.clocks import shot_clocks_in_force
 
     from ..config import ConfigError, load_config
 
@@ -57,7 +57,7 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         r.fail(f"the configuration: {exc}")
         return 1
-    set_here = ShotClocks(parse_shot_clocks(cfg.table.shot_clocks)).limits  # D11's for every clock not set
+    set_here = shot_clocks_in_force(cfg.table.shot_clocks)
     r.ok(f"{args.config} loads: {cfg.table.name}, {cfg.table.ruleset}, shot clocks {_clocks(set_here)}")
     _deck(cfg, r)
     _data(cfg, r)

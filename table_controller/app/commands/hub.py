@@ -23,6 +23,8 @@ from table_controller.tournament.hubstore import HubError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from ..web import add_shot_clocks_argument
+
     p.description = (
         "Keep a tournament: players, heats, seat draws, the tables' logs (over an MQTT broker) "
         "and live standings.  Topics and payloads: table_controller/tournament/TOPICS.md."
@@ -33,13 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--event", required=True, help="the event's id (letters, digits, '-', '_'), used in topics")
     c.add_argument("--name", default="", help="the event's name for people")
     c.add_argument("--ruleset", default="sm2025", help="the ruleset every table plays (default sm2025)")
-    c.add_argument(
-        "--shot-clocks",
-        default="",
-        metavar="CLOCK=S,...",
-        help="the event's shot clocks in seconds (RULES.md D11), in every table's draw, e.g. play=30,exchange=45; "
-        "a clock not named keeps its default (exchange 30, chicago 10, play 20, quads 15)",
-    )
+    add_shot_clocks_argument(c)  # in every table's draw
     r = sub.add_parser("register", help="register players (and their clubs) before heat 1 is drawn")
     r.add_argument("hub")
     r.add_argument("--player", action="append", default=[], metavar="NAME[:CLUB]", help="one player; repeat")
@@ -163,7 +159,7 @@ def _create(args) -> int:
 
     from table_controller.tournament.event import check_event, create_event
 
-    clocks = check_event(args.event, args.ruleset, args.shot_clocks)  # before the file exists: a refused
+    clocks = check_event(args.event, args.ruleset, args.shot_clocks or "")  # before the file exists: a refused
     if Path(args.hub).exists():  # create leaves nothing
         raise HubError(f"{args.hub} already exists")
     with _open(args.hub, create=True) as hub:
