@@ -230,13 +230,22 @@ def _document(hub):
 
 
 def _standings(args) -> int:
+    from table_controller.rules.rulesets import ClockError, shot_clocks_in_force
+
     with _open(args.hub, readonly=True) as hub:  # beside a running hub serve
         doc = _document(hub)
+        setting = hub.meta().get("shot_clocks", "")
+    try:  # the event's shot clocks, as every table runs them (D11: the hub's setting over the defaults)
+        doc["shot_clocks"] = shot_clocks_in_force(setting)
+    except ClockError as exc:  # the hub file edited by hand: the tables refuse its draws themselves
+        raise HubError(f"the hub's shot clocks {setting!r} cannot be read ({exc})") from None
     if args.json:
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return 0
     print(f"{doc['name']} ({doc['event']}, {doc['ruleset']})")
+    clocks = ", ".join(f"{kind} {seconds:g} s" for kind, seconds in doc["shot_clocks"].items())
+    print(f"shot clocks (D11): {clocks}" + ("" if setting else " (D11's defaults)"))
     for heat in doc["heats"]:
         print(f"heat {heat['heat']}" + (": complete" if heat["complete"] else ""))
         for t in heat["tables"]:

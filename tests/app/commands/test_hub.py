@@ -63,6 +63,36 @@ def test_results_export_as_csv_and_pdf(tmp_path, capsys):
     assert "SM i Chicago 2026" in text and rows[0]["player"] in text
 
 
+def test_standings_name_the_events_shot_clocks_d11(tmp_path, capsys):
+    """D11 "configurable per event": the terminal's standings say which shot clocks every
+    table runs, as the TL's screen does; the hub's setting over D11's defaults."""
+    import json
+
+    set_, plain = str(tmp_path / "set.hub"), str(tmp_path / "plain.hub")
+    assert main(["hub", "create", set_, "--event", "sm2026", "--shot-clocks", "play=25,quads=20"]) == 0
+    assert main(["hub", "create", plain, "--event", "sm2026"]) == 0
+    capsys.readouterr()
+    assert main(["hub", "standings", set_]) == 0
+    out = capsys.readouterr().out
+    assert "shot clocks (D11): exchange 30 s, chicago 10 s, play 25 s, quads 20 s\n" in out
+    assert main(["hub", "standings", plain]) == 0
+    assert (
+        "shot clocks (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11's defaults)"
+        in capsys.readouterr().out
+    )
+    assert main(["hub", "standings", set_, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["shot_clocks"] == {
+        "exchange": 30,
+        "chicago": 10,
+        "play": 25,
+        "quads": 20,
+    }
+    with HubStore.open(set_) as h:  # edited by hand: said in words, not a traceback
+        h.set_meta(shot_clocks="spel=5")
+    assert main(["hub", "standings", set_]) == 2
+    assert "the hub's shot clocks 'spel=5' cannot be read (no shot clock 'spel'" in capsys.readouterr().err
+
+
 def test_the_hub_file_is_its_owners_alone_as_a_tables_log_is(tmp_path):
     """The hub keeps a copy of every table's log, every dealt hand in it (README
     "Security"): created 0600 with its -wal, under the usual umask 022 too."""
