@@ -75,6 +75,19 @@ function morphKids(el, ...kids) {
   morphInto(el, kids, false);
   DRAWING++;  // what this drawing made is on the page now: no longer fresh
 }
+// A part of a drawing with controls in it (an alert's Dismiss), made again only when what
+// it shows (``key``, as JSON) changed: the same node otherwise, which stays on the page.
+// A control made anew takes the old one's place (a node with a listener is never folded),
+// and a tap's press and release on two nodes is no click: a tap on a busy table, whose
+// every change draws the page again, was lost.
+const KEPT_PARTS = new Map();
+function keptPart(name, key, make) {
+  const k = JSON.stringify(key), had = KEPT_PARTS.get(name);
+  if (had && had.key === k) return had.node;
+  const node = make();
+  KEPT_PARTS.set(name, { key: k, node });
+  return node;
+}
 // ``clean``: neither side holds a LIVE node (a pair is folded only then, so its children
 // need no second look)
 function morphInto(el, kids, clean) {

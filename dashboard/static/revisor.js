@@ -272,8 +272,8 @@ connect(m => {
   // at the end of a game: its result, then the review and sign-off, before anything else
   morphKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s, m), retractEl(s),
     award, players, timeEl(s), trickEl(s));
-  morphKids(alerts, h("h2", {}, t("Alerts")), (m.alerts || []).length ? h("ul", {}, m.alerts.map(alertEl)) :
-    h("p", { class: "small" }, t("none")));
+  morphKids(alerts, h("h2", {}, t("Alerts")), keptPart("alerts", m.alerts || [], () => (m.alerts || []).length ?
+    h("ul", {}, m.alerts.map(alertEl)) : h("p", { class: "small" }, t("none"))));
   morphKids(deals, ...dealsEl(s));
   // at most every 300 ms (a throttle: a busy table never starves it), and only when what the
   // drawing shows has changed (protocolKey): a card played changes nothing on it

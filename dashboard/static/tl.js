@@ -144,8 +144,9 @@ function auditText(e) {
 function voidEl(e) {
   if (!["penalty", "adjust"].includes(e.what) || e.voided || !e.applied) return e.voided ? h("span", { class: "tag voided" }, t("voided")) : null;
   return h("button", { class: "void", "data-ruling": e.seq, onclick: () => {
-    const reason = window.prompt(t("Void this ruling ({what}: {player} {points})? Why:", { what: e.what === "penalty" ? t("penalty") : t("score correction"),
-      player: e.player, points: signed(e.applied) }));
+    // (each t() a call of its own: the catalogue's extraction does not see one inside another's arguments)
+    const what = e.what === "penalty" ? t("penalty") : t("score correction");
+    const reason = window.prompt(t("Void this ruling ({what}: {player} {points})? Why:", { what, player: e.player, points: signed(e.applied) }));
     if (reason === null) return;
     if (!reason.trim()) { showError(t("Give a reason.")); return; }
     act("/api/void", { ruling: e.seq, reason }, () => t("Ruling voided: {player} {points}", { player: e.player, points: signed(-e.applied) }));
@@ -212,16 +213,24 @@ TL_ALERT.extra = (a, send) => {
 };
 
 let names = "";
+// What the history and the audit trail were last drawn from: drawn again only when it
+// changed.  A drawing makes their buttons anew (a node with a listener is never folded),
+// so a redraw of the same lists under a tap (the table's every change asks for one) took
+// the tap's press and release to two buttons, and the tap was lost.
+const drawnFrom = { hist: "", audit: "" };
 async function refresh() {
   const q = "?token=" + encodeURIComponent(TOKEN);
   const [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]);
-  if (hr.ok) { const d = await hr.json(); hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;
-    // newest first: what just happened is what the TL is asked about
-    morphKids(hist, h("h2", {}, t("History, newest first")), scopeTabs(),
-      h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())); }
-  if (ar.ok) { const d = await ar.json();
-    morphKids(audit, h("h2", {}, t("Audit trail")), h("ul", {}, d.entries.slice(-20).map(e =>
-      h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e), " ", voidEl(e))))); }
+  if (hr.ok) { const d = await hr.json(); const from = JSON.stringify([d.scope, d.events]);
+    if (from !== drawnFrom.hist) { drawnFrom.hist = from;
+      // newest first: what just happened is what the TL is asked about
+      morphKids(hist, h("h2", {}, t("History, newest first")), scopeTabs(),
+        h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())); }
+    hist.dataset.seq = d.seq; hist.dataset.scope = d.scope; }
+  if (ar.ok) { const text = await ar.text();
+    if (text !== drawnFrom.audit) { drawnFrom.audit = text; const d = JSON.parse(text);
+      morphKids(audit, h("h2", {}, t("Audit trail")), h("ul", {}, d.entries.slice(-20).map(e =>
+        h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e), " ", voidEl(e))))); } }
 }
 let pending = null;
 connect(m => {
@@ -232,8 +241,8 @@ connect(m => {
   const alerts = m.alerts || [];
   for (const id of [...alertExtras.keys()]) if (!alerts.some(a => a.id === id)) alertExtras.delete(id);
   morphKids(live, headerEl(m),
-    h("section", { id: "tl-alerts", class: alerts.length ? "has-alerts" : "" }, h("h2", {}, t("Alerts")),
-      alerts.length ? h("ul", {}, alerts.map(alertEl)) : h("p", { class: "small" }, t("no open alerts"))),
+    keptPart("alerts", alerts, () => h("section", { id: "tl-alerts", class: alerts.length ? "has-alerts" : "" }, h("h2", {}, t("Alerts")),
+      alerts.length ? h("ul", {}, alerts.map(alertEl)) : h("p", { class: "small" }, t("no open alerts")))),
     h("table", { id: "tl-players" }, h("tr", {}, [t("Player"), t("Score"), "", t("Hand (revealed only)"), t("Played"), t("Warnings")].map(x => h("th", {}, x))),
       s.players.map(p => h("tr", { "data-player": p.name, "data-held": p.hand_count || 0, class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, nameEl(p)), h("td", { class: "score", "data-label": t("Score") }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),

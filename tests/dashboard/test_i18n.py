@@ -78,6 +78,27 @@ def test_every_marked_text_has_its_swedish(tmp_path):
     assert not missing, missing
 
 
+def test_every_t_call_in_the_pages_scripts_has_its_swedish():
+    """Every ``t("...")`` and ``tn("...")`` of the pages' scripts, read from the source as
+    it is: the extraction above does not see a call inside another's arguments (the TL's
+    void question said "score correction" in English on a Swedish page)."""
+    import json
+
+    make = (ROOT / "Makefile").read_text()
+    sources = make.split("I18N_SOURCES :=", 1)[1].split("\ni18n:", 1)[0].replace("\\\n", " ").split()
+    scripts = sorted(p for s in sources if s.endswith(".js") for p in ROOT.glob(s))
+    assert len(scripts) > 8
+    sv = _swedish()
+    missing = []
+    for path in scripts:
+        code = re.sub(r"(^|\s)//.*$", "", path.read_text(), flags=re.M)  # comments name t("English") too
+        for literal in re.findall(r'\bt[n]?\(\s*"((?:[^"\\]|\\.)*)"', code):
+            text = json.loads(f'"{literal}"')
+            if not any(sv.get(k) for k in sv if (k == text if isinstance(k, str) else k[0] == text)):
+                missing.append((path.name, text))
+    assert not missing, missing
+
+
 def test_rules_words_and_reasons_in_swedish():
     sv = catalogue("sv")["messages"]
     assert sv["draw stop"] == "köpstopp" and sv["Chicago broken"] == "Chicago sprucken"
