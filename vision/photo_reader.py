@@ -40,7 +40,10 @@ detector finds the whole card: 'face_up_unnamed' in --json (when there are any),
 'unknown' with the whole card's box; --no-faces does not report them). A card too
 small to be read in the whole picture is looked at again, closer, where the face
 detector finds a card, and a face no index names is named when the face classifier
-reads it surely as a card no other is (a card, listed with --no-faces too). A file
+reads it surely as a card no other is (a card, listed with --no-faces too). Light
+indices on a dark face (as the black and gold deck's) are read inverted; such a corner
+at a card's edge, whose white table beside it makes it look light, is named when the
+classifier taught dark faces reads it surely as a card no other is. A file
 that is not a readable picture (or is one over {megapixels} megapixels) is reported and the
 other files are still read; the exit status is then 1.
 
