@@ -1533,21 +1533,21 @@ class SceneReader:
                 key=lambda c: -c.confidence,
             )
             named = [c for c in named if c.card not in doubted]
-        alone += self._dark_named(image, reads, named + alone)
+        # (a card held back as disputed or for its colour is not named by another way)
+        alone += self._dark_named(image, reads, {c.card for c in named + alone} | set(doubted))
         if alone:  # an unsure corner on the face of a card named from it (or that corner) is that card's
             unknown = [u for u in unknown if u.why != UNSURE or not any(_inside(u.box, a.box) for a in alone)]
         return named + alone, unknown
 
-    def _dark_named(
-        self, image: np.ndarray, reads: Sequence[SceneRead], named: Sequence[CardReading]
-    ) -> list[CardReading]:
+    def _dark_named(self, image: np.ndarray, reads: Sequence[SceneRead], named: Collection[str]) -> list[CardReading]:
         """The cards the dark classifier names alone (``DARK_NAMES``), each at the
         threshold where its corner is: on each of ``reads`` read as it is (not inverted)
         as no card or less surely than ``cascade``, whose crop's middle is dark (below
         ``DARK_NAMES``) and which has some colour (a grey crop's suit is its shape's
         alone: ``CLOSER_GREY``), a card it reads at ``DARK_SURE`` or more (and the threshold)
-        that none of ``named`` is, once.  None when the threshold is above the default
-        (as ``witnessed``) or the reader reads no crop inverted (``invert``)."""
+        that is not in ``named`` (the cards named, or held back, already), once.  None
+        when the threshold is above the default (as ``witnessed``) or the reader reads no
+        crop inverted (``invert``)."""
         if (
             not self.invert
             or self.dark_net is None
@@ -1569,11 +1569,10 @@ class SceneReader:
             return []
         rank_p, suit_p = self._probs(self.dark_net, [dark_to_light(crop) for _, crop in asked])
         least = max(self.min_confidence, DARK_SURE)
-        names = {c.card for c in named}
         out: dict[str, CardReading] = {}
         for (r, _), rp, sp in zip(asked, rank_p, suit_p):
             code, p = spec.decode(rp, sp)
-            if p >= least and code in spec.ALL_CODES and code not in names and code not in out:
+            if p >= least and code in spec.ALL_CODES and code not in named and code not in out:
                 out[code] = CardReading(code, self.min_confidence, outline([r.box]), 1)
         return list(out.values())
 

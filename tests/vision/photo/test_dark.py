@@ -200,6 +200,10 @@ def test_a_dark_corner_read_as_no_index_is_named_by_the_dark_classifier_alone(sc
     # its corner: a read as it is, not a card, where the card is shown
     (corner,) = [r for r in reads if _inside_box(card.box, r.box) and not r.inverted and r.code == spec.NONE][:1]
     assert corner.prob >= 0.8
+    # a card named (or held back: disputed, its colour doubted) already is not named again
+    balanced = scene.balanced(image)
+    assert code in {c.card for c in scene._dark_named(balanced, reads, set())}
+    assert code not in {c.card for c in scene._dark_named(balanced, reads, {code})}
     # without the path, or the dark classifier, or reading inverted at all, or above the
     # default threshold (each rule was measured there), the card is not named
     for off in (
@@ -224,7 +228,7 @@ def test_the_dark_classifier_names_alone_no_card_a_light_face_shows(scene, scene
     for photo in [p for p in scenes if p.subset == "edje" and p.validation and not p.heldout][:12]:
         image = scene.balanced(load_image(photo.path))
         _, reads = scene.read_with_indices(image)
-        assert {c.card for c in scene._dark_named(image, reads, [])} <= photo.truth
+        assert {c.card for c in scene._dark_named(image, reads, set())} <= photo.truth
 
 
 def _inside_box(outer, inner) -> bool:
