@@ -433,9 +433,10 @@ def sensed_table(tmp_path: Path):
     yield from _sensed_service(tmp_path)
 
 
-@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
-def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_table, chromium, size):
-    base, tokens, moves = sensed_table
+def _tl_at_the_deal(base: str, tokens: dict, chromium, size: dict, answer):
+    """A table with its players and first game (the TL's posts), and the TL's page at
+    ``size`` waiting for the deal; each dialog's message kept, then ``answer(dialog)``.
+    Returns the page, the TL's post and the dialogs' messages."""
 
     def post(body):
         r = httpx.post(f"{base}/api/action?token={tokens['tl']}", json=body, timeout=30)
@@ -445,11 +446,20 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     post({"do": "game", "seats": PLAYERS, "button": "Cilla"})
     tl = chromium.new_page()
     tl.set_viewport_size(size)
-    tag = f"{size['width']}x{size['height']}"
     asked: list[str] = []
-    tl.on("dialog", lambda d: (asked.append(d.message), d.accept("fel spelare" if d.type == "prompt" else "")))
+    tl.on("dialog", lambda d: (asked.append(d.message), answer(d)))
     tl.goto(f"{base}/tl?token={tokens['tl']}")
     tl.wait_for_selector('#phase[data-phase="deal"]')
+    return tl, post, asked
+
+
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_table, chromium, size):
+    base, tokens, moves = sensed_table
+    tl, post, asked = _tl_at_the_deal(
+        base, tokens, chromium, size, lambda d: d.accept("fel spelare" if d.type == "prompt" else "")
+    )
+    tag = f"{size['width']}x{size['height']}"
     # the dealer gives Anna six cards: sensing raises a misdeal on her pad (r12)
     with moves.open("a") as f:
         f.write("deal seat1 2S 3S 4S 5S 6S 7S\n")
@@ -542,19 +552,7 @@ def test_a_tls_tap_on_an_alert_is_not_lost_while_the_table_changes(sensed_table,
     (its press on one Dismiss, its release on another). The alerts part is made again only
     when the alerts change."""
     base, tokens, moves = sensed_table
-
-    def post(body):
-        r = httpx.post(f"{base}/api/action?token={tokens['tl']}", json=body, timeout=30)
-        assert r.status_code == 200, r.text
-
-    post({"do": "table", "players": PLAYERS})
-    post({"do": "game", "seats": PLAYERS, "button": "Cilla"})
-    tl = chromium.new_page()
-    tl.set_viewport_size(PHONE)
-    asked: list[str] = []
-    tl.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    tl.goto(f"{base}/tl?token={tokens['tl']}")
-    tl.wait_for_selector('#phase[data-phase="deal"]')
+    tl, post, asked = _tl_at_the_deal(base, tokens, chromium, PHONE, lambda d: d.dismiss())
     with moves.open("a") as f:
         f.write("deal seat1 2S 3S 4S 5S 6S 7S\n")
     dismiss = '#tl-alerts li[data-kind="misdeal"] button.dismiss'
@@ -607,14 +605,7 @@ def test_tl_sees_the_cameras_picture_of_the_alerts_pad_and_nobody_else_does(came
     import numpy as np
 
     base, tokens, moves, frames = camera_table
-    for body in ({"do": "table", "players": PLAYERS}, {"do": "game", "seats": PLAYERS, "button": "Cilla"}):
-        r = httpx.post(f"{base}/api/action?token={tokens['tl']}", json=body, timeout=30)
-        assert r.status_code == 200, r.text
-    tl = chromium.new_page()
-    tl.set_viewport_size(size)
-    tl.on("dialog", lambda d: d.accept())
-    tl.goto(f"{base}/tl?token={tokens['tl']}")
-    tl.wait_for_selector('#phase[data-phase="deal"]')
+    tl, _, _ = _tl_at_the_deal(base, tokens, chromium, size, lambda d: d.accept())
     # six cards dealt to Anna: the readers see them, and so does the camera (face down)
     _show_frame(frames, _table_frame(6))
     with moves.open("a") as f:
