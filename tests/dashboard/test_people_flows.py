@@ -447,7 +447,12 @@ def _tl_at_the_deal(base: str, tokens: dict, chromium, size: dict, answer):
     tl = chromium.new_page()
     tl.set_viewport_size(size)
     asked: list[str] = []
-    tl.on("dialog", lambda d: (asked.append(d.message), answer(d)))
+
+    def on_dialog(dialog) -> None:
+        asked.append(dialog.message)
+        answer(dialog)
+
+    tl.on("dialog", on_dialog)
     tl.goto(f"{base}/tl?token={tokens['tl']}")
     tl.wait_for_selector('#phase[data-phase="deal"]')
     return tl, post, asked
