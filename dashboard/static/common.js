@@ -75,8 +75,9 @@ function morphKids(el, ...kids) {
   morphInto(el, kids, false);
   DRAWING++;  // what this drawing made is on the page now: no longer fresh
 }
-// A part of a drawing with controls in it (an alert's Dismiss), made again only when what
-// it shows (``key``, as JSON) changed: the same node otherwise, which stays on the page.
+// A part of a drawing with controls in it (an alert's Dismiss, the TL's history and audit
+// trail), made again only when what it shows (``key``, as JSON) changed: the same node (or
+// nodes, when ``make`` gives a list) otherwise, which stays on the page.
 // A control made anew takes the old one's place (a node with a listener is never folded),
 // and a tap's press and release on two nodes is no click: a tap on a busy table, whose
 // every change draws the page again, was lost.

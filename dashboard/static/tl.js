@@ -213,24 +213,17 @@ TL_ALERT.extra = (a, send) => {
 };
 
 let names = "";
-// What the history and the audit trail were last drawn from: drawn again only when it
-// changed.  A drawing makes their buttons anew (a node with a listener is never folded),
-// so a redraw of the same lists under a tap (the table's every change asks for one) took
-// the tap's press and release to two buttons, and the tap was lost.
-const drawnFrom = { hist: "", audit: "" };
 async function refresh() {
   const q = "?token=" + encodeURIComponent(TOKEN);
   const [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]);
-  if (hr.ok) { const d = await hr.json(); const from = JSON.stringify([d.scope, d.events]);
-    if (from !== drawnFrom.hist) { drawnFrom.hist = from;
-      // newest first: what just happened is what the TL is asked about
-      morphKids(hist, h("h2", {}, t("History, newest first")), scopeTabs(),
-        h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())); }
-    hist.dataset.seq = d.seq; hist.dataset.scope = d.scope; }
-  if (ar.ok) { const text = await ar.text();
-    if (text !== drawnFrom.audit) { drawnFrom.audit = text; const d = JSON.parse(text);
-      morphKids(audit, h("h2", {}, t("Audit trail")), h("ul", {}, d.entries.slice(-20).map(e =>
-        h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e), " ", voidEl(e))))); } }
+  // each list made again only when what it shows changed (keptPart: its buttons stay under a tap)
+  if (hr.ok) { const d = await hr.json(); hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;
+    // newest first: what just happened is what the TL is asked about
+    morphKids(hist, ...keptPart("history", [d.scope, d.events], () => [h("h2", {}, t("History, newest first")), scopeTabs(),
+      h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())])); }
+  if (ar.ok) { const d = await ar.json(); const shown = d.entries.slice(-20);
+    morphKids(audit, ...keptPart("audit", shown, () => [h("h2", {}, t("Audit trail")), h("ul", {}, shown.map(e =>
+      h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e), " ", voidEl(e))))])); }
 }
 let pending = null;
 connect(m => {

@@ -268,4 +268,6 @@ def _camera(cfg: Any, r: Report) -> None:
 
 def _clocks(limits: dict[str, float]) -> str:
     """Shot clocks as the TL checks them against the event's (D11), in seconds."""
-    return "(" + ", ".join(f"{k} {v:g} s" for k, v in limits.items()) + ")"
+    from table_controller.clocks import shot_clocks_words
+
+    return f"({shot_clocks_words(limits)})"

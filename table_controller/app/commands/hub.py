@@ -230,7 +230,7 @@ def _document(hub):
 
 
 def _standings(args) -> int:
-    from table_controller.rules.rulesets import ClockError, shot_clocks_in_force
+    from table_controller.rules.rulesets import ClockError, shot_clocks_in_force, shot_clocks_words
 
     with _open(args.hub, readonly=True) as hub:  # beside a running hub serve
         doc = _document(hub)
@@ -244,8 +244,7 @@ def _standings(args) -> int:
         sys.stdout.write("\n")
         return 0
     print(f"{doc['name']} ({doc['event']}, {doc['ruleset']})")
-    clocks = ", ".join(f"{kind} {seconds:g} s" for kind, seconds in doc["shot_clocks"].items())
-    print(f"shot clocks (D11): {clocks}" + ("" if setting else " (D11's defaults)"))
+    print(f"shot clocks (D11): {shot_clocks_words(doc['shot_clocks'])}" + ("" if setting else " (D11's defaults)"))
     for heat in doc["heats"]:
         print(f"heat {heat['heat']}" + (": complete" if heat["complete"] else ""))
         for t in heat["tables"]:
