@@ -15,23 +15,25 @@ const more = h("details", { id: "manual-box" }, h("summary", {}, t("Enter an act
 setKids(document.getElementById("app"), h("div", { class: "rev-main" }, h("div", { class: "rev-left" }, live, alerts, more),
   h("div", { class: "rev-right" }, deals, protocol)));
 
+// The question's buttons stay the same nodes while the question stands (keptPart: a click
+// whose press and release a drawing falls between is not lost); its clock is drawn anew.
 function questionEl(s) {
-  if (s.phase === "chicago" && s.chicago.asking) {
-    const p = s.chicago.asking;  // D3: asked in turn, the first yes ends the round
-    return h("section", { id: "chicago-round", class: "prompt" },
+  const chicago = s.phase === "chicago" && s.chicago.asking;
+  const quads = s.phase === "quads_choice" && s.to_act.length;
+  if (!chicago && !quads) return null;
+  const p = chicago ? s.chicago.asking : s.to_act[0];  // D3: asked in turn, the first yes ends the round
+  const el = keptPart("question", [s.phase, p], () => chicago ?
+    h("section", { id: "chicago-round", class: "prompt" },
       h("div", { class: "q" }, t("Do you say Chicago?"), " ", h("b", { id: "asking" }, p)),
       h("button", { id: "chicago-yes", class: "yes", "data-player": p, onclick: () => send({ do: "chicago", player: p, say: true }) }, t("Yes")),
       h("button", { id: "chicago-no", class: "no", "data-player": p, onclick: () => send({ do: "chicago", player: p, say: false }) }, t("No")),
-      clockEl(s, p));
-  }
-  if (s.phase === "quads_choice" && s.to_act.length) {
-    const p = s.to_act[0];
-    return h("section", { id: "quads-round", class: "prompt" }, h("div", { class: "q" }, t("Four of a kind: {player} chooses", { player: p })),
+      h("span", { class: "clock-slot" }))
+    : h("section", { id: "quads-round", class: "prompt" }, h("div", { class: "q" }, t("Four of a kind: {player} chooses", { player: p })),
       h("button", { id: "quads-zero", onclick: () => send({ do: "quads", player: p, choice: "zero" }) }, t("Zero the others")),
       h("button", { id: "quads-points", onclick: () => send({ do: "quads", player: p, choice: "points" }) }, t("8 points")),
-      clockEl(s, p));
-  }
-  return null;
+      h("span", { class: "clock-slot" })));
+  setKids(el.querySelector(".clock-slot"), clockEl(s, p));
+  return el;
 }
 
 // Time by taps for whoever is to act: "time" called, or the clock ran out (r29, r30).
@@ -39,10 +41,10 @@ function timeEl(s) {
   if (awaitingCards(s)) return null;  // the dealer's turn, not the players'
   if (!s.to_act || !s.to_act.length || !["exchange_1", "exchange_2", "exchange_3", "tricks", "chicago", "quads_choice"].includes(s.phase)) return null;
   const clock = s.phase === "tricks" ? "play" : s.phase === "chicago" ? "chicago" : s.phase === "quads_choice" ? "quads" : "exchange";
-  return h("section", { id: "time-taps" }, h("b", {}, t("Time:")), " ", s.to_act.map(p => h("span", { class: "tap-group" }, p, " ",
+  return keptPart("time", [clock, s.to_act], () => h("section", { id: "time-taps" }, h("b", {}, t("Time:")), " ", s.to_act.map(p => h("span", { class: "tap-group" }, p, " ",
     h("button", { class: "time-call", "data-player": p, onclick: () => send({ do: "time_call", player: p }) }, t("Call time")),
     h("button", { class: "timeout", "data-player": p, onclick: () => {
-      if (window.confirm(t("{player}'s time is up?", { player: p }))) send({ do: "timeout", player: p, clock }); } }, t("Time is up")))));
+      if (window.confirm(t("{player}'s time is up?", { player: p }))) send({ do: "timeout", player: p, clock }); } }, t("Time is up"))))));
 }
 
 // A new game by taps (r2-r4): the seats in order and the button, from the table's players.
@@ -117,11 +119,11 @@ async function enter(body, after) {
 function retractEl(s) {
   if (s.phase !== "tricks" || !s.trick || !s.trick.cards.length) return null;
   const last = s.trick.cards[s.trick.cards.length - 1];
-  return h("div", { id: "retract-row" }, h("button", { id: "retract", "data-player": last.player, onclick: async () => {
+  return keptPart("retract", [last], () => h("div", { id: "retract-row" }, h("button", { id: "retract", "data-player": last.player, onclick: async () => {
     if (!window.confirm(t("{player} takes back {card}?", { player: last.player, card: (last.card[0] === "T" ? "10" : last.card[0]) + SUITS[last.card[1]] }))) return;
     const ok = await send({ do: "retract", player: last.player });
     if (ok) entryForm = null;
-  } }, t("{player} takes back the card", { player: last.player }), " ", cardEl(last.card)));
+  } }, t("{player} takes back the card", { player: last.player }), " ", cardEl(last.card))));
 }
 
 let entryForm = null;
@@ -257,11 +259,13 @@ connect(m => {
   const g = (s.games || []).find(x => x.number === s.game);
   const dealAwards = (g && g.deals.length && g.deals[g.deals.length - 1].awards) || [];
   const moment = s.last_award ? dealAwards.filter(a => a.moment === s.last_award.moment) : [];
-  const award = s.last_award ? h("section", { id: "award", class: "award", "data-reason": s.last_award.reason,
-    "data-moment": s.last_award.moment },
+  // the same box (and its "Stämmer") while the award and its confirmation stand
+  const deal = g && g.deals.length ? g.deals[g.deals.length - 1].number : null;
+  const award = s.last_award ? keptPart("award", [s.last_award, moment, deal, m.confirmed || []], () => h("section", { id: "award",
+    class: "award", "data-reason": s.last_award.reason, "data-moment": s.last_award.moment },
     h("div", { class: "small" }, t("Awards at {moment}", { moment: MOMENTS[s.last_award.moment] || s.last_award.moment })),
     (moment.length ? moment : [s.last_award]).map(a => h("div", { class: "big" }, awardText(a))),
-    moment.length ? confirmEl(m, g.number, g.deals[g.deals.length - 1].number, s.last_award.moment) : null) : null;
+    moment.length ? confirmEl(m, g.number, deal, s.last_award.moment) : null)) : null;
   const players = h("div", { id: "players", class: "players" }, s.players.map(p =>
     h("div", { class: "player" + (s.to_act.includes(p.name) ? " acting" : ""), "data-player": p.name },
       h("div", { class: "top" }, nameEl(p), h("span", { class: "score" }, p.score)),
@@ -270,7 +274,7 @@ connect(m => {
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
   // at the end of a game: its result, then the review and sign-off, before anything else
-  morphKids(live, headerEl(m), questionEl(s), resultEl(s), signEl(m, "revisor"), gameStartEl(s), entryEl(s, m), retractEl(s),
+  morphKids(live, headerEl(m), questionEl(s), resultEl(s), keptSignEl(m, "revisor"), gameStartEl(s), entryEl(s, m), retractEl(s),
     award, players, timeEl(s), trickEl(s));
   morphKids(alerts, h("h2", {}, t("Alerts")), keptPart("alerts", m.alerts || [], () => (m.alerts || []).length ?
     h("ul", {}, m.alerts.map(alertEl)) : h("p", { class: "small" }, t("none"))));

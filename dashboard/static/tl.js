@@ -242,7 +242,7 @@ connect(m => {
         h("td", { class: "revealed", "data-label": t("Hand (revealed only)") }, p.hand ? [cardsEl(p.hand), " ", AUD.handName(p.hand)] : "-"),
         h("td", { "data-label": t("Played") }, cardsEl(p.played)),
         h("td", { "data-label": t("Warnings") }, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
-    trickEl(s), awardConfirmedEl(m, s), resultEl(s), signEl(m, "tl"));
+    trickEl(s), awardConfirmedEl(m, s), resultEl(s), keptSignEl(m, "tl"));
   // the history follows, at most every half second (a throttle: a busy table never starves
   // it; at 200 ms a fast table's TL page took a fifth more of chromium and the server)
   if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 500);

@@ -767,6 +767,47 @@ def test_revisor_confirms_an_award_and_the_tl_sees_it(make_server, chromium, siz
     tl.close()
 
 
+def _press_across_a_change(s, page, selector: str, change: dict) -> None:
+    """A mouse press on ``selector``, then ``change`` posted by the TL and drawn by the page,
+    then the release: the press and the release must reach the same button."""
+    page.locator(selector).scroll_into_view_if_needed()
+    page.eval_on_selector(selector, "b => { b.dataset.probe = 'pressed'; }")
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    seq = int(page.evaluate("document.body.dataset.seq"))
+    page.mouse.down()
+    tl_post(s, change)
+    page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    assert page.get_attribute(selector, "data-probe") == "pressed"  # the same button, not one made anew
+    page.mouse.up()
+
+
+def test_a_revisors_click_that_spans_a_change_of_the_table_is_not_lost(make_server, chromium):
+    """The Revisor's page is drawn again on every change of the table, and a button made anew
+    loses a mouse click whose press came before the drawing and its release after (as the
+    TL's page did: stop 62). The quads choice and "Stämmer" are the same buttons while what
+    they ask about stands, whatever else changes: a score corrected by the TL, a card placed."""
+    s = make_server(command="serve")
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    tl_post(s, {"do": "deal", "hands": HANDS})
+    for p, cards in (("Anna", []), ("Bo", []), ("Cilla", ["4H", "5D"])):
+        tl_post(s, {"do": "discard", "player": p, "cards": cards})
+    tl_post(s, {"do": "receive", "player": "Cilla", "cards": ["2C", "3D"]})
+    page = chromium.new_page()
+    page.set_viewport_size(TABLET)
+    page.goto(s.url("revisor"))
+    page.wait_for_selector("#quads-round #quads-points")
+    _press_across_a_change(
+        s, page, "#quads-points", {"do": "adjust", "player": "Cilla", "points": 1, "reason": "felräknat"}
+    )
+    page.wait_for_selector('#award[data-moment="exchange_1"] #award-confirm')  # Bo took the points (r19)
+    _press_across_a_change(s, page, "#award-confirm", {"do": "discard", "player": "Anna", "cards": []})
+    page.wait_for_selector('#award #award-confirmed[data-key="1.1.exchange_1"]')
+    assert [e["what"] for e in _audit(s) if e["what"] == "confirm_award"] == ["confirm_award"]
+    page.close()
+
+
 def test_tl_reads_a_revealed_hands_name_in_swedish(make_server, chromium):
     """The TL reveals Bo's hand in a dispute: the cards and what they make, in the words the
     audience pages use (the rules' own name of the hand is English)."""
