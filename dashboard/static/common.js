@@ -207,11 +207,6 @@ function resultEl(s) {
 
 // Signing each finished game's protocol (RULES.md §12): "Revisorn intygar", then the TL
 // countersigns; each an audit record.  ``role``: "revisor" or "tl".
-// signEl kept while the finished games and their signatures stand (keptPart)
-function keptSignEl(m, role) {
-  const done = ((m.state && m.state.games) || []).filter(g => g.finished).map(g => g.number);
-  return keptPart("signing", [done, m.signed || {}], () => signEl(m, role));
-}
 function signEl(m, role) {
   const signed = m.signed || {};
   const games = ((m.state && m.state.games) || []).filter(g => g.finished);
@@ -227,6 +222,11 @@ function signEl(m, role) {
         if (!window.confirm(label + "?")) return;
         try { await post("/api/sign", { game: g.number }); showError(""); } catch (e) { showError(e.message); } } }, label) : null);
   }));
+}
+// signEl, kept while the finished games and their signatures stand (keptPart)
+function keptSignEl(m, role) {
+  const done = ((m.state && m.state.games) || []).filter(g => g.finished).map(g => g.number);
+  return keptPart("signing", [done, m.signed || {}], () => signEl(m, role));
 }
 
 // Shot clocks (RULES.md §10) as the live loop last reported them; they count down here
