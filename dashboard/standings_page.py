@@ -29,7 +29,7 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from table_controller.tournament.standings import Standings
-from table_controller.tournament.witness import export_witness
+from table_controller.tournament.witness import public_witness
 
 from .security import csp, origin_of
 
@@ -182,9 +182,11 @@ def create_app(
 
     @app.get("/api/witness")
     async def witness(table: str | None = None) -> JSONResponse:
-        """The hub's witness (record digests, signed heads, public keys: nothing secret),
-        for ``chicago-table log verify FILE --hub URL``."""
-        w = export_witness(board().hub)
+        """The hub's public witness (each finished deal's last digest, the heads signed
+        there, public keys: nothing secret, and no two digests in a row, from which a
+        face-down card could be worked out: ``witness.public_witness``), for
+        ``chicago-table log verify FILE --hub URL``."""
+        w = public_witness(board().hub)
         if table is not None:
             if table not in w["tables"]:
                 return JSONResponse({"error": f"the hub holds nothing of table {table!r}"}, status_code=404)

@@ -22,6 +22,16 @@ the signed heads are checked with the table's public key.  Editing any record an
 recomputing the (unkeyed) chain changes that record's digest, so the first record that
 differs from the witness is named; a copy that lacks records the witness holds (a
 ``table.sqlite`` copied without its ``-wal``) is reported as behind the witness.
+
+That whole witness is the TL's, kept as the hub's file is: the chain is unkeyed, so
+the digests of two records in a row let anyone try every value of the second (its
+time is shared with its transaction's public records, a face-down card is one of 52)
+until its digest matches, and learn a face-down card received or placed (stop 63).
+The hub's web server (``hub web``, no token) gives the public witness instead
+(``public_witness``): only the digest of each finished deal's last record (a deal,
+a game or the table ended), and the table's signed heads at those records.  Between two
+of them lies a whole deal of records, each with its own time, so no single record can
+be tried; an altered record is still found, at the first deal's end after it.
 """
 
 from __future__ import annotations
@@ -34,11 +44,59 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..store.records import GENESIS, digest
+from ..store.records import GENESIS, Record, digest
 from .hubstore import HubError, HubStore
 from .signing import BadSignature, verify_head
 
-WITNESS_VERSION = 1
+WITNESS_VERSION = 1  # every record's digest: the TL's (``export_witness``)
+PUBLIC_WITNESS_VERSION = 2  # each finished deal's last digest: anyone's (``public_witness``)
+ENDS = ("deal_ended", "game_ended", "table_ended")  # a transaction holding one ends a deal
+
+
+def deal_ends(records: list[Record]) -> list[tuple[int, str]]:
+    """(seq, digest) of the last record of each transaction of ``records`` (a table's
+    log, as far as it is held) in which a deal, a game or the table ended.  A deal's or a
+    game's only once a later transaction is held: a copy may end inside a transaction,
+    and a record after the one shown (its digest shown later) is then not shown too.
+
+    >>> from table_controller.store.records import Record
+    >>> r = lambda seq, txn, kind, kind_of: Record(seq, 0.0, "table", kind, txn, {"type": kind_of}, f"d{seq}")
+    >>> log = [r(1, 1, "action", "play"), r(2, 1, "event", "deal_ended"), r(3, 1, "event", "phase_entered")]
+    >>> deal_ends(log)
+    []
+    >>> deal_ends(log + [r(4, 4, "action", "deal")])
+    [(3, 'd3')]
+    """
+    out: list[tuple[int, str]] = []
+    txn, ended, last = None, None, None
+    for rec in records:
+        if rec.txn != txn:
+            if ended is not None and last is not None:
+                out.append((last.seq, last.digest))
+            txn, ended = rec.txn, None
+        if rec.kind == "event" and rec.data.get("type") in ENDS:
+            ended = rec.data["type"]
+        last = rec
+    if ended == "table_ended" and last is not None:  # nothing follows the table's end
+        out.append((last.seq, last.digest))
+    return out
+
+
+def public_witness(hub: HubStore) -> dict[str, Any]:
+    """What anyone may hold of the witness (``hub web``'s ``/api/witness``): per table its
+    public key, each finished deal's last digest (``deal_ends``) and the heads the table
+    signed at those records; not every record's digest (the module's doc says why)."""
+    event = hub.event_id()
+    tables = {}
+    for tid in hub.heads():
+        ends = deal_ends(hub.records(tid))
+        at = {seq for seq, _ in ends}
+        tables[tid] = {
+            "public_key": hub.key(tid),
+            "deal_ends": [[seq, dg] for seq, dg in ends],
+            "heads": [h for h in hub.signed_heads(tid) if h["seq"] in at],
+        }
+    return {"witness": PUBLIC_WITNESS_VERSION, "event": event, "tables": tables}
 
 
 def export_witness(hub: HubStore) -> dict[str, Any]:
@@ -68,9 +126,17 @@ def load_witness(path: str | os.PathLike) -> dict[str, Any]:
         w = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError):
         raise HubError(f"{path} is neither a witness export nor a hub file") from None
-    if not isinstance(w, dict) or w.get("witness") != WITNESS_VERSION or not isinstance(w.get("tables"), dict):
-        raise HubError(f"{path}: not a version {WITNESS_VERSION} witness")
+    if not _is_witness(w):
+        raise HubError(f"{path}: not a witness (version {WITNESS_VERSION} or {PUBLIC_WITNESS_VERSION})")
     return w
+
+
+def _is_witness(w: Any) -> bool:
+    return (
+        isinstance(w, dict)
+        and w.get("witness") in (WITNESS_VERSION, PUBLIC_WITNESS_VERSION)
+        and isinstance(w.get("tables"), dict)
+    )
 
 
 def fetch_witness(url: str, table: str | None, timeout: float = 10.0) -> dict[str, Any]:
@@ -94,8 +160,8 @@ def fetch_witness(url: str, table: str | None, timeout: float = 10.0) -> dict[st
         raise HubError(f"the hub at {url} answered {exc.code}: {why or exc.reason}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise HubError(f"cannot fetch the witness from {url}: {getattr(exc, 'reason', exc)}") from None
-    if not isinstance(w, dict) or w.get("witness") != WITNESS_VERSION or not isinstance(w.get("tables"), dict):
-        raise HubError(f"{url} did not answer with a version {WITNESS_VERSION} witness")
+    if not _is_witness(w):
+        raise HubError(f"{url} did not answer with a witness")
     return w
 
 
@@ -106,6 +172,8 @@ class Verdict:
     records: int = 0
     witnessed: int = 0
     first_bad: int | None = None
+    bad_from: int | None = None  # the first record that may be the altered one (a deal's end: its deal)
+    every: bool = True  # the witness holds every record's digest (the TL's), not the deals' ends
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -121,6 +189,8 @@ class Verdict:
             "records": self.records,
             "witnessed": self.witnessed,
             "first_bad": self.first_bad,
+            "bad_from": self.bad_from,
+            "witnessed_records": "every" if self.every else "deal_ends",
             "problems": self.problems,
             "notes": self.notes,
         }
@@ -151,11 +221,20 @@ def _pick_table(rows: list[tuple], witness: dict[str, Any], table: str | None) -
         return table
     if len(tables) == 1:
         return next(iter(tables))
-    first = rows[0][6] if rows else None
-    match = [t for t, w in tables.items() if w["digests"][:1] == [first]]
+    mine = {row[0]: row[6] for row in rows}
+    firsts = {t: next(iter(_known(w).items()), None) for t, w in tables.items()}
+    match = [t for t, first in firsts.items() if first is not None and mine.get(first[0]) == first[1]]
     if len(match) != 1:
         raise HubError("say which table this log is (--table ID): " + ", ".join(tables))
     return match[0]
+
+
+def _known(w: dict[str, Any]) -> dict[int, str]:
+    """A table's witnessed digests by seq: every record's (the TL's witness) or each
+    finished deal's last (the public one)."""
+    if "digests" in w:
+        return {k: dg for k, dg in enumerate(w["digests"], start=1)}
+    return {int(seq): dg for seq, dg in w.get("deal_ends") or []}
 
 
 def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | None = None) -> Verdict:
@@ -163,15 +242,17 @@ def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | No
     rows = _rows(path)
     tid = _pick_table(rows, witness, table)
     w = witness["tables"][tid]
-    known: list[str] = w["digests"]
-    v = Verdict(str(path), tid, len(rows), len(known))
+    known = _known(w)
+    every = "digests" in w
+    have = max(known, default=0)
+    v = Verdict(str(path), tid, len(rows), len(known), every=every)
 
-    def bad(seq: int, what: str) -> None:
+    def bad(seq: int, what: str, since: int | None = None) -> None:
         if v.first_bad is None:
-            v.first_bad = seq
+            v.first_bad, v.bad_from = seq, seq if since is None else since
             v.problems.append(what)
 
-    prev = GENESIS
+    prev, checked = GENESIS, 0
     for k, (seq, t, source, kind, txn, data, dg) in enumerate(rows, start=1):
         if seq != k:
             bad(k, f"record {k} is missing (the log jumps to {seq})")
@@ -179,15 +260,27 @@ def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | No
         if digest(prev, seq, t, source, kind, txn, data) != dg:
             bad(k, f"record {k} was altered: it does not match its own chain")
             break
-        if k <= len(known) and dg != known[k - 1]:
-            bad(k, f"record {k} differs from the record the hub witnessed (altered, chain recomputed)")
+        if k in known and dg != known[k]:
+            if every:
+                bad(k, f"record {k} differs from the record the hub witnessed (altered, chain recomputed)")
+            else:
+                bad(
+                    k,
+                    f"a record from {checked + 1} to {k} differs from what the hub witnessed (altered, chain "
+                    f"recomputed; the hub's public witness holds each deal's end, record {k} ends one: the "
+                    "hub's own file, --witness HUB, names the record)",
+                    checked + 1,
+                )
             break
+        if k in known:
+            checked = k
         prev = dg
-    if v.first_bad is None and len(rows) < len(known):
-        v.first_bad = len(rows) + 1
+    if v.first_bad is None and len(rows) < have:
+        v.first_bad = v.bad_from = len(rows) + 1
         v.problems.append(
             f"the log is behind the witness: it ends at record {len(rows)}, the hub witnessed "
-            f"{len(known)} (records {len(rows) + 1}..{len(known)} are missing: a copy without its -wal?)"
+            f"{'records up to ' if not every else ''}{have} (records {len(rows) + 1}..{have} are missing: "
+            "a copy without its -wal?)"
         )
     event = witness.get("event")
     public = w.get("public_key")
@@ -199,13 +292,17 @@ def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | No
             except BadSignature as exc:
                 v.problems.append(f"witness: {exc}")
                 continue
-            if h["seq"] <= len(known) and known[h["seq"] - 1] != h["digest"]:
+            if h["seq"] in known and known[h["seq"]] != h["digest"]:
                 v.problems.append(f"witness: the signed head at record {h['seq']} differs from the hub's copy")
         if heads:
             last = heads[-1]
             v.notes.append(f"last signed head: record {last['seq']}, digest {last['digest']}")
     else:
         v.notes.append("no key registered for this table: the record digests are checked, no signature")
-    if v.ok and len(rows) > len(known):
-        v.notes.append(f"records {len(known) + 1}..{len(rows)} are newer than the witness (not checked yet)")
+    if not every:
+        v.notes.append(
+            f"the hub's public witness: checked at each finished deal's end ({len(known)} of them, up to record {have})"
+        )
+    if v.ok and len(rows) > have:
+        v.notes.append(f"records {have + 1}..{len(rows)} are newer than the witness (not checked yet)")
     return v

@@ -119,7 +119,7 @@ def test_log_verify_against_the_hub_url__item4(hall, tmp_path, capsys):
 
     from .test_witness import forge
 
-    base, _, tables, played = hall
+    base, hub_db, tables, played = hall
     t = played[0]
     t.close()
     assert main(["log", "verify", str(t.path), "--hub", base, "--table", tables[0]["table"]]) == 0
@@ -128,11 +128,61 @@ def test_log_verify_against_the_hub_url__item4(hall, tmp_path, capsys):
     shutil.copy(t.path, copy)
     forge(copy, 77)
     assert main(["log", "verify", str(copy), "--hub", base, "--table", tables[0]["table"], "--json"]) == 1
-    assert json.loads(capsys.readouterr().out)["first_bad"] == 77
+    out = json.loads(capsys.readouterr().out)
+    # the public witness holds each finished deal's end (stop 63): the altered record is found
+    # at the first deal's end after it, and said to lie in that deal
+    ends = [seq for seq, _ in httpx.get(base + "/api/witness").json()["tables"][tables[0]["table"]]["deal_ends"]]
+    after, before = min(e for e in ends if e >= 77), max((e for e in ends if e < 77), default=0)
+    assert out["first_bad"] == after and out["bad_from"] == before + 1 and out["witnessed_records"] == "deal_ends"
+    assert f"a record from {before + 1} to {after} differs" in out["problems"][0]
+    # the hub's own file (the TL's witness) names the record
+    assert main(["log", "verify", str(copy), "--witness", str(hub_db), "--table", tables[0]["table"], "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["first_bad"] == out["bad_from"] == 77 and out["witnessed_records"] == "every"
     assert main(["log", "verify", str(copy), "--hub", base, "--table", "h9-t9"]) == 2
     assert "holds nothing of table 'h9-t9'" in capsys.readouterr().err
     assert main(["log", "verify", str(copy), "--hub", "ftp://x", "--table", "h1-t1"]) == 2
     assert "http://HOST:PORT" in capsys.readouterr().err
+
+
+def test_the_public_witness_gives_no_two_digests_in_a_row_only_finished_deals_ends(hall, tmp_path, capsys):
+    """The hub's web witness needs no token. Every record's digest let anyone work out a
+    face-down card: the chain is unkeyed, a record's time is its transaction's public records'
+    own, and a received card is one of 52, so the digests of two records in a row were enough
+    (stop 63's audit found a received JC QD in 6.6 s). It gives each finished deal's last
+    record only: between two of them a whole deal, nothing to try record by record."""
+    from table_controller.app.cli import main
+    from table_controller.tournament.witness import ENDS
+
+    base, hub_db, tables, played = hall
+    shown = 0
+    for t in tables:
+        tid = t["table"]
+        r = httpx.get(base + "/api/witness", params={"table": tid})
+        w = r.json()["tables"][tid]
+        assert r.json()["witness"] == 2 and set(w) == {"public_key", "deal_ends", "heads"}, w.keys()
+        with HubStore.open(hub_db, readonly=True) as hub:
+            recs = {rec.seq: rec for rec in hub.records(tid)}
+        seqs = [seq for seq, _ in w["deal_ends"]]
+        for seq, dg in w["deal_ends"]:
+            rec = recs[seq]
+            assert dg == rec.digest and seq - 1 not in seqs
+            same = [x for x in recs.values() if x.txn == rec.txn]
+            assert any(x.kind == "event" and x.data["type"] in ENDS for x in same)  # a deal ended in it
+            assert max(x.seq for x in same) == seq  # its transaction's last record...
+            # ... held whole: a later transaction is held (or the table ended in it)
+            assert seq + 1 in recs or any(x.data.get("type") == "table_ended" for x in same)
+        assert {h["seq"] for h in w["heads"]} <= set(seqs)
+        shown += len(seqs)
+    assert shown >= 3  # deals ended at every table: the test looked at something
+    # 'hub witness --public' writes the same; the TL's whole witness is written owner-only
+    assert main(["hub", "witness", str(hub_db), "-o", str(tmp_path / "pub.json"), "--public"]) == 0
+    assert (
+        json.loads((tmp_path / "pub.json").read_text())["tables"] == httpx.get(base + "/api/witness").json()["tables"]
+    )
+    assert main(["hub", "witness", str(hub_db), "-o", str(tmp_path / "all.json")]) == 0
+    assert (tmp_path / "all.json").stat().st_mode & 0o077 == 0
+    assert "owner-only" in capsys.readouterr().out
 
 
 def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall, tmp_path):

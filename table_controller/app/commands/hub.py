@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import csv
 import json
+import os
 import signal
 import sys
 
@@ -81,9 +82,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     f = sub.add_parser("feature", help="(the producer) the table the broadcast follows ('hub web' /broadcast)")
     f.add_argument("hub")
     f.add_argument("table")
-    w = sub.add_parser("witness", help="export the hub's witness (record digests, signed heads, keys) as JSON")
+    w = sub.add_parser(
+        "witness",
+        help="export the hub's witness as JSON: every record's digest, the signed heads, the keys "
+        "(the TL's: from two digests in a row a face-down card can be worked out; written owner-only); "
+        "--public: each finished deal's end only, as 'hub web' gives anyone",
+    )
     w.add_argument("hub")
     w.add_argument("-o", "--output", required=True, metavar="FILE")
+    w.add_argument(
+        "--public", action="store_true", help="the public witness: each finished deal's last digest and its signed head"
+    )
     pw = sub.add_parser("web", help="the hall's public standings page (read-only beside 'hub serve')")
     pw.add_argument("hub")
     pw.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the hall's network)")
@@ -377,13 +386,18 @@ def _key(args) -> int:
 
 
 def _witness(args) -> int:
-    from table_controller.tournament.witness import export_witness
+    from table_controller.tournament.witness import export_witness, public_witness
 
     with _open(args.hub, readonly=True) as hub:
-        w = export_witness(hub)
-    with open(args.output, "w", encoding="utf-8") as fh:
+        w = public_witness(hub) if args.public else export_witness(hub)
+    # the whole witness is kept as the hub's file is (owner-only): see witness.py
+    fd = os.open(args.output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644 if args.public else 0o600)
+    if not args.public:
+        os.fchmod(fd, 0o600)  # a file that was there keeps its mode otherwise
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump(w, fh)
-    print(f"wrote the witness of {len(w['tables'])} tables to {args.output}")
+    what = "public witness (each finished deal's end)" if args.public else "witness (owner-only: it is the TL's)"
+    print(f"wrote the {what} of {len(w['tables'])} tables to {args.output}")
     return 0
 
 

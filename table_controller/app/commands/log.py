@@ -231,7 +231,8 @@ def _verify(args: argparse.Namespace) -> int:
     else:
         print(
             f"{verdict.path} (table {verdict.table}): {'WHOLE AND UNALTERED' if verdict.ok else 'NOT AS WITNESSED'}; "
-            f"{verdict.records} records, {verdict.witnessed} witnessed"
+            f"{verdict.records} records, "
+            + (f"{verdict.witnessed} witnessed" if verdict.every else f"checked at {verdict.witnessed} deals' ends")
         )
         for line in verdict.problems:
             print(f"  problem: {line}")
