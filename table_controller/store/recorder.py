@@ -139,13 +139,13 @@ class TableRecorder:
             window = None
         if window is None:
             window = self._refusals[source] = refusals.Window(started=now)
-        key = refusals.key_of(data)
+        key = refusals.key_of(data, source)
         if window.last_key is not None and (key == window.last_key or window.stored >= refusals.STORED_MAX):
             last = self.store.read(window.last_seq, window.last_seq)
             if last:
-                if key == window.last_key:
+                if key == window.last_key and last[0].data.get("reason") == data.get("reason"):
                     window.repeat(self._now())
-                else:
+                else:  # beyond the window's share, or a blind source's repeat refused for another reason
                     window.beyond(str(data.get("reason", "")), self._now())
                 return last[0]
         rec = self._append([NewRecord("rejected", data, source)])[0]

@@ -10,8 +10,13 @@ append-only, so a token holder posting junk at the paced 20 a second used to gro
   action's ``do`` (when it is short text) beside it; the reason is cut to ``TEXT_MAX`` too.
 - Per source (the role), refusals are counted in windows of ``WINDOW_S`` seconds (the
   live loop's clock).  In a window, a refusal identical to that source's last stored one
-  (same action, same reason) is counted, not stored again; a different one is stored,
-  up to ``STORED_MAX`` records a window, and beyond that counted by its reason.
+  (the same action; for the TL, ``SIGHTED``, the same reason too) is counted, not stored
+  again; a different one is stored, up to ``STORED_MAX`` records a window, and beyond that
+  counted by its reason.  For anyone but the TL the reason, which may say where a hidden
+  card lies ("KC is in Bo's hand"), never decides whether a record is stored: a new record
+  is a new alert and a new seq on the Revisor's tablet, and an identical entry sent twice
+  told the Revisor whether a card had moved face down in between (stop 63's audit).  A
+  repeat with another reason is counted by that reason (``unstored``).
 - At the window's end (the next refusal after it, the live table's tick, or close) one
   "rejected" record sums up what was counted: ``{"refusals": n, "repeats": {seq: n},
   "unstored": {reason: n}, "since": t, "until": t}`` (wall times of the first and last
@@ -57,8 +62,14 @@ def bounded(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def key_of(data: Mapping[str, Any]) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, default=repr)
+SIGHTED = frozenset({"tl"})  # the sources whose refusals' reasons may tell a repeat apart
+
+
+def key_of(data: Mapping[str, Any], source: str = "tl") -> str:
+    """What makes a refusal of ``source``'s a repeat of another: what was sent, and, for a
+    ``SIGHTED`` source, why it was refused."""
+    same = data if source in SIGHTED else {k: v for k, v in data.items() if k != "reason"}
+    return json.dumps(same, sort_keys=True, ensure_ascii=False, default=repr)
 
 
 @dataclass

@@ -219,6 +219,70 @@ def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
 SEAT_OF = {p: f"seat{i + 1}" for i, p in enumerate(HANDS)}  # the game's seats: list(HANDS)
 
 
+def test_an_entry_refused_twice_is_counted_alike_whatever_moved_face_down_between(tmp_path):
+    """A refusal identical to the last one of its source is counted on that record, not
+    stored again (issue 13's bound on the log). It used to be identical only with the same
+    reason, and the engine's reason says where a card lies ("2H is in Bo's hand", "in the
+    discards"): so the Revisor's same entry, sent before and after Bo placed his cards,
+    added an alert and a seq on the Revisor's tablet only if KC had gone face down (stop
+    63's audit). For anyone but the TL the reason no longer decides what is stored."""
+    import asyncio
+
+    from dashboard.errors import DashboardError
+    from table_controller.app.table_files import open_table
+
+    hands = {  # no hand worth a point: the deal goes on to exchange 2
+        "Anna": ["AS", "AH", "2D", "7C", "9S"],
+        "Bo": ["JS", "3H", "5C", "8D", "KC"],
+        "Cilla": ["4S", "6H", "9D", "3C", "QH"],
+        "Dan": ["5S", "8H", "TD", "4C", "7D"],
+    }
+    seat = {p: f"seat{i + 1}" for i, p in enumerate(hands)}
+    probe = {"do": "open", "player": "Anna", "card": "KC", "take": True}  # Anna placed nothing
+
+    async def run(folder, bo_places):
+        hub, _ = open_table(folder, delay=0, rfid=False)
+        for a in (
+            {"do": "table", "players": list(hands)},
+            {"do": "game", "seats": list(hands), "button": "Dan"},
+            {"do": "deal", "hands": hands},
+        ):
+            await hub.post(a, "tl")
+        rev = hub.connect("revisor")
+        for p in hands:  # exchange 1: Dan places two, the others none
+            await hub.exchange(["4C", "7D"] if p == "Dan" else [], seat[p])
+        with pytest.raises(DashboardError):
+            await hub.post(probe, "revisor")
+        await hub.exchange(["JC", "QD"], seat["Dan"])
+        for p in hands:  # exchange 2: Bo places two face down
+            await hub.exchange(bo_places if p == "Bo" else [], seat[p])
+        with pytest.raises(DashboardError):
+            await hub.post(probe, "revisor")
+        seen = []
+        while not rev.queue.empty():
+            m = json.loads(rev.queue.get_nowait())
+            seen.append(
+                (m.get("seq"), [a["id"] for a in m.get("alerts", [])], [a["text"] for a in m.get("alerts", [])])
+            )
+        reasons = [r.data.get("reason") for r in hub.log.records("rejected")]
+        hub.log.close()
+        return seen, reasons
+
+    moved, reasons = asyncio.run(run(tmp_path / "a", ["KC", "3H"]))  # KC goes face down
+    stayed, _ = asyncio.run(run(tmp_path / "b", ["JS", "3H"]))  # KC stays in Bo's hand
+    assert moved == stayed  # every message the Revisor got: the seqs, the alerts
+    assert len(reasons) == 1 and "Bo" in reasons[0]  # the TL's record: the first reason, once
+    # the TL's own entries keep their reasons apart (the TL may know them)
+    from table_controller.store import refusals
+
+    assert refusals.key_of({"action": probe, "reason": "a"}, "tl") != refusals.key_of(
+        {"action": probe, "reason": "b"}, "tl"
+    )
+    assert refusals.key_of({"action": probe, "reason": "a"}, "revisor") == refusals.key_of(
+        {"action": probe, "reason": "b"}, "revisor"
+    )
+
+
 def _first_state(s, role: str) -> str:
     from websockets.sync.client import connect
 
