@@ -136,6 +136,8 @@ class TableHub:
         self._combined: TableView | None = None
         self._at: float | None = None
         self._broadcast_shown = (0, False)  # (frame id, masked) on show; (0, False): the start position
+        self._broadcast_text: str | None = None  # the text on show (a frame the same again is not sent)
+        self._masked_of: tuple[int, str] = (-1, "")  # (seq, masked text) of the last frame pushed
         self._wake = asyncio.Event()
         # The broadcast's analysis (issue 21): of the state ``seq`` it names, worked out in a
         # worker thread on a copy of the state; only the newest pending state is analysed.
@@ -296,6 +298,7 @@ class TableHub:
 
     def _push_frame(self) -> None:
         full = self._text("broadcast")
+        masked = self._text("broadcast:masked")
         deal = self.view.hidden_deal()
         a = self.analysis
         if a is not None and a["seq"] == self.view.seq:
@@ -305,7 +308,14 @@ class TableHub:
             msg["analysis"] = broadcast_analysis(a)
             full = message_text(msg)
             deal = deal or f"{a['game']}.{a['deal']}"
-        self.delay.push(self.seq, full, self._text("broadcast:masked"), deal)
+            # Its masked twin is the state's own masked frame again, which the broadcast is
+            # not sent twice (release_due): whether an analysis came, and when, depends on
+            # the hidden cards (none while a revoke is pending; the solver's time), so while
+            # the deal is live it must change nothing the broadcast gets (stop 63's audit).
+            if self._masked_of[0] == self.seq:
+                masked = self._masked_of[1]
+        self._masked_of = (self.seq, masked)
+        self.delay.push(self.seq, full, masked, deal)
 
     def _want_analysis(self) -> None:
         """Analyse the live table's current moment for the broadcast, off the event loop
@@ -1007,9 +1017,11 @@ class TableHub:
         frame = self.delay.due(self.live_deal())
         if (frame.id, frame.masked) != self._broadcast_shown:
             self._broadcast_shown = (frame.id, frame.masked)
-            for c in list(self.clients):
-                if c.role == "broadcast":
-                    c.offer(frame.text)
+            if frame.text != self._broadcast_text:  # the same text again (a masked twin) is not news
+                self._broadcast_text = frame.text
+                for c in list(self.clients):
+                    if c.role == "broadcast":
+                        c.offer(frame.text)
         return frame.id
 
     async def broadcast_loop(self) -> None:

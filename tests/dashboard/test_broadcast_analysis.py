@@ -137,6 +137,55 @@ def test_a_masked_frame_never_carries_the_analysis(tmp_path):
     asyncio.run(run())
 
 
+def test_the_broadcast_gets_the_same_frames_whether_the_analysis_came_or_not(tmp_path):
+    """The analysis of a state went out as a second frame of it, its masked twin the same
+    text as the first, sent again. No analysis comes while a revoke is pending (the solver
+    refuses it), and a revoke is a fact of the player's hidden hand: so the number of frames
+    of that state told the broadcast, during the live deal, whether Bo holds a spade (stop
+    63's audit). Bo discards 3H on Anna's spade lead holding JS (a revoke) or JD (legal):
+    everything the broadcast gets while the deal is live is the same."""
+    base = {
+        "Anna": ["AS", "AH", "2D", "7C", "9S"],
+        "Cilla": ["4S", "6H", "9D", "3C", "QH"],
+        "Dan": ["5S", "8H", "TD", "4C", "7D"],
+    }
+    players = ["Anna", "Bo", "Cilla", "Dan"]
+
+    async def run(folder, bo):
+        mono = FakeMonotonic(10.0)
+        hub = open_table(folder, delay=1.0, monotonic=mono)[0]
+        cast = hub.connect("broadcast")
+        try:
+            actions = [
+                {"do": "table", "players": players},
+                {"do": "game", "seats": players, "button": "Dan"},
+                {"do": "deal", "hands": {**base, "Bo": bo}},
+                *[{"do": "discard", "player": p, "cards": []} for _ in range(3) for p in players],
+            ]
+            for a in actions:
+                await hub.submit_local(parse_action(a))
+            while hub.engine.state.game.deal.phase is DealPhase.CHICAGO:
+                asking = build_view(hub.engine).chicago_asking
+                await hub.submit_local(parse_action({"do": "chicago", "player": asking, "say": False}))
+            for a in ({"do": "play", "player": "Anna", "card": "9S"}, {"do": "play", "player": "Bo", "card": "3H"}):
+                await hub.submit_local(parse_action(a))
+                mono.t += 0.3  # the solver's time: its frame is pushed after the state's
+                await hub.analysis_idle()
+                for _ in range(20):  # every frame as it falls due, a tenth of a second at a time
+                    mono.t += 0.1
+                    hub.release_due()
+            analysed = hub.analysis is not None and hub.analysis["seq"] == hub.seq
+            return [json.loads(t)["seq"] for t in _drain(cast)], analysed
+        finally:
+            hub.log.close()
+            hub.delay.close()
+
+    revoke, analysed_revoke = asyncio.run(run(tmp_path / "a", ["JS", "3H", "5C", "8D", "KC"]))
+    legal, analysed_legal = asyncio.run(run(tmp_path / "b", ["JD", "3H", "5C", "8D", "KC"]))
+    assert (analysed_revoke, analysed_legal) == (False, True)  # the hidden fact the frames hid
+    assert revoke == legal
+
+
 def test_the_analysis_is_worked_out_only_while_an_overlay_watches_and_for_the_delay_after(tmp_path):
     """Nobody sees the odds but the broadcast overlay: a table with none connected spends no
     processor on them; one that connects gets the state on the table analysed at once, and
