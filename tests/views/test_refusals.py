@@ -95,3 +95,31 @@ def test_the_tls_typed_words_are_read_as_typed_by_the_tl_only():
     assert sight("tl").words(typed) == typed
     for role in set(ROLES) - {"tl"}:
         assert sight(role).words(typed) == "visade (kort) av misstag, och (kort)"
+
+
+SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+WHITE = {"S": "\u2664", "H": "\u2661", "D": "\u2662", "C": "\u2667"}
+
+
+def _notations(code: str) -> list[str]:
+    """Every way the product itself reads (``Card.parse``) or shows (the pages) ``code``."""
+    ranks = ["10", "T", "t"] if code[0] == "T" else [code[0], code[0].lower()]
+    out = []
+    for r in ranks:
+        out += [r + code[1], r + code[1].lower()]
+        out += [r + SYMBOL[code[1]], r + " " + SYMBOL[code[1]], r + WHITE[code[1]]]
+    return out
+
+
+@pytest.mark.parametrize("code", [c.code for c in FULL_DECK])
+def test_the_tls_typed_words_name_no_card_to_a_blind_role_in_any_notation(code):
+    """Stop 63's audit: the mask caught "KC" but not "ks", "10h" or "K♣", which the product
+    takes or shows itself, so a TL's penalty reason typed during a deal printed the hidden
+    card on the Revisor's and the public's protocol. Every notation, wherever it stands in
+    the words (start, end, beside punctuation), is masked for every role but the TL."""
+    for shown in _notations(code):
+        for around in ("{}", "Bo visade {} för Cilla", "({}),", "kort: {}.", "{} och {}"):
+            typed = around.format(shown, shown)
+            for role in set(ROLES) - {"tl"}:
+                assert sight(role).words(typed) == around.format("(kort)", "(kort)"), (role, typed)
+            assert sight("tl").words(typed) == typed
