@@ -145,15 +145,14 @@ def score_hands(t: Ledger, moment: Moment, special_only: bool = False, final: bo
         return Outcome.ENDED
     if cat == Category.STRAIGHT_FLUSH and r.straight_flush != "points":
         ps = t.game.players[player]
-        if r.straight_flush == "out" or (ps.said_chicago and not special_only):
+        if r.straight_flush == "out" or ps.said_chicago:
             release_held(t, player, moment)  # D13: a chance to go out or win
         if r.straight_flush == "out":  # r19: out at 52 whether Chicago was said or not
             award(t, player, GOING_OUT - ps.score, "straight_flush", moment, check_out=False)
             end_game(t, player)
             return Outcome.ENDED
-        if special_only:
-            return Outcome.GO_ON
-        # sm2019: 20 points; a player who has said Chicago this game goes out
+        # sm2019: 20 points; a player who has said Chicago this game goes out.  A special
+        # hand, so at the check before the Chicago question too (D4, step 7)
         if ps.said_chicago:
             award(t, player, r.points_for(cat), "straight_flush", moment, check_out=False)
             end_game(t, player)

@@ -1771,3 +1771,33 @@ def test_the_last_player_left_by_tl_sit_outs_wins_the_game_also_where_nobody_goe
     doc = s.doc()
     g = doc["games"][0]
     assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+
+
+@pytest.mark.parametrize("rules", ["sm2019", "shootout"])
+def test_a_straight_flush_made_in_the_third_exchange_scores_at_the_check_before_the_question__d4_r28(rules):
+    """D4: special hands take effect at every scoring moment, the check before the Chicago
+    question (step 7) included; in sm2019 and the shootout a straight flush is one (20
+    points). Bo completes 5H-9H with an open card in exchange 3: 20 there, so he is asked
+    the question at 35, not 15 (stop 63's replay audit found it was never scored there)."""
+    hands = dict(JUNK, Bo="5H 6H 7H 8H 2C", Anna="AS KS QS JS 9D")
+    s = Script(rules).deal(**hands).adjust("Bo", 15).stand().stand()
+    s.discard("Anna").discard("Bo", "2C").discard("Cilla").discard("Dan").open("Bo", "9H", True)
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["current"]["phase"] == "chicago"
+    assert awards(doc) == [("Bo", 15, "adjust"), ("Bo", 20, "straight_flush")]
+    assert doc["games"][0]["deals"][0]["awards"][-1]["moment"] == "exchange_3"
+    assert doc["current"]["scores"]["Bo"] == 35
+
+
+def test_a_straight_flush_at_the_check_before_the_question_wins_for_a_chicago_sayer__sm2019_d4_r19_r20():
+    """sm2019: with Chicago said this game, a straight flush is a win; made in exchange 3
+    it wins at the check before the question (D4), not after the tricks."""
+    s = Script("sm2019", dealer="player").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
+    s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
+    s.deal(**dict(JUNK, Anna="5S 6S 7S 8S 2C", Bo="2D 3C 4D 6D 8H", Cilla="9S 5C 7C 9C TC")).stand().stand()
+    s.discard("Bo").discard("Cilla").discard("Dan").discard("Anna", "2C").open("Anna", "4S", True)
+    engine, doc = s.run()
+    g = doc["games"][0]
+    assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
+    assert awards(doc, deal=2)[-1] == ("Anna", 20, "straight_flush")
+    assert g["deals"][1]["awards"][-1]["moment"] == "exchange_3"
