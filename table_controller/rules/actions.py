@@ -267,14 +267,26 @@ def _card(obj: Mapping[str, Any], key: str) -> Card:
         raise ActionError(f"'{key}': {exc}") from None
 
 
+class _NoConstant(Exception):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    """NaN, Infinity and -Infinity are no JSON (RFC 8259), though Python's reader takes them."""
+    raise _NoConstant(name)
+
+
 def load_line(text: str) -> Any:
     """Decode one JSON line; :class:`ActionError` for anything ``json`` cannot read: bad
     syntax, an int of more than 4,300 digits (ValueError) or nesting too deep for the
     parser (RecursionError)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise ActionError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+        what = exc.msg.removesuffix(" at")  # json's "Invalid control character at"
+        raise ActionError(f"not valid JSON: {what} at column {exc.colno}") from None
+    except _NoConstant as exc:
+        raise ActionError(f"not valid JSON: {exc} is no JSON value") from None
     except RecursionError:
         raise ActionError("not valid JSON: nested too deeply") from None
     except ValueError:  # e.g. "Exceeds the limit (4300 digits) for integer string conversion"

@@ -29,12 +29,20 @@ class Rejection:
         return {"line": self.line, "action": self.action, "reason": self.reason}
 
 
+class NotUTF8(str):
+    """A script's line whose bytes are not UTF-8 (``app.commands.textinput``): rejected
+    with its number, as a line that is not JSON is; the rest of the script is read."""
+
+
 def read_script(lines: Iterable[str]) -> Iterable[tuple[int, Action | Rejection]]:
     """Yield (line number, action) or (line number, rejection) for each non-blank,
     non-comment line."""
     for n, raw in enumerate(lines, start=1):
         text = raw.strip()
         if not text or text.startswith("#"):
+            continue
+        if isinstance(raw, NotUTF8):
+            yield n, Rejection(n, "?", "not valid JSON: the line is not UTF-8 text")
             continue
         try:
             obj = load_line(text)

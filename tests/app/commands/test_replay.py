@@ -172,3 +172,43 @@ def test_ill_typed_lines_are_rejected_with_line_numbers_never_a_traceback(tmp_pa
     assert doc["current"]["phase"] == "deal"
     r = replay(script, "--strict")
     assert r.returncode == 1 and "line 1: table rejected" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_line_is_what_ends_at_a_line_feed_and_a_bad_line_costs_only_itself(tmp_path):
+    """Stop 63's replay audit: one byte that is not UTF-8 made the whole file unreadable
+    (exit 2, nothing on stdout), a U+2028 inside a JSON string cut its line in two and moved
+    every later line's number, NaN was taken as a number, and a byte-order mark made line 1
+    "not valid JSON". Now: the bad line alone is rejected with its number; lines end at
+    LF, CR or CRLF only (a raw control character such as a form feed is no JSON inside a
+    string: its line is rejected, as one line); NaN and Infinity are no JSON; a BOM at
+    the start is skipped."""
+    lines = [
+        b'{"do": "table", "players": ["A", "B", "C"]}',
+        b'{"do": "game", "seats": ["A", "B", "C"], "button": "C"}',
+        b'{"do": "adjust", "player": "A", "points": 3, "reason": "sum \xe2\x80\xa8 line \xc2\x85 x"}',
+        b'{"do": "adjust", "player": "B", "points": 2, "reason": "\xc5 is Latin-1"}',
+        b'{"do": "adjust", "player": "C", "points": 1, "x": NaN}',
+        b'{"do": "adjust", "player": "C", "points": 1, "x": -Infinity}',
+        b'{"do": "fly"}',
+        b'{"do": "adjust", "player": "B", "points": 2, "reason": "a raw \x0c form feed"}',  # no JSON: one line
+    ]
+    for name, data in (
+        ("lf", b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n"),
+        ("crlf", b"\r\n".join(lines)),
+        ("cr", b"\r".join(lines) + b"\r"),
+    ):
+        script = tmp_path / f"{name}.jsonl"
+        script.write_bytes(data)
+        r = replay(script, "--json")
+        assert r.returncode == 0, (name, r.stderr)
+        doc = json.loads(r.stdout)
+        got = [(x["line"], x["action"], x["reason"]) for x in doc["rejected"]]
+        assert got == [
+            (4, "?", "not valid JSON: the line is not UTF-8 text"),
+            (5, "?", "not valid JSON: NaN is no JSON value"),
+            (6, "?", "not valid JSON: -Infinity is no JSON value"),
+            (7, "fly", got[-2][2]),
+            (8, "?", "not valid JSON: Invalid control character at column 63"),
+        ], (name, got)
+        # line 3 (U+2028 and U+0085 inside its string) went in whole; the rest changed nothing
+        assert doc["current"]["scores"] == {"A": 3, "B": 0, "C": 0} and doc["ruleset"] == "sm2025", name
