@@ -28,6 +28,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from table_controller.rules.engine import COUNT_WORDS
+
 LANGS = ("sv", "en")
 DEFAULT = "sv"
 LOCALE = Path(__file__).with_name("locale")
@@ -127,6 +129,7 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 
 _PATTERNS = [(t, _pattern(t)) for t in REASONS]
+_DIGITS = {word: str(n) for n, word in enumerate(COUNT_WORDS)}
 
 
 def tr_reason(reason: str, lang: str) -> str:
@@ -137,7 +140,8 @@ def tr_reason(reason: str, lang: str) -> str:
     for template, rx in _PATTERNS:
         m = rx.match(reason)
         if m:
-            return tr(template, lang, **m.groupdict())
+            # a count the engine writes in English words ("five cards placed") as digits
+            return tr(template, lang, **{k: _DIGITS.get(v, v) for k, v in m.groupdict().items()})
     return tr(reason, lang)
 
 

@@ -343,7 +343,7 @@ class Engine:
             pass  # replacements have begun only when all had placed; nothing to check
         limit = self._t.rules.max_exchange_cards
         if len(cards) > limit:
-            raise IllegalAction(f"{len(cards)} cards placed; at most {limit} (r12)")
+            raise IllegalAction(f"{_count_word(len(cards))} cards placed; at most {limit} (r12)")  # REPLAY.md's words
         hand = d.hands[player]
         missing = tuple(c for c in cards if c not in hand)
         if missing:
@@ -593,3 +593,11 @@ _HANDLERS: dict[type, Callable[[Engine, Any], None]] = {
     act.Penalty: Engine._penalty,
     act.Adjust: Engine._adjust,
 }
+
+
+COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count_word(n: int) -> str:
+    """A small count in words, as REPLAY.md writes a refusal ("five cards placed; at most 4")."""
+    return COUNT_WORDS[n] if 0 <= n < len(COUNT_WORDS) else str(n)

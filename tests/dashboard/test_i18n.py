@@ -114,6 +114,8 @@ def test_rules_words_and_reasons_in_swedish():
         assert swedish != english and "Bo" in swedish if "{player}" in template else swedish != english, template
     assert tr_reason("it is not Cilla's turn to play", "sv") == "det är inte Cillas tur att spela"
     assert tr_reason("something new", "sv") == "something new"  # unknown: as the engine said it
+    # a count the engine writes in words, as REPLAY.md does, comes in digits on a Swedish page
+    assert tr_reason("five cards placed; at most 4 (r12)", "sv") == "5 kort lagda; högst 4 (r12)"
 
 
 def test_answers_in_the_page_s_language_and_error_pages_for_browsers(make_server):

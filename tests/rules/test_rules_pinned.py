@@ -401,7 +401,7 @@ def test_player_dealer_loses_three_points_per_wrong_card__sm2025_r14():
 
 def test_at_most_five_cards_is_the_reason_a_sixth_is_refused__classic_r12():
     doc = Script("classic").deal(**JUNK).discard("Anna", "AS KS QS JS 9H 2S").doc()
-    assert [r["reason"] for r in doc["rejected"]] == ["6 cards placed; at most 5 (r12)"]
+    assert [r["reason"] for r in doc["rejected"]] == ["six cards placed; at most 5 (r12)"]
 
 
 def test_classic_has_no_sarspel_a_tie_at_the_top_stays__classic_s13():

@@ -65,7 +65,7 @@ def test_five_cards_each_and_52_distinct__sm2025_r12():
 
 def test_at_most_four_cards_per_exchange__sm2025_r12():
     doc = Script().deal(**JUNK).discard("Anna", "AS KS QS JS 9H").doc()
-    assert rejected(doc) == ["5 cards placed; at most 4 (r12)"]
+    assert rejected(doc) == ["five cards placed; at most 4 (r12)"]
 
 
 def test_one_card_is_an_open_exchange_and_declined_card_is_seen__sm2025_r12():
