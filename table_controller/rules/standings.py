@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from table_controller.rules.state import TableState
+from table_controller.rules.state import GameState, TableState
 
 
 class Totals(TypedDict):
@@ -58,14 +58,21 @@ def standing_key(totals: dict[str, Totals], p: str) -> tuple[float, int, int]:
 
 
 def table_ranking(s: TableState) -> list[str]:
-    """r11: placement points, then total score, then won Chicagos, then the särspel."""
+    """r11: placement points, then total score, then won Chicagos, then the särspel: its
+    players in the order of its own places (its winner first), where they stood tied."""
     totals = table_totals(s)
     ranking = sorted(s.players, key=lambda p: standing_key(totals, p))
-    playoff = next((g for g in s.games if g.playoff and g.finished), None)
-    if playoff and playoff.winner:
-        ranking.remove(playoff.winner)
-        ranking.insert(0, playoff.winner)
+    playoff = _finished_playoff(s)
+    if playoff is not None:
+        tied = [p for p in ranking if p in playoff.places]
+        by_playoff = sorted(tied, key=lambda p: (p != playoff.winner, playoff.places[p]))
+        at = iter(by_playoff)
+        ranking = [next(at) if p in playoff.places else p for p in ranking]
     return ranking
+
+
+def _finished_playoff(s: TableState) -> GameState | None:
+    return next((g for g in s.games if g.playoff and g.finished), None)
 
 
 def tied_at_top(s: TableState, ranking: list[str]) -> list[str]:
@@ -81,14 +88,18 @@ def standings(s: TableState) -> list[Standing]:
         return []
     totals = table_totals(s)
     ranking = s.ranking or table_ranking(s)
+    playoff = _finished_playoff(s)
+    # the särspel's players' order is decided (by its places); anyone else equal on every
+    # count shares a rank, finished table or not (their order is only the table line's)
+    places = playoff.places if playoff is not None else {}
     out = []
-    prev_key = None
+    prev_key = prev = None
     rank = 0
     for i, p in enumerate(ranking):
         t = totals[p]
         key = standing_key(totals, p)
-        if (s.finished and s.ranking) or key != prev_key:
+        if key != prev_key or (p in places and prev in places and places[p] != places[prev]):
             rank = i + 1
-        prev_key = key
+        prev_key, prev = key, p
         out.append(Standing(p, rank, t["placement_points"], t["score_total"], t["won_chicagos"]))
     return out

@@ -1801,3 +1801,42 @@ def test_a_straight_flush_at_the_check_before_the_question_wins_for_a_chicago_sa
     assert doc["rejected"] == [] and g["finished"] and g["winner"] == "Anna"
     assert awards(doc, deal=2)[-1] == ("Anna", 20, "straight_flush")
     assert g["deals"][1]["awards"][-1]["moment"] == "exchange_3"
+
+
+def three_tied_at_the_top() -> Script:
+    """A, B and C tie on placement points (40), total score (58) and won Chicagos (0)."""
+    s = Script(players=list("ABCD"), game=False)
+    sf_game(s, "A", {"B": 3, "C": 3, "D": 1})  # A 20, B and C share 12+8, D 5
+    sf_game(s, "B", {"A": 3, "C": 3, "D": 1})
+    sf_game(s, "C", {"A": 3, "B": 3, "D": 1})
+    return s
+
+
+def test_a_sarspel_orders_its_players_by_its_own_places_not_only_its_winner__sm2025_r11_s9():
+    """§9: the table's ranking ends with the särspel between the tied. Its winner came first,
+    and the other two kept the order of the table line (A before C), though C beat A in the
+    särspel; in heat 1 that sent A on instead of C (stop 63's replay audit)."""
+    s = three_tied_at_the_top().game(seats=["A", "B", "C"], button="C")
+    hands = {"A": "AS KS QS JS 9H", "B": "2C 3C 4D 6D 8H", "C": "2D 5C 7C 9C TC"}
+    s.deal(**hands).adjust("B", 20).adjust("C", 15).adjust("A", 9)
+    for _ in range(3):
+        for p in "ABC":
+            s.add(do="time_call", player=p)  # every hand dead: the deal scores nothing
+        if _ < 2:
+            s.deal(**hands)
+    doc = s.doc()
+    t = doc["table"]
+    assert doc["rejected"] == [] and t["finished"] and t["playoff"]["game"]["places"] == {"B": 1, "C": 2, "A": 3}
+    assert [(x["player"], x["rank"]) for x in t["standings"]] == [("B", 1), ("C", 2), ("A", 3), ("D", 4)]
+    assert t["advancing"] == ["B", "C"]
+
+
+def test_players_equal_on_every_count_share_a_rank_at_a_finished_table__sm2025_s9():
+    """§9: placement points, total score, won Chicagos. B, C and D equal on all three at a
+    finished table (no särspel: A won it) got ranks 2, 3 and 4 from the table line's order."""
+    s = Script(players=list("ABCD"), game=False)
+    for _ in range(3):
+        sf_game(s, "A", {"B": 1, "C": 1, "D": 1})  # B, C and D share 12+8+5 each game
+    t = s.doc()["table"]
+    assert t["finished"] and "playoff" not in t
+    assert [(x["player"], x["rank"]) for x in t["standings"]] == [("A", 1), ("B", 2), ("C", 2), ("D", 2)]
