@@ -184,9 +184,11 @@ def final_hand(d: DealState, player: str) -> list[Card]:
 
 
 def zero_opponents(t: Ledger, player: str, moment: Moment) -> None:
+    """Every opponent still in the game to 0 (r19); a player out without Chicago has lost
+    it and sits out the rest, their points kept as the protocol wrote them (r21, r31)."""
     g = t.game
     for p in g.seats:
-        if p != player and g.players[p].score > 0:
+        if p != player and not g.players[p].out and g.players[p].score > 0:
             award(t, p, -g.players[p].score, "zeroed", moment, check_out=False)
 
 

@@ -1840,3 +1840,21 @@ def test_players_equal_on_every_count_share_a_rank_at_a_finished_table__sm2025_s
     t = s.doc()["table"]
     assert t["finished"] and "playoff" not in t
     assert [(x["player"], x["rank"]) for x in t["standings"]] == [("A", 1), ("B", 2), ("C", 2), ("D", 2)]
+
+
+def test_zeroing_leaves_a_player_who_went_out_as_the_protocol_wrote_them__sm2025_r19_r21_r31():
+    """§5: a player out without Chicago has lost the game, sits out the rest of it, and the
+    protocol keeps every point (r21, r31); zeroing is the remaining players' matter. Dan's
+    four of a kind zeroed Anna's 52 too (stop 63's replay audit): her total score, a tie-break
+    of the table (§9), fell by 52."""
+    s = Script().deal(**dict(JUNK, Anna="AS AH QS JS 9S")).adjust("Anna", 51).adjust("Bo", 10)
+    s.stand()  # Anna's pair: 52 without Chicago, out (r21)
+    s.stand("Bo", "Cilla", "Dan").stand("Bo", "Cilla", "Dan")
+    s.play("Bo 2C", "Cilla 5C", "Dan 2H", "Cilla TC", "Dan 4H", "Bo 3C", "Cilla 9C", "Dan 3D", "Bo 4D")
+    s.play("Cilla 7C", "Dan 5D", "Bo 6D", "Cilla 2D", "Dan 7D", "Bo 8H")  # Dan's last trick: 5
+    s.deal(Bo="2C 3C 4D 6D 8H", Cilla="2D 5C 8C 9C TC", Dan="7S 7H 7D 7C 2S").stand("Bo", "Cilla", "Dan")
+    s.add(do="quads", player="Dan", choice="zero")
+    doc = s.doc()
+    assert doc["rejected"] == [] and doc["games"][0]["out_without_chicago"] == ["Anna"]
+    assert awards(doc, deal=2) == [("Bo", -10, "zeroed")]
+    assert doc["current"]["scores"]["Anna"] == 52
