@@ -195,7 +195,7 @@ class Table:
         if cat == "royal_flush":
             self.award(p, 52 - self.g["score"][p], "royal_flush", moment, check=False)
             for q in self.g["seats"]:
-                if q != p and self.g["score"][q] > 0:
+                if q != p and q not in self.g["out"] and self.g["score"][q] > 0:  # r21: out, kept
                     self.award(q, -self.g["score"][q], "zeroed", moment, check=False)
             self.end_game(p)
         if cat == "straight_flush":
@@ -217,7 +217,7 @@ class Table:
         d["phase"] = "exchange"
         if choice == "zero":  # r19, D6
             for q in self.g["seats"]:
-                if q != p and self.g["score"][q] > 0:
+                if q != p and q not in self.g["out"] and self.g["score"][q] > 0:  # r21: out, kept
                     self.award(q, -self.g["score"][q], "zeroed", f"exchange_{k}", check=False)
             self.end_deal()
         if k < 3:
