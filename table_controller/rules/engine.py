@@ -400,13 +400,17 @@ class Engine:
                 return IllegalAction("card seen twice: {card} is in {player}'s hand", card=c, player=p)
         if c in d.discards_now or c in d.discards_earlier:
             return IllegalAction("card seen twice: {card} is in the discards", card=c)
+        if c in d.aside:
+            return IllegalAction(
+                "card seen twice: {card} was flashed; it is put aside until the exchange ends (r15)", card=c
+            )
         return IllegalAction("card seen twice: {card} has already been dealt", card=c)
 
     def _open(self, a: act.OpenCard) -> None:
         d = self._replacement(a.player)
         owed = d.awaiting.get(a.player, 0)
         if len(d.placed.get(a.player, ())) != 1 or owed != 1 or a.player in d.open_declined:
-            # r15: a flashed card is put aside and shuffled back into the stub
+            # r15: a flashed card is put aside until the exchange ends (r16: back at once)
             self._draw(d, (a.card,))
             self._dealer_error(d, a.player, "flashed", 1, (a.card,))
             return

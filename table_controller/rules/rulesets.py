@@ -145,6 +145,9 @@ class Ruleset:
     revoke: str = "dead_hand"  # sm2025 r26; "correct_minus_2" (sm2019); "none"
     revoke_points: int = -2
     dealer_error_points: int = -3  # per wrong card, only when a player deals (r14)
+    # a flashed open card: put aside until the exchange completes, then back into the stub
+    # (sm2025 r15), or back into the stub at once (sm2019 r16)
+    flashed_aside: bool = True
     placement_points: tuple[int, ...] = (20, 12, 8, 5)
     games_per_table: int = 3
     playoff_deals: int = 3  # särspel (r11)
@@ -301,6 +304,7 @@ OPTION_CHECKS: dict[str, Any] = {
     "revoke": _one_of("dead_hand", "correct_minus_2", "none"),
     "revoke_points": _DEDUCTION,
     "dealer_error_points": _DEDUCTION,
+    "flashed_aside": _flag,
     "placement_points": _placement_points,
     "games_per_table": _int(1, 10),
     "playoff_deals": _int(0, 10),
@@ -347,6 +351,7 @@ SM2019 = replace(
     royal_flush="win",
     special_suit_order="HSDC",
     revoke="correct_minus_2",
+    flashed_aside=False,  # r16: shuffled back, new cards dealt
     advance_first_heat=1,
 )
 
@@ -390,6 +395,7 @@ CLASSIC = replace(
     chicago_style="classic",
     revoke="none",
     dealer_error_points=0,
+    flashed_aside=False,
     placement_points=(),
     playoff_deals=0,
     advance_first_heat=0,

@@ -63,6 +63,7 @@ class DealState:
     stub: set[Card] = field(default_factory=set)  # cards nobody has seen this deal
     discards_earlier: set[Card] = field(default_factory=set)
     discards_now: set[Card] = field(default_factory=set)
+    aside: set[Card] = field(default_factory=set)  # flashed this exchange, back at its end (r15)
     last_scorer: str | None = None
     last_scoring_cards: tuple[Card, ...] = ()
     quads_choice: dict[str, str] = field(default_factory=dict)
@@ -262,14 +263,21 @@ def _stub_reshuffled(s: TableState, e: ev.StubReshuffled) -> None:
 def _dealer_erred(s: TableState, e: ev.DealerErred) -> None:
     d = _deal(s)
     d.dealer_errors.append((e.player, e.kind, e.wrong_cards))
-    for c in e.cards:  # a flashed card is put aside and shuffled back into the stub (r15)
-        d.stub.add(c)
+    # a flashed card is put aside until the exchange completes (sm2025 r15), or shuffled
+    # back into the stub at once (sm2019 r16)
+    if s.rules is not None and s.rules.flashed_aside:
+        d.stub -= set(e.cards)
+        d.aside.update(e.cards)
+    else:
+        d.stub.update(e.cards)
 
 
 def _exchange_ended(s: TableState, e: ev.ExchangeEnded) -> None:
     d = _deal(s)
     d.discards_earlier |= d.discards_now
     d.discards_now = set()
+    d.stub |= d.aside  # r15: the flashed cards shuffled back once the exchange is done
+    d.aside = set()
     d.placed = {}
     d.awaiting = {}
     d.open_declined = set()

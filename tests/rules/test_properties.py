@@ -33,7 +33,7 @@ def check_cards(engine: Engine) -> None:
         return
     piles = [c for h in d.hands.values() for c in h]
     piles += [c for cs in d.played.values() for c in cs]
-    piles += list(d.discards_now) + list(d.discards_earlier) + list(d.stub)
+    piles += list(d.discards_now) + list(d.discards_earlier) + list(d.stub) + list(d.aside)  # aside: flashed (r15)
     assert len(piles) == 52 and set(piles) == set(FULL_DECK), "52 distinct cards in play and stub"
     for p in d.in_play():
         placed = len(d.placed.get(p, ()))

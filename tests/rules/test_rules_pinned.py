@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from table_controller.rules.cards import Card
 from table_controller.rules.hands import Category
 from table_controller.rules.rulesets import RULESETS, ruleset
 from tests.rules.script import ANNA_SWEEPS, JUNK, Script, awards
@@ -490,12 +491,30 @@ def test_revoker_cannot_win_the_last_trick__sm2019_r26():
 
 
 def test_flashed_open_card_can_be_dealt_again_in_the_same_deal__sm2025_r15():
+    """r15 (RULES.md §4): the flashed card is put aside, the exchange completes, and then
+    it is shuffled back into the stub. Until stop 63 it went back at once, so this test had
+    Anna receive the KH flashed to her in the same exchange; now it comes again in the next
+    one (the replay audit found it dealt to another player in the same exchange)."""
     s = Script().deal(**JUNK).discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan")
     s.open("Anna", "KH", take=True)  # flashed: two cards were placed
-    s.receive("Anna", "KH KD")  # shuffled back into the stub (r15): KH can come again
+    s.receive("Anna", "KH KD")  # put aside until the exchange ends: not now
+    s.receive("Anna", "AH KD")
+    s.discard("Anna").discard("Bo", "8H").stand("Cilla", "Dan").open("Bo", "KH", True)  # back: it can come
     engine, doc = s.run()
-    assert doc["rejected"] == []
-    assert awards(doc) == [("Anna", 3, "three_of_a_kind")]
+    assert [r["reason"] for r in doc["rejected"]] == [
+        "card seen twice: KH was flashed; it is put aside until the exchange ends (r15)"
+    ]
+    assert awards(doc)[0] == ("Anna", 2, "two_pair")  # AS AH KS KD: the KD, not the KH
+    assert Card.parse("KH") in engine.state.deal.hands["Bo"]
+
+
+def test_a_flashed_card_goes_back_at_once__sm2019_r16():
+    """sm2019 r16: the flashed card is shuffled back and new cards dealt: it may come again
+    in the same exchange."""
+    s = Script("sm2019").deal(**JUNK).discard("Anna", "9H JS").stand("Bo", "Cilla", "Dan")
+    s.open("Anna", "KH", take=True).receive("Anna", "KH KD")
+    engine, doc = s.run()
+    assert doc["rejected"] == [] and ("Anna", 3, "three_of_a_kind") in awards(doc)
 
 
 def test_retracted_card_goes_back_to_the_revokers_hand__sm2025_r26():
