@@ -16,6 +16,7 @@ from table_controller.rules.actions import Action, load_line, parse_action
 from table_controller.rules.engine import Engine
 from table_controller.rules.errors import ActionError
 from table_controller.rules.judge import judge
+from table_controller.rules.standings import advancing_count
 from table_controller.rules.state import GameState
 
 
@@ -112,8 +113,7 @@ def table_document(engine: Engine) -> dict[str, Any]:
     standings = [row.to_dict() for row in engine.standings()]
     out: dict[str, Any] = {"finished": s.finished, "standings": standings}
     if s.finished and s.rules:
-        n = s.rules.advance_first_heat if s.rules.heat <= 1 else s.rules.advance_later_heats
-        out["advancing"] = list(s.ranking[:n])  # r7: who goes on from this table
+        out["advancing"] = list(s.ranking[: advancing_count(s)])  # r7: who goes on from this table
     playoff = next((g for g in s.games if g.playoff), None)
     if s.playoff_players:
         out["playoff"] = {

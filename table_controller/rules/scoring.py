@@ -14,7 +14,7 @@ from table_controller.rules.hands import Category, best_hands
 from table_controller.rules.ledger import Ledger
 from table_controller.rules.phases import DealPhase, Moment
 from table_controller.rules.queries import at_draw_stop
-from table_controller.rules.standings import table_ranking, tied_at_top
+from table_controller.rules.standings import playoff_settled, table_ranking, tie_to_settle
 from table_controller.rules.state import DealState, GameState
 
 GOING_OUT = 52
@@ -236,7 +236,7 @@ def end_deal(t: Ledger, d: DealState, reason: str) -> None:
             return
     if g.playoff and len(g.deals) >= t.state.playoff_deals:
         ranked = sorted(g.seats, key=lambda p: -g.players[p].score)
-        if g.players[ranked[0]].score > g.players[ranked[1]].score:
+        if playoff_settled(t.state, [g.players[p].score for p in ranked]):
             end_game(t, ranked[0])  # D10: otherwise one more deal at a time
 
 
@@ -254,7 +254,7 @@ def end_game(t: Ledger, winner: str | None) -> None:
     regular = sum(1 for x in t.state.games if not x.playoff)
     if regular >= t.rules.games_per_table:
         ranking = table_ranking(t.state)
-        tied = tied_at_top(t.state, ranking)
+        tied = tie_to_settle(t.state, ranking)
         if len(tied) > 1 and t.rules.playoff_deals:
             t.emit(ev.PlayoffNeeded(tuple(tied), t.rules.playoff_deals))
         else:

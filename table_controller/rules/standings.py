@@ -75,10 +75,42 @@ def _finished_playoff(s: TableState) -> GameState | None:
     return next((g for g in s.games if g.playoff and g.finished), None)
 
 
-def tied_at_top(s: TableState, ranking: list[str]) -> list[str]:
+def advancing_count(s: TableState) -> int:
+    """How many of the table go on (r7): the top 2 from heat 1, the winner from heat 2 on."""
+    if s.rules is None:
+        return 0
+    return s.rules.advance_first_heat if s.rules.heat <= 1 else s.rules.advance_later_heats
+
+
+def tie_to_settle(s: TableState, ranking: list[str]) -> list[str]:
+    """The players a särspel must part (§9, r11): those equal on every count at the top (who
+    wins the table), or else those equal across the line of who goes on (three equal for
+    second in heat 1, one of them going on).  Empty: nothing to settle."""
     totals = table_totals(s)
-    top = standing_key(totals, ranking[0])
-    return [p for p in ranking if standing_key(totals, p) == top]
+    same = [p for p in ranking if standing_key(totals, p) == standing_key(totals, ranking[0])]
+    if len(same) > 1:
+        return same
+    n = advancing_count(s)
+    if 0 < n < len(ranking) and standing_key(totals, ranking[n - 1]) == standing_key(totals, ranking[n]):
+        return [p for p in ranking if standing_key(totals, p) == standing_key(totals, ranking[n])]
+    return []
+
+
+def playoff_settled(s: TableState, scores: list[int]) -> bool:
+    """Whether a särspel's scores (its players', highest first) part them where the table
+    needs it: its top (when they were tied for the table's win) and the line of who goes
+    on, where it runs between them.  D10: otherwise one more deal at a time."""
+    totals = table_totals(s)
+    group = s.playoff_players
+    if not group:
+        return True
+    key = standing_key(totals, group[0])
+    start = sum(1 for p in s.players if standing_key(totals, p) < key)  # players ahead of them
+    cuts = {1} if start == 0 else set()
+    inside = advancing_count(s) - start
+    if 0 < inside < len(group):
+        cuts.add(inside)
+    return all(scores[c - 1] > scores[c] for c in cuts if c < len(scores))
 
 
 def standings(s: TableState) -> list[Standing]:

@@ -1850,15 +1850,64 @@ def test_a_sarspel_orders_its_players_by_its_own_places_not_only_its_winner__sm2
     assert t["advancing"] == ["B", "C"]
 
 
-def test_players_equal_on_every_count_share_a_rank_at_a_finished_table__sm2025_s9():
-    """§9: placement points, total score, won Chicagos. B, C and D equal on all three at a
-    finished table (no särspel: A won it) got ranks 2, 3 and 4 from the table line's order."""
+def _sarspel(s: Script, players: str, scores: dict[str, int], deals: int = 3) -> Script:
+    """A särspel of ``deals`` deals in which every hand is called dead (nothing scored)
+    but for the TL's adjustments, given in the first deal."""
+    s.game(seats=list(players), button=players[-1])
+    hands = dict(zip(players, ("AS KS QS JS 9H", "2C 3C 4D 6D 8H", "2D 5C 7C 9C TC")))
+    for k in range(deals):
+        s.deal(**hands)
+        if k == 0:
+            for p, pts in scores.items():
+                s.adjust(p, pts)
+        for p in players:
+            s.add(do="time_call", player=p)
+    return s
+
+
+def test_a_tie_across_the_line_of_who_goes_on_is_settled_by_a_sarspel__sm2025_s9_r7_r11():
+    """§9: the table's ranking ends "with a särspel of 3 deals between the tied players".
+    B, C and D are equal on every count behind A in heat 1, where two go on (r7): one of
+    them goes on, so they play a särspel, and its winner is second. Until stop 63 only a tie
+    for the top was played off, and the table line's order sent B on (the replay audit)."""
     s = Script(players=list("ABCD"), game=False)
     for _ in range(3):
         sf_game(s, "A", {"B": 1, "C": 1, "D": 1})  # B, C and D share 12+8+5 each game
     t = s.doc()["table"]
-    assert t["finished"] and "playoff" not in t
+    assert not t["finished"] and t["playoff"]["players"] == ["B", "C", "D"]
     assert [(x["player"], x["rank"]) for x in t["standings"]] == [("A", 1), ("B", 2), ("C", 2), ("D", 2)]
+    doc = _sarspel(s, "BCD", {"C": 9, "B": 5, "D": 2}).doc()
+    t = doc["table"]
+    assert doc["rejected"] == [] and t["finished"] and t["advancing"] == ["A", "C"]
+    assert [(x["player"], x["rank"]) for x in t["standings"]] == [("A", 1), ("C", 2), ("B", 3), ("D", 4)]
+
+
+def test_a_tie_behind_the_line_shares_a_rank_and_plays_no_sarspel__sm2025_s9_r7():
+    """From heat 2 only the winner goes on (r7): B, C and D equal behind A part nothing that
+    matters, so there is no särspel, and they share second place."""
+    s = Script(players=list("ABCD"), game=False, options={"heat": 2})
+    for _ in range(3):
+        sf_game(s, "A", {"B": 1, "C": 1, "D": 1})
+    t = s.doc()["table"]
+    assert t["finished"] and "playoff" not in t and t["advancing"] == ["A"]
+    assert [(x["player"], x["rank"]) for x in t["standings"]] == [("A", 1), ("B", 2), ("C", 2), ("D", 2)]
+
+
+def test_a_sarspel_goes_on_until_it_parts_its_players_where_the_line_runs__sm2025_d10_r7():
+    """D10: still tied after the särspel, one more deal at a time until the tie breaks. A, B
+    and C tied at the top of heat 1: the särspel decides the winner and which of the other
+    two goes on; after its three deals B leads but A and C are level, so a fourth is dealt."""
+    s = _sarspel(three_tied_at_the_top(), "ABC", {"B": 20, "C": 9, "A": 9})
+    doc = s.doc()
+    assert doc["rejected"] == [] and not doc["table"]["finished"]
+    assert doc["current"]["phase"] == "deal"  # a fourth deal
+    hands = {"A": "AS KS QS JS 9H", "B": "2C 3C 4D 6D 8H", "C": "2D 5C 7C 9C TC"}
+    s.deal(**hands).adjust("C", 1)
+    for p in "ABC":
+        s.add(do="time_call", player=p)
+    t = s.doc()["table"]
+    assert t["finished"] and t["advancing"] == ["B", "C"]
+    assert [(x["player"], x["rank"]) for x in t["standings"]][:3] == [("B", 1), ("C", 2), ("A", 3)]
 
 
 def test_zeroing_leaves_a_player_who_went_out_as_the_protocol_wrote_them__sm2025_r19_r21_r31():
