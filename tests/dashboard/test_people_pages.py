@@ -194,8 +194,8 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
         if game > 1:
             _post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
             _post(s, {"do": "deal", "hands": HANDS})
-        for p in ("Anna", "Bo"):
-            _post(s, {"do": "adjust", "player": p, "points": 60, "reason": "till slutet"})
+        for p, points in (("Anna", 60), ("Bo", 61)):  # not equal: no särspel for second (§9)
+            _post(s, {"do": "adjust", "player": p, "points": points, "reason": "till slutet"})
     tl.wait_for_selector('#phase[data-phase="table_over"]')
     tl.select_option("#adjust-player", "Cilla")
     tl.fill("#adjust-points", "3")
