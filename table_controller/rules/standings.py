@@ -64,9 +64,7 @@ def table_ranking(s: TableState) -> list[str]:
     ranking = sorted(s.players, key=lambda p: standing_key(totals, p))
     playoff = _finished_playoff(s)
     if playoff is not None:
-        tied = [p for p in ranking if p in playoff.places]
-        by_playoff = sorted(tied, key=lambda p: (p != playoff.winner, playoff.places[p]))
-        at = iter(by_playoff)
+        at = iter(sorted(playoff.places, key=playoff.places.__getitem__))  # its winner is 1st
         ranking = [next(at) if p in playoff.places else p for p in ranking]
     return ranking
 
