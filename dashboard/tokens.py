@@ -21,6 +21,15 @@ secret and the table's name (``at_table``): the link of seat 1 at "Bord 1" shows
 >>> one, two = tokens.at_table("Bord 1"), tokens.at_table("Bord 2")
 >>> one.role_of(one.token("seat1")), two.role_of(one.token("seat1")), one.token("tl") == two.token("tl")
 ('seat1', None, True)
+
+A table is also its own heat: each heat plays in a new data folder, and the folder's own
+random salt (``table_salt``) goes into its seat links, so Anna's link to seat 2 of "Bord 1"
+in heat 1 shows nothing of "Bord 1" in heat 2, where Erik sits at seat 2 (stop 63's audit:
+it showed Erik's hand).
+
+>>> again = tokens.at_table("Bord 1", salt="a second heat's folder")
+>>> again.role_of(one.token("seat1")), again.role_of(again.token("seat1"))
+(None, 'seat1')
 """
 
 from __future__ import annotations
@@ -39,7 +48,7 @@ from table_controller.views import ROLES, SEATS  # the one role list, the seats
 
 from .errors import DashboardError
 
-__all__ = ["ROLES", "SEATS", "TOKEN_ROLES", "RoleTokens", "seat_token", "view_urls"]
+__all__ = ["ROLES", "SEATS", "TOKEN_ROLES", "RoleTokens", "seat_token", "table_salt", "view_urls"]
 
 TOKEN_ROLES = ROLES + SEATS
 VIEW_OF = {"revisor": "revisor", "tl": "tl", "broadcast": "broadcast", "public": "public", "dealer": "dealer"}
@@ -107,10 +116,11 @@ class RoleTokens:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
 
-    def at_table(self, name: str) -> RoleTokens:
+    def at_table(self, name: str, salt: str = "") -> RoleTokens:
         """The tokens one table answers to: the roles' as in the file, each seat's its own at
-        the table called ``name`` (``seat_token``); its links are printed with these."""
-        return RoleTokens({**self._tokens, **{s: seat_token(self._tokens[s], name) for s in SEATS}})
+        the table called ``name`` in the data folder whose ``salt`` it is (``seat_token``,
+        ``table_salt``); its links are printed with these."""
+        return RoleTokens({**self._tokens, **{s: seat_token(self._tokens[s], name, salt) for s in SEATS}})
 
     def token(self, role: str) -> str:
         return self._tokens[role]
@@ -129,11 +139,38 @@ class RoleTokens:
         return dict(self._tokens)
 
 
-def seat_token(secret: str, table: str) -> str:
-    """A seat's token at the table called ``table``, from that seat's secret in the event's
-    token file (HMAC-SHA256 over the table's name; 24 URL-safe characters, 144 bits)."""
-    mac = hmac.new(secret.encode(), b"chicago-table seat\0" + table.encode(), hashlib.sha256).digest()
+def seat_token(secret: str, table: str, salt: str = "") -> str:
+    """A seat's token at the table called ``table`` in the data folder with ``salt``, from
+    that seat's secret in the event's token file (HMAC-SHA256 over the table's name and the
+    folder's salt; 24 URL-safe characters, 144 bits)."""
+    msg = b"chicago-table seat\0" + table.encode() + (b"\0" + salt.encode() if salt else b"")
+    mac = hmac.new(secret.encode(), msg, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac[:18]).decode()
+
+
+SALT_FILE = "seats.salt"
+
+
+def table_salt(data: Path) -> str:
+    """The data folder's own salt for its seat links (``SALT_FILE``, owner-only), made with
+    the folder's table: a new heat is a new folder, so its links are new.  A folder whose
+    table was begun before salts (a log and no salt file) keeps the links it printed."""
+    path = Path(data) / SALT_FILE
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        pass
+    log = Path(data) / "table.sqlite"
+    if log.is_file() and log.stat().st_size > 0:
+        return ""  # a table already under way: its printed links stay good
+    salt = secrets.token_urlsafe(18)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="ascii").strip()  # another process made it first
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(salt + "\n")
+    return salt
 
 
 def view_urls(base: str, tokens: RoleTokens, seats: bool = False) -> list[tuple[str, str]]:

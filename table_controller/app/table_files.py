@@ -28,7 +28,7 @@ from typing import Any
 from dashboard.delay import BroadcastDelay
 from dashboard.errors import DashboardError
 from dashboard.hub import TableHub, start_frame
-from dashboard.tokens import RoleTokens
+from dashboard.tokens import SALT_FILE, RoleTokens, table_salt
 
 
 def open_table(
@@ -66,7 +66,8 @@ def open_table(
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(data, 0o700)
     tokens_path = Path(tokens_file) if tokens_file else data / "tokens.json"
-    tokens = RoleTokens.load_or_create(tokens_path).at_table(name)  # a seat's link works at this table only
+    # a seat's link works at this table only, and in this data folder only (a heat's own)
+    tokens = RoleTokens.load_or_create(tokens_path).at_table(name, table_salt(data))
     for name_ in ("table.sqlite", "broadcast.sqlite"):
         _private(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
     try:
@@ -91,7 +92,7 @@ def open_table(
         clock=clock,
         camera=camera,
     )
-    for f in [tokens_path, *data.glob("*.sqlite*")]:
+    for f in [tokens_path, data / SALT_FILE, *data.glob("*.sqlite*")]:
         _private(f, create=False)
     return hub, tokens
 

@@ -144,10 +144,10 @@ class Server:
 
     def token(self, role: str) -> str:
         """``role``'s token as this table's links carry it (a seat's: this table's own)."""
-        from dashboard.tokens import SEATS, seat_token
+        from dashboard.tokens import SEATS, seat_token, table_salt
 
         secret = json.loads(self.tokens_file.read_text())[role]
-        return seat_token(secret, self.name) if role in SEATS else secret
+        return seat_token(secret, self.name, table_salt(self.data)) if role in SEATS else secret
 
     def url(self, view: str, role: str | None = None) -> str:
         return f"{self.base}/{view}?token={self.token(role or view)}"

@@ -206,9 +206,10 @@ def test_tokens_are_printed_only_when_asked(tmp_path):
     assert "/revisor?token=..." in quiet and "--show-tokens" in quiet
     assert not any(t in quiet for t in tokens.values())
     shown = _run_serve(tmp_path, "--show-tokens")
-    from dashboard.tokens import ROLES, SEATS, seat_token
+    from dashboard.tokens import ROLES, SEATS, seat_token, table_salt
 
-    links = {s: seat_token(tokens[s], "Bord 1") for s in SEATS}  # this table's seat links
+    salt = table_salt(tmp_path / "t")  # the data folder's own (made by the first serve)
+    links = {s: seat_token(tokens[s], "Bord 1", salt) for s in SEATS}  # this table's seat links
     assert all(tokens[r] in shown for r in ROLES)
     assert not any(t in shown for t in [*links.values(), *(tokens[s] for s in SEATS)])  # readers: no seat's page
     # a camera-only table: each seat's own page, where its player declares a hand
@@ -217,6 +218,28 @@ def test_tokens_are_printed_only_when_asked(tmp_path):
     shown = _run_serve(tmp_path, "--camera-only", "--show-tokens")
     assert all(tokens[r] in shown for r in ROLES) and all(t in shown for t in links.values())
     assert not any(tokens[s] in shown for s in SEATS)  # the event's seat secrets: never a link
+
+
+def test_a_seat_link_of_one_heat_opens_nothing_at_the_same_table_in_the_next(make_server, tmp_path):
+    """Stop 63's audit: a seat's link was made from the event's seat secret and the table's
+    name alone, and both stay from heat to heat (the event's token file, "Bord 1"), so Anna's
+    link to seat 2 in heat 1 opened seat 2 of heat 2, where Erik sat, with his hand. Each
+    heat plays in a new data folder, whose own salt goes into its links: the old link is
+    refused (401) at the new heat's table, and the new heat's own link works."""
+    import httpx
+
+    tokens = tmp_path / "event-tokens.json"
+    heat1 = make_server(command="serve", extra=("--tokens", str(tokens)))
+    old_link = heat1.token("seat2")
+    assert httpx.get(f"{heat1.base}/seat", params={"token": old_link}, timeout=10).status_code == 200
+    heat1.stop()
+    heat2 = make_server(command="serve", extra=("--tokens", str(tokens)))
+    assert heat2.data != heat1.data and heat2.name == heat1.name == "Bord 1"
+    assert httpx.get(f"{heat2.base}/seat", params={"token": old_link}, timeout=10).status_code == 401
+    assert httpx.get(f"{heat2.base}/seat", params={"token": heat2.token("seat2")}, timeout=10).status_code == 200
+    # a restart of the same heat keeps its printed links
+    heat2.restart()
+    assert httpx.get(f"{heat2.base}/seat", params={"token": heat2.token("seat2")}, timeout=10).status_code == 200
 
 
 def test_serve_warns_in_words_when_it_listens_beyond_localhost_without_tls(tmp_path):
