@@ -51,6 +51,10 @@ PUBLIC_TEXT = {
     "camera_offline": "the camera is offline: the table plays on with the RFID readers",
     "rejected": "the rules refused what the pads show",
 }
+# Kinds told to the TL alone: a revoke is not following suit *while able*, and whether a
+# player could follow is a fact of their hidden hand; the Revisor, a player, learnt it from
+# the alert while the deal was live (stop 63's second audit).  The rules apply it anyway.
+TL_ONLY = frozenset({"revoke"})
 # Kinds whose own text names no card (a player and a step): shown as they are.
 CARDLESS = frozenset({"stuck", "overtime"})  # texts of their own that name no card
 

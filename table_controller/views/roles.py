@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from table_controller.sensing.alerts import Alert, card_free_text
+from table_controller.sensing.alerts import TL_ONLY, Alert, card_free_text
 
 from .model import TableView
 from .redact import without_cards
@@ -184,7 +184,9 @@ def for_role(
     return RoleView(
         seen,
         state,
-        alerts=tuple(shown_alert(a, seen) for a in view.alerts) if seen.alerts else None,
+        alerts=tuple(shown_alert(a, seen) for a in view.alerts if not (seen.blind and a.kind in TL_ONLY))
+        if seen.alerts
+        else None,
         signed=view.signed if seen.signed else None,
         revealed=tuple(sorted(seen.hands or ())) if seen.revealed else None,
         confirmed=view.confirmed if seen.signed else None,

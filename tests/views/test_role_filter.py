@@ -172,3 +172,17 @@ def test_the_game_and_table_history_show_a_revealed_hand_in_the_current_deal_onl
     assert all(h == 5 for h in dealt[:-1])  # earlier deals: a count
     with pytest.raises(ValueError):
         deal_history(engine.events, sight("tl"), scope="heat")
+
+
+def test_a_revoke_alert_is_the_tls_alone_r26():
+    """Stop 63's second audit: sensing's revoke alert ("A revoke at seat3 (Anna)") told the
+    Revisor, a player, that Anna could have followed suit: a fact of her hidden hand, while
+    the deal was live. The TL is told; no other role is."""
+    engine, _ = _play(3, 30)
+    revoke = Alert(2, "revoke", "Anna did not follow suit with 4H while able (r26)", "Anna", "seat3", {"card": "4H"})
+    pads = Alert(3, "two_pads", "7H seen at pads 1 and 3", None, "pad1", {})
+    view = build_view(engine, [revoke, pads])
+    assert [a.kind for a in for_role(view, "tl").alerts] == ["revoke", "two_pads"]
+    assert [a.kind for a in for_role(view, "revisor").alerts] == ["two_pads"]
+    for role in ("public", "dealer", "broadcast", "seat1"):
+        assert not for_role(view, role).alerts
