@@ -213,15 +213,22 @@ TL_ALERT.extra = (a, send) => {
 };
 
 let names = "";
+// Answers can overtake each other: only the newest refresh asked for draws (an older one
+// drawn last left the audit trail without the TL's correction until the table moved again).
+let refreshes = 0;
 async function refresh() {
+  const mine = ++refreshes;
   const q = "?token=" + encodeURIComponent(TOKEN);
   const [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]);
+  if (mine !== refreshes) return;  // a newer refresh was asked meanwhile: it draws
   // each list made again only when what it shows changed (keptPart: its buttons stay under a tap)
-  if (hr.ok) { const d = await hr.json(); hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;
+  const [hd, ad] = await Promise.all([hr.ok ? hr.json() : null, ar.ok ? ar.json() : null]);
+  if (mine !== refreshes) return;
+  if (hd) { const d = hd; hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;
     // newest first: what just happened is what the TL is asked about
     morphKids(hist, ...keptPart("history", [d.scope, d.events], () => [h("h2", {}, t("History, newest first")), scopeTabs(),
       h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())])); }
-  if (ar.ok) { const d = await ar.json(); const shown = d.entries.slice(-20);
+  if (ad) { const d = ad; const shown = d.entries.slice(-20);
     morphKids(audit, ...keptPart("audit", shown, () => [h("h2", {}, t("Audit trail")), h("ul", {}, shown.map(e =>
       h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e), " ", voidEl(e))))])); }
 }
