@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -114,3 +115,14 @@ def parse_cards(codes: Iterable[str]) -> tuple[Card, ...]:
 
 def codes(cards: Iterable[Card]) -> list[str]:
     return [c.code for c in cards]
+
+
+# Card codes in free text: a rank (10 or one character), then a suit letter or a suit symbol
+# (U+2660-2667, black and white, with or without a space), alone: no letter or digit
+# touching either end; any case, as ``Card.parse`` reads one (``views.redact`` says why).
+CARD_CODE = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])(?:[SHDC](?![0-9A-Za-z])|\s?[\u2660-\u2667])", re.IGNORECASE)
+
+
+def without_cards(text: str, word: str = "(card)") -> str:
+    """``text`` with every card code (``CARD_CODE``) made ``word``."""
+    return CARD_CODE.sub(word, text)

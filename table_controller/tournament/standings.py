@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from table_controller.rules.cards import without_cards
 from table_controller.rules.engine import Engine
 from table_controller.rules.replay import current_document, table_document
 from table_controller.rules.state import evolve
@@ -88,7 +89,9 @@ class Standings:
                 evolve(st.engine.state, e)  # as Engine.from_events folds
                 st.engine.events.append(e)
         except Exception as exc:  # StoreCorrupt, or an event that does not fit: the TL must look
-            st.broken = f"the table's events do not fold: {exc}"
+            # the error may quote the event, hands and all: the TL's screen names no card
+            # (a hidden card reaches the TL by a logged reveal only; stop 63's second audit)
+            st.broken = f"the table's events do not fold: {without_cards(str(exc))}"
         st.seq = records[-1].seq
 
     def playoffs_needed(self, only: set[str] | None = None) -> list[dict[str, Any]]:

@@ -20,12 +20,7 @@ written out in words ("klöver kung") is not found.
 
 from __future__ import annotations
 
-import re
+# the notation's own: the rules read cards, and the hub's TL screen masks an error's text
+from table_controller.rules.cards import CARD_CODE, without_cards
 
-# a rank (10 or one character), then a suit letter or a suit symbol (U+2660-2667, black
-# and white, with or without a space), alone: no letter or digit touching either end
-CARD_CODE = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])(?:[SHDC](?![0-9A-Za-z])|\s?[\u2660-\u2667])", re.IGNORECASE)
-
-
-def without_cards(text: str, word: str = "(card)") -> str:
-    return CARD_CODE.sub(word, text)
+__all__ = ["CARD_CODE", "without_cards"]

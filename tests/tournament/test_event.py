@@ -161,6 +161,27 @@ def test_seats_not_as_drawn_are_a_problem_for_the_tl__r7(hub, tmp_path):
     rt.close()
 
 
+def test_a_log_that_does_not_fold_is_a_problem_for_the_tl_that_names_no_card(hub, tmp_path):
+    """An event the hub cannot read (a newer table's kind, here one that names Bo's hand) is
+    a problem on the TL's screen. The fold's error quoted the event, hand and all, and the
+    TL sees a hidden card only by a logged reveal (stop 63's second audit)."""
+    from table_controller.store import NewRecord
+
+    register(hub, [(f"P{i}", "") for i in range(4)])
+    _, (t,) = draw_first_heat(hub, seed="y")
+    rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(t, seed=2))
+    rt.play(30)
+    hand = ["AS", "AH", "KD", "QC", "7S"]
+    rt.store.append_batches([[NewRecord("event", {"type": "hand_declared", "player": "P1", "cards": hand}, "engine")]])
+    sync(hub, rt, "h1-t1")
+    board = Standings(hub)
+    board.update()
+    (doc,) = board.document()["heats"][0]["tables"]
+    problem = next(p for p in doc["problems"] if "do not fold" in p)
+    assert "hand_declared" in problem and not any(c in problem for c in hand), problem
+    rt.close()
+
+
 def test_records_of_a_table_the_hub_did_not_draw_are_refused_and_shown(hub, tmp_path):
     register(hub, [(f"P{i}", "") for i in range(4)])
     _, (t,) = draw_first_heat(hub, seed="z")

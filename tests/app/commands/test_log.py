@@ -72,7 +72,11 @@ def test_check_of_a_missing_or_foreign_file_is_a_clear_error(tmp_path, content):
 def test_export_is_an_action_script_that_replay_accepts(tmp_path, table):
     p, engine = table
     out = tmp_path / "export.jsonl"
+    out.write_text("")
+    out.chmod(0o644)  # a file that was there, world-readable
     assert run("log", "export", p, "-o", out).returncode == 0
+    # every hand and face-down card is in it: owner-only, as the log is (stop 63's second audit)
+    assert out.stat().st_mode & 0o077 == 0
     lines = out.read_text().splitlines()
     kinds = {
         ln.split()[1]
