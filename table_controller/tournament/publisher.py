@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import ssl
 import time
 from pathlib import Path
 
@@ -60,6 +61,7 @@ class TablePublisher:
         key: str | os.PathLike | None = None,
         username: str | None = None,
         password: str | None = None,
+        tls: ssl.SSLContext | None = None,
         clock=time.monotonic,
     ):
         self.db = Path(db)
@@ -71,6 +73,7 @@ class TablePublisher:
         self.client_id = client_id or f"chicago-table-{event}-{table}"
         self.clock = clock
         self.username, self.password = username, password  # the broker's user for this table
+        self.tls = tls  # the link to the broker encrypted (TLS), its certificate checked
         self.acked = 0  # what the hub last said it has
         self.next = 1  # the next seq to send in this session
         self.sent_messages = 0
@@ -121,6 +124,7 @@ class TablePublisher:
             socket_options=topics.SOCKET_OPTIONS,
             username=self.username,
             password=self.password,
+            tls_context=self.tls,
         ) as client:
             await client.subscribe(topics.ack_topic(self.event, self.table), qos=1)
             listener = asyncio.create_task(self._listen(client))

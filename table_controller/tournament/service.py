@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import ssl
 import time
 from typing import Any
 
@@ -47,11 +48,13 @@ class HubService:
         flush_every: int = 50,
         username: str | None = None,
         password: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ):
         self.path = path
         self.host, self.port = host, port
         self.client_id = client_id
         self.username, self.password = username, password
+        self.tls = tls  # the link to the broker encrypted (TLS), its certificate checked
         self.retry, self.standings_every, self.flush_every = retry, standings_every, flush_every
         self.online: dict[str, dict[str, Any]] = {}
         self.stats = {"messages": 0, "stored": 0, "duplicates": 0, "out_of_order": 0, "conflicts": 0, "bad": 0}
@@ -109,6 +112,7 @@ class HubService:
             socket_options=topics.SOCKET_OPTIONS,
             username=self.username,
             password=self.password,
+            tls_context=self.tls,
         ) as client:
             for what in ("records", "status", "head", "clocks"):
                 await client.subscribe(topics.table_filter(ev, what), qos=1)

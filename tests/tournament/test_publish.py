@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
+
 from table_controller.store import SQLiteStore
 from table_controller.tournament.event import create_event, draw_first_heat, register
 from table_controller.tournament.hubstore import HubStore
@@ -153,3 +155,50 @@ async def test_a_tied_table_gets_its_sarspel_drawn_through_the_broker__r11_r7(br
     assert doc["finished"] and doc["problems"] == [] and len(doc["advancing"]) == 2
     assert doc["advancing"][0] in sp["seats"]  # the särspel's winner heads the table (r11)
     t.close()
+
+
+async def test_the_link_to_the_broker_can_be_encrypted_and_checks_the_brokers_certificate(tmp_path, capsys):
+    """Stop 63's second audit read a table's broker password and its deal off the hall's
+    network: the link had no TLS. With ``--cafile`` (a TLS context here) the publisher and
+    the hub reach a broker's TLS listener, check its certificate and carry the table whole;
+    a publisher that trusts another certificate is refused by TLS and delivers nothing. The
+    command warns in Swedish and English when a broker beyond this machine has no TLS."""
+    import argparse
+    import ssl
+
+    import aiomqtt
+
+    from table_controller.app.commands.hub import _tls
+    from tests.dashboard.test_security import make_certificate
+
+    from .broker import Broker
+
+    cert, key = make_certificate(tmp_path)
+    broker = Broker(tmp_path, tls=(cert, key)).start()
+    try:
+        tables = make_hub(tmp_path / "hub.sqlite")
+        t = RecordedTable(tmp_path / "t1.sqlite", play_as_drawn(tables[0], seed=1))
+        t.play(200)
+        trusted = ssl.create_default_context(cafile=str(cert))
+        hub = HubService(tmp_path / "hub.sqlite", port=broker.port, tls=trusted)
+        (tmp_path / "other").mkdir()
+        other, _ = make_certificate(tmp_path / "other")  # a certificate the broker does not hold
+        with pytest.raises(aiomqtt.MqttError, match="CERTIFICATE_VERIFY_FAILED"):
+            async with aiomqtt.Client(
+                "127.0.0.1", broker.port, tls_context=ssl.create_default_context(cafile=str(other))
+            ):
+                pass
+        with pytest.raises(aiomqtt.MqttError):  # and a client without TLS gets no answer it can read
+            async with aiomqtt.Client("127.0.0.1", broker.port, timeout=3):
+                pass
+        pub = TablePublisher(t.path, table=tables[0]["table"], event="sm2026", port=broker.port, tls=trusted)
+        async with running(hub, pub):
+            await until(lambda: hub_head(tmp_path / "hub.sqlite", "h1-t1") == t.last_seq(), what="the table over TLS")
+        assert same_log(t.path, tmp_path / "hub.sqlite", "h1-t1")
+        t.close()
+    finally:
+        broker.stop()
+    assert _tls(argparse.Namespace(cafile=None), "127.0.0.1") is None and capsys.readouterr().err == ""
+    assert _tls(argparse.Namespace(cafile=None), "hub.local") is None
+    err = capsys.readouterr().err
+    assert err.index("VARNING: länken till mäklaren hub.local är okrypterad") < err.index("WARNING")

@@ -119,6 +119,34 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _credentials(p: argparse.ArgumentParser) -> None:
     p.add_argument("--user", help="the broker's user name (see TOPICS.md: a user per table at an event)")
     p.add_argument("--password-file", metavar="FILE", help="a file holding the broker password (first line)")
+    p.add_argument(
+        "--cafile",
+        metavar="FILE",
+        help="the certificate (PEM) the broker's TLS certificate is checked against: the link to the broker "
+        "is then encrypted. Without it the password and every record (every dealt hand) cross the network "
+        "as they are; beyond this machine, give it (the broker's listener: TOPICS.md)",
+    )
+
+
+def _tls(args, host: str):
+    """The TLS context for the broker's link (``--cafile``), or None, with a warning in
+    Swedish and English when a broker beyond this machine is reached without it."""
+    import ssl
+
+    if args.cafile:
+        try:
+            return ssl.create_default_context(cafile=args.cafile)
+        except (OSError, ssl.SSLError) as exc:
+            raise HubError(f"--cafile {args.cafile}: not a readable certificate ({exc})") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"VARNING: länken till mäklaren {host} är okrypterad (ingen --cafile): lösenordet och varje "
+            f"utdelad hand går över nätet som de är.\nWARNING: the link to the broker {host} is not encrypted "
+            "(no --cafile): the password and every dealt hand cross the network as they are.",
+            file=sys.stderr,
+            flush=True,
+        )
+    return None
 
 
 def _login(args) -> tuple[str | None, str | None]:
@@ -329,7 +357,7 @@ def _serve(args) -> int:
     with _open(args.hub) as hub:
         hub.event_id()
     user, password = _login(args)
-    service = HubService(args.hub, host=host, port=port, username=user, password=password)
+    service = HubService(args.hub, host=host, port=port, username=user, password=password, tls=_tls(args, host))
     print(f"hub serving {args.hub} through {host}:{port}", file=sys.stderr, flush=True)
     return _run_until_signal(service.run)
 
@@ -355,6 +383,7 @@ def _publish(args) -> int:
         key=args.key,
         username=user,
         password=password,
+        tls=_tls(args, host),
     )
     print(f"publishing {args.db} as {args.table} through {host}:{port}", file=sys.stderr, flush=True)
     return _run_until_signal(pub.run)
