@@ -168,15 +168,15 @@ def test_the_revisor_enters_cards_only_on_a_camera_only_table_and_never_the_hand
             assert s.actions()[-1] == {"do": "discard", "player": "Anna", "cards": ["2S"]}
 
 
-async def _dealt_camera_only_hub(tmp_path):
-    """A camera-only table's hub (no readers) in tmp_path: four players, HANDS dealt."""
+async def _dealt_camera_only_hub(tmp_path, hands=HANDS):
+    """A camera-only table's hub (no readers) in tmp_path: four players, ``hands`` dealt."""
     from table_controller.app.table_files import open_table
 
     hub, _ = open_table(tmp_path, delay=0, rfid=False)
     for a in (
-        {"do": "table", "players": list(HANDS)},
-        {"do": "game", "seats": list(HANDS), "button": "Dan"},
-        {"do": "deal", "hands": HANDS},
+        {"do": "table", "players": list(hands)},
+        {"do": "game", "seats": list(hands), "button": "Dan"},
+        {"do": "deal", "hands": hands},
     ):
         await hub.post(a, "tl")
     return hub
@@ -229,7 +229,6 @@ def test_an_entry_refused_twice_is_counted_alike_whatever_moved_face_down_betwee
     import asyncio
 
     from dashboard.errors import DashboardError
-    from table_controller.app.table_files import open_table
 
     hands = {  # no hand worth a point: the deal goes on to exchange 2
         "Anna": ["AS", "AH", "2D", "7C", "9S"],
@@ -241,13 +240,7 @@ def test_an_entry_refused_twice_is_counted_alike_whatever_moved_face_down_betwee
     probe = {"do": "open", "player": "Anna", "card": "KC", "take": True}  # Anna placed nothing
 
     async def run(folder, bo_places):
-        hub, _ = open_table(folder, delay=0, rfid=False)
-        for a in (
-            {"do": "table", "players": list(hands)},
-            {"do": "game", "seats": list(hands), "button": "Dan"},
-            {"do": "deal", "hands": hands},
-        ):
-            await hub.post(a, "tl")
+        hub = await _dealt_camera_only_hub(folder, hands)
         rev = hub.connect("revisor")
         for p in hands:  # exchange 1: Dan places two, the others none
             await hub.exchange(["4C", "7D"] if p == "Dan" else [], seat[p])

@@ -707,6 +707,17 @@ def test_confirm_is_the_revisors_and_bad_input_changes_nothing(make_server):
     assert [e for e in _audit(s) if e["what"] == "confirm_award"] == []
 
 
+def _to_bos_quads_choice(s) -> None:
+    """The TL's posts to exchange 1's end, where Bo's four nines are the best hand (r19):
+    his choice of zero or points is asked."""
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    tl_post(s, {"do": "deal", "hands": HANDS})
+    for p, cards in (("Anna", []), ("Bo", []), ("Cilla", ["4H", "5D"])):
+        tl_post(s, {"do": "discard", "player": p, "cards": cards})
+    tl_post(s, {"do": "receive", "player": "Cilla", "cards": ["2C", "3D"]})
+
+
 @pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
 def test_revisor_confirms_an_award_and_the_tl_sees_it(make_server, chromium, size):
     """Issue 18 item 2: at each scoring moment the award in words to confirm: "Stämmer" on
@@ -714,12 +725,7 @@ def test_revisor_confirms_an_award_and_the_tl_sees_it(make_server, chromium, siz
     says "Revisorn bekräftade ..."."""
     s = make_server(command="serve")
     tag = f"{size['width']}x{size['height']}"
-    tl_post(s, {"do": "table", "players": PLAYERS})
-    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
-    tl_post(s, {"do": "deal", "hands": HANDS})
-    for p, cards in (("Anna", []), ("Bo", []), ("Cilla", ["4H", "5D"])):
-        tl_post(s, {"do": "discard", "player": p, "cards": cards})
-    tl_post(s, {"do": "receive", "player": "Cilla", "cards": ["2C", "3D"]})
+    _to_bos_quads_choice(s)
     errors: list[str] = []
     page = chromium.new_page()
     page.set_viewport_size(size)
@@ -788,12 +794,7 @@ def test_a_revisors_click_that_spans_a_change_of_the_table_is_not_lost(make_serv
     TL's page did: stop 62). The quads choice and "Stämmer" are the same buttons while what
     they ask about stands, whatever else changes: a score corrected by the TL, a card placed."""
     s = make_server(command="serve")
-    tl_post(s, {"do": "table", "players": PLAYERS})
-    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
-    tl_post(s, {"do": "deal", "hands": HANDS})
-    for p, cards in (("Anna", []), ("Bo", []), ("Cilla", ["4H", "5D"])):
-        tl_post(s, {"do": "discard", "player": p, "cards": cards})
-    tl_post(s, {"do": "receive", "player": "Cilla", "cards": ["2C", "3D"]})
+    _to_bos_quads_choice(s)
     page = chromium.new_page()
     page.set_viewport_size(TABLET)
     page.goto(s.url("revisor"))
