@@ -33,12 +33,14 @@ from table_controller.tournament.witness import public_witness
 
 from .security import csp, origin_of
 
+# Not "records": how many records a table's log holds grows with what happens at it, some
+# of it hidden (a sensing alert, the events of a face-down exchange), and the hall needs no
+# count; the TL's screen shows it (stop 63's second audit).
 PUBLIC_TABLE_KEYS = (
     "table",
     "heat",
     "number",
     "players",
-    "records",
     "started",
     "finished",
     "standings",
