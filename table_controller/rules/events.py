@@ -254,6 +254,17 @@ class TrickWon(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TrickHeld(Event):
+    """A trick complete with a revoke on its last card, held open for a take-back (r26) until
+    the next card.  It changes nothing; it stands where a legal last card's ``TrickWon``
+    does, so the count of events (the seq every view carries) tells nobody that a player
+    could have followed suit (stop 63's second audit), and the views show the trick closed."""
+
+    type: ClassVar[str] = "trick_held"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandFolded(Event):
     """A hand out of the deal: "time" run out (§2.12) or sitting out (r35)."""
 
@@ -340,6 +351,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CardRetracted,
         RevokeStood,
         TrickWon,
+        TrickHeld,
         HandFolded,
         PlayerOut,
         ViolationRecorded,

@@ -500,6 +500,7 @@ _FOLD: dict[type, Callable[[TableState, Any], None]] = {
     ev.CardRetracted: _card_retracted,
     ev.RevokeStood: _revoke_stood,
     ev.TrickWon: _trick_won,
+    ev.TrickHeld: _nothing,
     ev.HandFolded: _hand_folded,
     ev.PlayerOut: _player_out,
     ev.ViolationRecorded: _violation,

@@ -149,6 +149,7 @@ def after_play(t: Ledger, d: DealState) -> None:
     if t.deal is not d or not trick_complete(d):
         return
     if d.pending_revoke and d.trick_number < TRICKS:
+        t.emit(ev.TrickHeld(d.trick_number))  # where a legal last card closes it (TrickHeld says why)
         return  # the revoker may still correct before the next card (r26)
     if d.pending_revoke:
         t.emit(ev.RevokeStood(d.pending_revoke, dead=t.rules.revoke == "dead_hand"))

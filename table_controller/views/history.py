@@ -37,6 +37,8 @@ def deal_history(events: Iterable[Event], seen: Sight, scope: str = "deal") -> l
     earlier = replace(seen, hands=frozenset()) if seen.hands is not None else seen
     out = []
     for n, e in enumerate(events[start:], start=start + 1):
+        if e.type == "trick_held":
+            continue  # it changes nothing (events.TrickHeld): a step of the count, no history
         view = seen if n - 1 >= deal else earlier
         d = e.to_dict()
         if e.type not in PUBLIC_CARD_EVENTS:

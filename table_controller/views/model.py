@@ -20,6 +20,7 @@ from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
 from table_controller.rules.hands import evaluate
 from table_controller.rules.phases import DealPhase, Phase
+from table_controller.rules.queries import trick_complete, trick_winner
 from table_controller.rules.replay import (
     current_document,
     game_document,
@@ -321,7 +322,13 @@ def build_view(
         )
     trick = None
     if d is not None and d.phase is DealPhase.TRICKS:
-        trick = Trick(d.trick_number, d.leader, tuple((p, c.code) for p, c in d.trick))
+        if trick_complete(d) and d.pending_revoke:
+            # a revoke on the trick's last card holds it open for a take-back (r26): shown
+            # closed, as a legal last card closes it, since whether a player could follow
+            # suit is a fact of their hidden hand (stop 63's second audit)
+            trick = Trick(d.trick_number + 1, trick_winner(d)[0], ())
+        else:
+            trick = Trick(d.trick_number, d.leader, tuple((p, c.code) for p, c in d.trick))
     awards = [a for rec in (g.deals if g else []) for a in rec.awards] + (g.between_deals if g else [])
     last = awards[-1] if awards else None
     return TableView(

@@ -186,3 +186,53 @@ def test_a_revoke_alert_is_the_tls_alone_r26():
     assert [a.kind for a in for_role(view, "revisor").alerts] == ["two_pads"]
     for role in ("public", "dealer", "broadcast", "seat1"):
         assert not for_role(view, role).alerts
+
+
+def _last_card_of_a_trick(cilla: list[str]):
+    """Bo leads 9S, Anna 2S, Dan 3S, and Cilla plays 6H last: a revoke when she holds a spade."""
+    from table_controller.rules.actions import parse_action
+    from table_controller.rules.engine import Engine
+
+    e = Engine()
+    acts = [
+        {"do": "table", "players": ["Anna", "Bo", "Cilla", "Dan"]},
+        {"do": "game", "seats": ["Cilla", "Bo", "Anna", "Dan"], "button": "Cilla"},
+        {
+            "do": "deal",
+            "hands": {
+                "Bo": ["9S", "KC", "5D", "3C", "7H"],
+                "Anna": ["2S", "4H", "6D", "8C", "TH"],
+                "Dan": ["3S", "5H", "7D", "JC", "QH"],
+                "Cilla": cilla,
+            },
+        },
+        *[{"do": "discard", "player": p, "cards": []} for _ in range(3) for p in ("Bo", "Anna", "Dan", "Cilla")],
+        *[
+            {"do": "play", "player": p, "card": c}
+            for p, c in (("Bo", "9S"), ("Anna", "2S"), ("Dan", "3S"), ("Cilla", "6H"))
+        ],
+    ]
+    for a in acts:
+        e.apply(parse_action(a))
+    return e
+
+
+def test_a_revoke_on_a_tricks_last_card_shows_nobody_the_trick_held_open_r26():
+    """Stop 63's second audit: a revoke on the last card of a trick held the trick open for a
+    take-back (r26), where a legal card closes it, so every view (the trick, and the seq each
+    message carries) showed at once that Cilla could have followed suit. The held trick is now
+    one event (TrickHeld) where a legal card's TrickWon is, and the views show it closed."""
+    revoke = _last_card_of_a_trick(["4S", "6H", "9D", "JD", "AC"])  # she holds a spade
+    legal = _last_card_of_a_trick(["4D", "6H", "9D", "JD", "AC"])  # she holds none
+    assert revoke.events[-1].type == "trick_held" and legal.events[-1].type == "trick_won"
+    for role, masked in (*((r, False) for r in BLIND), ("broadcast", True)):  # the TL too, and the live broadcast
+        a = for_role(build_view(revoke), role, masked=masked).message("T", None)
+        b = for_role(build_view(legal), role, masked=masked).message("T", None)
+        assert a == b, role
+    # the take-back still works (r26): the trick opens again and Cilla follows suit
+    from table_controller.rules.actions import parse_action
+
+    revoke.apply(parse_action({"do": "retract", "player": "Cilla"}))
+    assert [c for _, c in build_view(revoke).trick.cards] == ["9S", "2S", "3S"]
+    revoke.apply(parse_action({"do": "play", "player": "Cilla", "card": "4S"}))
+    assert revoke.events[-1].type == "trick_won" and build_view(revoke).trick.number == 2
