@@ -135,17 +135,21 @@ class Sensing:
             self.ended_alerts.extend(self.alerts.end_events())
         if facts.pending_revoke and facts.pending_revoke != self._revoke_seen:
             p, c = facts.pending_revoke
-            self.alerts.raise_event(
-                Finding(
-                    ("revoke", p, c.code),
-                    "revoke",
-                    f"{p} did not follow suit with {c} while able (r26)",
-                    p,
-                    facts.pad_of(p),
-                    {"card": c.code},
-                    holds=False,
-                ),
-                self.now,
+            # told to the live table like every new alert, so that the log keeps it and the
+            # hub's TL screen shows it (it was only open here); the TL's alone (alerts.TL_ONLY)
+            self.new_alerts.append(
+                self.alerts.raise_event(
+                    Finding(
+                        ("revoke", p, c.code),
+                        "revoke",
+                        f"{p} did not follow suit with {c} while able (r26)",
+                        p,
+                        facts.pad_of(p),
+                        {"card": c.code},
+                        holds=False,
+                    ),
+                    self.now,
+                )
             )
         self._revoke_seen = facts.pending_revoke
         # the dealer's *next* for replacements the quiet pad completed may still come

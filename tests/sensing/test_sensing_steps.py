@@ -160,6 +160,9 @@ def test_play_in_turn_out_of_turn_revoke_and_retract():
     b.pad("seat3", "7S")  # Cilla holds hearts: a revoke (r26)
     assert b.run() == [act.Play("Bo", C("2C")[0]), act.Play("Cilla", C("7S")[0])]
     assert "revoke" in b.kinds()
+    # told to the live table as a new alert, so the log keeps it and the hub's TL screen shows
+    # it (stop 63's second audit: it was only open in sensing, never recorded)
+    assert "revoke" in [a.kind for a in b.sensing.take_alert_changes()[0]]
     b.pad("seat3", "")  # she takes it back before Dan plays
     b.later(1.0)
     assert b.run() == [act.Retract("Cilla")]
