@@ -69,13 +69,21 @@ WRITERS = {"tl", "revisor"}
 class Client:
     """One connected WebSocket: its role and its own bounded queue of JSON texts."""
 
-    __slots__ = ("queue", "role")
+    __slots__ = ("last", "queue", "role")
 
     def __init__(self, role: str):
         self.role = role
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
+        self.last: str | None = None  # the text offered last
 
     def offer(self, text: str) -> None:
+        # The same text again is no news, and sending it would be: the table publishes to
+        # every role whenever anything changes, the TL's alerts too, so a blind role's extra
+        # identical message told it that something it may not see had happened (a revoke
+        # alert, a refused entry counted again; stop 63's second audit).
+        if text == self.last:
+            return
+        self.last = text
         if self.queue.full():
             try:  # behind: drop the oldest; every message is a whole state
                 self.queue.get_nowait()

@@ -513,3 +513,27 @@ def test_an_open_card_from_the_reshuffled_discards_goes_in_after_the_cards_befor
         hub.log.close()
 
     asyncio.run(run())
+
+
+def test_a_blind_role_gets_no_message_when_only_the_tls_view_changed(tmp_path):
+    """Every change the table publishes went to every role, identical or not: a TL-only
+    alert (a revoke, sensing's) or a refusal counted again sent the Revisor and the public
+    one more copy of what they already had, so the message itself told that something
+    hidden had happened (stop 63's second audit). A text the same as the last one a client
+    was offered is not offered again; the TL, whose view changed, gets it."""
+    import asyncio
+
+    from table_controller.sensing.alerts import Alert
+
+    async def run():
+        hub = await _dealt_camera_only_hub(tmp_path)
+        clients = {r: hub.connect(r) for r in ("revisor", "public", "dealer", "tl")}
+        for c in clients.values():
+            while not c.queue.empty():
+                c.queue.get_nowait()
+        hub._add(Alert(-7, "revoke", "Anna did not follow suit with 4H while able (r26)", "Anna", "seat1", {}))
+        got = {r: c.queue.qsize() for r, c in clients.items()}
+        hub.log.close()
+        return got
+
+    assert asyncio.run(run()) == {"revisor": 0, "public": 0, "dealer": 0, "tl": 1}
