@@ -144,7 +144,6 @@ class TableHub:
         self._combined: TableView | None = None
         self._at: float | None = None
         self._broadcast_shown = (0, False)  # (frame id, masked) on show; (0, False): the start position
-        self._broadcast_text: str | None = None  # the text on show (a frame the same again is not sent)
         self._masked_of: tuple[int, str] = (-1, "")  # (seq, masked text) of the last frame pushed
         self._wake = asyncio.Event()
         # The broadcast's analysis (issue 21): of the state ``seq`` it names, worked out in a
@@ -317,7 +316,7 @@ class TableHub:
             full = message_text(msg)
             deal = deal or f"{a['game']}.{a['deal']}"
             # Its masked twin is the state's own masked frame again, which the broadcast is
-            # not sent twice (release_due): whether an analysis came, and when, depends on
+            # not sent twice (Client.offer): whether an analysis came, and when, depends on
             # the hidden cards (none while a revoke is pending; the solver's time), so while
             # the deal is live it must change nothing the broadcast gets (stop 63's audit).
             if self._masked_of[0] == self.seq:
@@ -1025,11 +1024,9 @@ class TableHub:
         frame = self.delay.due(self.live_deal())
         if (frame.id, frame.masked) != self._broadcast_shown:
             self._broadcast_shown = (frame.id, frame.masked)
-            if frame.text != self._broadcast_text:  # the same text again (a masked twin) is not news
-                self._broadcast_text = frame.text
-                for c in list(self.clients):
-                    if c.role == "broadcast":
-                        c.offer(frame.text)
+            for c in list(self.clients):
+                if c.role == "broadcast":
+                    c.offer(frame.text)  # the same text again (a masked twin) is not sent: Client.offer
         return frame.id
 
     async def broadcast_loop(self) -> None:

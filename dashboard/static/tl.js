@@ -220,10 +220,9 @@ async function refresh() {
   const mine = ++refreshes;
   const q = "?token=" + encodeURIComponent(TOKEN);
   const [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]);
+  const [hd, ad] = await Promise.all([hr.ok ? hr.json() : null, ar.ok ? ar.json() : null]);
   if (mine !== refreshes) return;  // a newer refresh was asked meanwhile: it draws
   // each list made again only when what it shows changed (keptPart: its buttons stay under a tap)
-  const [hd, ad] = await Promise.all([hr.ok ? hr.json() : null, ar.ok ? ar.json() : null]);
-  if (mine !== refreshes) return;
   if (hd) { const d = hd; hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;
     // newest first: what just happened is what the TL is asked about
     morphKids(hist, ...keptPart("history", [d.scope, d.events], () => [h("h2", {}, t("History, newest first")), scopeTabs(),

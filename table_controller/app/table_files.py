@@ -69,7 +69,7 @@ def open_table(
     # a seat's link works at this table only, and in this data folder only (a heat's own)
     tokens = RoleTokens.load_or_create(tokens_path).at_table(name, table_salt(data))
     for name_ in ("table.sqlite", "broadcast.sqlite"):
-        _private(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
+        private_file(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
     try:
         log, _ = TableRecorder.resume(data / "table.sqlite")  # the live table's clocks read it again
     except StoreError as exc:
@@ -93,11 +93,11 @@ def open_table(
         camera=camera,
     )
     for f in [tokens_path, data / SALT_FILE, *data.glob("*.sqlite*")]:
-        _private(f, create=False)
+        private_file(f, create=False)
     return hub, tokens
 
 
-def _private(path: Path, create: bool = True) -> None:
+def private_file(path: Path, create: bool = True) -> None:
     """``path`` readable and writable by its owner alone (made empty if ``create``)."""
     if create and not path.exists():
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))

@@ -44,13 +44,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from ..rules import events as ev
 from ..store.records import GENESIS, Record, digest
 from .hubstore import HubError, HubStore
 from .signing import BadSignature, verify_head
 
 WITNESS_VERSION = 1  # every record's digest: the TL's (``export_witness``)
 PUBLIC_WITNESS_VERSION = 2  # each finished deal's last digest: anyone's (``public_witness``)
-ENDS = ("deal_ended", "game_ended", "table_ended")  # a transaction holding one ends a deal
+# a transaction holding one of these ends a deal
+ENDS = (ev.DealEnded.type, ev.GameEnded.type, ev.TableEnded.type)
 
 
 def deal_ends(records: list[Record]) -> list[tuple[int, str]]:
@@ -77,7 +79,7 @@ def deal_ends(records: list[Record]) -> list[tuple[int, str]]:
         if rec.kind == "event" and rec.data.get("type") in ENDS:
             ended = rec.data["type"]
         last = rec
-    if ended == "table_ended" and last is not None:  # nothing follows the table's end
+    if ended == ev.TableEnded.type and last is not None:  # nothing follows the table's end
         out.append((last.seq, last.digest))
     return out
 
@@ -222,11 +224,18 @@ def _pick_table(rows: list[tuple], witness: dict[str, Any], table: str | None) -
     if len(tables) == 1:
         return next(iter(tables))
     mine = {row[0]: row[6] for row in rows}
-    firsts = {t: next(iter(_known(w).items()), None) for t, w in tables.items()}
-    match = [t for t, first in firsts.items() if first is not None and mine.get(first[0]) == first[1]]
+    match = [t for t, w in tables.items() if (first := _first_known(w)) and mine.get(first[0]) == first[1]]
     if len(match) != 1:
         raise HubError("say which table this log is (--table ID): " + ", ".join(tables))
     return match[0]
+
+
+def _first_known(w: dict[str, Any]) -> tuple[int, str] | None:
+    """The first (seq, digest) a table's witness holds, without reading the rest."""
+    if "digests" in w:
+        return (1, w["digests"][0]) if w["digests"] else None
+    ends = w.get("deal_ends") or []
+    return (int(ends[0][0]), ends[0][1]) if ends else None
 
 
 def _known(w: dict[str, Any]) -> dict[int, str]:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from table_controller.rules.events import Event
+from table_controller.rules.events import Event, TrickHeld
 
 from .roles import Sight
 
@@ -37,7 +37,7 @@ def deal_history(events: Iterable[Event], seen: Sight, scope: str = "deal") -> l
     earlier = replace(seen, hands=frozenset()) if seen.hands is not None else seen
     out = []
     for n, e in enumerate(events[start:], start=start + 1):
-        if e.type == "trick_held":
+        if e.type == TrickHeld.type:
             continue  # it changes nothing (events.TrickHeld): a step of the count, no history
         view = seen if n - 1 >= deal else earlier
         d = e.to_dict()

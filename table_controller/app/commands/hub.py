@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import csv
 import json
-import os
 import signal
 import sys
 
@@ -415,15 +414,16 @@ def _key(args) -> int:
 
 
 def _witness(args) -> int:
+    from pathlib import Path
+
+    from table_controller.app.table_files import private_file
     from table_controller.tournament.witness import export_witness, public_witness
 
     with _open(args.hub, readonly=True) as hub:
         w = public_witness(hub) if args.public else export_witness(hub)
-    # the whole witness is kept as the hub's file is (owner-only): see witness.py
-    fd = os.open(args.output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644 if args.public else 0o600)
-    if not args.public:
-        os.fchmod(fd, 0o600)  # a file that was there keeps its mode otherwise
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+    if not args.public:  # the whole witness is kept as the hub's file is (owner-only): see witness.py
+        private_file(Path(args.output))
+    with open(args.output, "w", encoding="utf-8") as fh:
         json.dump(w, fh)
     what = "public witness (each finished deal's end)" if args.public else "witness (owner-only: it is the TL's)"
     print(f"wrote the {what} of {len(w['tables'])} tables to {args.output}")

@@ -155,6 +155,7 @@ def _print_report(report) -> None:
 def _export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from table_controller.app.table_files import private_file
     from table_controller.store.sqlite import SQLiteStore
     from table_controller.store.transfer import export_lines
 
@@ -163,10 +164,8 @@ def _export(args: argparse.Namespace) -> int:
     name = Path(args.file).name
     if args.output:
         try:
-            # every hand and face-down card is in it: owner-only, as the log itself is
-            fd = os.open(args.output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.fchmod(fd, 0o600)  # a file that was there keeps its mode otherwise
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            private_file(Path(args.output))  # every hand is in it: owner-only, as the log itself is
+            with open(args.output, "w", encoding="utf-8") as fh:
                 for line in export_lines(records, name):
                     fh.write(line + "\n")
         except OSError as exc:
