@@ -56,6 +56,7 @@ typedef struct {
 /* The memo, kept from one search to the next (the GIL is held throughout, so one search at
  * a time): a new search takes the next generation instead of clearing the table, and the
  * table keeps the size it grew to.  Open addressing, grown at half full. */
+static PyThread_type_lock search_lock; /* the memo below is one table: one search at a time */
 static Entry *memo_tab;
 static size_t memo_size, memo_used; /* memo_size a power of two */
 static uint32_t memo_gen;
@@ -708,25 +709,37 @@ static PyObject *search(PyObject *self, PyObject *args) {
                         v = s->key[x][q];
                 s->cap[p][q][o] = v;
             }
-    if (!memo_clear()) {
-        PyErr_NoMemory();
-        goto fail;
-    }
+    /* The search touches no Python object: it runs without the GIL, so the server's event
+     * loop (and every other thread) goes on while it works (stop 64's audit: a search that
+     * held the GIL stalled every answer for as long as a hand took).  One search at a time:
+     * the memo is one table (search_lock). */
     uint64_t alive = (uint64_t)alive_u;
     int me = tp[0], cards[MAXLINE], oids[MAXLINE], nc = 0, best = -1;
     int64_t best_key = NEG;
-    uint64_t reps = moves(s, &t, me, alive);
-    while (reps) {
-        int c = low_bit(reps);
-        reps &= reps - 1;
-        int o = child(s, &t, tp, (int)ntp, c);
-        cards[nc] = c;
-        oids[nc++] = o;
-        if (s->key[o][me] > best_key)
-            best_key = s->key[o][me], best = c;
-    }
     int lp[MAXLINE], lc[MAXLINE];
-    int len = line(s, &t, tp, (int)ntp, best, lp, lc);
+    int len = -1, memo_ok;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(search_lock, WAIT_LOCK);
+    memo_ok = memo_clear();
+    if (memo_ok) {
+        uint64_t reps = moves(s, &t, me, alive);
+        while (reps) {
+            int c = low_bit(reps);
+            reps &= reps - 1;
+            int o = child(s, &t, tp, (int)ntp, c);
+            cards[nc] = c;
+            oids[nc++] = o;
+            if (s->key[o][me] > best_key)
+                best_key = s->key[o][me], best = c;
+        }
+        len = line(s, &t, tp, (int)ntp, best, lp, lc);
+    }
+    PyThread_release_lock(search_lock);
+    Py_END_ALLOW_THREADS
+    if (!memo_ok) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     if (len < 0)
         BAD("the line did not end");
     PyObject *children = pairs(cards, oids, nc), *ln = children ? pairs(lp, lc, len) : NULL;
@@ -770,5 +783,8 @@ PyMODINIT_FUNC PyInit__kernel(void) {
             COMPRESS7[m << 7 | v] = (uint8_t)out;
         }
     }
+    search_lock = PyThread_allocate_lock();
+    if (!search_lock)
+        return PyErr_NoMemory();
     return PyModule_Create(&module);
 }

@@ -7,6 +7,7 @@ from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
 from table_controller.rules.phases import DealPhase, Phase
+from table_controller.rules.queries import retractable
 
 from ..sensing import TableFacts
 
@@ -44,9 +45,7 @@ def facts_from_engine(engine: Engine) -> TableFacts:
                 break
             if isinstance(e, OpenCardShown) and not e.taken and e.player not in declined:
                 declined[e.player] = e.card
-    pending = None
-    if d.pending_revoke and d.trick and d.trick[-1][0] == d.pending_revoke:
-        pending = (d.pending_revoke, d.trick[-1][1])
+    pending = retractable(d)
     return TableFacts(
         phase=phase,
         step=(g.number, d.number, d.phase, d.exchange if d.phase is DealPhase.EXCHANGE else 0),

@@ -40,6 +40,7 @@ from table_controller.rules.queries import (
     legal_actions,
     next_to_play,
     phase,
+    quads_to_announce,
     still_placing,
     to_act,
     trick_complete,
@@ -167,8 +168,8 @@ class Engine:
 
     @property
     def trick_complete(self) -> bool:
-        """Trick play is on and every hand in the trick has played to it (the winner leads
-        next; a revoke on the last card is still open, r26).
+        """Trick play is on and every hand in the trick has played to it, the trick not yet
+        closed (a trick closes at its last card; only a log from before stop 64 held one open).
 
             >>> from table_controller.rules.sample import first_deal
             >>> first_deal().trick_complete
@@ -466,9 +467,21 @@ class Engine:
 
     def _quads(self, a: act.QuadsChoice) -> None:
         d = self._t.deal_in_progress()
+        if quads_to_announce(self.state, d) == a.player:
+            self._announce_quads(d, a.player, a.choice)
+            return
         if d.phase is not DealPhase.QUADS_CHOICE or d.asking[:1] != [a.player]:
             raise IllegalAction(f"{a.player} is not asked for a four-of-a-kind choice now")
         self._choose_quads(d, a.player, a.choice)
+
+    def _announce_quads(self, d: DealState, player: str, choice: str) -> None:
+        """Step 7 (r28, D4): a four of a kind announced to zero ends the deal at once; "points"
+        is what silence says (nothing scores until the final scoring), kept for a script or
+        a TL who enters it."""
+        self._t.emit(ev.QuadsChosen(player, choice))
+        if choice == "zero":
+            zero_opponents(self._t, player, Moment.exchange(d.exchange))
+            end_deal(self._t, d, "zeroed")
 
     def _choose_quads(self, d: DealState, player: str, choice: str) -> None:
         self._t.emit(ev.QuadsChosen(player, choice))
@@ -500,6 +513,9 @@ class Engine:
                 raise IllegalAction(f"{p} is not being asked the Chicago question")
             self._t.emit(ev.ViolationRecorded(p, a.clock))
             tricks.answer_chicago(self._t, d, p, False)  # D12: counts as "no"
+        elif a.clock == "quads" and quads_to_announce(self.state, d) == p:
+            self._t.emit(ev.ViolationRecorded(p, a.clock))
+            self._announce_quads(d, p, "points")  # D12: "points"
         elif a.clock == "quads":
             if d.phase is not DealPhase.QUADS_CHOICE or d.asking[:1] != [p]:
                 raise IllegalAction(f"{p} is not choosing for a four of a kind")

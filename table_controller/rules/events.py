@@ -256,9 +256,9 @@ class TrickWon(Event):
 @dataclass(frozen=True, slots=True)
 class TrickHeld(Event):
     """A trick complete with a revoke on its last card, held open for a take-back (r26) until
-    the next card.  It changes nothing; it stands where a legal last card's ``TrickWon``
-    does, so the count of events (the seq every view carries) tells nobody that a player
-    could have followed suit (stop 63's second audit), and the views show the trick closed."""
+    the next card: written by stop 63's engine only, read in its logs.  It changes nothing.
+    Since stop 64 such a trick closes (``TrickWon``) as any trick, and a take-back opens it
+    again, so the count of events tells nobody at the next card either."""
 
     type: ClassVar[str] = "trick_held"
     number: int

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from table_controller.rules.cards import Card
+from table_controller.rules.hands import Category, best_hands
 from table_controller.rules.phases import DealPhase, Phase
 from table_controller.rules.state import DealState, TableState
 
@@ -81,6 +82,49 @@ def trick_winner(d: DealState) -> tuple[str, Card]:
         if best is None or c.rank > best[1].rank:
             best = (p, c)
     return best or d.trick[0]
+
+
+def last_card(d: DealState) -> tuple[str, Card] | None:
+    """The trick play's last card and who played it: in the open trick, or the last card of
+    the trick just closed when the next has none yet (a revoke on a trick's last card closes it
+    as any card does, and may be taken back until the next card, r26)."""
+    if d.trick:
+        return d.trick[-1]
+    return d.closed[-1] if d.closed else None
+
+
+def retractable(d: DealState) -> tuple[str, Card] | None:
+    """The revoke that may still be taken back (r26): its player and card."""
+    last = last_card(d)
+    return last if d.pending_revoke and last is not None and last[0] == d.pending_revoke else None
+
+
+def step7_open(s: TableState, d: DealState) -> bool:
+    """Step 7 (r28, D4): after the last exchange, before the first answer to the Chicago
+    question or the first card, a four of a kind that zeroes may be announced.  Public: every
+    deal has this moment, whatever the hands."""
+    r = s.rules
+    return (
+        r is not None
+        and r.quads_zero_choice
+        and d.exchange >= r.exchanges
+        and d.phase in (DealPhase.CHICAGO, DealPhase.TRICKS)
+        and not d.chicago_answers
+        and not any(d.played.values())
+    )
+
+
+def quads_to_announce(s: TableState, d: DealState) -> str | None:
+    """Who may announce a four of a kind that zeroes now (``step7_open``): the owner of the
+    single best hand, a four of a kind with no choice made.  Nobody is asked."""
+    r = s.rules
+    if r is None or not step7_open(s, d):
+        return None
+    hands = {p: d.hands[p] for p in d.in_play() if len(d.hands[p]) == 5}
+    leaders, value = best_hands(hands, r.special_suit_order)
+    if value is None or value.category != Category.FOUR_OF_A_KIND or len(leaders) != 1:
+        return None
+    return None if leaders[0] in d.quads_choice else leaders[0]
 
 
 def next_to_play(d: DealState) -> str | None:
@@ -186,6 +230,7 @@ def legal_actions(s: TableState) -> LegalActions:
         may = asked is not None and g.players[asked].score >= rules.chicago_min_score
         return LegalActions(ph, waiting, ("chicago",), chicago=asked, may_say_chicago=may)
     plays = {p: playable(d, p) for p in waiting if p not in d.dead}
-    retract = d.pending_revoke if d.pending_revoke and d.trick and d.trick[-1][0] == d.pending_revoke else None
+    back = retractable(d)
+    retract = back[0] if back else None
     actions = ("play", "retract") if retract else ("play",)
     return LegalActions(ph, waiting, actions, plays=plays, retract=retract)

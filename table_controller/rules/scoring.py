@@ -163,6 +163,13 @@ def score_hands(t: Ledger, moment: Moment, special_only: bool = False, final: bo
         if choice is None:
             if final:
                 choice = "points"
+            elif special_only:
+                # Step 7: only a four of a kind that will zero is announced (r28); one kept
+                # for points is not, so nobody is asked where the table would see it (stop
+                # 64's audit).  Its owner may announce the zero until the Chicago question is
+                # answered or the first card played (queries.quads_to_announce); silence is
+                # "points", scored at the final scoring if it is still best.
+                return Outcome.GO_ON
             else:
                 t.emit(ev.PhaseEntered(DealPhase.QUADS_CHOICE, players=(player,)))
                 return Outcome.WAITING

@@ -68,6 +68,7 @@ class DealState:
     last_scoring_cards: tuple[Card, ...] = ()
     quads_choice: dict[str, str] = field(default_factory=dict)
     asking: list[str] = field(default_factory=list)  # quads chooser or Chicago queue
+    chicago_answers: int = 0  # answers to the Chicago question so far (closes step 7's window)
     chicago: str | None = None
     chicago_broken: bool = False
     trick_number: int = 0
@@ -75,6 +76,7 @@ class DealState:
     trick: list[tuple[str, Card]] = field(default_factory=list)
     played: dict[str, list[Card]] = field(default_factory=dict)
     pending_revoke: str | None = None
+    closed: list[tuple[str, Card]] = field(default_factory=list)  # the last trick closed, to reopen on a take-back
     dead: set[str] = field(default_factory=set)  # r26 dead hands (still score)
     revoked: set[str] = field(default_factory=set)  # sm2019: revoked, may not win last trick
     tricks: list[tuple[str, Card]] = field(default_factory=list)
@@ -350,11 +352,13 @@ def _chicago_mark_cleared(s: TableState, e: ev.ChicagoMarkCleared) -> None:
 def _quads_chosen(s: TableState, e: ev.QuadsChosen) -> None:
     d = _deal(s)
     d.quads_choice[e.player] = e.choice
-    d.asking = []
+    if d.phase is DealPhase.QUADS_CHOICE:  # a four of a kind announced at step 7 asks nobody
+        d.asking = []
 
 
 def _chicago_answered(s: TableState, e: ev.ChicagoAnswered) -> None:
     d = _deal(s)
+    d.chicago_answers += 1
     if d.asking and d.asking[0] == e.player:
         d.asking.pop(0)
     if e.say:
@@ -365,6 +369,8 @@ def _chicago_answered(s: TableState, e: ev.ChicagoAnswered) -> None:
 
 def _card_played(s: TableState, e: ev.CardPlayed) -> None:
     d = _deal(s)
+    if d.pending_revoke:  # the next card: a revoke not taken back stands (r26); where the hand
+        d.revoked.add(d.pending_revoke)  # dies, RevokeStood came first and said so
     if not d.trick:
         d.leader = e.player
     d.hands[e.player].remove(e.card)
@@ -375,6 +381,12 @@ def _card_played(s: TableState, e: ev.CardPlayed) -> None:
 
 def _card_retracted(s: TableState, e: ev.CardRetracted) -> None:
     d = _deal(s)
+    if not d.trick:  # a revoke on a trick's last card: the trick closed as any does, and opens again
+        d.trick = list(d.closed)
+        d.tricks.pop()
+        d.trick_number -= 1
+        d.leader = d.trick[0][0]
+        d.chicago_broken = bool(d.chicago) and any(w != d.chicago for w, _ in d.tricks)
     d.trick.pop()
     d.played[e.player].pop()
     d.hands[e.player].append(e.card)
@@ -394,6 +406,7 @@ def _revoke_stood(s: TableState, e: ev.RevokeStood) -> None:
 def _trick_won(s: TableState, e: ev.TrickWon) -> None:
     d = _deal(s)
     d.tricks.append((e.player, e.card))
+    d.closed = d.trick
     d.trick = []
     d.trick_number = e.number + 1
     d.leader = e.player

@@ -15,6 +15,7 @@ from table_controller.rules.phases import DealPhase, Moment
 from table_controller.rules.queries import (
     TRICKS,
     at_draw_stop,
+    last_card,
     next_to_play,
     phase,
     trick_complete,
@@ -109,8 +110,11 @@ def play(t: Ledger, a: act.Play) -> None:
     if a.card not in hand:
         raise IllegalAction("{card} is not in {player}'s hand", card=a.card, player=a.player)
     if d.pending_revoke:  # the revoke was not corrected before this card (r26)
-        t.emit(ev.RevokeStood(d.pending_revoke, dead=t.rules.revoke == "dead_hand"))
-        if trick_complete(d) and close_trick(t, d):
+        if t.rules.revoke == "dead_hand":  # the hand dies, as everyone sees
+            t.emit(ev.RevokeStood(d.pending_revoke, dead=True))
+        # else this card settles it (state._card_played): an event of its own would be a step
+        # of the count every view carries, where a legal card has none (stop 64's audit)
+        if trick_complete(d) and close_trick(t, d):  # a trick held open by a log before stop 64
             return
     revoke = False
     if d.trick:
@@ -148,11 +152,12 @@ def chicago_broken_by(t: Ledger, d: DealState, player: str, card: Card) -> bool:
 def after_play(t: Ledger, d: DealState) -> None:
     if t.deal is not d or not trick_complete(d):
         return
-    if d.pending_revoke and d.trick_number < TRICKS:
-        t.emit(ev.TrickHeld(d.trick_number))  # where a legal last card closes it (TrickHeld says why)
-        return  # the revoker may still correct before the next card (r26)
-    if d.pending_revoke:
+    ends = d.trick_number >= TRICKS or not [p for p in d.in_play() if p not in d.dead and d.hands[p]]
+    if d.pending_revoke and ends:  # no next card to wait for: the revoke stands now
         t.emit(ev.RevokeStood(d.pending_revoke, dead=t.rules.revoke == "dead_hand"))
+    # A revoke on a trick's last card closes it as a legal card does: whether a player could
+    # follow suit is a fact of their hidden hand.  A take-back before the next card opens it
+    # again (r26; retract, state._card_retracted).
     close_trick(t, d)
 
 
@@ -178,11 +183,12 @@ def close_trick(t: Ledger, d: DealState) -> bool:
 
 def retract(t: Ledger, a: act.Retract) -> None:
     d = t.deal_in_progress()
-    if d.phase is not DealPhase.TRICKS or not d.trick or d.trick[-1][0] != a.player:
+    last = last_card(d)
+    if d.phase is not DealPhase.TRICKS or last is None or last[0] != a.player:
         raise IllegalAction(f"{a.player} did not play the last card; only that card can be taken back")
     if d.pending_revoke != a.player:
         raise IllegalAction("only a revoke can be taken back, before the next card is played (r26)")
-    card = d.trick[-1][1]
+    card = last[1]
     t.emit(ev.CardRetracted(a.player, card))
     if t.rules.revoke == "correct_minus_2" and not at_draw_stop(t.state, d, a.player):
         deduct(t, a.player, t.rules.revoke_points, "revoke", Moment.TRICKS)

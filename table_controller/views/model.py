@@ -20,7 +20,7 @@ from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
 from table_controller.rules.hands import evaluate
 from table_controller.rules.phases import DealPhase, Phase
-from table_controller.rules.queries import trick_complete, trick_winner
+from table_controller.rules.queries import step7_open, trick_complete, trick_winner
 from table_controller.rules.replay import (
     current_document,
     game_document,
@@ -114,13 +114,19 @@ class Trick:
     number: int
     leader: str | None
     cards: tuple[tuple[str, str], ...]  # (player, card), face up
+    # before the lead: the last card of the trick just closed (face up), which a take-back
+    # may still bring back (r26); shown after every trick, so it says nothing of a revoke
+    closed_last: tuple[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "number": self.number,
             "leader": self.leader,
             "cards": [{"player": p, "card": c} for p, c in self.cards],
         }
+        if self.closed_last is not None:
+            out["closed_last"] = {"player": self.closed_last[0], "card": self.closed_last[1]}
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +215,9 @@ class TableView:
     # a stuck table: who it waits for and on what (live.stuck; names a player and a step, no
     # card), shown by every role instead of "live"; None while the table moves
     waiting: Mapping[str, Any] | None = None
+    # step 7 (r28): a four of a kind that zeroes may be announced now (every deal has this
+    # moment, so it tells nothing of the hands; nobody is asked)
+    quads_announce: bool = False
 
     @property
     def paused(self) -> bool:
@@ -246,6 +255,7 @@ class TableView:
             self.table,
             self.clocks,
             waiting=self.waiting,
+            quads_announce=self.quads_announce,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -269,6 +279,8 @@ class TableView:
         if self.clocks is not None:
             out["clocks"] = self.clocks.to_dict()
         out["waiting"] = dict(self.waiting) if self.waiting is not None else None
+        if self.quads_announce:
+            out["quads_announce"] = True
         return out
 
 
@@ -323,12 +335,18 @@ def build_view(
     trick = None
     if d is not None and d.phase is DealPhase.TRICKS:
         if trick_complete(d) and d.pending_revoke:
-            # a revoke on the trick's last card holds it open for a take-back (r26): shown
-            # closed, as a legal last card closes it, since whether a player could follow
-            # suit is a fact of their hidden hand (stop 63's second audit)
-            trick = Trick(d.trick_number + 1, trick_winner(d)[0], ())
+            # a trick held open by a log of stop 63 (TrickHeld): shown closed, as a legal last
+            # card closes it, since whether a player could follow suit is hidden
+            p, c = d.trick[-1]
+            trick = Trick(d.trick_number + 1, trick_winner(d)[0], (), (p, c.code))
         else:
-            trick = Trick(d.trick_number, d.leader, tuple((p, c.code) for p, c in d.trick))
+            closed = d.closed[-1] if d.closed and not d.trick else None
+            trick = Trick(
+                d.trick_number,
+                d.leader,
+                tuple((p, c.code) for p, c in d.trick),
+                (closed[0], closed[1].code) if closed else None,
+            )
     awards = [a for rec in (g.deals if g else []) for a in rec.awards] + (g.between_deals if g else [])
     last = awards[-1] if awards else None
     return TableView(
@@ -350,6 +368,7 @@ def build_view(
         clocks=ClocksView.of(clocks) if clocks is not None else None,
         alerts=tuple(alerts),
         waiting=waiting,
+        quads_announce=d is not None and step7_open(s, d),
     )
 
 

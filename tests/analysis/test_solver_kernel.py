@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import sysconfig
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -79,6 +80,44 @@ def test_full_deals_from_the_first_trick_with_and_without_chicago():
                 award = ("Dan", 3) if chicago and name == "classic" else None
                 pos = Position(ruleset(name), players, hands, "Bo", chicago=chicago, hand_award=award)
                 assert both(pos).line[0][0] == "Bo", pos
+
+
+def test_the_c_search_lets_other_threads_run_while_it_works():
+    """Stop 64's audit: the search held the GIL, so while the broadcast's analysis ran in its
+    worker thread the server's event loop answered nobody, for as long as the hand took (a
+    delay that depends on hidden hands).  It releases the GIL now.  With the interpreter's
+    thread switching off (a switch interval of an hour), another thread runs during a search
+    only if the search lets go of the GIL itself."""
+    import threading
+
+    players = ("Anna", "Bo", "Cilla", "Dan")
+    deck = list(FULL_DECK)
+    random.Random(7).shuffle(deck)
+    pos = Position(ruleset("sm2025"), players, {p: tuple(deck[5 * i : 5 * i + 5]) for i, p in enumerate(players)}, "Bo")
+    ticks, stop = [0], threading.Event()
+
+    def other() -> None:
+        while not stop.is_set():
+            ticks[0] += 1
+            time.sleep(0)  # lets the GIL go between ticks, so the searching thread gets it back
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(3600.0)
+    t = threading.Thread(target=other)
+    try:
+        t.start()
+        ran_during = 0
+        for _ in range(400):
+            n = ticks[0]
+            solve(pos, kernel="c")
+            ran_during += ticks[0] != n
+            if ran_during >= 3:
+                break
+    finally:
+        stop.set()
+        sys.setswitchinterval(before)
+        t.join()
+    assert ran_during >= 3
 
 
 def test_kernel_choice_is_checked():

@@ -984,3 +984,86 @@ def test_tl_enters_the_hand_of_a_player_without_a_phone(make_server, chromium):
     kinds = tl.eval_on_selector_all("#manual-do option", "os => os.map(o => o.value)")
     assert "deal" in kinds and not {"seat_hand", "seat_exchange"} & set(kinds), kinds
     tl.close()
+
+
+def test_a_four_of_a_kind_made_in_the_last_exchange_is_announced_by_a_tap_not_asked_r28(make_server, chromium):
+    """Stop 64's audit: after exchange 3 the table asked Bo "zero or points?" where every
+    view showed it, so everyone learnt that he held four of a kind.  Now nobody is asked:
+    the Revisor's page offers, in every deal at that moment, a row to enter an announcement
+    a player made (r28).  A wrong name is refused and changes nothing; Bo's zeroes the others.
+    After the tricks start, a closed trick's last card can still be taken back by a tap."""
+    s = make_server(command="serve")
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    hands = {
+        "Anna": ["AS", "KS", "QS", "JS", "AH"],
+        "Bo": ["9S", "9H", "9D", "3C", "2S"],
+        "Cilla": ["4H", "5D", "7C", "8H", "TD"],
+    }
+    tl_post(s, {"do": "deal", "hands": hands})
+    for _ in range(2):
+        for p in PLAYERS:
+            tl_post(s, {"do": "discard", "player": p, "cards": []})
+    for p, cards in (("Anna", []), ("Bo", ["3C", "2S"]), ("Cilla", [])):
+        tl_post(s, {"do": "discard", "player": p, "cards": cards})
+    tl_post(s, {"do": "receive", "player": "Bo", "cards": ["9C", "4C"]})
+    page = chromium.new_page()
+    page.set_viewport_size(TABLET)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    page.goto(s.url("revisor"))
+    page.wait_for_selector("#quads-announce")
+    assert page.locator("#quads-round").count() == 0  # nobody is asked
+    assert [b.inner_text() for b in page.locator(".quads-announce").all()] == PLAYERS
+    assert "Fyrtal som nollar" in page.locator("#quads-announce").inner_text()
+    fits(page, ".quads-announce", TABLET)
+    shot(page, "revisor-quads-announce-1280x800")
+    seq = page.evaluate("Number(document.body.dataset.seq)")
+    page.click('.quads-announce[data-player="Anna"]')  # Anna has none: refused, nothing changes
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.evaluate("Number(document.body.dataset.seq)") == seq
+    page.click('.quads-announce[data-player="Bo"]')
+    page.wait_for_function("() => !document.querySelector('#quads-announce')")
+    r = httpx.get(f"{s.base}/api/history", params={"token": s.token("tl"), "scope": "game"}, timeout=30)
+    events = r.json()["events"]
+    assert [(e["player"], e["choice"]) for e in events if e["type"] == "quads_chosen"] == [("Bo", "zero")]
+    assert [e["reason"] for e in events if e["type"] == "deal_ended"] == ["zeroed"]  # the deal ends at once
+    assert errors == []
+
+
+def test_a_revoke_on_a_tricks_last_card_is_taken_back_by_a_tap_after_the_trick_closed_r26(make_server, chromium):
+    """Stop 64: a trick closes at its last card, revoke or not (whether Cilla could follow is
+    hidden).  Until the next card the closed trick's last card keeps its take-back button,
+    after every trick alike, and a tap opens the trick again for Cilla's right card."""
+    s = make_server(command="serve")
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    hands = {
+        "Anna": ["AS", "KS", "QS", "JS", "AH"],
+        "Bo": ["2S", "3C", "4C", "5C", "6C"],
+        "Cilla": ["3S", "4H", "5D", "7C", "8H"],
+    }
+    tl_post(s, {"do": "deal", "hands": hands})
+    for _ in range(3):
+        for p in PLAYERS:
+            tl_post(s, {"do": "discard", "player": p, "cards": []})
+    for p, c in (("Anna", "AS"), ("Bo", "2S"), ("Cilla", "4H")):  # Cilla holds 3S: a revoke
+        tl_post(s, {"do": "play", "player": p, "card": c})
+    page = chromium.new_page()
+    page.set_viewport_size(PHONE)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    page.goto(s.url("revisor"))
+    page.wait_for_selector('#retract[data-player="Cilla"]')
+    fits(page, "#retract", PHONE)
+    shot(page, "revisor-retract-closed-trick-390x844")
+    page.click("#retract")
+    page.wait_for_function(
+        "() => !document.querySelector('#retract') || document.querySelector('#retract').dataset.player !== 'Cilla'"
+    )
+    r = httpx.get(f"{s.base}/api/history", params={"token": s.token("tl")}, timeout=30)
+    assert [e["type"] for e in r.json()["events"]][-2:] == ["trick_won", "card_retracted"]
+    tl_post(s, {"do": "play", "player": "Cilla", "card": "3S"})  # the trick is hers to finish again
+    assert errors == []

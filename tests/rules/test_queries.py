@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from table_controller.rules import actions as act
+from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.events import CardPlayed
 from table_controller.sim.bots import RandomBot
@@ -99,19 +100,25 @@ def test_at_draw_stop_asks_about_the_deal_in_progress__sm2025_d5():
     assert "Anna" not in engine.to_act()
 
 
-def test_trick_complete_while_a_revoke_on_the_last_card_is_open_r26():
+def test_a_revoke_on_a_tricks_last_card_closes_it_and_a_take_back_opens_it_again_r26():
+    """Stop 64: the trick closes at its last card, revoke or not (whether a player could
+    follow suit is hidden), and the revoke may still be taken back until the next card."""
     engine, _ = Script().deal(**JUNK).stand().stand().stand().play("Anna 9H", "Bo 8H", "Cilla 2D").run()
     assert engine.phase == "tricks" and not engine.trick_complete
     assert engine.legal_actions().plays == {
         "Dan": tuple(sorted(c for c in engine.state.deal.hands["Dan"] if c.suit == "H"))
     }  # r25
     engine.apply(act.Play("Dan", engine.state.deal.hands["Dan"][0]))  # 3D: a revoke
-    assert engine.trick_complete and engine.to_act() == ["Anna"]  # the winner leads next
+    d = engine.state.deal
+    assert not engine.trick_complete and d.trick_number == 2 and d.tricks == [("Anna", Card.parse("9H"))]
+    assert engine.to_act() == ["Anna"]  # the winner leads next
     legal = engine.legal_actions()
     assert legal.retract == "Dan" and legal.actions == ("play", "retract")
     assert legal.plays == {"Anna": tuple(sorted(engine.state.deal.hands["Anna"]))}
     engine.apply(act.Retract("Dan"))
-    assert not engine.trick_complete and engine.legal_actions().retract is None
+    d = engine.state.deal
+    assert d.trick_number == 1 and not d.tricks and [p for p, _ in d.trick] == ["Anna", "Bo", "Cilla"]
+    assert not engine.trick_complete and engine.legal_actions().retract is None and engine.to_act() == ["Dan"]
 
 
 def test_standings_share_a_rank_until_the_table_is_over__sm2025_r11():

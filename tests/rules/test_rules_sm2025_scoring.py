@@ -291,9 +291,12 @@ def test_special_hands_checked_before_the_chicago_question__sm2025_r28():
     s = Script().deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4C 6D 8D", Cilla="3D 5D 9D TC QC", Dan="7S 7H 7D 2H 2S")
     s.adjust("Anna", 20).stand().stand().stand("Anna", "Bo", "Cilla").discard("Dan", "2S").open("Dan", "7C", take=True)
     doc = s.doc()
-    assert doc["current"]["phase"] == "quads_choice" and doc["current"]["to_act"] == ["Dan"]
+    # r28: a four of a kind that zeroes is announced; nobody is asked (stop 64: the question
+    # told the table that Dan held one), so the Chicago question is put and Dan may announce
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Anna"]
     s.add(do="quads", player="Dan", choice="zero")
     doc = s.doc()
+    assert doc["rejected"] == []
     assert doc["games"][0]["scores"]["Anna"] == 0 and doc["current"]["phase"] == "deal"
 
 

@@ -224,7 +224,8 @@ def test_a_revoke_on_a_tricks_last_card_shows_nobody_the_trick_held_open_r26():
     one event (TrickHeld) where a legal card's TrickWon is, and the views show it closed."""
     revoke = _last_card_of_a_trick(["4S", "6H", "9D", "JD", "AC"])  # she holds a spade
     legal = _last_card_of_a_trick(["4D", "6H", "9D", "JD", "AC"])  # she holds none
-    assert revoke.events[-1].type == "trick_held" and legal.events[-1].type == "trick_won"
+    # stop 64: the trick closes as a legal card closes it (TrickHeld is only in older logs)
+    assert revoke.events[-1].type == "trick_won" and legal.events[-1].type == "trick_won"
     for role, masked in (*((r, False) for r in BLIND), ("broadcast", True)):  # the TL too, and the live broadcast
         a = for_role(build_view(revoke), role, masked=masked).message("T", None)
         b = for_role(build_view(legal), role, masked=masked).message("T", None)
@@ -236,3 +237,98 @@ def test_a_revoke_on_a_tricks_last_card_shows_nobody_the_trick_held_open_r26():
     assert [c for _, c in build_view(revoke).trick.cards] == ["9S", "2S", "3S"]
     revoke.apply(parse_action({"do": "play", "player": "Cilla", "card": "4S"}))
     assert revoke.events[-1].type == "trick_won" and build_view(revoke).trick.number == 2
+
+
+# Stop 64's audit: what each blind role is sent must not change with a hidden fact until
+# the rules make it public.  Twin tables play the same public cards; one card of one hand
+# differs, so that a card is a revoke in one and legal in the other, or a four of a kind is
+# made in one and not in the other.
+OTHERS = {"Anna": "AS KS QS JS 9H", "Cilla": "3C 5C 7C 9C JC"}
+
+
+def _twin_messages(ruleset: str, hands: dict[str, str], acts: list[dict]) -> list[dict[str, object]]:
+    """Each blind role's message (and the live broadcast's masked one) after each action."""
+    from table_controller.rules.actions import parse_action
+
+    e = Engine()
+    setup = [
+        {"do": "table", "ruleset": ruleset, "players": ["Anna", "Bo", "Cilla", "Dan"]},
+        {"do": "game", "seats": ["Anna", "Bo", "Cilla", "Dan"], "button": "Dan"},
+        {"do": "deal", "hands": {p: h.split() for p, h in hands.items()}},
+    ]
+    for a in setup:
+        e.apply(parse_action(a))
+    out = []
+    for a in acts:
+        e.apply(parse_action(a))
+        view = build_view(e)
+        msgs = {r: for_role(view, r).message("T", None) for r in ("revisor", "public", "dealer")}
+        msgs["broadcast"] = for_role(view, "broadcast", masked=True).message("T", None)
+        out.append(msgs)
+    return out
+
+
+def _plays(*cards: str) -> list[dict]:
+    return [{"do": "play", "player": c.split()[0], "card": c.split()[1]} for c in cards]
+
+
+STAND3 = [{"do": "discard", "player": p, "cards": []} for _ in range(3) for p in ("Anna", "Bo", "Cilla", "Dan")]
+
+
+@pytest.mark.parametrize("ruleset, hidden_until", [("sm2019", 9), ("shootout", 9), ("sm2025", 2)])
+def test_a_revoke_that_stands_tells_no_blind_role_until_its_rules_make_it_public_r26(ruleset, hidden_until):
+    """sm2019 and shootout: a revoke that stands costs at the deal's end, and until then
+    nothing shows it; sm2025 shows the dead hand at the next card (r26).  Stop 64's audit:
+    the revoke's own event (RevokeStood) was a step of the seq every message carries, so the
+    next card told every blind role that Bo could have followed suit."""
+    acts = STAND3 + _plays(
+        "Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D", "Anna KS", "Bo 6D", "Cilla 5C", "Dan 5D", "Anna QS"
+    )
+    acts = acts[: len(STAND3) + hidden_until + 1]  # sm2025: a dead hand plays no more
+    rest = {"Dan": "3D 5D 7D 2H 4H", **OTHERS}
+    revoke = _twin_messages(ruleset, {"Bo": "2S 4C 6D 8D TH", **rest}, acts)  # Bo holds a spade
+    legal = _twin_messages(ruleset, {"Bo": "2D 4C 6D 8D TH", **rest}, acts)  # he holds none
+    first = len(STAND3)  # Anna's lead
+    for i in range(first, first + hidden_until):
+        assert revoke[i] == legal[i], (i - first, acts[i])
+    if hidden_until < 9:  # sm2025: the next card shows the dead hand, as the rules say
+        assert revoke[first + hidden_until] != legal[first + hidden_until]
+
+
+@pytest.mark.parametrize("ruleset, hidden_until", [("sm2019", 8), ("shootout", 8), ("sm2025", 4)])
+def test_a_revoke_on_a_tricks_last_card_tells_no_blind_role_at_the_next_card_either_r26(ruleset, hidden_until):
+    """Stop 63 showed the held trick closed at the revoke; at the next card its closing
+    (TrickWon) came only then, one event more than after a legal card, until stop 64 closed
+    the trick at once in the engine too."""
+    acts = STAND3 + _plays("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D", "Anna KS", "Bo 6D", "Cilla 5C", "Dan 5D")
+    acts = acts[: len(STAND3) + hidden_until + 1]  # sm2025: a dead hand plays no more
+    rest = {"Bo": "4C 6D 8D TH JH", **OTHERS}
+    revoke = _twin_messages(ruleset, {"Dan": "3D 5D 7D 2S 4H", **rest}, acts)  # Dan holds a spade
+    legal = _twin_messages(ruleset, {"Dan": "3D 5D 7D 2C 4H", **rest}, acts)
+    first = len(STAND3)
+    for i in range(first, first + hidden_until):
+        assert revoke[i] == legal[i], (i - first, acts[i])
+    if hidden_until < 8:
+        assert revoke[first + hidden_until] != legal[first + hidden_until]  # the dead hand, public
+
+
+@pytest.mark.parametrize("ruleset", ["sm2025", "sm2019", "shootout"])
+def test_a_four_of_a_kind_made_in_the_last_exchange_is_asked_of_nobody_r28_d4(ruleset):
+    """r28: at the check before the Chicago question only a four of a kind that will zero is
+    announced.  Stop 64's audit: the table asked its owner "zero or points?" in a phase every
+    view showed (and the dealer's console lit the quads clock), so every blind role learnt who
+    held four of a kind.  Now nobody is asked; the owner may announce the zero."""
+
+    def table(received: str) -> list[dict[str, object]]:
+        hands = {"Anna": "AS KS QS JS 9H", "Bo": "2C 3C 4C 6D 8D", "Cilla": "3D 5D 9D TC QC", "Dan": "7S 7H 7D 2H 2S"}
+        acts = [{"do": "discard", "player": p, "cards": []} for _ in range(2) for p in ("Anna", "Bo", "Cilla", "Dan")]
+        acts += [{"do": "discard", "player": p, "cards": []} for p in ("Anna", "Bo", "Cilla")]
+        acts += [
+            {"do": "discard", "player": "Dan", "cards": ["2H", "2S"]},
+            {"do": "receive", "player": "Dan", "cards": received.split()},
+        ]
+        return _twin_messages(ruleset, hands, acts)
+
+    quads, trips = table("7C 4H"), table("8C 4H")
+    assert quads[-1] == trips[-1]
+    assert quads[-1]["public"]["state"]["phase"] == "tricks"

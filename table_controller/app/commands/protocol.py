@@ -131,6 +131,7 @@ def main(args: argparse.Namespace) -> int:
     from dashboard.scoresheet.head import SheetHead, read_players
     from dashboard.scoresheet.pdf import scoresheet_pdf
     from dashboard.scoresheet.svg import scoresheet_html
+    from table_controller.app.table_files import private_file
 
     try:
         doc = load_document(args.file)
@@ -151,8 +152,12 @@ def main(args: argparse.Namespace) -> int:
             lang=args.lang,
         )
         out = args.output or args.file.with_suffix(".protocol.pdf")
+        # the TL's typed reasons are in it as typed (a reason may name a card): owner-only,
+        # as the log is; whoever prints it hands it on (stop 64's audit)
+        private_file(out)
         out.write_bytes(data)
         if args.html:
+            private_file(args.html)
             args.html.write_text(
                 "<!doctype html><meta charset='utf-8'><title>Protocol</title>" + scoresheet_html(doc), encoding="utf-8"
             )

@@ -15,6 +15,8 @@ from tests.dashboard.test_scoresheet import EXAMPLES, ROOT, pdf_text
 
 def test_protocol_command_writes_the_pdf(tmp_path):
     out = tmp_path / "p.pdf"
+    out.write_text("")
+    out.chmod(0o644)  # a file that was there, world-readable
     r = subprocess.run(
         [
             sys.executable,
@@ -34,6 +36,8 @@ def test_protocol_command_writes_the_pdf(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "35 streck" in pdf_text(out.read_bytes())
     assert "<svg" in (tmp_path / "p.html").read_text()
+    # the TL's typed reasons are in it as typed: owner-only, as the log is (stop 64's audit)
+    assert out.stat().st_mode & 0o077 == 0 and (tmp_path / "p.html").stat().st_mode & 0o077 == 0
 
 
 def test_protocol_command_refuses_bad_input_clearly(tmp_path):
