@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from table_controller.analysis import process as analysis_process
 from table_controller.analysis.overlay import analysable, analyse_state, broadcast_analysis
 from table_controller.live import LiveTable
 from table_controller.rules.actions import parse_action
@@ -355,7 +356,11 @@ class TableHub:
                 continue  # the table has moved on: its newer view asks again (_publish)
             started = time.perf_counter()  # a share of the processor, not a time of the game
             try:
-                result = await asyncio.to_thread(analyse_state, snap, random.Random(snap.seq), ANALYSIS_SAMPLES, "next")
+                # in a process of its own: its time depends on the hidden hands, and a thread
+                # of this process would share its turns with every role's answers
+                result = await analysis_process.run(
+                    analyse_state, snap, random.Random(snap.seq), ANALYSIS_SAMPLES, "next"
+                )
             except Exception:  # an analysis never stops the table or its broadcast: logged
                 logging.getLogger(__name__).exception("the broadcast analysis of state %s failed", snap.seq)
                 result = None
