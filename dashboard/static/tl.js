@@ -124,7 +124,23 @@ function eventEl(e) {
   return h("li", { "data-seq": e.seq, "data-type": e.type, class: e.type === "deal_started" || e.type === "game_started" ? "head" : null }, ...(words ? words() : [String(e.type).replaceAll("_", " ")]));
 }
 
+// A sensing correction in words (the record keeps the console's text: "dismiss 4: ...",
+// "the card at seat3 is 7H", "tag 04A2 is 7H"): a dismissal is not a corrected card.
+function correctionText(e) {
+  const c = String(e.correction || "");
+  const card = x => (x[0] === "T" ? "10" : x[0]) + (SUITS[x[1]] || x.slice(1));
+  let m = c.match(/^dismiss (\d+)(?:: (.*))?$/);
+  if (m) return t("dismissed alert {n}", { n: m[1] }) + (m[2] ? ": " + m[2] : "");
+  m = c.match(/^the card at (\S+) is (\S+)$/);
+  if (m) return t("corrected sensing") + ": " + t("the card at {pad} is {card}", { pad: padName(m[1]), card: card(m[2]) });
+  m = c.match(/^tag (\S+) is (\S+)$/);
+  if (m) return t("corrected sensing") + ": " + t("tag {uid} is {card}", { uid: m[1], card: card(m[2]) });
+  return t("corrected sensing") + (c ? ": " + c : "");
+}
+
 function auditText(e) {
+  if (e.what === "correction")
+    return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${e.by} ` + correctionText(e);
   if (e.what === "confirm_award")  // the Revisor's "Stämmer" at a scoring moment
     return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ` + t("The Revisor confirmed {awards} (game {game}, deal {deal}, {moment})",
       { awards: (e.awards || []).map(awardText).join("; "), game: e.game, deal: e.deal, moment: MOMENTS[e.moment] || e.moment });

@@ -495,6 +495,9 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     tl.click(f"{alert} #correct-send")
     tl.wait_for_selector('#audit li[data-what="correction"]')
     assert tl.locator(f"{alert} .picker").count() == 0  # closed once it was entered
+    # the trail says what was corrected, in Swedish (it said "rättade avläsningen" alike
+    # for a corrected card and a dismissed alert)
+    assert "rättade avläsningen: kortet på platta 1 är 7♠" in tl.locator('#audit li[data-what="correction"]').inner_text()
     # accepted as the table lies (the dealer took the extra card back): the alert closes
     tl.click(f"{alert} button.dismiss")
     try:
@@ -508,6 +511,9 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
                 httpx.get(f"{base}/api/audit?token={tokens['tl']}").json(),
             )
         ) from None
+    tl.wait_for_function(
+        "() => [...document.querySelectorAll('#audit li[data-what=\"correction\"]')].some(li => li.innerText.includes('avfärdade larm'))"
+    )
     # a ruling and its void: Bo +5, a points penalty of 3, voided: Bo has 5 again
     tl.select_option("#adjust-player", "Bo")
     tl.fill("#adjust-points", "5")
