@@ -49,6 +49,9 @@ def names_cards(do: Any) -> bool:
     return isinstance(do, str) and do in CARD_ACTIONS
 
 
+QUADS_BY_OWNER = N_("A four of a kind that zeroes is announced on the player's own phone, or entered by the TL (r28).")
+RETRACT_BY_OWNER = N_("A card is taken back by its player on their own phone, or entered by the TL (r26).")
+OPEN_WHEN_DUE = N_("An open card is entered when the table waits for one; a flashed card is entered by the TL.")
 DEAL_BY_SEATS = N_("Rejected: at this table each player declares their own hand on their phone.")
 DECLARED = N_("Your hand is received. The deal is entered when every hand is in.")
 NOT_DEALING = N_("Rejected: a hand is declared at the deal, on a table without readers.")

@@ -17,6 +17,7 @@ import itertools
 import logging
 import math
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -31,12 +32,14 @@ from table_controller.rules.actions import parse_action
 from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.errors import ActionError, CardError
+from table_controller.sensing.alerts import TL_ONLY as SENSING_TL_ONLY
 from table_controller.sensing.alerts import Alert
 from table_controller.store import StoreError, TableRecorder, refusals
 from table_controller.views import (
     Refusal,
     RoleView,
     TableView,
+    blind_alert_id,
     build_view,
     deal_history,
     for_role,
@@ -270,15 +273,16 @@ class TableHub:
         if text is None:
             view = self.role_view(role.split(":")[0], masked=role == "broadcast:masked")
             msg = view.message(self.name, self._at)  # _at: when the newest event was appended
+            n, me = None, None
+            if seat_number(role) is not None:  # a seat's own phone: its seat and its player, at any table
+                n = self.seat_now(role)
+                me = next((p.name for p in view.state.players if n is not None and p.seat == n), None)
+                msg["seat"], msg["player"] = n, me
             if self.hands_by_hand and not role.startswith("broadcast"):  # the overlay shows no names list
                 # who has declared a hand for the deal being dealt: names, never a card
                 declared = self.declared()
                 msg["declared"] = sorted(declared)
-                n, me = None, None
-                if seat_number(role) is not None:  # a seat's own phone: its seat and its own declared hand
-                    n = self.seat_now(role)
-                    me = next((p.name for p in view.state.players if n is not None and p.seat == n), None)
-                    msg["seat"], msg["player"] = n, me
+                if seat_number(role) is not None:  # its own declared hand
                     msg["mine"] = list(declared.get(me or "", ()))
                     msg["mine_received"] = list(self.received().get(me or "", ()))
                 step = seat_exchange.step_of(self.engine)
@@ -428,6 +432,11 @@ class TableHub:
             raise Refused(N_("'{do}' is a TL decision (RULES.md §11)"), do=do)
         if self.paused and by != "tl":
             raise DashboardError(N_("the table is paused by the TL"))
+        if by != "tl" and do == "quads" and self.view.quads_announce and obj.get("choice") == "zero":
+            # step 7 (r28): whether the named player holds a four of a kind that zeroes is
+            # hidden, so the Revisor's entry would be an oracle: the owner's own phone or the
+            # TL enters it, and this answer is the same whoever is named (stop 64's audit)
+            raise Refused(entry.QUADS_BY_OWNER)
         blind = by != "tl" and entry.names_cards(do)
         if blind and not entry.may_enter_cards(by, self.hands_by_hand, do):
             # decided before any card is read: the same record and answer for every card
@@ -438,6 +447,16 @@ class TableHub:
                 if self.hands_by_hand
                 else entry.REFUSED
             )
+        if by != "tl" and do == "retract":
+            # whether a card may be taken back is whether it was a revoke: a fact of the
+            # player's hidden hand, so the Revisor's entry would be an oracle (stop 64's
+            # fourth audit); the player takes it back on their own phone, or the TL enters it
+            raise Refused(entry.RETRACT_BY_OWNER)
+        if blind and do == "open" and obj.get("player") not in self._open_due():
+            # the open card the table waits for is public; any other (a flashed card: a
+            # dealer's error) is the TL's, since whether a named card could be one is
+            # whether it lies in a hidden hand (stop 64's fourth audit)
+            raise Refused(entry.OPEN_WHEN_DUE)
         try:
             action = parse_action(obj)
         except ActionError as exc:
@@ -590,6 +609,54 @@ class TableHub:
         if player is None:
             raise DashboardError(N_("nobody is dealt a hand at seat {seat}"), seat=seat)
         return player
+
+    def _open_due(self) -> tuple[str, ...]:
+        """Whose open card the table waits for now (public: who placed one card)."""
+        step = seat_exchange.step_of(self.engine)
+        return step.open_pending if step is not None else ()
+
+    async def retract_own(self, by: str) -> dict[str, Any]:
+        """A player takes back the card they just played (a revoke put right before the next
+        card, r26), on their own phone: whether it was a revoke is their own hand's fact."""
+        if seat_number(by) is None:
+            raise Refused(N_("the {role} role may not take back a card"), role=by)
+        if self.paused:
+            raise DashboardError(N_("the table is paused by the TL"))
+        player = self._seat_player(by, None)
+        try:
+            await self.live.submit(parse_action({"do": "retract", "player": player}), by)
+        except IllegalAction as exc:  # the player's own hand: theirs to know
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
+        except StoreError:
+            self._log_failed()
+        self._pump_now()
+        return {"ok": True}
+
+    async def announce_quads(self, by: str) -> dict[str, Any]:
+        """A player's own four of a kind that zeroes, announced on their phone at the check
+        before the Chicago question (step 7, r28): nobody is asked there, and the Revisor may
+        not enter it for them (whether it holds is hidden).  A refusal is about the
+        player's own hand."""
+        if seat_number(by) is None:
+            raise Refused(N_("the {role} role may not announce a four of a kind"), role=by)
+        if self.paused:
+            raise DashboardError(N_("the table is paused by the TL"))
+        player = self._seat_player(by, None)
+        if not self.view.quads_announce:
+            raise DashboardError(
+                N_(
+                    "A four of a kind that zeroes is announced after the last exchange, "
+                    "before the first answer to the Chicago question or the first card (r28)."
+                )
+            )
+        try:
+            await self.live.submit(parse_action({"do": "quads", "player": player, "choice": "zero"}), by)
+        except IllegalAction as exc:  # the player's own hand: theirs to know
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
+        except StoreError:
+            self._log_failed()
+        self._pump_now()
+        return {"ok": True}
 
     async def exchange(self, cards: list[str], by: str, seat: int | None = None) -> dict[str, Any]:
         """The cards a player places, or (once all have placed) receives, face down: from
@@ -758,14 +825,25 @@ class TableHub:
         del self.alerts[:-200]
         self._publish(new_state=False)
 
-    def resolve_alert(self, alert_id: int, by: str) -> None:
+    def resolve_alert(self, alert_id: str, by: str) -> None:
+        """Mark a table alert resolved: the TL names it by its id, a blind role by the tag it
+        was shown (``views.blind_alert_id``), among the alerts it is shown."""
         for i, a in enumerate(self.alerts):
-            if a.id == alert_id:
+            if self._names_alert(a, alert_id, by):
                 self.alerts[i] = a.resolve()
-                self.log.audit(by, "resolve_alert", alert=alert_id)
+                self.log.audit(by, "resolve_alert", alert=a.id)
                 self._publish(new_state=False)
                 return
         raise DashboardError(N_("no alert {alert_id}"), alert_id=alert_id)
+
+    @staticmethod
+    def _names_alert(a: Alert, given: str, by: str) -> bool:
+        """Whether ``given`` names alert ``a`` for ``by``.  A blind role knows an alert by
+        its tag alone, and only one it is shown: a guessed number finds nothing, so no
+        answer tells it whether a TL-only alert exists (stop 64's fourth audit)."""
+        if not sight(by).blind:
+            return str(a.id) == str(given)
+        return a.kind not in SENSING_TL_ONLY and blind_alert_id(a) == given
 
     async def correct(self, text: str, by: str) -> dict[str, Any]:
         """Settle a sensing alert ("the card at pad 3 is 7H", "dismiss 4"); logged by the
@@ -774,10 +852,29 @@ class TableHub:
 
         if by not in WRITERS:
             raise Refused(N_("the {role} role may not correct the table"), role=by)
+        blind, tagged = sight(by).blind, False
+        m = re.fullmatch(
+            r"(?i)(?:dismiss|resolve)\s+(?:alert\s+)?#?s?([0-9a-f]{12})(\s*[:,-].*)?", str(text).strip(), re.S
+        )
+        if m and blind:  # a blind role names a sensing alert by the tag it was shown
+            a = next(
+                (a for a in self.view.alerts if a.origin == "sensing" and self._names_alert(a, "s" + m[1], by)), None
+            )
+            if a is None:
+                self.log.audit(
+                    by, "correction_refused", correction=str(text)[:200], reason="no alert shown by that tag"
+                )
+                raise DashboardError(N_("no alert {alert_id}"), alert_id=m[1])
+            text, tagged = f"dismiss {a.id}{m[2] or ''}", True
         try:
             correction = parse_correction(str(text))
         except (SensingError, ValueError) as exc:
             raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
+        if blind and isinstance(correction, Dismiss) and not tagged:
+            # a number is no alert a blind role was shown: the same answer whether or not an
+            # alert has that number (a TL-only one, say)
+            self.log.audit(by, "correction_refused", correction=str(text)[:200], reason="a number, not a tag shown")
+            raise DashboardError(N_("no alert {alert_id}"), alert_id=correction.alert)
         if by != "tl" and not isinstance(correction, Dismiss):
             # one answer and one record whatever the card: never judged for the Revisor
             self.log.audit(by, "correction_refused", reason=entry.REFUSED_REASON)

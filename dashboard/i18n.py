@@ -103,6 +103,7 @@ REASONS = (
     N_("draw stop: {player} has {score} points and may not exchange (D5, köpstopp at {limit})"),
     N_("every player places before any replacement (r13); waiting for {players}"),
     N_("{player} is not asked for a four-of-a-kind choice now"),
+    N_("{player} holds no four of a kind that may zero now (r28)"),
     N_("{player} has already placed; no exchange clock runs"),
     N_("{player} is not being asked the Chicago question"),
     N_("{player} is not choosing for a four of a kind"),

@@ -83,6 +83,26 @@ async def enter_exchange(
     return JSONResponse(await hub.exchange(body.cards, role, body.seat))
 
 
+@router.post("/quads")
+async def announce_quads(
+    role: str = Depends(role_in(*SEATS, what=N_("announce a four of a kind"))),
+    hub: TableHub = Depends(get_hub),
+):
+    """A player's own four of a kind that zeroes, at the check before the Chicago question
+    (r28), from their seat's link."""
+    return JSONResponse(await hub.announce_quads(role))
+
+
+@router.post("/retract")
+async def retract_own(
+    role: str = Depends(role_in(*SEATS, what=N_("take back a card"))),
+    hub: TableHub = Depends(get_hub),
+):
+    """The player's own last card taken back (a revoke put right before the next card,
+    r26), from their seat's link."""
+    return JSONResponse(await hub.retract_own(role))
+
+
 @router.post("/correct")
 async def correct(
     body: CorrectBody,
@@ -122,7 +142,9 @@ async def hide(role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)):
 
 @router.post("/alerts/{alert_id}/resolve")
 async def resolve(
-    alert_id: Annotated[int, Path(ge=-(2**62), le=2**62)],  # below 0: alerts the log could not take
+    # the TL's: the alert's number (below 0: alerts the log could not take); a blind role's:
+    # the tag it was shown (views.blind_alert_id)
+    alert_id: Annotated[str, Path(min_length=1, max_length=40)],
     role: str = Depends(role_in("tl", "revisor", what=N_("do this"))),
     hub: TableHub = Depends(get_hub),
 ):

@@ -36,17 +36,6 @@ function questionEl(s) {
   return el;
 }
 
-// Step 7 (r28): a four of a kind that zeroes is announced before the Chicago question (or,
-// with no question, before the first card); nobody is asked, so this row stands in every
-// deal at this moment, whatever the hands.  A tap enters the announcement the player made.
-function announceEl(s) {
-  if (!s.quads_announce) return null;
-  const names = s.players.filter(p => p.hand_count === 5).map(p => p.name);
-  return keptPart("announce", [s.game, s.deal, names], () => h("section", { id: "quads-announce", class: "small" },
-    t("Four of a kind that zeroes, announced now:"), " ", names.map(p => h("button", { class: "quads-announce", "data-player": p, onclick: () => {
-      if (window.confirm(t("{player} announces four of a kind and zeroes the others?", { player: p }))) send({ do: "quads", player: p, choice: "zero" }); } }, p))));
-}
-
 // Time by taps for whoever is to act: "time" called, or the clock ran out (r29, r30).
 function timeEl(s) {
   if (awaitingCards(s)) return null;  // the dealer's turn, not the players'
@@ -123,21 +112,6 @@ async function enter(body, after) {
   const ok = await send(body);
   if (ok && after) after();
   return ok;
-}
-
-// A card played by mistake (a revoke noticed before the next card, r26) is taken back by
-// a tap: the card was face up, so naming it tells nobody anything.
-function retractEl(s) {
-  if (s.phase !== "tricks" || !s.trick) return null;
-  // the trick's last card, or before the next lead the closed trick's last card (any trick:
-  // whether a card was a revoke is hidden, so the button is there alike)
-  const last = s.trick.cards.length ? s.trick.cards[s.trick.cards.length - 1] : s.trick.closed_last;
-  if (!last) return null;
-  return keptPart("retract", [last], () => h("div", { id: "retract-row" }, h("button", { id: "retract", "data-player": last.player, onclick: async () => {
-    if (!window.confirm(t("{player} takes back {card}?", { player: last.player, card: (last.card[0] === "T" ? "10" : last.card[0]) + SUITS[last.card[1]] }))) return;
-    const ok = await send({ do: "retract", player: last.player });
-    if (ok) entryForm = null;
-  } }, t("{player} takes back the card", { player: last.player }), " ", cardEl(last.card))));
 }
 
 let entryForm = null;
@@ -288,7 +262,7 @@ connect(m => {
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
   // at the end of a game: its result, then the review and sign-off, before anything else
-  morphKids(live, headerEl(m), questionEl(s), announceEl(s), resultEl(s), keptSignEl(m, "revisor"), gameStartEl(s), entryEl(s, m), retractEl(s),
+  morphKids(live, headerEl(m), questionEl(s), resultEl(s), keptSignEl(m, "revisor"), gameStartEl(s), entryEl(s, m),
     award, players, timeEl(s), trickEl(s));
   morphKids(alerts, h("h2", {}, t("Alerts")), keptPart("alerts", m.alerts || [], () => (m.alerts || []).length ?
     h("ul", {}, m.alerts.map(alertEl)) : h("p", { class: "small" }, t("none"))));

@@ -101,6 +101,33 @@ function exchangeEl(m, s, me) {
       } }] }));
 }
 
+// Step 7 (r28): a four of a kind that zeroes is announced before the Chicago question is
+// answered or the first card played; nobody is asked, so its owner announces it here (the
+// hand is the player's own; the Revisor may not enter it for them).
+function quadsEl(s, me) {
+  if (!s.quads_announce || !me.hand_name || !me.hand_name.startsWith("four ")) return null;
+  return h("section", { id: "quads-announce", class: "prompt" },
+    h("div", { class: "q" }, t("Four of a kind: zero the others?")),
+    h("button", { id: "quads-zero", onclick: async () => {
+      if (!window.confirm(t("Zero every other player's score and end the deal?"))) return;
+      try { await post("/api/quads"); showError(""); } catch (e) { showError(e.message); } } }, t("Zero the others")));
+}
+
+// A card played by mistake (a revoke noticed before the next card, r26) is taken back by
+// its player: whether it was a revoke is their own hand's fact (the Revisor may not enter
+// it).  The button stands under the player's own last card until the next card, after
+// every card alike; the card was face up, so naming it tells nobody anything.
+function retractEl(s, me) {
+  if (s.phase !== "tricks" || !s.trick) return null;
+  const last = s.trick.cards.length ? s.trick.cards[s.trick.cards.length - 1] : s.trick.closed_last;
+  if (!last || last.player !== me.name) return null;
+  const card = (last.card[0] === "T" ? "10" : last.card[0]) + SUITS[last.card[1]];
+  return h("div", { id: "retract-row" }, h("button", { id: "retract", "data-card": last.card, onclick: async () => {
+    if (!window.confirm(t("Take back {card}?", { card }))) return;
+    try { await post("/api/retract"); showError(""); } catch (e) { showError(e.message); } } },
+    t("Take back my card"), " ", cardEl(last.card)));
+}
+
 function render(m) {
   const s = m.state;
   const me = s.players.find(p => p.seat === m.seat) || (m.player ? { name: m.player } : null);
@@ -110,7 +137,7 @@ function render(m) {
   if (!me) body = h("p", { id: "nobody", class: "small" }, t("Nobody sits at this seat in this game."));
   else if (s.phase === "deal" && m.declared !== undefined) body = declareEl(m, s, me);
   else if (m.my_step) body = exchangeEl(m, s, me);
-  else if (me.hand && me.hand.length) body = h("section", { id: "hand-box" },
+  else if (me.hand && me.hand.length) body = h("section", { id: "hand-box" }, quadsEl(s, me), retractEl(s, me),
     h("div", { class: "small" }, t("Your hand")), handEl(me.hand, "hand"),
     me.hand_name ? h("div", { id: "hand-name", class: "big" }, handKind(me.hand_name)) : null,
     me.placed && me.placed.length ? h("div", { class: "small" }, t("placed"), " ", cardsEl(me.placed)) : null);

@@ -41,6 +41,7 @@ from table_controller.rules.queries import (
     next_to_play,
     phase,
     quads_to_announce,
+    step7_open,
     still_placing,
     to_act,
     trick_complete,
@@ -467,21 +468,26 @@ class Engine:
 
     def _quads(self, a: act.QuadsChoice) -> None:
         d = self._t.deal_in_progress()
-        if quads_to_announce(self.state, d) == a.player:
-            self._announce_quads(d, a.player, a.choice)
+        if step7_open(self.state, d):
+            self._step7_quads(d, a.player, a.choice)
             return
         if d.phase is not DealPhase.QUADS_CHOICE or d.asking[:1] != [a.player]:
             raise IllegalAction(f"{a.player} is not asked for a four-of-a-kind choice now")
         self._choose_quads(d, a.player, a.choice)
 
-    def _announce_quads(self, d: DealState, player: str, choice: str) -> None:
-        """Step 7 (r28, D4): a four of a kind announced to zero ends the deal at once; "points"
-        is what silence says (nothing scores until the final scoring), kept for a script or
-        a TL who enters it."""
+    def _step7_quads(self, d: DealState, player: str, choice: str) -> None:
+        """Step 7 (r28, D4): a four of a kind announced to zero ends the deal at once.
+        "points" is what silence says: taken for any player in the deal and changing
+        nothing (no event), since an answer that differed with the hand would tell who holds
+        four of a kind (stop 64's fourth audit); it scores at the final scoring if best."""
+        self._t.check_in_play(d, player)
+        if choice != "zero":
+            return
+        if quads_to_announce(self.state, d) != player:
+            raise IllegalAction(f"{player} holds no four of a kind that may zero now (r28)")
         self._t.emit(ev.QuadsChosen(player, choice))
-        if choice == "zero":
-            zero_opponents(self._t, player, Moment.exchange(d.exchange))
-            end_deal(self._t, d, "zeroed")
+        zero_opponents(self._t, player, Moment.exchange(d.exchange))
+        end_deal(self._t, d, "zeroed")
 
     def _choose_quads(self, d: DealState, player: str, choice: str) -> None:
         self._t.emit(ev.QuadsChosen(player, choice))
@@ -513,9 +519,8 @@ class Engine:
                 raise IllegalAction(f"{p} is not being asked the Chicago question")
             self._t.emit(ev.ViolationRecorded(p, a.clock))
             tricks.answer_chicago(self._t, d, p, False)  # D12: counts as "no"
-        elif a.clock == "quads" and quads_to_announce(self.state, d) == p:
-            self._t.emit(ev.ViolationRecorded(p, a.clock))
-            self._announce_quads(d, p, "points")  # D12: "points"
+        elif a.clock == "quads" and step7_open(self.state, d):
+            self._t.check_in_play(d, p)  # no quads clock runs at step 7: nothing to record
         elif a.clock == "quads":
             if d.phase is not DealPhase.QUADS_CHOICE or d.asking[:1] != [p]:
                 raise IllegalAction(f"{p} is not choosing for a four of a kind")

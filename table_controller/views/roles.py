@@ -13,6 +13,9 @@ player sitting there and no other.  Unknown roles see what the public sees.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -93,7 +96,7 @@ def sight(
 class ShownAlert:
     """An alert as one role is shown it: no evidence, no card."""
 
-    id: int | str  # sensing's as "s<id>": its ids are sensing's own
+    id: int | str  # sensing's as "s<id>": its ids are sensing's own; a blind role's opaque (``blind_alert_id``)
     kind: str
     text: str
     resolved: bool
@@ -101,9 +104,10 @@ class ShownAlert:
     pad: str | None = None
     text_sv: str | None = None
     seq: int | None = None
+    sensing: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        if isinstance(self.id, str):
+        if self.sensing:
             return {
                 "id": self.id,
                 "kind": self.kind,
@@ -122,13 +126,34 @@ class ShownAlert:
         }
 
 
+# A blind role sees an alert's id as an opaque tag: the ids count records and sensing's
+# alerts, and both count hidden things too (a TL-only revoke alert, its record), so the
+# gap between two ids told the Revisor that a revoke had happened (stop 64's fourth audit).
+# The key is this process's own: a restart gives the open alerts new tags.
+_ALERT_KEY = secrets.token_bytes(16)
+
+
+def blind_alert_id(a: Alert) -> str:
+    """``a``'s id as a blind role sees it: "s" (sensing) or "t" and 12 hex digits."""
+    tag = hmac.new(_ALERT_KEY, f"{a.origin}:{a.id}".encode(), hashlib.sha256).hexdigest()[:12]
+    return ("s" if a.origin == "sensing" else "t") + tag
+
+
 def shown_alert(a: Alert, seen: Sight) -> ShownAlert:
     if a.origin == "sensing":  # its text names the evidence's cards: the kind and place only
-        return ShownAlert(f"s{a.id}", a.kind, card_free_text(a), False, a.player, a.pad)
+        sid = blind_alert_id(a) if seen.blind else f"s{a.id}"
+        return ShownAlert(sid, a.kind, card_free_text(a), False, a.player, a.pad, sensing=True)
     blind = seen.blind and a.blind_text is not None
     text = a.blind_text if blind else a.text
     assert text is not None
-    return ShownAlert(a.id, a.kind, text, a.resolved, text_sv=(a.blind_sv if blind else a.text_sv) or text, seq=a.seq)
+    return ShownAlert(
+        blind_alert_id(a) if seen.blind else a.id,
+        a.kind,
+        text,
+        a.resolved,
+        text_sv=(a.blind_sv if blind else a.text_sv) or text,
+        seq=a.seq,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -257,7 +257,9 @@ def test_corrections_go_to_the_live_table_and_bad_ones_are_clear_errors(tmp_path
             await hub.correct("dismiss 99", "revisor")  # no such alert
         with pytest.raises(DashboardError):
             await hub.correct("make it so", "tl")  # not a correction sensing can read
-        assert [e["what"] for e in hub.audit_entries()].count("correction") >= 1  # logged, even when refused
+        # logged, even when refused (stop 64: a blind role's dismissal by a number is refused
+        # before sensing reads it, so that no answer tells whether that alert exists)
+        assert "correction_refused" in [e["what"] for e in hub.audit_entries()]
 
     asyncio.run(run())
 
@@ -292,3 +294,35 @@ def test_a_confirmed_award_reaches_the_tl_and_the_revisor_only_and_names_no_card
         assert all("confirmed" not in json.loads(t) for t in seen[role]), role
     (rec,) = [e for e in hub.audit_entries() if e["what"] == "confirm_award"]
     assert rec["by"] == "revisor" and not cards_in_text(json.dumps(rec))
+
+
+def test_a_blind_role_knows_an_alert_by_a_tag_that_counts_nothing(tmp_path):
+    """Stop 64's fourth audit: an alert's id was its record's number (and sensing's alerts
+    their own count), and both count hidden things too (a TL-only revoke alert and its
+    record), so the gap between two ids the Revisor saw told it that a revoke had happened;
+    a guessed number dismissed or resolved, or was refused, by whether a TL-only alert had
+    it.  A blind role sees a tag, resolves and dismisses by it, and a number is no alert."""
+    import re
+
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _play(hub, RandomBot(8), 10)
+        for bad in ({"do": "play", "player": "Anna", "card": "AS"}, {"do": "fly"}):
+            with pytest.raises(DashboardError):
+                await hub.post(bad, "revisor")
+        real = [a.id for a in hub.alerts]
+        shown = [a["id"] for a in json.loads(hub.current_text("revisor"))["alerts"]]
+        tl = [a["id"] for a in json.loads(hub.current_text("tl"))["alerts"]]
+        assert tl == real and len(shown) == 2
+        assert all(re.fullmatch(r"t[0-9a-f]{12}", x) for x in shown) and not set(shown) & {str(r) for r in real}
+        for guess in (str(real[0]), str(real[0] + 1)):  # a number finds nothing for the Revisor
+            with pytest.raises(DashboardError, match="no alert"):
+                hub.resolve_alert(guess, "revisor")
+        hub.resolve_alert(shown[0], "revisor")
+        assert [a.resolved for a in hub.alerts] == [True, False]
+        with pytest.raises(DashboardError, match="no alert"):
+            await hub.correct(f"dismiss {real[1]}", "revisor")
+        hub.resolve_alert(str(real[1]), "tl")  # the TL names them by their numbers
+        assert [a.resolved for a in hub.alerts] == [True, True]
+
+    asyncio.run(run())

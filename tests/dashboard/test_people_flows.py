@@ -227,10 +227,15 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
             if n == 2 and p == "Bo":  # Bo plays a club on a spade lead while holding a spade (r26) ...
                 before = page.evaluate("Number(document.body.dataset.seq)")
                 tap_cards(page, "play:Bo", ["9C"], "#pick-play")
-                page.wait_for_selector('#retract[data-player="Bo"]')
-                shot(page, f"revisor-retract-{tag}")
-                page.click("#retract")  # ... and takes it back before the next card: a tap
+                assert page.locator("#retract").count() == 0  # not the Revisor's: it would tell a revoke
+                bo = seat_phone(chromium, s, 2)
+                bo.on("dialog", lambda d: d.accept())
+                bo.wait_for_selector('#retract[data-card="9C"]')
+                shot(bo, f"seat-retract-{tag}")
+                bo.click("#retract")  # ... and takes it back on his own phone before the next card
                 page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before + 1}")
+                assert bo.js_errors == []
+                bo.close()
             tap_cards(page, f"play:{p}", [cards.pop(p)], "#pick-play")
             page.wait_for_function(
                 f"() => document.querySelector('#tap-entry')?.dataset.step !== 'play:{p}' || "
@@ -497,7 +502,9 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     assert tl.locator(f"{alert} .picker").count() == 0  # closed once it was entered
     # the trail says what was corrected, in Swedish (it said "rättade avläsningen" alike
     # for a corrected card and a dismissed alert)
-    assert "rättade avläsningen: kortet på platta 1 är 7♠" in tl.locator('#audit li[data-what="correction"]').inner_text()
+    assert (
+        "rättade avläsningen: kortet på platta 1 är 7♠" in tl.locator('#audit li[data-what="correction"]').inner_text()
+    )
     # accepted as the table lies (the dealer took the extra card back): the alert closes
     tl.click(f"{alert} button.dismiss")
     try:
@@ -992,12 +999,15 @@ def test_tl_enters_the_hand_of_a_player_without_a_phone(make_server, chromium):
     tl.close()
 
 
-def test_a_four_of_a_kind_made_in_the_last_exchange_is_announced_by_a_tap_not_asked_r28(make_server, chromium):
-    """Stop 64's audit: after exchange 3 the table asked Bo "zero or points?" where every
-    view showed it, so everyone learnt that he held four of a kind.  Now nobody is asked:
-    the Revisor's page offers, in every deal at that moment, a row to enter an announcement
-    a player made (r28).  A wrong name is refused and changes nothing; Bo's zeroes the others.
-    After the tricks start, a closed trick's last card can still be taken back by a tap."""
+def test_a_four_of_a_kind_made_in_the_last_exchange_is_announced_on_the_owners_phone_not_asked_r28(
+    make_server, chromium
+):
+    """Stop 64's audits: after exchange 3 the table asked Bo "zero or points?" where every
+    view showed it, so everyone learnt that he held four of a kind; and an entry the
+    Revisor could make for any player ("points", a quads timeout, a zero) was taken or
+    refused by whether that player held one.  Now nobody is asked; "points" is silence; a
+    zero is the owner's to announce on his own phone (or the TL's to enter), and the
+    Revisor's zero entry gets one answer whoever it names."""
     s = make_server(command="serve")
     tl_post(s, {"do": "table", "players": PLAYERS})
     tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
@@ -1012,36 +1022,53 @@ def test_a_four_of_a_kind_made_in_the_last_exchange_is_announced_by_a_tap_not_as
             tl_post(s, {"do": "discard", "player": p, "cards": []})
     for p, cards in (("Anna", []), ("Bo", ["3C", "2S"]), ("Cilla", [])):
         tl_post(s, {"do": "discard", "player": p, "cards": cards})
-    tl_post(s, {"do": "receive", "player": "Bo", "cards": ["9C", "4C"]})
-    page = chromium.new_page()
-    page.set_viewport_size(TABLET)
+    seq = tl_post(s, {"do": "receive", "player": "Bo", "cards": ["9C", "4C"]})["seq"]
+    answers = set()
+    for who in ("Anna", "Bo"):  # Bo holds four nines, Anna nothing
+        for body in ({"do": "quads", "player": who, "choice": "zero"},):
+            r = httpx.post(f"{s.base}/api/action", params={"token": s.token("revisor")}, json=body, timeout=30)
+            answers.add((r.status_code, r.json()["error"]))
+        for body in (
+            {"do": "quads", "player": who, "choice": "points"},
+            {"do": "timeout", "player": who, "clock": "quads"},
+        ):
+            r = httpx.post(f"{s.base}/api/action", params={"token": s.token("revisor")}, json=body, timeout=30)
+            assert r.status_code == 200 and r.json()["seq"] == seq, r.text  # taken, nothing changes
+    (answer,) = answers
+    assert answer[0] == 403 and "egen telefon" in answer[1], answers
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("dialog", lambda d: d.accept())
-    page.goto(s.url("revisor"))
-    page.wait_for_selector("#quads-announce")
-    assert page.locator("#quads-round").count() == 0  # nobody is asked
-    assert [b.inner_text() for b in page.locator(".quads-announce").all()] == PLAYERS
-    assert "Fyrtal som nollar" in page.locator("#quads-announce").inner_text()
-    fits(page, ".quads-announce", TABLET)
-    shot(page, "revisor-quads-announce-1280x800")
-    seq = page.evaluate("Number(document.body.dataset.seq)")
-    page.click('.quads-announce[data-player="Anna"]')  # Anna has none: refused, nothing changes
-    page.wait_for_selector("#error:not(:empty)")
-    assert page.evaluate("Number(document.body.dataset.seq)") == seq
-    page.click('.quads-announce[data-player="Bo"]')
-    page.wait_for_function("() => !document.querySelector('#quads-announce')")
+    revisor = chromium.new_page()
+    revisor.set_viewport_size(TABLET)
+    revisor.on("pageerror", lambda e: errors.append(str(e)))
+    revisor.goto(s.url("revisor"))
+    revisor.wait_for_selector(f'body[data-seq="{seq}"]')
+    assert revisor.locator("#quads-round, #quads-announce").count() == 0  # nobody is asked
+    anna = seat_phone(chromium, s, 1)
+    anna.wait_for_selector("#hand-box")
+    assert anna.locator("#quads-announce").count() == 0
+    bo = seat_phone(chromium, s, 2)
+    bo.on("dialog", lambda d: d.accept())
+    bo.wait_for_selector("#quads-announce #quads-zero")
+    assert "Fyrtal: nolla de andra?" in bo.locator("#quads-announce").inner_text()
+    fits(bo, "#quads-zero", PHONE)
+    shot(bo, "seat-quads-announce-390x844")
+    bo.click("#quads-zero")
+    bo.wait_for_function("() => !document.querySelector('#quads-announce')")
     r = httpx.get(f"{s.base}/api/history", params={"token": s.token("tl"), "scope": "game"}, timeout=30)
     events = r.json()["events"]
     assert [(e["player"], e["choice"]) for e in events if e["type"] == "quads_chosen"] == [("Bo", "zero")]
     assert [e["reason"] for e in events if e["type"] == "deal_ended"] == ["zeroed"]  # the deal ends at once
-    assert errors == []
+    assert errors == [] and anna.js_errors == [] and bo.js_errors == []
 
 
-def test_a_revoke_on_a_tricks_last_card_is_taken_back_by_a_tap_after_the_trick_closed_r26(make_server, chromium):
+def test_a_revoke_on_a_tricks_last_card_is_taken_back_on_the_players_phone_after_the_trick_closed_r26(
+    make_server, chromium
+):
     """Stop 64: a trick closes at its last card, revoke or not (whether Cilla could follow is
-    hidden).  Until the next card the closed trick's last card keeps its take-back button,
-    after every trick alike, and a tap opens the trick again for Cilla's right card."""
+    hidden), and a take-back is the player's own (or the TL's): the Revisor's was taken or
+    refused by whether the card was a revoke, an oracle (the fourth audit).  Until the next
+    card Cilla's phone keeps the button under her last card, after every card alike, and a
+    tap opens the trick again for her right card."""
     s = make_server(command="serve")
     tl_post(s, {"do": "table", "players": PLAYERS})
     tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
@@ -1055,21 +1082,52 @@ def test_a_revoke_on_a_tricks_last_card_is_taken_back_by_a_tap_after_the_trick_c
         for p in PLAYERS:
             tl_post(s, {"do": "discard", "player": p, "cards": []})
     for p, c in (("Anna", "AS"), ("Bo", "2S"), ("Cilla", "4H")):  # Cilla holds 3S: a revoke
-        tl_post(s, {"do": "play", "player": p, "card": c})
-    page = chromium.new_page()
-    page.set_viewport_size(PHONE)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("dialog", lambda d: d.accept())
-    page.goto(s.url("revisor"))
-    page.wait_for_selector('#retract[data-player="Cilla"]')
-    fits(page, "#retract", PHONE)
-    shot(page, "revisor-retract-closed-trick-390x844")
-    page.click("#retract")
-    page.wait_for_function(
-        "() => !document.querySelector('#retract') || document.querySelector('#retract').dataset.player !== 'Cilla'"
-    )
+        seq = tl_post(s, {"do": "play", "player": p, "card": c})["seq"]
+    for body in ({"do": "retract", "player": "Cilla"}, {"do": "retract", "player": "Bo"}):  # one answer, whoever
+        r = httpx.post(f"{s.base}/api/action", params={"token": s.token("revisor")}, json=body, timeout=30)
+        assert r.status_code == 403 and "egna telefonen" in r.json()["error"], r.text
+    cilla = seat_phone(chromium, s, 3)
+    cilla.on("dialog", lambda d: d.accept())
+    cilla.wait_for_selector('#retract[data-card="4H"]')
+    fits(cilla, "#retract", PHONE)
+    shot(cilla, "seat-retract-closed-trick-390x844")
+    cilla.click("#retract")
+    cilla.wait_for_function("() => !document.querySelector('#retract')")
     r = httpx.get(f"{s.base}/api/history", params={"token": s.token("tl")}, timeout=30)
     assert [e["type"] for e in r.json()["events"]][-2:] == ["trick_won", "card_retracted"]
-    tl_post(s, {"do": "play", "player": "Cilla", "card": "3S"})  # the trick is hers to finish again
-    assert errors == []
+    assert tl_post(s, {"do": "play", "player": "Cilla", "card": "3S"})["seq"] > seq  # hers to finish again
+    assert cilla.js_errors == []
+
+
+def test_the_revisor_enters_an_open_card_only_when_one_is_due_r12_r15(make_server):
+    """Stop 64's fourth audit: on a camera-only table the Revisor could enter an open card
+    for a player who placed nothing (a flashed card, r15), and it was taken when the card
+    lay in the stub and refused when it lay in a hidden hand: an oracle.  A flashed card is
+    the TL's to enter now; the Revisor's open card is taken when the table waits for one,
+    and the answer otherwise is the same whichever card is named."""
+    s = make_server(command="serve", extra=("--camera-only",))
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    for n, p in enumerate(PLAYERS, 1):
+        seat_post(s, n, HANDS[p])
+    for n in (1, 2):
+        exchange_post(s, n, [])
+    exchange_post(s, 3, ["4H"])  # Cilla places one card: her open card is due, nobody else's
+    answers = set()
+    for card in ("5D", "3D"):  # in Cilla's hand; in the stub
+        r = httpx.post(
+            f"{s.base}/api/action",
+            params={"token": s.token("revisor")},
+            json={"do": "open", "player": "Bo", "card": card, "take": False},
+            timeout=30,
+        )
+        answers.add((r.status_code, r.text))
+    (answer,) = answers
+    assert answer[0] == 403 and "TL" in answer[1], answers
+    r = httpx.post(
+        f"{s.base}/api/action",
+        params={"token": s.token("revisor")},
+        json={"do": "open", "player": "Cilla", "card": "3D", "take": True},
+        timeout=30,
+    )
+    assert r.status_code == 200, r.text

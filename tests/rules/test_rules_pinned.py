@@ -1948,3 +1948,24 @@ def test_a_trick_play_with_no_live_hand_left_ends_the_deal_rather_than_wait_for_
         s.add(do="time_call", player=p)
     doc = s.doc()
     assert rejected(doc) == [] and doc["current"]["phase"] == "deal" and doc["current"]["deal"] == 2
+
+
+def test_at_step_7_points_and_a_quads_timeout_are_taken_alike_whoever_is_named__r28_d12():
+    """Stop 64's fourth audit: a "points" entry or a quads timeout at the check before the
+    Chicago question was taken for the owner of a four of a kind and refused for anyone
+    else: an oracle. Both are taken for any player in the deal and change nothing (no
+    event); only a zero is judged, and only the owner's is taken."""
+    hands = dict(JUNK, Bo="8S 8D 8C 2S 3C")
+    s = Script().deal(**hands).stand().stand()
+    s.discard("Anna").discard("Bo", "2S").discard("Cilla").discard("Dan").receive("Bo", "8H")
+    engine, _ = s.run()
+    n = len(engine.events)
+    for who in ("Anna", "Bo"):
+        s.add(do="quads", player=who, choice="points").add(do="timeout", player=who, clock="quads")
+    engine, doc = s.run()
+    assert rejected(doc) == [] and len(engine.events) == n
+    s.add(do="quads", player="Anna", choice="zero")
+    assert rejected(s.doc()) == ["Anna holds no four of a kind that may zero now (r28)"]
+    s.add(do="quads", player="Bo", choice="zero")
+    engine, doc = s.run()
+    assert doc["current"]["deal"] == 2 and [e.type for e in engine.events].count("quads_chosen") == 1
