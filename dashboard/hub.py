@@ -32,6 +32,7 @@ from table_controller.rules.actions import parse_action
 from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.errors import ActionError, CardError
+from table_controller.rules.queries import step7_open
 from table_controller.sensing.alerts import TL_ONLY as SENSING_TL_ONLY
 from table_controller.sensing.alerts import Alert
 from table_controller.store import StoreError, TableRecorder, refusals
@@ -432,7 +433,7 @@ class TableHub:
             raise Refused(N_("'{do}' is a TL decision (RULES.md §11)"), do=do)
         if self.paused and by != "tl":
             raise DashboardError(N_("the table is paused by the TL"))
-        if by != "tl" and do == "quads" and self.view.quads_announce and obj.get("choice") == "zero":
+        if by != "tl" and do == "quads" and obj.get("choice") == "zero" and self._step7_open():
             # step 7 (r28): whether the named player holds a four of a kind that zeroes is
             # hidden, so the Revisor's entry would be an oracle: the owner's own phone or the
             # TL enters it, and this answer is the same whoever is named (stop 64's audit)
@@ -471,7 +472,9 @@ class TableHub:
             await self._received_before_open(action)
         events_before = len(self.engine.events)
         try:
-            await self.live.submit(action, by)  # durable before anyone is shown it
+            # durable before anyone is shown it; the checks above asked again under the
+            # table's lock, so that sensing moving the table meanwhile opens no oracle
+            await self.live.submit(action, by, guard=lambda: self._entry_guard(obj, by))
         except IllegalAction as exc:
             last = self.log.last_records[-1].seq if self.log.last_records else 0
             self._add(rejected_alert(last, self.seq, by, do, exc.reason, entry.names_cards(do)))
@@ -610,6 +613,23 @@ class TableHub:
             raise DashboardError(N_("nobody is dealt a hand at seat {seat}"), seat=seat)
         return player
 
+    def _step7_open(self) -> bool:
+        """Step 7's moment (r28), read from the engine as it is now (public)."""
+        d = self.engine.state.deal
+        return d is not None and step7_open(self.engine.state, d)
+
+    def _entry_guard(self, obj: dict[str, Any], by: str) -> str | None:
+        """``post``'s checks of who may enter what, from public facts, asked again at the
+        moment the action meets the table (``LiveTable.submit``'s guard)."""
+        if by == "tl":
+            return None
+        do = obj.get("do")
+        if do == "quads" and obj.get("choice") == "zero" and self._step7_open():
+            return entry.QUADS_BY_OWNER
+        if do == "open" and obj.get("player") not in self._open_due():
+            return entry.OPEN_WHEN_DUE
+        return None
+
     def _open_due(self) -> tuple[str, ...]:
         """Whose open card the table waits for now (public: who placed one card)."""
         step = seat_exchange.step_of(self.engine)
@@ -642,7 +662,7 @@ class TableHub:
         if self.paused:
             raise DashboardError(N_("the table is paused by the TL"))
         player = self._seat_player(by, None)
-        if not self.view.quads_announce:
+        if not self._step7_open():
             raise DashboardError(
                 N_(
                     "A four of a kind that zeroes is announced after the last exchange, "

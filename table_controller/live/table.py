@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from table_controller.rules.actions import Action, Discard, Timeout
+from table_controller.rules.errors import IllegalAction
 from table_controller.rules.events import CardPlayed, DealStarted, Event, ViolationRecorded
 from table_controller.rules.judge import Verdict
 from table_controller.rules.phases import Phase
@@ -142,10 +143,17 @@ class LiveTable:
         with contextlib.suppress(ValueError):
             self._subscribers.remove(q)
 
-    async def submit(self, action: Action, source: str = "revisor") -> list[Event]:
+    async def submit(
+        self, action: Action, source: str = "revisor", guard: Callable[[], str | None] | None = None
+    ) -> list[Event]:
         """Manual entry (Revisor, TL, dealer console): judged, stored, shown.  Raises
-        ``IllegalAction`` (and changes nothing) when the rules refuse it."""
+        ``IllegalAction`` (and changes nothing) when the rules refuse it, or when ``guard``,
+        asked under the table's lock (the state it reads is the one the action meets),
+        gives a reason: the dashboard's checks of who may enter what, from public facts."""
         async with self._lock:
+            why = guard() if guard is not None else None
+            if why:
+                raise IllegalAction(why)
             self.last_activity = self.clock.now()
             events = self._apply(action, source)
             self._drain()

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from dashboard.errors import DashboardError
 from dashboard.hub import QUEUE_SIZE, message_text
 from table_controller.app.table_files import open_table
+from table_controller.rules.errors import IllegalAction
 from table_controller.sim.bots import RandomBot
 from table_controller.store import read_actions
 from table_controller.views import hidden_deal
@@ -326,3 +327,46 @@ def test_a_blind_role_knows_an_alert_by_a_tag_that_counts_nothing(tmp_path):
         assert [a.resolved for a in hub.alerts] == [True, True]
 
     asyncio.run(run())
+
+
+def test_the_revisors_step_7_zero_is_judged_on_the_table_as_it_is_not_on_the_last_view(tmp_path):
+    """Stop 64's fifth audit: the hub judged the Revisor's step-7 zero by its copy of the
+    view, which the pump brings up to date one turn after sensing moves the table; in that
+    turn the entry reached the engine and was taken or refused by whether Dan held four of
+    a kind.  The check reads the engine, and is asked again under the table's lock."""
+    from dashboard.errors import Refused
+    from table_controller.rules.actions import parse_action
+
+    hands = {"Anna": "AS KS QS JS 9H", "Bo": "2C 3C 4C 6D 8D", "Cilla": "3D 5D 9D TC QC", "Dan": "7S 7H 7D 2H 2S"}
+    names = list(hands)
+
+    async def run(folder, received):
+        hub, _ = open_table(folder, delay=0, clock=FakeClock())
+        acts = [
+            {"do": "table", "players": names},
+            {"do": "game", "seats": names, "button": "Dan"},
+            {"do": "deal", "hands": {p: h.split() for p, h in hands.items()}},
+            *[{"do": "discard", "player": p, "cards": []} for _ in range(2) for p in names],
+            *[{"do": "discard", "player": p, "cards": []} for p in names[:3]],
+            {"do": "discard", "player": "Dan", "cards": ["2H", "2S"]},
+        ]
+        for a in acts:
+            await hub.post(a, "tl")
+        # the last receive as sensing enters it: the engine moves, the hub's view not yet
+        await hub.live.submit(parse_action({"do": "receive", "player": "Dan", "cards": received}), "sensing")
+        assert not hub.view.quads_announce  # the hub's view is a turn behind
+        seq = hub.seq
+        with pytest.raises(Refused) as refused:
+            await hub.post({"do": "quads", "player": "Dan", "choice": "zero"}, "revisor")
+        assert hub.seq == seq
+        # and the guard under the lock says the same, whatever the post's own checks saw
+        with pytest.raises(IllegalAction):
+            await hub.live.submit(
+                parse_action({"do": "quads", "player": "Dan", "choice": "zero"}),
+                "revisor",
+                guard=lambda: hub._entry_guard({"do": "quads", "choice": "zero"}, "revisor"),
+            )
+        hub.log.close()
+        return str(refused.value), hub.seq - seq
+
+    assert asyncio.run(run(tmp_path / "a", ["7C", "4H"])) == asyncio.run(run(tmp_path / "b", ["8C", "4H"]))

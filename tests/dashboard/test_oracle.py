@@ -237,18 +237,21 @@ def test_an_entry_refused_twice_is_counted_alike_whatever_moved_face_down_betwee
         "Dan": ["5S", "8H", "TD", "4C", "7D"],
     }
     seat = {p: f"seat{i + 1}" for i, p in enumerate(hands)}
-    probe = {"do": "open", "player": "Anna", "card": "KC", "take": True}  # Anna placed nothing
+    # Anna places one card: her open card is due (stop 64: the Revisor enters no other), and
+    # the Revisor names KC for it, which lies face down (in Bo's hand, then maybe placed)
+    probe = {"do": "open", "player": "Anna", "card": "KC", "take": True}
 
     async def run(folder, bo_places):
         hub = await _dealt_camera_only_hub(folder, hands)
         rev = hub.connect("revisor")
-        for p in hands:  # exchange 1: Dan places two, the others none
-            await hub.exchange(["4C", "7D"] if p == "Dan" else [], seat[p])
+        for p in hands:  # exchange 1: Anna places one, Dan two, the others none
+            await hub.exchange({"Anna": ["9S"], "Dan": ["4C", "7D"]}.get(p, []), seat[p])
         with pytest.raises(DashboardError):
             await hub.post(probe, "revisor")
+        await hub.post({"do": "open", "player": "Anna", "card": "2C", "take": True}, "revisor")
         await hub.exchange(["JC", "QD"], seat["Dan"])
-        for p in hands:  # exchange 2: Bo places two face down
-            await hub.exchange(bo_places if p == "Bo" else [], seat[p])
+        for p in hands:  # exchange 2: Anna places one again, Bo two face down
+            await hub.exchange({"Anna": ["2C"], "Bo": bo_places}.get(p, []), seat[p])
         with pytest.raises(DashboardError):
             await hub.post(probe, "revisor")
         seen = []

@@ -133,7 +133,9 @@ def test_points_bound_is_a_serve_option(make_server):
 def test_posts_are_paced_per_token_and_only_a_flood_is_refused(make_server):
     s = make_server(command="serve", extra=("--post-rate", "2"))  # bursts of 6, then one every 0.5 s
     start = time.monotonic()
-    codes = [_post(s, {"do": "retract", "player": "Nobody"}, role="revisor").status_code for _ in range(8)]
+    codes = [
+        _post(s, {"do": "chicago", "player": "Nobody", "say": False}, role="revisor").status_code for _ in range(8)
+    ]
     # one request after another is slowed, never refused: the answers stay one answer
     assert codes == [422] * 8
     assert time.monotonic() - start >= 0.9  # the 7th and 8th waited for their slots (a lower bound)
@@ -145,7 +147,7 @@ def test_posts_are_paced_per_token_and_only_a_flood_is_refused(make_server):
                     client.post(
                         f"{s.base}/api/action",
                         params={"token": s.token("revisor")},
-                        json={"do": "retract", "player": "Nobody"},
+                        json={"do": "chicago", "player": "Nobody", "say": False},
                     )
                     for _ in range(40)
                 ]
