@@ -1976,3 +1976,17 @@ def test_at_step_7_points_and_a_quads_timeout_are_taken_alike_whoever_is_named__
     s.add(do="quads", player="Bo", choice="zero")
     engine, doc = s.run()
     assert doc["current"]["deal"] == 2 and [e.type for e in engine.events].count("quads_chosen") == 1
+
+
+def test_a_quads_entry_for_the_player_asked_the_chicago_question_is_refused_after_the_first_answer__r22_r28():
+    """Once the Chicago question has been answered, step 7 is over (r28): a quads entry for
+    the player the Revisor asks next is no four-of-a-kind choice, and changes nothing."""
+    s = Script().deal(**JUNK).adjust("Anna", 20).adjust("Bo", 20).stand().stand().stand()
+    s.chicago("Anna", False)
+    engine, doc = s.run()
+    assert doc["current"]["phase"] == "chicago" and doc["current"]["to_act"] == ["Bo"]
+    n = len(engine.events)
+    for choice in ("points", "zero"):
+        s.add(do="quads", player="Bo", choice=choice)
+    engine, doc = s.run()
+    assert rejected(doc) == ["Bo is not asked for a four-of-a-kind choice now"] * 2 and len(engine.events) == n
