@@ -53,9 +53,9 @@ typedef struct {
     uint32_t gen; /* the search that wrote it: older entries count as empty */
 } Entry;
 
-/* The memo, kept from one search to the next (the GIL is held throughout, so one search at
- * a time): a new search takes the next generation instead of clearing the table, and the
- * table keeps the size it grew to.  Open addressing, grown at half full. */
+/* The memo, kept from one search to the next (one search at a time: search_lock, since the
+ * search runs without the GIL): a new search takes the next generation instead of clearing
+ * the table, and the table keeps the size it grew to.  Open addressing, grown at half full. */
 static PyThread_type_lock search_lock; /* the memo below is one table: one search at a time */
 static Entry *memo_tab;
 static size_t memo_size, memo_used; /* memo_size a power of two */
