@@ -642,10 +642,13 @@ class TableHub:
             raise Refused(N_("the {role} role may not take back a card"), role=by)
         if self.paused:
             raise DashboardError(N_("the table is paused by the TL"))
-        player = self._seat_player(by, None)
+        return await self._own_entry({"do": "retract", "player": self._seat_player(by, None)}, by)
+
+    async def _own_entry(self, obj: dict[str, Any], by: str) -> dict[str, Any]:
+        """A seat's entry about its own player's hand: a refusal is theirs to know."""
         try:
-            await self.live.submit(parse_action({"do": "retract", "player": player}), by)
-        except IllegalAction as exc:  # the player's own hand: theirs to know
+            await self.live.submit(parse_action(obj), by)
+        except IllegalAction as exc:
             raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         except StoreError:
             self._log_failed()
@@ -669,14 +672,7 @@ class TableHub:
                     "before the first answer to the Chicago question or the first card (r28)."
                 )
             )
-        try:
-            await self.live.submit(parse_action({"do": "quads", "player": player, "choice": "zero"}), by)
-        except IllegalAction as exc:  # the player's own hand: theirs to know
-            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
-        except StoreError:
-            self._log_failed()
-        self._pump_now()
-        return {"ok": True}
+        return await self._own_entry({"do": "quads", "player": player, "choice": "zero"}, by)
 
     async def exchange(self, cards: list[str], by: str, seat: int | None = None) -> dict[str, Any]:
         """The cards a player places, or (once all have placed) receives, face down: from

@@ -999,6 +999,17 @@ def test_tl_enters_the_hand_of_a_player_without_a_phone(make_server, chromium):
     tl.close()
 
 
+def _to_the_last_exchange(s, hands: dict, third: dict) -> None:
+    """The TL's posts: a table of PLAYERS, ``hands`` dealt, two exchanges kept, and in the
+    third the cards ``third`` names placed (the rest kept)."""
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    tl_post(s, {"do": "deal", "hands": hands})
+    for k in range(3):
+        for p in PLAYERS:
+            tl_post(s, {"do": "discard", "player": p, "cards": third.get(p, []) if k == 2 else []})
+
+
 def test_a_four_of_a_kind_made_in_the_last_exchange_is_announced_on_the_owners_phone_not_asked_r28(
     make_server, chromium
 ):
@@ -1009,19 +1020,12 @@ def test_a_four_of_a_kind_made_in_the_last_exchange_is_announced_on_the_owners_p
     zero is the owner's to announce on his own phone (or the TL's to enter), and the
     Revisor's zero entry gets one answer whoever it names."""
     s = make_server(command="serve")
-    tl_post(s, {"do": "table", "players": PLAYERS})
-    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
     hands = {
         "Anna": ["AS", "KS", "QS", "JS", "AH"],
         "Bo": ["9S", "9H", "9D", "3C", "2S"],
         "Cilla": ["4H", "5D", "7C", "8H", "TD"],
     }
-    tl_post(s, {"do": "deal", "hands": hands})
-    for _ in range(2):
-        for p in PLAYERS:
-            tl_post(s, {"do": "discard", "player": p, "cards": []})
-    for p, cards in (("Anna", []), ("Bo", ["3C", "2S"]), ("Cilla", [])):
-        tl_post(s, {"do": "discard", "player": p, "cards": cards})
+    _to_the_last_exchange(s, hands, {"Bo": ["3C", "2S"]})
     seq = tl_post(s, {"do": "receive", "player": "Bo", "cards": ["9C", "4C"]})["seq"]
     answers = set()
     for who in ("Anna", "Bo"):  # Bo holds four nines, Anna nothing
@@ -1070,17 +1074,12 @@ def test_a_revoke_on_a_tricks_last_card_is_taken_back_on_the_players_phone_after
     card Cilla's phone keeps the button under her last card, after every card alike, and a
     tap opens the trick again for her right card."""
     s = make_server(command="serve")
-    tl_post(s, {"do": "table", "players": PLAYERS})
-    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
     hands = {
         "Anna": ["AS", "KS", "QS", "JS", "AH"],
         "Bo": ["2S", "3C", "4C", "5C", "6C"],
         "Cilla": ["3S", "4H", "5D", "7C", "8H"],
     }
-    tl_post(s, {"do": "deal", "hands": hands})
-    for _ in range(3):
-        for p in PLAYERS:
-            tl_post(s, {"do": "discard", "player": p, "cards": []})
+    _to_the_last_exchange(s, hands, {})
     for p, c in (("Anna", "AS"), ("Bo", "2S"), ("Cilla", "4H")):  # Cilla holds 3S: a revoke
         seq = tl_post(s, {"do": "play", "player": p, "card": c})["seq"]
     for body in ({"do": "retract", "player": "Cilla"}, {"do": "retract", "player": "Bo"}):  # one answer, whoever
