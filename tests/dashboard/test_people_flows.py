@@ -3,7 +3,8 @@ size (1280x800) and phone size (390x844), Swedish by default, screenshots under
 build/screenshots/:
 
 - the Revisor plays a whole deal with no JSON on a camera-only table (an open card, the
-  quads choice, the Chicago question, the tricks, a revoke taken back) by tapping cards in
+  quads choice, the Chicago question, the tricks; a revoke is taken back on the player's
+  own phone) by tapping cards in
   a picker, while each player declares their own dealt hand and enters their own placed
   and received cards on their phone, and signs the game ("Revisorn intygar"); at a table with readers the Revisor gets
   no card picker (hidden cards by hand are the TL's);
