@@ -33,13 +33,13 @@ from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine, IllegalAction
 from table_controller.rules.errors import ActionError, CardError
 from table_controller.rules.queries import step7_open
-from table_controller.sensing.alerts import TL_ONLY as SENSING_TL_ONLY
 from table_controller.sensing.alerts import Alert
 from table_controller.store import StoreError, TableRecorder, refusals
 from table_controller.views import (
     Refusal,
     RoleView,
     TableView,
+    alert_shown,
     blind_alert_id,
     build_view,
     deal_history,
@@ -433,11 +433,6 @@ class TableHub:
             raise Refused(N_("'{do}' is a TL decision (RULES.md §11)"), do=do)
         if self.paused and by != "tl":
             raise DashboardError(N_("the table is paused by the TL"))
-        if by != "tl" and do == "quads" and obj.get("choice") == "zero" and self._step7_open():
-            # step 7 (r28): whether the named player holds a four of a kind that zeroes is
-            # hidden, so the Revisor's entry would be an oracle: the owner's own phone or the
-            # TL enters it, and this answer is the same whoever is named (stop 64's audit)
-            raise Refused(entry.QUADS_BY_OWNER)
         blind = by != "tl" and entry.names_cards(do)
         if blind and not entry.may_enter_cards(by, self.hands_by_hand, do):
             # decided before any card is read: the same record and answer for every card
@@ -448,16 +443,8 @@ class TableHub:
                 if self.hands_by_hand
                 else entry.REFUSED
             )
-        if by != "tl" and do == "retract":
-            # whether a card may be taken back is whether it was a revoke: a fact of the
-            # player's hidden hand, so the Revisor's entry would be an oracle (stop 64's
-            # fourth audit); the player takes it back on their own phone, or the TL enters it
-            raise Refused(entry.RETRACT_BY_OWNER)
-        if blind and do == "open" and obj.get("player") not in self._open_due():
-            # the open card the table waits for is public; any other (a flashed card: a
-            # dealer's error) is the TL's, since whether a named card could be one is
-            # whether it lies in a hidden hand (stop 64's fourth audit)
-            raise Refused(entry.OPEN_WHEN_DUE)
+        if why := self._entry_guard(obj, by):  # asked again under the table's lock (submit)
+            raise Refused(why)
         try:
             action = parse_action(obj)
         except ActionError as exc:
@@ -472,8 +459,7 @@ class TableHub:
             await self._received_before_open(action)
         events_before = len(self.engine.events)
         try:
-            # durable before anyone is shown it; the checks above asked again under the
-            # table's lock, so that sensing moving the table meanwhile opens no oracle
+            # durable before anyone is shown it; _entry_guard asked again under the lock
             await self.live.submit(action, by, guard=lambda: self._entry_guard(obj, by))
         except IllegalAction as exc:
             last = self.log.last_records[-1].seq if self.log.last_records else 0
@@ -619,11 +605,23 @@ class TableHub:
         return d is not None and step7_open(self.engine.state, d)
 
     def _entry_guard(self, obj: dict[str, Any], by: str) -> str | None:
-        """``post``'s checks of who may enter what, from public facts, asked again at the
-        moment the action meets the table (``LiveTable.submit``'s guard)."""
+        """Who may enter what, from public facts (stop 64's audits), the same answer whoever
+        is named: asked by ``post`` first, then again at the moment the action meets the
+        table (``LiveTable.submit``'s guard), so that sensing moving the table between the
+        two opens no oracle.
+
+        - Step 7 (r28): whether the named player holds a four of a kind that zeroes is
+          hidden, so a zero is the owner's own phone's or the TL's.
+        - The open card the table waits for is public; any other (a flashed card: a
+          dealer's error) is the TL's, since whether a named card could be one is whether
+          it lies in a hidden hand.
+        - Whether a card may be taken back is whether it was a revoke, a fact of the
+          player's hand: the player takes it back on their own phone, or the TL enters it."""
         if by == "tl":
             return None
         do = obj.get("do")
+        if do == "retract":
+            return entry.RETRACT_BY_OWNER
         if do == "quads" and obj.get("choice") == "zero" and self._step7_open():
             return entry.QUADS_BY_OWNER
         if do == "open" and obj.get("player") not in self._open_due():
@@ -857,9 +855,10 @@ class TableHub:
         """Whether ``given`` names alert ``a`` for ``by``.  A blind role knows an alert by
         its tag alone, and only one it is shown: a guessed number finds nothing, so no
         answer tells it whether a TL-only alert exists (stop 64's fourth audit)."""
-        if not sight(by).blind:
+        seen = sight(by)
+        if not seen.blind:
             return str(a.id) == str(given)
-        return a.kind not in SENSING_TL_ONLY and blind_alert_id(a) == given
+        return alert_shown(a, seen) and blind_alert_id(a) == given
 
     async def correct(self, text: str, by: str) -> dict[str, Any]:
         """Settle a sensing alert ("the card at pad 3 is 7H", "dismiss 4"); logged by the

@@ -386,7 +386,6 @@ def _card_retracted(s: TableState, e: ev.CardRetracted) -> None:
         d.tricks.pop()
         d.trick_number -= 1
         d.leader = d.trick[0][0]
-        d.chicago_broken = bool(d.chicago) and any(w != d.chicago for w, _ in d.tricks)
     d.trick.pop()
     d.played[e.player].pop()
     d.hands[e.player].append(e.card)

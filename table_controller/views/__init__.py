@@ -21,7 +21,18 @@ from .alerts import table_alert
 from .history import deal_history
 from .model import ClocksView, PlayerView, TableView, build_view, hidden_deal, snapshot
 from .refusals import Refusal
-from .roles import ROLES, SEATS, RoleView, ShownAlert, Sight, blind_alert_id, for_role, seat_number, sight
+from .roles import (
+    ROLES,
+    SEATS,
+    RoleView,
+    ShownAlert,
+    Sight,
+    alert_shown,
+    blind_alert_id,
+    for_role,
+    seat_number,
+    sight,
+)
 
 __all__ = [
     "ROLES",
@@ -33,6 +44,7 @@ __all__ = [
     "ShownAlert",
     "Sight",
     "TableView",
+    "alert_shown",
     "blind_alert_id",
     "build_view",
     "deal_history",

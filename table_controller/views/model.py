@@ -20,7 +20,7 @@ from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
 from table_controller.rules.hands import evaluate
 from table_controller.rules.phases import DealPhase, Phase
-from table_controller.rules.queries import step7_open, trick_complete, trick_winner
+from table_controller.rules.queries import last_card, step7_open, trick_complete, trick_winner
 from table_controller.rules.replay import (
     current_document,
     game_document,
@@ -340,7 +340,7 @@ def build_view(
             p, c = d.trick[-1]
             trick = Trick(d.trick_number + 1, trick_winner(d)[0], (), (p, c.code))
         else:
-            closed = d.closed[-1] if d.closed and not d.trick else None
+            closed = None if d.trick else last_card(d)
             trick = Trick(
                 d.trick_number,
                 d.leader,

@@ -139,6 +139,11 @@ def blind_alert_id(a: Alert) -> str:
     return ("s" if a.origin == "sensing" else "t") + tag
 
 
+def alert_shown(a: Alert, seen: Sight) -> bool:
+    """Whether ``seen`` is shown alert ``a`` at all (a TL-only kind is no blind role's)."""
+    return not (seen.blind and a.kind in TL_ONLY)
+
+
 def shown_alert(a: Alert, seen: Sight) -> ShownAlert:
     if a.origin == "sensing":  # its text names the evidence's cards: the kind and place only
         sid = blind_alert_id(a) if seen.blind else f"s{a.id}"
@@ -209,9 +214,7 @@ def for_role(
     return RoleView(
         seen,
         state,
-        alerts=tuple(shown_alert(a, seen) for a in view.alerts if not (seen.blind and a.kind in TL_ONLY))
-        if seen.alerts
-        else None,
+        alerts=tuple(shown_alert(a, seen) for a in view.alerts if alert_shown(a, seen)) if seen.alerts else None,
         signed=view.signed if seen.signed else None,
         revealed=tuple(sorted(seen.hands or ())) if seen.revealed else None,
         confirmed=view.confirmed if seen.signed else None,
