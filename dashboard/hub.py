@@ -17,7 +17,6 @@ import itertools
 import logging
 import math
 import random
-import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -863,28 +862,27 @@ class TableHub:
     async def correct(self, text: str, by: str) -> dict[str, Any]:
         """Settle a sensing alert ("the card at pad 3 is 7H", "dismiss 4"); logged by the
         live table as an audit record.  A correction that names a card is the TL's."""
-        from table_controller.sensing import Dismiss, SensingError, parse_correction
+        from table_controller.sensing import Correction, Dismiss, SensingError, parse_correction, parse_dismiss_tag
 
         if by not in WRITERS:
             raise Refused(N_("the {role} role may not correct the table"), role=by)
-        blind, tagged = sight(by).blind, False
-        m = re.fullmatch(
-            r"(?i)(?:dismiss|resolve)\s+(?:alert\s+)?#?s?([0-9a-f]{12})(\s*[:,-].*)?", str(text).strip(), re.S
-        )
-        if m and blind:  # a blind role names a sensing alert by the tag it was shown
-            a = next(
-                (a for a in self.view.alerts if a.origin == "sensing" and self._names_alert(a, "s" + m[1], by)), None
-            )
+        blind = sight(by).blind
+        tag = parse_dismiss_tag(text) if blind else None
+        correction: Correction
+        if tag is not None:  # a blind role names a sensing alert by the tag it was shown
+            a = next((a for a in self.view.alerts if a.origin == "sensing" and self._names_alert(a, tag.tag, by)), None)
             if a is None:
                 self.log.audit(
                     by, "correction_refused", correction=str(text)[:200], reason="no alert shown by that tag"
                 )
-                raise DashboardError(N_("no alert {alert_id}"), alert_id=m[1])
-            text, tagged = f"dismiss {a.id}{m[2] or ''}", True
-        try:
-            correction = parse_correction(str(text))
-        except (SensingError, ValueError) as exc:
-            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
+                raise DashboardError(N_("no alert {alert_id}"), alert_id=tag.tag[1:])
+            correction = tag.dismiss(a.id)
+        else:
+            try:
+                correction = parse_correction(str(text))
+            except (SensingError, ValueError) as exc:
+                raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
+        tagged = tag is not None
         if blind and isinstance(correction, Dismiss) and not tagged:
             # a number is no alert a blind role was shown: the same answer whether or not an
             # alert has that number (a TL-only one, say)

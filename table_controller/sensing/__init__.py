@@ -20,7 +20,7 @@ hardware, the simulation or the app.
 """
 
 from .alerts import KINDS, Alert, AlertBook, Finding
-from .corrections import CardAt, Correction, Dismiss, UidIs, parse_correction
+from .corrections import CardAt, Correction, Dismiss, DismissTag, UidIs, parse_correction, parse_dismiss_tag
 from .errors import SensingError
 from .facts import TableFacts
 from .machine import Sensing
@@ -32,10 +32,12 @@ __all__ = [
     "CardAt",
     "Correction",
     "Dismiss",
+    "DismissTag",
     "Finding",
     "Sensing",
     "SensingError",
     "TableFacts",
     "UidIs",
     "parse_correction",
+    "parse_dismiss_tag",
 ]

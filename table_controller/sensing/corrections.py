@@ -53,11 +53,40 @@ class Dismiss:
 Correction = CardAt | UidIs | Dismiss
 
 
+@dataclass(frozen=True, slots=True)
+class DismissTag:
+    """A dismissal that names an alert by the tag a blind role is shown
+    (``views.blind_alert_id``: "s" and 12 hex digits), not by its number, which counts
+    hidden things.  The dashboard finds the alert that role was shown by that tag and
+    makes it a :class:`Dismiss`; the live table never sees a tag."""
+
+    tag: str
+    reason: str = ""
+
+    def dismiss(self, alert: int) -> Dismiss:
+        return Dismiss(alert, self.reason)
+
+
 def _card(text: str) -> Card:
     try:
         return Card.parse(text)
     except CardError as exc:
         raise SensingError(str(exc)) from None
+
+
+def parse_dismiss_tag(text: Any) -> DismissTag | None:
+    """A dismissal by tag ("dismiss s1a2b3c4d5e6f: seen"), or None for any other text.
+
+    >>> parse_dismiss_tag("Dismiss alert S1A2B3C4D5E6F - a shadow")
+    DismissTag(tag='s1a2b3c4d5e6f', reason='a shadow')
+    >>> parse_dismiss_tag("dismiss 4") is None
+    True
+    """
+    if not isinstance(text, str):
+        return None
+    t = " ".join(text.strip().split())
+    m = re.fullmatch(r"(?i)(?:dismiss|resolve)\s+(?:alert\s+)?#?s?([0-9a-f]{12})(?:\s*[:,-]\s*(.*))?", t)
+    return DismissTag("s" + m.group(1).lower(), m.group(2) or "") if m else None
 
 
 def parse_correction(text: Any) -> Correction:

@@ -329,6 +329,34 @@ def test_a_blind_role_knows_an_alert_by_a_tag_that_counts_nothing(tmp_path):
     asyncio.run(run())
 
 
+def test_the_revisor_dismisses_a_sensing_alert_by_the_tag_it_was_shown(tmp_path):
+    """The Revisor's dismiss button sends "dismiss" and the tag it was shown, without its
+    "s" (common.js); the tag is read beside sensing's own corrections
+    (``sensing.parse_dismiss_tag``) and becomes the dismissal of the alert behind it, on the
+    TL's record by its number.  A tag the Revisor was not shown, or the alert's number,
+    finds nothing, and the attempt is on the record."""
+    from table_controller.sensing.alerts import Finding
+
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _play(hub, RandomBot(8), 4)
+        a = await hub.live.raise_alert(Finding(("look", 1), "stuck", "the table waits", None, None))
+        hub._pump_now()
+        shown = [x["id"] for x in json.loads(hub.current_text("revisor"))["alerts"]]
+        assert len(shown) == 1 and shown[0].startswith("s") and shown[0] != f"s{a.id}"
+        for wrong in ("dismiss " + "0" * 12, f"dismiss {a.id}"):
+            with pytest.raises(DashboardError, match="no alert"):
+                await hub.correct(wrong, "revisor")
+        assert [x.id for x in hub.live.sensing.alerts.open] == [a.id]
+        await hub.correct(f"Dismiss {shown[0][1:].upper()}: a shadow", "revisor")
+        assert hub.live.sensing.alerts.open == []
+        audit = [e for e in hub.audit_entries() if e["what"] in ("correction", "correction_refused")]
+        assert [e["what"] for e in audit] == ["correction_refused"] * 2 + ["correction"]
+        assert audit[-1]["correction"] == f"dismiss {a.id}: a shadow"
+
+    asyncio.run(run())
+
+
 def test_the_revisors_step_7_zero_is_judged_on_the_table_as_it_is_not_on_the_last_view(tmp_path):
     """Stop 64's fifth audit: the hub judged the Revisor's step-7 zero by its copy of the
     view, which the pump brings up to date one turn after sensing moves the table; in that
