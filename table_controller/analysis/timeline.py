@@ -17,7 +17,7 @@ player's own card was worth less than her best).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from table_controller.rules.actions import Play
@@ -30,9 +30,16 @@ from .odds import OddsError, exchange_odds
 from .solver import AnalysisError, chicago_position, position_from_deal, solve
 
 
-def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds: bool = True) -> dict[str, Any]:
+def analyse_lines(
+    lines: Iterable[str],
+    samples: int = 2000,
+    seed: int = 0,
+    odds: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Replay a script and analyse it (see the module docstring).  Deterministic: the odds
-    of the n-th exchange analysed use ``random.Random(seed + n)``."""
+    of the n-th exchange analysed use ``random.Random(seed + n)``.  ``progress(game, deal)``
+    is called as each deal's analysis begins (long work: a command shows where it is)."""
     engine = Engine()
     rejected: list[dict[str, Any]] = []
     deals: list[dict[str, Any]] = []
@@ -57,6 +64,8 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
                 "blunders": [],
             }
             deals.append(current)
+            if progress is not None:
+                progress(g.number, d.number)
         return current
 
     def look() -> None:
@@ -138,7 +147,7 @@ def analyse_lines(lines: Iterable[str], samples: int = 2000, seed: int = 0, odds
             continue
         look()
     return {
-        "ruleset": engine.rules.name if engine.rules else None,
+        "ruleset": engine.state.rules.name if engine.state.rules else None,
         "samples": samples,
         "seed": seed,
         "deals": deals,

@@ -12,6 +12,7 @@ stack.  A command module provides ``add_arguments(parser)`` and ``main(args) -> 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from types import ModuleType
 
@@ -137,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._module.main(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `chicago-table ... | head`: the reader has seen enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to say at exit
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -63,6 +63,8 @@ def open_table(
     from table_controller.store import StoreError, TableRecorder
 
     data = Path(data)
+    if data.exists() and not data.is_dir():
+        raise DashboardError(f"{data} is a file; --data names the folder the table keeps its files in")
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(data, 0o700)
     tokens_path = Path(tokens_file) if tokens_file else data / "tokens.json"

@@ -9,6 +9,7 @@ printed, the views' URLs, and the umask that keeps every written file its user's
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,19 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     for f in (args.certfile, args.keyfile):
         if f is not None and not Path(f).is_file():
             raise DashboardError(f"no such file: {f}")
+    if args.certfile is not None:  # read now, so a wrong file is said plainly, not by the TLS library later
+        import ssl
+
+        try:
+            # a password is never asked on the terminal: a key under one is refused here
+            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
+                args.certfile, args.keyfile, password=lambda: b""
+            )
+        except (ssl.SSLError, OSError):
+            raise DashboardError(
+                f"--certfile {args.certfile} and --keyfile {args.keyfile} are not a certificate "
+                "and its private key in PEM (a key under a password is not served)"
+            ) from None
     if not 0 <= args.max_points <= 1_000_000:
         raise DashboardError("--max-points must lie between 0 and 1000000")
     if not 0 < args.post_rate <= 10_000:
@@ -203,6 +217,25 @@ def add_event_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port to listen on, 1-65535.
+
+    >>> port_number("8080")
+    8080
+    >>> port_number("99999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a port is a number from 1 to 65535, not 99999
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {port}")
+    return port
+
+
 def port_problem(host: str, port: int) -> str | None:
     """Why the dashboard cannot listen there, or None (checked before printing any URL)."""
     import socket
@@ -211,7 +244,13 @@ def port_problem(host: str, port: int) -> str | None:
         with socket.socket() as s:
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind((host, port))
+    except socket.gaierror as exc:  # the address, not the port
+        return f"cannot listen on {host} ({exc.strerror}); give this machine's address or name as --host"
+    except OverflowError:
+        return f"cannot listen on port {port}: a port is a number from 1 to 65535"
     except OSError as exc:
+        if exc.errno == errno.EADDRNOTAVAIL:
+            return f"cannot listen on {host}:{port} ({exc.strerror}); {host} is not an address of this machine"
         return f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port"
     return None
 

@@ -105,7 +105,7 @@ class SQLiteStore(EventStore):
         ``timeout``: seconds to wait for another process's write lock."""
         path = Path(path)
         if not path.exists() and (readonly or not create):
-            raise StoreNotFound(f"{path}: no such table log")
+            raise StoreNotFound(f"{path}: no such file (a table's log was expected)")
         if path.is_dir():
             raise NotATableLog(f"{path} is a directory, not a table log")
         if create and not path.exists():

@@ -129,6 +129,12 @@ def import_export(
         _check_events(items)
     else:
         items = _derive_events(items)
+        if not any(i["kind"] == "action" for i in items):
+            # an empty file, a binary one, a script of lines all refused: no table to make
+            raise ExportError(
+                "no action that the rules accept (the first must be 'table'); nothing written"
+                + (f": {len(items)} line(s) refused" if items else "")
+            )
         if rejected is not None:
             rejected += [
                 (i["line"], str(i["data"].get("reason", "")))

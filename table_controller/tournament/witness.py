@@ -200,7 +200,7 @@ class Verdict:
 
 def _rows(path: Path) -> list[tuple]:
     if not path.is_file():
-        raise HubError(f"{path}: no such table log")
+        raise HubError(f"{path}: no such file (a table's log was expected)")
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     try:
         conn = sqlite3.connect(uri, uri=True)

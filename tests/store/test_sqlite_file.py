@@ -29,7 +29,7 @@ def test_a_new_log_uses_wal_and_full_sync(tmp_path):
 
 
 def test_opening_a_missing_file_without_create_is_an_error(tmp_path):
-    with pytest.raises(StoreNotFound, match="no such table log"):
+    with pytest.raises(StoreNotFound, match=r"no such file \(a table's log was expected\)"):
         SQLiteStore.open(tmp_path / "missing.sqlite")
     with pytest.raises(StoreNotFound):
         SQLiteStore.open(tmp_path / "missing.sqlite", readonly=True)

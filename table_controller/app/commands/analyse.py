@@ -33,7 +33,27 @@ def main(args: argparse.Namespace) -> int:
     lines = read_lines(args.file, "analyse")
     if lines is None:
         return 2
-    doc = analyse_lines(lines, samples=args.samples, seed=args.seed, odds=not args.no_odds)
+    print(
+        f"analysing {args.file}"
+        + ("" if args.no_odds else f" ({args.samples} samples per exchange's odds; --no-odds is faster)")
+        + " ...",
+        file=sys.stderr,
+    )
+    doc = analyse_lines(
+        lines,
+        samples=args.samples,
+        seed=args.seed,
+        odds=not args.no_odds,
+        progress=lambda g, d: print(f"  game {g}, deal {d}", file=sys.stderr, flush=True),
+    )
+    if doc["ruleset"] is None:  # an empty script, or one whose table line is missing or refused
+        for r in doc["rejected"][:5]:
+            print(f"line {r['line']}: rejected: {r['reason']}", file=sys.stderr)
+        print(
+            f"chicago-table analyse: no table in {args.file} (the first action must be 'table'); nothing to analyse",
+            file=sys.stderr,
+        )
+        return 2
     try:
         if args.json:
             json.dump(doc, sys.stdout, ensure_ascii=False, indent=2)

@@ -54,11 +54,18 @@ def _fail(msg: str) -> int:
 
 
 def read_uids(path: str) -> list[str]:
-    with open(path, encoding="utf-8") as f:
-        return [line.split("#", 1)[0].strip() for line in f if line.split("#", 1)[0].strip()]
+    """The UIDs of a text file, one per line ('#' starts a comment)."""
+    from table_controller.deck import DeckError
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [line.split("#", 1)[0].strip() for line in f if line.split("#", 1)[0].strip()]
+    except UnicodeDecodeError:
+        raise DeckError(f"{path} is not a text file of UIDs (one per line, UTF-8)") from None
 
 
 def main(args: argparse.Namespace) -> int:
+    from table_controller.app.outputs import OutputError, check_output
     from table_controller.deck import Deck, DeckError
 
     try:
@@ -69,6 +76,7 @@ def main(args: argparse.Namespace) -> int:
                 print(f"{card.code}  {card.pretty():4}  {uid}")
             return 0
         if args.deck_command == "register":
+            check_output(args.out, args.uids)
             if args.uids:
                 deck = Deck.from_order(read_uids(args.uids), FULL_DECK, args.name, args.puck)
             else:
@@ -89,7 +97,7 @@ def main(args: argparse.Namespace) -> int:
         for line in report.lines():
             print(line)
         return 0 if report.ok else 1
-    except DeckError as exc:
+    except (DeckError, OutputError) as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(str(exc))

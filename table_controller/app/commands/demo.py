@@ -32,7 +32,9 @@ from dashboard.errors import DashboardError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", type=int, default=8080, help="port on localhost (default 8080)")
+    from ..web import port_number
+
+    p.add_argument("--port", type=port_number, default=8080, help="port on localhost (default 8080)")
     p.add_argument(
         "--pace", type=float, default=0.5, metavar="SECONDS", help="pause between the bots' actions (default 0.5)"
     )
@@ -134,6 +136,12 @@ def main(args: argparse.Namespace) -> int:
         print("chicago-table demo: --fast runs the virtual table in simulated time; --direct has none", file=sys.stderr)
         return 2
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
+    if data.exists() and not data.is_dir():
+        print(
+            f"chicago-table demo: {data} is a file; --data names the folder the table keeps its files in",
+            file=sys.stderr,
+        )
+        return 2
     if not args.direct and (data / "table.sqlite").exists():
         print(
             f"chicago-table demo: {data} holds a table already; the virtual table starts empty, "

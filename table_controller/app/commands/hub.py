@@ -23,7 +23,7 @@ from table_controller.tournament.hubstore import HubError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..web import add_shot_clocks_argument
+    from ..web import add_shot_clocks_argument, port_number
 
     p.description = (
         "Keep a tournament: players, heats, seat draws, the tables' logs (over an MQTT broker) "
@@ -95,7 +95,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     pw = sub.add_parser("web", help="the hall's public standings page (read-only beside 'hub serve')")
     pw.add_argument("hub")
     pw.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the hall's network)")
-    pw.add_argument("--port", type=int, default=8090)
+    pw.add_argument("--port", type=port_number, default=8090, help="port (default 8090)")
     pw.add_argument(
         "--tokens",
         metavar="FILE",
@@ -316,6 +316,9 @@ def _export(args) -> int:
 
     if not args.csv and not args.pdf:
         raise HubError("say where: --csv FILE and/or --pdf FILE")
+    for out in (args.csv, args.pdf):
+        if out:
+            _writable(out, args.hub, args.pdf if out == args.csv else args.csv)
     with _open(args.hub, readonly=True) as hub:
         doc = _document(hub)
     if args.csv:
@@ -325,6 +328,16 @@ def _export(args) -> int:
         write_pdf(doc, args.pdf)
         print(f"wrote {args.pdf}")
     return 0
+
+
+def _writable(out: str, *inputs: str | None) -> None:
+    """An output path that overwrites nothing the command reads, and no database."""
+    from table_controller.app.outputs import OutputError, check_output
+
+    try:
+        check_output(out, *inputs)
+    except OutputError as exc:
+        raise HubError(str(exc)) from None
 
 
 def _broker(text: str) -> tuple[str, int]:
@@ -419,6 +432,7 @@ def _witness(args) -> int:
     from table_controller.app.table_files import private_file
     from table_controller.tournament.witness import export_witness, public_witness
 
+    _writable(args.output, args.hub)
     with _open(args.hub, readonly=True) as hub:
         w = public_witness(hub) if args.public else export_witness(hub)
     if not args.public:  # the whole witness is kept as the hub's file is (owner-only): see witness.py

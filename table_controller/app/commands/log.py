@@ -56,7 +56,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="make a new table file from an export",
         description="Import an export (or a plain action script) into a NEW table "
         "file.  The actions are re-applied and must cause exactly the exported "
-        "events; nothing is written unless all of it checks out.",
+        "events; nothing is written unless all of it checks out.  A plain action "
+        "script's lines that the rules refuse are kept as rejected records (as a live "
+        "table keeps them) and listed; a script with no action the rules accept "
+        "writes nothing.",
     )
     i.add_argument("export", help="the export (.jsonl); '-' reads standard input")
     i.add_argument("--db", required=True, metavar="NEWFILE", help="the new table file to write")
@@ -155,10 +158,17 @@ def _print_report(report) -> None:
 def _export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from table_controller.app.outputs import OutputError, check_output
     from table_controller.app.table_files import private_file
     from table_controller.store.sqlite import SQLiteStore
     from table_controller.store.transfer import export_lines
 
+    if args.output:
+        try:
+            check_output(args.output, args.file)
+        except OutputError as exc:
+            print(f"chicago-table log export: {exc}", file=sys.stderr)
+            return 2
     with SQLiteStore.open(args.file, readonly=True) as store:
         records = store.read()
     name = Path(args.file).name

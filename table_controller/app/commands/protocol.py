@@ -131,6 +131,7 @@ def main(args: argparse.Namespace) -> int:
     from dashboard.scoresheet.head import SheetHead, read_players
     from dashboard.scoresheet.pdf import scoresheet_pdf
     from dashboard.scoresheet.svg import scoresheet_html
+    from table_controller.app.outputs import OutputError, check_output
     from table_controller.app.table_files import private_file
 
     try:
@@ -152,6 +153,9 @@ def main(args: argparse.Namespace) -> int:
             lang=args.lang,
         )
         out = args.output or args.file.with_suffix(".protocol.pdf")
+        check_output(out, args.file, args.players, args.logo)
+        if args.html:
+            check_output(args.html, args.file, args.players, args.logo, out)
         # the TL's typed reasons are in it as typed (a reason may name a card): owner-only,
         # as the log is; whoever prints it hands it on (stop 64's audit)
         private_file(out)
@@ -161,7 +165,7 @@ def main(args: argparse.Namespace) -> int:
             args.html.write_text(
                 "<!doctype html><meta charset='utf-8'><title>Protocol</title>" + scoresheet_html(doc), encoding="utf-8"
             )
-    except DashboardError as exc:
+    except (DashboardError, OutputError) as exc:
         print(f"chicago-table protocol: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

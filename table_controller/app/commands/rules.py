@@ -19,18 +19,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "Show a ruleset's parameters and rule options (RULES.md §13), or with --diff "
         f"what differs between two.  Rulesets: {', '.join(RULESETS)}."
     )
-    p.add_argument("ruleset", nargs="?", default="sm2025", help="the ruleset to show (default sm2025)")
+    p.add_argument("ruleset", nargs="?", default=None, help="the ruleset to show (default sm2025)")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="show only the parameters where A and B differ")
     p.add_argument("--json", action="store_true", help="print the parameters as JSON")
 
 
 def main(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
+    if args.diff and args.ruleset is not None:
+        print(f"chicago-table rules: either a ruleset ({args.ruleset}) or --diff A B, not both", file=sys.stderr)
+        return 2
     try:
         if args.diff:
             a, b = (ruleset(n) for n in args.diff)
         else:
-            r = ruleset(args.ruleset)
+            r = ruleset(args.ruleset or "sm2025")
     except RulesetError as exc:
         print(f"chicago-table rules: {exc}", file=sys.stderr)
         return 2

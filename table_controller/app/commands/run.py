@@ -36,7 +36,7 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..web import add_branding_arguments, add_shot_clocks_argument
+    from ..web import add_branding_arguments, add_shot_clocks_argument, port_number
 
     p.add_argument(
         "--config",
@@ -81,7 +81,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     svc.add_argument("--calibration", metavar="FILE", help="[camera] calibration: the camera's calibration file")
     svc.add_argument("--camera-fps", type=float, metavar="N", help="[camera] fps: frames read per second (default 30)")
     svc.add_argument("--host", help="[dashboard] host: address to listen on (default 127.0.0.1)")
-    svc.add_argument("--dashboard-port", type=int, metavar="N", help="[dashboard] port (default 8080)")
+    svc.add_argument("--dashboard-port", type=port_number, metavar="N", help="[dashboard] port (default 8080)")
     svc.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
     svc.add_argument("--tls-key", metavar="PEM", help="[dashboard] tls_key: the certificate's private key")
     svc.add_argument("--broadcast-delay", type=float, metavar="SECONDS", help="[dashboard] broadcast_delay")
@@ -260,8 +260,20 @@ def main(args: argparse.Namespace) -> int:
     players = tuple(x.strip() for x in (args.players or "Anna,Bo,Cilla,Dan").split(",") if x.strip())
     if draw is not None:
         players = tuple(draw["players"])
-    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-        return _fail("--players: 2 to 4 different names, comma separated")
+    from table_controller.rules.errors import RulesetError
+    from table_controller.rules.rulesets import ruleset
+
+    try:
+        rules = ruleset(args.ruleset)
+    except RulesetError as exc:  # said here: the bots' table line would be refused, and nothing played
+        return _fail(f"--ruleset: {exc}")
+    if len(set(players)) != len(players):
+        return _fail("--players: different names, comma separated")
+    if not rules.min_players <= len(players) <= rules.max_players:
+        return _fail(
+            f"--players: {rules.name} is played by {rules.min_players} to {rules.max_players} players, "
+            f"not {len(players)}"
+        )
     log = TableRecorder.in_memory()
     if args.db:
         from table_controller.store import StoreError

@@ -20,6 +20,7 @@ from ..web import (
     add_event_arguments,
     add_shot_clocks_argument,
     add_web_arguments,
+    port_number,
     port_problem,
     print_urls,
     private_files,
@@ -43,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="127.0.0.1",
         help="address to listen on (default 127.0.0.1; 0.0.0.0 to serve the tablets on the local network)",
     )
-    p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    p.add_argument("--port", type=port_number, default=8080, help="port (default 8080)")
     p.add_argument("--name", default="Bord 1", help="the table's name on every view (default: Bord 1)")
     p.add_argument(
         "--broadcast-delay",

@@ -4,7 +4,8 @@ Lines end at a line feed, a carriage return or both (a file from Windows or an o
 reads the same), never at the other characters Python's ``str.splitlines`` takes for line
 ends (U+2028, U+2029, U+0085, form feed, ...): inside a JSON string they are text, and a
 line cut there was rejected twice and moved every later line's number (stop 63's audit).
-A UTF-8 byte-order mark at the start is skipped.  A line that is not UTF-8 is kept as a
+A UTF-8 byte-order mark at the start is skipped.  A table's log (an SQLite file) given
+where a script is expected is refused with the command that exports it.  A line that is not UTF-8 is kept as a
 ``NotUTF8`` line, which the script reader rejects with its number, and the rest is read.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 import sys
 
+from table_controller.app.outputs import SQLITE_MAGIC
 from table_controller.rules.replay import NotUTF8
 
 LINE_END = re.compile(rb"\r\n|\r|\n")
@@ -45,9 +47,18 @@ def read_lines(path: str, command: str) -> list[str] | None:
     why it cannot be read (the caller exits with status 2)."""
     try:
         if path == "-":
-            return split_lines(sys.stdin.buffer.read())
-        with open(path, "rb") as fh:
-            return split_lines(fh.read())
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read()
     except OSError as exc:
         print(f"chicago-table {command}: cannot read {path}: {exc.strerror}", file=sys.stderr)
-    return None
+        return None
+    if data.startswith(SQLITE_MAGIC):  # a table's log given for its export: say so, not 18,000 refusals
+        print(
+            f"chicago-table {command}: {path} is an SQLite file (a table's log?), not an action script; "
+            f"'chicago-table log export {path} -o FILE.jsonl' writes a log's actions as one",
+            file=sys.stderr,
+        )
+        return None
+    return split_lines(data)

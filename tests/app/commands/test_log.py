@@ -66,7 +66,7 @@ def test_check_of_a_missing_or_foreign_file_is_a_clear_error(tmp_path, content):
     r = run("log", "check", p)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr + r.stdout
-    assert ("no such table log" if content is None else "not a table log") in r.stdout
+    assert ("no such file (a table's log was expected)" if content is None else "not a table log") in r.stdout
 
 
 def test_export_is_an_action_script_that_replay_accepts(tmp_path, table):

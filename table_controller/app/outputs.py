@@ -1,0 +1,69 @@
+"""Where a command may write: never over what it reads, never over a database.
+
+A command that writes a file (an export, a protocol, a witness, a deck) is given its path
+by hand, and a slip of the hand (``protocol table7.sqlite -o table7.sqlite``) once wrote
+the PDF over the table's only log and said it had done well.  So before anything is
+written, the path is checked:
+
+- it is not one of the files the command reads (the same file by any name: a link, a
+  relative path);
+- it is no SQLite file: a table's event log or a tournament hub is never replaced by an
+  export (another table's log named by mistake, say);
+- it is no folder.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "a.jsonl").write_text("{}")
+    2
+    >>> check_output(d / "b.pdf", d / "a.jsonl")
+    >>> check_output(d / "sub" / ".." / "a.jsonl", d / "a.jsonl")
+    Traceback (most recent call last):
+    ...
+    table_controller.app.outputs.OutputError: a.jsonl is the file this command reads; write to another file
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class OutputError(ValueError):
+    """The path given for a command's output would destroy something; nothing was written."""
+
+
+def is_sqlite(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is an SQLite file (by its first 16 bytes)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): compare where they would be
+        return a.resolve() == b.resolve()
+
+
+def check_output(out: str | os.PathLike[str], *inputs: str | os.PathLike[str] | None) -> None:
+    """Raise :class:`OutputError` when writing ``out`` would overwrite one of ``inputs``
+    (the files the command reads; None and '-' are skipped), an SQLite database, or
+    a folder."""
+    path = Path(out)
+    for given in inputs:
+        if given is None or str(given) == "-":
+            continue
+        if _same(path, Path(given)):
+            raise OutputError(f"{path.name} is the file this command reads; write to another file")
+    if path.is_dir():
+        raise OutputError(f"{path} is a folder; give the name of a file to write")
+    if is_sqlite(path):
+        raise OutputError(
+            f"{path} is an SQLite database (a table's log or a tournament hub?); "
+            "an output never replaces one: write to another file"
+        )

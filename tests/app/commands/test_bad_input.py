@@ -1,0 +1,200 @@
+"""Bad input to the command line gets a clear error and changes nothing (stop 65's audit of
+every command with the slips a user makes): an output named as the command's own input or
+as a database, a log where a script goes, an empty or binary script, a port out of range,
+a file where a folder goes, a wrong certificate, a ruleset or a player count the table
+cannot have.  Each case ran to a traceback, or destroyed its input and said it had done
+well, before."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from table_controller.app.cli import main
+from tests.store.helpers import record_bot_table
+
+CLI = [sys.executable, "-m", "table_controller.app.cli"]
+EXAMPLE = Path(__file__).resolve().parents[3] / "table_controller" / "examples" / "chicago_won.jsonl"
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory) -> Path:
+    p = tmp_path_factory.mktemp("bad") / "table.sqlite"
+    record_bot_table(p, seed=21, actions=60).store.close()
+    return p
+
+
+@pytest.fixture
+def hub(tmp_path) -> Path:
+    h = tmp_path / "ev.hub"
+    assert main(["hub", "create", str(h), "--event", "sm2026"]) == 0
+    return h
+
+
+def said(capsys) -> str:
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return out.out + out.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["log", "export", "{log}", "-o", "{log}"],
+        ["log", "export", "{log}", "-o", "{other}"],  # another table's log named by mistake
+        ["protocol", "{log}", "-o", "{log}"],
+        ["protocol", "{log}", "-o", "{tmp}/p.pdf", "--html", "{other}"],
+    ],
+)
+def test_an_output_never_overwrites_the_log_it_reads_nor_any_database(argv, log, tmp_path, capsys):
+    other = tmp_path / "other.sqlite"
+    other.write_bytes(log.read_bytes())
+    before = {p: digest(p) for p in (log, other)}
+    args = [a.format(log=log, other=other, tmp=tmp_path) for a in argv]
+    assert main(args) == 2
+    text = said(capsys)
+    assert "the file this command reads" in text or "an SQLite database" in text, text
+    assert {p: digest(p) for p in (log, other)} == before
+    assert not (tmp_path / "p.pdf").exists()
+
+
+def test_the_hubs_exports_never_overwrite_the_hub(hub, capsys):
+    before = digest(hub)
+    for argv in (
+        ["hub", "export", str(hub), "--pdf", str(hub)],
+        ["hub", "export", str(hub), "--csv", str(hub)],
+        ["hub", "witness", str(hub), "-o", str(hub)],
+    ):
+        assert main(argv) == 2, argv
+        assert "the file this command reads" in said(capsys)
+    assert digest(hub) == before
+    assert main(["hub", "standings", str(hub)]) == 0  # still the hub
+
+
+def test_a_deck_is_never_saved_over_its_uid_list_nor_as_a_folder(tmp_path, capsys):
+    uids = tmp_path / "uids.txt"
+    uids.write_text("".join(f"04{n:012X}\n" for n in range(52)))
+    before = digest(uids)
+    assert main(["deck", "register", "--uids", str(uids), "--out", str(uids)]) == 2
+    assert "the file this command reads" in said(capsys)
+    assert digest(uids) == before
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    assert main(["deck", "register", "--uids", str(uids), "--out", str(folder)]) == 2
+    assert "is a folder" in said(capsys)
+    assert sorted(tmp_path.iterdir()) == sorted([uids, folder])  # no half-written file left beside them
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    assert main(["deck", "register", "--uids", str(binary), "--out", str(tmp_path / "d.json")]) == 2
+    assert "not a text file of UIDs" in said(capsys)
+    assert not (tmp_path / "d.json").exists()
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"\xff\xfe\x00\x01binary", b'{"do": "game", "seats": ["A"], "button": "A"}\n']
+)
+def test_analyse_of_a_script_with_no_table_says_so(content, tmp_path, capsys):
+    script = tmp_path / "s.jsonl"
+    script.write_bytes(content)
+    assert main(["analyse", str(script), "--no-odds"]) == 2
+    assert "no table in" in said(capsys)
+
+
+@pytest.mark.parametrize("command", ["replay", "analyse"])
+def test_a_log_given_for_a_script_is_named_with_the_command_that_exports_it(command, log, capsys):
+    assert main([command, str(log)]) == 2
+    text = said(capsys)
+    assert "is an SQLite file (a table's log?), not an action script" in text and "log export" in text
+    assert "not valid JSON" not in text  # not one refusal per page of the file
+
+
+@pytest.mark.parametrize("content", [None, b"", b'{"do": "fly"}\n{"do": "land"}\n'])
+def test_log_import_with_no_action_the_rules_accept_writes_nothing(content, log, tmp_path, capsys):
+    source = log if content is None else tmp_path / "in.jsonl"
+    if content is not None:
+        source.write_bytes(content)
+    target = tmp_path / "new" / "t.sqlite"
+    assert main(["log", "import", str(source), "--db", str(target)]) == 2
+    assert "not an action script" in said(capsys) if content is None else "nothing written" in said(capsys)
+    assert not target.exists()
+
+
+def test_a_missing_log_is_called_missing(tmp_path, capsys):
+    assert main(["log", "check", str(tmp_path / "nope.sqlite")]) == 2
+    assert "no such file (a table's log was expected)" in said(capsys)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["serve", "--port", "99999"],
+        ["demo", "--port", "-1"],
+        ["hub", "web", "ev.hub", "--port", "70000"],
+        ["run", "--virtual", "--dashboard-port", "0"],
+    ],
+)
+def test_a_port_out_of_range_is_refused_by_its_option(argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert "a port is a number from 1 to 65535" in said(capsys)
+
+
+def test_serve_says_what_is_wrong_with_its_data_folder_host_and_certificate(tmp_path, capsys):
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    assert main(["serve", "--data", str(a_file), "--port", "18097"]) == 2
+    assert "is a file; --data names the folder" in said(capsys)
+    assert main(["serve", "--data", str(tmp_path / "d"), "--host", "999.1.1.1", "--port", "18097"]) == 2
+    assert "give this machine's address or name as --host" in said(capsys)
+    argv = ["serve", "--data", str(tmp_path / "d2"), "--port", "18097", "--certfile", str(a_file)]
+    assert main([*argv, "--keyfile", str(a_file)]) == 2
+    assert "are not a certificate and its private key in PEM" in said(capsys)
+    assert not (tmp_path / "d2").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--ruleset", "nosuch"], "--ruleset: unknown ruleset 'nosuch'"),
+        (["--players", "A,B"], "--players: sm2025 is played by 3 to 4 players, not 2"),
+        (["--players", "A,A,B"], "--players: different names"),
+    ],
+)
+def test_run_refuses_a_table_the_rules_cannot_have_before_any_log_is_made(extra, words, tmp_path, capsys):
+    db = tmp_path / "t.sqlite"
+    assert main(["run", "--virtual", "--bots", "--fast", "--max-actions", "5", "--db", str(db), *extra]) == 2
+    assert words in said(capsys)
+    assert not db.exists()
+
+
+def test_rules_takes_a_ruleset_or_a_diff_not_both(capsys):
+    assert main(["rules", "sm2019", "--diff", "sm2025", "shootout"]) == 2
+    assert "not both" in said(capsys)
+
+
+def test_setup_refuses_a_sheet_that_is_a_folder_before_writing_anything(tmp_path, capsys):
+    (tmp_path / "sheets").mkdir()
+    config = tmp_path / "t" / "table.toml"
+    argv = ["setup", "--yes", "--config", str(config), "--sheet", str(tmp_path / "sheets")]
+    assert main(argv) == 1
+    text = said(capsys)
+    assert "--sheet:" in text and "is a folder" in text
+    assert not config.parent.exists()
+
+
+def test_output_cut_short_by_its_reader_is_no_traceback():
+    """`chicago-table rules --json | head -1`: the reader closes the pipe; the command stops quietly."""
+    p = subprocess.Popen([*CLI, "rules", "--json", "classic"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()  # before the command has written anything
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == 0 and "Traceback" not in err and "BrokenPipeError" not in err, err
