@@ -28,6 +28,22 @@ def register_scheme(scheme: str, opener: Opener) -> None:
     _SCHEMES[scheme.lower()] = opener
 
 
+def missing_port(port: str) -> str:
+    """Why ``port`` (a device path) cannot be the seat controller's, said before anything
+    waits on it: "" when it is a URL or exists, else the serial devices that are there."""
+    import glob
+
+    if "://" in port or os.path.exists(port):
+        return ""
+    found = sorted(glob.glob("/dev/serial/by-id/*"))
+    hint = (
+        ("serial devices here: " + ", ".join(found))
+        if found
+        else "no USB serial devices are plugged in (nothing in /dev/serial/by-id)"
+    )
+    return f"no port {port!r}; {hint}"
+
+
 def scheme_of(url: str) -> str:
     head, sep, _ = url.partition("://")
     return head.lower() if sep else ""

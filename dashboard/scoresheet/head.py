@@ -8,7 +8,6 @@ clubs.  All optional; what is not known is left out, never guessed.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,18 +55,20 @@ def pdf_date(t: float) -> str:
 
 def read_players(path: Path) -> dict[str, Player]:
     """A CSV of ``name,club[,id]`` per line (the hub's ``register --csv`` file, optionally an id)."""
+    from table_controller.tournament.playerfile import PlayerFileError, player_rows
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DashboardError(f"{path}: cannot read the players file: {exc}") from exc
+        rows = player_rows(path)  # as a spreadsheet saves it: ';' or ',', UTF-8 or Windows-1252
+    except PlayerFileError as exc:
+        raise DashboardError(str(exc)) from None
     out: dict[str, Player] = {}
-    for n, row in enumerate(csv.reader(text.splitlines()), start=1):
-        if not row or not row[0].strip() or row[0].lstrip().startswith("#"):
+    for n, row in rows:
+        if not row[0]:
             continue
         if len(row) > 3:
             raise DashboardError(f"{path}: line {n}: expected name,club[,id], got {len(row)} fields")
-        name = row[0].strip()
+        name = row[0]
         if name in out:
             raise DashboardError(f"{path}: line {n}: {name!r} is on an earlier line already")
-        out[name] = Player(id=row[2].strip() if len(row) > 2 else "", club=row[1].strip() if len(row) > 1 else "")
+        out[name] = Player(id=row[2] if len(row) > 2 else "", club=row[1] if len(row) > 1 else "")
     return out

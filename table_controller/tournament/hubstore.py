@@ -116,6 +116,9 @@ class HubStore:
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
             app = conn.execute("PRAGMA application_id").fetchone()[0]
             objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if app == 0 and objects == 0 and not create:  # an empty file is no hub: left as it is
+                conn.close()
+                raise HubError(f"{path} is an empty file, not a hub file (create one with 'chicago-table hub create')")
             if app == 0 and objects == 0:
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

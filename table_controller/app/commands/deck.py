@@ -65,6 +65,7 @@ def read_uids(path: str) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
+    from firmware_bridge.transports import missing_port
     from table_controller.app.outputs import OutputError, check_output
     from table_controller.deck import Deck, DeckError
 
@@ -75,6 +76,9 @@ def main(args: argparse.Namespace) -> int:
             for uid, card in sorted(deck.cards.items(), key=lambda kv: kv[1]):
                 print(f"{card.code}  {card.pretty():4}  {uid}")
             return 0
+        port = getattr(args, "port", None)
+        if port and (problem := missing_port(port)):  # said now: the prompts would wait on it for ever
+            raise DeckError(problem)
         if args.deck_command == "register":
             check_output(args.out, args.uids)
             if args.uids:

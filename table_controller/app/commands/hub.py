@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
 import json
 import signal
 import sys
@@ -212,11 +211,18 @@ def _register(args) -> int:
         name, _, club = item.partition(":")
         players.append((name.strip(), club.strip()))
     if args.csv:
-        with open(args.csv, newline="", encoding="utf-8") as fh:
-            for n, row in enumerate(csv.reader(fh), start=1):
-                if not row or (n == 1 and row[0].strip().lower() in ("name", "namn")):
-                    continue
-                players.append((row[0].strip(), row[1].strip() if len(row) > 1 else ""))
+        from table_controller.tournament.playerfile import PlayerFileError, player_rows
+
+        try:
+            rows = player_rows(args.csv)
+        except PlayerFileError as exc:
+            raise HubError(str(exc)) from None
+        for n, row in rows:
+            if not row[0]:
+                raise HubError(f"{args.csv}: line {n}: no name before the club {row[1] if len(row) > 1 else ''!r}")
+            if len(row) > 2 and any(row[2:]):
+                raise HubError(f"{args.csv}: line {n}: expected name and club, got {len(row)} fields")
+            players.append((row[0], row[1] if len(row) > 1 else ""))
     if not players:
         raise HubError("no players given (--player NAME[:CLUB] or --csv FILE)")
     with _open(args.hub) as hub:
@@ -460,8 +466,14 @@ def _web(args) -> int:
             raise HubError(f"no such file: {f}")
     with _open(args.hub, readonly=True) as hub:
         hub.event_id()
+    from ..web import port_problem
+
+    if problem := port_problem(args.host, args.port):  # before any address is printed
+        raise HubError(problem)
     tl = broadcast = None
     if args.tokens:
+        if not Path(args.tokens).exists():  # a typo would give the TL's screen tokens no table shares
+            print(f"{args.tokens} does not exist: new tokens are made in it", file=sys.stderr, flush=True)
         from dashboard.errors import DashboardError
         from dashboard.tokens import RoleTokens
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import glob
-import os
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -20,6 +18,7 @@ from typing import TYPE_CHECKING
 from firmware_bridge.client import SeatControllerClient
 from firmware_bridge.link import LinkStats
 from firmware_bridge.selftest import CHECKS, Bench, Options, SelfTest, summary
+from firmware_bridge.transports import missing_port
 from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
 
 if TYPE_CHECKING:
@@ -100,7 +99,7 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    problem = _check_port(args.port)
+    problem = missing_port(args.port)
     if problem:
         print(f"chicago-table link: {problem}", file=sys.stderr)
         return 2
@@ -112,18 +111,6 @@ def main(args: argparse.Namespace) -> int:
         return 2
     live = sys.stdout.isatty() and not args.plain
     return asyncio.run(_monitor(args.port, args.duration, args.silence, live))
-
-
-def _check_port(port: str) -> str:
-    if "://" in port or os.path.exists(port):
-        return ""
-    found = sorted(glob.glob("/dev/serial/by-id/*"))
-    hint = (
-        ("serial devices here: " + ", ".join(found))
-        if found
-        else "no USB serial devices are plugged in (nothing in /dev/serial/by-id)"
-    )
-    return f"no port {port!r}; {hint}"
 
 
 async def _monitor(port: str, duration: float | None, silence: float, live: bool) -> int:
@@ -254,7 +241,7 @@ def _selftest_options(args: argparse.Namespace) -> Options | str:
 
 
 def _selftest_main(args: argparse.Namespace) -> int:
-    problem = _check_port(args.port)
+    problem = missing_port(args.port)
     options = _selftest_options(args)
     if problem or isinstance(options, str):
         print(f"chicago-table link selftest: {problem or options}", file=sys.stderr)

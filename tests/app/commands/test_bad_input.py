@@ -198,3 +198,71 @@ def test_output_cut_short_by_its_reader_is_no_traceback():
     p.stdout.close()  # before the command has written anything
     err = p.stderr.read().decode()
     assert p.wait(timeout=120) == 0 and "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "\ufeffnamn;klubb\r\nÅsa;K1\r\nSvensson, Bo;K2\r\n".encode(),  # Excel's "CSV UTF-8", Swedish
+        "Namn;Klubb\r\nÅsa;K1\r\nSvensson, Bo;K2\r\n".encode("cp1252"),  # Excel's "CSV", Swedish Windows
+        'name,club\nÅsa,K1\n"Svensson, Bo",K2\n'.encode(),  # LibreOffice, by hand
+    ],
+)
+def test_the_players_file_is_read_as_a_spreadsheet_saves_it(content, hub, tmp_path, capsys):
+    players = tmp_path / "players.csv"
+    players.write_bytes(content)
+    assert main(["hub", "register", str(hub), "--csv", str(players)]) == 0
+    said(capsys)
+    from table_controller.tournament.hubstore import HubStore
+
+    with HubStore.open(hub, readonly=True) as h:
+        assert h.players() == {"Åsa": "K1", "Svensson, Bo": "K2"}
+    from dashboard.scoresheet.head import read_players
+
+    assert {n: p.club for n, p in read_players(players).items()} == {"Åsa": "K1", "Svensson, Bo": "K2"}
+
+
+def test_a_players_line_with_no_name_is_named_by_its_line(hub, tmp_path, capsys):
+    players = tmp_path / "players.csv"
+    players.write_text("name,club\nÅsa,K1\n,K2\n", encoding="utf-8")
+    assert main(["hub", "register", str(hub), "--csv", str(players)]) == 2
+    assert "line 3: no name before the club 'K2'" in said(capsys)
+
+
+def test_an_empty_file_is_no_hub_and_stays_empty(tmp_path, capsys):
+    empty = tmp_path / "e.sqlite"
+    empty.write_bytes(b"")
+    assert main(["hub", "register", str(empty), "--player", "X"]) == 2
+    assert "is an empty file, not a hub file" in said(capsys)
+    assert empty.read_bytes() == b""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["deck", "register", "--port", "/dev/nonexistent-port", "--out", "{tmp}/d.json"],
+        ["deck", "check", "{tmp}/d.json", "--port", "/dev/nonexistent-port", "--seconds", "3"],
+    ],
+)
+def test_a_deck_command_on_a_port_that_is_not_there_says_so_at_once(argv, tmp_path, capsys):
+    """It printed "[1/52] put 2S alone on the tray" and waited for ever (register), or blamed
+    the deck for 52 missing cards (check)."""
+    from table_controller.deck import virtual_deck
+
+    virtual_deck().save(tmp_path / "d.json")
+    before = digest(tmp_path / "d.json")
+    assert main([a.format(tmp=tmp_path) for a in argv]) == 2
+    assert "no port '/dev/nonexistent-port'" in said(capsys)
+    assert digest(tmp_path / "d.json") == before
+
+
+def test_hub_web_on_a_port_in_use_says_so_before_printing_an_address(hub, capsys):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["hub", "web", str(hub), "--host", "127.0.0.1", "--port", str(port)]) == 2
+    text = said(capsys)
+    assert "choose another --port" in text and "standings of" not in text
