@@ -94,6 +94,9 @@ def _data(cfg: Any, r: Report) -> None:
     if not data.exists():
         r.note(f"the data folder {data} does not exist yet: the first run makes it")
         return
+    if not data.is_dir():
+        r.fail(f"the data folder {data} is a file: [table] data in the configuration names a folder")
+        return
     if not os.access(data, os.R_OK | os.W_OK | os.X_OK):
         r.fail(f"the data folder {data} is not readable and writable by this user: fix its owner (chown)")
         return

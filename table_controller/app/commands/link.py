@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Connect to the seat controller, handshake, and show what every "
         "pad holds (card UIDs), button presses, reader and link status, and the "
         "link's counters (dropped, corrupt and missed frames, reconnects). "
-        "It reconnects by itself when the device is unplugged or goes silent.",
+        "It reconnects by itself when the device is unplugged or goes silent. "
+        "Exit status 0: the link was up at some time while watched; 1: it never came up.",
     )
     mon.add_argument(
         "port",
@@ -143,6 +144,9 @@ async def _monitor(port: str, duration: float | None, silence: float, live: bool
             display.stop()
         await client.close()
     print(_stats_line(client.stats, client.online))
+    if not (view.was_online or client.online):
+        print(f"chicago-table link: the link to {port} never came up", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -150,12 +154,14 @@ class _View:
     def __init__(self) -> None:
         self.buttons: list[str] = []
         self.status = "connecting"
+        self.was_online = False
 
     def add(self, event: SensorEvent) -> None:
         if isinstance(event, ButtonPressed):
             self.buttons = (self.buttons + [event.button])[-5:]
         elif isinstance(event, LinkStatus):
             self.status = ("online " if event.online else "OFFLINE ") + f"{event.device} {event.detail}"
+            self.was_online = self.was_online or event.online
 
     def render(self, client: SeatControllerClient) -> Table:
         from rich.table import Table

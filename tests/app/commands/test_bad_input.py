@@ -266,3 +266,25 @@ def test_hub_web_on_a_port_in_use_says_so_before_printing_an_address(hub, capsys
         assert main(["hub", "web", str(hub), "--host", "127.0.0.1", "--port", str(port)]) == 2
     text = said(capsys)
     assert "choose another --port" in text and "standings of" not in text
+
+
+def test_link_monitor_on_a_link_that_never_comes_up_exits_1(capsys):
+    """A URL no transport knows (or any link that never comes up) printed "link offline" and
+    exited 0, as a sound watch does."""
+    assert main(["link", "monitor", "bogus://x", "--duration", "0.3", "--plain"]) == 1
+    assert "never came up" in said(capsys)
+
+
+def test_doctor_says_a_data_folder_that_is_a_file_is_a_file(tmp_path, capsys):
+    """It blamed the folder's owner ("fix its owner (chown)") for a path that is a file."""
+    from types import SimpleNamespace
+
+    from table_controller.app.commands.doctor import Report, _data
+
+    a_file = tmp_path / "table-data"
+    a_file.write_text("x")
+    r = Report()
+    _data(SimpleNamespace(table=SimpleNamespace(data=str(a_file))), r)
+    assert r.failed == 1
+    text = said(capsys)
+    assert "is a file: [table] data in the configuration names a folder" in text and "chown" not in text
