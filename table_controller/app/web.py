@@ -133,7 +133,23 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     for f in (args.certfile, args.keyfile):
         if f is not None and not Path(f).is_file():
             raise DashboardError(f"no such file: {f}")
-    if args.certfile is not None:  # read now, so a wrong file is said plainly, not by the TLS library later
+    if not 0 <= args.max_points <= 1_000_000:
+        raise DashboardError("--max-points must lie between 0 and 1000000")
+    if not 0 < args.post_rate <= 10_000:
+        raise DashboardError("--post-rate must be above 0 (and at most 10000)")
+    send_rate = getattr(args, "send_rate", SEND_RATE)
+    if not 0 <= send_rate <= 10_000:
+        raise DashboardError("--send-rate must lie between 0 (every state) and 10000")
+    branding = load_branding(
+        getattr(args, "event_name", None) or "",
+        getattr(args, "heat", None) or "",
+        getattr(args, "logo", None),
+        round=getattr(args, "round", None) or "",
+        players=getattr(args, "players_csv", None),
+    )
+    # the certificate is read last (after the files above), so that a wrong file is said
+    # plainly here, not by the TLS library once the server starts
+    if args.certfile is not None:
         import ssl
 
         try:
@@ -146,13 +162,6 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
                 f"--certfile {args.certfile} and --keyfile {args.keyfile} are not a certificate "
                 "and its private key in PEM (a key under a password is not served)"
             ) from None
-    if not 0 <= args.max_points <= 1_000_000:
-        raise DashboardError("--max-points must lie between 0 and 1000000")
-    if not 0 < args.post_rate <= 10_000:
-        raise DashboardError("--post-rate must be above 0 (and at most 10000)")
-    send_rate = getattr(args, "send_rate", SEND_RATE)
-    if not 0 <= send_rate <= 10_000:
-        raise DashboardError("--send-rate must lie between 0 (every state) and 10000")
     return WebSettings(
         peers=peers,
         allow_origins=allowed_origins(args.allow_origin),
@@ -160,13 +169,7 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
         post_rate=args.post_rate,
         post_burst=max(1, int(args.post_rate * 3)),
         send_rate=send_rate,
-        branding=load_branding(
-            getattr(args, "event_name", None) or "",
-            getattr(args, "heat", None) or "",
-            getattr(args, "logo", None),
-            round=getattr(args, "round", None) or "",
-            players=getattr(args, "players_csv", None),
-        ),
+        branding=branding,
     )
 
 

@@ -466,10 +466,6 @@ def _web(args) -> int:
             raise HubError(f"no such file: {f}")
     with _open(args.hub, readonly=True) as hub:
         hub.event_id()
-    from ..web import port_problem
-
-    if problem := port_problem(args.host, args.port):  # before any address is printed
-        raise HubError(problem)
     tl = broadcast = None
     if args.tokens:
         if not Path(args.tokens).exists():  # a typo would give the TL's screen tokens no table shares
@@ -485,6 +481,10 @@ def _web(args) -> int:
     warning = plain_http_warning(args.host, args.certfile is not None)
     if warning:
         print(warning, file=sys.stderr, flush=True)
+    from ..web import port_problem
+
+    if problem := port_problem(args.host, args.port):  # before any address is printed
+        raise HubError(problem)
     base = f"{'https' if args.certfile else 'http'}://{args.host}:{args.port}"
     print(f"standings of {args.hub} on {base}/", file=sys.stderr, flush=True)
     if tl:

@@ -36,7 +36,7 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..web import add_branding_arguments, add_shot_clocks_argument, port_number
+    from ..web import add_branding_arguments, add_shot_clocks_argument
 
     p.add_argument(
         "--config",
@@ -81,7 +81,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     svc.add_argument("--calibration", metavar="FILE", help="[camera] calibration: the camera's calibration file")
     svc.add_argument("--camera-fps", type=float, metavar="N", help="[camera] fps: frames read per second (default 30)")
     svc.add_argument("--host", help="[dashboard] host: address to listen on (default 127.0.0.1)")
-    svc.add_argument("--dashboard-port", type=port_number, metavar="N", help="[dashboard] port (default 8080)")
+    svc.add_argument("--dashboard-port", type=int, metavar="N", help="[dashboard] port (default 8080)")
     svc.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
     svc.add_argument("--tls-key", metavar="PEM", help="[dashboard] tls_key: the certificate's private key")
     svc.add_argument("--broadcast-delay", type=float, metavar="SECONDS", help="[dashboard] broadcast_delay")

@@ -43,7 +43,7 @@ class SetupFailed(Exception):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..web import add_shot_clocks_argument, port_number
+    from ..web import add_shot_clocks_argument
 
     p.add_argument("--config", default="table.toml", metavar="FILE", help="where to write the configuration")
     p.add_argument("--yes", action="store_true", help="ask nothing: the flags and the defaults")
@@ -67,7 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--camera-fps", type=float, help="frames read per second (default 30)")
     d = p.add_argument_group("the dashboard")
     d.add_argument("--host", help="[dashboard] host (default 0.0.0.0: the tablets on the hall's network)")
-    d.add_argument("--dashboard-port", type=port_number, help="[dashboard] port (default 8080)")
+    d.add_argument("--dashboard-port", type=int, help="[dashboard] port (default 8080)")
     d.add_argument("--broadcast-delay", type=float, help="[dashboard] broadcast_delay in seconds (default 60)")
     d.add_argument("--event-tokens", metavar="FILE", help="[dashboard] event_tokens: the event's shared tokens")
     d.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert")

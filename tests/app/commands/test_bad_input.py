@@ -138,7 +138,6 @@ def test_a_missing_log_is_called_missing(tmp_path, capsys):
         ["serve", "--port", "99999"],
         ["demo", "--port", "-1"],
         ["hub", "web", "ev.hub", "--port", "70000"],
-        ["run", "--virtual", "--dashboard-port", "0"],
     ],
 )
 def test_a_port_out_of_range_is_refused_by_its_option(argv, capsys):
