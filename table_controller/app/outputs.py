@@ -50,11 +50,17 @@ def _same(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
-def check_output(out: str | os.PathLike[str], *inputs: str | os.PathLike[str] | None) -> None:
+def check_output(
+    out: str | os.PathLike[str],
+    *inputs: str | os.PathLike[str] | None,
+    written: str | os.PathLike[str] | None = None,
+) -> None:
     """Raise :class:`OutputError` when writing ``out`` would overwrite one of ``inputs``
-    (the files the command reads; None and '-' are skipped), an SQLite database, or
-    a folder."""
+    (the files the command reads; None and '-' are skipped), the command's other output
+    ``written``, an SQLite database, or a folder."""
     path = Path(out)
+    if written is not None and _same(path, Path(written)):
+        raise OutputError(f"{path.name} is named for two of this command's outputs; give each its own file")
     for given in inputs:
         if given is None or str(given) == "-":
             continue

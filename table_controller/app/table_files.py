@@ -31,6 +31,12 @@ from dashboard.hub import TableHub, start_frame
 from dashboard.tokens import SALT_FILE, RoleTokens, table_salt
 
 
+def check_data_folder(data: Path) -> None:
+    """DashboardError when ``data``, the table's folder, is a file (it is made if missing)."""
+    if data.exists() and not data.is_dir():
+        raise DashboardError(f"{data} is a file; --data names the folder the table keeps its files in")
+
+
 def open_table(
     data: Path,
     name: str = "Bord 1",
@@ -63,8 +69,7 @@ def open_table(
     from table_controller.store import StoreError, TableRecorder
 
     data = Path(data)
-    if data.exists() and not data.is_dir():
-        raise DashboardError(f"{data} is a file; --data names the folder the table keeps its files in")
+    check_data_folder(data)
     data.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(data, 0o700)
     tokens_path = Path(tokens_file) if tokens_file else data / "tokens.json"

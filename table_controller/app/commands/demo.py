@@ -123,6 +123,7 @@ async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
 def main(args: argparse.Namespace) -> int:
     from dashboard.hall import peer_bases
 
+    from ..table_files import check_data_folder
     from ..web import port_problem, private_files, web_settings
 
     problem = port_problem("127.0.0.1", args.port)
@@ -136,11 +137,10 @@ def main(args: argparse.Namespace) -> int:
         print("chicago-table demo: --fast runs the virtual table in simulated time; --direct has none", file=sys.stderr)
         return 2
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
-    if data.exists() and not data.is_dir():
-        print(
-            f"chicago-table demo: {data} is a file; --data names the folder the table keeps its files in",
-            file=sys.stderr,
-        )
+    try:
+        check_data_folder(data)
+    except DashboardError as exc:
+        print(f"chicago-table demo: {exc}", file=sys.stderr)
         return 2
     if not args.direct and (data / "table.sqlite").exists():
         print(

@@ -220,8 +220,8 @@ def _register(args) -> int:
         for n, row in rows:
             if not row[0]:
                 raise HubError(f"{args.csv}: line {n}: no name before the club {row[1] if len(row) > 1 else ''!r}")
-            if len(row) > 2 and any(row[2:]):
-                raise HubError(f"{args.csv}: line {n}: expected name and club, got {len(row)} fields")
+            if len(row) > 3:  # name, club and (the protocol's file: protocol --players) an id
+                raise HubError(f"{args.csv}: line {n}: expected name,club[,id], got {len(row)} fields")
             players.append((row[0], row[1] if len(row) > 1 else ""))
     if not players:
         raise HubError("no players given (--player NAME[:CLUB] or --csv FILE)")
@@ -322,9 +322,10 @@ def _export(args) -> int:
 
     if not args.csv and not args.pdf:
         raise HubError("say where: --csv FILE and/or --pdf FILE")
-    for out in (args.csv, args.pdf):
-        if out:
-            _writable(out, args.hub, args.pdf if out == args.csv else args.csv)
+    if args.csv:
+        _writable(args.csv, args.hub, written=args.pdf)
+    if args.pdf:
+        _writable(args.pdf, args.hub)
     with _open(args.hub, readonly=True) as hub:
         doc = _document(hub)
     if args.csv:
@@ -336,12 +337,12 @@ def _export(args) -> int:
     return 0
 
 
-def _writable(out: str, *inputs: str | None) -> None:
-    """An output path that overwrites nothing the command reads, and no database."""
+def _writable(out: str, *inputs: str | None, written: str | None = None) -> None:
+    """An output path that overwrites nothing the command reads or writes, and no database."""
     from table_controller.app.outputs import OutputError, check_output
 
     try:
-        check_output(out, *inputs)
+        check_output(out, *inputs, written=written)
     except OutputError as exc:
         raise HubError(str(exc)) from None
 

@@ -155,7 +155,7 @@ def main(args: argparse.Namespace) -> int:
         out = args.output or args.file.with_suffix(".protocol.pdf")
         check_output(out, args.file, args.players, args.logo)
         if args.html:
-            check_output(args.html, args.file, args.players, args.logo, out)
+            check_output(args.html, args.file, args.players, args.logo, written=out)
         # the TL's typed reasons are in it as typed (a reason may name a card): owner-only,
         # as the log is; whoever prints it hands it on (stop 64's audit)
         private_file(out)

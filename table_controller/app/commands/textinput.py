@@ -4,9 +4,10 @@ Lines end at a line feed, a carriage return or both (a file from Windows or an o
 reads the same), never at the other characters Python's ``str.splitlines`` takes for line
 ends (U+2028, U+2029, U+0085, form feed, ...): inside a JSON string they are text, and a
 line cut there was rejected twice and moved every later line's number (stop 63's audit).
-A UTF-8 byte-order mark at the start is skipped.  A table's log (an SQLite file) given
-where a script is expected is refused with the command that exports it.  A line that is not UTF-8 is kept as a
+A UTF-8 byte-order mark at the start is skipped.  A line that is not UTF-8 is kept as a
 ``NotUTF8`` line, which the script reader rejects with its number, and the rest is read.
+A table's log (an SQLite file) given where a script is expected is refused, with the
+command that exports it.
 """
 
 from __future__ import annotations

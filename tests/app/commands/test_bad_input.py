@@ -287,3 +287,27 @@ def test_doctor_says_a_data_folder_that_is_a_file_is_a_file(tmp_path, capsys):
     assert r.failed == 1
     text = said(capsys)
     assert "is a file: [table] data in the configuration names a folder" in text and "chown" not in text
+
+
+def test_one_file_named_for_two_outputs_is_refused(hub, log, tmp_path, capsys):
+    both = tmp_path / "out.pdf"
+    assert main(["hub", "export", str(hub), "--csv", str(both), "--pdf", str(both)]) == 2
+    assert "named for two of this command's outputs" in said(capsys)
+    assert main(["protocol", str(log), "-o", str(both), "--html", str(both)]) == 2
+    assert "named for two of this command's outputs" in said(capsys)
+    assert not both.exists()
+
+
+def test_the_protocols_players_file_with_ids_registers_at_the_hub(hub, tmp_path, capsys):
+    """The same file serves both (``protocol --players``: name,club,id); the hub keeps no id."""
+    players = tmp_path / "players.csv"
+    players.write_text("namn;klubb;id\nÅsa;K1;S-101\nBo;K2;S-202\n", encoding="utf-8")
+    assert main(["hub", "register", str(hub), "--csv", str(players)]) == 0
+    said(capsys)
+    from table_controller.tournament.hubstore import HubStore
+
+    with HubStore.open(hub, readonly=True) as h:
+        assert h.players() == {"Åsa": "K1", "Bo": "K2"}
+    players.write_text("Åsa;K1;S-101;x\n", encoding="utf-8")
+    assert main(["hub", "register", str(hub), "--csv", str(players)]) == 2
+    assert "line 1: expected name,club[,id], got 4 fields" in said(capsys)
