@@ -109,6 +109,16 @@ def _load(name: str) -> ModuleType:
         raise _Usage(f"the '{name}' command is not available: {exc}") from exc
 
 
+def _version() -> str:
+    """The installed package's version (pyproject.toml), or "unknown" from a bare checkout."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chicago-table")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
@@ -117,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         "shot clocks, event log and dashboard.",
         epilog="Run 'chicago-table COMMAND --help' for a command's options.",
     )
+    parser.add_argument("--version", action="version", version=f"chicago-table {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # Only the chosen command's module is imported; the others are listed by name.
     chosen = next((a for a in argv if not a.startswith("-")), None)

@@ -220,25 +220,6 @@ def add_event_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def port_number(text: str) -> int:
-    """An argparse type: a TCP port to listen on, 1-65535.
-
-    >>> port_number("8080")
-    8080
-    >>> port_number("99999")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: a port is a number from 1 to 65535, not 99999
-    """
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {port}")
-    return port
-
-
 def port_problem(host: str, port: int) -> str | None:
     """Why the dashboard cannot listen there, or None (checked before printing any URL)."""
     import socket

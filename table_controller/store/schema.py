@@ -12,6 +12,7 @@ import sqlite3
 import time
 
 APPLICATION_ID = 0x43484931  # "CHI1": PRAGMA application_id of every table log
+HUB_APPLICATION_ID = 0x43484842  # "CHHB": a tournament hub's file (tournament.hubstore), never a table log
 
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (

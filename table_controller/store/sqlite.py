@@ -136,6 +136,8 @@ class SQLiteStore(EventStore):
                     raise NotATableLog(f"{path} is an empty file, not a table log")
                 conn.execute("PRAGMA journal_mode = WAL")  # stays set in the file
                 schema.migrate(conn)
+            elif app_id == schema.HUB_APPLICATION_ID:
+                raise NotATableLog(f"{path} is a tournament hub's file (chicago-table hub), not a table log")
             elif app_id != schema.APPLICATION_ID:
                 raise NotATableLog(
                     f"{path} is an SQLite database of another program (application id {app_id:#x}), not a table log"

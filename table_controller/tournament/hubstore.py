@@ -37,8 +37,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..store.records import GENESIS, Record, digest, encode_data
-
-APPLICATION_ID = 0x43484842  # "CHHB": a hub file, never mistaken for a table log
+from ..store.schema import HUB_APPLICATION_ID as APPLICATION_ID  # a hub file, never mistaken for a table log
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -77,13 +77,25 @@ def load_image(path: str | Path) -> np.ndarray:
         raise UnreadableImage(
             f"{p}: {header[0]} is too large a picture to read (limit {MAX_PIXELS // 1_000_000} megapixels)"
         )
-    # imdecode rather than imread: no warnings on stderr, and it goes by content, not name.
-    image = _decode_heif(data) if heif else cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    # imdecode rather than imread: it goes by content, not name; OpenCV's own warning on a
+    # broken file ("PNG input buffer is incomplete") is held back, the error below says it
+    image = _decode_heif(data) if heif else _decode(data)
     if image is None:
         raise UnreadableImage(f"{p}: not a picture that can be decoded (corrupt, or not JPEG/PNG/BMP/TIFF/WebP/HEIC)")
     if min(image.shape[:2]) < MIN_SIDE:
         raise UnreadableImage(f"{p}: {image.shape[1]}x{image.shape[0]} px is too small to read cards in")
     return image
+
+
+def _decode(data: bytes) -> np.ndarray | None:
+    """OpenCV's decoding of ``data``, with its warnings held back (its errors are kept)."""
+    log = cv2.utils.logging
+    level = log.getLogLevel()
+    log.setLogLevel(min(level, log.LOG_LEVEL_ERROR))
+    try:
+        return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    finally:
+        log.setLogLevel(level)
 
 
 def _is_heif(data: bytes) -> bool:

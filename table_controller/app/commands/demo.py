@@ -32,11 +32,15 @@ from dashboard.errors import DashboardError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..web import port_number
+    from ..argtypes import non_negative, port_number
 
     p.add_argument("--port", type=port_number, default=8080, help="port on localhost (default 8080)")
     p.add_argument(
-        "--pace", type=float, default=0.5, metavar="SECONDS", help="pause between the bots' actions (default 0.5)"
+        "--pace",
+        type=non_negative,
+        default=0.5,
+        metavar="SECONDS",
+        help="pause between the bots' actions (default 0.5)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the bots' shuffles and choices")
     p.add_argument(

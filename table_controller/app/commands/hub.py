@@ -22,7 +22,8 @@ from table_controller.tournament.hubstore import HubError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..web import add_shot_clocks_argument, port_number
+    from ..argtypes import port_number
+    from ..web import add_shot_clocks_argument
 
     p.description = (
         "Keep a tournament: players, heats, seat draws, the tables' logs (over an MQTT broker) "

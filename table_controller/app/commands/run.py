@@ -36,6 +36,7 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from ..argtypes import positive, positive_int
     from ..web import add_branding_arguments, add_shot_clocks_argument
 
     p.add_argument(
@@ -79,7 +80,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--camera", metavar="SOURCE", help="[camera] source: the overhead camera (device number, file or URL)"
     )
     svc.add_argument("--calibration", metavar="FILE", help="[camera] calibration: the camera's calibration file")
-    svc.add_argument("--camera-fps", type=float, metavar="N", help="[camera] fps: frames read per second (default 30)")
+    svc.add_argument(
+        "--camera-fps", type=positive, metavar="N", help="[camera] fps: frames read per second (default 30)"
+    )
     svc.add_argument("--host", help="[dashboard] host: address to listen on (default 127.0.0.1)")
     svc.add_argument("--dashboard-port", type=int, metavar="N", help="[dashboard] port (default 8080)")
     svc.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
@@ -106,7 +109,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--until-done", action="store_true", help="(with --bots) play until the table is over, then stop")
     p.add_argument(
         "--max-actions",
-        type=int,
+        type=positive_int,
         default=100_000,
         metavar="N",
         help="(with --bots) stop after N actions (default: no practical limit)",

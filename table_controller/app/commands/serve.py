@@ -15,12 +15,12 @@ from pathlib import Path
 
 from dashboard.errors import DashboardError
 
+from ..argtypes import port_number
 from ..web import (
     add_branding_arguments,
     add_event_arguments,
     add_shot_clocks_argument,
     add_web_arguments,
-    port_number,
     port_problem,
     print_urls,
     private_files,

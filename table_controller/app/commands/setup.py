@@ -43,6 +43,7 @@ class SetupFailed(Exception):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from ..argtypes import positive
     from ..web import add_shot_clocks_argument
 
     p.add_argument("--config", default="table.toml", metavar="FILE", help="where to write the configuration")
@@ -64,7 +65,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c = p.add_argument_group("the camera (optional)")
     c.add_argument("--camera", metavar="SOURCE", help="the overhead camera: device number, file, URL or folder")
     c.add_argument("--calibration", metavar="FILE", help="its calibration (default: calibrate now from one frame)")
-    c.add_argument("--camera-fps", type=float, help="frames read per second (default 30)")
+    c.add_argument("--camera-fps", type=positive, help="frames read per second (default 30)")
     d = p.add_argument_group("the dashboard")
     d.add_argument("--host", help="[dashboard] host (default 0.0.0.0: the tablets on the hall's network)")
     d.add_argument("--dashboard-port", type=int, help="[dashboard] port (default 8080)")

@@ -311,3 +311,43 @@ def test_the_protocols_players_file_with_ids_registers_at_the_hub(hub, tmp_path,
     players.write_text("Åsa;K1;S-101;x\n", encoding="utf-8")
     assert main(["hub", "register", str(hub), "--csv", str(players)]) == 2
     assert "line 1: expected name,club[,id], got 4 fields" in said(capsys)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["demo", "--pace", "-1"], "argument --pace: a number of 0 or more, not -1.0"),
+        (["run", "--virtual", "--bots", "--max-actions", "-5"], "argument --max-actions: a whole number of 1 or more"),
+        (["run", "--camera-fps", "-3"], "argument --camera-fps: a number above 0, not -3.0"),
+        (["setup", "--camera-fps", "nan"], "argument --camera-fps: a number above 0, not 'nan'"),
+    ],
+)
+def test_a_number_out_of_its_range_is_refused_by_its_option(argv, words, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert words in said(capsys)
+
+
+def test_a_hubs_file_given_as_a_table_log_is_named_as_the_hubs(hub, capsys):
+    assert main(["log", "check", str(hub)]) == 2
+    assert "is a tournament hub's file (chicago-table hub), not a table log" in said(capsys)
+
+
+def test_a_broken_picture_is_one_clear_line_without_opencvs_warning(tmp_path):
+    """OpenCV printed "[ WARN:0@0.1] global grfmt_png.cpp:793 ... incomplete" before the error."""
+    import cv2
+    import numpy as np
+
+    ok, png = cv2.imencode(".png", np.full((300, 400, 3), 200, np.uint8))
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(png.tobytes()[: len(png) // 2])
+    r = subprocess.run([*CLI, "camera", "read", str(broken)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "not a picture that can be decoded" in r.stderr
+    assert "WARN" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_the_command_says_its_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and said(capsys).startswith("chicago-table ")

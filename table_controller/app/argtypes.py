@@ -1,0 +1,66 @@
+"""Option types of the command line: a number out of its range is refused by argparse with
+the option's name and what it takes, before anything runs (stop 65's audit: ports of
+99999 ran to a traceback, ``--max-actions -5`` and ``--pace -1`` were taken).
+
+    >>> port_number("8080"), positive_int("3"), non_negative("0.5")
+    (8080, 3, 0.5)
+    >>> port_number("99999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a port is a number from 1 to 65535, not 99999
+    >>> non_negative("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a number of 0 or more, not -1.0
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+
+def _number(text: str, kind: type, what: str) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what}, not {text!r}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{what}, not {text!r}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """A TCP port to listen on: 1-65535."""
+    what = "a port is a number from 1 to 65535"
+    port = int(_number(text, int, what))
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{what}, not {port}")
+    return port
+
+
+def positive_int(text: str) -> int:
+    """A whole number of 1 or more (a count)."""
+    what = "a whole number of 1 or more"
+    n = int(_number(text, int, what))
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{what}, not {n}")
+    return n
+
+
+def non_negative(text: str) -> float:
+    """A number of 0 or more (seconds to wait, a pace)."""
+    what = "a number of 0 or more"
+    x = float(_number(text, float, what))
+    if x < 0:
+        raise argparse.ArgumentTypeError(f"{what}, not {x}")
+    return x
+
+
+def positive(text: str) -> float:
+    """A number above 0 (a rate)."""
+    what = "a number above 0"
+    x = float(_number(text, float, what))
+    if x <= 0:
+        raise argparse.ArgumentTypeError(f"{what}, not {x}")
+    return x
