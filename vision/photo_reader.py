@@ -121,6 +121,9 @@ def main_read(args: argparse.Namespace) -> int:
         print(f"chicago-table camera read: {exc}", file=sys.stderr)
         return 2
     if args.annotate:
+        if args.annotate.exists() and not args.annotate.is_dir():
+            print(f"chicago-table camera read: --annotate {args.annotate} is a file; give a folder", file=sys.stderr)
+            return 2
         try:
             args.annotate.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

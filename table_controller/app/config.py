@@ -281,7 +281,7 @@ def _path(base: Path | None, must_exist: bool = False) -> Callable[[Any], Path]:
         if not p.is_absolute() and base is not None:
             p = base / p
         if must_exist and not p.is_file():
-            raise ValueError(f"no such file: {p}")
+            raise ValueError("must name a file that exists")
         return p
 
     return check

@@ -223,6 +223,8 @@ def _pick_table(rows: list[tuple], witness: dict[str, Any], table: str | None) -
         return table
     if len(tables) == 1:
         return next(iter(tables))
+    if not tables:
+        raise HubError("the witness holds no table yet (the hub has had no record of any table's log)")
     mine = {row[0]: row[6] for row in rows}
     match = [t for t, w in tables.items() if (first := _first_known(w)) and mine.get(first[0]) == first[1]]
     if len(match) != 1:

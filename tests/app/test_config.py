@@ -145,17 +145,17 @@ def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
         ("play = 25", "play = 0", "line 7: [table] shot_clocks must name clocks and seconds (shot clock play: "),
         ("play = 25", 'play = "25"', "line 7: [table] shot_clocks must give each clock a number of seconds"),
         ("shot_clocks = {", "shot_clocks = [", "not valid TOML"),
-        ('deck = "deck.json"', 'deck = "nodeck.json"', "line 11: [seat_controller] deck no such file"),
+        ('deck = "deck.json"', 'deck = "nodeck.json"', "line 11: [seat_controller] deck must name a file that exists, not 'nodeck.json'"),
         ('name = "Bord 7"', 'nmae = "Bord 7"', "line 3: [table] has no key 'nmae'"),
         ("[camera]", "[kamera]", "line 13: unknown section [kamera]"),
         ("peers = [", 'peers = ["ftp://x", ', "line 24: [dashboard] peers 'ftp://x' is not a table's address"),
         ('tls_key = "t.key"\n', "", "line 20: [dashboard] tls_cert and tls_key go together"),
         ('port = "/dev/chicago-seat-controller"\n', "", "line 9: [seat_controller] port is missing"),
         ('name = "Bord 7"', "name = ", "not valid TOML: Invalid value (at line 3"),
-        ('logo = "logo.png"', 'logo = "nologo.png"', "line 29: [event] logo no such file"),
+        ('logo = "logo.png"', 'logo = "nologo.png"', "line 29: [event] logo must name a file that exists"),
         ('heat = "1"', "heat = 1", "line 28: [event] heat must be a text of 1 to 200 characters"),
         ('round = "Kvartsfinal"', 'round = ""', "line 30: [event] round must be a text of 1 to 200 characters"),
-        ('players = "players.csv"', 'players = "spelare.csv"', "line 31: [event] players no such file"),
+        ('players = "players.csv"', 'players = "spelare.csv"', "line 31: [event] players must name a file that exists"),
     ],
 )
 def test_a_bad_value_is_named_with_its_key_and_line(folder, old, new, message):
@@ -188,7 +188,7 @@ def test_the_round_and_players_flags_override_the_file(folder, tmp_path_factory)
     other.write_text("Bo,Malmö\n", encoding="utf-8")
     cfg = load_config(folder / "table.toml", run_flags("--round", "Final", "--players-csv", str(other)))
     assert (cfg.event.round, cfg.event.players) == ("Final", other)
-    with pytest.raises(ConfigError, match=r"--players-csv \(\[event\] players\) no such file"):
+    with pytest.raises(ConfigError, match=r"--players-csv \(\[event\] players\) must name a file that exists"):
         load_config(folder / "table.toml", run_flags("--players-csv", str(folder / "none.csv")))
 
 

@@ -19,6 +19,8 @@ from typing import Any
 from dashboard.errors import DashboardError
 from dashboard.scoresheet.notes import LogFacts, facts_from_records, facts_from_script
 
+from .textinput import split_lines
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
@@ -68,7 +70,7 @@ def load_facts(path: Path) -> LogFacts:
             raise DashboardError(f"{path}: cannot read the table log: {exc}") from exc
     if suffix == ".json":
         return LogFacts()
-    return facts_from_script(path.read_text(encoding="utf-8").splitlines())
+    return facts_from_script(split_lines(path.read_bytes()))
 
 
 def load_document(path: Path) -> dict[str, Any]:
@@ -92,7 +94,7 @@ def load_document(path: Path) -> dict[str, Any]:
         return doc
     from table_controller.rules.replay import replay_lines
 
-    _, doc = replay_lines(text.splitlines())
+    _, doc = replay_lines(split_lines(path.read_bytes()))  # as replay reads it: a byte-order mark, CR LF
     if doc["ruleset"] is None:
         raise DashboardError(f"{path}: no table in this action script (the first action must be 'table')")
     return doc

@@ -351,3 +351,45 @@ def test_the_command_says_its_version(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0 and said(capsys).startswith("chicago-table ")
+
+
+def test_the_protocol_reads_a_script_as_replay_does(tmp_path, capsys):
+    """A script saved with a byte-order mark first (Windows' Notepad) was "no table" to
+    `protocol` while `replay` read it."""
+    script = tmp_path / "s.jsonl"
+    script.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes().replace(b"\n", b"\r\n"))
+    assert main(["protocol", str(script), "-o", str(tmp_path / "s.pdf")]) == 0
+    text = said(capsys)
+    assert "rejected" not in text and (tmp_path / "s.pdf").stat().st_size > 1000
+
+
+def test_camera_read_annotate_into_a_file_is_refused(tmp_path, capsys):
+    picture = tmp_path / "p.png"
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(picture), np.full((300, 400, 3), 200, np.uint8))
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    assert main(["camera", "read", str(picture), "--annotate", str(a_file)]) == 2
+    assert "--annotate" in said(capsys) and a_file.read_text() == "x"
+
+
+def test_a_config_naming_a_missing_file_says_so_once(tmp_path):
+    from table_controller.app.config import ConfigError, load_config
+
+    cfg = tmp_path / "t.toml"
+    cfg.write_text('[table]\nvirtual = true\n[seat_controller]\nport = "x"\ndeck = "none.json"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_config(cfg)
+    assert "[seat_controller] deck must name a file that exists, not 'none.json'" in str(err.value)
+    assert "no such file" not in str(err.value)
+
+
+def test_a_witness_of_no_table_says_so(hub, log, tmp_path, capsys):
+    """It asked "say which table this log is (--table ID): " with nothing after the colon."""
+    witness = tmp_path / "w.json"
+    assert main(["hub", "witness", str(hub), "-o", str(witness)]) == 0
+    said(capsys)
+    assert main(["log", "verify", str(log), "--witness", str(witness)]) == 2
+    assert "the witness holds no table yet" in said(capsys)
