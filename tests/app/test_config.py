@@ -145,7 +145,11 @@ def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
         ("play = 25", "play = 0", "line 7: [table] shot_clocks must name clocks and seconds (shot clock play: "),
         ("play = 25", 'play = "25"', "line 7: [table] shot_clocks must give each clock a number of seconds"),
         ("shot_clocks = {", "shot_clocks = [", "not valid TOML"),
-        ('deck = "deck.json"', 'deck = "nodeck.json"', "line 11: [seat_controller] deck must name a file that exists, not 'nodeck.json'"),
+        (
+            'deck = "deck.json"',
+            'deck = "nodeck.json"',
+            "line 11: [seat_controller] deck must name a file that exists, not 'nodeck.json'",
+        ),
         ('name = "Bord 7"', 'nmae = "Bord 7"', "line 3: [table] has no key 'nmae'"),
         ("[camera]", "[kamera]", "line 13: unknown section [kamera]"),
         ("peers = [", 'peers = ["ftp://x", ', "line 24: [dashboard] peers 'ftp://x' is not a table's address"),

@@ -393,3 +393,23 @@ def test_a_witness_of_no_table_says_so(hub, log, tmp_path, capsys):
     said(capsys)
     assert main(["log", "verify", str(log), "--witness", str(witness)]) == 2
     assert "the witness holds no table yet" in said(capsys)
+
+
+def test_every_hub_action_and_option_says_what_it_is():
+    """The audit found the hub's actions with no description under their own --help, and
+    --json, --seed, --csv, --pdf, --event and the positional hub file with no help."""
+    import argparse
+
+    from table_controller.app.commands import hub
+
+    parser = argparse.ArgumentParser()
+    hub.add_arguments(parser)
+    actions = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        (name, option.dest)
+        for name, sub in actions.choices.items()
+        for option in sub._actions
+        if not isinstance(option, argparse._HelpAction) and not option.help
+    ]
+    assert missing == []
+    assert all(sub.description for sub in actions.choices.values())
