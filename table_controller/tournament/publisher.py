@@ -246,8 +246,12 @@ class TablePublisher:
         if self._store is None:
             try:
                 self._store = SQLiteStore.open(self.db, readonly=True, check=False)
-            except StoreNotFound:
-                return None  # the table has not started yet
+            except StoreNotFound as exc:
+                # the table has not started yet: said once, so a mistyped --db is seen
+                if str(exc) != self._last_error:
+                    log.warning("%s: %s; waiting for the table to start", self.table, exc)
+                    self._last_error = str(exc)
+                return None
             except StoreError as exc:
                 # the table is creating its file this moment (empty, no schema yet), or it is
                 # not a table's log at all: say so once, look again at the next poll

@@ -362,6 +362,8 @@ def _broker(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit():
         raise HubError(f"--broker {text!r}: give HOST:PORT")
+    if not 1 <= int(port) <= 65535:
+        raise HubError(f"--broker {text!r}: a port is a number from 1 to 65535")
     return host, int(port)
 
 

@@ -413,3 +413,24 @@ def test_every_hub_action_and_option_says_what_it_is():
     ]
     assert missing == []
     assert all(sub.description for sub in actions.choices.values())
+
+
+def test_a_publisher_says_once_that_its_tables_log_is_not_there_yet(tmp_path, caplog):
+    """`hub publish --db nope.sqlite` said only "publishing nope.sqlite ..." and waited: a
+    mistyped --db looked like a table that had not started.  It waits still (the table may
+    start after it), but says so, once."""
+    import logging
+
+    from table_controller.tournament.publisher import TablePublisher
+
+    pub = TablePublisher(tmp_path / "nope.sqlite", table="h1-t1", event="sm2026", host="127.0.0.1", port=1883)
+    with caplog.at_level(logging.WARNING):
+        assert pub._last_seq() == 0 and pub._last_seq() == 0  # two polls
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "nope.sqlite" in said[0] and "waiting for the table to start" in said[0], said
+
+
+def test_a_broker_port_out_of_range_is_refused(capsys):
+    argv = ["hub", "publish", "--db", "t.sqlite", "--table", "h1-t1", "--event", "e", "--broker", "127.0.0.1:99999"]
+    assert main(argv) == 2
+    assert "a port is a number from 1 to 65535" in said(capsys)
