@@ -18,7 +18,8 @@ def _fmt(v: Any) -> str:
 
 
 def render_text(doc: dict[str, Any]) -> str:
-    out: list[str] = [f"Ruleset: {doc['ruleset']}"]
+    ruleset = doc["ruleset"] or "none (no table: the first action must be 'table')"
+    out: list[str] = [f"Ruleset: {ruleset}"]
     for g in doc["games"]:
         said = set(g["said_chicago"])
         out.append("")

@@ -434,3 +434,14 @@ def test_a_broker_port_out_of_range_is_refused(capsys):
     argv = ["hub", "publish", "--db", "t.sqlite", "--table", "h1-t1", "--event", "e", "--broker", "127.0.0.1:99999"]
     assert main(argv) == 2
     assert "a port is a number from 1 to 65535" in said(capsys)
+
+
+def test_replay_of_a_script_with_no_table_says_so_in_words(tmp_path, capsys):
+    """It printed "Ruleset: None" (Python's None) for an empty script; --json keeps null."""
+    script = tmp_path / "empty.jsonl"
+    script.write_bytes(b"")
+    assert main(["replay", str(script)]) == 0
+    text = said(capsys)
+    assert "Ruleset: none (no table: the first action must be 'table')" in text and "None" not in text
+    assert main(["replay", str(script), "--json"]) == 0
+    assert '"ruleset": null' in said(capsys)
