@@ -235,8 +235,14 @@ let refreshes = 0;
 async function refresh() {
   const mine = ++refreshes;
   const q = "?token=" + encodeURIComponent(TOKEN);
-  const [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]);
-  const [hd, ad] = await Promise.all([hr.ok ? hr.json() : null, ar.ok ? ar.json() : null]);
+  let hr, ar;
+  try { [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]); }
+  catch (e) { hr = ar = null; }
+  // an answer that did not come (a busy server, a dropped connection) is asked again soon: a
+  // table that waits on the TL sends no new state that would ask for it
+  if (mine === refreshes && [hr, ar].some(r => !r || r.status === 429 || r.status >= 500) && !pending)
+    pending = setTimeout(() => { pending = null; refresh(); }, 1000);
+  const [hd, ad] = await Promise.all([hr && hr.ok ? hr.json() : null, ar && ar.ok ? ar.json() : null]);
   if (mine !== refreshes) return;  // a newer refresh was asked meanwhile: it draws
   // each list made again only when what it shows changed (keptPart: its buttons stay under a tap)
   if (hd) { const d = hd; hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;

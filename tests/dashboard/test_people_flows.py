@@ -1131,3 +1131,37 @@ def test_the_revisor_enters_an_open_card_only_when_one_is_due_r12_r15(make_serve
         timeout=30,
     )
     assert r.status_code == 200, r.text
+
+
+def test_the_tls_audit_trail_is_asked_again_when_an_answer_fails(make_server, chromium):
+    """The TL's page draws its audit trail from /api/audit when the table moves.  An answer
+    that failed (a busy server) was dropped, and a table that then waits on the TL sends no
+    state that would ask again: the trail stayed without the TL's last decision (seen once
+    in a full run, stop 65).  A failed answer is asked again."""
+    import time
+
+    s = make_server(command="serve")
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    page = chromium.new_page()
+    page.goto(s.url("tl"))
+    page.wait_for_selector("#audit h2")
+    failed: list[float] = []
+    blocked = [True]
+
+    def busy_until_told(route):
+        if blocked[0]:
+            failed.append(time.monotonic())
+            route.fulfill(status=503, body='{"ok": false, "error": "busy"}', content_type="application/json")
+        else:
+            route.continue_()
+
+    page.route("**/api/audit*", busy_until_told)
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Anna"})
+    tl_post(s, {"do": "adjust", "player": "Bo", "points": 3, "reason": "rättelse"})  # the table's last move
+    page.wait_for_selector('#tl-players tr[data-player="Bo"] .score:text-is("3")')
+    moved = time.monotonic()
+    while not any(t > moved for t in failed):  # the refresh that this last state asks for has failed
+        page.wait_for_timeout(50)  # a condition polled: the page's own timers run meanwhile
+    blocked[0] = False
+    page.wait_for_selector('#audit li[data-what="adjust"]', timeout=30_000)
+    page.close()
