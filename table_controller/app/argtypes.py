@@ -20,47 +20,35 @@ import argparse
 import math
 
 
-def _number(text: str, kind: type, what: str) -> float:
+def _ranged(text: str, kind: type, what: str, ok) -> float:
+    """``text`` as a number of ``kind`` for which ``ok`` holds, else argparse's error
+    saying ``what`` the option takes."""
     try:
         value = kind(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{what}, not {text!r}") from None
     if isinstance(value, float) and not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"{what}, not {text!r}")
+    if not ok(value):
+        raise argparse.ArgumentTypeError(f"{what}, not {value}")
     return value
 
 
 def port_number(text: str) -> int:
     """A TCP port to listen on: 1-65535."""
-    what = "a port is a number from 1 to 65535"
-    port = int(_number(text, int, what))
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{what}, not {port}")
-    return port
+    return int(_ranged(text, int, "a port is a number from 1 to 65535", lambda n: 1 <= n <= 65535))
 
 
 def positive_int(text: str) -> int:
     """A whole number of 1 or more (a count)."""
-    what = "a whole number of 1 or more"
-    n = int(_number(text, int, what))
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{what}, not {n}")
-    return n
+    return int(_ranged(text, int, "a whole number of 1 or more", lambda n: n >= 1))
 
 
 def non_negative(text: str) -> float:
     """A number of 0 or more (seconds to wait, a pace)."""
-    what = "a number of 0 or more"
-    x = float(_number(text, float, what))
-    if x < 0:
-        raise argparse.ArgumentTypeError(f"{what}, not {x}")
-    return x
+    return float(_ranged(text, float, "a number of 0 or more", lambda x: x >= 0))
 
 
 def positive(text: str) -> float:
     """A number above 0 (a rate)."""
-    what = "a number above 0"
-    x = float(_number(text, float, what))
-    if x <= 0:
-        raise argparse.ArgumentTypeError(f"{what}, not {x}")
-    return x
+    return float(_ranged(text, float, "a number above 0", lambda x: x > 0))
