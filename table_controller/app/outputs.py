@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
+from table_controller.store.schema import SQLITE_MAGIC
 
 
 class OutputError(ValueError):

@@ -26,6 +26,7 @@ from urllib.parse import quote
 from table_controller.rules.engine import Engine
 from table_controller.rules.judge import judge
 
+from . import schema
 from .check import describe
 from .errors import NotATableLog, StoreError
 from .rebuild import fold
@@ -75,7 +76,7 @@ def _readable_copy(source: Path, tmp: Path) -> Path:
         shutil.copyfile(wal, tmp / "salvage.sqlite-wal")
     with open(copy, "r+b") as fh:
         header = fh.read(100)
-        if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+        if len(header) < 100 or not header.startswith(schema.SQLITE_MAGIC):
             return copy
         size = struct.unpack(">H", header[16:18])[0]
         page = 65536 if size == 1 else size

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
+SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite file
 APPLICATION_ID = 0x43484931  # "CHI1": PRAGMA application_id of every table log
 HUB_APPLICATION_ID = 0x43484842  # "CHHB": a tournament hub's file (tournament.hubstore), never a table log
 

@@ -46,6 +46,7 @@ from urllib.parse import quote
 
 from ..rules import events as ev
 from ..store.records import GENESIS, Record, digest
+from ..store.schema import SQLITE_MAGIC
 from .hubstore import HubError, HubStore
 from .signing import BadSignature, verify_head
 
@@ -121,7 +122,7 @@ def load_witness(path: str | os.PathLike) -> dict[str, Any]:
         head = path.read_bytes()[:16]
     except OSError as exc:
         raise HubError(f"cannot read the witness {path}: {exc.strerror}") from None
-    if head.startswith(b"SQLite format 3"):
+    if head.startswith(SQLITE_MAGIC):
         with HubStore.open(path, readonly=True) as hub:
             return export_witness(hub)
     try:

@@ -38,6 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     hub_file = "the hub's SQLite file (hub create)"
     json_help = "print it as JSON"
     broker_help = "the MQTT broker (default 127.0.0.1:1883)"
+    table_id = "the table's id as drawn, e.g. h1-t3"
     c = action("create", "a new hub file for one event")
     c.add_argument("hub", help="the hub's SQLite file (new)")
     c.add_argument("--event", required=True, help="the event's id (letters, digits, '-', '_'), used in topics")
@@ -71,7 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _credentials(v)
     b = action("publish", "(at a table) publish the table's log to the hub")
     b.add_argument("--db", required=True, help="the table's log (.sqlite)")
-    b.add_argument("--table", required=True, help="the table's id as drawn, e.g. h1-t3")
+    b.add_argument("--table", required=True, help=table_id)
     b.add_argument("--event", required=True, help="the event's id, as in hub create")
     b.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT", help=broker_help)
     b.add_argument("--batch", type=int, default=200, help="records per message at most (default 200)")
@@ -82,15 +83,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     k.add_argument("--key", required=True, metavar="FILE", help="the new private key file (owner-only)")
     r2 = action("key", "register a table's public key at the hub")
     r2.add_argument("hub", help=hub_file)
-    r2.add_argument("table", help="the table's id as drawn, e.g. h1-t3")
+    r2.add_argument("table", help=table_id)
     r2.add_argument("public", help="the public key 'hub keygen' printed (64 hex digits)")
     u = action("dashboard", "where a table's own dashboard is: the TL's event screen links to it")
     u.add_argument("hub", help=hub_file)
-    u.add_argument("table", help="the table's id as drawn, e.g. h1-t3")
+    u.add_argument("table", help=table_id)
     u.add_argument("url", help="http://HOST:PORT of the table's dashboard ('chicago-table serve')")
     f = action("feature", "(the producer) the table the broadcast follows ('hub web' /broadcast)")
     f.add_argument("hub", help=hub_file)
-    f.add_argument("table", help="the table's id as drawn, e.g. h1-t3")
+    f.add_argument("table", help=table_id)
     w = action(
         "witness",
         "export the hub's witness as JSON: every record's digest, the signed heads, the keys "
@@ -362,9 +363,12 @@ def _broker(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit():
         raise HubError(f"--broker {text!r}: give HOST:PORT")
-    if not 1 <= int(port) <= 65535:
-        raise HubError(f"--broker {text!r}: a port is a number from 1 to 65535")
-    return host, int(port)
+    from ..argtypes import port_number
+
+    try:
+        return host, port_number(port)
+    except argparse.ArgumentTypeError as exc:
+        raise HubError(f"--broker {text!r}: {exc}") from None
 
 
 def _run_until_signal(coro_factory) -> int:

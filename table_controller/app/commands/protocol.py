@@ -81,7 +81,8 @@ def load_document(path: Path) -> dict[str, Any]:
     if suffix in (".sqlite", ".db", ".sqlite3"):
         return _from_store(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DashboardError(f"{path}: cannot read it: {exc}") from exc
     if suffix == ".json":
@@ -94,7 +95,7 @@ def load_document(path: Path) -> dict[str, Any]:
         return doc
     from table_controller.rules.replay import replay_lines
 
-    _, doc = replay_lines(split_lines(path.read_bytes()))  # as replay reads it: a byte-order mark, CR LF
+    _, doc = replay_lines(split_lines(data))  # as replay reads it: a byte-order mark, CR LF
     if doc["ruleset"] is None:
         raise DashboardError(f"{path}: no table in this action script (the first action must be 'table')")
     return doc

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 import sys
 
-from table_controller.app.outputs import SQLITE_MAGIC
 from table_controller.rules.replay import NotUTF8
+from table_controller.store.schema import SQLITE_MAGIC
 
 LINE_END = re.compile(rb"\r\n|\r|\n")
 
