@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import SplitResult, quote
 
 from ..store.records import GENESIS, Record, digest, encode_data
 from ..store.schema import HUB_APPLICATION_ID as APPLICATION_ID  # a hub file, never mistaken for a table log
@@ -77,6 +77,20 @@ CREATE TABLE IF NOT EXISTS conflicts (
 
 class HubError(Exception):
     """Bad input or a hub file that cannot be used; the message says what to do."""
+
+
+def port_in_range(parts: SplitResult) -> bool:
+    """Whether a web address's port, if it names one, is 1-65535 (``urlsplit`` raises
+    for one above, and a port of 99999 was "connection refused").
+
+        >>> from urllib.parse import urlsplit
+        >>> port_in_range(urlsplit("http://hub:8090")), port_in_range(urlsplit("http://hub:99999"))
+        (True, False)
+    """
+    try:
+        return parts.port != 0
+    except ValueError:
+        return False
 
 
 @dataclass
@@ -411,8 +425,14 @@ class HubStore:
         from urllib.parse import urlsplit
 
         parts = urlsplit(url.strip())
-        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
-            raise HubError(f"{url!r}: give the table's dashboard as http://HOST:PORT")
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or parts.path not in ("", "/")
+            or parts.query
+            or not port_in_range(parts)
+        ):
+            raise HubError(f"{url!r}: give the table's dashboard as http://HOST:PORT (a port from 1 to 65535)")
         if self.table(table) is None:
             raise HubError(f"table {table!r} is not drawn")
         with self._tx():

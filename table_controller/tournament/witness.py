@@ -148,9 +148,11 @@ def fetch_witness(url: str, table: str | None, timeout: float = 10.0) -> dict[st
     import urllib.request
     from urllib.parse import urlencode, urlsplit
 
+    from .hubstore import port_in_range
+
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise HubError(f"--hub {url!r}: give the hub's web address, http://HOST:PORT")
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port_in_range(parts):
+        raise HubError(f"--hub {url!r}: give the hub's web address, http://HOST:PORT (a port from 1 to 65535)")
     full = url.rstrip("/") + "/api/witness" + (f"?{urlencode({'table': table})}" if table else "")
     try:
         with urllib.request.urlopen(full, timeout=timeout) as r:

@@ -445,3 +445,17 @@ def test_replay_of_a_script_with_no_table_says_so_in_words(tmp_path, capsys):
     assert "Ruleset: none (no table: the first action must be 'table')" in text and "None" not in text
     assert main(["replay", str(script), "--json"]) == 0
     assert '"ruleset": null' in said(capsys)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["log", "verify", "{log}", "--hub", "http://127.0.0.1:99999"],
+        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:99999"],
+        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:0"],
+    ],
+)
+def test_a_web_address_with_a_port_out_of_range_is_refused_as_such(argv, log, hub, capsys):
+    # before: "cannot fetch the witness ...: Connection refused", and a dashboard link kept
+    assert main([a.format(log=log, hub=hub) for a in argv]) == 2
+    assert "a port from 1 to 65535" in said(capsys)
