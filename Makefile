@@ -113,8 +113,10 @@ mutation: setup
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info table_controller/analysis/_kernel.*.so
 
-# The dashboard's texts: extract them (babel.cfg), merge into the Swedish catalogue and
-# compile the shipped .mo (dashboard/i18n.py).  Fails while a text has no Swedish.
+# The console's words for officials (table_controller/app/words.py), a catalogue of their own
+CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/commands/setup.py
+# The dashboard's texts and the console's: extract them (babel.cfg), merge into the Swedish
+# catalogues and compile the shipped .mo files (dashboard/i18n.py).  Fails while a text has no Swedish.
 I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \
 	dashboard/deps.py dashboard/app.py dashboard/join_sheet.py dashboard/routes/*.py dashboard/static/common.js dashboard/static/tl.js \
 	dashboard/static/revisor.js dashboard/static/dealer.js dashboard/static/hall.js dashboard/static/protocol.js \
@@ -122,4 +124,6 @@ I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py da
 i18n: setup
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k DashboardError -k Refused -k Denied:2 \
 		--no-location --sort-output --omit-header -w 200 -o dashboard/locale/messages.pot $(I18N_SOURCES)
+	$(BIN)/pybabel extract -F babel.cfg -k say --no-location --sort-output --omit-header -w 200 \
+		-o dashboard/locale/console.pot $(CONSOLE_SOURCES)
 	$(BIN)/python -m dashboard.i18n_update

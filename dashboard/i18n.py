@@ -34,6 +34,10 @@ LANGS = ("sv", "en")
 DEFAULT = "sv"
 LOCALE = Path(__file__).with_name("locale")
 DOMAIN = "messages"
+# The console's words for officials (``setup``, ``doctor``: table_controller/app/words.py),
+# a catalogue of their own so that the pages' ``i18n.js`` does not carry them.
+CONSOLE = "console"
+DOMAINS = (DOMAIN, CONSOLE)
 
 
 def N_(text: str) -> str:
@@ -46,10 +50,10 @@ def lang_of(value: str | None) -> str:
 
 
 @functools.cache
-def translations(lang: str) -> gettext.NullTranslations:
+def translations(lang: str, domain: str = DOMAIN) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()  # the message ids are the English texts
-    return gettext.translation(DOMAIN, LOCALE, languages=[lang])
+    return gettext.translation(domain, LOCALE, languages=[lang])
 
 
 def tr(text: str, lang: str, **params: Any) -> str:

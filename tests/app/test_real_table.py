@@ -109,10 +109,10 @@ def test_a_new_user_sets_up_and_runs_a_real_table_from_the_readme(tmp_path):
         )
         assert setup.returncode == 0, setup.stdout + setup.stderr
         out = setup.stdout
-        assert f"found the seat controller on {pty}: SC-VIRTUAL" in out
+        assert f"hittade platsstyrningen på {pty}: SC-VIRTUAL" in out  # Swedish first, as officials read it
         for pad in ("seat1", "seat2", "seat3", "seat4", "tray"):
             assert f"PASS  reader {pad}: answers" in out
-        assert "registered 52 of 52 cards from deck-uids.txt" in out
+        assert "registrerade 52 av 52 kort från deck-uids.txt" in out
         tokens = json.loads((club / "table-data" / "tokens.json").read_text())
         base = f"http://localhost:{port}"
         urls = {
@@ -137,10 +137,8 @@ def test_a_new_user_sets_up_and_runs_a_real_table_from_the_readme(tmp_path):
         service.start()
         doctor = _chicago_table("doctor", "--config", "table.toml", cwd=club)
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
-        assert f"ok    the seat controller's link on {pty} is up" in doctor.stdout
-        assert (
-            "ok    the table runs the shot clocks (exchange 30 s, chicago 10 s, play 20 s, quads 15 s)" in doctor.stdout
-        )
+        assert f"ok    förbindelsen till platsstyrningen på {pty} är uppe" in doctor.stdout
+        assert "ok    bordet kör betänketiderna (exchange 30 s, chicago 10 s, play 20 s, quads 15 s)" in doctor.stdout
 
         # 4. every view live: its page, and its stream follows what the TL enters
         for role in ROLES:

@@ -21,7 +21,8 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 def test_setup_with_no_seat_controller_says_so_and_writes_nothing(tmp_path):
     r = _run("setup", "--yes", "--port", str(tmp_path / "ttyNOTHING"), "--connect-seconds", "1", cwd=tmp_path)
     assert r.returncode == 1
-    assert "no seat controller answered on" in r.stderr and "check the cable" in r.stderr
+    # in Swedish, as officials read it (English: --lang en, test_doctor_on_a_stopped_table_...)
+    assert "ingen platsstyrning svarade på" in r.stderr and "kontrollera kabeln" in r.stderr
     assert not (tmp_path / "table.toml").exists() and not (tmp_path / "table-data").exists()
 
 
@@ -38,7 +39,7 @@ def test_setup_checks_the_flags_before_the_hardware(tmp_path):
 def test_setup_keeps_an_existing_configuration_unless_forced(tmp_path):
     (tmp_path / "table.toml").write_text("# the club's own\n")
     r = _run("setup", "--yes", "--port", "/dev/null", cwd=tmp_path)
-    assert r.returncode == 1 and "exists: give --force to replace it" in r.stderr
+    assert r.returncode == 1 and "finns: ange --force för att ersätta den" in r.stderr
     assert (tmp_path / "table.toml").read_text() == "# the club's own\n"
 
 
@@ -46,7 +47,7 @@ def test_doctor_names_a_bad_key_and_its_line(tmp_path):
     (tmp_path / "table.toml").write_text('[table]\nname = "Bord 2"\nvirtual = true\n\n[dashboard]\nport = "x"\n')
     r = _run("doctor", "--config", "table.toml", cwd=tmp_path)
     assert r.returncode == 1
-    assert "FAIL  the configuration: table.toml, line 6: [dashboard] port must be a whole number" in r.stdout
+    assert "FEL   konfigurationen: table.toml, line 6: [dashboard] port must be a whole number" in r.stdout
 
 
 def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):
@@ -59,7 +60,7 @@ def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):
         '[table]\nname = "Bord 2"\ndata = "data"\nshot_clocks = { play = 30 }\n\n[seat_controller]\nport = "/dev/chicago-nothing-here"\n'
         'deck = "deck.json"\n\n[dashboard]\nhost = "127.0.0.1"\nport = 1\n'
     )
-    r = _run("doctor", "--config", "table.toml", "--seconds", "1", cwd=tmp_path)
+    r = _run("doctor", "--config", "table.toml", "--seconds", "1", "--lang", "en", cwd=tmp_path)
     assert r.returncode == 1, r.stdout
     assert (
         "ok    table.toml loads: Bord 2, sm2025, shot clocks (exchange 30 s, chicago 10 s, play 30 s, quads 15 s)"
@@ -82,7 +83,7 @@ def test_setup_asks_step_by_step_and_registers_the_deck_on_the_tray(tmp_path):
 
     answers = ["Bord 9", "sm2019", str(tmp_path / "data"), "127.0.0.1", "8099"]
     with VirtualTable() as table:
-        answers += [table.port, "tray", "none"]
+        answers += [table.port, "bricka", "ingen"]  # asked in Swedish, answered so
         proc = subprocess.Popen(
             [str(BIN / "chicago-table"), "setup", "--config", str(tmp_path / "table.toml")],
             stdin=subprocess.PIPE,
@@ -107,7 +108,7 @@ def test_setup_asks_step_by_step_and_registers_the_deck_on_the_tray(tmp_path):
         assert proc.wait(60) == 0, "".join(lines)
     out = "".join(lines)
     assert seen == list(range(1, 53))  # the progress, card by card
-    assert "deck " in out and "(registered now): 52 cards" in out
+    assert "lek " in out and "(registrerad nu): 52 kort" in out
     text = (tmp_path / "table.toml").read_text()
     assert 'name = "Bord 9"' in text and 'ruleset = "sm2019"' in text and "[camera]" not in text
     from table_controller.deck import Deck, virtual_deck
@@ -133,7 +134,7 @@ def test_setup_calibrates_the_camera_and_doctor_checks_its_frame(tmp_path):
     with VirtualTable() as table:
         r = _run(
             "setup", "--yes", "--port", table.port, "--deck-uids", "uids.txt", "--camera", str(frames),
-            "--host", "127.0.0.1", "--dashboard-port", "8097", "--shot-clocks", "play=25", cwd=tmp_path,
+            "--host", "127.0.0.1", "--dashboard-port", "8097", "--shot-clocks", "play=25", "--lang", "en", cwd=tmp_path,
         )  # fmt: skip
         assert r.returncode == 0, r.stdout + r.stderr
         assert "calibrated from markers" in r.stdout and (tmp_path / "camera.json").exists()
@@ -141,7 +142,7 @@ def test_setup_calibrates_the_camera_and_doctor_checks_its_frame(tmp_path):
         text = (tmp_path / "table.toml").read_text()
         assert "[camera]" in text and f'source = "{frames}"' in text
         assert 'shot_clocks = "play=25"' in text  # the event's clocks (D11), as given
-        doctor = _run("doctor", "--config", "table.toml", cwd=tmp_path)
+        doctor = _run("doctor", "--config", "table.toml", "--lang", "en", cwd=tmp_path)
     assert doctor.returncode == 0, doctor.stdout
     assert f"ok    the camera {frames} gives a frame of the calibrated size" in doctor.stdout
 
@@ -160,7 +161,7 @@ def test_setup_makes_the_tables_signing_key_once_and_keeps_it(tmp_path):
     (tmp_path / "uids.txt").write_text("".join(virtual_uid(c.code, inlay=INLAYS["mfrc522"]) + "\n" for c in FULL_DECK))
     with VirtualTable() as table:
         flags = ["setup", "--yes", "--config", "table.toml", "--port", table.port, "--deck-uids", "uids.txt"]
-        flags += ["--host", "127.0.0.1", "--dashboard-port", "8099"]
+        flags += ["--host", "127.0.0.1", "--dashboard-port", "8099", "--lang", "en"]
         first = _run(*flags, cwd=tmp_path)
         assert first.returncode == 0, first.stdout + first.stderr
         key = tmp_path / "table.key"
@@ -204,5 +205,5 @@ def test_setup_finds_the_board_by_the_udev_rules_name_without_a_port(tmp_path, m
         assert asyncio.run(setup._find_seat_controller(args, None)) == str(link)
     link.unlink()  # unplugged: no udev name
     if not setup.candidate_ports():  # a machine with no USB serial port (CI): the words
-        with pytest.raises(setup.SetupFailed, match=r"no seat controller found: no .*chicago-seat-controller"):
+        with pytest.raises(setup.SetupFailed, match=r"ingen platsstyrning hittad: ingen .*chicago-seat-controller"):
             asyncio.run(setup._find_seat_controller(args, None))

@@ -261,3 +261,53 @@ def test_audience_and_protocol_use_the_rules_words():
     assert sv["draw stop"] == "köpstopp" and sv["Playoff: {p}"] == "Särspel: {p}"
     assert sv["placement points"] == "omgångspoäng" and sv["Score"] == "Sidopoäng"
     assert sv["exchange at draw stop"] == "byte trots köpstopp" and sv["revoke"] == "bekände inte färg"
+
+
+# --- the console's words for officials (table_controller/app/words.py) --------------------
+
+CONSOLE_PO = LOCALE / "sv" / "LC_MESSAGES" / "console.po"
+
+
+def test_the_consoles_shipped_mo_is_its_compiled_po():
+    assert (LOCALE / "sv" / "LC_MESSAGES" / "console.mo").read_bytes() == compiled(CONSOLE_PO), "run: make i18n"
+
+
+def test_every_text_the_console_says_has_its_swedish(tmp_path):
+    """``setup``'s and ``doctor``'s texts extracted afresh as ``make i18n`` does: a new English
+    text without Swedish, or an f-string that cannot be translated, fails here."""
+    pot = tmp_path / "console.pot"
+    make = (ROOT / "Makefile").read_text()
+    files = make.split("CONSOLE_SOURCES :=", 1)[1].split("\n", 1)[0].split()
+    assert files == ["table_controller/app/commands/doctor.py", "table_controller/app/commands/setup.py"]
+    r = subprocess.run(
+        [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say"]
+        + ["--no-location", "-o", str(pot), *files],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert "Skipping" not in r.stderr, r.stderr  # say(f"...") is said in English only
+    with pot.open("rb") as f:
+        wanted = [m.id for m in read_po(f) if m.id]
+    with CONSOLE_PO.open("rb") as f:
+        sv = {m.id: m.string for m in read_po(f, locale="sv") if m.id}
+    assert len(wanted) > 80
+    assert not [w for w in wanted if not sv.get(w)]
+    # the console's words stay out of the pages' catalogue (i18n.js)
+    assert "the seat controller" not in catalogue("sv")["messages"]
+
+
+def test_the_console_says_its_words_in_swedish_unless_asked_for_english(tmp_path):
+    outs = {}
+    for lang in ([], ["--lang", "en"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "table_controller.app.cli", "doctor", "--config", str(tmp_path / "no.toml"), *lang],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 1
+        outs[tuple(lang)] = proc.stdout
+    assert outs[()].startswith("FEL   konfigurationen: ")
+    assert outs[("--lang", "en")].startswith("FAIL  the configuration: ")

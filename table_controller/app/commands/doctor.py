@@ -23,30 +23,44 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from ..words import add_lang, say, speaking
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", default="table.toml", metavar="FILE", help="the table's configuration")
     p.add_argument(
         "--seconds", type=float, default=10.0, help="how long the seat controller and the dashboard may take to answer"
     )
+    add_lang(p)
 
 
 class Report:
+    """One line per check: ``ok``, ``FEL`` (FAIL) or ``obs`` (note), then what was found."""
+
     def __init__(self) -> None:
         self.failed = 0
+        self.marks = {"ok": say("ok"), "fail": say("FAIL"), "note": say("note")}
+
+    def _line(self, mark: str, text: str) -> None:
+        print(f"{self.marks[mark]:<5} {text}", flush=True)
 
     def ok(self, text: str) -> None:
-        print(f"ok    {text}", flush=True)
+        self._line("ok", text)
 
     def fail(self, text: str) -> None:
         self.failed += 1
-        print(f"FAIL  {text}", flush=True)
+        self._line("fail", text)
 
     def note(self, text: str) -> None:
-        print(f"note  {text}", flush=True)
+        self._line("note", text)
 
 
 def main(args: argparse.Namespace) -> int:
+    with speaking(args.lang):
+        return _doctor(args)
+
+
+def _doctor(args: argparse.Namespace) -> int:
     from table_controller.clocks import shot_clocks_in_force
 
     from ..config import ConfigError, load_config
@@ -55,10 +69,18 @@ def main(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(args.config)
     except ConfigError as exc:
-        r.fail(f"the configuration: {exc}")
+        r.fail(say("the configuration: {error}", error=exc))
         return 1
     set_here = shot_clocks_in_force(cfg.table.shot_clocks)
-    r.ok(f"{args.config} loads: {cfg.table.name}, {cfg.table.ruleset}, shot clocks {_clocks(set_here)}")
+    r.ok(
+        say(
+            "{config} loads: {name}, {ruleset}, shot clocks {clocks}",
+            config=args.config,
+            name=cfg.table.name,
+            ruleset=cfg.table.ruleset,
+            clocks=_clocks(set_here),
+        )
+    )
     _deck(cfg, r)
     _data(cfg, r)
     tokens = _tokens(cfg, r)
@@ -68,7 +90,9 @@ def main(args: argparse.Namespace) -> int:
     else:
         asyncio.run(_port(cfg, args.seconds, r))
         _camera(cfg, r)
-    print(("everything looks right" if not r.failed else f"{r.failed} problem(s): see FAIL above"), flush=True)
+    print(
+        say("everything looks right") if not r.failed else say("{n} problem(s): see FAIL above", n=r.failed), flush=True
+    )
     return 1 if r.failed else 0
 
 
@@ -77,14 +101,14 @@ def _deck(cfg: Any, r: Report) -> None:
     from ..service import load_deck
 
     if cfg.table.virtual:
-        r.ok("the virtual table's own deck")
+        r.ok(say("the virtual table's own deck"))
         return
     try:
         deck = load_deck(cfg)
     except ConfigError as exc:
-        r.fail(f"{exc}: register it again (chicago-table deck register, or setup)")
+        r.fail(say("{error}: register it again (chicago-table deck register, or setup)", error=exc))
         return
-    r.ok(f"deck {cfg.seat_controller.deck}: {len(deck.cards)} cards, no duplicates")
+    r.ok(say("deck {deck}: {n} cards, no duplicates", deck=cfg.seat_controller.deck, n=len(deck.cards)))
 
 
 def _data(cfg: Any, r: Report) -> None:
@@ -92,30 +116,50 @@ def _data(cfg: Any, r: Report) -> None:
 
     data = Path(cfg.table.data)
     if not data.exists():
-        r.note(f"the data folder {data} does not exist yet: the first run makes it")
+        r.note(say("the data folder {data} does not exist yet: the first run makes it", data=data))
         return
     if not data.is_dir():
-        r.fail(f"the data folder {data} is a file: [table] data in the configuration names a folder")
+        r.fail(say("the data folder {data} is a file: [table] data in the configuration names a folder", data=data))
         return
     if not os.access(data, os.R_OK | os.W_OK | os.X_OK):
-        r.fail(f"the data folder {data} is not readable and writable by this user: fix its owner (chown)")
+        r.fail(
+            say("the data folder {data} is not readable and writable by this user: fix its owner (chown)", data=data)
+        )
         return
     log = data / "table.sqlite"
     if not log.exists():
-        r.note(f"no event log yet in {data}: a new table")
+        r.note(say("no event log yet in {data}: a new table", data=data))
         return
     if not os.access(log, os.R_OK):
-        r.fail(f"the event log {log} is not readable by this user: fix its owner (chown) or run as the service's user")
+        r.fail(
+            say(
+                "the event log {log} is not readable by this user: fix its owner (chown) or run as the service's user",
+                log=log,
+            )
+        )
         return
     report = check_file(log)
     if not report.ok:
         r.fail(
-            f"the event log {log} does not pass its check: {'; '.join(report.problems[:3])}. "
-            f"Keep a copy and see chicago-table log check {log}"
+            say(
+                "the event log {log} does not pass its check: {problems}. Keep a copy and see chicago-table log check {log}",
+                log=log,
+                problems="; ".join(report.problems[:3]),
+            )
         )
         return
     where = report.summary.get("phase", "")
-    r.ok(f"the event log {log}: {report.last_seq} records, passes its check{f' (at {where})' if where else ''}")
+    if where:
+        r.ok(
+            say(
+                "the event log {log}: {n} records, passes its check (at {phase})",
+                log=log,
+                n=report.last_seq,
+                phase=where,
+            )
+        )
+    else:
+        r.ok(say("the event log {log}: {n} records, passes its check", log=log, n=report.last_seq))
 
 
 def _tokens(cfg: Any, r: Report) -> Any:
@@ -124,14 +168,14 @@ def _tokens(cfg: Any, r: Report) -> Any:
 
     path = cfg.dashboard.event_tokens or Path(cfg.table.data) / "tokens.json"
     if not path.exists():
-        r.note(f"no tokens file {path} yet: the first run (or setup) makes it")
+        r.note(say("no tokens file {path} yet: the first run (or setup) makes it", path=path))
         return None
     try:
         tokens = RoleTokens.load_or_create(path)
     except (DashboardError, OSError) as exc:
-        r.fail(f"the tokens file {path}: {exc}")
+        r.fail(say("the tokens file {path}: {error}", path=path, error=exc))
         return None
-    r.ok(f"the tokens file {path}")
+    r.ok(say("the tokens file {path}", path=path))
     return tokens
 
 
@@ -154,51 +198,82 @@ def _dashboard(cfg: Any, tokens: Any, seconds: float, r: Report) -> dict[str, An
             status = json.loads(answer.read())
     except urllib.error.HTTPError as exc:
         r.fail(
-            f"something answers on port {d.port} but not as this table (HTTP {exc.code}): another table "
-            "or program there, or its tokens file is not this one"
+            say(
+                "something answers on port {port} but not as this table (HTTP {code}): another table "
+                "or program there, or its tokens file is not this one",
+                port=d.port,
+                code=exc.code,
+            )
         )
         return None
     except (urllib.error.URLError, OSError, ValueError):
         problem = port_problem(d.host, d.port)
         if problem:
-            r.fail(f"the dashboard's port {d.port}: {problem.split(';')[0]}; and nothing there answers as this table")
+            r.fail(
+                say(
+                    "the dashboard's port {port}: {problem}; and nothing there answers as this table",
+                    port=d.port,
+                    problem=problem.split(";")[0],
+                )
+            )
         else:
-            r.note(f"the table is not running (nothing answers on port {d.port}): chicago-table run --config ...")
+            r.note(
+                say(
+                    "the table is not running (nothing answers on port {port}): chicago-table run --config ...",
+                    port=d.port,
+                )
+            )
         return None
     if status.get("table") != cfg.table.name:
-        r.fail(f"the dashboard on port {d.port} is the table {status.get('table')!r}, not {cfg.table.name!r}")
+        r.fail(
+            say(
+                "the dashboard on port {port} is the table {other!r}, not {table!r}",
+                port=d.port,
+                other=status.get("table"),
+                table=cfg.table.name,
+            )
+        )
         return None
-    r.ok(f"the dashboard answers at {scheme}://{host}:{d.port}: {status['seq']} events, at {status['phase']}")
+    base = url.removesuffix("/api/status")
+    r.ok(
+        say("the dashboard answers at {url}: {n} events, at {phase}", url=base, n=status["seq"], phase=status["phase"])
+    )
     return status
 
 
 def _running(cfg: Any, status: dict[str, Any], r: Report) -> None:
     if cfg.table.virtual:
-        r.ok("the virtual table runs inside the service")
+        r.ok(say("the virtual table runs inside the service"))
     elif status.get("link_online"):
-        r.ok(f"the seat controller's link on {cfg.seat_controller.port} is up")
+        r.ok(say("the seat controller's link on {port} is up", port=cfg.seat_controller.port))
     else:
         r.fail(
-            f"the seat controller's link on {cfg.seat_controller.port} is down: check its USB cable; "
-            "the table is played by hand until it is back"
+            say(
+                "the seat controller's link on {port} is down: check its USB cable; "
+                "the table is played by hand until it is back",
+                port=cfg.seat_controller.port,
+            )
         )
     for pad in status.get("readers_offline", ()):
-        r.fail(f"the reader of {pad} is offline: check its cable; that seat's cards are entered by hand")
+        r.fail(say("the reader of {pad} is offline: check its cable; that seat's cards are entered by hand", pad=pad))
     if cfg.camera is not None:
         if status.get("camera_online"):
-            r.ok(f"the camera {cfg.camera.source} delivers frames")
+            r.ok(say("the camera {source} delivers frames", source=cfg.camera.source))
         else:
             r.fail(
-                f"the camera {cfg.camera.source} is offline: check its cable; the table plays on the RFID "
-                "readers and the camera comes back by itself"
+                say(
+                    "the camera {source} is offline: check its cable; the table plays on the RFID "
+                    "readers and the camera comes back by itself",
+                    source=cfg.camera.source,
+                )
             )
     if isinstance(status.get("shot_clocks"), dict):  # at a tournament the event's, from the hub's draw
-        r.ok(f"the table runs the shot clocks {_clocks(status['shot_clocks'])}")
+        r.ok(say("the table runs the shot clocks {clocks}", clocks=_clocks(status["shot_clocks"])))
     if status.get("waiting"):
-        r.note(f"the table waits: {status['waiting']}")
+        r.note(say("the table waits: {what}", what=status["waiting"]))
     others = [k for k in status.get("alerts", ()) if k not in ("camera_offline", "link_offline", "reader_offline")]
     if others:
-        r.note(f"open alerts for the TL: {', '.join(others)}")
+        r.note(say("open alerts for the TL: {alerts}", alerts=", ".join(others)))
 
 
 async def _port(cfg: Any, seconds: float, r: Report) -> None:
@@ -206,20 +281,29 @@ async def _port(cfg: Any, seconds: float, r: Report) -> None:
     from firmware_bridge.selftest import Bench, Options, SelfTest
 
     if cfg.table.virtual:
-        r.ok("the virtual table: no seat controller to check")
+        r.ok(say("the virtual table: no seat controller to check"))
         return
     port = str(cfg.seat_controller.port)
     if "://" not in port and not os.path.exists(port):
         r.fail(
-            f"no port {port}: is the seat controller plugged in (a USB data cable)? The udev rule "
-            "(hardware/deploy/99-chicago-seat-controller.rules) names it; ls /dev/chicago-* shows it"
+            say(
+                "no port {port}: is the seat controller plugged in (a USB data cable)? The udev rule "
+                "(hardware/deploy/99-chicago-seat-controller.rules) names it; ls /dev/chicago-* shows it",
+                port=port,
+            )
         )
         return
     try:
         async with SeatControllerClient(port) as client:
             results = await SelfTest(client, Bench(), Options(checks=("link", "readers"), connect_s=seconds)).run()
     except OSError as exc:
-        r.fail(f"cannot open {port}: {exc.strerror or exc} (another program holds it? this user in group dialout?)")
+        r.fail(
+            say(
+                "cannot open {port}: {error} (another program holds it? this user in group dialout?)",
+                port=port,
+                error=exc.strerror or exc,
+            )
+        )
         return
     for check in results:
         (r.ok if check.ok else r.fail)(f"{check.item}: {check.text}")
@@ -227,14 +311,14 @@ async def _port(cfg: Any, seconds: float, r: Report) -> None:
 
 def _camera(cfg: Any, r: Report) -> None:
     if cfg.camera is None:
-        r.note("no camera configured: the table plays on the RFID readers alone")
+        r.note(say("no camera configured: the table plays on the RFID readers alone"))
         return
     try:
         from vision.calibration import Calibration
         from vision.errors import VisionError
         from vision.worker import open_frames
     except ImportError as exc:  # pragma: no cover - OpenCV missing
-        r.fail(f"the camera: the vision part is not installed ({exc})")
+        r.fail(say("the camera: the vision part is not installed ({error})", error=exc))
         return
     c = cfg.camera
     try:
@@ -244,29 +328,48 @@ def _camera(cfg: Any, r: Report) -> None:
         finally:
             frames.close()
     except (VisionError, OSError) as exc:
-        r.fail(f"the camera {c.source}: {exc}")
+        r.fail(say("the camera {source}: {error}", source=c.source, error=exc))
         return
     if frame is None:
-        r.fail(f"the camera {c.source} gave no frame")
+        r.fail(say("the camera {source} gave no frame", source=c.source))
         return
     size = (frame.shape[1], frame.shape[0])
     if c.calibration is None:
         r.note(
-            f"the camera {c.source} gives {size[0]}x{size[1]} frames; no calibration (calibrated on its first frame)"
+            say(
+                "the camera {source} gives {w}x{h} frames; no calibration (calibrated on its first frame)",
+                source=c.source,
+                w=size[0],
+                h=size[1],
+            )
         )
         return
     try:
         cal = Calibration.load(str(c.calibration))
     except (VisionError, OSError, ValueError) as exc:
-        r.fail(f"the camera's calibration {c.calibration}: {exc}")
+        r.fail(say("the camera's calibration {path}: {error}", path=c.calibration, error=exc))
         return
     if tuple(cal.image_size) != size:
         r.fail(
-            f"the camera gives {size[0]}x{size[1]} frames but {c.calibration} was made for "
-            f"{cal.image_size[0]}x{cal.image_size[1]}: calibrate again (chicago-table camera calibrate)"
+            say(
+                "the camera gives {w}x{h} frames but {path} was made for {cw}x{ch}: "
+                "calibrate again (chicago-table camera calibrate)",
+                w=size[0],
+                h=size[1],
+                path=c.calibration,
+                cw=cal.image_size[0],
+                ch=cal.image_size[1],
+            )
         )
     else:
-        r.ok(f"the camera {c.source} gives a frame of the calibrated size {size[0]}x{size[1]}")
+        r.ok(
+            say(
+                "the camera {source} gives a frame of the calibrated size {w}x{h}",
+                source=c.source,
+                w=size[0],
+                h=size[1],
+            )
+        )
 
 
 def _clocks(limits: dict[str, float]) -> str:

@@ -35,6 +35,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..words import add_lang, say, speaking, yes
+
 UDEV_NAME = "/dev/chicago-seat-controller"
 
 
@@ -48,6 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--config", default="table.toml", metavar="FILE", help="where to write the configuration")
     p.add_argument("--yes", action="store_true", help="ask nothing: the flags and the defaults")
+    add_lang(p)
     p.add_argument("--force", action="store_true", help="replace an existing configuration file")
     t = p.add_argument_group("the table")
     t.add_argument("--name", help="[table] name (default Bord 1)")
@@ -87,11 +90,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _fail(msg: str) -> int:
-    print(f"chicago-table setup: {msg}", file=sys.stderr)
-    return 2
-
-
 class Asker:
     """Questions on the terminal; with ``--yes`` every answer is the default."""
 
@@ -108,8 +106,7 @@ class Asker:
         return answer or default
 
     def yes_no(self, question: str, default: bool) -> bool:
-        answer = self.ask(question + " (y/n)", "y" if default else "n").lower()
-        return answer in ("y", "yes", "j", "ja")
+        return yes(self.ask(question + " " + say("(y/n)"), say("y") if default else say("n")))
 
 
 def main(args: argparse.Namespace) -> int:
@@ -117,14 +114,15 @@ def main(args: argparse.Namespace) -> int:
 
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(line_buffering=True)  # each step shows as it happens, piped or not
-    try:
-        return asyncio.run(_setup(args))
-    except (SetupFailed, ConfigError) as exc:
-        print(f"chicago-table setup: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("\nchicago-table setup: stopped; nothing written", file=sys.stderr)
-        return 130
+    with speaking(args.lang):
+        try:
+            return asyncio.run(_setup(args))
+        except (SetupFailed, ConfigError) as exc:
+            print(f"chicago-table setup: {exc}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print("\nchicago-table setup: " + say("stopped; no configuration written"), file=sys.stderr)
+            return 130
 
 
 def _step(n: int, text: str) -> None:
@@ -137,9 +135,11 @@ async def _setup(args: argparse.Namespace) -> int:
     asker = Asker(args.yes)
     config = Path(args.config).expanduser().absolute()
     folder = config.parent
-    replace = args.force or (config.exists() and not args.yes and asker.yes_no(f"{config} exists: replace it?", False))
+    replace = args.force or (
+        config.exists() and not args.yes and asker.yes_no(say("{config} exists: replace it?", config=config), False)
+    )
     if config.exists() and not replace:
-        raise SetupFailed(f"{config} exists: give --force to replace it, or another --config")
+        raise SetupFailed(say("{config} exists: give --force to replace it, or another --config", config=config))
     if args.sheet:  # said before any step writes anything (the sheet is the last thing written)
         from table_controller.app.outputs import OutputError, check_output
 
@@ -149,10 +149,10 @@ async def _setup(args: argparse.Namespace) -> int:
             raise SetupFailed(f"--sheet: {exc}") from None
     folder.mkdir(parents=True, exist_ok=True)
     table: dict[str, Any] = {
-        "name": args.name or asker.ask("The table's name", "Bord 1"),
-        "ruleset": args.ruleset or asker.ask("Ruleset (sm2025, sm2019, shootout, classic)", "sm2025"),
+        "name": args.name or asker.ask(say("The table's name"), "Bord 1"),
+        "ruleset": args.ruleset or asker.ask(say("Ruleset (sm2025, sm2019, shootout, classic)"), "sm2025"),
         "data": str(
-            Path(args.data or asker.ask("Data folder (event log, tokens)", str(folder / "table-data"))).absolute()
+            Path(args.data or asker.ask(say("Data folder (event log, tokens)"), str(folder / "table-data"))).absolute()
         ),
     }
     if args.stuck_after is not None:
@@ -160,8 +160,8 @@ async def _setup(args: argparse.Namespace) -> int:
     if args.shot_clocks is not None:
         table["shot_clocks"] = args.shot_clocks
     dash: dict[str, Any] = {
-        "host": args.host or asker.ask("Dashboard address to listen on", "0.0.0.0"),
-        "port": args.dashboard_port or int(asker.ask("Dashboard port", "8080")),
+        "host": args.host or asker.ask(say("Dashboard address to listen on"), "0.0.0.0"),
+        "port": args.dashboard_port or int(asker.ask(say("Dashboard port"), "8080")),
     }
     for key, value in (
         ("broadcast_delay", args.broadcast_delay),
@@ -176,28 +176,28 @@ async def _setup(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         raise SetupFailed(str(exc).replace("the configuration: ", "")) from None
 
-    _step(1, "the seat controller")
+    _step(1, say("the seat controller"))
     port = await _find_seat_controller(args, asker)
-    _step(2, f"the link and every reader on {port}")
+    _step(2, say("the link and every reader on {port}", port=port))
     await _check_link_and_readers(port, args.connect_seconds)
-    _step(3, "the deck")
+    _step(3, say("the deck"))
     deck = await _deck(args, asker, port, folder)
     camera: dict[str, Any] | None = None
-    _step(4, "the camera")
+    _step(4, say("the camera"))
     source = args.camera
     if source is None and not args.yes:
-        source = asker.ask("The overhead camera's source (a device number like 0; 'none' for no camera)", "none")
-        source = None if source.lower() in ("none", "no", "nej", "") else source
+        source = asker.ask(say("The overhead camera's source (a device number like 0; 'none' for no camera)"), "none")
+        source = None if source.lower() in ("none", "no", "nej", "ingen", "") else source
     if source is None:
-        print("no camera: the table plays on the RFID readers alone")
+        print(say("no camera: the table plays on the RFID readers alone"))
     else:
         camera = _camera(source, args.calibration, folder)
         if args.camera_fps is not None:
             camera["fps"] = args.camera_fps
-    _step(5, "the role tokens and the table's signing key")
+    _step(5, say("the role tokens and the table's signing key"))
     tokens, tokens_file = _tokens(table, dash, folder)
     _signing_key(Path(args.key).absolute() if args.key else config.with_suffix(".key"))
-    _step(6, f"the configuration {config}")
+    _step(6, say("the configuration {config}", config=config))
     data: dict[str, Any] = {
         "table": table,
         "seat_controller": {"port": port, "deck": str(deck)},
@@ -212,11 +212,18 @@ async def _setup(args: argparse.Namespace) -> int:
     )
     config.write_text(text, encoding="utf-8")
     cfg = load_config(config)  # read back as the service will
-    print(f"written and read back: {cfg.table.name}, {cfg.table.ruleset}, data in {cfg.table.data}")
-    _step(7, "the views: scan a code with a tablet to join")
+    print(
+        say(
+            "written and read back: {name}, {ruleset}, data in {data}",
+            name=cfg.table.name,
+            ruleset=cfg.table.ruleset,
+            data=cfg.table.data,
+        )
+    )
+    _step(7, say("the views: scan a code with a tablet to join"))
     _views(args, cfg, tokens, tokens_file, config)
-    print(f"\nThe table is set up. Start it: chicago-table run --config {config}")
-    print(f"Check it any time: chicago-table doctor --config {config}")
+    print("\n" + say("The table is set up. Start it: chicago-table run --config {config}", config=config))
+    print(say("Check it any time: chicago-table doctor --config {config}", config=config))
     return 0
 
 
@@ -265,26 +272,35 @@ async def _find_seat_controller(args: argparse.Namespace, asker: Asker) -> str:
     else:
         candidates = candidate_ports()
         if not args.yes:
-            listed = ", ".join(candidates) or "none found"
-            given = asker.ask(f"The seat controller's port (serial ports seen: {listed})", "search")
-            if given != "search":
+            listed = ", ".join(candidates) or say("none found")
+            given = asker.ask(
+                say("The seat controller's port (serial ports seen: {ports})", ports=listed), say("search")
+            )
+            if given not in ("search", "sök"):
                 candidates = [given]
     if not candidates:
         raise SetupFailed(
-            f"no seat controller found: no {UDEV_NAME} and no USB serial port. Plug it in (a USB data "
-            "cable, not a charging cable), install the udev rule (hardware/deploy/install.sh), or give --port"
+            say(
+                "no seat controller found: no {udev} and no USB serial port. Plug it in (a USB data "
+                "cable, not a charging cable), install the udev rule (hardware/deploy/install.sh), or give --port",
+                udev=UDEV_NAME,
+            )
         )
     for port in candidates:
-        print(f"trying {port} ...", flush=True)
+        print(say("trying {port} ...", port=port), flush=True)
         hello = await _answers(port, args.connect_seconds)
         if hello is not None:
-            print(f"found the seat controller on {port}: {hello}")
+            print(say("found the seat controller on {port}: {hello}", port=port, hello=hello))
             return port
-        print(f"  no seat controller answers on {port}")
+        print("  " + say("no seat controller answers on {port}", port=port))
     raise SetupFailed(
-        f"no seat controller answered on {', '.join(candidates)} within {args.connect_seconds:g} s: "
-        "check the cable, that the board boots into main.py, and that no other program "
-        "(a running chicago-table) holds the port"
+        say(
+            "no seat controller answered on {ports} within {seconds:g} s: "
+            "check the cable, that the board boots into main.py, and that no other program "
+            "(a running chicago-table) holds the port",
+            ports=", ".join(candidates),
+            seconds=args.connect_seconds,
+        )
     )
 
 
@@ -302,8 +318,12 @@ async def _check_link_and_readers(port: str, connect_s: float) -> None:
     failed = [c for c in results if not c.ok]
     if failed or not results:
         raise SetupFailed(
-            f"{len(failed)} check(s) failed on {port} (above); mend them and run setup again "
-            f"(the whole bench check: chicago-table link selftest {port})"
+            say(
+                "{n} check(s) failed on {port} (above); mend them and run setup again "
+                "(the whole bench check: chicago-table link selftest {port})",
+                n=len(failed),
+                port=port,
+            )
         )
 
 
@@ -321,29 +341,31 @@ async def _deck(args: argparse.Namespace, asker: Asker, port: str, folder: Path)
         if args.deck:
             path = Path(args.deck).absolute()
             deck = Deck.load(str(path))
-            how = f"{path}: registered before"
+            how = say("registered before")
         else:
             uids_file = args.deck_uids
             if uids_file is None and not args.yes:
-                answer = asker.ask("The deck: a file of UIDs scanned in order, or 'tray' to register it now", "tray")
-                uids_file = None if answer == "tray" else answer
+                answer = asker.ask(
+                    say("The deck: a file of UIDs scanned in order, or 'tray' to register it now"), say("tray")
+                )
+                uids_file = None if answer in ("tray", "bricka") else answer
             if uids_file is not None:
                 uids = read_uids(uids_file)
                 deck = Deck.from_order(uids, FULL_DECK, args.deck_name)
-                print(f"registered {len(deck.cards)} of 52 cards from {uids_file}")
+                print(say("registered {n} of 52 cards from {file}", n=len(deck.cards), file=uids_file))
             else:
-                print("Lay each card alone on the dealer's tray when asked, then take it off.")
+                print(say("Lay each card alone on the dealer's tray when asked, then take it off."))
                 deck = await register_on_port(port, args.deck_name, None)
             deck.save(str(out))
-            path, how = out, "registered now"
+            path, how = out, say("registered now")
     except (DeckError, OSError) as exc:
-        raise SetupFailed(f"the deck: {exc}") from None
+        raise SetupFailed(say("the deck: {error}", error=exc)) from None
     report = deck.check()
     for line in report.lines():
         print(f"  {line}")
     if not report.ok:
-        raise SetupFailed(f"the deck {path} does not add up (above): register it again")
-    print(f"deck {path} ({how}): {len(deck.cards)} cards")
+        raise SetupFailed(say("the deck {path} does not add up (above): register it again", path=path))
+    print(say("deck {path} ({how}): {n} cards", path=path, how=how, n=len(deck.cards)))
     return path
 
 
@@ -364,7 +386,9 @@ def _camera(source: str, calibration: str | None, folder: Path) -> dict[str, Any
         if calibration is not None:
             cal = Calibration.load(calibration)
             path = Path(calibration).absolute()
-            print(f"calibration {path}: made for {cal.image_size[0]}x{cal.image_size[1]} frames")
+            print(
+                say("calibration {path}: made for {w}x{h} frames", path=path, w=cal.image_size[0], h=cal.image_size[1])
+            )
         else:
             frames = open_frames(spec)
             try:
@@ -372,7 +396,7 @@ def _camera(source: str, calibration: str | None, folder: Path) -> dict[str, Any
             finally:
                 frames.close()
             if frame is None:
-                raise VisionError(f"{source} gave no frame")
+                raise VisionError(say("{source} gave no frame", source=source))
             cal = calibrate(frame)
             path = folder / "camera.json"
             cal.save(str(path))
@@ -382,13 +406,22 @@ def _camera(source: str, calibration: str | None, folder: Path) -> dict[str, Any
 
             cv2.imwrite(str(folder / "camera.png"), calibration_picture(frame, cal))
             print(
-                f"calibrated from markers {list(cal.markers_seen)} (mean error {cal.error_mm:.2f} mm): {path}; "
-                f"check the pads on {folder / 'camera.png'}"
+                say(
+                    "calibrated from markers {markers} (mean error {mm:.2f} mm): {path}; check the pads on {picture}",
+                    markers=list(cal.markers_seen),
+                    mm=cal.error_mm,
+                    path=path,
+                    picture=folder / "camera.png",
+                )
             )
     except (VisionError, OSError, ValueError) as exc:
         raise SetupFailed(
-            f"the camera {source}: {exc}. Point it at the felt with its markers in view, "
-            "or set the table up without --camera"
+            say(
+                "the camera {source}: {error}. Point it at the felt with its markers in view, "
+                "or set the table up without --camera",
+                source=source,
+                error=exc,
+            )
         ) from None
     return {"source": spec, "calibration": str(path)}
 
@@ -412,7 +445,7 @@ def _tokens(table: dict[str, Any], dash: dict[str, Any], folder: Path):
         tokens = RoleTokens.load_or_create(path)
     except DashboardError as exc:
         raise SetupFailed(str(exc)) from None
-    print(f"{path}: {'kept (the tokens already given out stay valid)' if existed else 'new tokens'}")
+    print(f"{path}: " + (say("kept (the tokens already given out stay valid)") if existed else say("new tokens")))
     return tokens, path
 
 
@@ -425,13 +458,16 @@ def _signing_key(path: Path) -> None:
         try:
             public = public_hex(load_key(path))
         except (ValueError, OSError) as exc:
-            raise SetupFailed(f"{exc}: move it away for a new key") from None
-        print(f"{path}: kept (the table's signing key)")
+            raise SetupFailed(say("{error}: move it away for a new key", error=exc)) from None
+        print(f"{path}: " + say("kept (the table's signing key)"))
     else:
         public = create_key(path)
-        print(f"{path}: a new signing key for this table (owner only)")
-    print(f"  its public key: {public}")
-    print(f"  at a tournament, register it at the hub: chicago-table hub key HUBFILE TABLE {public}")
+        print(f"{path}: " + say("a new signing key for this table (owner only)"))
+    print("  " + say("its public key: {public}", public=public))
+    print(
+        "  "
+        + say("at a tournament, register it at the hub: chicago-table hub key HUBFILE TABLE {public}", public=public)
+    )
 
 
 def lan_address() -> str:
@@ -469,6 +505,6 @@ def _views(args: argparse.Namespace, cfg: Any, tokens: Any, tokens_file: Path, c
     sheet = Path(args.sheet).absolute() if args.sheet else config.with_name(config.stem + "-join.pdf")
     sheet.write_bytes(join_sheet_pdf(cfg.table.name, links))
     kept = ", ".join(link.view for link in links if link.on_sheet)
-    print(f"the join sheet: {sheet} ({kept}); print it and tape it under the table.")
-    print("  The TL's and the broadcast's codes are not on it: those views show hidden cards.")
-    print(f"  The tokens are in {tokens_file}; a new sheet after new tokens: run setup again.")
+    print(say("the join sheet: {sheet} ({views}); print it and tape it under the table.", sheet=sheet, views=kept))
+    print("  " + say("The TL's and the broadcast's codes are not on it: those views show hidden cards."))
+    print("  " + say("The tokens are in {path}; a new sheet after new tokens: run setup again.", path=tokens_file))

@@ -279,14 +279,17 @@ def test_doctor_says_a_data_folder_that_is_a_file_is_a_file(tmp_path, capsys):
     from types import SimpleNamespace
 
     from table_controller.app.commands.doctor import Report, _data
+    from table_controller.app.words import speaking
 
     a_file = tmp_path / "table-data"
     a_file.write_text("x")
-    r = Report()
-    _data(SimpleNamespace(table=SimpleNamespace(data=str(a_file))), r)
-    assert r.failed == 1
-    text = said(capsys)
-    assert "is a file: [table] data in the configuration names a folder" in text and "chown" not in text
+    for lang, words in (("en", "is a file: [table] data in the configuration names a folder"), ("sv", "är en fil")):
+        with speaking(lang):
+            r = Report()
+            _data(SimpleNamespace(table=SimpleNamespace(data=str(a_file))), r)
+        assert r.failed == 1
+        text = said(capsys)
+        assert words in text and "chown" not in text
 
 
 def test_one_file_named_for_two_outputs_is_refused(hub, log, tmp_path, capsys):
