@@ -103,8 +103,8 @@ def main(args: argparse.Namespace) -> int:
         return 0 if report.ok else 1
     except (DeckError, OutputError) as exc:
         return _fail(str(exc))
-    except OSError as exc:
-        return _fail(str(exc))
+    except OSError as exc:  # a file named that cannot be read: its name and the system's words
+        return _fail(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
     except KeyboardInterrupt:
         return 130
 

@@ -83,8 +83,12 @@ def load_document(path: Path) -> dict[str, Any]:
     try:
         data = path.read_bytes()
         text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DashboardError(f"{path}: cannot read it: {exc}") from exc
+    except IsADirectoryError:
+        raise DashboardError(f"{path}: a folder, not a script or a table's log") from None
+    except OSError as exc:
+        raise DashboardError(f"{path}: cannot read it: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError:
+        raise DashboardError(f"{path}: neither a script (UTF-8 text) nor a table's log (.sqlite)") from None
     if suffix == ".json":
         try:
             doc = json.loads(text)

@@ -462,3 +462,20 @@ def test_a_web_address_with_a_port_out_of_range_is_refused_as_such(argv, log, hu
     # before: "cannot fetch the witness ...: Connection refused", and a dashboard link kept
     assert main([a.format(log=log, hub=hub) for a in argv]) == 2
     assert "a port from 1 to 65535" in said(capsys)
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["protocol", "{tmp}"], "a folder, not a script or a table's log"),
+        (["protocol", "{tmp}/binary.jsonl"], "neither a script (UTF-8 text) nor a table's log"),
+        (["deck", "register", "--uids", "{tmp}/nope.txt", "--out", "{tmp}/d.json"], "nope.txt: No such file"),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_named_without_pythons_errno(argv, words, tmp_path, capsys):
+    # before: "[Errno 21] Is a directory: '...'", "[Errno 2] No such file or directory: ...",
+    # "'utf-8' codec can't decode byte 0xff in position 0"
+    (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00")
+    assert main([a.format(tmp=tmp_path) for a in argv]) == 2
+    text = said(capsys)
+    assert words in text and "Errno" not in text and "codec" not in text
