@@ -27,19 +27,20 @@ def test_setup_with_no_seat_controller_says_so_and_writes_nothing(tmp_path):
 
 
 def test_setup_checks_the_flags_before_the_hardware(tmp_path):
+    # exit status 2 for what was given, as every command says bad input; 1 when a step failed
     r = _run("setup", "--yes", "--ruleset", "poker", "--port", "/dev/null", cwd=tmp_path)
-    assert r.returncode == 1 and "[table] ruleset must be one of sm2025" in r.stderr
+    assert r.returncode == 2 and "[table] ruleset must be one of sm2025" in r.stderr
     r = _run("setup", "--yes", "--dashboard-port", "70000", "--port", "/dev/null", cwd=tmp_path)
-    assert r.returncode == 1 and "[dashboard] port must be a whole number from 1 to 65535" in r.stderr
+    assert r.returncode == 2 and "[dashboard] port must be a whole number from 1 to 65535" in r.stderr
     r = _run("setup", "--yes", "--shot-clocks", "spel=20", "--port", "/dev/null", cwd=tmp_path)
-    assert r.returncode == 1 and "[table] shot_clocks must name clocks and seconds (no shot clock 'spel'" in r.stderr
+    assert r.returncode == 2 and "[table] shot_clocks must name clocks and seconds (no shot clock 'spel'" in r.stderr
     assert not (tmp_path / "table.toml").exists()
 
 
 def test_setup_keeps_an_existing_configuration_unless_forced(tmp_path):
     (tmp_path / "table.toml").write_text("# the club's own\n")
     r = _run("setup", "--yes", "--port", "/dev/null", cwd=tmp_path)
-    assert r.returncode == 1 and "finns: ange --force för att ersätta den" in r.stderr
+    assert r.returncode == 2 and "finns: ange --force för att ersätta den" in r.stderr
     assert (tmp_path / "table.toml").read_text() == "# the club's own\n"
 
 

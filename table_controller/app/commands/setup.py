@@ -41,7 +41,13 @@ UDEV_NAME = "/dev/chicago-seat-controller"
 
 
 class SetupFailed(Exception):
-    """A step that cannot go on; the message says what to do."""
+    """A step that cannot go on; the message says what to do.  ``status`` 2 for what was
+    given (flags, an existing configuration: nothing was tried), as every command says
+    bad input; 1 for a step that was tried and failed (the hardware, the deck)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -119,7 +125,7 @@ def main(args: argparse.Namespace) -> int:
             return asyncio.run(_setup(args))
         except (SetupFailed, ConfigError) as exc:
             print(f"chicago-table setup: {exc}", file=sys.stderr)
-            return 1
+            return getattr(exc, "status", 1)
         except KeyboardInterrupt:
             print("\nchicago-table setup: " + say("stopped; no configuration written"), file=sys.stderr)
             return 130
@@ -139,14 +145,16 @@ async def _setup(args: argparse.Namespace) -> int:
         config.exists() and not args.yes and asker.yes_no(say("{config} exists: replace it?", config=config), False)
     )
     if config.exists() and not replace:
-        raise SetupFailed(say("{config} exists: give --force to replace it, or another --config", config=config))
+        raise SetupFailed(
+            say("{config} exists: give --force to replace it, or another --config", config=config), status=2
+        )
     if args.sheet:  # said before any step writes anything (the sheet is the last thing written)
         from table_controller.app.outputs import OutputError, check_output
 
         try:
             check_output(args.sheet, config)
         except OutputError as exc:
-            raise SetupFailed(f"--sheet: {exc}") from None
+            raise SetupFailed(f"--sheet: {exc}", status=2) from None
     folder.mkdir(parents=True, exist_ok=True)
     table: dict[str, Any] = {
         "name": args.name or asker.ask(say("The table's name"), "Bord 1"),
@@ -174,7 +182,7 @@ async def _setup(args: argparse.Namespace) -> int:
     try:  # the table's and the dashboard's keys, checked before anything is asked of the hardware
         config_from_mapping({"table": dict(table, virtual=True), "dashboard": dash}, base=folder)
     except ConfigError as exc:
-        raise SetupFailed(str(exc).replace("the configuration: ", "")) from None
+        raise SetupFailed(str(exc).replace("the configuration: ", ""), status=2) from None
 
     _step(1, say("the seat controller"))
     port = await _find_seat_controller(args, asker)

@@ -184,7 +184,7 @@ def test_setup_refuses_a_sheet_that_is_a_folder_before_writing_anything(tmp_path
     (tmp_path / "sheets").mkdir()
     config = tmp_path / "t" / "table.toml"
     argv = ["setup", "--yes", "--config", str(config), "--sheet", str(tmp_path / "sheets")]
-    assert main(argv) == 1
+    assert main(argv) == 2  # what was given: nothing was tried
     text = said(capsys)
     assert "--sheet:" in text and "is a folder" in text
     assert not config.parent.exists()
