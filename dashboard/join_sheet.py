@@ -51,6 +51,7 @@ HINTS = {
 }
 TITLE = N_("Scan to join the table")
 LEFT_OFF = N_("The TL's and the broadcast's codes are not on this sheet: those views show hidden cards.")
+NOT_ON_SHEET = N_("not on the printed sheet: shows hidden cards")
 KEEP = N_("Keep this sheet at the table. A new sheet: chicago-table setup.")
 
 
@@ -82,7 +83,7 @@ def print_join_codes(links: Sequence[JoinLink], out: TextIO) -> None:
     """Each view's address and its QR code on the terminal (every view: the person at the
     terminal sets the table up)."""
     for link in links:
-        note = "" if link.on_sheet else "  (not on the printed sheet: shows hidden cards)"
+        note = "" if link.on_sheet else f"  ({both(NOT_ON_SHEET)})"
         print(f"{both(VIEW_NAMES[link.view])}: {link.url}{note}", file=out)
         link.qr().terminal(out=out, compact=True, border=2)
         print(file=out)

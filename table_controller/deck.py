@@ -19,8 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from table_controller.rules.cards import FULL_DECK, Card
 from table_controller.rules.errors import CardError
@@ -44,6 +45,10 @@ def _uid(text: object) -> str:
     return u
 
 
+def _english(text: str, **params: Any) -> str:
+    return text.format(**params)
+
+
 @dataclass(frozen=True, slots=True)
 class DeckReport:
     """The result of checking a deck (or a scan of it) against the 52 cards."""
@@ -56,16 +61,20 @@ class DeckReport:
     def ok(self) -> bool:
         return not (self.missing or self.duplicates or self.unknown)
 
-    def lines(self) -> list[str]:
+    def lines(self, say: Callable[..., str] = _english) -> list[str]:
+        """The report in words; ``say`` puts a text in another language (``setup`` says
+        them in Swedish: table_controller/app/words.py)."""
         if self.ok:
-            return ["deck OK: 52 cards, no duplicates, no unknown UIDs"]
+            return [say("deck OK: 52 cards, no duplicates, no unknown UIDs")]
         out = []
         if self.missing:
-            out.append(f"missing {len(self.missing)} card(s): {' '.join(c.code for c in self.missing)}")
+            out.append(
+                say("missing {n} card(s): {cards}", n=len(self.missing), cards=" ".join(c.code for c in self.missing))
+            )
         for code, uids in self.duplicates.items():
-            out.append(f"{code} has {len(uids)} UIDs: {', '.join(uids)}")
+            out.append(say("{card} has {n} UIDs: {uids}", card=code, n=len(uids), uids=", ".join(uids)))
         if self.unknown:
-            out.append(f"{len(self.unknown)} unknown UID(s): {', '.join(self.unknown)}")
+            out.append(say("{n} unknown UID(s): {uids}", n=len(self.unknown), uids=", ".join(self.unknown)))
         return out
 
 

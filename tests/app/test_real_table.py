@@ -125,6 +125,7 @@ def test_a_new_user_sets_up_and_runs_a_real_table_from_the_readme(tmp_path):
         }
         for url in urls.values():
             assert url in out  # each view's address, with its QR code, on the terminal
+        assert f"{urls['tl']}  (inte på det utskrivna bladet: visar dolda kort / not on the printed sheet" in out
         assert out.count("▀▀▀▀▀▀▀▀▀▀") >= len(urls)
         # the sheet to tape under the table: the codes of the views without hidden cards
         sheet = club / "table-join.pdf"

@@ -110,6 +110,7 @@ def test_setup_asks_step_by_step_and_registers_the_deck_on_the_tray(tmp_path):
     out = "".join(lines)
     assert seen == list(range(1, 53))  # the progress, card by card
     assert "lek " in out and "(registrerad nu): 52 kort" in out
+    assert "leken stämmer: 52 kort, inga dubbletter" in out  # the deck's check in Swedish too
     text = (tmp_path / "table.toml").read_text()
     assert 'name = "Bord 9"' in text and 'ruleset = "sm2019"' in text and "[camera]" not in text
     from table_controller.deck import Deck, virtual_deck

@@ -278,7 +278,11 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
     pot = tmp_path / "console.pot"
     make = (ROOT / "Makefile").read_text()
     files = make.split("CONSOLE_SOURCES :=", 1)[1].split("\n", 1)[0].split()
-    assert files == ["table_controller/app/commands/doctor.py", "table_controller/app/commands/setup.py"]
+    assert files == [
+        "table_controller/app/commands/doctor.py",
+        "table_controller/app/commands/setup.py",
+        "table_controller/deck.py",
+    ]
     r = subprocess.run(
         [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say"]
         + ["--no-location", "-o", str(pot), *files],

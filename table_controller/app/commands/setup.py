@@ -369,7 +369,7 @@ async def _deck(args: argparse.Namespace, asker: Asker, port: str, folder: Path)
     except (DeckError, OSError) as exc:
         raise SetupFailed(say("the deck: {error}", error=exc)) from None
     report = deck.check()
-    for line in report.lines():
+    for line in report.lines(say):
         print(f"  {line}")
     if not report.ok:
         raise SetupFailed(say("the deck {path} does not add up (above): register it again", path=path))
