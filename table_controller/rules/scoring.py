@@ -207,7 +207,8 @@ def final_scoring(t: Ledger, d: DealState) -> None:
     the Chicago outcome (r23, r27)."""
     r = t.rules
     if d.chicago and r.chicago_style == "sm":
-        end_deal(t, d, "played")
+        if not revokes_cost(t, d) and t.deal is d:  # r26: a revoke costs in a Chicago deal too
+            end_deal(t, d, "played")
         return
     if d.tricks and not d.chicago:
         winner, card = d.tricks[-1]
@@ -220,15 +221,22 @@ def final_scoring(t: Ledger, d: DealState) -> None:
             Moment.FINAL,
         ):
             return
-    if t.deal is not d:
+    if t.deal is not d or revokes_cost(t, d):
         return
-    for p in sorted(d.revoked):  # sm2019: a revoke not corrected costs 2 (not at draw stop)
-        if not at_draw_stop(t.state, d, p) and deduct(t, p, r.revoke_points, "revoke", Moment.FINAL):
-            return
     if score_hands(t, Moment.FINAL, final=True) is Outcome.ENDED:
         return
     if t.deal is d:
         end_deal(t, d, "played")
+
+
+def revokes_cost(t: Ledger, d: DealState) -> bool:
+    """sm2019/shootout r26: a revoke not corrected (noticed after the last trick, or standing
+    when a broken Chicago ends the trick play) costs 2 points, not at draw stop; whether
+    Chicago was said or not.  True when it ended the game."""
+    for p in sorted(d.revoked):
+        if not at_draw_stop(t.state, d, p) and deduct(t, p, t.rules.revoke_points, "revoke", Moment.FINAL):
+            return True
+    return False
 
 
 def end_deal(t: Ledger, d: DealState, reason: str) -> None:

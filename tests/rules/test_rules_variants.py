@@ -268,6 +268,41 @@ def test_revoke_not_corrected_minus_2_and_no_last_trick__sm2019_r26():
     assert ("Bo", -2, "revoke") in awards(doc)
 
 
+# Anna (20) says Chicago; Bo plays a club on her spade lead while holding the 2S (a revoke
+# not taken back).  RULES.md §7 gives the revoke's 2 points whether Chicago was said or not
+# (stop 66's contract audit: a Chicago deal skipped it, so the worse fault cost less than the
+# corrected one).
+CHICAGO_REVOKE = dict(Anna="AS KS QS JS 9H", Bo="2S 3C 4D 6D 8H", Cilla="2D 5C 7C 9C TC", Dan="3D 5D 7D 2H 4H")
+
+
+@pytest.mark.parametrize("rs", ["sm2019", "shootout"])
+def test_a_revoke_not_corrected_costs_2_in_a_chicago_deal_too__r26(rs):
+    s = Script(rs).deal(**CHICAGO_REVOKE).adjust("Anna", 20).adjust("Bo", 5).stand().stand().stand()
+    s.chicago("Anna", True)
+    s.play("Anna AS", "Bo 3C", "Cilla 2D", "Dan 3D", "Anna KS", "Bo 2S", "Cilla 5C", "Dan 5D")
+    s.play("Anna QS", "Bo 4D", "Cilla 7C", "Dan 7D", "Anna JS", "Bo 6D", "Cilla 9C", "Dan 2H")
+    s.play("Anna 9H", "Bo 8H", "Cilla TC", "Dan 4H")
+    doc = s.doc()
+    assert doc["rejected"] == []
+    got = awards(doc)
+    assert ("Anna", 15, "chicago_won") in got and ("Bo", -2, "revoke") in got, got
+    assert doc["games"][0]["scores"]["Bo"] == 3
+
+
+@pytest.mark.parametrize("rs", ["sm2019", "shootout"])
+def test_a_revoke_that_stood_costs_2_when_a_broken_chicago_ends_the_deal__r26_d8(rs):
+    hands = dict(CHICAGO_REVOKE, Cilla="2D 5C 7C 9C AH", Anna="AS KS QS JS 9H")
+    s = Script(rs).deal(**hands).adjust("Anna", 20).adjust("Bo", 5).stand().stand().stand()
+    s.chicago("Anna", True)
+    s.play("Anna AS", "Bo 3C", "Cilla 2D", "Dan 3D", "Anna KS", "Bo 2S", "Cilla 5C", "Dan 5D")
+    s.play("Anna QS", "Bo 4D", "Cilla 7C", "Dan 7D", "Anna JS", "Bo 6D", "Cilla 9C", "Dan 2H")
+    s.play("Anna 9H", "Bo 8H", "Cilla AH")  # Cilla's ace breaks the Chicago: the deal ends (D8)
+    doc = s.doc()
+    assert doc["rejected"] == []
+    got = awards(doc)
+    assert ("Anna", -15, "chicago_lost") in got and ("Bo", -2, "revoke") in got, got
+
+
 @pytest.mark.parametrize(
     "rs,table", [("sm2025", [20, 12, 8, 5]), ("sm2019", [20, 12, 8, 5]), ("shootout", [4, 3, 2, 1])]
 )
