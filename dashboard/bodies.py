@@ -174,6 +174,13 @@ class ExchangeBody(Body):
     seat: Annotated[int, Field(ge=1, le=4)] | None = None
 
 
+class OwnPlayBody(Body):
+    """A card a player plays from their own hand on their phone (a camera-only table:
+    the camera missed it; ``dashboard.entry``)."""
+
+    card: Card
+
+
 class CorrectBody(Body):
     text: Annotated[str, StringConstraints(min_length=1, max_length=200)]
 

@@ -432,16 +432,11 @@ class TableHub:
             raise Refused(N_("'{do}' is a TL decision (RULES.md §11)"), do=do)
         if self.paused and by != "tl":
             raise DashboardError(N_("the table is paused by the TL"))
-        blind = by != "tl" and entry.names_cards(do)
-        if blind and not entry.may_enter_cards(by, self.hands_by_hand, do):
+        if by != "tl" and entry.names_cards(do):
             # decided before any card is read: the same record and answer for every card
             rec = self.log.reject(obj, entry.REFUSED_REASON, by)
             self._add(rejected_alert(rec.seq, self.seq, by, do, entry.REFUSED_REASON, True))
-            raise EntryRejected(
-                (seat_exchange.BY_SEATS if do in ("discard", "receive") else entry.DEAL_BY_SEATS)
-                if self.hands_by_hand
-                else entry.REFUSED
-            )
+            raise EntryRejected(entry.refusal_of(do, self.hands_by_hand))
         if why := self._entry_guard(obj, by):  # asked again under the table's lock (submit)
             raise Refused(why)
         try:
@@ -449,11 +444,7 @@ class TableHub:
         except ActionError as exc:
             rec = self.log.reject(obj, str(exc), by)
             self._add(rejected_alert(rec.seq, self.seq, by, do or "?", str(exc), entry.names_cards(do)))
-            raise (
-                EntryRejected(entry.REJECTED)
-                if blind
-                else DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc)))
-            ) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         if do == "open" and self.received():
             await self._received_before_open(action)
         events_before = len(self.engine.events)
@@ -463,11 +454,7 @@ class TableHub:
         except IllegalAction as exc:
             last = self.log.last_records[-1].seq if self.log.last_records else 0
             self._add(rejected_alert(last, self.seq, by, do, exc.reason, entry.names_cards(do)))
-            raise (
-                EntryRejected(entry.REJECTED)
-                if blind
-                else DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc)))
-            ) from exc
+            raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         except StoreError as exc:  # the recorder put the engine back: the table never runs ahead of its log
             self._add(
                 table_alert(
@@ -611,9 +598,6 @@ class TableHub:
 
         - Step 7 (r28): whether the named player holds a four of a kind that zeroes is
           hidden, so a zero is the owner's own phone's or the TL's.
-        - The open card the table waits for is public; any other (a flashed card: a
-          dealer's error) is the TL's, since whether a named card could be one is whether
-          it lies in a hidden hand.
         - Whether a card may be taken back is whether it was a revoke, a fact of the
           player's hand: the player takes it back on their own phone, or the TL enters it."""
         if by == "tl":
@@ -623,14 +607,7 @@ class TableHub:
             return entry.RETRACT_BY_OWNER
         if do == "quads" and obj.get("choice") == "zero" and self._step7_open():
             return entry.QUADS_BY_OWNER
-        if do == "open" and obj.get("player") not in self._open_due():
-            return entry.OPEN_WHEN_DUE
         return None
-
-    def _open_due(self) -> tuple[str, ...]:
-        """Whose open card the table waits for now (public: who placed one card)."""
-        step = seat_exchange.step_of(self.engine)
-        return step.open_pending if step is not None else ()
 
     async def retract_own(self, by: str) -> dict[str, Any]:
         """A player takes back the card they just played (a revoke put right before the next
@@ -640,6 +617,18 @@ class TableHub:
         if self.paused:
             raise DashboardError(N_("the table is paused by the TL"))
         return await self._own_entry({"do": "retract", "player": self._seat_player(by, None)}, by)
+
+    async def play_own(self, card: str, by: str) -> dict[str, Any]:
+        """A card the player plays from their own hand, on their phone (a camera-only table:
+        the camera missed it).  Judged against the player's own hand and the public turn
+        alone, so a refusal is theirs to know; the Revisor enters no card (``entry``)."""
+        if seat_number(by) is None:
+            raise Refused(N_("the {role} role may not play a card"), role=by)
+        if not self.hands_by_hand:
+            raise Refused(entry.NOT_CAMERA_ONLY)
+        if self.paused:
+            raise DashboardError(N_("the table is paused by the TL"))
+        return await self._own_entry({"do": "play", "player": self._seat_player(by, None), "card": card}, by)
 
     async def _own_entry(self, obj: dict[str, Any], by: str) -> dict[str, Any]:
         """A seat's entry about its own player's hand: a refusal is theirs to know."""

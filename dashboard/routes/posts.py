@@ -18,6 +18,7 @@ from ..bodies import (
     CorrectBody,
     ExchangeBody,
     HandBody,
+    OwnPlayBody,
     ReasonBody,
     RevealBody,
     SignBody,
@@ -101,6 +102,17 @@ async def retract_own(
     """The player's own last card taken back (a revoke put right before the next card,
     r26), from their seat's link."""
     return JSONResponse(await hub.retract_own(role))
+
+
+@router.post("/play")
+async def play_own(
+    body: OwnPlayBody,
+    role: str = Depends(role_in(*SEATS, what=N_("play a card from a hand"))),
+    hub: TableHub = Depends(get_hub),
+):
+    """A card the player plays from their own hand, on their phone (a camera-only table:
+    the camera missed it); a refusal is about their own hand or the public turn."""
+    return JSONResponse(await hub.play_own(body.card, role))
 
 
 @router.post("/correct")

@@ -382,8 +382,8 @@ function alertEl(a) {
 }
 
 // Manual entry of a REPLAY.md action (a reader died: the table plays on by hand).  Cards by
-// hand are the TL's; on a camera-only table (the page's data-hands) the Revisor's are the
-// face-up ones (the open card, a card played): the hidden ones are each player's own phone's.
+// hand are the TL's; on a camera-only table (the page's data-hands) each player enters their
+// own on their phone and the camera reads the face-up ones: the Revisor names no card.
 const TEMPLATES = {
   game: { do: "game", seats: [], button: "" }, deal: { do: "deal", hands: {} },
   discard: { do: "discard", player: "", cards: [] }, open: { do: "open", player: "", card: "", take: true },
@@ -397,16 +397,16 @@ const ACTION_NAMES = { game: t("new game (seats, button)"), deal: t("deal (cards
   chicago: t("Chicago answer"), play: t("card played"), retract: t("card taken back"), timeout: t("time is up"),
   time_call: t("time called"), table: t("new table (players)") };
 const CARD_KINDS = ["deal", "discard", "open", "receive", "play"];
-const FACE_UP_KINDS = ["open", "play"];
 // On a camera-only table the TL enters for a player without a phone what the phone would
 // (the seat's hand, the seat's exchange): another route than the actions'.
 const SEAT_ENTRIES = {
   seat_hand: { route: "/api/hand", body: { seat: 1, cards: [] }, name: t("a player's hand, for a seat without a phone") },
   seat_exchange: { route: "/api/exchange", body: { seat: 1, cards: [] }, name: t("a player's exchange, for a seat without a phone") },
 };
-// cards: "all" (the TL), "face-up" (the Revisor at a camera-only table) or "none"
+// cards: "all" (the TL) or none: "phones" (the Revisor at a camera-only table: the players'
+// phones, the camera or the TL enter every card) or "none" (the table's readers do)
 function manualEntry(cards) {
-  const allowed = cards === "all" ? CARD_KINDS : cards === "face-up" ? FACE_UP_KINDS : [];
+  const allowed = cards === "all" ? CARD_KINDS : [];
   const kinds = Object.keys(TEMPLATES).filter(k => !CARD_KINDS.includes(k) || allowed.includes(k));
   const seats = cards === "all" && document.body.dataset.hands === "revisor" ? Object.keys(SEAT_ENTRIES) : [];
   const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false", oninput: () => { following = false; empty(); } });
@@ -472,7 +472,7 @@ function manualEntry(cards) {
 // A card picker (issue 18): the cards are tapped, not typed.  ``offer``: the cards that may
 // be picked (the rest are greyed out); ``min``/``max``: how many; ``actions``: the buttons
 // under it, [{id, label(n), ok(n), send(cards)}].  Used only where the role may name the
-// cards (the TL; the Revisor on a camera-only table): a blind role's page never has it.
+// cards (the TL; a player's own phone, its own cards): a blind role's page never has it.
 const RANKS = "23456789TJQKA";
 const ALL_CARDS = [..."SHDC"].flatMap(s => [...RANKS].map(r => r + s));
 function cardPicker({ id, offer, min = 0, max = 5, actions, hint }) {

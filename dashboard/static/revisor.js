@@ -7,8 +7,8 @@ const live = h("div", { id: "live" });
 const alerts = h("section", { id: "alerts" });
 const deals = h("section", { id: "deals" });
 const protocol = h("section", { id: "protocol-box" });
-// Cards by hand are the TL's unless hidden hands are declared here (a camera-only table).
-const manual = manualEntry(document.body.dataset.hands === "revisor" ? "face-up" : "none");
+// Cards by hand are the TL's (or, on a camera-only table, each player's own on their phone).
+const manual = manualEntry(document.body.dataset.hands === "revisor" ? "phones" : "none");
 const send = manual.send;
 const more = h("details", { id: "manual-box" }, h("summary", {}, t("Enter an action by hand")), manual.el);
 // a tablet: the table left, the game's deals and the protocol right; a phone: one column
@@ -88,50 +88,26 @@ async function drawnSeats(form, number, seats, button, note) {
   note.textContent = t("Seats and button as the hub drew them (r7)");
 }
 
-// Entering the deal by taps (issue 18): on a camera-only table the players enter their own
-// hidden cards on their phones (/seat: the dealt hand, the cards placed and received face
-// down) and the Revisor enters what everybody sees (README "Security"), so the page offers
-// a card picker for the open card and the tricks, one step at a time for whoever is to
-// act, and otherwise says whom the table waits for.  Elsewhere the readers enter the
-// cards (or the TL): no picker here.
+// Who enters the deal's cards (README "Security"): on a camera-only table the players enter
+// their own hidden cards on their phones (/seat: the dealt hand, the cards placed and
+// received face down), the camera reads the open card and the cards played (a card it
+// misses: its player on their phone, the open card the TL), and the page says whom the
+// table waits for.  The Revisor names no card: a card named here would be judged against
+// hands the Revisor may not see.  Elsewhere the readers enter the cards (or the TL).
 const CAMERA_ONLY = document.body.dataset.hands === "revisor";
-// The cards everybody has seen face up in this deal (played, the open card): they cannot
-// be named again.  Nothing else is greyed out: once entered, a declared hand is not shown
-// on the tablet again (it lies on the table), and the rules refuse a card that is not
-// where it is said to be, with one answer whatever the card (README "Security").
-// (From the state each time: a card taken back, or a declined open card shuffled back into
-// the stub (r16), may be named again.)
-const seen = { cards: new Set() };
-function noteDeal(s) {
-  seen.cards = new Set([...s.players.flatMap(p => p.played || []), ...(s.open_card ? [s.open_card.card] : []),
-    ...(s.trick ? s.trick.cards.map(c => c.card) : [])]);
-}
-function unseen() { return new Set(ALL_CARDS.filter(c => !seen.cards.has(c))); }
 function owedTo(p) { return Math.max(0, 5 - (p.hand_count || 0)); }
-async function enter(body, after) {
-  const ok = await send(body);
-  if (ok && after) after();
-  return ok;
-}
 
-let entryForm = null;
 function entryEl(s, m) {
   const cardPhase = s.phase === "deal" || s.phase === "tricks" || (s.phase || "").startsWith("exchange_");
-  if (!cardPhase || !s.players.length) { entryForm = null; return null; }
+  if (!cardPhase || !s.players.length) return null;
   if (!CAMERA_ONLY) return h("section", { id: "tap-entry", class: "small" }, t("The table's readers enter the cards; by hand, cards are the TL's."));
-  noteDeal(s);
-  const key = s.seq + ":" + s.phase + ":" + (s.to_act || []).join(",");
-  if (entryForm && entryForm.key === key) return entryForm.el;
   const el = h("section", { id: "tap-entry", class: "prompt", "data-step": "" });
-  entryForm = { key, el };
-  const byName = Object.fromEntries(s.players.map(p => [p.name, p]));
   if (s.phase === "deal") {
     // each player declares their own five cards on their phone (a seat's link): the
     // Revisor sees who has, never a card (README "Security": who may enter what)
     const declared = new Set((m && m.declared) || []);
     const waiting = s.players.filter(p => !p.out && !declared.has(p.name)).map(p => p.name);
     el.dataset.step = "deal:players";
-    entryForm = null;
     setKids(el, h("div", { class: "q" }, t("Deal {n}: each player declares their own hand on their phone", { n: s.deal })),
       h("div", { id: "declared-list", class: "small", "data-declared": [...declared].join(",") },
         waiting.length ? t("Waiting for: {players}", { players: waiting.join(", ") }) : t("Every hand is in.")));
@@ -139,69 +115,34 @@ function entryEl(s, m) {
   }
   const p = (s.to_act || [])[0];
   if (!p) return null;
-  const pl = byName[p] || {};
-  const limit = s.ruleset === "classic" ? 5 : 4;
   if (s.phase === "tricks") {
     el.dataset.step = "play:" + p;
-    setKids(el, h("div", { class: "q" }, t("Trick {n}: the card {player} plays", { n: s.trick ? s.trick.number : 1, player: p })),
+    setKids(el, h("div", { class: "q" }, t("Trick {n}: {player} plays", { n: s.trick ? s.trick.number : 1, player: p })),
       clockEl(s, p),
-      cardPicker({ id: "picker", offer: unseen(), min: 1, max: 1, actions: [{ id: "pick-play",
-        ok: n => n === 1, label: () => t("{player} plays", { player: p }),
-        send: cards => enter({ do: "play", player: p, card: cards[0] }) }] }));
+      h("p", { id: "waiting-list", class: "small", "data-waiting": p },
+        t("The camera reads the card; a card it misses, {player} plays on their phone.", { player: p })));
     return el;
   }
   const ex = Number(s.phase.slice(9));
-  if (CAMERA_ONLY) {
-    // the cards placed and received face down are each player's own to enter on their
-    // phone (README "Security"): the tablet says who the exchange waits for, and offers
-    // only the open card, which everybody sees
-    const declined = s.open_card && !s.open_card.taken ? s.open_card.player : null;
-    const owed = (m && m.owed) || {};
-    const placing = ((m && m.placing) || []).length > 0;
-    const pending = s.players.filter(q => q.placed_count === 1 && owedTo(q) > 0 && !(q.name in owed) && q.name !== declined);
-    if (!placing && pending.length) return openEl(el, ex, pending[0].name, unseen());
-    const waiting = placing ? m.placing : Object.keys(owed).filter(q => !((m && m.received) || []).includes(q));
-    el.dataset.step = placing ? "discard:players" : "receive:players";
-    entryForm = null;
-    setKids(el, h("div", { class: "q" }, placing ? t("Exchange {n}: each player places their cards on their phone", { n: ex })
-      : t("Exchange {n}: each player enters the cards received on their phone", { n: ex })),
-      h("div", { id: "waiting-list", class: "small", "data-waiting": waiting.join(",") },
-        waiting.length ? t("Waiting for: {players}", { players: waiting.join(", ") }) : ""));
+  // the cards placed and received face down are each player's own to enter on their phone,
+  // the open card the camera's (README "Security"): the tablet says who the exchange waits for
+  const declined = s.open_card && !s.open_card.taken ? s.open_card.player : null;
+  const owed = (m && m.owed) || {};
+  const placing = ((m && m.placing) || []).length > 0;
+  const pending = s.players.filter(q => q.placed_count === 1 && owedTo(q) > 0 && !(q.name in owed) && q.name !== declined);
+  if (!placing && pending.length) {
+    el.dataset.step = "open:" + pending[0].name;
+    setKids(el, h("div", { class: "q" }, t("Exchange {n}: the open card for {player}", { n: ex, player: pending[0].name })),
+      h("p", { id: "waiting-list", class: "small", "data-waiting": pending[0].name },
+        t("The camera reads the open card; a card it misses, the TL enters.")));
     return el;
   }
-  if (!awaitingCards(s)) {
-    // placing: every player places 0-4 cards face down before any replacement (r13)
-    el.dataset.step = "discard:" + p;
-    setKids(el, h("div", { class: "q" }, t("Exchange {n}: the cards {player} places", { n: ex, player: p })),
-      clockEl(s, p),
-      cardPicker({ id: "picker", offer: unseen(), min: 0, max: limit, hint: t("Tap the cards placed, or none."), actions: [{
-        id: "pick-discard", ok: () => true,
-        label: n => (n ? tn("{player} places {n} card", "{player} places {n} cards", n, { player: p }) : t("{player} keeps all five", { player: p })),
-        send: cards => enter({ do: "discard", player: p, cards }) }] }));
-    return el;
-  }
-  // replacing, in turn: one card placed is an open exchange (r12): the next card face up
-  const stub = unseen();
-  const declined = s.open_card && s.open_card.player === p && !s.open_card.taken;
-  if (pl.placed_count === 1 && !declined) return openEl(el, ex, p, stub);
-  const owed = declined ? 1 : owedTo(pl);
-  el.dataset.step = "receive:" + p;
-  setKids(el, h("div", { class: "q" }, declined ? t("Exchange {n}: {player} declined the open card; the card dealt face down", { n: ex, player: p })
-    : tn("Exchange {n}: the {m} card {player} receives", "Exchange {n}: the {m} cards {player} receives", owed, { n: ex, m: owed, player: p })),
-    cardPicker({ id: "picker", offer: stub, min: owed, max: owed, actions: [{ id: "pick-receive",
-      ok: n => n === owed, label: n => t("{player} receives {n} of {m}", { player: p, n, m: owed }),
-      send: cards => enter({ do: "receive", player: p, cards }) }] }));
-  return el;
-}
-
-function openEl(el, ex, p, stub) {
-  el.dataset.step = "open:" + p;
-  setKids(el, h("div", { class: "q" }, t("Exchange {n}: the open card for {player}", { n: ex, player: p })),
-    cardPicker({ id: "picker", offer: stub, min: 1, max: 1, actions: [
-      { id: "pick-take", ok: n => n === 1, label: () => t("{player} takes it", { player: p }),
-        send: cards => enter({ do: "open", player: p, card: cards[0], take: true }) },
-      { id: "pick-decline", ok: n => n === 1, label: () => t("{player} declines", { player: p }),
-        send: cards => enter({ do: "open", player: p, card: cards[0], take: false }) }] }));
+  const waiting = placing ? m.placing : Object.keys(owed).filter(q => !((m && m.received) || []).includes(q));
+  el.dataset.step = placing ? "discard:players" : "receive:players";
+  setKids(el, h("div", { class: "q" }, placing ? t("Exchange {n}: each player places their cards on their phone", { n: ex })
+    : t("Exchange {n}: each player enters the cards received on their phone", { n: ex })),
+    h("div", { id: "waiting-list", class: "small", "data-waiting": waiting.join(",") },
+      waiting.length ? t("Waiting for: {players}", { players: waiting.join(", ") }) : ""));
   return el;
 }
 

@@ -128,6 +128,19 @@ function retractEl(s, me) {
     t("Take back my card"), " ", cardEl(last.card)));
 }
 
+// A card the camera missed is played here by its player (README "Security": the Revisor
+// names no card; a card of one's own hand tells the table nothing it may not know).  The
+// row stands while it is this player's turn in the tricks; a tap asks first.
+function playEl(s, me) {
+  if (s.phase !== "tricks" || !(s.to_act || []).length || s.to_act[0] !== me.name) return null;
+  return h("section", { id: "play", class: "prompt" },
+    h("div", { class: "q" }, t("Your turn: if the camera misses your card, tap it here")),
+    h("div", { id: "play-cards", class: "my-hand" }, (me.hand || []).map(c => h("button", { class: "play-card", "data-card": c,
+      onclick: async () => {
+        if (!window.confirm(t("Play {card}?", { card: (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]] }))) return;
+        try { await post("/api/play", { card: c }); showError(""); } catch (e) { showError(e.message); } } }, cardEl(c)))));
+}
+
 function render(m) {
   const s = m.state;
   const me = s.players.find(p => p.seat === m.seat) || (m.player ? { name: m.player } : null);
@@ -137,7 +150,7 @@ function render(m) {
   if (!me) body = h("p", { id: "nobody", class: "small" }, t("Nobody sits at this seat in this game."));
   else if (s.phase === "deal" && m.declared !== undefined) body = declareEl(m, s, me);
   else if (m.my_step) body = exchangeEl(m, s, me);
-  else if (me.hand && me.hand.length) body = h("section", { id: "hand-box" }, quadsEl(s, me), retractEl(s, me),
+  else if (me.hand && me.hand.length) body = h("section", { id: "hand-box" }, quadsEl(s, me), retractEl(s, me), playEl(s, me),
     h("div", { class: "small" }, t("Your hand")), handEl(me.hand, "hand"),
     me.hand_name ? h("div", { id: "hand-name", class: "big" }, handKind(me.hand_name)) : null,
     me.placed && me.placed.length ? h("div", { class: "small" }, t("placed"), " ", cardsEl(me.placed)) : null);

@@ -21,6 +21,7 @@ from collections import defaultdict
 import httpx
 import pytest
 
+from dashboard.entry import REFUSED_REASON
 from table_controller.rules.cards import RANKS, SUITS
 from table_controller.store import SQLiteStore
 
@@ -248,7 +249,7 @@ def test_an_entry_refused_twice_is_counted_alike_whatever_moved_face_down_betwee
             await hub.exchange({"Anna": ["9S"], "Dan": ["4C", "7D"]}.get(p, []), seat[p])
         with pytest.raises(DashboardError):
             await hub.post(probe, "revisor")
-        await hub.post({"do": "open", "player": "Anna", "card": "2C", "take": True}, "revisor")
+        await hub.post({"do": "open", "player": "Anna", "card": "2C", "take": True}, "tl")  # the camera's, or the TL's
         await hub.exchange(["JC", "QD"], seat["Dan"])
         for p in hands:  # exchange 2: Anna places one again, Bo two face down
             await hub.exchange({"Anna": ["2C"], "Bo": bo_places}.get(p, []), seat[p])
@@ -267,7 +268,9 @@ def test_an_entry_refused_twice_is_counted_alike_whatever_moved_face_down_betwee
     moved, reasons = asyncio.run(run(tmp_path / "a", ["KC", "3H"]))  # KC goes face down
     stayed, _ = asyncio.run(run(tmp_path / "b", ["JS", "3H"]))  # KC stays in Bo's hand
     assert moved == stayed  # every message the Revisor got: the seqs, the alerts
-    assert len(reasons) == 1 and "Bo" in reasons[0]  # the TL's record: the first reason, once
+    # the TL's record, once: since stop 66 the Revisor's card entry is refused before any card
+    # is read (the Revisor enters no card), so no reason of the engine's is in it at all
+    assert reasons == [REFUSED_REASON]
     # the TL's own entries keep their reasons apart (the TL may know them)
     from table_controller.store import refusals
 
@@ -431,9 +434,9 @@ def test_a_players_phone_learns_no_hidden_card_from_the_exchange(make_server):
         assert post(seat, {"cards": cards}).status_code == 200
     assert post("tl", {"cards": []}).status_code == 422  # the TL says whose
     assert post("tl", {"cards": [], "seat": 4}).status_code == 200  # Dan has no phone: the TL enters his
-    r = client.post(
+    r = client.post(  # the open card is the camera's, or the TL's (stop 66: the Revisor enters no card)
         "/api/action",
-        params={"token": tokens["revisor"]},
+        params={"token": tokens["tl"]},
         json={"do": "open", "player": "Cilla", "card": "KC", "take": False},
     )
     assert r.status_code == 200, r.text
@@ -469,8 +472,8 @@ def test_an_open_card_from_the_reshuffled_discards_goes_in_after_the_cards_befor
     """r16 on a camera-only table: the stub runs out in the middle of exchange 3 (one card
     left, Anna owed two, Bo's open card from the reshuffled discards).  Anna's received
     cards are held, so the open card is refused at first (one answer, as for any other);
-    once Anna's are in, the open card goes in after them, in turn (r14), and the rest of
-    the exchange follows."""
+    once Anna's are in, the open card (the TL's entry, where the camera missed it) goes in
+    after them, in turn (r14), and the rest of the exchange follows."""
     import asyncio
 
     from dashboard.errors import DashboardError
@@ -505,11 +508,11 @@ def test_an_open_card_from_the_reshuffled_discards_goes_in_after_the_cards_befor
         assert len(left) == 1 and earlier
         shown = {"do": "open", "player": bo, "card": earlier[0], "take": True}
         with pytest.raises(DashboardError):  # Anna's cards are not in yet
-            await hub.post(shown, "revisor")
+            await hub.post(shown, "tl")  # the camera's, or the TL's (stop 66: the Revisor enters no card)
         assert (await hub.exchange([left[0], earlier[1]], seat[anna]))["ok"]
         assert hub.received() == {anna: (left[0], earlier[1])}  # held: Bo's open card is still to come
         n = len(hub.engine.events)
-        await hub.post(shown, "revisor")  # now: Anna's two (the reshuffle between them), then the open card
+        await hub.post(shown, "tl")  # now: Anna's two (the reshuffle between them), then the open card
         kinds = [type(e).__name__ for e in hub.engine.events[n:]]
         assert kinds[:4] == ["StubReshuffled", "CardsReceived", "OpenCardShown", "ExchangeEnded"], kinds
         assert str(hub.engine.phase) != "exchange_3" and hub.received() == {}

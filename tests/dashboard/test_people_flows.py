@@ -125,7 +125,7 @@ TRICKS = [("AS", "2S", "7C"), ("KS", "9S", "8H"), ("QS", "9C", "TD"), ("JS", "9D
 
 
 @pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
-def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chromium, size):
+def test_a_camera_only_deal_by_taps_on_phones_and_the_revisor_signs_the_game(make_server, chromium, size):
     s = make_server(command="serve", extra=("--camera-only",))
     tag = f"{size['width']}x{size['height']}"
     tl_post(s, {"do": "table", "players": PLAYERS})
@@ -194,10 +194,10 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     exchange_post(s, 1, [])
     exchange_post(s, 2, [])
     exchange_post(s, 3, ["2C"])
-    page.wait_for_selector('#tap-entry[data-step="open:Cilla"]')
-    page.click('#picker button.pick[data-card="4C"]')
+    page.wait_for_selector('#tap-entry[data-step="open:Cilla"] #waiting-list[data-waiting="Cilla"]')
+    assert page.locator("#picker").count() == 0  # the camera reads the open card; the Revisor names none
     shot(page, f"revisor-open-card-{tag}")
-    page.click("#pick-decline")
+    tl_post(s, {"do": "open", "player": "Cilla", "card": "4C", "take": False})  # the camera missed it: the TL
     page.wait_for_selector("#open-card")
     dealer_says("Öppet byte för Cilla", "open-card")
     assert {c.get_attribute("data-card") for c in dealer.locator("[data-card]").all()} == {
@@ -215,33 +215,36 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     shot(page, f"revisor-chicago-{tag}")
     dealer_says("Revisorn ställer Chicagofrågan", "chicago")
     page.click("#chicago-yes")
-    # the tricks, card by card
+    # the tricks, card by card: the camera reads them; here each player plays the card it
+    # missed on their own phone (the Revisor names no card: it would be judged against hands
+    # the Revisor may not see)
+    bo = seat_phone(chromium, s, 2)
+    bo.on("dialog", lambda d: d.accept())
     for n, trick in enumerate(TRICKS, 1):
         cards = dict(zip(PLAYERS, trick, strict=True))
         for _ in PLAYERS:  # in the order the table asks for
             page.wait_for_selector('#tap-entry[data-step^="play:"]')
             p = page.locator("#tap-entry").get_attribute("data-step").split(":")[1]
+            assert page.locator("#picker").count() == 0, p
             if n == 3 and len(cards) == 2:
-                played = {c.get_attribute("data-card") for c in page.locator("#picker button.pick:disabled").all()}
-                assert played == {"AS", "2S", "7C", "KS", "9S", "8H", "QS"}, played  # the face-up cards only
                 shot(page, f"revisor-trick-{tag}")
             if n == 2 and p == "Bo":  # Bo plays a club on a spade lead while holding a spade (r26) ...
                 before = page.evaluate("Number(document.body.dataset.seq)")
-                tap_cards(page, "play:Bo", ["9C"], "#pick-play")
-                assert page.locator("#retract").count() == 0  # not the Revisor's: it would tell a revoke
-                bo = seat_phone(chromium, s, 2)
-                bo.on("dialog", lambda d: d.accept())
+                bo.click('#play-cards button[data-card="9C"]')
                 bo.wait_for_selector('#retract[data-card="9C"]')
+                assert page.locator("#retract").count() == 0  # not the Revisor's: it would tell a revoke
                 shot(bo, f"seat-retract-{tag}")
                 bo.click("#retract")  # ... and takes it back on his own phone before the next card
                 page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before + 1}")
-                assert bo.js_errors == []
-                bo.close()
-            tap_cards(page, f"play:{p}", [cards.pop(p)], "#pick-play")
-            page.wait_for_function(
-                f"() => document.querySelector('#tap-entry')?.dataset.step !== 'play:{p}' || "
-                f"!document.querySelector('#picker')"
+            before = page.evaluate("Number(document.body.dataset.seq)")
+            seat = PLAYERS.index(p) + 1
+            r = httpx.post(
+                f"{s.base}/api/play", params={"token": s.token(f"seat{seat}")}, json={"card": cards.pop(p)}, timeout=30
             )
+            assert r.status_code == 200, r.text
+            page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before}")
+    assert bo.js_errors == []
+    bo.close()
     # Anna won every trick: Chicago +15, 52 with Chicago said: game 1 is hers
     page.wait_for_selector("#result")
     assert "Anna" in page.locator("#result").inner_text()
@@ -257,9 +260,9 @@ def test_revisor_plays_a_whole_deal_by_taps_and_signs_the_game(make_server, chro
     shot(page, f"revisor-signed-{tag}")
     # every step was a tap: the JSON box never opened, and the log has the whole deal as entered
     assert page.locator("#manual-box[open]").count() == 0
-    # and by hand the Revisor may enter only what everybody sees; hidden cards are the phones'
+    # and by hand the Revisor enters no card: hidden cards are the phones', face-up ones the camera's
     kinds = page.eval_on_selector_all("#manual-do option", "os => os.map(o => o.value)")
-    assert {"open", "play"} <= set(kinds) and not {"deal", "discard", "receive"} & set(kinds), kinds
+    assert "chicago" in kinds and not {"open", "play", "deal", "discard", "receive"} & set(kinds), kinds
     dealer_says("Omgången är slut", "game-over")
     assert errors == []
     done = [a["do"] for a in s.actions()]
@@ -337,7 +340,8 @@ def test_a_player_enters_their_own_exchange_on_their_phone(make_server, chromium
     cards she places face down (only her own hand is offered), then the two she receives,
     puts a typo right while Cilla's card is still to come, and once every player's cards
     are in shows her new hand and no other hidden card.  Cilla's single card is an open
-    card the Revisor enters (face up), declined; her face-down card comes from her phone."""
+    card (face up: the camera's, here the TL's entry), declined; her face-down card comes
+    from her phone."""
     s = make_server(command="serve", extra=("--camera-only",))
     tl_post(s, {"do": "table", "players": PLAYERS})
     tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
@@ -378,7 +382,7 @@ def test_a_player_enters_their_own_exchange_on_their_phone(make_server, chromium
     page.click("#send-receive")
     page.wait_for_selector("#received")
     assert set(page.locator("#received").get_attribute("data-cards").split()) == {"2H", "3C"}
-    tl = {"token": s.token("revisor")}
+    tl = {"token": s.token("tl")}
     r = httpx.post(
         f"{s.base}/api/action", params=tl, json={"do": "open", "player": "Cilla", "card": "KC", "take": False}
     )
@@ -1099,12 +1103,14 @@ def test_a_revoke_on_a_tricks_last_card_is_taken_back_on_the_players_phone_after
     assert cilla.js_errors == []
 
 
-def test_the_revisor_enters_an_open_card_only_when_one_is_due_r12_r15(make_server):
-    """Stop 64's fourth audit: on a camera-only table the Revisor could enter an open card
-    for a player who placed nothing (a flashed card, r15), and it was taken when the card
-    lay in the stub and refused when it lay in a hidden hand: an oracle.  A flashed card is
-    the TL's to enter now; the Revisor's open card is taken when the table waits for one,
-    and the answer otherwise is the same whichever card is named."""
+def test_the_revisor_enters_no_card_and_gets_one_answer_whatever_the_card_r12_r15_r26(make_server):
+    """Stop 64's fourth audit closed the Revisor's open card for a player who placed nothing
+    (a flashed card, r15): taken when the card lay in the stub, refused when in a hidden hand.
+    The open card that was due, and every card played, still went to the engine, which judged
+    it against hands the Revisor may not see: taken if the player held the card, refused if
+    another did (stop 66).  On a camera-only table the camera reads them; a card it misses is
+    played on the player's own phone, the open card entered by the TL.  So every card the
+    Revisor names gets one answer, before any card is read, and the table does not move."""
     s = make_server(command="serve", extra=("--camera-only",))
     tl_post(s, {"do": "table", "players": PLAYERS})
     tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
@@ -1113,24 +1119,107 @@ def test_the_revisor_enters_an_open_card_only_when_one_is_due_r12_r15(make_serve
     for n in (1, 2):
         exchange_post(s, n, [])
     exchange_post(s, 3, ["4H"])  # Cilla places one card: her open card is due, nobody else's
-    answers = set()
-    for card in ("5D", "3D"):  # in Cilla's hand; in the stub
-        r = httpx.post(
-            f"{s.base}/api/action",
-            params={"token": s.token("revisor")},
-            json={"do": "open", "player": "Bo", "card": card, "take": False},
-            timeout=30,
-        )
-        answers.add((r.status_code, r.text))
-    (answer,) = answers
-    assert answer[0] == 403 and "TL" in answer[1], answers
-    r = httpx.post(
-        f"{s.base}/api/action",
-        params={"token": s.token("revisor")},
-        json={"do": "open", "player": "Cilla", "card": "3D", "take": True},
-        timeout=30,
-    )
-    assert r.status_code == 200, r.text
+
+    def revisor(body):
+        r = httpx.post(f"{s.base}/api/action", params={"token": s.token("revisor")}, json=body, timeout=30)
+        return r.status_code, r.text
+
+    before = s.actions()
+    answers = {
+        revisor({"do": "open", "player": p, "card": c, "take": True}) for p in ("Cilla", "Bo") for c in ("5D", "3D")
+    }
+    (answer,) = answers  # in Cilla's hand, in the stub; due or not: one answer
+    assert answer[0] == 422 and "kameran" in answer[1] and "TL" in answer[1], answers
+    assert s.actions() == before
+    tl_post(s, {"do": "open", "player": "Cilla", "card": "3D", "take": True})  # the TL's entry
+    _questions_answered(s)
+    state = _exchanges_kept(s, 2)
+    assert state["phase"] == "tricks" and state["to_act"] == ["Anna"]
+    before = s.actions()
+    plays = {revisor({"do": "play", "player": "Anna", "card": c}) for c in ("AS", "9S", "3D")}  # hers, Bo's, Cilla's
+    assert plays == {answer}, plays
+    assert s.actions() == before
+
+
+def test_a_player_plays_a_card_the_camera_missed_on_their_own_phone_r25(make_server, chromium):
+    """The camera missed Anna's card: she taps it on her phone (seat 1's link, 390x844), is
+    asked first, and it is played.  Her phone offers her own cards only, and only at her
+    turn; a card she does not hold gets the same answer wherever it lies (another's hand, the
+    stub), and out of turn the answer names the public turn, nothing else."""
+    s = make_server(command="serve", extra=("--camera-only",))
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    for n, p in enumerate(PLAYERS, 1):
+        seat_post(s, n, HANDS[p])
+    state = _exchanges_kept(s, 3)
+    assert state["phase"] == "tricks" and state["to_act"] == ["Anna"]
+
+    def play(seat, card):
+        r = httpx.post(f"{s.base}/api/play", params={"token": s.token(f"seat{seat}")}, json={"card": card}, timeout=30)
+        return r.status_code, r.text
+
+    before = s.actions()
+    not_held = {play(1, c) for c in ("9S", "3D")}  # Bo's card; a card of the stub
+    (refusal,) = not_held
+    assert refusal[0] == 400 or refusal[0] == 422, refusal
+    out_of_turn = play(2, "9S")
+    assert out_of_turn[0] in (400, 422) and "Anna" in out_of_turn[1], out_of_turn
+    assert s.actions() == before
+    revisor_page = chromium.new_page()
+    revisor_page.set_viewport_size(TABLET)
+    revisor_page.goto(s.url("revisor"))
+    revisor_page.wait_for_selector('#tap-entry[data-step="play:Anna"] #waiting-list')
+    assert revisor_page.locator("#picker").count() == 0  # the Revisor names no card
+    shot(revisor_page, "revisor-play-waits-1280x800")
+    bo = seat_phone(chromium, s, 2)
+    bo.wait_for_selector("#hand-box")
+    assert bo.locator("#play").count() == 0  # not his turn: no play row
+    anna = seat_phone(chromium, s, 1)
+    asked: list[str] = []
+    anna.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    anna.wait_for_selector("#play")
+    offered = {b.get_attribute("data-card") for b in anna.locator("#play-cards button").all()}
+    assert offered == set(HANDS["Anna"]), offered
+    fits(anna, "#play-cards button", PHONE)
+    shot(anna, "seat-play-390x844")
+    anna.click('#play-cards button[data-card="AS"]')
+    revisor_page.wait_for_selector('#tap-entry[data-step="play:Bo"]')
+    assert s.actions()[-1] == {"do": "play", "player": "Anna", "card": "AS"}
+    assert asked == ["Spela A♠?"], asked
+    anna.wait_for_function("() => !document.querySelector('#play')")  # Bo's turn now
+    bo.wait_for_selector("#play")
+    assert anna.js_errors == [] and bo.js_errors == []
+    for page in (anna, bo, revisor_page):
+        page.close()
+
+
+def _state(s) -> dict:
+    """The table as the Revisor's stream first gives it."""
+    from websockets.sync.client import connect
+
+    with connect(f"{s.ws_base}/ws?token={s.token('revisor')}", open_timeout=5, max_size=None) as ws:
+        return json.loads(ws.recv(timeout=5))["state"]
+
+
+def _questions_answered(s) -> dict:
+    """The quads choice (points) and the Chicago question (no) answered by the TL, in turn."""
+    while True:
+        st = _state(s)
+        if st["phase"] == "quads_choice":
+            tl_post(s, {"do": "quads", "player": st["to_act"][0], "choice": "points"})
+        elif st["phase"] == "chicago":
+            tl_post(s, {"do": "chicago", "player": st["to_act"][0], "say": False})
+        else:
+            return st
+
+
+def _exchanges_kept(s, n: int) -> dict:
+    """``n`` exchanges in which every player keeps their cards, each entered on their phone."""
+    for _ in range(n):
+        for seat in (1, 2, 3):
+            exchange_post(s, seat, [])
+        st = _questions_answered(s)
+    return st
 
 
 def test_the_tls_audit_trail_is_asked_again_when_an_answer_fails(make_server, chromium):

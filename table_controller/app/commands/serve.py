@@ -57,9 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--camera-only",
         action="store_true",
-        help="a table without RFID readers: each player declares their own hand on their phone "
-        "(a seat's link, /seat), the Revisor enters the exchanges and plays by taps "
-        "(ARCHITECTURE.md §1); by default cards by hand are the TL's",
+        help="a table without RFID readers: each player enters their own hand, exchanges and a card "
+        "the camera missed on their phone (a seat's link, /seat); the camera reads the open card and "
+        "the plays (ARCHITECTURE.md §1); the Revisor names no card; by default cards by hand are the TL's",
     )
     p.add_argument(
         "--show-tokens",
