@@ -96,6 +96,9 @@ POSTS = (
     "/api/hide",
     "/api/hand",
     "/api/exchange",
+    "/api/play",
+    "/api/retract",
+    "/api/quads",
 )
 GETS = (
     "/",
@@ -210,8 +213,10 @@ hand_body = st.one_of(
 )
 
 
-def _fuzz_a_seat_route(tmp_path, route: str, setup: list[dict], examples: list[tuple]) -> dict[int, int]:
-    """Random bodies (``hand_body``) from every role to a players' route of a camera-only
+def _fuzz_a_seat_route(
+    tmp_path, route: str, setup: list[dict], examples: list[tuple], bodies=hand_body
+) -> dict[int, int]:
+    """Random bodies (``bodies``: ``hand_body`` by default) from every role to a players' route of a camera-only
     table set up by the TL's ``setup`` actions; ``examples`` (role, body) are sent whatever
     hypothesis draws.  Asserts no 5xx and no traceback; the count of each status."""
     s = Server(tmp_path / "table", command="serve", extra=("--post-rate", "10000", "--camera-only")).start()
@@ -236,7 +241,7 @@ def _fuzz_a_seat_route(tmp_path, route: str, setup: list[dict], examples: list[t
         one = example(role=role, body=body)(one)
     fuzz = settings(
         max_examples=max(100, REQUESTS // 3), deadline=None, database=None, suppress_health_check=list(HealthCheck)
-    )(given(role=st.sampled_from(HAND_ROLES), body=hand_body)(one))
+    )(given(role=st.sampled_from(HAND_ROLES), body=bodies)(one))
     try:
         fuzz()
     finally:
@@ -274,3 +279,29 @@ def test_random_exchanges_on_a_camera_only_table_never_get_a_5xx(tmp_path):
     examples = [("seat1", {"cards": ["ZZ"]}), ("revisor", {"cards": ["2S"]})]  # each answer asserted, at least once
     counts = _fuzz_a_seat_route(tmp_path, "/api/exchange", [*TABLE_AND_GAME, {"do": "deal", "hands": hands}], examples)
     assert counts.get(422, 0) > 0 and counts.get(403, 0) > 0
+
+
+play_body = st.one_of(
+    anyjson,
+    st.fixed_dictionaries(
+        {"card": st.one_of(st.sampled_from(CARDS + ["ZZ", "10H", "as"]), anyjson)},
+        optional={"seat": st.one_of(st.integers(-3, 7), anyjson), "player": st.sampled_from(PLAYERS)},
+    ),
+)
+
+
+@pytest.mark.slow
+def test_random_plays_on_a_camera_only_table_never_get_a_5xx(tmp_path):
+    """The players' play route (``/api/play``, camera-only: a card the camera missed, from the
+    player's own phone): random bodies from every role in the tricks; no 5xx, no traceback."""
+    hands = {  # no combination anywhere: no question before the tricks
+        "Anna": ["2S", "4H", "6D", "8C", "TS"],
+        "Bo": ["3S", "5H", "7D", "9C", "JS"],
+        "Cilla": ["2H", "4D", "6C", "8S", "TH"],
+        "Dan": ["3H", "5D", "7C", "9S", "JH"],
+    }
+    keep = [{"do": "discard", "player": p, "cards": []} for p in PLAYERS]
+    examples = [("seat1", {"card": "2S"}), ("seat2", {"card": "ZZ"}), ("revisor", {"card": "2S"})]
+    setup = [*TABLE_AND_GAME, {"do": "deal", "hands": hands}, *keep, *keep, *keep]
+    counts = _fuzz_a_seat_route(tmp_path, "/api/play", setup, examples, bodies=play_body)
+    assert counts.get(200, 0) > 0 and counts.get(422, 0) > 0 and counts.get(403, 0) > 0
