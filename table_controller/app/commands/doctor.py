@@ -333,14 +333,14 @@ def _camera(cfg: Any, r: Report) -> None:
     if frame is None:
         r.fail(say("the camera {source} gave no frame", source=c.source))
         return
-    size = (frame.shape[1], frame.shape[0])
+    w, h = frame.shape[1], frame.shape[0]
     if c.calibration is None:
         r.note(
             say(
                 "the camera {source} gives {w}x{h} frames; no calibration (calibrated on its first frame)",
                 source=c.source,
-                w=size[0],
-                h=size[1],
+                w=w,
+                h=h,
             )
         )
         return
@@ -349,27 +349,21 @@ def _camera(cfg: Any, r: Report) -> None:
     except (VisionError, OSError, ValueError) as exc:
         r.fail(say("the camera's calibration {path}: {error}", path=c.calibration, error=exc))
         return
-    if tuple(cal.image_size) != size:
+    cw, ch = cal.image_size
+    if (cw, ch) != (w, h):
         r.fail(
             say(
                 "the camera gives {w}x{h} frames but {path} was made for {cw}x{ch}: "
                 "calibrate again (chicago-table camera calibrate)",
-                w=size[0],
-                h=size[1],
+                w=w,
+                h=h,
                 path=c.calibration,
-                cw=cal.image_size[0],
-                ch=cal.image_size[1],
+                cw=cw,
+                ch=ch,
             )
         )
     else:
-        r.ok(
-            say(
-                "the camera {source} gives a frame of the calibrated size {w}x{h}",
-                source=c.source,
-                w=size[0],
-                h=size[1],
-            )
-        )
+        r.ok(say("the camera {source} gives a frame of the calibrated size {w}x{h}", source=c.source, w=w, h=h))
 
 
 def _clocks(limits: dict[str, float]) -> str:
