@@ -54,6 +54,25 @@ def names_cards(do: Any) -> bool:
     return isinstance(do, str) and do in CARD_ACTIONS
 
 
+# Entries whose refusal says a fact of a hidden hand even though they name no card: a
+# take-back is refused when the card was no revoke (the player held none of the led suit),
+# a four of a kind's zero when the player holds none that may zero (r26, r28).
+HAND_FACTS = frozenset({"retract", "quads"})
+# A seat's own entries (its player's hand, on their phone): a refusal is the player's own to
+# know and raises no alert for anyone, live or after a restart.
+OWN_ENTRIES = frozenset({"retract", "quads", "play"})
+
+
+def reason_hidden(do: Any) -> bool:
+    """Whether a refused entry of kind ``do`` may have a reason that depends on a hidden
+    hand: then a blind role's alert says only that it was refused (``blind_alert_text``).
+
+        >>> reason_hidden("play"), reason_hidden("retract"), reason_hidden("chicago")
+        (True, True, False)
+    """
+    return names_cards(do) or (isinstance(do, str) and do in HAND_FACTS)
+
+
 QUADS_BY_OWNER = N_("A four of a kind that zeroes is announced on the player's own phone, or entered by the TL (r28).")
 RETRACT_BY_OWNER = N_("A card is taken back by its player on their own phone, or entered by the TL (r26).")
 DEAL_BY_SEATS = N_("Rejected: at this table each player declares their own hand on their phone.")

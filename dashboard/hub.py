@@ -192,6 +192,8 @@ class TableHub:
             elif not refusals.is_summary(r.data):  # a summary counts refusals already shown
                 a = r.data.get("action")
                 do = a.get("do", "?") if isinstance(a, dict) else r.data.get("do", "?")
+                if seat_number(r.source) is not None and do in entry.OWN_ENTRIES:
+                    continue  # a seat's own entry raised no alert live: its refusal is its player's own
                 out.append(
                     rejected_alert(
                         r.seq,
@@ -199,7 +201,7 @@ class TableHub:
                         r.source,
                         do,
                         str(r.data.get("reason", "")),
-                        entry.names_cards(do),
+                        entry.reason_hidden(do),
                         r.seq in resolved,
                     )
                 )
@@ -443,7 +445,7 @@ class TableHub:
             action = parse_action(obj)
         except ActionError as exc:
             rec = self.log.reject(obj, str(exc), by)
-            self._add(rejected_alert(rec.seq, self.seq, by, do or "?", str(exc), entry.names_cards(do)))
+            self._add(rejected_alert(rec.seq, self.seq, by, do or "?", str(exc), entry.reason_hidden(do)))
             raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         if do == "open" and self.received():
             await self._received_before_open(action)
@@ -453,7 +455,7 @@ class TableHub:
             await self.live.submit(action, by, guard=lambda: self._entry_guard(obj, by))
         except IllegalAction as exc:
             last = self.log.last_records[-1].seq if self.log.last_records else 0
-            self._add(rejected_alert(last, self.seq, by, do, exc.reason, entry.names_cards(do)))
+            self._add(rejected_alert(last, self.seq, by, do, exc.reason, entry.reason_hidden(do)))
             raise DashboardError(N_("Rejected: {reason}"), reason=sight(by).refusal(Refusal.of(exc))) from exc
         except StoreError as exc:  # the recorder put the engine back: the table never runs ahead of its log
             self._add(
@@ -806,9 +808,11 @@ class TableHub:
     def _settle_typos(self, by: str) -> None:
         """A rejected entry of ``by``'s that named no card is settled by the next entry
         ``by`` gets accepted (a typo put right): it leaves the TL's open alerts, with an
-        audit record.  Rejected card entries stay for the TL (dashboard.entry)."""
+        audit record.  A blind role's rejected card entries (and take-backs and zeros, whose
+        refusal says a hand's fact: ``entry.reason_hidden``) stay for the TL; the TL's own
+        are typos like any other."""
         for i, a in enumerate(self.alerts):
-            if not a.resolved and a.kind == "rejected" and a.source == by and a.blind_text is None:
+            if not a.resolved and a.kind == "rejected" and a.source == by and (a.blind_text is None or by == "tl"):
                 self.alerts[i] = a.resolve()
                 self.log.audit(by, "resolve_alert", alert=a.id, reason="settled by the next accepted entry")
 

@@ -1254,3 +1254,45 @@ def test_the_tls_audit_trail_is_asked_again_when_an_answer_fails(make_server, ch
     blocked[0] = False
     page.wait_for_selector('#audit li[data-what="adjust"]', timeout=30_000)
     page.close()
+
+
+def test_a_refusal_that_says_a_hand_fact_shows_blind_roles_no_reason_live_or_after_a_restart_r26_r28(make_server):
+    """Stop 66's audit: a take-back refused says the card was no revoke (the player held none
+    of the led suit), a zero refused that the player holds no four of a kind.  A seat's own
+    refused entry raised no alert live, but a restart rebuilt one from the log, reason and
+    all, for the Revisor; and the TL's refused zero showed the Revisor its reason live.  Now a
+    seat's own refusal stays its player's (no alert, live or restored) and a blind role sees
+    a refused take-back or zero only as refused."""
+    s = make_server(command="serve", extra=("--camera-only",))
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    for n, p in enumerate(PLAYERS, 1):
+        seat_post(s, n, HANDS[p])
+    _exchanges_kept(s, 2)
+    for seat in (1, 2, 3):  # exchange 3: step 7 opens (r28), the Chicago question not yet answered
+        exchange_post(s, seat, [])
+    r = httpx.post(
+        f"{s.base}/api/action",
+        params={"token": s.token("tl")},
+        json={"do": "quads", "player": "Anna", "choice": "zero"},
+        timeout=30,
+    )
+    assert r.status_code == 422 and "r28" in r.text, r.text  # the TL's own answer keeps the reason
+    assert _questions_answered(s)["to_act"] == ["Anna"]
+    for seat, card in ((1, "AS"), (2, "2S")):  # Bo follows suit: no revoke
+        r = httpx.post(f"{s.base}/api/play", params={"token": s.token(f"seat{seat}")}, json={"card": card}, timeout=30)
+        assert r.status_code == 200, r.text
+    r = httpx.post(f"{s.base}/api/retract", params={"token": s.token("seat2")}, timeout=30)
+    assert r.status_code == 422 and "r26" in r.text, r.text  # his own phone is told why
+
+    def alerts(role: str) -> list[str]:
+        from websockets.sync.client import connect
+
+        with connect(f"{s.ws_base}/ws?token={s.token(role)}", open_timeout=5, max_size=None) as ws:
+            return [a["text"] for a in json.loads(ws.recv(timeout=5)).get("alerts", [])]
+
+    for moment in ("live", "after a restart"):
+        if moment != "live":
+            s.restart()
+        seen = alerts("revisor")
+        assert not [t for t in seen if "r26" in t or "r28" in t or "retract" in t], (moment, seen)
