@@ -132,6 +132,7 @@ function retractEl(s, me) {
 // names no card; a card of one's own hand tells the table nothing it may not know).  The
 // row stands while it is this player's turn in the tricks; a tap asks first.
 function playEl(s, me) {
+  if (document.body.dataset.hands !== "revisor") return null;  // a table with readers: they see the card
   if (s.phase !== "tricks" || !(s.to_act || []).length || s.to_act[0] !== me.name) return null;
   return h("section", { id: "play", class: "prompt" },
     h("div", { class: "q" }, t("Your turn: if the camera misses your card, tap it here")),
