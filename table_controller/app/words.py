@@ -25,6 +25,12 @@ from typing import Any
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("console_lang", default="sv")
 
 
+def N_(text: str) -> str:
+    """Mark a text for the console's catalogue where it is not said at once (a table of
+    words); ``say`` puts it in the language spoken where it is."""
+    return text
+
+
 def add_lang(p: argparse.ArgumentParser) -> None:
     """A command's ``--lang``: the language its words are said in."""
     p.add_argument(

@@ -284,7 +284,7 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/deck.py",
     ]
     r = subprocess.run(
-        [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say"]
+        [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say", "-k", "N_"]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,
         check=True,
@@ -315,3 +315,16 @@ def test_the_console_says_its_words_in_swedish_unless_asked_for_english(tmp_path
         outs[tuple(lang)] = proc.stdout
     assert outs[()].startswith("FEL   konfigurationen: ")
     assert outs[("--lang", "en")].startswith("FAIL  the configuration: ")
+
+
+def test_the_doctor_says_the_tables_phase_in_words():
+    """It said "vid game_start": the phase as REPLAY.md names it, in an official's Swedish line."""
+    from table_controller.app.commands.doctor import PHASES, _phase
+    from table_controller.app.words import speaking
+
+    with speaking("sv"):
+        assert _phase("game_start") == "platsdragning" and _phase("tricks") == "stickspel"
+        assert all(_phase(p) != words for p, words in PHASES.items())  # every phase has its Swedish
+        assert _phase("someday") == "someday"
+    with speaking("en"):
+        assert _phase("game_start") == "seat draw"

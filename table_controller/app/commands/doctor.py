@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..words import add_lang, say, speaking
+from ..words import N_, add_lang, say, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -155,7 +155,7 @@ def _data(cfg: Any, r: Report) -> None:
                 "the event log {log}: {n} records, passes its check (at {phase})",
                 log=log,
                 n=report.last_seq,
-                phase=where,
+                phase=_phase(where),
             )
         )
     else:
@@ -236,7 +236,12 @@ def _dashboard(cfg: Any, tokens: Any, seconds: float, r: Report) -> dict[str, An
         return None
     base = url.removesuffix("/api/status")
     r.ok(
-        say("the dashboard answers at {url}: {n} events, at {phase}", url=base, n=status["seq"], phase=status["phase"])
+        say(
+            "the dashboard answers at {url}: {n} events, at {phase}",
+            url=base,
+            n=status["seq"],
+            phase=_phase(status["phase"]),
+        )
     )
     return status
 
@@ -364,6 +369,26 @@ def _camera(cfg: Any, r: Report) -> None:
         )
     else:
         r.ok(say("the camera {source} gives a frame of the calibrated size {w}x{h}", source=c.source, w=w, h=h))
+
+
+# REPLAY.md's phases in words, as the dashboard's pages say them (common.js's PHASES)
+PHASES = {
+    "game_start": N_("seat draw"),
+    "deal": N_("dealing"),
+    "exchange_1": N_("exchange 1"),
+    "exchange_2": N_("exchange 2"),
+    "exchange_3": N_("exchange 3"),
+    "quads_choice": N_("four of a kind: choice"),
+    "chicago": N_("Chicago question"),
+    "tricks": N_("trick play"),
+    "game_over": N_("game over"),
+    "table_over": N_("table over"),
+}
+
+
+def _phase(phase: str) -> str:
+    """A phase in the words spoken (an unknown one as it is)."""
+    return say(PHASES[phase]) if phase in PHASES else phase
 
 
 def _clocks(limits: dict[str, float]) -> str:
