@@ -13,7 +13,6 @@ from table_controller.rules.cards import Card
 from table_controller.rules.hands import Category, best_hands
 from table_controller.rules.ledger import Ledger
 from table_controller.rules.phases import DealPhase, Moment
-from table_controller.rules.queries import at_draw_stop
 from table_controller.rules.standings import playoff_settled, table_ranking, tie_to_settle
 from table_controller.rules.state import DealState, GameState
 
@@ -231,12 +230,11 @@ def final_scoring(t: Ledger, d: DealState) -> None:
 
 def revokes_cost(t: Ledger, d: DealState) -> bool:
     """sm2019/shootout r26: a revoke not corrected (noticed after the last trick, or standing
-    when a broken Chicago ends the trick play) costs 2 points, not at draw stop; whether
-    Chicago was said or not.  True when it ended the game."""
-    for p in sorted(d.revoked):
-        if not at_draw_stop(t.state, d, p) and deduct(t, p, t.rules.revoke_points, "revoke", Moment.FINAL):
-            return True
-    return False
+    when a broken Chicago ends the trick play) costs 2 points, whether Chicago was said or
+    not, and at draw stop too: RULES.md §7 and the sm2019 text ("endast 2p i poängavdrag")
+    spare a player at draw stop only the corrected revoke's deduction.  True when it ended
+    the game."""
+    return any(deduct(t, p, t.rules.revoke_points, "revoke", Moment.FINAL) for p in sorted(d.revoked))
 
 
 def end_deal(t: Ledger, d: DealState, reason: str) -> None:

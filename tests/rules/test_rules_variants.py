@@ -303,6 +303,29 @@ def test_a_revoke_that_stood_costs_2_when_a_broken_chicago_ends_the_deal__r26_d8
     assert ("Anna", -15, "chicago_lost") in got and ("Bo", -2, "revoke") in got, got
 
 
+@pytest.mark.parametrize("rs", ["sm2019", "shootout"])
+def test_a_revoke_not_corrected_costs_2_at_draw_stop_too__r26(rs):
+    """RULES.md §7: "(not at draw stop)" stands beside the corrected revoke's deduction only;
+    noticed after the last trick it is "2 points deduction" (sm2019: "endast 2p i
+    poängavdrag"), a player at draw stop included.  A corrected one at draw stop costs nothing."""
+    s = Script(rs).deal(Anna="AS KS QS 3H 5D", Bo="2S 4C 9D 8C TD", Cilla="3C 5C 7C 9C 2D", Dan="3D 6D 8D 7H 4D")
+    s.adjust("Bo", 46).stand().stand().stand().chicago("Bo", False)  # at draw stop (45) he places nothing anyway
+    s.play("Anna AS", "Bo 4C", "Cilla 3C", "Dan 3D", "Anna KS", "Bo 2S", "Cilla 5C", "Dan 6D")
+    s.play("Anna QS", "Bo 9D", "Cilla 7C", "Dan 8D", "Anna 3H", "Bo 8C", "Cilla 9C", "Dan 7H")
+    s.play("Dan 4D", "Anna 5D", "Bo TD", "Cilla 2D")
+    doc = s.doc()
+    assert doc["rejected"] == []
+    assert ("Bo", -2, "revoke") in awards(doc), awards(doc)
+    corrected = Script(rs).deal(
+        Anna="AS KS QS 3H 5D", Bo="2S 4C 9D 8C TD", Cilla="3C 5C 7C 9C 2D", Dan="3D 6D 8D 7H 4D"
+    )
+    corrected.adjust("Bo", 46).stand().stand().stand().chicago("Bo", False)
+    corrected.play("Anna AS", "Bo 4C").add(do="retract", player="Bo")
+    corrected.play("Bo 2S")
+    engine, doc = corrected.run()
+    assert [a for a in awards(doc) if a[2] == "revoke"] == [] and not engine.state.deal.held
+
+
 @pytest.mark.parametrize(
     "rs,table", [("sm2025", [20, 12, 8, 5]), ("sm2019", [20, 12, 8, 5]), ("shootout", [4, 3, 2, 1])]
 )
