@@ -229,11 +229,12 @@ def final_scoring(t: Ledger, d: DealState) -> None:
 
 
 def revokes_cost(t: Ledger, d: DealState) -> bool:
-    """sm2019/shootout r26: a revoke not corrected (noticed after the last trick, or standing
-    when a broken Chicago ends the trick play) costs 2 points, whether Chicago was said or
-    not, and at draw stop too: RULES.md §7 and the sm2019 text ("endast 2p i poängavdrag")
-    spare a player at draw stop only the corrected revoke's deduction.  True when it ended
-    the game."""
+    """sm2019/shootout r26: a revoke not corrected, noticed after the last trick (every card
+    then lies face up, r29), costs 2 points, whether Chicago was said or not, and at draw
+    stop too: RULES.md §7 and the sm2019 text ("endast 2p i poängavdrag") spare a player at
+    draw stop only the corrected revoke's deduction.  (A broken Chicago ends the tricks
+    before the cards that would show a revoke: nothing there, ``tricks.chicago_broken_by``.)
+    True when it ended the game."""
     return any(deduct(t, p, t.rules.revoke_points, "revoke", Moment.FINAL) for p in sorted(d.revoked))
 
 

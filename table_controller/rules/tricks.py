@@ -27,7 +27,6 @@ from table_controller.rules.scoring import (
     end_deal,
     final_scoring,
     release_held,
-    revokes_cost,
 )
 from table_controller.rules.state import DealState
 
@@ -143,9 +142,11 @@ def chicago_broken_by(t: Ledger, d: DealState, player: str, card: Card) -> bool:
         return True
     if r.chicago_style == "sm" and award(t, player, r.chicago_breaker, "chicago_broken", Moment.TRICKS):
         return True
-    if t.deal is d and not revokes_cost(t, d):
-        # sm: the deal ends at the broken Chicago (D8), a revoke that stood costing as at the
-        # deal's end (r26); classic: a failed Chicago scores no hands either
+    if t.deal is d:
+        # sm: the deal ends at the broken Chicago (D8); classic: a failed Chicago scores no
+        # hands either.  A revoke that stood costs nothing here (sm2019, shootout): the cards
+        # that would show it are never played, so a deduction would tell the table a hidden
+        # card (stop 66's audit); after the last trick every card lies face up (r26, r29).
         end_deal(t, d, "played")
     return True
 
