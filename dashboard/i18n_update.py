@@ -1,6 +1,6 @@
-"""``make i18n``: merge the extracted texts (``messages.pot``, the console's ``console.pot``) into
-their Swedish catalogues and compile the shipped ``.mo`` files (dashboard/i18n.py).  A text without Swedish stays empty in
-the ``.po``; tests/dashboard/test_i18n.py fails on it."""
+"""``make i18n``: merge the extracted texts (``messages.pot``, the console's ``console.pot``)
+into their Swedish catalogues and compile the shipped ``.mo`` files (dashboard/i18n.py).  A
+text without Swedish stays empty in the ``.po``; tests/dashboard/test_i18n.py fails on it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
+
+from .i18n import DOMAIN, DOMAINS
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 
@@ -38,7 +40,7 @@ def update(domain: str) -> list[str]:
             catalog = read_po(f, locale="sv")
     catalog.obsolete.clear()
     catalog.fuzzy = False  # the header: its Plural-Forms go into the .mo
-    catalog.project, catalog.version = "chicago-table " + ("dashboard" if domain == "messages" else domain), "1"
+    catalog.project, catalog.version = "chicago-table " + ("dashboard" if domain == DOMAIN else domain), "1"
     with po.open("wb") as f:
         write_po(f, catalog, width=200, omit_header=False, no_location=True, sort_output=True)
     po.with_suffix(".mo").write_bytes(compiled(po))
@@ -50,7 +52,6 @@ def update(domain: str) -> list[str]:
 
 
 def main() -> int:
-    from .i18n import DOMAINS
 
     missing = [(domain, m) for domain in DOMAINS for m in update(domain)]
     for domain, m in missing:
