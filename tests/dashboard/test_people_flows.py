@@ -75,20 +75,6 @@ def exchange_post(s, seat: int, cards: list[str]) -> dict:
     return r.json()
 
 
-def tap_cards(page, step: str, cards: list[str], button: str) -> None:
-    """At the picker's ``step`` ("deal:Anna", "play:Bo", ...): tap ``cards``, then ``button``."""
-    try:
-        page.wait_for_selector(f'#tap-entry[data-step="{step}"]', timeout=30_000)
-    except Exception:
-        shot(page, "failed-" + step.replace(":", "-"))
-        raise AssertionError(
-            (step, page.locator("#tap-entry").get_attribute("data-step"), page.locator("#error").all_inner_texts())
-        ) from None
-    for c in cards:
-        page.click(f'#picker button.pick[data-card="{c}"]')
-    page.click(button)
-
-
 def fits(page, selector: str, size: dict) -> None:
     """Every match is on the screen's width and a finger's height."""
     for box in page.locator(selector).evaluate_all(
