@@ -140,8 +140,10 @@ def blind_alert_id(a: Alert) -> str:
 
 
 def alert_shown(a: Alert, seen: Sight) -> bool:
-    """Whether ``seen`` is shown alert ``a`` at all (a TL-only kind is no blind role's)."""
-    return not (seen.blind and a.kind in TL_ONLY)
+    """Whether ``seen`` is shown alert ``a`` at all: a TL-only kind is no blind role's, nor
+    is the TL's own refused entry (the TL enters hidden cards, and whether such an entry was
+    refused may turn on where a card lies: stop 66's second twin-table audit)."""
+    return not (seen.blind and (a.kind in TL_ONLY or (a.kind == "rejected" and a.source == "tl")))
 
 
 def shown_alert(a: Alert, seen: Sight) -> ShownAlert:
