@@ -614,23 +614,27 @@ class TableHub:
     async def retract_own(self, by: str) -> dict[str, Any]:
         """A player takes back the card they just played (a revoke put right before the next
         card, r26), on their own phone: whether it was a revoke is their own hand's fact."""
-        if seat_number(by) is None:
-            raise Refused(N_("the {role} role may not take back a card"), role=by)
-        if self.paused:
-            raise DashboardError(N_("the table is paused by the TL"))
-        return await self._own_entry({"do": "retract", "player": self._seat_player(by, None)}, by)
+        player = self._own_player(by, N_("the {role} role may not take back a card"))
+        return await self._own_entry({"do": "retract", "player": player}, by)
 
     async def play_own(self, card: str, by: str) -> dict[str, Any]:
         """A card the player plays from their own hand, on their phone (a camera-only table:
         the camera missed it).  Judged against the player's own hand and the public turn
         alone, so a refusal is theirs to know; the Revisor enters no card (``entry``)."""
-        if seat_number(by) is None:
-            raise Refused(N_("the {role} role may not play a card"), role=by)
+        player = self._own_player(by, N_("the {role} role may not play a card"))
         if not self.hands_by_hand:
             raise Refused(entry.NOT_CAMERA_ONLY)
+        return await self._own_entry({"do": "play", "player": player, "card": card}, by)
+
+    def _own_player(self, by: str, refusal: str) -> str:
+        """The player a seat's own entry is about (where its link's player sits now);
+        ``refusal`` (with ``{role}``) for any other role, and none while the TL has paused
+        the table."""
+        if seat_number(by) is None:
+            raise Refused(refusal, role=by)
         if self.paused:
             raise DashboardError(N_("the table is paused by the TL"))
-        return await self._own_entry({"do": "play", "player": self._seat_player(by, None), "card": card}, by)
+        return self._seat_player(by, None)
 
     async def _own_entry(self, obj: dict[str, Any], by: str) -> dict[str, Any]:
         """A seat's entry about its own player's hand: a refusal is theirs to know."""
@@ -648,11 +652,7 @@ class TableHub:
         before the Chicago question (step 7, r28): nobody is asked there, and the Revisor may
         not enter it for them (whether it holds is hidden).  A refusal is about the
         player's own hand."""
-        if seat_number(by) is None:
-            raise Refused(N_("the {role} role may not announce a four of a kind"), role=by)
-        if self.paused:
-            raise DashboardError(N_("the table is paused by the TL"))
-        player = self._seat_player(by, None)
+        player = self._own_player(by, N_("the {role} role may not announce a four of a kind"))
         if not self._step7_open():
             raise DashboardError(
                 N_(

@@ -24,7 +24,6 @@
   const ticker = [];
   let prev = null;
 
-  const cardText = c => (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
   let tickerCount = 0;
   function note(text) {
     if (text && ticker[0] !== text) { ticker.unshift(text); ticker.length = Math.min(ticker.length, 6); tickerCount++; }

@@ -116,10 +116,10 @@ function morphInto(el, kids, clean) {
   out.forEach((n, i) => { if (el.childNodes[i] !== n) el.insertBefore(n, el.childNodes[i] || null); });
 }
 
+// A card as people write it ("10♠" for TS).
+function cardText(code) { return (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]]; }
 function cardEl(code) {
-  const rank = code[0] === "T" ? "10" : code[0];
-  const suit = code[1];
-  return h("span", { class: "card suit-" + suit, "data-card": code }, rank + SUITS[suit]);
+  return h("span", { class: "card suit-" + code[1], "data-card": code }, cardText(code));
 }
 function cardsEl(codes) { return h("span", { class: "cards" }, (codes || []).map(cardEl)); }
 
@@ -403,12 +403,15 @@ const SEAT_ENTRIES = {
   seat_hand: { route: "/api/hand", body: { seat: 1, cards: [] }, name: t("a player's hand, for a seat without a phone") },
   seat_exchange: { route: "/api/exchange", body: { seat: 1, cards: [] }, name: t("a player's exchange, for a seat without a phone") },
 };
+// A camera-only table (the page's data-hands): each player enters their own hidden cards
+// on their phone, and the Revisor names no card.
+const CAMERA_ONLY = document.body.dataset.hands === "revisor";
 // cards: "all" (the TL) or none: "phones" (the Revisor at a camera-only table: the players'
 // phones, the camera or the TL enter every card) or "none" (the table's readers do)
 function manualEntry(cards) {
   const allowed = cards === "all" ? CARD_KINDS : [];
   const kinds = Object.keys(TEMPLATES).filter(k => !CARD_KINDS.includes(k) || allowed.includes(k));
-  const seats = cards === "all" && document.body.dataset.hands === "revisor" ? Object.keys(SEAT_ENTRIES) : [];
+  const seats = cards === "all" && CAMERA_ONLY ? Object.keys(SEAT_ENTRIES) : [];
   const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false", oninput: () => { following = false; empty(); } });
   // A role that may not enter every card gets a choice of none: what it shows while the
   // table waits for cards that others enter (the hint says who), instead of another kind's
@@ -488,7 +491,7 @@ function cardPicker({ id, offer, min = 0, max = 5, actions, hint }) {
       if (i >= 0) picked.splice(i, 1);
       else if (picked.length < max) picked.push(code);
       else if (max === 1) picked.splice(0, 1, code);  // one card: a tap changes it
-      update(); } }, (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]]));
+      update(); } }, cardText(code)));
   function update() {
     for (const b of cards) b.setAttribute("aria-pressed", picked.includes(b.dataset.card) ? "true" : "false");
     setKids(chosen, picked.length ? [t("Chosen:"), " ", cardsEl(picked)] : h("span", { class: "small" }, hint || t("Tap the cards.")));

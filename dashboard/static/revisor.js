@@ -8,7 +8,7 @@ const alerts = h("section", { id: "alerts" });
 const deals = h("section", { id: "deals" });
 const protocol = h("section", { id: "protocol-box" });
 // Cards by hand are the TL's (or, on a camera-only table, each player's own on their phone).
-const manual = manualEntry(document.body.dataset.hands === "revisor" ? "phones" : "none");
+const manual = manualEntry(CAMERA_ONLY ? "phones" : "none");
 const send = manual.send;
 const more = h("details", { id: "manual-box" }, h("summary", {}, t("Enter an action by hand")), manual.el);
 // a tablet: the table left, the game's deals and the protocol right; a phone: one column
@@ -94,7 +94,6 @@ async function drawnSeats(form, number, seats, button, note) {
 // misses: its player on their phone, the open card the TL), and the page says whom the
 // table waits for.  The Revisor names no card: a card named here would be judged against
 // hands the Revisor may not see.  Elsewhere the readers enter the cards (or the TL).
-const CAMERA_ONLY = document.body.dataset.hands === "revisor";
 function owedTo(p) { return Math.max(0, 5 - (p.hand_count || 0)); }
 
 function entryEl(s, m) {

@@ -121,9 +121,8 @@ function retractEl(s, me) {
   if (s.phase !== "tricks" || !s.trick) return null;
   const last = s.trick.cards.length ? s.trick.cards[s.trick.cards.length - 1] : s.trick.closed_last;
   if (!last || last.player !== me.name) return null;
-  const card = (last.card[0] === "T" ? "10" : last.card[0]) + SUITS[last.card[1]];
   return h("div", { id: "retract-row" }, h("button", { id: "retract", "data-card": last.card, onclick: async () => {
-    if (!window.confirm(t("Take back {card}?", { card }))) return;
+    if (!window.confirm(t("Take back {card}?", { card: cardText(last.card) }))) return;
     try { await post("/api/retract"); showError(""); } catch (e) { showError(e.message); } } },
     t("Take back my card"), " ", cardEl(last.card)));
 }
@@ -132,13 +131,13 @@ function retractEl(s, me) {
 // names no card; a card of one's own hand tells the table nothing it may not know).  The
 // row stands while it is this player's turn in the tricks; a tap asks first.
 function playEl(s, me) {
-  if (document.body.dataset.hands !== "revisor") return null;  // a table with readers: they see the card
+  if (!CAMERA_ONLY) return null;  // a table with readers: they see the card
   if (s.phase !== "tricks" || !(s.to_act || []).length || s.to_act[0] !== me.name) return null;
   return h("section", { id: "play", class: "prompt" },
     h("div", { class: "q" }, t("Your turn: if the camera misses your card, tap it here")),
     h("div", { id: "play-cards", class: "my-hand" }, (me.hand || []).map(c => h("button", { class: "play-card", "data-card": c,
       onclick: async () => {
-        if (!window.confirm(t("Play {card}?", { card: (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]] }))) return;
+        if (!window.confirm(t("Play {card}?", { card: cardText(c) }))) return;
         try { await post("/api/play", { card: c }); showError(""); } catch (e) { showError(e.message); } } }, cardEl(c)))));
 }
 

@@ -7,11 +7,12 @@ catalogue of their own beside the dashboard's (``dashboard/locale/sv/LC_MESSAGES
 text without Swedish).  What another part of the program or the system says inside them (a
 configuration's error, an OS error, a seat controller's check) stays as it was said.
 
-    >>> speak("sv"); say("the deck: {error}", error="x")
+    >>> with speaking("sv"):
+    ...     say("the deck: {error}", error="x")
     'leken: x'
-    >>> speak("en"); say("the deck: {error}", error="x")
+    >>> with speaking("en"):
+    ...     say("the deck: {error}", error="x")
     'the deck: x'
-    >>> speak("sv")
 """
 
 from __future__ import annotations
@@ -25,23 +26,11 @@ from typing import Any
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("console_lang", default="sv")
 
 
-def N_(text: str) -> str:
-    """Mark a text for the console's catalogue where it is not said at once (a table of
-    words); ``say`` puts it in the language spoken where it is."""
-    return text
-
-
 def add_lang(p: argparse.ArgumentParser) -> None:
     """A command's ``--lang``: the language its words are said in."""
     p.add_argument(
         "--lang", choices=("sv", "en"), default="sv", help="the language it speaks (Swedish by default; en: English)"
     )
-
-
-def speak(lang: str) -> None:
-    """Say what follows in ``lang`` (``sv`` or ``en``) from here on; a command says its
-    words inside ``speaking``, which puts the language back after."""
-    _LANG.set(lang)
 
 
 @contextlib.contextmanager
@@ -63,6 +52,26 @@ def say(text: str, **params: Any) -> str:
     return out.format(**params) if params else out
 
 
+def page_word(text: str) -> str:
+    """A text the pages' own catalogue already holds (a phase's name), in the language
+    spoken: the console says it as the dashboard does, without a second Swedish for it."""
+    from dashboard.i18n import tr
+
+    return tr(text, _LANG.get())
+
+
 def yes(answer: str) -> bool:
     """An answer to a yes-or-no question, in either language."""
     return answer.strip().lower() in ("y", "yes", "j", "ja")
+
+
+def means(answer: str, word: str) -> bool:
+    """Whether a typed ``answer`` is the catalogue's ``word`` in either language (a prompt
+    offers "sök" in Swedish, and "search" from an English habit is understood too).
+
+        >>> means(" Bricka ", "tray"), means("tray", "tray"), means("deck.txt", "tray")
+        (True, True, False)
+    """
+    from dashboard.i18n import CONSOLE, translations
+
+    return answer.strip().lower() in {word, translations("sv", CONSOLE).gettext(word).lower()}

@@ -79,14 +79,17 @@ class HubError(Exception):
     """Bad input or a hub file that cannot be used; the message says what to do."""
 
 
-def port_in_range(parts: SplitResult) -> bool:
-    """Whether a web address's port, if it names one, is 1-65535 (``urlsplit`` raises
-    for one above, and a port of 99999 was "connection refused").
+def web_address(parts: SplitResult) -> bool:
+    """Whether ``parts`` are a web server's address, ``http(s)://HOST[:PORT]``, its port (if
+    it names one) 1-65535 (``urlsplit`` raises for one above, and a port of 99999 was
+    "connection refused").
 
         >>> from urllib.parse import urlsplit
-        >>> port_in_range(urlsplit("http://hub:8090")), port_in_range(urlsplit("http://hub:99999"))
-        (True, False)
+        >>> [web_address(urlsplit(u)) for u in ("http://hub:8090", "http://hub:99999", "ftp://hub", "http://")]
+        [True, False, False, False]
     """
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
     try:
         return parts.port != 0
     except ValueError:
@@ -425,13 +428,7 @@ class HubStore:
         from urllib.parse import urlsplit
 
         parts = urlsplit(url.strip())
-        if (
-            parts.scheme not in ("http", "https")
-            or not parts.hostname
-            or parts.path not in ("", "/")
-            or parts.query
-            or not port_in_range(parts)
-        ):
+        if not web_address(parts) or parts.path not in ("", "/") or parts.query:
             raise HubError(f"{url!r}: give the table's dashboard as http://HOST:PORT (a port from 1 to 65535)")
         if self.table(table) is None:
             raise HubError(f"table {table!r} is not drawn")

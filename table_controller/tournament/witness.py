@@ -148,10 +148,10 @@ def fetch_witness(url: str, table: str | None, timeout: float = 10.0) -> dict[st
     import urllib.request
     from urllib.parse import urlencode, urlsplit
 
-    from .hubstore import port_in_range
+    from .hubstore import web_address
 
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or not port_in_range(parts):
+    if not web_address(parts):
         raise HubError(f"--hub {url!r}: give the hub's web address, http://HOST:PORT (a port from 1 to 65535)")
     full = url.rstrip("/") + "/api/witness" + (f"?{urlencode({'table': table})}" if table else "")
     try:

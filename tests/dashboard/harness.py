@@ -149,6 +149,13 @@ class Server:
         secret = json.loads(self.tokens_file.read_text())[role]
         return seat_token(secret, self.name, table_salt(self.data)) if role in SEATS else secret
 
+    def first_message(self, role: str) -> dict:
+        """The first message ``role``'s stream sends: the table as that role sees it now."""
+        from websockets.sync.client import connect
+
+        with connect(f"{self.ws_base}/ws?token={self.token(role)}", open_timeout=5, max_size=None) as ws:
+            return json.loads(ws.recv(timeout=5))
+
     def url(self, view: str, role: str | None = None) -> str:
         return f"{self.base}/{view}?token={self.token(role or view)}"
 

@@ -284,13 +284,6 @@ def test_an_entry_refused_twice_is_counted_alike_whatever_moved_face_down_betwee
     )
 
 
-def _first_state(s, role: str) -> str:
-    from websockets.sync.client import connect
-
-    with connect(f"{s.ws_base}/ws?token={s.token(role)}", open_timeout=5, max_size=None) as ws:
-        return ws.recv(timeout=5)
-
-
 @pytest.mark.parametrize("state", ["declaring", "dealt", "placed"])
 def test_a_players_phone_learns_no_hidden_card_of_another_seat(make_server, state):
     """A seat's token (a player's own phone, camera-only table: README "Security") may enter
@@ -332,7 +325,7 @@ def test_a_players_phone_learns_no_hidden_card_of_another_seat(make_server, stat
         probe = list(dict.fromkeys([card, other, *HANDS["Anna"]]))[:5]
         if state == "declaring":
             declare_others()
-            seen = json.loads(_first_state(s, "seat1")) if card == ALL[0] else None
+            seen = s.first_message("seat1") if card == ALL[0] else None
             if seen is not None:  # the others' hands are in: Anna's phone sees their names only
                 assert seen["declared"] == ["Bo", "Cilla", "Dan"] and not CARD_RE.findall(json.dumps(seen))
         kinds = {"hand": ("/api/hand", {"cards": probe}), "other_seat": ("/api/hand", {"cards": probe, "seat": 2})}
@@ -347,20 +340,20 @@ def test_a_players_phone_learns_no_hidden_card_of_another_seat(make_server, stat
         status = next(iter(seen))[0]
         assert status == (200 if kind == "hand" and state == "declaring" else 403 if kind != "hand" else 422), kind
     assert _records(s) == table_before  # no probe was accepted (refused deals are logged as rejected)
-    mine = json.loads(_first_state(s, "seat1"))
+    mine = s.first_message("seat1")
     shown = set(CARD_RE.findall(json.dumps(mine)))
     if state == "declaring":
         # the check could fail: the TL's alerts tell the refused deals apart (the TL may
         # know), the Revisor's say one thing; then Anna's true hand goes in with the same answer
-        tl_alerts = {a["text"] for a in json.loads(_first_state(s, "tl"))["alerts"] if a["text"].startswith("players")}
-        rev_alerts = {a["text"] for a in json.loads(_first_state(s, "revisor"))["alerts"]}
+        tl_alerts = {a["text"] for a in s.first_message("tl")["alerts"] if a["text"].startswith("players")}
+        rev_alerts = {a["text"] for a in s.first_message("revisor")["alerts"]}
         assert len(tl_alerts) > 1 and len(rev_alerts) == 1, (tl_alerts, rev_alerts)
         assert shown == set()  # no hand is in: nothing hidden on Anna's phone
         declare_others()
         r = post("seat1", "/api/hand", {"cards": HANDS["Anna"]})
         assert (r.status_code, r.text) in answers["hand"]
         assert [a["do"] for a in s.actions()][-1] == "deal" and s.actions()[-1]["hands"] == HANDS
-        mine = json.loads(_first_state(s, "seat1"))
+        mine = s.first_message("seat1")
         shown = set(CARD_RE.findall(json.dumps(mine)))
     assert shown and shown <= set(HANDS["Anna"]), shown  # her own hand, no other hidden card
     client.close()
@@ -454,12 +447,10 @@ def test_a_players_phone_learns_no_hidden_card_from_the_exchange(make_server):
         assert len(seen) == 1 and next(iter(seen))[0] == 200, (kind, sorted(seen)[:3])
         assert not CARD_RE.findall(next(iter(seen))[1])
     assert _records(s) == table_before  # no exchange went in
-    tl_alerts = {a["text"] for a in json.loads(_first_state(s, "tl"))["alerts"] if a["text"].startswith("players")}
-    rev_alerts = {
-        a["text"] for a in json.loads(_first_state(s, "revisor"))["alerts"] if a["text"].startswith("players")
-    }
+    tl_alerts = {a["text"] for a in s.first_message("tl")["alerts"] if a["text"].startswith("players")}
+    rev_alerts = {a["text"] for a in s.first_message("revisor")["alerts"] if a["text"].startswith("players")}
     assert len(tl_alerts) > 1 and len(rev_alerts) == 1, (tl_alerts, rev_alerts)
-    bo = json.loads(_first_state(s, "seat2"))
+    bo = s.first_message("seat2")
     assert set(CARD_RE.findall(json.dumps(bo))) <= set(HANDS["Bo"]) | {"KC"}  # his own, and the open card
     # the true cards go in, with the same answers
     r = post("seat2", {"cards": ["7H", "8H"]})

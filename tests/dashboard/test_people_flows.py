@@ -1181,10 +1181,7 @@ def test_a_player_plays_a_card_the_camera_missed_on_their_own_phone_r25(make_ser
 
 def _state(s) -> dict:
     """The table as the Revisor's stream first gives it."""
-    from websockets.sync.client import connect
-
-    with connect(f"{s.ws_base}/ws?token={s.token('revisor')}", open_timeout=5, max_size=None) as ws:
-        return json.loads(ws.recv(timeout=5))["state"]
+    return s.first_message("revisor")["state"]
 
 
 def _questions_answered(s) -> dict:
@@ -1272,10 +1269,7 @@ def test_a_refusal_that_says_a_hand_fact_shows_blind_roles_no_reason_live_or_aft
     assert r.status_code == 422 and "r26" in r.text, r.text  # his own phone is told why
 
     def alerts(role: str) -> list[str]:
-        from websockets.sync.client import connect
-
-        with connect(f"{s.ws_base}/ws?token={s.token(role)}", open_timeout=5, max_size=None) as ws:
-            return [a["text"] for a in json.loads(ws.recv(timeout=5)).get("alerts", [])]
+        return [a["text"] for a in s.first_message(role).get("alerts", [])]
 
     for moment in ("live", "after a restart"):
         if moment != "live":

@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..words import N_, add_lang, say, speaking
+from ..words import add_lang, page_word, say, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -371,24 +371,24 @@ def _camera(cfg: Any, r: Report) -> None:
         r.ok(say("the camera {source} gives a frame of the calibrated size {w}x{h}", source=c.source, w=w, h=h))
 
 
-# REPLAY.md's phases in words, as the dashboard's pages say them (common.js's PHASES)
+# REPLAY.md's phases in words: common.js's PHASES, whose Swedish the pages' catalogue holds
 PHASES = {
-    "game_start": N_("seat draw"),
-    "deal": N_("dealing"),
-    "exchange_1": N_("exchange 1"),
-    "exchange_2": N_("exchange 2"),
-    "exchange_3": N_("exchange 3"),
-    "quads_choice": N_("four of a kind: choice"),
-    "chicago": N_("Chicago question"),
-    "tricks": N_("trick play"),
-    "game_over": N_("game over"),
-    "table_over": N_("table over"),
+    "game_start": "seat draw",
+    "deal": "dealing",
+    "exchange_1": "exchange 1",
+    "exchange_2": "exchange 2",
+    "exchange_3": "exchange 3",
+    "quads_choice": "four of a kind: choice",
+    "chicago": "Chicago question",
+    "tricks": "trick play",
+    "game_over": "game over",
+    "table_over": "table over",
 }
 
 
 def _phase(phase: str) -> str:
-    """A phase in the words spoken (an unknown one as it is)."""
-    return say(PHASES[phase]) if phase in PHASES else phase
+    """A phase in the words spoken, as the pages say it (an unknown one as it is)."""
+    return page_word(PHASES[phase]) if phase in PHASES else phase
 
 
 def _clocks(limits: dict[str, float]) -> str:

@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..words import add_lang, say, speaking, yes
+from ..words import add_lang, means, say, speaking, yes
 
 UDEV_NAME = "/dev/chicago-seat-controller"
 
@@ -284,7 +284,7 @@ async def _find_seat_controller(args: argparse.Namespace, asker: Asker) -> str:
             given = asker.ask(
                 say("The seat controller's port (serial ports seen: {ports})", ports=listed), say("search")
             )
-            if given not in ("search", "sök"):
+            if not means(given, "search"):
                 candidates = [given]
     if not candidates:
         raise SetupFailed(
@@ -356,7 +356,7 @@ async def _deck(args: argparse.Namespace, asker: Asker, port: str, folder: Path)
                 answer = asker.ask(
                     say("The deck: a file of UIDs scanned in order, or 'tray' to register it now"), say("tray")
                 )
-                uids_file = None if answer in ("tray", "bricka") else answer
+                uids_file = None if means(answer, "tray") else answer
             if uids_file is not None:
                 uids = read_uids(uids_file)
                 deck = Deck.from_order(uids, FULL_DECK, args.deck_name)
