@@ -81,11 +81,19 @@ def translate(exc: Exception, path: Path, doing: str) -> StoreError:
 
 
 class SQLiteStore(EventStore):
-    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool, clock: Callable[[], float]):
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        readonly: bool,
+        clock: Callable[[], float],
+        tidy: bool = False,
+    ):
         self._conn: sqlite3.Connection | None = conn
         self.path = path
         self.readonly = readonly
         self.clock = clock
+        self._tidy = tidy  # remove the -wal and -shm this look made (``tidy_sidecars``)
 
     # --- opening ---------------------------------------------------------------------
 
@@ -110,6 +118,7 @@ class SQLiteStore(EventStore):
             raise NotATableLog(f"{path} is a directory, not a table log")
         if create and not path.exists():
             _create_private(path)
+        tidy = readonly and not has_sidecars(path)
         try:
             if readonly:
                 uri = f"file:{quote(str(path.resolve()))}?mode=ro"
@@ -123,8 +132,10 @@ class SQLiteStore(EventStore):
             cls._prepare(conn, path, readonly, check)
         except BaseException:
             conn.close()
+            if tidy:
+                tidy_sidecars(path)
             raise
-        return cls(conn, path, readonly, clock)
+        return cls(conn, path, readonly, clock, tidy)
 
     @staticmethod
     def _prepare(conn: sqlite3.Connection, path: Path, readonly: bool, check: bool) -> None:
@@ -278,6 +289,38 @@ class SQLiteStore(EventStore):
                 raise translate(exc, self.path, "closing") from None
             finally:
                 self._conn = None
+                if self._tidy:
+                    tidy_sidecars(self.path)
+
+
+def sidecars(path: Path) -> tuple[Path, Path]:
+    """SQLite's files beside a log in WAL mode: its write-ahead log and its shared memory."""
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+def has_sidecars(path: Path) -> bool:
+    return any(p.exists() for p in sidecars(path))
+
+
+def tidy_sidecars(path: Path) -> None:
+    """After a read-only look (its connection closed) at a log that had no ``-wal`` or
+    ``-shm`` beside it: take away the two that SQLite made for the look, so that a check
+    leaves the folder as it found it.  A read-only connection may not remove them; a
+    read-write one that writes nothing is opened and closed instead, and SQLite removes
+    them as its last connection closes (their write-ahead log is empty: nothing is
+    checkpointed, the log's own file is not written).  A table that opened the log
+    meanwhile keeps them (its connection is not the last), and a log in a folder we
+    may not write to keeps them too: nothing is forced."""
+    if not has_sidecars(path):
+        return
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=rw", uri=True, timeout=0.5)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            conn.close()
+    except (*DB_ERRORS, OSError):
+        pass  # left as they are: harmless, and SQLite's own on the next open
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

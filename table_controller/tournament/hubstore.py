@@ -38,6 +38,7 @@ from urllib.parse import SplitResult, quote
 
 from ..store.records import GENESIS, Record, digest, encode_data
 from ..store.schema import HUB_APPLICATION_ID as APPLICATION_ID  # a hub file, never mistaken for a table log
+from ..store.sqlite import has_sidecars, tidy_sidecars
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -108,9 +109,10 @@ class Ingest:
 
 
 class HubStore:
-    def __init__(self, conn: sqlite3.Connection, path: Path):
+    def __init__(self, conn: sqlite3.Connection, path: Path, tidy: bool = False):
         self.conn = conn
         self.path = path
+        self._tidy = tidy  # a read-only look removes the -wal and -shm it made (``tidy_sidecars``)
 
     @classmethod
     def open(cls, path: str | os.PathLike, create: bool = False, readonly: bool = False) -> HubStore:
@@ -120,13 +122,16 @@ class HubStore:
             raise HubError(f"{path}: no such hub file (create it with 'chicago-table hub create')")
         try:
             if readonly:
+                tidy = not has_sidecars(path)
                 conn = sqlite3.connect(
                     f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None, timeout=10
                 )
                 if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
                     conn.close()
+                    if tidy:
+                        tidy_sidecars(path)
                     raise HubError(f"{path} is not a hub file")
-                return cls(conn, path)
+                return cls(conn, path, tidy)
             if not path.exists():
                 _create_private(path)
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
@@ -149,6 +154,9 @@ class HubStore:
 
     def close(self) -> None:
         self.conn.close()
+        if self._tidy:
+            self._tidy = False
+            tidy_sidecars(self.path)
 
     def __enter__(self) -> HubStore:
         return self

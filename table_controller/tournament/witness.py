@@ -47,6 +47,7 @@ from urllib.parse import quote
 from ..rules import events as ev
 from ..store.records import GENESIS, Record, digest
 from ..store.schema import SQLITE_MAGIC
+from ..store.sqlite import has_sidecars, tidy_sidecars
 from .hubstore import HubError, HubStore
 from .signing import BadSignature, verify_head
 
@@ -205,6 +206,7 @@ def _rows(path: Path) -> list[tuple]:
     if not path.is_file():
         raise HubError(f"{path}: no such file (a table's log was expected)")
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    tidy = not has_sidecars(path)
     try:
         conn = sqlite3.connect(uri, uri=True)
     except sqlite3.Error as exc:
@@ -216,6 +218,8 @@ def _rows(path: Path) -> list[tuple]:
         raise HubError(f"{path}: not a readable table log ({exc})") from None
     finally:
         conn.close()
+        if tidy:
+            tidy_sidecars(path)
 
 
 def _pick_table(rows: list[tuple], witness: dict[str, Any], table: str | None) -> str:

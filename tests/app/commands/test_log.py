@@ -47,6 +47,33 @@ def test_check_never_writes_the_file(table):
     assert p.read_bytes() == before
 
 
+def test_check_and_export_leave_the_folder_as_they_found_it(table, tmp_path):
+    """A read-only look at a log in WAL mode made SQLite's -wal and -shm beside it, and
+    they stayed (stop 65's audit)."""
+    p, _ = table
+    copy = tmp_path / "table.sqlite"
+    copy.write_bytes(p.read_bytes())
+    before = copy.read_bytes()
+    assert run("log", "check", copy).returncode == 0
+    assert run("log", "export", copy).returncode == 0
+    assert run("protocol", copy, "-o", tmp_path / "p.pdf").returncode == 0
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["p.pdf", "table.sqlite"]
+    assert copy.read_bytes() == before
+
+
+def test_check_beside_a_running_table_leaves_its_write_ahead_log_alone(table, tmp_path):
+    p, _ = table
+    copy = tmp_path / "table.sqlite"
+    copy.write_bytes(p.read_bytes())
+    with SQLiteStore.open(copy) as live:  # the table writing as the official checks
+        live.append_one("alert", {"text": "before the check"}, source="test")
+        assert run("log", "check", copy).returncode == 0
+        assert (tmp_path / "table.sqlite-wal").exists()
+        live.append_one("alert", {"text": "after the check"}, source="test")
+    doc = json.loads(run("log", "check", copy, "--json").stdout)
+    assert doc["ok"] and doc["counts"]["alert"] >= 2
+
+
 def test_check_of_a_damaged_file_says_so_and_salvage_recovers(tmp_path, table):
     p, _ = table
     damaged = tmp_path / "damaged.sqlite"
@@ -206,3 +233,17 @@ def test_help_explains_each_action():
         r = run(*args)
         assert r.returncode == 0 and len(r.stdout) > 200
     assert "salvage" in run("log", "check", "--help").stdout
+
+
+def test_a_read_only_look_at_a_hub_or_a_witnessed_log_leaves_no_files_beside_it(table, tmp_path):
+    from table_controller.tournament import witness
+    from table_controller.tournament.hubstore import HubStore
+
+    hub = tmp_path / "ev.hub"
+    assert run("hub", "create", hub, "--event", "sm2026").returncode == 0
+    copy = tmp_path / "table.sqlite"
+    copy.write_bytes(table[0].read_bytes())
+    with HubStore.open(hub, readonly=True) as h:
+        assert h.path == hub
+    assert witness._rows(copy)  # what log verify --witness reads
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["ev.hub", "table.sqlite"]
