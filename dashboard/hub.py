@@ -19,7 +19,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -78,16 +78,20 @@ class Client:
     def __init__(self, role: str):
         self.role = role
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
-        self.last: str | None = None  # the text offered last
+        self.last: str | News | None = None  # what the text offered last told
 
-    def offer(self, text: str) -> None:
-        # The same text again is no news, and sending it would be: the table publishes to
-        # every role whenever anything changes, the TL's alerts too, so a blind role's extra
-        # identical message told it that something it may not see had happened (a revoke
-        # alert, a refused entry counted again; stop 63's second audit).
-        if text == self.last:
+    def offer(self, text: str, news: News | None = None) -> None:
+        """Queue ``text`` unless it tells nothing new (``news``: what it tells, ``news_of``;
+        by default the text itself)."""
+        # The same news again is not sent, and sending it would be news: the table publishes
+        # to every role whenever anything changes, the TL's alerts and sensing's too, so a
+        # blind role's extra message, the same but for when it was made, told it that
+        # something it may not see had happened, and when (a revoke alert, a refused entry
+        # counted again: stop 63's second audit; an alert raised and ended: stop 67's).
+        told = text if news is None else news
+        if told == self.last:
             return
-        self.last = text
+        self.last = told
         if self.queue.full():
             try:  # behind: drop the oldest; every message is a whole state
                 self.queue.get_nowait()
@@ -145,10 +149,12 @@ class TableHub:
         self.view: TableView = live.view()  # the live table's newest view model (privileged)
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
+        self._news: dict[str, News] = {}  # what each of _texts tells (news_of); cleared with it
+        self._pushed: tuple[News, News] | None = None  # the news of the last broadcast frame pushed
         self._combined: TableView | None = None
         self._at: float | None = None
         self._broadcast_shown = (0, False)  # (frame id, masked) on show; (0, False): the start position
-        self._masked_of: tuple[int, str] = (-1, "")  # (seq, masked text) of the last frame pushed
+        self._masked_of: tuple[int, str, News] = (-1, "", News("", ()))  # (seq, masked text, its news) last pushed
         self._wake = asyncio.Event()
         # The broadcast's analysis (issue 21): of the state ``seq`` it names, worked out in a
         # worker thread on a copy of the state; only the newest pending state is analysed.
@@ -298,7 +304,13 @@ class TableHub:
                         msg["my_step"] = {"step": "receive", "n": step.owed[me]}
             text = message_text(msg)
             self._texts[role] = text
+            self._news[role] = news_of(msg)
         return text
+
+    def _offer(self, c: Client) -> None:
+        """Offer ``c`` its role's message of the current state, sent if it is news."""
+        text = self._text(c.role)
+        c.offer(text, self._news[c.role])
 
     def current_text(self, role: str) -> str:
         """What a client of ``role`` is shown on connecting (broadcast: the delayed frame)."""
@@ -313,6 +325,7 @@ class TableHub:
     def _push_frame(self) -> None:
         full = self._text("broadcast")
         masked = self._text("broadcast:masked")
+        told = (self._news["broadcast"], self._news["broadcast:masked"])
         deal = self.view.hidden_deal()
         a = self.analysis
         if a is not None and a["seq"] == self.view.seq:
@@ -321,14 +334,21 @@ class TableHub:
             msg = orjson.loads(full)
             msg["analysis"] = broadcast_analysis(a)
             full = message_text(msg)
+            told = (news_of(msg), told[1])
             deal = deal or f"{a['game']}.{a['deal']}"
             # Its masked twin is the state's own masked frame again, which the broadcast is
             # not sent twice (Client.offer): whether an analysis came, and when, depends on
             # the hidden cards (none while a revoke is pending; the solver's time), so while
             # the deal is live it must change nothing the broadcast gets (stop 63's audit).
             if self._masked_of[0] == self.seq:
-                masked = self._masked_of[1]
-        self._masked_of = (self.seq, masked)
+                masked, told = self._masked_of[1], (told[0], self._masked_of[2])
+        self._masked_of = (self.seq, masked, told[1])
+        # A frame that is the same news as the last (``news_of``: the same but for when it was
+        # made) is not pushed: one at each of the TL's or sensing's alerts told the overlay,
+        # after the delay, that one had come, and when (stop 67's camera and sensing audit).
+        if told == self._pushed:
+            return
+        self._pushed = told
         self.delay.push(self.seq, full, masked, deal)
 
     def _want_analysis(self) -> None:
@@ -406,10 +426,11 @@ class TableHub:
                 self.revealed.clear()
                 self._revealed_deal = deal
         self._texts.clear()
+        self._news.clear()
         self._combined = None
         for c in list(self.clients):
             if c.role != "broadcast":
-                c.offer(self._text(c.role))
+                self._offer(c)
         if new_state:
             self._push_frame()
             self._want_analysis()
@@ -1109,7 +1130,10 @@ class TableHub:
     def connect(self, role: str) -> Client:
         c = Client(role)
         self.clients.add(c)
-        c.offer(self.current_text(role))
+        if role == "broadcast":
+            c.offer(self.current_text(role))
+        else:
+            self._offer(c)
         if role == "broadcast":
             self._want_analysis()  # the state on the table now is analysed for it too
         return c
@@ -1151,6 +1175,58 @@ class TableHub:
                     await self._wake.wait()
             except TimeoutError:
                 pass
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """What a stream message tells, less when it was made (``news_of``): its text without
+    "at" and without what a running clock shows by the time alone, and the moments those
+    clocks run out.  Two messages that differ only in when they were made are the same news."""
+
+    text: str
+    deadlines: tuple[float, ...]
+
+    def __eq__(self, other: object) -> bool:
+        # a clock's remainder is shown to a tenth of a second: its deadline moves by as much
+        return (
+            isinstance(other, News)
+            and self.text == other.text
+            and len(self.deadlines) == len(other.deadlines)
+            and all(abs(a - b) <= 0.11 for a, b in zip(self.deadlines, other.deadlines))
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def news_of(msg: dict[str, Any]) -> News:
+    """``msg``'s news (``News``): "at" left out, and each running shot clock and time call
+    by its deadline ("at" plus what remains) while the clocks run, so a message made later
+    of the same state is the same news.  A paused clock is its remainder as it is.
+
+        >>> a = {"at": 100.0, "state": {"clocks": {"paused": False, "running": {"Bo": {"clock": "play",
+        ...     "remaining": 19.0, "limit": 20.0, "expired": False}}, "time_calls": {}}}}
+        >>> later = {"at": 102.0, "state": {"clocks": {"paused": False, "running": {"Bo": {"clock": "play",
+        ...     "remaining": 17.0, "limit": 20.0, "expired": False}}, "time_calls": {}}}}
+        >>> news_of(a) == news_of(later), news_of(a) == news_of({**later, "at": 103.0})
+        (True, False)
+    """
+    at = float(msg.get("at") or 0.0)
+    state = msg.get("state")
+    state = state if isinstance(state, dict) else {}
+    clocks = state.get("clocks")
+    deadlines: list[float] = []
+    shown = {k: v for k, v in msg.items() if k != "at"}
+    if isinstance(clocks, dict) and not clocks.get("paused"):
+        timeless = dict(clocks)
+        for part, by_time in (("running", ("remaining",)), ("time_calls", ("remaining", "countdown"))):
+            entries = clocks.get(part) or {}
+            kept = {}
+            for who, c in entries.items():
+                deadlines.append(at + float(c.get("remaining", 0.0)))
+                kept[who] = {k: v for k, v in c.items() if k not in by_time}
+            timeless[part] = kept
+        shown["state"] = {**state, "clocks": timeless}
+    return News(message_text(shown), tuple(deadlines))
 
 
 def message_text(msg: dict[str, Any]) -> str:
