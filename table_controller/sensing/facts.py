@@ -32,6 +32,8 @@ class TableFacts:
     draw_stop: frozenset[str] = frozenset()  # at köpstopp now
     draw_stop_refused: bool = True  # D5 (sm2025): an attempt is refused, not scored
     pending_revoke: tuple[str, Card] | None = None
+    # the deal's cards everyone has seen face up: played, shown as open cards, flashed
+    public: frozenset[Card] = frozenset()
     # Sensing asks "whose card is this" and "who sits at this pad" for every tag on every pad
     # after every sensor event and tick (issue 15: the hot path of a simulated table), so
     # both are answered from maps made once per facts; the first owner and the first player

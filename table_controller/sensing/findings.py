@@ -304,6 +304,13 @@ def _tricks(s: Sensing) -> Iterator[Finding]:
         if v.at < since:
             continue
         for c in v.face_up:
+            # Only a card everyone has seen: where a hidden card lies is hidden, and a
+            # camera's misread was told only when the card it named lay face down on a pad
+            # (the tray's discards: stop 67's camera and sensing audit).  Whether a card is
+            # public is itself public.  The readers place a hidden card; the camera's
+            # reading of it elsewhere is not used (``_rfid_elsewhere``).
+            if c not in f.public:
+                continue
             rfid = [q for q in s.tracker.pads if q != pad and c in s.present_cards(q)]
             if rfid:
                 yield Finding(

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from table_controller.rules.actions import Action, Deal, Discard, OpenCard, Play, Receive, Retract
+from table_controller.rules.actions import Action, Deal, Discard, OpenCard, Play, Receive
 from table_controller.rules.cards import Card
 from table_controller.rules.phases import Phase
 from table_controller.sensor_events import (
@@ -457,12 +457,11 @@ class Sensing:
 
     def _propose_play(self) -> Action | None:
         f = self.facts
-        if f.pending_revoke:
-            p, c = f.pending_revoke
-            pad = f.pad_of(p)
-            uid = self.deck.uid_of(c)
-            if pad and uid and self._reader_ok(p) and self._gone_for(pad, uid, self.linger_s):
-                return Retract(p)  # the revoked card went back to the hand (r26)
+        # A card that leaves the trick is never taken back from what the pads show: sensing
+        # took it back when it was a revoke, and only then (only a revoke may be, r26), so a
+        # reader that lost the card for half a second told every screen that its player
+        # could have followed suit (stop 67's camera and sensing audit).  A revoke is taken
+        # back by its player on their own phone or by the TL (README "Security").
         if not f.to_act:
             return None
         p = f.to_act[0]
@@ -487,13 +486,6 @@ class Sensing:
                 if card is not None and (p in self._declined or p in self._taken):
                     return OpenCard(p, card, p in self._taken)
         return None
-
-    def _gone_for(self, pad: str, uid: str, span: float) -> bool:
-        """Has ``uid`` been off ``pad`` for ``span`` at least?"""
-        h = self.tracker.pads.get(pad)
-        if h is None or uid in h.present:
-            return span <= 0
-        return self.waited(h.departed.get(uid, float("-inf")), span)
 
     def present_cards(self, pad: str) -> set[Card]:
         return {c for c in (self._card(u) for u in self.tracker.present(pad)) if c is not None}

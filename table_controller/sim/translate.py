@@ -102,8 +102,10 @@ class Translator:
         if isinstance(action, act.Play):
             return [("put", action.card.code, pad), ("sync",)]
         if isinstance(action, act.Retract):
+            # the player takes the card back into the hand and says so (their phone, or the
+            # TL): sensing never takes a card back from the pads (README "Security")
             card = before["last_played"]
-            return [("remove", card.code, f"hand:{pad}"), ("pause",), ("sync",)]
+            return [("remove", card.code, f"hand:{pad}"), ("pause",), ("submit",)]
         return [("submit",)]
 
     @staticmethod

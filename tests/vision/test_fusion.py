@@ -118,7 +118,7 @@ def test_a_play_the_reader_missed_is_filled_in_from_the_camera():
     assert not s.alerts.open
 
 
-def test_camera_and_reader_agreeing_on_a_play_confirm_it_and_disagreeing_alert():
+def test_camera_and_reader_agreeing_on_a_play_confirm_it_and_disagreeing_on_a_seen_card_alert():
     engine, bot, facts = _tricks_start(seed=6)
     action = bot.next_action(engine)
     pad = facts.pad_of(action.player)
@@ -133,15 +133,33 @@ def test_camera_and_reader_agreeing_on_a_play_confirm_it_and_disagreeing_alert()
         agree.observe(e)
     assert agree.propose() == action and not agree.alerts.open
 
-    disagree = sensing.Sensing(deck)
-    disagree.sync(facts)
-    disagree.observe(PadContents(1.0, other, _uids(deck, [action.card])))  # the reader: another pad
+    # A card still hidden (in a hand): the readers place it, and the camera's sighting of it
+    # elsewhere is neither used nor an alert.  Whether it was one turned on where the hidden
+    # card lay (on a pad face down or not: stop 67's camera and sensing audit).
+    hidden = sensing.Sensing(deck)
+    hidden.sync(facts)
+    hidden.observe(PadContents(1.0, other, _uids(deck, [action.card])))  # the reader: another pad
     table2 = Table()
     table2.rows[pad] = [action.card.code]  # the camera: on the player's own pad
     for e in table2.events(2.0):
+        hidden.observe(e)
+    assert "camera_disagrees" not in _open_kinds(hidden)
+    assert hidden.propose() != action
+
+    # A card everyone has seen (played): the camera sees it on the next player's pad, the
+    # reader where it was played.
+    engine.apply(action)
+    after = facts_from_engine(engine)
+    nxt = bot.next_action(engine)
+    disagree = sensing.Sensing(deck)
+    disagree.sync(after)
+    disagree.observe(PadContents(3.0, pad, _uids(deck, [action.card])))
+    table3 = Table()
+    table3.rows[after.pad_of(nxt.player)] = [action.card.code]
+    for e in table3.events(4.0):
         disagree.observe(e)
     assert "camera_disagrees" in _open_kinds(disagree)
-    assert disagree.propose() != action
+    assert disagree.propose() is None
 
 
 def test_camera_only_mode_plays_every_trick_of_a_deal_from_the_camera():

@@ -1,0 +1,235 @@
+"""What sensing does must tell no blind role where a hidden card lies (stop 67's camera and
+sensing audit).
+
+Twin tables: a live table (sensing, shot clocks, log) and its hub in process, on one fake
+clock; every role connected as the WebSocket route connects it.  Both twins are fed the same
+sensor events and differ only in where one hidden card lies.  Every message the Revisor,
+the public, the dealer, the broadcast (as due) and each seat's phone (less its own player's
+hidden cards) gets must be the same in both; the TL's may differ, and does, so each test
+could fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from dashboard.delay import BroadcastDelay
+from dashboard.hub import TableHub, start_frame
+from table_controller.clocks import FakeClock
+from table_controller.deck import virtual_deck
+from table_controller.live import LiveTable
+from table_controller.sensor_events import CameraPad, CardSighting, PadContents
+from table_controller.store import TableRecorder
+
+BLIND = ("revisor", "public", "dealer", "seat1", "seat2", "seat3", "seat4")
+OWN = ("hand", "hand_name", "placed", "mine", "mine_received")  # a seat's own player's, hidden from the rest
+
+
+class Twin:
+    """One live table and its hub; ``got``: every text each role was offered, in order."""
+
+    def __init__(self, folder: Path, rfid: bool = True) -> None:
+        folder.mkdir()
+        self.clock = FakeClock(100.0)
+        self.deck = virtual_deck()
+        self.uid = {c.code: u for u, c in self.deck.cards.items()}
+        self.log, _ = TableRecorder.resume(folder / "table.sqlite")
+        self.live = LiveTable(self.log, self.deck, clock=self.clock, rfid=rfid)
+        self.hub = TableHub(
+            self.live,
+            BroadcastDelay(folder / "broadcast.sqlite", start_frame("T"), delay=1.0, clock=self.clock.now),
+            name="T",
+            clock=self.clock.now,
+        )
+        self.clients = {r: self.hub.connect(r) for r in (*BLIND, "tl")}
+        self.got: dict[str, list[str]] = {r: [] for r in (*self.clients, "broadcast")}
+        self.collect()
+
+    def collect(self) -> None:
+        self.hub._pump_now()
+        for r, c in self.clients.items():
+            while not c.queue.empty():
+                self.got[r].append(c.queue.get_nowait())
+        self.got["broadcast"].append(self.hub.current_text("broadcast"))
+
+    async def tl(self, action: dict) -> None:
+        await self.hub.post(action, "tl")
+        self.collect()
+
+    async def pad(self, pad: str, cards: list[str], stray: tuple[str, ...] = ()) -> None:
+        await self.live.feed(PadContents(self.clock.now(), pad, frozenset([self.uid[c] for c in cards] + list(stray))))
+        self.collect()
+
+    async def camera(self, pad: str, face_up: list[tuple[str, float]]) -> None:
+        await self.live.feed(CameraPad(self.clock.now(), pad, 0, tuple(CardSighting(c, p) for c, p in face_up)))
+        self.collect()
+
+    async def wait(self, seconds: float) -> None:
+        for _ in range(round(seconds / 0.05)):
+            self.clock.advance(0.05)
+            await self.live.tick()
+        self.collect()
+
+    async def start(self, ruleset: str, hands: dict[str, list[str]]) -> None:
+        """The table, the game, the deal and three exchanges of nothing by the TL (who may
+        enter hidden cards); the tricks are sensed."""
+        players = list(hands)
+        await self.tl({"do": "table", "ruleset": ruleset, "players": players})
+        await self.tl({"do": "game", "seats": players, "button": players[-1]})
+        await self.tl({"do": "deal", "hands": hands})
+        for _ in range(3):
+            for p in players:
+                await self.tl({"do": "discard", "player": p, "cards": []})
+        await self.wait(1.0)
+
+    def stream(self, role: str) -> list[str]:
+        """What ``role`` learnt: a seat's phone less its own player's hidden cards."""
+        if not role.startswith("seat"):
+            return self.got[role]
+        out = []
+        for text in self.got[role]:
+            msg = json.loads(text)
+            me = msg.get("player")
+            for p in msg.get("state", {}).get("players", []):
+                if p.get("name") == me:
+                    for k in OWN:
+                        p.pop(k, None)
+            for k in OWN:
+                msg.pop(k, None)
+            out.append(json.dumps(msg, sort_keys=True))
+        return out
+
+    def close(self) -> None:
+        self.log.close()
+        self.hub.delay.close()
+
+
+def differing(a: Twin, b: Twin) -> list[str]:
+    """The roles whose streams differ between the twins (``broadcast``: the frames as due)."""
+    return [r for r in (*BLIND, "broadcast", "tl") if a.stream(r) != b.stream(r)]
+
+
+def twins(tmp_path, scenario, hands_a, hands_b, **kw) -> list[str]:
+    async def run():
+        out = []
+        for name, hands in (("a", hands_a), ("b", hands_b)):
+            t = Twin(tmp_path / name, **kw)
+            try:
+                await scenario(t, hands)
+            finally:
+                t.close()
+            out.append(t)
+        return differing(*out)
+
+    return asyncio.run(run())
+
+
+# Bo's 4C on Anna's spade lead: a revoke in A (he holds the 2S), a legal card in B (Dan has it)
+REVOKE = {
+    "Anna": ["AS", "KS", "QS", "3H", "5D"],
+    "Bo": ["2S", "4C", "4D", "8C", "TD"],
+    "Cilla": ["3C", "5C", "7C", "9C", "JD"],
+    "Dan": ["3D", "6D", "8D", "2H", "7H"],
+}
+NO_REVOKE = {**REVOKE, "Bo": ["2H", "4C", "4D", "8C", "TD"], "Dan": ["3D", "6D", "8D", "2S", "7H"]}
+
+
+@pytest.mark.parametrize("ruleset", ["sm2019", "sm2025"])
+def test_a_reader_that_loses_a_revoked_card_for_a_moment_tells_nobody_of_the_revoke_r26(tmp_path, ruleset):
+    """Sensing took a card that left the trick back into its player's hand when it was a
+    revoke, and only then (only a revoke may be taken back, r26): a reader that lost Bo's
+    4C for 0.6 s took it back and played it again on every screen, so everyone learnt that
+    Bo could have followed suit.  Sensing takes no card back now; the player (phone) or the
+    TL does.  The TL is told of the revoke in A (r26), so its stream differs."""
+
+    async def scenario(t: Twin, hands) -> None:
+        await t.start(ruleset, hands)
+        await t.pad("seat1", ["AS"])
+        await t.wait(1.0)
+        await t.pad("seat2", ["4C"])
+        await t.wait(2.0)
+        await t.pad("seat2", [])  # the reader misses the 4C ...
+        await t.wait(0.6)
+        await t.pad("seat2", ["4C"])  # ... and reads it again
+        await t.wait(2.0)
+        assert [a.to_dict()["do"] for _, a in t.live.accepted][-2:] == ["play", "play"]
+
+    assert twins(tmp_path, scenario, REVOKE, NO_REVOKE) == ["tl"]
+
+
+def test_a_camera_misread_naming_a_discarded_card_tells_nobody_where_it_lies(tmp_path):
+    """The reader reads Bo's 4C on his pad; the camera names it 5D.  Anna exchanged one card
+    (her open card, 6C, taken): in A the 5D, which now lies face down in the tray, in B the
+    9S (the 5D stays in the stub).  "Camera and reader disagree" was raised in A alone, so
+    the Revisor learnt that the 5D had been discarded.  A card nobody has seen is placed by
+    the readers, and a camera's sighting of it elsewhere is no alert."""
+    hands = {
+        "Anna": ["AS", "KS", "QS", "3H", "5D"],
+        "Bo": ["2H", "4C", "4D", "8C", "TD"],
+        "Cilla": ["3C", "5C", "7C", "9C", "JD"],
+        "Dan": ["3D", "6D", "8D", "2S", "7H"],
+    }
+    other = {**hands, "Anna": ["AS", "KS", "QS", "3H", "9S"]}
+
+    async def scenario(t: Twin, hands) -> None:
+        players = list(hands)
+        discard = hands["Anna"][-1]
+        await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+        await t.tl({"do": "game", "seats": players, "button": "Dan"})
+        await t.tl({"do": "deal", "hands": hands})
+        await t.tl({"do": "discard", "player": "Anna", "cards": [discard]})
+        for p in players[1:]:
+            await t.tl({"do": "discard", "player": p, "cards": []})
+        await t.tl({"do": "open", "player": "Anna", "card": "6C", "take": True})
+        await t.pad("tray", [discard])  # the discard lies face down in the tray
+        for _ in range(2):
+            for p in players:
+                await t.tl({"do": "discard", "player": p, "cards": []})
+        await t.wait(1.0)
+        await t.pad("seat1", ["AS"])
+        await t.wait(1.0)
+        await t.pad("seat2", ["4C"])
+        await t.camera("seat2", [("5D", 0.9)])  # the camera's misread
+        await t.wait(2.0)
+        assert [a.to_dict()["do"] for _, a in t.live.accepted][-2:] == ["play", "play"]
+        assert not [a for a in t.live.alerts if a.kind == "camera_disagrees"]
+
+    assert twins(tmp_path, scenario, hands, other) == []  # the TL asks to see hidden cards (none here)
+
+
+def test_an_alert_a_role_is_not_shown_sends_it_nothing_not_even_the_time_r5(tmp_path):
+    """A tag the deck does not know lies on Cilla's pad for 2 s in A; in B nothing does.  The
+    public, the dealer and the seats' phones are shown no alert (README "Security"), but each
+    got a message at the alert's rise and end, the same as the last but for its "at" and the
+    clock's remainder: when something had happened at the table.  The broadcast's frames
+    carried the same, after the delay.  The Revisor and the TL are shown the alert."""
+
+    async def scenario(t: Twin, stray: bool) -> None:
+        await t.start("sm2025", NO_REVOKE)
+        await t.pad("seat1", ["AS"])
+        await t.wait(1.0)
+        await t.pad("seat3", [], stray=("04DEADBEEF0001",) if stray else ())
+        await t.wait(2.0)
+        await t.pad("seat3", [])
+        await t.wait(2.0)
+        await t.pad("seat2", ["4C"])  # news again: every role is sent it
+        await t.wait(2.0)
+
+    async def run():
+        out = []
+        for name, stray in (("a", True), ("b", False)):
+            t = Twin(tmp_path / name)
+            try:
+                await scenario(t, stray)
+            finally:
+                t.close()
+            out.append(t)
+        return out
+
+    a, b = asyncio.run(run())
+    assert differing(a, b) == ["revisor", "tl"]
+    assert a.got["public"][-1] == b.got["public"][-1] and '"4C"' in a.got["public"][-1]
