@@ -60,6 +60,27 @@ def page_word(text: str) -> str:
     return tr(text, _LANG.get())
 
 
+# REPLAY.md's phases in words: common.js's PHASES, whose Swedish the pages' catalogue holds
+PHASES = {
+    "game_start": "seat draw",
+    "deal": "dealing",
+    "exchange_1": "exchange 1",
+    "exchange_2": "exchange 2",
+    "exchange_3": "exchange 3",
+    "quads_choice": "four of a kind: choice",
+    "chicago": "Chicago question",
+    "tricks": "trick play",
+    "game_over": "game over",
+    "table_over": "table over",
+}
+
+
+def phase_word(phase: str) -> str:
+    """A table's phase in the words spoken, as the pages say it (an unknown one as it is):
+    ``doctor``'s table and the hub's standings alike."""
+    return page_word(PHASES[phase]) if phase in PHASES else phase
+
+
 def yes(answer: str) -> bool:
     """An answer to a yes-or-no question, in either language."""
     return answer.strip().lower() in ("y", "yes", "j", "ja")

@@ -319,12 +319,11 @@ def test_the_console_says_its_words_in_swedish_unless_asked_for_english(tmp_path
 
 def test_the_doctor_says_the_tables_phase_in_words():
     """It said "vid game_start": the phase as REPLAY.md names it, in an official's Swedish line."""
-    from table_controller.app.commands.doctor import PHASES, _phase
-    from table_controller.app.words import speaking
+    from table_controller.app.words import PHASES, phase_word, speaking
 
     with speaking("sv"):
-        assert _phase("game_start") == "platsdragning" and _phase("tricks") == "stickspel"
-        assert all(_phase(p) != words for p, words in PHASES.items())  # every phase has its Swedish (the pages')
-        assert _phase("someday") == "someday"
+        assert phase_word("game_start") == "platsdragning" and phase_word("tricks") == "stickspel"
+        assert all(phase_word(p) != words for p, words in PHASES.items())  # every phase has its Swedish (the pages')
+        assert phase_word("someday") == "someday"
     with speaking("en"):
-        assert _phase("game_start") == "seat draw"
+        assert phase_word("game_start") == "seat draw"
