@@ -114,7 +114,7 @@ clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info table_controller/analysis/_kernel.*.so
 
 # The console's words for officials (table_controller/app/words.py), a catalogue of their own
-CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/commands/setup.py table_controller/deck.py
+CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/commands/setup.py table_controller/app/commands/hub.py table_controller/deck.py
 # The dashboard's texts and the console's: extract them (babel.cfg), merge into the Swedish
 # catalogues and compile the shipped .mo files (dashboard/i18n.py).  Fails while a text has no Swedish.
 I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \

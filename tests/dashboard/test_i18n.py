@@ -273,7 +273,7 @@ def test_the_consoles_shipped_mo_is_its_compiled_po():
 
 
 def test_every_text_the_console_says_has_its_swedish(tmp_path):
-    """``setup``'s and ``doctor``'s texts extracted afresh as ``make i18n`` does: a new English
+    """``setup``'s, ``doctor``'s and ``hub``'s texts extracted afresh as ``make i18n`` does: a new English
     text without Swedish, or an f-string that cannot be translated, fails here."""
     pot = tmp_path / "console.pot"
     make = (ROOT / "Makefile").read_text()
@@ -281,6 +281,7 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
     assert files == [
         "table_controller/app/commands/doctor.py",
         "table_controller/app/commands/setup.py",
+        "table_controller/app/commands/hub.py",
         "table_controller/deck.py",
     ]
     r = subprocess.run(

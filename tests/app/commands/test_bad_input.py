@@ -225,6 +225,8 @@ def test_a_players_line_with_no_name_is_named_by_its_line(hub, tmp_path, capsys)
     players = tmp_path / "players.csv"
     players.write_text("name,club\nÅsa,K1\n,K2\n", encoding="utf-8")
     assert main(["hub", "register", str(hub), "--csv", str(players)]) == 2
+    assert "rad 3: inget namn före klubben 'K2'" in said(capsys)  # line 3: no name before the club
+    assert main(["hub", "register", str(hub), "--csv", str(players), "--lang", "en"]) == 2
     assert "line 3: no name before the club 'K2'" in said(capsys)
 
 
@@ -313,7 +315,7 @@ def test_the_protocols_players_file_with_ids_registers_at_the_hub(hub, tmp_path,
         assert h.players() == {"Åsa": "K1", "Bo": "K2"}
     players.write_text("Åsa;K1;S-101;x\n", encoding="utf-8")
     assert main(["hub", "register", str(hub), "--csv", str(players)]) == 2
-    assert "line 1: expected name,club[,id], got 4 fields" in said(capsys)
+    assert "rad 1: väntade namn,klubb[,id], fick 4 fält" in said(capsys)  # expected name,club[,id], got 4 fields
 
 
 @pytest.mark.parametrize(
