@@ -1,11 +1,14 @@
 """The console's words for the officials who set a table up and check it (``setup``,
-``doctor``): Swedish first, English with ``--lang en``, as ``protocol`` and the dashboard.
+``doctor``) and for the TL who runs the tournament (``hub``): Swedish first, English with
+``--lang en``, as ``protocol`` and the dashboard.
 
 The texts are English message ids, marked where they are said (``say``), in a gettext
 catalogue of their own beside the dashboard's (``dashboard/locale/sv/LC_MESSAGES/console.po``;
 ``make i18n`` extracts, merges and compiles both; tests/dashboard/test_i18n.py fails on a
-text without Swedish).  What another part of the program or the system says inside them (a
-configuration's error, an OS error, a seat controller's check) stays as it was said.
+text without Swedish).  The hub's own refusals are said from it too (a ``HubError`` raised
+with its English text and what goes in it).  What another part of the program or the system
+says inside them (a configuration's error, an OS error, a seat controller's check) stays as
+it was said.
 
     >>> with speaking("sv"):
     ...     say("the deck: {error}", error="x")

@@ -273,19 +273,23 @@ def test_the_consoles_shipped_mo_is_its_compiled_po():
 
 
 def test_every_text_the_console_says_has_its_swedish(tmp_path):
-    """``setup``'s, ``doctor``'s and ``hub``'s texts extracted afresh as ``make i18n`` does: a new English
-    text without Swedish, or an f-string that cannot be translated, fails here."""
+    """``setup``'s, ``doctor``'s and ``hub``'s texts (with the hub's own refusals, a
+    ``HubError``'s text) extracted afresh as ``make i18n`` does: a new English text without
+    Swedish, or an f-string that cannot be translated, fails here."""
     pot = tmp_path / "console.pot"
     make = (ROOT / "Makefile").read_text()
-    files = make.split("CONSOLE_SOURCES :=", 1)[1].split("\n", 1)[0].split()
+    files = make.split("CONSOLE_SOURCES :=", 1)[1].split("\n#", 1)[0].replace("\\\n", " ").split()
     assert files == [
         "table_controller/app/commands/doctor.py",
         "table_controller/app/commands/setup.py",
         "table_controller/app/commands/hub.py",
         "table_controller/deck.py",
+        "table_controller/tournament/event.py",
+        "table_controller/tournament/hubstore.py",
     ]
+    assert "-k say -k HubError " in make  # the keywords make i18n extracts, as here
     r = subprocess.run(
-        [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say"]
+        [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say", "-k", "HubError"]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,
         check=True,

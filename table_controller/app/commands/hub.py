@@ -157,7 +157,7 @@ def _tls(args, host: str):
             return ssl.create_default_context(cafile=args.cafile)
         except (OSError, ssl.SSLError) as exc:
             raise HubError(
-                say("--cafile {path}: not a readable certificate ({error})", path=args.cafile, error=exc)
+                "--cafile {path}: not a readable certificate ({error})", path=args.cafile, error=exc
             ) from None
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(
@@ -172,7 +172,7 @@ def _tls(args, host: str):
 
 def _login(args) -> tuple[str | None, str | None]:
     if args.password_file and not args.user:
-        raise HubError(say("--password-file needs --user"))
+        raise HubError("--password-file needs --user")
     if not args.password_file:
         return args.user, None
     with open(args.password_file, encoding="utf-8") as fh:
@@ -207,8 +207,17 @@ def _action(cmd: str, args: argparse.Namespace) -> int:
             "feature": _feature,
         }[cmd](args)
     except (HubError, ValueError, OSError) as exc:
-        print(f"chicago-table hub {cmd}: {exc}", file=sys.stderr)
+        print(f"chicago-table hub {cmd}: {_said(exc)}", file=sys.stderr)
         return 2
+
+
+def _said(exc: Exception) -> str:
+    """An error in the words spoken: the hub's own refusals (a ``HubError`` raised with its
+    text and what goes in it, here, in the hub's file or in the event's steps) from the
+    console's catalogue; what another part or the system said, as it was said."""
+    if isinstance(exc, HubError) and exc.text:
+        return say(exc.text, **exc.params)
+    return str(exc)
 
 
 def _open(path: str, create: bool = False, readonly: bool = False):
@@ -224,7 +233,7 @@ def _create(args) -> int:
 
     clocks = check_event(args.event, args.ruleset, args.shot_clocks or "")  # before the file exists: a refused
     if Path(args.hub).exists():  # create leaves nothing
-        raise HubError(say("{path} already exists", path=args.hub))
+        raise HubError("{path} already exists", path=args.hub)
     with _open(args.hub, create=True) as hub:
         create_event(hub, args.event, args.name, args.ruleset, clocks)
     if clocks:
@@ -261,19 +270,17 @@ def _register(args) -> int:
         for n, row in rows:
             if not row[0]:
                 club = row[1] if len(row) > 1 else ""
-                raise HubError(say("{path}: line {n}: no name before the club {club!r}", path=args.csv, n=n, club=club))
+                raise HubError("{path}: line {n}: no name before the club {club!r}", path=args.csv, n=n, club=club)
             if len(row) > 3:  # name, club and (the protocol's file: protocol --players) an id
                 raise HubError(
-                    say(
-                        "{path}: line {n}: expected name,club[,id], got {fields} fields",
-                        path=args.csv,
-                        n=n,
-                        fields=len(row),
-                    )
+                    "{path}: line {n}: expected name,club[,id], got {fields} fields",
+                    path=args.csv,
+                    n=n,
+                    fields=len(row),
                 )
             players.append((row[0], row[1] if len(row) > 1 else ""))
     if not players:
-        raise HubError(say("no players given (--player NAME[:CLUB] or --csv FILE)"))
+        raise HubError("no players given (--player NAME[:CLUB] or --csv FILE)")
     with _open(args.hub) as hub:
         register(hub, players)
         total = len(hub.players())
@@ -334,7 +341,7 @@ def _standings(args) -> int:
         doc["shot_clocks"] = shot_clocks_in_force(setting)
     except ClockError as exc:  # the hub file edited by hand: the tables refuse its draws themselves
         raise HubError(
-            say("the hub's shot clocks {setting!r} cannot be read ({error})", setting=setting, error=exc)
+            "the hub's shot clocks {setting!r} cannot be read ({error})", setting=setting, error=exc
         ) from None
     if args.json:
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
@@ -399,7 +406,7 @@ def _export(args) -> int:
     from table_controller.tournament.export import write_csv, write_pdf
 
     if not args.csv and not args.pdf:
-        raise HubError(say("say where: --csv FILE and/or --pdf FILE"))
+        raise HubError("say where: --csv FILE and/or --pdf FILE")
     if args.csv:
         _writable(args.csv, args.hub, written=args.pdf)
     if args.pdf:
@@ -428,13 +435,13 @@ def _writable(out: str, *inputs: str | None, written: str | None = None) -> None
 def _broker(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit():
-        raise HubError(say("--broker {address!r}: give HOST:PORT", address=text))
+        raise HubError("--broker {address!r}: give HOST:PORT", address=text)
     from ..argtypes import port_number
 
     try:
         return host, port_number(port)
     except argparse.ArgumentTypeError as exc:
-        raise HubError(f"--broker {text!r}: {exc}") from None
+        raise HubError("--broker {address!r}: {error}", address=text, error=exc) from None
 
 
 def _run_until_signal(coro_factory) -> int:
@@ -477,7 +484,7 @@ def _publish(args) -> int:
     host, port = _broker(args.broker)
     user, password = _login(args)
     if args.batch < 1 or args.stall <= 0:
-        raise HubError(say("--batch must be at least 1 and --stall above 0"))
+        raise HubError("--batch must be at least 1 and --stall above 0")
     pub = TablePublisher(
         args.db,
         table=args.table,
@@ -505,7 +512,7 @@ def _keygen(args) -> int:
     try:
         public = create_key(args.key)
     except FileExistsError:
-        raise HubError(say("{path} exists; a table's key is never overwritten", path=args.key)) from None
+        raise HubError("{path} exists; a table's key is never overwritten", path=args.key) from None
     print(public)
     print(
         say(
@@ -562,10 +569,10 @@ def _web(args) -> int:
     from table_controller.tournament.standings import Standings
 
     if (args.certfile is None) != (args.keyfile is None):
-        raise HubError(say("--certfile and --keyfile go together"))
+        raise HubError("--certfile and --keyfile go together")
     for f in (args.certfile, args.keyfile):
         if f is not None and not Path(f).is_file():
-            raise HubError(say("no such file: {path}", path=f))
+            raise HubError("no such file: {path}", path=f)
     with _open(args.hub, readonly=True) as hub:
         hub.event_id()
     tl = broadcast = None
@@ -627,7 +634,7 @@ def _dashboard(args) -> int:
 def _feature(args) -> int:
     with _open(args.hub) as hub:
         if hub.table(args.table) is None:
-            raise HubError(say("table {table!r} is not drawn", table=args.table))
+            raise HubError("table {table!r} is not drawn", table=args.table)
         hub.set_meta(featured=args.table)
         url = hub.dashboards().get(args.table)
     if url:

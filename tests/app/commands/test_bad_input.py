@@ -234,7 +234,7 @@ def test_an_empty_file_is_no_hub_and_stays_empty(tmp_path, capsys):
     empty = tmp_path / "e.sqlite"
     empty.write_bytes(b"")
     assert main(["hub", "register", str(empty), "--player", "X"]) == 2
-    assert "is an empty file, not a hub file" in said(capsys)
+    assert "är en tom fil, ingen hubbfil" in said(capsys)  # is an empty file, not a hub file
     assert empty.read_bytes() == b""
 
 
@@ -456,8 +456,8 @@ def test_replay_of_a_script_with_no_table_says_so_in_words(tmp_path, capsys):
     "argv",
     [
         ["log", "verify", "{log}", "--hub", "http://127.0.0.1:99999"],
-        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:99999"],
-        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:0"],
+        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:99999", "--lang", "en"],
+        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:0", "--lang", "en"],
     ],
 )
 def test_a_web_address_with_a_port_out_of_range_is_refused_as_such(argv, log, hub, capsys):

@@ -19,27 +19,31 @@ from tests.tournament.test_event import sync
 
 
 def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
+    """The hub's own refusals in the TL's Swedish; the topics', the clocks' and the draw's
+    words (another part's) as they were said."""
     hub = str(tmp_path / "ev.hub")
     assert main(["hub", "create", hub, "--event", "sm 2026"]) == 2
     assert "event id" in capsys.readouterr().err
     assert main(["hub", "create", hub, "--event", "sm2026", "--ruleset", "poker"]) == 2
-    assert "unknown ruleset" in capsys.readouterr().err
+    assert "okänt regelverk 'poker'" in capsys.readouterr().err  # unknown ruleset
     assert main(["hub", "create", hub, "--event", "sm2026", "--shot-clocks", "play=0"]) == 2
     assert "--shot-clocks: shot clock play: seconds above 0 and at most 3600, not 0" in capsys.readouterr().err
     assert not (tmp_path / "ev.hub").exists()
     assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
     assert main(["hub", "register", hub, "--player", "Anna", "--player", "Anna"]) == 2
-    assert "twice" in capsys.readouterr().err
+    assert "två gånger" in capsys.readouterr().err  # a name is given twice
     assert main(["hub", "register", hub, "--player", "Anna:Malmö", "--player", "Bo"]) == 0
     assert main(["hub", "draw", hub]) == 2  # two players: no table of 3 or 4 (r1)
     assert "r1" in capsys.readouterr().err
     with HubStore.open(hub, readonly=True) as h:
         assert h.tables() == [] and h.draws() == [] and list(h.players()) == ["Anna", "Bo"]
     assert main(["hub", "advance", hub]) == 2
-    assert "no heat" in capsys.readouterr().err
+    assert "inget heat är lottat ännu" in capsys.readouterr().err  # no heat is drawn yet
     assert main(["hub", "publish", "--db", "x.sqlite", "--table", "a/b", "--event", "e"]) == 2
     assert "table" in capsys.readouterr().err
     assert main(["hub", "standings", str(tmp_path / "none.hub")]) == 2
+    assert "hubbfilen finns inte" in capsys.readouterr().err  # no such hub file
+    assert main(["hub", "standings", str(tmp_path / "none.hub"), "--lang", "en"]) == 2
     assert "no such hub file" in capsys.readouterr().err
 
 
@@ -122,6 +126,9 @@ SAID = {
     "sv": {
         "created": "skapade {hub} för tävlingen sm2026 (sm2025)\n",
         "exists": "chicago-table hub create: {hub} finns redan\n",
+        "no heat": "chicago-table hub advance: inget heat är lottat ännu; kör 'chicago-table hub draw'\n",
+        "drawn again": "chicago-table hub draw: heat 1 är redan lottat\n",
+        "not over": "chicago-table hub advance: heat 1 är inte slut: h1-t1 spelar fortfarande\n",
         "registered": "registrerade 4 spelare (4 totalt)\n",
         "drawn": "heat 1, slumpfrö s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
         "game": re.compile(r"^    omgång 1: platser (\w+, ){3}\w+; givare \w+$", re.M),
@@ -138,6 +145,9 @@ SAID = {
     "en": {
         "created": "created {hub} for event sm2026 (sm2025)\n",
         "exists": "chicago-table hub create: {hub} already exists\n",
+        "no heat": "chicago-table hub advance: no heat is drawn yet; run 'chicago-table hub draw'\n",
+        "drawn again": "chicago-table hub draw: heat 1 is already drawn\n",
+        "not over": "chicago-table hub advance: heat 1 is not over: h1-t1 still playing\n",
         "registered": "registered 4 players (4 in all)\n",
         "drawn": "heat 1, seed s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
         "game": re.compile(r"^    game 1: seats (\w+, ){3}\w+; button \w+$", re.M),
@@ -170,8 +180,10 @@ def test_the_tls_hub_speaks_swedish_first_and_english_with_lang_en(lang, tmp_pat
     assert run("create", hub, "--event", "sm2026") == (0, said["created"].format(hub=hub))
     assert run("create", hub, "--event", "sm2026") == (2, said["exists"].format(hub=hub))
     assert run("register", hub, *(f"--player={p}" for p in ("Anna", "Bo", "Cilla", "Dan"))) == (0, said["registered"])
+    assert run("advance", hub) == (2, said["no heat"])  # the hub's own refusals too (event.py, hubstore.py)
     code, out = run("draw", hub, "--seed", "s")
     assert code == 0 and out.startswith(said["drawn"]) and len(said["game"].findall(out)) == 1, out
+    assert run("draw", hub) == (2, said["drawn again"])
     code, out = run("standings", hub)
     assert code == 0 and out.endswith(said["clocks"] + said["not started"]), out
     with HubStore.open(hub) as h:
@@ -181,6 +193,7 @@ def test_the_tls_hub_speaks_swedish_first_and_english_with_lang_en(lang, tmp_pat
         sync(h, rt, t["table"])
         code, out = run("standings", hub)
         assert code == 0 and said["playing"].search(out), out  # the phase in words, as the pages say it
+        assert run("advance", hub) == (2, said["not over"])
         rt.play()
         sync(h, rt, t["table"])
         rt.close()
