@@ -1,11 +1,14 @@
 """The console's words for the officials who set a table up and check it (``setup``,
-``doctor``): Swedish first, English with ``--lang en``, as ``protocol`` and the dashboard.
+``doctor``) and for the TL who runs the tournament (``hub``): Swedish first, English with
+``--lang en``, as ``protocol`` and the dashboard.
 
 The texts are English message ids, marked where they are said (``say``), in a gettext
 catalogue of their own beside the dashboard's (``dashboard/locale/sv/LC_MESSAGES/console.po``;
 ``make i18n`` extracts, merges and compiles both; tests/dashboard/test_i18n.py fails on a
-text without Swedish).  What another part of the program or the system says inside them (a
-configuration's error, an OS error, a seat controller's check) stays as it was said.
+text without Swedish).  The hub's own refusals are said from it too (a ``HubError`` raised
+with its English text and what goes in it).  What another part of the program or the system
+says inside them (a configuration's error, an OS error, a seat controller's check) stays as
+it was said.
 
     >>> with speaking("sv"):
     ...     say("the deck: {error}", error="x")
@@ -58,6 +61,27 @@ def page_word(text: str) -> str:
     from dashboard.i18n import tr
 
     return tr(text, _LANG.get())
+
+
+# REPLAY.md's phases in words: common.js's PHASES, whose Swedish the pages' catalogue holds
+PHASES = {
+    "game_start": "seat draw",
+    "deal": "dealing",
+    "exchange_1": "exchange 1",
+    "exchange_2": "exchange 2",
+    "exchange_3": "exchange 3",
+    "quads_choice": "four of a kind: choice",
+    "chicago": "Chicago question",
+    "tricks": "trick play",
+    "game_over": "game over",
+    "table_over": "table over",
+}
+
+
+def phase_word(phase: str) -> str:
+    """A table's phase in the words spoken, as the pages say it (an unknown one as it is):
+    ``doctor``'s table and the hub's standings alike."""
+    return page_word(PHASES[phase]) if phase in PHASES else phase
 
 
 def yes(answer: str) -> bool:

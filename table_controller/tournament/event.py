@@ -36,11 +36,13 @@ def check_event(event: str, ruleset: str, shot_clocks: str = "") -> str:
     except PayloadError as exc:
         raise HubError(str(exc)) from None
     if ruleset not in RULESETS:
-        raise HubError(f"unknown ruleset {ruleset!r}; rulesets: {', '.join(RULESETS)}")
+        raise HubError(
+            "unknown ruleset {ruleset!r}; rulesets: {rulesets}", ruleset=ruleset, rulesets=", ".join(RULESETS)
+        )
     try:
         return shot_clocks_text(parse_shot_clocks(shot_clocks))
     except ClockError as exc:
-        raise HubError(f"--shot-clocks: {exc}") from None
+        raise HubError("--shot-clocks: {error}", error=exc) from None
 
 
 def create_event(hub: HubStore, event: str, name: str, ruleset: str, shot_clocks: str = "") -> None:
@@ -48,7 +50,9 @@ def create_event(hub: HubStore, event: str, name: str, ruleset: str, shot_clocks
     ``"play=30"``) go to every table in its draw (``HubStore.tables``)."""
     clocks = check_event(event, ruleset, shot_clocks)
     if hub.meta().get("event"):
-        raise HubError(f"{hub.path} already keeps event {hub.meta()['event']!r}; one event per hub file")
+        raise HubError(
+            "{path} already keeps event {event!r}; one event per hub file", path=hub.path, event=hub.meta()["event"]
+        )
     hub.set_meta(event=event, name=name or event, ruleset=ruleset, **({"shot_clocks": clocks} if clocks else {}))
 
 
@@ -58,7 +62,7 @@ def register(hub: HubStore, players: Sequence[tuple[str, str]]) -> None:
         raise HubError("heat 1 is drawn; players can no longer be registered")
     for name, _club in players:
         if not name.strip() or name != name.strip() or len(name) > 40:
-            raise HubError(f"player name {name!r}: 1-40 characters, no leading or trailing spaces")
+            raise HubError("player name {name!r}: 1-40 characters, no leading or trailing spaces", name=name)
     hub.add_players(players)
 
 
@@ -83,7 +87,7 @@ def heat_seed(hub: HubStore, heat: int) -> str:
     for d in hub.draws():
         if d["heat"] == heat and d["what"] == "heat":
             return d["seed"]
-    raise HubError(f"heat {heat} is not drawn")
+    raise HubError("heat {heat} is not drawn", heat=heat)
 
 
 def schedule_playoffs(hub: HubStore, board: Standings, only: set[str] | None = None) -> list[dict[str, Any]]:
@@ -111,13 +115,17 @@ def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[i
     last = doc["heats"][-1]
     open_tables = [t["table"] for t in last["tables"] if not t["finished"]]
     if open_tables:
-        raise HubError(f"heat {last['heat']} is not over: {', '.join(open_tables)} still playing")
+        raise HubError(
+            "heat {heat} is not over: {tables} still playing", heat=last["heat"], tables=", ".join(open_tables)
+        )
     troubled = [f"{t['table']}: {'; '.join(t['problems'])}" for t in last["tables"] if t["problems"]]
     if troubled:
-        raise HubError("settle these first: " + " | ".join(troubled))
+        raise HubError("settle these first: {problems}", problems=" | ".join(troubled))
     going_on = last["advancing"]
     if len(going_on) <= 1:
-        raise HubError(f"heat {last['heat']} was the final: {', '.join(going_on) or 'nobody'} won")
+        if not going_on:
+            raise HubError("heat {heat} was the final: nobody won", heat=last["heat"])
+        raise HubError("heat {heat} was the final: {players} won", heat=last["heat"], players=", ".join(going_on))
     clubs = hub.players()
     seed, tables = _draw(hub, last["heat"] + 1, {p: clubs.get(p, "") for p in going_on}, seed)
     return last["heat"] + 1, seed, tables

@@ -77,7 +77,20 @@ CREATE TABLE IF NOT EXISTS conflicts (
 
 
 class HubError(Exception):
-    """Bad input or a hub file that cannot be used; the message says what to do."""
+    """Bad input or a hub file that cannot be used; the message says what to do.
+
+    ``str()`` is the English text, as logs and programs read it.  Raised with its text and
+    what goes in it, ``HubError("heat {heat} is not drawn", heat=2)``, the TL's console says
+    it in Swedish too (``text``, ``params``: ``chicago-table hub``, console.po); a text from
+    another part, ``HubError(str(exc))``, stays as it was said.
+
+        >>> str(HubError("heat {heat} is not drawn", heat=2)), str(HubError("{not a field}"))
+        ('heat 2 is not drawn', '{not a field}')
+    """
+
+    def __init__(self, text: str, **params: Any) -> None:
+        super().__init__(text.format(**params) if params else text)
+        self.text, self.params = text, params
 
 
 def web_address(parts: SplitResult) -> bool:
@@ -119,7 +132,7 @@ class HubStore:
         """``readonly``: inspection beside a running hub (never writes, never waits for it)."""
         path = Path(path)
         if not path.exists() and (readonly or not create):
-            raise HubError(f"{path}: no such hub file (create it with 'chicago-table hub create')")
+            raise HubError("{path}: no such hub file (create it with 'chicago-table hub create')", path=path)
         try:
             if readonly:
                 tidy = not has_sidecars(path)
@@ -130,7 +143,7 @@ class HubStore:
                     conn.close()
                     if tidy:
                         tidy_sidecars(path)
-                    raise HubError(f"{path} is not a hub file")
+                    raise HubError("{path} is not a hub file", path=path)
                 return cls(conn, path, tidy)
             if not path.exists():
                 _create_private(path)
@@ -139,17 +152,19 @@ class HubStore:
             objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if app == 0 and objects == 0 and not create:  # an empty file is no hub: left as it is
                 conn.close()
-                raise HubError(f"{path} is an empty file, not a hub file (create one with 'chicago-table hub create')")
+                raise HubError(
+                    "{path} is an empty file, not a hub file (create one with 'chicago-table hub create')", path=path
+                )
             if app == 0 and objects == 0:
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             elif app != APPLICATION_ID:
                 conn.close()
-                raise HubError(f"{path} is not a hub file (application id {app:#x})")
+                raise HubError("{path} is not a hub file (application id {app:#x})", path=path, app=app)
             conn.execute("PRAGMA synchronous = FULL")
             conn.executescript(SCHEMA)
         except sqlite3.Error as exc:
-            raise HubError(f"{path}: {exc}") from None
+            raise HubError("{path}: {error}", path=path, error=exc) from None
         return cls(conn, path)
 
     def close(self) -> None:
@@ -180,7 +195,7 @@ class HubStore:
     def event_id(self) -> str:
         ev = self.meta().get("event")
         if not ev:
-            raise HubError(f"{self.path}: no event yet; run 'chicago-table hub create'")
+            raise HubError("{path}: no event yet; run 'chicago-table hub create'", path=self.path)
         return ev
 
     def add_players(self, players: Sequence[tuple[str, str]]) -> None:
@@ -190,7 +205,7 @@ class HubStore:
         have = {r[0] for r in self.conn.execute("SELECT name FROM players")}
         again = [n for n in names if n in have]
         if again:
-            raise HubError(f"already registered: {', '.join(again)}")
+            raise HubError("already registered: {names}", names=", ".join(again))
         with self._tx():
             self.conn.executemany(
                 "INSERT INTO players (name, club, added) VALUES (?, ?, ?)", [(n, c, _time.time()) for n, c in players]
@@ -217,7 +232,7 @@ class HubStore:
     def save_heat(self, heat: int, seed: str, tables: Sequence[dict[str, Any]]) -> None:
         """A heat's tables and the seat draw of every game, with the draw logged (r7)."""
         if self.tables(heat):
-            raise HubError(f"heat {heat} is already drawn")
+            raise HubError("heat {heat} is already drawn", heat=heat)
         with self._tx():
             draw = self.log_draw(heat, "heat", seed, tables)
             for t in tables:
@@ -391,8 +406,9 @@ class HubStore:
         old = self.key(table)
         if old and old != public:
             raise HubError(
-                f"table {table} already has another key registered; a table's key is never replaced "
-                f"silently (make a new hub entry for a new table instead)"
+                "table {table} already has another key registered; a table's key is never replaced "
+                "silently (make a new hub entry for a new table instead)",
+                table=table,
             )
         with self._tx():
             self.conn.execute(
@@ -437,9 +453,9 @@ class HubStore:
 
         parts = urlsplit(url.strip())
         if not web_address(parts) or parts.path not in ("", "/") or parts.query:
-            raise HubError(f"{url!r}: give the table's dashboard as http://HOST:PORT (a port from 1 to 65535)")
+            raise HubError("{url!r}: give the table's dashboard as http://HOST:PORT (a port from 1 to 65535)", url=url)
         if self.table(table) is None:
-            raise HubError(f"table {table!r} is not drawn")
+            raise HubError("table {table!r} is not drawn", table=table)
         with self._tx():
             self.conn.execute(
                 "INSERT OR REPLACE INTO dashboards (table_id, url) VALUES (?, ?)", (table, url.strip().rstrip("/"))
@@ -514,4 +530,4 @@ def _create_private(path: Path) -> None:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise HubError(f"cannot create {path}: {exc.strerror or exc}") from None
+        raise HubError("cannot create {path}: {error}", path=path, error=exc.strerror or exc) from None

@@ -273,18 +273,23 @@ def test_the_consoles_shipped_mo_is_its_compiled_po():
 
 
 def test_every_text_the_console_says_has_its_swedish(tmp_path):
-    """``setup``'s and ``doctor``'s texts extracted afresh as ``make i18n`` does: a new English
-    text without Swedish, or an f-string that cannot be translated, fails here."""
+    """``setup``'s, ``doctor``'s and ``hub``'s texts (with the hub's own refusals, a
+    ``HubError``'s text) extracted afresh as ``make i18n`` does: a new English text without
+    Swedish, or an f-string that cannot be translated, fails here."""
     pot = tmp_path / "console.pot"
     make = (ROOT / "Makefile").read_text()
-    files = make.split("CONSOLE_SOURCES :=", 1)[1].split("\n", 1)[0].split()
+    files = make.split("CONSOLE_SOURCES :=", 1)[1].split("\n#", 1)[0].replace("\\\n", " ").split()
     assert files == [
         "table_controller/app/commands/doctor.py",
         "table_controller/app/commands/setup.py",
+        "table_controller/app/commands/hub.py",
         "table_controller/deck.py",
+        "table_controller/tournament/event.py",
+        "table_controller/tournament/hubstore.py",
     ]
+    assert "-k say -k HubError " in make  # the keywords make i18n extracts, as here
     r = subprocess.run(
-        [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say"]
+        [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say", "-k", "HubError"]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,
         check=True,
@@ -319,12 +324,11 @@ def test_the_console_says_its_words_in_swedish_unless_asked_for_english(tmp_path
 
 def test_the_doctor_says_the_tables_phase_in_words():
     """It said "vid game_start": the phase as REPLAY.md names it, in an official's Swedish line."""
-    from table_controller.app.commands.doctor import PHASES, _phase
-    from table_controller.app.words import speaking
+    from table_controller.app.words import PHASES, phase_word, speaking
 
     with speaking("sv"):
-        assert _phase("game_start") == "platsdragning" and _phase("tricks") == "stickspel"
-        assert all(_phase(p) != words for p, words in PHASES.items())  # every phase has its Swedish (the pages')
-        assert _phase("someday") == "someday"
+        assert phase_word("game_start") == "platsdragning" and phase_word("tricks") == "stickspel"
+        assert all(phase_word(p) != words for p, words in PHASES.items())  # every phase has its Swedish (the pages')
+        assert phase_word("someday") == "someday"
     with speaking("en"):
-        assert _phase("game_start") == "seat draw"
+        assert phase_word("game_start") == "seat draw"

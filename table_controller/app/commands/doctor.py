@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..words import add_lang, page_word, say, speaking
+from ..words import add_lang, phase_word, say, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -155,7 +155,7 @@ def _data(cfg: Any, r: Report) -> None:
                 "the event log {log}: {n} records, passes its check (at {phase})",
                 log=log,
                 n=report.last_seq,
-                phase=_phase(where),
+                phase=phase_word(where),
             )
         )
     else:
@@ -240,7 +240,7 @@ def _dashboard(cfg: Any, tokens: Any, seconds: float, r: Report) -> dict[str, An
             "the dashboard answers at {url}: {n} events, at {phase}",
             url=base,
             n=status["seq"],
-            phase=_phase(status["phase"]),
+            phase=phase_word(status["phase"]),
         )
     )
     return status
@@ -369,26 +369,6 @@ def _camera(cfg: Any, r: Report) -> None:
         )
     else:
         r.ok(say("the camera {source} gives a frame of the calibrated size {w}x{h}", source=c.source, w=w, h=h))
-
-
-# REPLAY.md's phases in words: common.js's PHASES, whose Swedish the pages' catalogue holds
-PHASES = {
-    "game_start": "seat draw",
-    "deal": "dealing",
-    "exchange_1": "exchange 1",
-    "exchange_2": "exchange 2",
-    "exchange_3": "exchange 3",
-    "quads_choice": "four of a kind: choice",
-    "chicago": "Chicago question",
-    "tricks": "trick play",
-    "game_over": "game over",
-    "table_over": "table over",
-}
-
-
-def _phase(phase: str) -> str:
-    """A phase in the words spoken, as the pages say it (an unknown one as it is)."""
-    return page_word(PHASES[phase]) if phase in PHASES else phase
 
 
 def _clocks(limits: dict[str, float]) -> str:

@@ -8,6 +8,10 @@ $ chicago-table hub publish --db table.sqlite --table h1-t3 --event sm2026 --bro
 $ chicago-table hub standings sm2026.hub
 $ chicago-table hub advance sm2026.hub                         # the next heat (r7)
 $ chicago-table hub export sm2026.hub --csv results.csv --pdf results.pdf
+
+What it says to people (results, confirmations, errors) is Swedish first, English with
+``--lang en`` (table_controller/app/words.py), as ``setup`` and ``doctor``; ``--json`` is
+for programs and stays as it is.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import signal
 import sys
 
 from table_controller.tournament.hubstore import HubError
+
+from ..words import add_lang, phase_word, say, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,8 +38,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="hub_command", metavar="ACTION")
 
     def action(name: str, help_text: str) -> argparse.ArgumentParser:
-        """An action whose --help says what it does, as the list of actions does."""
-        return sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        """An action whose --help says what it does, as the list of actions does; it speaks
+        Swedish unless --lang en."""
+        ap = sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        add_lang(ap)
+        return ap
 
     hub_file = "the hub's SQLite file (hub create)"
     json_help = "print it as JSON"
@@ -147,7 +156,9 @@ def _tls(args, host: str):
         try:
             return ssl.create_default_context(cafile=args.cafile)
         except (OSError, ssl.SSLError) as exc:
-            raise HubError(f"--cafile {args.cafile}: not a readable certificate ({exc})") from None
+            raise HubError(
+                "--cafile {path}: not a readable certificate ({error})", path=args.cafile, error=exc
+            ) from None
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(
             f"VARNING: länken till mäklaren {host} är okrypterad (ingen --cafile): lösenordet och varje "
@@ -173,6 +184,11 @@ def main(args: argparse.Namespace) -> int:
     if cmd is None:
         args._hub_parser.print_help()
         return 2
+    with speaking(args.lang):
+        return _action(cmd, args)
+
+
+def _action(cmd: str, args: argparse.Namespace) -> int:
     try:
         return {
             "create": _create,
@@ -191,8 +207,17 @@ def main(args: argparse.Namespace) -> int:
             "feature": _feature,
         }[cmd](args)
     except (HubError, ValueError, OSError) as exc:
-        print(f"chicago-table hub {cmd}: {exc}", file=sys.stderr)
+        print(f"chicago-table hub {cmd}: {_said(exc)}", file=sys.stderr)
         return 2
+
+
+def _said(exc: Exception) -> str:
+    """An error in the words spoken: the hub's own refusals (a ``HubError`` raised with its
+    text and what goes in it, here, in the hub's file or in the event's steps) from the
+    console's catalogue; what another part or the system said, as it was said."""
+    if isinstance(exc, HubError) and exc.text:
+        return say(exc.text, **exc.params)
+    return str(exc)
 
 
 def _open(path: str, create: bool = False, readonly: bool = False):
@@ -208,10 +233,23 @@ def _create(args) -> int:
 
     clocks = check_event(args.event, args.ruleset, args.shot_clocks or "")  # before the file exists: a refused
     if Path(args.hub).exists():  # create leaves nothing
-        raise HubError(f"{args.hub} already exists")
+        raise HubError("{path} already exists", path=args.hub)
     with _open(args.hub, create=True) as hub:
         create_event(hub, args.event, args.name, args.ruleset, clocks)
-    print(f"created {args.hub} for event {args.event} ({args.ruleset}{', shot clocks ' + clocks if clocks else ''})")
+    if clocks:
+        print(
+            say(
+                "created {path} for event {event} ({ruleset}, shot clocks {clocks})",
+                path=args.hub,
+                event=args.event,
+                ruleset=args.ruleset,
+                clocks=clocks,
+            )
+        )
+    else:
+        print(
+            say("created {path} for event {event} ({ruleset})", path=args.hub, event=args.event, ruleset=args.ruleset)
+        )
     return 0
 
 
@@ -231,16 +269,22 @@ def _register(args) -> int:
             raise HubError(str(exc)) from None
         for n, row in rows:
             if not row[0]:
-                raise HubError(f"{args.csv}: line {n}: no name before the club {row[1] if len(row) > 1 else ''!r}")
+                club = row[1] if len(row) > 1 else ""
+                raise HubError("{path}: line {n}: no name before the club {club!r}", path=args.csv, n=n, club=club)
             if len(row) > 3:  # name, club and (the protocol's file: protocol --players) an id
-                raise HubError(f"{args.csv}: line {n}: expected name,club[,id], got {len(row)} fields")
+                raise HubError(
+                    "{path}: line {n}: expected name,club[,id], got {fields} fields",
+                    path=args.csv,
+                    n=n,
+                    fields=len(row),
+                )
             players.append((row[0], row[1] if len(row) > 1 else ""))
     if not players:
         raise HubError("no players given (--player NAME[:CLUB] or --csv FILE)")
     with _open(args.hub) as hub:
         register(hub, players)
         total = len(hub.players())
-    print(f"registered {len(players)} players ({total} in all)")
+    print(say("registered {n} players ({total} in all)", n=len(players), total=total))
     return 0
 
 
@@ -249,11 +293,15 @@ def _print_tables(seed: str, heat: int, tables, as_json: bool) -> None:
         json.dump({"heat": heat, "seed": seed, "tables": tables}, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return
-    print(f"heat {heat}, seed {seed}")
+    print(say("heat {heat}, seed {seed}", heat=heat, seed=seed))
     for t in tables:
         print(f"  {t['table']}: {', '.join(t['players'])}")
         for g in t["games"]:
-            print(f"    game {g['game']}: seats {', '.join(g['seats'])}; button {g['button']}")
+            seats = ", ".join(g["seats"])
+            print(
+                "    "
+                + say("game {game}: seats {seats}; button {button}", game=g["game"], seats=seats, button=g["button"])
+            )
 
 
 def _draw(args) -> int:
@@ -292,41 +340,66 @@ def _standings(args) -> int:
     try:  # the event's shot clocks, as every table runs them (D11: the hub's setting over the defaults)
         doc["shot_clocks"] = shot_clocks_in_force(setting)
     except ClockError as exc:  # the hub file edited by hand: the tables refuse its draws themselves
-        raise HubError(f"the hub's shot clocks {setting!r} cannot be read ({exc})") from None
+        raise HubError(
+            "the hub's shot clocks {setting!r} cannot be read ({error})", setting=setting, error=exc
+        ) from None
     if args.json:
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return 0
     print(f"{doc['name']} ({doc['event']}, {doc['ruleset']})")
-    print(f"shot clocks (D11): {shot_clocks_words(doc['shot_clocks'])}" + ("" if setting else " (D11's defaults)"))
+    clocks = shot_clocks_words(doc["shot_clocks"])
+    if setting:
+        print(say("shot clocks (D11): {clocks}", clocks=clocks))
+    else:
+        print(say("shot clocks (D11): {clocks} (D11's defaults)", clocks=clocks))
     for heat in doc["heats"]:
-        print(f"heat {heat['heat']}" + (": complete" if heat["complete"] else ""))
+        print(
+            say("heat {heat}: complete", heat=heat["heat"])
+            if heat["complete"]
+            else say("heat {heat}", heat=heat["heat"])
+        )
         for t in heat["tables"]:
-            state = (
-                "finished"
-                if t["finished"]
-                else (
-                    f"game {t['current']['game']}, deal {t['current']['deal']}, {t['current']['phase']}"
-                    if t["started"]
-                    else "not started"
-                )
-            )
-            print(f"  {t['table']} ({t['records']} records): {state}")
+            print("  " + say("{table} ({n} records): {state}", table=t["table"], n=t["records"], state=_state(t)))
             for s in t.get("standings", []):
                 mark = " *" if s["player"] in t.get("advancing", []) else ""
-                print(
-                    f"    {s['rank']}. {s['player']}: {s['placement_points']} p, {s['score_total']} poäng, "
-                    f"{s['won_chicagos']} Chicago{mark}"
+                line = say(
+                    "{rank}. {player}: {points} p, score {score}, {chicagos} Chicago",
+                    rank=s["rank"],
+                    player=s["player"],
+                    points=s["placement_points"],
+                    score=s["score_total"],
+                    chicagos=s["won_chicagos"],
                 )
+                print("    " + line + mark)
             for problem in t["problems"]:
-                print(f"    problem: {problem}")
+                print("    " + say("problem: {problem}", problem=problem))
         for sp in heat["särspel"]:
-            print(f"  särspel at {sp['table']}: {', '.join(sp['players'])}, {sp['deals']} deal(s) (r11)")
+            players = ", ".join(sp["players"])
+            print(
+                "  "
+                + say(
+                    "särspel at {table}: {players}, {deals} deal(s) (r11)",
+                    table=sp["table"],
+                    players=players,
+                    deals=sp["deals"],
+                )
+            )
         if heat.get("advancing"):
-            print(f"  going on: {', '.join(heat['advancing'])}")
+            print("  " + say("going on: {players}", players=", ".join(heat["advancing"])))
     for c in doc["conflicts"]:
-        print(f"conflict: table {c['table']}: {c['detail']}")
+        print(say("conflict: table {table}: {detail}", table=c["table"], detail=c["detail"]))
     return 0
+
+
+def _state(t: dict) -> str:
+    """Where a table is, in words: finished, not started, or its game, deal and phase."""
+    if t["finished"]:
+        return say("finished")
+    if not t["started"]:
+        return say("not started")
+    now = t["current"]
+    return say("game {game}, deal {deal}, {phase}", game=now["game"], deal=now["deal"], phase=phase_word(now["phase"]))
 
 
 def _export(args) -> int:
@@ -342,10 +415,10 @@ def _export(args) -> int:
         doc = _document(hub)
     if args.csv:
         n = write_csv(doc, args.csv)
-        print(f"wrote {n} rows to {args.csv}")
+        print(say("wrote {n} rows to {path}", n=n, path=args.csv))
     if args.pdf:
         write_pdf(doc, args.pdf)
-        print(f"wrote {args.pdf}")
+        print(say("wrote {path}", path=args.pdf))
     return 0
 
 
@@ -362,13 +435,13 @@ def _writable(out: str, *inputs: str | None, written: str | None = None) -> None
 def _broker(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit():
-        raise HubError(f"--broker {text!r}: give HOST:PORT")
+        raise HubError("--broker {address!r}: give HOST:PORT", address=text)
     from ..argtypes import port_number
 
     try:
         return host, port_number(port)
     except argparse.ArgumentTypeError as exc:
-        raise HubError(f"--broker {text!r}: {exc}") from None
+        raise HubError("--broker {address!r}: {error}", address=text, error=exc) from None
 
 
 def _run_until_signal(coro_factory) -> int:
@@ -394,7 +467,11 @@ def _serve(args) -> int:
         hub.event_id()
     user, password = _login(args)
     service = HubService(args.hub, host=host, port=port, username=user, password=password, tls=_tls(args, host))
-    print(f"hub serving {args.hub} through {host}:{port}", file=sys.stderr, flush=True)
+    print(
+        say("hub serving {path} through {host}:{port}", path=args.hub, host=host, port=port),
+        file=sys.stderr,
+        flush=True,
+    )
     return _run_until_signal(service.run)
 
 
@@ -421,7 +498,11 @@ def _publish(args) -> int:
         password=password,
         tls=_tls(args, host),
     )
-    print(f"publishing {args.db} as {args.table} through {host}:{port}", file=sys.stderr, flush=True)
+    print(
+        say("publishing {db} as {table} through {host}:{port}", db=args.db, table=args.table, host=host, port=port),
+        file=sys.stderr,
+        flush=True,
+    )
     return _run_until_signal(pub.run)
 
 
@@ -431,9 +512,16 @@ def _keygen(args) -> int:
     try:
         public = create_key(args.key)
     except FileExistsError:
-        raise HubError(f"{args.key} exists; a table's key is never overwritten") from None
+        raise HubError("{path} exists; a table's key is never overwritten", path=args.key) from None
     print(public)
-    print(f"key written to {args.key}; register it: chicago-table hub key HUBFILE TABLE {public}", file=sys.stderr)
+    print(
+        say(
+            "key written to {path}; register it: chicago-table hub key HUBFILE TABLE {public}",
+            path=args.key,
+            public=public,
+        ),
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -446,7 +534,7 @@ def _key(args) -> int:
         raise HubError(str(exc)) from None
     with _open(args.hub) as hub:
         hub.set_key(args.table, args.public)
-    print(f"registered the key of {args.table}")
+    print(say("registered the key of {table}", table=args.table))
     return 0
 
 
@@ -463,8 +551,11 @@ def _witness(args) -> int:
         private_file(Path(args.output))
     with open(args.output, "w", encoding="utf-8") as fh:
         json.dump(w, fh)
-    what = "public witness (each finished deal's end)" if args.public else "witness (owner-only: it is the TL's)"
-    print(f"wrote the {what} of {len(w['tables'])} tables to {args.output}")
+    n, path = len(w["tables"]), args.output
+    if args.public:
+        print(say("wrote the public witness (each finished deal's end) of {n} tables to {path}", n=n, path=path))
+    else:
+        print(say("wrote the witness (owner-only: it is the TL's) of {n} tables to {path}", n=n, path=path))
     return 0
 
 
@@ -481,13 +572,15 @@ def _web(args) -> int:
         raise HubError("--certfile and --keyfile go together")
     for f in (args.certfile, args.keyfile):
         if f is not None and not Path(f).is_file():
-            raise HubError(f"no such file: {f}")
+            raise HubError("no such file: {path}", path=f)
     with _open(args.hub, readonly=True) as hub:
         hub.event_id()
     tl = broadcast = None
     if args.tokens:
         if not Path(args.tokens).exists():  # a typo would give the TL's screen tokens no table shares
-            print(f"{args.tokens} does not exist: new tokens are made in it", file=sys.stderr, flush=True)
+            print(
+                say("{path} does not exist: new tokens are made in it", path=args.tokens), file=sys.stderr, flush=True
+            )
         from dashboard.errors import DashboardError
         from dashboard.tokens import RoleTokens
 
@@ -504,16 +597,21 @@ def _web(args) -> int:
     if problem := port_problem(args.host, args.port):  # before any address is printed
         raise HubError(problem)
     base = f"{'https' if args.certfile else 'http'}://{args.host}:{args.port}"
-    print(f"standings of {args.hub} on {base}/", file=sys.stderr, flush=True)
+    print(say("standings of {path} on {url}", path=args.hub, url=base + "/"), file=sys.stderr, flush=True)
     if tl:
 
         def shown(token: str | None) -> str:
             return (token or "") if args.show_tokens else "..."
 
-        print(f"the TL's event screen: {base}/tl?token={shown(tl)}", file=sys.stderr, flush=True)
-        print(f"the featured table for OBS: {base}/broadcast?token={shown(broadcast)}", file=sys.stderr, flush=True)
+        tl_url, broadcast_url = f"{base}/tl?token={shown(tl)}", f"{base}/broadcast?token={shown(broadcast)}"
+        print(say("the TL's event screen: {url}", url=tl_url), file=sys.stderr, flush=True)
+        print(say("the featured table for OBS: {url}", url=broadcast_url), file=sys.stderr, flush=True)
         if not args.show_tokens:
-            print(f"  (tokens in {args.tokens}; --show-tokens prints them)", file=sys.stderr, flush=True)
+            print(
+                "  " + say("(tokens in {path}; --show-tokens prints them)", path=args.tokens),
+                file=sys.stderr,
+                flush=True,
+            )
     uvicorn.run(
         create_app(lambda: Standings(_open(args.hub, readonly=True)), tl_token=tl, broadcast_token=broadcast),
         host=args.host,
@@ -529,18 +627,23 @@ def _web(args) -> int:
 def _dashboard(args) -> int:
     with _open(args.hub) as hub:
         hub.set_dashboard(args.table, args.url)
-    print(f"{args.table}: the TL acts on it at {args.url}")
+    print(say("{table}: the TL acts on it at {url}", table=args.table, url=args.url))
     return 0
 
 
 def _feature(args) -> int:
     with _open(args.hub) as hub:
         if hub.table(args.table) is None:
-            raise HubError(f"table {args.table!r} is not drawn")
+            raise HubError("table {table!r} is not drawn", table=args.table)
         hub.set_meta(featured=args.table)
         url = hub.dashboards().get(args.table)
-    print(
-        f"the broadcast follows {args.table}"
-        + ("" if url else f" (no dashboard known for it yet: 'chicago-table hub dashboard HUB {args.table} URL')")
-    )
+    if url:
+        print(say("the broadcast follows {table}", table=args.table))
+    else:
+        print(
+            say(
+                "the broadcast follows {table} (no dashboard known for it yet: 'chicago-table hub dashboard HUB {table} URL')",
+                table=args.table,
+            )
+        )
     return 0

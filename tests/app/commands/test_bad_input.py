@@ -225,6 +225,8 @@ def test_a_players_line_with_no_name_is_named_by_its_line(hub, tmp_path, capsys)
     players = tmp_path / "players.csv"
     players.write_text("name,club\nÅsa,K1\n,K2\n", encoding="utf-8")
     assert main(["hub", "register", str(hub), "--csv", str(players)]) == 2
+    assert "rad 3: inget namn före klubben 'K2'" in said(capsys)  # line 3: no name before the club
+    assert main(["hub", "register", str(hub), "--csv", str(players), "--lang", "en"]) == 2
     assert "line 3: no name before the club 'K2'" in said(capsys)
 
 
@@ -232,7 +234,7 @@ def test_an_empty_file_is_no_hub_and_stays_empty(tmp_path, capsys):
     empty = tmp_path / "e.sqlite"
     empty.write_bytes(b"")
     assert main(["hub", "register", str(empty), "--player", "X"]) == 2
-    assert "is an empty file, not a hub file" in said(capsys)
+    assert "är en tom fil, ingen hubbfil" in said(capsys)  # is an empty file, not a hub file
     assert empty.read_bytes() == b""
 
 
@@ -313,7 +315,7 @@ def test_the_protocols_players_file_with_ids_registers_at_the_hub(hub, tmp_path,
         assert h.players() == {"Åsa": "K1", "Bo": "K2"}
     players.write_text("Åsa;K1;S-101;x\n", encoding="utf-8")
     assert main(["hub", "register", str(hub), "--csv", str(players)]) == 2
-    assert "line 1: expected name,club[,id], got 4 fields" in said(capsys)
+    assert "rad 1: väntade namn,klubb[,id], fick 4 fält" in said(capsys)  # expected name,club[,id], got 4 fields
 
 
 @pytest.mark.parametrize(
@@ -454,8 +456,8 @@ def test_replay_of_a_script_with_no_table_says_so_in_words(tmp_path, capsys):
     "argv",
     [
         ["log", "verify", "{log}", "--hub", "http://127.0.0.1:99999"],
-        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:99999"],
-        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:0"],
+        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:99999", "--lang", "en"],
+        ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:0", "--lang", "en"],
     ],
 )
 def test_a_web_address_with_a_port_out_of_range_is_refused_as_such(argv, log, hub, capsys):

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import csv
+import json
+import re
+import subprocess
+import sys
 
+import pytest
 from pypdf import PdfReader
 
 from table_controller.app.cli import main
@@ -14,27 +19,31 @@ from tests.tournament.test_event import sync
 
 
 def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
+    """The hub's own refusals in the TL's Swedish; the topics', the clocks' and the draw's
+    words (another part's) as they were said."""
     hub = str(tmp_path / "ev.hub")
     assert main(["hub", "create", hub, "--event", "sm 2026"]) == 2
     assert "event id" in capsys.readouterr().err
     assert main(["hub", "create", hub, "--event", "sm2026", "--ruleset", "poker"]) == 2
-    assert "unknown ruleset" in capsys.readouterr().err
+    assert "okänt regelverk 'poker'" in capsys.readouterr().err  # unknown ruleset
     assert main(["hub", "create", hub, "--event", "sm2026", "--shot-clocks", "play=0"]) == 2
     assert "--shot-clocks: shot clock play: seconds above 0 and at most 3600, not 0" in capsys.readouterr().err
     assert not (tmp_path / "ev.hub").exists()
     assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
     assert main(["hub", "register", hub, "--player", "Anna", "--player", "Anna"]) == 2
-    assert "twice" in capsys.readouterr().err
+    assert "två gånger" in capsys.readouterr().err  # a name is given twice
     assert main(["hub", "register", hub, "--player", "Anna:Malmö", "--player", "Bo"]) == 0
     assert main(["hub", "draw", hub]) == 2  # two players: no table of 3 or 4 (r1)
     assert "r1" in capsys.readouterr().err
     with HubStore.open(hub, readonly=True) as h:
         assert h.tables() == [] and h.draws() == [] and list(h.players()) == ["Anna", "Bo"]
     assert main(["hub", "advance", hub]) == 2
-    assert "no heat" in capsys.readouterr().err
+    assert "inget heat är lottat ännu" in capsys.readouterr().err  # no heat is drawn yet
     assert main(["hub", "publish", "--db", "x.sqlite", "--table", "a/b", "--event", "e"]) == 2
     assert "table" in capsys.readouterr().err
     assert main(["hub", "standings", str(tmp_path / "none.hub")]) == 2
+    assert "hubbfilen finns inte" in capsys.readouterr().err  # no such hub file
+    assert main(["hub", "standings", str(tmp_path / "none.hub"), "--lang", "en"]) == 2
     assert "no such hub file" in capsys.readouterr().err
 
 
@@ -42,7 +51,7 @@ def test_results_export_as_csv_and_pdf(tmp_path, capsys):
     hub = str(tmp_path / "ev.hub")
     main(["hub", "create", hub, "--event", "sm2026", "--name", "SM i Chicago 2026"])
     main(["hub", "register", hub] + [f"--player=Spelare {i}:Klubb {i % 2}" for i in range(4)])
-    assert main(["hub", "draw", hub, "--seed", "s"]) == 0
+    assert main(["hub", "draw", hub, "--seed", "s", "--lang", "en"]) == 0
     assert "seed s" in capsys.readouterr().out
     with HubStore.open(hub) as h:
         (t,) = h.tables(1)
@@ -50,7 +59,7 @@ def test_results_export_as_csv_and_pdf(tmp_path, capsys):
         rt.play()
         sync(h, rt, t["table"])
         rt.close()
-    assert main(["hub", "standings", hub]) == 0
+    assert main(["hub", "standings", hub, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "h1-t1" in out and "finished" in out
     assert main(["hub", "export", hub, "--csv", str(tmp_path / "r.csv"), "--pdf", str(tmp_path / "r.pdf")]) == 0
@@ -72,10 +81,10 @@ def test_standings_name_the_events_shot_clocks_d11(tmp_path, capsys):
     assert main(["hub", "create", set_, "--event", "sm2026", "--shot-clocks", "play=25,quads=20"]) == 0
     assert main(["hub", "create", plain, "--event", "sm2026"]) == 0
     capsys.readouterr()
-    assert main(["hub", "standings", set_]) == 0
+    assert main(["hub", "standings", set_, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "shot clocks (D11): exchange 30 s, chicago 10 s, play 25 s, quads 20 s\n" in out
-    assert main(["hub", "standings", plain]) == 0
+    assert main(["hub", "standings", plain, "--lang", "en"]) == 0
     assert (
         "shot clocks (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11's defaults)"
         in capsys.readouterr().out
@@ -89,7 +98,7 @@ def test_standings_name_the_events_shot_clocks_d11(tmp_path, capsys):
     }
     with HubStore.open(set_) as h:  # edited by hand: said in words, not a traceback
         h.set_meta(shot_clocks="spel=5")
-    assert main(["hub", "standings", set_]) == 2
+    assert main(["hub", "standings", set_, "--lang", "en"]) == 2
     assert "the hub's shot clocks 'spel=5' cannot be read (no shot clock 'spel'" in capsys.readouterr().err
 
 
@@ -109,3 +118,120 @@ def test_the_hub_file_is_its_owners_alone_as_a_tables_log_is(tmp_path):
         os.umask(old)
     assert set(modes) == {"ev.hub", "ev.hub-wal", "ev.hub-shm"}
     assert all(m == 0o600 for m in modes.values()), modes
+
+
+# --- the TL's words: Swedish first, English with --lang en (table_controller/app/words.py) ---
+
+SAID = {
+    "sv": {
+        "created": "skapade {hub} för tävlingen sm2026 (sm2025)\n",
+        "exists": "chicago-table hub create: {hub} finns redan\n",
+        "no heat": "chicago-table hub advance: inget heat är lottat ännu; kör 'chicago-table hub draw'\n",
+        "drawn again": "chicago-table hub draw: heat 1 är redan lottat\n",
+        "not over": "chicago-table hub advance: heat 1 är inte slut: h1-t1 spelar fortfarande\n",
+        "registered": "registrerade 4 spelare (4 totalt)\n",
+        "drawn": "heat 1, slumpfrö s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
+        "game": re.compile(r"^    omgång 1: platser (\w+, ){3}\w+; givare \w+$", re.M),
+        "clocks": "betänketider (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11:s standardvärden)\n",
+        "not started": "heat 1\n  h1-t1 (0 poster): inte startat\n",
+        "playing": re.compile(r"^  h1-t1 \(\d+ poster\): omgång 1, giv \d, (giv delas ut|byte \d|stickspel)$", re.M),
+        "finished": re.compile(
+            r"^heat 1: klart\n  h1-t1 \(\d+ poster\): klart\n    1\. \w+: \d+ p, \d+ sidopoäng, \d Chicago \*$", re.M
+        ),
+        "going on": "  går vidare: ",
+        "where": "chicago-table hub export: ange vart resultaten ska skrivas: --csv FILE och/eller --pdf FILE\n",
+        "wrote": "skrev 4 rader till {csv}\n",
+    },
+    "en": {
+        "created": "created {hub} for event sm2026 (sm2025)\n",
+        "exists": "chicago-table hub create: {hub} already exists\n",
+        "no heat": "chicago-table hub advance: no heat is drawn yet; run 'chicago-table hub draw'\n",
+        "drawn again": "chicago-table hub draw: heat 1 is already drawn\n",
+        "not over": "chicago-table hub advance: heat 1 is not over: h1-t1 still playing\n",
+        "registered": "registered 4 players (4 in all)\n",
+        "drawn": "heat 1, seed s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
+        "game": re.compile(r"^    game 1: seats (\w+, ){3}\w+; button \w+$", re.M),
+        "clocks": "shot clocks (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11's defaults)\n",
+        "not started": "heat 1\n  h1-t1 (0 records): not started\n",
+        "playing": re.compile(r"^  h1-t1 \(\d+ records\): game 1, deal \d, (dealing|exchange \d|trick play)$", re.M),
+        "finished": re.compile(
+            r"^heat 1: complete\n  h1-t1 \(\d+ records\): finished\n    1\. \w+: \d+ p, score \d+, \d Chicago \*$", re.M
+        ),
+        "going on": "  going on: ",
+        "where": "chicago-table hub export: say where: --csv FILE and/or --pdf FILE\n",
+        "wrote": "wrote 4 rows to {csv}\n",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["sv", "en"])
+def test_the_tls_hub_speaks_swedish_first_and_english_with_lang_en(lang, tmp_path, capsys):
+    """The TL's tournament commands say their results, confirmations and errors in Swedish
+    unless run with --lang en, as setup and doctor do; --json stays as it is."""
+    hub, csv_file, said = str(tmp_path / "sm.hub"), str(tmp_path / "r.csv"), SAID[lang]
+    flags = [] if lang == "sv" else ["--lang", "en"]  # Swedish without asking
+
+    def run(*argv: str) -> tuple[int, str]:
+        code = main(["hub", *argv, *flags])
+        out = capsys.readouterr()
+        assert "Traceback" not in out.err
+        return code, out.out + out.err
+
+    assert run("create", hub, "--event", "sm2026") == (0, said["created"].format(hub=hub))
+    assert run("create", hub, "--event", "sm2026") == (2, said["exists"].format(hub=hub))
+    assert run("register", hub, *(f"--player={p}" for p in ("Anna", "Bo", "Cilla", "Dan"))) == (0, said["registered"])
+    assert run("advance", hub) == (2, said["no heat"])  # the hub's own refusals too (event.py, hubstore.py)
+    code, out = run("draw", hub, "--seed", "s")
+    assert code == 0 and out.startswith(said["drawn"]) and len(said["game"].findall(out)) == 1, out
+    assert run("draw", hub) == (2, said["drawn again"])
+    code, out = run("standings", hub)
+    assert code == 0 and out.endswith(said["clocks"] + said["not started"]), out
+    with HubStore.open(hub) as h:
+        (t,) = h.tables(1)
+        rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(t, seed=4))
+        rt.play(40)
+        sync(h, rt, t["table"])
+        code, out = run("standings", hub)
+        assert code == 0 and said["playing"].search(out), out  # the phase in words, as the pages say it
+        assert run("advance", hub) == (2, said["not over"])
+        rt.play()
+        sync(h, rt, t["table"])
+        rt.close()
+    code, out = run("standings", hub)
+    assert code == 0 and said["finished"].search(out) and said["going on"] in out, out
+    assert run("export", hub) == (2, said["where"])
+    assert run("export", hub, "--csv", csv_file) == (0, said["wrote"].format(csv=csv_file))
+
+
+def test_the_hubs_json_is_the_same_in_either_language(tmp_path, capsys):
+    """--json is for programs: the same bytes whatever language the command speaks."""
+    hub = str(tmp_path / "sm.hub")
+    main(["hub", "create", hub, "--event", "sm2026"])
+    main(["hub", "register", hub] + [f"--player={p}" for p in ("Anna", "Bo", "Cilla", "Dan")])
+    capsys.readouterr()
+    outs = {}
+    for lang in ("sv", "en"):
+        assert main(["hub", "standings", hub, "--json", "--lang", lang]) == 0
+        outs[lang] = capsys.readouterr().out
+    assert outs["sv"] == outs["en"] and json.loads(outs["sv"])["event"] == "sm2026"
+    assert main(["hub", "draw", hub, "--seed", "s", "--json"]) == 0
+    drawn = capsys.readouterr().out
+    assert json.loads(drawn)["seed"] == "s" and "slumpfrö" not in drawn and "omgång" not in drawn
+
+
+def test_the_hub_command_line_speaks_swedish_unless_asked_for_english(tmp_path):
+    """The real program, as the TL starts it: no language set anywhere is Swedish."""
+    outs = {}
+    for lang in ([], ["--lang", "en"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "table_controller.app.cli", "hub", "register", str(tmp_path / "sm.hub"), *lang],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 2 and proc.stdout == ""
+        outs[tuple(lang)] = proc.stderr
+    assert outs[()] == "chicago-table hub register: inga spelare angivna (--player NAME[:CLUB] eller --csv FILE)\n"
+    assert (
+        outs[("--lang", "en")] == "chicago-table hub register: no players given (--player NAME[:CLUB] or --csv FILE)\n"
+    )
