@@ -1,6 +1,6 @@
 "use strict";
 const PHASE = { tricks: "stick / tricks", exchange_1: "byte 1", exchange_2: "byte 2", exchange_3: "byte 3",
-  chicago: "chicago?", deal: "giv / deal", game_start: "nytt parti / new game", game_over: "parti slut / game over",
+  chicago: "chicago?", deal: "giv / deal", game_start: "ny omgång / new game", game_over: "omgång slut / game over",
   table_over: "klart / finished" };
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -11,7 +11,7 @@ function el(tag, attrs, ...kids) {
 function table(t) {
   const going = new Set(t.advancing || []), acting = new Set((t.current && t.current.to_act) || []);
   const state = !t.started ? "inte startat / not started" : t.finished ? "klart / finished"
-    : `parti ${t.current.game} · giv ${t.current.deal} · ${PHASE[t.current.phase] || t.current.phase}`;
+    : `omgång ${t.current.game} · giv ${t.current.deal} · ${PHASE[t.current.phase] || t.current.phase}`;
   const rows = (t.standings || []).map(s => el("tr", { class: going.has(s.player) ? "on" : "", "data-player": s.player },
     el("td", {}, s.rank + "."), el("td", { class: acting.has(s.player) ? "acting" : "" }, s.player),
     el("td", { class: "n" }, s.placement_points + " p"), el("td", { class: "n" }, s.score_total),

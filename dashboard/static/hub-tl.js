@@ -1,8 +1,8 @@
 "use strict";
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const PHASE = { tricks: "stick / tricks", exchange_1: "byte 1", exchange_2: "byte 2", exchange_3: "byte 3",
-  chicago: "chicago?", quads_choice: "fyrtal / quads", deal: "giv / deal", game_start: "nytt parti / new game",
-  game_over: "parti slut / game over", table_over: "klart / finished" };
+  chicago: "chicago?", quads_choice: "fyrtal / quads", deal: "giv / deal", game_start: "ny omgång / new game",
+  game_over: "omgång slut / game over", table_over: "klart / finished" };
 const CLOCK = { exchange: "byte / exchange", chicago: "chicago?", play: "spel / play", quads: "fyrtal / quads" };
 let fetchedAt = performance.now();
 function el(tag, attrs, ...kids) {
@@ -49,7 +49,7 @@ function card(t) {
   const cls = "t" + (t.alerts.length ? " alert" : t.problems.length ? " problem" : "") + (t.finished ? " done" : "");
   const c = t.current;
   const where = !t.started ? "inte startat / not started" : t.finished ? "klart / finished"
-    : `parti ${c.game} · giv ${c.deal} · ${PHASE[c.phase] || c.phase}`;
+    : `omgång ${c.game} · giv ${c.deal} · ${PHASE[c.phase] || c.phase}`;
   const acting = new Set((c && !t.finished && c.to_act) || []);
   return el("div", { class: cls, "data-table": t.table, "data-alerts": t.alerts.length },
     el("div", { class: "head" }, el("b", {}, `Bord ${t.number}`), el("span", { class: "small" }, t.table),
@@ -74,7 +74,7 @@ async function refresh() {
   const doc = await r.json();
   fetchedAt = performance.now();
   document.getElementById("title").textContent = "TL · " + (doc.name || doc.event);
-  document.getElementById("event-clocks").textContent = "skottklockor / shot clocks (D11): " +
+  document.getElementById("event-clocks").textContent = "betänketider / shot clocks (D11): " +
     Object.entries(doc.shot_clocks || {}).map(([k, v]) => `${CLOCK[k] || k} ${v} s`).join(" · ");
   const byId = {};
   for (const h of doc.heats) for (const t of h.tables) byId[t.table] = t;

@@ -228,7 +228,7 @@ def _screens(base, tl, drawn, snaps, folder: Path, fresh) -> None:
             )
             assert page.locator("[data-table]").first.get_attribute("data-table") == drawn[2]["table"]  # alert first
             assert page.inner_text("#event-clocks") == (
-                "skottklockor / shot clocks (D11): byte / exchange 30 s · chicago? 10 s · spel / play 20 s · "
+                "betänketider / shot clocks (D11): byte / exchange 30 s · chicago? 10 s · spel / play 20 s · "
                 "fyrtal / quads 20 s"
             )
             text = page.inner_text("body")
