@@ -19,7 +19,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -78,9 +78,9 @@ class Client:
     def __init__(self, role: str):
         self.role = role
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
-        self.last: str | News | None = None  # what the text offered last told
+        self.last: str | None = None  # what the text offered last told
 
-    def offer(self, text: str, news: News | None = None) -> None:
+    def offer(self, text: str, news: str | None = None) -> None:
         """Queue ``text`` unless it tells nothing new (``news``: what it tells, ``news_of``;
         by default the text itself)."""
         # The same news again is not sent, and sending it would be news: the table publishes
@@ -149,12 +149,12 @@ class TableHub:
         self.view: TableView = live.view()  # the live table's newest view model (privileged)
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
-        self._news: dict[str, News] = {}  # what each of _texts tells (news_of); cleared with it
-        self._pushed: tuple[News, News] | None = None  # the news of the last broadcast frame pushed
+        self._news: dict[str, str] = {}  # what each of _texts tells (news_of); cleared with it
+        self._pushed: tuple[str, str] | None = None  # the news of the last broadcast frame pushed
         self._combined: TableView | None = None
         self._at: float | None = None
         self._broadcast_shown = (0, False)  # (frame id, masked) on show; (0, False): the start position
-        self._masked_of: tuple[int, str, News] = (-1, "", News("", ()))  # (seq, masked text, its news) last pushed
+        self._masked_of: tuple[int, str, str] = (-1, "", "")  # (seq, masked text, its news) last pushed
         self._wake = asyncio.Event()
         # The broadcast's analysis (issue 21): of the state ``seq`` it names, worked out in a
         # worker thread on a copy of the state; only the newest pending state is analysed.
@@ -342,13 +342,14 @@ class TableHub:
             # the deal is live it must change nothing the broadcast gets (stop 63's audit).
             if self._masked_of[0] == self.seq:
                 masked, told = self._masked_of[1], (told[0], self._masked_of[2])
-        self._masked_of = (self.seq, masked, told[1])
         # A frame that is the same news as the last (``news_of``: the same but for when it was
         # made) is not pushed: one at each of the TL's or sensing's alerts told the overlay,
         # after the delay, that one had come, and when (stop 67's camera and sensing audit).
+        # Nor is its masked text the masked twin of a later analysis frame.
         if told == self._pushed:
             return
         self._pushed = told
+        self._masked_of = (self.seq, masked, told[1])
         self.delay.push(self.seq, full, masked, deal)
 
     def _want_analysis(self) -> None:
@@ -1177,56 +1178,33 @@ class TableHub:
                 pass
 
 
-@dataclass(frozen=True, slots=True)
-class News:
-    """What a stream message tells, less when it was made (``news_of``): its text without
-    "at" and without what a running clock shows by the time alone, and the moments those
-    clocks run out.  Two messages that differ only in when they were made are the same news."""
-
-    text: str
-    deadlines: tuple[float, ...]
-
-    def __eq__(self, other: object) -> bool:
-        # a clock's remainder is shown to a tenth of a second: its deadline moves by as much
-        return (
-            isinstance(other, News)
-            and self.text == other.text
-            and len(self.deadlines) == len(other.deadlines)
-            and all(abs(a - b) <= 0.11 for a, b in zip(self.deadlines, other.deadlines))
-        )
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def news_of(msg: dict[str, Any]) -> News:
-    """``msg``'s news (``News``): "at" left out, and each running shot clock and time call
-    by its deadline ("at" plus what remains) while the clocks run, so a message made later
-    of the same state is the same news.  A paused clock is its remainder as it is.
+def news_of(msg: dict[str, Any]) -> str:
+    """What a stream message tells, less when it was made: its text without "at" and, while
+    the clocks run, without what each running shot clock and time call has left (the pages
+    count down from when a message reaches them; a clock's remainder changes without a new
+    seq only as time passes, on a pause or on a restart, and those change the text).  Two
+    messages of the same state made at different moments are the same news.
 
         >>> a = {"at": 100.0, "state": {"clocks": {"paused": False, "running": {"Bo": {"clock": "play",
         ...     "remaining": 19.0, "limit": 20.0, "expired": False}}, "time_calls": {}}}}
         >>> later = {"at": 102.0, "state": {"clocks": {"paused": False, "running": {"Bo": {"clock": "play",
         ...     "remaining": 17.0, "limit": 20.0, "expired": False}}, "time_calls": {}}}}
-        >>> news_of(a) == news_of(later), news_of(a) == news_of({**later, "at": 103.0})
-        (True, False)
+        >>> news_of(a) == news_of(later)
+        True
+        >>> paused = {"at": 102.0, "state": {"clocks": {**later["state"]["clocks"], "paused": True}}}
+        >>> news_of(paused) == news_of(later)
+        False
     """
-    at = float(msg.get("at") or 0.0)
-    state = msg.get("state")
-    state = state if isinstance(state, dict) else {}
-    clocks = state.get("clocks")
-    deadlines: list[float] = []
     shown = {k: v for k, v in msg.items() if k != "at"}
-    if isinstance(clocks, dict) and not clocks.get("paused"):
+    state = msg.get("state")
+    clocks = state.get("clocks") if isinstance(state, dict) else None
+    if isinstance(state, dict) and isinstance(clocks, dict) and not clocks.get("paused"):
         timeless = dict(clocks)
         for part, by_time in (("running", ("remaining",)), ("time_calls", ("remaining", "countdown"))):
             entries = clocks.get(part) or {}
-            kept = {}
-            for who, c in entries.items():
-                deadlines.append(at + float(c.get("remaining", 0.0)))
-                kept[who] = {k: v for k, v in c.items() if k not in by_time}
-            timeless[part] = kept
+            timeless[part] = {who: {k: v for k, v in c.items() if k not in by_time} for who, c in entries.items()}
         shown["state"] = {**state, "clocks": timeless}
-    return News(message_text(shown), tuple(deadlines))
+    return message_text(shown)
 
 
 def message_text(msg: dict[str, Any]) -> str:

@@ -39,16 +39,11 @@ def facts_from_engine(engine: Engine) -> TableFacts:
         p for p, n in d.awaiting.items() if n == 1 and len(d.placed.get(p, ())) == 1 and p not in d.open_declined
     )
     declined: dict[str, Card] = {}
-    shown: set[Card] = set()  # open cards shown this deal
-    in_exchange = True
-    for e in reversed(engine.events):
-        if e.type == "deal_started":
-            break
-        if e.type == "exchange_ended":
-            in_exchange = False
-        if isinstance(e, OpenCardShown):
-            shown.add(e.card)
-            if in_exchange and d.open_declined and not e.taken and e.player not in declined:
+    if d.open_declined:
+        for e in reversed(engine.events):
+            if e.type in ("exchange_ended", "deal_started"):
+                break
+            if isinstance(e, OpenCardShown) and not e.taken and e.player not in declined:
                 declined[e.player] = e.card
     pending = retractable(d)
     return TableFacts(
@@ -67,5 +62,5 @@ def facts_from_engine(engine: Engine) -> TableFacts:
         draw_stop=frozenset(p for p in d.order if engine.at_draw_stop(p)),
         draw_stop_refused=s.rules.draw_stop_attempt == "refuse",
         pending_revoke=pending,
-        public=frozenset(c for cards in d.played.values() for c in cards) | shown | d.aside,
+        public=frozenset(c for cards in d.played.values() for c in cards),
     )

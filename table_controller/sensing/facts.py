@@ -32,7 +32,9 @@ class TableFacts:
     draw_stop: frozenset[str] = frozenset()  # at köpstopp now
     draw_stop_refused: bool = True  # D5 (sm2025): an attempt is refused, not scored
     pending_revoke: tuple[str, Card] | None = None
-    # the deal's cards everyone has seen face up: played, shown as open cards, flashed
+    # the cards played this deal: face up where everyone sees them.  Not the open cards
+    # shown: one taken goes into a hand and may be discarded face down again, one declined
+    # may come back from the discards (r16), and where it then lies is hidden.
     public: frozenset[Card] = frozenset()
     # Sensing asks "whose card is this" and "who sits at this pad" for every tag on every pad
     # after every sensor event and tick (issue 15: the hot path of a simulated table), so
