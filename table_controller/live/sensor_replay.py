@@ -63,16 +63,16 @@ class SensorReplay:
     def record(self, kind: str, data: dict[str, Any], source: str) -> None:
         if kind == "sensor":
             self._sensor(data)
-        elif kind == "action" and source == "sensing":
+        elif kind == "action" and source == "sensing" and data.get("do") != "retract":
             if self._unconfirmed:  # the live table committed it: it stands
                 self._unconfirmed.pop(0)
             return
-        elif kind == "action":
+        elif kind == "action":  # entered by hand; and a take-back sensing made before stop 67, which it no longer makes
             try:
                 action = parse_action(data)
             except ActionError:
                 return  # the live loop never stored one it could not read; nothing to redo
-            self._apply(action, source)
+            self._apply(action, source, logged=True)
         elif kind == "audit" and data.get("what") == "correction":
             self._correct(str(data.get("correction", "")))
         else:
@@ -123,14 +123,16 @@ class SensorReplay:
         self.engine.rollback(events)
         del self.accepted[accepted:]
 
-    def _apply(self, action: Action, source: str) -> bool:
+    def _apply(self, action: Action, source: str, logged: bool = False) -> bool:
+        """``logged``: an action the log holds (entered by hand, or an old sensed take-back),
+        not one of the replay's own proposals, which a logged sensing action confirms."""
         before = (len(self.engine.events), len(self.accepted))
         verdict = judge(self.engine, action)
         if verdict.reason is not None:
-            if source == "sensing":
+            if source == "sensing" and not logged:
                 self.sensing.refused(action, verdict.reason)
             return False
-        if source == "sensing":
+        if source == "sensing" and not logged:
             self._unconfirmed.append(before)
         self.accepted.append((source, action))
         self.sensing.sync(facts_from_engine(self.engine))

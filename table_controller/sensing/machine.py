@@ -101,6 +101,9 @@ class Sensing:
         self._erred: set[str] = set()  # over-count logged: count what lies on the pad now
         self._refused: dict[tuple, str] = {}  # actions the rules refused this step -> reason
         self._corrected: dict[str, str] = {}  # pad -> card code entered by a correction
+        # cards taken back (r26) while they still lay on their pad -> (pad, when): not played
+        # again until they have left it (``_lying_back``)
+        self._taken_back: dict[Card, tuple[str, float]] = {}
         self._revoke_seen: tuple | None = None
         self._proposed_quiet = False  # the last proposal: replacements the quiet pad completed
         self._late_next_until = float("-inf")
@@ -119,7 +122,15 @@ class Sensing:
     # --- inputs ------------------------------------------------------------------------
     def sync(self, facts: TableFacts) -> None:
         """The rules' view after an accepted action; a new step starts a new mark."""
+        before = self.facts
         self.facts = facts
+        if facts.step == self._step:
+            for c in before.public - facts.public:  # taken back into a hand (r26)
+                pad = facts.pad_of(facts.owner(c) or "")
+                if pad:
+                    self._taken_back[c] = (pad, self.now)
+        else:
+            self._taken_back.clear()
         if facts.step != self._step:
             self._step = facts.step
             self._mark = self.tracker.mark()
@@ -344,7 +355,31 @@ class Sensing:
         if pad is None:
             return []
         hand = f.hands.get(player, frozenset())
-        return [c for c in self.cards_since(pad, linger) if c in hand]
+        return [c for c in self.cards_since(pad, linger) if c in hand and not self._lying_back(c)]
+
+    def _lying_back(self, card: Card) -> bool:
+        """Whether ``card`` was taken back (r26) and still lies on its pad: the player's
+        phone or the TL may say it before the card is lifted, and it was played again at
+        once (stop 67's review).  It counts again once it has left the pad (for the
+        readers ``linger_s``, as any card; for the camera a later view without it)."""
+        entry = self._taken_back.get(card)
+        if entry is None:
+            return False
+        pad, since = entry
+        if self.rfid:
+            uid = self.deck.uid_of(card)
+            h = self.tracker.pads.get(pad)
+            gone = (
+                h is None
+                or uid is None
+                or (uid not in h.present and self.waited(h.departed.get(uid, float("-inf")), self.linger_s))
+            )
+        else:
+            v = self.camera.view(pad, since)
+            gone = v is not None and v.at > since and card not in v.face_up
+        if gone:
+            del self._taken_back[card]
+        return not gone
 
     def last_change(self, player: str) -> float:
         """When the player's pad last changed (0 for a player without a pad)."""
@@ -472,7 +507,11 @@ class Sensing:
         if not cards:  # the camera fills in a read the pad missed
             v = self.camera.view(pad, self._step_at) if pad else None
             hand = f.hands.get(p, frozenset())
-            cards = [c for c in (v.face_up if v else ()) if c in hand and not (pad and self._rfid_elsewhere(c, pad))]
+            cards = [
+                c
+                for c in (v.face_up if v else ())
+                if c in hand and not (pad and self._rfid_elsewhere(c, pad)) and not self._lying_back(c)
+            ]
         if len(cards) == 1:
             return Play(p, cards[0])
         return None
@@ -502,6 +541,8 @@ class Sensing:
     def _refresh(self) -> None:
         self._changes += 1
         self._due = float("inf")  # the findings and the proposals after them note it afresh
+        for card in list(self._taken_back):  # forgotten once gone, so that a card put back counts
+            self._lying_back(card)
         found = list(findings(self))
         new, ended = self.alerts.sync(found, self.now, sticky=self.alerts.event_keys())
         self.new_alerts.extend(new)

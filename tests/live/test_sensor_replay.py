@@ -150,3 +150,69 @@ async def test_a_whole_table_on_simulated_pads_replays_with_its_ticks():
     assert [(s, a.to_dict()) for s, a in replay.accepted] == [(s, a.to_dict()) for s, a in live.accepted]
     assert replay_document(replay.engine) == replay_document(live.engine)
     assert {s for s, _ in replay.accepted} >= {"sensing", "revisor"}
+
+
+def test_a_take_back_sensing_made_before_stop_67_replays_as_it_was_played_r26(tmp_path):
+    """Sensing took a revoked card back when it left the pad until stop 67; it no longer
+    does, so a log of those days held a sensed take-back that the replay's sensing never
+    proposes: the replay dropped it, played on without it, and `log replay-sensors` said
+    "the same game" (it compared the replay document, which leaves the deal being played
+    out).  The logged take-back is applied as it was, and the command compares the events too."""
+    import asyncio
+
+    from table_controller.clocks import FakeClock
+    from table_controller.deck import virtual_deck
+    from table_controller.live import LiveTable
+    from table_controller.sensor_events import PadContents
+    from table_controller.store.rebuild import resume
+
+    hands = {
+        "Anna": ["AS", "KS", "QS", "3H", "5D"],
+        "Bo": ["2S", "4C", "4D", "8C", "TD"],  # the 4C on a spade lead is a revoke
+        "Cilla": ["3C", "5C", "7C", "9C", "JD"],
+        "Dan": ["3D", "6D", "8D", "2H", "7H"],
+    }
+    db = tmp_path / "table.sqlite"
+
+    async def play() -> None:
+        clock, deck = FakeClock(100.0), virtual_deck()
+        uid = {c.code: u for u, c in deck.cards.items()}
+        log, _ = TableRecorder.resume(db)
+        live = LiveTable(log, deck, clock=clock, record_sensors=True)
+
+        async def pad(p: str, cards: list[str]) -> None:
+            await live.feed(PadContents(clock.now(), p, frozenset(uid[c] for c in cards)))
+            for _ in range(20):
+                clock.advance(0.05)
+                await live.tick()
+
+        try:
+            for a in (
+                {"do": "table", "ruleset": "sm2025", "players": list(hands)},
+                {"do": "game", "seats": list(hands), "button": "Dan"},
+                {"do": "deal", "hands": hands},
+                *[{"do": "discard", "player": p, "cards": []} for _ in range(3) for p in hands],
+            ):
+                await live.submit(parse_action(a), "tl")
+            await pad("seat1", ["AS"])
+            await pad("seat2", ["4C"])
+            await pad("seat2", [])
+            await live.submit(parse_action({"do": "retract", "player": "Bo"}), "sensing")  # as sensing did
+            await pad("seat2", ["2S"])
+            await pad("seat3", ["3C"])
+            await pad("seat4", ["3D"])
+        finally:
+            log.close()
+
+    asyncio.run(play())
+    engine, _, replay = replay_sensor_log(db)
+    stored = [e.to_dict() for e in resume(db)[0].events]
+    assert [e.to_dict() for e in engine.events] == stored
+    assert [a.to_dict()["do"] for _, a in replay.accepted][-5:] == ["play", "retract", "play", "play", "play"]
+    r = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "log", "replay-sensors", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0 and "the same game as stored" in r.stderr, r.stderr

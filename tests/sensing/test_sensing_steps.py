@@ -324,3 +324,23 @@ def test_replacements_still_short_after_the_dealers_next_ask_for_a_spread_once_u
     b.later(done + b.sensing.unsure_s - b.t)
     alert = next(a for a in b.sensing.alerts.open if a.kind == "unsure_count")
     assert alert.player == "Bo" and alert.evidence["owed"] == 2
+
+
+def test_a_card_taken_back_while_it_still_lies_on_the_pad_is_not_played_again_until_it_has_left_r26():
+    """The take-back is the player's (phone) or the TL's; said while the card still lay on
+    the pad, sensing saw a card of her hand on her pad at her turn and played it again at
+    once, the revoke standing (stop 67's review).  It counts again once it has left the pad."""
+    b = Bench()
+    _to_tricks(b)
+    b.pad("seat1", "9H")
+    b.pad("seat2", "2C")
+    b.pad("seat3", "7S")  # a revoke: Cilla holds hearts
+    assert b.run() == [act.Play("Anna", C("9H")[0]), act.Play("Bo", C("2C")[0]), act.Play("Cilla", C("7S")[0])]
+    b.apply(act.Retract("Cilla"))  # her phone, the 7S still on the pad
+    b.later(1.0)
+    assert b.run() == []
+    b.pad("seat3", "")  # she lifts it
+    b.later(1.0)
+    assert b.run() == []
+    b.pad("seat3", "7S")  # and plays it again: her choice, a revoke again
+    assert b.run() == [act.Play("Cilla", C("7S")[0])]
