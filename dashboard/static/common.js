@@ -339,7 +339,8 @@ function setKids(el, ...kids) {
 // languages (text: English, text_sv); a sensing alert's kind and place are worded here.
 // The Revisor may only dismiss a sensing alert; the TL also sees its evidence (logged) and
 // corrects it by tapping the card (tl.js: TL_ALERT).
-const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert"), camera_offline: t("camera offline"), overtime: t("overtime") };
+const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert"), camera_offline: t("camera offline"), overtime: t("overtime"),
+  tl_called: t("TL called") };
 const SENSING_KINDS = { unknown_uid: t("an unknown tag"), two_pads: t("a card read on two pads"),
   foreign_card: t("a card from another player's hand"), misdeal: t("too many cards dealt"),
   dealer_count: t("wrong number of replacement cards (dealer error)"), draw_stop_discard: t("a discard at draw stop"),
@@ -372,8 +373,9 @@ function alertEl(a) {
     // one tap: the alert is settled as the table lies now (a card slid, a reader hiccup)
     li.append(h("button", { class: "dismiss", "data-alert": a.id, onclick: () => {
       if (window.confirm(t("Accept the table as it lies and close this alert?"))) send("dismiss " + n); } }, t("Dismiss")));
-    // an overtime (D12) has no pad reading to look at or put right: the TL decides, then dismisses
-    if (TL_ALERT.extra && a.kind !== "overtime") li.append(TL_ALERT.extra(a, send));
+    // an overtime (D12) or a call for the TL has no pad reading to look at or put right: the TL
+    // decides, then dismisses
+    if (TL_ALERT.extra && a.kind !== "overtime" && a.kind !== "tl_called") li.append(TL_ALERT.extra(a, send));
   } else {
     li.append(h("button", { onclick: async () => {
       try { await post(`/api/alerts/${a.id}/resolve`); showError(""); } catch (e) { showError(e.message); } } }, t("Resolved")));

@@ -344,9 +344,18 @@ class LiveTable:
             if player:
                 with contextlib.suppress(ValueError):
                     self.call_time(player)
+                    self._publish()  # at once, not with whatever is published next (stop 67's review)
             return True
         if button == "tl":
-            self.log.note("alert", {"text": "The dealer calls the TL to the table", "kind": "tl_called"}, "console")
+            # through sensing's alert path, as an overtime: logged, on the TL's screen at once
+            # (it went only to the log, and the TL saw it after a restart), card-free, held
+            # until the TL dismisses it or the step moves on
+            text = "Givaren kallar på TL till bordet / The dealer calls the TL to the table"
+            a = self.sensing.alerts.raise_event(
+                Finding(("tl_called",), "tl_called", text, holds=False), self.clock.now()
+            )
+            self.sensing.new_alerts.append(a)
+            self._log_alerts()
             return True
         return False
 

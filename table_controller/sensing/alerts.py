@@ -30,6 +30,7 @@ KINDS = (
     "camera_offline",  # the overhead camera (the table plays on with the readers)
     "rejected",  # the rules refused what sensing saw
     "stuck",  # someone must act and nothing happens (live.stuck): who, on what
+    "tl_called",  # the dealer's console: the TL is called to the table
 )
 
 
@@ -56,7 +57,7 @@ PUBLIC_TEXT = {
 # the alert while the deal was live (stop 63's second audit).  The rules apply it anyway.
 TL_ONLY = frozenset({"revoke"})
 # Kinds whose own text names no card (a player and a step): shown as they are.
-CARDLESS = frozenset({"stuck", "overtime"})  # texts of their own that name no card
+CARDLESS = frozenset({"stuck", "overtime", "tl_called"})  # texts of their own that name no card
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,3 +233,154 @@ def test_an_alert_a_role_is_not_shown_sends_it_nothing_not_even_the_time_r5(tmp_
     a, b = asyncio.run(run())
     assert differing(a, b) == ["revisor", "tl"]
     assert a.got["public"][-1] == b.got["public"][-1] and '"4C"' in a.got["public"][-1]
+
+
+@pytest.mark.parametrize("camera_first", [False, True])
+def test_an_open_card_taken_and_discarded_later_is_hidden_again(tmp_path, camera_first):
+    """Anna takes the open 6C (everyone saw it) and, in the next exchange, discards it face
+    down (A) or her 3H (B).  The camera misreads Bo's 4C as the 6C.  Counting the open cards
+    shown this deal as public, sensing said camera and reader disagree in A alone (the
+    reader has the 6C in the tray), and when the camera's read came first the alert held
+    Bo's play on every screen.  Only the cards played this deal are public (stop 67's review)."""
+
+    async def scenario(t: Twin, second: str) -> None:
+        players = list(NO_REVOKE)
+        await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+        await t.tl({"do": "game", "seats": players, "button": "Dan"})
+        await t.tl({"do": "deal", "hands": REVOKE_FREE})
+        await t.tl({"do": "discard", "player": "Anna", "cards": ["5D"]})
+        for p in players[1:]:
+            await t.tl({"do": "discard", "player": p, "cards": []})
+        await t.tl({"do": "open", "player": "Anna", "card": "6C", "take": True})
+        await t.pad("tray", ["5D"])
+        await t.tl({"do": "discard", "player": "Anna", "cards": [second]})
+        for p in players[1:]:
+            await t.tl({"do": "discard", "player": p, "cards": []})
+        await t.tl({"do": "open", "player": "Anna", "card": "7S", "take": True})
+        await t.pad("tray", ["5D", second])
+        for p in players:
+            await t.tl({"do": "discard", "player": p, "cards": []})
+        await t.wait(1.0)
+        await t.pad("seat1", ["AS"])
+        await t.wait(1.0)
+        reads = [t.pad("seat2", ["4C"]), t.camera("seat2", [("6C", 0.9)])]
+        for read in reads[::-1] if camera_first else reads:
+            await read
+        await t.wait(2.0)
+        assert [a.to_dict()["do"] for _, a in t.live.accepted][-2:] == ["play", "play"]
+
+    assert twins(tmp_path, scenario, "6C", "3H") == []
+
+
+# Anna's 5D goes to the tray in the exchanges above; Bo's 4C is no revoke on her spade lead
+REVOKE_FREE = {
+    "Anna": ["AS", "KS", "QS", "3H", "5D"],
+    "Bo": ["2H", "4C", "4D", "8C", "TD"],
+    "Cilla": ["3C", "5C", "7C", "9C", "JD"],
+    "Dan": ["3D", "6D", "8D", "2S", "7H"],
+}
+
+
+def test_a_time_call_is_shown_at_once_not_with_the_next_alert(tmp_path):
+    """The console's "time" button published nothing, so the time call reached the views
+    with whatever was published next: in A an alert the public may not see (a stray tag on
+    Cilla's pad), in B Bo's next card.  It is published at once."""
+    from table_controller.sensor_events import ButtonPressed
+
+    async def scenario(t: Twin, stray: bool) -> None:
+        await t.start("sm2025", NO_REVOKE)
+        await t.pad("seat1", ["AS"])
+        await t.wait(1.0)
+        n = len(t.got["public"])
+        await t.live.feed(ButtonPressed(t.clock.now(), "time:seat2"))  # "time" on Bo
+        t.collect()
+        assert json.loads(t.got["public"][-1])["state"]["clocks"]["time_calls"] and len(t.got["public"]) == n + 1
+        await t.wait(1.0)
+        await t.pad("seat3", [], stray=("04DEADBEEF0001",) if stray else ())
+        await t.wait(2.0)
+        await t.pad("seat3", [])
+        await t.wait(2.0)
+        await t.pad("seat2", ["4C"])
+        await t.wait(1.0)
+
+    assert twins(tmp_path, scenario, True, False) == ["revisor", "tl"]
+
+
+def test_the_dealers_call_for_the_tl_reaches_the_tl_at_once(tmp_path):
+    """The console's "call the TL" button wrote an alert record that nothing showed until a
+    restart.  It is an alert on every screen that shows alerts now (it names no card), until
+    the TL dismisses it."""
+    from table_controller.sensor_events import ButtonPressed
+
+    async def run():
+        t = Twin(tmp_path / "t")
+        try:
+            await t.start("sm2025", NO_REVOKE)
+            await t.live.feed(ButtonPressed(t.clock.now(), "tl"))
+            t.collect()
+            shown = {r: json.loads(t.got[r][-1]).get("alerts") for r in ("tl", "revisor")}
+            (alert,) = shown["tl"]
+            await t.hub.correct(f"dismiss {alert['id'][1:]}", "tl")
+            t.collect()
+            return shown, json.loads(t.got["tl"][-1])["alerts"]
+        finally:
+            t.close()
+
+    shown, after = asyncio.run(run())
+    assert [a["kind"] for a in shown["tl"]] == ["tl_called"] == [a["kind"] for a in shown["revisor"]]
+    assert "calls the TL" in shown["revisor"][0]["text"] and after == []
+
+
+def test_the_overlays_analysis_frame_carries_no_masked_text_that_was_not_sent(tmp_path, monkeypatch):
+    """A frame that is the same news as the last is not pushed to the delay, but its masked
+    text was kept as the masked twin of the next analysis frame: the overlay then got a
+    masked frame dated at an alert it may not see (a stray tag, A) that it did not get in B,
+    and whether an analysis came at all turns on hidden cards (stop 63).  The analysis is
+    held until after the alert (it comes from its own process whenever it is done)."""
+    import dashboard.hub as hubmod
+
+    async def run():
+        out = []
+        for name, stray in (("a", True), ("b", False)):
+            gate = asyncio.Event()
+            real = hubmod.analysis_process.run
+
+            async def held(fn, *args, gate=gate, real=real):
+                await gate.wait()
+                return await real(fn, *args)
+
+            monkeypatch.setattr(hubmod.analysis_process, "run", held)
+            t = Twin(tmp_path / name)
+            overlay = t.hub.connect("broadcast")
+            got: list[str] = []
+
+            def drain(t: Twin = t, overlay=overlay, got: list[str] = got) -> None:
+                t.hub.release_due()
+                while not overlay.queue.empty():
+                    got.append(overlay.queue.get_nowait())
+
+            try:
+                await t.start("sm2025", NO_REVOKE)
+                await t.wait(2.0)
+                drain()
+                await t.pad("seat1", ["AS"])  # a new state, analysed for the overlay (held)
+                await t.wait(1.0)
+                drain()
+                await t.pad("seat3", [], stray=("04DEADBEEF0001",) if stray else ())
+                await t.wait(2.0)
+                drain()
+                await t.pad("seat3", [])
+                await t.wait(0.5)
+                drain()
+                gate.set()
+                await t.hub.analysis_idle()
+                for _ in range(6):
+                    await t.wait(0.5)
+                    drain()
+            finally:
+                t.close()
+            out.append(got)
+        return out
+
+    a, b = asyncio.run(run())
+    assert a == b and len(a) >= 2
