@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from table_controller.live.facts import PADS
 from table_controller.live.table import LiveTable
-from table_controller.rules.actions import Action, Discard
+from table_controller.rules.actions import Action, Discard, Retract
 from table_controller.rules.engine import Engine
 from table_controller.rules.judge import judge
 from table_controller.rules.phases import DealPhase
@@ -206,7 +206,8 @@ class TableDriver:
         kind = step[0]
         if kind == "submit":
             await self._sync(self._expected - 1)
-            await self.live.submit(action, self.manual_source)
+            # a take-back is the player's (phone) or the TL's, never the Revisor's (README "Security")
+            await self.live.submit(action, "tl" if isinstance(action, Retract) else self.manual_source)
         elif make_move(h, step):
             pass
         elif kind == "press":

@@ -38,3 +38,5 @@ async def test_example_script_played_on_the_pads(rig, name):
     direct, doc = replay_lines(text.splitlines())
     doc["rejected"] = []
     assert replay_document(live.engine) == doc
+    # a take-back is said by the player or the TL: the pads never take a card back (stop 67)
+    assert {s for s, a in live.accepted if a.to_dict()["do"] == "retract"} <= {"tl"}
