@@ -25,7 +25,12 @@ SEATS = (3, 4)  # players at an SM table (sm2025 r1)
 
 
 class DrawError(ValueError):
-    pass
+    """A heat that cannot be drawn.  Raised as ``HubError`` is, with its English text and
+    what goes in it, so that the TL's console says it in Swedish (``event._draw``)."""
+
+    def __init__(self, text: str, **params: Any) -> None:
+        super().__init__(text.format(**params) if params else text)
+        self.text, self.params = text, params
 
 
 def new_seed() -> str:
@@ -47,7 +52,7 @@ def table_sizes(n: int) -> list[int]:
     k = -(-n // 4)
     threes = 4 * k - n
     if threes > k:
-        raise DrawError(f"{n} players cannot sit at tables of {SEATS[0]} or {SEATS[1]} (r1)")
+        raise DrawError("{n} players cannot sit at tables of {low} or {high} (r1)", n=n, low=SEATS[0], high=SEATS[1])
     return [4] * (k - threes) + [3] * threes
 
 
@@ -57,7 +62,9 @@ def draw_heat(
     """The heat's tables: players (spread by club), the table action's options, and the
     seat draw of each regular game."""
     if ruleset not in RULESETS:
-        raise DrawError(f"unknown ruleset {ruleset!r}; rulesets: {', '.join(RULESETS)}")
+        raise DrawError(
+            "unknown ruleset {ruleset!r}; rulesets: {rulesets}", ruleset=ruleset, rulesets=", ".join(RULESETS)
+        )
     clubs = dict(players) if isinstance(players, Mapping) else {p: "" for p in players}
     sizes = table_sizes(len(clubs))
     rng = _rng(seed, "heat", heat)

@@ -78,7 +78,7 @@ def _draw(hub: HubStore, heat: int, players: dict[str, str], seed: str | None) -
     try:
         tables = drawing.draw_heat(players, heat=heat, seed=seed, ruleset=hub.meta()["ruleset"])
     except drawing.DrawError as exc:
-        raise HubError(str(exc)) from None
+        raise HubError(exc.text, **exc.params) from None
     hub.save_heat(heat, seed, tables)
     return seed, tables
 

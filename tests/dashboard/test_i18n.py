@@ -286,10 +286,22 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/deck.py",
         "table_controller/tournament/event.py",
         "table_controller/tournament/hubstore.py",
+        "table_controller/tournament/draw.py",
     ]
-    assert "-k say -k HubError " in make  # the keywords make i18n extracts, as here
+    assert "-k say -k HubError -k DrawError " in make  # the keywords make i18n extracts, as here
     r = subprocess.run(
-        [str(Path(sys.executable).with_name("pybabel")), "extract", "-F", "babel.cfg", "-k", "say", "-k", "HubError"]
+        [
+            str(Path(sys.executable).with_name("pybabel")),
+            "extract",
+            "-F",
+            "babel.cfg",
+            "-k",
+            "say",
+            "-k",
+            "HubError",
+            "-k",
+            "DrawError",
+        ]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,
         check=True,

@@ -235,3 +235,21 @@ def test_the_hub_command_line_speaks_swedish_unless_asked_for_english(tmp_path):
     assert (
         outs[("--lang", "en")] == "chicago-table hub register: no players given (--player NAME[:CLUB] or --csv FILE)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        ([], "chicago-table hub draw: 5 spelare kan inte sitta vid bord om 3 eller 4 (r1)\n"),
+        (["--lang", "en"], "chicago-table hub draw: 5 players cannot sit at tables of 3 or 4 (r1)\n"),
+    ],
+)
+def test_a_heat_that_cannot_be_drawn_is_said_in_the_tls_language_r1(flags, said, tmp_path, capsys):
+    """The draw's refusal is the one a TL meets first (five players registered): it was
+    English whatever the console spoke."""
+    hub = str(tmp_path / "sm.hub")
+    assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
+    assert main(["hub", "register", hub, *(f"--player=P{i}" for i in range(5))]) == 0
+    capsys.readouterr()
+    assert main(["hub", "draw", hub, *flags]) == 2
+    assert capsys.readouterr().err == said
