@@ -891,6 +891,9 @@ class TableHub:
                     by, "correction_refused", correction=str(text)[:200], reason="no alert shown by that tag"
                 )
                 raise DashboardError(N_("no alert {alert_id}"), alert_id=tag.tag[1:])
+            if a.kind == "tl_called":  # the dealer called the TL: the TL closes it on coming
+                self.log.audit(by, "correction_refused", correction=str(text)[:200], reason="the TL's call")
+                raise Refused(N_("only the TL closes a call for the TL"))
             correction = tag.dismiss(a.id)
         else:
             try:

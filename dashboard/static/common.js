@@ -370,9 +370,11 @@ function alertEl(a) {
     const n = String(a.id).slice(1);
     const send = async text => {
       try { await post("/api/correct", { text }); showError(""); } catch (e) { showError(e.message); } };
-    // one tap: the alert is settled as the table lies now (a card slid, a reader hiccup)
-    li.append(h("button", { class: "dismiss", "data-alert": a.id, onclick: () => {
-      if (window.confirm(t("Accept the table as it lies and close this alert?"))) send("dismiss " + n); } }, t("Dismiss")));
+    // one tap: the alert is settled as the table lies now (a card slid, a reader hiccup); the
+    // dealer's call for the TL is the TL's to close
+    if (a.kind !== "tl_called" || TL_ALERT.extra)
+      li.append(h("button", { class: "dismiss", "data-alert": a.id, onclick: () => {
+        if (window.confirm(t("Accept the table as it lies and close this alert?"))) send("dismiss " + n); } }, t("Dismiss")));
     // an overtime (D12) or a call for the TL has no pad reading to look at or put right: the TL
     // decides, then dismisses
     if (TL_ALERT.extra && a.kind !== "overtime" && a.kind !== "tl_called") li.append(TL_ALERT.extra(a, send));

@@ -309,7 +309,8 @@ def test_a_time_call_is_shown_at_once_not_with_the_next_alert(tmp_path):
 def test_the_dealers_call_for_the_tl_reaches_the_tl_at_once(tmp_path):
     """The console's "call the TL" button wrote an alert record that nothing showed until a
     restart.  It is an alert on every screen that shows alerts now (it names no card), until
-    the TL dismisses it."""
+    the TL dismisses it: the Revisor may not close it."""
+    from dashboard.errors import Refused
     from table_controller.sensor_events import ButtonPressed
 
     async def run():
@@ -320,6 +321,8 @@ def test_the_dealers_call_for_the_tl_reaches_the_tl_at_once(tmp_path):
             t.collect()
             shown = {r: json.loads(t.got[r][-1]).get("alerts") for r in ("tl", "revisor")}
             (alert,) = shown["tl"]
+            with pytest.raises(Refused):  # the Revisor may not close it for the TL
+                await t.hub.correct(f"dismiss {shown['revisor'][0]['id'][1:]}", "revisor")
             await t.hub.correct(f"dismiss {alert['id'][1:]}", "tl")
             t.collect()
             return shown, json.loads(t.got["tl"][-1])["alerts"]
