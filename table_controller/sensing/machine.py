@@ -124,14 +124,12 @@ class Sensing:
         """The rules' view after an accepted action; a new step starts a new mark."""
         before = self.facts
         self.facts = facts
-        if facts.step == self._step:
-            for c in before.public - facts.public:  # taken back into a hand (r26)
-                pad = facts.pad_of(facts.owner(c) or "")
-                if pad:
-                    self._taken_back[c] = (pad, self.now)
-        else:
-            self._taken_back.clear()
+        for c in before.public - facts.public if facts.step == self._step else ():  # taken back (r26)
+            pad = facts.pad_of(facts.owner(c) or "")
+            if pad:
+                self._taken_back[c] = (pad, self.now)
         if facts.step != self._step:
+            self._taken_back.clear()
             self._step = facts.step
             self._mark = self.tracker.mark()
             self._baseline = self.tracker.baseline(self.now, self.linger_s)
