@@ -111,6 +111,7 @@ class LiveTable:
         self._clocks_held_at = self.clock.now()
         self._restore_clocks()
         self._restore_overtime()
+        self._restore_tl_call()
 
     # --- the public face ----------------------------------------------------------------
     @property
@@ -347,17 +348,34 @@ class LiveTable:
                     self._publish()  # at once, not with whatever is published next (stop 67's review)
             return True
         if button == "tl":
-            # through sensing's alert path, as an overtime: logged, on the TL's screen at once
-            # (it went only to the log, and the TL saw it after a restart), card-free, held
-            # until the TL dismisses it or the step moves on
-            text = "Givaren kallar på TL till bordet / The dealer calls the TL to the table"
-            a = self.sensing.alerts.raise_event(
-                Finding(("tl_called",), "tl_called", text, holds=False), self.clock.now()
-            )
-            self.sensing.new_alerts.append(a)
+            self._raise_tl_call()
             self._log_alerts()
             return True
         return False
+
+    def _raise_tl_call(self) -> None:
+        """The dealer's call for the TL, through sensing's alert path as an overtime: logged,
+        on the TL's screen at once (it went only to the log, and the TL saw it after a
+        restart), card-free, holding nothing, open until the TL dismisses it (the step
+        moving on does not close it: ``alerts.LASTING``).  One call at a time: pressed
+        again while one is open, it is that one."""
+        if any(a.kind == "tl_called" for a in self.sensing.alerts.open):
+            return
+        text = "Givaren kallar på TL till bordet / The dealer calls the TL to the table"
+        finding = Finding(("tl_called",), "tl_called", text, holds=False)
+        self.sensing.new_alerts.append(self.sensing.alerts.raise_event(finding, self.clock.now()))
+
+    def _restore_tl_call(self) -> None:
+        """After a restart: a call for the TL that the TL had not closed is open again
+        (sensing's alerts are found again from the pads, and a call is no condition of them;
+        its last record says whether it was open)."""
+        last = None
+        for r in self.log.records("alert"):
+            if r.source == "sensing" and r.data.get("kind") == "tl_called":
+                last = r.data.get("state")
+        if last == "raised":
+            self._raise_tl_call()
+            self._log_alerts()
 
     def _expired(self, action: Action) -> None:
         if isinstance(action, Timeout) and action.clock == "exchange":

@@ -58,6 +58,9 @@ PUBLIC_TEXT = {
 TL_ONLY = frozenset({"revoke"})
 # Kinds whose own text names no card (a player and a step): shown as they are.
 CARDLESS = frozenset({"stuck", "overtime", "tl_called"})  # texts of their own that name no card
+# Told-once alerts that stay open when the step moves on, until someone closes them: the
+# dealer's call for the TL is the TL's to close.
+LASTING = frozenset({"tl_called"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +180,12 @@ class AlertBook:
         return None
 
     def end_events(self) -> list[Alert]:
-        """A new step: told-once alerts that hold nothing have been seen; close them."""
-        ended = [self._open.pop(k) for k in [k for k, a in self._open.items() if k[0] == "event" and not a.holds]]
+        """A new step: told-once alerts that hold nothing have been seen; close them (not a
+        ``LASTING`` one)."""
+        ended = [
+            self._open.pop(k)
+            for k in [k for k, a in self._open.items() if k[0] == "event" and not a.holds and a.kind not in LASTING]
+        ]
         self.ended.extend(ended)
         return ended
 

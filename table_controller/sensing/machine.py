@@ -27,8 +27,10 @@ What it reads, step by step (ARCHITECTURE.md §1):
   is the number owed; too many is a dealer error (r14), too few asks for a spread.
   A one-card exchange shows the open card: *declined* (button, or the card goes to the
   tray) or taken (next pressed, the dealer moves on).
-- tricks: a card from the hand of the player to act arriving on their pad; a revoked
-  card taken back before the next card is a retract (r26).
+- tricks: a card from the hand of the player to act arriving on their pad.  A card is
+  never taken back from what the pads show (r26: only a revoke may be, so that would tell
+  the table a hidden fact); the player's phone or the TL says it, and the card then
+  counts again once it has left the pad.
 
 The Chicago question, the quad choice, the seat draw and TL decisions are entered by
 hand (the Revisor's tablet, the TL); so can every other action when readers fail.
@@ -126,7 +128,7 @@ class Sensing:
         self.facts = facts
         for c in before.public - facts.public if facts.step == self._step else ():  # taken back (r26)
             pad = facts.pad_of(facts.owner(c) or "")
-            if pad:
+            if pad and self._still_on(pad, c):
                 self._taken_back[c] = (pad, self.now)
         if facts.step != self._step:
             self._taken_back.clear()
@@ -246,6 +248,8 @@ class Sensing:
 
     def dismiss(self, alert_id: int) -> Alert | None:
         a = self.alerts.dismiss(alert_id)
+        if a is not None:  # told to the live table, which logs it ended as any alert that ends
+            self.ended_alerts.append(a)
         self._refresh()
         return a
 
@@ -354,6 +358,21 @@ class Sensing:
             return []
         hand = f.hands.get(player, frozenset())
         return [c for c in self.cards_since(pad, linger) if c in hand and not self._lying_back(c)]
+
+    def _still_on(self, pad: str, card: Card) -> bool:
+        """Whether ``card`` lies on ``pad`` as far as the table knows now: read there (or
+        lost less than ``linger_s`` ago, a flicker), or, without readers, in the camera's
+        latest view of it."""
+        if self.rfid:
+            uid = self.deck.uid_of(card)
+            h = self.tracker.pads.get(pad)
+            return (
+                h is not None
+                and uid is not None
+                and (uid in h.present or not self.waited(h.departed.get(uid, float("-inf")), self.linger_s))
+            )
+        v = self.camera.views.get(pad)
+        return v is not None and card in v.face_up
 
     def _lying_back(self, card: Card) -> bool:
         """Whether ``card`` was taken back (r26) and still lies on its pad: the player's

@@ -33,7 +33,7 @@ class Twin:
     """One live table and its hub; ``got``: every text each role was offered, in order."""
 
     def __init__(self, folder: Path, rfid: bool = True) -> None:
-        folder.mkdir()
+        folder.mkdir(exist_ok=True)  # an existing folder: the same table restarted
         self.clock = FakeClock(100.0)
         self.deck = virtual_deck()
         self.uid = {c.code: u for u, c in self.deck.cards.items()}
@@ -306,32 +306,54 @@ def test_a_time_call_is_shown_at_once_not_with_the_next_alert(tmp_path):
     assert twins(tmp_path, scenario, True, False) == ["revisor", "tl"]
 
 
-def test_the_dealers_call_for_the_tl_reaches_the_tl_at_once(tmp_path):
+def test_the_dealers_call_for_the_tl_reaches_the_tl_at_once_and_stays_until_the_tl_closes_it(tmp_path):
     """The console's "call the TL" button wrote an alert record that nothing showed until a
-    restart.  It is an alert on every screen that shows alerts now (it names no card), until
-    the TL dismisses it: the Revisor may not close it."""
+    restart.  It is an alert on every screen that shows alerts now (it names no card), and
+    stays open through the steps that follow and a restart until the TL dismisses it: the
+    Revisor may not close it, and a second press while it is open is the same call."""
     from dashboard.errors import Refused
     from table_controller.sensor_events import ButtonPressed
+
+    def kinds(t: Twin, role: str) -> list[str]:
+        return [a["kind"] for a in json.loads(t.got[role][-1]).get("alerts") or []]
 
     async def run():
         t = Twin(tmp_path / "t")
         try:
-            await t.start("sm2025", NO_REVOKE)
-            await t.live.feed(ButtonPressed(t.clock.now(), "tl"))
-            t.collect()
-            shown = {r: json.loads(t.got[r][-1]).get("alerts") for r in ("tl", "revisor")}
-            (alert,) = shown["tl"]
+            players = list(NO_REVOKE)
+            await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+            await t.tl({"do": "game", "seats": players, "button": "Dan"})
+            await t.tl({"do": "deal", "hands": NO_REVOKE})
+            for _ in range(2):  # called during the first exchange, pressed twice
+                await t.live.feed(ButtonPressed(t.clock.now(), "tl"))
+                t.collect()
+            assert kinds(t, "tl") == ["tl_called"] == kinds(t, "revisor")
+            assert "calls the TL" in json.loads(t.got["revisor"][-1])["alerts"][0]["text"]
+            for _ in range(3):  # three exchanges later, trick play: still open
+                for p in players:
+                    await t.tl({"do": "discard", "player": p, "cards": []})
+            assert str(t.live.engine.phase) == "tricks" and kinds(t, "tl") == ["tl_called"]
+        finally:
+            t.close()
+        t = Twin(tmp_path / "t")  # the table restarted
+        try:
+            assert kinds(t, "tl") == ["tl_called"]
+            (shown,) = json.loads(t.got["revisor"][-1])["alerts"]
             with pytest.raises(Refused):  # the Revisor may not close it for the TL
-                await t.hub.correct(f"dismiss {shown['revisor'][0]['id'][1:]}", "revisor")
+                await t.hub.correct(f"dismiss {shown['id'][1:]}", "revisor")
+            (alert,) = json.loads(t.got["tl"][-1])["alerts"]
             await t.hub.correct(f"dismiss {alert['id'][1:]}", "tl")
             t.collect()
-            return shown, json.loads(t.got["tl"][-1])["alerts"]
+            assert kinds(t, "tl") == []
+        finally:
+            t.close()
+        t = Twin(tmp_path / "t")  # and again: closed stays closed
+        try:
+            return kinds(t, "tl")
         finally:
             t.close()
 
-    shown, after = asyncio.run(run())
-    assert [a["kind"] for a in shown["tl"]] == ["tl_called"] == [a["kind"] for a in shown["revisor"]]
-    assert "calls the TL" in shown["revisor"][0]["text"] and after == []
+    assert asyncio.run(run()) == []
 
 
 def test_the_overlays_analysis_frame_carries_no_masked_text_that_was_not_sent(tmp_path, monkeypatch):

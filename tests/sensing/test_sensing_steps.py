@@ -344,3 +344,39 @@ def test_a_card_taken_back_while_it_still_lies_on_the_pad_is_not_played_again_un
     assert b.run() == []
     b.pad("seat3", "7S")  # and plays it again: her choice, a revoke again
     assert b.run() == [act.Play("Cilla", C("7S")[0])]
+
+
+@pytest.mark.parametrize("rfid", [True, False], ids=["readers", "camera-only"])
+@pytest.mark.parametrize("lifted_first", [False, True], ids=["said-first", "lifted-first"])
+def test_a_card_taken_back_and_played_again_is_sensed_whatever_came_first_r26(rfid, lifted_first):
+    """The card lifted before or after the take-back was said, on readers or by the camera
+    alone: played again, it is sensed (stop 67's second review: on a camera-only table a
+    card lifted first, then put down again before the camera's next view, stayed unsensed)."""
+    b = Bench(rfid=rfid)
+    b.apply(act.Deal({p: C(HANDS[p]) for p in SEATS}))
+    for _ in range(3):
+        for p in SEATS:
+            b.apply(act.Discard(p, ()))
+
+    def show(pad: str, codes: str) -> None:
+        if rfid:
+            b.pad(pad, codes)
+        else:
+            b.camera(pad, 0, codes)
+
+    for pad, card in (("seat1", "9H"), ("seat2", "2C"), ("seat3", "7S")):
+        show(pad, card)
+    assert [a.card.code for a in b.run()] == ["9H", "2C", "7S"]  # Cilla's 7S: a revoke
+    if lifted_first:
+        show("seat3", "")
+        b.later(1.0)
+        b.apply(act.Retract("Cilla"))
+    else:
+        b.apply(act.Retract("Cilla"))
+        b.later(1.0)
+        assert b.run() == []  # still on the pad: not played again
+        show("seat3", "")
+    b.later(1.0)
+    assert b.run() == []
+    show("seat3", "7S")
+    assert b.run() == [act.Play("Cilla", C("7S")[0])]

@@ -240,7 +240,7 @@ def test_the_hub_command_line_speaks_swedish_unless_asked_for_english(tmp_path):
 @pytest.mark.parametrize(
     ("flags", "said"),
     [
-        ([], "chicago-table hub draw: 5 spelare kan inte sitta vid bord om 3 eller 4 (r1)\n"),
+        ([], "chicago-table hub draw: 5 spelare kan inte delas upp på bord med 3 eller 4 spelare (r1)\n"),
         (["--lang", "en"], "chicago-table hub draw: 5 players cannot sit at tables of 3 or 4 (r1)\n"),
     ],
 )
