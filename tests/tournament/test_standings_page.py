@@ -189,7 +189,7 @@ def test_the_public_witness_gives_no_two_digests_in_a_row_only_finished_deals_en
     )
     assert main(["hub", "witness", str(hub_db), "-o", str(tmp_path / "all.json")]) == 0
     assert (tmp_path / "all.json").stat().st_mode & 0o077 == 0
-    assert "(bara ägaren: det är TL:s)" in capsys.readouterr().out  # owner-only, said in Swedish
+    assert "(läsbart bara för ägaren: det är TL:s)" in capsys.readouterr().out  # owner-only, said in Swedish
 
 
 def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall, tmp_path):
