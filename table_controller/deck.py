@@ -49,6 +49,10 @@ def _english(text: str, **params: Any) -> str:
     return text.format(**params)
 
 
+def _english_n(singular: str, plural: str, n: int, **params: Any) -> str:
+    return (singular if n == 1 else plural).format(n=n, **params)
+
+
 @dataclass(frozen=True, slots=True)
 class DeckReport:
     """The result of checking a deck (or a scan of it) against the 52 cards."""
@@ -61,20 +65,36 @@ class DeckReport:
     def ok(self) -> bool:
         return not (self.missing or self.duplicates or self.unknown)
 
-    def lines(self, say: Callable[..., str] = _english) -> list[str]:
-        """The report in words; ``say`` puts a text in another language (``setup`` says
-        them in Swedish: table_controller/app/words.py)."""
+    def lines(self, say: Callable[..., str] = _english, say_n: Callable[..., str] = _english_n) -> list[str]:
+        """The report in words; ``say`` and ``say_n`` (a text counted) put it in another
+        language (``setup`` says them in Swedish: table_controller/app/words.py).
+
+            >>> DeckReport(unknown=("04AA",)).lines()
+            ['1 unknown UID: 04AA']
+        """
         if self.ok:
             return [say("deck OK: 52 cards, no duplicates, no unknown UIDs")]
         out = []
         if self.missing:
             out.append(
-                say("missing {n} card(s): {cards}", n=len(self.missing), cards=" ".join(c.code for c in self.missing))
+                say_n(
+                    "missing {n} card: {cards}",
+                    "missing {n} cards: {cards}",
+                    len(self.missing),
+                    cards=" ".join(c.code for c in self.missing),
+                )
             )
         for code, uids in self.duplicates.items():
             out.append(say("{card} has {n} UIDs: {uids}", card=code, n=len(uids), uids=", ".join(uids)))
         if self.unknown:
-            out.append(say("{n} unknown UID(s): {uids}", n=len(self.unknown), uids=", ".join(self.unknown)))
+            out.append(
+                say_n(
+                    "{n} unknown UID: {uids}",
+                    "{n} unknown UIDs: {uids}",
+                    len(self.unknown),
+                    uids=", ".join(self.unknown),
+                )
+            )
         return out
 
 

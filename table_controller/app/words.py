@@ -55,6 +55,19 @@ def say(text: str, **params: Any) -> str:
     return out.format(**params) if params else out
 
 
+def say_n(singular: str, plural: str, n: int, **params: Any) -> str:
+    """``singular`` or ``plural``, as the language spoken counts ``n``, with ``n`` and
+    ``params`` put in (``make i18n`` extracts both; the catalogue's plural forms).
+
+        >>> with speaking("en"):
+        ...     say_n("{n} problem: see FAIL above", "{n} problems: see FAIL above", 1)
+        '1 problem: see FAIL above'
+    """
+    from dashboard.i18n import CONSOLE, lang_of, translations
+
+    return translations(lang_of(_LANG.get()), CONSOLE).ngettext(singular, plural, n).format(n=n, **params)
+
+
 def page_word(text: str) -> str:
     """A text the pages' own catalogue already holds (a phase's name), in the language
     spoken: the console says it as the dashboard does, without a second Swedish for it."""

@@ -71,7 +71,7 @@ def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):
     assert "FAIL  the event log " in r.stdout and "does not pass its check" in r.stdout
     assert "FAIL  no port /dev/chicago-nothing-here: is the seat controller plugged in" in r.stdout
     assert "note  no camera configured" in r.stdout
-    assert r.stdout.rstrip().endswith("2 problem(s): see FAIL above")
+    assert r.stdout.rstrip().endswith("2 problems: see FAIL above")
 
 
 @pytest.mark.realtime

@@ -63,7 +63,7 @@ def test_deck_cli_register_check_show(tmp_path):
     out = run("register", "--uids", str(tmp_path / "scan.txt"), "--out", str(tmp_path / "d.json"))
     assert out.returncode == 0 and "deck OK" in out.stdout
     out = run("check", str(tmp_path / "d.json"), "--uids", str(tmp_path / "seen.txt"))
-    assert out.returncode == 1 and "missing 1 card(s): 2S" in out.stdout and "DEADBEEF" in out.stdout
+    assert out.returncode == 1 and "missing 1 card: 2S" in out.stdout and "DEADBEEF" in out.stdout
     out = run("show", str(tmp_path / "d.json"))
     assert out.returncode == 0 and out.stdout.count("\n") == 53
     out = run("check", str(tmp_path / "nope.json"))

@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..words import add_lang, phase_word, say, speaking
+from ..words import add_lang, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -91,7 +91,10 @@ def _doctor(args: argparse.Namespace) -> int:
         asyncio.run(_port(cfg, args.seconds, r))
         _camera(cfg, r)
     print(
-        say("everything looks right") if not r.failed else say("{n} problem(s): see FAIL above", n=r.failed), flush=True
+        say("everything looks right")
+        if not r.failed
+        else say_n("{n} problem: see FAIL above", "{n} problems: see FAIL above", r.failed),
+        flush=True,
     )
     return 1 if r.failed else 0
 

@@ -24,7 +24,7 @@ import sys
 
 from table_controller.tournament.hubstore import HubError
 
-from ..words import add_lang, phase_word, say, speaking
+from ..words import add_lang, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -284,7 +284,14 @@ def _register(args) -> int:
     with _open(args.hub) as hub:
         register(hub, players)
         total = len(hub.players())
-    print(say("registered {n} players ({total} in all)", n=len(players), total=total))
+    print(
+        say_n(
+            "registered {n} player ({total} in all)",
+            "registered {n} players ({total} in all)",
+            len(players),
+            total=total,
+        )
+    )
     return 0
 
 
@@ -360,7 +367,16 @@ def _standings(args) -> int:
             else say("heat {heat}", heat=heat["heat"])
         )
         for t in heat["tables"]:
-            print("  " + say("{table} ({n} records): {state}", table=t["table"], n=t["records"], state=_state(t)))
+            print(
+                "  "
+                + say_n(
+                    "{table} ({n} record): {state}",
+                    "{table} ({n} records): {state}",
+                    t["records"],
+                    table=t["table"],
+                    state=_state(t),
+                )
+            )
             for s in t.get("standings", []):
                 mark = " *" if s["player"] in t.get("advancing", []) else ""
                 line = say(
@@ -415,7 +431,7 @@ def _export(args) -> int:
         doc = _document(hub)
     if args.csv:
         n = write_csv(doc, args.csv)
-        print(say("wrote {n} rows to {path}", n=n, path=args.csv))
+        print(say_n("wrote {n} row to {path}", "wrote {n} rows to {path}", n, path=args.csv))
     if args.pdf:
         write_pdf(doc, args.pdf)
         print(say("wrote {path}", path=args.pdf))
@@ -553,9 +569,23 @@ def _witness(args) -> int:
         json.dump(w, fh)
     n, path = len(w["tables"]), args.output
     if args.public:
-        print(say("wrote the public witness (each finished deal's end) of {n} tables to {path}", n=n, path=path))
+        print(
+            say_n(
+                "wrote the public witness (each finished deal's end) of {n} table to {path}",
+                "wrote the public witness (each finished deal's end) of {n} tables to {path}",
+                n,
+                path=path,
+            )
+        )
     else:
-        print(say("wrote the witness (owner-only: it is the TL's) of {n} tables to {path}", n=n, path=path))
+        print(
+            say_n(
+                "wrote the witness (owner-only: it is the TL's) of {n} table to {path}",
+                "wrote the witness (owner-only: it is the TL's) of {n} tables to {path}",
+                n,
+                path=path,
+            )
+        )
     return 0
 
 

@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..words import add_lang, means, say, speaking, yes
+from ..words import add_lang, means, say, say_n, speaking, yes
 
 UDEV_NAME = "/dev/chicago-seat-controller"
 
@@ -369,7 +369,7 @@ async def _deck(args: argparse.Namespace, asker: Asker, port: str, folder: Path)
     except (DeckError, OSError) as exc:
         raise SetupFailed(say("the deck: {error}", error=exc)) from None
     report = deck.check()
-    for line in report.lines(say):
+    for line in report.lines(say, say_n):
         print(f"  {line}")
     if not report.ok:
         raise SetupFailed(say("the deck {path} does not add up (above): register it again", path=path))

@@ -253,3 +253,17 @@ def test_a_heat_that_cannot_be_drawn_is_said_in_the_tls_language_r1(flags, said,
     capsys.readouterr()
     assert main(["hub", "draw", hub, *flags]) == 2
     assert capsys.readouterr().err == said
+
+
+def test_a_count_of_one_is_said_in_the_singular(tmp_path, capsys):
+    """English said "registered 1 players" and "(1 records)": a counted text has its
+    plural forms in the console's catalogue (``words.say_n``)."""
+    hub = str(tmp_path / "sm.hub")
+    assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
+    capsys.readouterr()
+    assert main(["hub", "register", hub, "--player=Anna", "--lang", "en"]) == 0
+    assert capsys.readouterr().out == "registered 1 player (1 in all)\n"
+    assert main(["hub", "register", hub, "--player=Bo", "--player=Cilla"]) == 0
+    assert capsys.readouterr().out == "registrerade 2 spelare (3 totalt)\n"
+    assert main(["hub", "register", hub, "--player=Dan", "--lang", "en"]) == 0
+    assert capsys.readouterr().out == "registered 1 player (4 in all)\n"
