@@ -8,7 +8,8 @@ Revisor's alert lists) that says who is waited for and on what, Swedish first:
 "Väntar på Anna: byte 2 / Waiting for Anna: exchange 2"; every view gets the same as
 ``waiting`` in its state instead of "live".  The alert names a player and a step, never
 a card (it is for every view at the table).  It ends as soon as anything is sensed or
-entered, or the step moves on.  A paused table waits for nobody.
+entered and taken (an entry the rules refuse changes nothing: whether it was refused may
+turn on a hidden card), or the step moves on.  A paused table waits for nobody.
 
     watch = StuckWatch(live, after_s=120, link_online=lambda: client.online,
                        camera_online=lambda: camera.online)

@@ -155,7 +155,9 @@ class LiveTable:
             why = guard() if guard is not None else None
             if why:
                 raise IllegalAction(why)
-            self.last_activity = self.clock.now()
+            # not activity until it is taken (``_after_change``): a refused entry left the
+            # table as stuck as it was, and resetting the wait told blind roles that someone's
+            # entry had been refused (stop 67)
             events = self._apply(action, source)
             self._drain()
             return events

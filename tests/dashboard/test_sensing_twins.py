@@ -409,3 +409,46 @@ def test_the_overlays_analysis_frame_carries_no_masked_text_that_was_not_sent(tm
 
     a, b = asyncio.run(run())
     assert a == b and len(a) >= 2
+
+
+def test_a_refused_entry_neither_delays_nor_ends_the_stuck_tables_alert(tmp_path):
+    """A table where nobody plays is stuck after a while (live.stuck: an alert on the
+    Revisor's tablet, "waiting" on every screen).  An entry the rules refuse reset that
+    wait and ended an open alert, so the Revisor saw that someone's entry had been refused:
+    a seat's own refusals and the TL's are kept from blind roles because whether they are
+    refused may turn on a hidden card (Bo's take-back is refused when his card was no
+    revoke).  Only an accepted action is something happening at the table."""
+    from dashboard.errors import DashboardError, Refused
+    from table_controller.live.stuck import StuckWatch
+
+    async def scenario(t: Twin, refused: bool) -> None:
+        await t.start("sm2025", REVOKE)
+        await t.pad("seat1", ["AS"])
+        await t.pad("seat2", ["4C"])  # a revoke: Bo holds the 2S
+        watch = StuckWatch(t.live, after_s=10)
+
+        async def wait(seconds: float) -> None:
+            for _ in range(round(seconds / 0.5)):
+                t.clock.advance(0.5)
+                await t.live.tick()
+                await watch.check()
+            t.collect()
+
+        async def try_entries() -> None:
+            if refused:  # each refused: Cilla has no card to take back, and the 2C is none of hers
+                for body, by in (
+                    ({"do": "retract", "player": "Cilla"}, "seat3"),
+                    ({"do": "play", "player": "Cilla", "card": "2C"}, "tl"),
+                ):
+                    with pytest.raises((Refused, DashboardError)):  # the seat's refusal, the TL's rejection
+                        await t.hub.post(body, by)
+            t.collect()
+
+        await wait(5.0)
+        await try_entries()
+        await wait(7.0)  # stuck at 10 s from Bo's card
+        assert t.live.waiting is not None
+        await try_entries()
+        await wait(3.0)
+
+    assert twins(tmp_path, scenario, True, False) == ["tl"]  # the TL is shown its own refused entry
