@@ -1136,10 +1136,9 @@ class TableHub:
         self.clients.add(c)
         if role == "broadcast":
             c.offer(self.current_text(role))
+            self._want_analysis()  # the state on the table now is analysed for it too
         else:
             self._offer(c)
-        if role == "broadcast":
-            self._want_analysis()  # the state on the table now is analysed for it too
         return c
 
     def disconnect(self, c: Client) -> None:

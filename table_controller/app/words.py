@@ -47,11 +47,16 @@ def speaking(lang: str) -> Iterator[None]:
         _LANG.reset(token)
 
 
-def say(text: str, **params: Any) -> str:
-    """``text`` in the language spoken, with ``params`` put in."""
+def _catalogue() -> Any:
+    """The console's catalogue in the language spoken (gettext's translations)."""
     from dashboard.i18n import CONSOLE, lang_of, translations
 
-    out = translations(lang_of(_LANG.get()), CONSOLE).gettext(text)
+    return translations(lang_of(_LANG.get()), CONSOLE)
+
+
+def say(text: str, **params: Any) -> str:
+    """``text`` in the language spoken, with ``params`` put in."""
+    out = _catalogue().gettext(text)
     return out.format(**params) if params else out
 
 
@@ -63,9 +68,7 @@ def say_n(singular: str, plural: str, n: int, **params: Any) -> str:
         ...     say_n("{n} problem: see FAIL above", "{n} problems: see FAIL above", 1)
         '1 problem: see FAIL above'
     """
-    from dashboard.i18n import CONSOLE, lang_of, translations
-
-    return translations(lang_of(_LANG.get()), CONSOLE).ngettext(singular, plural, n).format(n=n, **params)
+    return _catalogue().ngettext(singular, plural, n).format(n=n, **params)
 
 
 def page_word(text: str) -> str:

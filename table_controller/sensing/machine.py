@@ -383,17 +383,10 @@ class Sensing:
         if entry is None:
             return False
         pad, since = entry
-        if self.rfid:
-            uid = self.deck.uid_of(card)
-            h = self.tracker.pads.get(pad)
-            gone = (
-                h is None
-                or uid is None
-                or (uid not in h.present and self.waited(h.departed.get(uid, float("-inf")), self.linger_s))
-            )
-        else:
-            v = self.camera.view(pad, since)
-            gone = v is not None and v.at > since and card not in v.face_up
+        gone = not self._still_on(pad, card)
+        if not self.rfid:  # the camera's word only from a view taken after the take-back
+            v = self.camera.views.get(pad)
+            gone = gone and v is not None and v.at > since
         if gone:
             del self._taken_back[card]
         return not gone

@@ -24,13 +24,19 @@ from table_controller.rules.rulesets import RULESETS
 SEATS = (3, 4)  # players at an SM table (sm2025 r1)
 
 
-class DrawError(ValueError):
-    """A heat that cannot be drawn.  Raised as ``HubError`` is, with its English text and
-    what goes in it, so that the TL's console says it in Swedish (``event._draw``)."""
+class WordedError(Exception):
+    """An error raised with its English text and what goes in it (``text``, ``params``), so
+    that a console says it in its own language (``chicago-table hub``: console.po);
+    ``str()`` is the English, as logs and programs read it.  The tournament's refusals
+    (``DrawError``, ``hubstore.HubError``) are such errors."""
 
     def __init__(self, text: str, **params: Any) -> None:
         super().__init__(text.format(**params) if params else text)
         self.text, self.params = text, params
+
+
+class DrawError(WordedError, ValueError):
+    """A heat that cannot be drawn (``event._draw`` says it as a ``HubError``)."""
 
 
 def new_seed() -> str:

@@ -39,6 +39,7 @@ from urllib.parse import SplitResult, quote
 from ..store.records import GENESIS, Record, digest, encode_data
 from ..store.schema import HUB_APPLICATION_ID as APPLICATION_ID  # a hub file, never mistaken for a table log
 from ..store.sqlite import has_sidecars, tidy_sidecars
+from .draw import WordedError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -76,21 +77,16 @@ CREATE TABLE IF NOT EXISTS conflicts (
 """
 
 
-class HubError(Exception):
+class HubError(WordedError):
     """Bad input or a hub file that cannot be used; the message says what to do.
 
-    ``str()`` is the English text, as logs and programs read it.  Raised with its text and
-    what goes in it, ``HubError("heat {heat} is not drawn", heat=2)``, the TL's console says
-    it in Swedish too (``text``, ``params``: ``chicago-table hub``, console.po); a text from
+    Raised with its text and what goes in it, ``HubError("heat {heat} is not drawn",
+    heat=2)``, the TL's console says it in Swedish too (``draw.WordedError``); a text from
     another part, ``HubError(str(exc))``, stays as it was said.
 
         >>> str(HubError("heat {heat} is not drawn", heat=2)), str(HubError("{not a field}"))
         ('heat 2 is not drawn', '{not a field}')
     """
-
-    def __init__(self, text: str, **params: Any) -> None:
-        super().__init__(text.format(**params) if params else text)
-        self.text, self.params = text, params
 
 
 def web_address(parts: SplitResult) -> bool:
