@@ -169,16 +169,20 @@ def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageRepo
     if dropped:
         with open(f"{target}.dropped.jsonl", "w", encoding="utf-8") as fh:
             for s in dropped:
-                r = rows[s]
-                fh.write(
-                    json.dumps(
-                        {"seq": r[0], "time": r[1], "source": r[2], "kind": r[3], "txn": r[4], "data": r[5]},
-                        ensure_ascii=False,
-                    )
-                    + "\n"
-                )
+                fh.write(dropped_line(rows[s]) + "\n")
     state = describe(fold([_as_record(i) for i in items], str(target))) if items else {}
     return SalvageReport(str(source), str(target), kept, len(rows), _ranges(sorted(failed)), dropped, reason, state)
+
+
+def dropped_line(row: tuple) -> str:
+    """A record salvage could not keep, as a line of ``NEW.sqlite.dropped.jsonl``: its
+    columns as read, a damaged page's bytes as hex.
+
+        >>> json.loads(dropped_line((7, 1.5, "tl", "action", b"\\x00\\x8f", "{}", "ab")))["txn"]
+        '008f'
+    """
+    keys = ("seq", "time", "source", "kind", "txn", "data")
+    return json.dumps({k: v.hex() if isinstance(v, bytes) else v for k, v in zip(keys, row)}, ensure_ascii=False)
 
 
 def _as_record(i: dict[str, Any]):

@@ -349,7 +349,13 @@ def _records(path: Path, rows: list[tuple]) -> list[Record]:
     for (seq, t, source, kind, txn, _, dig), data in zip(rows, datas):
         if not isinstance(seq, int) or kind not in KINDS or not isinstance(data, dict):
             raise StoreCorrupt(f"{path}: record {seq} is malformed (kind {kind!r})")
-        out.append(Record(seq, float(t), str(source), kind, int(txn), data, str(dig)))
+        try:
+            out.append(Record(seq, float(t), str(source), kind, int(txn), data, str(dig)))
+        except (TypeError, ValueError):  # a damaged page: a time or transaction that is no number
+            raise StoreCorrupt(
+                f"{path}: record {seq} is malformed (its time or transaction); run 'chicago-table log "
+                f"check {path} --salvage NEW.sqlite'"
+            ) from None
     return out
 
 

@@ -181,3 +181,16 @@ def _an_error_or_the_whole_history(p, state, records) -> None:
         return
     with SQLiteStore.open(out, readonly=True) as saved:
         assert [r.to_dict() for r in saved.read()] == [r.to_dict() for r in records[: result.kept]]
+
+
+def test_a_record_whose_time_or_transaction_is_damaged_is_a_clear_error(tmp_path):
+    """A damaged page can leave bytes where a record's transaction number was: reading it
+    raised Python's ValueError ("invalid literal for int()") instead of saying the log is
+    damaged (hypothesis found it overwriting two bytes)."""
+    from table_controller.store.errors import StoreCorrupt
+    from table_controller.store.sqlite import _records
+
+    with pytest.raises(StoreCorrupt, match=r"record 3 is malformed.*--salvage"):
+        _records(tmp_path / "t.sqlite", [(3, 1.0, "tl", "action", b"\x00\x8f", "{}", "d")])
+    with pytest.raises(StoreCorrupt, match="record 4 is malformed"):
+        _records(tmp_path / "t.sqlite", [(4, b"\x01", "tl", "action", 1, "{}", "d")])
