@@ -245,6 +245,15 @@ def _screens(base, tl, drawn, snaps, folder: Path, fresh) -> None:
             page.screenshot(path=str(shot))
             if keep:
                 shutil.copy(shot, Path(keep) / shot.name)
+        # the hall's public standings say a game as RULES.md does ("omgång"), never "parti"
+        page.goto(base + "/")
+        page.wait_for_selector("body[data-loaded='1']")
+        hall = page.inner_text("body")
+        assert "omgång 1 · giv" in hall and "parti" not in hall
+        shot = folder / f"hall-standings-{w}x{h}.png"
+        page.screenshot(path=str(shot))
+        if keep:
+            shutil.copy(shot, Path(keep) / shot.name)
         assert errors == []
         ctx.close()
 
