@@ -81,11 +81,15 @@ function morphKids(el, ...kids) {
 // A control made anew takes the old one's place (a node with a listener is never folded),
 // and a tap's press and release on two nodes is no click: a tap on a busy table, whose
 // every change draws the page again, was lost.
+// A part made anew is LIVE at once, so it takes the old one's place too: folded into the
+// old node (a part with no listener, the audit trail before a ruling), its new children
+// moved to the page's node and the kept node, short of them, was drawn next time.
 const KEPT_PARTS = new Map();
 function keptPart(name, key, make) {
   const k = JSON.stringify(key), had = KEPT_PARTS.get(name);
   if (had && had.key === k) return had.node;
   const node = make();
+  present([node]).forEach(n => { if (n instanceof Node) LIVE.add(n); });
   KEPT_PARTS.set(name, { key: k, node });
   return node;
 }
