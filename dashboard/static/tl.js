@@ -242,7 +242,11 @@ async function refresh() {
   // table that waits on the TL sends no new state that would ask for it
   if (mine === refreshes && [hr, ar].some(r => !r || r.status === 429 || r.status >= 500) && !pending)
     pending = setTimeout(() => { pending = null; refresh(); }, 1000);
-  const [hd, ad] = await Promise.all([hr && hr.ok ? hr.json() : null, ar && ar.ok ? ar.json() : null]);
+  // a body cut off on its way (no JSON) is an answer that did not come either
+  const body = r => (r && r.ok ? r.json().catch(() => undefined) : null);
+  const [hd, ad] = await Promise.all([body(hr), body(ar)]);
+  if (mine === refreshes && (hd === undefined || ad === undefined) && !pending)
+    pending = setTimeout(() => { pending = null; refresh(); }, 1000);
   if (mine !== refreshes) return;  // a newer refresh was asked meanwhile: it draws
   // each list made again only when what it shows changed (keptPart: its buttons stay under a tap)
   if (hd) { const d = hd; hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;
