@@ -73,10 +73,16 @@ function follow(tb) {
   open();
 }
 
-(async () => {
-  const r = await fetch("/api/tables?token=" + encodeURIComponent(TOKEN));
-  if (!r.ok) { showError(t("the hall is the TL's page")); return; }
-  const d = await r.json();
+// The event's tables, asked again every two seconds until an answer comes whole: a busy
+// server or a dropped connection at the first ask left the hall empty for good.
+(async function load() {
+  let r, d;
+  try {
+    r = await fetch("/api/tables?token=" + encodeURIComponent(TOKEN));
+    if (r.ok) d = await r.json();
+  } catch (e) { r = null; }
+  if (r && !r.ok && r.status !== 429 && r.status < 500) { showError(t("the hall is the TL's page")); return; }
+  if (!d) { setTimeout(load, 2000); return; }
   for (const tb of d.tables) {
     const p = { base: tb.base, name: tb.name || tb.base, state: "connecting", last: null,
                 el: h("section", { class: "hall-table", "data-base": tb.base || "here" }) };
