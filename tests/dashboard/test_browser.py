@@ -128,12 +128,17 @@ KEPT_BOX_JS = """() => {
 }"""
 
 
-def test_a_node_with_a_listener_inside_is_drawn_itself_never_folded_into_another(make_server, chromium):
+def _on_the_tl_page(make_server, chromium, js: str):
+    """What ``js`` gives, run on a TL page once common.js is loaded."""
     s = make_server(pace=5.0, delay=0)
     page = chromium.new_page()
     page.goto(s.url("tl", "tl"))
-    page.wait_for_function("() => typeof morphKids === 'function'")
-    assert page.evaluate(KEPT_BOX_JS) == [True, False, "two clickedb"]
+    page.wait_for_function("() => typeof morphKids === 'function' && typeof keptPart === 'function'")
+    return page.evaluate(js)
+
+
+def test_a_node_with_a_listener_inside_is_drawn_itself_never_folded_into_another(make_server, chromium):
+    assert _on_the_tl_page(make_server, chromium, KEPT_BOX_JS) == [True, False, "two clickedb"]
 
 
 # A part kept while what it shows stands (common.js keptPart: the TL's audit trail, which has
@@ -158,11 +163,7 @@ KEPT_PART_JS = """() => {
 
 
 def test_a_kept_part_drawn_again_keeps_its_newest_lines(make_server, chromium):
-    s = make_server(pace=5.0, delay=0)
-    page = chromium.new_page()
-    page.goto(s.url("tl", "tl"))
-    page.wait_for_function("() => typeof keptPart === 'function'")
-    assert page.evaluate(KEPT_PART_JS) == ["pause", "pause,evidence", "pause,evidence"]
+    assert _on_the_tl_page(make_server, chromium, KEPT_PART_JS) == ["pause", "pause,evidence", "pause,evidence"]
 
 
 def test_a_fast_table_is_drawn_at_most_ten_times_a_second_and_always_its_newest_state(make_server, chromium):
