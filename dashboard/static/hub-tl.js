@@ -70,8 +70,12 @@ async function refresh() {
   let r;
   try { r = await fetch("api/tl?token=" + encodeURIComponent(TOKEN), { cache: "no-store" }); }
   catch (e) { return; /* the screen stays as it was until the next try */ }
-  if (!r.ok) { document.getElementById("title").textContent = "TL: " + (await r.json()).error; return; }
-  const doc = await r.json();
+  let doc = null;
+  try { doc = await r.json(); } catch (e) { /* not the hub's answer (a proxy's page) or cut off */ }
+  if (!r.ok || !doc) {  // the hub's own refusal is said; anything else: the next try, the screen kept
+    if (doc && doc.error) document.getElementById("title").textContent = "TL: " + doc.error;
+    return;
+  }
   fetchedAt = performance.now();
   document.getElementById("title").textContent = "TL · " + (doc.name || doc.event);
   document.getElementById("event-clocks").textContent = "betänketider / shot clocks (D11): " +
