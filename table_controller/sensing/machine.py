@@ -295,7 +295,13 @@ class Sensing:
         f = self.facts
         pad = f.pad_of(player)
         v = self.camera.view(pad, self._step_at) if pad else None
-        ups = [c for c in (v.face_up if v else ()) if c in f.drawable and c != f.declined.get(player)]
+        # Only a card the rules take next: the stub's while it lasts, the reshuffled earlier
+        # discards' once it is empty (r16).  ``drawable`` holds the discards too whenever the
+        # stub is short of what is owed, and a misread naming one of them was proposed and
+        # refused (a "rejected" alert on the Revisor's tablet) where one naming a card in a
+        # hand proposed nothing: the Revisor learnt that the card lay face down in the discards.
+        nxt = f.stub or f.drawable
+        ups = [c for c in (v.face_up if v else ()) if c in nxt and c != f.declined.get(player)]
         return ups[0] if len(ups) == 1 else None
 
     def _arrivals(self, pad: str, came: set[str]) -> None:

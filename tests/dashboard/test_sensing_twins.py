@@ -452,3 +452,59 @@ def test_a_refused_entry_neither_delays_nor_ends_the_stuck_tables_alert(tmp_path
         await wait(3.0)
 
     assert twins(tmp_path, scenario, True, False) == ["tl"]  # the TL is shown its own refused entry
+
+
+def test_a_camera_misread_open_card_tells_nobody_whether_the_card_it_names_lies_in_the_discards_r16(tmp_path):
+    """A camera-only table, exchange 3: one card is left in the stub, and Anna's open card
+    (r12) is it, but the camera names the AD.  In A Cilla discarded the AD face down in
+    exchange 1, in B she holds it (she discarded the TD instead).  With fewer cards in the
+    stub than are owed, sensing counted the earlier discards as drawable (a reshuffle may
+    bring them, r16), so it proposed the AD in A, which the rules refused while the stub
+    still held a card: the Revisor was shown "the rules refused what the pads show" at
+    Anna's pad in A alone, and learnt that the AD lay face down in the discards.  The
+    camera's open card is now only one the rules take next: the stub's while it lasts,
+    the reshuffled discards' once it is empty."""
+    import random
+
+    from table_controller.sensor_events import ButtonPressed
+
+    hands = {
+        "Anna": ["AS", "KS", "QS", "JS", "TS"],
+        "Bo": ["AH", "KH", "QH", "JH", "TH"],
+        "Cilla": ["AD", "KD", "QD", "JD", "TD"],
+        "Dan": ["AC", "KC", "QC", "JC", "TC"],
+    }
+    dealt = {c for h in hands.values() for c in h}
+    order = [r + s for s in "SHDC" for r in "23456789TJQKA" if r + s not in dealt]
+    random.Random(1).shuffle(order)  # no four of a kind, no straight flush on the way
+
+    async def scenario(t: Twin, cilla_keeps_ad: bool) -> None:
+        players, stub = list(hands), list(order)
+        held = {p: list(h) for p, h in hands.items()}
+        await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+        await t.tl({"do": "game", "seats": players, "button": "Dan"})
+        await t.tl({"do": "deal", "hands": hands})
+        for k, counts in enumerate(((4, 4, 4, 4), (4, 4, 4, 3))):  # 16, then 15: one card left
+            placed = {}
+            for p, n in zip(players, counts, strict=True):
+                placed[p] = held[p][:n] if k == 0 else held[p][-n:]
+                if k == 0 and p == "Cilla" and cilla_keeps_ad:
+                    placed[p] = ["KD", "QD", "JD", "TD"]
+                await t.tl({"do": "discard", "player": p, "cards": placed[p]})
+            for p in players:
+                got = [stub.pop(0) for _ in placed[p]]
+                held[p] = [c for c in held[p] if c not in placed[p]] + got
+                await t.tl({"do": "receive", "player": p, "cards": got})
+        assert len(t.live.engine.state.deal.stub) == 1 and str(t.live.engine.phase) == "exchange_3"
+        await t.tl({"do": "discard", "player": "Anna", "cards": held["Anna"][:1]})  # an open card
+        await t.tl({"do": "discard", "player": "Bo", "cards": held["Bo"][:2]})
+        for p in ("Cilla", "Dan"):
+            await t.tl({"do": "discard", "player": p, "cards": []})
+        await t.wait(1.0)
+        await t.camera("seat1", [("AD", 0.9)])  # the last stub card, misread
+        await t.wait(0.5)
+        await t.live.feed(ButtonPressed(t.clock.now(), "next"))  # taken
+        t.collect()
+        await t.wait(3.0)
+
+    assert twins(tmp_path, scenario, False, True, rfid=False) == []  # the TL asks to see hidden cards (none here)
