@@ -144,6 +144,12 @@ class Sensing:
             self._refused.clear()
             self._corrected.clear()
             self.ended_alerts.extend(self.alerts.end_events())
+        elif before.drawable != facts.drawable:
+            # the rules take other cards now (the stub's last went, the discards are
+            # reshuffled, r16): what they refused was judged against the stub as it was.  An
+            # open card read before the player ahead's late read was refused, and held so
+            # until the step changed, the table waited in the exchange for good (stop 68)
+            self._refused.clear()
         if facts.pending_revoke and facts.pending_revoke != self._revoke_seen:
             p, c = facts.pending_revoke
             # told to the live table like every new alert, so that the log keeps it and the
@@ -225,7 +231,8 @@ class Sensing:
         return len(self.alerts.raised), len(self.alerts.ended)
 
     def refused(self, action: Action, reason: str) -> None:
-        """The rules refused a proposed action: hold it until what the pads show changes."""
+        """The rules refused a proposed action: it is not proposed again while the pads show
+        it, until the step or the cards the rules take next change (``sync``)."""
         self._proposed_quiet = False
         self._refused[action_key(action)] = reason
         self._refresh()

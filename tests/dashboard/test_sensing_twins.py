@@ -508,3 +508,63 @@ def test_a_camera_misread_open_card_tells_nobody_whether_the_card_it_names_lies_
         await t.wait(3.0)
 
     assert twins(tmp_path, scenario, False, True, rfid=False) == []  # the TL asks to see hidden cards (none here)
+
+
+def test_an_open_card_refused_before_the_reshuffle_is_taken_once_the_stub_is_empty_r16(tmp_path):
+    """Stop 68's audit: the stub's last card goes to Anna (owed 2), the dealer reshuffles the
+    earlier discards (r16), deals her second and then Bo's open card.  Anna's second read is
+    late, so the rules see Bo's open card first, while the stub still holds her first card:
+    refused.  Once her cards are in, the stub is empty and Bo's card is one the reshuffle
+    gives; a refusal held "until the step changes" kept the table in exchange 3 for good."""
+    from table_controller.sensor_events import ButtonPressed
+
+    hands = {
+        "Anna": ["AS", "KS", "QS", "JS", "TS"],
+        "Bo": ["AH", "KH", "QH", "JH", "TH"],
+        "Cilla": ["AD", "KD", "QD", "JD", "TD"],
+        "Dan": ["AC", "KC", "QC", "JC", "TC"],
+    }
+    dealt = {c for h in hands.values() for c in h}
+    order = [r + s for s in "SHDC" for r in "23456789TJQKA" if r + s not in dealt]
+
+    async def run() -> tuple[list, str, list[str]]:
+        t = Twin(tmp_path / "t")
+        try:
+            players, stub = list(hands), list(order)
+            held = {p: list(h) for p, h in hands.items()}
+            await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+            await t.tl({"do": "game", "seats": players, "button": "Dan"})
+            await t.tl({"do": "deal", "hands": hands})
+            for k, counts in enumerate(((4, 4, 4, 4), (4, 4, 4, 3))):  # 16, then 15: one card left
+                placed = {}
+                for p, n in zip(players, counts, strict=True):
+                    placed[p] = held[p][:n] if k == 0 else held[p][-n:]
+                    await t.tl({"do": "discard", "player": p, "cards": placed[p]})
+                for p in players:
+                    got = [stub.pop(0) for _ in placed[p]]
+                    held[p] = [c for c in held[p] if c not in placed[p]] + got
+                    await t.tl({"do": "receive", "player": p, "cards": got})
+            d = t.live.engine.state.deal
+            last, earlier = [c.code for c in d.stub], sorted(c.code for c in d.discards_earlier)
+            assert len(last) == 1
+            await t.tl({"do": "discard", "player": "Anna", "cards": held["Anna"][:2]})
+            await t.tl({"do": "discard", "player": "Bo", "cards": held["Bo"][:1]})  # an open card
+            for p in ("Cilla", "Dan"):
+                await t.tl({"do": "discard", "player": p, "cards": []})
+            await t.wait(1.0)
+            await t.pad("seat1", [last[0]])  # Anna's first; her second, from the reshuffle, not read yet
+            await t.pad("seat2", [earlier[1]])  # Bo's open card, from the reshuffle
+            await t.live.feed(ButtonPressed(t.clock.now(), "next"))
+            await t.wait(1.0)
+            refused = [a.to_dict()["do"] for _, a, _ in t.live.rejected]
+            await t.pad("seat1", [last[0], earlier[0]])  # her second read at last
+            await t.wait(1.0)
+            await t.live.feed(ButtonPressed(t.clock.now(), "next"))
+            await t.wait(5.0)
+            return refused, str(t.live.engine.phase), [a.kind for a in t.live.alerts]
+        finally:
+            t.close()
+
+    refused, phase, alerts = asyncio.run(run())
+    assert refused == ["open"]  # the scenario: Bo's open card came first and was refused
+    assert phase != "exchange_3" and "rejected" not in alerts, (phase, alerts)
