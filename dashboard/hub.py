@@ -189,8 +189,11 @@ class TableHub:
         resolved = {r.data.get("alert") for r in self.log.records("audit") if r.data.get("what") == "resolve_alert"}
         out = []
         for r in self.log.records("alert", "rejected"):
-            if r.kind == "alert" and r.source == "sensing":
-                continue  # sensing's conditions are found again from the pads, not restored (live.stuck's too)
+            if r.source == "sensing":
+                # sensing's conditions, and the rules' refusals of what the pads showed, are
+                # found again from the pads, not restored (live.stuck's too): a restored
+                # refusal was an alert that nothing ended (stop 68's audit)
+                continue
             if r.kind == "alert":
                 out.append(
                     table_alert(r.seq, r.kind, str(r.data.get("text", "")), self.seq, resolved=r.seq in resolved)

@@ -510,61 +510,106 @@ def test_a_camera_misread_open_card_tells_nobody_whether_the_card_it_names_lies_
     assert twins(tmp_path, scenario, False, True, rfid=False) == []  # the TL asks to see hidden cards (none here)
 
 
-def test_an_open_card_refused_before_the_reshuffle_is_taken_once_the_stub_is_empty_r16(tmp_path):
-    """Stop 68's audit: the stub's last card goes to Anna (owed 2), the dealer reshuffles the
-    earlier discards (r16), deals her second and then Bo's open card.  Anna's second read is
-    late, so the rules see Bo's open card first, while the stub still holds her first card:
-    refused.  Once her cards are in, the stub is empty and Bo's card is one the reshuffle
-    gives; a refusal held "until the step changes" kept the table in exchange 3 for good."""
+LAST_STUB_HANDS = {
+    "Anna": ["AS", "KS", "QS", "JS", "TS"],
+    "Bo": ["AH", "KH", "QH", "JH", "TH"],
+    "Cilla": ["AD", "KD", "QD", "JD", "TD"],
+    "Dan": ["AC", "KC", "QC", "JC", "TC"],
+}
+
+
+async def _bos_open_card_refused(t: Twin) -> tuple[list[str], list[str]]:
+    """Exchange 3 with one card left in the stub: Anna (owed 2) gets it and, from the
+    reshuffled earlier discards (r16), her second, whose read is late; Bo's open card from
+    the reshuffle is read first and refused (the stub still holds Anna's first for the
+    rules).  The stub's card and the earlier discards, sorted."""
     from table_controller.sensor_events import ButtonPressed
 
-    hands = {
-        "Anna": ["AS", "KS", "QS", "JS", "TS"],
-        "Bo": ["AH", "KH", "QH", "JH", "TH"],
-        "Cilla": ["AD", "KD", "QD", "JD", "TD"],
-        "Dan": ["AC", "KC", "QC", "JC", "TC"],
-    }
+    hands = LAST_STUB_HANDS
     dealt = {c for h in hands.values() for c in h}
-    order = [r + s for s in "SHDC" for r in "23456789TJQKA" if r + s not in dealt]
+    players, stub = list(hands), [r + s for s in "SHDC" for r in "23456789TJQKA" if r + s not in dealt]
+    held = {p: list(h) for p, h in hands.items()}
+    await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+    await t.tl({"do": "game", "seats": players, "button": "Dan"})
+    await t.tl({"do": "deal", "hands": hands})
+    for k, counts in enumerate(((4, 4, 4, 4), (4, 4, 4, 3))):  # 16, then 15: one card left
+        placed = {}
+        for p, n in zip(players, counts, strict=True):
+            placed[p] = held[p][:n] if k == 0 else held[p][-n:]
+            await t.tl({"do": "discard", "player": p, "cards": placed[p]})
+        for p in players:
+            got = [stub.pop(0) for _ in placed[p]]
+            held[p] = [c for c in held[p] if c not in placed[p]] + got
+            await t.tl({"do": "receive", "player": p, "cards": got})
+    d = t.live.engine.state.deal
+    last, earlier = [c.code for c in d.stub], sorted(c.code for c in d.discards_earlier)
+    assert len(last) == 1
+    await t.tl({"do": "discard", "player": "Anna", "cards": held["Anna"][:2]})
+    await t.tl({"do": "discard", "player": "Bo", "cards": held["Bo"][:1]})  # an open card
+    for p in ("Cilla", "Dan"):
+        await t.tl({"do": "discard", "player": p, "cards": []})
+    await t.wait(1.0)
+    await t.pad("seat1", [last[0]])  # Anna's first; her second, from the reshuffle, not read yet
+    await t.pad("seat2", [earlier[1]])  # Bo's open card, from the reshuffle
+    await t.live.feed(ButtonPressed(t.clock.now(), "next"))
+    await t.wait(1.0)
+    assert [a.to_dict()["do"] for _, a, _ in t.live.rejected] == ["open"]
+    return last, earlier
 
-    async def run() -> tuple[list, str, list[str]]:
+
+def test_an_open_card_refused_before_the_reshuffle_is_taken_once_the_stub_is_empty_r16(tmp_path):
+    """Stop 68's audit: Bo's open card, refused while the rules still saw a card in the
+    stub (``_bos_open_card_refused``), is one the reshuffle gives once Anna's cards are in;
+    a refusal held "until the step changes" kept the table in exchange 3 for good."""
+    from table_controller.sensor_events import ButtonPressed
+
+    async def run() -> tuple[str, list[str]]:
         t = Twin(tmp_path / "t")
         try:
-            players, stub = list(hands), list(order)
-            held = {p: list(h) for p, h in hands.items()}
-            await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
-            await t.tl({"do": "game", "seats": players, "button": "Dan"})
-            await t.tl({"do": "deal", "hands": hands})
-            for k, counts in enumerate(((4, 4, 4, 4), (4, 4, 4, 3))):  # 16, then 15: one card left
-                placed = {}
-                for p, n in zip(players, counts, strict=True):
-                    placed[p] = held[p][:n] if k == 0 else held[p][-n:]
-                    await t.tl({"do": "discard", "player": p, "cards": placed[p]})
-                for p in players:
-                    got = [stub.pop(0) for _ in placed[p]]
-                    held[p] = [c for c in held[p] if c not in placed[p]] + got
-                    await t.tl({"do": "receive", "player": p, "cards": got})
-            d = t.live.engine.state.deal
-            last, earlier = [c.code for c in d.stub], sorted(c.code for c in d.discards_earlier)
-            assert len(last) == 1
-            await t.tl({"do": "discard", "player": "Anna", "cards": held["Anna"][:2]})
-            await t.tl({"do": "discard", "player": "Bo", "cards": held["Bo"][:1]})  # an open card
-            for p in ("Cilla", "Dan"):
-                await t.tl({"do": "discard", "player": p, "cards": []})
-            await t.wait(1.0)
-            await t.pad("seat1", [last[0]])  # Anna's first; her second, from the reshuffle, not read yet
-            await t.pad("seat2", [earlier[1]])  # Bo's open card, from the reshuffle
-            await t.live.feed(ButtonPressed(t.clock.now(), "next"))
-            await t.wait(1.0)
-            refused = [a.to_dict()["do"] for _, a, _ in t.live.rejected]
+            last, earlier = await _bos_open_card_refused(t)
             await t.pad("seat1", [last[0], earlier[0]])  # her second read at last
             await t.wait(1.0)
             await t.live.feed(ButtonPressed(t.clock.now(), "next"))
             await t.wait(5.0)
-            return refused, str(t.live.engine.phase), [a.kind for a in t.live.alerts]
+            return str(t.live.engine.phase), [a.kind for a in t.live.alerts]
         finally:
             t.close()
 
-    refused, phase, alerts = asyncio.run(run())
-    assert refused == ["open"]  # the scenario: Bo's open card came first and was refused
+    phase, alerts = asyncio.run(run())
     assert phase != "exchange_3" and "rejected" not in alerts, (phase, alerts)
+
+
+def test_a_refusal_of_what_the_pads_showed_is_found_again_after_a_restart_not_restored(tmp_path):
+    """Sensing's "the rules refused what the pads show" ends by itself live, once the pads
+    or the rules' next cards change.  A restart restored each such refusal from the log as
+    a table's alert ("sensing: open rejected") that nothing ended (stop 68's audit); it is
+    found again from the pads as they are read after the restart."""
+    from table_controller.sensor_events import ButtonPressed
+
+    def kinds(t: Twin, role: str) -> list[str]:
+        return [a["kind"] for a in json.loads(t.got[role][-1]).get("alerts") or []]
+
+    async def run() -> tuple[list[str], list[str], list[str]]:
+        t = Twin(tmp_path / "t")
+        try:
+            last, earlier = await _bos_open_card_refused(t)
+            t.collect()
+            live = kinds(t, "revisor")
+        finally:
+            t.close()
+        t = Twin(tmp_path / "t")  # restarted: no pad read yet
+        try:
+            restarted = kinds(t, "revisor") + kinds(t, "tl")
+            await t.pad("seat1", [last[0]])
+            await t.pad("seat2", [earlier[1]])
+            await t.live.feed(ButtonPressed(t.clock.now(), "next"))  # the dealer's press again
+            await t.wait(1.0)
+            t.collect()
+            return live, restarted, kinds(t, "tl")
+        finally:
+            t.close()
+
+    live, restarted, read_again = asyncio.run(run())
+    assert live == ["rejected"]
+    assert restarted == []
+    assert read_again == ["rejected"]  # the pads read again: the same refusal, found again
