@@ -60,6 +60,10 @@ from .camera import CameraMemory
 from .facts import TableFacts
 from .findings import action_key, findings
 
+# The actions of cards dealt in an exchange (``action_key``'s "do"), judged against the
+# cards the rules take next (``TableFacts.drawable``)
+DEALT = frozenset({repr(OpenCard.do), repr(Receive.do)})
+
 
 class Sensing:
     def __init__(
@@ -146,10 +150,11 @@ class Sensing:
             self.ended_alerts.extend(self.alerts.end_events())
         elif before.drawable != facts.drawable:
             # the rules take other cards now (the stub's last went, the discards are
-            # reshuffled, r16): what they refused was judged against the stub as it was.  An
-            # open card read before the player ahead's late read was refused, and held so
-            # until the step changed, the table waited in the exchange for good (stop 68)
-            self._refused.clear()
+            # reshuffled, r16): the cards dealt they refused were judged against the stub as
+            # it was.  An open card read before the player ahead's late read was refused, and
+            # held so until the step changed, the table waited in the exchange for good (stop 68)
+            for key in [k for k in self._refused if dict(k).get("do") in DEALT]:
+                del self._refused[key]
         if facts.pending_revoke and facts.pending_revoke != self._revoke_seen:
             p, c = facts.pending_revoke
             # told to the live table like every new alert, so that the log keeps it and the
