@@ -61,7 +61,7 @@ from .facts import TableFacts
 from .findings import action_key, findings
 
 # The actions of cards dealt in an exchange (``action_key``'s "do"), judged against the
-# cards the rules take next (``TableFacts.drawable``)
+# cards the rules take next (the stub, then the reshuffled discards: r16)
 DEALT = frozenset({repr(OpenCard.do), repr(Receive.do)})
 
 
@@ -148,11 +148,11 @@ class Sensing:
             self._refused.clear()
             self._corrected.clear()
             self.ended_alerts.extend(self.alerts.end_events())
-        elif before.drawable != facts.drawable:
-            # the rules take other cards now (the stub's last went, the discards are
-            # reshuffled, r16): the cards dealt they refused were judged against the stub as
-            # it was.  An open card read before the player ahead's late read was refused, and
-            # held so until the step changed, the table waited in the exchange for good (stop 68)
+        elif not facts.stub <= before.stub:
+            # the discards reshuffled into the stub (r16): the cards dealt the rules refused
+            # were judged against the stub as it was.  An open card read before the player
+            # ahead's late read was refused, and held so until the step changed, the table
+            # waited in the exchange for good (stop 68)
             for key in [k for k in self._refused if dict(k).get("do") in DEALT]:
                 del self._refused[key]
         if facts.pending_revoke and facts.pending_revoke != self._revoke_seen:
@@ -237,7 +237,8 @@ class Sensing:
 
     def refused(self, action: Action, reason: str) -> None:
         """The rules refused a proposed action: it is not proposed again while the pads show
-        it, until the step or the cards the rules take next change (``sync``)."""
+        it, until the step changes, or for cards dealt (open, receive) until the discards are
+        reshuffled into the stub (``sync``)."""
         self._proposed_quiet = False
         self._refused[action_key(action)] = reason
         self._refresh()
@@ -297,8 +298,8 @@ class Sensing:
 
     def _open_or_new(self, player: str) -> bool:
         """Replacements (or the open card) on the player's pad.  Camera-only mode has no
-        reader: the open card is the one face-up drawable card the camera names with
-        confidence on the pad (CameraMemory drops sightings below its threshold)."""
+        reader: the open card is the one face-up card the camera names with confidence on
+        the pad that the rules take next (``_camera_open_card``) (CameraMemory drops sightings below its threshold)."""
         if self.rfid:
             return bool(self.new_cards(player))
         return player in self.facts.open_next and self._camera_open_card(player) is not None

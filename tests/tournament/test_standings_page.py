@@ -80,17 +80,16 @@ def test_public_standings_follow_the_tables_and_show_no_card(hall):
     assert mine["records"] == played[1].last_seq()
 
 
-@pytest.mark.browser
-def _answering(status: int, body: str, answered: list[int]):
-    """A route handler that answers ``status`` with ``body``, each answer noted."""
+def _answering(status: int, body: str):
+    """A route handler that answers ``status`` with ``body``."""
 
     def handle(route) -> None:
-        answered.append(status)
         route.fulfill(status=status, body=body)
 
     return handle
 
 
+@pytest.mark.browser
 def test_the_hall_screen_renders_every_table(hall, tmp_path):
     from playwright.sync_api import sync_playwright
 
@@ -126,11 +125,10 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         # kept until the next try (it threw reading the page as JSON), then drawn again
         title = page.inner_text("#title")
         for status, body in ((502, "<html>Bad Gateway</html>"), (200, '{"event": "sm')):
-            answered: list[int] = []
-            page.route("**/api/tl?*", _answering(status, body, answered))
-            page.wait_for_function("() => !!document.body.dataset.loaded")
-            while len(answered) < 2:  # two polls answered so: the first surely read whole
-                page.wait_for_timeout(100)
+            page.route("**/api/tl?*", _answering(status, body))
+            for _ in range(2):  # two polls answered so: the first surely read whole
+                with page.expect_response("**/api/tl?*", timeout=30_000):
+                    pass
             page.unroute("**/api/tl?*")
             assert page.inner_text("#title") == title and page.locator("[data-table]").count() == len(tables)
         page.goto(base + "/tl?token=wrong")
