@@ -82,7 +82,8 @@ function follow(tb) {
     if (r.ok) d = await r.json();
   } catch (e) { r = null; }
   if (r && !r.ok && r.status !== 429 && r.status < 500) { showError(t("the hall is the TL's page")); return; }
-  if (!d) { setTimeout(load, 2000); return; }
+  if (!d) { showError(t("the event's tables did not come: asking again")); setTimeout(load, 2000); return; }
+  showError("");
   for (const tb of d.tables) {
     const p = { base: tb.base, name: tb.name || tb.base, state: "connecting", last: null,
                 el: h("section", { class: "hall-table", "data-base": tb.base || "here" }) };

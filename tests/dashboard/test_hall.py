@@ -127,13 +127,14 @@ def test_the_hall_shows_every_table_live_and_a_table_that_is_down(make_server, c
 def test_the_hall_asks_for_its_tables_again_when_the_first_answer_fails(make_server, chromium, failure):
     """The hall asks its server once for the event's tables.  An answer that failed (a busy
     server, a body cut off, a dropped connection) left the page empty for good; it is
-    asked again until it comes whole (stop 68)."""
+    asked again until it comes whole, and says so meanwhile, in Swedish (stop 68)."""
     s = make_server(pace=5.0, delay=0)
     page = chromium.new_page()
     failed: list[str] = []
+    failing = [True]
 
-    def first_fails(route) -> None:
-        if failed:
+    def fails_until_seen(route) -> None:
+        if not failing[0]:
             route.continue_()
             return
         failed.append(route.request.url)
@@ -143,9 +144,12 @@ def test_the_hall_asks_for_its_tables_again_when_the_first_answer_fails(make_ser
             status, body = (503, '{"error": "busy"}') if failure == "busy" else (200, '{"tables": [{"ba')
             route.fulfill(status=status, body=body, content_type="application/json")
 
-    page.route("**/api/tables?*", first_fails)
+    page.route("**/api/tables?*", fails_until_seen)
     page.goto(s.url("hall", "tl"))
+    page.wait_for_selector("#error", state="visible", timeout=30_000)
+    assert page.inner_text("#error") == "tävlingens bord kom inte: frågar igen"
+    failing[0] = False
     page.wait_for_selector('.hall-table[data-base="here"]', timeout=30_000)
-    assert len(failed) == 1
-    assert page.locator(".hall-table").count() == 1
+    assert len(failed) >= 1 and page.locator(".hall-table").count() == 1
+    assert page.locator("#error").is_hidden()
     page.close()
