@@ -479,23 +479,10 @@ def test_a_camera_misread_open_card_tells_nobody_whether_the_card_it_names_lies_
     random.Random(1).shuffle(order)  # no four of a kind, no straight flush on the way
 
     async def scenario(t: Twin, cilla_keeps_ad: bool) -> None:
-        players, stub = list(hands), list(order)
-        held = {p: list(h) for p, h in hands.items()}
-        await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
-        await t.tl({"do": "game", "seats": players, "button": "Dan"})
-        await t.tl({"do": "deal", "hands": hands})
-        for k, counts in enumerate(((4, 4, 4, 4), (4, 4, 4, 3))):  # 16, then 15: one card left
-            placed = {}
-            for p, n in zip(players, counts, strict=True):
-                placed[p] = held[p][:n] if k == 0 else held[p][-n:]
-                if k == 0 and p == "Cilla" and cilla_keeps_ad:
-                    placed[p] = ["KD", "QD", "JD", "TD"]
-                await t.tl({"do": "discard", "player": p, "cards": placed[p]})
-            for p in players:
-                got = [stub.pop(0) for _ in placed[p]]
-                held[p] = [c for c in held[p] if c not in placed[p]] + got
-                await t.tl({"do": "receive", "player": p, "cards": got})
-        assert len(t.live.engine.state.deal.stub) == 1 and str(t.live.engine.phase) == "exchange_3"
+        def placing(k: int, p: str, cards: list[str]) -> list[str]:
+            return ["KD", "QD", "JD", "TD"] if k == 0 and p == "Cilla" and cilla_keeps_ad else cards
+
+        held = await _one_card_left(t, hands, order, placing)
         await t.tl({"do": "discard", "player": "Anna", "cards": held["Anna"][:1]})  # an open card
         await t.tl({"do": "discard", "player": "Bo", "cards": held["Bo"][:2]})
         for p in ("Cilla", "Dan"):
@@ -508,6 +495,31 @@ def test_a_camera_misread_open_card_tells_nobody_whether_the_card_it_names_lies_
         await t.wait(3.0)
 
     assert twins(tmp_path, scenario, False, True, rfid=False) == []  # the TL asks to see hidden cards (none here)
+
+
+async def _one_card_left(t: Twin, hands: dict[str, list[str]], order: list[str], placing=None) -> dict[str, list[str]]:
+    """The table, its game and ``hands`` dealt (sm2025), then exchanges 1 and 2 entered by
+    the TL from the stub in ``order``: 16 cards placed, then 15, so that one card is left for
+    exchange 3 (r16).  ``placing(exchange, player, cards)``: what a player places instead.
+    Each player's hand after them."""
+    players, stub = list(hands), list(order)
+    held = {p: list(h) for p, h in hands.items()}
+    await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+    await t.tl({"do": "game", "seats": players, "button": "Dan"})
+    await t.tl({"do": "deal", "hands": hands})
+    for k, counts in enumerate(((4, 4, 4, 4), (4, 4, 4, 3))):
+        placed = {}
+        for p, n in zip(players, counts, strict=True):
+            placed[p] = held[p][:n] if k == 0 else held[p][-n:]
+            if placing is not None:
+                placed[p] = placing(k, p, placed[p])
+            await t.tl({"do": "discard", "player": p, "cards": placed[p]})
+        for p in players:
+            got = [stub.pop(0) for _ in placed[p]]
+            held[p] = [c for c in held[p] if c not in placed[p]] + got
+            await t.tl({"do": "receive", "player": p, "cards": got})
+    assert len(t.live.engine.state.deal.stub) == 1 and str(t.live.engine.phase) == "exchange_3"
+    return held
 
 
 LAST_STUB_HANDS = {
@@ -527,23 +539,9 @@ async def _bos_open_card_refused(t: Twin) -> tuple[list[str], list[str]]:
 
     hands = LAST_STUB_HANDS
     dealt = {c for h in hands.values() for c in h}
-    players, stub = list(hands), [r + s for s in "SHDC" for r in "23456789TJQKA" if r + s not in dealt]
-    held = {p: list(h) for p, h in hands.items()}
-    await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
-    await t.tl({"do": "game", "seats": players, "button": "Dan"})
-    await t.tl({"do": "deal", "hands": hands})
-    for k, counts in enumerate(((4, 4, 4, 4), (4, 4, 4, 3))):  # 16, then 15: one card left
-        placed = {}
-        for p, n in zip(players, counts, strict=True):
-            placed[p] = held[p][:n] if k == 0 else held[p][-n:]
-            await t.tl({"do": "discard", "player": p, "cards": placed[p]})
-        for p in players:
-            got = [stub.pop(0) for _ in placed[p]]
-            held[p] = [c for c in held[p] if c not in placed[p]] + got
-            await t.tl({"do": "receive", "player": p, "cards": got})
+    held = await _one_card_left(t, hands, [r + s for s in "SHDC" for r in "23456789TJQKA" if r + s not in dealt])
     d = t.live.engine.state.deal
     last, earlier = [c.code for c in d.stub], sorted(c.code for c in d.discards_earlier)
-    assert len(last) == 1
     await t.tl({"do": "discard", "player": "Anna", "cards": held["Anna"][:2]})
     await t.tl({"do": "discard", "player": "Bo", "cards": held["Bo"][:1]})  # an open card
     for p in ("Cilla", "Dan"):
