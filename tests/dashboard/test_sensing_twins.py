@@ -6,7 +6,9 @@ clock; every role connected as the WebSocket route connects it.  Both twins are 
 sensor events and differ only in where one hidden card lies.  Every message the Revisor,
 the public, the dealer, the broadcast (as due) and each seat's phone (less its own player's
 hidden cards) gets must be the same in both; the TL's may differ, and does, so each test
-could fail.
+could fail.  So must what the live table sends the physical table over the serial link
+(``console``: the seat LEDs' frames, with when each was sent), which every player,
+spectator and the broadcast camera sees.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 
 from dashboard.delay import BroadcastDelay
 from dashboard.hub import TableHub, start_frame
+from firmware_bridge.messages import encode_led
 from table_controller.clocks import FakeClock
 from table_controller.deck import virtual_deck
 from table_controller.live import LiveTable
@@ -38,7 +41,8 @@ class Twin:
         self.deck = virtual_deck()
         self.uid = {c.code: u for u, c in self.deck.cards.items()}
         self.log, _ = TableRecorder.resume(folder / "table.sqlite")
-        self.live = LiveTable(self.log, self.deck, clock=self.clock, rfid=rfid)
+        self.sent: list[str] = []  # the frames for the seat controller, as the link writes them
+        self.live = LiveTable(self.log, self.deck, clock=self.clock, rfid=rfid, leds=self._led)
         self.hub = TableHub(
             self.live,
             BroadcastDelay(folder / "broadcast.sqlite", start_frame("T"), delay=1.0, clock=self.clock.now),
@@ -48,6 +52,11 @@ class Twin:
         self.clients = {r: self.hub.connect(r) for r in (*BLIND, "tl")}
         self.got: dict[str, list[str]] = {r: [] for r in (*self.clients, "broadcast")}
         self.collect()
+
+    async def _led(self, seat: str, colour: str, blink: bool = False) -> None:
+        """The seat controller's ``set_led`` as a sink: the frame it would write, and when."""
+        frame = encode_led(len(self.sent), seat, colour, blink).decode().strip()
+        self.sent.append(f"{self.clock.now():.2f} {frame}")
 
     def collect(self) -> None:
         self.hub._pump_now()
@@ -87,7 +96,10 @@ class Twin:
         await self.wait(1.0)
 
     def stream(self, role: str) -> list[str]:
-        """What ``role`` learnt: a seat's phone less its own player's hidden cards."""
+        """What ``role`` learnt: a seat's phone less its own player's hidden cards; the
+        ``console``: what the physical table was sent to show."""
+        if role == "console":
+            return self.sent
         if not role.startswith("seat"):
             return self.got[role]
         out = []
@@ -109,8 +121,9 @@ class Twin:
 
 
 def differing(a: Twin, b: Twin) -> list[str]:
-    """The roles whose streams differ between the twins (``broadcast``: the frames as due)."""
-    return [r for r in (*BLIND, "broadcast", "tl") if a.stream(r) != b.stream(r)]
+    """The roles whose streams differ between the twins (``broadcast``: the frames as due;
+    ``console``: the frames sent to the seat controller)."""
+    return [r for r in (*BLIND, "broadcast", "console", "tl") if a.stream(r) != b.stream(r)]
 
 
 def twins(tmp_path, scenario, hands_a, hands_b, **kw) -> list[str]:
