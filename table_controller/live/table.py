@@ -403,7 +403,11 @@ class LiveTable:
             f"{p}s speltid har gått ut (D12): övertid, TL avgör / "
             f"{p}'s shot clock ran out in trick play (D12): overtime, the TL decides"
         )
-        finding = Finding(("overtime", p), "overtime", text, p, self.sensing.facts.pad_of(p), {"clock": "play"})
+        # it holds nothing: the player's own card, played late, is taken and ends it (a held
+        # player's card lay on the pad untaken until the TL closed the alert, stop 68)
+        finding = Finding(
+            ("overtime", p), "overtime", text, p, self.sensing.facts.pad_of(p), {"clock": "play"}, holds=False
+        )
         self._end_overtime()  # one at a time: a new expiry replaces an older one
         a = self.sensing.alerts.raise_event(finding, self.clock.now())
         self.sensing.new_alerts.append(a)

@@ -624,3 +624,27 @@ def test_a_refusal_of_what_the_pads_showed_is_found_again_after_a_restart_not_re
     assert live == ["rejected"]
     assert restarted == []
     assert read_again == ["rejected"]  # the pads read again: the same refusal, found again
+
+
+def test_a_card_played_late_on_the_pad_is_taken_and_ends_the_overtime_d12(tmp_path):
+    """D12: a trick-play clock run out alerts the TL (overtime, a violation logged) and ends
+    when the player plays.  The alert held the player, so the card played late on the pad
+    was never taken until the TL closed the alert: the table stood (stop 68)."""
+
+    async def run() -> tuple[list, list, list]:
+        t = Twin(tmp_path / "t")
+        try:
+            await t.start("sm2025", NO_REVOKE)
+            await t.pad("seat1", ["AS"])
+            await t.wait(25.0)  # Bo's 20 s play clock runs out
+            over = [(a.kind, a.player) for a in t.live.alerts]
+            await t.pad("seat2", ["4C"])  # played late
+            await t.wait(2.0)
+            return over, [a.to_dict() for _, a in t.live.accepted[-1:]], [a.kind for a in t.live.alerts]
+        finally:
+            t.close()
+
+    over, last, alerts = asyncio.run(run())
+    assert over == [("overtime", "Bo")]
+    assert last == [{"do": "play", "player": "Bo", "card": "4C"}]
+    assert "overtime" not in alerts
