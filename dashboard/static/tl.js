@@ -238,15 +238,12 @@ async function refresh() {
   let hr, ar;
   try { [hr, ar] = await Promise.all([fetch("/api/history" + q + "&scope=" + scope), fetch("/api/audit" + q)]); }
   catch (e) { hr = ar = null; }
-  // an answer that did not come (a busy server, a dropped connection) is asked again soon: a
-  // table that waits on the TL sends no new state that would ask for it
-  if (mine === refreshes && [hr, ar].some(r => !r || r.status === 429 || r.status >= 500) && !pending)
-    pending = setTimeout(() => { pending = null; refresh(); }, 1000);
-  // a body cut off on its way (no JSON) is an answer that did not come either
-  const body = r => (r && r.ok ? r.json().catch(() => undefined) : null);
+  const body = r => (r && r.ok ? r.json().catch(() => undefined) : null);  // undefined: cut off
   const [hd, ad] = await Promise.all([body(hr), body(ar)]);
-  if (mine === refreshes && (hd === undefined || ad === undefined) && !pending)
-    pending = setTimeout(() => { pending = null; refresh(); }, 1000);
+  // an answer that did not come (a busy server, a dropped connection, a body cut off on its
+  // way) is asked again soon: a table that waits on the TL sends no new state that would ask for it
+  const failed = [hr, ar].some(r => !r || r.status === 429 || r.status >= 500) || hd === undefined || ad === undefined;
+  if (mine === refreshes && failed && !pending) pending = setTimeout(() => { pending = null; refresh(); }, 1000);
   if (mine !== refreshes) return;  // a newer refresh was asked meanwhile: it draws
   // each list made again only when what it shows changed (keptPart: its buttons stay under a tap)
   if (hd) { const d = hd; hist.dataset.seq = d.seq; hist.dataset.scope = d.scope;

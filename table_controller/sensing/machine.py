@@ -60,10 +60,6 @@ from .camera import CameraMemory
 from .facts import TableFacts
 from .findings import action_key, findings
 
-# The actions of cards dealt in an exchange (``action_key``'s "do"), judged against the
-# cards the rules take next (the stub, then the reshuffled discards: r16)
-DEALT = frozenset({repr(OpenCard.do), repr(Receive.do)})
-
 
 class Sensing:
     def __init__(
@@ -105,7 +101,8 @@ class Sensing:
         self._declined: set[str] = set()  # open card declined (button or tray)
         self._taken: set[str] = set()  # open card taken (next, dealer moved on)
         self._erred: set[str] = set()  # over-count logged: count what lies on the pad now
-        self._refused: dict[tuple, str] = {}  # actions the rules refused this step -> reason
+        # actions the rules refused this step (by ``action_key``) -> (the action, the reason)
+        self._refused: dict[tuple, tuple[Action, str]] = {}
         self._corrected: dict[str, str] = {}  # pad -> card code entered by a correction
         # cards taken back (r26) while they still lay on their pad -> (pad, when): not played
         # again until they have left it (``_lying_back``)
@@ -153,7 +150,7 @@ class Sensing:
             # were judged against the stub as it was.  An open card read before the player
             # ahead's late read was refused, and held so until the step changed, the table
             # waited in the exchange for good (stop 68)
-            for key in [k for k in self._refused if dict(k).get("do") in DEALT]:
+            for key in [k for k, (a, _) in self._refused.items() if isinstance(a, (OpenCard, Receive))]:
                 del self._refused[key]
         if facts.pending_revoke and facts.pending_revoke != self._revoke_seen:
             p, c = facts.pending_revoke
@@ -240,7 +237,7 @@ class Sensing:
         it, until the step changes, or for cards dealt (open, receive) until the discards are
         reshuffled into the stub (``sync``)."""
         self._proposed_quiet = False
-        self._refused[action_key(action)] = reason
+        self._refused[action_key(action)] = (action, reason)
         self._refresh()
 
     def correct_card_at(self, pad: str, card: Card) -> None:
@@ -299,7 +296,8 @@ class Sensing:
     def _open_or_new(self, player: str) -> bool:
         """Replacements (or the open card) on the player's pad.  Camera-only mode has no
         reader: the open card is the one face-up card the camera names with confidence on
-        the pad that the rules take next (``_camera_open_card``) (CameraMemory drops sightings below its threshold)."""
+        the pad (CameraMemory drops sightings below its threshold) that the rules take next
+        (``_camera_open_card``)."""
         if self.rfid:
             return bool(self.new_cards(player))
         return player in self.facts.open_next and self._camera_open_card(player) is not None
@@ -589,7 +587,8 @@ class Sensing:
 
     def refusal(self, action: Action) -> str | None:
         """Why the rules refused ``action`` in this step, or None if they did not."""
-        return self._refused.get(action_key(action))
+        refused = self._refused.get(action_key(action))
+        return refused[1] if refused else None
 
     # --- what the findings read (sensing's state, never changed from outside) --------------
     @property
