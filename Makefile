@@ -121,9 +121,10 @@ CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/
 I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \
 	dashboard/deps.py dashboard/app.py dashboard/join_sheet.py dashboard/routes/*.py dashboard/static/common.js dashboard/static/tl.js \
 	dashboard/static/revisor.js dashboard/static/dealer.js dashboard/static/hall.js dashboard/static/protocol.js \
-	dashboard/static/broadcast.js dashboard/static/audience.js dashboard/static/public.js dashboard/static/seat.js
+	dashboard/static/broadcast.js dashboard/static/audience.js dashboard/static/public.js dashboard/static/seat.js \
+	table_controller/tournament/texts.py
 i18n: setup
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k DashboardError -k Refused -k Denied:2 \
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k for_tl -k DashboardError -k Refused -k Denied:2 \
 		--no-location --sort-output --omit-header -w 200 -o dashboard/locale/messages.pot $(I18N_SOURCES)
 	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 -k HubError -k DrawError --no-location --sort-output --omit-header -w 200 \
 		-o dashboard/locale/console.pot $(CONSOLE_SOURCES)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import gettext
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -133,21 +134,34 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(rx + r"\Z")
 
 
-_PATTERNS = [(t, _pattern(t)) for t in REASONS]
+def patterns(templates: Iterable[str]) -> list[tuple[str, re.Pattern[str]]]:
+    """Catalogue sentences with ``{names}`` in them, each with the pattern that finds its
+    names again in a sentence made from it (for ``tr_made``)."""
+    return [(t, _pattern(t)) for t in templates]
+
+
+_PATTERNS = patterns(REASONS)
 _DIGITS = {word: str(n) for n, word in enumerate(COUNT_WORDS)}
+
+
+def tr_made(text: str, lang: str, made_from: list[tuple[str, re.Pattern[str]]]) -> str:
+    """A sentence made in English from one of ``made_from``'s templates (``patterns``),
+    in ``lang``: the catalogue's sentence with the names put back; a sentence none of them
+    made stays as it is, or is the catalogue's whole."""
+    if lang_of(lang) == "en":
+        return text
+    for template, rx in made_from:
+        m = rx.match(text)
+        if m:
+            # a count the engine writes in English words ("five cards placed") as digits
+            return tr(template, lang, **{k: _DIGITS.get(v, v) for k, v in m.groupdict().items()})
+    return tr(text, lang)
 
 
 def tr_reason(reason: str, lang: str) -> str:
     """An engine reason in ``lang``: the catalogue's sentence with the names and cards put
     back; a reason the catalogue lacks stays as the engine said it."""
-    if lang_of(lang) == "en":
-        return reason
-    for template, rx in _PATTERNS:
-        m = rx.match(reason)
-        if m:
-            # a count the engine writes in English words ("five cards placed") as digits
-            return tr(template, lang, **{k: _DIGITS.get(v, v) for k, v in m.groupdict().items()})
-    return tr(reason, lang)
+    return tr_made(reason, lang, _PATTERNS)
 
 
 def tr_error(exc: BaseException, lang: str) -> str:

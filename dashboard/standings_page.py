@@ -28,9 +28,12 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from table_controller.sensing.alerts import CARDLESS, PUBLIC_TEXT
+from table_controller.tournament import texts
 from table_controller.tournament.standings import Standings
 from table_controller.tournament.witness import public_witness
 
+from .i18n import N_, patterns, tr, tr_made
 from .security import csp, origin_of
 
 # Not "records": how many records a table's log holds grows with what happens at it, some
@@ -96,6 +99,53 @@ def live_clocks(c: dict[str, Any] | None, now: float) -> dict[str, Any] | None:
     }
 
 
+# The TL's screen in Swedish first, English beside it: what the hub keeps in English (an
+# alert's kind and place, a table's problems, a conflict) worded as the table's own pages
+# word it (common.js: ``alertText``), from the same catalogue.
+ALERT_LABELS = {
+    "rejected": N_("rejected"),
+    "camera_offline": N_("camera offline"),
+    "overtime": N_("overtime"),
+    "tl_called": N_("TL called"),
+}
+CAMERA_OFFLINE = N_("The camera is offline: the table plays on with the RFID readers")
+_MADE = patterns(texts.PROBLEMS + texts.CONFLICTS)
+
+
+def pad_name(pad: str, lang: str) -> str:
+    if len(pad) == 5 and pad.startswith("seat") and pad[4].isdigit():
+        return tr(N_("pad {n}"), lang, n=pad[4])
+    return tr(N_("the tray"), lang) if pad == "tray" else pad
+
+
+def alert_words(a: dict[str, Any], lang: str) -> tuple[str, str]:
+    """An open alert of the hub's (``Standings.alerts``) in ``lang``: its label and its text.
+    A sensing alert is worded from its kind and place (it names no card); any other says
+    its own text, a catalogue's sentence or one in both languages already."""
+    kind, pad, player = a["kind"], a.get("pad"), a.get("player")
+    label = ALERT_LABELS.get(kind) or (N_("sensing") if a.get("sensing") else N_("alert"))
+    if not (a.get("sensing") and kind in PUBLIC_TEXT and kind not in CARDLESS):
+        return tr(label, lang), tr(a["text"], lang)
+    if kind == "camera_offline" and not pad:
+        return tr(label, lang), tr(CAMERA_OFFLINE, lang)
+    where = " ".join(x for x in (pad_name(pad, lang) if pad else None, f"({player})" if player else None) if x)
+    text = tr(PUBLIC_TEXT[kind], lang) + (" " + tr(N_("at {where}"), lang, where=where) if where else "")
+    return tr(label, lang), text[0].upper() + text[1:]
+
+
+def in_swedish(doc: dict[str, Any]) -> None:
+    """The TL's document given its Swedish beside the English: each alert's ``label_sv``
+    and ``text_sv`` (``label`` and ``text`` in English, pads named as the table's pages
+    name them), a table's ``problems_sv``, a conflict's ``detail_sv``."""
+    for heat in doc["heats"]:
+        for t in heat["tables"]:
+            for a in t.get("alerts", []):
+                (a["label"], a["text"]), (a["label_sv"], a["text_sv"]) = alert_words(a, "en"), alert_words(a, "sv")
+            t["problems_sv"] = [tr_made(p, "sv", _MADE) for p in t["problems"]]
+    for c in doc["conflicts"]:
+        c["detail_sv"] = tr_made(c["detail"], "sv", _MADE)
+
+
 def tl_document(board: Standings) -> dict[str, Any]:
     """Everything for the TL: the standings with problems and conflicts, and per table its
     open alerts (from its log), whether its publisher is online, its last record's time
@@ -120,6 +170,7 @@ def tl_document(board: Standings) -> dict[str, Any]:
             tables.append(t)
     tables.sort(key=lambda t: (not t["alerts"], not t["problems"], t["finished"], t["heat"], t["number"]))
     doc["attention"] = [t["table"] for t in tables]
+    in_swedish(doc)
     doc["shot_clocks"] = event_clocks(board.hub.meta().get("shot_clocks", ""))
     return doc
 

@@ -45,6 +45,11 @@ function turn(t) {
     clocks && clocks.stale ? el("span", { class: "badge stale" }, "inga klockor / no clock news") : null,
     !groups.length && !waiting.length ? el("span", {}, "-") : null);
 }
+// Swedish first: the English under it, smaller, unless the text says both already (a
+// text of the table's own in both languages, a name the catalogue keeps as it is).
+function english(en, sv) {
+  return en.includes(sv) ? null : el("span", { class: "en", lang: "en" }, en);
+}
 function card(t) {
   const cls = "t" + (t.alerts.length ? " alert" : t.problems.length ? " problem" : "") + (t.finished ? " done" : "");
   const c = t.current;
@@ -53,13 +58,15 @@ function card(t) {
   const acting = new Set((c && !t.finished && c.to_act) || []);
   return el("div", { class: cls, "data-table": t.table, "data-alerts": t.alerts.length },
     el("div", { class: "head" }, el("b", {}, `Bord ${t.number}`), el("span", { class: "small" }, t.table),
-      el("span", { class: t.online ? "on" : "off" }, t.online ? "online" : "offline"),
+      el("span", { class: t.online ? "on" : "off" }, t.online ? "uppkopplat / online" : "nere / offline"),
       t.dashboard ? el("a", { class: "act", href: t.dashboard + "/tl?token=" + encodeURIComponent(TOKEN) },
         "öppna bordet / open the table") : null),
     el("div", { class: "small" }, `${where} · ${t.records} poster / records`),
     turn(t),
-    t.alerts.length ? el("ul", { class: "alerts" }, t.alerts.map(a => el("li", {}, `[${a.kind}] ${a.text}`))) : null,
-    t.problems.length ? el("ul", { class: "problems" }, t.problems.map(p => el("li", {}, p))) : null,
+    t.alerts.length ? el("ul", { class: "alerts" }, t.alerts.map(a => el("li", { "data-kind": a.kind },
+      el("b", {}, a.label_sv), " ", a.text_sv, english(`${a.label}: ${a.text}`, a.text_sv)))) : null,
+    t.problems.length ? el("ul", { class: "problems" }, t.problems.map((p, i) => el("li", {},
+      t.problems_sv[i], english(p, t.problems_sv[i])))) : null,
     t["särspel"] ? el("div", {}, `Särspel: ${t["särspel"].players.join(", ")} (${t["särspel"].deals} giv)`) : null,
     el("table", {}, (t.standings || t.players.map(p => ({ player: p }))).map(s =>
       el("tr", { class: acting.has(s.player) ? "acting" : "" },
@@ -84,7 +91,8 @@ async function refresh() {
   for (const h of doc.heats) for (const t of h.tables) byId[t.table] = t;
   document.getElementById("tables").replaceChildren(...doc.attention.map(id => card(byId[id])));
   document.getElementById("conflicts").replaceChildren(...doc.conflicts.map(c =>
-    el("div", { class: "t alert" }, `Konflikt / conflict: ${c.table}: ${c.detail}`)));
+    el("div", { class: "t alert" }, `Konflikt: ${c.table}: ${c.detail_sv}`,
+      english(`Conflict: ${c.table}: ${c.detail}`, c.detail_sv))));
   document.body.dataset.loaded = "1";
 }
 refresh(); setInterval(refresh, 2000); setInterval(tickClocks, 250);

@@ -40,6 +40,7 @@ from ..store.records import GENESIS, Record, digest, encode_data
 from ..store.schema import HUB_APPLICATION_ID as APPLICATION_ID  # a hub file, never mistaken for a table log
 from ..store.sqlite import has_sidecars, tidy_sidecars
 from .draw import WordedError
+from .texts import DIFFERS, HEAD_DIFFERS, NOT_DRAWN_TABLE, OFF_CHAIN
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -327,7 +328,7 @@ class HubStore:
         for table, records in batches:
             res = Ingest(table)
             if table not in drawn:  # a mistyped --table must not vanish silently: the TL sees it
-                res.conflicts.append((0, f"records from table {table!r}, which the hub has not drawn"))
+                res.conflicts.append((0, NOT_DRAWN_TABLE.format(table=table)))
                 conflicts += [(table, 0, res.conflicts[0][1])]
                 out.append(res)
                 continue
@@ -337,14 +338,14 @@ class HubStore:
                     if self._same(table, r, taken):
                         res.duplicates += 1
                     else:
-                        res.conflicts.append((r.seq, f"record {r.seq} differs from the one the hub has"))
+                        res.conflicts.append((r.seq, DIFFERS.format(seq=r.seq)))
                     continue
                 if r.seq != seq + 1:
                     res.out_of_order += 1  # a gap: wait for the resend from the hub's ack
                     continue
                 text = encode_data(r.data)
                 if digest(prev, r.seq, r.time, r.source, r.kind, r.txn, text) != r.digest:
-                    res.conflicts.append((r.seq, f"record {r.seq} does not continue the chain the hub has"))
+                    res.conflicts.append((r.seq, OFF_CHAIN.format(seq=r.seq)))
                     break
                 rows.append((table, r.seq, r.time, r.source, r.kind, r.txn, text, r.digest))
                 taken[(table, r.seq)] = rows[-1]
@@ -430,7 +431,7 @@ class HubStore:
         seq, dg = int(head["seq"]), str(head["digest"])
         mine = self.conn.execute("SELECT digest FROM records WHERE table_id = ? AND seq = ?", (table, seq)).fetchone()
         if mine and mine[0] != dg:
-            why = f"signed head at record {seq} differs from the record the hub has"
+            why = HEAD_DIFFERS.format(seq=seq)
             with self._tx():
                 self.conn.execute(
                     "INSERT OR IGNORE INTO conflicts (table_id, seq, time, detail) VALUES (?, ?, ?, ?)",

@@ -34,6 +34,7 @@ from table_controller.sensing.alerts import Alert, card_free_text
 from ..store.rebuild import events_of
 from ..store.records import Record
 from .hubstore import HubStore
+from .texts import NOT_DRAWN_PLAYERS, NOT_FOLDING, OTHER_HEAT, OTHER_SEATS
 
 
 @dataclass
@@ -91,7 +92,7 @@ class Standings:
         except Exception as exc:  # StoreCorrupt, or an event that does not fit: the TL must look
             # the error may quote the event, hands and all: the TL's screen names no card
             # (a hidden card reaches the TL by a logged reveal only; stop 63's second audit)
-            st.broken = f"the table's events do not fold: {without_cards(str(exc))}"
+            st.broken = NOT_FOLDING.format(error=without_cards(str(exc)))
         st.seq = records[-1].seq
 
     def playoffs_needed(self, only: set[str] | None = None) -> list[dict[str, Any]]:
@@ -145,18 +146,23 @@ class Standings:
         doc.update(table_document(engine))
         doc["current"] = current_document(engine)
         if sorted(s.players) != sorted(t["players"]):
-            doc["problems"].append(f"players {', '.join(s.players)} are not those drawn ({', '.join(t['players'])})")
-        if s.rules.heat != t["heat"]:
             doc["problems"].append(
-                f"the table plays heat {s.rules.heat} (option 'heat'), the hub drew it for heat {t['heat']}"
+                NOT_DRAWN_PLAYERS.format(players=", ".join(s.players), drawn=", ".join(t["players"]))
             )
+        if s.rules.heat != t["heat"]:
+            doc["problems"].append(OTHER_HEAT.format(heat=s.rules.heat, drawn=t["heat"]))
         drawn = {g["game"]: g for g in t["games"]}
         for g in s.games:
             want = drawn.get(g.number)
             if want and (list(g.seats) != want["seats"] or g.first_button != want["button"]):
                 doc["problems"].append(
-                    f"game {g.number}: seats {', '.join(g.seats)} (button {g.first_button}) are not "
-                    f"as drawn: {', '.join(want['seats'])} (button {want['button']}) (r7)"
+                    OTHER_SEATS.format(
+                        game=g.number,
+                        seats=", ".join(g.seats),
+                        button=g.first_button,
+                        drawn=", ".join(want["seats"]),
+                        drawn_button=want["button"],
+                    )
                 )
         for sp in self.playoffs_needed({tid}):
             doc["särspel"] = {k: v for k, v in sp.items() if k != "table"}
@@ -196,11 +202,23 @@ def _alert(st: _Table, r: Record) -> None:
     key = d.get("id") if d.get("id") is not None else ("call", r.seq)
     kind = str(d.get("kind") or "alert")
     text = str(d.get("text", ""))
-    if r.source == "sensing":
+    player, pad = _str_or_none(d.get("player")), _str_or_none(d.get("pad"))
+    sensing = r.source == "sensing"
+    if sensing:
         # sensing's own text names the cards of its evidence (for the log only): the TL
         # sees what its table's view shows, the kind and the place, never a card (§3)
-        text = card_free_text(Alert(0, kind, text, _str_or_none(d.get("player")), _str_or_none(d.get("pad"))))
-    st.alerts[key] = {"seq": r.seq, "time": r.time, "kind": kind, "text": text}
+        text = card_free_text(Alert(0, kind, text, player, pad))
+    # the kind, place and player: for a screen that words the alert in its own language
+    # (the hub's TL screen, in Swedish first: dashboard.standings_page)
+    st.alerts[key] = {
+        "seq": r.seq,
+        "time": r.time,
+        "kind": kind,
+        "text": text,
+        "sensing": sensing,
+        "player": player,
+        "pad": pad,
+    }
 
 
 def _str_or_none(v: object) -> str | None:

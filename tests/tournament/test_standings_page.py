@@ -5,6 +5,7 @@ problems; rendered by Debian's chromium."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import ssl
 import subprocess
@@ -232,6 +233,10 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     # sensing's text names its evidence's card (for the log): the TL's screen says what the
     # table's own TL view says, the kind and the place, never the card (README "Security")
     assert [a["text"] for a in first["alerts"]] == ["A card read on two pads at pad1"] and first["online"] is False
+    # and in Swedish first, as the table's own TL view says it
+    assert [(a["label_sv"], a["text_sv"]) for a in first["alerts"]] == [
+        ("avläsning", "Ett kort läst på två plattor vid pad1")
+    ]
     assert "7H" not in httpx.get(base + "/api/tl", params={"token": tokens["tl"]}).text
     assert "problems" in first and "conflicts" in doc
     assert httpx.get(base + "/tl", params={"token": tokens["tl"]}).status_code == 200
@@ -369,3 +374,40 @@ def test_hub_web_over_tls_and_a_warning_without_it(tmp_path):
         [*CLI, "hub", "web", str(hub_db), "--certfile", str(cert)], capture_output=True, text=True, timeout=60
     )
     assert half.returncode == 2 and "--certfile och --keyfile anges tillsammans" in half.stderr  # go together
+
+
+def test_the_tl_screen_says_alerts_problems_and_conflicts_in_swedish_first():
+    from dashboard.standings_page import in_swedish
+    from table_controller.tournament import texts
+
+    names = {"error": "KeyError: 'x'", "players": "Anna, Bo", "drawn": "Cia, Dan", "heat": "2", "game": "1",
+             "seats": "Anna, Bo, Cia, Dan", "button": "Anna", "drawn_button": "Bo", "table": "h1-t9", "seq": "17"}  # fmt: skip
+    made = {t: t.format(**names) for t in texts.PROBLEMS + texts.CONFLICTS}
+    alerts = [
+        {"kind": "unsure_count", "text": "...", "sensing": True, "pad": "seat3", "player": "Cia"},
+        {"kind": "camera_offline", "text": "...", "sensing": True, "pad": None, "player": None},
+        {"kind": "stuck", "text": "Väntar på Bo: byte 1 / Waiting for Bo: exchange 1", "sensing": True},
+        {"kind": "engine_failed", "text": "The table could not judge this action; nothing was changed. "
+         "The TL has been alerted.", "sensing": False},
+    ]  # fmt: skip
+    doc = {
+        "heats": [{"tables": [{"alerts": alerts, "problems": [made[t] for t in texts.PROBLEMS]}]}],
+        "conflicts": [{"table": "h1-t9", "detail": made[t]} for t in texts.CONFLICTS],
+    }
+    in_swedish(doc)
+    t = doc["heats"][0]["tables"][0]
+    assert [(a["label_sv"], a["text_sv"]) for a in t["alerts"]] == [
+        ("avläsning", "Antalet stämmer inte: bred ut korten vid platta 3 (Cia)"),
+        ("kameran ur drift", "Kameran är ur drift: bordet spelar vidare med RFID-läsarna"),
+        ("avläsning", "Väntar på Bo: byte 1 / Waiting for Bo: exchange 1"),  # in both languages already
+        ("larm", "Bordet kunde inte bedöma åtgärden; ingenting ändrades. TL har larmats."),
+    ]
+    assert t["alerts"][0]["text"] == "A count that does not add up: spread the cards at pad 3 (Cia)"
+    # every problem and conflict in Swedish, every name put back
+    said = t["problems_sv"] + [c["detail_sv"] for c in doc["conflicts"]]
+    assert said[1] == "spelarna Anna, Bo är inte de lottade (Cia, Dan)"
+    assert said[5] == "post 17 skiljer sig från den hubben har"
+    for template, sv in zip(texts.PROBLEMS + texts.CONFLICTS, said, strict=True):
+        assert sv != made[template]
+        for name in re.findall(r"\{(\w+)\}", template):
+            assert names[name] in sv, (template, sv)

@@ -77,7 +77,7 @@ def event(tmp_path):
     tricks.play(150)
     until_phase(tricks, lambda e: e.phase == "tricks")
     tricks.store.append_one(
-        "alert", {"id": 3, "kind": "two_pads", "text": "QS read on pads 2 and 4", "pad": "pad2", "state": "raised"},
+        "alert", {"id": 3, "kind": "two_pads", "text": "QS read on pads 2 and 4", "pad": "seat2", "state": "raised"},
         "sensing",
     )  # fmt: skip
     snaps[drawn[2]["table"]] = hold_clocks(tricks, 14.0)
@@ -233,6 +233,13 @@ def _screens(base, tl, drawn, snaps, folder: Path, fresh) -> None:
             )
             text = page.inner_text("body")
             assert not cards_in_text(text) and "QS" not in text
+            # Swedish first, worded as the table's own pages word it; the English under it
+            alert = page.locator(f"[data-table='{drawn[2]['table']}'] .alerts li")
+            assert alert.inner_text().splitlines() == [
+                "avläsning Ett kort läst på två plattor vid platta 2",
+                "sensing: A card read on two pads at pad 2",
+            ]
+            assert "two_pads" not in text
             # nothing cut off or overlapping: every card lies inside the window's width
             boxes = page.locator("[data-table]").evaluate_all(
                 "ts => ts.map(t => { const r = t.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })"
