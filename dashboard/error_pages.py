@@ -62,9 +62,13 @@ def wants_html(request: Request) -> bool:
     )
 
 
-def error_page(request: Request, status: int, detail: str) -> HTMLResponse:
+def error_page(
+    request: Request, status: int, detail: str, advice: dict[int, tuple[str, str]] | None = None
+) -> HTMLResponse:
+    """``advice``: another server's heading and what to do, by status (the tournament hub's
+    pages are not a table's), before ``ADVICE``."""
     lang = lang_of(request.query_params.get("lang"))
-    head, todo = ADVICE.get(status, FALLBACK)
+    head, todo = (advice or {}).get(status) or ADVICE.get(status, FALLBACK)
     other = "en" if lang == "sv" else "sv"
     switch = tr(N_("In English"), lang) if other == "en" else tr(N_("På svenska"), lang)
     # the switch keeps no token: a token that failed is not worth repeating in a link

@@ -25,15 +25,17 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 from table_controller.sensing.alerts import CARDLESS, PUBLIC_TEXT
 from table_controller.tournament import texts
 from table_controller.tournament.standings import Standings
 from table_controller.tournament.witness import public_witness
 
-from .i18n import N_, patterns, tr, tr_made
+from .error_pages import error_page, wants_html
+from .i18n import N_, lang_of, patterns, tr, tr_made
 from .security import csp, origin_of
 
 # Not "records": how many records a table's log holds grows with what happens at it, some
@@ -57,7 +59,7 @@ def public_document(doc: dict[str, Any]) -> dict[str, Any]:
     """What the hall may see: no problems, no conflicts (the TL's), nothing else added."""
     heats = []
     for heat in doc["heats"]:
-        tables = [{k: t[k] for k in PUBLIC_TABLE_KEYS if k in t} for t in heat["tables"]]
+        tables = [{k: tb[k] for k in PUBLIC_TABLE_KEYS if k in tb} for tb in heat["tables"]]
         heats.append({**{k: v for k, v in heat.items() if k != "tables"}, "tables": tables})
     return {
         "event": doc["event"],
@@ -138,10 +140,10 @@ def in_swedish(doc: dict[str, Any]) -> None:
     and ``text_sv`` (``label`` and ``text`` in English, pads named as the table's pages
     name them), a table's ``problems_sv``, a conflict's ``detail_sv``."""
     for heat in doc["heats"]:
-        for t in heat["tables"]:
-            for a in t.get("alerts", []):
+        for tb in heat["tables"]:
+            for a in tb.get("alerts", []):
                 (a["label"], a["text"]), (a["label_sv"], a["text_sv"]) = alert_words(a, "en"), alert_words(a, "sv")
-            t["problems_sv"] = [tr_made(p, "sv", _MADE) for p in t["problems"]]
+            tb["problems_sv"] = [tr_made(p, "sv", _MADE) for p in tb["problems"]]
     for c in doc["conflicts"]:
         c["detail_sv"] = tr_made(c["detail"], "sv", _MADE)
 
@@ -158,18 +160,18 @@ def tl_document(board: Standings) -> dict[str, Any]:
     now = time.time()
     tables = []
     for heat in doc["heats"]:
-        for t in heat["tables"]:
-            st = statuses.get(t["table"], {})
-            t.update(
-                alerts=board.alerts(t["table"]),
+        for tb in heat["tables"]:
+            st = statuses.get(tb["table"], {})
+            tb.update(
+                alerts=board.alerts(tb["table"]),
                 online=bool(st.get("online")),
-                last_time=board.last_time(t["table"]),
-                dashboard=urls.get(t["table"]),
-                clocks=None if t["finished"] or not t["started"] else live_clocks(clocks.get(t["table"]), now),
+                last_time=board.last_time(tb["table"]),
+                dashboard=urls.get(tb["table"]),
+                clocks=None if tb["finished"] or not tb["started"] else live_clocks(clocks.get(tb["table"]), now),
             )
-            tables.append(t)
-    tables.sort(key=lambda t: (not t["alerts"], not t["problems"], t["finished"], t["heat"], t["number"]))
-    doc["attention"] = [t["table"] for t in tables]
+            tables.append(tb)
+    tables.sort(key=lambda tb: (not tb["alerts"], not tb["problems"], tb["finished"], tb["heat"], tb["number"]))
+    doc["attention"] = [tb["table"] for tb in tables]
     in_swedish(doc)
     doc["shot_clocks"] = event_clocks(board.hub.meta().get("shot_clocks", ""))
     return doc
@@ -183,6 +185,38 @@ def event_clocks(setting: str) -> dict[str, float]:
         return shot_clocks_in_force(setting)
     except ClockError:  # the hub file edited by hand: the tables refuse such a draw themselves
         return dict(DEFAULT_CLOCKS)
+
+
+# What the hub's server says when it will not show a page: a browser (the TL, a producer)
+# gets a page in Swedish first (``error_pages``), a script the sentence in JSON, in the
+# language its ``?lang=`` asks for (Swedish unless told).
+NO_TL_PAGE = N_("There is no TL page here: start 'hub web' with --tokens")
+TL_TOKEN = N_("The TL's page needs the event's TL link (tokens.json)")
+NO_BROADCAST_PAGE = N_("There is no broadcast page here: start 'hub web' with --tokens")
+BROADCAST_TOKEN = N_("The broadcast page needs the event's broadcast link (tokens.json)")
+NO_SUCH_PAGE = N_("There is no such page")
+HUB_ADVICE = {
+    404: (
+        N_("There is no such page"),
+        N_("Check the address; the hub's pages are / (the standings), /tl and /broadcast."),
+    ),
+    401: (
+        N_("This page needs its link"),
+        N_("Open the link with ?token=... that 'hub web --tokens' wrote for the TL or the broadcast (tokens.json)."),
+    ),
+    403: (
+        N_("Your link does not open this page"),
+        N_("The TL's link opens /tl and the broadcast's /broadcast. Check which link you opened."),
+    ),
+}
+
+
+def refusal(request: Request, status: int, text: str) -> Response:
+    """A page refused (``text``: a catalogue sentence): a page for a browser, JSON else."""
+    said = tr(text, lang_of(request.query_params.get("lang")))
+    if wants_html(request):
+        return error_page(request, status, said, HUB_ADVICE)
+    return JSONResponse({"error": said}, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def create_app(
@@ -214,11 +248,18 @@ def create_app(
         text = resources.files("dashboard").joinpath("static", name).read_text(encoding="utf-8")
         return Response(text, media_type=STATIC[name], headers={"Cache-Control": "no-cache"})
 
-    def tl_denied(token: str | None) -> JSONResponse | None:
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        # an address that is no page of the hub's (FastAPI's own answer is English JSON)
+        if exc.status_code == 404:
+            return refusal(request, 404, NO_SUCH_PAGE)
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    def tl_denied(request: Request, token: str | None) -> Response | None:
         if tl_token is None:
-            return JSONResponse({"error": "no TL page here: start 'hub web' with --tokens"}, status_code=404)
+            return refusal(request, 404, NO_TL_PAGE)
         if not token or not hmac.compare_digest(token, tl_token):
-            return JSONResponse({"error": "the TL's token is needed"}, status_code=401 if not token else 403)
+            return refusal(request, 401 if not token else 403, TL_TOKEN)
         return None
 
     def board() -> Standings:
@@ -255,17 +296,17 @@ def create_app(
             return JSONResponse({"error": f"the hub has not drawn a table {table!r}"}, status_code=404)
         return JSONResponse(drawn, headers={"Cache-Control": "no-store"})
 
-    def broadcast_denied(token: str | None) -> JSONResponse | None:
+    def broadcast_denied(request: Request, token: str | None) -> Response | None:
         if broadcast_token is None:
-            return JSONResponse({"error": "no broadcast page here: start 'hub web' with --tokens"}, status_code=404)
+            return refusal(request, 404, NO_BROADCAST_PAGE)
         if not token or not hmac.compare_digest(token, broadcast_token):
-            return JSONResponse({"error": "the broadcast token is needed"}, status_code=401 if not token else 403)
+            return refusal(request, 401 if not token else 403, BROADCAST_TOKEN)
         return None
 
     @app.get("/api/featured")
-    async def featured(token: str | None = None) -> JSONResponse:
+    async def featured(request: Request, token: str | None = None) -> Response:
         """The table the producer chose ('hub feature') and its dashboard (the overlay's home)."""
-        denied = broadcast_denied(token)
+        denied = broadcast_denied(request, token)
         if denied:
             return denied
         hub = board().hub
@@ -276,8 +317,8 @@ def create_app(
         )
 
     @app.get("/broadcast", response_class=HTMLResponse)
-    async def broadcast_page(token: str | None = None):
-        denied = broadcast_denied(token)
+    async def broadcast_page(request: Request, token: str | None = None):
+        denied = broadcast_denied(request, token)
         if denied:
             return denied
         # the overlay of a table is framed from that table's own server: the policy names the
@@ -289,12 +330,12 @@ def create_app(
         )
 
     @app.get("/api/tl")
-    async def tl(token: str | None = None) -> JSONResponse:
-        return tl_denied(token) or JSONResponse(tl_document(board()), headers={"Cache-Control": "no-store"})
+    async def tl(request: Request, token: str | None = None) -> Response:
+        return tl_denied(request, token) or JSONResponse(tl_document(board()), headers={"Cache-Control": "no-store"})
 
     @app.get("/tl", response_class=HTMLResponse)
-    async def tl_page(token: str | None = None):
-        return tl_denied(token) or HTMLResponse(TL_PAGE)
+    async def tl_page(request: Request, token: str | None = None):
+        return tl_denied(request, token) or HTMLResponse(TL_PAGE)
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> HTMLResponse:

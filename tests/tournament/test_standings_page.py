@@ -217,6 +217,21 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     assert httpx.get(base + "/api/tl").status_code == 401
     tokens = json.loads((tmp_path / "tokens.json").read_text())
     assert httpx.get(base + "/api/tl", params={"token": tokens["public"]}).status_code == 403
+    # said in Swedish unless English is asked for; a browser gets a page that says what to do
+    assert httpx.get(base + "/api/tl").json() == {"error": "TL-sidan kräver tävlingens TL-länk (tokens.json)"}
+    assert "event's TL link" in httpx.get(base + "/api/tl", params={"lang": "en"}).json()["error"]
+    browser = {"accept": "text/html,application/xhtml+xml"}
+    for path, params, status, head in (
+        ("/tl", {}, 401, "Sidan kräver sin länk"),
+        ("/tl", {"token": tokens["public"]}, 403, "Din länk öppnar inte den här sidan"),
+        ("/broadcast", {"token": tokens["tl"]}, 403, "Din länk öppnar inte den här sidan"),
+        ("/tables", {}, 404, "Sidan finns inte"),
+    ):
+        r = httpx.get(base + path, params=params, headers=browser)
+        assert (r.status_code, r.headers["content-type"].split(";")[0]) == (status, "text/html"), path
+        assert f"<h1>{head}</h1>" in r.text and "token=" + tokens["tl"] not in r.text
+    assert "hubbens sidor är / (ställningen), /tl och /broadcast" in r.text  # the hub's pages, not a table's
+    assert httpx.get(base + "/nope").json() == {"error": "Sidan finns inte"}  # a script: JSON, not FastAPI's English
     third = played[2]
     third.store.append_one(
         "alert",
