@@ -344,7 +344,9 @@ function setKids(el, ...kids) {
 // The Revisor may only dismiss a sensing alert; the TL also sees its evidence (logged) and
 // corrects it by tapping the card (tl.js: TL_ALERT).
 const ALERT_KINDS = { rejected: t("rejected"), alert: t("alert"), camera_offline: t("camera offline"), overtime: t("overtime"),
-  tl_called: t("TL called") };
+  tl_called: t("TL called"), engine_failed: t("not judged"), log_failed: t("log not written") };
+// An alert's label: its kind's name; a sensing alert of a kind without one is "sensing"
+function alertLabel(a) { return ALERT_KINDS[a.kind] || (String(a.id).startsWith("s") ? t("sensing") : t("alert")); }
 const SENSING_KINDS = { unknown_uid: t("an unknown tag"), two_pads: t("a card read on two pads"),
   foreign_card: t("a card from another player's hand"), misdeal: t("too many cards dealt"),
   dealer_count: t("wrong number of replacement cards (dealer error)"), draw_stop_discard: t("a discard at draw stop"),
@@ -369,7 +371,7 @@ const TL_ALERT = { extra: null };  // the TL's page sets it: evidence and the ca
 function alertEl(a) {
   const sensing = String(a.id).startsWith("s");
   const li = h("li", { "data-alert": a.id, "data-kind": a.kind, class: "alert" },
-    h("b", { class: "alert-kind" }, ALERT_KINDS[a.kind] || (sensing ? t("sensing") : t(String(a.kind)))), " ", alertText(a), " ");
+    h("b", { class: "alert-kind" }, alertLabel(a)), " ", alertText(a), " ");
   if (sensing) {
     const n = String(a.id).slice(1);
     const send = async text => {

@@ -39,9 +39,12 @@ function renderPanel(tb) {
     h("table", { class: "hall-players" }, s.players.map(p =>
       h("tr", { "data-player": p.name, class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, nameEl(p)), h("td", { class: "score" }, p.score), h("td", {}, markers(p), clockEl(s, p.name))))),
-    alerts.length ? h("ul", { class: "hall-alerts" }, alerts.map(a => h("li", { "data-alert": a.id }, h("b", {}, ALERT_KINDS[a.kind] || a.kind), " ", alertText(a))))
+    alerts.length ? h("ul", { class: "hall-alerts" }, alerts.map(hallAlert))
       : h("p", { class: "small" }, t("no open alerts")));
 }
+
+// One open alert in a table's panel: its label (a word, never the kind's code) and text
+function hallAlert(a) { return h("li", { "data-alert": a.id }, h("b", {}, alertLabel(a)), " ", alertText(a)); }
 
 function renderSummary() {
   const live = panels.filter(tb => tb.state === "live").length;

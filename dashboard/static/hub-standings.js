@@ -1,6 +1,6 @@
 "use strict";
 const PHASE = { tricks: "stick / tricks", exchange_1: "byte 1", exchange_2: "byte 2", exchange_3: "byte 3",
-  chicago: "chicago?", deal: "giv / deal", game_start: "ny omgång / new game", game_over: "omgång slut / game over",
+  chicago: "chicago?", quads_choice: "fyrtal / quads", deal: "giv / deal", game_start: "ny omgång / new game", game_over: "omgång slut / game over",
   table_over: "klart / finished" };
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);

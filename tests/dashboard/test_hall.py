@@ -103,6 +103,12 @@ def test_the_hall_shows_every_table_live_and_a_table_that_is_down(make_server, c
         timeout=20000,
     )
     assert "avvisad" in there.locator(".hall-alerts").inner_text()  # Swedish by default (issue 18)
+    # every alert's label is a word, never its kind's code ("two_pads", "engine_failed")
+    labels = page.evaluate(
+        "() => [{id: 's3', kind: 'two_pads'}, {id: 's4', kind: 'stuck'}, {id: 5, kind: 'engine_failed'},"
+        " {id: 6, kind: 'log_failed'}, {id: 7, kind: 'something_new'}].map(a => hallAlert(a).firstChild.textContent)"
+    )
+    assert labels == ["avläsning", "avläsning", "ej bedömd", "loggen skrevs inte", "larm"]
 
     # table 2 crashes: its panel goes offline, table 1 plays on; back up, it is live again
     second.stop()

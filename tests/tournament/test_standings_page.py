@@ -426,3 +426,17 @@ def test_the_tl_screen_says_alerts_problems_and_conflicts_in_swedish_first():
         assert sv != made[template]
         for name in re.findall(r"\{(\w+)\}", template):
             assert names[name] in sv, (template, sv)
+
+
+def test_the_hub_pages_name_every_phase_in_swedish():
+    from pathlib import Path
+
+    from table_controller.rules.phases import Phase
+
+    static = Path(__file__).resolve().parents[2] / "dashboard" / "static"
+    for name in ("hub-standings.js", "hub-tl.js"):
+        table = re.search(r"const PHASE = \{(.*?)\};", (static / name).read_text(), re.S)
+        assert table, name
+        named = dict(re.findall(r'(\w+): "([^"]+)"', table.group(1)))
+        assert {p.value for p in Phase} <= set(named), (name, {p.value for p in Phase} - set(named))
+        assert all(not re.fullmatch(r"[a-z_0-9]+", v) or v == "chicago?" for v in named.values())
