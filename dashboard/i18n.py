@@ -125,7 +125,42 @@ REASONS = (
     N_("{player} did not play the last card; only that card can be taken back"),
     N_("only a revoke can be taken back, before the next card is played (r26)"),
     N_("the first action must be 'table'"),
+    N_("{n} players; {ruleset} plays {least}-{most} (r1)"),
+    N_("seats must name each player once: the särspel is between {players}"),
+    N_("seats must name each player once: the table's players are {players}"),
+    N_("the button must be at one of the seats, not {player}"),
+    N_("hands for players not in this game: {players}"),
+    N_("no hand dealt to {players}"),
+    N_("{player} was dealt {n} cards; a hand is 5 (r12)"),
+    N_("card seen twice: {card} dealt to {first} and {player}"),
+    N_("card seen twice: {card} is in {player}'s hand"),
+    N_("card seen twice: {card} is in the discards"),
+    N_("card seen twice: {card} was flashed; it is put aside until the exchange ends (r15)"),
+    N_("card seen twice: {card} has already been dealt"),
+    N_("{cards} not in {player}'s hand"),
+    N_("a penalty of {points} points: at most {limit} either way (the table option tl_points_limit)"),
+    N_("an adjustment of {points} points: at most {limit} either way (the table option tl_points_limit)"),
+    N_("a points penalty deducts at least 1 point"),
+    N_(
+        "the trick play of deal {n} ended when the Chicago was broken (D8): no more cards are played; "
+        "the next action is 'deal'"
+    ),
 )
+# A reason's phase ("deal 2 is still in progress (exchange_1)") in words, as the pages name
+# it (common.js: PHASES), and the word a card a role may not see stands for (views.refusals).
+PHASE_NAMES = {
+    "game_start": N_("seat draw"),
+    "deal": N_("dealing"),
+    "exchange_1": N_("exchange 1"),
+    "exchange_2": N_("exchange 2"),
+    "exchange_3": N_("exchange 3"),
+    "quads_choice": N_("four of a kind: choice"),
+    "chicago": N_("Chicago question"),
+    "tricks": N_("trick play"),
+    "game_over": N_("game over"),
+    "table_over": N_("table over"),
+}
+HIDDEN_CARD = N_("(card)")  # views.refusals.CARD_WORD
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -153,9 +188,16 @@ def tr_made(text: str, lang: str, made_from: list[tuple[str, re.Pattern[str]]]) 
     for template, rx in made_from:
         m = rx.match(text)
         if m:
-            # a count the engine writes in English words ("five cards placed") as digits
-            return tr(template, lang, **{k: _DIGITS.get(v, v) for k, v in m.groupdict().items()})
+            return tr(template, lang, **{k: _name(k, v, lang) for k, v in m.groupdict().items()})
     return tr(text, lang)
+
+
+def _name(key: str, value: str, lang: str) -> str:
+    """A name put back into a sentence: a count the engine writes in English words ("five
+    cards placed") as digits, a phase in words, a hidden card as ``lang``'s word for one."""
+    if key == "phase" and value in PHASE_NAMES:
+        return tr(PHASE_NAMES[value], lang)
+    return _DIGITS.get(value, value).replace(HIDDEN_CARD, tr(HIDDEN_CARD, lang))
 
 
 def tr_reason(reason: str, lang: str) -> str:

@@ -262,8 +262,10 @@ class Engine:
             raise IllegalAction(f"game {s.game.number} is still in progress")
         expected = s.playoff_players or s.players
         if sorted(a.seats) != sorted(expected):
-            what = "the särspel is between" if s.playoff_players else "the table's players are"
-            raise IllegalAction(f"seats must name each player once: {what} {', '.join(expected)}")
+            who = ", ".join(expected)
+            if s.playoff_players:
+                raise IllegalAction(f"seats must name each player once: the särspel is between {who}")
+            raise IllegalAction(f"seats must name each player once: the table's players are {who}")
         if a.button not in a.seats:
             raise IllegalAction(f"the button must be at one of the seats, not {a.button!r}")
         regular = sum(1 for g in s.games if not g.playoff)
@@ -552,14 +554,20 @@ class Engine:
         elif d.phase is DealPhase.TRICKS:
             tricks.after_play(self._t, d)
 
-    def _tl_points(self, points: int, what: str) -> None:
-        """Issue 13: one TL decision moves at most ``tl_points_limit`` points (200 by
-        default, a table option), so a slip of the finger cannot wreck the protocol."""
+    def _tl_points(self, points: int, penalty: bool) -> None:
+        """Issue 13: one TL decision (a ``penalty`` or an adjustment) moves at most
+        ``tl_points_limit`` points (200 by default, a table option), so a slip of the
+        finger cannot wreck the protocol."""
         limit = self._t.rules.tl_points_limit
-        if abs(points) > limit:
+        if abs(points) <= limit:
+            return
+        if penalty:  # whole sentences, each one the dashboard's catalogue says in Swedish
             raise IllegalAction(
-                f"{what} of {points} points: at most {limit} either way (the table option tl_points_limit)"
+                f"a penalty of {points} points: at most {limit} either way (the table option tl_points_limit)"
             )
+        raise IllegalAction(
+            f"an adjustment of {points} points: at most {limit} either way (the table option tl_points_limit)"
+        )
 
     def _penalty(self, a: act.Penalty) -> None:
         g = self._t.game_in_progress()
@@ -571,7 +579,7 @@ class Engine:
             # The floor at 0 (r19) still applies: the Awarded event keeps the 5 asked.
             if not a.points:
                 raise IllegalAction("a points penalty deducts at least 1 point")
-            self._tl_points(a.points, "a penalty")
+            self._tl_points(a.points, penalty=True)
         self._t.emit(ev.PenaltyGiven(a.player, a.kind, a.reason))
         if a.kind == "points":
             award(self._t, a.player, -abs(a.points or 0), "penalty", Moment.TL)
@@ -593,7 +601,7 @@ class Engine:
             raise IllegalAction(f"{a.player} does not play in this game")
         if a.points == 0:
             raise IllegalAction("an adjustment of 0 points changes nothing")
-        self._tl_points(a.points, "an adjustment")
+        self._tl_points(a.points, penalty=False)
         d = g.deal
         award(self._t, a.player, a.points, "adjust", Moment.TL, check_out=not g.finished)
         if d is not None:

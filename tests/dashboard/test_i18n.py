@@ -108,14 +108,50 @@ def test_rules_words_and_reasons_in_swedish():
     # every engine reason the catalogue knows comes back in Swedish with its names put back
     for template in REASONS:
         english = template.format(
-            player="Bo", next="Anna", card="7H", n=2, limit=4, score=50, phase="tricks", players="Anna, Bo"
-        )
+            player="Bo", next="Anna", card="7H", n=2, limit=4, score=50, phase="tricks", players="Anna, Bo",
+            ruleset="sm2025", least=3, most=4, first="Cia", cards="7H, 8H", points=300,
+        )  # fmt: skip
         swedish = tr_reason(english, "sv")
         assert swedish != english and "Bo" in swedish if "{player}" in template else swedish != english, template
     assert tr_reason("it is not Cilla's turn to play", "sv") == "det är inte Cillas tur att spela"
     assert tr_reason("something new", "sv") == "something new"  # unknown: as the engine said it
     # a count the engine writes in words, as REPLAY.md does, comes in digits on a Swedish page
     assert tr_reason("five cards placed; at most 4 (r12)", "sv") == "5 kort lagda; högst 4 (r12)"
+    # a phase in words, and a card a role may not see in Swedish too
+    assert tr_reason("deal 1 is still in progress (exchange_1)", "sv") == "giv 1 pågår fortfarande (byte 1)"
+    assert tr_reason("(card), (card) not in Bo's hand", "sv") == "(kort), (kort) finns inte i Bos hand"
+
+
+def test_every_refusal_of_the_rules_is_in_the_catalogue():
+    """Each sentence the rules refuse with (``IllegalAction``) is one of ``REASONS``, so a
+    Swedish page says it in Swedish: found in the rules' source, not listed by hand."""
+    import ast
+
+    rules = Path(__file__).resolve().parents[2] / "table_controller" / "rules"
+
+    def shape(text: str) -> str:
+        return re.sub(r"\{[^}]*\}", "{}", text)
+
+    def sentence(node: ast.expr) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return shape(node.value)
+        if isinstance(node, ast.JoinedStr):
+            return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        return None
+
+    known = {shape(r) for r in REASONS}
+    found, missing = 0, []
+    for f in sorted(rules.glob("*.py")):
+        for n in ast.walk(ast.parse(f.read_text())):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "IllegalAction" and n.args:
+                said = sentence(n.args[0])
+                # not for a page: an action type no schema lets through; a ruleset's own words
+                if said is None or said in ("unknown action {}", "{}"):
+                    continue
+                found += 1
+                if said not in known:
+                    missing.append(f"{f.name}:{n.lineno}: {said}")
+    assert found >= 50 and missing == []
 
 
 def test_answers_in_the_page_s_language_and_error_pages_for_browsers(make_server):
