@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .i18n import N_, tr
+from .i18n import N_, action_words, source_words, tr
 from .seat_exchange import BY_SEATS
 
 CARD_ACTIONS = frozenset({"deal", "discard", "open", "receive", "play"})
@@ -98,4 +98,10 @@ def refusal_of(do: Any, hands_by_hand: bool) -> str:
 def blind_alert_text(source: str, do: Any, lang: str = "en") -> str:
     """The Revisor's text of an alert about a rejected card entry: no reason, no card."""
     what = do if isinstance(do, str) and do.isidentifier() and len(do) <= 20 else "?"
-    return tr(N_("{source}: {what} rejected (the TL sees why)"), lang, source=source, what=what)
+    text = tr(
+        N_("{source}: {what} rejected (the TL sees why)"),
+        lang,
+        source=source_words(source, lang),
+        what=action_words(what, lang),
+    )
+    return text[:1].upper() + text[1:]

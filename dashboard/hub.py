@@ -51,7 +51,7 @@ from table_controller.views import (
 from . import entry, seat_exchange
 from .delay import BroadcastDelay
 from .errors import DashboardError, EntryRejected, NotFound, NotJudged, Refused, Unavailable
-from .i18n import N_, tr, tr_reason
+from .i18n import N_, action_words, source_words, tr, tr_reason
 
 QUEUE_SIZE = 4
 ANALYSIS_SAMPLES = 2000  # odds samples for the broadcast's analysis (to the next scoring moment)
@@ -107,9 +107,16 @@ def rejected_alert(
     only that it was rejected (``dashboard.entry``)."""
     what = do if isinstance(do, str) else "?"
     text, sv = (
-        tr(N_("{source}: {what} rejected: {reason}"), lang, source=source, what=what, reason=tr_reason(reason, lang))
+        tr(
+            N_("{source}: {what} rejected: {reason}"),
+            lang,
+            source=source_words(source, lang),
+            what=action_words(what, lang),
+            reason=tr_reason(reason, lang),
+        )
         for lang in ("en", "sv")
     )
+    text, sv = text[:1].upper() + text[1:], sv[:1].upper() + sv[1:]  # "Klockan: ...", not "klockan"
     return table_alert(
         alert_id,
         "rejected",

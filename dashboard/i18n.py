@@ -89,6 +89,39 @@ ROLE_NAMES = {
     "broadcast": N_("Broadcast"),
 }
 
+# Who entered what a refusal is about, and what it was, in words (a rejected entry's alert:
+# "Revisor: inmatningen avvisades (spelat kort): ..."), as the pages name them (common.js:
+# ACTION_NAMES); a code without a name stays as it is.
+SOURCE_NAMES = {**ROLE_NAMES, "players": N_("the players' phones"), "clock": N_("the clock")}
+ACTION_WORDS = {
+    "table": N_("new table (players)"),
+    "game": N_("new game (seats, button)"),
+    "deal": N_("deal (cards)"),
+    "discard": N_("exchange: cards placed"),
+    "open": N_("open card"),
+    "receive": N_("exchange: cards received"),
+    "quads": N_("four of a kind: choice"),
+    "chicago": N_("Chicago answer"),
+    "play": N_("card played"),
+    "retract": N_("card taken back"),
+    "timeout": N_("time is up"),
+    "time_call": N_("time called"),
+    "penalty": N_("penalty"),
+    "adjust": N_("score correction"),
+}
+
+
+def source_words(source: str, lang: str) -> str:
+    """Who entered something (a role, a seat's phone, the players' phones, the clock) in ``lang``."""
+    if len(source) == 5 and source.startswith("seat") and source[4].isdigit():
+        return tr(N_("Seat {n}"), lang, n=source[4])
+    return tr(SOURCE_NAMES[source], lang) if source in SOURCE_NAMES else source
+
+
+def action_words(do: str, lang: str) -> str:
+    """An action's ``do`` in ``lang``'s words."""
+    return tr(ACTION_WORDS[do], lang) if do in ACTION_WORDS else do
+
 
 # --- the engine's reasons (English sentences with names and cards in them) ---------------
 

@@ -218,7 +218,7 @@ def test_revisor_may_not_give_penalties_and_a_paused_table_takes_no_action(tmp_p
         assert hub.seq > before
         with pytest.raises(DashboardError):
             await hub.post({"do": "play", "player": "Nobody", "card": "AS"}, "tl")
-        assert hub.alerts[-1].kind == "rejected" and "tl: play rejected" in hub.alerts[-1].text
+        assert hub.alerts[-1].kind == "rejected" and "TL: card played rejected" in hub.alerts[-1].text
         assert "AS" not in hub.alerts[-1].to_dict()["text"]  # alert texts never name a card
         hub.set_paused(False, "tl", "")
         pauses = [(e["what"], e.get("reason")) for e in hub.audit_entries() if e["what"] in ("pause", "resume")]

@@ -205,8 +205,8 @@ def test_the_revisors_alerts_say_the_same_whatever_the_cards(tmp_path):
             while not client.queue.empty():
                 m = json.loads(client.queue.get_nowait())
                 texts[role].update(a["text"] for a in m.get("alerts", []))
-        # "revisor: discard rejected ..." alone: the TL's refusals are no blind role's (stop 66)
-        assert len(texts["revisor"]) == 1 and all(t.startswith("revisor") for t in texts["revisor"]), texts
+        # "Revisor: exchange: cards placed rejected ..." alone: the TL's refusals are no blind role's (stop 66)
+        assert len(texts["revisor"]) == 1 and all(t.startswith("Revisor") for t in texts["revisor"]), texts
         assert not any(CARD_RE.findall(json.dumps(t)) for t in texts["revisor"])
         assert len(texts["tl"]) > 2  # the TL's reasons differ by the cards' places
         hub.log.close()
@@ -345,7 +345,7 @@ def test_a_players_phone_learns_no_hidden_card_of_another_seat(make_server, stat
     if state == "declaring":
         # the check could fail: the TL's alerts tell the refused deals apart (the TL may
         # know), the Revisor's say one thing; then Anna's true hand goes in with the same answer
-        tl_alerts = {a["text"] for a in s.first_message("tl")["alerts"] if a["text"].startswith("players")}
+        tl_alerts = {a["text"] for a in s.first_message("tl")["alerts"] if a["text"].startswith("The players' phones")}
         rev_alerts = {a["text"] for a in s.first_message("revisor")["alerts"]}
         assert len(tl_alerts) > 1 and len(rev_alerts) == 1, (tl_alerts, rev_alerts)
         assert shown == set()  # no hand is in: nothing hidden on Anna's phone
@@ -447,8 +447,10 @@ def test_a_players_phone_learns_no_hidden_card_from_the_exchange(make_server):
         assert len(seen) == 1 and next(iter(seen))[0] == 200, (kind, sorted(seen)[:3])
         assert not CARD_RE.findall(next(iter(seen))[1])
     assert _records(s) == table_before  # no exchange went in
-    tl_alerts = {a["text"] for a in s.first_message("tl")["alerts"] if a["text"].startswith("players")}
-    rev_alerts = {a["text"] for a in s.first_message("revisor")["alerts"] if a["text"].startswith("players")}
+    tl_alerts = {a["text"] for a in s.first_message("tl")["alerts"] if a["text"].startswith("The players' phones")}
+    rev_alerts = {
+        a["text"] for a in s.first_message("revisor")["alerts"] if a["text"].startswith("The players' phones")
+    }
     assert len(tl_alerts) > 1 and len(rev_alerts) == 1, (tl_alerts, rev_alerts)
     bo = s.first_message("seat2")
     assert set(CARD_RE.findall(json.dumps(bo))) <= set(HANDS["Bo"]) | {"KC"}  # his own, and the open card
