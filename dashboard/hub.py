@@ -52,6 +52,7 @@ from . import entry, seat_exchange
 from .delay import BroadcastDelay
 from .errors import DashboardError, EntryRejected, NotFound, NotJudged, Refused, Unavailable
 from .i18n import N_, action_words, source_words, tr, tr_reason
+from .scoresheet.words import VOID_REASON
 
 QUEUE_SIZE = 4
 ANALYSIS_SAMPLES = 2000  # odds samples for the broadcast's analysis (to the next scoring moment)
@@ -846,7 +847,7 @@ class TableHub:
         for i, a in enumerate(self.alerts):
             if not a.resolved and a.kind == "rejected" and a.source == by and (a.blind_text is None or by == "tl"):
                 self.alerts[i] = a.resolve()
-                self.log.audit(by, "resolve_alert", alert=a.id, reason="settled by the next accepted entry")
+                self.log.audit(by, "resolve_alert", alert=a.id, reason=N_("settled by the next accepted entry"))
 
     async def submit_local(self, action) -> None:
         """An action entered by the controller itself (the demo's bots without the virtual
@@ -898,11 +899,11 @@ class TableHub:
             a = next((a for a in self.view.alerts if a.origin == "sensing" and self._names_alert(a, tag.tag, by)), None)
             if a is None:
                 self.log.audit(
-                    by, "correction_refused", correction=str(text)[:200], reason="no alert shown by that tag"
+                    by, "correction_refused", correction=str(text)[:200], reason=N_("no alert shown by that tag")
                 )
                 raise DashboardError(N_("no alert {alert_id}"), alert_id=tag.tag[1:])
             if a.kind == "tl_called":  # the dealer called the TL: the TL closes it on coming
-                self.log.audit(by, "correction_refused", correction=str(text)[:200], reason="the TL's call")
+                self.log.audit(by, "correction_refused", correction=str(text)[:200], reason=N_("the TL's call"))
                 raise Refused(N_("only the TL closes a call for the TL"))
             correction = tag.dismiss(a.id)
         else:
@@ -914,7 +915,7 @@ class TableHub:
         if blind and isinstance(correction, Dismiss) and not tagged:
             # a number is no alert a blind role was shown: the same answer whether or not an
             # alert has that number (a TL-only one, say)
-            self.log.audit(by, "correction_refused", correction=str(text)[:200], reason="a number, not a tag shown")
+            self.log.audit(by, "correction_refused", correction=str(text)[:200], reason=N_("a number, not a tag shown"))
             raise DashboardError(N_("no alert {alert_id}"), alert_id=correction.alert)
         if by != "tl" and not isinstance(correction, Dismiss):
             # one answer and one record whatever the card: never judged for the Revisor
@@ -1034,7 +1035,12 @@ class TableHub:
         applied = e.get("applied")
         answer: dict[str, Any] = {"ok": True}
         if isinstance(applied, int) and applied and e.get("player"):
-            back = {"do": "adjust", "player": e["player"], "points": -applied, "reason": f"void {ruling}: {reason}"}
+            back = {
+                "do": "adjust",
+                "player": e["player"],
+                "points": -applied,
+                "reason": VOID_REASON.format(ruling=ruling, reason=reason),
+            }
             try:
                 await self.live.submit(parse_action(back), by)
             except (IllegalAction, ActionError) as exc:

@@ -28,7 +28,7 @@ from reportlab.pdfgen import canvas
 from .head import SheetHead, pdf_date, stamp
 from .model import GameSheet, SheetRow, document_sheets, fences, fmt_points
 from .notes import LogFacts, Note
-from .words import PENALTY_REASONS, clock_text, penalty_kind_text, reason_text, words
+from .words import PENALTY_REASONS, clock_text, penalty_kind_text, reason_text, voided, words
 
 PAGE_W, PAGE_H = A4
 MARGIN = 40
@@ -376,7 +376,10 @@ def note_text(n: Note, lang: str) -> str:
             if n.asked == n.points
             else f" {_signed(n.asked)}, {w['applied'].format(points=_signed(n.points) if n.points else '0')}"
         )
-    if n.reason:
+    void = voided(n.reason)
+    if void:
+        head += f" ({w['voids']}): \u201d{void[1]}\u201d"
+    elif n.reason:
         head += f" ({n.reason})" if RULE_REF.fullmatch(n.reason) else f": \u201d{n.reason}\u201d"
     return head
 

@@ -9,6 +9,8 @@ whatever the pages say; it can move into the shared catalogue later.
 
 from __future__ import annotations
 
+import re
+
 LANGS = ("sv", "en")
 
 WORDS: dict[str, dict[str, str]] = {
@@ -80,6 +82,7 @@ WORDS: dict[str, dict[str, str]] = {
         "place_pp": "plats/poäng",
         "applied": "verkställt {points}, aldrig under 0 (r19)",
         "applied_short": "verkställt {points}, r19",
+        "voids": "upphäver ett tidigare TL-beslut",
     },
     "en": {
         "protocol": "Protocol",
@@ -149,6 +152,7 @@ WORDS: dict[str, dict[str, str]] = {
         "place_pp": "place/points",
         "applied": "applied {points}, never below 0 (r19)",
         "applied_short": "applied {points}, r19",
+        "voids": "voids an earlier TL ruling",
     },
 }
 
@@ -193,6 +197,23 @@ CLOCKS: dict[str, tuple[str, str]] = {  # RULES.md §10
     "quads": ("fyrtalsvalet", "quads choice"),
     "play": ("utspel", "trick play"),
 }
+
+
+# The reason of the correction that gives a voided ruling's points back (``TableHub.void``):
+# the ruling's record in the log, and the TL's words.  The protocol says it in words, the
+# record's number being the log's, not the paper's.
+VOID_REASON = "void {ruling}: {reason}"
+_VOID = re.compile(r"void (\d+): (.*)", re.S)
+
+
+def voided(reason: str) -> tuple[int, str] | None:
+    """A void's correction's reason (``VOID_REASON``) as the ruling it voids and why.
+
+    >>> voided("void 8: fel spelare"), voided("a miscount")
+    ((8, 'fel spelare'), None)
+    """
+    m = _VOID.fullmatch(reason)
+    return (int(m.group(1)), m.group(2)) if m else None
 
 
 def words(lang: str) -> dict[str, str]:

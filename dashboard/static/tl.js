@@ -138,9 +138,14 @@ function correctionText(e) {
   return t("corrected sensing") + (c ? ": " + c : "");
 }
 
+// Who did it, in words: a role, a seat's phone
+function byName(by) {
+  const roles = { tl: t("TL"), revisor: t("Revisor"), dealer: t("Dealer") };
+  return roles[by] || (/^seat\d$/.test(by || "") ? t("Seat {n}", { n: by.slice(4) }) : by);
+}
 function auditText(e) {
   if (e.what === "correction")
-    return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${e.by} ` + correctionText(e);
+    return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${byName(e.by)} ` + correctionText(e);
   if (e.what === "confirm_award")  // the Revisor's "Stämmer" at a scoring moment
     return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ` + t("The Revisor confirmed {awards} (game {game}, deal {deal}, {moment})",
       { awards: (e.awards || []).map(awardText).join("; "), game: e.game, deal: e.deal, moment: MOMENTS[e.moment] || e.moment });
@@ -149,10 +154,10 @@ function auditText(e) {
     penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),
     sign: t("signed the protocol of game {n}", { n: e.game }), evidence: t("looked at the evidence of an alert"),
     void: t("voided ruling {n}", { n: e.ruling }) };
-  return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${e.by} ${WHAT[e.what] || e.what}` +
+  return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${byName(e.by)} ${WHAT[e.what] || e.what}` +
     (e.player ? " " + e.player : "") + (e.what === "penalty" ? ` (${PENALTIES[e.kind] || e.kind}${e.applied !== undefined ? " " + signed(e.applied) : ""})`
       : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") +
-    (e.what === "evidence" && e.pad ? " (" + padName(e.pad) + ")" : "") + (e.reason ? ": " + e.reason : "");
+    (e.what === "evidence" && e.pad ? " (" + padName(e.pad) + ")" : "") + (e.reason ? ": " + t(e.reason) : "");  // the system's reasons are catalogue texts; the TL's own words stay
 }
 
 // A TL ruling (a score correction, a points penalty) is voided from the audit trail: the

@@ -531,7 +531,15 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     tl.click('#audit li[data-what="penalty"] button.void')
     tl.wait_for_selector('#tl-players tr[data-player="Bo"] .score:text-is("5")')
     tl.wait_for_selector('#audit li[data-what="void"]')
-    assert "fel spelare" in tl.locator('#audit li[data-what="void"]').inner_text()
+    voided = tl.locator('#audit li[data-what="void"]').inner_text()
+    assert "fel spelare" in voided and " TL " in voided and " tl " not in voided  # who, in words
+    # the system's own reasons in the trail in Swedish; a seat's phone by its seat
+    said = tl.evaluate(
+        "[auditText({what: 'resolve_alert', by: 'seat2', at: 0, reason: 'settled by the next accepted entry'}),"
+        " auditText({what: 'correction_refused', by: 'revisor', at: 0, reason: 'no alert shown by that tag'})]"
+    )
+    assert said[0].endswith("Plats 2 åtgärdade ett larm: avgjort av nästa godtagna inmatning"), said
+    assert said[1].endswith("Revisor rättelse avvisad: inget larm visas med den märkningen"), said
     tl.wait_for_selector('#audit li[data-what="penalty"] .voided')
     # the whole game's history in plain Swedish
     tl.click('#history button.scope[data-scope="game"]')

@@ -213,6 +213,24 @@ def test_penalties_warnings_and_corrections_are_marked_with_their_reasons__r19_s
     assert "Anna +15 vann Chicago" in deals
 
 
+def test_a_voided_rulings_correction_says_so_in_words_not_the_logs_number__s11():
+    # the correction the hub makes when the TL voids a ruling (TableHub.void): its reason
+    # names the ruling's record in the log, which no one at the table can read off the paper
+    from dashboard.scoresheet.words import VOID_REASON
+
+    back = VOID_REASON.format(ruling=123, reason="fel spelare")
+    lines = tl_script()
+    i = lines.index(EXTRA[-1]) + 1
+    lines = [*lines[:i], f'{{"do": "adjust", "player": "Dan", "points": 2, "reason": "{back}"}}', *lines[i:]]
+    _, doc = replay_lines(lines)
+    for lang, said in (
+        ("sv", "Giv 1, Dan: TL-rättelse +2 (upphäver ett tidigare TL-beslut): \u201dfel spelare\u201d"),
+        ("en", "Deal 1, Dan: TL correction +2 (voids an earlier TL ruling): \u201dfel spelare\u201d"),
+    ):
+        text = " ".join(pages(scoresheet_pdf(doc, facts=facts_from_script(lines), lang=lang))[0].split())
+        assert said in text and "123" not in text and "void" not in text.replace("voids an", ""), text
+
+
 def test_automatic_penalties_and_revoke_warning_are_marked__r26():
     lines = (EXAMPLES / "revoke.jsonl").read_text().splitlines()
     _, doc = replay_lines(lines)
