@@ -96,7 +96,42 @@ def _validation_text(exc: RequestValidationError, lang: str) -> str:
     if e.get("type") == "union_tag_invalid" or e.get("loc", ())[-1:] == ("do",):
         return tr(N_("Unknown action in 'do' (REPLAY.md)."), lang)
     where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
-    return tr(N_("Invalid field '{where}': {msg}."), lang, where=where, msg=e.get("msg", "invalid"))
+    kind, ctx = e.get("type", ""), e.get("ctx") or {}
+    named = [str(x) for x in e.get("loc", ()) if not isinstance(x, int) and x != "body"]
+    if kind == "string_pattern_mismatch" and (named[-1:] in (["card"], ["cards"]) or named[-2:-1] == ["hands"]):
+        kind = "card_pattern"  # a card, or a card of a hand dealt (named by its player)
+    said = FIELD_PROBLEMS.get(kind)
+    if said is None:  # pydantic's own English, for a problem none of ours names
+        return tr(N_("Invalid field '{where}': {msg}."), lang, where=where, msg=e.get("msg", "invalid"))
+    names = {k: v for k, v in ctx.items() if isinstance(v, (int, str))}
+    if "expected" in names:  # "'zero' or 'points'": the codes stay, the word between is the page's
+        names["expected"] = str(names["expected"]).replace("' or '", "' " + tr(N_("or"), lang) + " '")
+    return tr(said, lang, where=where, **names)
+
+
+# A request's field that does not fit (pydantic's error types), said in the catalogue's words
+# without echoing the input or the pattern it missed.
+FIELD_PROBLEMS = {
+    "missing": N_("The field '{where}' is missing."),
+    "extra_forbidden": N_("'{where}' is no field of this request."),
+    "card_pattern": N_("'{where}' must be a card, such as 10S, QH or 7D."),
+    "string_pattern_mismatch": N_("'{where}' is not written as it should be."),
+    "string_type": N_("'{where}' must be text."),
+    "string_too_short": N_("'{where}' must not be empty."),
+    "string_too_long": N_("'{where}' is too long (at most {max_length} characters)."),
+    "int_type": N_("'{where}' must be a whole number."),
+    "int_parsing": N_("'{where}' must be a whole number."),
+    "int_from_float": N_("'{where}' must be a whole number."),
+    "bool_type": N_("'{where}' must be true or false."),
+    "bool_parsing": N_("'{where}' must be true or false."),
+    "list_type": N_("'{where}' must be a list."),
+    "dict_type": N_("'{where}' must be an object."),
+    "too_short": N_("'{where}' needs at least {min_length} items."),
+    "too_long": N_("'{where}' takes at most {max_length} items."),
+    "greater_than_equal": N_("'{where}' must be at least {ge}."),
+    "less_than_equal": N_("'{where}' must be at most {le}."),
+    "literal_error": N_("'{where}' must be one of {expected}."),
+}
 
 
 def _handlers(app: FastAPI) -> None:

@@ -402,3 +402,39 @@ def test_the_doctor_says_the_tables_phase_in_words():
         assert phase_word("someday") == "someday"
     with speaking("en"):
         assert phase_word("game_start") == "seat draw"
+
+
+@pytest.mark.parametrize(
+    ("body", "sv", "en"),
+    [
+        ({"do": "play", "player": "Bo", "card": "ZZ"}, "'play.card' ska vara ett kort, till exempel 10S, QH eller 7D.",
+         "'play.card' must be a card, such as 10S, QH or 7D."),
+        ({"do": "play", "player": "Bo"}, "Fältet 'play.card' saknas.", "The field 'play.card' is missing."),
+        ({"do": "adjust", "player": "Bo", "points": "fem"}, "'adjust.points' ska vara ett heltal.",
+         "'adjust.points' must be a whole number."),
+        ({"do": "quads", "player": "Bo", "choice": "x"}, "'quads.choice' ska vara något av 'zero' eller 'points'.",
+         "'quads.choice' must be one of 'zero' or 'points'."),
+        ({"do": "discard", "player": "Bo", "cards": ["AS", "7"]}, "'discard.cards.1' ska vara ett kort, till exempel "
+         "10S, QH eller 7D.", "'discard.cards.1' must be a card, such as 10S, QH or 7D."),
+        ({"do": "play", "player": "", "card": "AS"}, "'play.player' får inte vara tomt.", "'play.player' must not be empty."),
+        ({"do": "deal", "hands": {"Bo": ["AS", "ZZ"]}}, "'deal.hands.Bo.1' ska vara ett kort, till exempel 10S, QH "
+         "eller 7D.", "'deal.hands.Bo.1' must be a card, such as 10S, QH or 7D."),
+        ({"do": "game", "seats": ["Bo", " "]}, "'game.seats.1' är inte skrivet som det ska.",
+         "'game.seats.1' is not written as it should be."),
+        ({"do": "play", "player": "Bo", "card": "AS", "x": 1}, "'play.x' är inget fält i den här begäran.",
+         "'play.x' is no field of this request."),
+    ],
+)  # fmt: skip
+def test_a_request_that_does_not_fit_is_told_in_words_not_in_pydantics(body, sv, en):
+    """Manual entry's mistakes (the TL's, the Revisor's) said as the page's language says
+    them, never the pattern a card missed or pydantic's English."""
+    from fastapi.exceptions import RequestValidationError
+    from pydantic import ValidationError
+
+    from dashboard.app import _validation_text
+    from dashboard.bodies import ACTION
+
+    with pytest.raises(ValidationError) as err:
+        ACTION.validate_python(body)
+    exc = RequestValidationError(err.value.errors())
+    assert (_validation_text(exc, "sv"), _validation_text(exc, "en")) == (sv, en)
