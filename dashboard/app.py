@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+from http import HTTPStatus
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -81,6 +82,27 @@ def create_app(
 
 def _lang(request: Request) -> str:
     return lang_of(request.query_params.get("lang"))
+
+
+# Starlette's own answers ("Not Found", "Method Not Allowed") in the page's language
+HTTP_WORDS = {
+    400: N_("The request could not be read."),
+    404: N_("There is no such address."),
+    405: N_("This address does not answer that kind of request."),
+    413: N_("The request is too large."),
+}
+
+
+def _http_text(exc: HTTPException, lang: str) -> str:
+    """An HTTP error's text: a status's standard phrase in words of the catalogue, any
+    other detail as it was given."""
+    try:
+        standard = exc.detail == HTTPStatus(exc.status_code).phrase
+    except ValueError:
+        standard = False
+    if standard and exc.status_code in HTTP_WORDS:
+        return tr(HTTP_WORDS[exc.status_code], lang)
+    return str(exc.detail)
 
 
 def _validation_text(exc: RequestValidationError, lang: str) -> str:
@@ -176,10 +198,11 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
         # e.g. a body FastAPI cannot parse (a number of 4,300 digits): the same shape as ours
+        text = _http_text(exc, _lang(request))
         if wants_html(request):
-            return error_page(request, exc.status_code, str(exc.detail))
+            return error_page(request, exc.status_code, text)
         return JSONResponse(
-            {"ok": False, "error": str(exc.detail)}, status_code=exc.status_code, headers=getattr(exc, "headers", None)
+            {"ok": False, "error": text}, status_code=exc.status_code, headers=getattr(exc, "headers", None)
         )
 
     @app.exception_handler(RequestValidationError)

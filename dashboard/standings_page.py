@@ -371,7 +371,7 @@ TL_PAGE = """<!doctype html>
 """
 
 BROADCAST_PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><title>Featured table</title>
+<html lang="sv"><head><meta charset="utf-8"><title>Utvalt bord / Featured table</title>
 <link rel="stylesheet" href="static/hub-broadcast.css"></head>
 <body data-frames="{{FRAMES}}"><iframe id="overlay" allowtransparency="true"></iframe>
 <script src="static/hub-broadcast.js"></script></body></html>

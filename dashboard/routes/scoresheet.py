@@ -71,9 +71,8 @@ async def pdf(
         ),
         lang="en" if lang == "en" else "sv",
     )
-    return Response(
-        data, media_type="application/pdf", headers={"Content-Disposition": 'inline; filename="protocol.pdf"'}
-    )
+    name = "protocol.pdf" if lang == "en" else "protokoll.pdf"  # the name it is saved under
+    return Response(data, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{name}"'})
 
 
 @router.get("/protocol.html")

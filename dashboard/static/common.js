@@ -262,7 +262,7 @@ async function post(path, body) {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
   let data = {};
   try { data = await r.json(); } catch (e) { /* empty body */ }
-  if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
+  if (!r.ok) throw new Error(data.error || t("The server did not say why it refused ({status}).", { status: r.status }));
   return data;
 }
 
@@ -391,6 +391,17 @@ function alertEl(a) {
   return li;
 }
 
+// What is wrong with an entry typed by hand that is not JSON, in the page's words (the
+// browser's own message is English): where its reading stopped, as line and column (the
+// position the browser names, else the end of the text).
+function jsonProblem(text, error) {
+  const m = /position (\d+)/.exec(String(error && error.message));
+  const at = m ? Math.min(Number(m[1]), text.length) : text.length;
+  const before = text.slice(0, at).split("\n");
+  return t("Not valid JSON near line {line}, column {col}: check the quotes, commas and braces.",
+    { line: before.length, col: before[before.length - 1].length + 1 });
+}
+
 // Manual entry of a REPLAY.md action (a reader died: the table plays on by hand).  Cards by
 // hand are the TL's; on a camera-only table (the page's data-hands) each player enters their
 // own on their phone and the camera reads the face-up ones: the Revisor names no card.
@@ -433,7 +444,7 @@ function manualEntry(cards) {
   const hint = h("p", { id: "manual-hint", class: "small", hidden: true });
   const note = h("div", { id: "manual-result" });
   const submit = h("button", { id: "manual-submit", onclick: () => {
-    let body; try { body = JSON.parse(entry.value); } catch (e) { showError(t("not valid JSON: {error}", { error: e.message })); return; }
+    let body; try { body = JSON.parse(entry.value); } catch (e) { showError(jsonProblem(entry.value, e)); return; }
     send(body, SEAT_ENTRIES[kind.value]).then(ok => { if (ok) { following = true; written = entry.value; follow(App.last); } }); } },
     t("Enter"));
   // The box follows the table (the next action's template) until somebody picks a kind or

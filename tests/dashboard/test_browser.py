@@ -420,6 +420,7 @@ def test_a_browser_without_a_token_gets_nothing(make_server, chromium):
         assert page.locator("script").count() == 0 and page.locator("[data-player]").count() == 0
     pdf = page.request.get(f"{s.base}/api/protocol.pdf?token={s.token('revisor')}")
     assert pdf.status == 200 and pdf.body().startswith(b"%PDF")
+    assert pdf.headers["content-disposition"] == 'inline; filename="protokoll.pdf"'  # saved under a Swedish name
     assert page.request.get(f"{s.base}/api/protocol.pdf").status == 401
     page.close()
 
@@ -445,7 +446,11 @@ def test_revisor_enters_actions_by_hand_and_a_bad_one_changes_nothing(make_serve
     assert page.locator("#error").inner_text()
     page.fill("#manual-json", "{not json")
     page.click("#manual-submit")
-    assert "inte giltig JSON" in page.locator("#error").inner_text()
+    said = page.locator("#error").inner_text()
+    assert "Inte giltig JSON nära rad 1, kolumn 2" in said and "xpected" not in said, said  # not the browser's English
+    page.fill("#manual-json", '{"do": "table",\n "players": [}')
+    page.click("#manual-submit")
+    assert "nära rad 2, kolumn 15" in page.locator("#error").inner_text()
     assert s.actions() == before  # the refused lines changed nothing
     assert [a["do"] for a in before] == ["table", "game"] and before[1]["button"] == "Cilla"
     # the rejection is an alert on the Revisor's tablet and the TL's screen

@@ -208,6 +208,11 @@ def test_answers_in_the_page_s_language_and_error_pages_for_browsers(make_server
     page = httpx.get(f"{s.base}/dealer?token={s.token('dealer')}&lang=en").text
     assert '<html lang="en">' in page and "/static/i18n.js?lang=en&amp;token=" in page
     assert '<html lang="sv">' in httpx.get(f"{s.base}/dealer?token={s.token('dealer')}&lang=xx").text
+    # the server's own refusals of an address or a method: said, not Starlette's English
+    assert httpx.get(f"{s.base}/api/nope?token={tl}").json()["error"] == "Adressen finns inte."
+    assert httpx.get(f"{s.base}/api/nope?token={tl}&lang=en").json()["error"] == "There is no such address."
+    r = httpx.put(f"{s.base}/api/action?token={tl}", json={})
+    assert (r.status_code, r.json()["error"]) == (405, "Adressen svarar inte på den sortens begäran.")
 
 
 # --- the audience's and the protocol's words (issue 18 item 1: every text in one catalogue) ---
