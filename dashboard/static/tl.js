@@ -143,7 +143,10 @@ function byName(by) {
   const roles = { tl: t("TL"), revisor: t("Revisor"), dealer: t("Dealer") };
   return roles[by] || (/^seat\d$/.test(by || "") ? t("Seat {n}", { n: by.slice(4) }) : by);
 }
-function auditText(e) {
+function clockTime(at) { return new Date(at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB"); }
+// entries: the trail, so that a void names the ruling it voids by its time and kind, not by
+// the log's record number
+function auditText(e, entries) {
   if (e.what === "correction")
     return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${byName(e.by)} ` + correctionText(e);
   if (e.what === "confirm_award")  // the Revisor's "Stämmer" at a scoring moment
@@ -153,11 +156,18 @@ function auditText(e) {
     resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
     penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),
     sign: t("signed the protocol of game {n}", { n: e.game }), evidence: t("looked at the evidence of an alert"),
-    void: t("voided ruling {n}", { n: e.ruling }) };
+    void: voidText(e, entries) };
   return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${byName(e.by)} ${WHAT[e.what] || e.what}` +
     (e.player ? " " + e.player : "") + (e.what === "penalty" ? ` (${PENALTIES[e.kind] || e.kind}${e.applied !== undefined ? " " + signed(e.applied) : ""})`
       : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") +
     (e.what === "evidence" && e.pad ? " (" + padName(e.pad) + ")" : "") + (e.reason ? ": " + t(e.reason) : "");  // the system's reasons are catalogue texts; the TL's own words stay
+}
+
+function voidText(e, entries) {
+  const ruled = (entries || []).find(x => x.seq === e.ruling);
+  if (!ruled) return t("voided a ruling");
+  return ruled.what === "penalty" ? t("voided the penalty of {time}", { time: clockTime(ruled.at) })
+    : t("voided the score correction of {time}", { time: clockTime(ruled.at) });
 }
 
 // A TL ruling (a score correction, a points penalty) is voided from the audit trail: the
@@ -257,7 +267,7 @@ async function refresh() {
       h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())])); }
   if (ad) { const d = ad; const shown = d.entries.slice(-20);
     morphKids(audit, ...keptPart("audit", shown, () => [h("h2", {}, t("Audit trail")), h("ul", {}, shown.map(e =>
-      h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e), " ", voidEl(e))))])); }
+      h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e, d.entries), " ", voidEl(e))))])); }
 }
 let pending = null;
 connect(m => {

@@ -533,6 +533,9 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     tl.wait_for_selector('#audit li[data-what="void"]')
     voided = tl.locator('#audit li[data-what="void"]').inner_text()
     assert "fel spelare" in voided and " TL " in voided and " tl " not in voided  # who, in words
+    assert "TL upphävde straffet från " in voided  # the ruling by its time, not the log's record number
+    ruled = tl.locator('#audit li[data-what="penalty"]').get_attribute("data-seq")
+    assert f"beslut {ruled}" not in voided and f" {ruled} " not in voided
     # the system's own reasons in the trail in Swedish; a seat's phone by its seat
     said = tl.evaluate(
         "[auditText({what: 'resolve_alert', by: 'seat2', at: 0, reason: 'settled by the next accepted entry'}),"
