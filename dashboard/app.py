@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from http import HTTPStatus
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -84,25 +83,19 @@ def _lang(request: Request) -> str:
     return lang_of(request.query_params.get("lang"))
 
 
-# Starlette's own answers ("Not Found", "Method Not Allowed") in the page's language
+# The framework's own answers ("Not Found", "Method Not Allowed", FastAPI's "There was an
+# error parsing the body") in the page's language: the app raises no HTTPException itself
+# (a body too large is BodyLimit's, in both languages)
 HTTP_WORDS = {
     400: N_("The request could not be read."),
     404: N_("There is no such address."),
     405: N_("This address does not answer that kind of request."),
-    413: N_("The request is too large."),
 }
 
 
 def _http_text(exc: HTTPException, lang: str) -> str:
-    """An HTTP error's text: a status's standard phrase in words of the catalogue, any
-    other detail as it was given."""
-    try:
-        standard = exc.detail == HTTPStatus(exc.status_code).phrase
-    except ValueError:
-        standard = False
-    if standard and exc.status_code in HTTP_WORDS:
-        return tr(HTTP_WORDS[exc.status_code], lang)
-    return str(exc.detail)
+    """An HTTP error's text: by its status in words of the catalogue, else its detail."""
+    return tr(HTTP_WORDS[exc.status_code], lang) if exc.status_code in HTTP_WORDS else str(exc.detail)
 
 
 def _validation_text(exc: RequestValidationError, lang: str) -> str:
@@ -115,6 +108,8 @@ def _validation_text(exc: RequestValidationError, lang: str) -> str:
         x for x in e.get("loc", ()) if x != "body"
     ] in ([], [0]):
         return tr(N_("The body must be a JSON object."), lang)
+    if e.get("type") == "union_tag_not_found":  # no "do" at all: the likeliest slip by hand
+        return tr(N_("The field '{where}' is missing."), lang, where="do")
     if e.get("type") == "union_tag_invalid" or e.get("loc", ())[-1:] == ("do",):
         return tr(N_("Unknown action in 'do' (REPLAY.md)."), lang)
     where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")

@@ -903,7 +903,7 @@ class TableHub:
                 )
                 raise DashboardError(N_("no alert {alert_id}"), alert_id=tag.tag[1:])
             if a.kind == "tl_called":  # the dealer called the TL: the TL closes it on coming
-                self.log.audit(by, "correction_refused", correction=str(text)[:200], reason=N_("the TL's call"))
+                self.log.audit(by, "correction_refused", correction=str(text)[:200], reason=N_("a call for the TL"))
                 raise Refused(N_("only the TL closes a call for the TL"))
             correction = tag.dismiss(a.id)
         else:
@@ -923,7 +923,7 @@ class TableHub:
             raise EntryRejected(entry.CORRECTION_REFUSED)
         if not isinstance(correction, Dismiss) and not self._alert_for(correction):
             # a correction settles an alert (ARCHITECTURE.md §1); none open: nothing to settle
-            self.log.audit(by, "correction_refused", correction=correction.to_text(), reason="no open alert")
+            self.log.audit(by, "correction_refused", correction=correction.to_text(), reason=N_("no open alert"))
             raise DashboardError(
                 N_(
                     "No open sensing alert for this correction; "

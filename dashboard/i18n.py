@@ -90,7 +90,7 @@ ROLE_NAMES = {
 }
 
 # Who entered what a refusal is about, and what it was, in words (a rejected entry's alert:
-# "Revisor: inmatningen avvisades (spelat kort): ..."), as the pages name them (common.js:
+# "Revisor: kort spelat: ..."), as the pages name them (common.js:
 # ACTION_NAMES); a code without a name stays as it is.
 SOURCE_NAMES = {**ROLE_NAMES, "players": N_("the players' phones"), "clock": N_("the clock")}
 ACTION_WORDS = {

@@ -128,7 +128,7 @@ def alert_words(a: dict[str, Any], lang: str) -> tuple[str, str]:
     label = ALERT_LABELS.get(kind) or (N_("sensing") if a.get("sensing") else N_("alert"))
     if not (a.get("sensing") and kind in PUBLIC_TEXT and kind not in CARDLESS):
         return tr(label, lang), tr(a["text"], lang)
-    if kind == "camera_offline" and not pad:
+    if kind == "camera_offline":  # a sentence of its own (the table's pages: SENSING_TEXTS)
         return tr(label, lang), tr(CAMERA_OFFLINE, lang)
     where = " ".join(x for x in (pad_name(pad, lang) if pad else None, f"({player})" if player else None) if x)
     text = tr(PUBLIC_TEXT[kind], lang) + (" " + tr(N_("at {where}"), lang, where=where) if where else "")
@@ -141,7 +141,8 @@ def in_swedish(doc: dict[str, Any]) -> None:
     name them), a table's ``problems_sv``, a conflict's ``detail_sv``."""
     for heat in doc["heats"]:
         for tb in heat["tables"]:
-            for a in tb.get("alerts", []):
+            tb["alerts"] = [dict(a) for a in tb.get("alerts", [])]  # the board's own stay as they are
+            for a in tb["alerts"]:
                 (a["label"], a["text"]), (a["label_sv"], a["text_sv"]) = alert_words(a, "en"), alert_words(a, "sv")
             tb["problems_sv"] = [tr_made(p, "sv", _MADE) for p in tb["problems"]]
     for c in doc["conflicts"]:
@@ -195,6 +196,7 @@ TL_TOKEN = N_("The TL's page needs the event's TL link (tokens.json)")
 NO_BROADCAST_PAGE = N_("There is no broadcast page here: start 'hub web' with --tokens")
 BROADCAST_TOKEN = N_("The broadcast page needs the event's broadcast link (tokens.json)")
 NO_SUCH_PAGE = N_("There is no such page")
+NO_SUCH_METHOD = N_("This address does not answer that kind of request.")
 HUB_ADVICE = {
     404: (
         N_("There is no such page"),
@@ -211,11 +213,18 @@ HUB_ADVICE = {
 }
 
 
-def refusal(request: Request, status: int, text: str) -> Response:
-    """A page refused (``text``: a catalogue sentence): a page for a browser, JSON else."""
+NOT_SERVED = (
+    N_("This page is not served here"),
+    N_("The hub serves the TL's and the broadcast's pages only when 'hub web' is started with --tokens."),
+)
+
+
+def refusal(request: Request, status: int, text: str, advice: tuple[str, str] | None = None) -> Response:
+    """A page refused (``text``: a catalogue sentence; ``advice``: the browser page's
+    heading and what to do, else the status's): a page for a browser, JSON else."""
     said = tr(text, lang_of(request.query_params.get("lang")))
     if wants_html(request):
-        return error_page(request, status, said, HUB_ADVICE)
+        return error_page(request, status, said, {status: advice} if advice else HUB_ADVICE)
     return JSONResponse({"error": said}, status_code=status, headers={"Cache-Control": "no-store"})
 
 
@@ -253,11 +262,13 @@ def create_app(
         # an address that is no page of the hub's (FastAPI's own answer is English JSON)
         if exc.status_code == 404:
             return refusal(request, 404, NO_SUCH_PAGE)
+        if exc.status_code == 405:
+            return refusal(request, 405, NO_SUCH_METHOD)
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     def tl_denied(request: Request, token: str | None) -> Response | None:
         if tl_token is None:
-            return refusal(request, 404, NO_TL_PAGE)
+            return refusal(request, 404, NO_TL_PAGE, NOT_SERVED)
         if not token or not hmac.compare_digest(token, tl_token):
             return refusal(request, 401 if not token else 403, TL_TOKEN)
         return None
@@ -298,7 +309,7 @@ def create_app(
 
     def broadcast_denied(request: Request, token: str | None) -> Response | None:
         if broadcast_token is None:
-            return refusal(request, 404, NO_BROADCAST_PAGE)
+            return refusal(request, 404, NO_BROADCAST_PAGE, NOT_SERVED)
         if not token or not hmac.compare_digest(token, broadcast_token):
             return refusal(request, 401 if not token else 403, BROADCAST_TOKEN)
         return None

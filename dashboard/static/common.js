@@ -395,7 +395,11 @@ function alertEl(a) {
 // browser's own message is English): where its reading stopped, as line and column (the
 // position the browser names, else the end of the text).
 function jsonProblem(text, error) {
-  const m = /position (\d+)/.exec(String(error && error.message));
+  const said = String(error && error.message);
+  const lc = /line (\d+) column (\d+)/.exec(said);  // Firefox's words (Chromium's too, beside the position)
+  if (lc) return t("Not valid JSON near line {line}, column {col}: check the quotes, commas and braces.",
+    { line: Number(lc[1]), col: Number(lc[2]) });
+  const m = /position (\d+)/.exec(said);
   const at = m ? Math.min(Number(m[1]), text.length) : text.length;
   const before = text.slice(0, at).split("\n");
   return t("Not valid JSON near line {line}, column {col}: check the quotes, commas and braces.",

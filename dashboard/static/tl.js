@@ -143,6 +143,14 @@ function byName(by) {
   const roles = { tl: t("TL"), revisor: t("Revisor"), dealer: t("Dealer") };
   return roles[by] || (/^seat\d$/.test(by || "") ? t("Seat {n}", { n: by.slice(4) }) : by);
 }
+// The reasons the system itself logs in the trail (dashboard/hub.py), in the page's words;
+// any other reason is the TL's own, shown as typed
+const SYSTEM_REASONS = {
+  "settled by the next accepted entry": t("settled by the next accepted entry"),
+  "no alert shown by that tag": t("no alert shown by that tag"), "a call for the TL": t("a call for the TL"),
+  "a number, not a tag shown": t("a number, not a tag shown"), "no open alert": t("no open alert"),
+  "entering cards by hand is the TL's (ARCHITECTURE.md §3)": t("entering cards by hand is the TL's (ARCHITECTURE.md §3)"),
+};
 function clockTime(at) { return new Date(at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB"); }
 // entries: the trail, so that a void names the ruling it voids by its time and kind, not by
 // the log's record number
@@ -156,11 +164,11 @@ function auditText(e, entries) {
     resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
     penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),
     sign: t("signed the protocol of game {n}", { n: e.game }), evidence: t("looked at the evidence of an alert"),
-    void: voidText(e, entries) };
+    void: e.what === "void" ? voidText(e, entries) : "" };
   return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${byName(e.by)} ${WHAT[e.what] || e.what}` +
     (e.player ? " " + e.player : "") + (e.what === "penalty" ? ` (${PENALTIES[e.kind] || e.kind}${e.applied !== undefined ? " " + signed(e.applied) : ""})`
       : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") +
-    (e.what === "evidence" && e.pad ? " (" + padName(e.pad) + ")" : "") + (e.reason ? ": " + t(e.reason) : "");  // the system's reasons are catalogue texts; the TL's own words stay
+    (e.what === "evidence" && e.pad ? " (" + padName(e.pad) + ")" : "") + (e.reason ? ": " + (SYSTEM_REASONS[e.reason] || e.reason) : "");
 }
 
 function voidText(e, entries) {

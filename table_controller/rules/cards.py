@@ -120,7 +120,9 @@ def codes(cards: Iterable[Card]) -> list[str]:
 # Card codes in free text: a rank (10 or one character), then a suit letter or a suit symbol
 # (U+2660-2667, black and white, with or without a space), alone: no letter or digit
 # touching either end; any case, as ``Card.parse`` reads one (``views.redact`` says why).
-CARD_CODE = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])(?:[SHDC](?![0-9A-Za-z])|\s?[\u2660-\u2667])", re.IGNORECASE)
+# Before it, a letter of any alphabet ends a word ("bröts", "Höks" name no card); after it
+# only an ASCII one does, so that "2Så" is still taken for a card (a mask too many is safe).
+CARD_CODE = re.compile(r"(?<![^\W_])(?:10|[2-9TJQKA])(?:[SHDC](?![0-9A-Za-z])|\s?[\u2660-\u2667])", re.IGNORECASE)
 
 
 def without_cards(text: str, word: str = "(card)") -> str:

@@ -212,6 +212,11 @@ def test_answers_in_the_page_s_language_and_error_pages_for_browsers(make_server
     assert httpx.get(f"{s.base}/api/nope?token={tl}&lang=en").json()["error"] == "There is no such address."
     r = httpx.put(f"{s.base}/api/action?token={tl}", json={})
     assert (r.status_code, r.json()["error"]) == (405, "Adressen svarar inte på den sortens begäran.")
+    big = b'{"do": "adjust", "points": ' + b"9" * 5000 + b"}"
+    r = httpx.post(f"{s.base}/api/action?token={tl}", content=big, headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()["error"]) == (400, "Begäran gick inte att läsa.")  # not FastAPI's English
+    r = httpx.post(f"{s.base}/api/action?token={tl}", json={"player": "Bo", "card": "AS"})
+    assert (r.status_code, r.json()["error"]) == (422, "Fältet 'do' saknas.")
 
 
 # --- the audience's and the protocol's words (issue 18 item 1: every text in one catalogue) ---

@@ -541,7 +541,7 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
         "[auditText({what: 'resolve_alert', by: 'seat2', at: 0, reason: 'settled by the next accepted entry'}),"
         " auditText({what: 'correction_refused', by: 'revisor', at: 0, reason: 'no alert shown by that tag'})]"
     )
-    assert said[0].endswith("Plats 2 åtgärdade ett larm: avgjort av nästa godtagna inmatning"), said
+    assert said[0].endswith("Plats 2 åtgärdade ett larm: åtgärdat genom nästa godkända inmatning"), said
     assert said[1].endswith("Revisor rättelse avvisad: inget larm visas med den märkningen"), said
     tl.wait_for_selector('#audit li[data-what="penalty"] .voided')
     # the whole game's history in plain Swedish

@@ -222,7 +222,7 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
     assert "event's TL link" in httpx.get(base + "/api/tl", params={"lang": "en"}).json()["error"]
     browser = {"accept": "text/html,application/xhtml+xml"}
     for path, params, status, head in (
-        ("/tl", {}, 401, "Sidan kräver sin länk"),
+        ("/tl", {}, 401, "Sidan öppnas bara med sin länk"),
         ("/tl", {"token": tokens["public"]}, 403, "Din länk öppnar inte den här sidan"),
         ("/broadcast", {"token": tokens["tl"]}, 403, "Din länk öppnar inte den här sidan"),
         ("/tables", {}, 404, "Sidan finns inte"),
@@ -232,6 +232,7 @@ def test_the_tl_event_screen_puts_open_alerts_first_and_needs_the_tl_token(hall,
         assert f"<h1>{head}</h1>" in r.text and "token=" + tokens["tl"] not in r.text
     assert "hubbens sidor är / (ställningen), /tl och /broadcast" in r.text  # the hub's pages, not a table's
     assert httpx.get(base + "/nope").json() == {"error": "Sidan finns inte"}  # a script: JSON, not FastAPI's English
+    assert httpx.post(base + "/api/tl").json() == {"error": "Adressen svarar inte på den sortens begäran."}
     third = played[2]
     third.store.append_one(
         "alert",
@@ -400,7 +401,7 @@ def test_the_tl_screen_says_alerts_problems_and_conflicts_in_swedish_first():
     made = {t: t.format(**names) for t in texts.PROBLEMS + texts.CONFLICTS}
     alerts = [
         {"kind": "unsure_count", "text": "...", "sensing": True, "pad": "seat3", "player": "Cia"},
-        {"kind": "camera_offline", "text": "...", "sensing": True, "pad": None, "player": None},
+        {"kind": "camera_offline", "text": "...", "sensing": True, "pad": "tray", "player": None},
         {"kind": "stuck", "text": "Väntar på Bo: byte 1 / Waiting for Bo: exchange 1", "sensing": True},
         {"kind": "engine_failed", "text": "The table could not judge this action; nothing was changed. "
          "The TL has been alerted.", "sensing": False},
