@@ -492,9 +492,69 @@ function manualEntry(cards) {
     }
     catch (e) { note.textContent = ""; showError(e.message); return false; }
   }
-  const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), hint, kind, entry, submit, note);
+  // The cards of an entry tapped, not typed (the TL's, who may name every card): whose they
+  // are, then the cards; the box below shows the entry as it will be sent and may still be
+  // edited by hand.  A tap changes the entry in the box; a box that is not JSON is left alone.
+  // The deck is laid out when the TL asks for it, not before: a page's cards are the table's
+  // (the whole-table DOM check finds every card a page shows), and 52 buttons are not.
+  const whose = h("select", { id: "manual-player", onchange: () => { edit(b => setPlayer(b, whose.value)); } });
+  let grid = [];
+  const deck = h("div", {});
+  const tapped = h("div", { id: "manual-cards", class: "picker", hidden: true }, h("label", {}, t("Whose cards:"), " ", whose), deck);
+  const opener = h("button", { id: "manual-open-cards", hidden: true, onclick: () => {
+    if (grid.length) { grid = []; deck.replaceChildren(); } else layOut();
+    shown(); } }, "");
+  function layOut() {
+    grid = ALL_CARDS.map(code => h("button", { class: "pick suit-" + code[1], "data-card": code,
+      "aria-pressed": "false", onclick: () => edit(b => tap(b, code)) }, cardText(code)));
+    deck.replaceChildren(...[..."SHDC"].map(st => h("div", { class: "pick-suit" }, grid.filter(x => x.dataset.card[1] === st))));
+  }
+  function body() { try { const b = JSON.parse(entry.value); return b && typeof b === "object" ? b : null; } catch (e) { return null; } }
+  function listOf(b) {  // the cards of ``b`` the picker edits, as a list
+    if (b.do === "deal") return (b.hands = b.hands || {})[whose.value] = b.hands[whose.value] || [];
+    if (b.do === "discard" || b.do === "receive") return b.cards = Array.isArray(b.cards) ? b.cards : [];
+    return null;
+  }
+  function tap(b, code) {
+    if (b.do === "play" || b.do === "open") { b.card = b.card === code ? "" : code; return; }
+    const list = listOf(b);
+    if (!list) return;
+    const i = list.indexOf(code);
+    if (i >= 0) list.splice(i, 1); else if (list.length < 5) list.push(code);
+  }
+  function setPlayer(b, p) { if ("player" in b) b.player = p; }
+  function edit(change) {
+    const b = body();
+    if (!b || !CARD_KINDS.includes(b.do)) return;
+    change(b);
+    entry.value = JSON.stringify(b);
+    following = false;
+    empty(); shown();
+  }
+  // The picker shows the entry in the box: its kind's cards pressed, its player chosen.
+  function shown() {
+    const b = body();
+    const on = cards === "all" && b && CARD_KINDS.includes(b.do);
+    opener.hidden = !on;
+    opener.textContent = grid.length ? t("Hide the cards") : t("Choose the cards by tapping");
+    tapped.hidden = !on || !grid.length;
+    if (tapped.hidden) return;
+    const s = App.last && App.last.state;
+    const names = (s && s.players ? s.players.map(p => p.name) : []);
+    if (whose.options.length !== names.length || [...whose.options].some((o, i) => o.value !== names[i]))
+      whose.replaceChildren(...names.map(n => h("option", { value: n }, n)));
+    if ("player" in b && names.includes(b.player)) whose.value = b.player;
+    const list = b.do === "play" || b.do === "open" ? [b.card] : b.do === "deal" ? ((b.hands || {})[whose.value] || []) : (b.cards || []);
+    for (const x of grid) x.setAttribute("aria-pressed", list.includes(x.dataset.card) ? "true" : "false");
+  }
+  entry.addEventListener("input", shown);
+  kind.addEventListener("change", shown);
+  whose.addEventListener("change", shown);
+  const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), hint, kind, opener, tapped, entry, submit, note);
+  const followed = follow;
   template();
-  return { el, send, follow };
+  shown();
+  return { el, send, follow: m => { followed(m); shown(); } };
 }
 
 // A card picker (issue 18): the cards are tapped, not typed.  ``offer``: the cards that may

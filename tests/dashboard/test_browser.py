@@ -425,6 +425,54 @@ def test_a_browser_without_a_token_gets_nothing(make_server, chromium):
     page.close()
 
 
+def test_the_tl_enters_a_deal_by_hand_by_tapping_the_cards(make_server, chromium):
+    """A reader dies at an RFID table: the TL enters the deal by tapping each player's five
+    cards (not by typing JSON); the box shows the entry as it will be sent."""
+    s = make_server(command="serve")
+    tl = s.token("tl")
+    for body in (
+        {"do": "table", "ruleset": "sm2025", "players": ["Anna", "Bo", "Cilla"]},
+        {"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Cilla"},
+    ):
+        assert httpx.post(f"{s.base}/api/action?token={tl}", json=body).status_code == 200
+    page = chromium.new_page()
+    page.goto(s.url("tl"))
+    page.wait_for_selector("#conn[data-state='live']")
+    page.wait_for_selector("#manual-open-cards:not([hidden])")  # the table waits for the deal
+    assert page.input_value("#manual-do") == "deal" and page.locator("#manual-cards button[data-card]").count() == 0
+    page.click("#manual-open-cards")  # the deck laid out when asked for
+    hands = {
+        "Anna": ["AS", "KS", "QS", "JS", "TS"],
+        "Bo": ["2H", "3H", "4H", "5H", "7D"],
+        "Cilla": ["9C", "8C", "7C", "6C", "2D"],
+    }
+    for player, cards in hands.items():
+        page.select_option("#manual-player", player)
+        for c in cards:
+            page.click(f'#manual-cards button[data-card="{c}"]')
+        page.click('#manual-cards button[data-card="3S"]')  # a sixth card: a hand is five
+        assert page.locator('#manual-cards button[aria-pressed="true"]').count() == 5
+    assert json.loads(page.input_value("#manual-json")) == {"do": "deal", "hands": hands}
+    page.select_option("#manual-player", "Anna")  # a tap takes a card off again
+    page.click('#manual-cards button[data-card="AS"]')
+    assert json.loads(page.input_value("#manual-json"))["hands"]["Anna"] == ["KS", "QS", "JS", "TS"]
+    page.click('#manual-cards button[data-card="AS"]')
+    page.click("#manual-submit")
+    page.wait_for_selector('#phase[data-phase="exchange_1"]')
+    dealt = s.actions()[-1]
+    assert dealt["do"] == "deal" and {p: sorted(c) for p, c in dealt["hands"].items()} == {
+        p: sorted(c) for p, c in hands.items()
+    }, dealt
+    # the Revisor, blind, has no picker of cards to enter
+    rev = chromium.new_page()
+    rev.goto(s.url("revisor"))
+    rev.wait_for_selector("#conn[data-state='live']")
+    assert rev.locator("#manual-cards button[data-card]").count() == 0
+    assert rev.locator("#manual-open-cards:not([hidden])").count() == 0
+    rev.close()
+    page.close()
+
+
 def test_revisor_enters_actions_by_hand_and_a_bad_one_changes_nothing(make_server, chromium):
     """A reader dies: the table plays on as a scoring app (ARCHITECTURE.md §2)."""
     s = make_server(command="serve")
