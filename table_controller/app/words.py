@@ -1,6 +1,7 @@
 """The console's words for the officials who set a table up and check it (``setup``,
-``doctor``) and for the TL who runs the tournament (``hub``): Swedish first, English with
-``--lang en``, as ``protocol`` and the dashboard.
+``doctor``), start and run it (``run``, ``serve``, ``demo``) and for the TL who runs the
+tournament (``hub``): Swedish first, English with ``--lang en``, as ``protocol`` and the
+dashboard.
 
 The texts are English message ids, marked where they are said (``say``), in a gettext
 catalogue of their own beside the dashboard's (``dashboard/locale/sv/LC_MESSAGES/console.po``;
