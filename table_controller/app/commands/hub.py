@@ -24,7 +24,7 @@ import sys
 
 from table_controller.tournament.hubstore import HubError
 
-from ..words import add_lang, phase_word, say, say_n, speaking
+from ..words import add_lang, clocks_words, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -339,7 +339,7 @@ def _document(hub):
 
 
 def _standings(args) -> int:
-    from table_controller.rules.rulesets import ClockError, shot_clocks_in_force, shot_clocks_words
+    from table_controller.rules.rulesets import ClockError, shot_clocks_in_force
 
     with _open(args.hub, readonly=True) as hub:  # beside a running hub serve
         doc = _document(hub)
@@ -355,7 +355,7 @@ def _standings(args) -> int:
         sys.stdout.write("\n")
         return 0
     print(f"{doc['name']} ({doc['event']}, {doc['ruleset']})")
-    clocks = shot_clocks_words(doc["shot_clocks"])
+    clocks = clocks_words(doc["shot_clocks"])
     if setting:
         print(say("shot clocks (D11): {clocks}", clocks=clocks))
     else:

@@ -34,7 +34,7 @@ import asyncio
 import json
 import sys
 
-from ..words import add_lang, phase_word, say, say_n, speaking
+from ..words import add_lang, alert_word, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -458,7 +458,9 @@ def _serve(args, log) -> int:
                     seen = len(live.accepted)
                     for alert in live.sensing.alerts.open:
                         print(
-                            say("ALERT #{id} {kind}: {what}", id=alert.id, kind=alert.kind, what=alert.text),
+                            say(
+                                "ALERT #{id} {kind}: {what}", id=alert.id, kind=alert_word(alert.kind), what=alert.text
+                            ),
                             file=sys.stderr,
                             flush=True,
                         )

@@ -83,10 +83,10 @@ def test_standings_name_the_events_shot_clocks_d11(tmp_path, capsys):
     capsys.readouterr()
     assert main(["hub", "standings", set_, "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "shot clocks (D11): exchange 30 s, chicago 10 s, play 25 s, quads 20 s\n" in out
+    assert "shot clocks (D11): exchange 30 s, Chicago question 10 s, play 25 s, four of a kind 20 s\n" in out
     assert main(["hub", "standings", plain, "--lang", "en"]) == 0
     assert (
-        "shot clocks (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11's defaults)"
+        "shot clocks (D11): exchange 30 s, Chicago question 10 s, play 20 s, four of a kind 15 s (D11's defaults)"
         in capsys.readouterr().out
     )
     assert main(["hub", "standings", set_, "--json"]) == 0
@@ -132,7 +132,7 @@ SAID = {
         "registered": "registrerade 4 spelare (4 totalt)\n",
         "drawn": "heat 1, slumpfrö s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
         "game": re.compile(r"^    omgång 1: platser (\w+, ){3}\w+; givare \w+$", re.M),
-        "clocks": "betänketider (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11:s standardvärden)\n",
+        "clocks": "betänketider (D11): byte 30 s, Chicagofrågan 10 s, spel 20 s, fyrtal 15 s (D11:s standardvärden)\n",
         "not started": "heat 1\n  h1-t1 (0 poster): inte startat\n",
         "playing": re.compile(r"^  h1-t1 \(\d+ poster\): omgång 1, giv \d, (giv delas ut|byte \d|stickspel)$", re.M),
         "finished": re.compile(
@@ -151,7 +151,7 @@ SAID = {
         "registered": "registered 4 players (4 in all)\n",
         "drawn": "heat 1, seed s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
         "game": re.compile(r"^    game 1: seats (\w+, ){3}\w+; button \w+$", re.M),
-        "clocks": "shot clocks (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11's defaults)\n",
+        "clocks": "shot clocks (D11): exchange 30 s, Chicago question 10 s, play 20 s, four of a kind 15 s (D11's defaults)\n",
         "not started": "heat 1\n  h1-t1 (0 records): not started\n",
         "playing": re.compile(r"^  h1-t1 \(\d+ records\): game 1, deal \d, (dealing|exchange \d|trick play)$", re.M),
         "finished": re.compile(
