@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import contextvars
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -83,6 +84,16 @@ def page_word(text: str) -> str:
     from dashboard.i18n import tr
 
     return tr(text, _LANG.get())
+
+
+def page_made(text: str, made_from: list[tuple[str, re.Pattern[str]]]) -> str:
+    """A sentence made in English from one of the pages' catalogue's templates
+    (``dashboard.i18n.patterns``), in the language spoken, with its names put back; one
+    none of them made, as it is (``dashboard.i18n.tr_made``): the hub's problems and
+    conflicts, as the TL's event screen says them."""
+    from dashboard.i18n import tr_made
+
+    return tr_made(text, _LANG.get(), made_from)
 
 
 # REPLAY.md's phases in words: common.js's PHASES, whose Swedish the pages' catalogue holds

@@ -24,7 +24,7 @@ import sys
 
 from table_controller.tournament.hubstore import HubError
 
-from ..words import add_lang, clocks_words, phase_word, say, say_n, speaking
+from ..words import add_lang, clocks_words, page_made, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -339,7 +339,9 @@ def _document(hub):
 
 
 def _standings(args) -> int:
+    from dashboard.i18n import patterns
     from table_controller.rules.rulesets import ClockError, shot_clocks_in_force
+    from table_controller.tournament import texts
 
     with _open(args.hub, readonly=True) as hub:  # beside a running hub serve
         doc = _document(hub)
@@ -360,6 +362,9 @@ def _standings(args) -> int:
         print(say("shot clocks (D11): {clocks}", clocks=clocks))
     else:
         print(say("shot clocks (D11): {clocks} (D11's defaults)", clocks=clocks))
+    # a table's problems and a conflict, kept in English by the hub: said as the TL's event
+    # screen says them (dashboard.standings_page.in_swedish), the names put back
+    made = patterns(texts.PROBLEMS + texts.CONFLICTS)
     for heat in doc["heats"]:
         print(
             say("heat {heat}: complete", heat=heat["heat"])
@@ -389,7 +394,7 @@ def _standings(args) -> int:
                 )
                 print("    " + line + mark)
             for problem in t["problems"]:
-                print("    " + say("problem: {problem}", problem=problem))
+                print("    " + say("problem: {problem}", problem=page_made(problem, made)))
         for sp in heat["särspel"]:
             players = ", ".join(sp["players"])
             print(
@@ -404,7 +409,7 @@ def _standings(args) -> int:
         if heat.get("advancing"):
             print("  " + say("going on: {players}", players=", ".join(heat["advancing"])))
     for c in doc["conflicts"]:
-        print(say("conflict: table {table}: {detail}", table=c["table"], detail=c["detail"]))
+        print(say("conflict: table {table}: {detail}", table=c["table"], detail=page_made(c["detail"], made)))
     return 0
 
 

@@ -267,3 +267,29 @@ def test_a_count_of_one_is_said_in_the_singular(tmp_path, capsys):
     assert capsys.readouterr().out == "registrerade 2 spelare (3 totalt)\n"
     assert main(["hub", "register", hub, "--player=Dan", "--lang", "en"]) == 0
     assert capsys.readouterr().out == "registered 1 player (4 in all)\n"
+
+
+def test_standings_say_a_tables_problem_and_a_conflict_in_the_tls_language(tmp_path, capsys):
+    """They said "problem: the table plays heat 2 ..." in English on a Swedish console: the
+    hub keeps them in English, the TL reads them as the event screen says them, names put
+    back (dashboard.standings_page.in_swedish)."""
+    hub = str(tmp_path / "sm.hub")
+    assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
+    assert main(["hub", "register", hub, *(f"--player={p}" for p in ("Anna", "Bo", "Cilla", "Dan"))]) == 0
+    assert main(["hub", "draw", hub, "--seed", "s"]) == 0
+    with HubStore.open(hub) as h:
+        (t,) = h.tables(1)
+        rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn({**t, "options": {"heat": 2}}, seed=4))
+        rt.play(40)
+        sync(h, rt, t["table"])
+        sync(h, rt, "h1-t9")  # records from a table the hub has not drawn
+        rt.close()
+    capsys.readouterr()
+    assert main(["hub", "standings", hub]) == 0
+    sv = capsys.readouterr().out
+    assert "    problem: bordet spelar heat 2 (inställningen 'heat'), hubben lottade det till heat 1\n" in sv
+    assert "konflikt: bord h1-t9: poster från bordet 'h1-t9', som hubben inte har lottat\n" in sv
+    assert main(["hub", "standings", hub, "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    assert "    problem: the table plays heat 2 (option 'heat'), the hub drew it for heat 1\n" in en
+    assert "conflict: table h1-t9: records from table 'h1-t9', which the hub has not drawn\n" in en
