@@ -117,7 +117,8 @@ clean:
 CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/commands/setup.py table_controller/app/commands/hub.py table_controller/deck.py \
 	table_controller/tournament/event.py table_controller/tournament/hubstore.py table_controller/tournament/draw.py \
 	table_controller/app/commands/run.py table_controller/app/commands/serve.py table_controller/app/commands/demo.py \
-	table_controller/app/service.py table_controller/app/web.py table_controller/app/table_files.py table_controller/app/words.py
+	table_controller/app/service.py table_controller/app/web.py table_controller/app/table_files.py table_controller/app/words.py \
+	table_controller/app/commands/protocol.py
 # The dashboard's texts and the console's: extract them (babel.cfg), merge into the Swedish
 # catalogues and compile the shipped .mo files (dashboard/i18n.py).  Fails while a text has no Swedish.
 I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \

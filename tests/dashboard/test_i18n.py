@@ -348,6 +348,7 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/app/web.py",
         "table_controller/app/table_files.py",
         "table_controller/app/words.py",
+        "table_controller/app/commands/protocol.py",
     ]
     assert "-k say -k say_n:1,2 -k HubError -k DrawError " in make  # the keywords make i18n extracts, as here
     r = subprocess.run(
