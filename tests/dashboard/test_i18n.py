@@ -349,8 +349,11 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/app/table_files.py",
         "table_controller/app/words.py",
         "table_controller/app/commands/protocol.py",
+        "table_controller/tournament/service.py",
+        "table_controller/tournament/publisher.py",
     ]
-    assert "-k say -k say_n:1,2 -k HubError -k DrawError " in make  # the keywords make i18n extracts, as here
+    # the keywords make i18n extracts, as here (note:3: the hub's and the publisher's notes to their operator)
+    assert "-k say -k say_n:1,2 -k HubError -k DrawError -k note:3 " in make
     r = subprocess.run(
         [
             str(Path(sys.executable).with_name("pybabel")),
@@ -365,6 +368,8 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
             "HubError",
             "-k",
             "DrawError",
+            "-k",
+            "note:3",
         ]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,

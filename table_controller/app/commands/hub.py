@@ -477,12 +477,41 @@ def _run_until_signal(coro_factory) -> int:
     return 0
 
 
-def _serve(args) -> int:
+class Said:
+    """A logging filter: the hub's and the publisher's notes to their operator
+    (``tournament.notes``) in the words spoken, a conflict as the TL's event screen says it;
+    any other record as it is.  (The record is the log's: every handler gets the same.)"""
+
+    def __init__(self) -> None:
+        from dashboard.i18n import patterns
+        from table_controller.tournament import texts
+
+        self.made = patterns(texts.CONFLICTS)
+
+    def filter(self, record) -> bool:
+        text = getattr(record, "said_text", None)
+        if text is not None:
+            params = dict(getattr(record, "said_params", {}))
+            if isinstance(params.get("conflict"), str):
+                params["conflict"] = page_made(params["conflict"], self.made)
+            record.msg, record.args = say(text, **params), ()
+        return True
+
+
+def _operator_log() -> None:
+    """The operator's lines on stderr, with their time, in the words spoken (``Said``); an
+    unexpected error's traceback at debug level, not shown."""
     import logging
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(Said())
+
+
+def _serve(args) -> int:
     from table_controller.tournament.service import HubService
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    _operator_log()
     host, port = _broker(args.broker)
     with _open(args.hub) as hub:
         hub.event_id()
@@ -497,11 +526,9 @@ def _serve(args) -> int:
 
 
 def _publish(args) -> int:
-    import logging
-
     from table_controller.tournament.publisher import TablePublisher
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    _operator_log()
     host, port = _broker(args.broker)
     user, password = _login(args)
     if args.batch < 1 or args.stall <= 0:
