@@ -54,8 +54,9 @@ async def tables(
 async def status(
     role: str = Depends(role_in("tl", message=N_("the TL's status only"))), hub: TableHub = Depends(get_hub)
 ):
-    """What ``chicago-table doctor`` asks a running table: its sensors' links and the kinds
-    of its open alerts (no text, no card)."""
+    """What ``chicago-table doctor`` asks a running table: its sensors' links, the kinds
+    of its open alerts (no text, no card) and who it waits for, on what (``waiting`` in
+    English, ``waiting_sv`` in Swedish: the doctor says the one of the language it speaks)."""
     live = hub.live
     sensing = live.sensing
     return {
@@ -67,6 +68,7 @@ async def status(
         "readers_offline": sorted(p for p, ok in sensing.readers_ok.items() if not ok),
         "alerts": sorted({a.kind for a in live.alerts}),
         "waiting": (live.waiting or {}).get("text"),
+        "waiting_sv": (live.waiting or {}).get("text_sv"),
         "shot_clocks": dict(live.clocks.limits),  # the event's (D11), as this table runs them
     }
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .config import ConfigError, TableConfig
+from .words import say, say_n
 
 
 @dataclass
@@ -81,10 +82,13 @@ def load_deck(cfg: TableConfig):
     try:
         deck = Deck.load(str(path))
     except (DeckError, OSError) as exc:
-        raise ConfigError(f"[seat_controller] deck {path}: {exc}") from None
+        raise ConfigError(say("[seat_controller] deck {path}: {error}", path=path, error=exc)) from None
     report = deck.check()
     if not report.ok:
-        raise ConfigError(f"[seat_controller] deck {path} does not add up: " + "; ".join(report.lines()))
+        problems = "; ".join(report.lines(say, say_n))  # the deck's report in the words spoken
+        raise ConfigError(
+            say("[seat_controller] deck {path} does not add up: {problems}", path=path, problems=problems)
+        )
     return deck
 
 
@@ -108,16 +112,24 @@ async def start_as_drawn(hub: Any, draw: dict[str, Any], cfg: TableConfig, max_p
     if state.rules is not None:
         if sorted(state.players) != sorted(draw["players"]):
             raise ConfigError(
-                f"[hub] table_id {draw['table']}: the log in {cfg.table.data} holds a table of "
-                f"{', '.join(state.players)}, the hub drew {', '.join(draw['players'])}; "
-                "give this table a new [table] data folder"
+                say(
+                    "[hub] table_id {table}: the log in {data} holds a table of {players}, the hub drew "
+                    "{drawn}; give this table a new [table] data folder",
+                    table=draw["table"],
+                    data=cfg.table.data,
+                    players=", ".join(state.players),
+                    drawn=", ".join(draw["players"]),
+                )
             )
         return
     action = table_start(draw).to_dict()
     # as a table started on the dashboard: the engine's bound of the TL's points (serve's --max-points)
     action["options"] = {**action.get("options", {}), "tl_points_limit": max(1, min(max_points, 1000))}
     await hub.post(action, "tl")
-    print(f"{draw['table']}: started as the hub drew it: {', '.join(draw['players'])}", file=out)
+    print(
+        say("{table}: started as the hub drew it: {players}", table=draw["table"], players=", ".join(draw["players"])),
+        file=out,
+    )
 
 
 def base_url(cfg: TableConfig) -> str:
@@ -193,7 +205,14 @@ async def serve_table(
         own_table = True
         laid = _lay_out_logged_table(table, cfg.table.data / "table.sqlite")
         if laid:
-            print(f"the virtual table: its cards laid out as {laid} logged actions left them", file=out)
+            print(
+                say_n(
+                    "the virtual table: its cards laid out as {n} logged action left them",
+                    "the virtual table: its cards laid out as {n} logged actions left them",
+                    laid,
+                ),
+                file=out,
+            )
         table.start()
     port = str(table.port if table is not None else cfg.seat_controller.port)
     camera = None
@@ -298,34 +317,55 @@ async def _start_camera(cfg: TableConfig) -> tuple[Any, str]:
     try:
         from vision.worker import CameraWorker
     except ImportError:
-        return None, (
-            f"camera {c.source}: the vision part (OpenCV) is not installed; the table plays on the RFID readers"
+        return None, say(
+            "camera {source}: the vision part (OpenCV) is not installed; the table plays on the RFID readers",
+            source=c.source,
         )
     rendered = c.source.startswith("synthetic:") or Path(c.source).is_dir()
     if c.calibration is None and not rendered:
-        raise ConfigError("[camera] calibration is missing: calibrate the camera (chicago-table camera calibrate)")
+        raise ConfigError(say("[camera] calibration is missing: calibrate the camera (chicago-table camera calibrate)"))
     worker = CameraWorker.for_camera(c.source, str(c.calibration) if c.calibration else None, fps=c.fps)
     await worker.start()
-    how = f"calibration {c.calibration}" if c.calibration else "calibrated on its first frame"
-    return worker, f"camera {c.source}: in its own process (pid {worker.pid}) at {c.fps:g} fps, {how}"
+    how = say("calibration {path}", path=c.calibration) if c.calibration else say("calibrated on its first frame")
+    return worker, say(
+        "camera {source}: in its own process (pid {pid}) at {fps:g} fps, {how}",
+        source=c.source,
+        pid=worker.pid,
+        fps=c.fps,
+        how=how,
+    )
 
 
 def _print_start(r: Running, port: str, show_tokens: bool, out: TextIO, print_urls, camera_note: str) -> None:
+    """The start banner, in the words spoken (``run --lang``, ``demo --lang``)."""
+    from .web import print_hall
+
     cfg = r.config
     hub = r.hub
-    where = f"the virtual table on {port}" if r.virtual is not None else f"the seat controller on {port}"
+    where = (
+        say("the virtual table on {port}", port=port)
+        if r.virtual is not None
+        else say("the seat controller on {port}", port=port)
+    )
+    events = say_n("{n} event", "{n} events", hub.seq)
+    if hub.seq:
+        events += " " + say("(resumed: clocks paused until the dealer resumes)")
     print(
-        f"{hub.name}: {where}; data in {cfg.table.data}; {hub.seq} events"
-        f"{' (resumed: clocks paused until the dealer resumes)' if hub.seq else ''}; "
-        f"broadcast delay {hub.delay.delay:g} s.",
+        say(
+            "{table}: {where}; data in {data}; {events}; broadcast delay {delay:g} s.",
+            table=hub.name,
+            where=where,
+            data=cfg.table.data,
+            events=events,
+            delay=hub.delay.delay,
+        ),
         file=out,
     )
     if camera_note:
         print(camera_note, file=out)
-    print("Views:", file=out)
+    print(say("Views:"), file=out)
     tokens_file = cfg.dashboard.event_tokens or cfg.table.data / "tokens.json"
     print_urls(r.base_url, r.tokens, out=out, show_tokens=show_tokens, where=str(tokens_file))
     if cfg.dashboard.peers:
-        tl = r.tokens.token("tl") if show_tokens else "..."
-        print(f"  hall       {r.base_url}/hall?token={tl} ({len(cfg.dashboard.peers) + 1} tables)", file=out)
+        print_hall(r.base_url, r.tokens.token("tl") if show_tokens else "...", len(cfg.dashboard.peers) + 1, out)
     out.flush()

@@ -30,11 +30,13 @@ from dashboard.errors import DashboardError
 from dashboard.hub import TableHub, start_frame
 from dashboard.tokens import SALT_FILE, RoleTokens, table_salt
 
+from .words import say
+
 
 def check_data_folder(data: Path) -> None:
     """DashboardError when ``data``, the table's folder, is a file (it is made if missing)."""
     if data.exists() and not data.is_dir():
-        raise DashboardError(f"{data} is a file; --data names the folder the table keeps its files in")
+        raise DashboardError(say("{data} is a file; --data names the folder the table keeps its files in", data=data))
 
 
 def open_table(
@@ -80,7 +82,9 @@ def open_table(
     try:
         log, _ = TableRecorder.resume(data / "table.sqlite")  # the live table's clocks read it again
     except StoreError as exc:
-        raise DashboardError(f"{data / 'table.sqlite'}: cannot open the table log: {exc}") from exc
+        raise DashboardError(
+            say("{path}: cannot open the table log: {error}", path=data / "table.sqlite", error=exc)
+        ) from exc
     live = LiveTable(
         log,
         deck if deck is not None else virtual_deck(),

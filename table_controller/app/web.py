@@ -17,6 +17,8 @@ from typing import Any
 from dashboard.errors import DashboardError
 from dashboard.limits import SEND_RATE
 
+from .words import say, say_n
+
 
 def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
     """The event's name, heat and logo on the audience's views and the protocol; its round and
@@ -74,7 +76,7 @@ def shot_clock_limits(args: argparse.Namespace) -> dict[str, float]:
     try:
         return parse_shot_clocks(getattr(args, "shot_clocks", None) or "")
     except ClockError as exc:
-        raise DashboardError(f"--shot-clocks: {exc}") from None
+        raise DashboardError(say("--shot-clocks: {error}", error=exc)) from None
 
 
 def add_web_arguments(p: argparse.ArgumentParser) -> None:
@@ -129,17 +131,17 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
     from dashboard.security import allowed_origins
 
     if (args.certfile is None) != (args.keyfile is None):
-        raise DashboardError("--certfile and --keyfile go together")
+        raise DashboardError(say("--certfile and --keyfile go together"))
     for f in (args.certfile, args.keyfile):
         if f is not None and not Path(f).is_file():
-            raise DashboardError(f"no such file: {f}")
+            raise DashboardError(say("no such file: {path}", path=f))
     if not 0 <= args.max_points <= 1_000_000:
-        raise DashboardError("--max-points must lie between 0 and 1000000")
+        raise DashboardError(say("--max-points must lie between 0 and 1000000"))
     if not 0 < args.post_rate <= 10_000:
-        raise DashboardError("--post-rate must be above 0 (and at most 10000)")
+        raise DashboardError(say("--post-rate must be above 0 (and at most 10000)"))
     send_rate = getattr(args, "send_rate", SEND_RATE)
     if not 0 <= send_rate <= 10_000:
-        raise DashboardError("--send-rate must lie between 0 (every state) and 10000")
+        raise DashboardError(say("--send-rate must lie between 0 (every state) and 10000"))
     branding = load_branding(
         getattr(args, "event_name", None) or "",
         getattr(args, "heat", None) or "",
@@ -159,8 +161,12 @@ def web_settings(args: argparse.Namespace, peers: tuple[str, ...]):
             )
         except (ssl.SSLError, OSError):
             raise DashboardError(
-                f"--certfile {args.certfile} and --keyfile {args.keyfile} are not a certificate "
-                "and its private key in PEM (a key under a password is not served)"
+                say(
+                    "--certfile {cert} and --keyfile {key} are not a certificate and its private key "
+                    "in PEM (a key under a password is not served)",
+                    cert=args.certfile,
+                    key=args.keyfile,
+                )
             ) from None
     return WebSettings(
         peers=peers,
@@ -221,7 +227,10 @@ def add_event_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def port_problem(host: str, port: int) -> str | None:
-    """Why the dashboard cannot listen there, or None (checked before printing any URL)."""
+    """Why the dashboard cannot listen there, or None (checked before printing any URL), in
+    the words spoken; the system's own reason in brackets as it said it.  What it cannot do
+    comes before the first ``;``, what to do after it (``doctor`` and the service keep the
+    first part)."""
     import socket
 
     try:
@@ -229,13 +238,24 @@ def port_problem(host: str, port: int) -> str | None:
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind((host, port))
     except socket.gaierror as exc:  # the address, not the port
-        return f"cannot listen on {host} ({exc.strerror}); give this machine's address or name as --host"
+        return say(
+            "cannot listen on {host} ({error}); give this machine's address or name as --host",
+            host=host,
+            error=exc.strerror,
+        )
     except OverflowError:
-        return f"cannot listen on port {port}: a port is a number from 1 to 65535"
+        return say("cannot listen on port {port}: a port is a number from 1 to 65535", port=port)
     except OSError as exc:
         if exc.errno == errno.EADDRNOTAVAIL:
-            return f"cannot listen on {host}:{port} ({exc.strerror}); {host} is not an address of this machine"
-        return f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port"
+            return say(
+                "cannot listen on {host}:{port} ({error}); {host} is not an address of this machine",
+                host=host,
+                port=port,
+                error=exc.strerror,
+            )
+        return say(
+            "cannot listen on {host}:{port} ({error}); choose another --port", host=host, port=port, error=exc.strerror
+        )
     return None
 
 
@@ -247,8 +267,16 @@ def print_urls(
     for view, url in view_urls(base, tokens, seats):
         print(f"  {view:<10} {url if show_tokens else url.split('?')[0] + '?token=...'}", file=out)
     if not show_tokens:
-        print(f"  (tokens in {where or 'tokens.json'}; --show-tokens prints them)", file=out)
+        print("  " + say("(tokens in {path}; --show-tokens prints them)", path=where or "tokens.json"), file=out)
     out.flush()
+
+
+def print_hall(base: str, token: str, tables: int, out=None) -> None:
+    """The TL's hall among the views: this table and its peers (``--peer``)."""
+    print(
+        f"  {'hall':<10} {base}/hall?token={token} " + say_n("({n} table)", "({n} tables)", tables),
+        file=out or sys.stdout,
+    )
 
 
 def warn_plain_http(host: str, tls: bool, err=None) -> None:

@@ -1,6 +1,7 @@
 """The console's words for the officials who set a table up and check it (``setup``,
-``doctor``) and for the TL who runs the tournament (``hub``): Swedish first, English with
-``--lang en``, as ``protocol`` and the dashboard.
+``doctor``), start and run it (``run``, ``serve``, ``demo``) and for the TL who runs the
+tournament (``hub``): Swedish first, English with ``--lang en``, as ``protocol`` and the
+dashboard.
 
 The texts are English message ids, marked where they are said (``say``), in a gettext
 catalogue of their own beside the dashboard's (``dashboard/locale/sv/LC_MESSAGES/console.po``;
@@ -23,7 +24,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import contextvars
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("console_lang", default="sv")
@@ -45,6 +47,11 @@ def speaking(lang: str) -> Iterator[None]:
         yield
     finally:
         _LANG.reset(token)
+
+
+def spoken() -> str:
+    """The language spoken now: ``"sv"`` or ``"en"``."""
+    return _LANG.get()
 
 
 def _catalogue() -> Any:
@@ -79,6 +86,16 @@ def page_word(text: str) -> str:
     return tr(text, _LANG.get())
 
 
+def page_made(text: str, made_from: list[tuple[str, re.Pattern[str]]]) -> str:
+    """A sentence made in English from one of the pages' catalogue's templates
+    (``dashboard.i18n.patterns``), in the language spoken, with its names put back; one
+    none of them made, as it is (``dashboard.i18n.tr_made``): the hub's problems and
+    conflicts, as the TL's event screen says them."""
+    from dashboard.i18n import tr_made
+
+    return tr_made(text, _LANG.get(), made_from)
+
+
 # REPLAY.md's phases in words: common.js's PHASES, whose Swedish the pages' catalogue holds
 PHASES = {
     "game_start": "seat draw",
@@ -98,6 +115,65 @@ def phase_word(phase: str) -> str:
     """A table's phase in the words spoken, as the pages say it (an unknown one as it is):
     ``doctor``'s table and the hub's standings alike."""
     return page_word(PHASES[phase]) if phase in PHASES else phase
+
+
+# The shot clocks (D11) by name, as the pages name them (audience.js: CLOCK), whose Swedish
+# the pages' catalogue holds; the play clock's word is the console's own ("spel"): the pages'
+# "play" is a card played ("utspel")
+CLOCKS = {"exchange": "exchange", "chicago": "Chicago question", "quads": "four of a kind"}
+
+
+def clock_word(clock: str) -> str:
+    """A shot clock's name in the words spoken (an unknown one as it is)."""
+    if clock == "play":
+        return say("play")
+    return page_word(CLOCKS[clock]) if clock in CLOCKS else clock
+
+
+def clocks_words(limits: Mapping[str, float]) -> str:
+    """Shot clocks as the TL checks them against the event's (D11), in seconds, in the words
+    spoken (``doctor``, the hub's standings); ``rules.rulesets.shot_clocks_words`` is the
+    same by the clocks' codes.
+
+        >>> with speaking("sv"):
+        ...     clocks_words({"exchange": 30.0, "chicago": 10.0, "play": 20.0, "quads": 15.0})
+        'byte 30 s, Chicagofrågan 10 s, spel 20 s, fyrtal 15 s'
+        >>> with speaking("en"):
+        ...     clocks_words({"exchange": 30.0, "play": 20.5})
+        'exchange 30 s, play 20.5 s'
+    """
+    return ", ".join(f"{clock_word(k)} {v:g} s" for k, v in limits.items())
+
+
+# An alert's kind as the pages label it (common.js: ALERT_KINDS), from their catalogue
+ALERT_LABELS = {
+    "rejected": "rejected",
+    "camera_offline": "camera offline",
+    "overtime": "overtime",
+    "tl_called": "TL called",
+    "engine_failed": "not judged",
+    "log_failed": "log not written",
+}
+
+
+def alert_word(kind: str) -> str:
+    """An alert's kind in the words spoken, never its code: the pages' label, a sensing
+    alert's card-free words (``sensing.alerts.PUBLIC_TEXT``, common.js: SENSING_KINDS),
+    both from the pages' catalogue; an unknown kind as it is.
+
+        >>> with speaking("sv"):
+        ...     alert_word("two_pads"), alert_word("stuck"), alert_word("tl_called")
+        ('ett kort läst på två plattor', 'bordet står still', 'TL kallad')
+    """
+    from table_controller.sensing.alerts import PUBLIC_TEXT
+
+    if kind in ALERT_LABELS:
+        return page_word(ALERT_LABELS[kind])
+    if kind in PUBLIC_TEXT:
+        return page_word(PUBLIC_TEXT[kind])
+    if kind == "stuck":  # its own text says who is waited for, on what
+        return say("the table is stuck")
+    return kind
 
 
 def yes(answer: str) -> bool:

@@ -38,6 +38,7 @@ from ..store.records import Record
 from ..store.sqlite import SQLiteStore
 from . import topics
 from .aio import cancel_and_wait
+from .notes import note
 from .signing import load_key, signed_head
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,13 @@ class TablePublisher:
                 try:
                     await self._session(stop)
                 except aiomqtt.MqttError as exc:
-                    log.info("%s: broker unreachable (%s); retrying", self.table, exc)
+                    note(
+                        log,
+                        logging.INFO,
+                        "{table}: the broker cannot be reached ({error}); trying again",
+                        table=self.table,
+                        error=exc,
+                    )
                 self.connected.clear()
                 if not stop.is_set():
                     await _wait(stop, self.retry)
@@ -160,7 +167,7 @@ class TablePublisher:
             try:
                 ack = topics.parse_ack(msg.payload)
             except topics.PayloadError as exc:
-                log.warning("%s: ignoring an ack: %s", self.table, exc)
+                note(log, logging.WARNING, "{table}: ignoring an ack: {error}", table=self.table, error=exc)
                 continue
             if ack["table"] == self.table:
                 self.acked = ack["have"]
@@ -182,7 +189,13 @@ class TablePublisher:
                 self.next = self.acked + 1
             head = self._last_seq()
             if self.next - 1 > self.acked and self.clock() - last_move > stall:
-                log.info("%s: the hub has %d, resending from there", self.table, self.acked)
+                note(
+                    log,
+                    logging.INFO,
+                    "{table}: the hub has records up to {seq}; sending again from there",
+                    table=self.table,
+                    seq=self.acked,
+                )
                 self.next, last_move, stall = self.acked + 1, self.clock(), min(stall * 2, 60.0)
             if self.next <= head and self.next - 1 - self.acked < self.window:
                 recs = self._read(self.next, min(head, self.next + self.batch - 1))
@@ -249,14 +262,26 @@ class TablePublisher:
             except StoreNotFound as exc:
                 # the table has not started yet: said once, so a mistyped --db is seen
                 if str(exc) != self._last_error:
-                    log.warning("%s: %s; waiting for the table to start", self.table, exc)
+                    note(
+                        log,
+                        logging.WARNING,
+                        "{table}: {error}; waiting for the table to start",
+                        table=self.table,
+                        error=exc,
+                    )
                     self._last_error = str(exc)
                 return None
             except StoreError as exc:
                 # the table is creating its file this moment (empty, no schema yet), or it is
                 # not a table's log at all: say so once, look again at the next poll
                 if str(exc) != self._last_error:
-                    log.warning("%s: %s; waiting for the table's log", self.table, exc)
+                    note(
+                        log,
+                        logging.WARNING,
+                        "{table}: {error}; waiting for the table's log",
+                        table=self.table,
+                        error=exc,
+                    )
                     self._last_error = str(exc)
                 return None
         return self._store
@@ -273,7 +298,15 @@ class TablePublisher:
             return store.read(first, last)  # checks the chain of what it returns
         except StoreError as exc:
             if str(exc) != self._last_error:  # once, not every poll: the TL runs 'log check'
-                log.error("%s: cannot read records %d..%d: %s", self.table, first, last, exc)
+                note(
+                    log,
+                    logging.ERROR,
+                    "{table}: cannot read records {first}..{last}: {error}",
+                    table=self.table,
+                    first=first,
+                    last=last,
+                    error=exc,
+                )
                 self._last_error = str(exc)
             return []
 

@@ -30,6 +30,7 @@ from . import topics
 from .aio import cancel_and_wait
 from .event import schedule_playoffs
 from .hubstore import HubStore
+from .notes import error_words, note
 from .standings import Standings
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ class HubService:
                 try:
                     await self._session(stop)
                 except aiomqtt.MqttError as exc:
-                    log.info("hub: broker unreachable (%s); retrying", exc)
+                    note(log, logging.INFO, "hub: the broker cannot be reached ({error}); trying again", error=exc)
                 self.connected.clear()
                 if not stop.is_set():
                     try:
@@ -172,7 +173,7 @@ class HubService:
                         self._dirty_standings = True
                 except topics.PayloadError as exc:
                     self.stats["bad"] += 1
-                    log.warning("hub: dropped a message on %s: %s", topic, exc)
+                    note(log, logging.WARNING, "hub: dropped a message on {topic}: {error}", topic=topic, error=exc)
             if batches:
                 await self._take(client, batches)
 
@@ -183,7 +184,13 @@ class HubService:
         why = self._hub.add_signed_head(head)
         if why:
             self.stats["bad_heads"] = self.stats.get("bad_heads", 0) + 1
-            log.warning("hub: table %s: head refused: %s", head["table"], why)
+            note(
+                log,
+                logging.WARNING,
+                "hub: table {table}: signed head refused: {reason}",
+                table=head["table"],
+                reason=why,
+            )
 
     async def _take(self, client: aiomqtt.Client, batches) -> None:
         """One durable transaction for the group, then the acks, then the standings."""
@@ -195,7 +202,7 @@ class HubService:
             self.stats["out_of_order"] += res.out_of_order
             self.stats["conflicts"] += len(res.conflicts)
             for _, what in res.conflicts:
-                log.warning("hub: table %s: %s", res.table, what)
+                note(log, logging.WARNING, "hub: table {table}: {conflict}", table=res.table, conflict=what)
             dirty[table] = (res.have, res.digest)
         await asyncio.gather(
             *(
@@ -210,8 +217,14 @@ class HubService:
                 if res.stored:
                     self._board.feed(table, [r for r in records if r.seq <= res.have][-res.stored :])
             new = schedule_playoffs(self._hub, self._board, set(dirty))
-        except Exception:
-            log.exception("hub: cannot fold the standings")
+        except Exception as exc:
+            log.debug("hub: cannot fold the standings", exc_info=True)
+            note(
+                log,
+                logging.ERROR,
+                "hub: the standings cannot be folded ({error}); the records are stored and acknowledged",
+                error=error_words(exc),
+            )
             new = []
         for game in new:
             drawn = self._hub.table(game["table"])
@@ -225,7 +238,7 @@ class HubService:
         while True:
             if self.stats != said and time.monotonic() - said_at > 30:  # the operator's log
                 said, said_at = dict(self.stats), time.monotonic()
-                log.info("hub: %s", ", ".join(f"{k} {v}" for k, v in said.items()))
+                self._say_stats(said)
             if self._seatings() != seatings:  # 'hub advance' (another process) drew a heat
                 seatings = self._seatings()
                 self._drawn = {t["table"] for t in self._hub.tables()}
@@ -236,19 +249,42 @@ class HubService:
                 fresh, self.clocks = self.clocks, {}
                 try:
                     self._hub.set_clocks(fresh)
-                except Exception:  # the TL's clocks only: never stop the ingest for them
-                    log.exception("hub: cannot store the tables' clocks")
+                except Exception as exc:  # the TL's clocks only: never stop the ingest for them
+                    log.debug("hub: cannot store the tables' clocks", exc_info=True)
+                    note(
+                        log,
+                        logging.ERROR,
+                        "hub: the tables' clocks cannot be stored ({error}); the TL's screen shows older ones",
+                        error=error_words(exc),
+                    )
             if self._dirty_standings:
                 self._dirty_standings = False
                 try:
                     doc = self.standings()
-                except Exception:
-                    log.exception("hub: cannot build the standings")
+                except Exception as exc:
+                    log.debug("hub: cannot build the standings", exc_info=True)
+                    note(
+                        log,
+                        logging.ERROR,
+                        "hub: the standings cannot be built ({error}); the records are stored and acknowledged",
+                        error=error_words(exc),
+                    )
                 else:
                     await client.publish(
                         topics.standings_topic(self.event), topics.json_payload(doc), qos=1, retain=True
                     )
             await asyncio.sleep(self.standings_every)
+
+    @staticmethod
+    def _say_stats(stats: dict[str, int]) -> None:
+        """What the hub has taken since it started, for its operator every 30 s at most."""
+        note(
+            log,
+            logging.INFO,
+            "hub: messages {messages}, records stored {stored}, already held {duplicates}, out of order "
+            "{out_of_order}, conflicts {conflicts}, dropped {bad}, signed heads refused {bad_heads}",
+            **{"bad_heads": 0, **stats},
+        )
 
     def _seatings(self) -> int:
         return self._hub.conn.execute("SELECT count(*) FROM seatings").fetchone()[0]

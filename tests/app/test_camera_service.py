@@ -58,7 +58,8 @@ def test_a_killed_camera_leaves_the_table_playing_with_an_alert_until_it_is_back
     service = Service(cmd, port, tmp_path / "service.log")
     service.start()
     try:
-        m = re.search(r"camera .*: in its own process \(pid (\d+)\) at 10 fps", service.log.read_text())
+        # "camera ...: in its own process (pid N) at 10 fps", Swedish first
+        m = re.search(r"kameran .*: i en egen process \(pid (\d+)\) med 10 bilder/s", service.log.read_text())
         assert m, service.log.read_text()
         camera_pid = int(m.group(1))
         assert camera_pid != service.proc.pid

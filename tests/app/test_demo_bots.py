@@ -55,4 +55,4 @@ def test_bots_that_cannot_go_on_report_the_stuck_table_alert(tmp_path, capsys):
     assert seen["waiting"]["text_sv"] == "Väntar på givaren: giv 1"
     assert not re.search(r"\b(?:10|[2-9TJQKA])[SHDC]\b", alert.text)  # no card of the deal they wanted
     out = capsys.readouterr().out
-    assert "The bots stopped: sensing did not see" in out and f"ALERT: {alert.text}" in out
+    assert "Botarna har stannat: sensing did not see" in out and f"LARM: {alert.text}" in out  # the bots stopped

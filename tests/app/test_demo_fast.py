@@ -44,7 +44,7 @@ def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_serv
             out.append(line)
             if line.strip().startswith("protocol"):
                 break
-        assert "in simulated time" in out[0], "".join(out)
+        assert "i simulerad tid" in out[0], "".join(out)  # in simulated time: Swedish first
         tokens = json.loads((data / "tokens.json").read_text())
         base = f"127.0.0.1:{port}"
         wait_listening(port, proc, lambda: "".join(out), what="the demo")  # the views are printed just before
@@ -56,9 +56,9 @@ def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_serv
         assert len(phases) > 20 and {"tricks", "game_over"} <= set(phases)
         for line in proc.stdout:
             out.append(line)
-            if line.startswith(("The table is over.", "The bots stopped")):
+            if line.startswith(("Bordet är klart.", "Botarna har stannat")):
                 break
-        assert out[-1].startswith("The table is over."), "".join(out)
+        assert out[-1].startswith("Bordet är klart."), "".join(out)  # the table is over
         # the table is over and the dashboard still serves, now on the wall clock
         r = httpx.get(f"http://{base}/api/history", params={"token": tokens["tl"]}, timeout=60)
         assert r.status_code == 200 and r.json()["seq"] > 0
@@ -96,4 +96,4 @@ def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_serv
         run.send_signal(signal.SIGTERM)
         said, _ = run.communicate(timeout=120)
     assert run.returncode == 0, said
-    assert "the virtual table on " in said and "Traceback" not in said
+    assert "det virtuella bordet på " in said and "Traceback" not in said  # the virtual table on

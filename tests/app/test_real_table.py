@@ -139,7 +139,9 @@ def test_a_new_user_sets_up_and_runs_a_real_table_from_the_readme(tmp_path):
         doctor = _chicago_table("doctor", "--config", "table.toml", cwd=club)
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
         assert f"ok    förbindelsen till platsstyrningen på {pty} är uppe" in doctor.stdout
-        assert "ok    bordet kör betänketiderna (exchange 30 s, chicago 10 s, play 20 s, quads 15 s)" in doctor.stdout
+        assert (
+            "ok    bordet kör betänketiderna (byte 30 s, Chicagofrågan 10 s, spel 20 s, fyrtal 15 s)" in doctor.stdout
+        )
 
         # 4. every view live: its page, and its stream follows what the TL enters
         for role in ROLES:

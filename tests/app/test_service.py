@@ -124,7 +124,8 @@ def test_a_stuck_table_is_told_to_the_tl_and_shown_on_every_view_and_a_restart_r
         assert not [x for x in again.get("alerts", ()) if "Väntar" in x["text"] or "giv 1" in x["text"]], again[
             "alerts"
         ]
-        assert "the virtual table: its cards laid out as 3 logged actions left them" in service.log.read_text()
+        # the virtual table: its cards laid out as 3 logged actions left them
+        assert "det virtuella bordet: korten ligger där 3 loggade åtgärder lämnade dem" in service.log.read_text()
     finally:
         code = service.signal(signal.SIGTERM)
     assert code == 0, service.log.read_text()  # SIGTERM: a clean stop
@@ -200,7 +201,9 @@ peers = ["http://bord5.local:8080"]
         assert httpx.get(f"{base}/tl", verify=ctx, timeout=30).status_code == 401  # no token, no page
         with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port gets nothing
             httpx.get(f"http://127.0.0.1:{port}/tl", params={"token": tokens["tl"]}, timeout=5)
-        assert "broadcast delay 7.5 s" in service.log.read_text()
+        said = service.log.read_text()
+        assert "sändningsfördröjning 7.5 s" in said and "Vyer:" in said  # broadcast delay, Views: Swedish first
+        assert "/hall?token=... (2 bord)" in said  # this table and its peer
         assert (tmp_path / "data" / "table.sqlite").exists()
     finally:
         assert service.signal(signal.SIGTERM) == 0, service.log.read_text()

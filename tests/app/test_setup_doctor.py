@@ -64,8 +64,8 @@ def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):
     r = _run("doctor", "--config", "table.toml", "--seconds", "1", "--lang", "en", cwd=tmp_path)
     assert r.returncode == 1, r.stdout
     assert (
-        "ok    table.toml loads: Bord 2, sm2025, shot clocks (exchange 30 s, chicago 10 s, play 30 s, quads 15 s)"
-        in r.stdout
+        "ok    table.toml loads: Bord 2, sm2025, shot clocks "
+        "(exchange 30 s, Chicago question 10 s, play 30 s, four of a kind 15 s)" in r.stdout
     )
     assert "ok    deck " in r.stdout and "52 cards" in r.stdout
     assert "FAIL  the event log " in r.stdout and "does not pass its check" in r.stdout
@@ -209,3 +209,90 @@ def test_setup_finds_the_board_by_the_udev_rules_name_without_a_port(tmp_path, m
     if not setup.candidate_ports():  # a machine with no USB serial port (CI): the words
         with pytest.raises(setup.SetupFailed, match=r"ingen platsstyrning hittad: ingen .*chicago-seat-controller"):
             asyncio.run(setup._find_seat_controller(args, None))
+
+
+def test_doctor_words_a_running_tables_clocks_wait_and_alerts_in_the_language_it_speaks(capsys):
+    """It said "bordet väntar: Waiting for Anna: exchange 1", "öppna larm för TL: two_pads,
+    stuck" and "exchange 30 s, chicago 10 s": the waiting text of the language spoken, an
+    alert's kind and a clock's name in words, as the table's pages say them."""
+    from types import SimpleNamespace
+
+    from table_controller.app.commands import doctor
+    from table_controller.app.words import speaking
+
+    cfg = SimpleNamespace(table=SimpleNamespace(virtual=True), camera=None)
+    status = {
+        "shot_clocks": {"exchange": 30.0, "chicago": 10.0, "play": 25.0, "quads": 15.0},
+        "waiting": "Waiting for Anna: exchange 1",
+        "waiting_sv": "Väntar på Anna: byte 1",
+        "alerts": ["camera_offline", "stuck", "two_pads", "tl_called", "something_new"],
+    }
+    said = {}
+    for lang in ("sv", "en"):
+        with speaking(lang):
+            doctor._running(cfg, status, doctor.Report())
+        said[lang] = capsys.readouterr().out.splitlines()
+    assert said["sv"][1:] == [
+        "ok    bordet kör betänketiderna (byte 30 s, Chicagofrågan 10 s, spel 25 s, fyrtal 15 s)",
+        "obs   bordet väntar: Väntar på Anna: byte 1",
+        "obs   öppna larm för TL: bordet står still, ett kort läst på två plattor, TL kallad, something_new",
+    ]
+    assert said["en"][1:] == [
+        "ok    the table runs the shot clocks (exchange 30 s, Chicago question 10 s, play 25 s, four of a kind 15 s)",
+        "note  the table waits: Waiting for Anna: exchange 1",
+        "note  open alerts for the TL: the table is stuck, a card read on two pads, TL called, something_new",
+    ]
+
+
+@pytest.mark.realtime
+def test_doctor_on_a_running_stuck_table_says_who_it_waits_for_in_swedish(tmp_path):
+    """The waiting text comes from the running table's /api/status in both languages."""
+    import json
+    import os
+    import signal
+    import time
+
+    import httpx
+
+    from tests.ports import free_port, wait_listening
+
+    port = free_port()
+    (tmp_path / "table.toml").write_text(
+        f'[table]\nname = "Bord 5"\ndata = "data"\nvirtual = true\nstuck_after = 1\n\n'
+        f'[dashboard]\nhost = "127.0.0.1"\nport = {port}\n'
+    )
+    with open(tmp_path / "service.log", "w") as log:
+        service = subprocess.Popen(
+            [str(BIN / "chicago-table"), "run", "--config", "table.toml"],
+            cwd=tmp_path,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_listening(port, service, (tmp_path / "service.log").read_text, what="the table service")
+        tl = {"Authorization": f"Bearer {json.loads((tmp_path / 'data' / 'tokens.json').read_text())['tl']}"}
+        for body in (
+            {"do": "table", "players": ["Anna", "Bo", "Cilla"]},
+            {"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Bo"},
+        ):
+            r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=body, headers=tl, timeout=30)
+            assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 60  # the stuck watch says it once nothing happens for a second
+        url = f"http://127.0.0.1:{port}/api/status"
+        while not (status := httpx.get(url, headers=tl, timeout=30).json())["waiting"]:
+            assert time.monotonic() < deadline, status
+            time.sleep(0.1)
+        assert (status["waiting_sv"], status["waiting"]) == (
+            "Väntar på givaren: giv 1",
+            "Waiting for the dealer: deal 1",
+        )
+        sv = _run("doctor", "--config", "table.toml", cwd=tmp_path)
+        en = _run("doctor", "--config", "table.toml", "--lang", "en", cwd=tmp_path)
+    finally:
+        os.killpg(service.pid, signal.SIGTERM)
+        service.wait(30)
+    assert sv.returncode == 0 and en.returncode == 0, sv.stdout + en.stdout
+    assert "obs   bordet väntar: Väntar på givaren: giv 1\n" in sv.stdout
+    assert "note  the table waits: Waiting for the dealer: deal 1\n" in en.stdout
+    assert "obs   öppna larm för TL: bordet står still\n" in sv.stdout  # the stuck table's alert, in words

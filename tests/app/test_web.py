@@ -40,5 +40,5 @@ def test_send_rate_is_ten_states_a_second_as_a_page_draws_and_a_bad_one_is_refus
     assert web_settings(_web_args(), ()).send_rate == 20.0
     assert web_settings(_web_args(send_rate=0.0), ()).send_rate == 0.0
     for bad in (-1.0, 20_000.0):
-        with pytest.raises(DashboardError, match="--send-rate must lie between 0"):
+        with pytest.raises(DashboardError, match="--send-rate måste ligga mellan 0"):
             web_settings(_web_args(send_rate=bad), ())

@@ -294,7 +294,8 @@ def main() -> None:
                     assert time.monotonic() < deadline, "the service did not start"
                     time.sleep(0.05)
             token = json.loads((work / "data" / "tokens.json").read_text())["tl"]
-            started = re.search(r"in its own process \(pid (\d+)\)", (work / "service.log").read_text())
+            # the camera's line, in the words spoken ("in its own process (pid N)")
+            started = re.search(r"\(pid (\d+)\)", (work / "service.log").read_text())
             assert started or args.no_camera, (work / "service.log").read_text()
             camera_pid = int(started.group(1)) if started else None
             print(f"service pid {service.pid}, camera pid {camera_pid} at {args.fps:g} fps; {work}", flush=True)

@@ -350,8 +350,19 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/tournament/event.py",
         "table_controller/tournament/hubstore.py",
         "table_controller/tournament/draw.py",
+        "table_controller/app/commands/run.py",
+        "table_controller/app/commands/serve.py",
+        "table_controller/app/commands/demo.py",
+        "table_controller/app/service.py",
+        "table_controller/app/web.py",
+        "table_controller/app/table_files.py",
+        "table_controller/app/words.py",
+        "table_controller/app/commands/protocol.py",
+        "table_controller/tournament/service.py",
+        "table_controller/tournament/publisher.py",
     ]
-    assert "-k say -k say_n:1,2 -k HubError -k DrawError " in make  # the keywords make i18n extracts, as here
+    # the keywords make i18n extracts, as here (note:3: the hub's and the publisher's notes to their operator)
+    assert "-k say -k say_n:1,2 -k HubError -k DrawError -k note:3 " in make
     r = subprocess.run(
         [
             str(Path(sys.executable).with_name("pybabel")),
@@ -366,6 +377,8 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
             "HubError",
             "-k",
             "DrawError",
+            "-k",
+            "note:3",
         ]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,
@@ -411,6 +424,24 @@ def test_the_doctor_says_the_tables_phase_in_words():
         assert phase_word("someday") == "someday"
     with speaking("en"):
         assert phase_word("game_start") == "seat draw"
+
+
+def test_the_console_says_every_alerts_kind_and_every_clocks_name_in_words():
+    """``doctor`` said "öppna larm för TL: two_pads, stuck" and "shot clocks (exchange 30 s,
+    chicago 10 s, ...)": every kind and clock has its words in both languages, the Swedish
+    from the pages' catalogue where the pages say it."""
+    from table_controller.app.words import ALERT_LABELS, alert_word, clock_word, speaking
+    from table_controller.rules.rulesets import DEFAULT_CLOCKS
+    from table_controller.sensing.alerts import KINDS
+
+    said = {}
+    for lang in ("sv", "en"):
+        with speaking(lang):
+            said[lang] = {k: alert_word(k) for k in (*KINDS, *ALERT_LABELS)} | {
+                c: clock_word(c) for c in DEFAULT_CLOCKS
+            }
+        assert not [k for k, w in said[lang].items() if "_" in w], (lang, said[lang])  # never a code
+    assert [k for k in said["sv"] if said["sv"][k] in (k, said["en"][k])] == []  # each has its Swedish
 
 
 @pytest.mark.parametrize(

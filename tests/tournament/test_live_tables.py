@@ -211,7 +211,8 @@ def test_three_live_bot_tables_through_mosquitto_broker_table_and_hub_faults(bro
     simulated = sum(
         float(s)
         for t in tables
-        for s in re.findall(r"(\d+) s of simulated table time", (tmp_path / f"{t.id}.run.log").read_text())
+        # run's summary line, Swedish first: "N s of simulated table time"
+        for s in re.findall(r"(\d+) s simulerad tid vid bordet", (tmp_path / f"{t.id}.run.log").read_text())
     )
     print(
         f"\nlive tables: {len(tables)} tables, {records} records at the hub, "

@@ -73,7 +73,7 @@ def test_a_table_plays_the_hubs_draw_read_from_the_hub__r7(hub_web, tmp_path):
     # resumed with another table's draw: refused, the log unchanged
     before = len(actions(db))
     r = run("--virtual", "--bots", "--fast", "--db", str(db), "--hub", url, "--table-id", drawn[0]["table"])
-    assert r.returncode == 2 and "the hub drew" in r.stderr and len(actions(db)) == before
+    assert r.returncode == 2 and "hubben lottade" in r.stderr and len(actions(db)) == before  # the hub drew
 
 
 def test_an_exported_draw_file_works_too__r7(hub_web, tmp_path):
@@ -121,8 +121,8 @@ def test_no_draw_is_a_clear_error_and_writes_nothing(hub_web, tmp_path):
     cases = [
         (["--hub", url, "--table-id", "h1-t9"], "has not drawn a table 'h1-t9'"),
         (["--hub", url, "--table-id", "h1/t1"], "table 'h1/t1'"),
-        (["--hub", url], "go together"),
-        (["--hub", url, "--table-id", "h1-t1", "--players", "A,B,C"], "the hub's draw names the players"),
+        (["--hub", url], "anges tillsammans"),  # go together
+        (["--hub", url, "--table-id", "h1-t1", "--players", "A,B,C"], "hubbens lottning anger spelarna"),
         (["--hub", str(tmp_path / "none.json"), "--table-id", "h1-t1"], "cannot read the draw file"),
         (["--hub", "http://127.0.0.1:1", "--table-id", "h1-t1"], "cannot read the draw from the hub"),
     ]
@@ -211,7 +211,7 @@ def test_a_table_service_starts_as_drawn_and_the_revisor_gets_the_drawn_seats__r
     before = actions(db)
     conf.write_text(conf.read_text().replace(f'table_id = "{t["table"]}"', f'table_id = "{drawn[1]["table"]}"'))
     r = subprocess.run(CLI + ["run", "--config", str(conf)], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2 and "new [table] data folder" in r.stderr, r.stderr
+    assert r.returncode == 2 and "ge bordet en ny datamapp ([table] data)" in r.stderr, r.stderr  # a new folder
     assert actions(db) == before
     # a table set to shot clocks other than the event's (D11): refused in words, the log unchanged
     own = conf.read_text().replace(f'table_id = "{drawn[1]["table"]}"', f'table_id = "{t["table"]}"')

@@ -30,6 +30,8 @@ from pathlib import Path
 
 from dashboard.errors import DashboardError
 
+from ..words import add_lang, page_word, say, speaking
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..argtypes import non_negative, port_number
@@ -80,6 +82,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_event_arguments(p)
     add_branding_arguments(p)
     add_web_arguments(p)
+    add_lang(p)
 
 
 def _dealer_resumes(hub) -> None:
@@ -125,6 +128,16 @@ async def drive_virtual(hub, driver, seed: int | None, pace: float) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    with speaking(args.lang):
+        return _demo(args)
+
+
+def _fail(text: str) -> int:
+    print(f"chicago-table demo: {text}", file=sys.stderr)
+    return 2
+
+
+def _demo(args: argparse.Namespace) -> int:
     from dashboard.hall import peer_bases
 
     from ..table_files import check_data_folder
@@ -132,27 +145,24 @@ def main(args: argparse.Namespace) -> int:
 
     problem = port_problem("127.0.0.1", args.port)
     if problem:
-        print(f"chicago-table demo: {problem}", file=sys.stderr)
-        return 2
+        return _fail(problem)
     if args.manual_chicago and not args.direct:
-        print("chicago-table demo: --manual-chicago needs --direct", file=sys.stderr)
-        return 2
+        return _fail(say("--manual-chicago needs --direct"))
     if args.fast and args.direct:
-        print("chicago-table demo: --fast runs the virtual table in simulated time; --direct has none", file=sys.stderr)
-        return 2
+        return _fail(say("--fast runs the virtual table in simulated time; --direct has none"))
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
     try:
         check_data_folder(data)
     except DashboardError as exc:
-        print(f"chicago-table demo: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     if not args.direct and (data / "table.sqlite").exists():
-        print(
-            f"chicago-table demo: {data} holds a table already; the virtual table starts empty, "
-            "so continue it with --direct or give a new --data folder",
-            file=sys.stderr,
+        return _fail(
+            say(
+                "{data} holds a table already; the virtual table starts empty, so continue it with --direct "
+                "or give a new --data folder",
+                data=data,
+            )
         )
-        return 2
     private_files()
     try:
         args.peer = peer_bases(args.peer)
@@ -164,8 +174,7 @@ def main(args: argparse.Namespace) -> int:
         else:
             asyncio.run(_run(args, data))
     except DashboardError as exc:
-        print(f"chicago-table demo: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     return 0
 
 
@@ -206,10 +215,21 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
         simulated=fast,
         clock=clock,
     ) as table:
-        pace = f"{args.pace:g} s apart" + (" in simulated time, as fast as the computer goes" if fast else "")
+        pace = (
+            say("{pace:g} s apart in simulated time, as fast as the computer goes", pace=args.pace)
+            if fast
+            else say("{pace:g} s apart", pace=args.pace)
+        )
         print(
-            f"{args.name} (data in {data}, configuration {data / 'table.toml'}): bots play on the virtual "
-            f"table on {table.port}, sensed by the live loop, {pace}.  Ctrl-C stops the demo."
+            say(
+                "{table} (data in {data}, configuration {config}): bots play on the virtual table on {port}, "
+                "sensed by the live loop, {pace}.  Ctrl-C stops the demo.",
+                table=args.name,
+                data=data,
+                config=data / "table.toml",
+                port=table.port,
+                pace=pace,
+            )
         )
         await serve_table(
             cfg,
@@ -291,11 +311,12 @@ async def _virtual_bots(running, args: argparse.Namespace) -> None:
         # the reason names the action the bots wanted, cards and all: the demo's console
         # only; the alert, which the table's views show, says who is waited for
         alert = await running.watch.report("botarna har stannat", "the bots stopped")
-        print(f"The bots stopped: {exc}" + (f"\nALERT: {alert.text}" if alert else ""), flush=True)
+        said = say("The bots stopped: {reason}", reason=exc)
+        print(said + ("\n" + say("ALERT: {what}", what=alert.text) if alert else ""), flush=True)
         return
     finally:
         _back_to_the_wall_clock()
-    print("The table is over.", flush=True)
+    print(page_word("The table is over."), flush=True)
 
 
 def _back_to_the_wall_clock() -> None:
@@ -311,18 +332,28 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
 
     from dashboard.app import create_app
 
-    from ..web import print_urls, uvicorn_config
+    from ..web import print_hall, print_urls, uvicorn_config
 
-    how = f"bots play on {hardware}, sensed by the live loop" if hardware else "bots enter actions directly"
+    how = (
+        say("bots play on {hardware}, sensed by the live loop", hardware=hardware)
+        if hardware
+        else say("bots enter actions directly")
+    )
     print(
-        f"{args.name} (data in {data}): {how}, {args.pace:g} s apart; "
-        f"broadcast delay {hub.delay.delay:g} s.  Open a view:"
+        say(
+            "{table} (data in {data}): {how}, {pace:g} s apart; broadcast delay {delay:g} s.  Open a view:",
+            table=args.name,
+            data=data,
+            how=how,
+            pace=args.pace,
+            delay=hub.delay.delay,
+        )
     )
     base = f"{'https' if args.certfile else 'http'}://localhost:{args.port}"
-    print_urls(base, tokens)  # a demo shows its tokens: nothing of value behind them
+    print_urls(base, tokens, out=sys.stdout)  # a demo shows its tokens: nothing of value behind them
     if args.peer:
-        print(f"  hall       {base}/hall?token={tokens.token('tl')} ({len(args.peer) + 1} tables)")
-    print("Ctrl-C stops the demo.", flush=True)
+        print_hall(base, tokens.token("tl"), len(args.peer) + 1)
+    print(say("Ctrl-C stops the demo."), flush=True)
     server = uvicorn.Server(
         uvicorn_config(create_app(hub, tokens, settings=args.settings), args, "127.0.0.1", args.port)
     )
@@ -333,7 +364,7 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
             return
         exc = t.exception()
         # the dashboard stays up either way: the table can be looked at and finished by hand
-        print(f"The bots stopped: {exc}" if exc else "The table is over.", flush=True)
+        print(say("The bots stopped: {reason}", reason=exc) if exc else page_word("The table is over."), flush=True)
 
     task.add_done_callback(done)
     try:

@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..words import add_lang, phase_word, say, say_n, speaking
+from ..words import add_lang, alert_word, clocks_words, phase_word, say, say_n, speaking, spoken
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -277,11 +277,13 @@ def _running(cfg: Any, status: dict[str, Any], r: Report) -> None:
             )
     if isinstance(status.get("shot_clocks"), dict):  # at a tournament the event's, from the hub's draw
         r.ok(say("the table runs the shot clocks {clocks}", clocks=_clocks(status["shot_clocks"])))
-    if status.get("waiting"):
-        r.note(say("the table waits: {what}", what=status["waiting"]))
+    # who is waited for, on what, as the table's views say it (a service before waiting_sv: its English)
+    waiting = status.get("waiting_sv") if spoken() == "sv" else None
+    if waiting or status.get("waiting"):
+        r.note(say("the table waits: {what}", what=waiting or status["waiting"]))
     others = [k for k in status.get("alerts", ()) if k not in ("camera_offline", "link_offline", "reader_offline")]
     if others:
-        r.note(say("open alerts for the TL: {alerts}", alerts=", ".join(others)))
+        r.note(say("open alerts for the TL: {alerts}", alerts=", ".join(alert_word(k) for k in others)))
 
 
 async def _port(cfg: Any, seconds: float, r: Report) -> None:
@@ -375,7 +377,5 @@ def _camera(cfg: Any, r: Report) -> None:
 
 
 def _clocks(limits: dict[str, float]) -> str:
-    """Shot clocks as the TL checks them against the event's (D11), in seconds."""
-    from table_controller.clocks import shot_clocks_words
-
-    return f"({shot_clocks_words(limits)})"
+    """Shot clocks as the TL checks them against the event's (D11), in seconds, in words."""
+    return f"({clocks_words(limits)})"

@@ -24,7 +24,7 @@ import sys
 
 from table_controller.tournament.hubstore import HubError
 
-from ..words import add_lang, phase_word, say, say_n, speaking
+from ..words import add_lang, clocks_words, page_made, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -339,7 +339,9 @@ def _document(hub):
 
 
 def _standings(args) -> int:
-    from table_controller.rules.rulesets import ClockError, shot_clocks_in_force, shot_clocks_words
+    from dashboard.i18n import patterns
+    from table_controller.rules.rulesets import ClockError, shot_clocks_in_force
+    from table_controller.tournament import texts
 
     with _open(args.hub, readonly=True) as hub:  # beside a running hub serve
         doc = _document(hub)
@@ -355,11 +357,14 @@ def _standings(args) -> int:
         sys.stdout.write("\n")
         return 0
     print(f"{doc['name']} ({doc['event']}, {doc['ruleset']})")
-    clocks = shot_clocks_words(doc["shot_clocks"])
+    clocks = clocks_words(doc["shot_clocks"])
     if setting:
         print(say("shot clocks (D11): {clocks}", clocks=clocks))
     else:
         print(say("shot clocks (D11): {clocks} (D11's defaults)", clocks=clocks))
+    # a table's problems and a conflict, kept in English by the hub: said as the TL's event
+    # screen says them (dashboard.standings_page.in_swedish), the names put back
+    made = patterns(texts.PROBLEMS + texts.CONFLICTS)
     for heat in doc["heats"]:
         print(
             say("heat {heat}: complete", heat=heat["heat"])
@@ -389,7 +394,7 @@ def _standings(args) -> int:
                 )
                 print("    " + line + mark)
             for problem in t["problems"]:
-                print("    " + say("problem: {problem}", problem=problem))
+                print("    " + say("problem: {problem}", problem=page_made(problem, made)))
         for sp in heat["särspel"]:
             players = ", ".join(sp["players"])
             print(
@@ -404,7 +409,7 @@ def _standings(args) -> int:
         if heat.get("advancing"):
             print("  " + say("going on: {players}", players=", ".join(heat["advancing"])))
     for c in doc["conflicts"]:
-        print(say("conflict: table {table}: {detail}", table=c["table"], detail=c["detail"]))
+        print(say("conflict: table {table}: {detail}", table=c["table"], detail=page_made(c["detail"], made)))
     return 0
 
 
@@ -472,12 +477,41 @@ def _run_until_signal(coro_factory) -> int:
     return 0
 
 
-def _serve(args) -> int:
+class Said:
+    """A logging filter: the hub's and the publisher's notes to their operator
+    (``tournament.notes``) in the words spoken, a conflict as the TL's event screen says it;
+    any other record as it is.  (The record is the log's: every handler gets the same.)"""
+
+    def __init__(self) -> None:
+        from dashboard.i18n import patterns
+        from table_controller.tournament import texts
+
+        self.made = patterns(texts.CONFLICTS)
+
+    def filter(self, record) -> bool:
+        text = getattr(record, "said_text", None)
+        if text is not None:
+            params = dict(getattr(record, "said_params", {}))
+            if isinstance(params.get("conflict"), str):
+                params["conflict"] = page_made(params["conflict"], self.made)
+            record.msg, record.args = say(text, **params), ()
+        return True
+
+
+def _operator_log() -> None:
+    """The operator's lines on stderr, with their time, in the words spoken (``Said``); an
+    unexpected error's traceback at debug level, not shown."""
     import logging
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(Said())
+
+
+def _serve(args) -> int:
     from table_controller.tournament.service import HubService
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    _operator_log()
     host, port = _broker(args.broker)
     with _open(args.hub) as hub:
         hub.event_id()
@@ -492,11 +526,9 @@ def _serve(args) -> int:
 
 
 def _publish(args) -> int:
-    import logging
-
     from table_controller.tournament.publisher import TablePublisher
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    _operator_log()
     host, port = _broker(args.broker)
     user, password = _login(args)
     if args.batch < 1 or args.stall <= 0:

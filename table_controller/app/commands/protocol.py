@@ -6,6 +6,9 @@ FILE is an action script (.jsonl, REPLAY.md; a dashboard's actions.jsonl is one)
 document (.json, the output of ``chicago-table replay --json``) or a table's SQLite event
 log (.sqlite/.db, read-only through the event store; a dashboard's data folder keeps it as
 table.sqlite).
+
+What it says on the console (what it wrote, why it cannot) is in the form's language too:
+Swedish first, English with ``--lang en`` (table_controller/app/words.py).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 from dashboard.errors import DashboardError
 from dashboard.scoresheet.notes import LogFacts, facts_from_records, facts_from_script
 
+from ..words import say, say_n, speaking
 from .textinput import split_lines
 
 
@@ -34,7 +38,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--html", type=Path, default=None, help="also write the protocol as HTML (SVG) here")
     p.add_argument("--title", default="Chicago", help="the table's name when --table is not given")
-    p.add_argument("--lang", choices=("sv", "en"), default="sv", help="the form's language (Swedish by default)")
+    p.add_argument(
+        "--lang",
+        choices=("sv", "en"),
+        default="sv",
+        help="the form's language and the command's (Swedish by default; en: English)",
+    )
     p.add_argument("--event", default="", help="the event's name for the header, e.g. 'SM i Chicago 2026'")
     p.add_argument("--heat", default="", help="the heat for the header")
     p.add_argument("--round", default="", help="the event's round for the header, e.g. 'Kvartsfinal'")
@@ -67,7 +76,7 @@ def load_facts(path: Path) -> LogFacts:
             with SQLiteStore.open(path, readonly=True) as store:
                 return facts_from_records(store.read(kinds=("action", "event", "audit")))
         except StoreError as exc:
-            raise DashboardError(f"{path}: cannot read the table log: {exc}") from exc
+            raise DashboardError(say("{path}: cannot read the table log: {error}", path=path, error=exc)) from exc
     if suffix == ".json":
         return LogFacts()
     return facts_from_script(split_lines(path.read_bytes()))
@@ -76,7 +85,7 @@ def load_facts(path: Path) -> LogFacts:
 def load_document(path: Path) -> dict[str, Any]:
     """The REPLAY.md document of whatever table file ``path`` is."""
     if not path.exists():
-        raise DashboardError(f"{path}: no such file")
+        raise DashboardError(say("{path}: no such file", path=path))
     suffix = path.suffix.lower()
     if suffix in (".sqlite", ".db", ".sqlite3"):
         return _from_store(path)
@@ -84,24 +93,28 @@ def load_document(path: Path) -> dict[str, Any]:
         data = path.read_bytes()
         text = data.decode("utf-8")
     except IsADirectoryError:
-        raise DashboardError(f"{path}: a folder, not a script or a table's log") from None
+        raise DashboardError(say("{path}: a folder, not a script or a table's log", path=path)) from None
     except OSError as exc:
-        raise DashboardError(f"{path}: cannot read it: {exc.strerror or exc}") from exc
+        raise DashboardError(say("{path}: cannot read it: {error}", path=path, error=exc.strerror or exc)) from exc
     except UnicodeDecodeError:
-        raise DashboardError(f"{path}: neither a script (UTF-8 text) nor a table's log (.sqlite)") from None
+        raise DashboardError(
+            say("{path}: neither a script (UTF-8 text) nor a table's log (.sqlite)", path=path)
+        ) from None
     if suffix == ".json":
         try:
             doc = json.loads(text)
         except ValueError as exc:
-            raise DashboardError(f"{path}: not a JSON document: {exc}") from exc
+            raise DashboardError(say("{path}: not a JSON document: {error}", path=path, error=exc)) from exc
         if not isinstance(doc, dict) or "games" not in doc:
-            raise DashboardError(f"{path}: not a replay document (no 'games'; see REPLAY.md)")
+            raise DashboardError(say("{path}: not a replay document (no 'games'; see REPLAY.md)", path=path))
         return doc
     from table_controller.rules.replay import replay_lines
 
     _, doc = replay_lines(split_lines(data))  # as replay reads it: a byte-order mark, CR LF
     if doc["ruleset"] is None:
-        raise DashboardError(f"{path}: no table in this action script (the first action must be 'table')")
+        raise DashboardError(
+            say("{path}: no table in this action script (the first action must be 'table')", path=path)
+        )
     return doc
 
 
@@ -113,7 +126,7 @@ def _from_store(path: Path) -> dict[str, Any]:
     try:
         engine, _ = resume(path)  # read-only
     except StoreError as exc:
-        raise DashboardError(f"{path}: cannot read the table log: {exc}") from exc
+        raise DashboardError(say("{path}: cannot read the table log: {error}", path=path, error=exc)) from exc
     return replay_document(engine)
 
 
@@ -122,22 +135,42 @@ def final_head(path: Path) -> dict[str, Any]:
     from table_controller.store import SQLiteStore, StoreError
 
     if path.suffix.lower() not in (".sqlite", ".db", ".sqlite3"):
-        raise DashboardError(f"{path}: --head needs the table's SQLite log, not a script or document")
+        raise DashboardError(say("{path}: --head needs the table's SQLite log, not a script or document", path=path))
     try:
         with SQLiteStore.open(path, readonly=True) as store:
             last = store.read(store.last_seq(), store.last_seq())
     except StoreError as exc:
-        raise DashboardError(f"{path}: cannot read the table log: {exc}") from exc
+        raise DashboardError(say("{path}: cannot read the table log: {error}", path=path, error=exc)) from exc
     if not last:
-        raise DashboardError(f"{path}: the log is empty")
+        raise DashboardError(say("{path}: the log is empty", path=path))
     return {"seq": last[0].seq, "digest": last[0].digest}
 
 
 def main(args: argparse.Namespace) -> int:
+    with speaking(args.lang):
+        return _protocol(args)
+
+
+def html_page(doc: dict[str, Any], lang: str, table: str) -> str:
+    """The protocol as one HTML page (its SVG forms) in ``lang``: the page's language and
+    its title the form's word for a protocol and the table's name."""
+    from html import escape
+
+    from dashboard.scoresheet.svg import scoresheet_html
+    from dashboard.scoresheet.words import words
+
+    title = escape(f"{words(lang)['protocol']} \N{EN DASH} {table}")
+    return (
+        f"<!doctype html><html lang='{lang}'><meta charset='utf-8'><title>{title}</title>"
+        + scoresheet_html(doc, lang)
+        + "</html>"
+    )
+
+
+def _protocol(args: argparse.Namespace) -> int:
     from dashboard.branding import load_branding
     from dashboard.scoresheet.head import SheetHead, read_players
     from dashboard.scoresheet.pdf import scoresheet_pdf
-    from dashboard.scoresheet.svg import scoresheet_html
     from table_controller.app.outputs import OutputError, check_output
     from table_controller.app.table_files import private_file
 
@@ -169,19 +202,16 @@ def main(args: argparse.Namespace) -> int:
         out.write_bytes(data)
         if args.html:
             private_file(args.html)
-            args.html.write_text(
-                "<!doctype html><meta charset='utf-8'><title>Protocol</title>" + scoresheet_html(doc), encoding="utf-8"
-            )
+            args.html.write_text(html_page(doc, args.lang, info.table), encoding="utf-8")
     except (DashboardError, OutputError) as exc:
         print(f"chicago-table protocol: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"chicago-table protocol: cannot write: {exc}", file=sys.stderr)
+        print("chicago-table protocol: " + say("cannot write: {error}", error=exc), file=sys.stderr)
         return 2
-    games = len(doc["games"])
+    said = say_n("{path}: {n} game", "{path}: {n} games", len(doc["games"]), path=out)
     rejected = len(doc.get("rejected", []))
-    print(
-        f"{out}: {games} game{'s' if games != 1 else ''}"
-        + (f" ({rejected} rejected line{'s' if rejected != 1 else ''} in the script)" if rejected else "")
-    )
+    if rejected:
+        said += " " + say_n("({n} rejected line in the script)", "({n} rejected lines in the script)", rejected)
+    print(said)
     return 0

@@ -34,6 +34,8 @@ import asyncio
 import json
 import sys
 
+from ..words import add_lang, alert_word, phase_word, say, say_n, speaking
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..argtypes import positive, positive_int
@@ -155,6 +157,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the replay JSON document at the end")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_lang(p)
 
 
 def _fail(msg: str) -> int:
@@ -184,11 +187,14 @@ def _service(args: argparse.Namespace) -> int:
     for flag in ("bots", "until_done", "fast", "json"):
         if getattr(args, flag):
             return _fail(
-                f"--{flag.replace('_', '-')} is for the bots' table without --config "
-                "(a table with bots and a dashboard: chicago-table demo)"
+                say(
+                    "{flag} is for the bots' table without --config (a table with bots and a dashboard: "
+                    "chicago-table demo)",
+                    flag="--" + flag.replace("_", "-"),
+                )
             )
     if args.db:
-        return _fail("--db: the service keeps its log in the data folder ([table] data, --data)")
+        return _fail(say("--db: the service keeps its log in the data folder ([table] data, --data)"))
     try:
         given = overrides(args)
         cfg = load_config(args.config, given) if args.config else config_from_mapping({}, overrides=given)
@@ -201,6 +207,11 @@ def _service(args: argparse.Namespace) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
+    with speaking(args.lang):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from dashboard.errors import DashboardError
     from table_controller.rules.replay import replay_document
     from table_controller.store import TableRecorder
@@ -211,7 +222,7 @@ def main(args: argparse.Namespace) -> int:
     if args.config or args.data:
         return _service(args)
     if not args.port and not args.virtual:
-        return _fail("say where the table is: --config FILE, --port PORT or --virtual")
+        return _fail(say("say where the table is: --config FILE, --port PORT or --virtual"))
     svc_only = [
         f
         for f in (
@@ -231,23 +242,28 @@ def main(args: argparse.Namespace) -> int:
         if getattr(args, f) not in (None, [])
     ]
     if svc_only:
-        return _fail(f"--{svc_only[0].replace('_', '-')} is for the table as a service: add --config or --data")
+        return _fail(
+            say(
+                "{flag} is for the table as a service: add --config or --data",
+                flag="--" + svc_only[0].replace("_", "-"),
+            )
+        )
     if args.bots and not args.virtual:
-        return _fail("--bots plays on the virtual table only: add --virtual")
+        return _fail(say("--bots plays on the virtual table only: add --virtual"))
     if args.fast and not (args.virtual and args.bots):
-        return _fail("--fast runs bots on the virtual table in simulated time: add --virtual --bots")
+        return _fail(say("--fast runs bots on the virtual table in simulated time: add --virtual --bots"))
     if args.until_done and not args.bots:
-        return _fail("--until-done needs --bots (a real table ends when the TL closes it)")
+        return _fail(say("--until-done needs --bots (a real table ends when the TL closes it)"))
     draw = None
     if args.hub or args.table_id:
         from table_controller.tournament.seating import load_draw
 
         if not (args.hub and args.table_id):
-            return _fail("--hub and --table-id go together: the hub's draw of that table")
+            return _fail(say("--hub and --table-id go together: the hub's draw of that table"))
         if not args.bots:
-            return _fail("--hub: without --config or --data, the hub's draw is played by --bots")
+            return _fail(say("--hub: without --config or --data, the hub's draw is played by --bots"))
         if args.players is not None or args.ruleset:
-            return _fail("--players/--ruleset: the hub's draw names the players and the ruleset")
+            return _fail(say("--players/--ruleset: the hub's draw names the players and the ruleset"))
         try:
             draw = load_draw(args.hub, args.table_id)
         except SeatingError as exc:
@@ -264,18 +280,28 @@ def main(args: argparse.Namespace) -> int:
     if draw is not None:
         players = tuple(draw["players"])
     from table_controller.rules.errors import RulesetError
-    from table_controller.rules.rulesets import ruleset
+    from table_controller.rules.rulesets import RULESETS, ruleset
 
+    if args.ruleset not in RULESETS:
+        unknown = say(
+            "unknown ruleset {ruleset!r}; rulesets: {rulesets}", ruleset=args.ruleset, rulesets=", ".join(RULESETS)
+        )
+        return _fail(f"--ruleset: {unknown}")
     try:
         rules = ruleset(args.ruleset)
     except RulesetError as exc:  # said here: the bots' table line would be refused, and nothing played
         return _fail(f"--ruleset: {exc}")
     if len(set(players)) != len(players):
-        return _fail("--players: different names, comma separated")
+        return _fail(say("--players: different names, comma separated"))
     if not rules.min_players <= len(players) <= rules.max_players:
         return _fail(
-            f"--players: {rules.name} is played by {rules.min_players} to {rules.max_players} players, "
-            f"not {len(players)}"
+            say(
+                "--players: {ruleset} is played by {least} to {most} players, not {n}",
+                ruleset=rules.name,
+                least=rules.min_players,
+                most=rules.max_players,
+                n=len(players),
+            )
         )
     log = TableRecorder.in_memory()
     if args.db:
@@ -284,16 +310,23 @@ def main(args: argparse.Namespace) -> int:
         try:
             log, _ = TableRecorder.resume(args.db)
         except (StoreError, OSError) as exc:
-            return _fail(f"cannot open the log {args.db}: {exc}")
+            return _fail(say("cannot open the log {db}: {error}", db=args.db, error=exc))
         if args.bots and log.engine.state.rules is not None and not args.quiet:
             # issue 15: the bots play on from the log, on a virtual table rebuilt from it
-            print(f"{args.db}: resuming the table in it ({log.engine.phase})", file=sys.stderr)
+            print(
+                say("{db}: resuming the table in it ({phase})", db=args.db, phase=phase_word(str(log.engine.phase))),
+                file=sys.stderr,
+            )
     try:
         started = log.engine.state
         if draw is not None and started.rules is not None and sorted(started.players) != sorted(players):
             return _fail(
-                f"the log holds a table of {', '.join(started.players)}, "
-                f"the hub drew {', '.join(players)} for {args.table_id}"
+                say(
+                    "the log holds a table of {players}, the hub drew {drawn} for {table}",
+                    players=", ".join(started.players),
+                    drawn=", ".join(players),
+                    table=args.table_id,
+                )
             )
         if args.virtual and args.bots:
             return _bots(args, log, players, replay_document, draw)
@@ -323,12 +356,14 @@ def _bots(args, log, players, replay_document, draw=None) -> int:
             return
         cur = shadow.state
         g = cur.game
-        print(
-            f"\r{n} actions, game {g.number if g else 0}, deal {len(g.deals) if g else 0}, {shadow.phase}   ",
-            end="",
-            file=sys.stderr,
-            flush=True,
+        line = say(
+            "{n} actions, game {game}, deal {deal}, {phase}",
+            n=n,
+            game=g.number if g else 0,
+            deal=len(g.deals) if g else 0,
+            phase=phase_word(str(shadow.phase)),
         )
+        print(f"\r{line}   ", end="", file=sys.stderr, flush=True)
 
     try:
         table = bots_on_virtual_table(
@@ -362,12 +397,16 @@ def _bots(args, log, players, replay_document, draw=None) -> int:
     except KeyboardInterrupt:
         return 130
     if not args.quiet:
-        print(
-            f"\r{len(driver.played)} actions; {len(live.sensing.alerts.raised)} alert(s); "
-            f"{driver.represses} button press(es) repeated; phase {live.engine.phase}; "
-            f"{seconds:.0f} s of {'simulated ' if args.fast else ''}table time   ",
-            file=sys.stderr,
-        )
+        said = [
+            say_n("{n} action", "{n} actions", len(driver.played)),
+            say_n("{n} alert", "{n} alerts", len(live.sensing.alerts.raised)),
+            say_n("{n} button press repeated", "{n} button presses repeated", driver.represses),
+            phase_word(str(live.engine.phase)),
+            say("{seconds:.0f} s of simulated table time", seconds=seconds)
+            if args.fast
+            else say("{seconds:.0f} s of table time", seconds=seconds),
+        ]
+        print("\r" + "; ".join(said) + "   ", file=sys.stderr)
     if args.json:
         json.dump(replay_document(live.engine), sys.stdout, indent=1)
         print()
@@ -383,14 +422,15 @@ def _serve(args, log) -> int:
         deck = virtual_deck()
     else:
         if not args.deck:
-            return _fail("--deck FILE: the deck registered for this table (chicago-table deck register)")
+            return _fail(say("--deck FILE: the deck registered for this table (chicago-table deck register)"))
         try:
             deck = Deck.load(args.deck)
         except DeckError as exc:
             return _fail(str(exc))
         report = deck.check()
         if not report.ok:
-            return _fail("the deck does not add up: " + "; ".join(report.lines()))
+            problems = "; ".join(report.lines(say, say_n))
+            return _fail(say("the deck does not add up: {problems}", problems=problems))
 
     async def run() -> None:
         from firmware_bridge import SeatControllerClient
@@ -403,21 +443,27 @@ def _serve(args, log) -> int:
 
             table = VirtualTable(noise=noise_model(args.noise), seed=args.seed)
             port = table.port
-            print(f"virtual table on {port}", file=sys.stderr)
+            print(say("the virtual table on {port}", port=port), file=sys.stderr)
         try:
             async with SeatControllerClient(port) as sc:
                 live = LiveTable(log, deck, sensors=sc, leds=sc.set_led, clock_limits=args.clock_limits)
                 updates = live.subscribe(maxsize=1)
                 live_task = asyncio.create_task(live.run())
                 seen = 0
-                print("Sensing; enter actions on the dashboard. Ctrl-C stops.", file=sys.stderr, flush=True)
+                print(say("Sensing; enter actions on the dashboard. Ctrl-C stops."), file=sys.stderr, flush=True)
                 while not live_task.done():
                     await updates.get()
                     for src, a in live.accepted[seen:]:
                         print(f"{src}: {json.dumps(a.to_dict())}", flush=True)
                     seen = len(live.accepted)
                     for alert in live.sensing.alerts.open:
-                        print(f"ALERT #{alert.id} {alert.kind}: {alert.text}", file=sys.stderr, flush=True)
+                        print(
+                            say(
+                                "ALERT #{id} {kind}: {what}", id=alert.id, kind=alert_word(alert.kind), what=alert.text
+                            ),
+                            file=sys.stderr,
+                            flush=True,
+                        )
         finally:
             if table is not None:
                 table.close()
@@ -427,5 +473,5 @@ def _serve(args, log) -> int:
     except KeyboardInterrupt:
         return 0
     except OSError as exc:
-        return _fail(f"cannot open {args.port}: {exc}")
+        return _fail(say("cannot open {port}: {error}", port=args.port, error=exc))
     return 0

@@ -22,6 +22,7 @@ from ..web import (
     add_shot_clocks_argument,
     add_web_arguments,
     port_problem,
+    print_hall,
     print_urls,
     private_files,
     shot_clock_limits,
@@ -29,6 +30,7 @@ from ..web import (
     warn_plain_http,
     web_settings,
 )
+from ..words import add_lang, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -70,9 +72,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_event_arguments(p)
     add_branding_arguments(p)
     add_web_arguments(p)
+    add_lang(p)
 
 
 def main(args: argparse.Namespace) -> int:
+    with speaking(args.lang):
+        return _serve(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from dashboard.app import create_app
@@ -102,7 +110,14 @@ def main(args: argparse.Namespace) -> int:
     warn_plain_http(args.host, args.certfile is not None)
     scheme = "https" if args.certfile else "http"
     base = f"{scheme}://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
-    print(f"{hub.name}: {hub.seq} events, broadcast delay {hub.delay.delay:g} s. Views:")
+    print(
+        say(
+            "{table}: {events}; broadcast delay {delay:g} s. Views:",
+            table=hub.name,
+            events=say_n("{n} event", "{n} events", hub.seq),
+            delay=hub.delay.delay,
+        )
+    )
     print_urls(
         base,
         tokens,
@@ -111,7 +126,6 @@ def main(args: argparse.Namespace) -> int:
         seats=hub.hands_by_hand,  # the players' own phones declare the hands
     )
     if peers:
-        tl = tokens.token("tl") if args.show_tokens else "..."
-        print(f"  hall       {base}/hall?token={tl} ({len(peers) + 1} tables)")
+        print_hall(base, tokens.token("tl") if args.show_tokens else "...", len(peers) + 1)
     uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=settings), args, args.host, args.port)).run()
     return 0

@@ -151,21 +151,22 @@ def test_serve_says_what_is_wrong_with_its_data_folder_host_and_certificate(tmp_
     a_file = tmp_path / "notes.txt"
     a_file.write_text("x")
     assert main(["serve", "--data", str(a_file), "--port", "18097"]) == 2
-    assert "is a file; --data names the folder" in said(capsys)
+    assert "är en fil; --data anger mappen" in said(capsys)  # is a file; --data names the folder
     assert main(["serve", "--data", str(tmp_path / "d"), "--host", "999.1.1.1", "--port", "18097"]) == 2
-    assert "give this machine's address or name as --host" in said(capsys)
+    assert "ange den här datorns adress eller namn som --host" in said(capsys)
     argv = ["serve", "--data", str(tmp_path / "d2"), "--port", "18097", "--certfile", str(a_file)]
     assert main([*argv, "--keyfile", str(a_file)]) == 2
-    assert "are not a certificate and its private key in PEM" in said(capsys)
+    assert "är inte ett certifikat och dess privata nyckel i PEM" in said(capsys)
     assert not (tmp_path / "d2").exists()
 
 
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
-        (["--ruleset", "nosuch"], "--ruleset: unknown ruleset 'nosuch'"),
-        (["--players", "A,B"], "--players: sm2025 is played by 3 to 4 players, not 2"),
-        (["--players", "A,A,B"], "--players: different names"),
+        (["--ruleset", "nosuch"], "--ruleset: okänt regelverk 'nosuch'"),  # unknown ruleset
+        (["--players", "A,B"], "--players: sm2025 spelas av 3 till 4 spelare, inte 2"),
+        (["--players", "A,A,B"], "--players: olika namn"),  # different names
+        (["--players", "A,B", "--lang", "en"], "--players: sm2025 is played by 3 to 4 players, not 2"),
     ],
 )
 def test_run_refuses_a_table_the_rules_cannot_have_before_any_log_is_made(extra, words, tmp_path, capsys):
@@ -266,7 +267,7 @@ def test_hub_web_on_a_port_in_use_says_so_before_printing_an_address(hub, capsys
         port = busy.getsockname()[1]
         assert main(["hub", "web", str(hub), "--host", "127.0.0.1", "--port", str(port)]) == 2
     text = said(capsys)
-    assert "choose another --port" in text and "standings of" not in text
+    assert "välj en annan --port" in text and "ställningen i" not in text  # choose another --port
 
 
 def test_link_monitor_on_a_link_that_never_comes_up_exits_1(capsys):
@@ -364,8 +365,8 @@ def test_the_protocol_reads_a_script_as_replay_does(tmp_path, capsys):
     script = tmp_path / "s.jsonl"
     script.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes().replace(b"\n", b"\r\n"))
     assert main(["protocol", str(script), "-o", str(tmp_path / "s.pdf")]) == 0
-    text = said(capsys)
-    assert "rejected" not in text and (tmp_path / "s.pdf").stat().st_size > 1000
+    # "1 game", no rejected line in the script: said in Swedish by default
+    assert said(capsys) == f"{tmp_path / 's.pdf'}: 1 omgång\n" and (tmp_path / "s.pdf").stat().st_size > 1000
 
 
 def test_camera_read_annotate_into_a_file_is_refused(tmp_path, capsys):
@@ -469,8 +470,8 @@ def test_a_web_address_with_a_port_out_of_range_is_refused_as_such(argv, log, hu
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["protocol", "{tmp}"], "a folder, not a script or a table's log"),
-        (["protocol", "{tmp}/binary.jsonl"], "neither a script (UTF-8 text) nor a table's log"),
+        (["protocol", "{tmp}"], "en mapp, inte ett skript eller ett bords logg"),  # a folder, not a script
+        (["protocol", "{tmp}/binary.jsonl", "--lang", "en"], "neither a script (UTF-8 text) nor a table's log"),
         (["deck", "register", "--uids", "{tmp}/nope.txt", "--out", "{tmp}/d.json"], "nope.txt: No such file"),
     ],
 )

@@ -83,10 +83,10 @@ def test_standings_name_the_events_shot_clocks_d11(tmp_path, capsys):
     capsys.readouterr()
     assert main(["hub", "standings", set_, "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "shot clocks (D11): exchange 30 s, chicago 10 s, play 25 s, quads 20 s\n" in out
+    assert "shot clocks (D11): exchange 30 s, Chicago question 10 s, play 25 s, four of a kind 20 s\n" in out
     assert main(["hub", "standings", plain, "--lang", "en"]) == 0
     assert (
-        "shot clocks (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11's defaults)"
+        "shot clocks (D11): exchange 30 s, Chicago question 10 s, play 20 s, four of a kind 15 s (D11's defaults)"
         in capsys.readouterr().out
     )
     assert main(["hub", "standings", set_, "--json"]) == 0
@@ -132,7 +132,7 @@ SAID = {
         "registered": "registrerade 4 spelare (4 totalt)\n",
         "drawn": "heat 1, slumpfrö s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
         "game": re.compile(r"^    omgång 1: platser (\w+, ){3}\w+; givare \w+$", re.M),
-        "clocks": "betänketider (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11:s standardvärden)\n",
+        "clocks": "betänketider (D11): byte 30 s, Chicagofrågan 10 s, spel 20 s, fyrtal 15 s (D11:s standardvärden)\n",
         "not started": "heat 1\n  h1-t1 (0 poster): inte startat\n",
         "playing": re.compile(r"^  h1-t1 \(\d+ poster\): omgång 1, giv \d, (giv delas ut|byte \d|stickspel)$", re.M),
         "finished": re.compile(
@@ -151,7 +151,7 @@ SAID = {
         "registered": "registered 4 players (4 in all)\n",
         "drawn": "heat 1, seed s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
         "game": re.compile(r"^    game 1: seats (\w+, ){3}\w+; button \w+$", re.M),
-        "clocks": "shot clocks (D11): exchange 30 s, chicago 10 s, play 20 s, quads 15 s (D11's defaults)\n",
+        "clocks": "shot clocks (D11): exchange 30 s, Chicago question 10 s, play 20 s, four of a kind 15 s (D11's defaults)\n",
         "not started": "heat 1\n  h1-t1 (0 records): not started\n",
         "playing": re.compile(r"^  h1-t1 \(\d+ records\): game 1, deal \d, (dealing|exchange \d|trick play)$", re.M),
         "finished": re.compile(
@@ -267,3 +267,29 @@ def test_a_count_of_one_is_said_in_the_singular(tmp_path, capsys):
     assert capsys.readouterr().out == "registrerade 2 spelare (3 totalt)\n"
     assert main(["hub", "register", hub, "--player=Dan", "--lang", "en"]) == 0
     assert capsys.readouterr().out == "registered 1 player (4 in all)\n"
+
+
+def test_standings_say_a_tables_problem_and_a_conflict_in_the_tls_language(tmp_path, capsys):
+    """They said "problem: the table plays heat 2 ..." in English on a Swedish console: the
+    hub keeps them in English, the TL reads them as the event screen says them, names put
+    back (dashboard.standings_page.in_swedish)."""
+    hub = str(tmp_path / "sm.hub")
+    assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
+    assert main(["hub", "register", hub, *(f"--player={p}" for p in ("Anna", "Bo", "Cilla", "Dan"))]) == 0
+    assert main(["hub", "draw", hub, "--seed", "s"]) == 0
+    with HubStore.open(hub) as h:
+        (t,) = h.tables(1)
+        rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn({**t, "options": {"heat": 2}}, seed=4))
+        rt.play(40)
+        sync(h, rt, t["table"])
+        sync(h, rt, "h1-t9")  # records from a table the hub has not drawn
+        rt.close()
+    capsys.readouterr()
+    assert main(["hub", "standings", hub]) == 0
+    sv = capsys.readouterr().out
+    assert "    problem: bordet spelar heat 2 (inställningen 'heat'), hubben lottade det till heat 1\n" in sv
+    assert "konflikt: bord h1-t9: poster från bordet 'h1-t9', som hubben inte har lottat\n" in sv
+    assert main(["hub", "standings", hub, "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    assert "    problem: the table plays heat 2 (option 'heat'), the hub drew it for heat 1\n" in en
+    assert "conflict: table h1-t9: records from table 'h1-t9', which the hub has not drawn\n" in en

@@ -98,3 +98,31 @@ def test_protocol_command_reads_a_tables_sqlite_log(tmp_path):
         cwd=ROOT,
     )
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_protocol_speaks_the_forms_language_on_the_console_and_in_its_html(tmp_path, capsys):
+    """The HTML said <title>Protocol</title> with no language and its forms in Swedish
+    whatever --lang said; the console said "1 game" and its refusals in English."""
+    from table_controller.app.cli import main
+
+    out, html = tmp_path / "p.pdf", tmp_path / "p.html"
+    argv = ["protocol", str(EXAMPLES / "chicago_won.jsonl"), "-o", str(out), "--html", str(html), "--table", "Bord 7"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == f"{out}: 1 omgång\n"
+    page = html.read_text()
+    assert page.startswith(
+        "<!doctype html><html lang='sv'><meta charset='utf-8'><title>Protokoll \N{EN DASH} Bord 7</title>"
+    )
+    assert 'lang="sv"' in page and "Omgång" in page
+    assert main([*argv, "--lang", "en"]) == 0
+    assert capsys.readouterr().out == f"{out}: 1 game\n"
+    page = html.read_text()
+    assert page.startswith(
+        "<!doctype html><html lang='en'><meta charset='utf-8'><title>Protocol \N{EN DASH} Bord 7</title>"
+    )
+    assert 'lang="en"' in page and "Omgång" not in page
+    # a file that is none of a table's: why, in the language spoken
+    assert main(["protocol", str(tmp_path / "none.jsonl")]) == 2
+    assert capsys.readouterr().err == f"chicago-table protocol: {tmp_path / 'none.jsonl'}: filen finns inte\n"
+    assert main(["protocol", str(tmp_path / "none.jsonl"), "--lang", "en"]) == 2
+    assert capsys.readouterr().err == f"chicago-table protocol: {tmp_path / 'none.jsonl'}: no such file\n"
