@@ -29,7 +29,7 @@ def said(capsys) -> str:
         (["run", "--virtual", "--until-done"], "--until-done kräver --bots", "--until-done needs --bots"),
         (
             ["run", "--data", "d", "--json"],
-            "--json gäller botarnas bord utan --config",
+            "--json gäller datorspelarnas bord utan --config",
             "--json is for the bots' table",
         ),
         (
