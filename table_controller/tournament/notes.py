@@ -25,3 +25,10 @@ def error_words(exc: BaseException) -> str:
     ("KeyError: 'x'", 'RuntimeError')
     """
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def fault(logger: logging.Logger, text: str, exc: BaseException) -> None:
+    """An unexpected fault the program survives: its traceback in the log at debug level,
+    one line in words at error level (``text`` with ``{error}``: ``error_words``)."""
+    logger.debug("%s", text.format(error=type(exc).__name__), exc_info=exc)
+    note(logger, logging.ERROR, text, error=error_words(exc))

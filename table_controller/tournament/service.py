@@ -30,7 +30,7 @@ from . import topics
 from .aio import cancel_and_wait
 from .event import schedule_playoffs
 from .hubstore import HubStore
-from .notes import error_words, note
+from .notes import fault, note
 from .standings import Standings
 
 log = logging.getLogger(__name__)
@@ -218,13 +218,7 @@ class HubService:
                     self._board.feed(table, [r for r in records if r.seq <= res.have][-res.stored :])
             new = schedule_playoffs(self._hub, self._board, set(dirty))
         except Exception as exc:
-            log.debug("hub: cannot fold the standings", exc_info=True)
-            note(
-                log,
-                logging.ERROR,
-                "hub: the standings cannot be folded ({error}); the records are stored and acknowledged",
-                error=error_words(exc),
-            )
+            fault(log, "hub: the standings cannot be folded ({error}); the records are stored and acknowledged", exc)
             new = []
         for game in new:
             drawn = self._hub.table(game["table"])
@@ -250,24 +244,18 @@ class HubService:
                 try:
                     self._hub.set_clocks(fresh)
                 except Exception as exc:  # the TL's clocks only: never stop the ingest for them
-                    log.debug("hub: cannot store the tables' clocks", exc_info=True)
-                    note(
-                        log,
-                        logging.ERROR,
-                        "hub: the tables' clocks cannot be stored ({error}); the TL's screen shows older ones",
-                        error=error_words(exc),
+                    fault(
+                        log, "hub: the tables' clocks cannot be stored ({error}); the TL's screen shows older ones", exc
                     )
             if self._dirty_standings:
                 self._dirty_standings = False
                 try:
                     doc = self.standings()
                 except Exception as exc:
-                    log.debug("hub: cannot build the standings", exc_info=True)
-                    note(
+                    fault(
                         log,
-                        logging.ERROR,
                         "hub: the standings cannot be built ({error}); the records are stored and acknowledged",
-                        error=error_words(exc),
+                        exc,
                     )
                 else:
                     await client.publish(

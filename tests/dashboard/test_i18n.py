@@ -361,8 +361,9 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/tournament/service.py",
         "table_controller/tournament/publisher.py",
     ]
-    # the keywords make i18n extracts, as here (note:3: the hub's and the publisher's notes to their operator)
-    assert "-k say -k say_n:1,2 -k HubError -k DrawError -k note:3 " in make
+    # the keywords make i18n extracts, as here (note:3, fault:2: the hub's and the publisher's
+    # notes to their operator)
+    assert "-k say -k say_n:1,2 -k HubError -k DrawError -k note:3 -k fault:2 " in make
     r = subprocess.run(
         [
             str(Path(sys.executable).with_name("pybabel")),
@@ -379,6 +380,8 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
             "DrawError",
             "-k",
             "note:3",
+            "-k",
+            "fault:2",
         ]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,
