@@ -50,7 +50,7 @@ def test_bots_that_cannot_go_on_report_the_stuck_table_alert(tmp_path, capsys):
     [alert] = seen["alerts"]
     assert (
         alert.text
-        == "Väntar på givaren: giv 1 (botarna har stannat) / Waiting for the dealer: deal 1 (the bots stopped)"
+        == "Väntar på givaren: giv 1 (datorspelarna har stannat) / Waiting for the dealer: deal 1 (the bots stopped)"
     )
     assert seen["waiting"]["text_sv"] == "Väntar på givaren: giv 1"
     assert not re.search(r"\b(?:10|[2-9TJQKA])[SHDC]\b", alert.text)  # no card of the deal they wanted

@@ -145,14 +145,14 @@ def test_bots_that_cannot_go_on_report_the_same_alert_at_once():
     async def main():
         live, watch, _, _ = await _dealt_table()
         task = asyncio.create_task(watch.run())
-        alert = await watch.report("botarna har stannat", "the bots stopped")
+        alert = await watch.report("datorspelarna har stannat", "the bots stopped")
         await asyncio.sleep(5 * watch.tick_s)  # the watch keeps it: nothing happened since
         task.cancel()
         return live.engine.to_act()[0], alert, watch.alert
 
     who, alert, kept = run_simulated(main())
     assert alert is not None and kept == alert
-    assert alert.text.startswith(f"Väntar på {who}: byte 1 (botarna har stannat)")
+    assert alert.text.startswith(f"Väntar på {who}: byte 1 (datorspelarna har stannat)")
 
 
 def test_who_is_waited_for_through_whole_tables_names_a_player_to_act_or_the_dealer_and_no_card():

@@ -310,7 +310,7 @@ async def _virtual_bots(running, args: argparse.Namespace) -> None:
     except DriverStuck as exc:
         # the reason names the action the bots wanted, cards and all: the demo's console
         # only; the alert, which the table's views show, says who is waited for
-        alert = await running.watch.report("botarna har stannat", "the bots stopped")
+        alert = await running.watch.report("datorspelarna har stannat", "the bots stopped")
         said = say("The bots stopped: {reason}", reason=exc)
         print(said + ("\n" + say("ALERT: {what}", what=alert.text) if alert else ""), flush=True)
         return
