@@ -59,7 +59,20 @@ def translations(lang: str, domain: str = DOMAIN) -> gettext.NullTranslations:
 
 def tr(text: str, lang: str, **params: Any) -> str:
     out = translations(lang_of(lang)).gettext(text)
-    return out.format(**params) if params else out
+    return genitive(out, params).format(**params) if params else out
+
+
+def genitive(text: str, params: dict[str, Any]) -> str:
+    """Swedish's genitive of a name ending in s, x or z takes no s ("Lars hand", not "Larss
+    hand"): ``{player}s`` in ``text`` loses its s for such a value (common.js: ``fill``).
+
+    >>> genitive("{player}s hand", {"player": "Lars"}), genitive("{player}s hand", {"player": "Bo"})
+    ('{player} hand', '{player}s hand')
+    """
+    for k, v in params.items():
+        if isinstance(v, str) and v[-1:].lower() in ("s", "x", "z"):
+            text = re.sub(r"\{" + re.escape(k) + r"\}s\b", "{" + k + "}", text)
+    return text
 
 
 def trn(singular: str, plural: str, n: int, lang: str, **params: Any) -> str:

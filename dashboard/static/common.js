@@ -26,7 +26,10 @@ const TOKEN = document.body.dataset.token;
 const LANG = (typeof I18N !== "undefined" && I18N.lang) || document.body.dataset.lang || "sv";
 const MESSAGES = (typeof I18N !== "undefined" && I18N.messages) || {};
 function fill(text, params) {
-  return params ? text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : text;
+  if (!params) return text;
+  // Swedish's genitive of a name ending in s, x or z takes no s: "Lars hand" (i18n.py: genitive)
+  text = text.replace(/\{(\w+)\}s\b/g, (m, k) => (k in params && /[sxz]$/i.test(String(params[k])) ? `{${k}}` : m));
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 function t(msgid, params) {
   const m = MESSAGES[msgid];

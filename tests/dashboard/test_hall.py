@@ -109,6 +109,11 @@ def test_the_hall_shows_every_table_live_and_a_table_that_is_down(make_server, c
         " {id: 6, kind: 'log_failed'}, {id: 7, kind: 'something_new'}].map(a => hallAlert(a).firstChild.textContent)"
     )
     assert labels == ["avläsning", "avläsning", "ej bedömd", "loggen skrevs inte", "larm"]
+    # Swedish's genitive in the pages too: "Visa Lars hand", "Visa Bos hand"
+    shown = page.evaluate(
+        "['Lars', 'Bo'].map(p => t(\"Show {player}'s hand to the TL? This is logged.\", {player: p}))"
+    )
+    assert shown == ["Visa Lars hand för TL? Det loggas.", "Visa Bos hand för TL? Det loggas."]
 
     # table 2 crashes: its panel goes offline, table 1 plays on; back up, it is live again
     second.stop()

@@ -117,6 +117,10 @@ def test_rules_words_and_reasons_in_swedish():
     assert tr_reason("something new", "sv") == "something new"  # unknown: as the engine said it
     # a count the engine writes in words, as REPLAY.md does, comes in digits on a Swedish page
     assert tr_reason("five cards placed; at most 4 (r12)", "sv") == "5 kort lagda; högst 4 (r12)"
+    # Swedish's genitive: a name ending in s, x or z takes no s ("Lars tur", "Bos tur")
+    assert tr_reason("it is not Lars's turn to play", "sv") == "det är inte Lars tur att spela"
+    assert tr_reason("it is not Max's turn to play", "sv") == "det är inte Max tur att spela"
+    assert tr_reason("it is not Bo's turn to play", "sv") == "det är inte Bos tur att spela"
     # a phase in words, and a card a role may not see in Swedish too
     assert tr_reason("deal 1 is still in progress (exchange_1)", "sv") == "giv 1 pågår fortfarande (byte 1)"
     assert tr_reason("(card), (card) not in Bo's hand", "sv") == "(kort), (kort) finns inte i Bos hand"
