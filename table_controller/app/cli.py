@@ -16,23 +16,32 @@ import os
 import sys
 from types import ModuleType
 
-# name -> one-line help.  Only the chosen command's module is imported (``_load``).
+from .argwords import argword, install, lang_of_argv, word
+from .words import speaking
+
+# name -> one-line help, said in the language spoken (``argwords``).  Only the chosen
+# command's module is imported (``_load``).
 COMMANDS: dict[str, str] = {
-    "replay": "replay an action script and print the scores",
-    "rules": "show a ruleset's parameters, or the difference of two",
-    "analyse": "the double-dummy verdicts and odds along an action script",
-    "setup": "set a table up step by step: seat controller, readers, deck, camera, tokens, config, QR codes",
-    "run": "run a live table (real seat controller or the virtual table)",
-    "doctor": "check a configured or running table and say what is wrong",
-    "deck": "register, check and show RFID decks",
-    "log": "check, export and import a table's event log",
-    "hub": "run a tournament: players, heats, seat draws, the tables' logs over MQTT, standings",
-    "link": "watch the serial link to the seat controller",
-    "camera": "calibrate and view the table camera, read cards in photos",
-    "protocol": "write the printable protocol of a table's games",
-    "serve": "serve the dashboard for a table",
-    "demo": "a simulated table with bots and its dashboard on localhost",
+    "replay": argword("replay an action script and print the scores"),
+    "rules": argword("show a ruleset's parameters, or the difference of two"),
+    "analyse": argword("the double-dummy verdicts and odds along an action script"),
+    "setup": argword("set a table up step by step: seat controller, readers, deck, camera, tokens, config, QR codes"),
+    "run": argword("run a live table (real seat controller or the virtual table)"),
+    "doctor": argword("check a configured or running table and say what is wrong"),
+    "deck": argword("register, check and show RFID decks"),
+    "log": argword("check, export and import a table's event log"),
+    "hub": argword("run a tournament: players, heats, seat draws, the tables' logs over MQTT, standings"),
+    "link": argword("watch the serial link to the seat controller"),
+    "camera": argword("calibrate and view the table camera, read cards in photos"),
+    "protocol": argword("write the printable protocol of a table's games"),
+    "serve": argword("serve the dashboard for a table"),
+    "demo": argword("a simulated table with bots and its dashboard on localhost"),
 }
+DESCRIPTION = argword(
+    "Controller for live Chicago tables (SM rules): rules engine, sensing, shot clocks, event log and dashboard."
+)
+EPILOG = argword("Run 'chicago-table COMMAND --help' for a command's options.")
+COMMAND = argword("COMMAND")
 
 
 class _Usage(Exception):
@@ -121,18 +130,33 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(
-        prog="chicago-table",
-        description="Controller for live Chicago tables (SM rules): rules engine, sensing, "
-        "shot clocks, event log and dashboard.",
-        epilog="Run 'chicago-table COMMAND --help' for a command's options.",
-    )
+    install()  # argparse's own words (usage, its errors) in the language spoken
+    with speaking(lang_of_argv(argv)):
+        parsed = _parse(argv)
+    if isinstance(parsed, int):
+        return parsed
+    args = parsed
+    if not getattr(args, "_module", None):
+        return 0 if not argv else 2
+    try:
+        return int(args._module.main(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `chicago-table ... | head`: the reader has seen enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to say at exit
+        return 0
+
+
+def _parse(argv: list[str]) -> argparse.Namespace | int:
+    """The command line parsed (argparse exits on a bad one, saying why), or the exit
+    status when there is nothing to run (no command: the help is printed)."""
+    parser = argparse.ArgumentParser(prog="chicago-table", description=word(DESCRIPTION), epilog=word(EPILOG))
     parser.add_argument("--version", action="version", version=f"chicago-table {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar=word(COMMAND))
     # Only the chosen command's module is imported; the others are listed by name.
     chosen = next((a for a in argv if not a.startswith("-")), None)
     for name, help_text in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=word(help_text), description=word(help_text))
         if name == chosen:
             try:
                 module = _load(name)
@@ -144,14 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "_module", None):
         parser.print_help()
-        return 0 if not argv else 2
-    try:
-        return int(args._module.main(args) or 0)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # `chicago-table ... | head`: the reader has seen enough
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to say at exit
-        return 0
+    return args
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from table_controller.app.cli import COMMANDS, main
+from table_controller.app.words import speaking
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -19,12 +20,18 @@ def test_each_command_answers_with_its_own_module_s_options(name, capsys):
     with pytest.raises(SystemExit) as done:
         main([name, "--help"])
     assert done.value.code == 0
+    swedish = capsys.readouterr().out  # argparse's own words and the command's line in Swedish
+    assert swedish.startswith(f"användning: chicago-table {name} ") and "visa den här hjälpen och avsluta" in swedish
+    with pytest.raises(SystemExit) as done:
+        main([name, "--help", "--lang", "en"])
+    assert done.value.code == 0
     shown = capsys.readouterr().out
     # the options its module declares, on a parser of the same name and description
     module = importlib.import_module(f"table_controller.app.commands.{name}")
-    expected = argparse.ArgumentParser(prog=f"chicago-table {name}", description=COMMANDS[name])
-    module.add_arguments(expected)
-    assert shown == expected.format_help()
+    with speaking("en"):  # argparse's words go through the console's catalogue (argwords.install)
+        expected = argparse.ArgumentParser(prog=f"chicago-table {name}", description=COMMANDS[name])
+        module.add_arguments(expected)
+        assert shown == expected.format_help()
 
 
 def test_the_list_of_commands_imports_none_of_them():
@@ -35,8 +42,9 @@ def test_the_list_of_commands_imports_none_of_them():
         "    code = main([])\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
         "('dashboard', 'vision', 'firmware_bridge', 'hardware', 'uvicorn', 'fastapi', 'cv2')\n"
-        "    or m.startswith('table_controller.') and m not in ('table_controller.app', 'table_controller.app.cli'))\n"
-        "print(code, 'COMMAND' in out.getvalue(), loaded)\n"
+        "    or m.startswith('table_controller.') and m not in ('table_controller.app', 'table_controller.app.cli',"
+        " 'table_controller.app.argwords', 'table_controller.app.words'))\n"
+        "print(code, 'KOMMANDO' in out.getvalue(), loaded)\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
@@ -48,7 +56,16 @@ def test_an_unknown_command_is_refused_with_the_list():
         [sys.executable, "-m", "table_controller.app.cli", "nosuch"], capture_output=True, text=True, timeout=60
     )
     assert run.returncode == 2
-    assert "invalid choice: 'nosuch'" in run.stderr and "'serve'" in run.stderr and "Traceback" not in run.stderr
+    said = run.stderr  # Swedish first, argparse's words too
+    assert "chicago-table: fel: argument KOMMANDO: ogiltigt val: 'nosuch'" in said and "'serve'" in said, said
+    assert "Traceback" not in said
+    run = subprocess.run(
+        [sys.executable, "-m", "table_controller.app.cli", "nosuch", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "chicago-table: error: argument COMMAND: invalid choice: 'nosuch'" in run.stderr, run.stderr
 
 
 @pytest.mark.parametrize(

@@ -364,10 +364,12 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/app/commands/protocol.py",
         "table_controller/tournament/service.py",
         "table_controller/tournament/publisher.py",
+        "table_controller/app/argwords.py",
+        "table_controller/app/cli.py",
     ]
     # the keywords make i18n extracts, as here (note:3, fault:2: the hub's and the publisher's
-    # notes to their operator)
-    assert "-k say -k say_n:1,2 -k HubError -k DrawError -k note:3 -k fault:2 " in make
+    # notes to their operator; argword: argparse's own words and the command list)
+    assert "-k say -k say_n:1,2 -k HubError -k DrawError -k note:3 -k fault:2 -k argword " in make
     r = subprocess.run(
         [
             str(Path(sys.executable).with_name("pybabel")),
@@ -386,6 +388,8 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
             "note:3",
             "-k",
             "fault:2",
+            "-k",
+            "argword",
         ]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,

@@ -105,7 +105,7 @@ def test_camera_without_a_subcommand_and_every_help():
             [sys.executable, "-m", "table_controller.app.cli", *args], capture_output=True, text=True, timeout=60
         )
         assert run.returncode == 0, run.stderr
-        assert "usage: chicago-table camera" in run.stdout
+        assert "användning: chicago-table camera" in run.stdout  # argparse's words in Swedish too
 
 
 def test_read_is_delegated_to_the_photo_reader():
