@@ -53,10 +53,12 @@ CARD_MASKS = {"CARD_CODE", "without_cards", "redact"}
 # A regular expression over card codes matches every one of these whole and none of the rest.
 CARD_SAMPLES = ("AS", "TD", "7C", "2H", "KS", "QD")
 NOT_CARDS = ("Anna", "AX", "ZS", "seat2", "S", "")
-# Names that are not the project's at all (a library's private state read on purpose). Empty:
-# the simulated-time loop declares the base loop's attributes it reads (_ready, _stopping...)
-# on its own class, so they count as its own.
-FOREIGN: set[tuple[str, str]] = set()
+# Names that are not the project's at all (a library's private state read on purpose). The
+# simulated-time loop declares the base loop's attributes it reads (_ready, _stopping...) on
+# its own class, so they count as its own. argparse says its own words (usage, its errors)
+# only through its module's ``_`` (gettext): the CLI swaps it while it parses, so that an
+# official reads them in Swedish (app/argwords.py: argparse_speaking, restored after).
+FOREIGN: set[tuple[str, str]] = {("table_controller/app/argwords.py", "_")}
 
 
 # --- reading the source -------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """argparse's own words (its usage line, its headings, its errors) and the command list, in
 the language the console speaks (``words``: Swedish unless ``--lang en``), so that an
 official who mistypes an option reads "fel: okända argument: --bogus", not argparse's
-English.  argparse looks its words up through ``gettext`` when it says them; ``install``
-routes them through the console's catalogue (console.po; ``make i18n`` extracts the texts
+English.  argparse looks its words up through ``gettext`` when it says them;
+``argparse_speaking`` routes them through the console's catalogue (console.po; ``make i18n`` extracts the texts
 marked ``argword`` here).  The commands' own option help stays English: the README says
 what each is.
 """
@@ -10,10 +10,11 @@ what each is.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gettext
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from .words import spoken
@@ -63,10 +64,18 @@ def word(text: str) -> str:
     return _console(spoken()).gettext(text)
 
 
-def install() -> None:
-    """argparse says its words through the console's catalogue from now on (in the
-    language spoken when it says them; a text the catalogue lacks as argparse wrote it)."""
+@contextlib.contextmanager
+def argparse_speaking() -> Iterator[None]:
+    """argparse says its words through the console's catalogue inside (in the language
+    spoken when it says them; a text the catalogue lacks as argparse wrote it), and as it
+    did before after: argparse looks its words up through its module's ``_`` (gettext's
+    ``gettext``), the one door it has (tests/test_architecture.py: ``FOREIGN``)."""
+    before = argparse._  # type: ignore[attr-defined]
     argparse._ = word  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._ = before  # type: ignore[attr-defined]
 
 
 def lang_of_argv(argv: Sequence[str]) -> str:

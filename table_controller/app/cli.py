@@ -16,7 +16,7 @@ import os
 import sys
 from types import ModuleType
 
-from .argwords import argword, install, lang_of_argv, word
+from .argwords import argparse_speaking, argword, lang_of_argv, word
 from .words import speaking
 
 # name -> one-line help, said in the language spoken (``argwords``).  Only the chosen
@@ -130,8 +130,7 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    install()  # argparse's own words (usage, its errors) in the language spoken
-    with speaking(lang_of_argv(argv)):
+    with speaking(lang_of_argv(argv)), argparse_speaking():  # argparse's own words in the language spoken
         parsed = _parse(argv)
     if isinstance(parsed, int):
         return parsed
