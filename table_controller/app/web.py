@@ -28,28 +28,33 @@ def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
         "--event-name",
         default=None,
         metavar="TEXT",
-        help=key("name") + "the event's name on the broadcast, the hall screen and the protocol, "
-        "e.g. 'SM i Chicago 2026'",
+        help=key("name")
+        + say("the event's name on the broadcast, the hall screen and the protocol, e.g. 'SM i Chicago 2026'"),
     )
-    p.add_argument("--heat", default=None, metavar="TEXT", help=key("heat") + "the heat, for the protocol's header")
+    p.add_argument(
+        "--heat", default=None, metavar="TEXT", help=key("heat") + say("the heat, for the protocol's header")
+    )
     p.add_argument(
         "--round",
         default=None,
         metavar="TEXT",
-        help=key("round") + "the event's round, e.g. 'Kvartsfinal', beside the heat in the protocol's header",
+        help=key("round") + say("the event's round, e.g. 'Kvartsfinal', beside the heat in the protocol's header"),
     )
     p.add_argument(
         "--players-csv",
         default=None,
         metavar="FILE",
-        help=key("players") + "CSV of name,club[,id] per line (the hub's 'register --csv' file): "
-        "the players' clubs and ids in the protocol's header",
+        help=key("players")
+        + say(
+            "CSV of name,club[,id] per line (the hub's 'register --csv' file): the players' clubs and ids in the protocol's header"
+        ),
     )
     p.add_argument(
         "--logo",
         default=None,
         metavar="FILE",
-        help=key("logo") + "the event's logo (PNG or JPEG, at most 512 kB) on the audience's views and the protocol",
+        help=key("logo")
+        + say("the event's logo (PNG or JPEG, at most 512 kB) on the audience's views and the protocol"),
     )
 
 
@@ -64,8 +69,11 @@ def add_shot_clocks_argument(p: Any, config_key: bool = False) -> None:
         default=None,
         metavar="CLOCK=S,...",
         help=("[table] shot_clocks: " if config_key else "")
-        + "the event's shot clocks in seconds (RULES.md D11), e.g. play=30,exchange=45; "
-        f"a clock not named keeps its default ({defaults})",
+        + say(
+            "the event's shot clocks in seconds (RULES.md D11), e.g. play=30,exchange=45; "
+            "a clock not named keeps its default ({defaults})",
+            defaults=defaults,
+        ),
     )
 
 
@@ -86,31 +94,35 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="PEM",
-        help="serve HTTPS/WSS with this certificate (with --keyfile); use it on a LAN",
+        help=say("serve HTTPS/WSS with this certificate (with --keyfile); use it on a LAN"),
     )
-    p.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help="the certificate's private key")
+    p.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help=say("the certificate's private key"))
     p.add_argument(
         "--allow-origin",
         action="append",
         default=[],
         metavar="ORIGIN",
-        help="another origin whose pages may open the streams (e.g. http://obs-pc.local:8000); "
-        "by default only this server's own pages and the --peer tables",
+        help=say(
+            "another origin whose pages may open the streams (e.g. http://obs-pc.local:8000); "
+            "by default only this server's own pages and the --peer tables"
+        ),
     )
     p.add_argument(
         "--max-points",
         type=int,
         default=200,
         metavar="N",
-        help="largest |points| of a TL adjust or penalty (default 200)",
+        help=say("largest |points| of a TL adjust or penalty (default 200)"),
     )
     p.add_argument(
         "--post-rate",
         type=float,
         default=20.0,
         metavar="PER_SECOND",
-        help="POSTs a second per role token, bursts of 3x as many; beyond that a request "
-        "waits for its slot, and only a flood that would wait over 5 s gets 429 (default 20)",
+        help=say(
+            "POSTs a second per role token, bursts of 3x as many; beyond that a request "
+            "waits for its slot, and only a flood that would wait over 5 s gets 429 (default 20)"
+        ),
     )
 
     p.add_argument(
@@ -118,9 +130,11 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
         type=float,
         default=SEND_RATE,
         metavar="PER_SECOND",
-        help="states a second sent to one view at most, always the newest (every message is "
-        "the whole state; a bot table or a replay makes hundreds a second); 0: every state "
-        "(default 10, as often as a page draws; the overlay always gets every frame)",
+        help=say(
+            "states a second sent to one view at most, always the newest (every message is "
+            "the whole state; a bot table or a replay makes hundreds a second); 0: every state "
+            "(default 10, as often as a page draws; the overlay always gets every frame)"
+        ),
     )
 
 
@@ -213,16 +227,20 @@ def add_event_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="the event's role tokens, the same file on every table of the event "
-        "(default: tokens.json in the data folder; created if missing)",
+        help=say(
+            "the event's role tokens, the same file on every table of the event "
+            "(default: tokens.json in the data folder; created if missing)"
+        ),
     )
     p.add_argument(
         "--peer",
         action="append",
         default=[],
         metavar="URL",
-        help="another table's dashboard (http://HOST:PORT) shown on the TL's hall page "
-        "/hall; repeat for every table; the tables must share --tokens",
+        help=say(
+            "another table's dashboard (http://HOST:PORT) shown on the TL's hall page "
+            "/hall; repeat for every table; the tables must share --tokens"
+        ),
     )
 
 

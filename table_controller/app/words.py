@@ -34,7 +34,10 @@ _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("console_lang", defa
 def add_lang(p: argparse.ArgumentParser) -> None:
     """A command's ``--lang``: the language its words are said in."""
     p.add_argument(
-        "--lang", choices=("sv", "en"), default="sv", help="the language it speaks (Swedish by default; en: English)"
+        "--lang",
+        choices=("sv", "en"),
+        default="sv",
+        help=say("the language it speaks (Swedish by default; en: English)"),
     )
 
 

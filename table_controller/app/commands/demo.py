@@ -36,46 +36,50 @@ from ..words import add_lang, page_word, say, speaking
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..argtypes import non_negative, port_number
 
-    p.add_argument("--port", type=port_number, default=8080, help="port on localhost (default 8080)")
+    p.add_argument("--port", type=port_number, default=8080, help=say("port on localhost (default 8080)"))
     p.add_argument(
         "--pace",
         type=non_negative,
         default=0.5,
         metavar="SECONDS",
-        help="pause between the bots' actions (default 0.5)",
+        help=say("pause between the bots' actions (default 0.5)"),
     )
-    p.add_argument("--seed", type=int, default=None, help="seed of the bots' shuffles and choices")
+    p.add_argument("--seed", type=int, default=None, help=say("seed of the bots' shuffles and choices"))
     p.add_argument(
         "--broadcast-delay",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="delay of the broadcast overlay (default: the stored one; 10 s for a new demo)",
+        help=say("delay of the broadcast overlay (default: the stored one; 10 s for a new demo)"),
     )
     p.add_argument(
         "--data",
         type=Path,
         default=None,
-        help="keep the table's files here (default: a new temporary folder); "
-        "run again with the same folder and --direct to continue the table",
+        help=say(
+            "keep the table's files here (default: a new temporary folder); "
+            "run again with the same folder and --direct to continue the table"
+        ),
     )
     p.add_argument(
         "--direct",
         action="store_true",
-        help="no virtual hardware: the bots enter their actions by hand (fast; tests use it)",
+        help=say("no virtual hardware: the bots enter their actions by hand (fast; tests use it)"),
     )
     p.add_argument(
         "--manual-chicago",
         action="store_true",
-        help="with --direct: the bots leave the Chicago question to the Revisor's tablet",
+        help=say("with --direct: the bots leave the Chicago question to the Revisor's tablet"),
     )
     p.add_argument(
         "--fast",
         action="store_true",
-        help="the virtual table in simulated time: the bots play the whole table as fast as the "
-        "computer goes, then the dashboard stays up at an ordinary pace",
+        help=say(
+            "the virtual table in simulated time: the bots play the whole table as fast as the "
+            "computer goes, then the dashboard stays up at an ordinary pace"
+        ),
     )
-    p.add_argument("--name", default="Demobord", help="the table's name on every view (default: Demobord)")
+    p.add_argument("--name", default="Demobord", help=say("the table's name on every view (default: Demobord)"))
     from ..web import add_branding_arguments, add_event_arguments, add_shot_clocks_argument, add_web_arguments
 
     add_shot_clocks_argument(p)

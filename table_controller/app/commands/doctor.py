@@ -27,9 +27,12 @@ from ..words import add_lang, alert_word, clocks_words, phase_word, say, say_n, 
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", default="table.toml", metavar="FILE", help="the table's configuration")
+    p.add_argument("--config", default="table.toml", metavar="FILE", help=say("the table's configuration"))
     p.add_argument(
-        "--seconds", type=float, default=10.0, help="how long the seat controller and the dashboard may take to answer"
+        "--seconds",
+        type=float,
+        default=10.0,
+        help=say("how long the seat controller and the dashboard may take to answer"),
     )
     add_lang(p)
 

@@ -31,37 +31,43 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "file",
         type=Path,
         metavar="FILE",
-        help="action script (.jsonl), replay document (.json) or SQLite event log (.sqlite, .db)",
+        help=say("action script (.jsonl), replay document (.json) or SQLite event log (.sqlite, .db)"),
     )
     p.add_argument(
-        "-o", "--output", type=Path, default=None, help="the PDF to write (default: FILE with the suffix .protocol.pdf)"
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        help=say("the PDF to write (default: FILE with the suffix .protocol.pdf)"),
     )
-    p.add_argument("--html", type=Path, default=None, help="also write the protocol as HTML (SVG) here")
-    p.add_argument("--title", default="Chicago", help="the table's name when --table is not given")
+    p.add_argument("--html", type=Path, default=None, help=say("also write the protocol as HTML (SVG) here"))
+    p.add_argument("--title", default="Chicago", help=say("the table's name when --table is not given"))
     p.add_argument(
         "--lang",
         choices=("sv", "en"),
         default="sv",
-        help="the form's language and the command's (Swedish by default; en: English)",
+        help=say("the form's language and the command's (Swedish by default; en: English)"),
     )
-    p.add_argument("--event", default="", help="the event's name for the header, e.g. 'SM i Chicago 2026'")
-    p.add_argument("--heat", default="", help="the heat for the header")
-    p.add_argument("--round", default="", help="the event's round for the header, e.g. 'Kvartsfinal'")
+    p.add_argument("--event", default="", help=say("the event's name for the header, e.g. 'SM i Chicago 2026'"))
+    p.add_argument("--heat", default="", help=say("the heat for the header"))
+    p.add_argument("--round", default="", help=say("the event's round for the header, e.g. 'Kvartsfinal'"))
     p.add_argument(
-        "--logo", type=Path, default=None, help="the event's logo (PNG or JPEG) at the top right of every page"
+        "--logo", type=Path, default=None, help=say("the event's logo (PNG or JPEG) at the top right of every page")
     )
-    p.add_argument("--table", default="", help="the table for the header (default: --title)")
+    p.add_argument("--table", default="", help=say("the table for the header (default: --title)"))
     p.add_argument(
         "--players",
         type=Path,
         default=None,
-        help="CSV of name,club[,id] per line: the players' clubs and ids on the form",
+        help=say("CSV of name,club[,id] per line: the players' clubs and ids on the form"),
     )
     p.add_argument(
         "--head",
         action="store_true",
-        help="print the log's final chain head (record and digest) and its QR code beside the "
-        "sign-off (FILE must be a table's SQLite log; 'chicago-table log verify' checks it)",
+        help=say(
+            "print the log's final chain head (record and digest) and its QR code beside the "
+            "sign-off (FILE must be a table's SQLite log; 'chicago-table log verify' checks it)"
+        ),
     )
 
 

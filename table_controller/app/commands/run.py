@@ -44,119 +44,141 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--config",
         metavar="FILE",
-        help="the table's configuration (TOML, app/config.py): "
-        "runs the whole table as one service with its dashboard; the flags below override it",
+        help=say(
+            "the table's configuration (TOML, app/config.py): "
+            "runs the whole table as one service with its dashboard; the flags below override it"
+        ),
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument(
         "--port",
         metavar="PORT",
-        help="[seat_controller] port: the seat controller's serial port (path or pyserial URL)",
+        help=say("[seat_controller] port: the seat controller's serial port (path or pyserial URL)"),
     )
     where.add_argument(
         "--virtual",
         action="store_true",
         default=None,
-        help="[table] virtual: use the virtual table instead of hardware",
+        help=say("[table] virtual: use the virtual table instead of hardware"),
     )
     p.add_argument(
         "--deck",
         metavar="FILE",
-        help="[seat_controller] deck: the registered deck (chicago-table deck register); the virtual table has its own",
+        help=say(
+            "[seat_controller] deck: the registered deck (chicago-table deck register); the virtual table has its own"
+        ),
     )
     add_shot_clocks_argument(p, config_key=True)
     svc = p.add_argument_group("the table as a service (with --config or --data)")
-    svc.add_argument("--name", help="[table] name: the table's name on every view")
+    svc.add_argument("--name", help=say("[table] name: the table's name on every view"))
     svc.add_argument(
         "--data",
         metavar="DIR",
-        help="[table] data: the folder of the event log, broadcast queue, audit trail and tokens",
+        help=say("[table] data: the folder of the event log, broadcast queue, audit trail and tokens"),
     )
     svc.add_argument(
         "--stuck-after",
         type=float,
         metavar="SECONDS",
-        help="[table] stuck_after: alert the TL when someone must act and nothing happens this long (default 120)",
+        help=say("[table] stuck_after: alert the TL when someone must act and nothing happens this long (default 120)"),
     )
     svc.add_argument(
-        "--camera", metavar="SOURCE", help="[camera] source: the overhead camera (device number, file or URL)"
+        "--camera", metavar="SOURCE", help=say("[camera] source: the overhead camera (device number, file or URL)")
     )
-    svc.add_argument("--calibration", metavar="FILE", help="[camera] calibration: the camera's calibration file")
+    svc.add_argument("--calibration", metavar="FILE", help=say("[camera] calibration: the camera's calibration file"))
     svc.add_argument(
-        "--camera-fps", type=positive, metavar="N", help="[camera] fps: frames read per second (default 30)"
+        "--camera-fps", type=positive, metavar="N", help=say("[camera] fps: frames read per second (default 30)")
     )
-    svc.add_argument("--host", help="[dashboard] host: address to listen on (default 127.0.0.1)")
-    svc.add_argument("--dashboard-port", type=int, metavar="N", help="[dashboard] port (default 8080)")
-    svc.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
-    svc.add_argument("--tls-key", metavar="PEM", help="[dashboard] tls_key: the certificate's private key")
-    svc.add_argument("--broadcast-delay", type=float, metavar="SECONDS", help="[dashboard] broadcast_delay")
+    svc.add_argument("--host", help=say("[dashboard] host: address to listen on (default 127.0.0.1)"))
+    svc.add_argument("--dashboard-port", type=int, metavar="N", help=say("[dashboard] port (default 8080)"))
+    svc.add_argument(
+        "--tls-cert", metavar="PEM", help=say("[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
+    )
+    svc.add_argument("--tls-key", metavar="PEM", help=say("[dashboard] tls_key: the certificate's private key"))
+    svc.add_argument("--broadcast-delay", type=float, metavar="SECONDS", help=say("[dashboard] broadcast_delay"))
     svc.add_argument(
         "--event-tokens",
         metavar="FILE",
-        help="[dashboard] event_tokens: the event's role tokens, "
-        "shared by its tables (default tokens.json in the data folder)",
+        help=say(
+            "[dashboard] event_tokens: the event's role tokens, "
+            "shared by its tables (default tokens.json in the data folder)"
+        ),
     )
     svc.add_argument(
         "--peer",
         action="append",
         metavar="URL",
-        help="[dashboard] peers: another table's dashboard on the TL's hall page; repeat for every table",
+        help=say("[dashboard] peers: another table's dashboard on the TL's hall page; repeat for every table"),
     )
     add_branding_arguments(svc, config_keys=True)
-    svc.add_argument("--show-tokens", action="store_true", help="print the views' URLs with their tokens")
-    p.add_argument("--db", metavar="FILE", help="the table's event log (SQLite); default: kept in memory only")
+    svc.add_argument("--show-tokens", action="store_true", help=say("print the views' URLs with their tokens"))
+    p.add_argument("--db", metavar="FILE", help=say("the table's event log (SQLite); default: kept in memory only"))
     p.add_argument(
-        "--bots", action="store_true", help="(virtual) bot players play the table, moving cards on the virtual table"
+        "--bots",
+        action="store_true",
+        help=say("(virtual) bot players play the table, moving cards on the virtual table"),
     )
-    p.add_argument("--until-done", action="store_true", help="(with --bots) play until the table is over, then stop")
+    p.add_argument(
+        "--until-done", action="store_true", help=say("(with --bots) play until the table is over, then stop")
+    )
     p.add_argument(
         "--max-actions",
         type=positive_int,
         default=100_000,
         metavar="N",
-        help="(with --bots) stop after N actions (default: no practical limit)",
+        help=say("(with --bots) stop after N actions (default: no practical limit)"),
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the bots and of the virtual table's noise")
+    p.add_argument("--seed", type=int, default=0, help=say("seed of the bots and of the virtual table's noise"))
     p.add_argument(
         "--noise",
         choices=("default", "mild", "clean", "rough"),
         default="default",
-        help="(virtual) the readers' noise model: default is mild (a card now and then missed "
-        "in a scan, the odd empty scan, stacks read 3 cards at a time); clean; or rough "
-        "(more flicker, 2-card stacks, lost and corrupt bytes)",
+        help=say(
+            "(virtual) the readers' noise model: default is mild (a card now and then missed "
+            "in a scan, the odd empty scan, stacks read 3 cards at a time); clean; or rough "
+            "(more flicker, 2-card stacks, lost and corrupt bytes)"
+        ),
     )
     p.add_argument(
         "--reader",
         choices=("mfrc522", "pn5180"),
         default="mfrc522",
-        help="(virtual) the reader under every pad: mfrc522 reads a stack a few cards per "
-        "scan, pn5180 (ISO 15693) reads it whole (hardware/README.md)",
+        help=say(
+            "(virtual) the reader under every pad: mfrc522 reads a stack a few cards per "
+            "scan, pn5180 (ISO 15693) reads it whole (hardware/README.md)"
+        ),
     )
     p.add_argument(
         "--ruleset",
         default=None,
-        help="[table] ruleset (with --bots: the bots' table): sm2025, sm2019, shootout, classic",
+        help=say("[table] ruleset (with --bots: the bots' table): sm2025, sm2019, shootout, classic"),
     )
-    p.add_argument("--players", default=None, help="(with --bots) names, comma separated (default Anna,Bo,Cilla,Dan)")
+    p.add_argument(
+        "--players", default=None, help=say("(with --bots) names, comma separated (default Anna,Bo,Cilla,Dan)")
+    )
     p.add_argument(
         "--hub",
         metavar="URL|FILE",
-        help="[hub] draw: the tournament hub's seat draw for --table-id: the hub's web "
-        "address ('chicago-table hub web', e.g. http://hub.local:8090) or an exported draw "
-        "('hub draw --json > heat1.json'); players, heat and every game's seats (r7) come from it "
-        "(the service starts the table with them and the Revisor's new-game form shows the drawn seats)",
+        help=say(
+            "[hub] draw: the tournament hub's seat draw for --table-id: the hub's web "
+            "address ('chicago-table hub web', e.g. http://hub.local:8090) or an exported draw "
+            "('hub draw --json > heat1.json'); players, heat and every game's seats (r7) come from it "
+            "(the service starts the table with them and the Revisor's new-game form shows the drawn seats)"
+        ),
     )
     p.add_argument(
-        "--table-id", metavar="ID", help="[hub] table_id: (with --hub) the table as the hub drew it, e.g. h1-t3"
+        "--table-id", metavar="ID", help=say("[hub] table_id: (with --hub) the table as the hub drew it, e.g. h1-t3")
     )
     p.add_argument(
         "--fast",
         action="store_true",
-        help="(with --virtual --bots) simulated time: the table's "
-        "minutes in seconds, byte-identical output for a given --seed",
+        help=say(
+            "(with --virtual --bots) simulated time: the table's "
+            "minutes in seconds, byte-identical output for a given --seed"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="print the replay JSON document at the end")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--json", action="store_true", help=say("print the replay JSON document at the end"))
+    p.add_argument("--quiet", action="store_true", help=say("no progress on stderr"))
     add_lang(p)
 
 

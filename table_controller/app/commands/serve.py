@@ -38,35 +38,41 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--data",
         type=Path,
         default=Path("table-data"),
-        help="the table's data folder (action log, broadcast queue, audit trail, tokens); "
-        "created if missing (default: ./table-data)",
+        help=say(
+            "the table's data folder (action log, broadcast queue, audit trail, tokens); "
+            "created if missing (default: ./table-data)"
+        ),
     )
     p.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1; 0.0.0.0 to serve the tablets on the local network)",
+        help=say("address to listen on (default 127.0.0.1; 0.0.0.0 to serve the tablets on the local network)"),
     )
-    p.add_argument("--port", type=port_number, default=8080, help="port (default 8080)")
-    p.add_argument("--name", default="Bord 1", help="the table's name on every view (default: Bord 1)")
+    p.add_argument("--port", type=port_number, default=8080, help=say("port (default 8080)"))
+    p.add_argument("--name", default="Bord 1", help=say("the table's name on every view (default: Bord 1)"))
     p.add_argument(
         "--broadcast-delay",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="delay of the broadcast stream; kept in the data folder, so a restart keeps it "
-        "(default: the stored value, 60 s the first time)",
+        help=say(
+            "delay of the broadcast stream; kept in the data folder, so a restart keeps it "
+            "(default: the stored value, 60 s the first time)"
+        ),
     )
     p.add_argument(
         "--camera-only",
         action="store_true",
-        help="a table without RFID readers: each player enters their own hand, exchanges and a card "
-        "the camera missed on their phone (a seat's link, /seat); the camera reads the open card and "
-        "the plays (ARCHITECTURE.md §1); the Revisor names no card; by default cards by hand are the TL's",
+        help=say(
+            "a table without RFID readers: each player enters their own hand, exchanges and a card "
+            "the camera missed on their phone (a seat's link, /seat); the camera reads the open card and "
+            "the plays (ARCHITECTURE.md §1); the Revisor names no card; by default cards by hand are the TL's",
+        ),
     )
     p.add_argument(
         "--show-tokens",
         action="store_true",
-        help="print the views' URLs with their tokens (default: without; they are in tokens.json)",
+        help=say("print the views' URLs with their tokens (default: without; they are in tokens.json)"),
     )
     add_shot_clocks_argument(p)
     add_event_arguments(p)
