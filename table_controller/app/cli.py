@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_module", None):
         return 0 if not argv else 2
     try:
-        return int(args._module.main(args) or 0)
+        with speaking(lang_of_argv(argv)), argparse_speaking():  # a command's own help or usage too
+            return int(args._module.main(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `chicago-table ... | head`: the reader has seen enough

@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..argtypes import port_number
     from ..web import add_shot_clocks_argument
 
-    p.description = (
+    p.description = say(
         "Keep a tournament: players, heats, seat draws, the tables' logs (over an MQTT broker) "
         "and live standings.  Topics and payloads: table_controller/tournament/TOPICS.md."
     )
@@ -44,106 +44,114 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         add_lang(ap)
         return ap
 
-    hub_file = "the hub's SQLite file (hub create)"
-    json_help = "print it as JSON"
-    broker_help = "the MQTT broker (default 127.0.0.1:1883)"
-    table_id = "the table's id as drawn, e.g. h1-t3"
-    c = action("create", "a new hub file for one event")
-    c.add_argument("hub", help="the hub's SQLite file (new)")
-    c.add_argument("--event", required=True, help="the event's id (letters, digits, '-', '_'), used in topics")
-    c.add_argument("--name", default="", help="the event's name for people")
-    c.add_argument("--ruleset", default="sm2025", help="the ruleset every table plays (default sm2025)")
+    hub_file = say("the hub's SQLite file (hub create)")
+    json_help = say("print it as JSON")
+    broker_help = say("the MQTT broker (default 127.0.0.1:1883)")
+    table_id = say("the table's id as drawn, e.g. h1-t3")
+    c = action("create", say("a new hub file for one event"))
+    c.add_argument("hub", help=say("the hub's SQLite file (new)"))
+    c.add_argument("--event", required=True, help=say("the event's id (letters, digits, '-', '_'), used in topics"))
+    c.add_argument("--name", default="", help=say("the event's name for people"))
+    c.add_argument("--ruleset", default="sm2025", help=say("the ruleset every table plays (default sm2025)"))
     add_shot_clocks_argument(c)  # in every table's draw
-    r = action("register", "register players (and their clubs) before heat 1 is drawn")
+    r = action("register", say("register players (and their clubs) before heat 1 is drawn"))
     r.add_argument("hub", help=hub_file)
-    r.add_argument("--player", action="append", default=[], metavar="NAME[:CLUB]", help="one player; repeat")
-    r.add_argument("--csv", metavar="FILE", help="a CSV file of name,club lines (a 'name' header is skipped)")
-    d = action("draw", "draw heat 1: tables (clubs spread) and the seats of every game (r7)")
+    r.add_argument("--player", action="append", default=[], metavar="NAME[:CLUB]", help=say("one player; repeat"))
+    r.add_argument("--csv", metavar="FILE", help=say("a CSV file of name,club lines (a 'name' header is skipped)"))
+    d = action("draw", say("draw heat 1: tables (clubs spread) and the seats of every game (r7)"))
     d.add_argument("hub", help=hub_file)
-    d.add_argument("--seed", help="the draw's seed (default: a fresh random one, printed and logged)")
+    d.add_argument("--seed", help=say("the draw's seed (default: a fresh random one, printed and logged)"))
     d.add_argument("--json", action="store_true", help=json_help)
-    a = action("advance", "draw the next heat from who goes on (r7: heat 1 top 2, then the winner)")
+    a = action("advance", say("draw the next heat from who goes on (r7: heat 1 top 2, then the winner)"))
     a.add_argument("hub", help=hub_file)
-    a.add_argument("--seed", help="the draw's seed (default: a fresh random one, printed and logged)")
+    a.add_argument("--seed", help=say("the draw's seed (default: a fresh random one, printed and logged)"))
     a.add_argument("--json", action="store_true", help=json_help)
-    s = action("standings", "the live standings, folded from the tables' logs the hub holds")
+    s = action("standings", say("the live standings, folded from the tables' logs the hub holds"))
     s.add_argument("hub", help=hub_file)
     s.add_argument("--json", action="store_true", help=json_help)
-    e = action("export", "the results as CSV and/or PDF")
+    e = action("export", say("the results as CSV and/or PDF"))
     e.add_argument("hub", help=hub_file)
     e.add_argument(
-        "--csv", metavar="FILE", help="write the standings as CSV here: a row a player at each table of each heat"
+        "--csv", metavar="FILE", help=say("write the standings as CSV here: a row a player at each table of each heat")
     )
-    e.add_argument("--pdf", metavar="FILE", help="write the results as a printable PDF here")
-    v = action("serve", "take the tables' logs from the broker and publish acks, draws, standings")
+    e.add_argument("--pdf", metavar="FILE", help=say("write the results as a printable PDF here"))
+    v = action("serve", say("take the tables' logs from the broker and publish acks, draws, standings"))
     v.add_argument("hub", help=hub_file)
     v.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT", help=broker_help)
     _credentials(v)
-    b = action("publish", "(at a table) publish the table's log to the hub")
-    b.add_argument("--db", required=True, help="the table's log (.sqlite)")
+    b = action("publish", say("(at a table) publish the table's log to the hub"))
+    b.add_argument("--db", required=True, help=say("the table's log (.sqlite)"))
     b.add_argument("--table", required=True, help=table_id)
-    b.add_argument("--event", required=True, help="the event's id, as in hub create")
+    b.add_argument("--event", required=True, help=say("the event's id, as in hub create"))
     b.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT", help=broker_help)
-    b.add_argument("--batch", type=int, default=200, help="records per message at most (default 200)")
-    b.add_argument("--stall", type=float, default=3.0, help="seconds without a moving ack before resending (default 3)")
+    b.add_argument("--batch", type=int, default=200, help=say("records per message at most (default 200)"))
+    b.add_argument(
+        "--stall", type=float, default=3.0, help=say("seconds without a moving ack before resending (default 3)")
+    )
     _credentials(b)
-    b.add_argument("--key", metavar="FILE", help="the table's private key (hub keygen): sign the chain head")
-    k = action("keygen", "(at table setup) a new Ed25519 key for a table; prints its public key")
-    k.add_argument("--key", required=True, metavar="FILE", help="the new private key file (owner-only)")
-    r2 = action("key", "register a table's public key at the hub")
+    b.add_argument("--key", metavar="FILE", help=say("the table's private key (hub keygen): sign the chain head"))
+    k = action("keygen", say("(at table setup) a new Ed25519 key for a table; prints its public key"))
+    k.add_argument("--key", required=True, metavar="FILE", help=say("the new private key file (owner-only)"))
+    r2 = action("key", say("register a table's public key at the hub"))
     r2.add_argument("hub", help=hub_file)
     r2.add_argument("table", help=table_id)
-    r2.add_argument("public", help="the public key 'hub keygen' printed (64 hex digits)")
-    u = action("dashboard", "where a table's own dashboard is: the TL's event screen links to it")
+    r2.add_argument("public", help=say("the public key 'hub keygen' printed (64 hex digits)"))
+    u = action("dashboard", say("where a table's own dashboard is: the TL's event screen links to it"))
     u.add_argument("hub", help=hub_file)
     u.add_argument("table", help=table_id)
-    u.add_argument("url", help="http://HOST:PORT of the table's dashboard ('chicago-table serve')")
-    f = action("feature", "(the producer) the table the broadcast follows ('hub web' /broadcast)")
+    u.add_argument("url", help=say("http://HOST:PORT of the table's dashboard ('chicago-table serve')"))
+    f = action("feature", say("(the producer) the table the broadcast follows ('hub web' /broadcast)"))
     f.add_argument("hub", help=hub_file)
     f.add_argument("table", help=table_id)
     w = action(
         "witness",
-        "export the hub's witness as JSON: every record's digest, the signed heads, the keys "
-        "(the TL's: from two digests in a row a face-down card can be worked out; written owner-only); "
-        "--public: each finished deal's end only, as 'hub web' gives anyone",
+        say(
+            "export the hub's witness as JSON: every record's digest, the signed heads, the keys "
+            "(the TL's: from two digests in a row a face-down card can be worked out; written owner-only); "
+            "--public: each finished deal's end only, as 'hub web' gives anyone"
+        ),
     )
     w.add_argument("hub", help=hub_file)
-    w.add_argument("-o", "--output", required=True, metavar="FILE", help="the JSON file to write")
+    w.add_argument("-o", "--output", required=True, metavar="FILE", help=say("the JSON file to write"))
     w.add_argument(
-        "--public", action="store_true", help="the public witness: each finished deal's last digest and its signed head"
+        "--public",
+        action="store_true",
+        help=say("the public witness: each finished deal's last digest and its signed head"),
     )
-    pw = action("web", "the hall's public standings page (read-only beside 'hub serve')")
+    pw = action("web", say("the hall's public standings page (read-only beside 'hub serve')"))
     pw.add_argument("hub", help=hub_file)
-    pw.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the hall's network)")
-    pw.add_argument("--port", type=port_number, default=8090, help="port (default 8090)")
+    pw.add_argument("--host", default="127.0.0.1", help=say("address to listen on (0.0.0.0: the hall's network)"))
+    pw.add_argument("--port", type=port_number, default=8090, help=say("port (default 8090)"))
     pw.add_argument(
         "--tokens",
         metavar="FILE",
-        help="the event's tokens.json (as the dashboards'): adds the TL's event screen at /tl?token=TL",
+        help=say("the event's tokens.json (as the dashboards'): adds the TL's event screen at /tl?token=TL"),
     )
     pw.add_argument(
         "--certfile",
         metavar="PEM",
-        help="serve HTTPS with this certificate (with --keyfile); use it beyond localhost: the URLs carry tokens",
+        help=say("serve HTTPS with this certificate (with --keyfile); use it beyond localhost: the URLs carry tokens"),
     )
-    pw.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
+    pw.add_argument("--keyfile", metavar="PEM", help=say("the certificate's private key"))
     pw.add_argument(
         "--show-tokens",
         action="store_true",
-        help="print the TL's and the broadcast's URLs with their tokens (default: without; they are in --tokens)",
+        help=say("print the TL's and the broadcast's URLs with their tokens (default: without; they are in --tokens)"),
     )
     p.set_defaults(_hub_parser=p)
 
 
 def _credentials(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--user", help="the broker's user name (see TOPICS.md: a user per table at an event)")
-    p.add_argument("--password-file", metavar="FILE", help="a file holding the broker password (first line)")
+    p.add_argument("--user", help=say("the broker's user name (see TOPICS.md: a user per table at an event)"))
+    p.add_argument("--password-file", metavar="FILE", help=say("a file holding the broker password (first line)"))
     p.add_argument(
         "--cafile",
         metavar="FILE",
-        help="the certificate (PEM) the broker's TLS certificate is checked against: the link to the broker "
-        "is then encrypted. Without it the password and every record (every dealt hand) cross the network "
-        "as they are; beyond this machine, give it (the broker's listener: TOPICS.md)",
+        help=say(
+            "the certificate (PEM) the broker's TLS certificate is checked against: the link to the broker "
+            "is then encrypted. Without it the password and every record (every dealt hand) cross the network "
+            "as they are; beyond this machine, give it (the broker's listener: TOPICS.md)"
+        ),
     )
 
 

@@ -54,45 +54,47 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..argtypes import positive
     from ..web import add_shot_clocks_argument
 
-    p.add_argument("--config", default="table.toml", metavar="FILE", help="where to write the configuration")
-    p.add_argument("--yes", action="store_true", help="ask nothing: the flags and the defaults")
+    p.add_argument("--config", default="table.toml", metavar="FILE", help=say("where to write the configuration"))
+    p.add_argument("--yes", action="store_true", help=say("ask nothing: the flags and the defaults"))
     add_lang(p)
-    p.add_argument("--force", action="store_true", help="replace an existing configuration file")
+    p.add_argument("--force", action="store_true", help=say("replace an existing configuration file"))
     t = p.add_argument_group("the table")
-    t.add_argument("--name", help="[table] name (default Bord 1)")
-    t.add_argument("--ruleset", help="[table] ruleset (default sm2025)")
-    t.add_argument("--data", metavar="DIR", help="[table] data folder (default: table-data beside the config)")
-    t.add_argument("--stuck-after", type=float, metavar="SECONDS", help="[table] stuck_after (default 120)")
+    t.add_argument("--name", help=say("[table] name (default Bord 1)"))
+    t.add_argument("--ruleset", help=say("[table] ruleset (default sm2025)"))
+    t.add_argument("--data", metavar="DIR", help=say("[table] data folder (default: table-data beside the config)"))
+    t.add_argument("--stuck-after", type=float, metavar="SECONDS", help=say("[table] stuck_after (default 120)"))
     add_shot_clocks_argument(t, config_key=True)
     s = p.add_argument_group("the seat controller and the deck")
-    s.add_argument("--port", help=f"the seat controller's port (default: {UDEV_NAME}, else every USB serial port)")
-    s.add_argument("--connect-seconds", type=float, default=10.0, help="how long a port may take to answer")
+    s.add_argument(
+        "--port", help=say("the seat controller's port (default: {udev}, else every USB serial port)", udev=UDEV_NAME)
+    )
+    s.add_argument("--connect-seconds", type=float, default=10.0, help=say("how long a port may take to answer"))
     deck = s.add_mutually_exclusive_group()
-    deck.add_argument("--deck", metavar="FILE", help="a deck registered before (chicago-table deck register)")
-    deck.add_argument("--deck-uids", metavar="FILE", help="register the deck from UIDs scanned in order 2S..AC")
-    s.add_argument("--deck-name", default="deck", help="the deck's name when registered here")
+    deck.add_argument("--deck", metavar="FILE", help=say("a deck registered before (chicago-table deck register)"))
+    deck.add_argument("--deck-uids", metavar="FILE", help=say("register the deck from UIDs scanned in order 2S..AC"))
+    s.add_argument("--deck-name", default="deck", help=say("the deck's name when registered here"))
     c = p.add_argument_group("the camera (optional)")
-    c.add_argument("--camera", metavar="SOURCE", help="the overhead camera: device number, file, URL or folder")
-    c.add_argument("--calibration", metavar="FILE", help="its calibration (default: calibrate now from one frame)")
-    c.add_argument("--camera-fps", type=positive, help="frames read per second (default 30)")
+    c.add_argument("--camera", metavar="SOURCE", help=say("the overhead camera: device number, file, URL or folder"))
+    c.add_argument("--calibration", metavar="FILE", help=say("its calibration (default: calibrate now from one frame)"))
+    c.add_argument("--camera-fps", type=positive, help=say("frames read per second (default 30)"))
     d = p.add_argument_group("the dashboard")
-    d.add_argument("--host", help="[dashboard] host (default 0.0.0.0: the tablets on the hall's network)")
-    d.add_argument("--dashboard-port", type=int, help="[dashboard] port (default 8080)")
-    d.add_argument("--broadcast-delay", type=float, help="[dashboard] broadcast_delay in seconds (default 60)")
-    d.add_argument("--event-tokens", metavar="FILE", help="[dashboard] event_tokens: the event's shared tokens")
-    d.add_argument("--tls-cert", metavar="PEM", help="[dashboard] tls_cert")
-    d.add_argument("--tls-key", metavar="PEM", help="[dashboard] tls_key")
+    d.add_argument("--host", help=say("[dashboard] host (default 0.0.0.0: the tablets on the hall's network)"))
+    d.add_argument("--dashboard-port", type=int, help=say("[dashboard] port (default 8080)"))
+    d.add_argument("--broadcast-delay", type=float, help=say("[dashboard] broadcast_delay in seconds (default 60)"))
+    d.add_argument("--event-tokens", metavar="FILE", help=say("[dashboard] event_tokens: the event's shared tokens"))
+    d.add_argument("--tls-cert", metavar="PEM", help=say("[dashboard] tls_cert"))
+    d.add_argument("--tls-key", metavar="PEM", help=say("[dashboard] tls_key"))
     d.add_argument(
         "--url-host",
-        help="the name or address the tablets reach this machine by (default: this machine's address)",
+        help=say("the name or address the tablets reach this machine by (default: this machine's address)"),
     )
     t.add_argument(
         "--key",
         metavar="FILE",
-        help="the table's signing key for a tournament hub (default: <config>.key; kept when it exists)",
+        help=say("the table's signing key for a tournament hub (default: <config>.key; kept when it exists)"),
     )
     d.add_argument(
-        "--sheet", metavar="FILE", help="the join sheet PDF (default: <config>-join.pdf beside the configuration)"
+        "--sheet", metavar="FILE", help=say("the join sheet PDF (default: <config>-join.pdf beside the configuration)")
     )
 
 
