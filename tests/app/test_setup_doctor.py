@@ -250,11 +250,11 @@ def test_doctor_on_a_running_stuck_table_says_who_it_waits_for_in_swedish(tmp_pa
     import json
     import os
     import signal
-    import time
 
     import httpx
 
     from tests.ports import free_port, wait_listening
+    from tests.tournament.broker import wait_until
 
     port = free_port()
     (tmp_path / "table.toml").write_text(
@@ -278,11 +278,14 @@ def test_doctor_on_a_running_stuck_table_says_who_it_waits_for_in_swedish(tmp_pa
         ):
             r = httpx.post(f"http://127.0.0.1:{port}/api/action", json=body, headers=tl, timeout=30)
             assert r.status_code == 200, r.text
-        deadline = time.monotonic() + 60  # the stuck watch says it once nothing happens for a second
         url = f"http://127.0.0.1:{port}/api/status"
-        while not (status := httpx.get(url, headers=tl, timeout=30).json())["waiting"]:
-            assert time.monotonic() < deadline, status
-            time.sleep(0.1)
+
+        def waiting() -> dict | None:
+            status = httpx.get(url, headers=tl, timeout=30).json()
+            return status if status["waiting"] else None
+
+        # the stuck watch says it once nothing happens for a second
+        status = wait_until(waiting, 60, "the table's stuck watch")
         assert (status["waiting_sv"], status["waiting"]) == (
             "Väntar på givaren: giv 1",
             "Waiting for the dealer: deal 1",

@@ -10,7 +10,6 @@ import logging
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from table_controller.app.commands.hub import Said
@@ -21,6 +20,7 @@ from table_controller.tournament.hubstore import HubStore
 from table_controller.tournament.service import HubService
 from table_controller.tournament.standings import Standings
 from tests.ports import free_port
+from tests.tournament.broker import until, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,10 +93,12 @@ def test_a_standings_fault_is_one_worded_line_and_its_traceback_goes_to_the_debu
     async def one_round() -> None:
         hub._dirty_standings = True
         task = asyncio.create_task(hub._tick(Client()))
-        deadline = time.monotonic() + 10
-        while not any(r.levelno == logging.ERROR for r in lines.records):
-            assert time.monotonic() < deadline and not task.done()
-            await asyncio.sleep(0.01)
+
+        def said_an_error() -> bool:
+            assert not task.done(), "the tick stopped"
+            return any(r.levelno == logging.ERROR for r in lines.records)
+
+        await until(said_an_error, 10, "the standings' error line")
         task.cancel()
 
     try:
@@ -148,11 +150,14 @@ def test_hub_serve_tells_its_operator_in_swedish_unless_asked_for_english(tmp_pa
                 stdout=subprocess.DEVNULL,
                 stderr=fh,
             )
+
+        def retrying(err: Path = err, proc: subprocess.Popen = proc) -> bool:
+            text = err.read_text()
+            assert proc.poll() is None, text
+            return "trying again" in text or "försöker igen" in text
+
         try:
-            deadline = time.monotonic() + 60
-            while "trying again" not in (text := err.read_text()) and "försöker igen" not in text:
-                assert proc.poll() is None and time.monotonic() < deadline, text
-                time.sleep(0.05)
+            wait_until(retrying, 60, "the hub's retry line")
         finally:
             proc.send_signal(signal.SIGINT)
             proc.wait(30)
