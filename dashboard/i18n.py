@@ -102,6 +102,17 @@ ROLE_NAMES = {
     "broadcast": N_("Broadcast"),
 }
 
+# An alert's kind as the pages label it (common.js: ALERT_KINDS): the hub's TL screen and the
+# console's doctor say the same words
+ALERT_LABELS = {
+    "rejected": N_("rejected"),
+    "camera_offline": N_("camera offline"),
+    "overtime": N_("overtime"),
+    "tl_called": N_("TL called"),
+    "engine_failed": N_("not judged"),
+    "log_failed": N_("log not written"),
+}
+
 # Who entered what a refusal is about, and what it was, in words (a rejected entry's alert:
 # "Revisor: kort spelat: ..."), as the pages name them (common.js:
 # ACTION_NAMES); a code without a name stays as it is.
@@ -244,6 +255,19 @@ def _name(key: str, value: str, lang: str) -> str:
     if key == "phase" and value in PHASE_NAMES:
         return tr(PHASE_NAMES[value], lang)
     return _DIGITS.get(value, value).replace(HIDDEN_CARD, tr(HIDDEN_CARD, lang))
+
+
+@functools.cache
+def _hub_made() -> list[tuple[str, re.Pattern[str]]]:
+    from table_controller.tournament import texts
+
+    return patterns(texts.PROBLEMS + texts.CONFLICTS)
+
+
+def tr_hub(text: str, lang: str) -> str:
+    """A table's problem or a conflict the hub keeps in English (``tournament.texts``) in
+    ``lang``, the names put back: the TL's event screen and the hub's console say it so."""
+    return tr_made(text, lang, _hub_made())
 
 
 def tr_reason(reason: str, lang: str) -> str:

@@ -30,12 +30,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from table_controller.sensing.alerts import CARDLESS, PUBLIC_TEXT
-from table_controller.tournament import texts
 from table_controller.tournament.standings import Standings
 from table_controller.tournament.witness import public_witness
 
 from .error_pages import error_page, wants_html
-from .i18n import N_, lang_of, patterns, tr, tr_made
+from .i18n import ALERT_LABELS, N_, lang_of, tr, tr_hub
 from .security import csp, origin_of
 
 # Not "records": how many records a table's log holds grows with what happens at it, some
@@ -104,14 +103,9 @@ def live_clocks(c: dict[str, Any] | None, now: float) -> dict[str, Any] | None:
 # The TL's screen in Swedish first, English beside it: what the hub keeps in English (an
 # alert's kind and place, a table's problems, a conflict) worded as the table's own pages
 # word it (common.js: ``alertText``), from the same catalogue.
-ALERT_LABELS = {
-    "rejected": N_("rejected"),
-    "camera_offline": N_("camera offline"),
-    "overtime": N_("overtime"),
-    "tl_called": N_("TL called"),
-}
 CAMERA_OFFLINE = N_("The camera is offline: the table plays on with the RFID readers")
-_MADE = patterns(texts.PROBLEMS + texts.CONFLICTS)
+# the kinds a hub alert can be (a table's log: sensing's, the hub's own failures are "alert")
+HUB_LABELS = {k: ALERT_LABELS[k] for k in ("rejected", "camera_offline", "overtime", "tl_called")}
 
 
 def pad_name(pad: str, lang: str) -> str:
@@ -125,7 +119,7 @@ def alert_words(a: dict[str, Any], lang: str) -> tuple[str, str]:
     A sensing alert is worded from its kind and place (it names no card); any other says
     its own text, a catalogue's sentence or one in both languages already."""
     kind, pad, player = a["kind"], a.get("pad"), a.get("player")
-    label = ALERT_LABELS.get(kind) or (N_("sensing") if a.get("sensing") else N_("alert"))
+    label = HUB_LABELS.get(kind) or (N_("sensing") if a.get("sensing") else N_("alert"))
     if not (a.get("sensing") and kind in PUBLIC_TEXT and kind not in CARDLESS):
         return tr(label, lang), tr(a["text"], lang)
     if kind == "camera_offline":  # a sentence of its own (the table's pages: SENSING_TEXTS)
@@ -144,9 +138,9 @@ def in_swedish(doc: dict[str, Any]) -> None:
             tb["alerts"] = [dict(a) for a in tb.get("alerts", [])]  # the board's own stay as they are
             for a in tb["alerts"]:
                 (a["label"], a["text"]), (a["label_sv"], a["text_sv"]) = alert_words(a, "en"), alert_words(a, "sv")
-            tb["problems_sv"] = [tr_made(p, "sv", _MADE) for p in tb["problems"]]
+            tb["problems_sv"] = [tr_hub(p, "sv") for p in tb["problems"]]
     for c in doc["conflicts"]:
-        c["detail_sv"] = tr_made(c["detail"], "sv", _MADE)
+        c["detail_sv"] = tr_hub(c["detail"], "sv")
 
 
 def tl_document(board: Standings) -> dict[str, Any]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import contextvars
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -89,14 +88,12 @@ def page_word(text: str) -> str:
     return tr(text, _LANG.get())
 
 
-def page_made(text: str, made_from: list[tuple[str, re.Pattern[str]]]) -> str:
-    """A sentence made in English from one of the pages' catalogue's templates
-    (``dashboard.i18n.patterns``), in the language spoken, with its names put back; one
-    none of them made, as it is (``dashboard.i18n.tr_made``): the hub's problems and
-    conflicts, as the TL's event screen says them."""
-    from dashboard.i18n import tr_made
+def hub_words(text: str) -> str:
+    """A table's problem or a conflict the hub keeps in English, in the language spoken, as
+    the TL's event screen says it (``dashboard.i18n.tr_hub``)."""
+    from dashboard.i18n import tr_hub
 
-    return tr_made(text, _LANG.get(), made_from)
+    return tr_hub(text, _LANG.get())
 
 
 # REPLAY.md's phases in words: common.js's PHASES, whose Swedish the pages' catalogue holds
@@ -148,17 +145,6 @@ def clocks_words(limits: Mapping[str, float]) -> str:
     return ", ".join(f"{clock_word(k)} {v:g} s" for k, v in limits.items())
 
 
-# An alert's kind as the pages label it (common.js: ALERT_KINDS), from their catalogue
-ALERT_LABELS = {
-    "rejected": "rejected",
-    "camera_offline": "camera offline",
-    "overtime": "overtime",
-    "tl_called": "TL called",
-    "engine_failed": "not judged",
-    "log_failed": "log not written",
-}
-
-
 def alert_word(kind: str) -> str:
     """An alert's kind in the words spoken, never its code: the pages' label, a sensing
     alert's card-free words (``sensing.alerts.PUBLIC_TEXT``, common.js: SENSING_KINDS),
@@ -168,6 +154,7 @@ def alert_word(kind: str) -> str:
         ...     alert_word("two_pads"), alert_word("stuck"), alert_word("tl_called")
         ('ett kort läst på två plattor', 'bordet står still', 'TL kallad')
     """
+    from dashboard.i18n import ALERT_LABELS
     from table_controller.sensing.alerts import PUBLIC_TEXT
 
     if kind in ALERT_LABELS:

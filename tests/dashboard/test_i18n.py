@@ -441,7 +441,8 @@ def test_the_console_says_every_alerts_kind_and_every_clocks_name_in_words():
     """``doctor`` said "öppna larm för TL: two_pads, stuck" and "shot clocks (exchange 30 s,
     chicago 10 s, ...)": every kind and clock has its words in both languages, the Swedish
     from the pages' catalogue where the pages say it."""
-    from table_controller.app.words import ALERT_LABELS, alert_word, clock_word, speaking
+    from dashboard.i18n import ALERT_LABELS
+    from table_controller.app.words import alert_word, clock_word, speaking
     from table_controller.rules.rulesets import DEFAULT_CLOCKS
     from table_controller.sensing.alerts import KINDS
 

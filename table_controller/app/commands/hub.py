@@ -24,7 +24,7 @@ import sys
 
 from table_controller.tournament.hubstore import HubError
 
-from ..words import add_lang, clocks_words, page_made, phase_word, say, say_n, speaking
+from ..words import add_lang, clocks_words, hub_words, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -347,9 +347,7 @@ def _document(hub):
 
 
 def _standings(args) -> int:
-    from dashboard.i18n import patterns
     from table_controller.rules.rulesets import ClockError, shot_clocks_in_force
-    from table_controller.tournament import texts
 
     with _open(args.hub, readonly=True) as hub:  # beside a running hub serve
         doc = _document(hub)
@@ -370,9 +368,6 @@ def _standings(args) -> int:
         print(say("shot clocks (D11): {clocks}", clocks=clocks))
     else:
         print(say("shot clocks (D11): {clocks} (D11's defaults)", clocks=clocks))
-    # a table's problems and a conflict, kept in English by the hub: said as the TL's event
-    # screen says them (dashboard.standings_page.in_swedish), the names put back
-    made = patterns(texts.PROBLEMS + texts.CONFLICTS)
     for heat in doc["heats"]:
         print(
             say("heat {heat}: complete", heat=heat["heat"])
@@ -402,7 +397,7 @@ def _standings(args) -> int:
                 )
                 print("    " + line + mark)
             for problem in t["problems"]:
-                print("    " + say("problem: {problem}", problem=page_made(problem, made)))
+                print("    " + say("problem: {problem}", problem=hub_words(problem)))
         for sp in heat["särspel"]:
             players = ", ".join(sp["players"])
             print(
@@ -417,7 +412,7 @@ def _standings(args) -> int:
         if heat.get("advancing"):
             print("  " + say("going on: {players}", players=", ".join(heat["advancing"])))
     for c in doc["conflicts"]:
-        print(say("conflict: table {table}: {detail}", table=c["table"], detail=page_made(c["detail"], made)))
+        print(say("conflict: table {table}: {detail}", table=c["table"], detail=hub_words(c["detail"])))
     return 0
 
 
@@ -490,18 +485,12 @@ class Said:
     (``tournament.notes``) in the words spoken, a conflict as the TL's event screen says it;
     any other record as it is.  (The record is the log's: every handler gets the same.)"""
 
-    def __init__(self) -> None:
-        from dashboard.i18n import patterns
-        from table_controller.tournament import texts
-
-        self.made = patterns(texts.CONFLICTS)
-
     def filter(self, record) -> bool:
         text = getattr(record, "said_text", None)
         if text is not None:
             params = dict(getattr(record, "said_params", {}))
             if isinstance(params.get("conflict"), str):
-                params["conflict"] = page_made(params["conflict"], self.made)
+                params["conflict"] = hub_words(params["conflict"])
             record.msg, record.args = say(text, **params), ()
         return True
 
