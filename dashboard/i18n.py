@@ -135,10 +135,15 @@ ACTION_WORDS = {
 }
 
 
+def seat_number(name: str) -> str | None:
+    """The seat's number of a seat's name ("seat2": its phone, its pad), else None."""
+    return name[4] if len(name) == 5 and name.startswith("seat") and name[4].isdigit() else None
+
+
 def source_words(source: str, lang: str) -> str:
     """Who entered something (a role, a seat's phone, the players' phones, the clock) in ``lang``."""
-    if len(source) == 5 and source.startswith("seat") and source[4].isdigit():
-        return tr(N_("Seat {n}"), lang, n=source[4])
+    if seat_number(source):
+        return tr(N_("Seat {n}"), lang, n=seat_number(source))
     return tr(SOURCE_NAMES[source], lang) if source in SOURCE_NAMES else source
 
 

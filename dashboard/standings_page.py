@@ -34,7 +34,7 @@ from table_controller.tournament.standings import Standings
 from table_controller.tournament.witness import public_witness
 
 from .error_pages import error_page, wants_html
-from .i18n import ALERT_LABELS, N_, lang_of, tr, tr_hub
+from .i18n import ALERT_LABELS, N_, lang_of, seat_number, tr, tr_hub
 from .security import csp, origin_of
 
 # Not "records": how many records a table's log holds grows with what happens at it, some
@@ -109,8 +109,8 @@ HUB_LABELS = {k: ALERT_LABELS[k] for k in ("rejected", "camera_offline", "overti
 
 
 def pad_name(pad: str, lang: str) -> str:
-    if len(pad) == 5 and pad.startswith("seat") and pad[4].isdigit():
-        return tr(N_("pad {n}"), lang, n=pad[4])
+    if seat_number(pad):
+        return tr(N_("pad {n}"), lang, n=seat_number(pad))
     return tr(N_("the tray"), lang) if pad == "tray" else pad
 
 

@@ -130,16 +130,20 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    with speaking(lang_of_argv(argv)), argparse_speaking():  # argparse's own words in the language spoken
-        parsed = _parse(argv)
+    # argparse's own words, and a command's own help or usage, in the language spoken
+    with speaking(lang_of_argv(argv)), argparse_speaking():
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
+    parsed = _parse(argv)
     if isinstance(parsed, int):
         return parsed
     args = parsed
     if not getattr(args, "_module", None):
         return 0 if not argv else 2
     try:
-        with speaking(lang_of_argv(argv)), argparse_speaking():  # a command's own help or usage too
-            return int(args._module.main(args) or 0)
+        return int(args._module.main(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `chicago-table ... | head`: the reader has seen enough
