@@ -34,7 +34,6 @@ from table_controller.rules.rulesets import (  # the setting's words live beside
     parse_shot_clocks,
     shot_clocks_in_force,
     shot_clocks_text,
-    shot_clocks_words,
 )
 
 __all__ = [
@@ -46,7 +45,6 @@ __all__ = [
     "parse_shot_clocks",
     "shot_clocks_in_force",
     "shot_clocks_text",
-    "shot_clocks_words",
     "waiting_clocks",
 ]
 

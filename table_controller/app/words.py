@@ -132,8 +132,7 @@ def clock_word(clock: str) -> str:
 
 def clocks_words(limits: Mapping[str, float]) -> str:
     """Shot clocks as the TL checks them against the event's (D11), in seconds, in the words
-    spoken (``doctor``, the hub's standings); ``rules.rulesets.shot_clocks_words`` is the
-    same by the clocks' codes.
+    spoken (``doctor``, the hub's standings).
 
         >>> with speaking("sv"):
         ...     clocks_words({"exchange": 30.0, "chicago": 10.0, "play": 20.0, "quads": 15.0})

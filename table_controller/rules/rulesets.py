@@ -83,15 +83,6 @@ def shot_clocks_text(limits: Mapping[str, float]) -> str:
     return ",".join(f"{k}={_seconds_text(limits[k])}" for k in DEFAULT_CLOCKS if k in limits)
 
 
-def shot_clocks_words(limits: Mapping[str, float]) -> str:
-    """Shot clocks as people read them, in seconds (doctor, the hub's standings).
-
-    >>> shot_clocks_words({"exchange": 30.0, "play": 20.0})
-    'exchange 30 s, play 20 s'
-    """
-    return ", ".join(f"{k} {v:g} s" for k, v in limits.items())
-
-
 def _seconds_text(seconds: float) -> str:
     short = f"{seconds:g}"  # 30, not 30.0; every digit kept where it needs more than six
     return short if float(short) == seconds else repr(float(seconds))
