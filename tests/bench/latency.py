@@ -18,12 +18,19 @@ one action) three times are taken:
 durable log (SQLite commit), the view model, the role filter and the WebSocket.  The
 firmware's part (laid -> reported) is printed separately.
 
+Cards are laid at a player's pace: a card of a trick at least ``--pace`` seconds (default
+0.5, a brisk player) after the one before it.  A view is sent at most 10 states a second
+(``--send-rate``, ``dashboard/routes/stream.py``), the newest, and a state that comes within
+100 ms of the one sent before it waits for that slot.  At ``--pace 0`` the bots lay each card
+as soon as the screen shows the one before it, 25 or so a second, faster than any hand: then
+the slot, not the path, is what is measured (about 68 ms a card; stop 69's row in the README).
+
 The camera reads rendered frames of face-down cards spread on five pads (the full
 per-pad recognition each frame, in its own process, its readings sent to the service's
 sensing); its pads are named cam1..cam5 (a renamed calibration) so that what it sees,
 which is not the virtual table, neither confirms nor contradicts the readers.
 
-    .venv/bin/python tests/bench/latency.py [--plays 500] [--seed 3]
+    .venv/bin/python tests/bench/latency.py [--plays 500] [--seed 3] [--pace 0.5]
 """
 
 from __future__ import annotations
@@ -206,7 +213,14 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def measure(
-    table: VirtualTable, wire: Wire, base: str, token: str, plays: int, seed: int, camera_pid: int | None
+    table: VirtualTable,
+    wire: Wire,
+    base: str,
+    token: str,
+    plays: int,
+    seed: int,
+    camera_pid: int | None,
+    pace: float,
 ):
     remote = RemoteTable(base, token)
     follow = asyncio.create_task(remote.follow())
@@ -228,6 +242,8 @@ async def measure(
                 print("  the table is over", flush=True)
                 break
             before = len(driver.played)
+            if isinstance(action, Play) and pace:
+                await asyncio.sleep(pace)  # a player's hand, not a bot's: the next card comes later
             await driver.step(action)
             remote.after[len(driver.played)] = int(driver.shadow.state.seq)
             if os.environ.get("LATENCY_DEBUG"):
@@ -258,6 +274,13 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=3)
     p.add_argument("--fps", type=float, default=30.0)
     p.add_argument("--no-camera", action="store_true", help="the same without the camera process (a comparison)")
+    p.add_argument(
+        "--pace",
+        type=float,
+        default=0.5,
+        help="seconds at the least between one card of a trick and the next (default 0.5, a brisk player; "
+        "0: as fast as the screen shows them, where the view's 10 states a second set the pace)",
+    )
     args = p.parse_args()
     work = Path(tempfile.mkdtemp(prefix="latency-"))
     frames, calibration = camera_files(work)
@@ -300,7 +323,7 @@ def main() -> None:
             camera_pid = int(started.group(1)) if started else None
             print(f"service pid {service.pid}, camera pid {camera_pid} at {args.fps:g} fps; {work}", flush=True)
             to_screen, confirm, cam_load, actions = asyncio.run(
-                measure(table, wire, f"http://127.0.0.1:{port}", token, args.plays, args.seed, camera_pid)
+                measure(table, wire, f"http://127.0.0.1:{port}", token, args.plays, args.seed, camera_pid, args.pace)
             )
         finally:
             os.killpg(service.pid, signal.SIGTERM)
@@ -312,7 +335,7 @@ def main() -> None:
     fw = table.config
     print(
         f"card reported by the firmware -> TL's screen: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(to_screen):.1f} ms "
-        f"over {len(to_screen)} cards played ({actions} actions in all)"
+        f"over {len(to_screen)} cards played ({actions} actions in all), a card of a trick {args.pace:g} s after the one before"
     )
     print(
         f"the firmware's part, card laid -> first report ({fw.confirm_reads} confirm scans of {fw.scan_ms} ms): "
@@ -330,6 +353,7 @@ def main() -> None:
                 "firmware_confirm_p50_ms": round(c50, 1),
                 "firmware_confirm_p99_ms": round(c99, 1),
                 "placements": len(to_screen),
+                "pace_s": args.pace,
                 "camera_fps": 0 if args.no_camera else args.fps,
                 "camera_core_share": round(cam_load, 2),
                 "load_avg_1m": round(load, 1),
