@@ -462,8 +462,10 @@ function manualEntry(cards) {
     const body = { ...(SEAT_ENTRIES[kind.value] ? SEAT_ENTRIES[kind.value].body : TEMPLATES[kind.value]) };
     const s = App.last && App.last.state;
     if ("player" in body && s && s.to_act && s.to_act.length) body.player = s.to_act[0];
+    if (Array.isArray(body.seats) && s && s.players) body.seats = seatOrder(s);  // as they sit now; changed by choosing
     entry.value = written = JSON.stringify(body);
     empty();
+    shown();  // the form and the picker show the new entry (an entry taken, its answer after the state: stop 70)
   }
   function empty() { submit.disabled = !entry.value.trim(); }  // nothing typed, nothing to send
   // The action the table waits for now (REPLAY.md's phases): an exchange waits for cards
@@ -503,7 +505,9 @@ function manualEntry(cards) {
   const whose = h("select", { id: "manual-player", onchange: () => { edit(b => setPlayer(b, whose.value)); } });
   let grid = [];
   const deck = h("div", {});
-  const tapped = h("div", { id: "manual-cards", class: "picker", hidden: true }, h("label", {}, t("Whose cards:"), " ", whose), deck);
+  // whose hand a tap fills: a deal's (an entry of one player's cards names them above)
+  const whoseLabel = h("label", {}, t("Whose cards:"), " ", whose);
+  const tapped = h("div", { id: "manual-cards", class: "picker", hidden: true }, whoseLabel, deck);
   const opener = h("button", { id: "manual-open-cards", hidden: true, onclick: () => {
     if (grid.length) { grid = []; deck.replaceChildren(); } else layOut();
     shown(); } }, "");
@@ -526,17 +530,82 @@ function manualEntry(cards) {
     if (i >= 0) list.splice(i, 1); else if (list.length < 5) list.push(code);
   }
   function setPlayer(b, p) { if ("player" in b) b.player = p; }
-  function edit(change) {
+  function edit(change, any = false) {
     const b = body();
-    if (!b || !CARD_KINDS.includes(b.do)) return;
+    if (!b || !(any || CARD_KINDS.includes(b.do))) return;
     change(b);
     entry.value = JSON.stringify(b);
     following = false;
     empty(); shown();
   }
+  // the table's players in their seats' order (a new table's in the order they were named)
+  function seatOrder(s) { return [...s.players].sort((x, y) => (x.seat ?? 99) - (y.seat ?? 99)).map(p => p.name); }
+  // The entry's other parts are chosen, not typed: who, yes or no, which clock, which choice,
+  // a new game's seats and button, a new table's rules and players.  A choice changes the
+  // entry in the box as a tap does; the box may still be edited by hand.
+  const fields = h("div", { id: "manual-fields" });
+  let fieldsKey = null;
+  const CHOICES = {
+    take: [[true, t("taken")], [false, t("declined")]],
+    say: [[true, t("Yes")], [false, t("No")]],
+    choice: [["zero", t("Zero the others")], ["points", t("Take the points")]],
+    clock: Object.entries(CLOCKS),
+    ruleset: [["sm2025", t("SM 2025 (rules of June 2025)")], ["sm2019", t("SM 2019")], ["shootout", t("Chicago Shootout")], ["classic", t("classic Chicago")]],
+  };
+  const FIELD_NAMES = { player: t("Player:"), take: t("The card is:"), say: t("Says Chicago:"), choice: t("Four of a kind:"),
+    clock: t("Clock:"), ruleset: t("Rules:"), button: t("Dealer button:"), players: t("Players (names, separated by commas):") };
+  function choiceEl(key, options, value, set) {
+    const sel = h("select", { "data-field": key, onchange: () => set(options[sel.selectedIndex][0]) },
+      options.map(([v, label]) => h("option", { value: String(v) }, label)));
+    const i = options.findIndex(([v]) => v === value);
+    sel.selectedIndex = i;  // -1: nothing chosen yet (a template's empty name)
+    return sel;
+  }
+  function labelled(key, el) { return h("label", { class: "manual-field" }, FIELD_NAMES[key] || key, " ", el); }
+  function drawFields(b, names) {
+    const set = key => v => edit(x => { x[key] = v; }, true);
+    const pick = names.map(n => [n, n]);
+    const out = [];
+    for (const key of Object.keys(b)) {
+      if (key === "player") out.push(labelled(key, choiceEl(key, pick, b.player, set(key))));
+      else if (CHOICES[key]) out.push(labelled(key, choiceEl(key, CHOICES[key], b[key], set(key))));
+      else if (key === "button") out.push(labelled(key, choiceEl(key, pick, b.button, set(key))));
+      else if (key === "seats" && Array.isArray(b.seats)) {
+        const seats = names.map((_, i) => choiceEl("seat", pick, b.seats[i], v => edit(x => {
+          x.seats = names.map((__, j) => (j === i ? v : (x.seats || [])[j] || "")); }, true)));
+        seats.forEach((el, i) => el.setAttribute("data-seat", i + 1));
+        out.push(h("div", { class: "manual-field" }, t("Seats, clockwise:"), " ",
+          seats.map((el, i) => h("label", {}, t("seat {n}", { n: i + 1 }), " ", el))));
+      } else if (key === "players" && Array.isArray(b.players) && b.do === "table") {
+        const input = h("input", { "data-field": "players", type: "text", autocomplete: "off", value: b.players.join(", "),
+          oninput: () => edit(x => { x.players = input.value.split(",").map(n => n.trim()).filter(Boolean); }, true) });
+        out.push(labelled(key, input));
+      }
+    }
+    fields.replaceChildren(...out);
+  }
+  // The form shows the entry in the box; it is drawn anew only when the kind or the table's
+  // players change (a choice being made is not taken from under a finger).
+  function formShown(b) {
+    const s = App.last && App.last.state;
+    const names = s && s.players ? seatOrder(s) : [];
+    const key = b ? JSON.stringify([b.do, Object.keys(b), names]) : null;
+    if (key !== fieldsKey) { fieldsKey = key; if (b) drawFields(b, names); else fields.replaceChildren(); }
+    if (!b) return;
+    for (const sel of fields.querySelectorAll("select[data-field]")) {
+      const k = sel.dataset.field;
+      const options = k === "player" || k === "button" ? names.map(n => [n, n]) : CHOICES[k];
+      if (options && document.activeElement !== sel) sel.selectedIndex = options.findIndex(([v]) => v === b[k]);
+    }
+    for (const sel of fields.querySelectorAll("select[data-seat]"))
+      if (document.activeElement !== sel) sel.selectedIndex = names.indexOf((b.seats || [])[Number(sel.dataset.seat) - 1]);
+    const input = fields.querySelector("input[data-field=players]");
+    if (input && document.activeElement !== input) input.value = (b.players || []).join(", ");
+  }
   // The picker shows the entry in the box: its kind's cards pressed, its player chosen.
   function shown() {
     const b = body();
+    formShown(b);
     const on = cards === "all" && b && CARD_KINDS.includes(b.do);
     opener.hidden = !on;
     opener.textContent = grid.length ? t("Hide the cards") : t("Choose the cards by tapping");
@@ -547,16 +616,17 @@ function manualEntry(cards) {
     if (whose.options.length !== names.length || [...whose.options].some((o, i) => o.value !== names[i]))
       whose.replaceChildren(...names.map(n => h("option", { value: n }, n)));
     if ("player" in b && names.includes(b.player)) whose.value = b.player;
+    whoseLabel.hidden = b.do !== "deal";
     const list = b.do === "play" || b.do === "open" ? [b.card] : b.do === "deal" ? ((b.hands || {})[whose.value] || []) : (b.cards || []);
     for (const x of grid) x.setAttribute("aria-pressed", list.includes(x.dataset.card) ? "true" : "false");
   }
   entry.addEventListener("input", shown);
   kind.addEventListener("change", shown);
   whose.addEventListener("change", shown);
-  const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), hint, kind, opener, tapped, entry, submit, note);
+  const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), hint, kind, fields, opener, tapped,
+    h("label", { class: "small", for: "manual-json" }, t("The entry as it is sent (it may be edited by hand):")), entry, submit, note);
   const followed = follow;
   template();
-  shown();
   return { el, send, follow: m => { followed(m); shown(); } };
 }
 

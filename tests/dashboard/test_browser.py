@@ -506,6 +506,77 @@ def test_revisor_enters_actions_by_hand_and_a_bad_one_changes_nothing(make_serve
     page.close()
 
 
+def test_an_action_by_hand_is_chosen_in_a_form_not_typed_as_json(make_server, chromium):
+    """The Revisor at a table whose reader died enters a new table, a game and a player's
+    time run out by choosing from lists (who, which rules, which clock): the JSON box below
+    shows what will be sent and is never typed in."""
+    s = make_server(command="serve")
+    page = chromium.new_page()
+    page.goto(s.url("revisor"))
+    page.wait_for_selector("#conn[data-state='live']")
+    page.click("#manual-box summary")
+    assert page.input_value("#manual-do") == "table"  # the table waits for its players
+    assert page.locator("#manual-fields").inner_text().startswith("Regler:")  # Swedish first
+    page.select_option('#manual-fields select[data-field="ruleset"]', "sm2019")
+    page.fill('#manual-fields input[data-field="players"]', "Anna, Bo ,Cilla,")
+    assert json.loads(page.input_value("#manual-json")) == {
+        "do": "table",
+        "ruleset": "sm2019",
+        "players": ["Anna", "Bo", "Cilla"],
+    }
+    # the answer to the entry comes after the new state (a busy Wi-Fi): held until the page has
+    # drawn the table, then let through; the form follows the entry to the next one awaited
+    held: list = []
+
+    def hold(route) -> None:
+        held.append(route)
+
+    page.route("**/api/action?*", hold)
+    page.click("#manual-submit")
+    for _ in range(1500):  # until the request reaches the route (the handler runs inside a call)
+        if held:
+            break
+        page.wait_for_timeout(20)
+    answer = held[0].fetch()  # the server takes it and streams the new state
+    page.wait_for_selector('#players [data-player="Cilla"]')
+    held[0].fulfill(response=answer)
+    page.unroute("**/api/action?*")
+    page.wait_for_function("() => document.querySelector('#manual-do').value === 'game'")  # the next one awaited
+    seats = page.locator("#manual-fields select[data-seat]")
+    assert seats.count() == 3
+    for n, name in enumerate(["Bo", "Cilla", "Anna"], 1):
+        page.select_option(f'#manual-fields select[data-seat="{n}"]', name)
+    page.select_option('#manual-fields select[data-field="button"]', "Cilla")
+    assert json.loads(page.input_value("#manual-json")) == {
+        "do": "game",
+        "seats": ["Bo", "Cilla", "Anna"],
+        "button": "Cilla",
+    }
+    page.click("#manual-submit")
+    page.wait_for_selector('#phase[data-phase="deal"]')
+    tl = s.token("tl")
+    hands = {
+        "Anna": ["AS", "KS", "QS", "JS", "TS"],
+        "Bo": ["2H", "3H", "4H", "5H", "7D"],
+        "Cilla": ["9C", "8C", "7C", "6C", "2D"],
+    }
+    assert httpx.post(f"{s.base}/api/action?token={tl}", json={"do": "deal", "hands": hands}).status_code == 200
+    page.wait_for_selector('#phase[data-phase="exchange_1"]')
+    page.select_option("#manual-do", "timeout")
+    who = page.locator('#manual-fields select[data-field="player"] option')
+    assert who.all_inner_texts() == ["Bo", "Cilla", "Anna"]  # the table's players, in their seats
+    to_act = json.loads(page.input_value("#manual-json"))["player"]
+    page.select_option('#manual-fields select[data-field="clock"]', "exchange")
+    assert json.loads(page.input_value("#manual-json")) == {"do": "timeout", "player": to_act, "clock": "exchange"}
+    page.select_option("#manual-do", "chicago")
+    page.select_option('#manual-fields select[data-field="say"]', label="Ja")
+    page.select_option('#manual-fields select[data-field="player"]', "Anna")
+    assert json.loads(page.input_value("#manual-json")) == {"do": "chicago", "player": "Anna", "say": True}
+    assert [a["do"] for a in s.actions()] == ["table", "game", "deal"]
+    assert s.actions()[0]["ruleset"] == "sm2019"
+    page.close()
+
+
 def test_the_demo_on_the_virtual_table_shows_sensed_play_and_shot_clocks(make_server, chromium):
     """The README's first command: bots move cards on the virtual table, the live loop
     senses them, and the views follow, shot clocks included."""

@@ -930,7 +930,7 @@ def test_the_tls_entry_by_hand_offers_the_action_the_table_waits_for(make_server
 
     assert box("table", -1) == {"do": "table", "ruleset": "sm2025", "players": []}
     seq = tl_post(s, {"do": "table", "players": PLAYERS})["seq"]
-    assert box("game", seq) == {"do": "game", "seats": [], "button": ""}
+    assert box("game", seq) == {"do": "game", "seats": PLAYERS, "button": ""}  # as they were named; the TL chooses
     seq = tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})["seq"]
     assert box("deal", seq) == {"do": "deal", "hands": {}}
     seq = tl_post(s, {"do": "deal", "hands": HANDS})["seq"]
