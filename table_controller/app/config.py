@@ -51,6 +51,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .words import os_error_words, say
+
 __all__ = [
     "FLAGS",
     "CameraSection",
@@ -176,20 +178,20 @@ FLAGS: dict[tuple[str, str], str] = {
 
 def _text(v: Any) -> str:
     if not isinstance(v, str) or not v.strip() or len(v) > 200 or any(ord(c) < 32 for c in v):
-        raise ValueError("must be a text of 1 to 200 characters")
+        raise ValueError(say("must be a text of 1 to 200 characters"))
     return v.strip()
 
 
 def _flag(v: Any) -> bool:
     if not isinstance(v, bool):
-        raise ValueError("must be true or false")
+        raise ValueError(say("must be true or false"))
     return v
 
 
 def _seconds(lo: float, hi: float) -> Callable[[Any], float]:
     def check(v: Any) -> float:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-            raise ValueError(f"must be a number of seconds from {lo:g} to {hi:g}")
+            raise ValueError(say("must be a number of seconds from {lo} to {hi}", lo=format(lo, "g"), hi=format(hi, "g")))
         return float(v)
 
     return check
@@ -202,25 +204,25 @@ def _shot_clocks(v: Any) -> str:
 
     if isinstance(v, dict):
         if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in v.values()):
-            raise ValueError("must give each clock a number of seconds, e.g. { play = 30, exchange = 45 }")
+            raise ValueError(say("must give each clock a number of seconds, e.g. {example}", example="{ play = 30, exchange = 45 }"))
         v = ",".join(f"{k}={s}" for k, s in v.items())
     if not isinstance(v, str):
-        raise ValueError("must be a table of seconds per clock, e.g. { play = 30, exchange = 45 }")
+        raise ValueError(say("must be a table of seconds per clock, e.g. {example}", example="{ play = 30, exchange = 45 }"))
     try:
         return shot_clocks_text(parse_shot_clocks(v))
     except ClockError as exc:
-        raise ValueError(f"must name clocks and seconds ({exc})") from None
+        raise ValueError(say("must name clocks and seconds ({error})", error=exc)) from None
 
 
 def _rate(v: Any) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v <= 120:
-        raise ValueError("must be a number of frames per second from 1 to 120")
+        raise ValueError(say("must be a number of frames per second from 1 to 120"))
     return float(v)
 
 
 def _tcp_port(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 65535:
-        raise ValueError("must be a whole number from 1 to 65535")
+        raise ValueError(say("must be a whole number from 1 to 65535"))
     return v
 
 
@@ -228,16 +230,16 @@ def _ruleset(v: Any) -> str:
     from table_controller.rules.rulesets import RULESETS
 
     if v not in RULESETS:
-        raise ValueError(f"must be one of {', '.join(RULESETS)}")
+        raise ValueError(say("must be one of {choices}", choices=", ".join(RULESETS)))
     return str(v)
 
 
 def _peers(v: Any) -> tuple[str, ...]:
     if not isinstance(v, (list, tuple)) or not all(isinstance(p, str) for p in v):
-        raise ValueError('must be a list of addresses, e.g. ["http://table8.local:8080"]')
+        raise ValueError(say("must be a list of addresses, e.g. {example}", example='["http://table8.local:8080"]'))
     for p in v:
         if not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+(:\d+)?/?", p):
-            raise ValueError(f"{p!r} is not a table's address (http://HOST:PORT)")
+            raise ValueError(say("{address} is not a table's address (http://HOST:PORT)", address=repr(p)))
     return tuple(p.rstrip("/") for p in v)
 
 
@@ -262,7 +264,7 @@ def _draw_source(base: Path | None) -> Callable[[Any], str]:
         text = _text(v)
         if re.match(r"https?://", text):
             if not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+(:\d+)?/?", text):
-                raise ValueError("must be the hub's address (http://HOST:PORT) or a draw file")
+                raise ValueError(say("must be the hub's address (http://HOST:PORT) or a draw file"))
             return text.rstrip("/")
         return str(_path(base, must_exist=True)(text))
 
@@ -271,7 +273,7 @@ def _draw_source(base: Path | None) -> Callable[[Any], str]:
 
 def _table_id(v: Any) -> str:
     if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", v):
-        raise ValueError("must be the table's id as the hub drew it (1-40 letters, digits, '-', '_'), e.g. h1-t3")
+        raise ValueError(say("must be the table's id as the hub drew it (1-40 letters, digits, '-', '_'), e.g. h1-t3"))
     return v
 
 
@@ -281,7 +283,7 @@ def _path(base: Path | None, must_exist: bool = False) -> Callable[[Any], Path]:
         if not p.is_absolute() and base is not None:
             p = base / p
         if must_exist and not p.is_file():
-            raise ValueError("must name a file that exists")
+            raise ValueError(say("must name a file that exists"))
         return p
 
     return check
@@ -338,8 +340,8 @@ def _line_of(text: str, section: str, key: str | None = None) -> int | None:
 
 def _where(source: Path | None, text: str, section: str, key: str | None = None) -> str:
     line = _line_of(text, section, key) if text else None
-    name = str(source) if source else "the configuration"
-    return f"{name}, line {line}" if line else name
+    name = str(source) if source else say("the configuration")
+    return say("{name}, line {line}", name=name, line=line) if line else name
 
 
 # --- loading ----------------------------------------------------------------------------------
@@ -352,11 +354,12 @@ def load_config(path: str | Path, overrides: dict[tuple[str, str], Any] | None =
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the configuration: {getattr(exc, 'strerror', None) or exc}") from exc
+        error = os_error_words(exc) if isinstance(exc, OSError) else say("it is not UTF-8 text")
+        raise ConfigError(say("{path}: cannot read the configuration: {error}", path=path, error=error)) from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+        raise ConfigError(say("{path}: not valid TOML: {error}", path=path, error=exc)) from exc
     return config_from_mapping(data, base=path.resolve().parent, source=path, text=text, overrides=overrides)
 
 
@@ -375,23 +378,41 @@ def config_from_mapping(
     for name, body in data.items():
         if name not in SECTIONS:
             raise ConfigError(
-                f"{_where(source, text, name)}: unknown section [{name}]; "
-                f"the sections are {', '.join(f'[{s}]' for s in SECTIONS)}"
+                say(
+                    "{where}: unknown section [{name}]; the sections are {sections}",
+                    where=_where(source, text, name),
+                    name=name,
+                    sections=", ".join(f"[{s}]" for s in SECTIONS),
+                )
             )
         if not isinstance(body, dict):
-            raise ConfigError(f"{_where(source, text, name)}: {name} must be a section ([{name}])")
+            raise ConfigError(say("{where}: {name} must be a section ([{name}])", where=_where(source, text, name), name=name))
         known = {f.name for f in fields(SECTIONS[name])}
         values: dict[str, Any] = {}
         for key, value in body.items():
             if key not in known:
                 raise ConfigError(
-                    f"{_where(source, text, name, key)}: [{name}] has no key {key!r}; "
-                    f"its keys are {', '.join(sorted(known))}"
+                    say(
+                        "{where}: [{name}] has no key {key}; its keys are {keys}",
+                        where=_where(source, text, name, key),
+                        name=name,
+                        key=repr(key),
+                        keys=", ".join(sorted(known)),
+                    )
                 )
             try:
                 values[key] = checks[(name, key)](value)
             except ValueError as exc:
-                raise ConfigError(f"{_where(source, text, name, key)}: [{name}] {key} {exc}, not {value!r}") from None
+                raise ConfigError(
+                    say(
+                        "{where}: [{name}] {key} {problem}, not {value}",
+                        where=_where(source, text, name, key),
+                        name=name,
+                        key=key,
+                        problem=exc,
+                        value=repr(value),
+                    )
+                ) from None
         sections[name] = values
     for (name, key), value in (overrides or {}).items():
         if value is None:
@@ -399,7 +420,16 @@ def config_from_mapping(
         try:
             sections.setdefault(name, {})[key] = flag_checks[(name, key)](value)
         except ValueError as exc:
-            raise ConfigError(f"{FLAGS[(name, key)]} ([{name}] {key}) {exc}, not {value!r}") from None
+            raise ConfigError(
+                say(
+                    "{flag} ([{name}] {key}) {problem}, not {value}",
+                    flag=FLAGS[(name, key)],
+                    name=name,
+                    key=key,
+                    problem=exc,
+                    value=repr(value),
+                )
+            ) from None
     cfg = TableConfig(
         table=TableSection(**sections.get("table", {})),
         seat_controller=SeatControllerSection(**sections.get("seat_controller", {})),
@@ -417,27 +447,35 @@ def _check_whole(cfg: TableConfig, source: Path | None, text: str) -> None:
     """What no single key can say wrong."""
     if cfg.hub is not None and (cfg.hub.draw is None or cfg.hub.table_id is None):
         raise ConfigError(
-            f"{_where(source, text, 'hub')}: [hub] draw and table_id go together "
-            "(the hub's address or draw file, and this table's id in it)"
+            say(
+                "{where}: [hub] draw and table_id go together (the hub's address or draw file, and this table's id in it)",
+                where=_where(source, text, "hub"),
+            )
         )
     d = cfg.dashboard
     if (d.tls_cert is None) != (d.tls_key is None):
         raise ConfigError(
-            f"{_where(source, text, 'dashboard', 'tls_cert' if d.tls_cert else 'tls_key')}: "
-            "[dashboard] tls_cert and tls_key go together"
+            say(
+                "{where}: [dashboard] tls_cert and tls_key go together",
+                where=_where(source, text, "dashboard", "tls_cert" if d.tls_cert else "tls_key"),
+            )
         )
     if not cfg.table.virtual:
         sc = cfg.seat_controller
         if sc.port is None:
             raise ConfigError(
-                f"{_where(source, text, 'seat_controller')}: [seat_controller] port is missing "
-                "(the seat controller's serial port, e.g. /dev/chicago-seat-controller), "
-                "or set [table] virtual = true"
+                say(
+                    "{where}: [seat_controller] port is missing (the seat controller's serial port, "
+                    "e.g. /dev/chicago-seat-controller), or set [table] virtual = true",
+                    where=_where(source, text, "seat_controller"),
+                )
             )
         if sc.deck is None:
             raise ConfigError(
-                f"{_where(source, text, 'seat_controller')}: [seat_controller] deck is missing "
-                "(the deck file of 'chicago-table deck register')"
+                say(
+                    "{where}: [seat_controller] deck is missing (the deck file of 'chicago-table deck register')",
+                    where=_where(source, text, "seat_controller"),
+                )
             )
 
 

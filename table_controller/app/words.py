@@ -7,9 +7,10 @@ The texts are English message ids, marked where they are said (``say``), in a ge
 catalogue of their own beside the dashboard's (``dashboard/locale/sv/LC_MESSAGES/console.po``;
 ``make i18n`` extracts, merges and compiles both; tests/dashboard/test_i18n.py fails on a
 text without Swedish).  The hub's own refusals are said from it too (a ``HubError`` raised
-with its English text and what goes in it).  What another part of the program or the system
-says inside them (a configuration's error, an OS error, a seat controller's check) stays as
-it was said.
+with its English text and what goes in it), and so are a configuration's errors
+(``config``) and the common errors of the system (``os_error_words``: no such file, permission
+denied, a full disk).  What another part of the program says inside them (a seat
+controller's check, a rare OS error) stays as it was said.
 
     >>> with speaking("sv"):
     ...     say("the deck: {error}", error="x")
@@ -24,7 +25,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import contextvars
-from collections.abc import Iterator, Mapping
+import errno
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("console_lang", default="sv")
@@ -67,6 +69,32 @@ def say(text: str, **params: Any) -> str:
     """``text`` in the language spoken, with ``params`` put in."""
     out = _catalogue().gettext(text)
     return out.format(**params) if params else out
+
+
+# What the system said of a file or a port, in the language spoken: the common errnos; any
+# other in the system's own words (its strerror)
+_OS_WORDS: dict[int, Callable[[], str]] = {
+    errno.ENOENT: lambda: say("no such file or folder"),
+    errno.EACCES: lambda: say("permission denied"),
+    errno.EPERM: lambda: say("not permitted"),
+    errno.EISDIR: lambda: say("it is a folder, not a file"),
+    errno.ENOTDIR: lambda: say("a part of the path is not a folder"),
+    errno.ENOSPC: lambda: say("the disk is full"),
+    errno.EROFS: lambda: say("the disk is read-only"),
+    errno.EADDRINUSE: lambda: say("the address is in use already"),
+    errno.EBUSY: lambda: say("it is in use by another program"),
+}
+
+
+def os_error_words(exc: OSError) -> str:
+    """What the system said (``exc``), in the language spoken where it is a common errno.
+
+    >>> with speaking("sv"):
+    ...     os_error_words(FileNotFoundError(errno.ENOENT, "No such file or directory"))
+    'filen eller mappen finns inte'
+    """
+    words = _OS_WORDS.get(exc.errno or -1)
+    return words() if words is not None else exc.strerror or str(exc)
 
 
 def say_n(singular: str, plural: str, n: int, **params: Any) -> str:

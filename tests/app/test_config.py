@@ -19,8 +19,18 @@ from table_controller.app.config import (
     dump_config,
     load_config,
 )
+from table_controller.app.words import speaking
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The configuration's errors here in English, as ``--lang en`` says them (Swedish, the
+    default, in the tests that say so)."""
+    with speaking("en"):
+        yield
+
 
 FULL = """\
 # the table by the window
@@ -229,13 +239,51 @@ def test_run_with_a_bad_players_file_names_it_and_its_line_and_starts_nothing(fo
     assert not (folder / "data").exists()
 
 
-def test_run_with_a_bad_configuration_says_why_and_starts_nothing(folder):
+def test_run_with_a_bad_configuration_says_why_in_swedish_and_starts_nothing(folder):
     path = folder / "table.toml"
     path.write_text(FULL.replace("port = 8443", "port = 'x'"))
     out = _run_config(path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "line 19: [dashboard] port must be a whole number" in out.stderr
+    assert "rad 19: [dashboard] port ska vara ett heltal från 1 till 65535, inte 'x'" in out.stderr, out.stderr
     assert not (folder / "data").exists()
+    missing = _run_config(folder / "ingen.toml")  # the system's own words said too
+    assert missing.returncode == 2 and "kan inte läsa konfigurationen: filen eller mappen finns inte" in missing.stderr
+    assert "No such file" not in missing.stderr, missing.stderr
+
+
+@pytest.mark.parametrize(
+    "old, new, english, swedish",
+    [
+        ("[camera]", "[kamera]", "line 13: unknown section [kamera]", "rad 13: okänd sektion [kamera]"),
+        (
+            'name = "Bord 7"',
+            'nmae = "Bord 7"',
+            "line 3: [table] has no key 'nmae'",
+            "rad 3: [table] har ingen nyckel 'nmae'",
+        ),
+        (
+            'port = "/dev/chicago-seat-controller"\n',
+            "",
+            "line 9: [seat_controller] port is missing",
+            "rad 9: [seat_controller] port saknas",
+        ),
+        (
+            "stuck_after = 45",
+            "stuck_after = -1",
+            "must be a number of seconds from 1 to",
+            "ska vara ett antal sekunder från 1 till",
+        ),
+    ],
+)
+def test_a_bad_configuration_is_said_in_the_language_spoken_swedish_first(folder, old, new, english, swedish):
+    """The officials who set a table up read Swedish: the console says a configuration's
+    problem in Swedish unless --lang en (the keys, sections and values as they are written)."""
+    path = folder / "table.toml"
+    path.write_text(FULL.replace(old, new, 1))
+    for lang, words, other in (("sv", swedish, english), ("en", english, swedish)):
+        with speaking(lang), pytest.raises(ConfigError) as err:
+            load_config(path)
+        assert words in str(err.value) and other not in str(err.value), str(err.value)
 
 
 def test_a_camera_source_is_a_device_a_url_or_a_file_beside_the_config(folder):

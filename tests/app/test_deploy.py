@@ -161,7 +161,7 @@ def test_the_install_script_makes_a_virtualenv_whose_command_the_unit_runs(tmp_p
     refused = subprocess.run(
         [str(command), "run", "--config", str(bad)], check=False, capture_output=True, text=True, timeout=120
     )
-    assert refused.returncode == 2 and "line 2: [dashboard] port must be a whole number" in refused.stderr
+    assert refused.returncode == 2 and "rad 2: [dashboard] port ska vara ett heltal" in refused.stderr
 
 
 # --- the unit's command line, killed mid-deal and started again ------------------------------

@@ -386,7 +386,9 @@ def test_a_config_naming_a_missing_file_says_so_once(tmp_path):
 
     cfg = tmp_path / "t.toml"
     cfg.write_text('[table]\nvirtual = true\n[seat_controller]\nport = "x"\ndeck = "none.json"\n', encoding="utf-8")
-    with pytest.raises(ConfigError) as err:
+    from table_controller.app.words import speaking
+
+    with speaking("en"), pytest.raises(ConfigError) as err:
         load_config(cfg)
     assert "[seat_controller] deck must name a file that exists, not 'none.json'" in str(err.value)
     assert "no such file" not in str(err.value)
