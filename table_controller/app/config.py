@@ -191,7 +191,9 @@ def _flag(v: Any) -> bool:
 def _seconds(lo: float, hi: float) -> Callable[[Any], float]:
     def check(v: Any) -> float:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-            raise ValueError(say("must be a number of seconds from {lo} to {hi}", lo=format(lo, "g"), hi=format(hi, "g")))
+            raise ValueError(
+                say("must be a number of seconds from {lo} to {hi}", lo=format(lo, "g"), hi=format(hi, "g"))
+            )
         return float(v)
 
     return check
@@ -204,10 +206,14 @@ def _shot_clocks(v: Any) -> str:
 
     if isinstance(v, dict):
         if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in v.values()):
-            raise ValueError(say("must give each clock a number of seconds, e.g. {example}", example="{ play = 30, exchange = 45 }"))
+            raise ValueError(
+                say("must give each clock a number of seconds, e.g. {example}", example="{ play = 30, exchange = 45 }")
+            )
         v = ",".join(f"{k}={s}" for k, s in v.items())
     if not isinstance(v, str):
-        raise ValueError(say("must be a table of seconds per clock, e.g. {example}", example="{ play = 30, exchange = 45 }"))
+        raise ValueError(
+            say("must be a table of seconds per clock, e.g. {example}", example="{ play = 30, exchange = 45 }")
+        )
     try:
         return shot_clocks_text(parse_shot_clocks(v))
     except ClockError as exc:
@@ -386,7 +392,9 @@ def config_from_mapping(
                 )
             )
         if not isinstance(body, dict):
-            raise ConfigError(say("{where}: {name} must be a section ([{name}])", where=_where(source, text, name), name=name))
+            raise ConfigError(
+                say("{where}: {name} must be a section ([{name}])", where=_where(source, text, name), name=name)
+            )
         known = {f.name for f in fields(SECTIONS[name])}
         values: dict[str, Any] = {}
         for key, value in body.items():

@@ -17,7 +17,7 @@ from typing import Any
 from dashboard.errors import DashboardError
 from dashboard.limits import SEND_RATE
 
-from .words import say, say_n
+from .words import os_error_words, say, say_n
 
 
 def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
@@ -269,10 +269,13 @@ def port_problem(host: str, port: int) -> str | None:
                 "cannot listen on {host}:{port} ({error}); {host} is not an address of this machine",
                 host=host,
                 port=port,
-                error=exc.strerror,
+                error=os_error_words(exc),
             )
         return say(
-            "cannot listen on {host}:{port} ({error}); choose another --port", host=host, port=port, error=exc.strerror
+            "cannot listen on {host}:{port} ({error}); choose another --port",
+            host=host,
+            port=port,
+            error=os_error_words(exc),
         )
     return None
 

@@ -54,7 +54,7 @@ def test_a_refused_option_is_said_in_swedish_unless_asked_for_english(argv, sv, 
     assert text.startswith(f"chicago-table {argv[0]}: {en}"), text
 
 
-def test_a_port_in_use_is_said_in_the_words_spoken_with_the_systems_reason_as_it_said_it():
+def test_a_port_in_use_is_said_in_the_words_spoken_with_the_systems_reason_in_them_too():
     from table_controller.app.web import port_problem
 
     with socket.socket() as busy:
@@ -65,8 +65,9 @@ def test_a_port_in_use_is_said_in_the_words_spoken_with_the_systems_reason_as_it
             sv = port_problem("127.0.0.1", port)
         with speaking("en"):
             en = port_problem("127.0.0.1", port)
-    assert sv == f"kan inte lyssna på 127.0.0.1:{port} (Address already in use); välj en annan --port"
-    assert en == f"cannot listen on 127.0.0.1:{port} (Address already in use); choose another --port"
+    # the system's reason in the same words (stop 70: it was "Address already in use" in both)
+    assert sv == f"kan inte lyssna på 127.0.0.1:{port} (adressen används redan); välj en annan --port"
+    assert en == f"cannot listen on 127.0.0.1:{port} (the address is in use already); choose another --port"
 
 
 @pytest.mark.realtime

@@ -29,9 +29,11 @@ def test_setup_with_no_seat_controller_says_so_and_writes_nothing(tmp_path):
 def test_setup_checks_the_flags_before_the_hardware(tmp_path):
     # exit status 2 for what was given, as every command says bad input; 1 when a step failed
     r = _run("setup", "--yes", "--ruleset", "poker", "--port", "/dev/null", cwd=tmp_path)
-    assert r.returncode == 2 and "[table] ruleset must be one of sm2025" in r.stderr
+    assert (
+        r.returncode == 2 and "[table] ruleset ska vara en av sm2025" in r.stderr
+    )  # Swedish first, the values as written
     r = _run("setup", "--yes", "--dashboard-port", "70000", "--port", "/dev/null", cwd=tmp_path)
-    assert r.returncode == 2 and "[dashboard] port must be a whole number from 1 to 65535" in r.stderr
+    assert r.returncode == 2 and "[dashboard] port ska vara ett heltal från 1 till 65535" in r.stderr
     r = _run("setup", "--yes", "--shot-clocks", "spel=20", "--port", "/dev/null", cwd=tmp_path)
     assert r.returncode == 2 and "[table] shot_clocks must name clocks and seconds (no shot clock 'spel'" in r.stderr
     assert not (tmp_path / "table.toml").exists()
@@ -48,7 +50,7 @@ def test_doctor_names_a_bad_key_and_its_line(tmp_path):
     (tmp_path / "table.toml").write_text('[table]\nname = "Bord 2"\nvirtual = true\n\n[dashboard]\nport = "x"\n')
     r = _run("doctor", "--config", "table.toml", cwd=tmp_path)
     assert r.returncode == 1
-    assert "FEL   konfigurationen: table.toml, line 6: [dashboard] port must be a whole number" in r.stdout
+    assert "FEL   konfigurationen: table.toml, rad 6: [dashboard] port ska vara ett heltal" in r.stdout
 
 
 def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):

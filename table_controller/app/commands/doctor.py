@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..words import add_lang, alert_word, clocks_words, phase_word, say, say_n, speaking, spoken
+from ..words import add_lang, alert_word, clocks_words, os_error_words, phase_word, say, say_n, speaking, spoken
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -314,7 +314,7 @@ async def _port(cfg: Any, seconds: float, r: Report) -> None:
             say(
                 "cannot open {port}: {error} (another program holds it? this user in group dialout?)",
                 port=port,
-                error=exc.strerror or exc,
+                error=os_error_words(exc),
             )
         )
         return

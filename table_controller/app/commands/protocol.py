@@ -22,7 +22,7 @@ from typing import Any
 from dashboard.errors import DashboardError
 from dashboard.scoresheet.notes import LogFacts, facts_from_records, facts_from_script
 
-from ..words import say, say_n, speaking
+from ..words import os_error_words, say, say_n, speaking
 from .textinput import split_lines
 
 
@@ -101,7 +101,7 @@ def load_document(path: Path) -> dict[str, Any]:
     except IsADirectoryError:
         raise DashboardError(say("{path}: a folder, not a script or a table's log", path=path)) from None
     except OSError as exc:
-        raise DashboardError(say("{path}: cannot read it: {error}", path=path, error=exc.strerror or exc)) from exc
+        raise DashboardError(say("{path}: cannot read it: {error}", path=path, error=os_error_words(exc))) from exc
     except UnicodeDecodeError:
         raise DashboardError(
             say("{path}: neither a script (UTF-8 text) nor a table's log (.sqlite)", path=path)
