@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .words import os_error_words, say
+from .words import clock_error_words, os_error_words, say
 
 __all__ = [
     "FLAGS",
@@ -217,7 +217,7 @@ def _shot_clocks(v: Any) -> str:
     try:
         return shot_clocks_text(parse_shot_clocks(v))
     except ClockError as exc:
-        raise ValueError(say("must name clocks and seconds ({error})", error=exc)) from None
+        raise ValueError(say("must name clocks and seconds ({error})", error=clock_error_words(exc))) from None
 
 
 def _rate(v: Any) -> float:

@@ -17,7 +17,7 @@ from typing import Any
 from dashboard.errors import DashboardError
 from dashboard.limits import SEND_RATE
 
-from .words import os_error_words, say, say_n
+from .words import clock_error_words, os_error_words, say, say_n
 
 
 def add_branding_arguments(p: Any, config_keys: bool = False) -> None:
@@ -84,7 +84,7 @@ def shot_clock_limits(args: argparse.Namespace) -> dict[str, float]:
     try:
         return parse_shot_clocks(getattr(args, "shot_clocks", None) or "")
     except ClockError as exc:
-        raise DashboardError(say("--shot-clocks: {error}", error=exc)) from None
+        raise DashboardError(say("--shot-clocks: {error}", error=clock_error_words(exc))) from None
 
 
 def add_web_arguments(p: argparse.ArgumentParser) -> None:

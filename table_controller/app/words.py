@@ -97,6 +97,32 @@ def os_error_words(exc: OSError) -> str:
     return words() if words is not None else exc.strerror or str(exc)
 
 
+_CLOCK_WORDS: dict[str, Callable[..., str]] = {
+    "form": lambda part: say("{part} is not CLOCK=SECONDS (e.g. play=30)", part=part),
+    "unknown": lambda name, clocks: say("no shot clock {name}; the clocks are {clocks}", name=name, clocks=clocks),
+    "twice": lambda name: say("shot clock {name} is given twice", name=name),
+    "number": lambda name, value: say("shot clock {name}: {value} is not a number of seconds", name=name, value=value),
+    "range": lambda name, value: say(
+        "shot clock {name}: seconds above 0 and at most 3600, not {value}", name=name, value=value
+    ),
+}
+
+
+def clock_error_words(exc: ValueError) -> str:
+    """A bad setting of the shot clocks (``rulesets.ClockError``) in the language spoken.
+
+    >>> from table_controller.rules.rulesets import parse_shot_clocks
+    >>> try:
+    ...     parse_shot_clocks("spel=20")
+    ... except ValueError as exc:
+    ...     with speaking("sv"):
+    ...         print(clock_error_words(exc))
+    ingen betänketid 'spel'; klockorna är exchange, chicago, play, quads
+    """
+    words = _CLOCK_WORDS.get(getattr(exc, "kind", ""))
+    return words(**exc.params) if words is not None else str(exc)  # type: ignore[attr-defined]
+
+
 def say_n(singular: str, plural: str, n: int, **params: Any) -> str:
     """``singular`` or ``plural``, as the language spoken counts ``n``, with ``n`` and
     ``params`` put in (``make i18n`` extracts both; the catalogue's plural forms).

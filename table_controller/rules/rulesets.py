@@ -26,7 +26,13 @@ TIME_CALL_SECONDS = (60.0, 10.0)
 
 
 class ClockError(ValueError):
-    """A bad clock setting or request (``clocks.ShotClocks``, ``parse_shot_clocks``)."""
+    """A bad clock setting or request (``clocks.ShotClocks``, ``parse_shot_clocks``).
+    ``kind`` and ``params``, where given, let the console say it in its own words
+    (``app.words.clock_error_words``)."""
+
+    def __init__(self, text: str, kind: str = "", **params: str) -> None:
+        super().__init__(text)
+        self.kind, self.params = kind, params
 
 
 def parse_shot_clocks(text: str) -> dict[str, float]:
@@ -49,17 +55,24 @@ def parse_shot_clocks(text: str) -> dict[str, float]:
             continue
         name, eq, value = (x.strip() for x in part.partition("="))
         if not eq or not name:
-            raise ClockError(f"{part!r} is not CLOCK=SECONDS (e.g. play=30)")
+            raise ClockError(f"{part!r} is not CLOCK=SECONDS (e.g. play=30)", "form", part=repr(part))
         if name not in DEFAULT_CLOCKS:
-            raise ClockError(f"no shot clock {name!r}; the clocks are {', '.join(DEFAULT_CLOCKS)}")
+            clocks = ", ".join(DEFAULT_CLOCKS)
+            raise ClockError(
+                f"no shot clock {name!r}; the clocks are {clocks}", "unknown", name=repr(name), clocks=clocks
+            )
         if name in limits:
-            raise ClockError(f"shot clock {name} is given twice")
+            raise ClockError(f"shot clock {name} is given twice", "twice", name=name)
         try:
             seconds = float(value)
         except ValueError:
-            raise ClockError(f"shot clock {name}: {value!r} is not a number of seconds") from None
+            raise ClockError(
+                f"shot clock {name}: {value!r} is not a number of seconds", "number", name=name, value=repr(value)
+            ) from None
         if not 0 < seconds <= 3600:
-            raise ClockError(f"shot clock {name}: seconds above 0 and at most 3600, not {value}")
+            raise ClockError(
+                f"shot clock {name}: seconds above 0 and at most 3600, not {value}", "range", name=name, value=value
+            )
         limits[name] = seconds
     return limits
 

@@ -90,6 +90,6 @@ def test_a_bad_shot_clock_is_refused_in_words_before_anything_starts_d11(argv, t
     )
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     assert (
-        "--shot-clocks" in run.stderr and "no shot clock 'spel'; the clocks are exchange, chicago, play" in run.stderr
+        "--shot-clocks" in run.stderr and "ingen betänketid 'spel'; klockorna är exchange, chicago, play" in run.stderr
     )
     assert not data.exists() and list(tmp_path.iterdir()) == []
