@@ -155,7 +155,8 @@ def _parse(argv: list[str]) -> argparse.Namespace | int:
     """The command line parsed (argparse exits on a bad one, saying why), or the exit
     status when there is nothing to run (no command: the help is printed)."""
     parser = argparse.ArgumentParser(prog="chicago-table", description=word(DESCRIPTION), epilog=word(EPILOG))
-    parser.add_argument("--version", action="version", version=f"chicago-table {_version()}")
+    version = word("show program's version number and exit")  # Python 3.11's argparse does not translate it
+    parser.add_argument("--version", action="version", version=f"chicago-table {_version()}", help=version)
     sub = parser.add_subparsers(dest="command", metavar=word(COMMAND))
     # Only the chosen command's module is imported; the others are listed by name.
     chosen = next((a for a in argv if not a.startswith("-")), None)

@@ -51,6 +51,18 @@ def test_the_list_of_commands_imports_none_of_them():
     assert run.stdout.split() == ["0", "True", "[]"]
 
 
+def test_the_list_of_commands_is_said_in_swedish_first_the_version_flag_too(capsys):
+    """``chicago-table --help``: argparse's own words in the language spoken (Python 3.11's
+    argparse leaves --version's help in English: stop 70)."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    swedish = capsys.readouterr().out
+    assert "--version   visa programmets version och avsluta" in swedish and "show program" not in swedish, swedish
+    with pytest.raises(SystemExit):
+        main(["--help", "--lang", "en"])
+    assert "--version   show program's version number and exit" in capsys.readouterr().out
+
+
 def test_an_unknown_command_is_refused_with_the_list():
     run = subprocess.run(
         [sys.executable, "-m", "table_controller.app.cli", "nosuch"], capture_output=True, text=True, timeout=60
