@@ -27,6 +27,8 @@ def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
     assert main(["hub", "create", hub, "--event", "sm2026", "--ruleset", "poker"]) == 2
     assert "okänt regelverk 'poker'" in capsys.readouterr().err  # unknown ruleset
     assert main(["hub", "create", hub, "--event", "sm2026", "--shot-clocks", "play=0"]) == 2
+    assert "--shot-clocks: betänketiden play: sekunder över 0 och högst 3600, inte 0" in capsys.readouterr().err
+    assert main(["hub", "create", hub, "--event", "sm2026", "--shot-clocks", "play=0", "--lang", "en"]) == 2
     assert "--shot-clocks: shot clock play: seconds above 0 and at most 3600, not 0" in capsys.readouterr().err
     assert not (tmp_path / "ev.hub").exists()
     assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
