@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -32,7 +33,11 @@ _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 
 
-def _lower_priority() -> None:
+def _child_start() -> None:
+    """The child at a lower priority, deaf to Ctrl-C: a terminal's Ctrl-C reaches every
+    process of its group, and the child printed a traceback as the service stopped cleanly
+    (stop 70's run-through); the parent ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.nice(NICE)
 
 
@@ -41,7 +46,7 @@ def _executor() -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             _pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_child_start
             )
         return _pool
 

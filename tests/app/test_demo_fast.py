@@ -9,9 +9,11 @@ sends (conditions), never on a clock."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -97,3 +99,62 @@ def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_serv
         said, _ = run.communicate(timeout=120)
     assert run.returncode == 0, said
     assert "det virtuella bordet på " in said and "Traceback" not in said  # the virtual table on
+
+
+def _spawned_children(pid: int) -> list[int]:
+    """The children of ``pid`` that multiprocessing spawned (the broadcast's analysis)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmd = (d / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and b"multiprocessing" in cmd:
+            out.append(int(d.name))
+    return out
+
+
+def test_ctrl_c_in_the_terminal_stops_the_demo_and_its_analysis_child_cleanly(tmp_path):
+    """A terminal's Ctrl-C reaches every process of its group, the broadcast's analysis child
+    too (it starts once an overlay watches): it printed a KeyboardInterrupt traceback as the
+    demo stopped (stop 70's run-through).  Now the demo stops in words and says where its
+    table stays."""
+    data, port = tmp_path / "demo", free_port()
+    proc = subprocess.Popen(
+        [*CLI, "demo", "--seed", "3", "--pace", "0.1", "--port", str(port), "--data", str(data)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    out: list[str] = []
+    try:
+        for line in proc.stdout:
+            out.append(line)
+            if line.strip().startswith("protocol"):
+                break
+        tokens = json.loads((data / "tokens.json").read_text())
+        wait_listening(port, proc, lambda: "".join(out), what="the demo")
+        with connect(f"ws://127.0.0.1:{port}/ws?token={tokens['broadcast']}", open_timeout=60, max_size=None) as ws:
+            deadline = time.monotonic() + 180  # a bound on a condition, not a wait
+            while not _spawned_children(proc.pid):  # the overlay watches: the analysis starts
+                assert time.monotonic() < deadline, "no analysis child started: " + "".join(out)
+                try:
+                    ws.recv(timeout=5)
+                except TimeoutError:
+                    pass
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal: the whole group
+        rest, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    said = "".join(out) + rest
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
+    assert proc.returncode == 0, said
+    assert f"Demon stoppad; bordet finns kvar i {data}" in said, said

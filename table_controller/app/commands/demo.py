@@ -244,6 +244,15 @@ async def _run(args: argparse.Namespace, data: Path) -> None:
             web=args,
             clock=clock,
         )
+    # Ctrl-C: where the table stays, and how to see it again
+    print(
+        say(
+            "The demo stopped; its table stays in {data} ('chicago-table run --config {config}' serves it again).",
+            data=data,
+            config=data / "table.toml",
+        ),
+        flush=True,
+    )
 
 
 def demo_config(args: argparse.Namespace, data: Path):
