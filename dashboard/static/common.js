@@ -517,9 +517,11 @@ function manualEntry(cards) {
     deck.replaceChildren(...[..."SHDC"].map(st => h("div", { class: "pick-suit" }, grid.filter(x => x.dataset.card[1] === st))));
   }
   function body() { try { const b = JSON.parse(entry.value); return b && typeof b === "object" ? b : null; } catch (e) { return null; } }
+  // an entry whose cards are tapped: an action naming cards, or a seat's hand or exchange
+  function cardEntry(b) { return CARD_KINDS.includes(b.do) || (b.do === undefined && Array.isArray(b.cards)); }
   function listOf(b) {  // the cards of ``b`` the picker edits, as a list
     if (b.do === "deal") return (b.hands = b.hands || {})[whose.value] = b.hands[whose.value] || [];
-    if (b.do === "discard" || b.do === "receive") return b.cards = Array.isArray(b.cards) ? b.cards : [];
+    if (b.do === "discard" || b.do === "receive" || b.do === undefined) return b.cards = Array.isArray(b.cards) ? b.cards : [];
     return null;
   }
   function tap(b, code) {
@@ -532,7 +534,7 @@ function manualEntry(cards) {
   function setPlayer(b, p) { if ("player" in b) b.player = p; }
   function edit(change, any = false) {
     const b = body();
-    if (!b || !(any || CARD_KINDS.includes(b.do))) return;
+    if (!b || !(any || cardEntry(b))) return;
     change(b);
     entry.value = JSON.stringify(b);
     following = false;
@@ -553,7 +555,7 @@ function manualEntry(cards) {
     ruleset: [["sm2025", t("SM 2025 (rules of June 2025)")], ["sm2019", t("SM 2019")], ["shootout", t("Chicago Shootout")], ["classic", t("classic Chicago")]],
   };
   const FIELD_NAMES = { player: t("Player:"), take: t("The card is:"), say: t("Says Chicago:"), choice: t("Four of a kind:"),
-    clock: t("Clock:"), ruleset: t("Rules:"), button: t("Dealer button:"), players: t("Players (names, separated by commas):") };
+    clock: t("Clock:"), ruleset: t("Rules:"), seat: t("Seat:"), button: t("Dealer button:"), players: t("Players (names, separated by commas):") };
   function choiceEl(key, options, value, set) {
     const sel = h("select", { "data-field": key, onchange: () => set(options[sel.selectedIndex][0]) },
       options.map(([v, label]) => h("option", { value: String(v) }, label)));
@@ -562,16 +564,21 @@ function manualEntry(cards) {
     return sel;
   }
   function labelled(key, el) { return h("label", { class: "manual-field" }, FIELD_NAMES[key] || key, " ", el); }
+  // the choices of a field: the table's players, its seats' numbers, or CHOICES'
+  function optionsFor(key, names) {
+    if (key === "player" || key === "button") return names.map(n => [n, n]);
+    if (key === "seat") return names.map((_, i) => [i + 1, String(i + 1)]);
+    return CHOICES[key] || null;
+  }
   function drawFields(b, names) {
     const set = key => v => edit(x => { x[key] = v; }, true);
     const pick = names.map(n => [n, n]);
     const out = [];
     for (const key of Object.keys(b)) {
-      if (key === "player") out.push(labelled(key, choiceEl(key, pick, b.player, set(key))));
-      else if (CHOICES[key]) out.push(labelled(key, choiceEl(key, CHOICES[key], b[key], set(key))));
-      else if (key === "button") out.push(labelled(key, choiceEl(key, pick, b.button, set(key))));
+      const options = optionsFor(key, names);
+      if (options) out.push(labelled(key, choiceEl(key, options, b[key], set(key))));
       else if (key === "seats" && Array.isArray(b.seats)) {
-        const seats = names.map((_, i) => choiceEl("seat", pick, b.seats[i], v => edit(x => {
+        const seats = names.map((_, i) => choiceEl("seats", pick, b.seats[i], v => edit(x => {
           x.seats = names.map((__, j) => (j === i ? v : (x.seats || [])[j] || "")); }, true)));
         seats.forEach((el, i) => el.setAttribute("data-seat", i + 1));
         out.push(h("div", { class: "manual-field" }, t("Seats, clockwise:"), " ",
@@ -594,7 +601,7 @@ function manualEntry(cards) {
     if (!b) return;
     for (const sel of fields.querySelectorAll("select[data-field]")) {
       const k = sel.dataset.field;
-      const options = k === "player" || k === "button" ? names.map(n => [n, n]) : CHOICES[k];
+      const options = optionsFor(k, names);
       if (options && document.activeElement !== sel) sel.selectedIndex = options.findIndex(([v]) => v === b[k]);
     }
     for (const sel of fields.querySelectorAll("select[data-seat]"))
@@ -606,7 +613,7 @@ function manualEntry(cards) {
   function shown() {
     const b = body();
     formShown(b);
-    const on = cards === "all" && b && CARD_KINDS.includes(b.do);
+    const on = cards === "all" && b && cardEntry(b);
     opener.hidden = !on;
     opener.textContent = grid.length ? t("Hide the cards") : t("Choose the cards by tapping");
     tapped.hidden = !on || !grid.length;
@@ -624,7 +631,9 @@ function manualEntry(cards) {
   kind.addEventListener("change", shown);
   whose.addEventListener("change", shown);
   const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), hint, kind, fields, opener, tapped,
-    h("label", { class: "small", for: "manual-json" }, t("The entry as it is sent (it may be edited by hand):")), entry, submit, note);
+    // the entry as JSON, folded: what is sent, for whoever wants to see or edit it by hand
+    h("details", { id: "manual-json-box" }, h("summary", { class: "small" }, t("The entry as JSON (what is sent; may be edited by hand)")), entry),
+    submit, note);
   const followed = follow;
   template();
   return { el, send, follow: m => { followed(m); shown(); } };

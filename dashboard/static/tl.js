@@ -274,8 +274,9 @@ async function refresh() {
     morphKids(hist, ...keptPart("history", [d.scope, d.events], () => [h("h2", {}, t("History, newest first")), scopeTabs(),
       h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())])); }
   if (ad) { const d = ad; const shown = d.entries.slice(-20);
-    morphKids(audit, ...keptPart("audit", shown, () => [h("h2", {}, t("Audit trail")), h("ul", {}, shown.map(e =>
-      h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e, d.entries), " ", voidEl(e))))])); }
+    morphKids(audit, ...keptPart("audit", shown, () => [h("h2", {}, t("Audit trail")), shown.length ? h("ul", {}, shown.map(e =>
+      h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e, d.entries), " ", voidEl(e))))
+      : h("p", { class: "small", id: "audit-empty" }, t("no entries yet"))])); }
 }
 let pending = null;
 connect(m => {
@@ -290,7 +291,7 @@ connect(m => {
       alerts.length ? h("ul", {}, alerts.map(alertEl)) : h("p", { class: "small" }, t("no open alerts")))),
     h("table", { id: "tl-players" }, h("tr", {}, [t("Player"), t("Score"), "", t("Hand (revealed only)"), t("Played"), t("Warnings")].map(x => h("th", {}, x))),
       s.players.map(p => h("tr", { "data-player": p.name, "data-held": p.hand_count || 0, class: s.to_act.includes(p.name) ? "acting" : "" },
-        h("td", {}, nameEl(p)), h("td", { class: "score", "data-label": t("Score") }, p.score), h("td", {}, markers(p), clockEl(s, p.name)),
+        h("td", {}, nameEl(p)), h("td", { class: "score", "data-label": t("Score") }, p.score), h("td", { class: "tl-clock" }, markers(p), clockEl(s, p.name)),
         h("td", { class: "revealed", "data-label": t("Hand (revealed only)") }, p.hand ? [cardsEl(p.hand), " ", AUD.handName(p.hand)] : "-"),
         h("td", { "data-label": t("Played") }, cardsEl(p.played)),
         h("td", { "data-label": t("Warnings") }, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),

@@ -481,6 +481,7 @@ def test_revisor_enters_actions_by_hand_and_a_bad_one_changes_nothing(make_serve
     page.wait_for_selector("#conn[data-state='live']")
     page.click("#manual-box summary")  # the JSON entry is folded away on the Revisor's tablet
     page.select_option("#manual-do", "table")
+    page.click("#manual-json-box summary")  # and the JSON itself inside it
     page.fill("#manual-json", json.dumps({"do": "table", "ruleset": "sm2025", "players": ["Anna", "Bo", "Cilla"]}))
     page.click("#manual-submit")
     page.wait_for_selector('#players [data-player="Cilla"]')
@@ -516,6 +517,7 @@ def test_an_action_by_hand_is_chosen_in_a_form_not_typed_as_json(make_server, ch
     page.wait_for_selector("#conn[data-state='live']")
     page.click("#manual-box summary")
     assert page.input_value("#manual-do") == "table"  # the table waits for its players
+    assert page.locator("#manual-json").is_hidden()  # the JSON folded: chosen, not typed
     assert page.locator("#manual-fields").inner_text().startswith("Regler:")  # Swedish first
     page.select_option('#manual-fields select[data-field="ruleset"]', "sm2019")
     page.fill('#manual-fields input[data-field="players"]', "Anna, Bo ,Cilla,")

@@ -929,6 +929,8 @@ def test_the_tls_entry_by_hand_offers_the_action_the_table_waits_for(make_server
         return json.loads(tl.input_value("#manual-json"))
 
     assert box("table", -1) == {"do": "table", "ruleset": "sm2025", "players": []}
+    tl.wait_for_selector("#audit-empty")  # an empty audit trail says so, not a bare heading (stop 70)
+    assert tl.inner_text("#audit-empty") == "inga poster ännu"
     seq = tl_post(s, {"do": "table", "players": PLAYERS})["seq"]
     assert box("game", seq) == {"do": "game", "seats": PLAYERS, "button": ""}  # as they were named; the TL chooses
     seq = tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})["seq"]
@@ -937,9 +939,12 @@ def test_the_tls_entry_by_hand_offers_the_action_the_table_waits_for(make_server
     assert box("discard", seq) == {"do": "discard", "player": "Anna", "cards": []}
     seq = tl_post(s, {"do": "discard", "player": "Anna", "cards": ["AH"]})["seq"]
     assert box("discard", seq)["player"] == "Bo"  # the next player to place
+    # a player's clock on one line ("bytestid 30 s", not "30 / s" under it)
+    assert tl.eval_on_selector("td.tl-clock", "e => getComputedStyle(e).whiteSpace") == "nowrap"
     tl.select_option("#manual-do", "retract")  # the TL's own choice stays while the table moves
     seq = tl_post(s, {"do": "discard", "player": "Bo", "cards": ["2S"]})["seq"]
     assert box("retract", seq) == {"do": "retract", "player": "Bo"}  # the template of the kind picked
+    tl.click("#manual-json-box summary")  # typed by hand: the JSON unfolded
     tl.fill("#manual-json", json.dumps({"do": "discard", "player": "Cilla", "cards": ["4H"]}))
     tl.click("#manual-submit")
     tl.wait_for_function("() => document.querySelector('#manual-result').textContent !== ''")
@@ -987,6 +992,7 @@ def test_the_revisors_entry_by_hand_says_who_enters_the_cards_the_table_waits_fo
     assert rev.locator("#manual-submit").is_enabled() and hint.is_visible()
     seq = tl_post(s, {"do": "discard", "player": "Anna", "cards": ["AH"]})["seq"]
     assert box("time_call", seq) and hint.is_visible()  # the kind picked stays while the table moves
+    rev.click("#manual-json-box summary")  # typed by hand: the JSON unfolded
     rev.fill("#manual-json", json.dumps({"do": "time_call", "player": "Bo"}))
     rev.click("#manual-submit")
     rev.wait_for_function("() => document.querySelector('#manual-result').textContent !== ''")
@@ -1015,7 +1021,12 @@ def test_tl_enters_the_hand_of_a_player_without_a_phone(make_server, chromium):
     assert {"seat_hand", "seat_exchange", "deal"} <= set(kinds), kinds
     tl.select_option("#manual-do", "seat_hand")
     assert json.loads(tl.input_value("#manual-json")) == {"seat": 1, "cards": []}
-    tl.fill("#manual-json", json.dumps({"seat": 2, "cards": HANDS["Bo"]}))
+    # chosen and tapped, not typed (stop 70): the seat from a list, the cards from the deck
+    tl.select_option('#manual-fields select[data-field="seat"]', "2")
+    tl.click("#manual-open-cards")
+    for card in HANDS["Bo"]:
+        tl.click(f'#manual-cards button[data-card="{card}"]')
+    assert json.loads(tl.input_value("#manual-json")) == {"seat": 2, "cards": HANDS["Bo"]}
     tl.click("#manual-submit")
     tl.wait_for_function("() => document.querySelector('#manual-result').textContent.includes('en spelares hand')")
     tl.locator("#manual").scroll_into_view_if_needed()
