@@ -117,7 +117,7 @@ clean:
 CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/commands/setup.py table_controller/app/commands/hub.py table_controller/deck.py \
 	table_controller/tournament/event.py table_controller/tournament/hubstore.py table_controller/tournament/draw.py \
 	table_controller/app/commands/run.py table_controller/app/commands/serve.py table_controller/app/commands/demo.py \
-	table_controller/app/service.py table_controller/app/web.py table_controller/app/table_files.py table_controller/app/words.py table_controller/app/config.py \
+	table_controller/app/service.py table_controller/app/web.py table_controller/app/table_files.py table_controller/app/words.py table_controller/app/config.py table_controller/app/argtypes.py \
 	table_controller/app/commands/protocol.py table_controller/tournament/service.py table_controller/tournament/publisher.py \
 	table_controller/app/argwords.py table_controller/app/cli.py
 # The dashboard's texts and the console's: extract them (babel.cfg), merge into the Swedish

@@ -362,6 +362,7 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/app/table_files.py",
         "table_controller/app/words.py",
         "table_controller/app/config.py",
+        "table_controller/app/argtypes.py",
         "table_controller/app/commands/protocol.py",
         "table_controller/tournament/service.py",
         "table_controller/tournament/publisher.py",

@@ -144,7 +144,7 @@ def test_a_port_out_of_range_is_refused_by_its_option(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2
-    assert "a port is a number from 1 to 65535" in said(capsys)
+    assert "en port är ett tal från 1 till 65535" in said(capsys)  # Swedish first (stop 70)
 
 
 def test_serve_says_what_is_wrong_with_its_data_folder_host_and_certificate(tmp_path, capsys):
@@ -322,10 +322,11 @@ def test_the_protocols_players_file_with_ids_registers_at_the_hub(hub, tmp_path,
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["demo", "--pace", "-1"], "argument --pace: a number of 0 or more, not -1.0"),
-        (["run", "--virtual", "--bots", "--max-actions", "-5"], "argument --max-actions: a whole number of 1 or more"),
-        (["run", "--camera-fps", "-3"], "argument --camera-fps: a number above 0, not -3.0"),
-        (["setup", "--camera-fps", "nan"], "argument --camera-fps: a number above 0, not 'nan'"),
+        (["demo", "--pace", "-1"], "argument --pace: ett tal från 0 och uppåt, inte -1.0"),
+        (["demo", "--pace", "-1", "--lang", "en"], "argument --pace: a number of 0 or more, not -1.0"),
+        (["run", "--virtual", "--bots", "--max-actions", "-5"], "argument --max-actions: ett heltal från 1 och uppåt"),
+        (["run", "--camera-fps", "-3", "--lang", "en"], "argument --camera-fps: a number above 0, not -3.0"),
+        (["setup", "--camera-fps", "nan"], "argument --camera-fps: ett tal över 0, inte 'nan'"),
     ],
 )
 def test_a_number_out_of_its_range_is_refused_by_its_option(argv, words, capsys):
@@ -441,7 +442,7 @@ def test_a_publisher_says_once_that_its_tables_log_is_not_there_yet(tmp_path, ca
 def test_a_broker_port_out_of_range_is_refused(capsys):
     argv = ["hub", "publish", "--db", "t.sqlite", "--table", "h1-t1", "--event", "e", "--broker", "127.0.0.1:99999"]
     assert main(argv) == 2
-    assert "a port is a number from 1 to 65535" in said(capsys)
+    assert "--broker '127.0.0.1:99999': en port är ett tal från 1 till 65535, inte 99999" in said(capsys)
 
 
 def test_replay_of_a_script_with_no_table_says_so_in_words(tmp_path, capsys):
