@@ -63,6 +63,21 @@ def test_the_list_of_commands_is_said_in_swedish_first_the_version_flag_too(caps
     assert "--version   show program's version number and exit" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(
+    ("name", "headings"),
+    [
+        ("setup", ["bordet:", "platsstyrningen och kortleken:", "kameran (valfri):", "webbsidorna:"]),
+        ("run", ["bordet som tjänst (med --config eller --data):"]),
+    ],
+)
+def test_an_officials_command_groups_its_options_under_swedish_headings(name, headings, capsys):
+    """The option groups' headings were English in Swedish help (stop 70's run-through)."""
+    with pytest.raises(SystemExit):
+        main([name, "--help"])
+    shown = capsys.readouterr().out
+    assert all(f"\n{h}\n" in shown for h in headings), shown
+
+
 def test_an_unknown_command_is_refused_with_the_list():
     run = subprocess.run(
         [sys.executable, "-m", "table_controller.app.cli", "nosuch"], capture_output=True, text=True, timeout=60

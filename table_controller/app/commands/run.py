@@ -69,7 +69,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         ),
     )
     add_shot_clocks_argument(p, config_key=True)
-    svc = p.add_argument_group("the table as a service (with --config or --data)")
+    svc = p.add_argument_group(say("the table as a service (with --config or --data)"))
     svc.add_argument("--name", help=say("[table] name: the table's name on every view"))
     svc.add_argument(
         "--data",
