@@ -365,6 +365,17 @@ def load_config(path: str | Path, overrides: dict[tuple[str, str], Any] | None =
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(exc))
+        if at:  # where, in the words spoken; what the parser found, in its own
+            where = say("{name}, line {line}", name=path, line=at.group(1))
+            raise ConfigError(
+                say(
+                    "{where}, column {column}: not valid TOML ({error})",
+                    where=where,
+                    column=at.group(2),
+                    error=str(exc)[: at.start()],
+                )
+            ) from exc
         raise ConfigError(say("{path}: not valid TOML: {error}", path=path, error=exc)) from exc
     return config_from_mapping(data, base=path.resolve().parent, source=path, text=text, overrides=overrides)
 

@@ -165,7 +165,7 @@ def test_every_key_has_a_flag_of_run_and_a_flag_overrides_the_file(folder):
         ("peers = [", 'peers = ["ftp://x", ', "line 24: [dashboard] peers 'ftp://x' is not a table's address"),
         ('tls_key = "t.key"\n', "", "line 20: [dashboard] tls_cert and tls_key go together"),
         ('port = "/dev/chicago-seat-controller"\n', "", "line 9: [seat_controller] port is missing"),
-        ('name = "Bord 7"', "name = ", "not valid TOML: Invalid value (at line 3"),
+        ('name = "Bord 7"', "name = ", "line 3, column 8: not valid TOML (Invalid value)"),
         ('logo = "logo.png"', 'logo = "nologo.png"', "line 29: [event] logo must name a file that exists"),
         ('heat = "1"', "heat = 1", "line 28: [event] heat must be a text of 1 to 200 characters"),
         ('round = "Kvartsfinal"', 'round = ""', "line 30: [event] round must be a text of 1 to 200 characters"),
@@ -273,6 +273,7 @@ def test_run_with_a_bad_configuration_says_why_in_swedish_and_starts_nothing(fol
             "must be a number of seconds from 1 to",
             "ska vara ett antal sekunder från 1 till",
         ),
+        ('name = "Bord 7"', "name = ", "line 3, column 8: not valid TOML", "rad 3, kolumn 8: inte giltig TOML"),
     ],
 )
 def test_a_bad_configuration_is_said_in_the_language_spoken_swedish_first(folder, old, new, english, swedish):
