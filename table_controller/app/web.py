@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import errno
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -280,13 +281,36 @@ def port_problem(host: str, port: int) -> str | None:
     return None
 
 
+# Who each view is for, in the words spoken: the views' names are their addresses' paths
+VIEW_WORDS: dict[str, Callable[[], str]] = {
+    "tl": lambda: say("the TL's overview"),
+    "revisor": lambda: say("the Revisor's tablet"),
+    "public": lambda: say("the scoreboard"),
+    "broadcast": lambda: say("the broadcast overlay"),
+    "dealer": lambda: say("the dealer's screen"),
+    "protocol": lambda: say("the protocol"),
+    "hall": lambda: say("all tables"),
+}
+
+
+def view_words(view: str) -> str:
+    """Who ``view`` is for (``VIEW_WORDS``; a seat's page: that seat's phone)."""
+    if view.startswith("seat") and view[4:].isdigit():
+        return say("phone at seat {n}", n=view[4:])
+    words = VIEW_WORDS.get(view)
+    return words() if words is not None else ""
+
+
 def print_urls(
     base: str, tokens, out=sys.stdout, show_tokens: bool = True, where: str = "", seats: bool = False
 ) -> None:
+    """Each view's address, after its name and who it is for (an address alone on the
+    line's end, as it is copied)."""
     from dashboard.tokens import view_urls
 
     for view, url in view_urls(base, tokens, seats):
-        print(f"  {view:<10} {url if show_tokens else url.split('?')[0] + '?token=...'}", file=out)
+        shown = url if show_tokens else url.split("?")[0] + "?token=..."
+        print(f"  {view:<10} {view_words(view):<22} {shown}", file=out)
     if not show_tokens:
         print("  " + say("(tokens in {path}; --show-tokens prints them)", path=where or "tokens.json"), file=out)
     out.flush()
@@ -295,7 +319,8 @@ def print_urls(
 def print_hall(base: str, token: str, tables: int, out=None) -> None:
     """The TL's hall among the views: this table and its peers (``--peer``)."""
     print(
-        f"  {'hall':<10} {base}/hall?token={token} " + say_n("({n} table)", "({n} tables)", tables),
+        f"  {'hall':<10} {view_words('hall'):<22} {base}/hall?token={token} "
+        + say_n("({n} table)", "({n} tables)", tables),
         file=out or sys.stdout,
     )
 

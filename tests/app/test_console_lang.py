@@ -83,7 +83,8 @@ def test_serve_and_run_say_their_start_in_swedish_unless_asked_for_english(tmp_p
     finally:
         serve.signal(signal.SIGTERM)  # serve ends as uvicorn does on it
     assert sv.startswith("Bord 1: 0 händelser; sändningsfördröjning 60 s. Vyer:\n"), sv
-    assert f"  tl         http://localhost:{port}/tl?token=...\n" in sv
+    assert f"  tl         TL:s översikt          http://localhost:{port}/tl?token=...\n" in sv  # who it is for
+    assert f"  public     resultattavlan         http://localhost:{port}/public?token=...\n" in sv
     assert f"  (rollänkarna finns i {tmp_path / 's' / 'tokens.json'}; --show-tokens skriver ut dem)" in sv
     assert "events" not in sv and "Views" not in sv
 
@@ -100,4 +101,5 @@ def test_serve_and_run_say_their_start_in_swedish_unless_asked_for_english(tmp_p
     assert first.startswith("Bord 1: the virtual table on "), en
     assert first.endswith(f"; data in {data}; 0 events; broadcast delay 60 s."), en
     assert views == "Views:"
+    assert f"  dealer     the dealer's screen    http://localhost:{port}/dealer?token=...\n" in en
     assert f"  (tokens in {data / 'tokens.json'}; --show-tokens prints them)" in en
