@@ -1343,3 +1343,28 @@ def test_a_refusal_that_says_a_hand_fact_shows_blind_roles_no_reason_live_or_aft
             s.restart()
         seen = alerts("revisor")
         assert not [t for t in seen if "r26" in t or "r28" in t or "retract" in t], (moment, seen)
+
+
+@pytest.mark.parametrize("view", ["protocol", "revisor"])
+def test_the_protocol_stays_readable_on_a_phone_and_scrolls_in_its_box(make_server, chromium, view):
+    """Drawn 640 px wide, the protocol was shrunk to a phone's 390 px (its text 7 px high:
+    stop 70's run-through); now it keeps at least 560 px and scrolls sideways in its box,
+    while the page itself stays as wide as the phone."""
+    s = make_server(command="serve")
+    tl_post(s, {"do": "table", "players": PLAYERS})
+    tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})
+    page = chromium.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto(s.url("revisor") if view == "revisor" else f"{s.base}/protocol?token={s.token('revisor')}")
+    page.wait_for_selector("#protocol svg.protocol")
+    width = page.eval_on_selector("#protocol svg.protocol", "e => e.getBoundingClientRect().width")
+    assert width >= 560, width
+    box = page.eval_on_selector("#protocol", "e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).overflowX]")
+    assert box[0] > box[1] and box[2] == "auto", box  # the box scrolls, not the page
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    if view == "revisor":  # the tablet's column keeps the whole drawing: every column of points in sight
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.wait_for_function(
+            "() => { const b = document.querySelector('#protocol'); return b.scrollWidth <= b.clientWidth; }"
+        )
+    page.close()
