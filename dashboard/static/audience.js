@@ -17,8 +17,8 @@ const AUD = (() => {
     chicagoWon: t("{p} won the Chicago +15"), chicagoLost: t("{p} lost the Chicago −15"),
     chicagoBroken: t("{p} broke the Chicago +10"), saidChicago: t("has said Chicago"), wonChicago: t("won Chicago"),
     drawStop: t("draw stop"), out: t("out"), dead: t("dead hand"), button: t("button"), paused: t("PAUSED"),
-    lead: t("leads"), played: t("plays"), open: t("Open card for {p}"), taken: t("takes it"),
-    declined: t("declines it"), last: t("Last"), results: t("Game results"), provisional: t("provisional"),
+    lead: t("leads"), played: t("plays"), open: t("Open card for {p}:"), taken: t("taken"),
+    declined: t("declined"), last: t("Last"), results: t("Game results"), provisional: t("provisional"),
     place: t("Place"), particip: t("{n} players"), playoff: t("Playoff: {p}"), noGame: "\u2013",
     dealing: t("{d} is dealt"), pointsFor: "{p} {pts} {why}" };
   const PHASE = {
