@@ -28,7 +28,7 @@ from reportlab.pdfgen import canvas
 from .head import SheetHead, pdf_date, stamp
 from .model import GameSheet, SheetRow, document_sheets, fences, fmt_points
 from .notes import LogFacts, Note
-from .words import PENALTY_REASONS, clock_text, penalty_kind_text, reason_text, voided, words
+from .words import PENALTY_REASONS, clock_text, penalty_kind_text, reason_text, ruleset_text, voided, words
 
 PAGE_W, PAGE_H = A4
 MARGIN = 40
@@ -242,7 +242,7 @@ def _game(
         title,
         info,
         facts.when(g.number),
-        [(w["ruleset"], str(doc.get("ruleset") or "")), ("Status", status)],
+        [(w["ruleset"], ruleset_text(str(doc.get("ruleset") or ""), d.lang)), ("Status", status)],
     )
     _columns(d)
     for row in g.rows:
@@ -470,11 +470,13 @@ def _summary(
     times = [t for g in games for t in facts.when(g.number) if t is not None]
     _header(
         d,
-        f"{w['summary']} \u2013 {w['table'].lower()} {info.table or title}",
+        # "bord 3", but "Bord 7" and "Demobord" as they are named
+        f"{w['summary']} \u2013 "
+        + (f"{w['table'].lower()} {info.table}" if info.table.isdigit() else info.table or title),
         title,
         info,
         (min(times) if times else None, max(times) if times else None),
-        [(w["ruleset"], str(doc.get("ruleset") or ""))],
+        [(w["ruleset"], ruleset_text(str(doc.get("ruleset") or ""), d.lang))],
     )
     standings = list(table.get("standings") or [])
     if not standings:  # a document without the table part: ranked as the engine does (r11)
@@ -593,8 +595,8 @@ def tiebreaks(standings: Sequence[Mapping[str, Any]], lang: str = "sv") -> list[
             key = "tb_playoff"
         else:
             key = "tb_shared"
-        out.append(
-            f"{a['player']} ({fmt_points(a['placement_points'])}, {a['score_total']}, "
-            f"{a['won_chicagos']}): " + w[key].format(b=b["player"])
+        who = w["tb_who"].format(
+            a=a["player"], pp=fmt_points(a["placement_points"]), score=a["score_total"], chicagos=a["won_chicagos"]
         )
+        out.append(f"{who}: " + w[key].format(b=b["player"]))
     return out

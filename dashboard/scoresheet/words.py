@@ -64,6 +64,7 @@ WORDS: dict[str, dict[str, str]] = {
         "tb_chicago": "före {b} på vunna Chicago (r11)",
         "tb_playoff": "före {b} efter särspel (r11)",
         "tb_shared": "delar plats med {b}",
+        "tb_who": "{a} ({pp} omgångspoäng, {score} sidopoäng, {chicagos} vunna Chicago)",
         "playoff_between": "Särspel mellan {players}: {deals} givar utan Chicago (r11)",
         "none_on": "ingen ännu",
         "no_game": "Ingen omgång har startat än.",
@@ -134,6 +135,7 @@ WORDS: dict[str, dict[str, str]] = {
         "tb_chicago": "ahead of {b} on won Chicagos (r11)",
         "tb_playoff": "ahead of {b} after the playoff (r11)",
         "tb_shared": "shares the place with {b}",
+        "tb_who": "{a} ({pp} placement points, {score} score, {chicagos} won Chicagos)",
         "playoff_between": "Playoff between {players}: {deals} deals without Chicago (r11)",
         "none_on": "nobody yet",
         "no_game": "No game has started yet.",
@@ -239,3 +241,22 @@ def penalty_kind_text(kind: str, lang: str) -> str:
 
 def clock_text(clock: str, lang: str) -> str:
     return _pick(CLOCKS, clock, lang)
+
+
+# The rulesets by the names of their rules (RULES.md's seeds), not their codes
+RULESET_NAMES = {
+    "sm2025": ("SM 2025 (reglerna från juni 2025)", "SM 2025 (the rules of June 2025)"),
+    "sm2019": ("SM 2019", "SM 2019"),
+    "shootout": ("Chicago Shootout", "Chicago Shootout"),
+    "classic": ("klassisk Chicago", "classic Chicago"),
+}
+
+
+def ruleset_text(code: str, lang: str) -> str:
+    """A ruleset's name on the form; an unknown code as it is.
+
+    >>> ruleset_text("sm2025", "sv"), ruleset_text("house", "en")
+    ('SM 2025 (reglerna från juni 2025)', 'house')
+    """
+    pair = RULESET_NAMES.get(code)
+    return code if pair is None else pair[0] if lang == "sv" else pair[1]

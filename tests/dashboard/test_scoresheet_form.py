@@ -243,7 +243,10 @@ def test_summary_page_places_totals_and_who_goes_on__r8_r11():
     _, doc = replay_lines(lines)
     data = scoresheet_pdf(doc, facts=facts_from_script(lines), info=SheetHead(event="SM", heat="1", table="3"))
     summary = pages(data)[-1]
-    assert summary.startswith("Bordets resultat \u2013 bord 3")
+    assert summary.startswith("Bordets resultat \u2013 bord 3")  # a table numbered: "bord 3"
+    assert "SM 2025 (reglerna från juni 2025)" in summary and "sm2025" not in summary  # the rules by name
+    named = scoresheet_pdf(doc, facts=facts_from_script(lines), info=SheetHead(event="SM", heat="1", table="Bord 7"))
+    assert pages(named)[-1].startswith("Bordets resultat \u2013 Bord 7")  # not "bord Bord 7"
     rows = [x.strip() for x in summary.splitlines()]
     for s in doc["table"]["standings"]:
         i = rows.index(s["player"])
@@ -266,12 +269,16 @@ def test_tiebreaks_are_explained__r11():
         {"player": "Cilla", "rank": 3, "placement_points": 25, "score_total": 70, "won_chicagos": 1},
         {"player": "Dan", "rank": 4, "placement_points": 25, "score_total": 70, "won_chicagos": 0},
     ]
+    # each figure named (stop 70: "Bo (0, 19, 0)" said nothing of what the three numbers were)
     assert tiebreaks(st) == [
-        "Bo (32, 80, 0): före Anna på total sidopoäng (r11)",
-        "Cilla (25, 70, 1): före Dan på vunna Chicago (r11)",
+        "Bo (32 omgångspoäng, 80 sidopoäng, 0 vunna Chicago): före Anna på total sidopoäng (r11)",
+        "Cilla (25 omgångspoäng, 70 sidopoäng, 1 vunna Chicago): före Dan på vunna Chicago (r11)",
     ]
     st[3]["won_chicagos"] = 1
-    assert tiebreaks(st, "en")[1] == "Cilla (25, 70, 1): ahead of Dan after the playoff (r11)"
+    assert (
+        tiebreaks(st, "en")[1]
+        == "Cilla (25 placement points, 70 score, 1 won Chicagos): ahead of Dan after the playoff (r11)"
+    )
 
 
 @pytest.mark.parametrize("lang", ["sv", "en"])
@@ -408,7 +415,7 @@ def test_summary_page_shows_the_sarspel_and_who_won_it__r11_s12():
     rows = [x.strip() for x in pages(data)[-1].splitlines()]
     assert "Särspel" in rows and "Särspel mellan A, B: 3 givar utan Chicago (r11)" in rows, rows
     assert "A 0, B 1" in rows  # the särspel's own score, outside the table's totals
-    assert "B (42, 57, 0): före A efter särspel (r11)" in rows
+    assert "B (42 omgångspoäng, 57 sidopoäng, 0 vunna Chicago): före A efter särspel (r11)" in rows
     assert "Går vidare: B, A" in rows
     assert not overlaps(data) and not line_boxes(data)
     (ROOT / "build").mkdir(exist_ok=True)
