@@ -289,12 +289,12 @@ connect(m => {
   morphKids(live, headerEl(m),
     keptPart("alerts", alerts, () => h("section", { id: "tl-alerts", class: alerts.length ? "has-alerts" : "" }, h("h2", {}, t("Alerts")),
       alerts.length ? h("ul", {}, alerts.map(alertEl)) : h("p", { class: "small" }, t("no open alerts")))),
-    h("table", { id: "tl-players" }, h("tr", {}, [t("Player"), t("Score"), "", t("Hand (revealed only)"), t("Played"), t("Warnings")].map(x => h("th", {}, x))),
+    h("table", { id: "tl-players" }, h("tr", {}, [t("Player"), t("Score"), t("Clock"), t("Hand (revealed only)"), t("Played"), t("Warnings / time violations")].map(x => h("th", {}, x))),
       s.players.map(p => h("tr", { "data-player": p.name, "data-held": p.hand_count || 0, class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, nameEl(p)), h("td", { class: "score", "data-label": t("Score") }, p.score), h("td", { class: "tl-clock" }, markers(p), clockEl(s, p.name)),
         h("td", { class: "revealed", "data-label": t("Hand (revealed only)") }, p.hand ? [cardsEl(p.hand), " ", AUD.handName(p.hand)] : "-"),
         h("td", { "data-label": t("Played") }, cardsEl(p.played)),
-        h("td", { "data-label": t("Warnings") }, t("{w} / {v} violations", { w: p.warnings || 0, v: p.violations || 0 }))))),
+        h("td", { class: "tl-warnings", "data-label": t("Warnings / time violations") }, `${p.warnings || 0} / ${p.violations || 0}`)))),
     trickEl(s), awardConfirmedEl(m, s), resultEl(s), keptSignEl(m, "tl"));
   // the history follows, at most every half second (a throttle: a busy table never starves
   // it; at 200 ms a fast table's TL page took a fifth more of chromium and the server)
