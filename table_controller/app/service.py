@@ -172,6 +172,7 @@ async def serve_table(
         print_urls,
         private_files,
         uvicorn_config,
+        warn_plain_http,
         web_settings,
     )
 
@@ -180,6 +181,9 @@ async def serve_table(
     problem = port_problem(d.host, d.port)
     if problem:
         raise ConfigError(f"[dashboard] port {d.port}: {problem.split(';')[0]}")
+    warn_plain_http(
+        d.host, d.tls_cert is not None
+    )  # the tokens in plain text beyond this machine: said, as serve says it
     deck = load_deck(cfg)
     peers = peer_bases(list(d.peers))
     args = web or web_args(cfg)

@@ -149,7 +149,8 @@ def test_ctrl_c_in_the_terminal_stops_the_demo_and_its_analysis_child_cleanly(tm
                 except TimeoutError:
                     pass
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal: the whole group
-        rest, _ = proc.communicate(timeout=120)
+        rest = proc.stdout.read()  # through the same reader (communicate() would lose its buffer)
+        proc.wait(timeout=120)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -158,3 +159,53 @@ def test_ctrl_c_in_the_terminal_stops_the_demo_and_its_analysis_child_cleanly(tm
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
     assert proc.returncode == 0, said
     assert f"Demon stoppad; bordet finns kvar i {data}" in said, said
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its network, if it has one (no packet is sent)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.255", 9))  # a documentation address: only the route is looked up
+            addr = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if addr.startswith("127.") else addr
+
+
+def test_the_demo_serves_the_tablets_on_the_network_with_host_and_says_what_that_costs(tmp_path):
+    """--host 0.0.0.0: the views open from another device on the network (stop 70's run-through:
+    the demo listened on this computer only, so an official could not try it on a tablet), and
+    it warns, as serve does, that the tokens cross the network in plain text."""
+    data, port = tmp_path / "demo", free_port()
+    proc = subprocess.Popen(
+        [*CLI, "demo", "--direct", "--host", "0.0.0.0", "--port", str(port), "--data", str(data)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    out: list[str] = []
+    try:
+        for line in proc.stdout:
+            out.append(line)
+            if line.strip().startswith("protocol"):
+                break
+        wait_listening(port, proc, lambda: "".join(out), what="the demo")
+        tokens = json.loads((data / "tokens.json").read_text())
+        lan = _lan_address()
+        if lan is not None:  # from the network, as a tablet asks
+            r = httpx.get(f"http://{lan}:{port}/public", params={"token": tokens["public"]}, timeout=60)
+            assert r.status_code == 200, r.text
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        # the rest through the same reader: communicate() reads the pipe itself and would lose
+        # what the reader has buffered already (this test's warning, printed before it listens)
+        rest = proc.stdout.read()
+        proc.wait(timeout=120)
+    said = "".join(out) + rest
+    assert "VARNING: lyssnar på 0.0.0.0 utan TLS" in said, said
+    assert proc.returncode == 0 and "Traceback" not in said, said

@@ -36,7 +36,15 @@ from ..words import add_lang, page_word, say, speaking
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..argtypes import non_negative, port_number
 
-    p.add_argument("--port", type=port_number, default=8080, help=say("port on localhost (default 8080)"))
+    p.add_argument("--port", type=port_number, default=8080, help=say("port (default 8080)"))
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help=say(
+            "address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the tablets and "
+            "phones on the local network too)"
+        ),
+    )
     p.add_argument(
         "--pace",
         type=non_negative,
@@ -147,7 +155,7 @@ def _demo(args: argparse.Namespace) -> int:
     from ..table_files import check_data_folder
     from ..web import port_problem, private_files, web_settings
 
-    problem = port_problem("127.0.0.1", args.port)
+    problem = port_problem(args.host, args.port)
     if problem:
         return _fail(problem)
     if args.manual_chicago and not args.direct:
@@ -278,7 +286,7 @@ def demo_config(args: argparse.Namespace, data: Path):
             shot_clocks=shot_clocks_text(shot_clock_limits(args)),
         ),
         dashboard=DashboardSection(
-            host="127.0.0.1",
+            host=args.host,
             port=args.port,
             tls_cert=args.certfile,
             tls_key=args.keyfile,
@@ -345,7 +353,7 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
 
     from dashboard.app import create_app
 
-    from ..web import print_hall, print_urls, uvicorn_config
+    from ..web import print_hall, print_urls, uvicorn_config, warn_plain_http
 
     how = (
         say("bots play on {hardware}, sensed by the live loop", hardware=hardware)
@@ -362,14 +370,14 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
             delay=hub.delay.delay,
         )
     )
-    base = f"{'https' if args.certfile else 'http'}://localhost:{args.port}"
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host  # as service.base_url
+    base = f"{'https' if args.certfile else 'http'}://{shown}:{args.port}"
     print_urls(base, tokens, out=sys.stdout)  # a demo shows its tokens: nothing of value behind them
     if args.peer:
         print_hall(base, tokens.token("tl"), len(args.peer) + 1)
     print(say("Ctrl-C stops the demo."), flush=True)
-    server = uvicorn.Server(
-        uvicorn_config(create_app(hub, tokens, settings=args.settings), args, "127.0.0.1", args.port)
-    )
+    warn_plain_http(args.host, args.certfile is not None)
+    server = uvicorn.Server(uvicorn_config(create_app(hub, tokens, settings=args.settings), args, args.host, args.port))
     task = asyncio.create_task(bots)
 
     def done(t: asyncio.Task) -> None:
