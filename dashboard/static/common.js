@@ -180,7 +180,8 @@ function headerEl(m) {
     s.to_act && s.to_act.length ? h("span", { id: "to-act", "data-awaiting": awaitingCards(s) ? "1" : null },
       awaitingCards(s) ? t("cards owed to: {players}", { players: s.to_act.join(", ") }) : t("to act: {players}", { players: s.to_act.join(", ") })) : null,
     m.paused ? h("span", { id: "paused", class: "paused" }, t("PAUSED")) : null,
-    h("span", { id: "seq", "data-seq": m.seq }, "#" + m.seq));
+    // the log's count of events: what the TL and the Revisor name a moment by ("händelse 176")
+    h("span", { id: "seq", "data-seq": m.seq, title: t("events in the table's log so far") }, t("event {n}", { n: m.seq })));
 }
 
 function trickEl(s) {

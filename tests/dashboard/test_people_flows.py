@@ -944,6 +944,7 @@ def test_the_tls_entry_by_hand_offers_the_action_the_table_waits_for(make_server
     heads = tl.locator("#tl-players th").all_inner_texts()  # every column named, the counts said once
     assert heads == ["Spelare", "Sidopoäng", "Klocka", "Hand (bara visad)", "Spelat", "Varningar / tidsöverträdelser"]
     assert tl.inner_text('#tl-players tr[data-player="Anna"] td.tl-warnings') == "0 / 0"
+    assert tl.inner_text("#seq") == f"händelse {tl.get_attribute('#seq', 'data-seq')}"  # not a bare "#12"
     tl.select_option("#manual-do", "retract")  # the TL's own choice stays while the table moves
     seq = tl_post(s, {"do": "discard", "player": "Bo", "cards": ["2S"]})["seq"]
     assert box("retract", seq) == {"do": "retract", "player": "Bo"}  # the template of the kind picked
