@@ -71,7 +71,7 @@ def add_shot_clocks_argument(p: Any, config_key: bool = False) -> None:
         metavar="CLOCK=S,...",
         help=("[table] shot_clocks: " if config_key else "")
         + say(
-            "the event's shot clocks in seconds (RULES.md D11), e.g. play=30,exchange=45; "
+            "the event's shot clocks in seconds (each event sets its own), e.g. play=30,exchange=45; "
             "a clock not named keeps its default ({defaults})",
             defaults=defaults,
         ),

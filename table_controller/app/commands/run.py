@@ -45,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--config",
         metavar="FILE",
         help=say(
-            "the table's configuration (TOML, app/config.py): "
+            "the table's settings file (table.toml; 'chicago-table setup' writes one): "
             "runs the whole table as one service with its dashboard; the flags below override it"
         ),
     )
