@@ -527,4 +527,4 @@ def _create_private(path: Path) -> None:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise HubError("cannot create {path}: {error}", path=path, error=exc.strerror or exc) from None
+        raise HubError("cannot create {path}: {error}", path=path, error=exc) from None  # the console words it

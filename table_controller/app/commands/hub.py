@@ -24,7 +24,17 @@ import sys
 
 from table_controller.tournament.hubstore import HubError
 
-from ..words import add_lang, clock_error_words, clocks_words, hub_words, phase_word, say, say_n, speaking
+from ..words import (
+    add_lang,
+    clock_error_words,
+    clocks_words,
+    hub_words,
+    os_error_words,
+    phase_word,
+    say,
+    say_n,
+    speaking,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -222,12 +232,16 @@ def _action(cmd: str, args: argparse.Namespace) -> int:
 def _said(exc: Exception) -> str:
     """An error in the words spoken: the hub's own refusals (a ``HubError`` raised with its
     text and what goes in it, here, in the hub's file or in the event's steps) from the
-    console's catalogue, a shot clock set wrong inside them too (``clock_error_words``); what
+    console's catalogue, a shot clock set wrong or the system's reason inside them too
+    (``clock_error_words``, ``os_error_words``); what
     another part or the system said, as it was said."""
     from table_controller.rules.rulesets import ClockError
 
     if isinstance(exc, HubError) and exc.text:
-        params = {k: clock_error_words(v) if isinstance(v, ClockError) else v for k, v in exc.params.items()}
+        params = {
+            k: clock_error_words(v) if isinstance(v, ClockError) else os_error_words(v) if isinstance(v, OSError) else v
+            for k, v in exc.params.items()
+        }
         return say(exc.text, **params)
     return str(exc)
 

@@ -295,3 +295,13 @@ def test_standings_say_a_tables_problem_and_a_conflict_in_the_tls_language(tmp_p
     en = capsys.readouterr().out
     assert "    problem: the table plays heat 2 (option 'heat'), the hub drew it for heat 1\n" in en
     assert "conflict: table h1-t9: records from table 'h1-t9', which the hub has not drawn\n" in en
+
+
+def test_a_hub_file_that_cannot_be_made_says_the_systems_reason_in_the_words_spoken(tmp_path, capsys):
+    """It said "kan inte skapa ...: Not a directory" (stop 70)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["hub", "create", str(blocker / "ev.hub"), "--event", "sm2026"]) == 2
+    assert f"kan inte skapa {blocker / 'ev.hub'}: en del av sökvägen är inte en mapp" in capsys.readouterr().err
+    assert main(["hub", "create", str(blocker / "ev.hub"), "--event", "sm2026", "--lang", "en"]) == 2
+    assert "a part of the path is not a folder" in capsys.readouterr().err
