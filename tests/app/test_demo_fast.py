@@ -31,25 +31,12 @@ CLI = [sys.executable, "-m", "table_controller.app.cli"]
 
 def test_demo_fast_plays_a_whole_table_in_simulated_time_with_its_dashboard_served(tmp_path):
     data, port = tmp_path / "demo", free_port()
-    proc = subprocess.Popen(
-        [*CLI, "demo", "--fast", "--seed", "3", "--pace", "0.02", "--port", str(port), "--data", str(data)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    proc, out = _start_demo("--fast", "--seed", "3", "--pace", "0.02", data=data, port=port)  # once it listens
     assert proc.stdout is not None
-    out: list[str] = []
     try:
-        for line in proc.stdout:  # the views are printed once the dashboard listens
-            out.append(line)
-            if line.strip().startswith("protocol"):
-                break
         assert "i simulerad tid" in out[0], "".join(out)  # in simulated time: Swedish first
         tokens = json.loads((data / "tokens.json").read_text())
         base = f"127.0.0.1:{port}"
-        wait_listening(port, proc, lambda: "".join(out), what="the demo")  # the views are printed just before
         # the public view's stream while the bots play: it follows the table to its end
         phases = []
         with connect(f"ws://{base}/ws?token={tokens['public']}", open_timeout=60, max_size=None) as ws:
@@ -117,14 +104,11 @@ def _spawned_children(pid: int) -> list[int]:
     return out
 
 
-def test_ctrl_c_in_the_terminal_stops_the_demo_and_its_analysis_child_cleanly(tmp_path):
-    """A terminal's Ctrl-C reaches every process of its group, the broadcast's analysis child
-    too (it starts once an overlay watches): it printed a KeyboardInterrupt traceback as the
-    demo stopped (stop 70's run-through).  Now the demo stops in words and says where its
-    table stays."""
-    data, port = tmp_path / "demo", free_port()
+def _start_demo(*argv: str, data: Path, port: int) -> tuple[subprocess.Popen, list[str]]:
+    """``chicago-table demo`` in a session of its own (a terminal's group), once it listens:
+    its process and the lines it said until then (the views, the protocol last)."""
     proc = subprocess.Popen(
-        [*CLI, "demo", "--seed", "3", "--pace", "0.1", "--port", str(port), "--data", str(data)],
+        [*CLI, "demo", *argv, "--port", str(port), "--data", str(data)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -138,8 +122,33 @@ def test_ctrl_c_in_the_terminal_stops_the_demo_and_its_analysis_child_cleanly(tm
             out.append(line)
             if line.strip().startswith("protocol"):
                 break
-        tokens = json.loads((data / "tokens.json").read_text())
         wait_listening(port, proc, lambda: "".join(out), what="the demo")
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return proc, out
+
+
+def _ctrl_c(proc: subprocess.Popen) -> str:
+    """Ctrl-C in the terminal (the whole group); what the demo said after, through the same
+    reader (communicate() reads the pipe itself and would lose what the reader has buffered)."""
+    assert proc.stdout is not None
+    os.killpg(proc.pid, signal.SIGINT)
+    rest = proc.stdout.read()
+    proc.wait(timeout=120)
+    return rest
+
+
+def test_ctrl_c_in_the_terminal_stops_the_demo_and_its_analysis_child_cleanly(tmp_path):
+    """A terminal's Ctrl-C reaches every process of its group, the broadcast's analysis child
+    too (it starts once an overlay watches): it printed a KeyboardInterrupt traceback as the
+    demo stopped (stop 70's run-through).  Now the demo stops in words and says where its
+    table stays."""
+    data, port = tmp_path / "demo", free_port()
+    proc, out = _start_demo("--seed", "3", "--pace", "0.1", data=data, port=port)
+    try:
+        tokens = json.loads((data / "tokens.json").read_text())
         with connect(f"ws://127.0.0.1:{port}/ws?token={tokens['broadcast']}", open_timeout=60, max_size=None) as ws:
             deadline = time.monotonic() + 180  # a bound on a condition, not a wait
             while not _spawned_children(proc.pid):  # the overlay watches: the analysis starts
@@ -148,9 +157,7 @@ def test_ctrl_c_in_the_terminal_stops_the_demo_and_its_analysis_child_cleanly(tm
                     ws.recv(timeout=5)
                 except TimeoutError:
                     pass
-        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal: the whole group
-        rest = proc.stdout.read()  # through the same reader (communicate() would lose its buffer)
-        proc.wait(timeout=120)
+        rest = _ctrl_c(proc)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -179,33 +186,15 @@ def test_the_demo_serves_the_tablets_on_the_network_with_host_and_says_what_that
     the demo listened on this computer only, so an official could not try it on a tablet), and
     it warns, as serve does, that the tokens cross the network in plain text."""
     data, port = tmp_path / "demo", free_port()
-    proc = subprocess.Popen(
-        [*CLI, "demo", "--direct", "--host", "0.0.0.0", "--port", str(port), "--data", str(data)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    assert proc.stdout is not None
-    out: list[str] = []
+    proc, out = _start_demo("--direct", "--host", "0.0.0.0", data=data, port=port)
     try:
-        for line in proc.stdout:
-            out.append(line)
-            if line.strip().startswith("protocol"):
-                break
-        wait_listening(port, proc, lambda: "".join(out), what="the demo")
         tokens = json.loads((data / "tokens.json").read_text())
         lan = _lan_address()
         if lan is not None:  # from the network, as a tablet asks
             r = httpx.get(f"http://{lan}:{port}/public", params={"token": tokens["public"]}, timeout=60)
             assert r.status_code == 200, r.text
     finally:
-        os.killpg(proc.pid, signal.SIGINT)
-        # the rest through the same reader: communicate() reads the pipe itself and would lose
-        # what the reader has buffered already (this test's warning, printed before it listens)
-        rest = proc.stdout.read()
-        proc.wait(timeout=120)
+        rest = _ctrl_c(proc)  # the warning, said before it listened, may sit in the reader's buffer
     said = "".join(out) + rest
     assert "VARNING: lyssnar på 0.0.0.0 utan TLS" in said, said
     assert proc.returncode == 0 and "Traceback" not in said, said
