@@ -160,9 +160,11 @@ def _parse(argv: list[str]) -> argparse.Namespace | int:
     sub = parser.add_subparsers(dest="command", metavar=word(COMMAND))
     # Only the chosen command's module is imported; the others are listed by name.
     chosen = next((a for a in argv if not a.startswith("-")), None)
+    chosen_parser = None
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=word(help_text), description=word(help_text))
         if name == chosen:
+            chosen_parser = p
             try:
                 module = _load(name)
             except _Usage as exc:
@@ -170,7 +172,9 @@ def _parse(argv: list[str]) -> argparse.Namespace | int:
                 return 2
             module.add_arguments(p)
             p.set_defaults(_module=module)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the command's own parser: its usage, not the list of commands (stop 70)
+        (chosen_parser or parser).error(word("unrecognized arguments: %s") % " ".join(extra))
     if not getattr(args, "_module", None):
         parser.print_help()
     return args

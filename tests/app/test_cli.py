@@ -78,6 +78,20 @@ def test_an_officials_command_groups_its_options_under_swedish_headings(name, he
     assert all(f"\n{h}\n" in shown for h in headings), shown
 
 
+def test_an_unknown_option_is_refused_with_its_commands_usage(capsys):
+    """``demo --bogus`` printed the list of commands' usage (stop 70's run-through)."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["demo", "--bogus"])
+    assert exit_.value.code == 2
+    said = capsys.readouterr().err
+    assert said.startswith("användning: chicago-table demo ") and said.endswith(
+        "chicago-table demo: fel: okända argument: --bogus\n"
+    ), said
+    with pytest.raises(SystemExit):
+        main(["demo", "--bogus", "--lang", "en"])
+    assert capsys.readouterr().err.endswith("chicago-table demo: error: unrecognized arguments: --bogus\n")
+
+
 def test_an_unknown_command_is_refused_with_the_list():
     run = subprocess.run(
         [sys.executable, "-m", "table_controller.app.cli", "nosuch"], capture_output=True, text=True, timeout=60

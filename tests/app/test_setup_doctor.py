@@ -54,6 +54,15 @@ def test_doctor_names_a_bad_key_and_its_line(tmp_path):
     assert "FEL   konfigurationen: table.toml, rad 6: [dashboard] port ska vara ett heltal" in r.stdout
 
 
+def test_doctor_where_nothing_is_set_up_says_what_sets_a_table_up(tmp_path):
+    r = _run("doctor", cwd=tmp_path)  # no table.toml here
+    assert r.returncode == 1
+    assert "FEL   konfigurationen: table.toml: kan inte läsa konfigurationen: filen eller mappen finns inte" in r.stdout
+    assert "obs   'chicago-table setup' ställer in ett bord steg för steg" in r.stdout, r.stdout
+    (tmp_path / "table.toml").write_text("[tabel]\n")  # a file there, wrong: no hint to start over
+    assert "chicago-table setup" not in _run("doctor", cwd=tmp_path).stdout
+
+
 def test_doctor_on_a_stopped_table_finds_what_is_missing(tmp_path):
     from table_controller.deck import virtual_deck
 

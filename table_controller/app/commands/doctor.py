@@ -73,6 +73,8 @@ def _doctor(args: argparse.Namespace) -> int:
         cfg = load_config(args.config)
     except ConfigError as exc:
         r.fail(say("the configuration: {error}", error=exc))
+        if not Path(args.config).exists():  # nothing set up here yet: what makes one
+            r.note(say("'chicago-table setup' sets a table up step by step and writes it"))
         return 1
     set_here = shot_clocks_in_force(cfg.table.shot_clocks)
     r.ok(
