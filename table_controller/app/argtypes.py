@@ -15,7 +15,7 @@ language spoken (``words.say``; argparse's own words around it: ``argwords``).
     ...     non_negative("-1")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: ett tal från 0 och uppåt, inte -1.0
+    argparse.ArgumentTypeError: ett tal från 0 och uppåt, inte -1,0
 """
 
 from __future__ import annotations

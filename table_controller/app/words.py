@@ -65,10 +65,26 @@ def _catalogue() -> Any:
     return translations(lang_of(_LANG.get()), CONSOLE)
 
 
+class _Number(float):
+    """A number said in the language spoken: a decimal comma in Swedish ("0,5 s")."""
+
+    def __format__(self, spec: str) -> str:
+        text = format(float(self), spec)
+        return text.replace(".", ",") if _LANG.get() == "sv" else text
+
+
 def say(text: str, **params: Any) -> str:
-    """``text`` in the language spoken, with ``params`` put in."""
+    """``text`` in the language spoken, with ``params`` put in (a number with a fraction as
+    the language writes it).
+
+    >>> with speaking("sv"):
+    ...     say("{table}: {events}; broadcast delay {delay:g} s. Views:", table="Bord 1", events="0", delay=7.5)
+    'Bord 1: 0; sändningsfördröjning 7,5 s. Vyer:'
+    """
     out = _catalogue().gettext(text)
-    return out.format(**params) if params else out
+    if not params:
+        return out
+    return out.format(**{k: _Number(v) if type(v) is float else v for k, v in params.items()})
 
 
 # What the system said of a file or a port, in the language spoken: the common errnos; any
@@ -195,7 +211,7 @@ def clocks_words(limits: Mapping[str, float]) -> str:
         ...     clocks_words({"exchange": 30.0, "play": 20.5})
         'exchange 30 s, play 20.5 s'
     """
-    return ", ".join(f"{clock_word(k)} {v:g} s" for k, v in limits.items())
+    return ", ".join(f"{clock_word(k)} {_Number(v):g} s" for k, v in limits.items())
 
 
 def alert_word(kind: str) -> str:

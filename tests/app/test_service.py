@@ -202,7 +202,9 @@ peers = ["http://bord5.local:8080"]
         with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port gets nothing
             httpx.get(f"http://127.0.0.1:{port}/tl", params={"token": tokens["tl"]}, timeout=5)
         said = service.log.read_text()
-        assert "sändningsfördröjning 7.5 s" in said and "Vyer:" in said  # broadcast delay, Views: Swedish first
+        assert (
+            "sändningsfördröjning 7,5 s" in said and "Vyer:" in said
+        )  # broadcast delay (a decimal comma), Views: Swedish first
         assert "/hall?token=... (2 bord)" in said  # this table and its peer
         assert (tmp_path / "data" / "table.sqlite").exists()
     finally:

@@ -322,7 +322,7 @@ def test_the_protocols_players_file_with_ids_registers_at_the_hub(hub, tmp_path,
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["demo", "--pace", "-1"], "argument --pace: ett tal från 0 och uppåt, inte -1.0"),
+        (["demo", "--pace", "-1"], "argument --pace: ett tal från 0 och uppåt, inte -1,0"),
         (["demo", "--pace", "-1", "--lang", "en"], "argument --pace: a number of 0 or more, not -1.0"),
         (["run", "--virtual", "--bots", "--max-actions", "-5"], "argument --max-actions: ett heltal från 1 och uppåt"),
         (["run", "--camera-fps", "-3", "--lang", "en"], "argument --camera-fps: a number above 0, not -3.0"),
