@@ -243,12 +243,13 @@ def clock_text(clock: str, lang: str) -> str:
     return _pick(CLOCKS, clock, lang)
 
 
-# The rulesets by the names of their rules (RULES.md's seeds), not their codes
+# The rulesets by the names of their rules (RULES.md's seeds), not their codes: the names the
+# pages' entry by hand offers (common.js), from the same catalogue
 RULESET_NAMES = {
-    "sm2025": ("SM 2025 (reglerna från juni 2025)", "SM 2025 (the rules of June 2025)"),
-    "sm2019": ("SM 2019", "SM 2019"),
-    "shootout": ("Chicago Shootout", "Chicago Shootout"),
-    "classic": ("klassisk Chicago", "classic Chicago"),
+    "sm2025": "SM 2025 (rules of June 2025)",
+    "sm2019": "SM 2019",
+    "shootout": "Chicago Shootout",
+    "classic": "classic Chicago",
 }
 
 
@@ -258,5 +259,6 @@ def ruleset_text(code: str, lang: str) -> str:
     >>> ruleset_text("sm2025", "sv"), ruleset_text("house", "en")
     ('SM 2025 (reglerna från juni 2025)', 'house')
     """
-    pair = RULESET_NAMES.get(code)
-    return code if pair is None else pair[0] if lang == "sv" else pair[1]
+    from ..i18n import tr
+
+    return tr(RULESET_NAMES[code], lang) if code in RULESET_NAMES else code

@@ -459,12 +459,14 @@ function manualEntry(cards) {
   // types, and again once an entry is taken.
   let following = true, written = null;
   function template() {
-    if (!kind.value) { entry.value = written = ""; empty(); return; }
-    const body = { ...(SEAT_ENTRIES[kind.value] ? SEAT_ENTRIES[kind.value].body : TEMPLATES[kind.value]) };
-    const s = App.last && App.last.state;
-    if ("player" in body && s && s.to_act && s.to_act.length) body.player = s.to_act[0];
-    if (Array.isArray(body.seats) && s && s.players) body.seats = seatOrder(s);  // as they sit now; changed by choosing
-    entry.value = written = JSON.stringify(body);
+    if (!kind.value) entry.value = written = "";
+    else {
+      const body = { ...(SEAT_ENTRIES[kind.value] ? SEAT_ENTRIES[kind.value].body : TEMPLATES[kind.value]) };
+      const s = App.last && App.last.state;
+      if ("player" in body && s && s.to_act && s.to_act.length) body.player = s.to_act[0];
+      if (Array.isArray(body.seats) && s && s.players) body.seats = seatOrder(s);  // as they sit now; changed by choosing
+      entry.value = written = JSON.stringify(body);
+    }
     empty();
     shown();  // the form and the picker show the new entry (an entry taken, its answer after the state: stop 70)
   }
@@ -573,7 +575,7 @@ function manualEntry(cards) {
   }
   function drawFields(b, names) {
     const set = key => v => edit(x => { x[key] = v; }, true);
-    const pick = names.map(n => [n, n]);
+    const pick = optionsFor("player", names);
     const out = [];
     for (const key of Object.keys(b)) {
       const options = optionsFor(key, names);
@@ -628,9 +630,7 @@ function manualEntry(cards) {
     const list = b.do === "play" || b.do === "open" ? [b.card] : b.do === "deal" ? ((b.hands || {})[whose.value] || []) : (b.cards || []);
     for (const x of grid) x.setAttribute("aria-pressed", list.includes(x.dataset.card) ? "true" : "false");
   }
-  entry.addEventListener("input", shown);
-  kind.addEventListener("change", shown);
-  whose.addEventListener("change", shown);
+  entry.addEventListener("input", shown);  // a kind chosen shows itself (template), a player chosen too (edit)
   const el = h("section", { id: "manual" }, h("h2", {}, t("Enter an action by hand")), hint, kind, fields, opener, tapped,
     // the entry as JSON, folded: what is sent, for whoever wants to see or edit it by hand
     h("details", { id: "manual-json-box" }, h("summary", { class: "small" }, t("The entry as JSON (what is sent; may be edited by hand)")), entry),

@@ -156,16 +156,16 @@ function clockTime(at) { return new Date(at * 1000).toLocaleTimeString(LANG === 
 // the log's record number
 function auditText(e, entries) {
   if (e.what === "correction")
-    return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${byName(e.by)} ` + correctionText(e);
+    return `${clockTime(e.at)} ${byName(e.by)} ` + correctionText(e);
   if (e.what === "confirm_award")  // the Revisor's "Stämmer" at a scoring moment
-    return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ` + t("The Revisor confirmed {awards} (game {game}, deal {deal}, {moment})",
+    return `${clockTime(e.at)} ` + t("The Revisor confirmed {awards} (game {game}, deal {deal}, {moment})",
       { awards: (e.awards || []).map(awardText).join("; "), game: e.game, deal: e.deal, moment: MOMENTS[e.moment] || e.moment });
   const WHAT = { pause: t("paused the table"), resume: t("resumed play"), reveal: t("revealed"), hide: t("hid the hands"),
     resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
     penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),
     sign: t("signed the protocol of game {n}", { n: e.game }), evidence: t("looked at the evidence of an alert"),
     void: e.what === "void" ? voidText(e, entries) : "" };
-  return `${new Date(e.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB")} ${byName(e.by)} ${WHAT[e.what] || e.what}` +
+  return `${clockTime(e.at)} ${byName(e.by)} ${WHAT[e.what] || e.what}` +
     (e.player ? " " + e.player : "") + (e.what === "penalty" ? ` (${PENALTIES[e.kind] || e.kind}${e.applied !== undefined ? " " + signed(e.applied) : ""})`
       : e.applied !== undefined ? " " + signed(e.applied) : e.points !== undefined ? " " + signed(e.points) : "") +
     (e.what === "evidence" && e.pad ? " (" + padName(e.pad) + ")" : "") + (e.reason ? ": " + (SYSTEM_REASONS[e.reason] || e.reason) : "");
@@ -223,7 +223,7 @@ function evidenceEl(d) {
   const named = [].concat(ev.cards || [], ev.card ? [ev.card] : []);
   return h("div", { class: "evidence", "data-alert": d.id },
     h("div", {}, h("b", {}, t("Evidence")), " ", padName(d.pad) || "-", d.player ? ` (${d.player})` : "", " \u00b7 ",
-      d.at ? t("raised at {time}", { time: new Date(d.at * 1000).toLocaleTimeString(LANG === "sv" ? "sv-SE" : "en-GB") }) : ""),
+      d.at ? t("raised at {time}", { time: clockTime(d.at) }) : ""),
     named.length ? h("div", {}, t("Cards read:"), " ", cardsEl(named), ev.owner ? " " + t("(from {player}'s hand)", { player: ev.owner }) : "") : null,
     h("div", { class: "pads" }, h("b", {}, t("The pads now:")), (d.pads || []).map(p => h("div", { class: "pad", "data-pad": p.pad },
       padName(p.pad), p.player ? ` (${p.player})` : "", ": ", p.cards.length ? cardsEl(p.cards) : t("empty")))),

@@ -133,9 +133,10 @@ async def start_as_drawn(hub: Any, draw: dict[str, Any], cfg: TableConfig, max_p
 
 
 def base_url(cfg: TableConfig) -> str:
+    from .web import shown_host
+
     d = cfg.dashboard
-    host = "localhost" if d.host in ("127.0.0.1", "0.0.0.0", "::") else d.host
-    return f"{'https' if d.tls_cert else 'http'}://{host}:{d.port}"
+    return f"{'https' if d.tls_cert else 'http'}://{shown_host(d.host)}:{d.port}"
 
 
 async def serve_table(
@@ -181,9 +182,8 @@ async def serve_table(
     problem = port_problem(d.host, d.port)
     if problem:
         raise ConfigError(f"[dashboard] port {d.port}: {problem.split(';')[0]}")
-    warn_plain_http(
-        d.host, d.tls_cert is not None
-    )  # the tokens in plain text beyond this machine: said, as serve says it
+    # the tokens in plain text beyond this machine: said, as serve says it
+    warn_plain_http(d.host, d.tls_cert is not None)
     deck = load_deck(cfg)
     peers = peer_bases(list(d.peers))
     args = web or web_args(cfg)

@@ -295,10 +295,19 @@ VIEW_WORDS: dict[str, Callable[[], str]] = {
 
 def view_words(view: str) -> str:
     """Who ``view`` is for (``VIEW_WORDS``; a seat's page: that seat's phone)."""
-    if view.startswith("seat") and view[4:].isdigit():
-        return say("phone at seat {n}", n=view[4:])
+    from table_controller.views import seat_number
+
+    seat = seat_number(view)
+    if seat is not None:
+        return say("phone at seat {n}", n=seat)
     words = VIEW_WORDS.get(view)
     return words() if words is not None else ""
+
+
+def shown_host(host: str) -> str:
+    """The host a view's address is printed with: "localhost" for this machine's and every
+    address (a browser here opens it; the tablets know the machine's)."""
+    return "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
 
 
 def print_urls(
@@ -310,17 +319,21 @@ def print_urls(
 
     for view, url in view_urls(base, tokens, seats):
         shown = url if show_tokens else url.split("?")[0] + "?token=..."
-        print(f"  {view:<10} {view_words(view):<22} {shown}", file=out)
+        print(_view_line(view, shown), file=out)
     if not show_tokens:
         print("  " + say("(tokens in {path}; --show-tokens prints them)", path=where or "tokens.json"), file=out)
     out.flush()
 
 
+def _view_line(view: str, url: str) -> str:
+    """A view's line of the start banner: its name, who it is for, its address."""
+    return f"  {view:<10} {view_words(view):<22} {url}"
+
+
 def print_hall(base: str, token: str, tables: int, out=None) -> None:
     """The TL's hall among the views: this table and its peers (``--peer``)."""
     print(
-        f"  {'hall':<10} {view_words('hall'):<22} {base}/hall?token={token} "
-        + say_n("({n} table)", "({n} tables)", tables),
+        _view_line("hall", f"{base}/hall?token={token} ") + say_n("({n} table)", "({n} tables)", tables),
         file=out or sys.stdout,
     )
 

@@ -353,7 +353,7 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
 
     from dashboard.app import create_app
 
-    from ..web import print_hall, print_urls, uvicorn_config, warn_plain_http
+    from ..web import print_hall, print_urls, shown_host, uvicorn_config, warn_plain_http
 
     how = (
         say("bots play on {hardware}, sensed by the live loop", hardware=hardware)
@@ -370,8 +370,7 @@ async def _serve(args, data: Path, hub, tokens, bots, hardware: str = "") -> Non
             delay=hub.delay.delay,
         )
     )
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host  # as service.base_url
-    base = f"{'https' if args.certfile else 'http'}://{shown}:{args.port}"
+    base = f"{'https' if args.certfile else 'http'}://{shown_host(args.host)}:{args.port}"
     print_urls(base, tokens, out=sys.stdout)  # a demo shows its tokens: nothing of value behind them
     if args.peer:
         print_hall(base, tokens.token("tl"), len(args.peer) + 1)
