@@ -428,6 +428,7 @@ class TableHub:
             item = await self._updates.get()
             self._updates.put_nowait(item)
             self._pump_now()
+            await self._enter_held_when_due()  # an open card the camera read may be the last
 
     def _publish(self, new_state: bool, view: TableView | None = None) -> None:
         if new_state:
@@ -502,6 +503,8 @@ class TableHub:
                 raise  # judged and stored; what failed came after (the app answers a plain 500)
             self._engine_failed(obj, by, exc)
             raise NotJudged(NOT_JUDGED) from None
+        if do == "open":
+            await self._enter_held_when_due()  # the last open card: the cards held go in
         answer: dict[str, Any] = {"ok": True, "seq": self.seq}
         if do in TL_ONLY:
             answer.update(self._audit_decision(obj, by, self.engine.events[events_before:]))
@@ -732,12 +735,24 @@ class TableHub:
         if self._received_step != step.key:
             self._received, self._received_step = {}, step.key
         self._received[player] = tuple(c.code for c in parsed)
-        if not step.open_pending and set(self._received) >= set(step.owed):
-            held = {p: self._received[p] for p in self.engine.state.games[-1].deal.order if p in step.owed}  # type: ignore[union-attr]
-            self._received = {}  # entered or refused: either way, entered again if needed
-            await self._enter_received(held)
+        await self._enter_held_when_due()
         self._publish(new_state=False)
         return {"ok": True, "text": tr(seat_exchange.RECEIVED, "en"), "text_sv": tr(seat_exchange.RECEIVED, "sv")}
+
+    async def _enter_held_when_due(self) -> None:
+        """The received cards held (``exchange``) go in once no open card is still to be
+        shown and every player owed cards has entered theirs: after the last of them, or
+        after the last open card, whoever entered it (the TL, the camera).  A player may
+        send theirs while another's open card is still on its way: then nothing else would
+        enter them, and the table waited for cards its phones said were in."""
+        step = seat_exchange.step_of(self.engine) if self.hands_by_hand else None
+        if step is None or step.key != self._received_step or step.placing or step.open_pending:
+            return
+        if not self._received or not set(self._received) >= set(step.owed):
+            return
+        held = {p: self._received[p] for p in self.engine.state.games[-1].deal.order if p in step.owed}  # type: ignore[union-attr]
+        self._received = {}  # entered or refused: either way, entered again if needed
+        await self._enter_received(held)
 
     async def _enter_received(self, held: dict[str, tuple[str, ...]]) -> None:
         """All or nothing: tried on a copy of the table first, in turn order (a reshuffle
