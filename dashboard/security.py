@@ -123,6 +123,9 @@ class SecurityHeaders:
             (b"referrer-policy", b"no-referrer"),
             (b"x-content-type-options", b"nosniff"),
             (b"cross-origin-opener-policy", b"same-origin"),
+            # every address carries its role's token: no answer is kept by a browser or a
+            # proxy on the way (stop 71's audit: the protocol's PDF and HTML, the catalogue)
+            (b"cache-control", b"no-store"),
         ]
 
     async def __call__(self, scope, receive, send) -> None:

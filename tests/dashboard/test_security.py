@@ -337,9 +337,18 @@ def test_a_foreign_origin_is_refused_at_the_handshake(make_server):
 
 def test_pages_carry_security_headers(make_server):
     s = make_server(command="serve")
-    for path, role in (("/revisor", "revisor"), ("/static/common.js", "tl"), ("/api/history", "tl"), ("/", None)):
+    for path, role in (
+        ("/revisor", "revisor"),
+        ("/static/common.js", "tl"),
+        ("/api/history", "tl"),
+        ("/", None),
+        ("/api/protocol.pdf", "revisor"),
+        ("/api/protocol.html", "public"),
+        ("/api/i18n", "revisor"),
+    ):
         r = httpx.get(s.base + path, params={"token": s.token(role)} if role else {})
         assert r.headers["referrer-policy"] == "no-referrer", path
+        assert r.headers["cache-control"] == "no-store", path  # the token is in the address
         assert r.headers["x-content-type-options"] == "nosniff"
         csp = r.headers["content-security-policy"]
         assert "script-src 'self'" in csp and "default-src 'none'" in csp and "frame-ancestors" in csp
