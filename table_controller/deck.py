@@ -30,7 +30,13 @@ FORMAT = "chicago-deck/1"
 
 
 class DeckError(ValueError):
-    """A deck file or registration that does not add up; the message says what to do."""
+    """A deck file or registration that does not add up; the message says what to do.
+    ``kind`` and ``params``, where given, let the console say it in its own words
+    (``app.words.deck_error_words``)."""
+
+    def __init__(self, text: str, kind: str = "", **params: Any) -> None:
+        super().__init__(text)
+        self.kind, self.params = kind, params
 
 
 _HEX = frozenset("0123456789ABCDEF")
@@ -38,10 +44,10 @@ _HEX = frozenset("0123456789ABCDEF")
 
 def _uid(text: object) -> str:
     if not isinstance(text, str):
-        raise DeckError(f"a UID is hex text, not {text!r}")
+        raise DeckError(f"a UID is hex text, not {text!r}", "uid", given=repr(text))
     u = text.strip().upper().replace(":", "")
     if not u or len(u) > 32 or not _HEX.issuperset(u):
-        raise DeckError(f"not a UID: {text!r} (hex digits, e.g. 04A1B2C3D4E5F6)")
+        raise DeckError(f"not a UID: {text!r} (hex digits, e.g. 04A1B2C3D4E5F6)", "uid", given=repr(text))
     return u
 
 
@@ -113,7 +119,12 @@ class Deck:
         uids = [_uid(u) for u in uids]
         order = list(order)
         if len(uids) != len(order):
-            raise DeckError(f"{len(uids)} UIDs scanned for {len(order)} cards: scan each card once, in order")
+            raise DeckError(
+                f"{len(uids)} UIDs scanned for {len(order)} cards: scan each card once, in order",
+                "count",
+                n=len(uids),
+                cards=len(order),
+            )
         return cls.from_pairs(zip(uids, order), name, puck)
 
     @classmethod
@@ -122,7 +133,13 @@ class Deck:
         for uid, card in pairs:
             uid = _uid(uid)
             if uid in cards and cards[uid] != card:
-                raise DeckError(f"UID {uid} scanned as both {cards[uid]} and {card}: one tag per card")
+                raise DeckError(
+                    f"UID {uid} scanned as both {cards[uid]} and {card}: one tag per card",
+                    "twice",
+                    uid=uid,
+                    first=cards[uid].code,
+                    second=card.code,
+                )
             cards[uid] = card
         return cls(name, cards, _uid(puck) if puck else None)
 
@@ -185,16 +202,16 @@ class Deck:
     @classmethod
     def from_dict(cls, d: object) -> Deck:
         if not isinstance(d, Mapping) or d.get("format") != FORMAT:
-            raise DeckError(f"not a deck file (expected format {FORMAT!r})")
+            raise DeckError(f"not a deck file (expected format {FORMAT!r})", "format", format=FORMAT)
         cards = d.get("cards")
         if not isinstance(cards, Mapping):
-            raise DeckError("a deck file needs 'cards': {UID: card}")
+            raise DeckError("a deck file needs 'cards': {UID: card}", "cards")
         pairs = []
         for u, code in cards.items():
             try:
                 pairs.append((u, Card.parse(code)))
             except CardError as exc:
-                raise DeckError(f"UID {u}: {exc}") from None
+                raise DeckError(f"UID {u}: {exc}", "card", uid=u, card=repr(code)) from None
         name = d.get("name", "deck")
         return cls.from_pairs(pairs, str(name), d.get("puck"))
 
@@ -213,11 +230,15 @@ class Deck:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
         except FileNotFoundError:
-            raise DeckError(f"no deck file {path}: register one with 'chicago-table deck register'") from None
+            raise DeckError(
+                f"no deck file {path}: register one with 'chicago-table deck register'", "missing", path=path
+            ) from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise DeckError(f"cannot read deck file {path}: {exc}") from None
+            raise DeckError(f"cannot read deck file {path}: {exc}", "unreadable", path=path, error=exc) from None
         except json.JSONDecodeError as exc:
-            raise DeckError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+            raise DeckError(
+                f"{path} is not JSON: {exc.msg} at line {exc.lineno}", "json", path=path, line=exc.lineno
+            ) from None
         return cls.from_dict(data)
 
 

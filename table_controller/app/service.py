@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .config import ConfigError, TableConfig
-from .words import say, say_n
+from .words import deck_error_words, os_error_words, say, say_n
 
 
 @dataclass
@@ -81,8 +81,12 @@ def load_deck(cfg: TableConfig):
     path = cfg.seat_controller.deck
     try:
         deck = Deck.load(str(path))
-    except (DeckError, OSError) as exc:
-        raise ConfigError(say("[seat_controller] deck {path}: {error}", path=path, error=exc)) from None
+    except DeckError as exc:
+        raise ConfigError(
+            say("[seat_controller] deck {path}: {error}", path=path, error=deck_error_words(exc))
+        ) from None
+    except OSError as exc:
+        raise ConfigError(say("[seat_controller] deck {path}: {error}", path=path, error=os_error_words(exc))) from None
     report = deck.check()
     if not report.ok:
         problems = "; ".join(report.lines(say, say_n))  # the deck's report in the words spoken

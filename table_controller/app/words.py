@@ -139,6 +139,45 @@ def clock_error_words(exc: ValueError) -> str:
     return words(**exc.params) if words is not None else str(exc)  # type: ignore[attr-defined]
 
 
+def _unreadable(path: object, error: BaseException) -> str:
+    reason = os_error_words(error) if isinstance(error, OSError) else say("not UTF-8 text")
+    return say("cannot read the deck file {path}: {reason}", path=path, reason=reason)
+
+
+_DECK_WORDS: dict[str, Callable[..., str]] = {
+    "missing": lambda path: say("no deck file {path}: register one with 'chicago-table deck register'", path=path),
+    "unreadable": _unreadable,
+    "json": lambda path, line: say("{path} is no deck file: its JSON breaks off at line {line}", path=path, line=line),
+    "format": lambda format: say("not a deck file (its format should be {format})", format=format),
+    "cards": lambda: say("a deck file needs 'cards': each UID with its card"),
+    "card": lambda uid, card: say("UID {uid}: {card} is no card (such as 10S, QH or 7D)", uid=uid, card=card),
+    "uid": lambda given: say("not a UID: {given} (hex digits, such as 04A1B2C3D4E5F6)", given=given),
+    "count": lambda n, cards: say(
+        "{n} UIDs scanned for {cards} cards: scan each card once, in order", n=n, cards=cards
+    ),
+    "twice": lambda uid, first, second: say(
+        "UID {uid} scanned as both {first} and {second}: one tag per card", uid=uid, first=first, second=second
+    ),
+    "text": lambda path: say("{path} is not a text file of UIDs (one per line, UTF-8)", path=path),
+}
+
+
+def deck_error_words(exc: ValueError) -> str:
+    """A deck file or registration that does not add up (``deck.DeckError``) in the
+    language spoken.
+
+    >>> from table_controller.deck import Deck
+    >>> try:
+    ...     Deck.load("/nowhere/deck.json")
+    ... except ValueError as exc:
+    ...     with speaking("sv"):
+    ...         print(deck_error_words(exc))
+    ingen lekfil /nowhere/deck.json: registrera en med 'chicago-table deck register'
+    """
+    words = _DECK_WORDS.get(getattr(exc, "kind", ""))
+    return words(**exc.params) if words is not None else str(exc)  # type: ignore[attr-defined]
+
+
 def say_n(singular: str, plural: str, n: int, **params: Any) -> str:
     """``singular`` or ``plural``, as the language spoken counts ``n``, with ``n`` and
     ``params`` put in (``make i18n`` extracts both; the catalogue's plural forms).

@@ -323,3 +323,41 @@ def test_the_demos_table_toml_carries_the_event_it_was_given(tmp_path):
     plain = p.parse_args([])  # none given: no [event] section, as before
     demo_config(plain, tmp_path / "plain")
     assert "[event]" not in (tmp_path / "plain" / "table.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "content, english, swedish",
+    [
+        ("nope", "is no deck file: its JSON breaks off at line 1", "är ingen lekfil: dess JSON bryts på rad 1"),
+        (
+            "{}",
+            "not a deck file (its format should be chicago-deck/1)",
+            "ingen lekfil (formatet ska vara chicago-deck/1)",
+        ),
+        (
+            '{"format": "chicago-deck/1", "cards": {"04AA": "1X"}}',
+            "UID 04AA: '1X' is no card (such as 10S, QH or 7D)",
+            "UID 04AA: '1X' är inget kort (som 10S, QH eller 7D)",
+        ),
+        (b"\xff\xfe{", "not UTF-8 text", "inte text i UTF-8"),
+    ],
+)
+def test_a_bad_deck_file_is_said_in_the_language_spoken_swedish_first(folder, content, english, swedish):
+    """The deck a table.toml names is read when the table starts; what is wrong with it is
+    said in the console's language (stop 71: "deck.json is not JSON: Expecting value" stood
+    in a Swedish line), the file named as written.  A file that is not there is the
+    configuration's to say (``load_config``); ``deck_error_words``' doctest says it too."""
+    from table_controller.app.service import load_deck
+
+    deck = folder / "deck.json"
+    deck.unlink()
+    if isinstance(content, bytes):
+        deck.write_bytes(content)
+    else:
+        deck.write_text(content, encoding="utf-8")
+    cfg = load_config(folder / "table.toml")
+    for lang, words, other in (("sv", swedish, english), ("en", english, swedish)):
+        with speaking(lang), pytest.raises(ConfigError) as err:
+            load_deck(cfg)
+        said = str(err.value)
+        assert words in said and other not in said and str(deck) in said, said

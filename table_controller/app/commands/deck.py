@@ -61,7 +61,7 @@ def read_uids(path: str) -> list[str]:
         with open(path, encoding="utf-8") as f:
             return [line.split("#", 1)[0].strip() for line in f if line.split("#", 1)[0].strip()]
     except UnicodeDecodeError:
-        raise DeckError(f"{path} is not a text file of UIDs (one per line, UTF-8)") from None
+        raise DeckError(f"{path} is not a text file of UIDs (one per line, UTF-8)", "text", path=path) from None
 
 
 def main(args: argparse.Namespace) -> int:

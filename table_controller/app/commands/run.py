@@ -34,7 +34,7 @@ import asyncio
 import json
 import sys
 
-from ..words import add_lang, alert_word, phase_word, say, say_n, speaking
+from ..words import add_lang, alert_word, deck_error_words, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -448,7 +448,7 @@ def _serve(args, log) -> int:
         try:
             deck = Deck.load(args.deck)
         except DeckError as exc:
-            return _fail(str(exc))
+            return _fail(deck_error_words(exc))
         report = deck.check()
         if not report.ok:
             problems = "; ".join(report.lines(say, say_n))
