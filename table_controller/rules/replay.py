@@ -8,13 +8,15 @@ result as the replay document.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from table_controller.rules.actions import Action, load_line, parse_action
+from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine
-from table_controller.rules.errors import ActionError
+from table_controller.rules.errors import ActionError, CardError
 from table_controller.rules.judge import judge
 from table_controller.rules.standings import advancing_count
 from table_controller.rules.state import GameState
@@ -35,6 +37,67 @@ class NotUTF8(str):
     with its number, as a line that is not JSON is; the rest of the script is read."""
 
 
+# RULES.md §2: "Notation everywhere (files, API, logs): rank 23456789TJQKA then suit S H D
+# C".  A script is such a file, and REPLAY.md says its cards use that notation: "10S", "as"
+# or " QS " are rejected here, though the engine's own reader (``Card.parse``) forgives them
+# to the people typing at the dashboard.
+_CODE = re.compile(r"[2-9TJQKA][SHDC]")
+_LONE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # a \uD800-\uDFFF escape in the raw line
+
+
+def _card_texts(obj: dict[str, Any]) -> list[object]:
+    """The values of ``obj`` (a decoded line) that its action reads as cards."""
+    out: list[object] = []
+    hands = obj.get("hands") if obj.get("do") == "deal" else None
+    for cards in hands.values() if isinstance(hands, dict) else ():
+        out += cards if isinstance(cards, list) else []
+    if obj.get("do") in ("discard", "receive") and isinstance(obj.get("cards"), list):
+        out += obj["cards"]
+    if obj.get("do") in ("open", "play"):
+        out.append(obj.get("card"))
+    return out
+
+
+def notation_problem(obj: Any) -> str | None:
+    """Why a decoded line's cards are not in RULES.md §2's notation, or None (values that
+    are no text at all are the action's own reader's to refuse).
+
+    >>> notation_problem({"do": "play", "player": "A", "card": "10S"})
+    "'10S' is not a card in the notation of RULES.md §2: a rank of 23456789TJQKA, then a suit of SHDC (AS, TD, 2C)"
+    >>> notation_problem({"do": "play", "player": "A", "card": "TS"}) is None
+    True
+    """
+    if not isinstance(obj, dict):
+        return None
+    for text in _card_texts(obj):
+        if isinstance(text, str) and not _CODE.fullmatch(text):
+            try:
+                Card.parse(text)
+            except CardError:
+                continue  # no card in any notation: the action's reader says so ("unknown card")
+            return (
+                f"{text[:8]!r} is not a card in the notation of RULES.md §2: "
+                "a rank of 23456789TJQKA, then a suit of SHDC (AS, TD, 2C)"
+            )
+    return None
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether a decoded JSON value holds half a UTF-16 pair (a lone \\uD800-\\uDFFF escape):
+    no text can hold it, and the document printed with it could not be written."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in v):
+                return True
+        elif isinstance(v, dict):
+            stack += list(v.keys()) + list(v.values())
+        elif isinstance(v, list):
+            stack += v
+    return False
+
+
 def read_script(lines: Iterable[str]) -> Iterable[tuple[int, Action | Rejection]]:
     """Yield (line number, action) or (line number, rejection) for each non-blank,
     non-comment line."""
@@ -50,7 +113,13 @@ def read_script(lines: Iterable[str]) -> Iterable[tuple[int, Action | Rejection]
         except ActionError as exc:
             yield n, Rejection(n, "?", str(exc))
             continue
+        if _LONE_SURROGATE.search(text) and _has_lone_surrogate(obj):
+            yield n, Rejection(n, "?", "not valid JSON: a \\u escape names half a character (a lone surrogate)")
+            continue
         do = obj.get("do", "?") if isinstance(obj, dict) else "?"
+        if problem := notation_problem(obj):
+            yield n, Rejection(n, do if isinstance(do, str) and len(do) <= 20 else "?", problem)
+            continue
         try:
             yield n, parse_action(obj)
         except ActionError as exc:

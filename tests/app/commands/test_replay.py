@@ -212,3 +212,48 @@ def test_a_line_is_what_ends_at_a_line_feed_and_a_bad_line_costs_only_itself(tmp
         ], (name, got)
         # line 3 (U+2028 and U+0085 inside its string) went in whole; the rest changed nothing
         assert doc["current"]["scores"] == {"A": 3, "B": 0, "C": 0} and doc["ruleset"] == "sm2025", name
+
+
+def test_cards_outside_the_notation_and_half_characters_are_rejected_lines_never_a_crash(tmp_path):
+    """REPLAY.md: "Cards use the notation of RULES.md §2 (AS, TD, 2C)", and a line that is
+    not valid JSON is rejected with its line number while the replay goes on.  Stop 71's
+    audit: "10S", "ks" or " QS " in a deal were taken (the dashboard's reader forgives them
+    to people typing), and a lone \\ud800 escape (JSON decodes it, no text can hold it)
+    crashed the document half written."""
+    seats = '"seats": ["A", "B", "C"], "button": "C"'
+    deal = '{"do": "deal", "hands": {"A": [%s, "KS", "QS", "JS", "9H"], "B": ["2C", "3C", "4C", "5D", "7D"], "C": ["8H", "8D", "6S", "6C", "TD"]}}'
+    script = tmp_path / "s.jsonl"
+    script.write_text(
+        "\n".join(
+            [
+                '{"do": "table", "players": ["A", "B", "C"]}',
+                '{"do": "nope\\ud800"}',  # an unknown action, and half a character in its name
+                '{"do": "game", ' + seats + ', "note": "\\udfff"}',
+                '{"do": "game", ' + seats + "}",
+                deal % '"10S"',
+                deal % '"as"',
+                deal % '" AS"',
+                deal % '"AS"',
+                '{"do": "discard", "player": "A", "cards": ["9h"]}',
+                '{"do": "discard", "player": "A", "cards": ["9H"]}',
+                '{"do": "chicago", "player": "A\\ud83d\\ude00", "say": false}',  # a whole pair: a character
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    r = replay(script, "--json")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    doc = json.loads(r.stdout)
+    lines = {x["line"]: x for x in doc["rejected"]}
+    assert sorted(lines) == [2, 3, 5, 6, 7, 9, 11], doc["rejected"]
+    for n in (2, 3):
+        assert lines[n]["action"] == "?" and "lone surrogate" in lines[n]["reason"]
+    for n, card in ((5, "'10S'"), (6, "'as'"), (7, "' AS'"), (9, "'9h'")):
+        assert lines[n]["reason"].startswith(card + " is not a card in the notation of RULES.md §2"), lines[n]
+    assert "surrogate" not in lines[11]["reason"], lines[11]  # judged by the rules, not refused as text
+    assert doc["current"]["phase"] == "exchange_1"  # lines 8 and 10 went in
+    strict = replay(script, "--json", "--strict")
+    assert strict.returncode == 1 and "line 2" in strict.stderr and json.loads(strict.stdout)["games"] == []
+    text = replay(script)  # the protocol as text: written whole too
+    assert text.returncode == 0 and "Traceback" not in text.stderr, text.stderr
