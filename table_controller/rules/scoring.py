@@ -277,13 +277,15 @@ def end_game(t: Ledger, winner: str | None) -> None:
 
 def placements(t: Ledger, g: GameState, winner: str | None) -> tuple[dict[str, int], dict[str, float]]:
     """r19 end, D9: winner first; the rest by score, then won Chicagos; equal players
-    share their places' points; out without Chicago last with 0."""
+    share their places' points; out without Chicago last with 0.  r33's "sista plats vad
+    gäller omgångspoäng" (last place as to the placement points) holds for the winner
+    too: the game is still theirs, its points are the last place's."""
     ps = g.players
-    last = [p for p in g.seats if ps[p].last_place and p != winner]
+    last = [p for p in g.seats if ps[p].last_place]
     outs = [p for p in reversed(g.out_order) if p not in last]
     rest = [p for p in g.seats if p != winner and p not in outs and p not in last]
     rest.sort(key=lambda p: (-ps[p].score, -ps[p].won_chicagos))
-    groups: list[list[str]] = [[winner]] if winner else []
+    groups: list[list[str]] = [[winner]] if winner and winner not in last else []
     for p in rest:
         key = (ps[p].score, ps[p].won_chicagos)
         if groups and groups[-1][0] != winner and (ps[groups[-1][0]].score, ps[groups[-1][0]].won_chicagos) == key:

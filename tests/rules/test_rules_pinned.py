@@ -1299,6 +1299,20 @@ def test_a_last_place_penalty_puts_the_player_last_whatever_their_score__sm2019_
     )
 
 
+def test_a_last_place_penalty_holds_for_the_player_who_then_wins__sm2019_r33():
+    """r33: "sista plats vad gäller omgångspoäng", last place as to the placement points.
+    The penalised player still wins the game (it ends on their royal), but takes the last
+    place's points; the rest are placed by score.  Stop 71's audit: the winner's penalty was
+    dropped, while a no-placement penalty on a winner was kept."""
+    s = Script("sm2019", dealer="player").adjust("Anna", 30).adjust("Bo", 20).adjust("Cilla", 10)
+    s.add(do="penalty", player="Dan", kind="last_place", reason="r33").deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Anna": 1, "Bo": 2, "Cilla": 3, "Dan": 4},
+        {"Anna": 20, "Bo": 12, "Cilla": 8, "Dan": 5},
+    )
+
+
 def test_equal_scores_are_placed_by_won_chicagos__sm2019_r19():
     s = Script("sm2019", dealer="player").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
     s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
