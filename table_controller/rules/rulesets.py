@@ -173,7 +173,13 @@ class Ruleset:
             return self
         if not isinstance(options, Mapping):
             raise RulesetError("'options' must be an object of ruleset parameters")
-        names = {f.name: f for f in fields(self)}
+        # a ruleset's name and description say which rules these are (the replay document's
+        # "ruleset"): no option renames them (stop 71: {"name": "sm2019"} printed sm2019
+        # for a table that played sm2025)
+        named = sorted(k for k in ("name", "description") if k in options)
+        if named:
+            raise RulesetError(f"{named[0]!r} is no ruleset parameter: 'ruleset' names the rules")
+        names = {f.name: f for f in fields(self) if f.name not in ("name", "description")}
         bad = sorted(str(k)[:40] for k in set(options) - set(names))
         if bad:
             raise RulesetError(f"unknown ruleset option(s) {bad}; known: {sorted(names)}")
@@ -216,15 +222,6 @@ _HAND_CATEGORIES = (
     "straight_flush",
     "royal_flush",
 )
-
-
-def _text(limit: int) -> Callable[[str, Any], str]:
-    def check(name: str, v: Any) -> str:
-        if not isinstance(v, str) or not v.strip() or len(v) > limit:
-            raise RulesetError(f"option {name} must be a text of 1..{limit} characters")
-        return v
-
-    return check
 
 
 def _int(lo: int, hi: int) -> Callable[[str, Any], int]:
@@ -281,8 +278,6 @@ _SCORE = _int(0, 52)  # points of one award: a protocol draws each one (r9)
 _THRESHOLD = _int(0, 100)  # a score limit; above 52 it never applies (a way to turn it off)
 _DEDUCTION = _int(-52, 0)
 OPTION_CHECKS: dict[str, Any] = {
-    "name": _text(40),
-    "description": _text(200),
     "min_players": _int(2, 8),
     "max_players": _int(2, 8),
     "dealer": _one_of("dedicated", "player"),
