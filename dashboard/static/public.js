@@ -65,7 +65,10 @@
         h("th", { class: "n", title: T.totalTitle }, T.total), h("th", { class: "n", title: T.chic }, T.chicShort))),
       h("tbody", {}, rows.map(r => h("tr", { "data-player": r.player, class: (table.advancing || []).includes(r.player) ? "goes-on" : "" },
         h("td", {}, `${r.rank}.`), h("td", { class: "who" }, r.player), h("td", { class: "n pp" }, AUD.num(r.placement_points)),
-        h("td", { class: "n" }, r.score_total), h("td", { class: "n" }, r.won_chicagos))))));
+        h("td", { class: "n" }, r.score_total), h("td", { class: "n" }, r.won_chicagos))))),
+      // the columns' short names said in full: a hall screen has no pointer to hover a title
+      h("p", { id: "standings-legend", class: "legend" },
+        t("{pp}: placement points \u00b7 {chic}: won Chicagos", { pp: T.ppShort, chic: T.chicShort })));
     if (table.playoff) kids.push(h("p", { id: "playoff" }, fmt("playoff", { p: table.playoff.players.join(", ") })));
     if (table.finished) kids.push(h("div", { id: "goes-on", class: "goes-on-banner" }, `${T.goesOn}: ${(table.advancing || []).join(", ")}`));
     if (!AUD.isOver(s) && resultsEl(s)) kids.push(h("h3", {}, T.results), resultsEl(s));

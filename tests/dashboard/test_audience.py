@@ -201,6 +201,8 @@ def test_start_of_the_table(table, chromium):
         check(page, name)
         assert page.locator("#scores > li[data-player]").count() == 4
         assert "#" not in page.inner_text("#aud-head")  # no seq number for the audience
+        # the columns' short names said in full: no pointer to hover at a hall screen
+        assert page.inner_text("#standings-legend") == "Omg.p.: omgångspoäng \u00b7 Chic.: vunna Chicago"
     assert bc.evaluate(
         "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.documentElement).backgroundColor]"
     ) == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]  # OBS keys nothing out
@@ -210,6 +212,7 @@ def test_start_of_the_table(table, chromium):
     assert (
         en.inner_text("#where") == "Game 1 of 3 \u00b7 Deal 1"
         and en.locator("#standings th").first.inner_text() == "Rank"
+        and en.inner_text("#standings-legend") == "Pl.pts: placement points \u00b7 Chic.: won Chicagos"
     )
     check(en, "phone-1-start-en")
     # the centre of the frame is the camera's: no box of the overlay covers it
