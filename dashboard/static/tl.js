@@ -110,6 +110,8 @@ function eventEl(e) {
     player_out: () => [t("{player} went out", { player: e.player })],
     deal_ended: () => [t("Deal {n} over", { n: e.number })],
     game_ended: () => [e.winner ? t("Game {n} over: {player} won", { n: e.number, player: e.winner }) : t("Game {n} over", { n: e.number })],
+    game_places_revised: () => [t("Game {n} placed again after the correction: {places}", { n: e.number,
+      places: Object.entries(e.places || {}).sort((x, y) => x[1] - y[1]).map(([p, i]) => `${i}. ${p}`).join(", ") })],
     table_ended: () => [t("The table is over: {ranking}", { ranking: (e.ranking || []).map((p, i) => `${i + 1}. ${p}`).join(", ") })],
     dealer_erred: () => [t("Dealer's error at {player}", { player: e.player })],
     game_started: () => [t("Game {n} started; button {player}", { n: e.number, player: e.button })],

@@ -53,6 +53,7 @@ from table_controller.rules.scoring import (
     deduct,
     end_deal,
     end_if_one_left,
+    placed_again,
     score_hands,
     zero_opponents,
 )
@@ -604,6 +605,8 @@ class Engine:
         self._tl_points(a.points, penalty=False)
         d = g.deal
         award(self._t, a.player, a.points, "adjust", Moment.TL, check_out=not g.finished)
+        if g.finished:
+            placed_again(self._t, g)
         if d is not None:
             # The player may now be out (r21) or at draw stop while the table waited for
             # them: without this the deal waited for nobody (found by tests/rules/test_atomic.py)

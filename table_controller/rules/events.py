@@ -313,6 +313,17 @@ class GameEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GamePlacesRevised(Event):
+    """A TL correction after the game ended (r32) placed its players again by the corrected
+    scores (§8; the winner stays the winner)."""
+
+    type: ClassVar[str] = "game_places_revised"
+    number: int
+    places: Mapping[str, int]
+    placement_points: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
 class TableEnded(Event):
     type: ClassVar[str] = "table_ended"
     ranking: tuple[str, ...]
@@ -358,6 +369,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         PenaltyGiven,
         DealEnded,
         GameEnded,
+        GamePlacesRevised,
         TableEnded,
         PlayoffNeeded,
     )

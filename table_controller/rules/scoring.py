@@ -275,6 +275,25 @@ def end_game(t: Ledger, winner: str | None) -> None:
             t.emit(ev.TableEnded(tuple(ranking)))
 
 
+def placed_again(t: Ledger, g: GameState) -> None:
+    """r32 with §8 and §9: a TL correction after the game ``g`` ended places its players
+    again by the corrected scores (its winner stays its winner), and after the table ended
+    ranks the table again: who goes on follows, and a tie the correction makes where the
+    table's result is decided is parted by a särspel, as at the table's end (r11)."""
+    places, points = placements(t, g, g.winner)
+    if places != g.places or points != g.placement_points:
+        t.emit(ev.GamePlacesRevised(g.number, places, points))
+    s = t.state
+    if not s.finished:
+        return
+    ranking = table_ranking(s)
+    tied = tie_to_settle(s, ranking) if not any(x.playoff for x in s.games) else []
+    if len(tied) > 1 and t.rules.playoff_deals:
+        t.emit(ev.PlayoffNeeded(tuple(tied), t.rules.playoff_deals))
+    elif ranking != s.ranking:
+        t.emit(ev.TableEnded(tuple(ranking)))
+
+
 def placements(t: Ledger, g: GameState, winner: str | None) -> tuple[dict[str, int], dict[str, float]]:
     """r19 end, D9: winner first; the rest by score, then won Chicagos; equal players
     share their places' points; out without Chicago last with 0.  r33's "sista plats vad

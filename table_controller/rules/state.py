@@ -476,6 +476,12 @@ def _game_ended(s: TableState, e: ev.GameEnded) -> None:
     g.placement_points = dict(e.placement_points)
 
 
+def _game_places_revised(s: TableState, e: ev.GamePlacesRevised) -> None:
+    g = next(x for x in s.games if x.number == e.number)
+    g.places = dict(e.places)
+    g.placement_points = dict(e.placement_points)
+
+
 def _table_ended(s: TableState, e: ev.TableEnded) -> None:
     s.finished = True
     s.ranking = list(e.ranking)
@@ -484,6 +490,8 @@ def _table_ended(s: TableState, e: ev.TableEnded) -> None:
 def _playoff_needed(s: TableState, e: ev.PlayoffNeeded) -> None:
     s.playoff_players = list(e.players)
     s.playoff_deals = e.deals
+    s.finished = False  # a TL correction after the table's end may tie it again (r32, r11)
+    s.ranking = []
 
 
 def _nothing(s: TableState, e: ev.Event) -> None:
@@ -519,6 +527,7 @@ _FOLD: dict[type, Callable[[TableState, Any], None]] = {
     ev.PenaltyGiven: _penalty_given,
     ev.DealEnded: _deal_ended,
     ev.GameEnded: _game_ended,
+    ev.GamePlacesRevised: _game_places_revised,
     ev.TableEnded: _table_ended,
     ev.PlayoffNeeded: _playoff_needed,
 }

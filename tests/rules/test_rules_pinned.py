@@ -1313,6 +1313,81 @@ def test_a_last_place_penalty_holds_for_the_player_who_then_wins__sm2019_r33():
     )
 
 
+def test_a_correction_after_the_game_places_its_players_again_by_score__sm2019_r32():
+    """r32 (the TL decides, also after the game: issue 18) with §8 (the rest are ranked by
+    score): a correction after the game ended places the others again; the winner stays
+    the winner and first whatever the scores.  Stop 71's audit: the scores changed and the
+    places did not (Dan on 30 shared 3rd with Bo on 0, below Cilla on 10)."""
+    s = Script("sm2019", dealer="player").adjust("Anna", 30).adjust("Bo", 20).adjust("Cilla", 10)
+    s.deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc())[1] == {"Dan": 1, "Anna": 2, "Bo": 3, "Cilla": 4}
+    s.adjust("Cilla", 25)  # 35: above Anna's 30
+    assert _result(s.doc()) == (
+        "Dan",
+        {"Dan": 1, "Cilla": 2, "Anna": 3, "Bo": 4},
+        {"Dan": 20, "Cilla": 12, "Anna": 8, "Bo": 5},
+    )
+    s.adjust("Anna", 100)  # far above the winner's score: still second
+    winner, places, _ = _result(s.doc())
+    assert winner == "Dan" and places["Dan"] == 1 and places["Anna"] == 2
+    engine, _ = s.run()
+    assert [e.type for e in engine.events].count("game_places_revised") == 2
+
+
+def _ended_by_adjustments(*games):
+    """A three-game table of Anna, Bo and Cilla (sm2025), each game ended between deals by
+    the TL's adjustments: ``games`` are the (player, points) putting two of them out."""
+    lines = [{"do": "table", "players": ["Anna", "Bo", "Cilla"]}]
+    for outs in games:
+        lines.append({"do": "game", "seats": ["Anna", "Bo", "Cilla"], "button": "Anna"})
+        lines += [{"do": "adjust", "player": p, "points": n, "reason": "r32"} for p, n in outs]
+    return lines
+
+
+def test_a_correction_after_the_table_ended_ranks_it_again_and_who_goes_on_follows__r32_r7():
+    """After the table's end a correction changes its last game's places, so the table's
+    ranking and who goes on (r7) follow.  Stop 71's audit: the totals changed, the ranking
+    and who goes on did not."""
+    import json
+    from pathlib import Path
+
+    from table_controller.rules.replay import replay_lines
+
+    lines = Path("table_controller/examples/full_table.jsonl").read_text(encoding="utf-8").splitlines()
+    _, doc = replay_lines(lines)
+    assert doc["table"]["advancing"] == ["Anna", "Dan"] and doc["games"][2]["scores"]["Bo"] == 10
+    _, doc = replay_lines(lines + [json.dumps({"do": "adjust", "player": "Bo", "points": 15, "reason": "r32"})])
+    g3, table = doc["games"][2], doc["table"]
+    assert doc["rejected"] == [] and table["finished"]
+    assert g3["places"] == {"Anna": 1, "Bo": 2, "Cilla": 3, "Dan": 4}  # Bo 25 above Cilla's 22
+    assert [r["player"] for r in table["standings"]] == ["Anna", "Bo", "Dan", "Cilla"]  # Bo 36, Dan 33
+    assert table["advancing"] == ["Anna", "Bo"]
+
+
+def test_a_correction_after_the_table_ended_that_ties_the_line_calls_a_sarspel__r32_r11():
+    """A correction that ties two players where the table's result is decided (heat 1: who
+    is second) parts them as the table's end would have: a särspel (r11), the table open
+    again for it."""
+    import json
+
+    from table_controller.rules.replay import replay_lines
+
+    # each wins a game (20 each); totals Bo 106, Cilla 105, Anna 104: no tie at the end
+    table = _ended_by_adjustments(
+        [("Anna", 52), ("Bo", 52)], [("Anna", 52), ("Cilla", 52)], [("Bo", 54), ("Cilla", 53)]
+    )
+    lines = [json.dumps(x) for x in table]
+    _, doc = replay_lines(lines)
+    assert doc["rejected"] == [] and doc["table"]["advancing"] == ["Bo", "Cilla"]
+    lines.append(json.dumps({"do": "adjust", "player": "Cilla", "points": -1, "reason": "r32"}))  # 104 as Anna
+    _, doc = replay_lines(lines)
+    assert doc["rejected"] == [] and not doc["table"]["finished"] and "advancing" not in doc["table"]
+    assert doc["table"]["playoff"]["players"] == ["Anna", "Cilla"]
+    lines.append(json.dumps({"do": "game", "seats": ["Cilla", "Anna"], "button": "Anna"}))
+    _, doc = replay_lines(lines)
+    assert doc["rejected"] == [] and doc["current"]["game"] == 4 and doc["current"]["phase"] == "deal"
+
+
 def test_equal_scores_are_placed_by_won_chicagos__sm2019_r19():
     s = Script("sm2019", dealer="player").deal(**JUNK).adjust("Anna", 20).stand().stand().stand()
     s.chicago("Anna", True).play(*ANNA_SWEEPS)  # Anna's Chicago won: 35
