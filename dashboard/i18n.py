@@ -193,6 +193,7 @@ REASONS = (
     N_("the button must be at one of the seats, not {player}"),
     N_("hands for players not in this game: {players}"),
     N_("no hand dealt to {players}"),
+    N_("no hand is dealt to {players}: out of this game (r21, r33)"),
     N_("{player} was dealt {n} cards; a hand is 5 (r12)"),
     N_("card seen twice: {card} dealt to {first} and {player}"),
     N_("card seen twice: {card} is in {player}'s hand"),

@@ -288,10 +288,14 @@ class Engine:
         missing = [p for p in eligible if p not in a.hands and not g.players[p].sit_out_next_deal]
         if missing:
             raise IllegalAction(f"no hand dealt to {', '.join(missing)}")
+        # a hand for a player out of the game (r21) or sitting it out (r33) was taken and
+        # ignored, its cards unchecked (a card given to them and to another was no "card
+        # seen twice"): stop 71's audit
+        gone = [p for p in a.hands if p not in eligible]
+        if gone:
+            raise IllegalAction(f"no hand is dealt to {', '.join(gone)}: out of this game (r21, r33)")
         seen: dict[Card, str] = {}
         for p, cards in a.hands.items():
-            if p not in eligible:
-                continue
             if len(cards) != 5:
                 raise IllegalAction(f"{p} was dealt {len(cards)} cards; a hand is 5 (r12)")
             for c in cards:

@@ -1511,9 +1511,13 @@ def test_a_hand_is_five_cards_for_every_player_dealt_in__sm2025_r12_r21():
     s = Script(players=("Anna", "Bo", "Cilla"))
     s.deal(Anna="AS KS QS JS 9H", Bo="5H 5D 8C 8D JC", Cilla="2D 5C 7C 9C TC").adjust("Bo", 50)
     s.add(do="time_call", player="Cilla").stand("Anna")  # Bo goes out (r21); the deal ends
-    s.deal(Bo="5H 5D 8C 8D JC", Anna="AS KS QS JS", Cilla="2D 5C 7C 9C TC")  # Bo's hand is ignored
+    # a hand for Bo, who is out, is refused (stop 71: it was ignored, its cards unchecked,
+    # so AS given to him and to Anna was no card seen twice)
+    s.deal(Bo="AS 5D 8C 8D JC", Anna="AS KS QS JS 9H", Cilla="2D 5C 7C 9C TC")
+    s.deal(Anna="AS KS QS JS", Cilla="2D 5C 7C 9C TC")
     s.deal(Anna="AS KS QS JS 9H 8H", Cilla="2D 5C 7C 9C TC")
     assert rejected(s.doc()) == [
+        "no hand is dealt to Bo: out of this game (r21, r33)",
         "Anna was dealt 4 cards; a hand is 5 (r12)",
         "Anna was dealt 6 cards; a hand is 5 (r12)",
     ]
