@@ -43,7 +43,7 @@ def new_seed() -> str:
     return secrets.token_hex(8)
 
 
-def _rng(seed: str, *names: object) -> random.Random:
+def seeded(seed: str, *names: object) -> random.Random:
     return random.Random("/".join([seed, *map(str, names)]))
 
 
@@ -73,7 +73,7 @@ def draw_heat(
         )
     clubs = dict(players) if isinstance(players, Mapping) else {p: "" for p in players}
     sizes = table_sizes(len(clubs))
-    rng = _rng(seed, "heat", heat)
+    rng = seeded(seed, "heat", heat)
     by_club: dict[str, list[str]] = {}
     for p in sorted(clubs):
         by_club.setdefault(clubs[p], []).append(p)
@@ -113,7 +113,7 @@ def draw_heat(
 
 def draw_seats(players: Sequence[str], *, seed: str, table: str, game: int, playoff: bool = False) -> dict[str, Any]:
     """One game's seats and button (r7), a särspel's too (r11)."""
-    rng = _rng(seed, table, "game", game)
+    rng = seeded(seed, table, "game", game)
     seats = sorted(players)
     rng.shuffle(seats)
     return {"game": game, "seats": seats, "button": rng.choice(seats), "playoff": playoff}

@@ -73,12 +73,17 @@ def draw_first_heat(hub: HubStore, seed: str | None = None) -> tuple[str, list[d
     return _draw(hub, 1, hub.players(), seed)
 
 
-def _draw(hub: HubStore, heat: int, players: dict[str, str], seed: str | None) -> tuple[str, list[dict[str, Any]]]:
+def _draw(
+    hub: HubStore, heat: int, players: dict[str, str], seed: str | None, joined: Sequence[str] = ()
+) -> tuple[str, list[dict[str, Any]]]:
     seed = seed or drawing.new_seed()
     try:
         tables = drawing.draw_heat(players, heat=heat, seed=seed, ruleset=hub.meta()["ruleset"])
     except drawing.DrawError as exc:
         raise HubError(exc.text, **exc.params) from None
+    for t in tables:  # who sits there by filled_up, not as a winner: said with the draw
+        if filled := [p for p in t["players"] if p in joined]:
+            t["filled"] = filled
     hub.save_heat(heat, seed, tables)
     return seed, tables
 
@@ -105,9 +110,40 @@ def schedule_playoffs(hub: HubStore, board: Standings, only: set[str] | None = N
     return new
 
 
+def seatable(n: int) -> bool:
+    """Whether ``n`` players sit at tables of three or four (r1).
+
+    >>> [n for n in range(1, 10) if not seatable(n)]
+    [1, 2, 5]
+    """
+    try:
+        drawing.table_sizes(n)
+    except drawing.DrawError:
+        return False
+    return True
+
+
+def filled_up(heat: dict[str, Any], going_on: list[str], seed: str) -> list[str]:
+    """Who joins ``going_on`` when they cannot sit at tables of three or four (r1): after a
+    later heat two or five winners are left (from 12 or 16 players, two tables' winners).
+    RULES.md is silent; ours: the best of the heat's other players join until the tables
+    fill (two winners: the final is three), ranked across its tables as a table is
+    (§9: placement points, total score, won Chicagos), ties drawn by the heat's seed."""
+    if len(going_on) <= 1 or seatable(len(going_on)):
+        return []
+    rows = [r for t in heat["tables"] for r in t["standings"] if r["player"] not in going_on]
+    rng = drawing.seeded(seed, "fill", heat["heat"])
+    rng.shuffle(rows)  # then sorted stably: an exact tie is drawn
+    rows.sort(key=lambda r: (-r["placement_points"], -r["score_total"], -r["won_chicagos"]))
+    need = next(n for n in range(len(going_on) + 1, len(going_on) + 4) if seatable(n)) - len(going_on)
+    return [r["player"] for r in rows[:need]]
+
+
 def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[int, str, list[dict[str, Any]]]:
     """Draw the next heat from those who go on from the last one; every table of it must
-    have ended (särspel included) and have no problem the TL has not settled."""
+    have ended (särspel included) and have no problem the TL has not settled.  Too few (or
+    five) to sit at tables of three or four are joined by the best of the rest
+    (``filled_up``); the draw's tables then name them (``"filled"``)."""
     board.update()
     doc = board.document()
     if not doc["heats"]:
@@ -126,6 +162,8 @@ def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[i
         if not going_on:
             raise HubError("heat {heat} was the final: nobody won", heat=last["heat"])
         raise HubError("heat {heat} was the final: {players} won", heat=last["heat"], players=", ".join(going_on))
+    seed = seed or drawing.new_seed()
+    joined = filled_up(last, going_on, seed)
     clubs = hub.players()
-    seed, tables = _draw(hub, last["heat"] + 1, {p: clubs.get(p, "") for p in going_on}, seed)
+    seed, tables = _draw(hub, last["heat"] + 1, {p: clubs.get(p, "") for p in going_on + joined}, seed, joined)
     return last["heat"] + 1, seed, tables

@@ -219,3 +219,76 @@ def test_the_events_shot_clocks_go_into_every_tables_draw_d11(tmp_path):
             check_draw({**stored, "shot_clocks": bad}, stored["table"])
     with HubStore.open(tmp_path / "other.hub", create=True) as hub, pytest.raises(HubError, match="--shot-clocks"):
         create_event(hub, "sm2026", "SM", "sm2025", "play=x")
+
+
+def _play_heat(hub, board, tables, tmp_path, seed):
+    """Every table of a heat played as drawn, each särspel with the hub's seats, synced."""
+    played = []
+    for k, t in enumerate(tables):
+        rt = RecordedTable(tmp_path / f"{t['table']}.sqlite", play_as_drawn(t, seed=seed + k))
+        rt.play()
+        sync(hub, rt, t["table"])
+        played.append((t, rt))
+    board.update()
+    for sp in schedule_playoffs(hub, board):
+        t, rt = next((t, rt) for t, rt in played if t["table"] == sp["table"])
+        rt.actions = play_as_drawn(t, seed=seed, start=rt.actions, playoff_draw=lambda ps, g, sp=sp: sp)
+        rt.play()
+        sync(hub, rt, t["table"])
+    board.update()
+    for _, rt in played:
+        rt.close()
+
+
+def test_two_winners_left_are_joined_by_the_best_of_the_rest_for_a_final_of_three__r1_r7(hub, tmp_path):
+    """12 players: heat 1 three tables, six go on (r7: the top 2); heat 2 two tables of
+    three, whose two winners cannot sit at a table (r1: three or four).  Stop 71's audit:
+    the event stopped there ("2 players cannot sit at tables of 3 or 4"), for most sizes
+    from 9 to 16.  The best of heat 2's others (§9's order across its tables) joins them."""
+    register(hub, [(f"P{i:02}", "") for i in range(12)])
+    board = Standings(hub)
+    _, tables = draw_first_heat(hub, seed="fill")
+    _play_heat(hub, board, tables, tmp_path, seed=11)
+    heat2, _, tables2 = advance(hub, board, seed="fill-2")
+    assert heat2 == 2 and [len(t["players"]) for t in tables2] == [3, 3]
+    assert not any("filled" in t for t in tables2)  # six go on: two tables, nobody joins
+    _play_heat(hub, board, tables2, tmp_path, seed=21)
+    last = board.document()["heats"][-1]
+    winners = last["advancing"]
+    assert len(winners) == 2
+    rest = sorted(
+        (r for t in last["tables"] for r in t["standings"] if r["player"] not in winners),
+        key=lambda r: (-r["placement_points"], -r["score_total"], -r["won_chicagos"]),
+    )
+    heat3, _, (final,) = advance(hub, board, seed="fill-3")
+    assert heat3 == 3 and len(final["players"]) == 3 and set(winners) < set(final["players"])
+    (joined,) = final["filled"]
+    assert joined == rest[0]["player"] and set(final["players"]) == {*winners, joined}
+    best = (rest[0]["placement_points"], rest[0]["score_total"], rest[0]["won_chicagos"])
+    assert all((r["placement_points"], r["score_total"], r["won_chicagos"]) <= best for r in rest)
+    assert hub.draws()[-1]["data"][0]["filled"] == [joined]  # logged with the draw, as its seed is
+
+
+def test_who_fills_a_table_is_the_best_of_the_rest_ties_drawn_by_the_seed():
+    from table_controller.tournament.event import filled_up, seatable
+
+    assert [n for n in range(1, 13) if not seatable(n)] == [1, 2, 5]
+
+    def row(p, pp, total, chic=0):
+        return {"player": p, "placement_points": pp, "score_total": total, "won_chicagos": chic}
+
+    heat = {
+        "heat": 2,
+        "tables": [
+            {"standings": [row("W1", 40, 100), row("A", 32, 90), row("B", 32, 95, 0), row("C", 25, 50)]},
+            {"standings": [row("W2", 44, 120), row("D", 32, 95, 1), row("E", 20, 40)]},
+        ],
+    }
+    assert filled_up(heat, ["W1", "W2"], "s") == ["D"]  # 32 p, 95, and a won Chicago
+    assert filled_up(heat, ["W1", "W2", "A"], "s") == []  # three sit at a table
+    assert filled_up(heat, ["W1"], "s") == []  # the final's winner
+    five = ["W1", "W2", "C", "E", "A"]
+    assert filled_up(heat, five, "s") == ["D"]  # five cannot sit: six, two tables of three
+    tied = {"heat": 2, "tables": [{"standings": [row("W1", 40, 1), row("X", 8, 10), row("Y", 8, 10)]}]}
+    drawn = {filled_up(tied, ["W1", "W2"], seed)[0] for seed in ("a", "b", "c", "d", "e", "f")}
+    assert drawn == {"X", "Y"}  # an exact tie is drawn by the seed, not by the name

@@ -329,6 +329,14 @@ def _print_tables(seed: str, heat: int, tables, as_json: bool) -> None:
     print(say("heat {heat}, seed {seed}", heat=heat, seed=seed))
     for t in tables:
         print(f"  {t['table']}: {', '.join(t['players'])}")
+        if t.get("filled"):
+            print(
+                "    "
+                + say(
+                    "{players}: the best of the rest, as too few went on to fill a table of three (r1)",
+                    players=", ".join(t["filled"]),
+                )
+            )
         for g in t["games"]:
             seats = ", ".join(g["seats"])
             print(
