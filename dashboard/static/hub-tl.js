@@ -57,8 +57,12 @@ function card(t) {
     : `omgång ${c.game} · giv ${c.deal} · ${PHASE[c.phase] || c.phase}`;
   const acting = new Set((c && !t.finished && c.to_act) || []);
   return el("div", { class: cls, "data-table": t.table, "data-alerts": t.alerts.length },
-    el("div", { class: "head" }, el("b", {}, `Bord ${t.number}`), el("span", { class: "small" }, t.table),
-      el("span", { class: t.online ? "on" : "off" }, t.online ? "uppkopplat / online" : "nere / offline"),
+    // the heat beside the number: heat 2's "Bord 1" is not heat 1's; a finished table whose
+    // publisher has stopped is not down (stop 71's audit: heat 1 shown red once heat 2 began)
+    el("div", { class: "head" }, el("b", {}, `Heat ${t.heat} · Bord ${t.number}`), el("span", { class: "small" }, t.table),
+      t.online ? el("span", { class: "on" }, "uppkopplat / online")
+        : t.finished ? el("span", { class: "small" }, "klart, inte uppkopplat / finished, not connected")
+        : el("span", { class: "off" }, "nere / offline"),
       t.dashboard ? el("a", { class: "act", href: t.dashboard + "/tl?token=" + encodeURIComponent(TOKEN) },
         "öppna bordet / open the table") : null),
     el("div", { class: "small" }, `${where} · ${t.records} poster / records`),

@@ -117,6 +117,10 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         page.wait_for_selector("body[data-loaded='1']")
         assert page.locator("[data-table]").count() == len(tables)
         assert "offline" in page.inner_text("body")  # no publisher runs in this test
+        # ... but a finished table is not down: it has sent its last record (stop 71)
+        done = page.inner_text(f"[data-table='{tables[0]['table']}']")
+        assert "offline" not in done and "klart, inte uppkopplat" in done and "Heat 1 · Bord 1" in done, done
+        assert "nere / offline" in page.inner_text(f"[data-table='{tables[1]['table']}']")
         # the TL acts on a table through that table's own TL view, with the event's TL token
         acts = page.locator("[data-table] a.act")
         assert acts.count() == 1 and "öppna bordet" in acts.inner_text()
