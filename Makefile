@@ -115,7 +115,7 @@ clean:
 
 # The console's words for officials (table_controller/app/words.py), a catalogue of their own
 CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/commands/setup.py table_controller/app/commands/hub.py table_controller/deck.py \
-	table_controller/tournament/event.py table_controller/tournament/hubstore.py table_controller/tournament/draw.py \
+	table_controller/tournament/event.py table_controller/tournament/hubstore.py table_controller/tournament/draw.py table_controller/tournament/playerfile.py \
 	table_controller/app/commands/run.py table_controller/app/commands/serve.py table_controller/app/commands/demo.py \
 	table_controller/app/service.py table_controller/app/web.py table_controller/app/table_files.py table_controller/app/words.py table_controller/app/config.py table_controller/app/argtypes.py \
 	table_controller/app/commands/protocol.py table_controller/tournament/service.py table_controller/tournament/publisher.py \
@@ -130,6 +130,6 @@ I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py da
 i18n: setup
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k for_tl -k DashboardError -k Refused -k Denied:2 \
 		--no-location --sort-output --omit-header -w 200 -o dashboard/locale/messages.pot $(I18N_SOURCES)
-	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 -k HubError -k DrawError -k note:3 -k fault:2 -k argword --no-location --sort-output --omit-header -w 200 \
+	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 -k HubError -k DrawError -k PlayerFileError -k note:3 -k fault:2 -k argword --no-location --sort-output --omit-header -w 200 \
 		-o dashboard/locale/console.pot $(CONSOLE_SOURCES)
 	$(BIN)/python -m dashboard.i18n_update

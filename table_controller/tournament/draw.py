@@ -31,7 +31,10 @@ class WordedError(Exception):
     (``DrawError``, ``hubstore.HubError``) are such errors."""
 
     def __init__(self, text: str, **params: Any) -> None:
-        super().__init__(text.format(**params) if params else text)
+        # the system's reason (an OSError given as a param) as the system says it, without
+        # "[Errno 2]" and the path again; a console says it in its own words (os_error_words)
+        shown = {k: (v.strerror or str(v)) if isinstance(v, OSError) else v for k, v in params.items()}
+        super().__init__(text.format(**shown) if params else text)
         self.text, self.params = text, params
 
 

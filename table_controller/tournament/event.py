@@ -33,8 +33,8 @@ def check_event(event: str, ruleset: str, shot_clocks: str = "") -> str:
     (``shot_clocks_text``; "" for D11's)."""
     try:
         check_id(event, "event id")
-    except PayloadError as exc:
-        raise HubError(str(exc)) from None
+    except PayloadError:
+        raise HubError("event id {event}: use 1-40 letters, digits, '-' or '_'", event=repr(event)) from None
     if ruleset not in RULESETS:
         raise HubError(
             "unknown ruleset {ruleset!r}; rulesets: {rulesets}", ruleset=ruleset, rulesets=", ".join(RULESETS)

@@ -28,19 +28,22 @@ import csv
 import os
 from pathlib import Path
 
+from .draw import WordedError
+
 HEADER = ("name", "namn")
 DELIMITERS = (";", ",", "\t")
 
 
-class PlayerFileError(ValueError):
-    """The players' file cannot be read; the message names the file (and the line)."""
+class PlayerFileError(WordedError, ValueError):
+    """The players' file cannot be read; the message names the file (and the line), and
+    says it in the console's words too (``WordedError``)."""
 
 
 def _text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise PlayerFileError(f"{path}: cannot read the players' file ({exc.strerror})") from None
+        raise PlayerFileError("{path}: cannot read the players' file ({reason})", path=path, reason=exc) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -48,7 +51,9 @@ def _text(path: Path) -> str:
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError:
-        raise PlayerFileError(f"{path}: not a text file (save the players as CSV: name and club per line)") from None
+        raise PlayerFileError(
+            "{path}: not a text file (save the players as CSV: name and club per line)", path=path
+        ) from None
 
 
 def player_rows(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:

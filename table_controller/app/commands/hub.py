@@ -243,6 +243,8 @@ def _said(exc: Exception) -> str:
             for k, v in exc.params.items()
         }
         return say(exc.text, **params)
+    if isinstance(exc, OSError):  # a file the command writes or reads: its name and the system's reason
+        return f"{exc.filename}: {os_error_words(exc)}" if exc.filename else os_error_words(exc)
     return str(exc)
 
 
@@ -292,7 +294,7 @@ def _register(args) -> int:
         try:
             rows = player_rows(args.csv)
         except PlayerFileError as exc:
-            raise HubError(str(exc)) from None
+            raise HubError(exc.text, **exc.params) from None
         for n, row in rows:
             if not row[0]:
                 club = row[1] if len(row) > 1 else ""

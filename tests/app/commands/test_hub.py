@@ -23,7 +23,7 @@ def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
     words (another part's) as they were said."""
     hub = str(tmp_path / "ev.hub")
     assert main(["hub", "create", hub, "--event", "sm 2026"]) == 2
-    assert "event id" in capsys.readouterr().err
+    assert "tävlingens id 'sm 2026': använd 1-40 bokstäver" in capsys.readouterr().err  # stop 71: it was English
     assert main(["hub", "create", hub, "--event", "sm2026", "--ruleset", "poker"]) == 2
     assert "okänt regelverk 'poker'" in capsys.readouterr().err  # unknown ruleset
     assert main(["hub", "create", hub, "--event", "sm2026", "--shot-clocks", "play=0"]) == 2
@@ -34,6 +34,12 @@ def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
     assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
     assert main(["hub", "register", hub, "--player", "Anna", "--player", "Anna"]) == 2
     assert "två gånger" in capsys.readouterr().err  # a name is given twice
+    nowhere = str(tmp_path / "nosuch.csv")  # the system's reason said in Swedish too, not "[Errno 2]"
+    assert main(["hub", "register", hub, "--csv", nowhere]) == 2
+    assert f"{nowhere}: kan inte läsa spelarfilen (filen eller mappen finns inte)" in capsys.readouterr().err
+    assert main(["hub", "export", hub, "--csv", str(tmp_path / "no" / "r.csv")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'no' / 'r.csv'}: filen eller mappen finns inte" in err and "Errno" not in err, err
     assert main(["hub", "register", hub, "--player", "Anna:Malmö", "--player", "Bo"]) == 0
     assert main(["hub", "draw", hub]) == 2  # two players: no table of 3 or 4 (r1)
     assert "r1" in capsys.readouterr().err
