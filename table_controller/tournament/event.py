@@ -17,6 +17,7 @@ later heats and shootout the winner, r7); the hub only collects it.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -63,6 +64,9 @@ def register(hub: HubStore, players: Sequence[tuple[str, str]]) -> None:
     for name, _club in players:
         if not name.strip() or name != name.strip() or len(name) > 40:
             raise HubError("player name {name!r}: 1-40 characters, no leading or trailing spaces", name=name)
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+            # a file saved in another encoding gives names of NUL bytes and stray signs
+            raise HubError("player name {name!r}: a sign no name has (save the players' file as UTF-8 CSV)", name=name)
     hub.add_players(players)
 
 

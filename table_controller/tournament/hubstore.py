@@ -197,8 +197,9 @@ class HubStore:
 
     def add_players(self, players: Sequence[tuple[str, str]]) -> None:
         names = [n for n, _ in players]
-        if len(set(names)) != len(names):
-            raise HubError("a name is given twice; players are told apart by name")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise HubError("{names}: a name is given twice; players are told apart by name", names=", ".join(twice))
         have = {r[0] for r in self.conn.execute("SELECT name FROM players")}
         again = [n for n in names if n in have]
         if again:

@@ -24,6 +24,7 @@ registered as "Åsa" of "K1", never as a player called "Åsa;K1" or "\\ufeffname
 
 from __future__ import annotations
 
+import codecs
 import csv
 import os
 from pathlib import Path
@@ -44,6 +45,11 @@ def _text(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise PlayerFileError("{path}: cannot read the players' file ({reason})", path=path, reason=exc) from None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # a spreadsheet's "Unicode text"
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -664,6 +664,12 @@ def _web(args) -> int:
         hub.event_id()
     tl = broadcast = None
     if args.tokens:
+        if not Path(args.tokens).parent.is_dir():  # a mistyped folder: made, it held tokens no table shares
+            raise HubError(
+                "the folder {folder} does not exist: give the event's tokens.json (new tokens are made only "
+                "in a folder that is there)",
+                folder=Path(args.tokens).parent,
+            )
         if not Path(args.tokens).exists():  # a typo would give the TL's screen tokens no table shares
             print(
                 say("{path} does not exist: new tokens are made in it", path=args.tokens), file=sys.stderr, flush=True

@@ -33,7 +33,21 @@ def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
     assert not (tmp_path / "ev.hub").exists()
     assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
     assert main(["hub", "register", hub, "--player", "Anna", "--player", "Anna"]) == 2
-    assert "två gånger" in capsys.readouterr().err  # a name is given twice
+    assert "Anna: ett namn anges två gånger" in capsys.readouterr().err  # which name (stop 71)
+    # a spreadsheet's "Unicode text" (UTF-16) is read as such; a name with a NUL is refused
+    utf16 = tmp_path / "utf16.csv"
+    utf16.write_bytes("Åsa Öberg;Malmö BK\nBo;\n".encode("utf-16"))
+    nul = tmp_path / "nul.csv"
+    nul.write_bytes("A\x00n\x00;Malmö\n".encode("utf-8"))
+    other = str(tmp_path / "other.hub")
+    assert main(["hub", "create", other, "--event", "sm2026"]) == 0
+    assert main(["hub", "register", other, "--csv", str(nul)]) == 2
+    assert "ett tecken som inget namn har" in capsys.readouterr().err
+    assert main(["hub", "register", other, "--csv", str(utf16)]) == 0
+    with HubStore.open(other, readonly=True) as h:
+        assert h.players() == {"Åsa Öberg": "Malmö BK", "Bo": ""}
+    assert main(["hub", "web", other, "--tokens", str(tmp_path / "mistyped" / "tokens.json")]) == 2
+    assert "mappen" in capsys.readouterr().err and not (tmp_path / "mistyped").exists()
     nowhere = str(tmp_path / "nosuch.csv")  # the system's reason said in Swedish too, not "[Errno 2]"
     assert main(["hub", "register", hub, "--csv", nowhere]) == 2
     assert f"{nowhere}: kan inte läsa spelarfilen (filen eller mappen finns inte)" in capsys.readouterr().err
