@@ -9,6 +9,9 @@ debug level; the operator gets one line in words, with the error's own (``error_
 from __future__ import annotations
 
 import logging
+import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 
@@ -32,3 +35,46 @@ def fault(logger: logging.Logger, text: str, exc: BaseException) -> None:
     one line in words at error level (``text`` with ``{error}``: ``error_words``)."""
     logger.debug("%s", text.format(error=type(exc).__name__), exc_info=exc)
     note(logger, logging.ERROR, text, error=error_words(exc))
+
+
+class Quiet:
+    """Whether a failure tried again and again is worth saying again: the first time, when
+    its words change, and then once a minute (``every``) while it lasts.  A publisher and
+    the hub try an unreachable broker every half second; each try said it (stop 71's audit:
+    two lines a second, the terminal flooded).  ``clear`` after a success: the next failure
+    is said at once.
+
+        >>> now = [0.0]
+        >>> q = Quiet(every=60, clock=lambda: now[0])
+        >>> [q.due("refused") for now[0] in (0, 0.5, 30, 59.9, 60, 61)]
+        [True, False, False, False, True, False]
+        >>> q.due("timed out"), q.due("timed out")
+        (True, False)
+        >>> q.clear(); q.due("timed out")
+        True
+    """
+
+    def __init__(self, every: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every, self.clock = every, clock
+        self.words: str | None = None
+        self.at = 0.0
+
+    def due(self, words: str) -> bool:
+        now = self.clock()
+        if words != self.words or now - self.at >= self.every:
+            self.words, self.at = words, now
+            return True
+        return False
+
+    def clear(self) -> None:
+        self.words = None
+
+
+def system_words(exc: BaseException) -> str:
+    """An error's words without the system's error number ("[Errno 111] Connection
+    refused" -> "Connection refused"), as an operator reads them.
+
+        >>> system_words(OSError(111, "Connection refused"))
+        'Connection refused'
+    """
+    return re.sub(r"^\[Errno -?\d+\]\s*", "", str(exc))

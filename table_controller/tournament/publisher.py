@@ -38,7 +38,7 @@ from ..store.records import Record
 from ..store.sqlite import SQLiteStore
 from . import topics
 from .aio import cancel_and_wait
-from .notes import note
+from .notes import Quiet, note, system_words
 from .signing import load_key, signed_head
 
 log = logging.getLogger(__name__)
@@ -96,18 +96,22 @@ class TablePublisher:
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         stop = stop or asyncio.Event()
+        quiet = Quiet()  # tried every half second: said once, then once a minute
         try:
             while not stop.is_set():
                 try:
                     await self._session(stop)
                 except aiomqtt.MqttError as exc:
-                    note(
-                        log,
-                        logging.INFO,
-                        "{table}: the broker cannot be reached ({error}); trying again",
-                        table=self.table,
-                        error=exc,
-                    )
+                    if self.connected.is_set():  # it was reached in between: said at once
+                        quiet.clear()
+                    if quiet.due(system_words(exc)):
+                        note(
+                            log,
+                            logging.INFO,
+                            "{table}: the broker cannot be reached ({error}); trying again",
+                            table=self.table,
+                            error=system_words(exc),
+                        )
                 self.connected.clear()
                 if not stop.is_set():
                     await _wait(stop, self.retry)

@@ -30,7 +30,7 @@ from . import topics
 from .aio import cancel_and_wait
 from .event import schedule_playoffs
 from .hubstore import HubStore
-from .notes import fault, note
+from .notes import Quiet, fault, note, system_words
 from .standings import Standings
 
 log = logging.getLogger(__name__)
@@ -84,12 +84,21 @@ class HubService:
         self.board = Standings(hub)
         self.board.update()
         self.event = hub.event_id()
+        quiet = Quiet()  # tried every half second: said once, then once a minute
         try:
             while not stop.is_set():
                 try:
                     await self._session(stop)
                 except aiomqtt.MqttError as exc:
-                    note(log, logging.INFO, "hub: the broker cannot be reached ({error}); trying again", error=exc)
+                    if self.connected.is_set():  # it was reached in between: said at once
+                        quiet.clear()
+                    if quiet.due(system_words(exc)):
+                        note(
+                            log,
+                            logging.INFO,
+                            "hub: the broker cannot be reached ({error}); trying again",
+                            error=system_words(exc),
+                        )
                 self.connected.clear()
                 if not stop.is_set():
                     try:

@@ -166,3 +166,4 @@ def test_hub_serve_tells_its_operator_in_swedish_unless_asked_for_english(tmp_pa
     assert "hubben: mäklaren går inte att nå (" in said["sv"] and "); försöker igen" in said["sv"]
     assert "hub: the broker cannot be reached (" in said["en"] and "); trying again" in said["en"]
     assert "Traceback" not in said["sv"] + said["en"]
+    assert "Errno" not in said["sv"] + said["en"]  # the system's words, not its number (stop 71)
