@@ -98,13 +98,17 @@ def load_deck(cfg: TableConfig):
 
 def load_hub_draw(cfg: TableConfig) -> dict[str, Any]:
     """[hub]: this table as the tournament hub drew it; ``ConfigError`` when there is none."""
-    from table_controller.tournament.seating import SeatingError, load_draw
+    from table_controller.tournament.seating import SeatingError, load_draw_kept
 
     assert cfg.hub is not None and cfg.hub.draw is not None and cfg.hub.table_id is not None
+    keep = Path(cfg.table.data) / f"draw-{cfg.hub.table_id}.json"  # beside the log: a resume needs no hub
     try:
-        return load_draw(cfg.hub.draw, cfg.hub.table_id)
+        draw, why = load_draw_kept(cfg.hub.draw, cfg.hub.table_id, keep)
     except SeatingError as exc:
         raise ConfigError(f"[hub] {exc}") from None
+    if why is not None:
+        print(say("[hub] {problem}; the table plays the draw kept in {path}", problem=why, path=keep), file=sys.stderr)
+    return draw
 
 
 async def start_as_drawn(hub: Any, draw: dict[str, Any], cfg: TableConfig, max_points: int, out: TextIO) -> None:

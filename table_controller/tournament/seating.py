@@ -34,7 +34,12 @@ from .topics import PayloadError, check_id
 
 
 class SeatingError(ValueError):
-    """No usable draw for the table; the message says why."""
+    """No usable draw for the table; the message says why.  ``unreachable``: the hub gave
+    no answer at all (``load_draw_kept`` then plays the draw kept beside the log)."""
+
+    def __init__(self, text: str, unreachable: bool = False) -> None:
+        super().__init__(text)
+        self.unreachable = unreachable
 
 
 def load_draw(source: str, table: str, timeout: float = 10.0) -> dict[str, Any]:
@@ -56,7 +61,7 @@ def load_draw(source: str, table: str, timeout: float = 10.0) -> dict[str, Any]:
                 why = exc.reason
             raise SeatingError(f"the hub at {source} has no draw for {table}: {why}") from None
         except (urllib.error.URLError, OSError, ValueError) as exc:
-            raise SeatingError(f"cannot read the draw from the hub at {source}: {exc}") from None
+            raise SeatingError(f"cannot read the draw from the hub at {source}: {exc}", unreachable=True) from None
         return check_draw(doc, table)
     try:
         doc = json.loads(Path(source).read_text(encoding="utf-8"))
@@ -69,6 +74,43 @@ def load_draw(source: str, table: str, timeout: float = 10.0) -> dict[str, Any]:
         if doc is None:
             raise SeatingError(f"the draw file {source} has no table {table}")
     return check_draw(doc, table)
+
+
+def load_draw_kept(source: str, table: str, keep: Path | None) -> tuple[dict[str, Any], str | None]:
+    """``load_draw``, the draw kept in ``keep`` (a file beside the table's log) each time the
+    hub gives it, and read from there when the hub cannot be reached: a table that resumes
+    its log while the hub's web server is down plays on as drawn (README: a hub that is down
+    costs the table nothing).  Returns the draw and, when the kept one is played, why the
+    hub's was not; a hub that answers that it has no such draw is believed.
+
+        >>> import tempfile, json
+        >>> folder = Path(tempfile.mkdtemp())
+        >>> drawn = {"table": "h1-t1", "players": ["A", "B", "C"], "ruleset": "sm2025", "games": []}
+        >>> _ = (folder / "draw.json").write_text(json.dumps(drawn))
+        >>> load_draw_kept(str(folder / "draw.json"), "h1-t1", folder / "kept.json")[1] is None
+        True
+        >>> doc, why = load_draw_kept("http://127.0.0.1:9/", "h1-t1", folder / "kept.json")
+        >>> doc["players"], why is not None
+        (['A', 'B', 'C'], True)
+    """
+    try:
+        doc = load_draw(source, table)
+    except SeatingError as exc:
+        if not exc.unreachable or keep is None or not keep.is_file():
+            raise
+        try:
+            return check_draw(json.loads(keep.read_text(encoding="utf-8")), table), str(exc)
+        except (OSError, ValueError, SeatingError):
+            raise exc from None
+    if keep is not None:
+        try:
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            tmp = keep.with_name(keep.name + ".tmp")
+            tmp.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(keep)
+        except OSError:
+            pass  # kept when it can be: the draw itself is in hand
+    return doc, None
 
 
 def check_draw(doc: Any, table: str) -> dict[str, Any]:

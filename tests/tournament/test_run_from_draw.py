@@ -76,6 +76,49 @@ def test_a_table_plays_the_hubs_draw_read_from_the_hub__r7(hub_web, tmp_path):
     assert r.returncode == 2 and "hubben lottade" in r.stderr and len(actions(db)) == before  # the hub drew
 
 
+def test_a_table_resumes_as_drawn_while_the_hubs_web_server_is_down__r7(hub_web, tmp_path):
+    """The draw is kept beside the log whenever the hub gives it, so a table that resumes its
+    log while the hub's web server is down plays on as drawn (README: a hub that is down
+    costs the table nothing).  Stop 71's audit: the restart failed, "cannot read the draw
+    from the hub ... Connection refused"."""
+    url, drawn = hub_web
+    t = drawn[2]
+    db = tmp_path / "t.sqlite"
+    first = run(
+        *"--virtual --bots --fast --max-actions 40 --seed 5".split(),
+        "--db",
+        str(db),
+        "--hub",
+        url,
+        "--table-id",
+        t["table"],
+    )
+    assert first.returncode == 0, first.stderr
+    assert json.loads((tmp_path / "t.sqlite.draw.json").read_text())["players"] == t["players"]
+    before = len(actions(db))
+    down = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    again = run(
+        *"--virtual --bots --fast --max-actions 400 --seed 5".split(),
+        "--db",
+        str(db),
+        "--hub",
+        down,
+        "--table-id",
+        t["table"],
+    )
+    assert again.returncode == 0, again.stderr
+    assert "bordet spelar lottningen som sparats i" in again.stderr and str(db) in again.stderr, again.stderr
+    acts = actions(db)
+    assert len(acts) > before and acts[0]["players"] == t["players"]
+    games = [a for a in acts if a["do"] == "game"]
+    assert [(g["seats"], g["button"]) for g in games] == [(d["seats"], d["button"]) for d in t["games"][: len(games)]]
+    fresh = run(
+        "--virtual", "--bots", "--fast", "--db", str(tmp_path / "new.sqlite"), "--hub", down, "--table-id", t["table"]
+    )
+    assert fresh.returncode == 2 and "cannot read the draw from the hub" in fresh.stderr  # nothing kept: refused
+    assert not (tmp_path / "new.sqlite").exists()
+
+
 def test_an_exported_draw_file_works_too__r7(hub_web, tmp_path):
     _, drawn = hub_web
     path = tmp_path / "heat1.json"
@@ -191,6 +234,8 @@ def test_a_table_service_starts_as_drawn_and_the_revisor_gets_the_drawn_seats__r
         db = tmp_path / "data" / "table.sqlite"
         start = actions(db)[0]
         assert start["do"] == "table" and start["players"] == t["players"] and start["options"]["heat"] == 1
+        kept = json.loads((tmp_path / "data" / f"draw-{t['table']}.json").read_text())  # a resume needs no hub
+        assert kept["players"] == t["players"] and kept["games"] == t["games"]
         g1 = t["games"][0]
         with sync_playwright() as p:
             ctx = launch_chromium(p)

@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 
 from ..words import add_lang, alert_word, deck_error_words, phase_word, say, say_n, speaking
 
@@ -278,7 +279,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(say("--until-done needs --bots (a real table ends when the TL closes it)"))
     draw = None
     if args.hub or args.table_id:
-        from table_controller.tournament.seating import load_draw
+        from table_controller.tournament.seating import load_draw_kept
 
         if not (args.hub and args.table_id):
             return _fail(say("--hub and --table-id go together: the hub's draw of that table"))
@@ -287,9 +288,18 @@ def _run(args: argparse.Namespace) -> int:
         if args.players is not None or args.ruleset:
             return _fail(say("--players/--ruleset: the hub's draw names the players and the ruleset"))
         try:
-            draw = load_draw(args.hub, args.table_id)
+            draw, why = load_draw_kept(args.hub, args.table_id, _kept_draw(args))
         except SeatingError as exc:
             return _fail(str(exc))
+        if why is not None:
+            print(
+                say(
+                    "chicago-table run: {problem}; the table plays the draw kept in {path}",
+                    problem=why,
+                    path=_kept_draw(args),
+                ),
+                file=sys.stderr,
+            )
         args.ruleset = draw["ruleset"]
     args.ruleset = args.ruleset or "sm2025"
     try:
@@ -357,6 +367,12 @@ def _run(args: argparse.Namespace) -> int:
         log.close()
 
 
+def _kept_draw(args) -> Path | None:
+    """Where ``run --hub`` keeps the hub's draw: beside its ``--db`` log (a resume then needs
+    no hub), or nowhere without one."""
+    return Path(args.db).with_name(Path(args.db).name + ".draw.json") if args.db else None
+
+
 def _bots(args, log, players, replay_document, draw=None) -> int:
     from table_controller.rules.engine import IllegalAction
     from table_controller.sim.driver import DriverStuck
@@ -365,12 +381,15 @@ def _bots(args, log, players, replay_document, draw=None) -> int:
     bot = None
     if draw is not None:
         from table_controller.sim.bots import DrawnBot
-        from table_controller.tournament.seating import load_draw
+        from table_controller.tournament.seating import load_draw_kept
 
         def warn(text: str) -> None:
             print(f"\nchicago-table run: {text}", file=sys.stderr, flush=True)
 
-        refresh = (lambda: load_draw(args.hub, args.table_id)) if args.hub.startswith(("http:", "https:")) else None
+        def fetch() -> dict:  # a särspel's seats: the hub's (kept beside the log, as the draw is)
+            return load_draw_kept(args.hub, args.table_id, _kept_draw(args))[0]
+
+        refresh = fetch if args.hub.startswith(("http:", "https:")) else None
         bot = DrawnBot(args.seed, draw, refresh=refresh, warn=warn).next_action
 
     def progress(n: int, shadow) -> None:
