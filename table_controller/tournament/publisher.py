@@ -76,6 +76,7 @@ class TablePublisher:
         self.username, self.password = username, password  # the broker's user for this table
         self.tls = tls  # the link to the broker encrypted (TLS), its certificate checked
         self.acked = 0  # what the hub last said it has
+        self._ahead = Quiet()  # the hub ahead of this log: said once, then once a minute
         self.next = 1  # the next seq to send in this session
         self.sent_messages = 0
         self.connected = asyncio.Event()
@@ -192,6 +193,19 @@ class TablePublisher:
             if self.next <= self.acked:
                 self.next = self.acked + 1
             head = self._last_seq()
+            if self.acked > head and self._ahead.due("ahead"):
+                # the hub holds more of this table than this log: another log (a table
+                # started again on a new data folder) sends nothing the hub would take
+                note(
+                    log,
+                    logging.WARNING,
+                    "{table}: the hub holds {have} records of this table, this log only {head}: is it another "
+                    "log than the one the hub copied? Nothing is sent; 'chicago-table log verify' with --hub "
+                    "compares them",
+                    table=self.table,
+                    have=self.acked,
+                    head=head,
+                )
             if self.next - 1 > self.acked and self.clock() - last_move > stall:
                 note(
                     log,

@@ -202,3 +202,28 @@ async def test_the_link_to_the_broker_can_be_encrypted_and_checks_the_brokers_ce
     assert _tls(argparse.Namespace(cafile=None), "hub.local") is None
     err = capsys.readouterr().err
     assert err.index("VARNING: länken till mäklaren hub.local är okrypterad") < err.index("WARNING")
+
+
+async def test_a_log_shorter_than_the_hubs_copy_is_said_not_sent_silently(broker, tmp_path, caplog):
+    """A table started again on a new data folder publishes a log the hub holds more of:
+    the hub takes none of it.  Stop 71's audit: the publisher then said nothing, and the
+    TL's screen showed the table online with its old copy.  It says so now."""
+    import logging
+
+    tables = make_hub(tmp_path / "hub.sqlite")
+    t = RecordedTable(tmp_path / "t1.sqlite", play_as_drawn(tables[0], seed=1))
+    t.play(300)
+    again = RecordedTable(tmp_path / "again.sqlite", play_as_drawn(tables[0], seed=2))
+    again.play(50)
+    hub = HubService(tmp_path / "hub.sqlite", port=broker.port)
+    pub = TablePublisher(t.path, table="h1-t1", event="sm2026", port=broker.port, batch=100)
+    async with running(hub, pub):
+        await until(lambda: hub_head(tmp_path / "hub.sqlite", "h1-t1") == t.last_seq(), what="the first log")
+    caplog.set_level(logging.WARNING, logger="table_controller.tournament.publisher")
+    second = TablePublisher(again.path, table="h1-t1", event="sm2026", port=broker.port, batch=100)
+    async with running(hub, second):
+        said = f"the hub holds {t.last_seq()} records of this table, this log only {again.last_seq()}"
+        await until(lambda: said in caplog.text, what="the publisher saying the hub is ahead")
+    assert hub_head(tmp_path / "hub.sqlite", "h1-t1") == t.last_seq()  # the hub's copy stands
+    t.close()
+    again.close()
