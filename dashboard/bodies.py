@@ -189,6 +189,10 @@ class ReasonBody(Body):
     reason: Reason = ""
 
 
+class CallTimeBody(Body):
+    player: Name
+
+
 class RevealBody(Body):
     player: Name
     reason: Reason

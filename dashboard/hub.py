@@ -67,7 +67,9 @@ LOG_FAILED = N_(
     "The table's log cannot be written (a full disk or a missing file?); nothing was changed. "
     "Tell the TL; try again once the log can be written."
 )
-TL_ONLY = {"penalty", "adjust"}
+# time_call: a hand dead by "time" is the clocks' entry when a call's countdown reaches zero
+# (``call_time``), or the TL's; the Revisor, a player, killed a hand with one tap (stop 71)
+TL_ONLY = {"penalty", "adjust", "time_call"}
 WRITERS = {"tl", "revisor"}
 
 
@@ -467,7 +469,7 @@ class TableHub:
         if do in TL_ONLY and by != "tl":
             raise Refused(N_("'{do}' is a TL decision (RULES.md §11)"), do=do)
         if self.paused and by != "tl":
-            raise DashboardError(N_("the table is paused by the TL"))
+            raise self._paused_refusal()
         if by != "tl" and entry.names_cards(do):
             # decided before any card is read: the same record and answer for every card
             rec = self.log.reject(obj, entry.REFUSED_REASON, by)
@@ -607,7 +609,7 @@ class TableHub:
         if seat is None:
             raise DashboardError(N_("say whose hand: the seat (1-4)"))
         if self.paused and by != "tl":
-            raise DashboardError(N_("the table is paused by the TL"))
+            raise self._paused_refusal()
         return seat
 
     def _seat_player(self, by: str, seat: int | None) -> str:
@@ -669,7 +671,7 @@ class TableHub:
         if seat_number(by) is None:
             raise Refused(refusal, role=by)
         if self.paused:
-            raise DashboardError(N_("the table is paused by the TL"))
+            raise self._paused_refusal()
         return self._seat_player(by, None)
 
     async def _own_entry(self, obj: dict[str, Any], by: str) -> dict[str, Any]:
@@ -868,7 +870,7 @@ class TableHub:
         """An action entered by the controller itself (the demo's bots without the virtual
         table) through the live loop, like manual entry."""
         if self.paused:
-            raise DashboardError(N_("the table is paused by the TL"))
+            raise self._paused_refusal()
         await self.live.submit(action, "bots")
         self._pump_now()
 
@@ -1122,6 +1124,35 @@ class TableHub:
         self.log.audit(by, "confirm_award", game=game, deal=deal, moment=moment, awards=awards)
         self.confirmations().append(key)
         self._publish(new_state=False)
+
+    def _paused_refusal(self) -> DashboardError:
+        """Why an entry waits while the table is paused: the TL's pause, or a restart (the
+        clocks come back paused until play is resumed; stop 71's walk-through: the Revisor
+        was told the TL had paused a table nobody had paused)."""
+        if self.live.paused_by_restart:
+            return DashboardError(
+                N_("the table is paused since it started again: the TL (or the dealer's console) resumes play")
+            )
+        return DashboardError(N_("the table is paused by the TL"))
+
+    def call_time(self, player: str, by: str) -> None:
+        """ "Time" called on ``player`` (RULES.md §10): 60 s on the clock, then a 10 s
+        countdown, on the table's clocks (the dealer console's time button does the same);
+        at zero the clocks enter the ``time_call`` that ends the hand, unless the player has
+        acted.  Stop 71's walk-through: the Revisor's "Begär tid" entered that ``time_call``
+        at once, so one tap killed a hand."""
+        if self.paused and by != "tl":
+            raise self._paused_refusal()
+        if player not in self._snap_players():
+            raise DashboardError(N_("no player {player!r} at this table"), player=player)
+        try:
+            self.live.call_time(player, by)
+        except ValueError:  # no clock runs for them (not to act)
+            raise DashboardError(
+                N_("time is called on a player who is to act; {player} is not"), player=player
+            ) from None
+        if not self._pump_now():
+            self._publish(new_state=True)
 
     def set_paused(self, paused: bool, by: str, reason: str = "") -> None:
         # The live table stops its shot clocks, logs who paused (an audit record) and

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 
 from ..bodies import (
     ActionBody,
+    CallTimeBody,
     ConfirmBody,
     CorrectBody,
     ExchangeBody,
@@ -137,6 +138,14 @@ async def resume(
     body: Annotated[ReasonBody | None, Body()] = None, role: str = Depends(tl_only), hub: TableHub = Depends(get_hub)
 ):
     hub.set_paused(False, role, body.reason if body else "")
+    return OK
+
+
+@router.post("/call_time")
+async def call_time(body: CallTimeBody, role: str = Depends(writer), hub: TableHub = Depends(get_hub)):
+    """ "Time" called on a player (RULES.md §10): their call's 60 s and 10 s countdown start
+    on the table's clocks, which end the hand at zero unless the player acts."""
+    hub.call_time(body.player, role)
     return OK
 
 

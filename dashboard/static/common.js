@@ -158,7 +158,8 @@ const REASONS = { one_pair: t("one pair"), two_pair: t("two pair"), three_of_a_k
 const MOMENTS = { exchange_1: t("exchange 1"), exchange_2: t("exchange 2"), exchange_3: t("exchange 3"),
   tricks: t("trick play"), final: t("the end of the deal"), tl: t("the TL's decision") };
 function reasonText(r) { return REASONS[r] || String(r || "").replaceAll("_", " "); }
-const CLOCKS = { exchange: t("exchange time"), chicago: t("Chicago time"), quads: t("four of a kind time"), play: t("play time") };
+const CLOCKS = { exchange: t("exchange time"), chicago: t("Chicago time"), quads: t("four of a kind time"), play: t("play time"),
+  time_call: t("time called") };
 // Everyone has placed: the players in to_act wait for the dealer's cards, and no shot clock
 // runs for them (D11: the exchange clock is for placing).  Shown as such, not as a missing clock.
 function awaitingCards(s) {
@@ -242,6 +243,16 @@ function keptSignEl(m, role) {
 // and has no clock running (none for this step, or it was not started) shows "no clock",
 // so nobody reads a missing clock as time left.
 function clockEl(s, name) {
+  const call = s.clocks && s.clocks.time_calls && s.clocks.time_calls[name];
+  const shot = shotClockEl(s, name);
+  if (!call) return shot;
+  // "time" called on the player (RULES.md §10): 60 s, then a 10 s countdown; at zero the hand is dead
+  const deadline = s.clocks.paused ? null : performance.now() + call.remaining * 1000;
+  const el = h("span", { class: "clock time-called", "data-clock": "time_call", "data-deadline": deadline }, "");
+  tickClock(el, call.remaining);
+  return h("span", { class: "clocks" }, shot, " ", el);
+}
+function shotClockEl(s, name) {
   const c = s.clocks && s.clocks.running && s.clocks.running[name];
   if (!c) {
     if (!s.to_act || !s.to_act.includes(name) || s.phase === "game_start" || s.phase === "deal") return null;
@@ -426,6 +437,8 @@ const ACTION_NAMES = { game: t("new game (seats, button)"), deal: t("deal (cards
   chicago: t("Chicago answer"), play: t("card played"), retract: t("card taken back"), timeout: t("time is up"),
   time_call: t("time called"), table: t("new table (players)") };
 const CARD_KINDS = ["deal", "discard", "open", "receive", "play"];
+// a hand dead by "time" is entered by the clocks at the call's zero, or by the TL (RULES.md §10)
+const TL_KINDS = ["time_call"];
 // On a camera-only table the TL enters for a player without a phone what the phone would
 // (the seat's hand, the seat's exchange): another route than the actions'.
 const SEAT_ENTRIES = {
@@ -439,7 +452,8 @@ const CAMERA_ONLY = document.body.dataset.hands === "revisor";
 // phones, the camera or the TL enter every card) or "none" (the table's readers do)
 function manualEntry(cards) {
   const allowed = cards === "all" ? CARD_KINDS : [];
-  const kinds = Object.keys(TEMPLATES).filter(k => !CARD_KINDS.includes(k) || allowed.includes(k));
+  const kinds = Object.keys(TEMPLATES).filter(k => (!CARD_KINDS.includes(k) || allowed.includes(k))
+    && (!TL_KINDS.includes(k) || cards === "all"));
   const seats = cards === "all" && CAMERA_ONLY ? Object.keys(SEAT_ENTRIES) : [];
   const entry = h("textarea", { id: "manual-json", rows: 3, spellcheck: "false", oninput: () => { following = false; empty(); } });
   // A role that may not enter every card gets a choice of none: what it shows while the

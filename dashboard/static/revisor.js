@@ -42,7 +42,10 @@ function timeEl(s) {
   if (!s.to_act || !s.to_act.length || !["exchange_1", "exchange_2", "exchange_3", "tricks", "chicago", "quads_choice"].includes(s.phase)) return null;
   const clock = s.phase === "tricks" ? "play" : s.phase === "chicago" ? "chicago" : s.phase === "quads_choice" ? "quads" : "exchange";
   return keptPart("time", [clock, s.to_act], () => h("section", { id: "time-taps" }, h("b", {}, t("Time:")), " ", s.to_act.map(p => h("span", { class: "tap-group" }, p, " ",
-    h("button", { class: "time-call", "data-player": p, onclick: () => send({ do: "time_call", player: p }) }, t("Call time")),
+    // "time" starts the call's 60 s and 10 s countdown on the table's clocks (RULES.md §10),
+    // which end the hand at zero unless the player acts; it does not end the hand itself
+    h("button", { class: "time-call", "data-player": p, onclick: async () => {
+      try { await post("/api/call_time", { player: p }); showError(""); } catch (e) { showError(e.message); } } }, t("Call time")),
     h("button", { class: "timeout", "data-player": p, onclick: () => {
       if (window.confirm(t("{player}'s time is up?", { player: p }))) send({ do: "timeout", player: p, clock }); } }, t("Time is up"))))));
 }

@@ -159,12 +159,15 @@ function clockTime(at) { return new Date(at * 1000).toLocaleTimeString(LANG === 
 function auditText(e, entries) {
   if (e.what === "correction")
     return `${clockTime(e.at)} ${byName(e.by)} ` + correctionText(e);
+  if (e.what === "restored")  // a restart: the clocks as stored, paused until play resumes
+    return `${clockTime(e.at)} ` + t("The table started again: its clocks as they were, paused until play is resumed");
   if (e.what === "confirm_award")  // the Revisor's "Stämmer" at a scoring moment
     return `${clockTime(e.at)} ` + t("The Revisor confirmed {awards} (game {game}, deal {deal}, {moment})",
       { awards: (e.awards || []).map(awardText).join("; "), game: e.game, deal: e.deal, moment: MOMENTS[e.moment] || e.moment });
   const WHAT = { pause: t("paused the table"), resume: t("resumed play"), reveal: t("revealed"), hide: t("hid the hands"),
     resolve_alert: t("resolved an alert"), correction: t("corrected sensing"), correction_refused: t("correction refused"),
     penalty: t("gave a penalty to"), adjust: t("corrected the score of"), time: t("called time on"),
+    time_call: t("ended by time the hand of"),
     sign: t("signed the protocol of game {n}", { n: e.game }), evidence: t("looked at the evidence of an alert"),
     void: e.what === "void" ? voidText(e, entries) : "" };
   return `${clockTime(e.at)} ${byName(e.by)} ${WHAT[e.what] || e.what}` +

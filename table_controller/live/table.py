@@ -80,6 +80,7 @@ class LiveTable:
         self.sensors = sensors
         self.leds = leds
         self.clocks = ShotClocks(clock_limits, clock)
+        self._restart_pause = False  # the clocks paused by a restart (restore), not by anyone
         self.clock = self.clocks.clock
         self.sensing = Sensing(deck, rfid=rfid, **sensing_options)
         self.record_sensors = record_sensors
@@ -129,6 +130,11 @@ class LiveTable:
     def paused(self) -> bool:
         """Paused by the TL, the console, or a restart until resumed (the clocks keep it)."""
         return self.clocks.paused
+
+    @property
+    def paused_by_restart(self) -> bool:
+        """Paused because the table started again (its clocks restored paused), not by anyone."""
+        return self.clocks.paused and self._restart_pause
 
     def view(self) -> TableView:
         """The table now: the privileged view model (``views.for_role`` filters it)."""
@@ -184,12 +190,14 @@ class LiveTable:
 
     def pause(self, by: str = "tl", reason: str = "") -> None:
         self.clocks.pause()
+        self._restart_pause = False
         self.log.note("audit", {"who": by, "what": "pause", **({"reason": reason} if reason else {})}, by)
         self._record_clocks()
         self._publish()
 
     def resume(self, by: str = "tl", reason: str = "") -> None:
         self.clocks.resume()
+        self._restart_pause = False
         self.log.note("audit", {"who": by, "what": "resume", **({"reason": reason} if reason else {})}, by)
         self._record_clocks()
         self._publish()
@@ -197,6 +205,8 @@ class LiveTable:
     def call_time(self, player: str, by: str = "console") -> None:
         self.clocks.call_time(player)
         self.log.note("audit", {"who": by, "what": "time", "player": player}, by)
+        self._record_clocks()  # the call is in the log's clock record: a restart keeps it
+        self._publish()  # every view shows the call's countdown at once
 
     async def wait_accepted(self, n: int, timeout: float) -> bool:
         """Wait until ``n`` actions have been accepted in all; False on timeout."""
@@ -299,10 +309,12 @@ class LiveTable:
                 # killed mid-deal before any clock was held (the first second of a turn):
                 # nobody's time is known, and the table still waits for the dealer (issue 16)
                 self.clocks.restore({})
+                self._restart_pause = True
             return
         snap, current = stored
         kinds = snap.extra.get("kinds") if isinstance(snap.extra.get("kinds"), dict) else None
         self.clocks.restore(snap.remaining if current else {}, kinds)
+        self._restart_pause = True
         self.log.note(
             "audit",
             {
@@ -346,8 +358,7 @@ class LiveTable:
             player = f.player_at(seat) if seat else (f.to_act[0] if f.to_act else None)
             if player:
                 with contextlib.suppress(ValueError):
-                    self.call_time(player)
-                    self._publish()  # at once, not with whatever is published next (stop 67's review)
+                    self.call_time(player)  # published at once (stop 67's review)
             return True
         if button == "tl":
             self._raise_tl_call()

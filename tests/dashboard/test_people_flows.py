@@ -991,16 +991,24 @@ def test_the_revisors_entry_by_hand_says_who_enters_the_cards_the_table_waits_fo
     rev.wait_for_function("() => document.querySelector('#manual-hint').textContent.includes('byte: lagda kort')")
     rev.locator("#manual").scroll_into_view_if_needed()
     shot(rev, f"revisor-entry-waits-for-cards-{table}-1280x800")
-    rev.select_option("#manual-do", "time_call")  # the Revisor's own choice: its template, sendable
-    assert json.loads(rev.input_value("#manual-json")) == {"do": "time_call", "player": "Anna"}
+    # "Begär tid" starts the call's countdown on the table's clocks (RULES.md §10); it used to
+    # enter the dead hand at once.  A hand dead by "time" is the clocks' entry or the TL's.
+    before = len(s.actions())
+    rev.click("#time-taps .time-call[data-player='Cilla']")
+    called = rev.locator(".clock.time-called")
+    called.first.wait_for()
+    assert "tid begärd" in called.first.inner_text() and len(s.actions()) == before
+    assert rev.locator("#manual-do option[value='time_call']").count() == 0
+    rev.select_option("#manual-do", "timeout")  # the Revisor's own choice: its template, sendable
+    assert json.loads(rev.input_value("#manual-json"))["do"] == "timeout"
     assert rev.locator("#manual-submit").is_enabled() and hint.is_visible()
     seq = tl_post(s, {"do": "discard", "player": "Anna", "cards": ["AH"]})["seq"]
-    assert box("time_call", seq) and hint.is_visible()  # the kind picked stays while the table moves
+    assert box("timeout", seq) and hint.is_visible()  # the kind picked stays while the table moves
     rev.click("#manual-json-box summary")  # typed by hand: the JSON unfolded
-    rev.fill("#manual-json", json.dumps({"do": "time_call", "player": "Bo"}))
+    rev.fill("#manual-json", json.dumps({"do": "timeout", "player": "Bo", "clock": "exchange"}))
     rev.click("#manual-submit")
     rev.wait_for_function("() => document.querySelector('#manual-result').textContent !== ''")
-    assert s.actions()[-1] == {"do": "time_call", "player": "Bo"}
+    assert s.actions()[-1] == {"do": "timeout", "player": "Bo", "clock": "exchange"}
     assert box("", seq + 1) == ""  # once taken, the box follows the table again
     rev.close()
     tl = chromium.new_page()  # the TL enters every card: never told to leave it to others

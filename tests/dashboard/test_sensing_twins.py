@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from dashboard.delay import BroadcastDelay
+from dashboard.errors import DashboardError, Refused
 from dashboard.hub import TableHub, start_frame
 from firmware_bridge.messages import encode_led
 from table_controller.clocks import FakeClock
@@ -648,3 +649,64 @@ def test_a_card_played_late_on_the_pad_is_taken_and_ends_the_overtime_d12(tmp_pa
     assert over == [("overtime", "Bo")]
     assert last == [{"do": "play", "player": "Bo", "card": "4C"}]
     assert "overtime" not in alerts
+
+
+def test_time_called_from_the_revisors_tablet_runs_its_countdown_before_the_hand_dies(tmp_path):
+    """RULES.md §10: "any player may call time on another: 60 s on the clock, then a 10 s
+    countdown; at zero the hand is dead".  Stop 71's walk-through: the Revisor's "Begär tid"
+    entered the dead hand at once (one tap ended Bo's deal).  It starts the call on the
+    table's clocks now, as the dealer console's time button does; every view shows its
+    countdown; a hand dead by time is the clocks' entry (or the TL's), not the Revisor's."""
+
+    async def run() -> None:
+        t = Twin(tmp_path / "t")
+        await t.start("sm2025", NO_REVOKE)
+        await t.pad("seat1", ["AS"])  # Anna leads; Bo is to play
+        await t.wait(1.0)
+        with pytest.raises(Refused):
+            await t.hub.post({"do": "time_call", "player": "Bo"}, "revisor")  # the TL's decision
+        with pytest.raises(DashboardError, match="Cilla"):
+            t.hub.call_time("Cilla", "revisor")  # not to act: no clock runs for her
+        t.hub.call_time("Bo", "revisor")
+        t.collect()
+        calls = json.loads(t.got["revisor"][-1])["state"]["clocks"]["time_calls"]
+        assert list(calls) == ["Bo"] and 69 <= calls["Bo"]["remaining"] <= 70 and not calls["Bo"]["countdown"]
+        assert json.loads(t.got["public"][-1])["state"]["clocks"]["time_calls"]["Bo"]  # every view
+        await t.wait(60.0)  # the call's minute: the hand still lives
+        assert "Bo" not in t.live.engine.state.deal.folded
+        assert t.live.clocks.view()["time_calls"]["Bo"]["countdown"]  # its last 10 s
+        await t.wait(11.0)
+        assert "Bo" in t.live.engine.state.deal.folded  # at zero: dead (the clocks' entry)
+        assert [(r.source, r.data) for r in t.log.records("action")][-1] == (
+            "clock",
+            {"do": "time_call", "player": "Bo"},
+        )
+        audit = [r.data for r in t.log.records("audit") if r.data.get("what") == "time"]
+        assert audit == [{"who": "revisor", "what": "time", "player": "Bo"}]
+        t.log.close()
+
+    asyncio.run(run())
+
+
+def test_a_table_paused_by_its_restart_says_so_not_that_the_tl_paused_it(tmp_path):
+    """The clocks come back paused after a restart, until play is resumed (issue 6).  Stop
+    71's walk-through: the Revisor's entry was refused "the TL has paused the table", and
+    nobody had."""
+
+    async def run() -> None:
+        t = Twin(tmp_path / "t")
+        await t.start("sm2025", NO_REVOKE)
+        await t.wait(2.0)  # a clock held in the log
+        t.log.close()
+        t = Twin(tmp_path / "t")  # the table restarted
+        assert t.live.paused and t.live.paused_by_restart
+        with pytest.raises(DashboardError) as err:
+            await t.hub.post({"do": "timeout", "player": "Anna", "clock": "play"}, "revisor")
+        assert "started again" in str(err.value) and "by the TL" not in str(err.value)
+        t.hub.set_paused(False, "tl", "")
+        t.hub.set_paused(True, "tl", "a break")
+        with pytest.raises(DashboardError, match="paused by the TL"):
+            await t.hub.post({"do": "timeout", "player": "Anna", "clock": "play"}, "revisor")
+        t.log.close()
+
+    asyncio.run(run())
