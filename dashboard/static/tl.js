@@ -123,7 +123,7 @@ function eventEl(e) {
     chicago_mark_cleared: () => [t("{player}'s Chicago mark cleared", { player: e.player })],
     revoke_stood: () => [e.dead ? t("{player}'s revoke stands: dead hand (r26)", { player: e.player }) : t("{player}'s revoke stands (r26)", { player: e.player })],
   }[e.type];
-  return h("li", { "data-seq": e.seq, "data-type": e.type, class: e.type === "deal_started" || e.type === "game_started" ? "head" : null }, ...(words ? words() : [String(e.type).replaceAll("_", " ")]));
+  return h("li", { "data-seq": e.seq, "data-type": e.type, class: e.type === "deal_started" || e.type === "game_started" ? "hist-head" : null }, ...(words ? words() : [String(e.type).replaceAll("_", " ")]));
 }
 
 // A sensing correction in words (the record keeps the console's text: "dismiss 4: ...",

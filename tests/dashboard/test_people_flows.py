@@ -85,15 +85,24 @@ def fits(page, selector: str, size: dict) -> None:
 
 
 def covers_nothing(page) -> None:
-    """At the page's end the fixed language switch and connection badge cover no content."""
+    """The language switch and the fixed connection badge cover no control on the page as
+    it opens (stop 71: the switch, fixed at the corner, covered the TL's "Mata in", and a tap
+    there reloaded the page in English), and no content at its end."""
+    page.evaluate("window.scrollTo(0, 0)")
+    _covers_nothing_here(page, "main button, main input, main select, main summary")
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    _covers_nothing_here(page, "main button, main input, main select, main li, main td, main p")
+
+
+def _covers_nothing_here(page, what: str) -> None:
     covered = page.evaluate(
-        """() => [...document.querySelectorAll('#lang-toggle, #conn')].flatMap(f => {
+        """what => [...document.querySelectorAll('#lang-toggle, #conn')].flatMap(f => {
           const b = f.getBoundingClientRect();
-          return [...document.querySelectorAll('main button, main input, main select, main li, main td, main p')]
+          return [...document.querySelectorAll(what)]
             .filter(e => { const r = e.getBoundingClientRect();
               return r.width && r.height && r.bottom > b.top && r.top < b.bottom && r.right > b.left && r.left < b.right; })
-            .map(e => f.id + ' covers ' + e.outerHTML.slice(0, 80)); })"""
+            .map(e => f.id + ' covers ' + e.outerHTML.slice(0, 80)); })""",
+        what,
     )
     assert covered == [], covered
 
@@ -935,6 +944,12 @@ def test_the_tls_entry_by_hand_offers_the_action_the_table_waits_for(make_server
     assert box("game", seq) == {"do": "game", "seats": PLAYERS, "button": ""}  # as they were named; the TL chooses
     seq = tl_post(s, {"do": "game", "seats": PLAYERS, "button": "Cilla"})["seq"]
     assert box("deal", seq) == {"do": "deal", "hands": {}}
+    tl.set_viewport_size({"width": 1280, "height": 800})  # the TL's laptop: the deal's form as it opens
+    covers_nothing(tl)
+    # a game's first entry in the history is an item with its number, bold, not the page
+    # header's flex row (stop 71: it shared the header's class)
+    started = tl.locator("#history li[data-type='game_started']")
+    assert started.evaluate("e => getComputedStyle(e).display") == "list-item"
     seq = tl_post(s, {"do": "deal", "hands": HANDS})["seq"]
     assert box("discard", seq) == {"do": "discard", "player": "Anna", "cards": []}
     seq = tl_post(s, {"do": "discard", "player": "Anna", "cards": ["AH"]})["seq"]
