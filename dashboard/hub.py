@@ -52,6 +52,7 @@ from . import entry, seat_exchange
 from .delay import BroadcastDelay
 from .errors import DashboardError, EntryRejected, NotFound, NotJudged, Refused, Unavailable
 from .i18n import N_, action_words, source_words, tr, tr_reason
+from .scoresheet.notes import Signatures
 from .scoresheet.words import VOID_REASON
 
 QUEUE_SIZE = 4
@@ -154,7 +155,8 @@ class TableHub:
         self._revealed_deal: tuple[int, int] | None = None
         self.alerts: list[Alert] = self._stored_alerts()  # the table's own (sensing's are in the view)
         self._unlogged = itertools.count(-1, -1)  # ids of alerts the log could not take (no seq)
-        self._signed: dict[str, list[str]] | None = None
+        self._signed: Signatures | None = None  # the sign-offs as the log has them (signatures())
+        self._signed_to = 0
         self._confirmed: list[str] | None = None
         self.view: TableView = live.view()  # the live table's newest view model (privileged)
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
@@ -1069,14 +1071,16 @@ class TableHub:
         return answer
 
     def signatures(self) -> dict[str, list[str]]:
-        """Each game's signatures, ``{"1": ["revisor", "tl"]}``: records of the audit trail
-        (read once at start, then kept)."""
+        """Each game's signatures that hold, ``{"1": ["revisor", "tl"]}``: the audit trail's
+        sign records, less those a change of the finished game's result came after (a
+        correction, a penalty, its places again: ``scoresheet.notes.Signatures``, as the
+        printed protocol reads them); the log read as far as it has grown since."""
         if self._signed is None:
-            self._signed = {}
-            for r in self.log.records("audit"):
-                if r.data.get("what") == "sign":
-                    self._signed.setdefault(str(r.data.get("game")), []).append(str(r.data.get("who")))
-        return self._signed
+            self._signed, self._signed_to = Signatures(), 0
+        for r in self.log.store.read(self._signed_to + 1, kinds=("audit", "event")):
+            self._signed.feed(r)
+            self._signed_to = r.seq
+        return {str(g): list(who) for g, who in self._signed.signed.items()}
 
     def sign(self, game: int, by: str) -> None:
         """ "Revisorn intygar": the Revisor signs a finished game's protocol (RULES.md §12),
@@ -1090,7 +1094,6 @@ class TableHub:
         if by == "tl" and "revisor" not in signed:
             raise DashboardError(N_("the Revisor signs game {game} first; the TL countersigns"), game=game)
         self.log.audit(by, "sign", game=game)
-        self.signatures().setdefault(str(game), []).append(by)
         self._publish(new_state=False)
 
     def confirmations(self) -> list[str]:

@@ -127,21 +127,66 @@ def _with(n: Note, **kw: Any) -> Note:
     return Note(**d)
 
 
+# Events that change a finished game's result: a TL's correction or penalty after it ended
+# (r32), its places again (``game_places_revised``)
+RESULT_EVENTS = frozenset({ev.Awarded.type, ev.PenaltyGiven.type, ev.GamePlacesRevised.type})
+
+
+class Signatures:
+    """Who signed which game (RULES.md §12: "Revisorn intygar", then the TL), read from a
+    log's records in seq order (``feed``): an audit record ``sign`` signs, and a change of a
+    finished game's result after it (a correction, a penalty, its places again) voids that
+    game's signatures, which then are asked for again.  Stop 71's walk-through: both
+    signatures stood over places that had changed after them.
+
+        >>> from types import SimpleNamespace as R
+        >>> s = Signatures()
+        >>> for kind, data in [("event", {"type": "game_started", "number": 1}), ("event", {"type": "game_ended"}),
+        ...                    ("audit", {"what": "sign", "who": "revisor", "game": 1}),
+        ...                    ("event", {"type": "awarded"}), ("audit", {"what": "sign", "who": "revisor", "game": 1})]:
+        ...     s.feed(R(kind=kind, data=data, time=None))
+        ...     print(s.signed)
+        {}
+        {}
+        {1: {'revisor': None}}
+        {}
+        {1: {'revisor': None}}
+    """
+
+    def __init__(self) -> None:
+        self.signed: dict[int, dict[str, float | None]] = {}
+        self._game = 0  # the game now, and whether it has ended
+        self._over = False
+
+    def feed(self, rec: Any) -> None:
+        data = rec.data if isinstance(rec.data, Mapping) else {}
+        if rec.kind == "audit" and data.get("what") == "sign" and data.get("who") in ("revisor", "tl"):
+            try:
+                game = int(str(data.get("game")))
+            except ValueError:
+                return
+            self.signed.setdefault(game, {}).setdefault(str(data["who"]), rec.time)
+        elif rec.kind == "event":
+            kind = data.get("type")
+            if kind == ev.GameStarted.type:
+                self._game, self._over = int(data.get("number") or self._game + 1), False
+            elif kind == ev.GameEnded.type:
+                self._over = True
+            elif kind in RESULT_EVENTS and self._over:
+                self.signed.pop(self._game, None)
+
+
 def facts_from_records(records: Iterable[Any]) -> LogFacts:
     """From a table log's records (``kind`` action / event / audit, with ``time``), in seq
-    order.  Of the audit trail only the sign-offs are read (who signed which game, when)."""
+    order.  Of the audit trail only the sign-offs are read (who signed which game, when, and
+    whether the game's result changed after: ``Signatures``)."""
     r = _Reader()
+    signatures = Signatures()
+    r.facts.signed = signatures.signed
     action: Mapping[str, Any] | None = None
     for rec in records:
-        if rec.kind == "audit":
-            data = rec.data if isinstance(rec.data, Mapping) else {}
-            if data.get("what") == "sign" and data.get("who") in ("revisor", "tl"):
-                try:
-                    game = int(str(data.get("game")))
-                except ValueError:
-                    continue
-                r.facts.signed.setdefault(game, {}).setdefault(str(data["who"]), rec.time)
-        elif rec.kind == "action":
+        signatures.feed(rec)
+        if rec.kind == "action":
             action = rec.data
         elif rec.kind == "event":
             try:

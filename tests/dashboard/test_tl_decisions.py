@@ -157,6 +157,39 @@ def test_the_revisor_signs_a_finished_game_and_the_tl_countersigns(tmp_path):
     asyncio.run(run())
 
 
+def test_a_change_of_a_signed_games_result_voids_its_signatures_and_asks_for_them_again(tmp_path):
+    """RULES.md §12: the Revisor attests the protocol as it stands.  A correction after the
+    sign-off (r32: the TL decides, also after the game) changes what was signed.  Stop 71's
+    walk-through: both signatures, on the pages and in the printed protocol, stood over
+    places that had changed after them.  Now they are void until signed again."""
+    from dashboard.scoresheet.notes import facts_from_records
+
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _start(hub)
+        for p in ("Anna", "Bo"):  # r21: the game ends with Cilla left
+            await hub.post({"do": "adjust", "player": p, "points": 52, "reason": "to the end"}, "tl")
+        hub.sign(1, "revisor")
+        hub.sign(1, "tl")
+        assert facts_from_records(hub.log.records()).signed[1].keys() == {"revisor", "tl"}
+        await hub.post({"do": "adjust", "player": "Bo", "points": 3, "reason": "a pair missed"}, "tl")
+        assert hub.signatures() == {}  # void: the result changed after them
+        assert facts_from_records(hub.log.records()).signed == {}  # the printed protocol says so too
+        assert '"signed":{}' in hub.current_text("revisor")
+        with pytest.raises(DashboardError, match="signs game 1 first"):
+            hub.sign(1, "tl")
+        hub.sign(1, "revisor")  # signed again, as it stands now
+        hub.sign(1, "tl")
+        assert hub.signatures() == {"1": ["revisor", "tl"]}
+        assert [(e["by"], e["game"]) for e in _audit(hub, "sign")] == [("revisor", 1), ("tl", 1)] * 2
+        hub.log.close()
+        again, _ = open_table(tmp_path, delay=0, clock=FakeClock())  # read from the log the same
+        assert again.signatures() == {"1": ["revisor", "tl"]}
+        again.log.close()
+
+    asyncio.run(run())
+
+
 def _score(hub, name: str) -> int:
     return next(p for p in hub.view.players if p.name == name).score
 
