@@ -157,7 +157,7 @@ class TableHub:
         self._unlogged = itertools.count(-1, -1)  # ids of alerts the log could not take (no seq)
         self._signed: Signatures | None = None  # the sign-offs as the log has them (signatures())
         self._signed_to = 0
-        self._confirmed: list[str] | None = None
+        self._confirmed: dict[str, int] | None = None
         self.view: TableView = live.view()  # the live table's newest view model (privileged)
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
         self._texts: dict[str, str] = {}
@@ -259,7 +259,7 @@ class TableHub:
                 self.view,
                 alerts=self.view.alerts + mine,
                 signed={g: tuple(who) for g, who in self.signatures().items()},
-                confirmed=tuple(self.confirmations()),
+                confirmed=self.confirmed(),
             )
         return self._combined
 
@@ -1096,36 +1096,53 @@ class TableHub:
         self.log.audit(by, "sign", game=game)
         self._publish(new_state=False)
 
-    def confirmations(self) -> list[str]:
+    def confirmations(self) -> dict[str, int]:
         """The scoring moments the Revisor confirmed, ``"1.3.exchange_2"`` (game, deal,
-        moment): records of the audit trail (read once at start, then kept)."""
+        moment), each with how many awards it had then: records of the audit trail (read
+        once at start, then kept).  ``confirmed`` says which still hold."""
         if self._confirmed is None:
-            self._confirmed = [
-                f"{r.data.get('game')}.{r.data.get('deal')}.{r.data.get('moment')}"
+            self._confirmed = {
+                f"{r.data.get('game')}.{r.data.get('deal')}.{r.data.get('moment')}": len(r.data.get("awards") or ())
                 for r in self.log.records("audit")
                 if r.data.get("what") == "confirm_award"
-            ]
+            }
         return self._confirmed
 
-    def confirm_award(self, game: int, deal: int, moment: str, by: str) -> None:
-        """ "Stämmer": the Revisor confirms the awards of one scoring moment as shown in
-        words (issue 18), once, as an audit record that names them (no card is in an award)."""
+    def _awards_at(self, game: int, deal: int, moment: str) -> list[dict[str, Any]]:
+        """The awards of one scoring moment as the view has them (no card is in an award)."""
         g = next((x for x in self.view.games if x["number"] == game), None)
         d = next((x for x in (g or {}).get("deals", []) if x["number"] == deal), None)
-        awards = [
+        return [
             {"player": a["player"], "points": a["points"], "reason": a["reason"]}
             for a in (d or {}).get("awards", [])
             if a["moment"] == moment
         ]
+
+    def confirmed(self) -> tuple[str, ...]:
+        """The confirmations that still hold: their moment has the awards it had when the
+        Revisor confirmed it.  A TL's correction after it, in the same deal (moment "tl"),
+        is not confirmed by the earlier "Stämmer" (stop 71's walk-through: it showed as
+        confirmed)."""
+        out = []
+        for key, n in self.confirmations().items():
+            game, deal, moment = key.split(".", 2)
+            if game.isdigit() and deal.isdigit() and len(self._awards_at(int(game), int(deal), moment)) == n:
+                out.append(key)
+        return tuple(out)
+
+    def confirm_award(self, game: int, deal: int, moment: str, by: str) -> None:
+        """ "Stämmer": the Revisor confirms the awards of one scoring moment as shown in
+        words (issue 18), once, as an audit record that names them (no card is in an award)."""
+        awards = self._awards_at(game, deal, moment)
         if not awards:
             raise DashboardError(
                 N_("no awards at {moment} of game {game}, deal {deal} to confirm"), moment=moment, game=game, deal=deal
             )
         key = f"{game}.{deal}.{moment}"
-        if key in self.confirmations():
+        if key in self.confirmed():
             raise DashboardError(N_("these awards are already confirmed"))
         self.log.audit(by, "confirm_award", game=game, deal=deal, moment=moment, awards=awards)
-        self.confirmations().append(key)
+        self.confirmations()[key] = len(awards)
         self._publish(new_state=False)
 
     def _paused_refusal(self) -> DashboardError:

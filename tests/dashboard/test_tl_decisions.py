@@ -190,6 +190,33 @@ def test_a_change_of_a_signed_games_result_voids_its_signatures_and_asks_for_the
     asyncio.run(run())
 
 
+def test_a_stammer_holds_for_the_awards_it_confirmed_not_for_a_later_correction(tmp_path):
+    """The Revisor's "Stämmer" confirms a scoring moment's awards as shown.  The TL's
+    corrections of a deal share one moment ("tl"); stop 71's walk-through: a correction
+    after the "Stämmer" showed as confirmed with it.  Now it asks again."""
+
+    async def run():
+        hub, _ = open_table(tmp_path, delay=0, clock=FakeClock())
+        await _start(hub)
+        await hub.post({"do": "adjust", "player": "Anna", "points": 5, "reason": "a pair missed"}, "tl")
+        key = "1.1.tl"
+        hub.confirm_award(1, 1, "tl", "revisor")
+        assert key in hub.confirmed()
+        with pytest.raises(DashboardError, match="already confirmed"):
+            hub.confirm_award(1, 1, "tl", "revisor")
+        await hub.post({"do": "adjust", "player": "Bo", "points": 1, "reason": "one more"}, "tl")
+        assert key not in hub.confirmed()  # Bo's +1 was never confirmed
+        assert '"confirmed":[]' in hub.current_text("revisor")
+        hub.confirm_award(1, 1, "tl", "revisor")  # both now, as shown
+        assert key in hub.confirmed()
+        hub.log.close()
+        again, _ = open_table(tmp_path, delay=0, clock=FakeClock())  # read from the log the same
+        assert key in again.confirmed()
+        again.log.close()
+
+    asyncio.run(run())
+
+
 def _score(hub, name: str) -> int:
     return next(p for p in hub.view.players if p.name == name).score
 
