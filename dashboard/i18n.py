@@ -156,6 +156,7 @@ def action_words(do: str, lang: str) -> str:
 
 REASONS = (
     N_("no game is in progress: start one with 'game'"),
+    N_("game {n} is over: a deal or a game to sit out is one still to be played (r33)"),
     N_("no deal is in progress: the next action is 'deal'"),
     N_("{player} does not play in this game"),
     N_("{player} is not in this deal (out, sitting out or folded)"),

@@ -575,9 +575,17 @@ class Engine:
         )
 
     def _penalty(self, a: act.Penalty) -> None:
-        g = self._t.game_in_progress()
+        # r32, r33: the TL's decision also after the game has ended (before the next starts):
+        # the last game's; a deal or a game to sit out is one still to be played
+        g = self.state.game
+        if g is None:
+            raise IllegalAction("no game is in progress: start one with 'game'")
         if a.player not in g.players:
             raise IllegalAction(f"{a.player} does not play in this game")
+        if g.finished and a.kind in ("sit_out_deal", "sit_out_game"):
+            raise IllegalAction(
+                "game {n} is over: a deal or a game to sit out is one still to be played (r33)", n=g.number
+            )
         if a.kind == "points":
             # A penalty deducts: `points` is the size of the deduction and its sign is
             # ignored (5 and -5 both take 5 away; to add points the TL uses `adjust`).
@@ -587,7 +595,9 @@ class Engine:
             self._tl_points(a.points, penalty=True)
         self._t.emit(ev.PenaltyGiven(a.player, a.kind, a.reason))
         if a.kind == "points":
-            award(self._t, a.player, -abs(a.points or 0), "penalty", Moment.TL)
+            award(self._t, a.player, -abs(a.points or 0), "penalty", Moment.TL, check_out=not g.finished)
+        if g.finished:  # its places again: a deduction, last place, no placement points (r33)
+            placed_again(self._t, g)
         elif a.kind == "sit_out_game":
             d = g.deal
             if d is not None and a.player in d.in_play():

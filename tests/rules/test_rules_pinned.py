@@ -1334,6 +1334,31 @@ def test_a_correction_after_the_game_places_its_players_again_by_score__sm2019_r
     assert [e.type for e in engine.events].count("game_places_revised") == 2
 
 
+def test_a_penalty_after_the_game_places_it_again_and_sitting_out_is_refused__sm2019_r33_r32():
+    """r33's last place and no placement points are decisions about a game, also once it has
+    ended (r32); a points penalty then deducts as a correction does.  Stop 71's walk-through:
+    every penalty after the game was refused ("no game is in progress").  A deal or a game to
+    sit out is one still to be played: refused then."""
+    s = Script("sm2019", dealer="player").adjust("Anna", 30).adjust("Bo", 20).adjust("Cilla", 10)
+    s.deal(**ROYAL_FOR_DAN).stand()
+    assert _result(s.doc())[1] == {"Dan": 1, "Anna": 2, "Bo": 3, "Cilla": 4}
+    s.add(do="penalty", player="Anna", kind="last_place", reason="r33")
+    assert _result(s.doc())[1:] == (
+        {"Dan": 1, "Bo": 2, "Cilla": 3, "Anna": 4},
+        {"Dan": 20, "Bo": 12, "Cilla": 8, "Anna": 5},
+    )
+    s.add(do="penalty", player="Bo", kind="points", points=15, reason="r33")  # 20 -> 5: below Cilla
+    s.add(do="penalty", player="Dan", kind="no_placement", reason="r33")
+    winner, places, points = _result(s.doc())
+    assert winner == "Dan" and places == {"Dan": 1, "Cilla": 2, "Bo": 3, "Anna": 4}
+    assert points == {"Dan": 0, "Cilla": 12, "Bo": 8, "Anna": 5}
+    for kind in ("sit_out_deal", "sit_out_game"):
+        s.add(do="penalty", player="Cilla", kind=kind, reason="r33")
+        assert s.doc()["rejected"][-1]["reason"] == (
+            "game 1 is over: a deal or a game to sit out is one still to be played (r33)"
+        )
+
+
 def _ended_by_adjustments(*games):
     """A three-game table of Anna, Bo and Cilla (sm2025), each game ended between deals by
     the TL's adjustments: ``games`` are the (player, points) putting two of them out."""
