@@ -38,7 +38,7 @@ def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
     utf16 = tmp_path / "utf16.csv"
     utf16.write_bytes("Åsa Öberg;Malmö BK\nBo;\n".encode("utf-16"))
     nul = tmp_path / "nul.csv"
-    nul.write_bytes("A\x00n\x00;Malmö\n".encode("utf-8"))
+    nul.write_bytes("A\x00n\x00;Malmö\n".encode())
     other = str(tmp_path / "other.hub")
     assert main(["hub", "create", other, "--event", "sm2026"]) == 0
     assert main(["hub", "register", other, "--csv", str(nul)]) == 2
