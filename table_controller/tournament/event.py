@@ -18,7 +18,7 @@ later heats and shootout the winner, r7); the hub only collects it.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import Any
 
 from table_controller.rules.rulesets import RULESETS, ClockError, parse_shot_clocks, shot_clocks_text
@@ -74,7 +74,68 @@ def draw_first_heat(hub: HubStore, seed: str | None = None) -> tuple[str, list[d
     hub.event_id()
     if hub.heats():
         raise HubError("heat 1 is already drawn")
-    return _draw(hub, 1, hub.players(), seed)
+    gone = hub.withdrawn()
+    return _draw(hub, 1, {p: c for p, c in hub.players().items() if p not in gone}, seed)
+
+
+def withdraw(
+    hub: HubStore, player: str, reason: str, seed: str | None = None
+) -> tuple[int | None, str | None, list[dict[str, Any]]]:
+    """The TL withdraws ``player`` (a no-show; RULES.md is silent, the TL decides, r32):
+    before heat 1 is drawn, it is drawn without them; before any table of the heat now
+    drawn has started, that heat is drawn again without them (a new seed, logged beside the
+    first); once its heat is over, they go on no further (``advance``).  Refused while
+    their heat is under way: at a table that plays the TL decides there (r33).  Returns
+    the heat drawn again, its seed and its tables (None, None, [] when nothing is drawn)."""
+    hub.event_id()
+    if player not in hub.players():
+        raise HubError("no player {player!r} is registered", player=player)
+    if player in hub.withdrawn():
+        raise HubError("{player} is withdrawn already", player=player)
+    if not reason.strip():
+        raise HubError("say why {player} is withdrawn (--reason)", player=player)
+    heats = hub.heats()
+    if not heats:
+        hub.withdraw(player, reason.strip())
+        return None, None, []
+    heat = heats[-1]
+    tables = hub.tables(heat)
+    started = [t["table"] for t in tables if hub.head(t["table"])[0] > 0]
+    playing = [p for t in tables for p in t["players"]]
+    if not started and player in playing:
+        rest = {p: hub.players().get(p, "") for p in playing if p != player}
+        if not seatable(len(rest)):
+            raise HubError(
+                "without {player}, heat {heat} has {n} players, who cannot sit at tables of three or four (r1)",
+                player=player,
+                heat=heat,
+                n=len(rest),
+            )
+        seed = seed or drawing.new_seed()
+        try:
+            again = drawing.draw_heat(rest, heat=heat, seed=seed, ruleset=hub.meta()["ruleset"])
+        except drawing.DrawError as exc:
+            raise HubError(
+                "without {player}, heat {heat} cannot be drawn again: {why}", player=player, heat=heat, why=exc
+            ) from None
+        hub.withdraw(player, reason.strip())
+        hub.save_heat(heat, seed, again, again=True)
+        return heat, seed, again
+    done = {t["table"] for t in tables if hub.head(t["table"])[0] > 0 and _table_over(hub, t["table"])}
+    if player in playing and not all(t["table"] in done for t in tables):
+        raise HubError(
+            "heat {heat} is under way ({tables}): who leaves a table that plays is the TL's decision "
+            "there (r33: sit out the game); withdraw before a heat's tables start, or after it",
+            heat=heat,
+            tables=", ".join(started),
+        )
+    hub.withdraw(player, reason.strip())
+    return None, None, []
+
+
+def _table_over(hub: HubStore, table: str) -> bool:
+    """Whether the hub's copy of ``table`` holds its end (a ``table_ended`` event)."""
+    return any(r.kind == "event" and r.data.get("type") == "table_ended" for r in hub.records(table)[-50:])
 
 
 def _draw(
@@ -93,7 +154,7 @@ def _draw(
 
 
 def heat_seed(hub: HubStore, heat: int) -> str:
-    for d in hub.draws():
+    for d in reversed(hub.draws()):  # the last: a heat drawn again after a withdrawal
         if d["heat"] == heat and d["what"] == "heat":
             return d["seed"]
     raise HubError("heat {heat} is not drawn", heat=heat)
@@ -127,7 +188,7 @@ def seatable(n: int) -> bool:
     return True
 
 
-def filled_up(heat: dict[str, Any], going_on: list[str], seed: str) -> list[str]:
+def filled_up(heat: dict[str, Any], going_on: list[str], seed: str, gone: Set[str] = frozenset()) -> list[str]:
     """Who joins ``going_on`` when they cannot sit at tables of three or four (r1): after a
     later heat two or five winners are left (from 12 or 16 players, two tables' winners).
     RULES.md is silent; ours: the best of the heat's other players join until the tables
@@ -135,7 +196,9 @@ def filled_up(heat: dict[str, Any], going_on: list[str], seed: str) -> list[str]
     (§9: placement points, total score, won Chicagos), ties drawn by the heat's seed."""
     if len(going_on) <= 1 or seatable(len(going_on)):
         return []
-    rows = [r for t in heat["tables"] for r in t["standings"] if r["player"] not in going_on]
+    rows = [
+        r for t in heat["tables"] for r in t["standings"] if r["player"] not in going_on and r["player"] not in gone
+    ]
     rng = drawing.seeded(seed, "fill", heat["heat"])
     rng.shuffle(rows)  # then sorted stably: an exact tie is drawn
     rows.sort(key=lambda r: (-r["placement_points"], -r["score_total"], -r["won_chicagos"]))
@@ -161,13 +224,14 @@ def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[i
     troubled = [f"{t['table']}: {'; '.join(t['problems'])}" for t in last["tables"] if t["problems"]]
     if troubled:
         raise HubError("settle these first: {problems}", problems=" | ".join(troubled))
-    going_on = last["advancing"]
+    gone = hub.withdrawn()  # a withdrawn player goes on no further
+    going_on = [p for p in last["advancing"] if p not in gone]
     if len(going_on) <= 1:
         if not going_on:
             raise HubError("heat {heat} was the final: nobody won", heat=last["heat"])
         raise HubError("heat {heat} was the final: {players} won", heat=last["heat"], players=", ".join(going_on))
     seed = seed or drawing.new_seed()
-    joined = filled_up(last, going_on, seed)
+    joined = filled_up(last, going_on, seed, set(gone))
     clubs = hub.players()
     seed, tables = _draw(hub, last["heat"] + 1, {p: clubs.get(p, "") for p in going_on + joined}, seed, joined)
     return last["heat"] + 1, seed, tables

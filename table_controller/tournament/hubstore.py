@@ -46,6 +46,8 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
     name TEXT PRIMARY KEY, club TEXT NOT NULL DEFAULT '', added REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS withdrawn (      -- players the TL withdrew (a no-show), with why
+    name TEXT PRIMARY KEY, reason TEXT NOT NULL, time REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS draws (          -- every random draw, with its seed (r7)
     id INTEGER PRIMARY KEY, heat INTEGER NOT NULL, what TEXT NOT NULL, seed TEXT NOT NULL,
     data TEXT NOT NULL, time REAL NOT NULL);
@@ -227,12 +229,32 @@ class HubStore:
             for i, h, w, s, d, t in self.conn.execute("SELECT id, heat, what, seed, data, time FROM draws ORDER BY id")
         ]
 
-    def save_heat(self, heat: int, seed: str, tables: Sequence[dict[str, Any]]) -> None:
-        """A heat's tables and the seat draw of every game, with the draw logged (r7)."""
-        if self.tables(heat):
+    def withdraw(self, name: str, reason: str) -> None:
+        with self._tx():
+            self.conn.execute(
+                "INSERT INTO withdrawn (name, reason, time) VALUES (?, ?, ?)", (name, reason, _time.time())
+            )
+
+    def withdrawn(self) -> dict[str, str]:
+        """name -> why, of the players the TL withdrew (none in a hub file from before)."""
+        try:
+            return dict(self.conn.execute("SELECT name, reason FROM withdrawn ORDER BY time, rowid"))
+        except sqlite3.OperationalError:  # a file written before withdrawals, opened read-only
+            return {}
+
+    def save_heat(self, heat: int, seed: str, tables: Sequence[dict[str, Any]], again: bool = False) -> None:
+        """A heat's tables and the seat draw of every game, with the draw logged (r7);
+        ``again``: drawn again (a player withdrawn before any of its tables started), the
+        earlier draw kept in the log, its tables replaced."""
+        if self.tables(heat) and not again:
             raise HubError("heat {heat} is already drawn", heat=heat)
         with self._tx():
             draw = self.log_draw(heat, "heat", seed, tables)
+            if again:
+                self.conn.execute(
+                    "DELETE FROM seatings WHERE table_id IN (SELECT id FROM tables WHERE heat = ?)", (heat,)
+                )
+                self.conn.execute("DELETE FROM tables WHERE heat = ?", (heat,))
             for t in tables:
                 self.conn.execute(
                     "INSERT INTO tables (id, heat, number, players, ruleset, options) VALUES (?, ?, ?, ?, ?, ?)",

@@ -283,8 +283,10 @@ class HubService:
             **{"bad_heads": 0, **stats},
         )
 
-    def _seatings(self) -> int:
-        return self._hub.conn.execute("SELECT count(*) FROM seatings").fetchone()[0]
+    def _seatings(self) -> tuple[int, int]:
+        """How many seat draws there are and the newest's draw: a heat drawn again (a player
+        withdrawn) has as many, from a newer draw."""
+        return tuple(self._hub.conn.execute("SELECT count(*), coalesce(max(draw), 0) FROM seatings").fetchone())
 
     async def _publish_draw(self, client: aiomqtt.Client, t: dict[str, Any]) -> None:
         await client.publish(topics.draw_topic(self.event, t["table"]), topics.json_payload(t), qos=1, retain=True)

@@ -292,3 +292,69 @@ def test_who_fills_a_table_is_the_best_of_the_rest_ties_drawn_by_the_seed():
     tied = {"heat": 2, "tables": [{"standings": [row("W1", 40, 1), row("X", 8, 10), row("Y", 8, 10)]}]}
     drawn = {filled_up(tied, ["W1", "W2"], seed)[0] for seed in ("a", "b", "c", "d", "e", "f")}
     assert drawn == {"X", "Y"}  # an exact tie is drawn by the seed, not by the name
+
+
+def test_a_player_withdrawn_before_the_draw_is_not_drawn(hub):
+    """A no-show (stop 71's audit: nothing let the TL settle one; the hub refused to advance
+    past a table that played without them).  Before heat 1 is drawn: drawn without them."""
+    from table_controller.tournament.event import withdraw
+
+    register(hub, [(f"P{i}", "") for i in range(9)])
+    with pytest.raises(HubError, match="no player 'Nobody'"):
+        withdraw(hub, "Nobody", "did not come")
+    with pytest.raises(HubError, match="say why"):
+        withdraw(hub, "P3", " ")
+    assert withdraw(hub, "P3", "did not come") == (None, None, [])
+    with pytest.raises(HubError, match="withdrawn already"):
+        withdraw(hub, "P3", "again")
+    _, tables = draw_first_heat(hub, seed="w")
+    assert sorted(p for t in tables for p in t["players"]) == [f"P{i}" for i in range(9) if i != 3]
+    assert [len(t["players"]) for t in tables] == [4, 4] and hub.withdrawn() == {"P3": "did not come"}
+
+
+def test_a_player_withdrawn_before_the_heats_tables_start_gets_the_heat_drawn_again(hub, tmp_path):
+    """Heat 1 drawn, no table started: drawn again without them, a new seed logged beside the
+    first (r7: every draw with its seed); once a table has started, refused with what to do."""
+    from table_controller.tournament.event import heat_seed, withdraw
+
+    register(hub, [(f"P{i}", "") for i in range(8)])
+    _, first = draw_first_heat(hub, seed="one")
+    heat, seed, again = withdraw(hub, "P0", "did not come", seed="two")
+    assert (heat, seed) == (1, "two") and sorted(len(t["players"]) for t in again) == [3, 4]
+    assert "P0" not in {p for t in again for p in t["players"]} and hub.tables(1) == again
+    assert [d["seed"] for d in hub.draws() if d["what"] == "heat"] == ["one", "two"] and heat_seed(hub, 1) == "two"
+    rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(again[0], seed=1))
+    rt.play(30)
+    sync(hub, rt, again[0]["table"])  # a table has started
+    before = (hub.tables(1), hub.draws(), hub.withdrawn())
+    with pytest.raises(HubError, match="under way"):
+        withdraw(hub, "P1" if "P1" in again[1]["players"] else again[1]["players"][0], "left")
+    assert (hub.tables(1), hub.draws(), hub.withdrawn()) == before  # nothing changed
+    rt.close()
+
+
+def test_a_withdrawal_that_leaves_too_few_to_seat_is_refused_and_changes_nothing(hub):
+    from table_controller.tournament.event import withdraw
+
+    register(hub, [(f"P{i}", "") for i in range(6)])
+    draw_first_heat(hub, seed="six")  # 3 + 3
+    before = (hub.tables(1), hub.draws())
+    with pytest.raises(HubError, match="r1"):
+        withdraw(hub, "P0", "did not come")  # five cannot sit at tables of three or four
+    assert (hub.tables(1), hub.draws(), hub.withdrawn()) == (*before, {})
+
+
+def test_a_player_withdrawn_after_their_heat_goes_on_no_further(hub, tmp_path):
+    """Heat 1 over, heat 2 not drawn: a player who goes on but leaves is withdrawn, and the
+    next heat is drawn without them (the best of the rest joins when too few are left)."""
+    from table_controller.tournament.event import withdraw
+
+    register(hub, [(f"P{i:02}", "") for i in range(8)])
+    board = Standings(hub)
+    _, tables = draw_first_heat(hub, seed="after")
+    _play_heat(hub, board, tables, tmp_path, seed=31)
+    going = board.document()["heats"][0]["advancing"]
+    assert len(going) == 4
+    assert withdraw(hub, going[0], "went home") == (None, None, [])
+    _, _, (final,) = advance(hub, board, seed="final")
+    assert going[0] not in final["players"] and set(going[1:]) <= set(final["players"]) and len(final["players"]) == 3

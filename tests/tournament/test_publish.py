@@ -9,7 +9,7 @@ import contextlib
 import pytest
 
 from table_controller.store import SQLiteStore
-from table_controller.tournament.event import create_event, draw_first_heat, register
+from table_controller.tournament.event import create_event, draw_first_heat, register, withdraw
 from table_controller.tournament.hubstore import HubStore
 from table_controller.tournament.publisher import TablePublisher
 from table_controller.tournament.service import HubService
@@ -116,7 +116,22 @@ async def test_a_heat_drawn_while_the_hub_serves_is_published_to_the_tables__r7(
                 async for msg in c.messages:  # retained: there once the hub has published it
                     got = topics.parse_json(msg.payload, "draw")
                     break
-    assert got["games"] == drawn[1]["games"] and got["players"] == drawn[1]["players"]
+        assert got["games"] == drawn[1]["games"] and got["players"] == drawn[1]["players"]
+        # a no-show withdrawn before the tables start: the heat drawn again is published again
+        # (as many seat draws as before: the hub tells them apart by the newer draw, stop 71)
+        with HubStore.open(hub_db) as h:
+            withdraw(h, drawn[0]["players"][0], "did not come", seed="again")
+            redrawn = h.tables(1)
+        assert sorted(len(t["players"]) for t in redrawn) == [3, 4, 4]
+        assert redrawn[1]["players"] != drawn[1]["players"]  # the retained draw must change
+        async with aiomqtt.Client("127.0.0.1", broker.port) as c:
+            await c.subscribe(topics.draw_topic("sm2026", "h1-t2"), qos=1)
+            async with asyncio.timeout(90):
+                async for msg in c.messages:
+                    got = topics.parse_json(msg.payload, "draw")
+                    if got["players"] == redrawn[1]["players"]:
+                        break
+        assert got["games"] == redrawn[1]["games"]
 
 
 async def test_a_tied_table_gets_its_sarspel_drawn_through_the_broker__r11_r7(broker, tmp_path):

@@ -72,6 +72,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     d.add_argument("hub", help=hub_file)
     d.add_argument("--seed", help=say("the draw's seed (default: a fresh random one, printed and logged)"))
     d.add_argument("--json", action="store_true", help=json_help)
+    w = action("withdraw", say("withdraw a player who does not come (before a heat's tables start, or after it)"))
+    w.add_argument("hub", help=hub_file)
+    w.add_argument("player", help=say("the player's name as registered"))
+    w.add_argument("--reason", required=True, help=say("why, for the record (e.g. 'did not come')"))
+    w.add_argument(
+        "--seed", help=say("the seed of a heat drawn again (default: a fresh random one, printed and logged)")
+    )
+    w.add_argument("--json", action="store_true", help=json_help)
     a = action("advance", say("draw the next heat from who goes on (r7: heat 1 top 2, then the winner)"))
     a.add_argument("hub", help=hub_file)
     a.add_argument("--seed", help=say("the draw's seed (default: a fresh random one, printed and logged)"))
@@ -213,6 +221,7 @@ def _action(cmd: str, args: argparse.Namespace) -> int:
             "register": _register,
             "draw": _draw,
             "advance": _advance,
+            "withdraw": _withdraw,
             "standings": _standings,
             "export": _export,
             "serve": _serve,
@@ -363,6 +372,18 @@ def _advance(args) -> int:
     with _open(args.hub) as hub:
         heat, seed, tables = advance(hub, Standings(hub), args.seed)
     _print_tables(seed, heat, tables, args.json)
+    return 0
+
+
+def _withdraw(args) -> int:
+    from table_controller.tournament.event import withdraw
+
+    with _open(args.hub) as hub:
+        heat, seed, tables = withdraw(hub, args.player, args.reason, args.seed)
+    print(say("{player} is withdrawn: {reason}", player=args.player, reason=args.reason.strip()), file=sys.stderr)
+    if heat is not None and seed is not None:
+        print(say("heat {heat} is drawn again without them:", heat=heat), file=sys.stderr)
+        _print_tables(seed, heat, tables, args.json)
     return 0
 
 
