@@ -29,7 +29,10 @@ async function refresh() {
     document.getElementById("title").textContent = "Ställning · " + (doc.name || doc.event);
     const heats = doc.heats.slice().reverse().map(h => el("section", { "data-heat": h.heat },
       el("h2", {}, `Heat ${h.heat}`, h.complete ? el("span", { class: "small done" }, " · klart / complete") : null),
-      h.advancing ? el("div", { class: "small" }, "Går vidare / advancing: " + h.advancing.join(", ")) : null,
+      // the final: one goes on from a heat that is over, and that is the event's winner
+      h.complete && h.advancing && h.advancing.length === 1
+        ? el("div", { class: "winner" }, "Vinnare / winner: " + h.advancing[0])
+        : h.advancing ? el("div", { class: "small" }, "Går vidare / advancing: " + h.advancing.join(", ")) : null,
       el("div", { class: "tables" }, h.tables.map(table))));
     document.getElementById("heats").replaceChildren(...heats);
     document.body.dataset.loaded = "1";

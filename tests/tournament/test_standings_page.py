@@ -138,6 +138,25 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
             assert page.inner_text("#title") == title and page.locator("[data-table]").count() == len(tables)
         page.goto(base + "/tl?token=wrong")
         assert "token" in page.inner_text("body")
+        # the final's one who goes on is the event's winner, said so (stop 71: "Går vidare")
+        final = {
+            "table": "h2-t1",
+            "number": 1,
+            "started": True,
+            "finished": True,
+            "players": ["Ida", "Jonas", "Bo"],
+            "advancing": ["Ida"],
+            "standings": [{"player": "Ida", "rank": 1, "placement_points": 40, "score_total": 120, "won_chicagos": 1}],
+        }
+        doc = {
+            "event": "sm2026",
+            "name": "SM",
+            "heats": [{"heat": 2, "complete": True, "advancing": ["Ida"], "tables": [final]}],
+        }
+        page.route("**/api/standings", lambda route: route.fulfill(json=doc))
+        page.goto(base + "/")
+        page.wait_for_selector(".winner")
+        assert page.inner_text(".winner") == "Vinnare / winner: Ida" and "Går vidare" not in page.inner_text("body")
         assert errors == []
         assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], console
         ctx.close()
