@@ -20,6 +20,9 @@ function table(t) {
     el("h3", {}, "Bord " + t.number + " ", el("span", { class: "small" }, t.table)),
     el("div", { class: t.finished ? "small done" : "small" }, state),
     t["särspel"] ? el("div", { class: "sar" }, `Särspel: ${t["särspel"].players.join(", ")} (${t["särspel"].deals} giv)`) : null,
+    // a särspel played: the places of the equal figures below are its (r11), said so
+    t.finished && t.playoff ? el("div", { class: "sar", "data-settled": "1" },
+      `Särspel mellan ${t.playoff.players.join(", ")} avgjorde placeringen / a playoff settled the places`) : null,
     el("table", {}, rows.length ? rows : t.players.map(p => el("tr", {}, el("td", {}, p)))));
 }
 async function refresh() {

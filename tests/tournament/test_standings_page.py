@@ -147,6 +147,7 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
             "players": ["Ida", "Jonas", "Bo"],
             "advancing": ["Ida"],
             "standings": [{"player": "Ida", "rank": 1, "placement_points": 40, "score_total": 120, "won_chicagos": 1}],
+            "playoff": {"players": ["Ida", "Jonas"], "deals": 3, "game": 4},  # tied, then parted (r11)
         }
         doc = {
             "event": "sm2026",
@@ -157,6 +158,8 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         page.goto(base + "/")
         page.wait_for_selector(".winner")
         assert page.inner_text(".winner") == "Vinnare / winner: Ida" and "Går vidare" not in page.inner_text("body")
+        settled = page.inner_text("[data-settled]")  # the places on equal figures are the särspel's
+        assert settled.startswith("Särspel mellan Ida, Jonas avgjorde placeringen"), settled
         assert errors == []
         assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], console
         ctx.close()
