@@ -204,9 +204,11 @@ connect(m => {
       h("div", { class: "small" }, p.seat ? t("seat {seat}", { seat: p.seat }) + " \u00b7 " : "", tn("{n} card", "{n} cards", p.hand_count || 0),
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));
-  // at the end of a game: its result, then the review and sign-off, before anything else
-  morphKids(live, headerEl(m), questionEl(s), resultEl(s), keptSignEl(m, "revisor"), gameStartEl(s), entryEl(s, m),
-    award, players, timeEl(s), trickEl(s));
+  // at the end of a game: the last awards to confirm ("Stämmer"), its result, then the review
+  // and sign-off, before anything else (stop 71: the last "Stämmer" came below the sign-off)
+  const over = ["game_over", "table_over"].includes(s.phase);
+  morphKids(live, headerEl(m), questionEl(s), over ? award : null, resultEl(s), keptSignEl(m, "revisor"), gameStartEl(s),
+    entryEl(s, m), over ? null : award, players, timeEl(s), trickEl(s));
   morphKids(alerts, h("h2", {}, t("Alerts")), keptPart("alerts", m.alerts || [], () => (m.alerts || []).length ?
     h("ul", {}, m.alerts.map(alertEl)) : h("p", { class: "small" }, t("none"))));
   morphKids(deals, ...dealsEl(s));

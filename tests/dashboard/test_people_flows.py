@@ -248,6 +248,11 @@ def test_a_camera_only_deal_by_taps_on_phones_and_the_revisor_signs_the_game(mak
     assert "Anna +15 för Chicago vunnen" in deal and "Bo +8 för fyrtal" in deal, deal
     # the running protocol follows: game 1 has its winner (the newest drawing, not an older answer)
     page.wait_for_function("() => /Vinnare: Anna/.test(document.querySelector('#protocol')?.textContent || '')")
+    # the last awards to confirm come before the sign-off, not under it (stop 71)
+    assert page.evaluate(
+        "() => !!(document.querySelector('#award').compareDocumentPosition(document.querySelector('#signing'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING)"
+    )
     page.click('button.sign[data-game="1"]')
     page.wait_for_selector('#signing .sign-row[data-game="1"][data-signed="revisor"]')
     assert asked and "Revisorn intygar" in asked[-1]
