@@ -223,7 +223,10 @@ function signEl(m, role) {
   return h("section", { id: "signing" }, games.map(g => {
     const by = signed[String(g.number)] || [];
     const status = by.includes("tl") ? t("Game {n}: signed by the Revisor, countersigned by the TL", { n: g.number })
-      : by.includes("revisor") ? t("Game {n}: signed by the Revisor", { n: g.number }) : t("Game {n}: not signed", { n: g.number });
+      : by.includes("revisor") ? t("Game {n}: signed by the Revisor", { n: g.number })
+      // the TL's console says whom it waits for (stop 71: "not signed" alone)
+      : role === "tl" ? t("Game {n}: not signed; waiting for the Revisor to certify it", { n: g.number })
+      : t("Game {n}: not signed", { n: g.number });
     const mine = role === "revisor" ? !by.includes("revisor") : by.includes("revisor") && !by.includes("tl");
     const label = role === "revisor" ? t("The Revisor certifies game {n}", { n: g.number }) : t("Countersign game {n}", { n: g.number });
     return h("div", { class: "sign-row", "data-game": g.number, "data-signed": by.join(",") }, status, " ",

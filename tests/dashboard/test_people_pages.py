@@ -210,6 +210,9 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
     assert doc["table"]["advancing"] and tl.locator("#result-goes-on").inner_text() == goes_on
     assert tl.locator("#error").count() == 0 or tl.locator("#error").is_hidden()
     _shot(tl, f"tl-correction-after-table-{tag}")
+    # before the Revisor signs, the TL's console says whom it waits for (stop 71)
+    waits = tl.locator('#signing .sign-row[data-game="1"]').inner_text()
+    assert "väntar på att revisorn intygar den" in waits, waits
     # the Revisor signs game 1 by a tap ("Revisorn intygar"), the TL countersigns
     for rsize in (PHONE, TABLET):
         rev = chromium.new_page()
