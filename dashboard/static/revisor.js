@@ -11,9 +11,11 @@ const protocol = h("section", { id: "protocol-box" });
 const manual = manualEntry(CAMERA_ONLY ? "phones" : "none");
 const send = manual.send;
 const more = h("details", { id: "manual-box" }, h("summary", {}, t("Enter an action by hand")), manual.el);
-// a tablet: the table left, the game's deals and the protocol right; a phone: one column
-setKids(document.getElementById("app"), h("div", { class: "rev-main" }, h("div", { class: "rev-left" }, live, alerts, more),
-  h("div", { class: "rev-right" }, deals, protocol)));
+// a tablet: the table and the protocol under it left, the game's deals right (stop 71: in the
+// narrower right column, under the deals, the protocol's text was 7 px and far down); a phone:
+// one column
+setKids(document.getElementById("app"), h("div", { class: "rev-main" }, h("div", { class: "rev-left" }, live, alerts, protocol, more),
+  h("div", { class: "rev-right" }, deals)));
 
 // The question's buttons stay the same nodes while the question stands (keptPart: a click
 // whose press and release a drawing falls between is not lost); its clock is drawn anew.

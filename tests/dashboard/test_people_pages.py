@@ -223,6 +223,9 @@ def test_tl_console_controls_above_the_fold_floor_said_and_correction_after_the_
         assert "Bordets resultat" in rev.locator("#result").inner_text()
         assert rev.locator("#result-goes-on").inner_text() == goes_on
         rev.wait_for_selector("#protocol svg")  # the running protocol: every game's form, as in the PDF
+        if rsize is TABLET:  # drawn 640 wide with 12 px text: at least 540 px wide, read at arm's length
+            width = rev.eval_on_selector("#protocol svg", "e => e.getBoundingClientRect().width")
+            assert width >= 540, width  # stop 71: in the right column 394 px, its text 7 px
         assert all(f"Omgång {n}" in rev.locator("#protocol").inner_text() for n in (1, 2, 3))
         if rsize is PHONE:
             rev.click('button.sign[data-game="1"]')
