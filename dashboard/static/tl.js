@@ -58,15 +58,18 @@ const controls = h("section", { id: "controls" },
       const pts = Math.abs(parseInt(pPoints.value, 10) || 0);
       if (pKind.value === "points") b.points = pts;
       const what = PENALTIES[pKind.value] + (pKind.value === "points" ? ` (${-pts})` : "");
-      act("/api/action", b, r => [t("Penalty given: {player}, {what}", { player: b.player, what }),
-        pKind.value === "points" ? appliedText(r, b.player, -pts) : ""].filter(Boolean).join(". "),
+      // a decision taken empties its form: kept, it invited the same penalty twice (stop 71)
+      act("/api/action", b, r => { const said = [t("Penalty given: {player}, {what}", { player: b.player, what }),
+        b.kind === "points" ? appliedText(r, b.player, -pts) : ""].filter(Boolean).join(". ");
+        pReason.value = ""; pPoints.value = "0"; return said; },
         t("Give {player} a penalty: {what}?", { player: b.player, what })); } }, t("Give"))),
   h("div", { class: "row" }, h("b", {}, t("Score correction")), aPlayer, aPoints, aReason,
     h("button", { id: "adjust-submit", onclick: () => { if (!needReason(aReason)) return;
       const pts = parseInt(aPoints.value, 10) || 0;
       const b = { do: "adjust", player: aPlayer.value, points: pts, reason: aReason.value };
-      act("/api/action", b, r => [t("Score corrected: {player} {points}", { player: b.player, points: signed(pts) }),
-        appliedText(r, b.player, pts)].filter(Boolean).join(". "),
+      act("/api/action", b, r => { const said = [t("Score corrected: {player} {points}", { player: b.player, points: signed(pts) }),
+        appliedText(r, b.player, pts)].filter(Boolean).join(". ");
+        aReason.value = ""; aPoints.value = "0"; return said; },
         t("Correct {player}'s score by {points}?", { player: b.player, points: signed(pts) })); } }, t("Correct"))),
   h("div", { class: "row" }, h("b", {}, t("Reveal a hand")), rPlayer, rReason,
     h("button", { id: "reveal-submit", onclick: () => { if (!needReason(rReason)) return;

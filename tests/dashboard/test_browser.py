@@ -368,6 +368,7 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     tl.wait_for_function("() => document.querySelector('#tl-result').textContent.includes('Straff givet')")
     pen = [a for a in s.actions() if a["do"] == "penalty"]
     assert pen and pen[0]["player"] == "Bo" and pen[0]["reason"] == "slow play, second time"
+    assert tl.input_value("#penalty-reason") == ""  # taken: the form empty, no second by a tap (stop 71)
     tl.select_option("#adjust-player", "Cilla")
     tl.fill("#adjust-points", "3")
     tl.fill("#adjust-reason", "miscounted pair")
@@ -375,6 +376,7 @@ def test_tl_pauses_reveals_and_decides_with_a_reason(make_server, chromium):
     tl.wait_for_function("() => document.querySelector('#tl-result').textContent.includes('Poäng rättad')")
     adj = [a for a in s.actions() if a["do"] == "adjust"]
     assert adj and adj[0] == {"do": "adjust", "player": "Cilla", "points": 3, "reason": "miscounted pair"}
+    assert (tl.input_value("#adjust-reason"), tl.input_value("#adjust-points")) == ("", "0")
     # reveal: the TL sees that hand, logged; the Revisor still sees none
     anna = '#tl-players tr[data-player="Anna"]'
     for _ in range(50):  # pause at a moment when Anna holds cards (not after her last trick)
