@@ -221,9 +221,10 @@ class Engine:
     def snapshot(self) -> TableState:
         """The table as it is now, in a state of its own that later actions leave alone: for
         a reader in another thread (the broadcast's analysis works on one while the table
-        plays on).  The current game is copied whole; the games before it are shared (a
-        finished game is never changed: the fold only appends games, and a rollback puts new
-        objects in place of the old ones).
+        plays on).  The current (last) game is copied whole; the games before it are shared (a
+        game before the last is never changed: the fold only appends games, a TL's correction
+        after a game's end changes the last one alone, and a rollback puts new objects in
+        place of the old ones).
 
             >>> from table_controller.rules.sample import first_deal
             >>> e = first_deal()

@@ -284,13 +284,16 @@ def placed_again(t: Ledger, g: GameState) -> None:
     if places != g.places or points != g.placement_points:
         t.emit(ev.GamePlacesRevised(g.number, places, points))
     s = t.state
-    if not s.finished:
-        return
+    if not s.finished and not s.playoff_players:
+        return  # games are still to be played: the table's end ranks it
+    # the table ended, or waits for a särspel not yet begun (the game is the last regular
+    # one): ranked again, the särspel as the corrected figures need it, or none
     ranking = table_ranking(s)
     tied = tie_to_settle(s, ranking) if not any(x.playoff for x in s.games) else []
     if len(tied) > 1 and t.rules.playoff_deals:
-        t.emit(ev.PlayoffNeeded(tuple(tied), t.rules.playoff_deals))
-    elif ranking != s.ranking:
+        if list(tied) != list(s.playoff_players):
+            t.emit(ev.PlayoffNeeded(tuple(tied), t.rules.playoff_deals))
+    elif not s.finished or ranking != s.ranking:
         t.emit(ev.TableEnded(tuple(ranking)))
 
 

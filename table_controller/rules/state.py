@@ -485,6 +485,8 @@ def _game_places_revised(s: TableState, e: ev.GamePlacesRevised) -> None:
 def _table_ended(s: TableState, e: ev.TableEnded) -> None:
     s.finished = True
     s.ranking = list(e.ranking)
+    if not any(g.playoff for g in s.games):  # a särspel called for, then not needed (r32)
+        s.playoff_players, s.playoff_deals = [], 0
 
 
 def _playoff_needed(s: TableState, e: ev.PlayoffNeeded) -> None:

@@ -2108,3 +2108,32 @@ def test_a_quads_entry_for_the_player_asked_the_chicago_question_is_refused_afte
         s.add(do="quads", player="Bo", choice=choice)
     engine, doc = s.run()
     assert rejected(doc) == ["Bo is not asked for a four-of-a-kind choice now"] * 2 and len(engine.events) == n
+
+
+def test_a_correction_while_a_sarspel_waits_calls_the_one_the_corrected_figures_need__r32_r11():
+    """The last game ends in a tie: a särspel is called (r11).  A TL correction of that game
+    before the särspel begins changes who is tied (stop 71's review: it was not looked at
+    again, so the old särspel stood, or one between the wrong players)."""
+    import json
+
+    from table_controller.rules.replay import replay_lines
+
+    # each wins a game by the others going out (20 each) and each ends on 104: all tied
+    table = _ended_by_adjustments(
+        [("Anna", 52), ("Bo", 52)], [("Anna", 52), ("Cilla", 52)], [("Bo", 52), ("Cilla", 52)]
+    )
+    lines = [json.dumps(x) for x in table]
+    engine, doc = replay_lines(lines)
+    assert doc["rejected"] == [] and engine.state.playoff_players == ["Anna", "Bo", "Cilla"]
+
+    def adjust(player, points):
+        lines.append(json.dumps({"do": "adjust", "player": player, "points": points, "reason": "r32"}))
+        return replay_lines(lines)
+
+    engine, doc = adjust("Cilla", 1)  # Cilla 105 first; Anna and Bo tied across the line of two
+    assert doc["rejected"] == [] and engine.state.playoff_players == ["Anna", "Bo"] and not engine.state.finished
+    engine, doc = adjust("Anna", 2)  # Anna 106: no tie left, no särspel: the table is over
+    assert doc["rejected"] == [] and engine.state.finished and engine.state.playoff_players == []
+    assert doc["table"]["advancing"] == ["Anna", "Cilla"] and "playoff" not in doc["table"]
+    lines.append(json.dumps({"do": "game", "seats": ["Anna", "Bo"], "button": "Anna"}))
+    assert replay_lines(lines)[1]["rejected"][-1]["reason"] == "the table is over"
