@@ -836,9 +836,9 @@ class TableHub:
         self._add(table_alert(alert_id, "engine_failed", text, self.seq, text_sv=tr(NOT_JUDGED, "sv"), source=by))
 
     def _audit_decision(self, obj: dict[str, Any], by: str, events: list) -> dict[str, Any]:
-        """A penalty or score correction goes into the audit trail with what it did; the
-        answer says what was applied: a score stops at 0 (r19), so a deduction of 5 from
-        2 points takes 2, and the TL is told so."""
+        """A penalty, a score correction or a hand ended by time (the TL's decisions) goes into
+        the audit trail with what it did; the answer says what was applied: a score stops at
+        0 (r19), so a deduction of 5 from 2 points takes 2, and the TL is told so."""
         awards = [
             e
             for e in events

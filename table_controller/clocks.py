@@ -115,6 +115,10 @@ class ShotClocks:
             if p not in self._running:
                 self._running[p] = _Running(kind, token, self.limits[kind], 0.0, None if self.paused else now)
 
+    def called(self, player: str) -> bool:
+        """Whether "time" is called on ``player`` now."""
+        return player in self._calls
+
     def call_time(self, player: str) -> None:
         """Someone called "time" on ``player`` (general rules §2.12)."""
         if player not in self._running:

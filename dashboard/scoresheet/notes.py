@@ -127,9 +127,10 @@ def _with(n: Note, **kw: Any) -> Note:
     return Note(**d)
 
 
-# Events that change a finished game's result: a TL's correction or penalty after it ended
-# (r32), its places again (``game_places_revised``)
-RESULT_EVENTS = frozenset({ev.Awarded.type, ev.PenaltyGiven.type, ev.GamePlacesRevised.type})
+# Events that change a finished game's result: a TL's points after it ended (a correction,
+# a points penalty: r32), its places again (``game_places_revised``: last place, no placement
+# points).  A warning changes no result and leaves the signatures.
+RESULT_EVENTS = frozenset({ev.Awarded.type, ev.GamePlacesRevised.type})
 
 
 class Signatures:

@@ -203,6 +203,8 @@ class LiveTable:
         self._publish()
 
     def call_time(self, player: str, by: str = "console") -> None:
+        if self.clocks.called(player):
+            return  # called already: a second tap is no second call (nor a second record)
         self.clocks.call_time(player)
         self.log.note("audit", {"who": by, "what": "time", "player": player}, by)
         self._record_clocks()  # the call is in the log's clock record: a restart keeps it

@@ -668,6 +668,7 @@ def test_time_called_from_the_revisors_tablet_runs_its_countdown_before_the_hand
         with pytest.raises(DashboardError, match="Cilla"):
             t.hub.call_time("Cilla", "revisor")  # not to act: no clock runs for her
         t.hub.call_time("Bo", "revisor")
+        t.hub.call_time("Bo", "revisor")  # a second tap: no second call, no second record
         t.collect()
         calls = json.loads(t.got["revisor"][-1])["state"]["clocks"]["time_calls"]
         assert list(calls) == ["Bo"] and 69 <= calls["Bo"]["remaining"] <= 70 and not calls["Bo"]["countdown"]

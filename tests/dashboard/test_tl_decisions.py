@@ -172,6 +172,8 @@ def test_a_change_of_a_signed_games_result_voids_its_signatures_and_asks_for_the
         hub.sign(1, "revisor")
         hub.sign(1, "tl")
         assert facts_from_records(hub.log.records()).signed[1].keys() == {"revisor", "tl"}
+        await hub.post({"do": "penalty", "player": "Bo", "kind": "warning", "reason": "slow"}, "tl")
+        assert hub.signatures() == {"1": ["revisor", "tl"]}  # a warning changes no result
         await hub.post({"do": "adjust", "player": "Bo", "points": 3, "reason": "a pair missed"}, "tl")
         assert hub.signatures() == {}  # void: the result changed after them
         assert facts_from_records(hub.log.records()).signed == {}  # the printed protocol says so too
