@@ -106,8 +106,15 @@ def load_hub_draw(cfg: TableConfig) -> dict[str, Any]:
         draw, why = load_draw_kept(cfg.hub.draw, cfg.hub.table_id, keep)
     except SeatingError as exc:
         raise ConfigError(f"[hub] {exc}") from None
-    if why is not None:
-        print(say("[hub] {problem}; the table plays the draw kept in {path}", problem=why, path=keep), file=sys.stderr)
+    if why is not None:  # the hub gave no answer at all (its own English words stay in the log)
+        print(
+            say(
+                "[hub] the hub at {source} gives no answer; the table plays the draw kept in {path}",
+                source=cfg.hub.draw,
+                path=keep,
+            ),
+            file=sys.stderr,
+        )
     return draw
 
 

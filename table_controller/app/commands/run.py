@@ -293,9 +293,9 @@ def _run(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         if why is not None:
             print(
-                say(
-                    "chicago-table run: {problem}; the table plays the draw kept in {path}",
-                    problem=why,
+                say(  # the hub gave no answer at all (its own English words are not the officials')
+                    "chicago-table run: the hub at {source} gives no answer; the table plays the draw kept in {path}",
+                    source=args.hub,
                     path=_kept_draw(args),
                 ),
                 file=sys.stderr,
