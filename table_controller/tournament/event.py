@@ -102,6 +102,11 @@ def withdraw(
     tables = hub.tables(heat)
     started = [t["table"] for t in tables if hub.head(t["table"])[0] > 0]
     playing = [p for t in tables for p in t["players"]]
+    board = Standings(hub)  # which of them have ended, as the standings fold them (a särspel reopens one)
+    board.update()
+    finished = {
+        t["table"] for h in board.document()["heats"] if h["heat"] == heat for t in h["tables"] if t["finished"]
+    }
     if not started and player in playing:
         rest = {p: hub.players().get(p, "") for p in playing if p != player}
         if not seatable(len(rest)):
@@ -118,24 +123,17 @@ def withdraw(
             raise HubError(
                 "without {player}, heat {heat} cannot be drawn again: {why}", player=player, heat=heat, why=exc
             ) from None
-        hub.withdraw(player, reason.strip())
-        hub.save_heat(heat, seed, again, again=True)
+        hub.save_heat(heat, seed, again, again=True, withdrawn=(player, reason.strip()))  # one transaction
         return heat, seed, again
-    done = {t["table"] for t in tables if hub.head(t["table"])[0] > 0 and _table_over(hub, t["table"])}
-    if player in playing and not all(t["table"] in done for t in tables):
+    if player in playing and not all(t["table"] in finished for t in tables):
         raise HubError(
             "heat {heat} is under way ({tables}): who leaves a table that plays is the TL's decision "
             "there (r33: sit out the game); withdraw before a heat's tables start, or after it",
             heat=heat,
-            tables=", ".join(started),
+            tables=", ".join(t for t in started if t not in finished),
         )
     hub.withdraw(player, reason.strip())
     return None, None, []
-
-
-def _table_over(hub: HubStore, table: str) -> bool:
-    """Whether the hub's copy of ``table`` holds its end (a ``table_ended`` event)."""
-    return any(r.kind == "event" and r.data.get("type") == "table_ended" for r in hub.records(table)[-50:])
 
 
 def _draw(
@@ -194,8 +192,8 @@ def filled_up(heat: dict[str, Any], going_on: list[str], seed: str, gone: Set[st
     RULES.md is silent; ours: the best of the heat's other players join until the tables
     fill (two winners: the final is three), ranked across its tables as a table is
     (§9: placement points, total score, won Chicagos), ties drawn by the heat's seed."""
-    if len(going_on) <= 1 or seatable(len(going_on)):
-        return []
+    if seatable(len(going_on)):
+        return []  # one or none left (a winner withdrawn): filled to a final of three
     rows = [
         r for t in heat["tables"] for r in t["standings"] if r["player"] not in going_on and r["player"] not in gone
     ]
@@ -225,11 +223,12 @@ def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[i
     if troubled:
         raise HubError("settle these first: {problems}", problems=" | ".join(troubled))
     gone = hub.withdrawn()  # a withdrawn player goes on no further
-    going_on = [p for p in last["advancing"] if p not in gone]
-    if len(going_on) <= 1:
+    if len(last["advancing"]) <= 1:  # the final: by who won it, whoever has left since
+        going_on = last["advancing"]
         if not going_on:
             raise HubError("heat {heat} was the final: nobody won", heat=last["heat"])
         raise HubError("heat {heat} was the final: {players} won", heat=last["heat"], players=", ".join(going_on))
+    going_on = [p for p in last["advancing"] if p not in gone]
     seed = seed or drawing.new_seed()
     joined = filled_up(last, going_on, seed, set(gone))
     clubs = hub.players()

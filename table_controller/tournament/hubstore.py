@@ -242,14 +242,26 @@ class HubStore:
         except sqlite3.OperationalError:  # a file written before withdrawals, opened read-only
             return {}
 
-    def save_heat(self, heat: int, seed: str, tables: Sequence[dict[str, Any]], again: bool = False) -> None:
+    def save_heat(
+        self,
+        heat: int,
+        seed: str,
+        tables: Sequence[dict[str, Any]],
+        again: bool = False,
+        withdrawn: tuple[str, str] | None = None,
+    ) -> None:
         """A heat's tables and the seat draw of every game, with the draw logged (r7);
         ``again``: drawn again (a player withdrawn before any of its tables started), the
-        earlier draw kept in the log, its tables replaced."""
+        earlier draw kept in the log, its tables replaced; ``withdrawn``: (name, why), stored
+        in the same transaction."""
         if self.tables(heat) and not again:
             raise HubError("heat {heat} is already drawn", heat=heat)
         with self._tx():
             draw = self.log_draw(heat, "heat", seed, tables)
+            if withdrawn is not None:  # the player withdrawn with the heat drawn again without them
+                self.conn.execute(
+                    "INSERT INTO withdrawn (name, reason, time) VALUES (?, ?, ?)", (*withdrawn, _time.time())
+                )
             if again:
                 self.conn.execute(
                     "DELETE FROM seatings WHERE table_id IN (SELECT id FROM tables WHERE heat = ?)", (heat,)

@@ -244,9 +244,11 @@ class HubService:
                 self._say_stats(said)
             if self._seatings() != seatings:  # 'hub advance' (another process) drew a heat
                 seatings = self._seatings()
-                self._drawn = {t["table"] for t in self._hub.tables()}
+                before, self._drawn = self._drawn, {t["table"] for t in self._hub.tables()}
                 for t in self._hub.tables():
                     await self._publish_draw(client, t)
+                for gone in sorted(before - self._drawn):  # a heat drawn again with fewer tables
+                    await client.publish(topics.draw_topic(self.event, gone), b"", qos=1, retain=True)
                 self._dirty_standings = True
             if self.clocks:
                 fresh, self.clocks = self.clocks, {}

@@ -286,7 +286,8 @@ def test_who_fills_a_table_is_the_best_of_the_rest_ties_drawn_by_the_seed():
     }
     assert filled_up(heat, ["W1", "W2"], "s") == ["D"]  # 32 p, 95, and a won Chicago
     assert filled_up(heat, ["W1", "W2", "A"], "s") == []  # three sit at a table
-    assert filled_up(heat, ["W1"], "s") == []  # the final's winner
+    # one left (a winner withdrawn; a final's winner never gets here: advance ends the event)
+    assert filled_up(heat, ["W1"], "s") == ["W2", "D"]
     five = ["W1", "W2", "C", "E", "A"]
     assert filled_up(heat, five, "s") == ["D"]  # five cannot sit: six, two tables of three
     tied = {"heat": 2, "tables": [{"standings": [row("W1", 40, 1), row("X", 8, 10), row("Y", 8, 10)]}]}
@@ -358,3 +359,22 @@ def test_a_player_withdrawn_after_their_heat_goes_on_no_further(hub, tmp_path):
     assert withdraw(hub, going[0], "went home") == (None, None, [])
     _, _, (final,) = advance(hub, board, seed="final")
     assert going[0] not in final["players"] and set(going[1:]) <= set(final["players"]) and len(final["players"]) == 3
+
+
+def test_a_final_whose_winner_left_is_filled_to_three_not_ended__r1_r7(hub, tmp_path):
+    """12 players: two winners of heat 2; one withdrawn before the final (stop 71's review:
+    "heat 2 was the final: X won" was said then, the event ended without a final)."""
+    from table_controller.tournament.event import withdraw
+
+    register(hub, [(f"P{i:02}", "") for i in range(12)])
+    board = Standings(hub)
+    _, tables = draw_first_heat(hub, seed="left")
+    _play_heat(hub, board, tables, tmp_path, seed=41)
+    _, _, tables2 = advance(hub, board, seed="left-2")
+    _play_heat(hub, board, tables2, tmp_path, seed=51)
+    winners = board.document()["heats"][-1]["advancing"]
+    assert len(winners) == 2
+    withdraw(hub, winners[0], "went home")
+    heat, _, (final,) = advance(hub, board, seed="left-3")
+    assert heat == 3 and winners[1] in final["players"] and winners[0] not in final["players"]
+    assert len(final["players"]) == 3 and len(final["filled"]) == 2

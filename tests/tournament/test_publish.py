@@ -132,6 +132,18 @@ async def test_a_heat_drawn_while_the_hub_serves_is_published_to_the_tables__r7(
                     if got["players"] == redrawn[1]["players"]:
                         break
         assert got["games"] == redrawn[1]["games"]
+        # one more: 10 players sit at three tables, 9 at three too; 8 at two, and the third
+        # table's retained draw is cleared, not left for a table that no longer plays
+        async with aiomqtt.Client("127.0.0.1", broker.port) as c:
+            await c.subscribe(topics.draw_topic("sm2026", "h1-t3"), qos=1)
+            with HubStore.open(hub_db) as h:
+                for p in [q for q in h.players() if q != drawn[0]["players"][0]][:3]:
+                    withdraw(h, p, "did not come")
+                assert len(h.tables(1)) == 2
+            async with asyncio.timeout(90):
+                async for msg in c.messages:
+                    if not msg.payload:  # the retained draw cleared
+                        break
 
 
 async def test_a_tied_table_gets_its_sarspel_drawn_through_the_broker__r11_r7(broker, tmp_path):
