@@ -113,6 +113,16 @@ def os_error_words(exc: OSError) -> str:
     return words() if words is not None else exc.strerror or str(exc)
 
 
+def os_error_with_file(exc: OSError) -> str:
+    """The file the system names (when it names one) and its reason, in the language spoken.
+
+    >>> with speaking("sv"):
+    ...     os_error_with_file(FileNotFoundError(errno.ENOENT, "No such file or directory", "/x.csv"))
+    '/x.csv: filen eller mappen finns inte'
+    """
+    return f"{exc.filename}: {os_error_words(exc)}" if exc.filename else os_error_words(exc)
+
+
 _CLOCK_WORDS: dict[str, Callable[..., str]] = {
     "form": lambda part: say("{part} is not CLOCK=SECONDS (e.g. play=30)", part=part),
     "unknown": lambda name, clocks: say("no shot clock {name}; the clocks are {clocks}", name=name, clocks=clocks),

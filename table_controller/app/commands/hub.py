@@ -29,6 +29,7 @@ from ..words import (
     clock_error_words,
     clocks_words,
     hub_words,
+    os_error_with_file,
     os_error_words,
     phase_word,
     say,
@@ -253,7 +254,7 @@ def _said(exc: Exception) -> str:
         }
         return say(exc.text, **params)
     if isinstance(exc, OSError):  # a file the command writes or reads: its name and the system's reason
-        return f"{exc.filename}: {os_error_words(exc)}" if exc.filename else os_error_words(exc)
+        return os_error_with_file(exc)
     return str(exc)
 
 

@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..words import add_lang, deck_error_words, means, os_error_words, say, say_n, speaking, yes
+from ..words import add_lang, deck_error_words, means, os_error_with_file, say, say_n, speaking, yes
 
 UDEV_NAME = "/dev/chicago-seat-controller"
 
@@ -371,8 +371,7 @@ async def _deck(args: argparse.Namespace, asker: Asker, port: str, folder: Path)
     except DeckError as exc:
         raise SetupFailed(say("the deck: {error}", error=deck_error_words(exc))) from None
     except OSError as exc:
-        said = f"{exc.filename}: {os_error_words(exc)}" if exc.filename else os_error_words(exc)
-        raise SetupFailed(say("the deck: {error}", error=said)) from None
+        raise SetupFailed(say("the deck: {error}", error=os_error_with_file(exc))) from None
     report = deck.check()
     for line in report.lines(say, say_n):
         print(f"  {line}")
