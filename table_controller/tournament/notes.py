@@ -70,6 +70,16 @@ class Quiet:
         self.words = None
 
 
+def worth_saying(quiet: Quiet, reached: bool, exc: BaseException) -> str | None:
+    """An unreachable broker's words (``system_words``) when they are worth saying now
+    (``quiet``), else None; ``reached``: it was reached since the last try, so a new failure
+    is said at once.  The hub's and a publisher's retry loops say it by a ``note`` of their own."""
+    if reached:
+        quiet.clear()
+    words = system_words(exc)
+    return words if quiet.due(words) else None
+
+
 def system_words(exc: BaseException) -> str:
     """An error's words without the system's error number ("[Errno 111] Connection
     refused" -> "Connection refused"), as an operator reads them.

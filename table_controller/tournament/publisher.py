@@ -38,7 +38,7 @@ from ..store.records import Record
 from ..store.sqlite import SQLiteStore
 from . import topics
 from .aio import cancel_and_wait
-from .notes import Quiet, note, system_words
+from .notes import Quiet, note, worth_saying
 from .signing import load_key, signed_head
 
 log = logging.getLogger(__name__)
@@ -103,15 +103,13 @@ class TablePublisher:
                 try:
                     await self._session(stop)
                 except aiomqtt.MqttError as exc:
-                    if self.connected.is_set():  # it was reached in between: said at once
-                        quiet.clear()
-                    if quiet.due(system_words(exc)):
+                    if (words := worth_saying(quiet, self.connected.is_set(), exc)) is not None:
                         note(
                             log,
                             logging.INFO,
                             "{table}: the broker cannot be reached ({error}); trying again",
                             table=self.table,
-                            error=system_words(exc),
+                            error=words,
                         )
                 self.connected.clear()
                 if not stop.is_set():

@@ -30,7 +30,7 @@ from . import topics
 from .aio import cancel_and_wait
 from .event import schedule_playoffs
 from .hubstore import HubStore
-from .notes import Quiet, fault, note, system_words
+from .notes import Quiet, fault, note, worth_saying
 from .standings import Standings
 
 log = logging.getLogger(__name__)
@@ -90,14 +90,9 @@ class HubService:
                 try:
                     await self._session(stop)
                 except aiomqtt.MqttError as exc:
-                    if self.connected.is_set():  # it was reached in between: said at once
-                        quiet.clear()
-                    if quiet.due(system_words(exc)):
+                    if (words := worth_saying(quiet, self.connected.is_set(), exc)) is not None:
                         note(
-                            log,
-                            logging.INFO,
-                            "hub: the broker cannot be reached ({error}); trying again",
-                            error=system_words(exc),
+                            log, logging.INFO, "hub: the broker cannot be reached ({error}); trying again", error=words
                         )
                 self.connected.clear()
                 if not stop.is_set():
