@@ -66,6 +66,7 @@ def public_document(doc: dict[str, Any]) -> dict[str, Any]:
         "ruleset": doc["ruleset"],
         "clubs": doc["clubs"],
         "heats": heats,
+        "withdrawn": doc.get("withdrawn", []),
     }
 
 

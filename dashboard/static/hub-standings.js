@@ -30,12 +30,15 @@ async function refresh() {
     const r = await fetch("api/standings", { cache: "no-store" });
     const doc = await r.json();
     document.getElementById("title").textContent = "Ställning · " + (doc.name || doc.event);
+    // a player the TL withdrew goes on no further: said beside the name (stop 71's review)
+    const gone = new Set(doc.withdrawn || []);
+    const going = names => names.map(p => gone.has(p) ? `${p} (struken / withdrawn)` : p).join(", ");
     const heats = doc.heats.slice().reverse().map(h => el("section", { "data-heat": h.heat },
       el("h2", {}, `Heat ${h.heat}`, h.complete ? el("span", { class: "small done" }, " · klart / complete") : null),
       // the final: one goes on from a heat that is over, and that is the event's winner
       h.complete && h.advancing && h.advancing.length === 1
         ? el("div", { class: "winner" }, "Vinnare / winner: " + h.advancing[0])
-        : h.advancing ? el("div", { class: "small" }, "Går vidare / advancing: " + h.advancing.join(", ")) : null,
+        : h.advancing ? el("div", { class: "small", id: `goes-on-${h.heat}` }, "Går vidare / advancing: " + going(h.advancing)) : null,
       el("div", { class: "tables" }, h.tables.map(table))));
     document.getElementById("heats").replaceChildren(...heats);
     document.body.dataset.loaded = "1";

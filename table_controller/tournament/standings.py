@@ -191,6 +191,7 @@ class Standings:
             "clubs": clubs,
             "heats": heats,
             "conflicts": self.hub.conflicts(),
+            "withdrawn": list(self.hub.withdrawn()),  # go on no further (event.withdraw): names only
         }
 
 

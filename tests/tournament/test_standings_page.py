@@ -67,6 +67,7 @@ def test_public_standings_follow_the_tables_and_show_no_card(hall):
     assert t1["finished"] and t1["standings"] == table_document(resume(played[0].path)[0])["standings"]
     assert not heat["tables"][1]["finished"] and heat["tables"][1]["current"]["phase"]
     assert not CARD_RE.search(r.text) and "problems" not in r.text and "conflicts" not in r.text
+    assert doc["withdrawn"] == []  # names the TL withdrew (hub withdraw), none here
     with HubStore.open(hub_db) as hub:  # more records reach the hub: the next request shows them
         played[1].play(300)
         sync(hub, played[1], tables[1]["table"])
@@ -152,12 +153,19 @@ def test_the_hall_screen_renders_every_table(hall, tmp_path):
         doc = {
             "event": "sm2026",
             "name": "SM",
-            "heats": [{"heat": 2, "complete": True, "advancing": ["Ida"], "tables": [final]}],
+            "heats": [
+                {"heat": 1, "complete": True, "advancing": ["Ida", "Eva"], "tables": []},
+                {"heat": 2, "complete": True, "advancing": ["Ida"], "tables": [final]},
+            ],
+            "withdrawn": ["Eva"],  # went on from heat 1, then withdrawn by the TL
         }
         page.route("**/api/standings", lambda route: route.fulfill(json=doc))
         page.goto(base + "/")
         page.wait_for_selector(".winner")
-        assert page.inner_text(".winner") == "Vinnare / winner: Ida" and "Går vidare" not in page.inner_text("body")
+        assert page.inner_text(".winner") == "Vinnare / winner: Ida" and "Går vidare" not in page.inner_text(
+            "[data-heat='2']"
+        )
+        assert page.inner_text("#goes-on-1") == "Går vidare / advancing: Ida, Eva (struken / withdrawn)"
         settled = page.inner_text("[data-settled]")  # the places on equal figures are the särspel's
         assert settled.startswith("Särspel mellan Ida, Jonas avgjorde placeringen"), settled
         assert errors == []
