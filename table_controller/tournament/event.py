@@ -29,6 +29,11 @@ from .standings import Standings
 from .topics import PayloadError, check_id
 
 
+class EventOver(HubError):
+    """``advance`` after the final: nothing to draw, the event's winner said (not a fault:
+    ``hub advance`` says it and exits 0)."""
+
+
 def check_event(event: str, ruleset: str, shot_clocks: str = "") -> str:
     """The event's settings checked; returns its shot clocks as the draw carries them
     (``shot_clocks_text``; "" for D11's)."""
@@ -226,8 +231,8 @@ def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[i
     if len(last["advancing"]) <= 1:  # the final: by who won it, whoever has left since
         going_on = last["advancing"]
         if not going_on:
-            raise HubError("heat {heat} was the final: nobody won", heat=last["heat"])
-        raise HubError("heat {heat} was the final: {players} won", heat=last["heat"], players=", ".join(going_on))
+            raise EventOver("heat {heat} was the final: nobody won", heat=last["heat"])
+        raise EventOver("heat {heat} was the final: {players} won", heat=last["heat"], players=", ".join(going_on))
     going_on = [p for p in last["advancing"] if p not in gone]
     seed = seed or drawing.new_seed()
     joined = filled_up(last, going_on, seed, set(gone))

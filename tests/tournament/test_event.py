@@ -103,7 +103,7 @@ def tie_start(t):
     return out
 
 
-def test_a_whole_event_with_a_sarspel_heat_1_top_two_then_the_winner__r7_r11_d10(hub, tmp_path):
+def test_a_whole_event_with_a_sarspel_heat_1_top_two_then_the_winner__r7_r11_d10(hub, tmp_path, capsys):
     register(hub, [(n, "") for n in ("Anna", "Bo", "Cilla", "Dan", "Eva", "Filip")])
     _, tables = draw_first_heat(hub, seed="event")
     board = Standings(hub)
@@ -143,6 +143,12 @@ def test_a_whole_event_with_a_sarspel_heat_1_top_two_then_the_winner__r7_r11_d10
     assert doc["heats"][1]["advancing"] == [table_document(resume(ft.path)[0])["standings"][0]["player"]]  # r7
     with pytest.raises(HubError, match="was the final"):
         advance(hub, board)
+    # the command says who won and exits 0: the event is over, nothing went wrong (stop 71)
+    from table_controller.app.cli import main
+
+    winner = doc["heats"][1]["advancing"][0]
+    assert main(["hub", "advance", str(hub.path)]) == 0
+    assert f"heat 2 var finalen: {winner} vann" in capsys.readouterr().out
     for t in (tied, other, ft):
         t.close()
 

@@ -367,11 +367,15 @@ def _draw(args) -> int:
 
 
 def _advance(args) -> int:
-    from table_controller.tournament.event import advance
+    from table_controller.tournament.event import EventOver, advance
     from table_controller.tournament.standings import Standings
 
     with _open(args.hub) as hub:
-        heat, seed, tables = advance(hub, Standings(hub), args.seed)
+        try:
+            heat, seed, tables = advance(hub, Standings(hub), args.seed)
+        except EventOver as exc:  # the event is over: said, and no fault (stop 71's audit: exit 2)
+            print(_said(exc))
+            return 0
     _print_tables(seed, heat, tables, args.json)
     return 0
 
