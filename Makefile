@@ -130,6 +130,6 @@ I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py da
 i18n: setup
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k for_tl -k DashboardError -k Refused -k Denied:2 \
 		--no-location --sort-output --omit-header -w 200 -o dashboard/locale/messages.pot $(I18N_SOURCES)
-	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 -k HubError -k DrawError -k PlayerFileError -k note:3 -k fault:2 -k argword --no-location --sort-output --omit-header -w 200 \
+	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError -k note:3 -k fault:2 -k argword --no-location --sort-output --omit-header -w 200 \
 		-o dashboard/locale/console.pot $(CONSOLE_SOURCES)
 	$(BIN)/python -m dashboard.i18n_update
