@@ -372,7 +372,10 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
     ]
     # the keywords make i18n extracts, as here (note:3, fault:2: the hub's and the publisher's
     # notes to their operator; argword: argparse's own words and the command list)
-    assert "-k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError -k note:3 -k fault:2 -k argword " in make
+    assert (
+        "-k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError -k note:3 -k fault:2 -k argword "
+        in make
+    )
     r = subprocess.run(
         [
             str(Path(sys.executable).with_name("pybabel")),
