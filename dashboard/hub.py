@@ -156,7 +156,7 @@ class TableHub:
         self.alerts: list[Alert] = self._stored_alerts()  # the table's own (sensing's are in the view)
         self._unlogged = itertools.count(-1, -1)  # ids of alerts the log could not take (no seq)
         self._signed: Signatures | None = None  # the sign-offs as the log has them (signatures())
-        self._signed_to = 0
+        self._signed_events = 0  # the engine's events read into it
         self._confirmed: dict[str, int] | None = None
         self.view: TableView = live.view()  # the live table's newest view model (privileged)
         self._updates = live.subscribe(maxsize=1)  # only the newest state matters
@@ -1075,11 +1075,15 @@ class TableHub:
         sign records, less those a change of the finished game's result came after (a
         correction, a penalty, its places again: ``scoresheet.notes.Signatures``, as the
         printed protocol reads them); the log read as far as it has grown since."""
-        if self._signed is None:
-            self._signed, self._signed_to = Signatures(), 0
-        for r in self.log.store.read(self._signed_to + 1, kinds=("audit", "event")):
-            self._signed.feed(r)
-            self._signed_to = r.seq
+        events = self.engine.events
+        if self._signed is None:  # the log once, at start; then the engine's new events
+            self._signed = Signatures()
+            for r in self.log.records("audit", "event"):
+                self._signed.feed(r)
+            self._signed_events = len(events)
+        for e in events[self._signed_events :]:  # in memory: no read of the log per change
+            self._signed.event(e.type, getattr(e, "number", None))
+        self._signed_events = len(events)
         return {str(g): list(who) for g, who in self._signed.signed.items()}
 
     def sign(self, game: int, by: str) -> None:
@@ -1094,6 +1098,9 @@ class TableHub:
         if by == "tl" and "revisor" not in signed:
             raise DashboardError(N_("the Revisor signs game {game} first; the TL countersigns"), game=game)
         self.log.audit(by, "sign", game=game)
+        self.signatures()  # the events before it are read, then the signature
+        assert self._signed is not None
+        self._signed.sign(game, by, None)
         self._publish(new_state=False)
 
     def confirmations(self) -> dict[str, int]:
@@ -1123,12 +1130,13 @@ class TableHub:
         Revisor confirmed it.  A TL's correction after it, in the same deal (moment "tl"),
         is not confirmed by the earlier "Stämmer" (stop 71's walk-through: it showed as
         confirmed)."""
-        out = []
-        for key, n in self.confirmations().items():
-            game, deal, moment = key.split(".", 2)
-            if game.isdigit() and deal.isdigit() and len(self._awards_at(int(game), int(deal), moment)) == n:
-                out.append(key)
-        return tuple(out)
+        counts: dict[str, int] = {}  # one pass over the view's awards, not one per confirmation
+        for g in self.view.games:
+            for d in g.get("deals", []):
+                for a in d.get("awards", []):
+                    key = f"{g['number']}.{d['number']}.{a['moment']}"
+                    counts[key] = counts.get(key, 0) + 1
+        return tuple(key for key, n in self.confirmations().items() if counts.get(key) == n)
 
     def confirm_award(self, game: int, deal: int, moment: str, by: str) -> None:
         """ "Stämmer": the Revisor confirms the awards of one scoring moment as shown in

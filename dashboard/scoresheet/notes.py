@@ -160,21 +160,28 @@ class Signatures:
         self._over = False
 
     def feed(self, rec: Any) -> None:
+        """One log record (kind audit or event, with ``data`` and ``time``)."""
         data = rec.data if isinstance(rec.data, Mapping) else {}
         if rec.kind == "audit" and data.get("what") == "sign" and data.get("who") in ("revisor", "tl"):
             try:
                 game = int(str(data.get("game")))
             except ValueError:
                 return
-            self.signed.setdefault(game, {}).setdefault(str(data["who"]), rec.time)
+            self.sign(game, str(data["who"]), rec.time)
         elif rec.kind == "event":
-            kind = data.get("type")
-            if kind == ev.GameStarted.type:
-                self._game, self._over = int(data.get("number") or self._game + 1), False
-            elif kind == ev.GameEnded.type:
-                self._over = True
-            elif kind in RESULT_EVENTS and self._over:
-                self.signed.pop(self._game, None)
+            self.event(str(data.get("type")), data.get("number"))
+
+    def sign(self, game: int, who: str, time: float | None) -> None:
+        self.signed.setdefault(game, {}).setdefault(who, time)
+
+    def event(self, kind: str, number: Any = None) -> None:
+        """An event of the table's, by its type (and a game's number when it starts one)."""
+        if kind == ev.GameStarted.type:
+            self._game, self._over = int(number or self._game + 1), False
+        elif kind == ev.GameEnded.type:
+            self._over = True
+        elif kind in RESULT_EVENTS and self._over:
+            self.signed.pop(self._game, None)
 
 
 def facts_from_records(records: Iterable[Any]) -> LogFacts:
