@@ -47,6 +47,11 @@ def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(CLI + ["run", *args], capture_output=True, text=True, timeout=300)
 
 
+def run_drawn(db, hub: str, table: str, *flags: str) -> subprocess.CompletedProcess:
+    """The bots' table in simulated time on ``db``, seated by ``hub``'s draw of ``table``."""
+    return run("--virtual", "--bots", "--fast", *flags, "--db", str(db), "--hub", hub, "--table-id", table)
+
+
 def actions(db) -> list[dict]:
     with SQLiteStore.open(db, readonly=True) as s:
         return [r.data for r in s.read(kinds=["action"])]
@@ -56,15 +61,7 @@ def test_a_table_plays_the_hubs_draw_read_from_the_hub__r7(hub_web, tmp_path):
     url, drawn = hub_web
     t = drawn[1]
     db = tmp_path / "t.sqlite"
-    r = run(
-        *"--virtual --bots --fast --max-actions 30 --seed 3".split(),
-        "--db",
-        str(db),
-        "--hub",
-        url,
-        "--table-id",
-        t["table"],
-    )
+    r = run_drawn(db, url, t["table"], "--max-actions", "30", "--seed", "3")
     assert r.returncode == 0, r.stderr
     acts = actions(db)
     start, game = acts[0], next(a for a in acts if a["do"] == "game")
@@ -72,7 +69,7 @@ def test_a_table_plays_the_hubs_draw_read_from_the_hub__r7(hub_web, tmp_path):
     assert (game["seats"], game["button"]) == (t["games"][0]["seats"], t["games"][0]["button"])
     # resumed with another table's draw: refused, the log unchanged
     before = len(actions(db))
-    r = run("--virtual", "--bots", "--fast", "--db", str(db), "--hub", url, "--table-id", drawn[0]["table"])
+    r = run_drawn(db, url, drawn[0]["table"])
     assert r.returncode == 2 and "hubben lottade" in r.stderr and len(actions(db)) == before  # the hub drew
 
 
@@ -84,37 +81,19 @@ def test_a_table_resumes_as_drawn_while_the_hubs_web_server_is_down__r7(hub_web,
     url, drawn = hub_web
     t = drawn[2]
     db = tmp_path / "t.sqlite"
-    first = run(
-        *"--virtual --bots --fast --max-actions 40 --seed 5".split(),
-        "--db",
-        str(db),
-        "--hub",
-        url,
-        "--table-id",
-        t["table"],
-    )
+    first = run_drawn(db, url, t["table"], "--max-actions", "40", "--seed", "5")
     assert first.returncode == 0, first.stderr
     assert json.loads((tmp_path / "t.sqlite.draw.json").read_text())["players"] == t["players"]
     before = len(actions(db))
     down = f"http://127.0.0.1:{free_port()}"  # nothing listens there
-    again = run(
-        *"--virtual --bots --fast --max-actions 400 --seed 5".split(),
-        "--db",
-        str(db),
-        "--hub",
-        down,
-        "--table-id",
-        t["table"],
-    )
+    again = run_drawn(db, down, t["table"], "--max-actions", "400", "--seed", "5")
     assert again.returncode == 0, again.stderr
     assert "bordet spelar lottningen som sparats i" in again.stderr and str(db) in again.stderr, again.stderr
     acts = actions(db)
     assert len(acts) > before and acts[0]["players"] == t["players"]
     games = [a for a in acts if a["do"] == "game"]
     assert [(g["seats"], g["button"]) for g in games] == [(d["seats"], d["button"]) for d in t["games"][: len(games)]]
-    fresh = run(
-        "--virtual", "--bots", "--fast", "--db", str(tmp_path / "new.sqlite"), "--hub", down, "--table-id", t["table"]
-    )
+    fresh = run_drawn(tmp_path / "new.sqlite", down, t["table"])
     assert fresh.returncode == 2 and "cannot read the draw from the hub" in fresh.stderr  # nothing kept: refused
     assert not (tmp_path / "new.sqlite").exists()
 
