@@ -27,11 +27,17 @@ function questionEl(s) {
   const el = keptPart("question", [s.phase, p], () => chicago ?
     h("section", { id: "chicago-round", class: "prompt" },
       h("div", { class: "q" }, t("Do you say Chicago?"), " ", h("b", { id: "asking" }, p)),
-      h("button", { id: "chicago-yes", class: "yes", "data-player": p, onclick: () => send({ do: "chicago", player: p, say: true }) }, t("Yes")),
+      // a yes binds the player to every trick and ends the round (D3): asked once more, as
+      // "Time is up" is; a no is the common answer and goes at one tap
+      h("button", { id: "chicago-yes", class: "yes", "data-player": p, onclick: () => {
+        if (window.confirm(t("{player} says Chicago and must take every trick. Enter it?", { player: p })))
+          send({ do: "chicago", player: p, say: true }); } }, t("Yes")),
       h("button", { id: "chicago-no", class: "no", "data-player": p, onclick: () => send({ do: "chicago", player: p, say: false }) }, t("No")),
       h("span", { class: "clock-slot" }))
     : h("section", { id: "quads-round", class: "prompt" }, h("div", { class: "q" }, t("Four of a kind: {player} chooses", { player: p })),
-      h("button", { id: "quads-zero", onclick: () => send({ do: "quads", player: p, choice: "zero" }) }, t("Zero the others")),
+      h("button", { id: "quads-zero", onclick: () => {  // every other score to 0 and the deal over (§5): asked once more
+        if (window.confirm(t("Zero every other player's score and end the deal?"))) send({ do: "quads", player: p, choice: "zero" }); } },
+        t("Zero the others")),
       h("button", { id: "quads-points", onclick: () => send({ do: "quads", player: p, choice: "points" }) }, t("8 points")),
       h("span", { class: "clock-slot" })));
   setKids(el.querySelector(".clock-slot"), clockEl(s, p));
@@ -150,6 +156,16 @@ function entryEl(s, m) {
   return el;
 }
 
+// A player's record at the table: the TL's warnings (a warned player who errs again may be
+// punished harder, r33) and the shot clocks' violations (§10, r34), as the TL's console
+// counts them; nothing while both are 0.
+function recordEl(p) {
+  if (!p.warnings && !p.violations) return null;
+  return h("div", { class: "small record", "data-warnings": p.warnings || 0, "data-violations": p.violations || 0 },
+    [p.warnings ? tn("{n} warning", "{n} warnings", p.warnings) : null,
+      p.violations ? tn("{n} time violation", "{n} time violations", p.violations) : null].filter(Boolean).join(" \u00b7 "));
+}
+
 // The game's deals with their awards in words, newest first (the paper's tally, as text).
 function dealsEl(s) {
   const g = (s.games || []).find(x => x.number === s.game) || (s.games || []).slice(-1)[0];
@@ -194,7 +210,10 @@ connect(m => {
   const moment = s.last_award ? dealAwards.filter(a => a.moment === s.last_award.moment) : [];
   // the same box (and its "Stämmer") while the award and its confirmation stand
   const deal = g && g.deals.length ? g.deals[g.deals.length - 1].number : null;
-  const award = s.last_award ? keptPart("award", [s.last_award, moment, deal, m.confirmed || []], () => h("section", { id: "award",
+  // a deal's awards stand until the next deal is dealt (stop 71: the last trick's box stayed
+  // into the next deal's first exchange); a TL's award between deals stands alone
+  const standing = s.last_award && (moment.length || s.last_award.moment === "tl");
+  const award = standing ? keptPart("award", [s.last_award, moment, deal, m.confirmed || []], () => h("section", { id: "award",
     class: "award", "data-reason": s.last_award.reason, "data-moment": s.last_award.moment },
     h("div", { class: "small" }, t("Awards at {moment}", { moment: MOMENTS[s.last_award.moment] || s.last_award.moment })),
     (moment.length ? moment : [s.last_award]).map(a => h("div", { class: "big" }, awardText(a))),
@@ -202,7 +221,7 @@ connect(m => {
   const players = h("div", { id: "players", class: "players" }, s.players.map(p =>
     h("div", { class: "player" + (s.to_act.includes(p.name) ? " acting" : ""), "data-player": p.name },
       h("div", { class: "top" }, nameEl(p), h("span", { class: "score" }, p.score)),
-      markers(p), clockEl(s, p.name),
+      markers(p), recordEl(p), clockEl(s, p.name),
       h("div", { class: "small" }, p.seat ? t("seat {seat}", { seat: p.seat }) + " \u00b7 " : "", tn("{n} card", "{n} cards", p.hand_count || 0),
         p.placed_count ? " \u00b7 " + t("placed {n}", { n: p.placed_count }) : ""),
       p.played.length ? h("div", { class: "played" }, t("played"), " ", cardsEl(p.played)) : null)));

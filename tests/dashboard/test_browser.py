@@ -247,6 +247,8 @@ def test_views_survive_a_server_restart(make_server, chromium):
 def test_revisor_answers_the_chicago_round_by_clicks(make_server, chromium):
     s = make_server(pace=0.01, delay=0, extra=("--manual-chicago",))
     page = chromium.new_page()
+    confirms: list[str] = []
+    page.on("dialog", lambda d: (confirms.append(d.message), d.accept()))  # a "yes" is asked again (stop 72)
     page.goto(s.url("revisor"))
     answers = []
     for say in (False, True):
@@ -262,6 +264,9 @@ def test_revisor_answers_the_chicago_round_by_clicks(make_server, chromium):
         )
     recorded = [(a["player"], a["say"]) for a in s.actions() if a["do"] == "chicago"]
     assert recorded[:2] == answers
+    assert confirms == [
+        f"{answers[1][0]} säger Chicago och måste ta alla stick. För in det?"
+    ]  # the "no" went at one tap
 
 
 VIEWS_SAMPLED = (

@@ -1400,3 +1400,72 @@ def test_the_protocol_stays_readable_on_a_phone_and_scrolls_in_its_box(make_serv
             "() => { const b = document.querySelector('#protocol'); return b.scrollWidth <= b.clientWidth; }"
         )
     page.close()
+
+
+def test_the_revisors_taps_that_bind_a_player_are_asked_again_and_its_boxes_follow_the_deal_d3_r19_r33_r34(
+    make_server, chromium
+):
+    """Stop 71's walk-through: "Nolla de andra" (every other score to 0, the deal over: §5) and
+    a Chicago "Ja" (the player must take every trick; the round ends, D3) went at one tap,
+    while "Tiden är ute" was asked again. Both are asked again now; a "no" to the question
+    sends nothing, and the answer that follows is the only one the log has. A player's
+    warnings (r33) and time violations (§10, r34) are on the Revisor's page, as on the TL's;
+    the last deal's awards leave the page once the next deal is dealt."""
+    s = make_server(command="serve")
+    _to_bos_quads_choice(s)
+    tl_post(s, {"do": "adjust", "player": "Anna", "points": 20, "reason": "tidigare givar"})  # she may say Chicago
+    answers: list[bool] = []
+    asked: list[str] = []
+
+    def on_dialog(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if answers.pop(0) else dialog.dismiss()
+
+    page = chromium.new_page()
+    page.set_viewport_size(TABLET)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", on_dialog)
+    page.goto(s.url("revisor"))
+    page.wait_for_selector("#quads-round #quads-zero")
+    answers.append(False)
+    page.click("#quads-zero")  # asked again, and "Avbryt": nothing sent
+    assert asked == ["Nolla alla andra spelares poäng och avsluta given?"]
+    page.click("#quads-points")  # the points go at one tap
+    page.wait_for_selector('#award[data-reason="four_of_a_kind"]')
+    assert [a["choice"] for a in s.actions() if a["do"] == "quads"] == ["points"]
+    # exchange 2: Cilla's clock runs out (a violation, §10); the TL warns Bo (r33)
+    for p in ("Anna", "Bo"):
+        tl_post(s, {"do": "discard", "player": p, "cards": []})
+    tl_post(s, {"do": "timeout", "player": "Cilla", "clock": "exchange"})
+    tl_post(s, {"do": "penalty", "player": "Bo", "kind": "warning", "reason": "tittade i leken"})
+    page.wait_for_selector('#players [data-player="Bo"] .record[data-warnings="1"]')
+    assert page.locator('#players [data-player="Bo"] .record').inner_text() == "1 varning"
+    page.wait_for_selector('#players [data-player="Cilla"] .record[data-violations="1"]')
+    assert page.locator('#players [data-player="Cilla"] .record').inner_text() == "1 tidsöverträdelse"
+    assert page.locator('#players [data-player="Anna"] .record').count() == 0  # nothing while both are 0
+    for p in PLAYERS:  # exchange 3: all keep
+        tl_post(s, {"do": "discard", "player": p, "cards": []})
+    page.wait_for_selector("#chicago-round")
+    assert page.locator("#asking").inner_text() == "Anna"
+    answers.append(False)
+    page.click("#chicago-yes")  # "Avbryt": not said
+    assert asked[-1] == "Anna säger Chicago och måste ta alla stick. För in det?"
+    answers.append(True)
+    page.click("#chicago-yes")
+    page.wait_for_selector("#chicago-round", state="detached")
+    assert [a for a in s.actions() if a["do"] == "chicago"] == [{"do": "chicago", "player": "Anna", "say": True}]
+    assert answers == [] and len(asked) == 3
+    # the tricks: Anna takes them all (Cilla has the 2C and 3D of exchange 1)
+    for trick in [("AS", "2S", "7C"), ("KS", "9S", "8H"), ("QS", "9C", "TD"), ("JS", "9D", "3D"), ("AH", "9H", "2C")]:
+        for p, card in zip(PLAYERS, trick, strict=True):
+            tl_post(s, {"do": "play", "player": p, "card": card})
+    page.wait_for_selector('#award[data-reason="chicago_won"] #award-confirm')  # the deal's last awards, to confirm
+    seq = int(page.evaluate("document.body.dataset.seq"))
+    tl_post(s, {"do": "deal", "hands": HANDS})  # deal 2 dealt: those awards are the protocol's now
+    page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    page.wait_for_selector("#award", state="detached")
+    page.wait_for_selector('#deals li[data-deal="1"]')
+    assert "Anna +15 för Chicago vunnen" in page.locator('#deals li[data-deal="1"]').inner_text()
+    assert errors == []
+    page.close()
