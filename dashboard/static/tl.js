@@ -281,8 +281,9 @@ async function refresh() {
     // newest first: what just happened is what the TL is asked about
     morphKids(hist, ...keptPart("history", [d.scope, d.events], () => [h("h2", {}, t("History, newest first")), scopeTabs(),
       h("ol", { reversed: true, "data-scope": d.scope }, d.events.map(eventEl).reverse())])); }
-  if (ad) { const d = ad; const shown = d.entries.slice(-20);
-    morphKids(audit, ...keptPart("audit", shown, () => [h("h2", {}, t("Audit trail")), shown.length ? h("ul", {}, shown.map(e =>
+  // the latest 20 entries, newest first as the history is (stop 71: the trail was oldest first)
+  if (ad) { const d = ad; const shown = d.entries.slice(-20).reverse();
+    morphKids(audit, ...keptPart("audit", shown, () => [h("h2", {}, t("Audit trail, newest first")), shown.length ? h("ul", {}, shown.map(e =>
       h("li", { "data-what": e.what, "data-seq": e.seq }, auditText(e, d.entries), " ", voidEl(e))))
       : h("p", { class: "small", id: "audit-empty" }, t("no entries yet"))])); }
 }

@@ -925,6 +925,10 @@ def test_a_tls_tap_on_void_that_spans_a_redraw_is_not_lost(make_server, chromium
     tl_post(s, {"do": "adjust", "player": "Cilla", "points": 2, "reason": "felräknat"})
     tl.evaluate("refresh()")
     tl.wait_for_selector('#audit li[data-what="adjust"]:nth-of-type(2) button.void')
+    # newest first, as the history is (stop 71: the trail was oldest first)
+    assert tl.locator("#audit h2").inner_text() == "Granskningslogg, senast först"
+    first, second = (li.inner_text() for li in tl.locator("#audit li").all())
+    assert "Cilla +2" in first and "Bo +5" in second, (first, second)
     tl.close()
 
 
