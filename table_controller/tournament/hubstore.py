@@ -335,6 +335,19 @@ class HubStore:
     def table(self, table: str) -> dict[str, Any] | None:
         return next((t for t in self.tables() if t["table"] == table), None)
 
+    def require_table(self, table: str) -> None:
+        """Refuse ``table`` unless a heat drawn has it, naming the tables there are (the ids
+        are the draw's: h1-t1, ...): a mistyped id would get a key, a dashboard or the
+        broadcast for no table."""
+        if self.table(table) is not None:
+            return
+        ids = [t["table"] for t in self.tables()]
+        if not ids:
+            raise HubError("no heat is drawn yet; run 'chicago-table hub draw'")
+        raise HubError(
+            "table {table!r} is not drawn; the tables drawn are {tables}", table=table, tables=", ".join(ids)
+        )
+
     def heats(self) -> list[int]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT heat FROM tables ORDER BY heat")]
 
@@ -435,6 +448,7 @@ class HubStore:
         from .signing import public_key
 
         public_key(public)  # refuse what is not a key
+        self.require_table(table)
         old = self.key(table)
         if old and old != public:
             raise HubError(
@@ -486,8 +500,7 @@ class HubStore:
         parts = urlsplit(url.strip())
         if not web_address(parts) or parts.path not in ("", "/") or parts.query:
             raise HubError("{url!r}: give the table's dashboard as http://HOST:PORT (a port from 1 to 65535)", url=url)
-        if self.table(table) is None:
-            raise HubError("table {table!r} is not drawn", table=table)
+        self.require_table(table)
         with self._tx():
             self.conn.execute(
                 "INSERT OR REPLACE INTO dashboards (table_id, url) VALUES (?, ?)", (table, url.strip().rstrip("/"))

@@ -752,8 +752,7 @@ def _dashboard(args) -> int:
 
 def _feature(args) -> int:
     with _open(args.hub) as hub:
-        if hub.table(args.table) is None:
-            raise HubError("table {table!r} is not drawn", table=args.table)
+        hub.require_table(args.table)
         hub.set_meta(featured=args.table)
         url = hub.dashboards().get(args.table)
     if url:

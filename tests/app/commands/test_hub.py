@@ -325,3 +325,33 @@ def test_a_hub_file_that_cannot_be_made_says_the_systems_reason_in_the_words_spo
     assert f"kan inte skapa {blocker / 'ev.hub'}: en del av sökvägen är inte en mapp" in capsys.readouterr().err
     assert main(["hub", "create", str(blocker / "ev.hub"), "--event", "sm2026", "--lang", "en"]) == 2
     assert "a part of the path is not a folder" in capsys.readouterr().err
+
+
+def test_a_key_a_dashboard_or_the_broadcast_for_a_table_never_drawn_is_refused(tmp_path, capsys):
+    """Stop 71's hub run: ``hub key`` registered a key for any id, so a mistyped one left the
+    real table's heads unsigned with nothing said. A key, a dashboard and the broadcast's
+    table are each refused for a table no heat has drawn, naming the tables there are (before
+    any draw: draw first), and nothing is stored."""
+    from table_controller.tournament.signing import create_key
+
+    hub = str(tmp_path / "ev.hub")
+    public = create_key(tmp_path / "t.key")
+    assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
+    assert main(["hub", "register", hub, *[x for p in ("Anna", "Bo", "Cilla", "Dan") for x in ("--player", p)]]) == 0
+    capsys.readouterr()
+    assert main(["hub", "key", hub, "h1-t1", public]) == 2
+    assert "inget heat är lottat ännu; kör 'chicago-table hub draw'" in capsys.readouterr().err
+    assert main(["hub", "draw", hub]) == 0
+    capsys.readouterr()
+    for argv in (
+        ["key", hub, "h1-t2", public],
+        ["dashboard", hub, "h1-t2", "http://bord2.local:8080"],
+        ["feature", hub, "h1-t2"],
+    ):
+        assert main(["hub", *argv]) == 2, argv
+        assert "bordet 'h1-t2' är inte lottat; de lottade borden är h1-t1" in capsys.readouterr().err, argv
+    with HubStore.open(hub, readonly=True) as h:
+        assert h.key("h1-t2") is None and h.dashboards() == {} and h.key("h1-t1") is None
+    assert main(["hub", "key", hub, "h1-t1", public]) == 0
+    with HubStore.open(hub, readonly=True) as h:
+        assert h.key("h1-t1") == public
