@@ -371,6 +371,23 @@ const SENSING_KINDS = { unknown_uid: t("an unknown tag"), two_pads: t("a card re
   out_of_turn: t("a card played out of turn"), revoke: t("a revoke"), unsure_count: t("a count that does not add up: spread the cards"),
   camera_disagrees: t("camera and reader disagree"), reader_offline: t("a reader offline"),
   link_offline: t("the seat controller link is down"), rejected: t("the rules refused what the pads show") };
+// What to do about a sensing alert, in words that name no card (the log's own text names
+// them, so the pages show its kind and this; stop 71: "too many cards dealt" said nothing of
+// what comes next).  Most alerts end by themselves once the table is put right.
+const SENSING_NEXT = {
+  unknown_uid: t("Say which card it is (a correction), or take it off the table."),
+  two_pads: t("Move the pads apart, or correct where the card lies."),
+  foreign_card: t("Give the card back to its owner, or correct the read."),
+  misdeal: t("The dealer takes back the extra cards: the alert ends by itself when the pad holds five."),
+  dealer_count: t("The dealer takes back the extra cards and presses NEXT: the alert ends by itself."),
+  draw_stop_discard: t("The cards go back to the hand: a player at draw stop does not exchange (D5)."),
+  out_of_turn: t("The card is taken back, or the TL decides (r25)."),
+  unsure_count: t("Spread the cards on the pad so that each is read, or enter them by hand."),
+  camera_disagrees: t("Spread the cards on the pad so that each is read, or enter them by hand."),
+  reader_offline: t("Enter that seat's cards by hand until its reader is back."),
+  link_offline: t("Connect the seat controller again, or enter the actions by hand."),
+  rejected: t("Put it right at the table, or enter a correction."),
+};
 // Sensing's alerts whose text is fixed (no seat, no card) are in the catalogue whole.
 const SENSING_TEXTS = {
   camera_offline: t("The camera is offline: the table plays on with the RFID readers"),
@@ -388,8 +405,9 @@ function alertText(a) {
 const TL_ALERT = { extra: null };  // the TL's page sets it: evidence and the card correction
 function alertEl(a) {
   const sensing = String(a.id).startsWith("s");
+  const next = sensing && SENSING_NEXT[a.kind] ? h("div", { class: "small alert-next" }, SENSING_NEXT[a.kind]) : null;
   const li = h("li", { "data-alert": a.id, "data-kind": a.kind, class: "alert" },
-    h("b", { class: "alert-kind" }, alertLabel(a)), " ", alertText(a), " ");
+    h("b", { class: "alert-kind" }, alertLabel(a)), " ", alertText(a), " ", next);
   if (sensing) {
     const n = String(a.id).slice(1);
     const send = async text => {

@@ -486,6 +486,10 @@ def test_tl_handles_a_sensed_alert_with_its_evidence_and_voids_a_ruling(sensed_t
     text = tl.locator(alert).inner_text()
     assert "För många kort givna vid platta 1 (Anna)" in text, text
     assert "7S" not in text and "7♠" not in text  # no card before the TL asks for the evidence
+    # and what comes next (stop 71: the alert said nothing of it)
+    assert tl.locator(f"{alert} .alert-next").inner_text() == (
+        "Givaren tar tillbaka de extra korten: larmet upphör av sig självt när plattan har fem kort."
+    )
     # the evidence: asked for, confirmed, logged; which pad, which cards, when
     tl.click(f"{alert} .evidence-show")
     tl.wait_for_selector(f"{alert} .evidence")
