@@ -153,7 +153,7 @@ SAID = {
         "not over": "chicago-table hub advance: heat 1 är inte slut: h1-t1 spelar fortfarande\n",
         "registered": "registrerade 4 spelare (4 totalt)\n",
         "drawn": "heat 1, slumpfrö s\n  h1-t1: Anna, Bo, Cilla, Dan\n",
-        "game": re.compile(r"^    omgång 1: platser (\w+, ){3}\w+; givare \w+$", re.M),
+        "game": re.compile(r"^    omgång 1: platser (\w+, ){3}\w+; dealerknapp \w+$", re.M),
         "clocks": "betänketider (D11): byte 30 s, Chicagofrågan 10 s, spel 20 s, fyrtal 15 s (D11:s standardvärden)\n",
         "not started": "heat 1\n  h1-t1 (0 poster): inte startat\n",
         "playing": re.compile(r"^  h1-t1 \(\d+ poster\): omgång 1, giv \d, (giv delas ut|byte \d|stickspel)$", re.M),
