@@ -113,7 +113,17 @@ def withdraw(
         t["table"] for h in board.document()["heats"] if h["heat"] == heat for t in h["tables"] if t["finished"]
     }
     if not started and player in playing:
-        rest = {p: hub.players().get(p, "") for p in playing if p != player}
+        seed = seed or drawing.new_seed()
+        clubs = hub.players()
+        joined: list[str] = []
+        entrants = [p for p in playing if p != player]
+        previous = [h for h in board.document()["heats"] if h["heat"] == heat - 1]
+        if previous:  # a later heat: who goes on, filled again as advance fills (a filled player left)
+            gone = {*hub.withdrawn(), player}
+            going_on = [p for p in previous[0]["advancing"] if p not in gone]
+            joined = filled_up(previous[0], going_on, seed, gone)
+            entrants = going_on + joined
+        rest = {p: clubs.get(p, "") for p in entrants}
         if not seatable(len(rest)):
             raise HubError(
                 "without {player}, heat {heat} has {n} players, who cannot sit at tables of three or four (r1)",
@@ -121,13 +131,13 @@ def withdraw(
                 heat=heat,
                 n=len(rest),
             )
-        seed = seed or drawing.new_seed()
         try:
             again = drawing.draw_heat(rest, heat=heat, seed=seed, ruleset=hub.meta()["ruleset"])
         except drawing.DrawError as exc:
             raise HubError(
                 "without {player}, heat {heat} cannot be drawn again: {why}", player=player, heat=heat, why=exc
             ) from None
+        _mark_filled(again, joined)  # stop 71: a later heat drawn again lost who sat there by filling
         hub.save_heat(heat, seed, again, again=True, withdrawn=(player, reason.strip()))  # one transaction
         return heat, seed, again
     if player in playing and not all(t["table"] in finished for t in tables):
@@ -149,11 +159,16 @@ def _draw(
         tables = drawing.draw_heat(players, heat=heat, seed=seed, ruleset=hub.meta()["ruleset"])
     except drawing.DrawError as exc:
         raise HubError(exc.text, **exc.params) from None
-    for t in tables:  # who sits there by filled_up, not as a winner: said with the draw
-        if filled := [p for p in t["players"] if p in joined]:
-            t["filled"] = filled
+    _mark_filled(tables, joined)
     hub.save_heat(heat, seed, tables)
     return seed, tables
+
+
+def _mark_filled(tables: list[dict[str, Any]], joined: Sequence[str]) -> None:
+    """Who sits at each table by ``filled_up``, not as a winner: said with the draw."""
+    for t in tables:
+        if filled := [p for p in t["players"] if p in joined]:
+            t["filled"] = filled
 
 
 def heat_seed(hub: HubStore, heat: int) -> str:

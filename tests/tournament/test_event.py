@@ -275,6 +275,44 @@ def test_two_winners_left_are_joined_by_the_best_of_the_rest_for_a_final_of_thre
     assert hub.draws()[-1]["data"][0]["filled"] == [joined]  # logged with the draw, as its seed is
 
 
+def test_a_final_drawn_again_before_it_starts_is_filled_again_and_says_who_filled__r1_r7(hub, tmp_path):
+    """Stop 71's hub run: a later heat drawn again after a withdrawal lost its "filled" marks,
+    and a final of two winners and one filled player could lose nobody (two left cannot sit,
+    r1). Drawn again before it starts, a later heat is filled again as ``advance`` fills it:
+    the next best of the heat before joins, and the draw names who sits there by filling."""
+    from table_controller.tournament.event import withdraw
+
+    register(hub, [(f"P{i:02}", "") for i in range(12)])
+    board = Standings(hub)
+    _, tables = draw_first_heat(hub, seed="refill")
+    _play_heat(hub, board, tables, tmp_path, seed=61)
+    _, _, tables2 = advance(hub, board, seed="refill-2")
+    _play_heat(hub, board, tables2, tmp_path, seed=71)
+    last = board.document()["heats"][-1]
+    winners = last["advancing"]
+    rest = [
+        r["player"]
+        for r in sorted(
+            (r for t in last["tables"] for r in t["standings"] if r["player"] not in winners),
+            key=lambda r: (-r["placement_points"], -r["score_total"], -r["won_chicagos"]),
+        )
+    ]
+    _, _, (final,) = advance(hub, board, seed="refill-3")
+    (joined,) = final["filled"]
+    # the filled player does not come: the next best joins, named as filling, the seed logged
+    heat, seed, (again,) = withdraw(hub, joined, "did not come", seed="refill-3b")
+    assert (heat, seed) == (3, "refill-3b") and len(again["players"]) == 3
+    (second,) = again["filled"]
+    assert second != joined and set(again["players"]) == {*winners, second}
+    assert second in rest and rest.index(second) >= 1  # the best left of heat 2's others (ties drawn)
+    assert hub.draws()[-1]["data"][0]["filled"] == [second] and hub.draws()[-1]["seed"] == "refill-3b"
+    # a winner does not come either: the other winner and the two best left make the final
+    heat, _, (third,) = withdraw(hub, winners[0], "went home", seed="refill-3c")
+    assert heat == 3 and winners[1] in third["players"] and winners[0] not in third["players"]
+    assert len(third["players"]) == 3 and sorted(third["filled"]) == sorted(set(third["players"]) - {winners[1]})
+    assert joined not in third["players"] and hub.withdrawn().keys() == {joined, winners[0]}
+
+
 def test_who_fills_a_table_is_the_best_of_the_rest_ties_drawn_by_the_seed():
     from table_controller.tournament.event import filled_up, seatable
 
