@@ -89,8 +89,10 @@ def withdraw(
     """The TL withdraws ``player`` (a no-show; RULES.md is silent, the TL decides, r32):
     before heat 1 is drawn, it is drawn without them; before any table of the heat now
     drawn has started, that heat is drawn again without them (a new seed, logged beside the
-    first); once its heat is over, they go on no further (``advance``).  Refused while
-    their heat is under way: at a table that plays the TL decides there (r33).  Returns
+    first); once its heat is over, they go on no further (``advance``); a table that started
+    without them (a no-show found late: its TL seated the others, r32) then plays on as
+    seated, its standings without the problem "not those drawn".  Refused while they play
+    in a heat under way: at a table that plays the TL decides there (r33).  Returns
     the heat drawn again, its seed and its tables (None, None, [] when nothing is drawn)."""
     hub.event_id()
     if player not in hub.players():
@@ -140,7 +142,10 @@ def withdraw(
         _mark_filled(again, joined)  # stop 71: a later heat drawn again lost who sat there by filling
         hub.save_heat(heat, seed, again, again=True, withdrawn=(player, reason.strip()))  # one transaction
         return heat, seed, again
-    if player in playing and not all(t["table"] in finished for t in tables):
+    theirs = next(t["table"] for t in tables if player in t["players"]) if player in playing else None
+    sat = board.engine(theirs).state if theirs is not None and theirs in started else None  # as its log started
+    absent = sat is not None and sat.rules is not None and player not in sat.players
+    if player in playing and not absent and not all(t["table"] in finished for t in tables):
         raise HubError(
             "heat {heat} is under way ({tables}): who leaves a table that plays is the TL's decision "
             "there (r33: sit out the game); withdraw before a heat's tables start, or after it",

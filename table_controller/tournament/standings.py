@@ -145,13 +145,19 @@ class Standings:
         doc["ruleset"] = s.rules.name
         doc.update(table_document(engine))
         doc["current"] = current_document(engine)
-        if sorted(s.players) != sorted(t["players"]):
+        # a table that started without a player the TL then withdrew (a no-show: event.withdraw)
+        # plays as its TL seated it (r32): the draw's seats, made for them too, do not hold there
+        without = sorted(set(t["players"]) - set(s.players))
+        settled = bool(without) and set(s.players) < set(t["players"]) and set(without) <= set(self.hub.withdrawn())
+        if sorted(s.players) != sorted(t["players"]) and not settled:
             doc["problems"].append(
                 NOT_DRAWN_PLAYERS.format(players=", ".join(s.players), drawn=", ".join(t["players"]))
             )
+        if settled:
+            doc["without"] = without
         if s.rules.heat != t["heat"]:
             doc["problems"].append(OTHER_HEAT.format(heat=s.rules.heat, drawn=t["heat"]))
-        drawn = {g["game"]: g for g in t["games"]}
+        drawn = {g["game"]: g for g in t["games"]} if not settled else {}
         for g in s.games:
             want = drawn.get(g.number)
             if want and (list(g.seats) != want["seats"] or g.first_button != want["button"]):

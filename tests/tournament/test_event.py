@@ -313,6 +313,64 @@ def test_a_final_drawn_again_before_it_starts_is_filled_again_and_says_who_fille
     assert joined not in third["players"] and hub.withdrawn().keys() == {joined, winners[0]}
 
 
+def test_a_table_that_started_without_a_no_show_is_settled_by_withdrawing_them__r1_r7_r32(hub, tmp_path, capsys):
+    """Stop 71's hub run: a drawn player did not come, the table's TL seated the other three
+    and play began (r32: the TL decides there); the standings said "players not those drawn"
+    and nothing settled it, so the heat could not advance. ``withdraw`` now takes a player
+    whose table started without them: the table plays on as seated, without the problem; a
+    player who sits at a table under way is still refused."""
+    from table_controller.tournament.event import withdraw
+
+    register(hub, [(f"P{i}", "") for i in range(8)])
+    board = Standings(hub)
+    _, tables = draw_first_heat(hub, seed="late")
+    t, other = tables
+    absent = t["players"][0]
+
+    def without(g):
+        seats = [p for p in g["seats"] if p != absent]
+        button = g["button"] if g["button"] != absent else seats[g["seats"].index(absent) % len(seats)]
+        return dict(g, seats=seats, button=button)
+
+    seated = dict(t, players=[p for p in t["players"] if p != absent], games=[without(g) for g in t["games"]])
+    rt = RecordedTable(tmp_path / "t.sqlite", play_as_drawn(seated, seed=3))
+    rt.play(40)
+    sync(hub, rt, t["table"])
+    board.update()
+    doc = next(x for x in board.document()["heats"][0]["tables"] if x["table"] == t["table"])
+    assert any("not those drawn" in p for p in doc["problems"]), doc["problems"]
+    with pytest.raises(HubError, match="under way"):  # a player who sits there is the TL's at that table (r33)
+        withdraw(hub, t["players"][1], "left")
+    assert withdraw(hub, absent, "did not come") == (None, None, [])
+    assert hub.withdrawn() == {absent: "did not come"} and hub.tables(1) == tables  # the draw stands
+    rt.play()
+    sync(hub, rt, t["table"])
+    ot = RecordedTable(tmp_path / "o.sqlite", play_as_drawn(other, seed=4))
+    ot.play()
+    sync(hub, ot, other["table"])
+    board.update()
+    for sp in schedule_playoffs(hub, board):  # a tie at the line: its särspel as the hub draws it
+        x, r = (t, rt) if sp["table"] == t["table"] else (other, ot)
+        r.actions = play_as_drawn(
+            seated if x is t else x, seed=5, start=r.actions, playoff_draw=lambda ps, g, sp=sp: sp
+        )
+        r.play()
+        sync(hub, r, x["table"])
+    board.update()
+    doc = next(x for x in board.document()["heats"][0]["tables"] if x["table"] == t["table"])
+    assert doc["problems"] == [] and doc["without"] == [absent] and doc["finished"], doc
+    from table_controller.app.cli import main
+
+    capsys.readouterr()
+    assert main(["hub", "standings", str(hub.path)]) == 0
+    out = capsys.readouterr().out
+    assert f"spelat utan {absent} (struken)" in out and "problem" not in out, out
+    heat, _, tables2 = advance(hub, board, seed="late-2")  # the heat goes on: its top two of each table (r7)
+    assert heat == 2 and absent not in {p for x in tables2 for p in x["players"]}
+    rt.close()
+    ot.close()
+
+
 def test_who_fills_a_table_is_the_best_of_the_rest_ties_drawn_by_the_seed():
     from table_controller.tournament.event import filled_up, seatable
 

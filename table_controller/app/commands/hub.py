@@ -450,6 +450,8 @@ def _standings(args) -> int:
                     chicagos=s["won_chicagos"],
                 )
                 print("    " + line + mark)
+            if t.get("without"):  # started without a no-show, who was withdrawn (event.withdraw)
+                print("    " + say("played without {players} (withdrawn)", players=", ".join(t["without"])))
             for problem in t["problems"]:
                 print("    " + say("problem: {problem}", problem=hub_words(problem)))
         for sp in heat["särspel"]:
