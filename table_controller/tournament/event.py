@@ -107,7 +107,14 @@ def withdraw(
         return None, None, []
     heat = heats[-1]
     tables = hub.tables(heat)
-    started = [t["table"] for t in tables if hub.head(t["table"])[0] > 0]
+    # started: its records reached the hub, or its publisher said its log holds some (the
+    # records themselves may still be on their way)
+    statuses = hub.statuses()
+    started = [
+        t["table"]
+        for t in tables
+        if hub.head(t["table"])[0] > 0 or (statuses.get(t["table"], {}).get("last_seq") or 0) > 0
+    ]
     playing = [p for t in tables for p in t["players"]]
     board = Standings(hub)  # which of them have ended, as the standings fold them (a särspel reopens one)
     board.update()

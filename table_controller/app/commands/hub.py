@@ -385,10 +385,23 @@ def _withdraw(args) -> int:
 
     with _open(args.hub) as hub:
         heat, seed, tables = withdraw(hub, args.player, args.reason, args.seed)
+        heard = hub.statuses()
     print(say("{player} is withdrawn: {reason}", player=args.player, reason=args.reason.strip()), file=sys.stderr)
     if heat is not None and seed is not None:
         print(say("heat {heat} is drawn again without them:", heat=heat), file=sys.stderr)
         _print_tables(seed, heat, tables, args.json)
+        # a table whose publisher the hub has never heard from may have started on the first
+        # draw (it keeps the draw it got): the hub cannot tell, the TL can
+        unheard = [t["table"] for t in tables if t["table"] not in heard]
+        if unheard:
+            print(
+                say(
+                    "not heard from yet: {tables}; a table that started before its publisher was up plays the "
+                    "first draw: check there before play",
+                    tables=", ".join(unheard),
+                ),
+                file=sys.stderr,
+            )
     return 0
 
 

@@ -355,3 +355,30 @@ def test_a_key_a_dashboard_or_the_broadcast_for_a_table_never_drawn_is_refused(t
     assert main(["hub", "key", hub, "h1-t1", public]) == 0
     with HubStore.open(hub, readonly=True) as h:
         assert h.key("h1-t1") == public
+
+
+def test_withdraw_takes_a_publishers_word_that_its_table_started_and_names_tables_not_heard_from(tmp_path, capsys):
+    """Stop 71's hub run: a table that started while its records had not reached the hub
+    counted as not started, and a withdrawal drew its heat again under it. A publisher's
+    status that its log holds records counts as started; a redraw names the tables the hub
+    has never heard from (a table that started before its publisher was up plays the first
+    draw, which the hub cannot see), and says nothing of those it has."""
+    hub = str(tmp_path / "ev.hub")
+    assert main(["hub", "create", hub, "--event", "sm2026"]) == 0
+    assert main(["hub", "register", hub, *[x for i in range(8) for x in ("--player", f"P{i}")]]) == 0
+    assert main(["hub", "draw", hub, "--seed", "one"]) == 0
+    with HubStore.open(hub) as h:
+        first = h.tables(1)
+        h.set_status(first[0]["table"], True, 12)  # its records not here yet
+    capsys.readouterr()
+    assert main(["hub", "withdraw", hub, "P0", "--reason", "kom inte"]) == 2
+    assert f"heat 1 pågår ({first[0]['table']})" in capsys.readouterr().err
+    with HubStore.open(hub, readonly=True) as h:
+        assert h.tables(1) == first and h.withdrawn() == {}  # nothing changed
+    with HubStore.open(hub) as h:
+        h.set_status(first[0]["table"], True, 0)  # its publisher up, its log empty
+    assert main(["hub", "withdraw", hub, "P0", "--reason", "kom inte"]) == 0
+    err = capsys.readouterr().err
+    unheard = [t["table"] for t in first[1:]]
+    assert f"inget hört ännu från {', '.join(unheard)}; ett bord som startade innan" in err, err
+    assert first[0]["table"] not in err.split("inget hört ännu från")[1].split(";")[0]  # heard from: not named
