@@ -297,6 +297,18 @@ def test_game_end(table, chromium):
     assert bc.inner_text("#endcard .ec-winner").endswith(doc["games"][0]["winner"])
 
 
+def test_a_player_out_without_chicago_is_marked_ute_not_utgang_r21(table, chromium):
+    """r21: reaching 52 without Chicago loses the game at once and the player "sitter ute"; the
+    tag said "utgång", the rules' word for going out to win (the viewers' audit, stop 72)."""
+    s = table(GAMES[2])  # game 2 over: Anna went out without Chicago
+    _, doc = replay_lines(SCRIPT[: GAMES[2]])
+    assert doc["games"][1]["out_without_chicago"] == ["Anna"]
+    phone = open_view(chromium, s, "public", PHONE)
+    phone.wait_for_selector('.pcard[data-player="Anna"] .tag.out')
+    assert phone.inner_text('.pcard[data-player="Anna"] .tag.out') == "ute"
+    assert "utgång" not in phone.inner_text("#app")
+
+
 def test_table_end_standings_are_the_ranking_and_who_goes_on(table, chromium):
     s = table(len(ACTIONS))
     _, doc = replay_lines(SCRIPT)
