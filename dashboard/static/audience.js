@@ -20,7 +20,7 @@ const AUD = (() => {
     lead: t("leads"), played: t("plays"), open: t("Open card for {p}:"), taken: t("taken"),
     declined: t("declined"), last: t("Last"), results: t("Game results"), provisional: t("provisional"),
     place: t("Place"), particip: t("{n} players"), playoff: t("Playoff: {p}"), noGame: "\u2013",
-    dealing: t("{d} is dealt"), pointsFor: "{p} {pts} {why}" };
+    dealing: t("{d} is dealt"), pointsFor: "{p} {pts} {why}", trickTo: t("Trick {n} to {p}") };
   const PHASE = {
     game_start: t("Seat draw"), deal: t("Dealing"), exchange_1: t("Exchange 1"), exchange_2: t("Exchange 2"),
     exchange_3: t("Exchange 3"), quads_choice: t("Four of a kind: choice"), chicago: t("Chicago question"),
@@ -94,6 +94,16 @@ const AUD = (() => {
     return `${T.game} ${s.game} ${T.of} ${gamesPerTable || 3}${s.phase === "game_over" || s.phase === "table_over" ? "" : deal}`;
   }
   function isOver(s) { return s.phase === "game_over" || s.phase === "table_over"; }
+  // The trick closed last, while no card of the next lies: its four cards stay in view, as on
+  // the table, and the card that ended a deal is seen (stop 72: it never was).
+  function closedTrick(s) { return s.last_trick && !(s.trick && s.trick.cards.length) ? s.last_trick : null; }
+  // The card ``player`` has in front of them: in the trick being played, else in the one just closed.
+  function playedBy(s, player) {
+    const now = s.trick && s.trick.cards.find(c => c.player === player);
+    if (now) return { card: now.card, deal: s.deal };
+    const lt = closedTrick(s), c = lt && lt.cards.find(x => x.player === player);
+    return c ? { card: c.card, deal: lt.deal } : null;
+  }
   function param(name, dflt) { return params.has(name) ? params.get(name) : dflt; }
   // Every message re-renders the page: only what was not there before is animated, and a
   // page drawn again while the animation runs (the next message, often within 0.1 s) carries
@@ -156,5 +166,5 @@ const AUD = (() => {
     document.documentElement.lang = lang;
   }
   return { lang, T, fmt, handName, awardText, chicagoText, standings, num, gamesOfTable, phaseText, whereText,
-    isOver, param, signed, REASON, mark, markCards, bump, clock, brand, eventName };
+    isOver, param, signed, REASON, mark, markCards, bump, clock, brand, eventName, closedTrick, playedBy };
 })();

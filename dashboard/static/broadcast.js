@@ -29,16 +29,28 @@
     if (text && ticker[0] !== text) { ticker.unshift(text); ticker.length = Math.min(ticker.length, 6); tickerCount++; }
   }
 
-  // what happened between two frames, in words (the frames are the delayed ones)
+  // what happened between two frames, in words (the frames are the delayed ones), oldest
+  // first: a trick closed (its last cards, who took it) and the awards of its scoring come
+  // before a new deal or game, which comes after them at the table
   function diff(a, s) {
     if (!a) { if (s.last_award) note(AUD.awardText(s.last_award)); return; }  // a fresh page: the last award
-    if (s.game && s.game !== a.game) note(`${T.game} ${s.game}`);
-    else if (s.deal && s.deal !== a.deal && s.phase !== "game_over") note(fmt("dealing", { d: `${T.deal} ${s.deal}` }));
+    const lt = s.last_trick, seen = a.last_trick;
+    if (lt && !(seen && seen.deal === lt.deal && seen.number === lt.number)) {
+      const told = a.trick && a.trick.number === lt.number && a.deal === lt.deal ? a.trick.cards.length : 0;
+      lt.cards.slice(told).forEach(c => note(`${c.player} ${T.played} ${cardText(c.card)}`));
+      note(fmt("trickTo", { n: lt.number, p: lt.winner }));
+    }
+    const award = s.last_award && JSON.stringify(s.last_award) !== JSON.stringify(a.last_award);
+    const newGame = s.game && s.game !== a.game;
+    const newDeal = !newGame && s.deal && s.deal !== a.deal && s.phase !== "game_over";
+    if (award && (newGame || newDeal)) note(AUD.awardText(s.last_award));  // the deal's end scored before the next deal
+    if (newGame) note(`${T.game} ${s.game}`);
+    else if (newDeal) note(fmt("dealing", { d: `${T.deal} ${s.deal}` }));
     else if (s.phase !== a.phase && !["tricks"].includes(s.phase)) note(AUD.phaseText(s));
     if (s.chicago && s.chicago.player && !(a.chicago && a.chicago.player)) note(fmt("saysChicago", { p: s.chicago.player }));
     const before = a.trick && s.trick && a.trick.number === s.trick.number ? a.trick.cards.length : 0;
     if (s.trick) s.trick.cards.slice(before).forEach(c => note(`${c.player} ${T.played} ${cardText(c.card)}`));
-    if (s.last_award && JSON.stringify(s.last_award) !== JSON.stringify(a.last_award)) note(AUD.awardText(s.last_award));
+    if (award && !newGame && !newDeal) note(AUD.awardText(s.last_award));
   }
 
   function strip(m, s) {
@@ -53,7 +65,7 @@
 
   function seat(s, p) {
     const acting = (s.to_act || []).includes(p.name) && !AUD.isOver(s);
-    const played = s.trick && s.trick.cards.find(c => c.player === p.name);
+    const played = AUD.playedBy(s, p.name);
     // in trick play the hand is what is left plus what was played: name the whole five
     const handName = p.hand ? AUD.handName([...p.hand, ...(p.played || [])]) : "";
     return h("div", { class: "seat" + (acting ? " acting" : "") + (p.out ? " is-out" : ""), "data-player": p.name },
@@ -64,7 +76,7 @@
       h("div", { class: "hand" }, p.hand ? AUD.markCards(cardsEl(p.hand), `${s.game}.${s.deal}:`)
         : p.hand_count ? h("span", { class: "held" }, fmt("held", { n: p.hand_count })) : null,
         played ? h("span", { class: "now-played" }, h("small", {}, T.played),
-          AUD.markCards(h("span", {}, cardEl(played.card)), `${s.game}.${s.deal}.played:`)) : null),
+          AUD.markCards(h("span", {}, cardEl(played.card)), `${s.game}.${played.deal}.played:`)) : null),
       h("div", { class: "bottom" },
         h("span", { class: "hand-name" }, handName),
         h("span", { class: "marks" },

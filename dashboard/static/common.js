@@ -192,6 +192,10 @@ function trickEl(s) {
   if (s.trick) out.append(h("div", { id: "trick" }, (s.trick.leader ? t("Trick {n} (lead {player}):", { n: s.trick.number, player: s.trick.leader })
     : t("Trick {n}:", { n: s.trick.number })) + " ",
     s.trick.cards.map(c => h("span", { class: "played" }, c.player + " ", cardEl(c.card)))));
+  // the trick just taken, until the next card or deal (the card that ends a deal is seen)
+  const lt = s.last_trick && !(s.trick && s.trick.cards.length) ? s.last_trick : null;
+  if (lt) out.append(h("div", { id: "last-trick", "data-number": lt.number }, t("Trick {n} to {player}:", { n: lt.number, player: lt.winner }) + " ",
+    lt.cards.map(c => h("span", { class: "played" }, c.player + " ", cardEl(c.card)))));
   if (s.last_award) out.append(h("div", { id: "last-award", "data-reason": s.last_award.reason },
     t("Last award:"), " ", awardText(s.last_award)));
   return out;

@@ -18,7 +18,7 @@
 
   function playerCard(s, p) {
     const acting = (s.to_act || []).includes(p.name);
-    const played = s.trick && s.trick.cards.find(c => c.player === p.name);
+    const played = AUD.playedBy(s, p.name);
     return h("li", { class: "pcard" + (acting ? " acting" : "") + (p.out ? " is-out" : ""), "data-player": p.name },
       h("div", { class: "pc-name" }, nameEl(p), s.button === p.name ? h("span", { class: "btn-mark", title: T.button }, "D") : null),
       AUD.bump(h("div", { class: "pc-score" }, h("span", { class: "num" }, p.score),
@@ -29,7 +29,7 @@
         p.draw_stop ? h("span", { class: "tag drawstop" }, T.drawStop) : null,
         p.out ? h("span", { class: "tag out" }, T.out) : null,
         p.dead_hand ? h("span", { class: "tag dead" }, T.dead) : null,
-        played ? AUD.markCards(h("span", { class: "pc-played" }, cardEl(played.card)), `${s.game}.${s.deal}:`) : null));
+        played ? AUD.markCards(h("span", { class: "pc-played" }, cardEl(played.card)), `${s.game}.${played.deal}:`) : null));
   }
 
   function playPanel(s) {
@@ -52,6 +52,11 @@
       h("div", { class: "lbl" }, `${T.trick} ${s.trick.number}`),
       AUD.markCards(h("div", { class: "trick-cards" }, s.trick.cards.map(c => h("span", { class: "played" },
         h("span", { class: "who" }, c.player), cardEl(c.card)))), `${s.game}.${s.deal}.trick:`)));
+    const lt = AUD.closedTrick(s);  // the trick just taken, until the next card (or deal)
+    if (lt) kids.push(h("div", { id: "last-trick", class: "trick", "data-number": lt.number },
+      h("div", { class: "lbl" }, fmt("trickTo", { n: lt.number, p: lt.winner })),
+      AUD.markCards(h("div", { class: "trick-cards" }, lt.cards.map(c => h("span", { class: "played" + (c.player === lt.winner ? " took" : "") },
+        h("span", { class: "who" }, c.player), cardEl(c.card)))), `${s.game}.${lt.deal}.trick:`)));
     if (s.last_award) kids.push(h("div", { id: "last-award", class: "last-award" }, `${T.last}: ${AUD.awardText(s.last_award)}`));
     return h("section", { id: "play", class: "panel" }, kids);
   }

@@ -31,6 +31,10 @@ class DealRecord:
     button: str
     awards: list[AwardRecord] = field(default_factory=list)
     scores_after: dict[str, int] | None = None
+    # the deal's last trick, closed as the deal ended (its number, who took it, its cards face
+    # up): the pages show it until the next deal is dealt, as the table does (stop 72: the
+    # card that ended a deal reached no audience)
+    last_trick: tuple[int, str, tuple[tuple[str, Card], ...]] | None = None
 
 
 @dataclass
@@ -450,10 +454,19 @@ def _penalty_given(s: TableState, e: ev.PenaltyGiven) -> None:
         p.no_placement = True
 
 
+def _closed_trick(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
+    """The trick ``d`` closed last, when no card has been played since."""
+    if d.trick or not d.closed or not d.tricks:
+        return None
+    return d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)
+
+
 def _deal_ended(s: TableState, e: ev.DealEnded) -> None:
     g = _game(s)
-    _deal(s).phase = DealPhase.OVER
+    d = _deal(s)
+    d.phase = DealPhase.OVER
     g.deals[-1].scores_after = g.scores()
+    g.deals[-1].last_trick = _closed_trick(d)
     g.deal = None
 
 
@@ -461,6 +474,7 @@ def _game_ended(s: TableState, e: ev.GameEnded) -> None:
     g = _game(s)
     if g.deal is not None:
         g.deals[-1].scores_after = g.scores()
+        g.deals[-1].last_trick = _closed_trick(g.deal)
         g.deal = None
     elif g.between_deals:
         # A TL change between deals ended the game: it belongs to the next deal all the same

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from table_controller.clocks import ShotClocks
+from table_controller.rules.cards import Card
 from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
 from table_controller.rules.hands import evaluate
@@ -130,6 +131,25 @@ class Trick:
 
 
 @dataclass(frozen=True, slots=True)
+class LastTrick:
+    """The trick closed last, face up, while no card has been played since: between two
+    tricks, and after the deal's last until the next deal is dealt (its ``deal``)."""
+
+    deal: int
+    number: int
+    winner: str
+    cards: tuple[tuple[str, str], ...]  # (player, card), face up
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "number": self.number,
+            "winner": self.winner,
+            "cards": [{"player": p, "card": c} for p, c in self.cards],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Award:
     player: str
     points: int
@@ -218,6 +238,7 @@ class TableView:
     # step 7 (r28): a four of a kind that zeroes may be announced now (every deal has this
     # moment, so it tells nothing of the hands; nobody is asked)
     quads_announce: bool = False
+    last_trick: LastTrick | None = None
 
     @property
     def paused(self) -> bool:
@@ -256,6 +277,7 @@ class TableView:
             self.clocks,
             waiting=self.waiting,
             quads_announce=self.quads_announce,
+            last_trick=self.last_trick,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -281,6 +303,7 @@ class TableView:
         out["waiting"] = dict(self.waiting) if self.waiting is not None else None
         if self.quads_announce:
             out["quads_announce"] = True
+        out["last_trick"] = self.last_trick.to_dict() if self.last_trick else None
         return out
 
 
@@ -347,6 +370,15 @@ def build_view(
                 tuple((p, c.code) for p, c in d.trick),
                 (closed[0], closed[1].code) if closed else None,
             )
+    last_trick = None
+    taken: tuple[int, str, tuple[tuple[str, Card], ...]] | None = None
+    number = 0
+    if d is not None and d.phase is DealPhase.TRICKS and not d.trick and d.closed and d.tricks:
+        taken, number = (d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)), d.number
+    elif d is None and g is not None and g.deals and g.deals[-1].last_trick is not None:
+        taken, number = g.deals[-1].last_trick, g.deals[-1].number
+    if taken is not None:
+        last_trick = LastTrick(number, taken[0], taken[1], tuple((p, c.code) for p, c in taken[2]))
     awards = [a for rec in (g.deals if g else []) for a in rec.awards] + (g.between_deals if g else [])
     last = awards[-1] if awards else None
     return TableView(
@@ -369,6 +401,7 @@ def build_view(
         alerts=tuple(alerts),
         waiting=waiting,
         quads_announce=d is not None and step7_open(s, d),
+        last_trick=last_trick,
     )
 
 

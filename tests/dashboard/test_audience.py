@@ -309,6 +309,40 @@ def test_a_player_out_without_chicago_is_marked_ute_not_utgang_r21(table, chromi
     assert "utgång" not in phone.inner_text("#app")
 
 
+def test_the_card_that_ends_a_deal_and_the_trick_it_closes_reach_the_audience_r25_r27(table, chromium):
+    """The viewers' audit (stop 72): the card that closes a trick was in no audience's page
+    whole, and the one that ends a deal on none (the next state already waits for the next
+    deal). Dan's 9S ends deal 1: the hall screen shows the last trick, Anna's, with it; the
+    overlay shows it under Dan's seat and its ticker tells it and who took the trick."""
+    second = [i for i, a in enumerate(ACTIONS) if a["do"] == "deal"][1]
+    last = ACTIONS[second - 1]
+    assert last == {"do": "play", "player": "Dan", "card": "9S"}
+    s = table(second - 1, delay=0.2)
+    hall = open_view(chromium, s, "public", HALL)
+    bc = open_view(chromium, s, "broadcast", HALL)
+    for page in (hall, bc):
+        page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {second - 1}")
+    post(s, [last])
+    hall.wait_for_selector('#last-trick [data-card="9S"]')
+    assert hall.inner_text("#last-trick .lbl") == "Stick 5 till Anna"
+    assert hall.eval_on_selector_all("#last-trick [data-card]", "cs => cs.map(c => c.dataset.card)") == [
+        "AD",
+        "QD",
+        "3S",
+        "9S",
+    ]
+    assert hall.locator('.pcard[data-player="Dan"] .pc-played [data-card="9S"]').count() == 1
+    check(hall, "hall-5-deal-ended")
+    bc.wait_for_selector('.seat[data-player="Dan"] .now-played [data-card="9S"]')
+    bc.wait_for_function("() => /Stick 5 till Anna/.test(document.querySelector('#ticker')?.textContent || '')")
+    told = bc.eval_on_selector_all("#ticker .tk", "ts => ts.map(t => t.textContent)")  # newest first
+    assert told[:4] == ["Giv 2 delas", "Dan +1 ett par", "Stick 5 till Anna", "Dan spelar 9♠"], told
+    check(bc, "overlay-5-deal-ended", overlay=True)
+    post(s, [ACTIONS[second]])  # deal 2 dealt: the cards are gathered
+    hall.wait_for_selector("#last-trick", state="detached")
+    assert hall.locator(".pc-played").count() == 0
+
+
 def test_table_end_standings_are_the_ranking_and_who_goes_on(table, chromium):
     s = table(len(ACTIONS))
     _, doc = replay_lines(SCRIPT)

@@ -332,3 +332,41 @@ def test_a_four_of_a_kind_made_in_the_last_exchange_is_asked_of_nobody_r28_d4(ru
     quads, trips = table("7C 4H"), table("8C 4H")
     assert quads[-1] == trips[-1]
     assert quads[-1]["public"]["state"]["phase"] == "tricks"
+
+
+def test_the_trick_taken_last_stays_in_view_until_the_next_card_or_deal_r25_r27():
+    """The viewers' audit (stop 72): the card that closes a trick reached no audience whole
+    (the next state held only the next, empty trick), and the card that ends a deal none at
+    all. The trick taken last, its four cards and who took it, is in every role's view until
+    the next card is played, and the deal's last until the next deal is dealt."""
+    from pathlib import Path
+
+    from table_controller.rules.replay import read_script
+
+    script = Path(__file__).resolve().parents[2] / "table_controller" / "examples" / "full_table.jsonl"
+    actions = [a for _, a in read_script(script.read_text().splitlines())]
+    second_deal = [i for i, a in enumerate(actions) if a.do == "deal"][1]
+    e = Engine()
+    for a in actions[: second_deal - 4]:  # trick 4 just taken, trick 5 not led
+        e.apply(a)
+    view = build_view(e)
+    assert view.trick.cards == () and view.last_trick is not None
+    assert (view.last_trick.deal, view.last_trick.number, view.last_trick.winner) == (1, 4, "Anna")
+    assert view.last_trick.cards == (("Bo", "6C"), ("Dan", "8D"), ("Anna", "9C"), ("Cilla", "6S"))
+    e.apply(actions[second_deal - 4])  # Anna leads trick 5
+    assert build_view(e).last_trick is None
+    for a in actions[second_deal - 3 : second_deal]:  # the deal's last card, Dan's 9S, ends it
+        e.apply(a)
+    view = build_view(e)
+    assert view.phase == "deal" and view.trick is None
+    assert view.last_trick.to_dict() == {
+        "deal": 1,
+        "number": 5,
+        "winner": "Anna",
+        "cards": [{"player": p, "card": c} for p, c in (("Anna", "AD"), ("Cilla", "QD"), ("Bo", "3S"), ("Dan", "9S"))],
+    }
+    for role in (*BLIND, "broadcast"):  # face up: every role's, the live broadcast's too
+        state = for_role(view, role, masked=role == "broadcast").message("T", None)["state"]
+        assert state["last_trick"]["cards"][-1] == {"player": "Dan", "card": "9S"}, role
+    e.apply(actions[second_deal])  # the next deal dealt: the table's cards gathered
+    assert build_view(e).last_trick is None
