@@ -167,7 +167,10 @@ def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageRepo
     write_records(items, target)
     dropped = tuple(s for s in sorted(rows) if s > kept)
     if dropped:
-        with open(f"{target}.dropped.jsonl", "w", encoding="utf-8") as fh:
+        # owner-only, as the log is (0600): the dropped records hold dealt hands (stop 72: 0644)
+        path = f"{target}.dropped.jsonl"
+        with open(path, "w", encoding="utf-8", opener=lambda p, flags: os.open(p, flags, 0o600)) as fh:
+            os.chmod(path, 0o600)  # a file there before keeps its mode otherwise
             for s in dropped:
                 fh.write(dropped_line(rows[s]) + "\n")
     state = describe(fold([_as_record(i) for i in items], str(target))) if items else {}

@@ -71,6 +71,8 @@ def test_a_corrupt_page_is_refused_and_the_rest_salvaged(tmp_path, table_log):
     if result.dropped:  # readable records after the damage are kept aside, not folded in
         dropped = (tmp_path / "saved.sqlite.dropped.jsonl").read_text().splitlines()
         assert len(dropped) == len(result.dropped)
+        # owner-only, as the log is: they hold dealt hands (stop 72's audit found 0644)
+        assert (tmp_path / "saved.sqlite.dropped.jsonl").stat().st_mode & 0o777 == 0o600
     assert check_file(tmp_path / "saved.sqlite").ok
 
 

@@ -3,6 +3,8 @@ migrations, append-only, locks, and files that are not ours."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 
 import pytest
@@ -159,3 +161,74 @@ def test_a_second_writer_waiting_for_the_lock_gets_a_clear_error(tmp_path):
 
 def test_all_store_errors_share_one_root():
     assert all(issubclass(e, StoreError) for e in (NotATableLog, SchemaError, StoreBusy, StoreNotFound, StoreReadOnly))
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="another user needs root and setpriv")
+def test_a_log_the_user_may_only_read_is_read_whole_and_one_with_a_full_wal_says_what_to_do():
+    """Stop 72's audit: a log on a locked stick or of another user ("log check", "log export"
+    and "protocol" as that user) failed with "attempt to write a readonly database": a look
+    at a WAL file wants a -shm it may write. Read by another user, in a folder and a file
+    they may not write: a log closed cleanly is read whole and nothing is written beside it;
+    one whose -wal still holds records (copied while its table wrote) says what to do."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from table_controller.rules.replay import read_script
+    from table_controller.store.recorder import TableRecorder
+
+    root = Path(__file__).resolve().parents[2]
+    script = (root / "table_controller" / "examples" / "full_table.jsonl").read_text().splitlines()
+    base = Path(tempfile.mkdtemp(prefix="chicago-ro-"))  # outside pytest's owner-only folders
+    try:
+        os.chmod(base, 0o755)
+        locked, busy = base / "locked", base / "busy"
+        for d in (locked, busy):
+            d.mkdir()
+        rec = TableRecorder(SQLiteStore.open(locked / "t.sqlite", create=True))
+        for _, action in read_script(script):
+            rec.apply(action)
+        rec.store.close()
+        writer = SQLiteStore.open(base / "live.sqlite", create=True)  # a table still writing
+        TableRecorder(writer).apply(next(a for _, a in read_script(script)))
+        for name in ("live.sqlite", "live.sqlite-wal", "live.sqlite-shm"):
+            shutil.copy(base / name, busy / name.replace("live", "t"))
+        writer.close()
+        assert (busy / "t.sqlite-wal").stat().st_size > 0
+        for d in (locked, busy):
+            for f in d.iterdir():
+                os.chmod(f, 0o444)
+            os.chmod(d, 0o555)
+
+        def as_nobody(*argv: str) -> subprocess.CompletedProcess:
+            return subprocess.run(
+                [
+                    "setpriv",
+                    "--reuid",
+                    "65534",
+                    "--regid",
+                    "65534",
+                    "--clear-groups",
+                    sys.executable,
+                    "-m",
+                    "table_controller.app.cli",
+                    *argv,
+                ],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env={**os.environ, "HOME": str(base)},
+            )
+
+        r = as_nobody("log", "check", str(locked / "t.sqlite"))
+        assert r.returncode == 0 and "PROBLEMS" not in r.stdout + r.stderr, r.stdout + r.stderr
+        assert sorted(p.name for p in locked.iterdir()) == ["t.sqlite"]  # nothing written beside it
+        r = as_nobody("log", "check", str(busy / "t.sqlite"))
+        assert r.returncode != 0 and "its -wal file holds records" in r.stdout + r.stderr, r.stdout + r.stderr
+    finally:
+        for d in (base / "locked", base / "busy"):
+            if d.exists():
+                os.chmod(d, 0o755)
+        shutil.rmtree(base)
