@@ -144,5 +144,7 @@ class TableLayout:
                 return cls.from_dict(json.load(fh))
         except OSError as exc:
             raise CalibrationError(f"cannot read table layout {path}: {exc.strerror}") from exc
+        except UnicodeDecodeError:  # stop 72: a traceback
+            raise CalibrationError(f"table layout {path} is not text in UTF-8 (a layout is JSON)") from None
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"table layout {path} is not JSON: {exc}") from exc

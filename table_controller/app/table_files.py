@@ -30,13 +30,21 @@ from dashboard.errors import DashboardError
 from dashboard.hub import TableHub, start_frame
 from dashboard.tokens import SALT_FILE, RoleTokens, table_salt
 
-from .words import say
+from .words import os_error_with_file, os_error_words, say
 
 
 def check_data_folder(data: Path) -> None:
     """DashboardError when ``data``, the table's folder, is a file (it is made if missing)."""
     if data.exists() and not data.is_dir():
         raise DashboardError(say("{data} is a file; --data names the folder the table keeps its files in", data=data))
+
+
+def folder_problem(data: Path, exc: OSError) -> str:
+    """Why the table's folder ``data`` cannot hold its files, in the words spoken (the file
+    the system names when it is another)."""
+    same = exc.filename is None or Path(exc.filename) == Path(data)
+    why = os_error_words(exc) if same else os_error_with_file(exc)
+    return say("cannot keep the table's files in {data}: {why}", data=data, why=why)
 
 
 def open_table(
@@ -72,13 +80,16 @@ def open_table(
 
     data = Path(data)
     check_data_folder(data)
-    data.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(data, 0o700)
     tokens_path = Path(tokens_file) if tokens_file else data / "tokens.json"
-    # a seat's link works at this table only, and in this data folder only (a heat's own)
-    tokens = RoleTokens.load_or_create(tokens_path).at_table(name, table_salt(data))
-    for name_ in ("table.sqlite", "broadcast.sqlite"):
-        private_file(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
+    try:  # a folder the user may not make or write (stop 72: a traceback)
+        data.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(data, 0o700)
+        # a seat's link works at this table only, and in this data folder only (a heat's own)
+        tokens = RoleTokens.load_or_create(tokens_path).at_table(name, table_salt(data))
+        for name_ in ("table.sqlite", "broadcast.sqlite"):
+            private_file(data / name_)  # created 0600 before SQLite opens it: its -wal/-shm follow its mode
+    except OSError as exc:
+        raise DashboardError(folder_problem(data, exc)) from None
     try:
         log, _ = TableRecorder.resume(data / "table.sqlite")  # the live table's clocks read it again
     except StoreError as exc:

@@ -194,7 +194,8 @@ def test_setup_makes_the_tables_signing_key_once_and_keeps_it(tmp_path):
     (tmp_path / "other.key").write_text("not a key\n")
     (tmp_path / "table.toml").unlink()
     with VirtualTable() as table:
-        bad = _run(*flags[:5], table.port, *flags[6:], "--key", "other.key", cwd=tmp_path)
+        # (the deck registered before is given: stop 72, setup no longer writes over a deck.json)
+        bad = _run(*flags[:5], table.port, "--deck", "deck.json", *flags[8:], "--key", "other.key", cwd=tmp_path)
     assert bad.returncode == 1 and "other.key: not a table key" in bad.stderr
     assert "move it away for a new key" in bad.stderr and not (tmp_path / "table.toml").exists()
 
@@ -311,3 +312,21 @@ def test_doctor_on_a_running_stuck_table_says_who_it_waits_for_in_swedish(tmp_pa
     assert "obs   bordet väntar: Väntar på givaren: giv 1\n" in sv.stdout
     assert "note  the table waits: Waiting for the dealer: deal 1\n" in en.stdout
     assert "obs   öppna larm för TL: bordet står still\n" in sv.stdout  # the stuck table's alert, in words
+
+
+def test_setup_refuses_a_folder_as_its_configuration_and_never_writes_over_a_deck(tmp_path):
+    """Stop 72's audit: ``setup --config FOLDER`` wrote the deck, the key and the tokens and
+    then failed with a traceback at step 6; and a deck.json already in the folder (another
+    table's, or one kept) was written over without a word. Both are refused before anything
+    is written, saying what to give instead."""
+    (tmp_path / "conf").mkdir()
+    flags = ["setup", "--yes", "--port", "/dev/chicago-nothing-here", "--deck-uids", "uids.txt"]
+    r = _run(*flags, "--config", "conf", cwd=tmp_path)
+    assert r.returncode == 2 and f"{tmp_path / 'conf'} är en mapp: ange konfigurationsfilens namn" in r.stderr, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["conf"] and not any((tmp_path / "conf").iterdir())
+    deck = tmp_path / "deck.json"
+    deck.write_text('{"format": "chicago-deck/1", "name": "bord 2"}\n')
+    r = _run(*flags, "--config", "table8.toml", cwd=tmp_path)
+    assert r.returncode == 2 and f"{deck} finns: ange den med --deck {deck}" in r.stderr, r.stderr
+    assert deck.read_text() == '{"format": "chicago-deck/1", "name": "bord 2"}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["conf", "deck.json"]

@@ -108,3 +108,11 @@ def test_a_layout_file_moves_the_pads(rendered, tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match="unique"):
         TableLayout.load(str(path))
+
+
+def test_a_layout_file_not_in_utf8_is_refused_clearly(tmp_path):
+    """Stop 72's audit: ``camera calibrate --layout`` on a file not in UTF-8 gave a traceback."""
+    path = tmp_path / "latin.json"
+    path.write_bytes('{"markers": "\xe5"}'.encode("latin-1"))
+    with pytest.raises(CalibrationError, match="is not text in UTF-8"):
+        TableLayout.load(str(path))

@@ -143,6 +143,15 @@ async def _setup(args: argparse.Namespace) -> int:
     asker = Asker(args.yes)
     config = Path(args.config).expanduser().absolute()
     folder = config.parent
+    if config.is_dir():  # refused before any step writes (stop 72: a traceback at step 6, files written)
+        raise SetupFailed(
+            say(
+                "{config} is a folder: give the configuration file's name, e.g. {example}",
+                config=config,
+                example=config / "table.toml",
+            ),
+            status=2,
+        )
     replace = args.force or (
         config.exists() and not args.yes and asker.yes_no(say("{config} exists: replace it?", config=config), False)
     )
@@ -157,6 +166,15 @@ async def _setup(args: argparse.Namespace) -> int:
             check_output(args.sheet, config)
         except OutputError as exc:
             raise SetupFailed(f"--sheet: {exc}", status=2) from None
+    deck = folder / "deck.json"
+    if not args.deck and deck.exists() and not replace:  # another table's deck, or one kept (stop 72: overwritten)
+        raise SetupFailed(
+            say(
+                "{deck} exists: give it with --deck {deck} to use it, or --force to register a new one over it",
+                deck=deck,
+            ),
+            status=2,
+        )
     folder.mkdir(parents=True, exist_ok=True)
     table: dict[str, Any] = {
         "name": args.name or asker.ask(say("The table's name"), "Bord 1"),

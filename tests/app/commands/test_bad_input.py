@@ -158,6 +158,11 @@ def test_serve_says_what_is_wrong_with_its_data_folder_host_and_certificate(tmp_
     assert main([*argv, "--keyfile", str(a_file)]) == 2
     assert "är inte ett certifikat och dess privata nyckel i PEM" in said(capsys)
     assert not (tmp_path / "d2").exists()
+    # a folder that cannot be made or written (stop 72: a traceback), in serve and demo alike
+    for command in ("serve", "demo"):
+        assert main([command, "--data", str(a_file / "d"), "--port", "18097"]) == 2, command
+        out = said(capsys)
+        assert f"kan inte ha bordets filer i {a_file / 'd'}: " in out and "Traceback" not in out, out
 
 
 @pytest.mark.parametrize(
