@@ -19,6 +19,7 @@ tightened when the table opens.
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from collections.abc import Callable
@@ -37,6 +38,18 @@ def check_data_folder(data: Path) -> None:
     """DashboardError when ``data``, the table's folder, is a file (it is made if missing)."""
     if data.exists() and not data.is_dir():
         raise DashboardError(say("{data} is a file; --data names the folder the table keeps its files in", data=data))
+
+
+def folder_writable(data: Path) -> None:
+    """OSError unless ``data`` is a folder this user may write, or may be made as one: the
+    nearest folder that is there must be writable (nothing is made here)."""
+    there = Path(data)
+    while not there.exists() and there != there.parent:
+        there = there.parent
+    if not there.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "Not a directory", str(data))
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, "Permission denied", str(data))
 
 
 def folder_problem(data: Path, exc: OSError) -> str:

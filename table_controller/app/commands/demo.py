@@ -24,8 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import errno
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -154,7 +152,7 @@ def _fail(text: str) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from dashboard.hall import peer_bases
 
-    from ..table_files import check_data_folder, folder_problem
+    from ..table_files import check_data_folder, folder_problem, folder_writable
     from ..web import port_problem, private_files, web_settings
 
     problem = port_problem(args.host, args.port)
@@ -167,9 +165,7 @@ def _demo(args: argparse.Namespace) -> int:
     data = args.data or Path(tempfile.mkdtemp(prefix="chicago-demo-"))
     try:
         check_data_folder(data)
-        data.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not os.access(data, os.W_OK | os.X_OK):  # made by another user, or read-only
-            raise PermissionError(errno.EACCES, "Permission denied", str(data))
+        folder_writable(data)  # made only once the table starts (nothing made on a refusal)
     except DashboardError as exc:
         return _fail(str(exc))
     except OSError as exc:  # a folder the user may not make or write (stop 72: a traceback)
