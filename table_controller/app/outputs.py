@@ -25,7 +25,10 @@ written, the path is checked:
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TextIO
 
 from table_controller.store.schema import SQLITE_MAGIC
 
@@ -68,8 +71,29 @@ def check_output(
             raise OutputError(f"{path.name} is the file this command reads; write to another file")
     if path.is_dir():
         raise OutputError(f"{path} is a folder; give the name of a file to write")
+    folder = path.absolute().parent
+    if not folder.is_dir():  # checked with the command's other outputs, before any is written (stop 72)
+        raise OutputError(f"the folder {path.parent} does not exist; give a file in a folder that is there")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"the folder {path.parent} may not be written; give a file in a folder of your own")
     if is_sqlite(path):
         raise OutputError(
             f"{path} is an SQLite database (a table's log or a tournament hub?); "
             "an output never replaces one: write to another file"
         )
+
+
+@contextmanager
+def replaced(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+    """A text file written beside ``path`` (owner-only) and put in its place once whole: a
+    write stopped part way (Ctrl-C, a full disk) leaves ``path`` as it was, and no part file
+    (stop 72: an export cut short left a third of a file where a whole one had been)."""
+    target = Path(path)
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        with open(part, "w", encoding="utf-8", opener=lambda p, flags: os.open(p, flags, 0o600)) as fh:
+            yield fh
+        os.replace(part, target)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise

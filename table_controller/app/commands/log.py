@@ -158,8 +158,7 @@ def _print_report(report) -> None:
 def _export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from table_controller.app.outputs import OutputError, check_output
-    from table_controller.app.table_files import private_file
+    from table_controller.app.outputs import OutputError, check_output, replaced
     from table_controller.store.sqlite import SQLiteStore
     from table_controller.store.transfer import export_lines
 
@@ -173,9 +172,8 @@ def _export(args: argparse.Namespace) -> int:
         records = store.read()
     name = Path(args.file).name
     if args.output:
-        try:
-            private_file(Path(args.output))  # every hand is in it: owner-only, as the log itself is
-            with open(args.output, "w", encoding="utf-8") as fh:
+        try:  # every hand is in it: owner-only, as the log itself is; in its place once whole
+            with replaced(args.output) as fh:
                 for line in export_lines(records, name):
                     fh.write(line + "\n")
         except OSError as exc:

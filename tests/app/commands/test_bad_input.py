@@ -66,6 +66,32 @@ def test_an_output_never_overwrites_the_log_it_reads_nor_any_database(argv, log,
     assert not (tmp_path / "p.pdf").exists()
 
 
+def test_no_output_is_written_when_another_cannot_be_and_an_export_cut_short_leaves_the_old_whole(
+    log, tmp_path, capsys
+):
+    """Stop 72's audit: ``protocol -o p.pdf --html /nonexist/p.html`` wrote the PDF and then
+    failed; ``log export -o`` stopped by Ctrl-C left a third of a file where a whole export
+    had been. Every output's folder is checked before anything is written, and an export is
+    put in its place only once whole (owner-only: it holds every hand)."""
+    from table_controller.app.outputs import replaced
+
+    assert main(["protocol", str(log), "-o", str(tmp_path / "p.pdf"), "--html", str(tmp_path / "no" / "p.html")]) == 2
+    assert f"the folder {tmp_path / 'no'} does not exist" in said(capsys)
+    assert not (tmp_path / "p.pdf").exists() and not (tmp_path / "no").exists()
+    out = tmp_path / "export.jsonl"
+    assert main(["log", "export", str(log), "-o", str(out)]) == 0
+    whole = out.read_bytes()
+    assert out.stat().st_mode & 0o777 == 0o600 and whole.count(b"\n") > 100
+    with pytest.raises(KeyboardInterrupt), replaced(out) as fh:  # Ctrl-C part way through a new export
+        fh.write("half a line")
+        raise KeyboardInterrupt
+    assert out.read_bytes() == whole and sorted(p.name for p in tmp_path.iterdir() if "export" in p.name) == [
+        "export.jsonl"
+    ]
+    assert main(["log", "export", str(log), "-o", str(out)]) == 0  # again: put in place whole
+    assert out.read_bytes() == whole and out.stat().st_mode & 0o777 == 0o600
+
+
 def test_the_hubs_exports_never_overwrite_the_hub(hub, capsys):
     before = digest(hub)
     for argv in (
