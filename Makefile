@@ -119,7 +119,7 @@ CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/
 	table_controller/app/commands/run.py table_controller/app/commands/serve.py table_controller/app/commands/demo.py \
 	table_controller/app/service.py table_controller/app/web.py table_controller/app/table_files.py table_controller/app/words.py table_controller/app/config.py table_controller/app/argtypes.py \
 	table_controller/app/commands/protocol.py table_controller/tournament/service.py table_controller/tournament/publisher.py \
-	table_controller/app/argwords.py table_controller/app/cli.py
+	table_controller/app/argwords.py table_controller/app/cli.py table_controller/app/outputs.py
 # The dashboard's texts and the console's: extract them (babel.cfg), merge into the Swedish
 # catalogues and compile the shipped .mo files (dashboard/i18n.py).  Fails while a text has no Swedish.
 I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \

@@ -32,6 +32,8 @@ from typing import TextIO
 
 from table_controller.store.schema import SQLITE_MAGIC
 
+from .words import say
+
 
 class OutputError(ValueError):
     """The path given for a command's output would destroy something; nothing was written."""
@@ -63,23 +65,32 @@ def check_output(
     ``written``, an SQLite database, or a folder."""
     path = Path(out)
     if written is not None and _same(path, Path(written)):
-        raise OutputError(f"{path.name} is named for two of this command's outputs; give each its own file")
+        raise OutputError(
+            say("{name} is named for two of this command's outputs; give each its own file", name=path.name)
+        )
     for given in inputs:
         if given is None or str(given) == "-":
             continue
         if _same(path, Path(given)):
-            raise OutputError(f"{path.name} is the file this command reads; write to another file")
+            raise OutputError(say("{name} is the file this command reads; write to another file", name=path.name))
     if path.is_dir():
-        raise OutputError(f"{path} is a folder; give the name of a file to write")
+        raise OutputError(say("{path} is a folder; give the name of a file to write", path=path))
     folder = path.absolute().parent
     if not folder.is_dir():  # checked with the command's other outputs, before any is written (stop 72)
-        raise OutputError(f"the folder {path.parent} does not exist; give a file in a folder that is there")
+        raise OutputError(
+            say("the folder {folder} does not exist; give a file in a folder that is there", folder=path.parent)
+        )
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"the folder {path.parent} may not be written; give a file in a folder of your own")
+        raise OutputError(
+            say("the folder {folder} may not be written; give a file in a folder of your own", folder=path.parent)
+        )
     if is_sqlite(path):
         raise OutputError(
-            f"{path} is an SQLite database (a table's log or a tournament hub?); "
-            "an output never replaces one: write to another file"
+            say(
+                "{path} is an SQLite database (a table's log or a tournament hub?); an output never replaces one: "
+                "write to another file",
+                path=path,
+            )
         )
 
 

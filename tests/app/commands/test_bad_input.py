@@ -61,7 +61,7 @@ def test_an_output_never_overwrites_the_log_it_reads_nor_any_database(argv, log,
     args = [a.format(log=log, other=other, tmp=tmp_path) for a in argv]
     assert main(args) == 2
     text = said(capsys)
-    assert "the file this command reads" in text or "an SQLite database" in text, text
+    assert "är filen som kommandot läser" in text or "är en SQLite-databas" in text, text
     assert {p: digest(p) for p in (log, other)} == before
     assert not (tmp_path / "p.pdf").exists()
 
@@ -76,7 +76,7 @@ def test_no_output_is_written_when_another_cannot_be_and_an_export_cut_short_lea
     from table_controller.app.outputs import replaced
 
     assert main(["protocol", str(log), "-o", str(tmp_path / "p.pdf"), "--html", str(tmp_path / "no" / "p.html")]) == 2
-    assert f"the folder {tmp_path / 'no'} does not exist" in said(capsys)
+    assert f"mappen {tmp_path / 'no'} finns inte" in said(capsys)  # the folder does not exist
     assert not (tmp_path / "p.pdf").exists() and not (tmp_path / "no").exists()
     out = tmp_path / "export.jsonl"
     assert main(["log", "export", str(log), "-o", str(out)]) == 0
@@ -100,7 +100,7 @@ def test_the_hubs_exports_never_overwrite_the_hub(hub, capsys):
         ["hub", "witness", str(hub), "-o", str(hub)],
     ):
         assert main(argv) == 2, argv
-        assert "the file this command reads" in said(capsys)
+        assert "är filen som kommandot läser" in said(capsys)  # the file this command reads (Swedish first, stop 72)
     assert digest(hub) == before
     assert main(["hub", "standings", str(hub)]) == 0  # still the hub
 
@@ -110,12 +110,12 @@ def test_a_deck_is_never_saved_over_its_uid_list_nor_as_a_folder(tmp_path, capsy
     uids.write_text("".join(f"04{n:012X}\n" for n in range(52)))
     before = digest(uids)
     assert main(["deck", "register", "--uids", str(uids), "--out", str(uids)]) == 2
-    assert "the file this command reads" in said(capsys)
+    assert "är filen som kommandot läser" in said(capsys)  # the file this command reads (Swedish first, stop 72)
     assert digest(uids) == before
     folder = tmp_path / "decks"
     folder.mkdir()
     assert main(["deck", "register", "--uids", str(uids), "--out", str(folder)]) == 2
-    assert "is a folder" in said(capsys)
+    assert "är en mapp" in said(capsys)  # is a folder
     assert sorted(tmp_path.iterdir()) == sorted([uids, folder])  # no half-written file left beside them
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"\xff\xfe\x00garbage")
@@ -218,7 +218,7 @@ def test_setup_refuses_a_sheet_that_is_a_folder_before_writing_anything(tmp_path
     argv = ["setup", "--yes", "--config", str(config), "--sheet", str(tmp_path / "sheets")]
     assert main(argv) == 2  # what was given: nothing was tried
     text = said(capsys)
-    assert "--sheet:" in text and "is a folder" in text
+    assert "--sheet:" in text and "är en mapp" in text
     assert not config.parent.exists()
 
 
@@ -329,9 +329,9 @@ def test_doctor_says_a_data_folder_that_is_a_file_is_a_file(tmp_path, capsys):
 def test_one_file_named_for_two_outputs_is_refused(hub, log, tmp_path, capsys):
     both = tmp_path / "out.pdf"
     assert main(["hub", "export", str(hub), "--csv", str(both), "--pdf", str(both)]) == 2
-    assert "named for two of this command's outputs" in said(capsys)
+    assert "anges för två av kommandots utdata" in said(capsys)  # named for two outputs
     assert main(["protocol", str(log), "-o", str(both), "--html", str(both)]) == 2
-    assert "named for two of this command's outputs" in said(capsys)
+    assert "anges för två av kommandots utdata" in said(capsys)  # named for two outputs
     assert not both.exists()
 
 

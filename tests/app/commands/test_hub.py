@@ -53,7 +53,8 @@ def test_bad_input_is_a_clear_error_that_changes_nothing(tmp_path, capsys):
     assert f"{nowhere}: kan inte läsa spelarfilen (filen eller mappen finns inte)" in capsys.readouterr().err
     assert main(["hub", "export", hub, "--csv", str(tmp_path / "no" / "r.csv")]) == 2
     err = capsys.readouterr().err
-    assert f"{tmp_path / 'no' / 'r.csv'}: filen eller mappen finns inte" in err and "Errno" not in err, err
+    # the missing folder named before anything is written (stop 72; stop 71's check said the file)
+    assert f"mappen {tmp_path / 'no'} finns inte; ange en fil i en mapp som finns" in err and "Errno" not in err, err
     assert main(["hub", "register", hub, "--player", "Anna:Malmö", "--player", "Bo"]) == 0
     assert main(["hub", "draw", hub]) == 2  # two players: no table of 3 or 4 (r1)
     assert "r1" in capsys.readouterr().err
