@@ -16,7 +16,9 @@ written, the path is checked:
     >>> (d / "a.jsonl").write_text("{}")
     2
     >>> check_output(d / "b.pdf", d / "a.jsonl")
-    >>> check_output(d / "sub" / ".." / "a.jsonl", d / "a.jsonl")
+    >>> from table_controller.app.words import speaking
+    >>> with speaking("en"):
+    ...     check_output(d / "sub" / ".." / "a.jsonl", d / "a.jsonl")
     Traceback (most recent call last):
     ...
     table_controller.app.outputs.OutputError: a.jsonl is the file this command reads; write to another file
