@@ -72,12 +72,16 @@ const AUD = (() => {
   function chicagoText(s) {
     const a = s.last_award;
     if (s.chicago && s.chicago.player && s.phase === "tricks") return fmt("saysChicago", { p: s.chicago.player });
-    if (a && a.reason === "chicago_won") return fmt("chicagoWon", { p: a.player });
-    if (!a || (a.reason !== "chicago_lost" && a.reason !== "chicago_broken")) return "";
-    // a Chicago that failed: who lost it (-15) and who broke it (+10), both of the same trick
+    if (!a || !["chicago_won", "chicago_lost", "chicago_broken"].includes(a.reason)) return "";
+    // the deal that ended with it, until the next is dealt (stop 72: "+15" and "+10" stood
+    // through the next deal's exchange, and the -15 was looked for in the next deal's awards)
     const g = (s.games || []).find(x => x && x.number === s.game);
     const deal = g && g.deals && g.deals.length ? g.deals[g.deals.length - 1] : null;
-    const both = ((deal && deal.awards) || []).filter(x => x.moment === a.moment &&
+    const same = x => x.player === a.player && x.points === a.points && x.reason === a.reason && x.moment === a.moment;
+    if (!deal || !(deal.awards || []).some(same)) return "";
+    if (a.reason === "chicago_won") return fmt("chicagoWon", { p: a.player });
+    // a Chicago that failed: who lost it (-15) and who broke it (+10), both of the same trick
+    const both = (deal.awards || []).filter(x => x.moment === a.moment &&
       (x.reason === "chicago_lost" || x.reason === "chicago_broken"));
     return (both.length ? both : [a]).sort((x, y) => (x.reason === "chicago_lost" ? -1 : 1) - (y.reason === "chicago_lost" ? -1 : 1))
       .map(x => fmt(x.reason === "chicago_lost" ? "chicagoLost" : "chicagoBroken", { p: x.player })).join(" \u00b7 ");

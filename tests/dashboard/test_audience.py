@@ -292,6 +292,20 @@ def test_game_end(table, chromium):
         check(page, name)
         assert standings_order(page) == ranking(GAMES[1])
         assert page.locator("#results li").count() == 1
+    # the phone's view scrolls: wherever it is scrolled to, the language switch covers no line
+    # of it (stop 72: fixed in the corner, it covered the standings' rows)
+    covered = phone.evaluate(
+        """() => { const out = [], end = document.documentElement.scrollHeight - innerHeight;
+          for (const at of [0, end / 4, end / 2, 3 * end / 4, end]) {
+            window.scrollTo(0, at);
+            const t = document.getElementById('lang-toggle').getBoundingClientRect();
+            for (const e of document.querySelectorAll('#app tr, #app li, #app h2, #app p')) {
+              const r = e.getBoundingClientRect();
+              if (r.width && r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom)
+                out.push([at, e.textContent.slice(0, 40)]); } }
+          return out; }"""
+    )
+    assert covered == [], covered
     check(bc, "overlay-3-game-end", overlay=True)
     _, doc = replay_lines(SCRIPT[: GAMES[1]])
     assert bc.inner_text("#endcard .ec-winner").endswith(doc["games"][0]["winner"])
@@ -422,8 +436,15 @@ def test_the_chicago_banner_tells_how_the_chicago_ended(table, chromium):
     expected = (
         f"{awards['chicago_lost']} förlorade sin Chicago \u221215 \u00b7 {awards['chicago_broken']} bröt Chicago +10"
     )
+    pages = []
     for name, size in (("broadcast", HALL), ("public", HALL), ("public", PHONE)):
         page = open_view(chromium, s, name, size)
         page.wait_for_selector("#chicago-banner")
         assert page.inner_text("#chicago-banner") == expected, (name, size)
         check(page, f"{'overlay' if name == 'broadcast' else 'hall' if size is HALL else 'phone'}-2b-chicago-outcome")
+        pages.append(page)
+    # told until the next deal is dealt, not through its exchanges (the viewers' audit, stop 72)
+    seq = post(s, [ACTIONS[CHICAGO_END]])
+    for page in pages:
+        wait_seq(page, seq)
+        assert page.locator("#chicago-banner").count() == 0
