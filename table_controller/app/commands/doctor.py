@@ -23,16 +23,19 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from ..argtypes import positive
 from ..words import add_lang, alert_word, clocks_words, os_error_words, phase_word, say, say_n, speaking, spoken
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", default="table.toml", metavar="FILE", help=say("the table's configuration"))
+    p.add_argument(
+        "--config", default="table.toml", metavar="FILE", help=say("the table's configuration (default table.toml)")
+    )
     p.add_argument(
         "--seconds",
-        type=float,
+        type=positive,  # stop 72: -1 was taken, and the technician sent to the USB cable
         default=10.0,
-        help=say("how long the seat controller and the dashboard may take to answer"),
+        help=say("how long the seat controller and the dashboard may take to answer (default 10)"),
     )
     add_lang(p)
 

@@ -150,7 +150,8 @@ def _print_report(report) -> None:
     if "clocks" in s:
         c = s["clocks"]
         left = ", ".join(f"{k} {v:.1f}s" for k, v in c["remaining"].items())
-        print(f"  shot clocks (record {c['seq']}): {left}; resumes paused")
+        # none running (a table over, or between deals): said so, not an empty list (stop 72)
+        print(f"  shot clocks (record {c['seq']}): " + (f"{left}; resumes paused" if left else "none running"))
     for p in report.problems:
         print(f"  problem: {p}")
 

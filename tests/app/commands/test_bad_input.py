@@ -516,3 +516,13 @@ def test_a_file_that_cannot_be_read_is_named_without_pythons_errno(argv, words, 
     assert main([a.format(tmp=tmp_path) for a in argv]) == 2
     text = said(capsys)
     assert words in text and "Errno" not in text and "codec" not in text
+
+
+@pytest.mark.parametrize("seconds", ["-1", "0"])
+def test_doctor_refuses_no_time_to_answer_instead_of_blaming_the_cable(seconds, capsys):
+    """Stop 72's audit: ``doctor --seconds -1`` was taken, and then said the seat controller did
+    not answer in -1 s: "check the USB cable"."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["doctor", "--seconds", seconds])
+    assert exit_.value.code == 2
+    assert "--seconds: ett tal över 0" in said(capsys)

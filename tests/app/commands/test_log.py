@@ -247,3 +247,16 @@ def test_a_read_only_look_at_a_hub_or_a_witnessed_log_leaves_no_files_beside_it(
         assert h.path == hub
     assert witness._rows(copy)  # what log verify --witness reads
     assert sorted(f.name for f in tmp_path.iterdir()) == ["ev.hub", "table.sqlite"]
+
+
+def test_check_says_no_shot_clock_runs_instead_of_an_empty_list(tmp_path):
+    """Stop 72's audit: on a table that was over, ``log check`` printed "shot clocks (record
+    22908): ; resumes paused"."""
+    from table_controller.store import SQLiteStore, TableRecorder
+
+    p = tmp_path / "t.sqlite"
+    rec = TableRecorder(SQLiteStore.open(p, create=True))
+    seq = rec.note("clock", {"remaining": {}, "paused": False}, "clocks")  # none running
+    rec.store.close()
+    r = run("log", "check", p)
+    assert f"shot clocks (record {seq}): none running" in r.stdout, r.stdout + r.stderr
