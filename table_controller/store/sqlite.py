@@ -171,8 +171,13 @@ class SQLiteStore(EventStore):
             if check:
                 problems = [r[0] for r in conn.execute("PRAGMA quick_check(20)")]
                 if problems != ["ok"]:
+                    # one line: SQLite's own report is many ("*** in database main ***", a
+                    # line per page), which a console error printed as a ten-line dump (stop 72)
+                    said = " ".join(str(p) for p in problems).replace("*** in database main ***", "")
+                    first = " ".join(said.split())
+                    first = first if len(first) <= 120 else first[:117] + "..."
                     raise StoreCorrupt(
-                        f"{path} is damaged: {'; '.join(problems[:5])}; run "
+                        f"{path} is damaged (SQLite finds: {first}); run "
                         f"'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable"
                     )
             v = schema.version(conn)
