@@ -95,3 +95,23 @@ def test_register_card_by_card_on_the_virtual_tray():
     table, deck = run_simulated(main())
     assert deck.check().ok
     assert all(deck.card(table.deck.uid(c.code)) == c for c in FULL_DECK)
+
+
+def test_a_port_where_no_seat_controller_answers_is_said_not_waited_on_for_ever(tmp_path):
+    """Stop 72's audit: ``deck register --port`` on a port nobody answers asked for the first
+    card for ever, and ``deck check --port`` reported "missing 52 cards". Both say that no
+    seat controller answered (a real pseudo-terminal that nobody answers)."""
+    import os
+
+    from table_controller.app.commands.deck import _read_on_port
+
+    leader, follower = os.openpty()
+    try:
+        silent = os.ttyname(follower)
+        with pytest.raises(DeckError, match=f"no seat controller answered on {silent} in 0.5 s"):
+            asyncio.run(_read_on_port(silent, virtual_deck(), 0.5))
+        with pytest.raises(DeckError, match=f"no seat controller answered on {silent} in 0.5 s"):
+            asyncio.run(register_on_port(silent, "d", None, link_seconds=0.5))
+    finally:
+        os.close(leader)
+        os.close(follower)

@@ -109,13 +109,14 @@ def main(args: argparse.Namespace) -> int:
         return 130
 
 
-async def register_on_port(port: str, name: str, puck: str | None):
+async def register_on_port(port: str, name: str, puck: str | None, link_seconds: float = 10.0):
     from firmware_bridge import SeatControllerClient
     from table_controller.deck import Deck, DeckError
     from table_controller.sensor_events import PadContents
 
     pairs: list[tuple[str, Card]] = []
     async with SeatControllerClient(port) as sc:
+        await _answered(sc, port, link_seconds)  # stop 72: a silent port asked for the first card for ever
         for i, card in enumerate(FULL_DECK, 1):
             print(f"[{i}/52] put {card.code} ({card.pretty()}) alone on the tray", flush=True)
             while True:
@@ -135,6 +136,26 @@ async def register_on_port(port: str, name: str, puck: str | None):
     return Deck.from_pairs(pairs, name, puck)
 
 
+LINK_SECONDS = 10.0  # how long a seat controller may take to answer on its port
+
+
+async def _answered(sc, port: str, seconds: float = LINK_SECONDS) -> None:
+    """DeckError unless the seat controller on ``port`` is online within ``seconds``."""
+    from table_controller.deck import DeckError
+
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not sc.online:
+        if loop.time() >= end:
+            raise DeckError(
+                f"no seat controller answered on {port} in {seconds:g} s: is it plugged in, and is this its port?"
+            )
+        try:
+            await sc.next_event(timeout=max(0.05, min(0.25, end - loop.time())))
+        except TimeoutError:
+            pass
+
+
 async def _read_on_port(port: str, deck, seconds: float) -> list[str]:
     from firmware_bridge import SeatControllerClient
     from table_controller.sensor_events import PadContents
@@ -144,11 +165,15 @@ async def _read_on_port(port: str, deck, seconds: float) -> list[str]:
     end = loop.time() + seconds
     print(f"move every card across the tray (reading for {seconds:g} s, Ctrl-C stops)", flush=True)
     async with SeatControllerClient(port) as sc:
-        while loop.time() < end and len({u for u in seen if deck.card(u)}) < 52:
-            try:
-                ev = await sc.next_event(timeout=max(0.05, end - loop.time()))
-            except TimeoutError:
-                break
-            if isinstance(ev, PadContents):
-                seen |= set(ev.uids)
+        await _answered(sc, port, min(seconds, LINK_SECONDS))  # else "52 missing" for a silent port
+        try:
+            while loop.time() < end and len({u for u in seen if deck.card(u)}) < 52:
+                try:
+                    ev = await sc.next_event(timeout=max(0.05, end - loop.time()))
+                except TimeoutError:
+                    break
+                if isinstance(ev, PadContents):
+                    seen |= set(ev.uids)
+        except asyncio.CancelledError:  # Ctrl-C ends the reading, as --seconds does: the report follows
+            pass
     return sorted(seen)

@@ -139,6 +139,8 @@ async def _monitor(port: str, duration: float | None, silence: float, live: bool
                     print(_line(event), flush=True)
             if display is not None:
                 display.update(view.render(client))
+    except asyncio.CancelledError:  # Ctrl-C, the watch's usual end: its summary and status as at --duration's
+        pass
     finally:
         if display is not None:
             display.stop()

@@ -66,3 +66,20 @@ def test_virtual_table_command_prints_its_port():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_ctrl_c_ends_the_watch_with_its_summary_and_status(table):
+    """Ctrl-C is the monitor's usual end (its help says so), yet it printed no summary and
+    exited 130 (stop 72's audit): it ends as ``--duration`` does, 0 when the link was up."""
+    import signal
+
+    proc = subprocess.Popen(CLI + ["monitor", table.port], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    while not any("LINK   online" in line for line in lines):
+        line = proc.stdout.readline()
+        assert line, f"the monitor ended before the link came up: {lines}"
+        lines.append(line)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert out.strip().splitlines()[-1].startswith("link online:") and "Traceback" not in err, (out, err)
