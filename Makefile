@@ -126,7 +126,7 @@ I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py da
 	dashboard/deps.py dashboard/app.py dashboard/join_sheet.py dashboard/routes/*.py dashboard/static/common.js dashboard/static/tl.js \
 	dashboard/static/revisor.js dashboard/static/dealer.js dashboard/static/hall.js dashboard/static/protocol.js \
 	dashboard/static/broadcast.js dashboard/static/audience.js dashboard/static/public.js dashboard/static/seat.js \
-	dashboard/standings_page.py table_controller/tournament/texts.py
+	dashboard/standings_page.py table_controller/tournament/texts.py dashboard/tokens.py dashboard/branding.py dashboard/hall.py
 i18n: setup
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k for_tl -k DashboardError -k Refused -k Denied:2 \
 		--no-location --sort-output --omit-header -w 200 -o dashboard/locale/messages.pot $(I18N_SOURCES)

@@ -62,11 +62,16 @@ def load_branding(
     try:
         size = path.stat().st_size
         if size > LOGO_LIMIT:
-            raise DashboardError(f"{path}: the logo is {size // 1024} kB; at most {LOGO_LIMIT // 1024} kB, please")
+            raise DashboardError(
+                "{path}: the logo is {size} kB; at most {limit} kB, please",
+                path=path,
+                size=size // 1024,
+                limit=LOGO_LIMIT // 1024,
+            )
         data = path.read_bytes()
     except OSError as exc:
-        raise DashboardError(f"{path}: cannot read the logo ({exc.strerror or exc})") from None
+        raise DashboardError("{path}: cannot read the logo ({reason})", path=path, reason=exc) from None
     kind = logo_type(data)
     if not kind:
-        raise DashboardError(f"{path}: the logo must be a PNG or JPEG image")
+        raise DashboardError("{path}: the logo must be a PNG or JPEG image", path=path)
     return Branding(event.strip(), heat.strip(), data, kind, round=round.strip(), players=who)

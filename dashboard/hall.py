@@ -20,7 +20,7 @@ def peer_base(url: str) -> str:
     """``http://host:port`` of another table's dashboard, checked: scheme, host, no path."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise DashboardError(f"--peer {url!r}: give another table's dashboard as http://HOST:PORT")
+        raise DashboardError("--peer {url!r}: give another table's dashboard as http://HOST:PORT", url=url)
     if parts.path not in ("", "/") or parts.query or parts.fragment:
         raise DashboardError(
             f"--peer {url!r}: only the address of the dashboard, no path or query (the TL's token is added by the page)"

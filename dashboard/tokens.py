@@ -73,8 +73,14 @@ class RoleTokens:
         if path.exists():
             try:
                 data = json.loads(path.read_text())
-            except (OSError, ValueError) as exc:
-                raise DashboardError(f"cannot read the token file {path}: {exc}") from exc
+            except OSError as exc:
+                raise DashboardError("cannot read the token file {path}: {reason}", path=path, reason=exc) from exc
+            except ValueError as exc:  # not UTF-8, not JSON (stop 72: Python's own words)
+                raise DashboardError(
+                    "the token file {path} is not the JSON that 'serve' writes (role: token); give the event's "
+                    "tokens.json or a new file name",
+                    path=path,
+                ) from exc
             if not isinstance(data, dict):
                 raise DashboardError(f"the token file {path} must hold an object role -> token")
             if all(data.get(r) for r in ROLES) and not all(data.get(r) for r in SEATS):

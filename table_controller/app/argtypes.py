@@ -56,6 +56,11 @@ def non_negative(text: str) -> float:
     return float(_ranged(text, float, lambda: say("a number of 0 or more"), lambda x: x >= 0))
 
 
+def delay_seconds(text: str) -> float:
+    """A broadcast delay: 0 to 86400 seconds (a day), refused before anything is made."""
+    return float(_ranged(text, float, lambda: say("seconds from 0 to 86400"), lambda x: 0 <= x <= 86400))
+
+
 def positive(text: str) -> float:
     """A number above 0 (a rate)."""
     return float(_ranged(text, float, lambda: say("a number above 0"), lambda x: x > 0))

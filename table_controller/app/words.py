@@ -299,3 +299,18 @@ def means(answer: str, word: str) -> bool:
     from dashboard.i18n import CONSOLE, translations
 
     return answer.strip().lower() in {word, translations("sv", CONSOLE).gettext(word).lower()}
+
+
+def dashboard_words(exc: BaseException) -> str:
+    """A ``DashboardError`` (a token file, a logo, a peer) in the language spoken: its
+    catalogue id from the dashboard's catalogue, else its text as it is (stop 72: English in
+    the console's Swedish lines)."""
+    from dashboard.errors import DashboardError
+    from dashboard.i18n import tr_error
+
+    params = getattr(exc, "params", None) or {}
+    if isinstance(exc, DashboardError) and any(isinstance(v, OSError) for v in params.values()):
+        # the system's reason in the words spoken too ("filen eller mappen finns inte")
+        said = {k: os_error_words(v) if isinstance(v, OSError) else v for k, v in params.items()}
+        exc = DashboardError(exc.msgid, **said)
+    return tr_error(exc, spoken())

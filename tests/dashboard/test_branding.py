@@ -67,7 +67,7 @@ def test_serve_with_a_bad_logo_says_why_and_starts_nothing(tmp_path):
         timeout=60,
     )
     assert out.returncode == 2, out
-    assert "must be a PNG or JPEG image" in out.stderr and "Traceback" not in out.stderr
+    assert "logotypen måste vara en PNG- eller JPEG-bild" in out.stderr and "Traceback" not in out.stderr
 
 
 @pytest.mark.browser

@@ -30,11 +30,11 @@ from pathlib import Path
 
 from dashboard.errors import DashboardError
 
-from ..words import add_lang, page_word, say, speaking
+from ..words import add_lang, dashboard_words, page_word, say, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..argtypes import non_negative, port_number
+    from ..argtypes import delay_seconds, non_negative, port_number
 
     p.add_argument("--port", type=port_number, default=8080, help=say("port (default 8080)"))
     p.add_argument(
@@ -55,7 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help=say("seed of the bots' shuffles and choices"))
     p.add_argument(
         "--broadcast-delay",
-        type=float,
+        type=delay_seconds,  # stop 72: -5 was refused only after the table's folder was made
         default=None,
         metavar="SECONDS",
         help=say("delay of the broadcast overlay (default: the stored one; 10 s for a new demo)"),
@@ -167,7 +167,7 @@ def _demo(args: argparse.Namespace) -> int:
         check_data_folder(data)
         folder_writable(data)  # made only once the table starts (nothing made on a refusal)
     except DashboardError as exc:
-        return _fail(str(exc))
+        return _fail(dashboard_words(exc))
     except OSError as exc:  # a folder the user may not make or write (stop 72: a traceback)
         return _fail(folder_problem(data, exc))
     if not args.direct and (data / "table.sqlite").exists():
@@ -189,7 +189,7 @@ def _demo(args: argparse.Namespace) -> int:
         else:
             asyncio.run(_run(args, data))
     except DashboardError as exc:
-        return _fail(str(exc))
+        return _fail(dashboard_words(exc))
     return 0
 
 

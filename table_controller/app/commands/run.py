@@ -35,11 +35,11 @@ import json
 import sys
 from pathlib import Path
 
-from ..words import add_lang, alert_word, deck_error_words, phase_word, say, say_n, speaking
+from ..words import add_lang, alert_word, dashboard_words, deck_error_words, phase_word, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..argtypes import positive, positive_int
+    from ..argtypes import delay_seconds, positive, positive_int
     from ..web import add_branding_arguments, add_shot_clocks_argument
 
     p.add_argument(
@@ -96,7 +96,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--tls-cert", metavar="PEM", help=say("[dashboard] tls_cert: serve HTTPS/WSS with this certificate")
     )
     svc.add_argument("--tls-key", metavar="PEM", help=say("[dashboard] tls_key: the certificate's private key"))
-    svc.add_argument("--broadcast-delay", type=float, metavar="SECONDS", help=say("[dashboard] broadcast_delay"))
+    svc.add_argument(
+        "--broadcast-delay", type=delay_seconds, metavar="SECONDS", help=say("[dashboard] broadcast_delay")
+    )
     svc.add_argument(
         "--event-tokens",
         metavar="FILE",
@@ -223,7 +225,7 @@ def _service(args: argparse.Namespace) -> int:
         cfg = load_config(args.config, given) if args.config else config_from_mapping({}, overrides=given)
         asyncio.run(serve_table(cfg, show_tokens=args.show_tokens))
     except (ConfigError, DashboardError) as exc:
-        return _fail(str(exc))
+        return _fail(dashboard_words(exc))
     except KeyboardInterrupt:
         return 0
     return 0
@@ -307,7 +309,7 @@ def _run(args: argparse.Namespace) -> int:
         if draw is not None:  # the event's clocks, as the hub drew the table
             args.clock_limits = drawn_clock_limits(draw, args.shot_clocks or "")
     except (DashboardError, SeatingError) as exc:
-        return _fail(str(exc))
+        return _fail(dashboard_words(exc))
     players = tuple(x.strip() for x in (args.players or "Anna,Bo,Cilla,Dan").split(",") if x.strip())
     if draw is not None:
         players = tuple(draw["players"])

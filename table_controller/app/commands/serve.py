@@ -15,7 +15,7 @@ from pathlib import Path
 
 from dashboard.errors import DashboardError
 
-from ..argtypes import port_number
+from ..argtypes import delay_seconds, port_number
 from ..web import (
     add_branding_arguments,
     add_event_arguments,
@@ -30,7 +30,7 @@ from ..web import (
     warn_plain_http,
     web_settings,
 )
-from ..words import add_lang, say, say_n, speaking
+from ..words import add_lang, dashboard_words, say, say_n, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -52,7 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default="Bord 1", help=say("the table's name on every view (default: Bord 1)"))
     p.add_argument(
         "--broadcast-delay",
-        type=float,
+        type=delay_seconds,  # stop 72: -5 was refused only after the table's folder was made
         default=None,
         metavar="SECONDS",
         help=say(
@@ -111,7 +111,7 @@ def _serve(args: argparse.Namespace) -> int:
             clock_limits=shot_clock_limits(args),
         )
     except DashboardError as exc:
-        print(f"chicago-table serve: {exc}", file=sys.stderr)
+        print(f"chicago-table serve: {dashboard_words(exc)}", file=sys.stderr)
         return 2
     warn_plain_http(args.host, args.certfile is not None)
     scheme = "https" if args.certfile else "http"
