@@ -139,6 +139,10 @@ def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageRepo
         raise StoreError(f"{source}: no such file")
     if target.exists():
         raise StoreError(f"{target} already exists; salvage writes a new file")
+    if not target.absolute().parent.is_dir():  # a mistyped folder is not made (stop 72: /nonexist was)
+        raise StoreError(
+            f"the folder {target.parent} does not exist; salvage writes a new file in a folder that is there"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         copy = _readable_copy(source, Path(tmp))
         try:

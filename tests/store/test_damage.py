@@ -199,3 +199,14 @@ def test_a_record_whose_time_or_transaction_is_damaged_is_a_clear_error(tmp_path
         _records(tmp_path / "t.sqlite", [(3, 1.0, "tl", "action", b"\x00\x8f", "{}", "d")])
     with pytest.raises(StoreCorrupt, match="record 4 is malformed"):
         _records(tmp_path / "t.sqlite", [(4, b"\x01", "tl", "action", 1, "{}", "d")])
+
+
+def test_salvage_into_a_folder_that_is_not_there_makes_none(tmp_path, table_log):
+    """Stop 72's audit: ``log check --salvage /nonexist/s.sqlite`` made /nonexist at the
+    file system's root and wrote the salvaged log (every hand in it) there."""
+    from table_controller.store import StoreError
+
+    src, _, _ = table_log
+    with pytest.raises(StoreError, match="does not exist; salvage writes a new file in a folder that is there"):
+        salvage(src, tmp_path / "typo" / "saved.sqlite")
+    assert not (tmp_path / "typo").exists()

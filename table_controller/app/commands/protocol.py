@@ -22,7 +22,7 @@ from typing import Any
 from dashboard.errors import DashboardError
 from dashboard.scoresheet.notes import LogFacts, facts_from_records, facts_from_script
 
-from ..words import os_error_words, say, say_n, speaking
+from ..words import os_error_with_file, os_error_words, say, say_n, speaking
 from .textinput import split_lines
 
 
@@ -213,7 +213,7 @@ def _protocol(args: argparse.Namespace) -> int:
         print(f"chicago-table protocol: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print("chicago-table protocol: " + say("cannot write: {error}", error=exc), file=sys.stderr)
+        print("chicago-table protocol: " + say("cannot write: {error}", error=os_error_with_file(exc)), file=sys.stderr)
         return 2
     said = say_n("{path}: {n} game", "{path}: {n} games", len(doc["games"]), path=out)
     rejected = len(doc.get("rejected", []))
