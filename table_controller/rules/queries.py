@@ -84,6 +84,19 @@ def trick_winner(d: DealState) -> tuple[str, Card]:
     return best or d.trick[0]
 
 
+def closed_trick(d: DealState, ended: bool = False) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
+    """The trick the table shows taken while no card of the next lies: its number, who takes
+    it and its cards (all face up).  A trick held open by a log of stop 63 (TrickHeld) is
+    shown closed, as a legal last card closes it (whether a player could follow suit is
+    hidden); ``ended``: the deal has just ended, also in the middle of a trick (a Chicago
+    broken at once, D8), whose cards and whoever holds it then are shown."""
+    if d.trick and ((trick_complete(d) and d.pending_revoke) or ended):
+        return d.trick_number, trick_winner(d)[0], tuple(d.trick)
+    if not d.trick and d.closed and d.tricks:
+        return d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)
+    return None
+
+
 def last_card(d: DealState) -> tuple[str, Card] | None:
     """The trick play's last card and who played it: in the open trick, or the last card of
     the trick just closed when the next has none yet (a revoke on a trick's last card closes it

@@ -455,10 +455,11 @@ def _penalty_given(s: TableState, e: ev.PenaltyGiven) -> None:
 
 
 def _closed_trick(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
-    """The trick ``d`` closed last, when no card has been played since."""
-    if d.trick or not d.closed or not d.tricks:
-        return None
-    return d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)
+    """The trick the deal ended on (``queries.closed_trick``; imported here, since the
+    queries read this module's state)."""
+    from table_controller.rules.queries import closed_trick
+
+    return closed_trick(d, ended=True)
 
 
 def _deal_ended(s: TableState, e: ev.DealEnded) -> None:

@@ -21,7 +21,7 @@ from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
 from table_controller.rules.hands import evaluate
 from table_controller.rules.phases import DealPhase, Phase
-from table_controller.rules.queries import last_card, step7_open, trick_complete, trick_winner
+from table_controller.rules.queries import closed_trick, last_card, step7_open, trick_complete, trick_winner
 from table_controller.rules.replay import (
     current_document,
     game_document,
@@ -373,8 +373,8 @@ def build_view(
     last_trick = None
     taken: tuple[int, str, tuple[tuple[str, Card], ...]] | None = None
     number = 0
-    if d is not None and d.phase is DealPhase.TRICKS and not d.trick and d.closed and d.tricks:
-        taken, number = (d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)), d.number
+    if d is not None and d.phase is DealPhase.TRICKS:
+        taken, number = closed_trick(d), d.number
     elif d is None and g is not None and g.deals and g.deals[-1].last_trick is not None:
         taken, number = g.deals[-1].last_trick, g.deals[-1].number
     if taken is not None:

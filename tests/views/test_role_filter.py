@@ -370,3 +370,40 @@ def test_the_trick_taken_last_stays_in_view_until_the_next_card_or_deal_r25_r27(
         assert state["last_trick"]["cards"][-1] == {"player": "Dan", "card": "9S"}, role
     e.apply(actions[second_deal])  # the next deal dealt: the table's cards gathered
     assert build_view(e).last_trick is None
+
+
+def test_the_trick_taken_last_tells_no_blind_role_of_a_revoke_held_open_in_an_old_log_r26():
+    """Stop 72's review: a log of stop 63 held a trick open at a revoke on its last card
+    (TrickHeld), which the views show closed; the trick taken last was built only from a
+    closed trick, so it was empty there and the four cards of the legal twin's: every blind
+    role learnt that Cilla could have followed suit. Both twins show the same trick taken."""
+    from table_controller.rules import events as ev
+
+    revoke = _last_card_of_a_trick(["4S", "6H", "9D", "JD", "AC"])  # she holds a spade
+    legal = _last_card_of_a_trick(["4D", "6H", "9D", "JD", "AC"])
+    events = list(revoke.events)
+    assert events[-1].type == "trick_won"
+    old = Engine.from_events([*events[:-1], ev.TrickHeld(events[-1].number)])  # as stop 63 wrote it
+    for role, masked in (*((r, False) for r in BLIND), ("broadcast", True)):
+        a = for_role(build_view(old), role, masked=masked).message("T", None)
+        b = for_role(build_view(legal), role, masked=masked).message("T", None)
+        assert a == b and a["state"]["last_trick"]["winner"] == "Bo", role
+
+
+def test_a_chicago_broken_at_once_shows_the_cards_of_the_trick_it_broke_in_d8():
+    """D8: a broken Chicago ends the deal at once, in the middle of a trick; its cards (face
+    up) and who broke it are the trick taken last until the next deal is dealt."""
+    from pathlib import Path
+
+    from table_controller.rules.replay import read_script
+
+    script = Path(__file__).resolve().parents[2] / "table_controller" / "examples" / "chicago_broken.jsonl"
+    e = Engine()
+    for _, a in read_script(script.read_text().splitlines()):
+        e.apply(a)
+        if a.do == "play" and (a.player, a.card) == ("Cilla", "TH"):
+            break
+    view = build_view(e)
+    assert view.phase == "deal" and view.last_trick is not None
+    assert (view.last_trick.number, view.last_trick.winner) == (5, "Cilla")
+    assert view.last_trick.cards == (("Anna", "9H"), ("Bo", "8H"), ("Cilla", "TH"))
