@@ -149,9 +149,19 @@ def withdraw(
         _mark_filled(again, joined)  # stop 71: a later heat drawn again lost who sat there by filling
         hub.save_heat(heat, seed, again, again=True, withdrawn=(player, reason.strip()))  # one transaction
         return heat, seed, again
-    theirs = next(t["table"] for t in tables if player in t["players"]) if player in playing else None
-    sat = board.engine(theirs).state if theirs is not None and theirs in started else None  # as its log started
-    absent = sat is not None and sat.rules is not None and player not in sat.players
+    # a no-show found late: their table started without them, its others as drawn (the TL
+    # there seated them, r32), and no table's log has them (stop 72's review: logs published
+    # under each other's ids, or a table playing the first draw, must not withdraw a player)
+    drawn = next((t for t in tables if player in t["players"]), None)
+    sat = board.engine(drawn["table"]).state if drawn is not None and drawn["table"] in started else None
+    logged = {p for t in tables if t["table"] in started for p in board.engine(t["table"]).state.players}
+    absent = (
+        sat is not None
+        and sat.rules is not None
+        and player not in logged
+        and set(sat.players) < set(drawn["players"])
+        and set(drawn["players"]) - set(sat.players) <= {*hub.withdrawn(), player}
+    )
     if player in playing and not absent and not all(t["table"] in finished for t in tables):
         raise HubError(
             "heat {heat} is under way ({tables}): who leaves a table that plays is the TL's decision "

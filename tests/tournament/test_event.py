@@ -246,6 +246,18 @@ def _play_heat(hub, board, tables, tmp_path, seed):
         rt.close()
 
 
+def _through_heat_two(hub, tmp_path, seed: str, first: int, second: int) -> Standings:
+    """12 players through two heats (heat 1: three tables; heat 2: two tables of three),
+    each table played by bots (seeds ``first`` and ``second``); the standings after."""
+    register(hub, [(f"P{i:02}", "") for i in range(12)])
+    board = Standings(hub)
+    _, tables = draw_first_heat(hub, seed=seed)
+    _play_heat(hub, board, tables, tmp_path, seed=first)
+    _, _, tables2 = advance(hub, board, seed=f"{seed}-2")
+    _play_heat(hub, board, tables2, tmp_path, seed=second)
+    return board
+
+
 def test_two_winners_left_are_joined_by_the_best_of_the_rest_for_a_final_of_three__r1_r7(hub, tmp_path):
     """12 players: heat 1 three tables, six go on (r7: the top 2); heat 2 two tables of
     three, whose two winners cannot sit at a table (r1: three or four).  Stop 71's audit:
@@ -282,12 +294,7 @@ def test_a_final_drawn_again_before_it_starts_is_filled_again_and_says_who_fille
     the next best of the heat before joins, and the draw names who sits there by filling."""
     from table_controller.tournament.event import withdraw
 
-    register(hub, [(f"P{i:02}", "") for i in range(12)])
-    board = Standings(hub)
-    _, tables = draw_first_heat(hub, seed="refill")
-    _play_heat(hub, board, tables, tmp_path, seed=61)
-    _, _, tables2 = advance(hub, board, seed="refill-2")
-    _play_heat(hub, board, tables2, tmp_path, seed=71)
+    board = _through_heat_two(hub, tmp_path, "refill", 61, 71)
     last = board.document()["heats"][-1]
     winners = last["advancing"]
     rest = [
@@ -369,6 +376,28 @@ def test_a_table_that_started_without_a_no_show_is_settled_by_withdrawing_them__
     assert heat == 2 and absent not in {p for x in tables2 for p in x["players"]}
     rt.close()
     ot.close()
+
+
+def test_a_player_at_a_table_published_under_another_id_is_not_withdrawn_as_absent__r32(hub, tmp_path):
+    """Stop 72's review: withdrawing a player absent from the log of the table drawn for them
+    took one who plays elsewhere (two tables' logs published under each other's ids). Only a
+    table that started with the others drawn there, and no table's log that has the player,
+    makes them absent; else it is refused as a heat under way."""
+    from table_controller.tournament.event import withdraw
+
+    register(hub, [(f"P{i}", "") for i in range(8)])
+    _, (t1, t2) = draw_first_heat(hub, seed="swap")
+    a = RecordedTable(tmp_path / "a.sqlite", play_as_drawn(t2, seed=3))  # t2's players ...
+    b = RecordedTable(tmp_path / "b.sqlite", play_as_drawn(t1, seed=4))  # ... and t1's
+    a.play(30)
+    b.play(30)
+    sync(hub, a, t1["table"])  # published under each other's ids
+    sync(hub, b, t2["table"])
+    with pytest.raises(HubError, match="under way"):
+        withdraw(hub, t1["players"][0], "did not come")  # drawn to t1, plays at the table published as t2
+    assert hub.withdrawn() == {}
+    a.close()
+    b.close()
 
 
 def test_who_fills_a_table_is_the_best_of_the_rest_ties_drawn_by_the_seed():
@@ -468,12 +497,7 @@ def test_a_final_whose_winner_left_is_filled_to_three_not_ended__r1_r7(hub, tmp_
     "heat 2 was the final: X won" was said then, the event ended without a final)."""
     from table_controller.tournament.event import withdraw
 
-    register(hub, [(f"P{i:02}", "") for i in range(12)])
-    board = Standings(hub)
-    _, tables = draw_first_heat(hub, seed="left")
-    _play_heat(hub, board, tables, tmp_path, seed=41)
-    _, _, tables2 = advance(hub, board, seed="left-2")
-    _play_heat(hub, board, tables2, tmp_path, seed=51)
+    board = _through_heat_two(hub, tmp_path, "left", 41, 51)
     winners = board.document()["heats"][-1]["advancing"]
     assert len(winners) == 2
     withdraw(hub, winners[0], "went home")
