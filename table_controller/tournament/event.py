@@ -156,7 +156,8 @@ def withdraw(
     sat = board.engine(drawn["table"]).state if drawn is not None and drawn["table"] in started else None
     logged = {p for t in tables if t["table"] in started for p in board.engine(t["table"]).state.players}
     absent = (
-        sat is not None
+        drawn is not None
+        and sat is not None
         and sat.rules is not None
         and player not in logged
         and set(sat.players) < set(drawn["players"])
