@@ -119,23 +119,38 @@ class SQLiteStore(EventStore):
         if create and not path.exists():
             _create_private(path)
         tidy = readonly and not has_sidecars(path)
-        # a log on a read-only medium, or another user's: a look at a WAL file needs a -shm
-        # beside it that SQLite may write ("attempt to write a readonly database", stop 72's
-        # audit: no protocol could be printed from a log on a locked stick).  Such a log that
-        # nobody writes is read as it lies (immutable); one whose -wal still holds records
-        # cannot be read whole there, and says so.
-        locked = readonly and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
-        if locked:
-            wal = Path(f"{path}-wal")
-            if wal.exists() and wal.stat().st_size > 0:
+        try:
+            return cls._connect(path, readonly, clock, check, timeout, tidy, "mode=ro")
+        except (StoreReadOnly, StoreNotFound):
+            # a log on a read-only medium, or another user's: a look at a WAL file wants a -shm
+            # beside it that SQLite may write ("attempt to write a readonly database", stop 72's
+            # audit: no protocol could be printed from a log on a locked stick).  A log closed
+            # cleanly (no -wal, no -shm: nobody writes it) is read as it lies (immutable); one
+            # with them may be written now, or hold records in its -wal: said, never read stale
+            locked = readonly and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+            if not locked:
+                raise
+            if has_sidecars(path):
                 raise StoreReadOnly(
-                    f"{path}: its -wal file holds records that can be read only where the log may be "
-                    f"written; copy the log with its -wal and -shm to a folder of your own and read it there"
-                )
-            tidy = False
+                    f"{path}: its -wal and -shm beside it may hold records (a table may be writing it), "
+                    f"which can be read only where the log may be written; copy the log with them to "
+                    f"a folder of your own and read it there"
+                ) from None
+            return cls._connect(path, readonly, clock, check, timeout, False, "immutable=1")
+
+    @classmethod
+    def _connect(
+        cls,
+        path: Path,
+        readonly: bool,
+        clock: Callable[[], float],
+        check: bool,
+        timeout: float,
+        tidy: bool,
+        mode: str,
+    ) -> SQLiteStore:
         try:
             if readonly:
-                mode = "immutable=1" if locked else "mode=ro"
                 uri = f"file:{quote(str(path.resolve()))}?{mode}"
                 conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout)
             else:
