@@ -40,17 +40,30 @@
       lt.cards.slice(told).forEach(c => note(`${c.player} ${T.played} ${cardText(c.card)}`));
       note(fmt("trickTo", { n: lt.number, p: lt.winner }));
     }
-    const award = s.last_award && JSON.stringify(s.last_award) !== JSON.stringify(a.last_award);
+    const awards = newAwards(a, s);  // every one since the last frame (a trick's and the hands' at once)
+    const award = awards.length > 0;
     const newGame = s.game && s.game !== a.game;
     const newDeal = !newGame && s.deal && s.deal !== a.deal && s.phase !== "game_over";
-    if (award && (newGame || newDeal)) note(AUD.awardText(s.last_award));  // the deal's end scored before the next deal
+    if (award && (newGame || newDeal)) awards.forEach(x => note(AUD.awardText(x)));  // the deal's end scored before the next deal
     if (newGame) note(`${T.game} ${s.game}`);
     else if (newDeal) note(fmt("dealing", { d: `${T.deal} ${s.deal}` }));
     else if (s.phase !== a.phase && !["tricks"].includes(s.phase)) note(AUD.phaseText(s));
     if (s.chicago && s.chicago.player && !(a.chicago && a.chicago.player)) note(fmt("saysChicago", { p: s.chicago.player }));
     const before = a.trick && s.trick && a.trick.number === s.trick.number ? a.trick.cards.length : 0;
     if (s.trick) s.trick.cards.slice(before).forEach(c => note(`${c.player} ${T.played} ${cardText(c.card)}`));
-    if (award && !newGame && !newDeal) note(AUD.awardText(s.last_award));
+    if (award && !newGame && !newDeal) awards.forEach(x => note(AUD.awardText(x)));
+  }
+
+  // The awards of frame ``s`` that frame ``a`` did not have, oldest first: the game's deals'
+  // (stop 72's review: the last trick's +5 was lost when the hands' scoring came with it);
+  // across a new game, or a change not in the deals (a TL's between deals), the last award.
+  function newAwards(a, s) {
+    const of = x => { const g = (x.games || []).find(y => y && y.number === x.game); return g ? g.deals.flatMap(d => d.awards) : []; };
+    const before = a.game === s.game ? of(a) : [], now = of(s);
+    const same = before.every((x, i) => JSON.stringify(x) === JSON.stringify(now[i]));
+    const added = same && now.length > before.length ? now.slice(before.length) : [];
+    if (added.length) return added;
+    return s.last_award && JSON.stringify(s.last_award) !== JSON.stringify(a.last_award) ? [s.last_award] : [];
   }
 
   function strip(m, s) {

@@ -327,7 +327,7 @@ def test_the_card_that_ends_a_deal_and_the_trick_it_closes_reach_the_audience_r2
     """The viewers' audit (stop 72): the card that closes a trick was in no audience's page
     whole, and the one that ends a deal on none (the next state already waits for the next
     deal). Dan's 9S ends deal 1: the hall screen shows the last trick, Anna's, with it; the
-    overlay shows it under Dan's seat and its ticker tells it and who took the trick."""
+    overlay shows it under Dan's seat and its ticker tells who took the trick and every award."""
     second = [i for i, a in enumerate(ACTIONS) if a["do"] == "deal"][1]
     last = ACTIONS[second - 1]
     assert last == {"do": "play", "player": "Dan", "card": "9S"}
@@ -350,7 +350,9 @@ def test_the_card_that_ends_a_deal_and_the_trick_it_closes_reach_the_audience_r2
     bc.wait_for_selector('.seat[data-player="Dan"] .now-played [data-card="9S"]')
     bc.wait_for_function("() => /Stick 5 till Anna/.test(document.querySelector('#ticker')?.textContent || '')")
     told = bc.eval_on_selector_all("#ticker .tk", "ts => ts.map(t => t.textContent)")  # newest first
-    assert told[:4] == ["Giv 2 delas", "Dan +1 ett par", "Stick 5 till Anna", "Dan spelar 9♠"], told
+    # the four the overlay shows: every award of the deal's end (the last trick's too, stop 72's
+    # review) before the next deal, after who took the trick (Dan's 9S is the one before them)
+    assert told[:4] == ["Giv 2 delas", "Dan +1 ett par", "Anna +5 sista sticket", "Stick 5 till Anna"], told
     check(bc, "overlay-5-deal-ended", overlay=True)
     post(s, [ACTIONS[second]])  # deal 2 dealt: the cards are gathered
     hall.wait_for_selector("#last-trick", state="detached")

@@ -533,7 +533,7 @@ def test_a_broadcast_delay_out_of_range_is_refused_before_the_table_is_made(comm
     """Stop 72's audit: ``serve --broadcast-delay -5`` was refused only after it had made the
     table's folder, its log, its tokens and its broadcast store."""
     with pytest.raises(SystemExit) as exit_:
-        main([command, "--data", str(tmp_path / "d"), "--broadcast-delay", "-5", "--port", "18097"])
+        main([command, "--data", str(tmp_path / "d"), "--broadcast-delay", "-5", "--port", "1"])
     assert exit_.value.code == 2
     assert "--broadcast-delay: sekunder från 0 till 86400" in said(capsys)
     assert not (tmp_path / "d").exists()
@@ -543,14 +543,17 @@ def test_a_token_file_a_logo_and_a_peer_are_refused_in_swedish(tmp_path, capsys)
     """Stop 72's audit: serve, demo and run said these in English inside a Swedish line
     ("cannot read the token file latin.jsonl: 'utf-8' codec can't decode byte 0xff ...",
     "nofile.png: cannot read the logo (No such file or directory)")."""
+    from tests.ports import free_port
+
+    port = str(free_port())
     latin = tmp_path / "latin.json"
     latin.write_bytes(b"\xff\xfe{}")
-    assert main(["serve", "--data", str(tmp_path / "d"), "--tokens", str(latin), "--port", "18097"]) == 2
+    assert main(["serve", "--data", str(tmp_path / "d"), "--tokens", str(latin), "--port", port]) == 2
     assert f"tokenfilen {latin} är inte den JSON som 'serve' skriver" in said(capsys)
-    assert main(["serve", "--data", str(tmp_path / "d"), "--tokens", str(tmp_path), "--port", "18097"]) == 2
+    assert main(["serve", "--data", str(tmp_path / "d"), "--tokens", str(tmp_path), "--port", port]) == 2
     assert f"kan inte läsa tokenfilen {tmp_path}: det är en mapp, inte en fil" in said(capsys)
     nofile = tmp_path / "nofile.png"
-    assert main(["demo", "--data", str(tmp_path / "e"), "--logo", str(nofile), "--port", "18097"]) == 2
+    assert main(["demo", "--data", str(tmp_path / "e"), "--logo", str(nofile), "--port", port]) == 2
     assert f"{nofile}: kan inte läsa logotypen (filen eller mappen finns inte)" in said(capsys)
-    assert main(["serve", "--data", str(tmp_path / "f"), "--peer", "notaurl", "--port", "18097"]) == 2
+    assert main(["serve", "--data", str(tmp_path / "f"), "--peer", "notaurl", "--port", port]) == 2
     assert "--peer 'notaurl': ange ett annat bords webbsidor som http://HOST:PORT" in said(capsys)

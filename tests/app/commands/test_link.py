@@ -73,7 +73,9 @@ def test_ctrl_c_ends_the_watch_with_its_summary_and_status(table):
     exited 130 (stop 72's audit): it ends as ``--duration`` does, 0 when the link was up."""
     import signal
 
-    proc = subprocess.Popen(CLI + ["monitor", table.port], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(  # --duration: a bound, should the link never come up; Ctrl-C comes long before
+        CLI + ["monitor", table.port, "--duration", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     lines = []
     while not any("LINK   online" in line for line in lines):
         line = proc.stdout.readline()
