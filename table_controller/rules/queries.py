@@ -84,13 +84,12 @@ def trick_winner(d: DealState) -> tuple[str, Card]:
     return best or d.trick[0]
 
 
-def closed_trick(d: DealState, ended: bool = False) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
-    """The trick the table shows taken while no card of the next lies: its number, who takes
-    it and its cards (all face up).  A trick held open by a log of stop 63 (TrickHeld) is
-    shown closed, as a legal last card closes it (whether a player could follow suit is
-    hidden); ``ended``: the deal has just ended, also in the middle of a trick (a Chicago
-    broken at once, D8), whose cards and whoever holds it then are shown."""
-    if d.trick and ((trick_complete(d) and d.pending_revoke) or ended):
+def closed_trick(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
+    """The trick the table shows taken in a deal while no card of the next lies: its number,
+    who takes it and its cards (all face up).  A trick held open by a log of stop 63
+    (TrickHeld) is shown closed, as a legal last card closes it (whether a player could
+    follow suit is hidden).  A deal that has ended keeps its own (``DealRecord.last_trick``)."""
+    if d.trick and trick_complete(d) and d.pending_revoke:
         return d.trick_number, trick_winner(d)[0], tuple(d.trick)
     if not d.trick and d.closed and d.tricks:
         return d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)

@@ -455,11 +455,17 @@ def _penalty_given(s: TableState, e: ev.PenaltyGiven) -> None:
 
 
 def _closed_trick(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
-    """The trick the deal ended on (``queries.closed_trick``; imported here, since the
-    queries read this module's state)."""
-    from table_controller.rules.queries import closed_trick
-
-    return closed_trick(d, ended=True)
+    """The trick the deal ended on: closed (its taker as the trick's TrickWon said), or cut
+    short by a Chicago broken at once (D8), held by the highest card of the led suit so far
+    (the breaker's).  The views show it until the next deal (``queries.closed_trick`` in a
+    deal)."""
+    if d.trick:
+        led = d.trick[0][1].suit
+        live = [(p, c) for p, c in d.trick if c.suit == led and p not in d.dead] or list(d.trick[:1])
+        return d.trick_number, max(live, key=lambda pc: pc[1].rank)[0], tuple(d.trick)
+    if d.closed and d.tricks:
+        return d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)
+    return None
 
 
 def _deal_ended(s: TableState, e: ev.DealEnded) -> None:
