@@ -144,6 +144,7 @@ def scoresheet_pdf(
         c.setDateFormatter(lambda *_: pdf_date(first))
     c.setTitle(f"{info.event or title}: {w['protocol'].lower()}")
     c.setAuthor("chicago-table")
+    c.setCreator("chicago-table")  # stop 72's audit: "Creator: anonymous"
     c.setSubject(
         ", ".join(
             x

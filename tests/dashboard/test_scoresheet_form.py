@@ -171,6 +171,7 @@ def test_header_holds_event_heat_table_date_time_and_player_ids__s12(tmp_path):
     # the PDF's creation date is the game's, not ReportLab's fixed 2000, and stays reproducible
     info = pypdf.PdfReader(io.BytesIO(data)).metadata
     assert info["/CreationDate"].startswith("D:20260516103")
+    assert info["/Creator"] == info["/Author"] == "chicago-table"  # not "anonymous" (stop 72's audit)
     again = tmp_path / "q.pdf"
     subprocess.run(
         [
