@@ -267,6 +267,7 @@ def test_dealer_follows_the_prompts_and_browsers_get_error_pages(make_server, ch
     assert "Utspel" in page.locator("#todo").inner_text()
     page.set_viewport_size({"width": 640, "height": 800})  # a small screen beside the console
     assert page.evaluate("document.documentElement.scrollWidth") <= 640
+    assert not page.locator("#seq").is_visible()  # the log's count is no use to the dealer (stop 72)
     _shot(page, "dealer-small-640x800")
     page.set_viewport_size(TABLET)
     for name, url, words in (
