@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 from table_controller.rules.cards import Card
 from table_controller.rules.hands import Category, best_hands
 from table_controller.rules.phases import DealPhase, Phase
-from table_controller.rules.state import DealState, TableState
-
-TRICKS = 5
+from table_controller.rules.state import DealState, TableState, trick_taken, trick_winner
 
 
 def phase(s: TableState) -> Phase:
@@ -71,19 +69,6 @@ def trick_complete(d: DealState) -> bool:
     return bool(d.trick) and len(d.trick) == len(trick_order(d))
 
 
-def trick_winner(d: DealState) -> tuple[str, Card]:
-    """The highest card of the led suit (r25)."""
-    led = d.trick[0][1].suit
-    last = d.trick_number == TRICKS
-    best: tuple[str, Card] | None = None
-    for p, c in d.trick:
-        if c.suit != led or p in d.dead or (last and p in d.revoked):
-            continue  # r26: a dead hand cannot win; sm2019: a revoker not the last trick
-        if best is None or c.rank > best[1].rank:
-            best = (p, c)
-    return best or d.trick[0]
-
-
 def closed_trick(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
     """The trick the table shows taken in a deal while no card of the next lies: its number,
     who takes it and its cards (all face up).  A trick held open by a log of stop 63
@@ -91,9 +76,7 @@ def closed_trick(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] 
     follow suit is hidden).  A deal that has ended keeps its own (``DealRecord.last_trick``)."""
     if d.trick and trick_complete(d) and d.pending_revoke:
         return d.trick_number, trick_winner(d)[0], tuple(d.trick)
-    if not d.trick and d.closed and d.tricks:
-        return d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)
-    return None
+    return trick_taken(d)
 
 
 def last_card(d: DealState) -> tuple[str, Card] | None:

@@ -454,18 +454,37 @@ def _penalty_given(s: TableState, e: ev.PenaltyGiven) -> None:
         p.no_placement = True
 
 
-def _closed_trick(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
-    """The trick the deal ended on: closed (its taker as the trick's TrickWon said), or cut
-    short by a Chicago broken at once (D8), held by the highest card of the led suit so far
-    (the breaker's).  The views show it until the next deal (``queries.closed_trick`` in a
-    deal)."""
-    if d.trick:
-        led = d.trick[0][1].suit
-        live = [(p, c) for p, c in d.trick if c.suit == led and p not in d.dead] or list(d.trick[:1])
-        return d.trick_number, max(live, key=lambda pc: pc[1].rank)[0], tuple(d.trick)
-    if d.closed and d.tricks:
+TRICKS = 5  # tricks in a deal (r23)
+
+
+def trick_winner(d: DealState) -> tuple[str, Card]:
+    """The highest card of the led suit (r25)."""
+    led = d.trick[0][1].suit
+    last = d.trick_number == TRICKS
+    best: tuple[str, Card] | None = None
+    for p, c in d.trick:
+        if c.suit != led or p in d.dead or (last and p in d.revoked):
+            continue  # r26: a dead hand cannot win; sm2019: a revoker not the last trick
+        if best is None or c.rank > best[1].rank:
+            best = (p, c)
+    return best or d.trick[0]
+
+
+def trick_taken(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
+    """The trick ``d`` closed last, when no card of the next lies: its number, who took it
+    (as its TrickWon said) and its cards, face up."""
+    if not d.trick and d.closed and d.tricks:
         return d.trick_number - 1, d.tricks[-1][0], tuple(d.closed)
     return None
+
+
+def _closed_trick(d: DealState) -> tuple[int, str, tuple[tuple[str, Card], ...]] | None:
+    """The trick the deal ended on: taken, or cut short by a Chicago broken at once (D8),
+    held by whoever holds it then (the breaker).  The views show it until the next deal
+    (``queries.closed_trick`` within a deal)."""
+    if d.trick:
+        return d.trick_number, trick_winner(d)[0], tuple(d.trick)
+    return trick_taken(d)
 
 
 def _deal_ended(s: TableState, e: ev.DealEnded) -> None:

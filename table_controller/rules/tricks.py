@@ -13,13 +13,11 @@ from table_controller.rules.errors import IllegalAction
 from table_controller.rules.ledger import Ledger
 from table_controller.rules.phases import DealPhase, Moment
 from table_controller.rules.queries import (
-    TRICKS,
     at_draw_stop,
     last_card,
     next_to_play,
     phase,
     trick_complete,
-    trick_winner,
 )
 from table_controller.rules.scoring import (
     award,
@@ -28,7 +26,7 @@ from table_controller.rules.scoring import (
     final_scoring,
     release_held,
 )
-from table_controller.rules.state import DealState
+from table_controller.rules.state import TRICKS, DealState, trick_winner
 
 # --- the Chicago question (r22, D3) ----------------------------------------------------
 

@@ -21,12 +21,13 @@ from table_controller.rules.engine import Engine
 from table_controller.rules.events import OpenCardShown
 from table_controller.rules.hands import evaluate
 from table_controller.rules.phases import DealPhase, Phase
-from table_controller.rules.queries import closed_trick, last_card, step7_open, trick_complete, trick_winner
+from table_controller.rules.queries import closed_trick, last_card, step7_open, trick_complete
 from table_controller.rules.replay import (
     current_document,
     game_document,
     table_document,
 )
+from table_controller.rules.state import trick_winner
 from table_controller.sensing.alerts import Alert
 
 Document = dict[str, Any]  # a REPLAY.md document (a game, the table): public by construction
