@@ -98,9 +98,6 @@ const AUD = (() => {
     return `${T.game} ${s.game} ${T.of} ${gamesPerTable || 3}${s.phase === "game_over" || s.phase === "table_over" ? "" : deal}`;
   }
   function isOver(s) { return s.phase === "game_over" || s.phase === "table_over"; }
-  // The trick closed last, while no card of the next lies: its four cards stay in view, as on
-  // the table, and the card that ended a deal is seen (stop 72: it never was).
-  function closedTrick(s) { return s.last_trick && !(s.trick && s.trick.cards.length) ? s.last_trick : null; }
   // The card ``player`` has in front of them: in the trick being played, else in the one just closed.
   function playedBy(s, player) {
     const now = s.trick && s.trick.cards.find(c => c.player === player);
@@ -170,5 +167,5 @@ const AUD = (() => {
     document.documentElement.lang = lang;
   }
   return { lang, T, fmt, handName, awardText, chicagoText, standings, num, gamesOfTable, phaseText, whereText,
-    isOver, param, signed, REASON, mark, markCards, bump, clock, brand, eventName, closedTrick, playedBy };
+    isOver, param, signed, REASON, mark, markCards, bump, clock, brand, eventName, playedBy };
 })();

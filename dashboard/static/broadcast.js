@@ -29,6 +29,8 @@
     if (text && ticker[0] !== text) { ticker.unshift(text); ticker.length = Math.min(ticker.length, 6); tickerCount++; }
   }
 
+  const notePlayed = c => note(`${c.player} ${T.played} ${cardText(c.card)}`);
+
   // what happened between two frames, in words (the frames are the delayed ones), oldest
   // first: a trick closed (its last cards, who took it) and the awards of its scoring come
   // before a new deal or game, which comes after them at the table
@@ -37,7 +39,7 @@
     const lt = s.last_trick, seen = a.last_trick;
     if (lt && !(seen && seen.deal === lt.deal && seen.number === lt.number)) {
       const told = a.trick && a.trick.number === lt.number && a.deal === lt.deal ? a.trick.cards.length : 0;
-      lt.cards.slice(told).forEach(c => note(`${c.player} ${T.played} ${cardText(c.card)}`));
+      lt.cards.slice(told).forEach(notePlayed);
       note(fmt("trickTo", { n: lt.number, p: lt.winner }));
     }
     const awards = newAwards(a, s);  // every one since the last frame (a trick's and the hands' at once)
@@ -50,7 +52,7 @@
     else if (s.phase !== a.phase && !["tricks"].includes(s.phase)) note(AUD.phaseText(s));
     if (s.chicago && s.chicago.player && !(a.chicago && a.chicago.player)) note(fmt("saysChicago", { p: s.chicago.player }));
     const before = a.trick && s.trick && a.trick.number === s.trick.number ? a.trick.cards.length : 0;
-    if (s.trick) s.trick.cards.slice(before).forEach(c => note(`${c.player} ${T.played} ${cardText(c.card)}`));
+    if (s.trick) s.trick.cards.slice(before).forEach(notePlayed);
     if (award && !newGame && !newDeal) awards.forEach(x => note(AUD.awardText(x)));
   }
 
@@ -59,8 +61,11 @@
   // across a new game, or a change not in the deals (a TL's between deals), the last award.
   function newAwards(a, s) {
     const of = x => { const g = (x.games || []).find(y => y && y.number === x.game); return g ? g.deals.flatMap(d => d.awards) : []; };
+    // a game's awards are only added to (a TL's change is an award of its own): the list of
+    // the frame before is this one's beginning when its last award is where it was, so each
+    // frame compares one award, not the game's every award (ten frames a second)
     const before = a.game === s.game ? of(a) : [], now = of(s);
-    const same = before.every((x, i) => JSON.stringify(x) === JSON.stringify(now[i]));
+    const same = !before.length || JSON.stringify(before[before.length - 1]) === JSON.stringify(now[before.length - 1]);
     const added = same && now.length > before.length ? now.slice(before.length) : [];
     if (added.length) return added;
     return s.last_award && JSON.stringify(s.last_award) !== JSON.stringify(a.last_award) ? [s.last_award] : [];

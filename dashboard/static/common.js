@@ -185,6 +185,10 @@ function headerEl(m) {
     h("span", { id: "seq", "data-seq": m.seq, title: t("events in the table's log so far") }, t("event {n}", { n: m.seq })));
 }
 
+// The trick closed last, while no card of the next lies: its four cards stay in view, as on
+// the table, and the card that ended a deal is seen (stop 72: it never was).
+function closedTrick(s) { return s.last_trick && !(s.trick && s.trick.cards.length) ? s.last_trick : null; }
+
 function trickEl(s) {
   const out = h("div", { class: "trick-area" });
   if (s.open_card) out.append(h("div", { id: "open-card" }, t("Open card for {player}:", { player: s.open_card.player }), " ",
@@ -193,7 +197,7 @@ function trickEl(s) {
     : t("Trick {n}:", { n: s.trick.number })) + " ",
     s.trick.cards.map(c => h("span", { class: "played" }, c.player + " ", cardEl(c.card)))));
   // the trick just taken, until the next card or deal (the card that ends a deal is seen)
-  const lt = s.last_trick && !(s.trick && s.trick.cards.length) ? s.last_trick : null;
+  const lt = closedTrick(s);
   if (lt) out.append(h("div", { id: "last-trick", "data-number": lt.number }, t("Trick {n} to {player}:", { n: lt.number, player: lt.winner }) + " ",
     lt.cards.map(c => h("span", { class: "played" }, c.player + " ", cardEl(c.card)))));
   if (s.last_award) out.append(h("div", { id: "last-award", "data-reason": s.last_award.reason },

@@ -52,7 +52,7 @@
       h("div", { class: "lbl" }, `${T.trick} ${s.trick.number}`),
       AUD.markCards(h("div", { class: "trick-cards" }, s.trick.cards.map(c => h("span", { class: "played" },
         h("span", { class: "who" }, c.player), cardEl(c.card)))), `${s.game}.${s.deal}.trick:`)));
-    const lt = AUD.closedTrick(s);  // the trick just taken, until the next card (or deal)
+    const lt = closedTrick(s);  // the trick just taken, until the next card (or deal)
     if (lt) kids.push(h("div", { id: "last-trick", class: "trick", "data-number": lt.number },
       h("div", { class: "lbl" }, fmt("trickTo", { n: lt.number, p: lt.winner })),
       AUD.markCards(h("div", { class: "trick-cards" }, lt.cards.map(c => h("span", { class: "played" + (c.player === lt.winner ? " took" : "") },
