@@ -118,19 +118,16 @@ def withdraw(
     playing = [p for t in tables for p in t["players"]]
     board = Standings(hub)  # which of them have ended, as the standings fold them (a särspel reopens one)
     board.update()
-    finished = {
-        t["table"] for h in board.document()["heats"] if h["heat"] == heat for t in h["tables"] if t["finished"]
-    }
+    heats_now = board.document()["heats"]  # folded once (every table's log)
+    finished = {t["table"] for h in heats_now if h["heat"] == heat for t in h["tables"] if t["finished"]}
     if not started and player in playing:
         seed = seed or drawing.new_seed()
         clubs = hub.players()
         joined: list[str] = []
         entrants = [p for p in playing if p != player]
-        previous = [h for h in board.document()["heats"] if h["heat"] == heat - 1]
+        previous = [h for h in heats_now if h["heat"] == heat - 1]
         if previous:  # a later heat: who goes on, filled again as advance fills (a filled player left)
-            gone = {*hub.withdrawn(), player}
-            going_on = [p for p in previous[0]["advancing"] if p not in gone]
-            joined = filled_up(previous[0], going_on, seed, gone)
+            going_on, joined = _going_on(previous[0], {*hub.withdrawn(), player}, seed)
             entrants = going_on + joined
         rest = {p: clubs.get(p, "") for p in entrants}
         if not seatable(len(rest)):
@@ -247,6 +244,13 @@ def filled_up(heat: dict[str, Any], going_on: list[str], seed: str, gone: Set[st
     return [r["player"] for r in rows[:need]]
 
 
+def _going_on(heat: dict[str, Any], gone: Set[str], seed: str) -> tuple[list[str], list[str]]:
+    """Who goes on from ``heat`` (its standings' document) but the players ``gone``, and who
+    joins them to fill the tables (``filled_up``, ties drawn by ``seed``)."""
+    going_on = [p for p in heat["advancing"] if p not in gone]
+    return going_on, filled_up(heat, going_on, seed, gone)
+
+
 def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[int, str, list[dict[str, Any]]]:
     """Draw the next heat from those who go on from the last one; every table of it must
     have ended (särspel included) and have no problem the TL has not settled.  Too few (or
@@ -271,9 +275,8 @@ def advance(hub: HubStore, board: Standings, seed: str | None = None) -> tuple[i
         if not going_on:
             raise EventOver("heat {heat} was the final: nobody won", heat=last["heat"])
         raise EventOver("heat {heat} was the final: {players} won", heat=last["heat"], players=", ".join(going_on))
-    going_on = [p for p in last["advancing"] if p not in gone]
     seed = seed or drawing.new_seed()
-    joined = filled_up(last, going_on, seed, set(gone))
+    going_on, joined = _going_on(last, set(gone), seed)
     clubs = hub.players()
     seed, tables = _draw(hub, last["heat"] + 1, {p: clubs.get(p, "") for p in going_on + joined}, seed, joined)
     return last["heat"] + 1, seed, tables
