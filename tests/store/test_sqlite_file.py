@@ -163,7 +163,10 @@ def test_all_store_errors_share_one_root():
     assert all(issubclass(e, StoreError) for e in (NotATableLog, SchemaError, StoreBusy, StoreNotFound, StoreReadOnly))
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="another user needs root and setpriv")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="reads the log as another user (uid 65534) with setpriv, which needs root; as that user, root's own permissions would not bind the test",
+)
 def test_a_log_the_user_may_only_read_is_read_whole_and_one_with_a_full_wal_says_what_to_do():
     """Stop 72's audit: a log on a locked stick or of another user ("log check", "log export"
     and "protocol" as that user) failed with "attempt to write a readonly database": a look
