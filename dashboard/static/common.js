@@ -292,6 +292,32 @@ async function post(path, body) {
   return data;
 }
 
+// A step that binds (a Chicago "yes", every other score zeroed) is asked once more on its own
+// button: the first tap arms it (it then says what a second tap enters), a second tap within
+// ARM_MS does it, and it falls back by itself otherwise.  Not a dialog: window.confirm stops
+// the whole page while the table's shot clock runs on (D12: the Chicago question's expiry
+// counts as "no" and is a violation on the player), so the clock would freeze on the screen
+// and the answer could come too late through no fault of the player's.
+const ARM_MS = 4000;
+function twoTaps(ask, act) {
+  return ev => {
+    const b = ev.currentTarget;
+    if (b.dataset.armed) { disarm(b); act(); return; }
+    b.dataset.armed = "1";
+    b.dataset.label = b.textContent;
+    b.textContent = ask;
+    b.classList.add("armed");
+    b.disarmTimer = setTimeout(() => disarm(b), ARM_MS);
+  };
+}
+function disarm(b) {
+  clearTimeout(b.disarmTimer);
+  if (!b.dataset.armed) return;
+  delete b.dataset.armed;
+  b.textContent = b.dataset.label;
+  b.classList.remove("armed");
+}
+
 function showError(msg) {
   let el = document.getElementById("error");
   if (!el) { el = h("div", { id: "error", class: "error" }); document.body.prepend(el); }

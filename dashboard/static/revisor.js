@@ -27,16 +27,18 @@ function questionEl(s) {
   const el = keptPart("question", [s.phase, p], () => chicago ?
     h("section", { id: "chicago-round", class: "prompt" },
       h("div", { class: "q" }, t("Do you say Chicago?"), " ", h("b", { id: "asking" }, p)),
-      // a yes binds the player to every trick and ends the round (D3): asked once more, as
-      // "Time is up" is; a no is the common answer and goes at one tap
-      h("button", { id: "chicago-yes", class: "yes", "data-player": p, onclick: () => {
-        if (window.confirm(t("{player} says Chicago and must take every trick. Enter it?", { player: p })))
-          send({ do: "chicago", player: p, say: true }); } }, t("Yes")),
+      // a yes binds the player to every trick and ends the round (D3): asked once more, by a
+      // second tap (twoTaps: the Chicago clock runs on meanwhile); a no is the common answer
+      // and goes at one tap
+      h("button", { id: "chicago-yes", class: "yes", "data-player": p,
+        onclick: twoTaps(t("Tap again: {player} says Chicago", { player: p }), () => send({ do: "chicago", player: p, say: true })) },
+        t("Yes")),
       h("button", { id: "chicago-no", class: "no", "data-player": p, onclick: () => send({ do: "chicago", player: p, say: false }) }, t("No")),
       h("span", { class: "clock-slot" }))
     : h("section", { id: "quads-round", class: "prompt" }, h("div", { class: "q" }, t("Four of a kind: {player} chooses", { player: p })),
-      h("button", { id: "quads-zero", onclick: () => {  // every other score to 0 and the deal over (§5): asked once more
-        if (window.confirm(t("Zero every other player's score and end the deal?"))) send({ do: "quads", player: p, choice: "zero" }); } },
+      // every other score to 0 and the deal over (§5): asked once more, by a second tap (the
+      // quads clock runs on meanwhile)
+      h("button", { id: "quads-zero", onclick: twoTaps(t("Tap again: zero the others"), () => send({ do: "quads", player: p, choice: "zero" })) },
         t("Zero the others")),
       h("button", { id: "quads-points", onclick: () => send({ do: "quads", player: p, choice: "points" }) }, t("8 points")),
       h("span", { class: "clock-slot" })));

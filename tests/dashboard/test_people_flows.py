@@ -210,6 +210,7 @@ def test_a_camera_only_deal_by_taps_on_phones_and_the_revisor_signs_the_game(mak
     shot(page, f"revisor-chicago-{tag}")
     dealer_says("Revisorn ställer Chicagofrågan", "chicago")
     page.click("#chicago-yes")
+    page.click("#chicago-yes")  # a yes binds Anna to every trick: a second tap enters it
     # the tricks, card by card: the camera reads them; here each player plays the card it
     # missed on their own phone (the Revisor names no card: it would be judged against hands
     # the Revisor may not see)
@@ -1415,30 +1416,31 @@ def test_the_revisors_taps_that_bind_a_player_are_asked_again_and_its_boxes_foll
 ):
     """Stop 71's walk-through: "Nolla de andra" (every other score to 0, the deal over: §5) and
     a Chicago "Ja" (the player must take every trick; the round ends, D3) went at one tap,
-    while "Tiden är ute" was asked again. Both are asked again now; a "no" to the question
-    sends nothing, and the answer that follows is the only one the log has. A player's
+    while "Tiden är ute" was asked again. Both are asked again now, by a second tap on the
+    same button (stop 73: a dialog stopped the page while the shot clock ran on, D12); a first
+    tap alone falls back after a while and sends nothing, and the answer that follows is the
+    only one the log has. A player's
     warnings (r33) and time violations (§10, r34) are on the Revisor's page, as on the TL's;
     the last deal's awards leave the page once the next deal is dealt."""
     s = make_server(command="serve")
     _to_bos_quads_choice(s)
     tl_post(s, {"do": "adjust", "player": "Anna", "points": 20, "reason": "tidigare givar"})  # she may say Chicago
-    answers: list[bool] = []
     asked: list[str] = []
-
-    def on_dialog(dialog) -> None:
-        asked.append(dialog.message)
-        dialog.accept() if answers.pop(0) else dialog.dismiss()
-
     page = chromium.new_page()
     page.set_viewport_size(TABLET)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("dialog", on_dialog)
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.clock.install()  # before the page: the first tap's fallback is driven, not waited for
     page.goto(s.url("revisor"))
     page.wait_for_selector("#quads-round #quads-zero")
-    answers.append(False)
-    page.click("#quads-zero")  # asked again, and "Avbryt": nothing sent
-    assert asked == ["Nolla alla andra spelares poäng och avsluta given?"]
+    zero = page.locator("#quads-zero")
+    zero.click()  # armed: it says what a second tap enters
+    assert zero.get_attribute("data-armed") == "1"
+    assert zero.inner_text() == "Tryck igen: nolla de andra"
+    page.clock.fast_forward(4_100)  # no second tap: it falls back, and nothing was sent
+    page.wait_for_function("() => !document.querySelector('#quads-zero').dataset.armed")
+    assert zero.inner_text() == "Nolla de andra"
     page.click("#quads-points")  # the points go at one tap
     page.wait_for_selector('#award[data-reason="four_of_a_kind"]')
     assert [a["choice"] for a in s.actions() if a["do"] == "quads"] == ["points"]
@@ -1456,14 +1458,15 @@ def test_the_revisors_taps_that_bind_a_player_are_asked_again_and_its_boxes_foll
         tl_post(s, {"do": "discard", "player": p, "cards": []})
     page.wait_for_selector("#chicago-round")
     assert page.locator("#asking").inner_text() == "Anna"
-    answers.append(False)
-    page.click("#chicago-yes")  # "Avbryt": not said
-    assert asked[-1] == "Anna säger Chicago och måste ta alla stick. För in det?"
-    answers.append(True)
-    page.click("#chicago-yes")
+    yes = page.locator("#chicago-yes")
+    yes.click()
+    assert yes.get_attribute("data-armed") == "1"
+    assert yes.inner_text() == "Tryck igen: Anna säger Chicago"
+    shot(page, "revisor-chicago-armed")
+    yes.click()
     page.wait_for_selector("#chicago-round", state="detached")
     assert [a for a in s.actions() if a["do"] == "chicago"] == [{"do": "chicago", "player": "Anna", "say": True}]
-    assert answers == [] and len(asked) == 3
+    assert asked == []  # never a dialog: the page and its clock ran on
     # the tricks: Anna takes them all (Cilla has the 2C and 3D of exchange 1)
     for trick in [("AS", "2S", "7C"), ("KS", "9S", "8H"), ("QS", "9C", "TD"), ("JS", "9D", "3D"), ("AH", "9H", "2C")]:
         for p, card in zip(PLAYERS, trick, strict=True):
