@@ -157,6 +157,14 @@ def settle(page) -> None:
     page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
 
 
+# Every element on view that holds text of its own, set in fewer CSS pixels than the least
+SMALL_TEXT_JS = """least => [...document.body.querySelectorAll('*')].filter(e => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+  }).map(e => [e.className || e.tagName, parseFloat(getComputedStyle(e).fontSize), e.textContent.trim().slice(0, 30)])
+  .filter(([, px]) => px < least)"""
+
+
 def check(page, name: str, overlay: bool = False) -> dict:
     page.bring_to_front()  # a tab in the background runs no animation frames
     settle(page)
@@ -171,6 +179,9 @@ def check(page, name: str, overlay: bool = False) -> dict:
         text = page.evaluate(VISIBLE_TEXT)
         english = _english_in(text, _english_fragments(), {"Anna", "Bo", "Cilla", "Dan"})
         assert not english, (name, english)
+    if overlay:  # a stream is watched at 1280x720 or smaller: no text under 16 px of 1920 (stop 73)
+        small = page.evaluate(SMALL_TEXT_JS, 16)
+        assert small == [], (name, small[:6])
     found = page.evaluate(OVERLAPS_JS)
     assert found["bad"] == [], (name, found["bad"][:6])
     assert found["wide"] == [] and found["scroll"] <= 0, (name, found)
