@@ -19,23 +19,10 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from table_controller.rules.errors import WordedError  # its home now; still imported from here too
 from table_controller.rules.rulesets import RULESETS
 
 SEATS = (3, 4)  # players at an SM table (sm2025 r1)
-
-
-class WordedError(Exception):
-    """An error raised with its English text and what goes in it (``text``, ``params``), so
-    that a console says it in its own language (``chicago-table hub``: console.po);
-    ``str()`` is the English, as logs and programs read it.  The tournament's refusals
-    (``DrawError``, ``hubstore.HubError``) are such errors."""
-
-    def __init__(self, text: str, **params: Any) -> None:
-        # the system's reason (an OSError given as a param) as the system says it, without
-        # "[Errno 2]" and the path again; a console says it in its own words (os_error_words)
-        shown = {k: (v.strerror or str(v)) if isinstance(v, OSError) else v for k, v in params.items()}
-        super().__init__(text.format(**shown) if params else text)
-        self.text, self.params = text, params
 
 
 class DrawError(WordedError, ValueError):
