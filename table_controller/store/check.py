@@ -5,6 +5,10 @@ no changed record), the transactions (each action stored with exactly its events
 that replaying the stored actions through a fresh engine gives the stored events and
 the same state as folding them.  Every problem is listed; nothing is repaired here
 (see :mod:`.recovery`).
+
+The problems are English text (``to_dict``, ``--json``: what programs read), each a
+``Phrase`` that keeps its template and params, so that a console says them in its own
+language too (``doctor``: ``app.words.said_error``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from table_controller.rules.engine import Engine
+from table_controller.rules.errors import Phrase
 from table_controller.rules.judge import judge
 
 from .errors import StoreError
@@ -53,23 +58,23 @@ def check_file(path: str | os.PathLike) -> CheckReport:
     try:
         store = SQLiteStore.open(path, readonly=True)
     except StoreError as exc:
-        return CheckReport(str(path), (str(exc),))
+        return CheckReport(str(path), (Phrase.of(exc),))
     with store:
         problems: list[str] = []
         try:
             rows = store.conn.execute("PRAGMA integrity_check(20)").fetchall()
             if [r[0] for r in rows] != ["ok"]:
-                problems += [f"integrity: {r[0]}" for r in rows]
+                problems += [Phrase("integrity: {problem}", problem=r[0]) for r in rows]
         except DB_ERRORS as exc:
-            problems.append(f"integrity check failed: {exc}")
+            problems.append(Phrase("integrity check failed: {error}", error=exc))
         try:
             records = store.read()
             last = store.last_seq()
             version = store.schema_version()
         except StoreError as exc:
-            return CheckReport(str(path), tuple(problems + [str(exc)]))
+            return CheckReport(str(path), tuple(problems + [Phrase.of(exc)]))
         if len(records) != last:
-            problems.append(f"{last - len(records)} record(s) missing before seq {last}")
+            problems.append(Phrase("{n} record(s) missing before seq {last}", n=last - len(records), last=last))
         return check_records(str(path), records, problems, version)
 
 
@@ -83,24 +88,26 @@ def check_records(
     try:
         folded = fold(records, path)
     except StoreError as exc:
-        problems.append(str(exc))
+        problems.append(Phrase.of(exc))
         folded = None
     replayed, replay_problems = replay_actions(records)
     problems += replay_problems
     if folded is not None:
         if [e.to_dict() for e in replayed.events] != [e.to_dict() for e in folded.events]:
             problems.append(
-                "the stored events differ from those the stored actions cause now "
-                "(a different engine version, or a damaged log)"
+                Phrase(
+                    "the stored events differ from those the stored actions cause now "
+                    "(a different engine version, or a damaged log)"
+                )
             )
         elif replayed.state.to_dict() != folded.state.to_dict():
-            problems.append("the state folded from the events differs from the replay of the actions")
+            problems.append(Phrase("the state folded from the events differs from the replay of the actions"))
         summary = describe(folded)
     clocks = None
     try:
         clocks = last_clock(records)
     except StoreError as exc:
-        problems.append(str(exc))
+        problems.append(Phrase.of(exc))
     if clocks is not None:
         summary["clocks"] = {"seq": clocks.seq, "remaining": dict(clocks.remaining), "paused": clocks.paused}
     return CheckReport(path, tuple(problems), counts, records[-1].seq if records else 0, version, summary)
@@ -108,15 +115,15 @@ def check_records(
 
 def transaction_problems(records: Sequence[Record]) -> list[str]:
     """Every event belongs to the transaction of an action stored just before it."""
-    out = []
+    out: list[str] = []
     current_action_txn = None
     for r in records:
         if r.kind == "action":
             current_action_txn = r.txn if r.txn == r.seq else None
             if r.txn != r.seq:
-                out.append(f"record {r.seq}: an action that does not start its transaction")
+                out.append(Phrase("record {seq}: an action that does not start its transaction", seq=r.seq))
         elif r.kind == "event" and r.txn != current_action_txn:
-            out.append(f"record {r.seq}: an event stored without its action")
+            out.append(Phrase("record {seq}: an event stored without its action", seq=r.seq))
         elif r.kind != "event":
             current_action_txn = None
     return out[:20]
@@ -124,14 +131,19 @@ def transaction_problems(records: Sequence[Record]) -> list[str]:
 
 def replay_actions(records: Sequence[Record]) -> tuple[Engine, list[str]]:
     engine = Engine()
-    problems = []
+    problems: list[str] = []
     for r in records:
         if r.kind != "action":
             continue
         verdict = judge(engine, r.data)
         if not verdict.accepted:
             problems.append(
-                f"record {r.seq}: the stored action {r.data.get('do')!r} is refused on replay: {verdict.reason}"
+                Phrase(
+                    "record {seq}: the stored action {do!r} is refused on replay: {reason}",
+                    seq=r.seq,
+                    do=r.data.get("do"),
+                    reason=verdict.reason,
+                )
             )
     return engine, problems[:20]
 

@@ -1,10 +1,23 @@
 """The store's errors: one root, :class:`StoreError`; sqlite3's own errors never leave
-the package.  Each message says what happened and what to do about it."""
+the package.  Each message says what happened and what to do about it.
+
+They are worded (``rules.errors.WordedError``): raised with their English text and what
+goes in it, so that a console says them in Swedish too (console.po: ``make i18n`` extracts
+each class's text); ``str()`` is the English, as logs, tests and programs read it.  What
+SQLite or the system said goes in as a param, as it was said (an OSError in the system's
+words); a few words of the store's own inside one are a ``Phrase``.
+
+    >>> exc = StoreNotFound("{path}: no such file (a table's log was expected)", path="t.sqlite")
+    >>> str(exc), exc.text
+    ("t.sqlite: no such file (a table's log was expected)", "{path}: no such file (a table's log was expected)")
+"""
 
 from __future__ import annotations
 
+from table_controller.rules.errors import WordedError
 
-class StoreError(Exception):
+
+class StoreError(WordedError):
     """Anything that went wrong reading or writing a table's log."""
 
 

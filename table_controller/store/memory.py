@@ -60,7 +60,11 @@ class MemoryStore(EventStore):
         wanted = None if kinds is None else set(kinds)
         if wanted is not None and not wanted <= set(KINDS):
             unknown = sorted(wanted - set(KINDS))
-            raise StoreError(f"unknown record kind(s) {', '.join(map(repr, unknown))}; kinds: {', '.join(KINDS)}")
+            raise StoreError(
+                "unknown record kind(s) {unknown}; kinds: {kinds}",
+                unknown=", ".join(map(repr, unknown)),
+                kinds=", ".join(KINDS),
+            )
         lo = max(first, 1) - 1
         hi = len(log) if last is None else max(lo, min(last, len(log)))
         return [r for r in log[lo:hi] if wanted is None or r.kind in wanted]
@@ -74,7 +78,7 @@ class MemoryStore(EventStore):
         for n, r in enumerate(self.records, start=1):
             text = json.dumps(r.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
             if r.seq != n or digest(prev, r.seq, r.time, r.source, r.kind, r.txn, text) != r.digest:
-                raise StoreCorrupt(f"the in-memory log: record {n} does not match its checksum")
+                raise StoreCorrupt("the in-memory log: record {seq} does not match its checksum", seq=n)
             prev = r.digest
         return len(self.volume)
 

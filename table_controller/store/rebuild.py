@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from table_controller.rules.engine import Engine
+from table_controller.rules.errors import Phrase
 from table_controller.rules.events import EventError, event_from_dict
 
 from .base import EventStore
@@ -27,26 +28,32 @@ from .records import Record
 from .snapshots import ClockSnapshot
 from .sqlite import SQLiteStore
 
+THE_LOG = Phrase("the log")  # a log without a path (in memory), as what is said of it names it
 
-def events_of(records: Sequence[Record], where: str = "the log") -> list:
+
+def events_of(records: Sequence[Record], where: object = THE_LOG) -> list:
     out = []
     for r in records:
         if r.kind == "event":
             try:
                 out.append(event_from_dict(r.data))
             except EventError as exc:
-                raise StoreCorrupt(f"{where}: record {r.seq}: {exc}") from None
+                raise StoreCorrupt("{where}: record {seq}: {error}", where=where, seq=r.seq, error=exc) from None
     return out
 
 
-def fold(records: Sequence[Record], where: str = "the log") -> Engine:
+def fold(records: Sequence[Record], where: object = THE_LOG) -> Engine:
+    """The engine the events fold into; ``where``: the log as what it says names it (its path)."""
     try:
         return Engine.from_events(events_of(records, where))
     except StoreCorrupt:
         raise
     except Exception as exc:  # an event that does not fit the state before it
         raise StoreCorrupt(
-            f"{where}: the events do not fold into a table state ({type(exc).__name__}: {exc})"
+            "{where}: the events do not fold into a table state ({kind}: {error})",
+            where=where,
+            kind=type(exc).__name__,
+            error=exc,
         ) from None
 
 
@@ -60,10 +67,10 @@ def last_clock(records: Sequence[Record]) -> ClockSnapshot | None:
 def load(store: EventStore) -> tuple[Engine, ClockSnapshot | None]:
     """The engine as the log leaves it, and the last clock snapshot paused for the
     dealer; every record is read and checked (no gap, chain intact) first."""
-    where = str(getattr(store, "path", "the log"))
+    where = getattr(store, "path", None) or THE_LOG
     records = store.read()
     if len(records) != store.last_seq():
-        raise StoreCorrupt(f"{where}: records are missing before seq {store.last_seq()}")
+        raise StoreCorrupt("{where}: records are missing before seq {last}", where=where, last=store.last_seq())
     clocks = last_clock(records)
     return fold(records, where), (clocks.paused_for_resume() if clocks else None)
 

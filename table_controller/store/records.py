@@ -65,11 +65,11 @@ class Record:
 def encode_data(data: Any) -> str:
     """The canonical JSON text of a record's data (sorted keys: the digest depends on it)."""
     if not isinstance(data, Mapping):
-        raise RecordError(f"a record's data must be a JSON object, not {type(data).__name__}")
+        raise RecordError("a record's data must be a JSON object, not {kind}", kind=type(data).__name__)
     try:
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise RecordError(f"a record's data must be plain JSON: {exc}") from None
+        raise RecordError("a record's data must be plain JSON: {error}", error=exc) from None
     except RecursionError:
         raise RecordError("a record's data is nested too deeply") from None
 
@@ -77,13 +77,13 @@ def encode_data(data: Any) -> str:
 def check_new(rec: NewRecord) -> str:
     """Validate a record before it is stored; returns its data's JSON text."""
     if rec.kind not in KINDS:
-        raise RecordError(f"unknown record kind {rec.kind!r}; kinds: {', '.join(KINDS)}")
+        raise RecordError("unknown record kind {kind!r}; kinds: {kinds}", kind=rec.kind, kinds=", ".join(KINDS))
     if not isinstance(rec.source, str) or not rec.source:
         raise RecordError("a record's source must be non-empty text (who or what produced it)")
     if rec.time is not None and (
         not isinstance(rec.time, (int, float)) or isinstance(rec.time, bool) or not math.isfinite(rec.time)
     ):
-        raise RecordError(f"a record's time must be a finite number of seconds, not {rec.time!r}")
+        raise RecordError("a record's time must be a finite number of seconds, not {time!r}", time=rec.time)
     return encode_data(rec.data)
 
 

@@ -136,12 +136,13 @@ def _read_rows(conn: sqlite3.Connection) -> tuple[dict[int, tuple], set[int], in
 def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageReport:
     source, target = Path(source), Path(target)
     if not source.exists():
-        raise StoreError(f"{source}: no such file")
+        raise StoreError("{path}: no such file", path=source)
     if target.exists():
-        raise StoreError(f"{target} already exists; salvage writes a new file")
+        raise StoreError("{path} already exists; salvage writes a new file", path=target)
     if not target.absolute().parent.is_dir():  # a mistyped folder is not made (stop 72: /nonexist was)
         raise StoreError(
-            f"the folder {target.parent} does not exist; salvage writes a new file in a folder that is there"
+            "the folder {folder} does not exist; salvage writes a new file in a folder that is there",
+            folder=target.parent,
         )
     with tempfile.TemporaryDirectory() as tmp:
         copy = _readable_copy(source, Path(tmp))
@@ -153,10 +154,12 @@ def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageRepo
                 conn.close()
         except DB_ERRORS as exc:
             raise NotATableLog(
-                f"{source}: nothing can be read ({exc}); the file header is damaged or it is not a table log"
+                "{path}: nothing can be read ({error}); the file header is damaged or it is not a table log",
+                path=source,
+                error=exc,
             ) from None
     if not rows and not failed:
-        raise NotATableLog(f"{source}: no records could be read")
+        raise NotATableLog("{path}: no records could be read", path=source)
     kept, reason = _sound_prefix(rows, last)
     if not end_known:
         reason = reason.replace("the end of the log: nothing was lost", f"no record after seq {last} could be found")

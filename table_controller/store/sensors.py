@@ -30,7 +30,7 @@ SENSOR_TYPES: dict[str, type] = {
 def sensor_to_dict(event: Any) -> dict[str, Any]:
     name = type(event).__name__
     if SENSOR_TYPES.get(name) is not type(event):
-        raise RecordError(f"not a sensor event: {event!r}")
+        raise RecordError("not a sensor event: {event!r}", event=event)
     out: dict[str, Any] = {"type": name}
     for f in fields(cast(Any, event)):
         out[f.name] = _plain(getattr(event, f.name))
@@ -50,7 +50,7 @@ def _plain(v: Any) -> Any:
 def sensor_from_dict(d: Mapping[str, Any]) -> Any:
     cls = SENSOR_TYPES.get(d.get("type"))  # type: ignore[arg-type]
     if cls is None:
-        raise RecordError(f"not a stored sensor event: {dict(d)!r}")
+        raise RecordError("not a stored sensor event: {record!r}", record=dict(d))
     kwargs = {}
     try:
         for f in fields(cls):
@@ -66,7 +66,7 @@ def sensor_from_dict(d: Mapping[str, Any]) -> Any:
             kwargs[f.name] = v
         return cls(**kwargs)
     except (TypeError, KeyError) as exc:
-        raise RecordError(f"unreadable sensor event {dict(d)!r}: {exc}") from None
+        raise RecordError("unreadable sensor event {record!r}: {error}", record=dict(d), error=exc) from None
 
 
 def sensor_events(store: EventStore, first: int = 1, last: int | None = None) -> Iterator[tuple[int, Any]]:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
+from table_controller.rules.errors import Phrase
+
 from . import schema
 from .base import EventStore
 from .errors import (
@@ -51,33 +53,42 @@ def strict_text(raw: bytes) -> str:
         raise sqlite3.DataError("database disk image is malformed (text that is not UTF-8)") from None
 
 
-def translate(exc: Exception, path: Path, doing: str) -> StoreError:
-    """sqlite3's error as ours, saying what to do."""
+def translate(exc: Exception, path: Path, doing: Phrase) -> StoreError:
+    """sqlite3's error as ours, saying what to do; what SQLite said (``error``) goes in as
+    it said it, what was being done (``doing``) in the words of the one who reads it."""
     if isinstance(exc, UnicodeDecodeError):
         return StoreCorrupt(
-            f"{path} is damaged (unreadable text in the database) while {doing}; "
-            f"run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable"
+            "{path} is damaged (unreadable text in the database) while {doing}; "
+            "run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable",
+            path=path,
+            doing=doing,
         )
-    msg = str(exc)
-    low = msg.lower()
+    low = str(exc).lower()
     if "file is not a database" in low:
-        return NotATableLog(f"{path} is not a table log (not an SQLite file, or its header is damaged): {msg}")
+        return NotATableLog(
+            "{path} is not a table log (not an SQLite file, or its header is damaged): {error}", path=path, error=exc
+        )
     if "malformed" in low or "corrupt" in low or (isinstance(exc, sqlite3.DatabaseError) and "disk i/o" in low):
         return StoreCorrupt(
-            f"{path} is damaged ({msg}) while {doing}; "
-            f"run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable"
+            "{path} is damaged ({error}) while {doing}; "
+            "run 'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable",
+            path=path,
+            error=exc,
+            doing=doing,
         )
     if "locked" in low or "busy" in low:
         return StoreBusy(
-            f"{path} is locked by another process while {doing}: is another controller running this table?"
+            "{path} is locked by another process while {doing}: is another controller running this table?",
+            path=path,
+            doing=doing,
         )
     if "readonly" in low or "read-only" in low:
-        return StoreReadOnly(f"{path} cannot be written ({msg}) while {doing}")
+        return StoreReadOnly("{path} cannot be written ({error}) while {doing}", path=path, error=exc, doing=doing)
     if "full" in low or "disk i/o" in low:
-        return StoreWriteError(f"{path}: {msg} while {doing}; nothing was appended")
+        return StoreWriteError("{path}: {error} while {doing}; nothing was appended", path=path, error=exc, doing=doing)
     if "unable to open" in low:
-        return StoreNotFound(f"cannot open {path}: {msg}")
-    return StoreError(f"{path}: {msg} while {doing}")
+        return StoreNotFound("cannot open {path}: {error}", path=path, error=exc)
+    return StoreError("{path}: {error} while {doing}", path=path, error=exc, doing=doing)
 
 
 class SQLiteStore(EventStore):
@@ -113,9 +124,9 @@ class SQLiteStore(EventStore):
         ``timeout``: seconds to wait for another process's write lock."""
         path = Path(path)
         if not path.exists() and (readonly or not create):
-            raise StoreNotFound(f"{path}: no such file (a table's log was expected)")
+            raise StoreNotFound("{path}: no such file (a table's log was expected)", path=path)
         if path.is_dir():
-            raise NotATableLog(f"{path} is a directory, not a table log")
+            raise NotATableLog("{path} is a directory, not a table log", path=path)
         if create and not path.exists():
             _create_private(path)
         tidy = readonly and not has_sidecars(path)
@@ -132,9 +143,10 @@ class SQLiteStore(EventStore):
                 raise
             if has_sidecars(path):
                 raise StoreReadOnly(
-                    f"{path}: its -wal and -shm beside it may hold records (a table may be writing it), "
-                    f"which can be read only where the log may be written; copy the log with them to "
-                    f"a folder of your own and read it there"
+                    "{path}: its -wal and -shm beside it may hold records (a table may be writing it), "
+                    "which can be read only where the log may be written; copy the log with them to "
+                    "a folder of your own and read it there",
+                    path=path,
                 ) from None
             return cls._connect(path, readonly, clock, check, timeout, False, "immutable=1")
 
@@ -156,7 +168,7 @@ class SQLiteStore(EventStore):
             else:
                 conn = sqlite3.connect(str(path), isolation_level=None, timeout=timeout)
         except DB_ERRORS as exc:
-            raise translate(exc, path, "opening") from None
+            raise translate(exc, path, Phrase("opening")) from None
         conn.text_factory = strict_text
         try:
             cls._prepare(conn, path, readonly, check)
@@ -174,14 +186,16 @@ class SQLiteStore(EventStore):
             objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if app_id == 0 and objects == 0:
                 if readonly:
-                    raise NotATableLog(f"{path} is an empty file, not a table log")
+                    raise NotATableLog("{path} is an empty file, not a table log", path=path)
                 conn.execute("PRAGMA journal_mode = WAL")  # stays set in the file
                 schema.migrate(conn)
             elif app_id == schema.HUB_APPLICATION_ID:
-                raise NotATableLog(f"{path} is a tournament hub's file (chicago-table hub), not a table log")
+                raise NotATableLog("{path} is a tournament hub's file (chicago-table hub), not a table log", path=path)
             elif app_id != schema.APPLICATION_ID:
                 raise NotATableLog(
-                    f"{path} is an SQLite database of another program (application id {app_id:#x}), not a table log"
+                    "{path} is an SQLite database of another program (application id {app_id:#x}), not a table log",
+                    path=path,
+                    app_id=app_id,
                 )
             if check:
                 problems = [r[0] for r in conn.execute("PRAGMA quick_check(20)")]
@@ -192,45 +206,53 @@ class SQLiteStore(EventStore):
                     first = " ".join(said.split())
                     first = first if len(first) <= 120 else first[:117] + "..."
                     raise StoreCorrupt(
-                        f"{path} is damaged (SQLite finds: {first}); run "
-                        f"'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable"
+                        "{path} is damaged (SQLite finds: {problems}); run "
+                        "'chicago-table log check {path} --salvage NEW.sqlite' to recover what is readable",
+                        path=path,
+                        problems=first,
                     )
             v = schema.version(conn)
             if v is None:
                 raise SchemaError(
-                    f"{path} is marked as a table log but has no schema version table: "
-                    f"it is damaged or was written by something else"
+                    "{path} is marked as a table log but has no schema version table: "
+                    "it is damaged or was written by something else",
+                    path=path,
                 )
             if v > schema.CURRENT:
                 raise SchemaError(
-                    f"{path} has schema version {v}; this program reads up to {schema.CURRENT}: update chicago-table"
+                    "{path} has schema version {version}; this program reads up to {current}: update chicago-table",
+                    path=path,
+                    version=v,
+                    current=schema.CURRENT,
                 )
             has_records = conn.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'"
             ).fetchone()
             if not has_records:
-                raise SchemaError(f"{path} has schema version {v} but no records table: it is damaged")
+                raise SchemaError(
+                    "{path} has schema version {version} but no records table: it is damaged", path=path, version=v
+                )
             if not readonly:
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = FULL")  # fsync the WAL at every commit
                 if v < schema.CURRENT:
                     schema.migrate(conn)
         except DB_ERRORS as exc:
-            raise translate(exc, path, "opening") from None
+            raise translate(exc, path, Phrase("opening")) from None
 
     # --- the interface -----------------------------------------------------------------
 
     @property
     def conn(self) -> sqlite3.Connection:
         if self._conn is None:
-            raise StoreClosed(f"{self.path}: the store is closed")
+            raise StoreClosed("{path}: the store is closed", path=self.path)
         return self._conn
 
     def schema_version(self) -> int:
         try:
             return schema.version(self.conn) or 0
         except DB_ERRORS as exc:
-            raise translate(exc, self.path, "reading the schema version") from None
+            raise translate(exc, self.path, Phrase("reading the schema version")) from None
 
     def append(self, records: Sequence[NewRecord]) -> list[Record]:
         return self.append_batches([records])
@@ -239,7 +261,7 @@ class SQLiteStore(EventStore):
         """One SQLite transaction for all the batches (all or none); each batch gets its
         own ``txn``.  Returns once the commit is durable."""
         if self.readonly:
-            raise StoreReadOnly(f"{self.path} is open read-only (for inspection); nothing was appended")
+            raise StoreReadOnly("{path} is open read-only (for inspection); nothing was appended", path=self.path)
         batches = [list(b) for b in batches if b]
         if not batches:
             return []
@@ -248,7 +270,7 @@ class SQLiteStore(EventStore):
         try:
             conn.execute("BEGIN IMMEDIATE")
         except DB_ERRORS as exc:
-            raise translate(exc, self.path, "starting an append") from None
+            raise translate(exc, self.path, Phrase("starting an append")) from None
         try:
             row = conn.execute("SELECT seq, digest FROM records ORDER BY seq DESC LIMIT 1").fetchone()
             seq, prev = (row[0], row[1]) if row else (0, GENESIS)
@@ -267,7 +289,7 @@ class SQLiteStore(EventStore):
             conn.execute("COMMIT")
         except DB_ERRORS as exc:
             _rollback(conn)
-            raise translate(exc, self.path, "appending") from None
+            raise translate(exc, self.path, Phrase("appending")) from None
         except BaseException:
             _rollback(conn)
             raise
@@ -285,7 +307,11 @@ class SQLiteStore(EventStore):
         if kinds is not None:
             unknown = [k for k in kinds if k not in KINDS]
             if unknown:
-                raise StoreError(f"unknown record kind(s) {', '.join(map(repr, unknown))}; kinds: {', '.join(KINDS)}")
+                raise StoreError(
+                    "unknown record kind(s) {unknown}; kinds: {kinds}",
+                    unknown=", ".join(map(repr, unknown)),
+                    kinds=", ".join(KINDS),
+                )
             sql += f" AND kind IN ({', '.join('?' * len(kinds))})"
             params.extend(kinds)
         sql += " ORDER BY seq"
@@ -296,7 +322,7 @@ class SQLiteStore(EventStore):
                 before = self.conn.execute("SELECT digest FROM records WHERE seq = ?", (rows[0][0] - 1,)).fetchone()
                 prev = GENESIS if rows[0][0] == 1 else (before[0] if before else None)
         except DB_ERRORS as exc:
-            raise translate(exc, self.path, "reading") from None
+            raise translate(exc, self.path, Phrase("reading")) from None
         out = _records(self.path, rows)
         if kinds is None:
             _check_chain(self.path, out, [r[5] for r in rows], max(first, 1), prev)
@@ -306,14 +332,16 @@ class SQLiteStore(EventStore):
         try:
             row = self.conn.execute("SELECT max(seq) FROM records").fetchone()
         except DB_ERRORS as exc:
-            raise translate(exc, self.path, "reading the last seq") from None
+            raise translate(exc, self.path, Phrase("reading the last seq")) from None
         return int(row[0] or 0)
 
     def verify(self) -> int:
         records = self.read()
         last = self.last_seq()
         if len(records) != last:
-            raise StoreCorrupt(f"{self.path}: {last - len(records)} record(s) missing before seq {last}")
+            raise StoreCorrupt(
+                "{path}: {n} record(s) missing before seq {last}", path=self.path, n=last - len(records), last=last
+            )
         return last
 
     def close(self) -> None:
@@ -321,7 +349,7 @@ class SQLiteStore(EventStore):
             try:
                 self._conn.close()
             except DB_ERRORS as exc:
-                raise translate(exc, self.path, "closing") from None
+                raise translate(exc, self.path, Phrase("closing")) from None
             finally:
                 self._conn = None
                 if self._tidy:
@@ -377,19 +405,23 @@ def _records(path: Path, rows: list[tuple]) -> list[Record]:
                 datas.append(json.loads(r[5]))
             except (TypeError, ValueError):
                 raise StoreCorrupt(
-                    f"{path}: record {r[0]} holds unreadable data; run 'chicago-table log check "
-                    f"{path} --salvage NEW.sqlite'"
+                    "{path}: record {seq} holds unreadable data; run 'chicago-table log check "
+                    "{path} --salvage NEW.sqlite'",
+                    path=path,
+                    seq=r[0],
                 ) from None
     out = []
     for (seq, t, source, kind, txn, _, dig), data in zip(rows, datas):
         if not isinstance(seq, int) or kind not in KINDS or not isinstance(data, dict):
-            raise StoreCorrupt(f"{path}: record {seq} is malformed (kind {kind!r})")
+            raise StoreCorrupt("{path}: record {seq} is malformed (kind {kind!r})", path=path, seq=seq, kind=kind)
         try:
             out.append(Record(seq, float(t), str(source), kind, int(txn), data, str(dig)))
         except (TypeError, ValueError):  # a damaged page: a time or transaction that is no number
             raise StoreCorrupt(
-                f"{path}: record {seq} is malformed (its time or transaction); run 'chicago-table log "
-                f"check {path} --salvage NEW.sqlite'"
+                "{path}: record {seq} is malformed (its time or transaction); run 'chicago-table log "
+                "check {path} --salvage NEW.sqlite'",
+                path=path,
+                seq=seq,
             ) from None
     return out
 
@@ -400,13 +432,18 @@ def _check_chain(path: Path, records: list[Record], texts: list[str], first: int
     for r, text in zip(records, texts):
         if r.seq != expected:
             raise StoreCorrupt(
-                f"{path}: records {expected}..{r.seq - 1} are missing; run "
-                f"'chicago-table log check {path} --salvage NEW.sqlite'"
+                "{path}: records {first}..{last} are missing; run "
+                "'chicago-table log check {path} --salvage NEW.sqlite'",
+                path=path,
+                first=expected,
+                last=r.seq - 1,
             )
         if prev is not None and digest(prev, r.seq, r.time, r.source, r.kind, r.txn, text) != r.digest:
             raise StoreCorrupt(
-                f"{path}: record {r.seq} does not match its checksum (changed or damaged); "
-                f"run 'chicago-table log check {path} --salvage NEW.sqlite'"
+                "{path}: record {seq} does not match its checksum (changed or damaged); "
+                "run 'chicago-table log check {path} --salvage NEW.sqlite'",
+                path=path,
+                seq=r.seq,
             )
         prev = r.digest
         expected += 1
@@ -421,4 +458,4 @@ def _create_private(path: Path) -> None:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise StoreError(f"cannot create {path}: {exc.strerror or exc}") from None
+        raise StoreError("cannot create {path}: {error}", path=path, error=exc) from None  # the system's words

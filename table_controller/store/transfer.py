@@ -64,7 +64,7 @@ def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
                 meta = obj
                 continue
             if not isinstance(obj, dict) or obj.get("kind") != word or not isinstance(obj.get("data"), dict):
-                raise ExportError(f"line {n}: a '# {word}' line must carry the record as exported")
+                raise ExportError("line {n}: a '# {kind}' line must carry the record as exported", n=n, kind=word)
             out.append(_rec(obj, word, obj["data"], n))
             continue
         try:
@@ -74,7 +74,9 @@ def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
         except ActionError as exc:
             why = "" if str(exc).startswith("not valid JSON") else why
             if meta is not None:  # an exported action is one the table accepted: doctored
-                raise ExportError(f"line {n}: {why}{exc}") from None
+                if why:
+                    raise ExportError("line {n}: not an action: {error}", n=n, error=exc) from None
+                raise ExportError("line {n}: {error}", n=n, error=exc) from None
             # A plain script: like `replay`, the line is listed as rejected (issue 13)
             out.append(_rec({}, "rejected", {"action": _excerpt(text), "reason": f"{why}{exc}"}, n))
             continue
@@ -89,7 +91,7 @@ def _json(text: str, n: int) -> Any:
     try:
         return load_line(text)
     except ActionError as exc:
-        raise ExportError(f"line {n}: {exc}") from None
+        raise ExportError("line {n}: {error}", n=n, error=exc) from None
 
 
 def _excerpt(text: str, limit: int = 200) -> str:
@@ -99,10 +101,10 @@ def _excerpt(text: str, limit: int = 200) -> str:
 
 def _rec(meta: Any, kind: str, data: dict, n: int) -> dict[str, Any]:
     if not isinstance(meta, dict):
-        raise ExportError(f"line {n}: the record's header must be a JSON object")
+        raise ExportError("line {n}: the record's header must be a JSON object", n=n)
     t = meta.get("time")
     if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool)):
-        raise ExportError(f"line {n}: 'time' must be a number")
+        raise ExportError("line {n}: 'time' must be a number", n=n)
     return {
         "seq": meta.get("seq"),
         "time": t,
@@ -131,10 +133,12 @@ def import_export(
         items = _derive_events(items)
         if not any(i["kind"] == "action" for i in items):
             # an empty file, a binary one, a script of lines all refused: no table to make
-            raise ExportError(
-                "no action that the rules accept (the first must be 'table'); nothing written"
-                + (f": {len(items)} line(s) refused" if items else "")
-            )
+            if items:
+                raise ExportError(
+                    "no action that the rules accept (the first must be 'table'); nothing written: {n} line(s) refused",
+                    n=len(items),
+                )
+            raise ExportError("no action that the rules accept (the first must be 'table'); nothing written")
         if rejected is not None:
             rejected += [
                 (i["line"], str(i["data"].get("reason", "")))
@@ -148,22 +152,25 @@ def _check_events(items: list[dict[str, Any]]) -> None:
     for k, it in enumerate(items, start=1):
         if it["seq"] != k:
             raise ExportError(
-                f"line {it['line']}: record seq {it['seq']}, expected {k} (records missing or out of order)"
+                "line {n}: record seq {seq}, expected {expected} (records missing or out of order)",
+                n=it["line"],
+                seq=it["seq"],
+                expected=k,
             )
     engine = Engine()
     for _txn, grouped in groupby(items, key=lambda i: i["txn"]):
         group = list(grouped)
         if group[0]["kind"] != "action":
             if any(i["kind"] == "event" for i in group):
-                raise ExportError(f"line {group[0]['line']}: an event exported without its action")
+                raise ExportError("line {n}: an event exported without its action", n=group[0]["line"])
             continue
         verdict = judge(engine, group[0]["data"])
         if not verdict.accepted:
-            raise ExportError(f"line {group[0]['line']}: the action is refused: {verdict.reason}")
+            raise ExportError("line {n}: the action is refused: {reason}", n=group[0]["line"], reason=verdict.reason)
         caused = [e.to_dict() for e in verdict.events]
         stored = [i["data"] for i in group[1:] if i["kind"] == "event"]
         if json.loads(json.dumps(caused)) != stored:
-            raise ExportError(f"line {group[0]['line']}: the exported events differ from those the action causes")
+            raise ExportError("line {n}: the exported events differ from those the action causes", n=group[0]["line"])
 
 
 def _derive_events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -200,7 +207,7 @@ def write_records(items: Sequence[dict[str, Any]], target: str | os.PathLike) ->
     transaction by transaction as they were; atomic: a temp file renamed at the end."""
     target = Path(target)
     if target.exists():
-        raise ExportError(f"{target} already exists; import writes a new table file only")
+        raise ExportError("{path} already exists; import writes a new table file only", path=target)
     tmp = target.with_name(target.name + ".importing")
     for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
         leftover.unlink(missing_ok=True)
@@ -212,7 +219,12 @@ def write_records(items: Sequence[dict[str, Any]], target: str | os.PathLike) ->
             )
             for item, rec in zip(items, stored):
                 if (item["seq"], item["txn"]) not in ((None, None), (rec.seq, rec.txn)):
-                    raise ExportError(f"record {item['seq']} would be stored as {rec.seq} (txn {rec.txn})")
+                    raise ExportError(
+                        "record {seq} would be stored as {stored} (txn {txn})",
+                        seq=item["seq"],
+                        stored=rec.seq,
+                        txn=rec.txn,
+                    )
         os.replace(tmp, target)
     except (StoreError, OSError):
         for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
