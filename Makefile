@@ -119,7 +119,9 @@ CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/
 	table_controller/app/commands/run.py table_controller/app/commands/serve.py table_controller/app/commands/demo.py \
 	table_controller/app/service.py table_controller/app/web.py table_controller/app/table_files.py table_controller/app/words.py table_controller/app/config.py table_controller/app/argtypes.py \
 	table_controller/app/commands/protocol.py table_controller/tournament/service.py table_controller/tournament/publisher.py \
-	table_controller/app/argwords.py table_controller/app/cli.py table_controller/app/outputs.py
+	table_controller/app/argwords.py table_controller/app/cli.py table_controller/app/outputs.py \
+	table_controller/store/sqlite.py table_controller/store/memory.py table_controller/store/rebuild.py table_controller/store/recovery.py table_controller/store/records.py \
+	table_controller/store/sensors.py table_controller/store/snapshots.py table_controller/store/transfer.py table_controller/store/recorder.py table_controller/store/check.py
 # The dashboard's texts and the console's: extract them (babel.cfg), merge into the Swedish
 # catalogues and compile the shipped .mo files (dashboard/i18n.py).  Fails while a text has no Swedish.
 I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \
@@ -130,6 +132,7 @@ I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py da
 i18n: setup
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k for_tl -k DashboardError -k Refused -k Denied:2 \
 		--no-location --sort-output --omit-header -w 200 -o dashboard/locale/messages.pot $(I18N_SOURCES)
-	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError -k note:3 -k fault:2 -k argword --no-location --sort-output --omit-header -w 200 \
+	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError \
+		-k StoreError -k StoreNotFound -k NotATableLog -k SchemaError -k StoreCorrupt -k StoreBusy -k StoreWriteError -k StoreReadOnly -k StoreClosed -k RecordError -k ExportError -k ClockSnapshotError -k Phrase -k note:3 -k fault:2 -k argword --no-location --sort-output --omit-header -w 200 \
 		-o dashboard/locale/console.pot $(CONSOLE_SOURCES)
 	$(BIN)/python -m dashboard.i18n_update

@@ -333,6 +333,23 @@ def test_audience_and_protocol_use_the_rules_words():
 # --- the console's words for officials (table_controller/app/words.py) --------------------
 
 CONSOLE_PO = LOCALE / "sv" / "LC_MESSAGES" / "console.po"
+# the store's errors (table_controller/store/errors.py), each class it raises, and its Phrase
+# (what it was doing when an error struck, a check's problem): the table log's words
+STORE_KEYWORDS = (
+    "StoreError",
+    "StoreNotFound",
+    "NotATableLog",
+    "SchemaError",
+    "StoreCorrupt",
+    "StoreBusy",
+    "StoreWriteError",
+    "StoreReadOnly",
+    "StoreClosed",
+    "RecordError",
+    "ExportError",
+    "ClockSnapshotError",
+    "Phrase",
+)
 
 
 def test_the_consoles_shipped_mo_is_its_compiled_po():
@@ -370,12 +387,25 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/app/argwords.py",
         "table_controller/app/cli.py",
         "table_controller/app/outputs.py",
+        "table_controller/store/sqlite.py",
+        "table_controller/store/memory.py",
+        "table_controller/store/rebuild.py",
+        "table_controller/store/recovery.py",
+        "table_controller/store/records.py",
+        "table_controller/store/sensors.py",
+        "table_controller/store/snapshots.py",
+        "table_controller/store/transfer.py",
+        "table_controller/store/recorder.py",
+        "table_controller/store/check.py",
     ]
     # the keywords make i18n extracts, as here (note:3, fault:2: the hub's and the publisher's
-    # notes to their operator; argword: argparse's own words and the command list)
+    # notes to their operator; argword: argparse's own words and the command list; the store's
+    # errors, each class raised, and its Phrase: what it was doing, a check's problem)
     assert (
-        "-k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError -k note:3 -k fault:2 -k argword "
-        in make
+        "-k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError "
+        + " ".join(f"-k {k}" for k in STORE_KEYWORDS)
+        + " -k note:3 -k fault:2 -k argword "
+        in " ".join(make.replace("\\\n", " ").split())  # its lines joined, as make reads them
     )
     r = subprocess.run(
         [
@@ -395,6 +425,7 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
             "DrawError",
             "-k",
             "PlayerFileError",
+            *[a for k in STORE_KEYWORDS for a in ("-k", k)],
             "-k",
             "note:3",
             "-k",
