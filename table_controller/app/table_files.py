@@ -31,7 +31,7 @@ from dashboard.errors import DashboardError
 from dashboard.hub import TableHub, start_frame
 from dashboard.tokens import SALT_FILE, RoleTokens, table_salt
 
-from .words import os_error_with_file, os_error_words, say
+from .words import os_error_with_file, os_error_words, said_error, say
 
 
 def check_data_folder(data: Path) -> None:
@@ -107,7 +107,7 @@ def open_table(
         log, _ = TableRecorder.resume(data / "table.sqlite")  # the live table's clocks read it again
     except StoreError as exc:
         raise DashboardError(
-            say("{path}: cannot open the table log: {error}", path=data / "table.sqlite", error=exc)
+            say("{path}: cannot open the table log: {error}", path=data / "table.sqlite", error=said_error(exc))
         ) from exc
     live = LiveTable(
         log,

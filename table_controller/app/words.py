@@ -6,11 +6,12 @@ dashboard.
 The texts are English message ids, marked where they are said (``say``), in a gettext
 catalogue of their own beside the dashboard's (``dashboard/locale/sv/LC_MESSAGES/console.po``;
 ``make i18n`` extracts, merges and compiles both; tests/dashboard/test_i18n.py fails on a
-text without Swedish).  The hub's own refusals are said from it too (a ``HubError`` raised
-with its English text and what goes in it), and so are a configuration's errors
-(``config``) and the common errors of the system (``os_error_words``: no such file, permission
-denied, a full disk).  What another part of the program says inside them (a seat
-controller's check, a rare OS error) stays as it was said.
+text without Swedish).  The errors raised with their English text and what goes in it (a
+``WordedError``: the hub's refusals, the table log's errors) are said from it too
+(``said_error``), and so are a configuration's errors (``config``) and the common errors of
+the system (``os_error_words``: no such file, permission denied, a full disk).  What another
+part of the program says inside them (a seat controller's check, SQLite's own words, a rare
+OS error) stays as it was said.
 
     >>> with speaking("sv"):
     ...     say("the deck: {error}", error="x")
@@ -147,6 +148,56 @@ def clock_error_words(exc: ValueError) -> str:
     """
     words = _CLOCK_WORDS.get(getattr(exc, "kind", ""))
     return words(**exc.params) if words is not None else str(exc)  # type: ignore[attr-defined]
+
+
+def said_error(exc: BaseException | str) -> str:
+    """Any error in the language spoken, to show a person: a worded one (``WordedError``: the
+    table log's, the hub's; or a ``Phrase``, a check's problem) from the console's catalogue
+    with what goes in it said too (``said_params``); an OSError as the file it names and the
+    system's reason (``os_error_with_file``); anything else as it says itself (``str``).
+
+        >>> import errno
+        >>> from table_controller.store.errors import StoreError, StoreNotFound
+        >>> missing = StoreNotFound("{path}: no such file (a table's log was expected)", path="/x/t.sqlite")
+        >>> with speaking("sv"):
+        ...     said_error(missing)
+        '/x/t.sqlite: filen finns inte (ett bords logg väntades)'
+        >>> with speaking("en"):
+        ...     said_error(missing)
+        "/x/t.sqlite: no such file (a table's log was expected)"
+        >>> full = StoreError("cannot create {path}: {error}", path="/x/t.sqlite", error=OSError(errno.ENOSPC, "No space left on device"))
+        >>> with speaking("sv"):
+        ...     said_error(full)
+        'kan inte skapa /x/t.sqlite: disken är full'
+        >>> said_error(KeyError("x"))
+        "'x'"
+    """
+    from table_controller.rules.errors import Phrase, WordedError
+
+    if isinstance(exc, (WordedError, Phrase)) and exc.text:
+        return say(exc.text, **said_params(exc.params))
+    if isinstance(exc, OSError):  # a file a command reads or writes: its name and the system's reason
+        return os_error_with_file(exc)
+    return str(exc)
+
+
+def said_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """What goes in a worded text, in the language spoken: a worded error or phrase in it
+    (``said_error``, again), a shot clock set wrong (``clock_error_words``), the system's
+    reason (``os_error_words``); anything else as it is (a path, a number, SQLite's words)."""
+    from table_controller.rules.errors import Phrase, WordedError
+    from table_controller.rules.rulesets import ClockError
+
+    def said(v: Any) -> Any:
+        if isinstance(v, (WordedError, Phrase)):
+            return said_error(v)
+        if isinstance(v, ClockError):
+            return clock_error_words(v)
+        if isinstance(v, OSError):
+            return os_error_words(v)
+        return v
+
+    return {k: said(v) for k, v in params.items()}
 
 
 def _unreadable(path: object, error: BaseException) -> str:

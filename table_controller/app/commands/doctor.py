@@ -24,7 +24,18 @@ from pathlib import Path
 from typing import Any
 
 from ..argtypes import positive
-from ..words import add_lang, alert_word, clocks_words, os_error_words, phase_word, say, say_n, speaking, spoken
+from ..words import (
+    add_lang,
+    alert_word,
+    clocks_words,
+    os_error_words,
+    phase_word,
+    said_error,
+    say,
+    say_n,
+    speaking,
+    spoken,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -155,7 +166,7 @@ def _data(cfg: Any, r: Report) -> None:
             say(
                 "the event log {log} does not pass its check: {problems}. Keep a copy and see chicago-table log check {log}",
                 log=log,
-                problems="; ".join(report.problems[:3]),
+                problems="; ".join(said_error(p) for p in report.problems[:3]),  # each in the words spoken
             )
         )
         return

@@ -26,12 +26,11 @@ from table_controller.tournament.hubstore import HubError
 
 from ..words import (
     add_lang,
-    clock_error_words,
     clocks_words,
     hub_words,
-    os_error_with_file,
-    os_error_words,
     phase_word,
+    said_error,
+    said_params,
     say,
     say_n,
     speaking,
@@ -235,27 +234,8 @@ def _action(cmd: str, args: argparse.Namespace) -> int:
             "feature": _feature,
         }[cmd](args)
     except (HubError, ValueError, OSError) as exc:
-        print(f"chicago-table hub {cmd}: {_said(exc)}", file=sys.stderr)
+        print(f"chicago-table hub {cmd}: {said_error(exc)}", file=sys.stderr)
         return 2
-
-
-def _said(exc: Exception) -> str:
-    """An error in the words spoken: the hub's own refusals (a ``HubError`` raised with its
-    text and what goes in it, here, in the hub's file or in the event's steps) from the
-    console's catalogue, a shot clock set wrong or the system's reason inside them too
-    (``clock_error_words``, ``os_error_words``); what
-    another part or the system said, as it was said."""
-    from table_controller.rules.rulesets import ClockError
-
-    if isinstance(exc, HubError) and exc.text:
-        params = {
-            k: clock_error_words(v) if isinstance(v, ClockError) else os_error_words(v) if isinstance(v, OSError) else v
-            for k, v in exc.params.items()
-        }
-        return say(exc.text, **params)
-    if isinstance(exc, OSError):  # a file the command writes or reads: its name and the system's reason
-        return os_error_with_file(exc)
-    return str(exc)
 
 
 def _open(path: str, create: bool = False, readonly: bool = False):
@@ -374,7 +354,7 @@ def _advance(args) -> int:
         try:
             heat, seed, tables = advance(hub, Standings(hub), args.seed)
         except EventOver as exc:  # the event is over: said, and no fault (stop 71's audit: exit 2)
-            print(_said(exc))
+            print(said_error(exc))
             return 0
     _print_tables(seed, heat, tables, args.json)
     return 0
@@ -551,13 +531,17 @@ def _run_until_signal(coro_factory) -> int:
 
 class Said:
     """A logging filter: the hub's and the publisher's notes to their operator
-    (``tournament.notes``) in the words spoken, a conflict as the TL's event screen says it;
-    any other record as it is.  (The record is the log's: every handler gets the same.)"""
+    (``tournament.notes``) in the words spoken, a conflict as the TL's event screen says it,
+    a worded error in them (a table log's that a publisher cannot read) in the words spoken
+    too; any other record as it is.  (The record is the log's: every handler gets the same.)"""
 
     def filter(self, record) -> bool:
+        from table_controller.rules.errors import WordedError
+
         text = getattr(record, "said_text", None)
         if text is not None:
             params = dict(getattr(record, "said_params", {}))
+            params |= said_params({k: v for k, v in params.items() if isinstance(v, WordedError)})
             if isinstance(params.get("conflict"), str):
                 params["conflict"] = hub_words(params["conflict"])
             record.msg, record.args = say(text, **params), ()

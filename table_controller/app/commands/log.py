@@ -5,6 +5,10 @@ $ chicago-table log check table7.sqlite --salvage table7-saved.sqlite
 $ chicago-table log export table7.sqlite -o table7.jsonl
 $ chicago-table log import table7.jsonl --db table7-copy.sqlite
 $ chicago-table log replay-sensors table7.sqlite --json
+
+A log that cannot be read (missing, damaged, not a table's) is said in Swedish, English
+with ``--lang en`` (table_controller/app/words.py: ``said_error``), as the other commands
+say it; the reports themselves (``check``'s, ``salvage``'s) are in English still.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import os
 import sys
 
 from table_controller.store.errors import StoreError
+
+from ..words import add_lang, said_error, speaking
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -87,6 +93,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("--hub", metavar="URL", help="the hub's web server ('chicago-table hub web'), http://HOST:PORT")
     v.add_argument("--table", help="the table's id at the hub (needed when the witness holds several)")
     v.add_argument("--json", action="store_true")
+    for action in (c, e, i, r, v):
+        add_lang(action)
     p.set_defaults(_log_parser=p)
 
 
@@ -95,6 +103,11 @@ def main(args: argparse.Namespace) -> int:
     if cmd is None:
         args._log_parser.print_help()
         return 2
+    with speaking(args.lang):
+        return _action(cmd, args)
+
+
+def _action(cmd: str, args: argparse.Namespace) -> int:
     try:
         return {
             "check": _check,
@@ -103,8 +116,8 @@ def main(args: argparse.Namespace) -> int:
             "replay-sensors": _replay_sensors,
             "verify": _verify,
         }[cmd](args)
-    except StoreError as exc:
-        print(f"chicago-table log {cmd}: {exc}", file=sys.stderr)
+    except StoreError as exc:  # a log that cannot be read or written: in the words spoken
+        print(f"chicago-table log {cmd}: {said_error(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `... | head`: the reader has seen enough
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - left open: stdout for the rest of the process
@@ -210,8 +223,8 @@ def _replay_sensors(args: argparse.Namespace) -> int:
     print(f"replaying the sensor records of {args.file} ...", file=sys.stderr)
     try:
         engine, doc, replay = replay_sensor_log(args.file)
-    except ValueError as exc:  # a sensor record or deck the replay cannot read
-        print(f"chicago-table log replay-sensors: {args.file}: {exc}", file=sys.stderr)
+    except ValueError as exc:  # a sensor record (the store's RecordError) or deck the replay cannot read
+        print(f"chicago-table log replay-sensors: {args.file}: {said_error(exc)}", file=sys.stderr)
         return 2
     stored = resume(args.file)[0]
     # the events too: the document leaves out a deal still being played

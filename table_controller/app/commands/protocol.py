@@ -22,7 +22,7 @@ from typing import Any
 from dashboard.errors import DashboardError
 from dashboard.scoresheet.notes import LogFacts, facts_from_records, facts_from_script
 
-from ..words import os_error_with_file, os_error_words, say, say_n, speaking
+from ..words import os_error_with_file, os_error_words, said_error, say, say_n, speaking
 from .textinput import split_lines
 
 
@@ -82,7 +82,9 @@ def load_facts(path: Path) -> LogFacts:
             with SQLiteStore.open(path, readonly=True) as store:
                 return facts_from_records(store.read(kinds=("action", "event", "audit")))
         except StoreError as exc:
-            raise DashboardError(say("{path}: cannot read the table log: {error}", path=path, error=exc)) from exc
+            raise DashboardError(
+                say("{path}: cannot read the table log: {error}", path=path, error=said_error(exc))
+            ) from exc
     if suffix == ".json":
         return LogFacts()
     return facts_from_script(split_lines(path.read_bytes()))
@@ -132,7 +134,9 @@ def _from_store(path: Path) -> dict[str, Any]:
     try:
         engine, _ = resume(path)  # read-only
     except StoreError as exc:
-        raise DashboardError(say("{path}: cannot read the table log: {error}", path=path, error=exc)) from exc
+        raise DashboardError(
+            say("{path}: cannot read the table log: {error}", path=path, error=said_error(exc))
+        ) from exc
     return replay_document(engine)
 
 
@@ -146,7 +150,9 @@ def final_head(path: Path) -> dict[str, Any]:
         with SQLiteStore.open(path, readonly=True) as store:
             last = store.read(store.last_seq(), store.last_seq())
     except StoreError as exc:
-        raise DashboardError(say("{path}: cannot read the table log: {error}", path=path, error=exc)) from exc
+        raise DashboardError(
+            say("{path}: cannot read the table log: {error}", path=path, error=said_error(exc))
+        ) from exc
     if not last:
         raise DashboardError(say("{path}: the log is empty", path=path))
     return {"seq": last[0].seq, "digest": last[0].digest}

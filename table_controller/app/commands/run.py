@@ -35,7 +35,17 @@ import json
 import sys
 from pathlib import Path
 
-from ..words import add_lang, alert_word, dashboard_words, deck_error_words, phase_word, say, say_n, speaking
+from ..words import (
+    add_lang,
+    alert_word,
+    dashboard_words,
+    deck_error_words,
+    phase_word,
+    said_error,
+    say,
+    say_n,
+    speaking,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -344,7 +354,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             log, _ = TableRecorder.resume(args.db)
         except (StoreError, OSError) as exc:
-            return _fail(say("cannot open the log {db}: {error}", db=args.db, error=exc))
+            return _fail(say("cannot open the log {db}: {error}", db=args.db, error=said_error(exc)))
         if args.bots and log.engine.state.rules is not None and not args.quiet:
             # issue 15: the bots play on from the log, on a virtual table rebuilt from it
             print(
