@@ -19,10 +19,22 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.realtime
 def test_setup_with_no_seat_controller_says_so_and_writes_nothing(tmp_path):
-    r = _run("setup", "--yes", "--port", str(tmp_path / "ttyNOTHING"), "--connect-seconds", "1", cwd=tmp_path)
+    silent = tmp_path / "ttySILENT"  # a port that is there and never answers (a plain file)
+    silent.write_bytes(b"")
+    r = _run("setup", "--yes", "--port", str(silent), "--connect-seconds", "1", cwd=tmp_path)
     assert r.returncode == 1
     # in Swedish, as officials read it (English: --lang en, test_doctor_on_a_stopped_table_...)
     assert "ingen platsstyrning svarade på" in r.stderr and "kontrollera kabeln" in r.stderr
+    assert not (tmp_path / "table.toml").exists() and not (tmp_path / "table-data").exists()
+
+
+def test_setup_with_a_port_that_is_not_there_says_so_at_once(tmp_path):
+    """A mistyped --port is said at once, not after --connect-seconds of waiting on nothing
+    (stop 72): 1,000 s given, and the test's own timeout is 120 s."""
+    gone = tmp_path / "ttyNOTHING"
+    r = _run("setup", "--yes", "--port", str(gone), "--connect-seconds", "1000", cwd=tmp_path)
+    assert r.returncode == 1
+    assert f"det finns ingen port {gone}: kontrollera namnet" in r.stderr, r.stderr
     assert not (tmp_path / "table.toml").exists() and not (tmp_path / "table-data").exists()
 
 

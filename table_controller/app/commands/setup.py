@@ -270,6 +270,12 @@ def candidate_ports() -> list[str]:
     return out
 
 
+def _missing(port: str) -> bool:
+    """A device path that is not there (a pyserial URL such as ``socket://`` or
+    ``rfc2217://`` is asked, not looked for)."""
+    return "://" not in port and not os.path.exists(port)
+
+
 async def _answers(port: str, connect_s: float) -> str | None:
     """The device's hello line if a seat controller answers on ``port``, else None."""
     from firmware_bridge import SeatControllerClient
@@ -314,7 +320,18 @@ async def _find_seat_controller(args: argparse.Namespace, asker: Asker) -> str:
                 udev=UDEV_NAME,
             )
         )
+    missing = [p for p in candidates if _missing(p)]
+    if missing == candidates:  # nothing to wait for (stop 72: a mistyped --port waited 10 s)
+        raise SetupFailed(
+            say(
+                "there is no port {ports}: check the name (ls /dev/tty*), or leave --port out to search",
+                ports=", ".join(candidates),
+            )
+        )
     for port in candidates:
+        if port in missing:
+            print("  " + say("there is no port {ports}", ports=port))
+            continue
         print(say("trying {port} ...", port=port), flush=True)
         hello = await _answers(port, args.connect_seconds)
         if hello is not None:
