@@ -576,6 +576,8 @@ def _serve(args) -> int:
 
 
 def _publish(args) -> int:
+    from pathlib import Path
+
     from table_controller.tournament.publisher import TablePublisher
 
     _operator_log()
@@ -583,6 +585,13 @@ def _publish(args) -> int:
     user, password = _login(args)
     if args.batch < 1 or args.stall <= 0:
         raise HubError("--batch must be at least 1 and --stall above 0")
+    folder = Path(args.db).absolute().parent
+    if not folder.is_dir():  # a log that is not there yet is waited for; a folder that is not, never comes
+        raise HubError(
+            "--db {db}: there is no folder {folder}; give the table's log in its data folder (table.sqlite)",
+            db=args.db,
+            folder=folder,
+        )
     pub = TablePublisher(
         args.db,
         table=args.table,

@@ -473,6 +473,16 @@ def test_a_publisher_says_once_that_its_tables_log_is_not_there_yet(tmp_path, ca
     assert len(said) == 1 and "nope.sqlite" in said[0] and "waiting for the table to start" in said[0], said
 
 
+def test_a_publisher_given_a_log_in_a_folder_that_is_not_there_says_so_and_stops(tmp_path, capsys):
+    """A table's log not there yet is waited for (above); one in a folder that is not there
+    never comes, so `hub publish` says so at once instead of waiting for ever (stop 72)."""
+    db = tmp_path / "tabel7" / "table.sqlite"
+    argv = ["hub", "publish", "--db", str(db), "--table", "h1-t1", "--event", "e", "--broker", "127.0.0.1:1"]
+    assert main(argv) == 2
+    assert f"--db {db}: det finns ingen mapp {db.parent}; ange bordets logg i dess datamapp" in said(capsys)
+    assert not db.parent.exists()
+
+
 def test_a_broker_port_out_of_range_is_refused(capsys):
     argv = ["hub", "publish", "--db", "t.sqlite", "--table", "h1-t1", "--event", "e", "--broker", "127.0.0.1:99999"]
     assert main(argv) == 2
