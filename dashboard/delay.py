@@ -46,6 +46,12 @@ from .errors import DashboardError
 CHECKPOINT_EVERY = 1.0  # seconds between checkpoints of the held clock (a restart may hold this much longer)
 
 
+# The longest broadcast delay a table takes, in seconds (a day): the flag --broadcast-delay
+# (app/argtypes.delay_seconds), table.toml's [dashboard] broadcast_delay (app/config) and the
+# store here refuse anything longer alike.
+LONGEST_DELAY = 86400.0
+
+
 class Frame(NamedTuple):
     id: int  # push order; 0: the start position
     seq: int  # the table state shown; -1: the start position
@@ -118,9 +124,9 @@ class BroadcastDelay:
         try:
             seconds = float(seconds)
         except (TypeError, ValueError):
-            raise DashboardError(f"broadcast delay {seconds!r}: give 0 to 86400 seconds") from None
-        if not (0 <= seconds <= 24 * 3600):
-            raise DashboardError(f"broadcast delay {seconds} s: give 0 to 86400 seconds")
+            raise DashboardError(f"broadcast delay {seconds!r}: give 0 to {LONGEST_DELAY:g} seconds") from None
+        if not (0 <= seconds <= LONGEST_DELAY):
+            raise DashboardError(f"broadcast delay {seconds} s: give 0 to {LONGEST_DELAY:g} seconds")
         old = self._setting("delay")
         if old is not None and float(old) != seconds:
             self._db.execute("UPDATE frames SET due = due + ?", (seconds - float(old),))

@@ -57,8 +57,18 @@ def non_negative(text: str) -> float:
 
 
 def delay_seconds(text: str) -> float:
-    """A broadcast delay: 0 to 86400 seconds (a day), refused before anything is made."""
-    return float(_ranged(text, float, lambda: say("seconds from 0 to 86400"), lambda x: 0 <= x <= 86400))
+    """A broadcast delay: 0 to 86400 seconds (a day: ``delay.LONGEST_DELAY``), refused before
+    anything is made."""
+    from dashboard.delay import LONGEST_DELAY
+
+    return float(
+        _ranged(
+            text,
+            float,
+            lambda: say("seconds from 0 to {most:g}", most=LONGEST_DELAY),
+            lambda x: 0 <= x <= LONGEST_DELAY,
+        )
+    )
 
 
 def positive(text: str) -> float:

@@ -296,6 +296,8 @@ def _path(base: Path | None, must_exist: bool = False) -> Callable[[Any], Path]:
 
 
 def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
+    from dashboard.delay import LONGEST_DELAY
+
     return {
         ("table", "name"): _text,
         ("table", "ruleset"): _ruleset,
@@ -312,7 +314,7 @@ def _checks(base: Path | None) -> dict[tuple[str, str], Callable[[Any], Any]]:
         ("dashboard", "port"): _tcp_port,
         ("dashboard", "tls_cert"): _path(base, must_exist=True),
         ("dashboard", "tls_key"): _path(base, must_exist=True),
-        ("dashboard", "broadcast_delay"): _seconds(0, 3600),
+        ("dashboard", "broadcast_delay"): _seconds(0, LONGEST_DELAY),  # as --broadcast-delay (it said 3600)
         ("dashboard", "event_tokens"): _path(base),
         ("dashboard", "peers"): _peers,
         ("event", "name"): _text,

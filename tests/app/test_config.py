@@ -4,6 +4,7 @@ and line, changing nothing (no traceback)."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -178,6 +179,20 @@ def test_a_bad_value_is_named_with_its_key_and_line(folder, old, new, message):
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert f"{path}" in str(err.value) and message in str(err.value)
+
+
+def test_the_broadcast_delay_has_one_limit_in_the_file_and_on_the_flag(folder):
+    """table.toml refused a delay over an hour that --broadcast-delay and the server took (a
+    day, 86400 s): one limit now (stop 73)."""
+    path = folder / "table.toml"
+    path.write_text(FULL.replace("broadcast_delay = 90", "broadcast_delay = 7200", 1))
+    assert load_config(path).dashboard.broadcast_delay == 7200.0
+    path.write_text(FULL.replace("broadcast_delay = 90", "broadcast_delay = 86401", 1))
+    with pytest.raises(ConfigError, match="broadcast_delay must be a number of seconds from 0 to 86400"):
+        load_config(path)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args(["--broadcast-delay", "86400"]).broadcast_delay == 86400.0
 
 
 def test_a_bad_flag_is_named_by_its_flag(folder):
