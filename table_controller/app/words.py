@@ -181,10 +181,43 @@ def said_error(exc: BaseException | str) -> str:
     return str(exc)
 
 
+# What SQLite says of a table's log, in the language spoken: its common messages (a damaged
+# or foreign file, a lock, a full or read-only disk); any other in SQLite's own words
+_SQLITE_WORDS: dict[str, Callable[[], str]] = {
+    "database disk image is malformed (text that is not UTF-8)": lambda: say(
+        "the database file is damaged (text that is not UTF-8)"
+    ),
+    "database disk image is malformed": lambda: say("the database file is damaged"),
+    "file is not a database": lambda: say("the file is not a database"),
+    "database is locked": lambda: say("the database is locked by another program"),
+    "attempt to write a readonly database": lambda: say("the database may not be written"),
+    "unable to open database file": lambda: say("the database file cannot be opened"),
+    "disk I/O error": lambda: say("a disk error while reading or writing"),
+    "database or disk is full": lambda: say("the disk is full"),
+}
+
+
+def sqlite_words(exc: BaseException) -> str:
+    """What SQLite said (``exc``), in the language spoken where it is a common message.
+
+    >>> import sqlite3
+    >>> with speaking("sv"):
+    ...     sqlite_words(sqlite3.DatabaseError("file is not a database"))
+    'filen är ingen databas'
+    >>> sqlite_words(sqlite3.OperationalError("no such table: x"))
+    'no such table: x'
+    """
+    words = _SQLITE_WORDS.get(str(exc))
+    return words() if words is not None else str(exc)
+
+
 def said_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """What goes in a worded text, in the language spoken: a worded error or phrase in it
     (``said_error``, again), a shot clock set wrong (``clock_error_words``), the system's
-    reason (``os_error_words``); anything else as it is (a path, a number, SQLite's words)."""
+    reason (``os_error_words``), SQLite's (``sqlite_words``); anything else as it is (a path,
+    a number)."""
+    import sqlite3
+
     from table_controller.rules.errors import Phrase, WordedError
     from table_controller.rules.rulesets import ClockError
 
@@ -195,6 +228,8 @@ def said_params(params: Mapping[str, Any]) -> dict[str, Any]:
             return clock_error_words(v)
         if isinstance(v, OSError):
             return os_error_words(v)
+        if isinstance(v, sqlite3.Error):
+            return sqlite_words(v)
         return v
 
     return {k: said(v) for k, v in params.items()}

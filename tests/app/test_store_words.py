@@ -2,7 +2,7 @@
 in the console's language: Swedish first, English with ``--lang en``
 (table_controller/app/words.py: ``said_error``).  The store raises its errors worded
 (their English text and what goes in it), and the console says them from its catalogue;
-only what SQLite itself said stays in its words."""
+SQLite's common messages too (``sqlite_words``), a rare one in its own words."""
 
 from __future__ import annotations
 
@@ -38,6 +38,8 @@ ENGLISH = (
     "was expected",
     "cannot read",
     "checksum",
+    "file is not a database",  # SQLite's common words are said too (words.sqlite_words)
+    "malformed",
 )
 
 
