@@ -13,6 +13,7 @@ skips to the latest state and never stalls the rest.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 import math
@@ -35,6 +36,7 @@ from table_controller.rules.queries import step7_open
 from table_controller.sensing.alerts import Alert
 from table_controller.store import StoreError, TableRecorder, refusals
 from table_controller.views import (
+    ClocksView,
     Refusal,
     RoleView,
     TableView,
@@ -46,6 +48,7 @@ from table_controller.views import (
     seat_number,
     sight,
     table_alert,
+    tl_only,
 )
 
 from . import entry, seat_exchange
@@ -56,6 +59,7 @@ from .scoresheet.notes import Signatures
 from .scoresheet.words import VOID_REASON
 
 QUEUE_SIZE = 4
+ALERTS_KEPT = 200  # the table's alerts kept, of each sight (``_add``)
 ANALYSIS_SAMPLES = 2000  # odds samples for the broadcast's analysis (to the next scoring moment)
 # A table faster than its analysis (a fast demo, bots, a replay): the worker thread holds the
 # interpreter at most this share of the time, so the live loop keeps the rest.  At a human
@@ -328,10 +332,23 @@ class TableHub:
         c.offer(text, self._news[c.role])
 
     def current_text(self, role: str) -> str:
-        """What a client of ``role`` is shown on connecting (broadcast: the delayed frame)."""
+        """What a client of ``role`` is shown on connecting (broadcast: the delayed frame):
+        made now, with the clocks as they stand (``_publish``: not the moment of the last
+        change, which may be one the role may not see)."""
         if role == "broadcast":
             return self.delay.due(self.live_deal()).text
+        self._clocks_now()
+        self._at = self.clock()
+        self._texts.clear()
+        self._news.clear()
         return self._text(role)
+
+    def _clocks_now(self) -> None:
+        """The view's shot clocks as they stand now (the rest of it changes only with the
+        state)."""
+        if self.view.clocks is not None:
+            self.view = dataclasses.replace(self.view, clocks=ClocksView.of(self.live.clocks))
+            self._combined = None
 
     def live_deal(self) -> str | None:
         """The deal in progress at the live table, whose hidden cards the broadcast holds back."""
@@ -436,12 +453,19 @@ class TableHub:
 
     def _publish(self, new_state: bool, view: TableView | None = None) -> None:
         if new_state:
-            self._at = self.clock()
             self.view = view if view is not None else self.live.view()
             deal = (self.view.game, self.view.deal)
             if deal != self._revealed_deal:  # a reveal is for one deal's dispute
                 self.revealed.clear()
                 self._revealed_deal = deal
+        else:
+            self._clocks_now()
+        # Every message says when it was made and the clocks as they stand then, whatever
+        # published last: a message made after a change a role may not see (the TL dismissing
+        # a TL-only revoke alert, stop 73's twin-table audit) carried that change's moment
+        # and clocks to the role's next message (its own refused entry), which told it that
+        # the hidden thing had happened, and when.
+        self._at = self.clock()
         self._texts.clear()
         self._news.clear()
         self._combined = None
@@ -880,7 +904,12 @@ class TableHub:
         if alert.id >= 0 and any(a.id == alert.id for a in self.alerts):
             return  # a repeated refusal counted on its first record (store.refusals): one alert
         self.alerts.append(alert)
-        del self.alerts[:-200]
+        # the newest ALERTS_KEPT of each sight: the TL's own never push out one a blind role
+        # is shown (stop 73's audit: each refused TL entry took one off the Revisor's full
+        # list, so it learnt that the entry was refused)
+        same = [a for a in self.alerts if tl_only(a) == tl_only(alert)]
+        for old in same[: max(0, len(same) - ALERTS_KEPT)]:
+            self.alerts.remove(old)
         self._publish(new_state=False)
 
     def resolve_alert(self, alert_id: str, by: str) -> None:

@@ -32,6 +32,7 @@ from .roles import (
     for_role,
     seat_number,
     sight,
+    tl_only,
 )
 
 __all__ = [
@@ -54,4 +55,5 @@ __all__ = [
     "sight",
     "snapshot",
     "table_alert",
+    "tl_only",
 ]

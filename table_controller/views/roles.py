@@ -139,11 +139,16 @@ def blind_alert_id(a: Alert) -> str:
     return ("s" if a.origin == "sensing" else "t") + tag
 
 
+def tl_only(a: Alert) -> bool:
+    """Whether alert ``a`` is the TL's alone: a TL-only kind, or the TL's own refused entry
+    (the TL enters hidden cards, and whether such an entry was refused may turn on where a
+    card lies: stop 66's second twin-table audit)."""
+    return a.kind in TL_ONLY or (a.kind == "rejected" and a.source == "tl")
+
+
 def alert_shown(a: Alert, seen: Sight) -> bool:
-    """Whether ``seen`` is shown alert ``a`` at all: a TL-only kind is no blind role's, nor
-    is the TL's own refused entry (the TL enters hidden cards, and whether such an entry was
-    refused may turn on where a card lies: stop 66's second twin-table audit)."""
-    return not (seen.blind and (a.kind in TL_ONLY or (a.kind == "rejected" and a.source == "tl")))
+    """Whether ``seen`` is shown alert ``a`` at all: a blind role none of the TL's alone."""
+    return not (seen.blind and tl_only(a))
 
 
 def shown_alert(a: Alert, seen: Sight) -> ShownAlert:

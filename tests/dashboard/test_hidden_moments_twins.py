@@ -1,0 +1,134 @@
+"""What the TL does out of a blind role's sight must not show in that role's stream, not
+even as when its messages were made or how its clocks stood (stop 73's twin-table audit of
+the running server; the harness is ``test_sensing_twins``: two tables in process on one fake
+clock, fed the same, differing in one hidden card).
+
+Two things leaked there: every message carried the moment (``at``) and the shot clocks of
+the last change published to anyone, so a change a blind role may not see (the TL
+dismissing a TL-only revoke alert) showed in that role's next message; and the table kept
+its newest 200 alerts of all kinds, so each refused entry of the TL, which a blind role is
+not shown, pushed one the Revisor was shown off its full list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+
+from dashboard.errors import DashboardError
+
+from .test_sensing_twins import BLIND, NO_REVOKE, REVOKE, Twin
+
+TAG = re.compile(r'"id": ?"([st][0-9a-f]{12})"')
+
+
+def untagged(stream: list[str]) -> list[str]:
+    """A blind role's stream with each alert's tag (``views.blind_alert_id``: a keyed hash
+    of its record, the key the server's own, drawn at its start) as the order in which it
+    first came: the twins number their records alike only up to the TL's refused dismissal
+    (its audit record), and a tag tells a blind role nothing but which alert it is."""
+    seen: dict[str, str] = {}
+    return [TAG.sub(lambda m: f'"id":"#{seen.setdefault(m[1], str(len(seen)))}"', text) for text in stream]
+
+
+def twins(tmp_path, scenario, hands_a, hands_b, **kw) -> list[str]:
+    """The roles whose streams differ between the two tables (tags as ``untagged``)."""
+
+    async def run() -> list[str]:
+        done = []
+        for name, hands in (("a", hands_a), ("b", hands_b)):
+            t = Twin(tmp_path / name, **kw)
+            try:
+                await scenario(t, hands)
+            finally:
+                t.close()
+            done.append(t)
+        a, b = done
+        return [r for r in (*BLIND, "broadcast", "tl") if untagged(a.stream(r)) != untagged(b.stream(r))]
+
+    return asyncio.run(run())
+
+
+async def _refused(t: Twin, coro) -> None:
+    with pytest.raises(DashboardError):
+        await coro
+    t.collect()
+
+
+def test_the_tl_dismissing_a_hidden_revoke_alert_shows_in_no_blind_roles_next_message_r26(tmp_path):
+    """sm2019: Bo's 4C on Anna's spade lead is a revoke in A (he holds the 2S), a legal card
+    in B; the revoke alert is the TL's alone (r26).  Three seconds on, the TL dismisses
+    sensing alert 1 on both tables (A: the revoke alert; B: there is none, refused); three
+    seconds later the Revisor enters a card, refused with the one answer it always gets.
+    The Revisor's message after that carried, in A alone, the moment of the dismissal and
+    the clocks as they stood then (Cilla's play clock 3 s fuller)."""
+
+    async def scenario(t: Twin, hands) -> None:
+        await t.start("sm2019", hands)
+        await t.tl({"do": "play", "player": "Anna", "card": "AS"})
+        await t.tl({"do": "play", "player": "Bo", "card": "4C"})
+        await t.wait(3.0)
+        if hands is REVOKE:
+            await t.hub.correct("dismiss 1", "tl")
+            t.collect()
+        else:
+            await _refused(t, t.hub.correct("dismiss 1", "tl"))
+        await t.wait(3.0)
+        await _refused(t, t.hub.post({"do": "play", "player": "Dan", "card": "KD"}, "revisor"))
+        await t.wait(0.5)
+        rev = [json.loads(m) for m in t.got["revisor"]]
+        assert rev[-1]["alerts"], "the Revisor's refused entry is an alert on its page"
+        assert rev[-1]["state"]["clocks"]["running"]["Cilla"]["remaining"] < 20.0
+
+    assert twins(tmp_path, scenario, REVOKE, NO_REVOKE) == ["tl"]
+
+
+def test_a_connecting_page_gets_no_moment_of_a_change_it_may_not_see_r26(tmp_path):
+    """The same, with the Revisor's page opened (or reconnected) after the dismissal: its
+    first message is made as it connects, not at the last change published."""
+
+    async def scenario(t: Twin, hands) -> None:
+        await t.start("sm2019", hands)
+        await t.tl({"do": "play", "player": "Anna", "card": "AS"})
+        await t.tl({"do": "play", "player": "Bo", "card": "4C"})
+        await t.wait(3.0)
+        if hands is REVOKE:
+            await t.hub.correct("dismiss 1", "tl")
+            t.collect()
+        else:
+            await _refused(t, t.hub.correct("dismiss 1", "tl"))
+        await t.wait(3.0)
+        for role in ("revisor", "public", "dealer", "seat1"):
+            t.got[role].append(t.hub.current_text(role))
+
+    assert twins(tmp_path, scenario, REVOKE, NO_REVOKE) == ["tl"]
+
+
+def test_the_tls_refused_entries_push_no_alert_off_a_blind_roles_full_list(tmp_path, monkeypatch):
+    """A camera-only table: the Revisor's refused card entries fill the list to the cap;
+    then, in A alone, the TL enters a discard of Cilla's that is refused (Bo holds the KC):
+    whether the TL's entry was refused may turn on where a card lies, so a blind role is not
+    shown it (stop 66).  The Revisor's list lost its oldest alert in A alone.  The cap is
+    200 (``ALERTS_KEPT``); here 12, since a role's refusals are stored 20 a minute of the
+    wall clock (store.refusals) and the audit took two minutes to fill 200."""
+    monkeypatch.setattr("dashboard.hub.ALERTS_KEPT", 12)
+    hands_a = {**REVOKE, "Bo": ["KC", "4C", "4D", "8C", "TD"]}
+
+    async def scenario(t: Twin, hands) -> None:
+        players = list(hands)
+        await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+        await t.tl({"do": "game", "seats": players, "button": players[-1]})
+        await t.tl({"do": "deal", "hands": hands})
+        for card in ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS"):
+            await _refused(t, t.hub.post({"do": "play", "player": "Anna", "card": card}, "revisor"))
+        assert len(json.loads(t.got["revisor"][-1])["alerts"]) == 12  # full: the oldest went
+        if hands is hands_a:
+            await _refused(t, t.hub.post({"do": "discard", "player": "Cilla", "cards": ["KC"]}, "tl"))
+        else:
+            t.collect()  # as often as in A (the harness takes the broadcast's frame at each)
+        assert len(json.loads(t.got["revisor"][-1])["alerts"]) == 12
+
+    assert twins(tmp_path, scenario, hands_a, dict(hands_a), rfid=False) == ["tl"]
