@@ -299,7 +299,7 @@ class TableHub:
         text = self._texts.get(role)
         if text is None:
             view = self.role_view(role.split(":")[0], masked=role == "broadcast:masked")
-            msg = view.message(self.name, self._at)  # _at: when the newest event was appended
+            msg = view.message(self.name, self._at)  # _at: when this message is made (_publish)
             n, me = None, None
             if seat_number(role) is not None:  # a seat's own phone: its seat and its player, at any table
                 n = self.seat_now(role)
