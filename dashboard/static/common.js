@@ -292,20 +292,23 @@ async function post(path, body) {
   return data;
 }
 
-// A step that binds (a Chicago "yes", every other score zeroed) is asked once more on its own
-// button: the first tap arms it (it then says what a second tap enters), a second tap within
+// A step that binds (a Chicago "yes", every other score zeroed, a card played or taken back
+// on a player's phone) is asked once more on its own button: the first tap arms it (it then says what a second tap enters), a second tap within
 // ARM_MS does it, and it falls back by itself otherwise.  Not a dialog: window.confirm stops
 // the whole page while the table's shot clock runs on (D12: the Chicago question's expiry
 // counts as "no" and is a violation on the player), so the clock would freeze on the screen
 // and the answer could come too late through no fault of the player's.
+// ``under``: the button keeps what it shows (a card's face) and says ``ask`` under it.
 const ARM_MS = 4000;
-function twoTaps(ask, act) {
+function twoTaps(ask, act, under = false) {
   return ev => {
     const b = ev.currentTarget;
     if (b.dataset.armed) { disarm(b); act(); return; }
+    document.querySelectorAll("[data-armed]").forEach(disarm);  // one armed at a time: the last tapped
     b.dataset.armed = "1";
-    b.dataset.label = b.textContent;
-    b.textContent = ask;
+    b.shown = [...b.childNodes];
+    if (under) b.append(h("span", { class: "arm-note" }, ask));
+    else b.replaceChildren(ask);
     b.classList.add("armed");
     b.disarmTimer = setTimeout(() => disarm(b), ARM_MS);
   };
@@ -314,7 +317,7 @@ function disarm(b) {
   clearTimeout(b.disarmTimer);
   if (!b.dataset.armed) return;
   delete b.dataset.armed;
-  b.textContent = b.dataset.label;
+  b.replaceChildren(...b.shown);
   b.classList.remove("armed");
 }
 

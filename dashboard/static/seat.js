@@ -121,10 +121,13 @@ function retractEl(s, me) {
   if (s.phase !== "tricks" || !s.trick) return null;
   const last = s.trick.cards.length ? s.trick.cards[s.trick.cards.length - 1] : s.trick.closed_last;
   if (!last || last.player !== me.name) return null;
-  return h("div", { id: "retract-row" }, h("button", { id: "retract", "data-card": last.card, onclick: async () => {
-    if (!window.confirm(t("Take back {card}?", { card: cardText(last.card) }))) return;
-    try { await post("/api/retract"); showError(""); } catch (e) { showError(e.message); } } },
-    t("Take back my card"), " ", cardEl(last.card)));
+  // asked again by a second tap (twoTaps: a dialog would stop the page and its clock); the
+  // same node while the card stands (keptPart), so that a drawing between the taps keeps it armed
+  return keptPart("retract", [last.player, last.card, s.trick.number], () => h("div", { id: "retract-row" },
+    h("button", { id: "retract", "data-card": last.card,
+      onclick: twoTaps(t("Tap again: take back {card}", { card: cardText(last.card) }), async () => {
+        try { await post("/api/retract"); showError(""); } catch (e) { showError(e.message); } }) },
+      t("Take back my card"), " ", cardEl(last.card))));
 }
 
 // A card the camera missed is played here by its player (README "Security": the Revisor
@@ -133,12 +136,13 @@ function retractEl(s, me) {
 function playEl(s, me) {
   if (!CAMERA_ONLY) return null;  // a table with readers: they see the card
   if (s.phase !== "tricks" || !(s.to_act || []).length || s.to_act[0] !== me.name) return null;
-  return h("section", { id: "play", class: "prompt" },
+  // a tap arms the card, a second plays it (twoTaps: the play clock runs on, drawn); the same
+  // nodes while the turn and the hand stand (keptPart), so a drawing between the taps keeps it armed
+  return keptPart("play", [me.hand || [], s.trick.number, s.trick.cards.length], () => h("section", { id: "play", class: "prompt" },
     h("div", { class: "q" }, t("Your turn: if the camera misses your card, tap it here")),
     h("div", { id: "play-cards", class: "my-hand" }, (me.hand || []).map(c => h("button", { class: "play-card", "data-card": c,
-      onclick: async () => {
-        if (!window.confirm(t("Play {card}?", { card: cardText(c) }))) return;
-        try { await post("/api/play", { card: c }); showError(""); } catch (e) { showError(e.message); } } }, cardEl(c)))));
+      onclick: twoTaps(t("tap again"), async () => {
+        try { await post("/api/play", { card: c }); showError(""); } catch (e) { showError(e.message); } }, true) }, cardEl(c))))));
 }
 
 function render(m) {

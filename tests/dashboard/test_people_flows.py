@@ -226,11 +226,13 @@ def test_a_camera_only_deal_by_taps_on_phones_and_the_revisor_signs_the_game(mak
                 shot(page, f"revisor-trick-{tag}")
             if n == 2 and p == "Bo":  # Bo plays a club on a spade lead while holding a spade (r26) ...
                 before = page.evaluate("Number(document.body.dataset.seq)")
-                bo.click('#play-cards button[data-card="9C"]')
+                bo.click('#play-cards button[data-card="9C"]')  # a tap arms the card ...
+                bo.click('#play-cards button[data-card="9C"]')  # ... a second plays it
                 bo.wait_for_selector('#retract[data-card="9C"]')
                 assert page.locator("#retract").count() == 0  # not the Revisor's: it would tell a revoke
                 shot(bo, f"seat-retract-{tag}")
                 bo.click("#retract")  # ... and takes it back on his own phone before the next card
+                bo.click("#retract")
                 page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before + 1}")
             before = page.evaluate("Number(document.body.dataset.seq)")
             seat = PLAYERS.index(p) + 1
@@ -1182,6 +1184,9 @@ def test_a_revoke_on_a_tricks_last_card_is_taken_back_on_the_players_phone_after
     fits(cilla, "#retract", PHONE)
     shot(cilla, "seat-retract-closed-trick-390x844")
     cilla.click("#retract")
+    assert cilla.locator("#retract").inner_text() == "Tryck igen: ta tillbaka 4♥"  # armed: nothing sent yet
+    shot(cilla, "seat-retract-armed-390x844")
+    cilla.click("#retract")
     cilla.wait_for_function("() => !document.querySelector('#retract')")
     r = httpx.get(f"{s.base}/api/history", params={"token": s.token("tl")}, timeout=30)
     assert [e["type"] for e in r.json()["events"]][-2:] == ["trick_won", "card_retracted"]
@@ -1268,10 +1273,27 @@ def test_a_player_plays_a_card_the_camera_missed_on_their_own_phone_r25(make_ser
     assert offered == set(HANDS["Anna"]), offered
     fits(anna, "#play-cards button", PHONE)
     shot(anna, "seat-play-390x844")
+    ace = anna.locator('#play-cards button[data-card="AS"]')
+    played = len(s.actions())
+    ace.click()  # armed: the card still shown, and under it what a second tap does ...
+    assert ace.get_attribute("data-armed") == "1" and ace.locator(".arm-note").inner_text() == "tryck igen"
+    assert ace.locator(".card").inner_text() == "A♠"
+    fits(anna, "#play-cards button", PHONE)
+    shot(anna, "seat-play-armed-390x844")
+    anna.click('#play-cards button[data-card="KS"]')  # ... when another is tapped: that one is armed
+    assert ace.get_attribute("data-armed") is None and ace.locator(".arm-note").count() == 0
+    assert ace.inner_text() == "A♠" and len(s.actions()) == played  # nothing played yet
+    anna.click('#play-cards button[data-card="AS"]')
+    # the table changes between the taps (a score corrected): the page is drawn again, and
+    # the card stays armed (the same node: keptPart), so the second tap plays it
+    seq = int(anna.evaluate("document.body.dataset.seq"))
+    tl_post(s, {"do": "adjust", "player": "Cilla", "points": 1, "reason": "räknefel"})
+    anna.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    assert ace.get_attribute("data-armed") == "1"
     anna.click('#play-cards button[data-card="AS"]')
     revisor_page.wait_for_selector('#tap-entry[data-step="play:Bo"]')
     assert s.actions()[-1] == {"do": "play", "player": "Anna", "card": "AS"}
-    assert asked == ["Spela A♠?"], asked
+    assert asked == [], asked  # no dialog: the page and its clock run on
     anna.wait_for_function("() => !document.querySelector('#play')")  # Bo's turn now
     bo.wait_for_selector("#play")
     assert anna.js_errors == [] and bo.js_errors == []
