@@ -32,6 +32,10 @@ The hub's web server (``hub web``, no token) gives the public witness instead
 a game or the table ended), and the table's signed heads at those records.  Between two
 of them lies a whole deal of records, each with its own time, so no single record can
 be tried; an altered record is still found, at the first deal's end after it.
+
+What the verdict says (its problems and notes, a ``Phrase`` each) and the errors raised (a
+``HubError`` each) are worded: their English (``to_dict``, ``--json``) with their template
+and params, so that ``log verify`` says them in the console's language too.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..rules import events as ev
+from ..rules.errors import Phrase
 from ..store.records import GENESIS, Record, digest
 from ..store.schema import SQLITE_MAGIC
 from ..store.sqlite import has_sidecars, tidy_sidecars
@@ -122,16 +127,21 @@ def load_witness(path: str | os.PathLike) -> dict[str, Any]:
     try:
         head = path.read_bytes()[:16]
     except OSError as exc:
-        raise HubError(f"cannot read the witness {path}: {exc.strerror}") from None
+        raise HubError("cannot read the witness {path}: {error}", path=path, error=exc) from None
     if head.startswith(SQLITE_MAGIC):
         with HubStore.open(path, readonly=True) as hub:
             return export_witness(hub)
     try:
         w = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError):
-        raise HubError(f"{path} is neither a witness export nor a hub file") from None
+        raise HubError("{path} is neither a witness export nor a hub file", path=path) from None
     if not _is_witness(w):
-        raise HubError(f"{path}: not a witness (version {WITNESS_VERSION} or {PUBLIC_WITNESS_VERSION})")
+        raise HubError(
+            "{path}: not a witness (version {version} or {public})",
+            path=path,
+            version=WITNESS_VERSION,
+            public=PUBLIC_WITNESS_VERSION,
+        )
     return w
 
 
@@ -153,7 +163,7 @@ def fetch_witness(url: str, table: str | None, timeout: float = 10.0) -> dict[st
 
     parts = urlsplit(url)
     if not web_address(parts):
-        raise HubError(f"--hub {url!r}: give the hub's web address, http://HOST:PORT (a port from 1 to 65535)")
+        raise HubError("--hub {url!r}: give the hub's web address, http://HOST:PORT (a port from 1 to 65535)", url=url)
     full = url.rstrip("/") + "/api/witness" + (f"?{urlencode({'table': table})}" if table else "")
     try:
         with urllib.request.urlopen(full, timeout=timeout) as r:
@@ -163,11 +173,15 @@ def fetch_witness(url: str, table: str | None, timeout: float = 10.0) -> dict[st
             why = json.loads(exc.read()).get("error")
         except ValueError:
             why = None
-        raise HubError(f"the hub at {url} answered {exc.code}: {why or exc.reason}") from None
+        raise HubError(
+            "the hub at {url} answered {code}: {why}", url=url, code=exc.code, why=why or exc.reason
+        ) from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise HubError(f"cannot fetch the witness from {url}: {getattr(exc, 'reason', exc)}") from None
+        raise HubError(
+            "cannot fetch the witness from {url}: {error}", url=url, error=getattr(exc, "reason", exc)
+        ) from None
     if not _is_witness(w):
-        raise HubError(f"{url} did not answer with a witness")
+        raise HubError("{url} did not answer with a witness", url=url)
     return w
 
 
@@ -180,7 +194,7 @@ class Verdict:
     first_bad: int | None = None
     bad_from: int | None = None  # the first record that may be the altered one (a deal's end: its deal)
     every: bool = True  # the witness holds every record's digest (the TL's), not the deals' ends
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # each a Phrase: its English, worded
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -204,18 +218,18 @@ class Verdict:
 
 def _rows(path: Path) -> list[tuple]:
     if not path.is_file():
-        raise HubError(f"{path}: no such file (a table's log was expected)")
+        raise HubError("{path}: no such file (a table's log was expected)", path=path)
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     tidy = not has_sidecars(path)
     try:
         conn = sqlite3.connect(uri, uri=True)
     except sqlite3.Error as exc:
-        raise HubError(f"{path}: cannot open ({exc})") from None
+        raise HubError("{path}: cannot open ({error})", path=path, error=exc) from None
     try:
         conn.text_factory = lambda b: b.decode("utf-8", "replace")
         return conn.execute("SELECT seq, time, source, kind, txn, data, digest FROM records ORDER BY seq").fetchall()
     except sqlite3.Error as exc:
-        raise HubError(f"{path}: not a readable table log ({exc})") from None
+        raise HubError("{path}: not a readable table log ({error})", path=path, error=exc) from None
     finally:
         conn.close()
         if tidy:
@@ -226,7 +240,11 @@ def _pick_table(rows: list[tuple], witness: dict[str, Any], table: str | None) -
     tables = witness["tables"]
     if table is not None:
         if table not in tables:
-            raise HubError(f"the witness holds nothing of table {table!r} (it has {', '.join(tables) or 'none'})")
+            if not tables:
+                raise HubError("the witness holds nothing of table {table!r} (it has none)", table=table)
+            raise HubError(
+                "the witness holds nothing of table {table!r} (it has {tables})", table=table, tables=", ".join(tables)
+            )
         return table
     if len(tables) == 1:
         return next(iter(tables))
@@ -235,7 +253,7 @@ def _pick_table(rows: list[tuple], witness: dict[str, Any], table: str | None) -
     mine = {row[0]: row[6] for row in rows}
     match = [t for t, w in tables.items() if (first := _first_known(w)) and mine.get(first[0]) == first[1]]
     if len(match) != 1:
-        raise HubError("say which table this log is (--table ID): " + ", ".join(tables))
+        raise HubError("say which table this log is (--table ID): {tables}", tables=", ".join(tables))
     return match[0]
 
 
@@ -265,7 +283,7 @@ def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | No
     have = max(known, default=0)
     v = Verdict(str(path), tid, len(rows), len(known), every=every)
 
-    def bad(seq: int, what: str, since: int | None = None) -> None:
+    def bad(seq: int, what: Phrase, since: int | None = None) -> None:
         if v.first_bad is None:
             v.first_bad, v.bad_from = seq, seq if since is None else since
             v.problems.append(what)
@@ -273,20 +291,27 @@ def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | No
     prev, checked = GENESIS, 0
     for k, (seq, t, source, kind, txn, data, dg) in enumerate(rows, start=1):
         if seq != k:
-            bad(k, f"record {k} is missing (the log jumps to {seq})")
+            bad(k, Phrase("record {seq} is missing (the log jumps to {next})", seq=k, next=seq))
             break
         if digest(prev, seq, t, source, kind, txn, data) != dg:
-            bad(k, f"record {k} was altered: it does not match its own chain")
+            bad(k, Phrase("record {seq} was altered: it does not match its own chain", seq=k))
             break
         if k in known and dg != known[k]:
             if every:
-                bad(k, f"record {k} differs from the record the hub witnessed (altered, chain recomputed)")
+                bad(
+                    k,
+                    Phrase("record {seq} differs from the record the hub witnessed (altered, chain recomputed)", seq=k),
+                )
             else:
                 bad(
                     k,
-                    f"a record from {checked + 1} to {k} differs from what the hub witnessed (altered, chain "
-                    f"recomputed; the hub's public witness holds each deal's end, record {k} ends one: the "
-                    "hub's own file, --witness HUB, names the record)",
+                    Phrase(
+                        "a record from {first} to {seq} differs from what the hub witnessed (altered, chain "
+                        "recomputed; the hub's public witness holds each deal's end, record {seq} ends one: the "
+                        "hub's own file, --witness HUB, names the record)",
+                        first=checked + 1,
+                        seq=k,
+                    ),
                     checked + 1,
                 )
             break
@@ -296,9 +321,21 @@ def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | No
     if v.first_bad is None and len(rows) < have:
         v.first_bad = v.bad_from = len(rows) + 1
         v.problems.append(
-            f"the log is behind the witness: it ends at record {len(rows)}, the hub witnessed "
-            f"{'records up to ' if not every else ''}{have} (records {len(rows) + 1}..{have} are missing: "
-            "a copy without its -wal?)"
+            Phrase(
+                "the log is behind the witness: it ends at record {last}, the hub witnessed {have} "
+                "(records {first}..{have} are missing: a copy without its -wal?)",
+                last=len(rows),
+                have=have,
+                first=len(rows) + 1,
+            )
+            if every
+            else Phrase(
+                "the log is behind the witness: it ends at record {last}, the hub witnessed records up to {have} "
+                "(records {first}..{have} are missing: a copy without its -wal?)",
+                last=len(rows),
+                have=have,
+                first=len(rows) + 1,
+            )
         )
     event = witness.get("event")
     public = w.get("public_key")
@@ -308,19 +345,31 @@ def verify_log(path: str | os.PathLike, witness: dict[str, Any], table: str | No
             try:
                 verify_head(public, {**h, "event": event, "table": tid})
             except BadSignature as exc:
-                v.problems.append(f"witness: {exc}")
+                v.problems.append(Phrase("witness: {error}", error=exc))
                 continue
             if h["seq"] in known and known[h["seq"]] != h["digest"]:
-                v.problems.append(f"witness: the signed head at record {h['seq']} differs from the hub's copy")
+                v.problems.append(
+                    Phrase("witness: the signed head at record {seq} differs from the hub's copy", seq=h["seq"])
+                )
         if heads:
             last = heads[-1]
-            v.notes.append(f"last signed head: record {last['seq']}, digest {last['digest']}")
+            v.notes.append(
+                Phrase("last signed head: record {seq}, digest {digest}", seq=last["seq"], digest=last["digest"])
+            )
     else:
-        v.notes.append("no key registered for this table: the record digests are checked, no signature")
+        v.notes.append(Phrase("no key registered for this table: the record digests are checked, no signature"))
     if not every:
         v.notes.append(
-            f"the hub's public witness: checked at each finished deal's end ({len(known)} of them, up to record {have})"
+            Phrase(
+                "the hub's public witness: checked at each finished deal's end ({n} of them, up to record {have})",
+                n=len(known),
+                have=have,
+            )
         )
     if v.ok and len(rows) > have:
-        v.notes.append(f"records {have + 1}..{len(rows)} are newer than the witness (not checked yet)")
+        v.notes.append(
+            Phrase(
+                "records {first}..{last} are newer than the witness (not checked yet)", first=have + 1, last=len(rows)
+            )
+        )
     return v
