@@ -8,6 +8,10 @@ gap, each matching its checksum, ending at a whole transaction, whose actions re
 their stored events.  A later record cannot be kept without the ones before it (state is
 a fold), so readable records after the damage are listed and written to
 ``OUT.dropped.jsonl`` for the TL, never silently folded in.
+
+Why the saved history stops where it does is worded (``reasons``: each a ``Phrase``, its
+English with its template and params), so that ``log check`` says its report in the
+console's language (``app.words.said_error``); ``reason`` is their English, as one line.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 from urllib.parse import quote
 
 from table_controller.rules.engine import Engine
+from table_controller.rules.errors import Phrase
 from table_controller.rules.judge import judge
 
 from . import schema
@@ -45,24 +50,13 @@ class SalvageReport:
     readable: int  # records that could be read at all
     lost_ranges: tuple[tuple[int, int], ...]  # seqs that could not be read
     dropped: tuple[int, ...]  # readable, but after the damage (in OUT.dropped.jsonl)
-    reason: str  # why the history stops at `kept`
+    reasons: tuple[Phrase, ...]  # why the history stops at `kept` (a console says each)
     state: dict[str, Any]  # game, deal, phase of the saved history
 
-    def lines(self) -> list[str]:
-        out = [
-            f"salvaged {self.kept} record(s) of {self.source} into {self.target} (seq 1..{self.kept})",
-            f"the saved history stops there because: {self.reason}",
-        ]
-        for a, b in self.lost_ranges:
-            out.append(f"lost: seq {a}..{b} could not be read" if a != b else f"lost: seq {a} could not be read")
-        if self.dropped:
-            out.append(
-                f"dropped: {len(self.dropped)} readable record(s) after the damage "
-                f"(seq {self.dropped[0]}..{self.dropped[-1]}), kept for the TL in {self.target}.dropped.jsonl"
-            )
-        s = self.state
-        out.append(f"the saved table is at game {s.get('game')}, deal {s.get('deal')}, phase {s.get('phase')}")
-        return out
+    @property
+    def reason(self) -> str:
+        """Why the history stops at ``kept``, in English: the reasons in one line."""
+        return "; ".join(self.reasons)
 
 
 def _readable_copy(source: Path, tmp: Path) -> Path:
@@ -160,12 +154,14 @@ def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageRepo
             ) from None
     if not rows and not failed:
         raise NotATableLog("{path}: no records could be read", path=source)
-    kept, reason = _sound_prefix(rows, last)
+    kept, reasons = _sound_prefix(rows, last, end_known)
     if not end_known:
-        reason = reason.replace("the end of the log: nothing was lost", f"no record after seq {last} could be found")
-        reason += (
-            f"; the end of the log cannot be found (a truncated file or a lost page): "
-            f"records after seq {last} may be lost and how many is unknown"
+        reasons.append(
+            Phrase(
+                "the end of the log cannot be found (a truncated file or a lost page): "
+                "records after seq {last} may be lost and how many is unknown",
+                last=last,
+            )
         )
     items = [
         {"seq": r[0], "time": float(r[1]), "source": str(r[2]), "kind": r[3], "txn": r[4], "data": json.loads(r[5])}
@@ -181,7 +177,9 @@ def salvage(source: str | os.PathLike, target: str | os.PathLike) -> SalvageRepo
             for s in dropped:
                 fh.write(dropped_line(rows[s]) + "\n")
     state = describe(fold([_as_record(i) for i in items], str(target))) if items else {}
-    return SalvageReport(str(source), str(target), kept, len(rows), _ranges(sorted(failed)), dropped, reason, state)
+    return SalvageReport(
+        str(source), str(target), kept, len(rows), _ranges(sorted(failed)), dropped, tuple(reasons), state
+    )
 
 
 def dropped_line(row: tuple) -> str:
@@ -201,41 +199,51 @@ def _as_record(i: dict[str, Any]):
     return Record(i["seq"], i["time"], i["source"], i["kind"], i["txn"], i["data"], "")
 
 
-def _sound_prefix(rows: dict[int, tuple], last: int) -> tuple[int, str]:
-    """Length of the longest sound beginning, and why it ends there."""
+def _sound_prefix(rows: dict[int, tuple], last: int, end_known: bool = True) -> tuple[int, list[Phrase]]:
+    """Length of the longest sound beginning, and why it ends there (``end_known``: whether
+    ``last`` is surely the log's last record)."""
     prev, good = GENESIS, 0
     engine = Engine()
     txn_first, txn_len = 1, 1  # the transaction being read: first seq, records it must have
     for seq in range(1, last + 1):
         row = rows.get(seq)
         if row is None:
-            reason = f"record {seq} cannot be read"
+            reason = Phrase("record {seq} cannot be read", seq=seq)
             break
         s, t, source, kind, txn, text, dig = row
         try:
             data = json.loads(text)
         except (TypeError, ValueError):
-            reason = f"record {seq} holds unreadable data"
+            reason = Phrase("record {seq} holds unreadable data", seq=seq)
             break
         if kind not in KINDS or not isinstance(data, dict) or digest(prev, s, float(t), source, kind, txn, text) != dig:
-            reason = f"record {seq} does not match its checksum"
+            reason = Phrase("record {seq} does not match its checksum", seq=seq)
             break
         if txn == seq:
             txn_first, txn_len = seq, 1
             if kind == "action":
                 verdict = judge(engine, data)
                 if not verdict.accepted:
-                    reason = f"record {seq}: the action is refused on replay ({verdict.reason})"
+                    reason = Phrase(
+                        "record {seq}: the action is refused on replay ({reason})", seq=seq, reason=verdict.reason
+                    )
                     break
                 txn_len += len(verdict.events)
         prev, good = dig, seq
     else:
-        reason = "the end of the log: nothing was lost"
+        reason = (
+            Phrase("the end of the log: nothing was lost")
+            if end_known
+            else Phrase("no record after seq {last} could be found", last=last)
+        )
+    reasons = [reason]
     # An action is never kept without all its events: cut back to a whole transaction.
     whole = good - txn_first + 1 >= txn_len
     if not whole:
-        reason += f"; records {txn_first}..{good} are an action without all its events, dropped"
-    return (good if whole else txn_first - 1), reason
+        reasons.append(
+            Phrase("records {first}..{last} are an action without all its events, dropped", first=txn_first, last=good)
+        )
+    return (good if whole else txn_first - 1), reasons
 
 
 def _ranges(seqs: list[int]) -> tuple[tuple[int, int], ...]:

@@ -226,17 +226,17 @@ def test_a_log_the_user_may_only_read_is_read_whole_and_one_with_a_full_wal_says
                 env={**os.environ, "HOME": str(base)},
             )
 
-        r = as_nobody("log", "check", str(locked / "t.sqlite"))
+        r = as_nobody("log", "check", str(locked / "t.sqlite"), "--lang", "en")
         assert r.returncode == 0 and "PROBLEMS" not in r.stdout + r.stderr, r.stdout + r.stderr
         assert sorted(p.name for p in locked.iterdir()) == ["t.sqlite"]  # nothing written beside it
         # with its -wal and -shm beside it, SQLite reads it as a table writes it (its records
         # in the -wal too), never as it lay once (stop 72's review: an immutable read there was stale)
-        r = as_nobody("log", "check", str(busy / "t.sqlite"))
+        r = as_nobody("log", "check", str(busy / "t.sqlite"), "--lang", "en")
         assert r.returncode == 0 and "records: 2 (action 1, event 1," in r.stdout, r.stdout + r.stderr
         os.chmod(busy, 0o755)
         (busy / "t.sqlite-shm").unlink()  # a -wal without its -shm: not read as the log lay
         os.chmod(busy, 0o555)
-        r = as_nobody("log", "check", str(busy / "t.sqlite"))
+        r = as_nobody("log", "check", str(busy / "t.sqlite"), "--lang", "en")
         said = r.stdout + r.stderr
         assert r.returncode != 0 and "its -wal and -shm beside it may hold records" in said, said
     finally:

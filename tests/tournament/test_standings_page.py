@@ -183,7 +183,7 @@ def test_log_verify_against_the_hub_url__item4(hall, tmp_path, capsys):
     base, hub_db, tables, played = hall
     t = played[0]
     t.close()
-    assert main(["log", "verify", str(t.path), "--hub", base, "--table", tables[0]["table"]]) == 0
+    assert main(["log", "verify", str(t.path), "--hub", base, "--table", tables[0]["table"], "--lang", "en"]) == 0
     assert "WHOLE AND UNALTERED" in capsys.readouterr().out
     copy = tmp_path / "copy.sqlite"
     shutil.copy(t.path, copy)

@@ -68,7 +68,7 @@ async def test_signed_heads_reach_the_hub_and_the_log_verifies(broker, tmp_path,
     capsys.readouterr()
     assert main(["hub", "witness", str(hub_db), "-o", str(tmp_path / "w.json")]) == 0
     assert main(["log", "verify", str(t.path), "--witness", str(tmp_path / "w.json")]) == 0
-    assert "WHOLE AND UNALTERED" in capsys.readouterr().out
+    assert "HEL OCH OFÖRÄNDRAD" in capsys.readouterr().out  # Swedish first, as the other commands
     copy = tmp_path / "copy.sqlite"
     shutil.copy(t.path, copy)
     forge(copy, 123)

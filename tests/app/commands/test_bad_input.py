@@ -154,8 +154,10 @@ def test_log_import_with_no_action_the_rules_accept_writes_nothing(content, log,
 
 
 def test_a_missing_log_is_called_missing(tmp_path, capsys):
-    assert main(["log", "check", str(tmp_path / "nope.sqlite")]) == 2
+    assert main(["log", "check", str(tmp_path / "nope.sqlite"), "--lang", "en"]) == 2
     assert "no such file (a table's log was expected)" in said(capsys)
+    assert main(["log", "check", str(tmp_path / "nope.sqlite")]) == 2
+    assert "filen finns inte (ett bords logg väntades)" in said(capsys)
 
 
 @pytest.mark.parametrize(
@@ -368,8 +370,10 @@ def test_a_number_out_of_its_range_is_refused_by_its_option(argv, words, capsys)
 
 
 def test_a_hubs_file_given_as_a_table_log_is_named_as_the_hubs(hub, capsys):
-    assert main(["log", "check", str(hub)]) == 2
+    assert main(["log", "check", str(hub), "--lang", "en"]) == 2
     assert "is a tournament hub's file (chicago-table hub), not a table log" in said(capsys)
+    assert main(["log", "check", str(hub)]) == 2
+    assert "är en turneringshubbs fil (chicago-table hub), inte ett bords logg" in said(capsys)
 
 
 def test_a_broken_picture_is_one_clear_line_without_opencvs_warning(tmp_path):
@@ -431,8 +435,10 @@ def test_a_witness_of_no_table_says_so(hub, log, tmp_path, capsys):
     witness = tmp_path / "w.json"
     assert main(["hub", "witness", str(hub), "-o", str(witness)]) == 0
     said(capsys)
-    assert main(["log", "verify", str(log), "--witness", str(witness)]) == 2
+    assert main(["log", "verify", str(log), "--witness", str(witness), "--lang", "en"]) == 2
     assert "the witness holds no table yet" in said(capsys)
+    assert main(["log", "verify", str(log), "--witness", str(witness)]) == 2
+    assert "vittnet har inget bord än" in said(capsys)
 
 
 def test_every_hub_action_and_option_says_what_it_is():
@@ -503,7 +509,7 @@ def test_replay_of_a_script_with_no_table_says_so_in_words(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv",
     [
-        ["log", "verify", "{log}", "--hub", "http://127.0.0.1:99999"],
+        ["log", "verify", "{log}", "--hub", "http://127.0.0.1:99999", "--lang", "en"],
         ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:99999", "--lang", "en"],
         ["hub", "dashboard", "{hub}", "h1-t1", "http://127.0.0.1:0", "--lang", "en"],
     ],

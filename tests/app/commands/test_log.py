@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from table_controller.app.words import phase_word, speaking
 from table_controller.store import SQLiteStore
 from table_controller.store.rebuild import resume
 from tests.store.helpers import record_bot_table
@@ -30,9 +31,11 @@ def table(tmp_path_factory):
 
 def test_check_reports_a_sound_log(table):
     p, engine = table
-    r = run("log", "check", p)
+    r = run("log", "check", p, "--lang", "en")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "OK" in r.stdout and f"phase {engine.phase}" in r.stdout
+    with speaking("en"):
+        phase = phase_word(engine.phase)
+    assert "OK" in r.stdout and f"phase {phase}" in r.stdout
     assert "resumes paused" in r.stdout
     doc = json.loads(run("log", "check", p, "--json").stdout)
     assert doc["ok"] and doc["problems"] == []
@@ -78,7 +81,7 @@ def test_check_of_a_damaged_file_says_so_and_salvage_recovers(tmp_path, table):
     p, _ = table
     damaged = tmp_path / "damaged.sqlite"
     damaged.write_bytes(p.read_bytes()[: int(p.stat().st_size * 0.7)])
-    r = run("log", "check", damaged, "--salvage", tmp_path / "saved.sqlite")
+    r = run("log", "check", damaged, "--salvage", tmp_path / "saved.sqlite", "--lang", "en")
     assert r.returncode == 2
     assert "damaged" in r.stdout and "--salvage" in r.stdout
     assert "salvaged" in r.stdout and "may be lost" in r.stdout
@@ -90,10 +93,13 @@ def test_check_of_a_missing_or_foreign_file_is_a_clear_error(tmp_path, content):
     p = tmp_path / "x.sqlite"
     if content:
         p.write_bytes(content)
-    r = run("log", "check", p)
+    r = run("log", "check", p, "--lang", "en")
     assert r.returncode == 2
     assert "Traceback" not in r.stderr + r.stdout
     assert ("no such file (a table's log was expected)" if content is None else "not a table log") in r.stdout
+    r = run("log", "check", p)
+    assert r.returncode == 2 and "Traceback" not in r.stderr + r.stdout
+    assert ("filen finns inte (ett bords logg väntades)" if content is None else "inte ett bords logg") in r.stdout
 
 
 def test_export_is_an_action_script_that_replay_accepts(tmp_path, table):
@@ -201,7 +207,7 @@ def test_import_lists_ill_typed_lines_as_rejected_and_goes_on(tmp_path):
         + [t for t, _ in ILL_TYPED[1:]]
         + ['{"do": "game", "seats": ["A", "B", "C"], "button": "A"}']
     )
-    r = run("log", "import", "-", "--db", tmp_path / "t.sqlite", stdin="\n".join(script) + "\n")
+    r = run("log", "import", "-", "--db", tmp_path / "t.sqlite", "--lang", "en", stdin="\n".join(script) + "\n")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
     for n, (_, msg) in zip([1] + list(range(3, len(ILL_TYPED) + 2)), ILL_TYPED):
         line = next(ln for ln in r.stderr.splitlines() if ln.startswith(f"line {n}: rejected:"))
@@ -259,5 +265,7 @@ def test_check_says_no_shot_clock_runs_instead_of_an_empty_list(tmp_path):
     rec = TableRecorder(SQLiteStore.open(p, create=True))
     seq = rec.note("clock", {"remaining": {}, "paused": False}, "clocks")  # none running
     rec.store.close()
-    r = run("log", "check", p)
+    r = run("log", "check", p, "--lang", "en")
     assert f"shot clocks (record {seq}): none running" in r.stdout, r.stdout + r.stderr
+    r = run("log", "check", p)
+    assert f"betänketider (post {seq}): ingen klocka går" in r.stdout, r.stdout + r.stderr
