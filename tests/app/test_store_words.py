@@ -7,7 +7,9 @@ SQLite's common messages too (``sqlite_words``), a rare one in its own words."""
 from __future__ import annotations
 
 import errno
+import json
 import logging
+import re
 import shutil
 import subprocess
 import sys
@@ -222,3 +224,135 @@ def test_a_table_whose_log_is_damaged_does_not_start_and_says_why_in_swedish(log
     assert "kan inte öppna bordets logg" in said["sv"] and "är inte ett bords logg" in said["sv"], said["sv"]
     assert not _english_in(said["sv"]), said["sv"]
     assert "cannot open the table log" in said["en"] and "is not a table log" in said["en"], said["en"]
+
+
+# --- log check's own report, and what --salvage kept, in the words spoken ------------
+
+# log check's and --salvage's English, which their Swedish lines must not hold (the
+# table's own names, a path, a command and its flags are no English words of it)
+REPORT_ENGLISH = (
+    "PROBLEMS FOUND",
+    "records:",
+    "schema version",
+    "players ",
+    "events",
+    "now: game",
+    "deal ",
+    "phase",
+    "waiting for",
+    "scores:",
+    "shot clocks",
+    "resumes paused",
+    "none running",
+    "record ",
+    "action ",
+    "alert ",
+    "audit ",
+    "rejected ",
+    "checking",
+    "salvag",
+    "saved history",
+    "stops there because",
+    "lost",
+    "dropped",
+    "readable",
+    "could not",
+    "cannot be",
+    "the end of the log",
+    "kept for the TL",
+    "is at game",
+    "exchange",  # a phase: its code (exchange_3, tricks) or the English word for it
+    "trick",
+    "dealing",
+    "game_",
+    "table_over",
+    "quads",
+) + ENGLISH
+
+
+def _report_english_in(text: str, *paths: Path) -> list[str]:
+    for p in paths:  # the files' own names are no words of the report
+        text = text.replace(str(p), "FILE")
+    text = text.replace("chicago-table log check FILE --salvage NEW.sqlite", "COMMAND")
+    return [w for w in REPORT_ENGLISH if w in text]
+
+
+def _numbers(text: str, *paths: Path) -> list[str]:
+    for p in paths:
+        text = text.replace(str(p), "FILE")
+    return re.findall(r"\d+", text)
+
+
+def _log(*argv: object) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, "log", *map(str, argv)], capture_output=True, text=True, timeout=120)
+
+
+def test_log_check_of_a_sound_log_says_its_report_in_swedish_unless_asked_for_english(logs):
+    sv = _log("check", logs["sound"])
+    assert sv.returncode == 0 and "Traceback" not in sv.stderr, sv.stderr
+    said = sv.stdout + sv.stderr
+    assert f"{logs['sound']}: OK\n  poster: " in sv.stdout, sv.stdout
+    for words in ("åtgärder ", "händelser ", "; schemaversion ", "bord: ", "spelare ", "nu: omgång ", ", giv "):
+        assert words in sv.stdout, (words, sv.stdout)
+    assert ", fas " in sv.stdout and "poäng: " in sv.stdout and "betänketider (post " in sv.stdout, sv.stdout
+    assert sv.stderr.startswith("kontrollerar "), sv.stderr
+    assert not _report_english_in(said, logs["sound"]), (_report_english_in(said, logs["sound"]), said)
+    en = _log("check", logs["sound"], "--lang", "en")
+    assert en.returncode == 0 and en.stderr.startswith("checking "), en.stderr
+    assert f"{logs['sound']}: OK\n  records: " in en.stdout and "schema version" in en.stdout, en.stdout
+    assert "now: game " in en.stdout and ", phase " in en.stdout and "shot clocks (record " in en.stdout
+    # the numbers as the language writes them: a decimal comma in Swedish, else the same
+    clocks_sv = sv.stdout.split("betänketider (post ", 1)[1].split("\n", 1)[0]
+    clocks_en = en.stdout.split("shot clocks (record ", 1)[1].split("\n", 1)[0]
+    assert re.search(r"\d,\d s", clocks_sv) and not re.search(r"\d\.\d", clocks_sv), clocks_sv
+    assert re.search(r"\d\.\d s", clocks_en), clocks_en
+    assert re.sub(r"(\d),(\d)", r"\1.\2", clocks_sv.replace("fortsätter pausade", "resumes paused")) == clocks_en
+
+
+def test_log_check_of_a_damaged_log_and_its_salvage_say_their_report_in_swedish(logs, tmp_path):
+    damaged = logs["truncated"]
+    saved = tmp_path / "saved.sqlite"
+    sv = _log("check", damaged, "--salvage", saved)
+    assert sv.returncode == 2 and "Traceback" not in sv.stderr, sv.stderr
+    lines = sv.stdout.splitlines()
+    assert lines[0] == f"{damaged}: PROBLEM HITTADES", lines
+    assert lines[1].startswith(f"  problem: {damaged} är skadad"), lines
+    assert any(ln.startswith("räddade ") and f" poster ur {damaged} till {saved} (post 1.." in ln for ln in lines)
+    assert any(ln.startswith("den räddade historiken slutar där eftersom: ") for ln in lines), lines
+    assert "kan ha gått förlorade och hur många är okänt" in sv.stdout, sv.stdout
+    assert lines[-1].startswith("det räddade bordet står i omgång "), lines
+    assert sv.stderr.splitlines() == [f"kontrollerar {damaged} ...", f"räddar till {saved} ..."], sv.stderr
+    said = sv.stdout + sv.stderr
+    paths = (Path(f"{saved}.dropped.jsonl"), damaged, saved)
+    assert not _report_english_in(said, *paths), (_report_english_in(said, *paths), said)
+
+    saved_en = tmp_path / "saved-en.sqlite"
+    en = _log("check", damaged, "--salvage", saved_en, "--lang", "en")
+    assert en.returncode == 2, en.stderr
+    assert en.stdout.startswith(f"{damaged}: PROBLEMS FOUND\n  problem: {damaged} is damaged"), en.stdout
+    assert "salvaged " in en.stdout and "the saved history stops there because: " in en.stdout, en.stdout
+    assert "may be lost and how many is unknown" in en.stdout and "the saved table is at game " in en.stdout
+    # the same salvage said twice: as many lines, the same numbers
+    assert len(en.stdout.splitlines()) == len(lines)
+    assert _numbers(en.stdout, damaged, saved_en) == _numbers(sv.stdout, damaged, saved)
+    # what it saved is a sound log, said so in Swedish too
+    again = _log("check", saved)
+    assert again.returncode == 0 and again.stdout.startswith(f"{saved}: OK\n"), again.stdout
+
+
+def test_log_checks_json_is_the_same_in_both_languages(logs, tmp_path):
+    for which in ("sound", "truncated", "missing"):
+        out = {lang: _log("check", logs[which], "--json", "--lang", lang) for lang in ("sv", "en")}
+        assert out["sv"].returncode == out["en"].returncode == (0 if which == "sound" else 2), which
+        assert out["sv"].stdout == out["en"].stdout, which  # byte for byte
+        doc = json.loads(out["sv"].stdout)
+        assert doc["ok"] is (which == "sound")
+        if which != "sound":  # the problems in English, as programs read them
+            assert "is damaged" in doc["problems"][0] or "no such file" in doc["problems"][0], doc
+    # with --salvage the JSON report is as it was, and the salvage's lines go to stderr
+    out = {
+        lang: _log("check", logs["truncated"], "--json", "--salvage", tmp_path / f"{lang}.sqlite", "--lang", lang)
+        for lang in ("sv", "en")
+    }
+    assert out["sv"].stdout == out["en"].stdout and json.loads(out["sv"].stdout)["ok"] is False
+    assert "räddade " in out["sv"].stderr and "salvaged " in out["en"].stderr

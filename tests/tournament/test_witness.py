@@ -179,3 +179,32 @@ def _qr_text(pdf) -> str:
     foot = page[page.shape[0] * 4 // 5 :, :, ::-1]
     text, _, _ = cv2.QRCodeDetectorAruco().detectAndDecode(np.ascontiguousarray(foot))
     return str(text)
+
+
+def test_log_verify_says_its_verdict_in_swedish_unless_asked_for_english(tmp_path, capsys):
+    """``log verify``'s verdict, its problem and its notes are said in the words spoken (the
+    witness's worded Phrases); its --json stays as programs read it, in either language."""
+    t, w = witness_of(tmp_path, 100)
+    t.close()
+    (tmp_path / "w.json").write_text(json.dumps(w))
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(t.path, copy)
+    forge(copy, 40)
+    argv = ["log", "verify", str(copy), "--witness", str(tmp_path / "w.json")]
+    capsys.readouterr()
+    assert main(argv) == 1
+    sv = capsys.readouterr().out
+    assert sv.startswith(f"{copy} (bord h1-t1): INTE SOM BEVITTNAD; ") and " poster, " in sv, sv
+    assert "\n  problem: post 40 skiljer sig från posten som hubben bevittnade (ändrad, kedjan omräknad)\n" in sv, sv
+    assert "\n  senaste signerade huvud: post " in sv, sv
+    for english in ("NOT AS WITNESSED", "record", "witness", "differs", "altered", "signed head", "digest "):
+        assert english not in sv.replace(str(tmp_path), "FOLDER"), (english, sv)
+    assert main([*argv, "--lang", "en"]) == 1
+    en = capsys.readouterr().out
+    assert en.startswith(f"{copy} (table h1-t1): NOT AS WITNESSED; ") and "\n  problem: record 40 differs " in en, en
+    assert len(en.splitlines()) == len(sv.splitlines())
+    outs = []
+    for lang in ("sv", "en"):
+        assert main([*argv, "--json", "--lang", lang]) == 1
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1] and json.loads(outs[0])["problems"][0].startswith("record 40 differs from"), outs

@@ -269,3 +269,30 @@ def test_check_says_no_shot_clock_runs_instead_of_an_empty_list(tmp_path):
     assert f"shot clocks (record {seq}): none running" in r.stdout, r.stdout + r.stderr
     r = run("log", "check", p)
     assert f"betänketider (post {seq}): ingen klocka går" in r.stdout, r.stdout + r.stderr
+
+
+def test_export_and_import_say_what_they_did_in_swedish_unless_asked_for_english(tmp_path, table):
+    p, _ = table
+    examples = os.path.join(os.path.dirname(__import__("table_controller").__file__), "examples")
+    with open(os.path.join(examples, "chicago_won.jsonl")) as fh:
+        lines = fh.read().splitlines()
+    script = "\n".join([lines[0], '{"do": "fly"}', *lines[1:]]) + "\n"  # line 2 is no action
+    said = {}
+    for lang in ("sv", "en"):
+        r = run("log", "export", p, "-o", tmp_path / f"{lang}.jsonl", "--lang", lang)
+        i = run("log", "import", "-", "--db", tmp_path / f"{lang}.sqlite", "--lang", lang, stdin=script)
+        assert r.returncode == 0 and i.returncode == 0, r.stderr + i.stderr
+        said[lang] = (r.stderr, i.stderr)
+    with SQLiteStore.open(p, readonly=True) as store:
+        n = store.last_seq()
+    with SQLiteStore.open(tmp_path / "sv.sqlite", readonly=True) as store:
+        m = store.last_seq()
+    assert said["sv"][0] == f"exporterade {n} poster till {tmp_path / 'sv.jsonl'}\n", said["sv"][0]
+    assert said["en"][0] == f"exported {n} records to {tmp_path / 'en.jsonl'}\n", said["en"][0]
+    sv, en = said["sv"][1].splitlines(), said["en"][1].splitlines()
+    assert sv[0].startswith("rad 2: avvisad: ") and en[0].startswith("line 2: rejected: "), (sv, en)
+    assert sv[0].split(": ", 2)[2] == en[0].split(": ", 2)[2]  # the rules' reason, as the record keeps it
+    assert sv[1:] == [f"importerade {m} poster till {tmp_path / 'sv.sqlite'}; avvisade rader: 1"], sv
+    assert en[1:] == [f"imported {m} records into {tmp_path / 'en.sqlite'}, 1 rejected"], en
+    # the two exports are the same lines, whatever the language spoken
+    assert (tmp_path / "sv.jsonl").read_bytes() == (tmp_path / "en.jsonl").read_bytes()
