@@ -372,8 +372,12 @@ class TableHub:
             # not sent twice (Client.offer): whether an analysis came, and when, depends on
             # the hidden cards (none while a revoke is pending; the solver's time), so while
             # the deal is live it must change nothing the broadcast gets (stop 63's audit).
-            if self._masked_of[0] == self.seq:
-                masked, told = self._masked_of[1], (told[0], self._masked_of[2])
+            # Only while that frame is the same news: a pause, a time call or a stuck
+            # table's notice since (the same seq) goes in the masked frame as it would
+            # without an analysis; kept out, it reached the overlay only while a revoke
+            # was pending (stop 73's second audit).
+            if self._masked_of[0] == self.seq and self._masked_of[2] == told[1]:
+                masked = self._masked_of[1]
         # A frame that is the same news as the last (``news_of``: the same but for when it was
         # made) is not pushed: one at each of the TL's or sensing's alerts told the overlay,
         # after the delay, that one had come, and when (stop 67's camera and sensing audit).
@@ -970,7 +974,12 @@ class TableHub:
             self.log.audit(by, "correction_refused", reason=entry.REFUSED_REASON)
             raise EntryRejected(entry.CORRECTION_REFUSED)
         if not isinstance(correction, Dismiss) and not self._alert_for(correction):
-            # a correction settles an alert (ARCHITECTURE.md §1); none open: nothing to settle
+            # a correction settles an alert (ARCHITECTURE.md §1); none open: nothing to settle.
+            # Still the TL's activity at the table, as a correction taken is (and a dismiss,
+            # taken or not): whether an alert is open at the pad may be the TL's alone (a
+            # revoke's), and the stuck table's wait it ends is shown to everyone (stop 73's
+            # second audit)
+            self.live.note_activity()
             self.log.audit(by, "correction_refused", correction=correction.to_text(), reason=N_("no open alert"))
             raise DashboardError(
                 N_(

@@ -173,7 +173,7 @@ class LiveTable:
         Raises ``SensingError`` for a correction that cannot be read."""
         c = parse_correction(correction) if isinstance(correction, str) else correction
         async with self._lock:
-            self.last_activity = self.clock.now()
+            self.note_activity()
             self._note_time()
             self.log.note("audit", {"who": by, "what": "correction", "correction": c.to_text()}, by)
             ended = None
@@ -187,6 +187,11 @@ class LiveTable:
                     raise SensingError(f"no open alert #{c.alert}")
             self._drain()
             return ended
+
+    def note_activity(self) -> None:
+        """Someone acted at the table (a correction, taken or not): the stuck table's wait
+        begins again (``live.stuck``)."""
+        self.last_activity = self.clock.now()
 
     def pause(self, by: str = "tl", reason: str = "") -> None:
         self.clocks.pause()

@@ -186,6 +186,65 @@ def test_the_broadcast_gets_the_same_frames_whether_the_analysis_came_or_not(tmp
     assert revoke == legal
 
 
+def test_a_pause_after_the_analysis_reaches_the_masked_broadcast_whether_the_analysis_came_or_not_r26(tmp_path):
+    """The same two tables (Bo's 3H a revoke in A, legal in B); after the analysis of B's
+    state, the TL pauses and resumes.  The masked frame of a state was its first masked
+    frame again once an analysis of it had come, so the pause reached the overlay in A
+    alone (no analysis while a revoke is pending): whether Bo holds a spade, during the
+    live deal (stop 73's second audit).  Every frame the broadcast gets, and whether it
+    shows the table paused, is the same in both now; and the pause is shown."""
+    base = {
+        "Anna": ["AS", "AH", "2D", "7C", "9S"],
+        "Cilla": ["4S", "6H", "9D", "3C", "QH"],
+        "Dan": ["5S", "8H", "TD", "4C", "7D"],
+    }
+    players = ["Anna", "Bo", "Cilla", "Dan"]
+
+    async def run(folder, bo):
+        mono = FakeMonotonic(10.0)
+        hub = open_table(folder, delay=1.0, monotonic=mono)[0]
+        cast = hub.connect("broadcast")
+
+        def due(seconds: float) -> None:  # every frame as it falls due
+            for _ in range(round(seconds * 10)):
+                mono.t += 0.1
+                hub.release_due()
+
+        try:
+            actions = [
+                {"do": "table", "players": players},
+                {"do": "game", "seats": players, "button": "Dan"},
+                {"do": "deal", "hands": {**base, "Bo": bo}},
+                *[{"do": "discard", "player": p, "cards": []} for _ in range(3) for p in players],
+            ]
+            for a in actions:
+                await hub.submit_local(parse_action(a))
+            while hub.engine.state.game.deal.phase is DealPhase.CHICAGO:
+                asking = build_view(hub.engine).chicago_asking
+                await hub.submit_local(parse_action({"do": "chicago", "player": asking, "say": False}))
+            for a in ({"do": "play", "player": "Anna", "card": "9S"}, {"do": "play", "player": "Bo", "card": "3H"}):
+                await hub.submit_local(parse_action(a))
+                mono.t += 0.3
+                await hub.analysis_idle()
+                due(2.0)
+            analysed = hub.analysis is not None and hub.analysis["seq"] == hub.seq
+            hub.set_paused(True, "tl")
+            due(2.0)
+            hub.set_paused(False, "tl")
+            due(2.0)
+            got = [json.loads(t) for t in _drain(cast)]
+            return [(m["seq"], m["paused"], "analysis" in m) for m in got], analysed
+        finally:
+            hub.log.close()
+            hub.delay.close()
+
+    revoke, analysed_revoke = asyncio.run(run(tmp_path / "a", ["JS", "3H", "5C", "8D", "KC"]))
+    legal, analysed_legal = asyncio.run(run(tmp_path / "b", ["JD", "3H", "5C", "8D", "KC"]))
+    assert (analysed_revoke, analysed_legal) == (False, True)  # the hidden fact the frames hid
+    assert revoke == legal
+    assert [paused for _, paused, _ in legal][-2:] == [True, False]  # the pause is shown
+
+
 def test_the_analysis_is_worked_out_only_while_an_overlay_watches_and_for_the_delay_after(tmp_path):
     """Nobody sees the odds but the broadcast overlay: a table with none connected spends no
     processor on them; one that connects gets the state on the table analysed at once, and

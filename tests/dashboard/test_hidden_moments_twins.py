@@ -132,3 +132,41 @@ def test_the_tls_refused_entries_push_no_alert_off_a_blind_roles_full_list(tmp_p
         assert len(json.loads(t.got["revisor"][-1])["alerts"]) == 12
 
     assert twins(tmp_path, scenario, hands_a, dict(hands_a), rfid=False) == ["tl"]
+
+
+def test_a_tl_correction_at_a_pad_ends_the_stuck_tables_wait_whether_or_not_a_hidden_alert_is_there_r26(tmp_path):
+    """sm2019: Bo's 4C on Anna's spade lead, a revoke in A (the TL's alert, at his pad)
+    and legal in B; nobody plays on and the table is stuck (every screen: "waiting for
+    Cilla").  The TL corrects the card at Bo's pad: in A it settles the revoke's alert and
+    counted as activity (the wait began again, the notice gone on every screen), in B there
+    was no alert to settle, refused, and the notice stayed: everyone learnt of the revoke.
+    A correction is the TL's activity at the table either way now (stop 73's second audit)."""
+    from table_controller.live.stuck import StuckWatch
+
+    async def scenario(t: Twin, hands) -> None:
+        await t.start("sm2019", hands)
+        await t.pad("seat1", ["AS"])
+        await t.pad("seat2", ["4C"])
+        watch = StuckWatch(t.live, after_s=4)
+
+        async def wait(seconds: float) -> None:
+            for _ in range(round(seconds / 0.5)):
+                t.clock.advance(0.5)
+                await t.live.tick()
+                await watch.check()
+            t.collect()
+
+        await wait(6.0)
+        assert t.live.waiting is not None  # stuck: "waiting for Cilla" on every screen
+        correction = "the card at pad 2 is 4C"
+        if hands is REVOKE:
+            await t.hub.correct(correction, "tl")
+            t.collect()
+        else:
+            await _refused(t, t.hub.correct(correction, "tl"))
+        await wait(1.0)
+        assert t.live.waiting is None  # the TL acted: the wait begins again
+        await wait(5.0)
+        assert t.live.waiting is not None
+
+    assert twins(tmp_path, scenario, REVOKE, NO_REVOKE) == ["tl"]
