@@ -96,6 +96,7 @@ class Sensing:
         self._step: tuple | None = None
         self._mark = 0
         self._step_at = 0.0
+        self._camera_since: dict[str, dict[Card, float]] = {}  # pad -> face-up card -> first frame
         self._closed = False  # placement closed by the dealer (next)
         self._done: dict[str, float] = {}  # player -> when the dealer finished their replacements
         self._declined: set[str] = set()  # open card declined (button or tray)
@@ -185,7 +186,10 @@ class Sensing:
             came, _ = self.tracker.update(event.pad, frozenset(u.upper() for u in event.uids), event.at)
             self._arrivals(event.pad, came)
         elif isinstance(event, CameraPad):
-            self.camera.update(event)
+            view = self.camera.update(event)
+            # since when the camera has shown each face-up card at this pad, frame after frame
+            seen = self._camera_since.get(event.pad, {})
+            self._camera_since[event.pad] = {c: seen.get(c, event.at) for c in view.face_up}
         elif isinstance(event, ButtonPressed):
             self._button(event.button)
         elif isinstance(event, ReaderStatus):
@@ -539,6 +543,15 @@ class Sensing:
                 for c in (v.face_up if v else ())
                 if c in hand and not (pad and self._rfid_elsewhere(c, pad)) and not self._lying_back(c)
             ]
+            # At a table with readers, only a read the pad has missed for unsure_s: the camera
+            # that misread a card was taken at once when the card it named lay in the player's
+            # hand, and waited for the reader when it did not, so every screen showed (a wrong
+            # card played, or a reader's moment later) whether the player held it (stop 73's
+            # third audit).  A misread of a card the player holds, the reader silent longer,
+            # is still taken: README "Security", "Left, and why".
+            if self.rfid and pad:
+                since = self._camera_since.get(pad, {})
+                cards = [c for c in cards if c in since and self.waited(since[c], self.unsure_s)]
         if len(cards) == 1:
             return Play(p, cards[0])
         return None

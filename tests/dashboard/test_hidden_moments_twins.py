@@ -170,3 +170,30 @@ def test_a_tl_correction_at_a_pad_ends_the_stuck_tables_wait_whether_or_not_a_hi
         assert t.live.waiting is not None
 
     assert twins(tmp_path, scenario, REVOKE, NO_REVOKE) == ["tl"]
+
+
+def test_a_camera_misread_is_not_taken_before_the_reader_had_its_moment_r25(tmp_path):
+    """A table with readers: Bo plays the 6C on Anna's AS; the camera misreads it as the 9C
+    (6 and 9) and the reader reads the 6C half a second later.  In A Bo also holds the 9C,
+    in B Cilla does.  The camera's card was played at once in A alone (a wrong card, and
+    everyone learnt that Bo held the 9C), while B waited for the reader.  The camera fills
+    in only a read the reader has missed for ``unsure_s`` now (stop 73's third audit)."""
+    a = {
+        "Anna": ["AS", "KS", "QS", "3H", "5D"],
+        "Bo": ["2H", "6C", "9C", "8D", "TD"],
+        "Cilla": ["3C", "5C", "7C", "JC", "QD"],
+        "Dan": ["3D", "6D", "4D", "2S", "7H"],
+    }
+    b = {**a, "Bo": ["2H", "6C", "KC", "8D", "TD"], "Cilla": ["3C", "5C", "7C", "9C", "QD"]}
+
+    async def scenario(t: Twin, hands) -> None:
+        await t.start("sm2025", hands)
+        await t.pad("seat1", ["AS"])
+        await t.wait(1.0)
+        await t.camera("seat2", [("9C", 0.9)])  # the misread; the reader has not read the card yet
+        await t.wait(0.5)
+        await t.pad("seat2", ["6C"])
+        await t.wait(3.0)
+        assert [a.to_dict() for _, a in t.live.accepted][-1] == {"do": "play", "player": "Bo", "card": "6C"}
+
+    assert twins(tmp_path, scenario, a, b) == []  # the TL's too: no hand is shown to it unasked

@@ -223,10 +223,18 @@ def test_camera_count_above_the_reads_asks_for_a_spread():
 
 
 def test_camera_fills_in_a_play_the_reader_missed_and_disagreement_alerts():
+    """The camera fills in a card the reader has missed for ``unsure_s`` (2 s), not before:
+    a misread taken at once when it named a card of the player's hand, while another waited
+    for the reader, told everyone what the player held (stop 73's third audit)."""
     b = Bench()
     _to_tricks(b)
     b.camera("seat1", 0, "9H")
-    assert b.run() == [act.Play("Anna", C("9H")[0])]
+    assert b.run() == []  # the reader may still read it
+    b.later(1.0)
+    b.camera("seat1", 0, "9H")  # frame after frame
+    assert b.run() == []
+    b.later(1.0)
+    assert b.run() == [act.Play("Anna", C("9H")[0])]  # missed for 2 s: the camera's card
     b.pad("seat3", "2C")  # the reader puts Bo's card, still hidden, at seat3 ...
     b.camera("seat2", 0, "2C")  # ... the camera sees it at seat2: where a hidden card lies is no alert
     assert "camera_disagrees" not in b.kinds()
