@@ -101,6 +101,37 @@ async def _watch(data: Path, seed: int, delay: float, actions: int) -> dict[str,
     return kinds
 
 
+async def _to_bos_3h(hub, mono: FakeMonotonic, bo: list[str]) -> None:
+    """Four players, three exchanges of nothing, no Chicago; Anna leads the 9S and Bo plays
+    the 3H holding ``bo`` (a revoke when he holds a spade, which no analysis is made of).
+    After each card its analysis is awaited (the solver's time: its frame is pushed after
+    the state's) and every frame released as it falls due, a tenth of a second at a time."""
+    base = {
+        "Anna": ["AS", "AH", "2D", "7C", "9S"],
+        "Cilla": ["4S", "6H", "9D", "3C", "QH"],
+        "Dan": ["5S", "8H", "TD", "4C", "7D"],
+    }
+    players = ["Anna", "Bo", "Cilla", "Dan"]
+    actions = [
+        {"do": "table", "players": players},
+        {"do": "game", "seats": players, "button": "Dan"},
+        {"do": "deal", "hands": {**base, "Bo": bo}},
+        *[{"do": "discard", "player": p, "cards": []} for _ in range(3) for p in players],
+    ]
+    for a in actions:
+        await hub.submit_local(parse_action(a))
+    while hub.engine.state.game.deal.phase is DealPhase.CHICAGO:
+        asking = build_view(hub.engine).chicago_asking
+        await hub.submit_local(parse_action({"do": "chicago", "player": asking, "say": False}))
+    for a in ({"do": "play", "player": "Anna", "card": "9S"}, {"do": "play", "player": "Bo", "card": "3H"}):
+        await hub.submit_local(parse_action(a))
+        mono.t += 0.3
+        await hub.analysis_idle()
+        for _ in range(20):
+            mono.t += 0.1
+            hub.release_due()
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), delay=st.sampled_from([0.5, 3.0, 40.0]))
 def test_analysis_never_goes_out_before_its_deal_ended_live_and_its_delay(tmp_path_factory, seed, delay):
@@ -144,36 +175,13 @@ def test_the_broadcast_gets_the_same_frames_whether_the_analysis_came_or_not(tmp
     of that state told the broadcast, during the live deal, whether Bo holds a spade (stop
     63's audit). Bo discards 3H on Anna's spade lead holding JS (a revoke) or JD (legal):
     everything the broadcast gets while the deal is live is the same."""
-    base = {
-        "Anna": ["AS", "AH", "2D", "7C", "9S"],
-        "Cilla": ["4S", "6H", "9D", "3C", "QH"],
-        "Dan": ["5S", "8H", "TD", "4C", "7D"],
-    }
-    players = ["Anna", "Bo", "Cilla", "Dan"]
 
     async def run(folder, bo):
         mono = FakeMonotonic(10.0)
         hub = open_table(folder, delay=1.0, monotonic=mono)[0]
         cast = hub.connect("broadcast")
         try:
-            actions = [
-                {"do": "table", "players": players},
-                {"do": "game", "seats": players, "button": "Dan"},
-                {"do": "deal", "hands": {**base, "Bo": bo}},
-                *[{"do": "discard", "player": p, "cards": []} for _ in range(3) for p in players],
-            ]
-            for a in actions:
-                await hub.submit_local(parse_action(a))
-            while hub.engine.state.game.deal.phase is DealPhase.CHICAGO:
-                asking = build_view(hub.engine).chicago_asking
-                await hub.submit_local(parse_action({"do": "chicago", "player": asking, "say": False}))
-            for a in ({"do": "play", "player": "Anna", "card": "9S"}, {"do": "play", "player": "Bo", "card": "3H"}):
-                await hub.submit_local(parse_action(a))
-                mono.t += 0.3  # the solver's time: its frame is pushed after the state's
-                await hub.analysis_idle()
-                for _ in range(20):  # every frame as it falls due, a tenth of a second at a time
-                    mono.t += 0.1
-                    hub.release_due()
+            await _to_bos_3h(hub, mono, bo)
             analysed = hub.analysis is not None and hub.analysis["seq"] == hub.seq
             return [json.loads(t)["seq"] for t in _drain(cast)], analysed
         finally:
@@ -193,12 +201,6 @@ def test_a_pause_after_the_analysis_reaches_the_masked_broadcast_whether_the_ana
     alone (no analysis while a revoke is pending): whether Bo holds a spade, during the
     live deal (stop 73's second audit).  Every frame the broadcast gets, and whether it
     shows the table paused, is the same in both now; and the pause is shown."""
-    base = {
-        "Anna": ["AS", "AH", "2D", "7C", "9S"],
-        "Cilla": ["4S", "6H", "9D", "3C", "QH"],
-        "Dan": ["5S", "8H", "TD", "4C", "7D"],
-    }
-    players = ["Anna", "Bo", "Cilla", "Dan"]
 
     async def run(folder, bo):
         mono = FakeMonotonic(10.0)
@@ -211,22 +213,7 @@ def test_a_pause_after_the_analysis_reaches_the_masked_broadcast_whether_the_ana
                 hub.release_due()
 
         try:
-            actions = [
-                {"do": "table", "players": players},
-                {"do": "game", "seats": players, "button": "Dan"},
-                {"do": "deal", "hands": {**base, "Bo": bo}},
-                *[{"do": "discard", "player": p, "cards": []} for _ in range(3) for p in players],
-            ]
-            for a in actions:
-                await hub.submit_local(parse_action(a))
-            while hub.engine.state.game.deal.phase is DealPhase.CHICAGO:
-                asking = build_view(hub.engine).chicago_asking
-                await hub.submit_local(parse_action({"do": "chicago", "player": asking, "say": False}))
-            for a in ({"do": "play", "player": "Anna", "card": "9S"}, {"do": "play", "player": "Bo", "card": "3H"}):
-                await hub.submit_local(parse_action(a))
-                mono.t += 0.3
-                await hub.analysis_idle()
-                due(2.0)
+            await _to_bos_3h(hub, mono, bo)
             analysed = hub.analysis is not None and hub.analysis["seq"] == hub.seq
             hub.set_paused(True, "tl")
             due(2.0)

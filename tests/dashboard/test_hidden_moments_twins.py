@@ -12,7 +12,6 @@ not shown, pushed one the Revisor was shown off its full list.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 
@@ -20,7 +19,8 @@ import pytest
 
 from dashboard.errors import DashboardError
 
-from .test_sensing_twins import BLIND, NO_REVOKE, REVOKE, Twin
+from .test_sensing_twins import NO_REVOKE, REVOKE, Twin
+from .test_sensing_twins import twins as sensing_twins
 
 TAG = re.compile(r'"id": ?"([st][0-9a-f]{12})"')
 
@@ -36,26 +36,28 @@ def untagged(stream: list[str]) -> list[str]:
 
 def twins(tmp_path, scenario, hands_a, hands_b, **kw) -> list[str]:
     """The roles whose streams differ between the two tables (tags as ``untagged``)."""
-
-    async def run() -> list[str]:
-        done = []
-        for name, hands in (("a", hands_a), ("b", hands_b)):
-            t = Twin(tmp_path / name, **kw)
-            try:
-                await scenario(t, hands)
-            finally:
-                t.close()
-            done.append(t)
-        a, b = done
-        return [r for r in (*BLIND, "broadcast", "tl") if untagged(a.stream(r)) != untagged(b.stream(r))]
-
-    return asyncio.run(run())
+    return sensing_twins(tmp_path, scenario, hands_a, hands_b, seen=untagged, **kw)
 
 
 async def _refused(t: Twin, coro) -> None:
     with pytest.raises(DashboardError):
         await coro
     t.collect()
+
+
+async def _revoke_then_dismiss(t: Twin, hands) -> None:
+    """sm2019: Bo's 4C on Anna's AS (a revoke with REVOKE's hands); three seconds on, the TL
+    dismisses sensing alert 1 (the revoke's, or none: refused); three seconds more."""
+    await t.start("sm2019", hands)
+    await t.tl({"do": "play", "player": "Anna", "card": "AS"})
+    await t.tl({"do": "play", "player": "Bo", "card": "4C"})
+    await t.wait(3.0)
+    if hands is REVOKE:
+        await t.hub.correct("dismiss 1", "tl")
+        t.collect()
+    else:
+        await _refused(t, t.hub.correct("dismiss 1", "tl"))
+    await t.wait(3.0)
 
 
 def test_the_tl_dismissing_a_hidden_revoke_alert_shows_in_no_blind_roles_next_message_r26(tmp_path):
@@ -67,16 +69,7 @@ def test_the_tl_dismissing_a_hidden_revoke_alert_shows_in_no_blind_roles_next_me
     the clocks as they stood then (Cilla's play clock 3 s fuller)."""
 
     async def scenario(t: Twin, hands) -> None:
-        await t.start("sm2019", hands)
-        await t.tl({"do": "play", "player": "Anna", "card": "AS"})
-        await t.tl({"do": "play", "player": "Bo", "card": "4C"})
-        await t.wait(3.0)
-        if hands is REVOKE:
-            await t.hub.correct("dismiss 1", "tl")
-            t.collect()
-        else:
-            await _refused(t, t.hub.correct("dismiss 1", "tl"))
-        await t.wait(3.0)
+        await _revoke_then_dismiss(t, hands)
         await _refused(t, t.hub.post({"do": "play", "player": "Dan", "card": "KD"}, "revisor"))
         await t.wait(0.5)
         rev = [json.loads(m) for m in t.got["revisor"]]
@@ -91,16 +84,7 @@ def test_a_connecting_page_gets_no_moment_of_a_change_it_may_not_see_r26(tmp_pat
     first message is made as it connects, not at the last change published."""
 
     async def scenario(t: Twin, hands) -> None:
-        await t.start("sm2019", hands)
-        await t.tl({"do": "play", "player": "Anna", "card": "AS"})
-        await t.tl({"do": "play", "player": "Bo", "card": "4C"})
-        await t.wait(3.0)
-        if hands is REVOKE:
-            await t.hub.correct("dismiss 1", "tl")
-            t.collect()
-        else:
-            await _refused(t, t.hub.correct("dismiss 1", "tl"))
-        await t.wait(3.0)
+        await _revoke_then_dismiss(t, hands)
         for role in ("revisor", "public", "dealer", "seat1"):
             t.got[role].append(t.hub.current_text(role))
 

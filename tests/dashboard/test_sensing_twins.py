@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -121,13 +122,13 @@ class Twin:
         self.hub.delay.close()
 
 
-def differing(a: Twin, b: Twin) -> list[str]:
+def differing(a: Twin, b: Twin, seen: Callable[[list[str]], list[str]] = list) -> list[str]:
     """The roles whose streams differ between the twins (``broadcast``: the frames as due;
-    ``console``: the frames sent to the seat controller)."""
-    return [r for r in (*BLIND, "broadcast", "console", "tl") if a.stream(r) != b.stream(r)]
+    ``console``: the frames sent to the seat controller), each stream as ``seen`` gives it."""
+    return [r for r in (*BLIND, "broadcast", "console", "tl") if seen(a.stream(r)) != seen(b.stream(r))]
 
 
-def twins(tmp_path, scenario, hands_a, hands_b, **kw) -> list[str]:
+def twins(tmp_path, scenario, hands_a, hands_b, seen: Callable[[list[str]], list[str]] = list, **kw) -> list[str]:
     async def run():
         out = []
         for name, hands in (("a", hands_a), ("b", hands_b)):
@@ -137,7 +138,7 @@ def twins(tmp_path, scenario, hands_a, hands_b, **kw) -> list[str]:
             finally:
                 t.close()
             out.append(t)
-        return differing(*out)
+        return differing(*out, seen)
 
     return asyncio.run(run())
 
