@@ -108,6 +108,20 @@ class Client:
         self.queue.put_nowait(text)
 
 
+def _kept(alerts: list[Alert]) -> list[Alert]:
+    """The newest ``ALERTS_KEPT`` alerts of each sight (``views.tl_only``), in their order:
+    the TL's own never push one a blind role is shown off its list (stop 73's audit: each
+    refused TL entry took one off the Revisor's full list, so it learnt the entry was
+    refused), live and after a restart alike."""
+    left = {True: ALERTS_KEPT, False: ALERTS_KEPT}
+    kept = []
+    for a in reversed(alerts):
+        if left[tl_only(a)] > 0:
+            left[tl_only(a)] -= 1
+            kept.append(a)
+    return kept[::-1]
+
+
 def rejected_alert(
     alert_id: int, seq: int, source: str, do: Any, reason: str, blind: bool, resolved: bool = False
 ) -> Alert:
@@ -230,7 +244,7 @@ class TableHub:
                         r.seq in resolved,
                     )
                 )
-        return out[-200:]
+        return _kept(out)
 
     def audit_entries(self) -> list[dict[str, Any]]:
         """The audit trail; each entry with its record's ``seq`` (a ruling is voided by it)
@@ -337,18 +351,23 @@ class TableHub:
         change, which may be one the role may not see)."""
         if role == "broadcast":
             return self.delay.due(self.live_deal()).text
-        self._clocks_now()
+        self._fresh()
+        return self._text(role)
+
+    def _fresh(self) -> None:
+        """The messages made from now on say this moment and the clocks as they stand, whatever
+        was published last: a message made after a change a role may not see (the TL
+        dismissing a TL-only revoke alert, stop 73's twin-table audit) carried that change's
+        moment and clocks to the role's next message (its own refused entry), or to a page
+        connecting, which told it that the hidden thing had happened, and when."""
+        # the clocks of the state on show: a change still queued for the pump is the next
+        # publish's (its clocks would be another state's)
+        if self.view.clocks is not None and self.view.seq == self.engine.state.seq:
+            self.view = dataclasses.replace(self.view, clocks=ClocksView.of(self.live.clocks))
         self._at = self.clock()
         self._texts.clear()
         self._news.clear()
-        return self._text(role)
-
-    def _clocks_now(self) -> None:
-        """The view's shot clocks as they stand now (the rest of it changes only with the
-        state)."""
-        if self.view.clocks is not None:
-            self.view = dataclasses.replace(self.view, clocks=ClocksView.of(self.live.clocks))
-            self._combined = None
+        self._combined = None
 
     def live_deal(self) -> str | None:
         """The deal in progress at the live table, whose hidden cards the broadcast holds back."""
@@ -462,17 +481,7 @@ class TableHub:
             if deal != self._revealed_deal:  # a reveal is for one deal's dispute
                 self.revealed.clear()
                 self._revealed_deal = deal
-        else:
-            self._clocks_now()
-        # Every message says when it was made and the clocks as they stand then, whatever
-        # published last: a message made after a change a role may not see (the TL dismissing
-        # a TL-only revoke alert, stop 73's twin-table audit) carried that change's moment
-        # and clocks to the role's next message (its own refused entry), which told it that
-        # the hidden thing had happened, and when.
-        self._at = self.clock()
-        self._texts.clear()
-        self._news.clear()
-        self._combined = None
+        self._fresh()
         for c in list(self.clients):
             if c.role != "broadcast":
                 self._offer(c)
@@ -908,12 +917,7 @@ class TableHub:
         if alert.id >= 0 and any(a.id == alert.id for a in self.alerts):
             return  # a repeated refusal counted on its first record (store.refusals): one alert
         self.alerts.append(alert)
-        # the newest ALERTS_KEPT of each sight: the TL's own never push out one a blind role
-        # is shown (stop 73's audit: each refused TL entry took one off the Revisor's full
-        # list, so it learnt that the entry was refused)
-        same = [a for a in self.alerts if tl_only(a) == tl_only(alert)]
-        for old in same[: max(0, len(same) - ALERTS_KEPT)]:
-            self.alerts.remove(old)
+        self.alerts[:] = _kept(self.alerts)
         self._publish(new_state=False)
 
     def resolve_alert(self, alert_id: str, by: str) -> None:
@@ -1265,8 +1269,8 @@ class TableHub:
         if role == "broadcast":
             c.offer(self.current_text(role))
             self._want_analysis()  # the state on the table now is analysed for it too
-        else:
-            self._offer(c)
+        else:  # made as it connects (``current_text``), not at the last change published
+            c.offer(self.current_text(role), self._news[role])
         return c
 
     def disconnect(self, c: Client) -> None:

@@ -12,6 +12,7 @@ not shown, pushed one the Revisor was shown off its full list.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -85,8 +86,8 @@ def test_a_connecting_page_gets_no_moment_of_a_change_it_may_not_see_r26(tmp_pat
 
     async def scenario(t: Twin, hands) -> None:
         await _revoke_then_dismiss(t, hands)
-        for role in ("revisor", "public", "dealer", "seat1"):
-            t.got[role].append(t.hub.current_text(role))
+        for role in ("revisor", "public", "dealer", "seat1"):  # as the stream's route connects a page
+            t.got[role].append(t.hub.connect(role).queue.get_nowait())
 
     assert twins(tmp_path, scenario, REVOKE, NO_REVOKE) == ["tl"]
 
@@ -181,3 +182,34 @@ def test_a_camera_misread_is_not_taken_before_the_reader_had_its_moment_r25(tmp_
         assert [a.to_dict() for _, a in t.live.accepted][-1] == {"do": "play", "player": "Bo", "card": "6C"}
 
     assert twins(tmp_path, scenario, a, b) == []  # the TL's too: no hand is shown to it unasked
+
+
+def test_a_restarted_table_keeps_the_newest_alerts_of_each_sight_r26(tmp_path, monkeypatch):
+    """The cap of each sight holds after a restart too (the alerts read back from the log):
+    there the newest 200 of every kind together were kept, so the TL's refused entries
+    pushed alerts off the Revisor's list again."""
+    monkeypatch.setattr("dashboard.hub.ALERTS_KEPT", 12)
+
+    async def run() -> list[int]:
+        shown = []
+        for name, tl_refused in (("a", True), ("b", False)):
+            t = Twin(tmp_path / name, rfid=False)
+            try:
+                players = list(REVOKE)
+                await t.tl({"do": "table", "ruleset": "sm2025", "players": players})
+                await t.tl({"do": "game", "seats": players, "button": players[-1]})
+                await t.tl({"do": "deal", "hands": REVOKE})
+                for card in ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS"):
+                    await _refused(t, t.hub.post({"do": "play", "player": "Anna", "card": card}, "revisor"))
+                if tl_refused:
+                    await _refused(t, t.hub.post({"do": "discard", "player": "Cilla", "cards": ["4C"]}, "tl"))
+            finally:
+                t.close()
+            again = Twin(tmp_path / name, rfid=False)  # the same table started again
+            try:
+                shown.append(len(json.loads(again.hub.current_text("revisor"))["alerts"]))
+            finally:
+                again.close()
+        return shown
+
+    assert asyncio.run(run()) == [12, 12]
