@@ -86,6 +86,8 @@ class SensorReplay:
             opts = dict(data.get("options") or {})
             # a log from before the late press (issue 15): no window, as it was sensed
             opts.setdefault("late_press_s", 0.0)
+            # and from before the camera waited for the reader (stop 73): it filled in at once
+            opts.setdefault("camera_wait_s", 0.0)
             self._start(
                 Deck.from_dict(data["deck"]),
                 bool(data.get("rfid", True)),

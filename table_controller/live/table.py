@@ -50,7 +50,7 @@ REJECTED_KEPT = 500  # refusals kept in memory, the latest (the log keeps them, 
 # "sensor" records of the live loop's own beside the bridge's events (see .replay)
 SENSING_START = "sensing_start"  # a sensing machine starts: its deck, mode and options
 TICK = "tick"  # time passed to ``at`` (monotonic seconds) with no event
-SENSING_OPTIONS = ("linger_s", "settle_s", "unsure_s", "two_pads_s", "late_press_s")
+SENSING_OPTIONS = ("linger_s", "settle_s", "unsure_s", "two_pads_s", "late_press_s", "camera_wait_s")
 SENSOR_FLUSH_S = 1.0  # held observations wait at most this long for a commit
 CLOCK_HOLD_S = 1.0  # a running clock's snapshot is stored this often
 

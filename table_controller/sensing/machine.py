@@ -72,6 +72,7 @@ class Sensing:
         unsure_s: float = 2.0,
         two_pads_s: float = 1.0,
         late_press_s: float = 1.0,
+        camera_wait_s: float = 2.0,
     ) -> None:
         self.deck = deck
         self.rfid = rfid  # False: camera-only mode, hidden cards by hand
@@ -82,6 +83,9 @@ class Sensing:
         # a *next* this soon after a replacement the quiet pad completed is that step's
         # press, late (the dealer pressed as the timer ran out), not one for the new step
         self.late_press_s = late_press_s
+        # at a table with readers, a played card the reader has missed this long is the
+        # camera's (``_propose_play``: sooner told whether the player held what it misread)
+        self.camera_wait_s = camera_wait_s
         from .pads import PadTracker
 
         self.tracker = PadTracker(return_s=linger_s)
@@ -543,7 +547,7 @@ class Sensing:
                 for c in (v.face_up if v else ())
                 if c in hand and not (pad and self._rfid_elsewhere(c, pad)) and not self._lying_back(c)
             ]
-            # At a table with readers, only a read the pad has missed for unsure_s: the camera
+            # At a table with readers, only a read the pad has missed for camera_wait_s: the camera
             # that misread a card was taken at once when the card it named lay in the player's
             # hand, and waited for the reader when it did not, so every screen showed (a wrong
             # card played, or a reader's moment later) whether the player held it (stop 73's
@@ -551,7 +555,7 @@ class Sensing:
             # is still taken: README "Security", "Left, and why".
             if self.rfid and pad:
                 since = self._camera_since.get(pad, {})
-                cards = [c for c in cards if c in since and self.waited(since[c], self.unsure_s)]
+                cards = [c for c in cards if c in since and self.waited(since[c], self.camera_wait_s)]
         if len(cards) == 1:
             return Play(p, cards[0])
         return None

@@ -216,3 +216,20 @@ def test_a_take_back_sensing_made_before_stop_67_replays_as_it_was_played_r26(tm
         timeout=120,
     )
     assert r.returncode == 0 and "samma spel som det lagrade" in r.stderr, r.stderr  # Swedish first
+
+
+def test_a_log_from_before_the_camera_waited_for_the_reader_replays_as_it_was_sensed():
+    """Since stop 73 the camera fills in a play the reader missed only after
+    ``camera_wait_s``; a log of the days before filled it in at once and holds no tick at
+    that moment, so its sensing is started again as it was (no wait), and a newer log's
+    start is taken as it says."""
+    from table_controller.deck import virtual_deck
+    from table_controller.live.table import SENSING_OPTIONS, SENSING_START
+
+    start = {"type": SENSING_START, "deck": virtual_deck().to_dict(), "rfid": True}
+    before = {k: 1.0 for k in SENSING_OPTIONS if k not in ("camera_wait_s", "late_press_s")}
+    replay = SensorReplay()
+    replay.record("sensor", {**start, "options": before}, "live")
+    assert replay.sensing.camera_wait_s == 0.0
+    replay.record("sensor", {**start, "options": {**before, "camera_wait_s": 2.0}}, "live")
+    assert replay.sensing.camera_wait_s == 2.0
