@@ -96,6 +96,9 @@ function keptPart(name, key, make) {
   KEPT_PARTS.set(name, { key: k, node });
   return node;
 }
+// A kept part no longer shown is forgotten, so that it is made anew when it is shown again
+// (an armed button, twoTaps, never comes back armed: a card armed, the turn gone and back)
+function forget(name) { KEPT_PARTS.delete(name); return null; }
 // ``clean``: neither side holds a LIVE node (a pair is folded only then, so its children
 // need no second look)
 function morphInto(el, kids, clean) {

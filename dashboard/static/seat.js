@@ -105,12 +105,12 @@ function exchangeEl(m, s, me) {
 // answered or the first card played; nobody is asked, so its owner announces it here (the
 // hand is the player's own; the Revisor may not enter it for them).
 function quadsEl(s, me) {
-  if (!s.quads_announce || !me.hand_name || !me.hand_name.startsWith("four ")) return null;
-  return h("section", { id: "quads-announce", class: "prompt" },
+  if (!s.quads_announce || !me.hand_name || !me.hand_name.startsWith("four ")) return forget("quads");
+  // asked again by a second tap (twoTaps), as the Revisor's: a dialog stops the page
+  return keptPart("quads", [me.hand_name, s.game, s.deal], () => h("section", { id: "quads-announce", class: "prompt" },
     h("div", { class: "q" }, t("Four of a kind: zero the others?")),
-    h("button", { id: "quads-zero", onclick: async () => {
-      if (!window.confirm(t("Zero every other player's score and end the deal?"))) return;
-      try { await post("/api/quads"); showError(""); } catch (e) { showError(e.message); } } }, t("Zero the others")));
+    h("button", { id: "quads-zero", onclick: twoTaps(t("Tap again: zero the others"), async () => {
+      try { await post("/api/quads"); showError(""); } catch (e) { showError(e.message); } }) }, t("Zero the others"))));
 }
 
 // A card played by mistake (a revoke noticed before the next card, r26) is taken back by
@@ -118,9 +118,9 @@ function quadsEl(s, me) {
 // it).  The button stands under the player's own last card until the next card, after
 // every card alike; the card was face up, so naming it tells nobody anything.
 function retractEl(s, me) {
-  if (s.phase !== "tricks" || !s.trick) return null;
+  if (s.phase !== "tricks" || !s.trick) return forget("retract");
   const last = s.trick.cards.length ? s.trick.cards[s.trick.cards.length - 1] : s.trick.closed_last;
-  if (!last || last.player !== me.name) return null;
+  if (!last || last.player !== me.name) return forget("retract");
   // asked again by a second tap (twoTaps: a dialog would stop the page and its clock); the
   // same node while the card stands (keptPart), so that a drawing between the taps keeps it armed
   return keptPart("retract", [last.player, last.card, s.trick.number], () => h("div", { id: "retract-row" },
@@ -135,7 +135,7 @@ function retractEl(s, me) {
 // row stands while it is this player's turn in the tricks; a tap asks first.
 function playEl(s, me) {
   if (!CAMERA_ONLY) return null;  // a table with readers: they see the card
-  if (s.phase !== "tricks" || !(s.to_act || []).length || s.to_act[0] !== me.name) return null;
+  if (s.phase !== "tricks" || !(s.to_act || []).length || s.to_act[0] !== me.name) return forget("play");
   // a tap arms the card, a second plays it (twoTaps: the play clock runs on, drawn); the same
   // nodes while the turn and the hand stand (keptPart), so a drawing between the taps keeps it armed
   return keptPart("play", [me.hand || [], s.trick.number, s.trick.cards.length], () => h("section", { id: "play", class: "prompt" },

@@ -58,14 +58,35 @@ def seat_post(s, seat: int, cards: list[str]) -> dict:
     return r.json()
 
 
-def seat_phone(chromium, s, seat: int):
-    """Seat ``seat``'s link opened on a phone (390x844), its page errors in ``page.js_errors``."""
+def seat_phone(chromium, s, seat: int, clock: bool = False):
+    """Seat ``seat``'s link opened on a phone (390x844), its page errors in ``page.js_errors``;
+    ``clock``: the page's clock the test's to drive (``held``)."""
     page = chromium.new_page()
     page.set_viewport_size(PHONE)
     page.js_errors = []
     page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    if clock:
+        page.clock.install()
     page.goto(f"{s.base}/seat?token={s.token(f'seat{seat}')}")
     return page
+
+
+def held(page) -> None:
+    """The page's clock stops (installed by ``seat_phone(clock=True)``): a button armed by a
+    first tap (twoTaps) falls back only when the test moves the clock 4 s, whatever the
+    machine's pace."""
+    page.clock.pause_at(int(page.evaluate("Date.now()")) + 1)
+
+
+def drawn_past(page, seq: int) -> None:
+    """Moves a held page's clock a tenth of a second at a time (its drawings wait on it)
+    until it shows a state after ``seq``; at most 2 s of its clock."""
+    for _ in range(20):
+        if int(page.evaluate("Number(document.body.dataset.seq)")) > seq:
+            return
+        page.clock.run_for(100)
+        page.wait_for_timeout(50)  # the stream's message, on the wall clock (not a timer of the page)
+    assert int(page.evaluate("Number(document.body.dataset.seq)")) > seq
 
 
 def exchange_post(s, seat: int, cards: list[str]) -> dict:
@@ -1150,6 +1171,8 @@ def test_a_four_of_a_kind_made_in_the_last_exchange_is_announced_on_the_owners_p
     fits(bo, "#quads-zero", PHONE)
     shot(bo, "seat-quads-announce-390x844")
     bo.click("#quads-zero")
+    assert bo.locator("#quads-zero").inner_text() == "Tryck igen: nolla de andra"  # asked again, by a second tap
+    bo.click("#quads-zero")
     bo.wait_for_function("() => !document.querySelector('#quads-announce')")
     r = httpx.get(f"{s.base}/api/history", params={"token": s.token("tl"), "scope": "game"}, timeout=30)
     events = r.json()["events"]
@@ -1178,15 +1201,17 @@ def test_a_revoke_on_a_tricks_last_card_is_taken_back_on_the_players_phone_after
     for body in ({"do": "retract", "player": "Cilla"}, {"do": "retract", "player": "Bo"}):  # one answer, whoever
         r = httpx.post(f"{s.base}/api/action", params={"token": s.token("revisor")}, json=body, timeout=30)
         assert r.status_code == 403 and "egna telefonen" in r.json()["error"], r.text
-    cilla = seat_phone(chromium, s, 3)
+    cilla = seat_phone(chromium, s, 3, clock=True)
     cilla.on("dialog", lambda d: d.accept())
     cilla.wait_for_selector('#retract[data-card="4H"]')
+    held(cilla)
     fits(cilla, "#retract", PHONE)
     shot(cilla, "seat-retract-closed-trick-390x844")
     cilla.click("#retract")
     assert cilla.locator("#retract").inner_text() == "Tryck igen: ta tillbaka 4♥"  # armed: nothing sent yet
     shot(cilla, "seat-retract-armed-390x844")
     cilla.click("#retract")
+    cilla.clock.resume()
     cilla.wait_for_function("() => !document.querySelector('#retract')")
     r = httpx.get(f"{s.base}/api/history", params={"token": s.token("tl")}, timeout=30)
     assert [e["type"] for e in r.json()["events"]][-2:] == ["trick_won", "card_retracted"]
@@ -1265,10 +1290,11 @@ def test_a_player_plays_a_card_the_camera_missed_on_their_own_phone_r25(make_ser
     bo = seat_phone(chromium, s, 2)
     bo.wait_for_selector("#hand-box")
     assert bo.locator("#play").count() == 0  # not his turn: no play row
-    anna = seat_phone(chromium, s, 1)
+    anna = seat_phone(chromium, s, 1, clock=True)
     asked: list[str] = []
     anna.on("dialog", lambda d: (asked.append(d.message), d.accept()))
     anna.wait_for_selector("#play")
+    held(anna)
     offered = {b.get_attribute("data-card") for b in anna.locator("#play-cards button").all()}
     assert offered == set(HANDS["Anna"]), offered
     fits(anna, "#play-cards button", PHONE)
@@ -1288,9 +1314,10 @@ def test_a_player_plays_a_card_the_camera_missed_on_their_own_phone_r25(make_ser
     # the card stays armed (the same node: keptPart), so the second tap plays it
     seq = int(anna.evaluate("document.body.dataset.seq"))
     tl_post(s, {"do": "adjust", "player": "Cilla", "points": 1, "reason": "räknefel"})
-    anna.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    drawn_past(anna, seq)
     assert ace.get_attribute("data-armed") == "1"
     anna.click('#play-cards button[data-card="AS"]')
+    anna.clock.resume()  # the rest of the page's drawing on its own time again
     revisor_page.wait_for_selector('#tap-entry[data-step="play:Bo"]')
     assert s.actions()[-1] == {"do": "play", "player": "Anna", "card": "AS"}
     assert asked == [], asked  # no dialog: the page and its clock run on
