@@ -185,9 +185,9 @@ def said_error(exc: BaseException | str) -> str:
 # or foreign file, a lock, a full or read-only disk); any other in SQLite's own words
 _SQLITE_WORDS: dict[str, Callable[[], str]] = {
     "database disk image is malformed (text that is not UTF-8)": lambda: say(
-        "the database file is damaged (text that is not UTF-8)"
+        "SQLite finds errors in the file (text that is not UTF-8)"
     ),
-    "database disk image is malformed": lambda: say("the database file is damaged"),
+    "database disk image is malformed": lambda: say("SQLite finds errors in the file"),
     "file is not a database": lambda: say("the file is not a database"),
     "database is locked": lambda: say("the database is locked by another program"),
     "attempt to write a readonly database": lambda: say("the database may not be written"),

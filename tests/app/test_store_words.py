@@ -306,7 +306,7 @@ def test_log_check_of_a_sound_log_says_its_report_in_swedish_unless_asked_for_en
     clocks_en = en.stdout.split("shot clocks (record ", 1)[1].split("\n", 1)[0]
     assert re.search(r"\d,\d s", clocks_sv) and not re.search(r"\d\.\d", clocks_sv), clocks_sv
     assert re.search(r"\d\.\d s", clocks_en), clocks_en
-    assert re.sub(r"(\d),(\d)", r"\1.\2", clocks_sv.replace("fortsätter pausade", "resumes paused")) == clocks_en
+    assert re.sub(r"(\d),(\d)", r"\1.\2", clocks_sv.replace("startar pausade", "resumes paused")) == clocks_en
 
 
 def test_log_check_of_a_damaged_log_and_its_salvage_say_their_report_in_swedish(logs, tmp_path):
