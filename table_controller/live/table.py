@@ -31,7 +31,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from table_controller.rules.actions import Action, Discard, Timeout
+from table_controller.rules.actions import Action, Timeout
 from table_controller.rules.errors import IllegalAction
 from table_controller.rules.events import CardPlayed, DealStarted, Event, ViolationRecorded
 from table_controller.rules.judge import Verdict
@@ -164,7 +164,7 @@ class LiveTable:
             # not activity until it is taken (``_after_change``): a refused entry left the
             # table as stuck as it was, and resetting the wait told blind roles that someone's
             # entry had been refused (stop 67)
-            events = self._apply(action, source)
+            events = self._apply(self._placed(action), source)
             self._drain()
             return events
 
@@ -397,11 +397,18 @@ class LiveTable:
             self._raise_tl_call()
             self._log_alerts()
 
-    def _expired(self, action: Action) -> None:
-        if isinstance(action, Timeout) and action.clock == "exchange":
+    def _placed(self, action: Action) -> Action:
+        """D12: an exchange clock that runs out is a violation, and the player exchanges
+        what lies placed on their pad: the timeout carries those cards (it was a discard
+        alone until stop 74, and the violation went unrecorded)."""
+        if isinstance(action, Timeout) and action.clock == "exchange" and action.cards is None:
             cards = self.sensing.own_cards(action.player)
-            if cards:  # D12: the player exchanges what lies placed
-                action = Discard(action.player, tuple(sorted(cards)))
+            if cards:
+                return Timeout(action.player, action.clock, tuple(sorted(cards)))
+        return action
+
+    def _expired(self, action: Action) -> None:
+        action = self._placed(action)
         if not self._judge(action, "clock").accepted:
             return
         if isinstance(action, Timeout) and action.clock == "play":

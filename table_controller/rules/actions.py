@@ -117,9 +117,14 @@ class Retract(Action):
 
 @dataclass(frozen=True, slots=True)
 class Timeout(Action):
+    """A shot clock ran out (D12).  ``cards``, for the exchange clock only: the cards the
+    player had placed when it ran out, which they exchange (a live table's pads know them;
+    an action script may give them).  None, as REPLAY.md's ``timeout``: nothing placed."""
+
     do: ClassVar[str] = "timeout"
     player: str
     clock: str
+    cards: tuple[Card, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +351,10 @@ def parse_action(obj: Any) -> Action:
         clock = obj.get("clock")
         if clock not in CLOCKS:
             raise ActionError(f"'clock' must be one of {', '.join(CLOCKS)}")
-        return Timeout(_name(obj, "player"), clock)
+        if "cards" in obj and clock != "exchange":
+            raise ActionError("'cards' go with the exchange clock only: the cards placed when it ran out (D12)")
+        cards = _cards(obj, "cards") if "cards" in obj else None
+        return Timeout(_name(obj, "player"), clock, cards or None)
     if do == "time_call":
         return TimeCall(_name(obj, "player"))
     if do == "penalty":

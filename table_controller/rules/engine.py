@@ -519,8 +519,8 @@ class Engine:
             self._exchange(p)
             if p in d.placed:
                 raise IllegalAction(f"{p} has already placed; no exchange clock runs")
-            self._t.emit(ev.ViolationRecorded(p, a.clock))
-            self._t.emit(ev.CardsPlaced(p, (), d.exchange))  # D12: exchanges what was placed: nothing
+            self._t.emit(ev.ViolationRecorded(p, a.clock))  # D12: every expiry, cards placed or not
+            self._place(d, p, a.cards or ())  # D12: the player exchanges what was placed (nothing, if nothing)
             self._maybe_end_exchange(d)
         elif a.clock == "chicago":
             if d.phase is not DealPhase.CHICAGO or d.asking[:1] != [p]:

@@ -51,7 +51,7 @@ def _card_texts(obj: dict[str, Any]) -> list[object]:
     hands = obj.get("hands") if obj.get("do") == "deal" else None
     for cards in hands.values() if isinstance(hands, dict) else ():
         out += cards if isinstance(cards, list) else []
-    if obj.get("do") in ("discard", "receive") and isinstance(obj.get("cards"), list):
+    if obj.get("do") in ("discard", "receive", "timeout") and isinstance(obj.get("cards"), list):
         out += obj["cards"]
     if obj.get("do") in ("open", "play"):
         out.append(obj.get("card"))

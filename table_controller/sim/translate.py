@@ -54,6 +54,19 @@ class Translator:
     def plan(self, action: act.Action, before: dict, after: Engine) -> list[tuple]:
         """The moves for ``action``; ``before`` from :meth:`before`, ``after`` the engine
         once the action is applied."""
+        if isinstance(action, act.Timeout) and action.cards and before["deal"]:
+            # D12: the exchange clock ran out with these cards placed: they lie on the pad
+            # (the live table's timeout carries them), and go with the others' discards
+            put: list[tuple] = [("put", c.code, pads_of(before["seats"])[action.player]) for c in action.cards]
+            put += [("arrive",), ("submit",)]
+            d0 = after.state.deal
+            if (
+                self._same_exchange(before, after)
+                and d0 is not None
+                and any(p not in d0.placed for p in after.to_act())
+            ):
+                return put
+            return put + [("sync",), ("collect_discards",), ("settle",)] + self._exchange_over(before, after)
         if isinstance(action, MANUAL) or (not before["deal"] and not isinstance(action, act.Deal)):
             return [("submit",)]
         pads = pads_of(before["seats"])

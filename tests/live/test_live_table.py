@@ -87,6 +87,41 @@ async def test_exchange_clock_expiry_becomes_timeouts_on_the_violation_record(tm
         assert all(g.players[p].violations == ["exchange"] for p in SEATS)
 
 
+async def test_exchange_clock_expiry_with_cards_on_the_pad_exchanges_them_and_is_a_violation_d12(tmp_path):
+    """D12 at a table with readers: the cards lying on the player's pad when the exchange
+    clock runs out are exchanged, and the expiry is on the player's record (until stop 74
+    the table entered a discard alone, and the violation was lost)."""
+    from table_controller.rules.events import CardsPlaced
+    from table_controller.sensor_events import PadContents
+
+    hands = {
+        "Anna": ["AS", "KS", "QS", "JS", "9H"],
+        "Bo": ["2C", "3C", "4D", "6D", "8H"],
+        "Cilla": ["2D", "5C", "7C", "9C", "TC"],
+        "Dan": ["3D", "5D", "7D", "2H", "4H"],
+    }
+    async with running(tmp_path, clock_limits={"exchange": 5}) as (live, clock, log):
+        uid = {c.code: u for u, c in live.sensing.deck.cards.items()}
+        await live.submit(act.TableStart(SEATS), "tl")
+        await live.submit(act.GameStart(SEATS, "Dan"), "tl")
+        await live.submit(act.parse_action({"do": "deal", "hands": hands}), "revisor")
+        pad = live.sensing.facts.pad_of("Anna")
+        await live.feed(PadContents(clock.now(), pad, frozenset({uid["9H"], uid["JS"]})))
+        for _ in range(20):  # the cards settle on the pad
+            clock.advance(0.2)
+            await live.tick()
+        assert not live.engine.state.deal.placed  # the dealer has not closed the exchange
+        clock.advance(2.0)  # the exchange clock runs out
+        await live.tick()
+        timeouts = [a for s, a in live.accepted if s == "clock" and isinstance(a, act.Timeout)]
+        mine = [a for a in timeouts if a.player == "Anna"]
+        assert len(mine) == 1 and sorted(c.code for c in mine[0].cards) == ["9H", "JS"]
+        g = live.engine.state.game
+        assert all(g.players[p].violations == ["exchange"] for p in SEATS)
+        placed = {e.player: sorted(c.code for c in e.cards) for e in live.engine.events if isinstance(e, CardsPlaced)}
+        assert placed == {"Anna": ["9H", "JS"], "Bo": [], "Cilla": [], "Dan": []}
+
+
 async def test_pause_from_the_console_and_the_tl(tmp_path):
     async with running(tmp_path, clock_limits={"exchange": 5}) as (live, clock, log):
         await live.submit(act.TableStart(SEATS), "tl")

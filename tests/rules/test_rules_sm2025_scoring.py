@@ -445,6 +445,37 @@ def test_clock_expiry_is_a_violation_with_its_default__sm2025_d12(clock, expect)
     assert doc["games"][0]["said_chicago"] == []
 
 
+def test_exchange_clock_expiry_with_cards_placed_exchanges_them_and_is_a_violation__sm2025_d12():
+    """D12: "the player exchanges what they have placed", and "every expiry is a violation
+    on the player's record": a live table's pads know what lay placed, and the timeout
+    carries it (until stop 74 the table entered a discard alone, and no violation)."""
+    s = Script().deal(**JUNK)
+    s.add(do="timeout", player="Anna", clock="exchange", cards=["9H", "JS"])
+    engine, doc = s.run()
+    assert doc["rejected"] == []
+    assert engine.state.games[0].players["Anna"].violations == ["exchange"]
+    placed = [e for e in engine.events if type(e).__name__ == "CardsPlaced"]
+    assert [(e.player, sorted(c.code for c in e.cards)) for e in placed] == [("Anna", ["9H", "JS"])]
+    # and it is written as read (the log, `log export`): the cards with it, sorted or not
+    from table_controller.rules.actions import parse_action
+
+    line = json.loads(s.text()[-1])
+    assert parse_action(line).to_dict() == line
+    assert "cards" not in parse_action({"do": "timeout", "player": "Anna", "clock": "exchange"}).to_dict()
+
+
+def test_a_timeout_with_cards_refused_changes_nothing_and_records_no_violation__sm2025_d12():
+    s = Script().deal(**JUNK)
+    s.add(do="timeout", player="Anna", clock="exchange", cards=["2C"])  # Bo's card
+    s.add(do="timeout", player="Anna", clock="chicago", cards=["9H"])  # cards go with the exchange clock only
+    s.add(do="timeout", player="Anna", clock="exchange", cards=["AS", "KS", "QS", "JS", "9H"])  # r12: at most 4
+    engine, doc = s.run()
+    assert len(doc["rejected"]) == 3
+    assert "exchange clock only" in doc["rejected"][1]["reason"]
+    assert engine.state.games[0].players["Anna"].violations == []
+    assert not [e for e in engine.events if type(e).__name__ == "CardsPlaced"]
+
+
 def test_quads_clock_expiry_means_points__sm2025_d12():
     s = Script().deal(Anna="AS KS QS JS 9H", Bo="2C 3C 4C 6D 8D", Cilla="3D 5D 9D TC QC", Dan="7S 7H 7D 7C 2S")
     s.stand().add(do="timeout", player="Dan", clock="quads")

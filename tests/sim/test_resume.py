@@ -120,3 +120,36 @@ def test_a_stopped_table_resumes_in_process_and_the_rebuilt_pads_are_the_bots_mo
         log.close()
     assert live.engine.phase == "table_over" and shadow.phase == "table_over"
     assert replay_document(live.engine) == replay_document(shadow) and not live.rejected
+
+
+def test_a_timeout_with_cards_placed_is_rebuilt_as_the_cards_lay_d12():
+    """D12: a live table's exchange-clock timeout carries the cards that lay placed; a
+    table rebuilt from its log puts them where a discard of them would have put them."""
+    from table_controller.rules.actions import parse_action
+
+    hands = {
+        "Anna": ["AS", "KS", "QS", "JS", "9H"],
+        "Bo": ["2C", "3C", "4D", "6D", "8H"],
+        "Cilla": ["2D", "5C", "7C", "9C", "TC"],
+        "Dan": ["3D", "5D", "7D", "2H", "4H"],
+    }
+    start = [
+        {"do": "table", "players": list(hands)},
+        {"do": "game", "seats": list(hands), "button": "Dan"},
+        {"do": "deal", "hands": hands},
+    ]
+    placed = {"Anna": ["9H", "JS"]}
+
+    def rebuilt(anna: dict, last: bool) -> dict:
+        others = [{"do": "discard", "player": p, "cards": []} for p in ("Bo", "Cilla", "Dan")]
+        lines = [*start, *(others + [anna] if last else [anna, *others])]
+        table = VirtualTable(autostart=False)
+        engine, _ = rebuild_table([parse_action(x) for x in lines], table)
+        assert engine.state.deal.placed["Anna"] == tuple(sorted(engine.state.deal.placed["Anna"]))
+        return {c: table.where(c) for cs in hands.values() for c in cs}
+
+    for last in (False, True):
+        timeout = rebuilt({"do": "timeout", "player": "Anna", "clock": "exchange", "cards": placed["Anna"]}, last)
+        discard = rebuilt({"do": "discard", "player": "Anna", "cards": placed["Anna"]}, last)
+        assert timeout == discard, last
+        assert timeout["9H"] != "hand:seat1" and timeout["AS"] in ("hand:seat1", "seat1")
