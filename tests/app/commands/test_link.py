@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -74,7 +75,11 @@ def test_ctrl_c_ends_the_watch_with_its_summary_and_status(table):
     import signal
 
     proc = subprocess.Popen(  # --duration: a bound, should the link never come up; Ctrl-C comes long before
-        CLI + ["monitor", table.port, "--duration", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        CLI + ["monitor", table.port, "--duration", "120"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT dumps every thread's stack
     )
     lines = []
     while not any("LINK   online" in line for line in lines):
@@ -82,6 +87,11 @@ def test_ctrl_c_ends_the_watch_with_its_summary_and_status(table):
         assert line, f"the monitor ended before the link came up: {lines}"
         lines.append(line)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:  # twice in stop 74's full runs, never alone: say where it hangs
+        proc.send_signal(signal.SIGABRT)
+        out, err = proc.communicate(timeout=30)
+        pytest.fail(f"the monitor did not end within 30 s of Ctrl-C; its threads:\n{err}\n{out[-2000:]}")
     assert proc.returncode == 0, err
     assert out.strip().splitlines()[-1].startswith("link online:") and "Traceback" not in err, (out, err)
