@@ -81,12 +81,13 @@
         standings.map(r => h("span", { class: "pp", "data-player": r.player }, h("b", {}, r.player), " ", AUD.num(r.placement_points)))));
   }
 
-  function seat(s, p) {
+  function seat(s, p, at) {
     const acting = (s.to_act || []).includes(p.name) && !AUD.isOver(s);
     const played = AUD.playedBy(s, p.name);
     // in trick play the hand is what is left plus what was played: name the whole five
     const handName = p.hand ? AUD.handName([...p.hand, ...(p.played || [])]) : "";
-    return h("div", { class: "seat" + (acting ? " acting" : "") + (p.out ? " is-out" : ""), "data-player": p.name },
+    return h("div", { class: "seat" + (acting ? " acting" : "") + (p.out ? " is-out" : ""), "data-player": p.name,
+      "data-side": at && at.side, "data-row": at && at.row },
       h("div", { class: "top" },
         h("span", { class: "nm" }, nameEl(p), s.button === p.name ? h("span", { class: "btn-mark" }, "D") : null),
         acting ? h("span", { class: "turn" }, T.turn) : null, AUD.clock(s, p.name),
@@ -165,6 +166,15 @@
           h("td", { class: "n" }, g.scores[name]), h("td", { class: "n" }, AUD.num(g.placement_points[name] ?? 0))))));
   }
 
+  // ?layout=side: the players as they sit, clockwise in seat order round the camera's table:
+  // up the left edge, then down the right (four: seat 1 bottom left, 2 top left, 3 top right,
+  // 4 bottom right), so neighbours at the table are neighbours on screen (by list order, seats
+  // 1 and 3, who face each other, stood one above the other).  The page keeps seat order.
+  function sideSpot(i, n) {
+    const left = Math.ceil(n / 2);
+    return i < left ? { side: "left", row: left - i } : { side: "right", row: i - left + 1 };
+  }
+
   connect(m => {
     const s = m.state;
     const seats = [...s.players].sort((a, b) => (a.seat || 99) - (b.seat || 99));
@@ -174,7 +184,7 @@
       chic ? AUD.mark(h("div", { id: "chicago-banner", class: "chicago-banner" }, chic), `chic:${s.game}.${s.deal}:${chic}`) : null,
       AUD.mark(endCard(s), `end:${s.game}:${s.phase}`),
       analysisBox(m, s),
-      h("div", { id: "seats", class: "seats" }, seats.map(p => seat(s, p))),
+      h("div", { id: "seats", class: "seats" }, seats.map((p, i) => seat(s, p, layout === "side" ? sideSpot(i, seats.length) : null))),
       showTicker && ticker.length ? h("div", { id: "ticker", class: "ticker" }, h("span", { class: "tk-lbl" }, T.last),
         ticker.slice(0, 4).map((t, i) => i === 0 ? AUD.mark(h("span", { class: "tk first" }, t), `tk:${tickerCount}`) : h("span", { class: "tk" }, t))) : null);
   }, m => {  // every frame, drawn or not, adds what happened to the ticker
