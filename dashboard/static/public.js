@@ -6,14 +6,20 @@
   const app = document.getElementById("app");
   const { T, fmt } = AUD;
 
+  // The event and the table, then where the table is; at a game's or the table's end the
+  // banner takes the place of where it is, in a box of the same height, so nothing below
+  // moves when it comes (it came between the header and the grid and pushed the grid down).
   function head(m) {
-    const s = m.state;
-    return h("header", { id: "aud-head", class: "aud-head" },
+    const s = m.state, banner = AUD.mark(endBanner(s), `end:${s.game}:${s.phase}`);
+    return h("header", { id: "aud-head", class: "aud-head" + (banner ? " ended" : "") },
       AUD.brand("aud-brand"),
       h("span", { class: "aud-table" }, m.table),
-      h("span", { id: "where" }, AUD.whereText(s)),
-      s.game ? h("span", { id: "phase", class: "aud-phase", "data-phase": s.phase }, AUD.phaseText(s)) : null,
-      m.paused ? h("span", { id: "paused", class: "paused" }, T.paused) : null);
+      h("div", { class: "aud-status" },
+        h("div", { class: "aud-now" },
+          h("span", { id: "where" }, AUD.whereText(s)),
+          s.game ? h("span", { id: "phase", class: "aud-phase", "data-phase": s.phase }, AUD.phaseText(s)) : null,
+          m.paused ? h("span", { id: "paused", class: "paused" }, T.paused) : null),
+        banner));
   }
 
   function playerCard(s, p) {
@@ -97,7 +103,7 @@
       const on = (s.table && s.table.advancing) || [];
       return h("div", { id: "end-banner", class: "end-banner" }, h("div", { class: "t" }, T.tableOver),
         top ? h("div", { class: "w" }, `${T.winner}: ${top.player}`) : null,
-        on.length ? h("div", { class: "w" }, `${T.goesOn}: ${on.join(", ")}`) : null);
+        on.length ? h("div", { class: "w on" }, `${T.goesOn}: ${on.join(", ")}`) : null);
     }
     if (s.phase === "game_over") {
       const g = AUD.gamesOfTable(s).find(x => x.number === s.game);
@@ -110,7 +116,7 @@
   connect(m => {
     const s = m.state;
     const seats = [...s.players].sort((a, b) => (a.seat || 99) - (b.seat || 99));  // as they sit, not by score
-    morphKids(app, head(m), AUD.mark(endBanner(s), `end:${s.game}:${s.phase}`),
+    morphKids(app, head(m),
       h("div", { class: "aud-grid" + (AUD.isOver(s) ? " over" : "") },
         h("section", { id: "game-panel", class: "panel" }, h("h2", {}, s.game ? `${T.game} ${s.game}` : T.thisGame),
           h("ol", { id: "scores", class: "pcards" }, seats.map(p => playerCard(s, p)))),

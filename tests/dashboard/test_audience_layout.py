@@ -1,5 +1,6 @@
 """Where things stand on the audience's views as their users see them, in Debian's chromium at
-their sizes: the overlay's side layout places the players as they sit."""
+their sizes: the public view's game-end banner takes no room from what is below it (a phone
+and a hall screen), and the overlay's side layout places the players as they sit."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ import math
 import pytest
 
 from .harness import Server
-from .test_audience import ACTIONS, GAMES, HALL, check, open_view, write_log
+from .test_audience import ACTIONS, GAMES, HALL, PHONE, check, open_view, post, write_log
 
 pytestmark = pytest.mark.browser
+
+TABLET = {"width": 1280, "height": 800}
+TOP_OF = "sel => document.querySelector(sel).getBoundingClientRect().top"
 
 
 @pytest.fixture
@@ -26,6 +30,35 @@ def served(tmp_path):
     yield start
     for s in servers:
         s.stop()
+
+
+def test_the_game_end_banner_does_not_push_the_grid_down(served, chromium):
+    """The game's last card is played: the banner ("Omgång 1 klar", the winner) comes, and
+    the scores and standings below stay where they were, on a phone and on a hall screen
+    (stop 74: it came between the header and the grid and pushed the grid down by its
+    height, the page jumping under the reader's eyes)."""
+    last = GAMES[1] - 1  # the last card of game 1
+    assert ACTIONS[last]["do"] == "play"
+    s = served(last)
+    pages = {
+        name: open_view(chromium, s, "public", size)
+        for name, size in (("phone", PHONE), ("tablet", TABLET), ("hall", HALL))
+    }
+    before = {name: page.evaluate(TOP_OF, ".aud-grid") for name, page in pages.items()}
+    for page in pages.values():
+        assert page.locator("#end-banner").count() == 0
+    post(s, [ACTIONS[last]])
+    for name, page in pages.items():
+        page.wait_for_selector("#end-banner")
+        assert page.inner_text("#end-banner .t") == "Omgång 1 klar"
+        assert page.evaluate(TOP_OF, ".aud-grid") == pytest.approx(before[name], abs=0.5), name
+        # the banner is whole on view, over nothing of the grid
+        box = page.locator("#end-banner").bounding_box()
+        assert box and box["height"] > 20 and box["y"] >= 0 and box["y"] + box["height"] <= before[name], (name, box)
+        assert page.evaluate(
+            "() => [...document.querySelectorAll('#end-banner > div')].every(e => e.scrollWidth <= e.clientWidth)"
+        )
+        check(page, f"public-game-end-banner-{name}")
 
 
 def test_the_side_layout_places_the_players_as_they_sit(served, chromium):
