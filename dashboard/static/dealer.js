@@ -28,16 +28,23 @@ function todo(s) {
   return "";
 }
 
+// A Chicago said, in words as the hall screen and the overlay say it: who says it, while its
+// tricks are played, and "has said Chicago" by each name that said one this game (RULES.md
+// §12's ring alone was easy to miss on the dealer's screen).
+function chicagoOf(s) { return s.phase === "tricks" && s.chicago ? s.chicago.player : null; }
+
 connect(m => {
-  const s = m.state, ex = exchangeNo(s);
+  const s = m.state, ex = exchangeNo(s), chicago = chicagoOf(s);
   morphKids(document.getElementById("app"), headerEl(m),
     h("section", { id: "todo", class: "prompt", "data-phase": s.phase }, m.paused ? t("The TL has paused the table. Wait.") : todo(s)),
+    chicago ? h("div", { id: "chicago", class: "chicago-said", "data-player": chicago }, t("{p} says Chicago!", { p: chicago })) : null,
     h("div", { id: "button" }, t("Button: {player}", { player: s.button || "-" })),
     h("table", { id: "seats" }, h("tr", {}, [t("Seat"), t("Player"), t("Holds"), t("Owed"), ""].map(x => h("th", {}, x))),
       [...s.players].sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99)).map(p => h("tr", { "data-player": p.name,
         class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, p.seat ?? "-"), h("td", {}, nameEl(p)), h("td", {}, tn("{n} card", "{n} cards", p.hand_count || 0)),
         h("td", { class: "owed" }, owed(ex, p) ? tn("{n} card", "{n} cards", owed(ex, p)) : "-"),
-        h("td", {}, markers(p), clockEl(s, p.name))))),
+        h("td", {}, p.said_chicago || p.name === chicago ? h("span", { class: "tag said" + (p.name === chicago ? " now" : "") },
+          t("has said Chicago")) : null, markers(p), clockEl(s, p.name))))),
     trickEl(s));
 });
