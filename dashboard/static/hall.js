@@ -19,8 +19,10 @@ function renderPanel(tb) {
   const m = tb.last;
   const open = h("a", { class: "open", href: (tb.base || "") + "/tl?token=" + encodeURIComponent(TOKEN) + "&lang=" + LANG }, t("open"));
   if (!m) {
-    setKids(tb.el, h("h2", {}, tb.name || tb.base, " ", open), h("p", { class: "small" }, STATES[tb.state] || tb.state));
+    setKids(tb.el, h("div", { class: "hall-in" }, h("h2", {}, tb.name || tb.base, " ", open),
+      h("p", { class: "small" }, STATES[tb.state] || tb.state)));
     tb.el.dataset.state = tb.state;
+    fitPanel(tb.el);
     return;
   }
   const s = m.state, alerts = m.alerts || [];
@@ -28,7 +30,7 @@ function renderPanel(tb) {
   tb.el.dataset.table = m.table;
   tb.el.dataset.seq = m.seq;
   tb.el.dataset.alerts = alerts.length;
-  setKids(tb.el,
+  setKids(tb.el, h("div", { class: "hall-in" },
     h("h2", {}, m.table, " ", open),
     h("div", { class: "where" },
       s.game ? t("Game {game} \u00b7 deal {deal}", { game: s.game, deal: s.deal }) + " \u00b7 " : "", h("span", { class: "phase" }, PHASES[s.phase] || s.phase),
@@ -40,8 +42,37 @@ function renderPanel(tb) {
       h("tr", { "data-player": p.name, class: s.to_act.includes(p.name) ? "acting" : "" },
         h("td", {}, nameEl(p)), h("td", { class: "score" }, p.score), h("td", {}, markers(p), clockEl(s, p.name))))),
     alerts.length ? h("ul", { class: "hall-alerts" }, alerts.map(hallAlert))
-      : h("p", { class: "small" }, t("no open alerts")));
+      : h("p", { class: "small" }, t("no open alerts"))));
+  fitPanel(tb.el);
 }
+
+// A panel whose alerts (or a long name) do not fit its box has its type made smaller until
+// they do: a TV in the hall cannot be scrolled (style.css: --fit scales .hall-in's type)
+function fitPanel(el) {
+  const inner = el.firstElementChild;
+  if (!inner) return;
+  inner.style.removeProperty("--fit");
+  const over = () => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+  for (let k = 0.9; k > 0.45 && over(); k -= 0.1) inner.style.setProperty("--fit", k.toFixed(1));
+}
+
+// The tables fill the screen (a 1920x1080 TV in the hall, the TL's laptop): the columns that
+// give each panel the largest type, a panel wanting about 15 em across and 14 down (its type
+// grows with its box: style.css, .hall-in), none narrower than 300 px (more tables than fit
+// scroll).  Before, panels of 360 px in 16 px type filled the top of a TV and left the rest.
+function fitGrid() {
+  const n = Math.max(1, panels.length), W = grid.clientWidth, H = grid.clientHeight;
+  let best = null;
+  for (let c = 1; c <= n; c++) {
+    if (best && W / c < 300) break;
+    const r = Math.ceil(n / c), em = Math.min(W / c / 15, H / r / 14);
+    if (!best || em > best.em) best = { c, r, em };
+  }
+  grid.style.setProperty("--cols", best.c);
+  grid.style.setProperty("--rows", best.r);
+  panels.forEach(tb => fitPanel(tb.el));
+}
+addEventListener("resize", fitGrid);
 
 // One open alert in a table's panel: its label (a word, never the kind's code) and text
 function hallAlert(a) { return h("li", { "data-alert": a.id }, h("b", {}, alertLabel(a)), " ", alertText(a)); }
@@ -92,6 +123,7 @@ function follow(tb) {
                 el: h("section", { class: "hall-table", "data-base": tb.base || "here" }) };
     panels.push(p); grid.append(p.el); renderPanel(p); follow(p);
   }
+  fitGrid();
   renderSummary();
   document.body.dataset.seq = 0;   // the page is up
 })();

@@ -164,3 +164,37 @@ def test_the_hall_asks_for_its_tables_again_when_the_first_answer_fails(make_ser
     assert len(failed) >= 1 and page.locator(".hall-table").count() == 1
     assert page.locator("#error").is_hidden()
     page.close()
+
+
+# The panels' boxes, their players' type and whether any holds more than it shows
+HALL_BOXES_JS = """() => ({
+  panels: [...document.querySelectorAll('.hall-table')].map(e => {
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, cut: e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 }; }),
+  names: [...document.querySelectorAll('.hall-players .pname')].map(e => parseFloat(getComputedStyle(e).fontSize)),
+  scrolls: document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth })"""
+
+
+@pytest.mark.parametrize(("width", "height", "least_px"), [(1920, 1080, 28), (1280, 720, 18)])
+def test_the_hall_fills_its_screen_in_type_read_from_afar(make_server, chromium, width, height, least_px):
+    """The hall on a 1920x1080 TV (and a 1280x720 one, the TL's laptop): the tables' panels
+    reach the bottom of the screen, the players' names in type read from across the hall,
+    nothing cut off and nothing to scroll (stop 74: panels of 360 px in 16 px type filled the
+    top of the screen and left its lower two thirds empty)."""
+    s = make_server(pace=0.05, delay=0, extra=("--peer", f"http://127.0.0.1:{free_port()}"))  # a table that is down
+    page = chromium.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(s.url("hall", "tl"))
+    page.wait_for_function(
+        "() => document.body.dataset.live === '1' && document.querySelectorAll('.hall-players .pname').length === 4",
+        timeout=30_000,
+    )
+    seen = page.evaluate(HALL_BOXES_JS)
+    assert len(seen["panels"]) == 2
+    assert max(p["bottom"] for p in seen["panels"]) >= 0.9 * height, seen  # the lower part is the tables'
+    assert all(p["left"] >= 0 and p["right"] <= width and p["bottom"] <= height for p in seen["panels"]), seen
+    assert not any(p["cut"] for p in seen["panels"]) and not seen["scrolls"], seen
+    assert min(seen["names"]) >= least_px, seen
+    (ROOT / "build" / "screenshots").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ROOT / "build" / "screenshots" / f"hall-tl-{width}x{height}.png"))
+    page.close()
