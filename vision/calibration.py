@@ -60,7 +60,8 @@ class Calibration:
             layout = TableLayout.from_dict(data["layout"])
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(
-                f"calibration data is incomplete or malformed ({exc}); run 'chicago-table camera calibrate' again"
+                "calibration data is incomplete or malformed ({error}); run 'chicago-table camera calibrate' again",
+                error=exc,
             ) from exc
         if m.shape != (3, 3) or not np.isfinite(m).all() or len(size) != 2 or min(size) <= 0:
             raise CalibrationError(
@@ -81,7 +82,7 @@ class Calibration:
                 json.dump(self.to_dict(), fh, indent=2)
                 fh.write("\n")
         except OSError as exc:
-            raise CalibrationError(f"cannot write calibration {path}: {exc.strerror}") from exc
+            raise CalibrationError("cannot write calibration {path}: {error}", path=path, error=exc) from exc
 
     @classmethod
     def load(cls, path: str) -> Calibration:
@@ -90,12 +91,14 @@ class Calibration:
                 data = json.load(fh)
         except OSError as exc:
             raise CalibrationError(
-                f"cannot read calibration {path}: {exc.strerror}; make one with 'chicago-table camera calibrate'"
+                "cannot read calibration {path}: {error}; make one with 'chicago-table camera calibrate'",
+                path=path,
+                error=exc,
             ) from exc
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise CalibrationError(f"calibration {path} is not JSON: {exc}") from exc
+            raise CalibrationError("calibration {path} is not JSON: {error}", path=path, error=exc) from exc
         if not isinstance(data, dict):
-            raise CalibrationError(f"calibration {path} is not a calibration object")
+            raise CalibrationError("calibration {path} is not a calibration object", path=path)
         return cls.from_dict(data)
 
 
@@ -122,8 +125,11 @@ def calibrate(frame: np.ndarray, layout: TableLayout | None = None) -> Calibrati
     if len(known) < 2:
         wanted = ", ".join(str(m.id) for m in layout.markers)
         raise CalibrationError(
-            f"found {len(known)} of the table's markers (ids {wanted}, {ARUCO_DICT}); at least two must be "
-            "visible: check that the felt's corners are in the picture, lit, and not covered"
+            "found {n} of the table's markers (ids {wanted}, {kind}); at least two must be "
+            "visible: check that the felt's corners are in the picture, lit, and not covered",
+            n=len(known),
+            wanted=wanted,
+            kind=ARUCO_DICT,
         )
     img_pts = np.concatenate([known[i] for i in sorted(known)]).astype(np.float64)
     tab_pts = np.array([c for i in sorted(known) for c in markers[i].corners()], np.float64)
@@ -134,8 +140,9 @@ def calibrate(frame: np.ndarray, layout: TableLayout | None = None) -> Calibrati
     error = float(np.linalg.norm(back - tab_pts, axis=1).mean())
     if error > MAX_ERROR_MM:
         raise CalibrationError(
-            f"markers disagree by {error:.1f} mm on average: one may have moved or the "
-            "layout file does not match the felt"
+            "markers disagree by {error:.1f} mm on average: one may have moved or the "
+            "layout file does not match the felt",
+            error=error,
         )
     height, width = frame.shape[:2]
     return Calibration(

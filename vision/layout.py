@@ -81,7 +81,9 @@ class TableLayout:
         for p in self.pads:
             if p.name == name:
                 return p
-        raise CalibrationError(f"no pad named {name!r}; pads are {', '.join(p.name for p in self.pads)}")
+        raise CalibrationError(
+            "no pad named {name!r}; pads are {pads}", name=name, pads=", ".join(p.name for p in self.pads)
+        )
 
     def marker(self, marker_id: int) -> Marker | None:
         return next((m for m in self.markers if m.id == marker_id), None)
@@ -128,8 +130,9 @@ class TableLayout:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(
-                f"table layout is incomplete or malformed ({exc!r}); "
-                "expected width, height, markers[id,x,y,size], pads[name,cx,cy,width,depth,angle]"
+                "table layout is incomplete or malformed ({error!r}); "
+                "expected width, height, markers[id,x,y,size], pads[name,cx,cy,width,depth,angle]",
+                error=exc,
             ) from exc
         if len(layout.markers) < 2:
             raise CalibrationError("a table layout needs at least two markers")
@@ -143,8 +146,8 @@ class TableLayout:
             with open(path, encoding="utf-8") as fh:
                 return cls.from_dict(json.load(fh))
         except OSError as exc:
-            raise CalibrationError(f"cannot read table layout {path}: {exc.strerror}") from exc
+            raise CalibrationError("cannot read table layout {path}: {error}", path=path, error=exc) from exc
         except UnicodeDecodeError:  # stop 72: a traceback
-            raise CalibrationError(f"table layout {path} is not text in UTF-8 (a layout is JSON)") from None
+            raise CalibrationError("table layout {path} is not text in UTF-8 (a layout is JSON)", path=path) from None
         except json.JSONDecodeError as exc:
-            raise CalibrationError(f"table layout {path} is not JSON: {exc}") from exc
+            raise CalibrationError("table layout {path} is not JSON: {error}", path=path, error=exc) from exc

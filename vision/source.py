@@ -64,6 +64,25 @@ def source_kind(spec: str) -> str:
     return "file"
 
 
+def _cannot_open(kind: str, spec: str) -> CameraUnavailable:
+    """A source OpenCV cannot open, said by its kind (each kind its own text: the console
+    says it in its own words)."""
+    if kind == "device":
+        return CameraUnavailable(
+            "cannot open device {spec!r}: check the cable or the address, and that no other program uses the camera",
+            spec=spec,
+        )
+    if kind == "stream":
+        return CameraUnavailable(
+            "cannot open stream {spec!r}: check the cable or the address, and that no other program uses the camera",
+            spec=spec,
+        )
+    return CameraUnavailable(
+        "cannot open file {spec!r}: check the cable or the address, and that no other program uses the camera",
+        spec=spec,
+    )
+
+
 class CameraSource:
     """One open camera source.  ``read()`` returns the next BGR frame, or None at
     the end of a file (unless ``loop``); a device or stream that stops raises
@@ -85,17 +104,14 @@ class CameraSource:
             raise VisionError("no camera source given: use a device index (0), a video file or a stream URL")
         for name, v in (("width", width), ("height", height), ("fps", fps)):
             if v is not None and not (0 < v <= 10000):
-                raise VisionError(f"{name} must be a positive number, got {v}")
+                raise VisionError("{name} must be a positive number, got {value}", name=name, value=v)
         self.kind = source_kind(spec)
         if self.kind == "file" and not os.path.isfile(spec):
-            raise CameraUnavailable(f"no video file {spec!r} (a camera is given by its index, e.g. 0)")
+            raise CameraUnavailable("no video file {spec!r} (a camera is given by its index, e.g. 0)", spec=spec)
         self._cap = _quietly(lambda: cv2.VideoCapture(int(spec) if self.kind == "device" else spec))
         if not self._cap.isOpened():
             self._cap.release()
-            raise CameraUnavailable(
-                f"cannot open {self.kind} {spec!r}: check the cable or the address, "
-                "and that no other program uses the camera"
-            )
+            raise _cannot_open(self.kind, spec)
         if self.kind != "file":  # a file's size and rate are what they are
             if width:
                 self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
@@ -124,7 +140,9 @@ class CameraSource:
         if not ok:
             if self.kind == "file":
                 return None
-            raise CameraUnavailable(f"{self.kind} {self.info.spec!r} stopped delivering frames")
+            if self.kind == "device":
+                raise CameraUnavailable("device {spec!r} stopped delivering frames", spec=self.info.spec)
+            raise CameraUnavailable("stream {spec!r} stopped delivering frames", spec=self.info.spec)
         if self._realtime:  # play a recording at its own pace, like the live camera did
             now = self._clock()
             if self._start is None:

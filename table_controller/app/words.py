@@ -152,7 +152,8 @@ def clock_error_words(exc: ValueError) -> str:
 
 def said_error(exc: BaseException | str) -> str:
     """Any error in the language spoken, to show a person: a worded one (``WordedError``: the
-    table log's, the hub's; or a ``Phrase``, a check's problem) from the console's catalogue
+    table log's, the hub's; a ``Phrase``, a check's problem; the camera's ``VisionError``,
+    worded the same way) from the console's catalogue
     with what goes in it said too (``said_params``); an OSError as the file it names and the
     system's reason (``os_error_with_file``); anything else as it says itself (``str``).
 
@@ -176,9 +177,22 @@ def said_error(exc: BaseException | str) -> str:
 
     if isinstance(exc, (WordedError, Phrase)) and exc.text:
         return say(exc.text, **said_params(exc.params))
+    if _vision_worded(exc):  # the camera's errors, worded as a WordedError is (vision.errors)
+        return say(exc.text, **said_params(exc.params))  # type: ignore[union-attr]
     if isinstance(exc, OSError):  # a file a command reads or writes: its name and the system's reason
         return os_error_with_file(exc)
     return str(exc)
+
+
+def _vision_worded(exc: BaseException | str) -> bool:
+    """Whether ``exc`` is one of the camera's errors raised with its English text and what
+    goes in it (``vision.errors.VisionError``: vision imports nothing of the rules, so it
+    words its errors itself)."""
+    try:
+        from vision.errors import VisionError
+    except ImportError:  # pragma: no cover - the camera's part not installed
+        return False
+    return isinstance(exc, VisionError) and bool(exc.text)
 
 
 # What SQLite says of a table's log, in the language spoken: its common messages (a damaged
@@ -222,7 +236,7 @@ def said_params(params: Mapping[str, Any]) -> dict[str, Any]:
     from table_controller.rules.rulesets import ClockError
 
     def said(v: Any) -> Any:
-        if isinstance(v, (WordedError, Phrase)):
+        if isinstance(v, (WordedError, Phrase)) or _vision_worded(v):
             return said_error(v)
         if isinstance(v, ClockError):
             return clock_error_words(v)

@@ -91,5 +91,5 @@ def annotate_to(folder: Path, name: str, image: np.ndarray, cards: list[CardRead
     written.add(target)
     path = folder / target
     if not cv2.imwrite(str(path), draw(image, cards)):
-        raise VisionError(f"could not write {path}")
+        raise VisionError("could not write {path}", path=path)
     return path

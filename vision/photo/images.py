@@ -56,34 +56,46 @@ def load_image(path: str | Path) -> np.ndarray:
     p = Path(path)
     try:
         if p.is_dir():
-            raise UnreadableImage(f"{p}: is a folder, not a picture")
+            raise UnreadableImage("{path}: is a folder, not a picture", path=p)
         size = p.stat().st_size
         if size > MAX_BYTES:
-            raise UnreadableImage(f"{p}: {size // 2**20} MB is too large for a photo (limit {MAX_BYTES // 2**20} MB)")
+            raise UnreadableImage(
+                "{path}: {mb} MB is too large for a photo (limit {limit} MB)",
+                path=p,
+                mb=size // 2**20,
+                limit=MAX_BYTES // 2**20,
+            )
         data = p.read_bytes()
     except FileNotFoundError:
-        raise UnreadableImage(f"{p}: no such file") from None
+        raise UnreadableImage("{path}: no such file", path=p) from None
     except PermissionError:
-        raise UnreadableImage(f"{p}: not allowed to read it") from None
+        raise UnreadableImage("{path}: not allowed to read it", path=p) from None
     except OSError as exc:
-        raise UnreadableImage(f"{p}: cannot be read ({exc.strerror or exc})") from None
+        raise UnreadableImage("{path}: cannot be read ({error})", path=p, error=exc) from None
     if not data:
-        raise UnreadableImage(f"{p}: the file is empty")
+        raise UnreadableImage("{path}: the file is empty", path=p)
     heif = _is_heif(data)
     if heif:
         _register_heif()
     header = _header_size(data)
     if header is not None and header[1] > MAX_PIXELS:
         raise UnreadableImage(
-            f"{p}: {header[0]} is too large a picture to read (limit {MAX_PIXELS // 1_000_000} megapixels)"
+            "{path}: {size} is too large a picture to read (limit {limit} megapixels)",
+            path=p,
+            size=header[0],
+            limit=MAX_PIXELS // 1_000_000,
         )
     # imdecode rather than imread: it goes by content, not name; OpenCV's own warning on a
     # broken file ("PNG input buffer is incomplete") is held back, the error below says it
     image = _decode_heif(data) if heif else _decode(data)
     if image is None:
-        raise UnreadableImage(f"{p}: not a picture that can be decoded (corrupt, or not JPEG/PNG/BMP/TIFF/WebP/HEIC)")
+        raise UnreadableImage(
+            "{path}: not a picture that can be decoded (corrupt, or not JPEG/PNG/BMP/TIFF/WebP/HEIC)", path=p
+        )
     if min(image.shape[:2]) < MIN_SIDE:
-        raise UnreadableImage(f"{p}: {image.shape[1]}x{image.shape[0]} px is too small to read cards in")
+        raise UnreadableImage(
+            "{path}: {w}x{h} px is too small to read cards in", path=p, w=image.shape[1], h=image.shape[0]
+        )
     return image
 
 
