@@ -7,7 +7,8 @@ line cut there was rejected twice and moved every later line's number (stop 63's
 A UTF-8 byte-order mark at the start is skipped.  A line that is not UTF-8 is kept as a
 ``NotUTF8`` line, which the script reader rejects with its number, and the rest is read.
 A table's log (an SQLite file) given where a script is expected is refused, with the
-command that exports it.
+command that exports it.  Why a file cannot be read is said in Swedish, English with
+``--lang en`` (table_controller/app/words.py), as every command's refusals.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import sys
 
 from table_controller.rules.replay import NotUTF8
 from table_controller.store.schema import SQLITE_MAGIC
+
+from ..words import os_error_words, say
 
 LINE_END = re.compile(rb"\r\n|\r|\n")
 
@@ -45,7 +48,7 @@ def split_lines(data: bytes) -> list[str]:
 
 def read_lines(path: str, command: str) -> list[str] | None:
     """The lines of ``path`` ('-': standard input), or None after saying clearly on stderr
-    why it cannot be read (the caller exits with status 2)."""
+    why it cannot be read, in the words spoken (``words.say``; the caller exits with status 2)."""
     try:
         if path == "-":
             data = sys.stdin.buffer.read()
@@ -53,13 +56,15 @@ def read_lines(path: str, command: str) -> list[str] | None:
             with open(path, "rb") as fh:
                 data = fh.read()
     except OSError as exc:
-        print(f"chicago-table {command}: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        said = say("cannot read {path}: {error}", path=path, error=os_error_words(exc))
+        print(f"chicago-table {command}: {said}", file=sys.stderr)
         return None
     if data.startswith(SQLITE_MAGIC):  # a table's log given for its export: say so, not 18,000 refusals
-        print(
-            f"chicago-table {command}: {path} is an SQLite file (a table's log?), not an action script; "
-            f"'chicago-table log export {path} -o FILE.jsonl' writes a log's actions as one",
-            file=sys.stderr,
+        said = say(
+            "{path} is an SQLite file (a table's log?), not an action script; "
+            "'chicago-table log export {path} -o FILE.jsonl' writes a log's actions as one",
+            path=path,
         )
+        print(f"chicago-table {command}: {said}", file=sys.stderr)
         return None
     return split_lines(data)

@@ -74,7 +74,7 @@ def test_a_clean_sweep_has_no_blunders_r23():
 
 def test_bad_input_is_a_clear_error():
     r = analyse("no/such/file.jsonl")
-    assert r.returncode == 2 and "cannot read" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "kan inte läsa" in r.stderr and "Traceback" not in r.stderr  # cannot read
     r = analyse("-", "--samples", "0", input="")
     assert r.returncode == 2 and "--samples" in r.stderr
     r = analyse("-", input='{"do": "table", "players": ["A", "B", "C"]}\nnot json\n')

@@ -131,14 +131,14 @@ def test_analyse_of_a_script_with_no_table_says_so(content, tmp_path, capsys):
     script = tmp_path / "s.jsonl"
     script.write_bytes(content)
     assert main(["analyse", str(script), "--no-odds"]) == 2
-    assert "no table in" in said(capsys)
+    assert "inget bord i" in said(capsys)  # no table in (Swedish first)
 
 
 @pytest.mark.parametrize("command", ["replay", "analyse"])
 def test_a_log_given_for_a_script_is_named_with_the_command_that_exports_it(command, log, capsys):
     assert main([command, str(log)]) == 2
     text = said(capsys)
-    assert "is an SQLite file (a table's log?), not an action script" in text and "log export" in text
+    assert "är en SQLite-fil (ett bords logg?), inget åtgärdsskript" in text and "log export" in text
     assert "not valid JSON" not in text  # not one refusal per page of the file
 
 
@@ -211,7 +211,7 @@ def test_run_refuses_a_table_the_rules_cannot_have_before_any_log_is_made(extra,
 
 def test_rules_takes_a_ruleset_or_a_diff_not_both(capsys):
     assert main(["rules", "sm2019", "--diff", "sm2025", "shootout"]) == 2
-    assert "not both" in said(capsys)
+    assert "inte båda" in said(capsys)  # not both
 
 
 def test_setup_refuses_a_sheet_that_is_a_folder_before_writing_anything(tmp_path, capsys):

@@ -92,7 +92,7 @@ def test_strict_stops_at_the_first_rejection(tmp_path):
     )
     r = replay(script, "--json", "--strict")
     assert r.returncode == 1
-    assert "line 2" in r.stderr
+    assert "rad 2" in r.stderr  # line 2, said in Swedish (--lang en: English)
     assert json.loads(r.stdout)["games"] == []
 
 
@@ -106,7 +106,7 @@ def test_unknown_ruleset_is_a_clear_rejection(tmp_path):
 
 def test_missing_file_is_a_clear_error():
     r = replay("/nonexistent/x.jsonl")
-    assert r.returncode == 2 and "cannot read" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "kan inte läsa" in r.stderr and "Traceback" not in r.stderr  # cannot read
 
 
 def test_stdin_is_read_with_a_dash():
@@ -117,7 +117,7 @@ def test_stdin_is_read_with_a_dash():
 
 def test_help_explains():
     r = subprocess.run([*CLI, "replay", "--help"], capture_output=True, text=True)
-    assert r.returncode == 0 and "--strict" in r.stdout and "action script" in r.stdout
+    assert r.returncode == 0 and "--strict" in r.stdout and "åtgärdsskript" in r.stdout  # action script
 
 
 def test_output_into_a_closed_pipe_is_not_an_error():
@@ -171,7 +171,7 @@ def test_ill_typed_lines_are_rejected_with_line_numbers_never_a_traceback(tmp_pa
         assert len(got[line]) < 300  # the reason names the field, never echoes the value
     assert doc["current"]["phase"] == "deal"
     r = replay(script, "--strict")
-    assert r.returncode == 1 and "line 1: table rejected" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 1 and "rad 1: table avvisad" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_a_line_is_what_ends_at_a_line_feed_and_a_bad_line_costs_only_itself(tmp_path):
@@ -254,6 +254,6 @@ def test_cards_outside_the_notation_and_half_characters_are_rejected_lines_never
     assert "surrogate" not in lines[11]["reason"], lines[11]  # judged by the rules, not refused as text
     assert doc["current"]["phase"] == "exchange_1"  # lines 8 and 10 went in
     strict = replay(script, "--json", "--strict")
-    assert strict.returncode == 1 and "line 2" in strict.stderr and json.loads(strict.stdout)["games"] == []
+    assert strict.returncode == 1 and "rad 2" in strict.stderr and json.loads(strict.stdout)["games"] == []
     text = replay(script)  # the protocol as text: written whole too
     assert text.returncode == 0 and "Traceback" not in text.stderr, text.stderr
