@@ -1,7 +1,8 @@
 """The console's words for the officials who set a table up and check it (``setup``,
-``doctor``), start and run it (``run``, ``serve``, ``demo``) and for the TL who runs the
-tournament (``hub``): Swedish first, English with ``--lang en``, as ``protocol`` and the
-dashboard.
+``doctor``), start and run it (``run``, ``serve``, ``demo``), for the TL who runs the
+tournament (``hub``) and for whoever replays, registers a deck or sets a camera up (the
+developers' commands: ``replay``, ``rules``, ``analyse``, ``deck``, ``link``, ``camera``):
+Swedish first, English with ``--lang en``, as ``protocol`` and the dashboard.
 
 The texts are English message ids, marked where they are said (``say``), in a gettext
 catalogue of their own beside the dashboard's (``dashboard/locale/sv/LC_MESSAGES/console.po``;
@@ -33,12 +34,15 @@ from typing import Any
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("console_lang", default="sv")
 
 
-def add_lang(p: argparse.ArgumentParser) -> None:
-    """A command's ``--lang``: the language its words are said in."""
+def add_lang(p: argparse.ArgumentParser, default: str = "sv") -> None:
+    """A command's ``--lang``: the language its words are said in.  A command with actions
+    takes it before the action and after (``deck --lang en show``, ``deck show --lang en``):
+    its actions' parsers are given ``default=argparse.SUPPRESS``, so that an action's parser
+    never puts its default over the language said before it."""
     p.add_argument(
         "--lang",
         choices=("sv", "en"),
-        default="sv",
+        default=default,
         help=say("the language it speaks (Swedish by default; en: English)"),
     )
 
@@ -269,6 +273,12 @@ _DECK_WORDS: dict[str, Callable[..., str]] = {
         "UID {uid} scanned as both {first} and {second}: one tag per card", uid=uid, first=first, second=second
     ),
     "text": lambda path: say("{path} is not a text file of UIDs (one per line, UTF-8)", path=path),
+    "stopped": lambda: say("registration stopped before all 52 cards"),
+    "silent": lambda port, seconds: say(
+        "no seat controller answered on {port} in {seconds:g} s: is it plugged in, and is this its port?",
+        port=port,
+        seconds=seconds,
+    ),
 }
 
 
@@ -288,6 +298,30 @@ def deck_error_words(exc: ValueError) -> str:
     return words(**exc.params) if words is not None else str(exc)  # type: ignore[attr-defined]
 
 
+def missing_port_words(port: str) -> str:
+    """Why ``port`` (a device path) cannot be the seat controller's, in the words spoken
+    (``firmware_bridge.transports.missing_port``'s reasons): "" when it is a URL or exists,
+    else the serial devices that are there.
+
+    >>> with speaking("sv"):
+    ...     missing_port_words("socket://localhost:7000")
+    ''
+    """
+    import glob
+
+    from firmware_bridge.transports import missing_port
+
+    if not missing_port(port):
+        return ""
+    found = sorted(glob.glob("/dev/serial/by-id/*"))
+    hint = (
+        say("serial devices here: {devices}", devices=", ".join(found))
+        if found
+        else say("no USB serial devices are plugged in (nothing in /dev/serial/by-id)")
+    )
+    return say("no port {port}; {hint}", port=repr(port), hint=hint)
+
+
 def say_n(singular: str, plural: str, n: int, **params: Any) -> str:
     """``singular`` or ``plural``, as the language spoken counts ``n``, with ``n`` and
     ``params`` put in (``make i18n`` extracts both; the catalogue's plural forms).
@@ -296,7 +330,8 @@ def say_n(singular: str, plural: str, n: int, **params: Any) -> str:
         ...     say_n("{n} problem: see FAIL above", "{n} problems: see FAIL above", 1)
         '1 problem: see FAIL above'
     """
-    return _catalogue().ngettext(singular, plural, n).format(n=n, **params)
+    said = {k: _Number(v) if type(v) is float else v for k, v in params.items()}
+    return _catalogue().ngettext(singular, plural, n).format(n=n, **said)
 
 
 def page_word(text: str) -> str:

@@ -123,12 +123,12 @@ def test_setup_asks_step_by_step_and_registers_the_deck_on_the_tray(tmp_path):
         seen, lines, laid = [], [], None
         for line in proc.stdout:
             lines.append(line)
-            asked = re.search(r"\[(\d+)/52\] put (\w\w) ", line)
+            asked = re.search(r"\[(\d+)/52\] lägg (\w\w) ", line)  # put 2S ... alone on the tray
             if asked:
                 seen.append(int(asked.group(1)))
                 laid = asked.group(2)
                 table.put(laid, "tray")
-            elif "take it off the tray" in line and laid:
+            elif "ta bort det från brickan" in line and laid:  # take it off the tray
                 table.remove(laid)
         assert proc.wait(60) == 0, "".join(lines)
     out = "".join(lines)

@@ -403,6 +403,8 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/app/commands/replay.py",
         "table_controller/app/commands/analyse.py",
         "table_controller/app/commands/rules.py",
+        "table_controller/app/commands/deck.py",
+        "table_controller/app/commands/link.py",
     ]
     # the keywords make i18n extracts, as here (note:3, fault:2: the hub's and the publisher's
     # notes to their operator; argword: argparse's own words and the command list; the store's

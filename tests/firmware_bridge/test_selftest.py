@@ -150,7 +150,9 @@ def test_the_command_walks_the_bench_and_exits_by_the_verdict(table):
     proc.wait(timeout=60)
     reader.join(timeout=10)
     assert proc.returncode == 0, (lines, proc.stderr.read())
-    assert lines[0].startswith("self-test of the seat controller on")
+    assert lines[0].startswith(
+        "självtest av platsstyrningen på"
+    )  # the command's own line in Swedish; the checks the board's
     assert any(ln.startswith("PASS  link: SC-VIRTUAL answers, protocol 1") for ln in lines)
     assert f"PASS  tag on seat2: {table.deck.uid('AS')} read at once and held for 1 s" in lines
     assert lines[-1] == "3 of 3 checks passed: the board is ready"

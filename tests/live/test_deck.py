@@ -61,13 +61,13 @@ def test_deck_cli_register_check_show(tmp_path):
         )
 
     out = run("register", "--uids", str(tmp_path / "scan.txt"), "--out", str(tmp_path / "d.json"))
-    assert out.returncode == 0 and "deck OK" in out.stdout
+    assert out.returncode == 0 and "leken stämmer" in out.stdout  # deck OK, said in Swedish first
     out = run("check", str(tmp_path / "d.json"), "--uids", str(tmp_path / "seen.txt"))
-    assert out.returncode == 1 and "missing 1 card: 2S" in out.stdout and "DEADBEEF" in out.stdout
+    assert out.returncode == 1 and "1 kort saknas: 2S" in out.stdout and "DEADBEEF" in out.stdout
     out = run("show", str(tmp_path / "d.json"))
     assert out.returncode == 0 and out.stdout.count("\n") == 53
     out = run("check", str(tmp_path / "nope.json"))
-    assert out.returncode == 2 and "register" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "registrera" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_register_card_by_card_on_the_virtual_tray():

@@ -9,6 +9,11 @@ Registering: put each card on the dealer's tray when asked (2S, 3S, ... AC: rank
 2..A within spades, hearts, diamonds, clubs), or give a file of UIDs scanned in that
 order, one per line.  Checking: 52 cards, no duplicates, no unknown UID; with a port
 (or a file of UIDs seen) the physical deck is checked too, and what is missing is named.
+
+What it says to a person is in Swedish, English with ``--lang en`` (table_controller/app/words.py),
+as ``setup`` says a deck: its help, the prompts at the tray, the report, a file that cannot
+be read or does not add up.  A deck file's contents and the exit statuses stay as they are
+(0: a whole deck; 1: the check found a problem; 2: bad input).
 """
 
 from __future__ import annotations
@@ -19,33 +24,48 @@ import sys
 
 from table_controller.rules.cards import FULL_DECK, Card
 
+from ..words import add_lang, deck_error_words, missing_port_words, os_error_with_file, say, say_n, speaking, spoken
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    add_lang(p)
+    sub = p.add_subparsers(dest="deck_command", metavar=say("ACTION"), required=True)
     r = sub.add_parser(
         "register",
-        help="register a deck (UID -> card)",
-        description="Register a deck: "
-        "scan each card in order 2S 3S .. AS 2H .. AC, prompted on a port, or from a file of UIDs.",
+        help=say("register a deck (UID -> card)"),
+        description=say(
+            "Register a deck: scan each card in order 2S 3S .. AS 2H .. AC, prompted on a port, or from a file of UIDs."
+        ),
     )
     src = r.add_mutually_exclusive_group(required=True)
-    src.add_argument("--port", help="the seat controller's port: put each card on the tray when asked")
-    src.add_argument("--uids", metavar="FILE", help="UIDs scanned in order, one per line")
-    r.add_argument("--out", required=True, metavar="FILE", help="where to save the deck (JSON)")
-    r.add_argument("--name", default="deck", help="the deck's name (printed on alerts)")
-    r.add_argument("--puck", metavar="UID", help="the dealer button puck's tag, ignored by sensing")
+    src.add_argument("--port", help=say("the seat controller's port: put each card on the tray when asked"))
+    src.add_argument("--uids", metavar="FILE", help=say("UIDs scanned in order, one per line"))
+    r.add_argument("--out", required=True, metavar="FILE", help=say("where to save the deck (JSON)"))
+    r.add_argument("--name", default="deck", help=say("the deck's name (printed on alerts; default %(default)s)"))
+    r.add_argument(
+        "--puck", metavar="UID", help=say("the dealer button puck's tag, ignored by sensing (default: none)")
+    )
     c = sub.add_parser(
         "check",
-        help="check a deck file, and a scan of the physical deck",
-        description="Check a deck: 52 cards, no duplicates, no unknown UIDs.",
+        help=say("check a deck file, and a scan of the physical deck"),
+        description=say(
+            "Check a deck: 52 cards, no duplicates, no unknown UIDs.  Exit status 0: a whole deck; "
+            "1: a problem found; 2: the file cannot be read."
+        ),
     )
-    c.add_argument("file")
+    c.add_argument("file", help=say("the deck file (JSON)"))
     seen = c.add_mutually_exclusive_group()
-    seen.add_argument("--port", help="read the deck as it is moved across the tray (Ctrl-C or --seconds ends)")
-    seen.add_argument("--uids", metavar="FILE", help="UIDs seen, one per line")
-    c.add_argument("--seconds", type=float, default=120.0, help="(with --port) how long to read (default 120)")
-    s = sub.add_parser("show", help="list a deck's cards and UIDs", description="List a deck's cards and UIDs.")
-    s.add_argument("file")
+    seen.add_argument("--port", help=say("read the deck as it is moved across the tray (Ctrl-C or --seconds ends)"))
+    seen.add_argument("--uids", metavar="FILE", help=say("UIDs seen, one per line"))
+    c.add_argument(
+        "--seconds", type=float, default=120.0, help=say("(with --port) how long to read (default %(default)g)")
+    )
+    s = sub.add_parser(
+        "show", help=say("list a deck's cards and UIDs"), description=say("List a deck's cards and UIDs.")
+    )
+    s.add_argument("file", help=say("the deck file (JSON)"))
+    for action in (r, c, s):
+        add_lang(action, argparse.SUPPRESS)
 
 
 def _fail(msg: str) -> int:
@@ -65,20 +85,25 @@ def read_uids(path: str) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from firmware_bridge.transports import missing_port
+    with speaking(getattr(args, "lang", None) or spoken()):
+        return _deck(args)
+
+
+def _deck(args: argparse.Namespace) -> int:
     from table_controller.app.outputs import OutputError, check_output
     from table_controller.deck import Deck, DeckError
 
     try:
         if args.deck_command == "show":
             deck = Deck.load(args.file)
-            print(f"deck '{deck.name}': {len(deck.cards)} tag(s)" + (f", button puck {deck.puck}" if deck.puck else ""))
+            head = say_n("deck '{name}': {n} tag", "deck '{name}': {n} tags", len(deck.cards), name=deck.name)
+            print(head + (say(", button puck {puck}", puck=deck.puck) if deck.puck else ""))
             for uid, card in sorted(deck.cards.items(), key=lambda kv: kv[1]):
                 print(f"{card.code}  {card.pretty():4}  {uid}")
             return 0
         port = getattr(args, "port", None)
-        if port and (problem := missing_port(port)):  # said now: the prompts would wait on it for ever
-            raise DeckError(problem)
+        if port and (problem := missing_port_words(port)):  # said now: the prompts would wait on it for ever
+            return _fail(problem)
         if args.deck_command == "register":
             check_output(args.out, args.uids)
             if args.uids:
@@ -87,8 +112,8 @@ def main(args: argparse.Namespace) -> int:
                 deck = asyncio.run(register_on_port(args.port, args.name, args.puck))
             report = deck.check()
             deck.save(args.out)
-            print(f"saved {len(deck.cards)} card(s) to {args.out}")
-            for line in report.lines():
+            print(say_n("saved {n} card to {path}", "saved {n} cards to {path}", len(deck.cards), path=args.out))
+            for line in report.lines(say, say_n):
                 print(line)
             return 0 if report.ok else 1
         deck = Deck.load(args.file)
@@ -98,13 +123,15 @@ def main(args: argparse.Namespace) -> int:
         elif args.port:
             seen = asyncio.run(_read_on_port(args.port, deck, args.seconds))
         report = deck.check(seen)
-        for line in report.lines():
+        for line in report.lines(say, say_n):
             print(line)
         return 0 if report.ok else 1
-    except (DeckError, OutputError) as exc:
+    except DeckError as exc:
+        return _fail(deck_error_words(exc))
+    except OutputError as exc:  # said in the words spoken as it was raised
         return _fail(str(exc))
     except OSError as exc:  # a file named that cannot be read: its name and the system's words
-        return _fail(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
+        return _fail(os_error_with_file(exc))
     except KeyboardInterrupt:
         return 130
 
@@ -118,21 +145,27 @@ async def register_on_port(port: str, name: str, puck: str | None, link_seconds:
     async with SeatControllerClient(port) as sc:
         await _answered(sc, port, link_seconds)  # stop 72: a silent port asked for the first card for ever
         for i, card in enumerate(FULL_DECK, 1):
-            print(f"[{i}/52] put {card.code} ({card.pretty()}) alone on the tray", flush=True)
+            print(
+                f"[{i}/52] " + say("put {card} ({pretty}) alone on the tray", card=card.code, pretty=card.pretty()),
+                flush=True,
+            )
             while True:
                 ev = await sc.next_event()
                 if isinstance(ev, PadContents) and ev.pad == "tray" and len(ev.uids) == 1:
                     uid = next(iter(ev.uids))
                     if any(u == uid for u, _ in pairs):
-                        print(f"  {uid} is already {dict(pairs)[uid]}: another card, please", flush=True)
+                        print(
+                            "  " + say("{uid} is already {card}: another card, please", uid=uid, card=dict(pairs)[uid]),
+                            flush=True,
+                        )
                         continue
                     pairs.append((uid, card))
-                    print(f"  {card.code} = {uid}; take it off the tray", flush=True)
+                    print("  " + say("{card} = {uid}; take it off the tray", card=card.code, uid=uid), flush=True)
                     break
                 if isinstance(ev, PadContents) and ev.pad == "tray" and len(ev.uids) > 1:
-                    print("  one card at a time on the tray", flush=True)
+                    print("  " + say("one card at a time on the tray"), flush=True)
     if len(pairs) != 52:
-        raise DeckError("registration stopped before all 52 cards")
+        raise DeckError("registration stopped before all 52 cards", "stopped")
     return Deck.from_pairs(pairs, name, puck)
 
 
@@ -148,7 +181,10 @@ async def _answered(sc, port: str, seconds: float = LINK_SECONDS) -> None:
     while not sc.online:
         if loop.time() >= end:
             raise DeckError(
-                f"no seat controller answered on {port} in {seconds:g} s: is it plugged in, and is this its port?"
+                f"no seat controller answered on {port} in {seconds:g} s: is it plugged in, and is this its port?",
+                "silent",
+                port=port,
+                seconds=float(seconds),
             )
         try:
             await sc.next_event(timeout=max(0.05, min(0.25, end - loop.time())))
@@ -163,7 +199,10 @@ async def _read_on_port(port: str, deck, seconds: float) -> list[str]:
     seen: set[str] = set()
     loop = asyncio.get_running_loop()
     end = loop.time() + seconds
-    print(f"move every card across the tray (reading for {seconds:g} s, Ctrl-C stops)", flush=True)
+    print(
+        say("move every card across the tray (reading for {seconds:g} s, Ctrl-C stops)", seconds=float(seconds)),
+        flush=True,
+    )
     async with SeatControllerClient(port) as sc:
         await _answered(sc, port, min(seconds, LINK_SECONDS))  # else "52 missing" for a silent port
         try:

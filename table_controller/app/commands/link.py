@@ -5,6 +5,13 @@
 
 On a terminal it shows a live table of the pads and the link's health; otherwise
 (piped, logged) it prints one line per sensor event and the counters at the end.
+
+What it says to a person is in Swedish, English with ``--lang en`` (table_controller/app/words.py):
+its help, its refusals, the live table, the counters and ``selftest``'s own lines.  The event
+lines (``PAD``, ``BUTTON``, ``READER``, ``LINK``: a log to read or grep, the pads' and devices'
+names and UIDs as the seat controller gives them) and the bench's check list
+(``firmware_bridge.selftest``: what the board's part says) stay as they are, and so do the
+exit statuses (0: the link was up, or every check passed; 1: not; 2: bad input).
 """
 
 from __future__ import annotations
@@ -18,8 +25,9 @@ from typing import TYPE_CHECKING
 from firmware_bridge.client import SeatControllerClient
 from firmware_bridge.link import LinkStats
 from firmware_bridge.selftest import CHECKS, Bench, Options, SelfTest, summary
-from firmware_bridge.transports import missing_port
 from table_controller.sensor_events import PADS, ButtonPressed, LinkStatus, PadContents, ReaderStatus, SensorEvent
+
+from ..words import add_lang, missing_port_words, say, speaking, spoken, yes
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -28,88 +36,122 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = (
-        "examples:\n"
-        "  chicago-table link monitor /dev/serial/by-id/usb-chicago_seat-controller-if00\n"
-        "  python -m hardware.virtual &      # a virtual table; prints its port\n"
-        "  chicago-table link monitor /tmp/virtual-table-XXXX/seat-controller --duration 5\n"
+        say("examples:")
+        + "\n"
+        + "  chicago-table link monitor /dev/serial/by-id/usb-chicago_seat-controller-if00\n"
+        + "  python -m hardware.virtual &      # "
+        + say("a virtual table; prints its port")
+        + "\n"
+        + "  chicago-table link monitor /tmp/virtual-table-XXXX/seat-controller --duration 5\n"
     )
-    sub = parser.add_subparsers(dest="link_command", metavar="ACTION")
+    add_lang(parser)
+    sub = parser.add_subparsers(dest="link_command", metavar=say("ACTION"))
     mon = sub.add_parser(
         "monitor",
-        help="show live pad contents, buttons and link health",
-        description="Connect to the seat controller, handshake, and show what every "
-        "pad holds (card UIDs), button presses, reader and link status, and the "
-        "link's counters (dropped, corrupt and missed frames, reconnects). "
-        "It reconnects by itself when the device is unplugged or goes silent. "
-        "Exit status 0: the link was up at some time while watched; 1: it never came up.",
+        help=say("show live pad contents, buttons and link health"),
+        description=say(
+            "Connect to the seat controller, handshake, and show what every "
+            "pad holds (card UIDs), button presses, reader and link status, and the "
+            "link's counters (dropped, corrupt and missed frames, reconnects). "
+            "It reconnects by itself when the device is unplugged or goes silent. "
+            "Exit status 0: the link was up at some time while watched; 1: it never came up; 2: bad input."
+        ),
     )
     mon.add_argument(
         "port",
         metavar="PORT",
-        help="serial port path (use the stable /dev/serial/by-id/... name on the Pi) "
-        "or a pyserial URL such as socket://host:7000",
+        help=say(
+            "serial port path (use the stable /dev/serial/by-id/... name on the Pi) "
+            "or a pyserial URL such as socket://host:7000"
+        ),
     )
     mon.add_argument(
-        "--duration", type=float, default=None, metavar="S", help="stop after S seconds (default: until Ctrl-C)"
+        "--duration",
+        type=float,
+        default=None,
+        metavar="S",
+        help=say("stop after S seconds (default: until Ctrl-C)"),
     )
     mon.add_argument(
         "--silence",
         type=float,
         default=2.0,
         metavar="S",
-        help="seconds without a frame before the device counts as gone (default 2)",
+        help=say("seconds without a frame before the device counts as gone (default %(default)g)"),
     )
-    mon.add_argument("--plain", action="store_true", help="one line per event even on a terminal (no live table)")
+    mon.add_argument("--plain", action="store_true", help=say("one line per event even on a terminal (no live table)"))
     st = sub.add_parser(
         "selftest",
-        help="bench check list for a newly built board: PASS/FAIL per item",
-        description="Walk through a new seat controller on the bench: the link answers, "
-        "every reader answers, a test tag on each pad reads at once and stays read, a "
-        "stack of tags on each pad reads whole within N scans, every console button "
-        "reports, every seat LED and the buzzer do what they are told. It says what to do "
-        "next (lines starting '>>>'), waits for the board to see it done, and prints PASS "
-        "or FAIL per item. Exit status 0 when every item passed, 1 otherwise.",
+        help=say("bench check list for a newly built board: PASS/FAIL per item"),
+        description=say(
+            "Walk through a new seat controller on the bench: the link answers, "
+            "every reader answers, a test tag on each pad reads at once and stays read, a "
+            "stack of tags on each pad reads whole within N scans, every console button "
+            "reports, every seat LED and the buzzer do what they are told. It says what to do "
+            "next (lines starting '>>>'), waits for the board to see it done, and prints PASS "
+            "or FAIL per item. Exit status 0 when every item passed, 1 otherwise, 2 for bad input."
+        ),
     )
-    st.add_argument("port", metavar="PORT", help="serial port path or pyserial URL, as for monitor")
-    st.add_argument("--tag", metavar="UID", help="the test tag's UID (hex); default: any one tag")
-    st.add_argument("--stack", type=int, default=5, metavar="N", help="tags in the test stack (default 5)")
+    st.add_argument("port", metavar="PORT", help=say("serial port path or pyserial URL, as for monitor"))
+    st.add_argument("--tag", metavar="UID", help=say("the test tag's UID (hex); default: any one tag"))
     st.add_argument(
-        "--scans", type=int, default=10, metavar="N", help="the stack must read whole within N scans (default 10)"
+        "--stack", type=int, default=5, metavar="N", help=say("tags in the test stack (default %(default)s)")
+    )
+    st.add_argument(
+        "--scans",
+        type=int,
+        default=10,
+        metavar="N",
+        help=say("the stack must read whole within N scans (default %(default)s)"),
     )
     st.add_argument(
         "--scan-ms",
         type=float,
         default=20.0,
         metavar="MS",
-        help="the length of one scan on this board, the firmware's scan_ms (default 20)",
+        help=say("the length of one scan on this board, the firmware's scan_ms (default %(default)g)"),
     )
     st.add_argument(
-        "--wait", type=float, default=60.0, metavar="S", help="seconds to do each step at the bench (default 60)"
+        "--wait",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help=say("seconds to do each step at the bench (default %(default)g)"),
     )
-    st.add_argument("--pads", default=",".join(PADS), help="pads to check, comma separated (default all)")
-    st.add_argument("--only", metavar="ITEMS", help="check only these, comma separated: " + ", ".join(CHECKS))
+    st.add_argument(
+        "--pads", default=",".join(PADS), help=say("pads to check, comma separated (default all: %(default)s)")
+    )
+    st.add_argument(
+        "--only",
+        metavar="ITEMS",
+        help=say("check only these, comma separated: {checks} (default: all)", checks=", ".join(CHECKS)),
+    )
+    for action in (mon, st):
+        add_lang(action, argparse.SUPPRESS)
 
 
 def main(args: argparse.Namespace) -> int:
+    with speaking(getattr(args, "lang", None) or spoken()):
+        return _link(args)
+
+
+def _refuse(text: str, command: str = "link") -> int:
+    print(f"chicago-table {command}: {text}", file=sys.stderr)
+    return 2
+
+
+def _link(args: argparse.Namespace) -> int:
     if getattr(args, "link_command", None) == "selftest":
         return _selftest_main(args)
     if getattr(args, "link_command", None) != "monitor":
-        print(
-            "chicago-table link: say what to do, e.g. 'chicago-table link monitor PORT' "
-            "(see 'chicago-table link --help')",
-            file=sys.stderr,
-        )
-        return 2
-    problem = missing_port(args.port)
+        return _refuse(say("say what to do, e.g. 'chicago-table link monitor PORT' (see 'chicago-table link --help')"))
+    problem = missing_port_words(args.port)
     if problem:
-        print(f"chicago-table link: {problem}", file=sys.stderr)
-        return 2
+        return _refuse(problem)
     if args.duration is not None and args.duration <= 0:
-        print("chicago-table link: --duration must be more than 0 seconds", file=sys.stderr)
-        return 2
+        return _refuse(say("--duration must be more than 0 seconds"))
     if args.silence <= 0:
-        print("chicago-table link: --silence must be more than 0 seconds", file=sys.stderr)
-        return 2
+        return _refuse(say("--silence must be more than 0 seconds"))
     live = sys.stdout.isatty() and not args.plain
     return asyncio.run(_monitor(args.port, args.duration, args.silence, live))
 
@@ -119,7 +161,7 @@ async def _monitor(port: str, duration: float | None, silence: float, live: bool
     view = _View()
     deadline = None if duration is None else time.monotonic() + duration
     await client.start()
-    print(f"watching {port} (Ctrl-C to stop)", flush=True)
+    print(say("watching {port} (Ctrl-C to stop)", port=port), flush=True)
     display = None
     if live:
         from rich.live import Live
@@ -147,7 +189,8 @@ async def _monitor(port: str, duration: float | None, silence: float, live: bool
         await client.close()
     print(_stats_line(client.stats, client.online))
     if not (view.was_online or client.online):
-        print(f"chicago-table link: the link to {port} never came up", file=sys.stderr)
+        said = say("the link to {port} never came up", port=port)
+        print(f"chicago-table link: {said}", file=sys.stderr)
         return 1
     return 0
 
@@ -155,33 +198,39 @@ async def _monitor(port: str, duration: float | None, silence: float, live: bool
 class _View:
     def __init__(self) -> None:
         self.buttons: list[str] = []
-        self.status = "connecting"
+        self.status = say("connecting")
         self.was_online = False
 
     def add(self, event: SensorEvent) -> None:
         if isinstance(event, ButtonPressed):
             self.buttons = (self.buttons + [event.button])[-5:]
         elif isinstance(event, LinkStatus):
-            self.status = ("online " if event.online else "OFFLINE ") + f"{event.device} {event.detail}"
+            state = say("online") if event.online else say("OFFLINE")
+            self.status = f"{state} {event.device} {event.detail}"
             self.was_online = self.was_online or event.online
 
     def render(self, client: SeatControllerClient) -> Table:
         from rich.table import Table
 
-        table = Table(title=f"seat controller: {self.status}", caption=_stats_line(client.stats, client.online))
-        table.add_column("pad")
-        table.add_column("reader")
-        table.add_column("cards", justify="right")
+        table = Table(
+            title=say("seat controller: {status}", status=self.status),
+            caption=_stats_line(client.stats, client.online),
+        )
+        table.add_column(say("pad"))
+        table.add_column(say("reader"))
+        table.add_column(say("cards"), justify="right")
         table.add_column("UIDs")
         for pad in PADS:
             uids = sorted(client.pads.get(pad, ()))
             ok = client.readers_ok.get(pad, True)
-            table.add_row(pad, "ok" if ok else "[red]OFFLINE[/red]", str(len(uids)), " ".join(uids))
-        table.add_row("buttons", "", "", " ".join(self.buttons))
+            table.add_row(pad, "ok" if ok else "[red]" + say("OFFLINE") + "[/red]", str(len(uids)), " ".join(uids))
+        table.add_row(say("buttons"), "", "", " ".join(self.buttons))
         return table
 
 
 def _line(event: SensorEvent) -> str:
+    """One sensor event as the plain watch prints it: a log line, as the seat controller
+    names things (never translated: a line to grep)."""
     at = f"{event.at:12.3f}"
     if isinstance(event, PadContents):
         return f"{at} PAD    {event.pad:<6} {len(event.uids)} card(s) {' '.join(sorted(event.uids))}"
@@ -196,13 +245,26 @@ def _line(event: SensorEvent) -> str:
 
 
 def _stats_line(s: LinkStats, online: bool) -> str:
+    """The link's counters, in the words spoken."""
     d = s.decoder
-    return (
-        f"link {'online' if online else 'offline'}: {d.frames} frames, {s.dropped} dropped "
-        f"(crc {d.bad_crc}, cut {d.cut}, malformed {d.malformed + s.unknown_messages}, "
-        f"oversized {d.oversized}), {d.garbage_bytes} garbage bytes, {s.missed_frames} missed, "
-        f"{s.connects} connects, {s.silences} silences, {s.restarts} restarts, "
-        f"{s.retries} retries, {s.command_failures} failed commands"
+    return say(
+        "link {state}: {frames} frames, {dropped} dropped (crc {crc}, cut {cut}, malformed {malformed}, "
+        "oversized {oversized}), {garbage} garbage bytes, {missed} missed, {connects} connects, "
+        "{silences} silences, {restarts} restarts, {retries} retries, {failures} failed commands",
+        state=say("online") if online else say("offline"),
+        frames=d.frames,
+        dropped=s.dropped,
+        crc=d.bad_crc,
+        cut=d.cut,
+        malformed=d.malformed + s.unknown_messages,
+        oversized=d.oversized,
+        garbage=d.garbage_bytes,
+        missed=s.missed_frames,
+        connects=s.connects,
+        silences=s.silences,
+        restarts=s.restarts,
+        retries=s.retries,
+        failures=s.command_failures,
     )
 
 
@@ -217,8 +279,8 @@ class TerminalBench(Bench):
         if not sys.stdin.isatty():
             return None
         while True:
-            answer = input(f"??? {question} [y/n] ").strip().lower()
-            if answer in ("y", "yes", "j", "ja"):
+            answer = input(f"??? {question} [" + say("y/n") + "] ").strip().lower()
+            if yes(answer):
                 return True
             if answer in ("n", "no", "nej"):
                 return False
@@ -227,16 +289,16 @@ class TerminalBench(Bench):
 def _selftest_options(args: argparse.Namespace) -> Options | str:
     pads = tuple(p.strip() for p in args.pads.split(",") if p.strip())
     if not pads or any(p not in PADS for p in pads):
-        return f"--pads: some of {', '.join(PADS)}, comma separated"
+        return say("--pads: some of {pads}, comma separated", pads=", ".join(PADS))
     checks = CHECKS if not args.only else tuple(c.strip() for c in args.only.split(",") if c.strip())
     if not checks or any(c not in CHECKS for c in checks):
-        return f"--only: some of {', '.join(CHECKS)}, comma separated"
+        return say("--only: some of {checks}, comma separated", checks=", ".join(CHECKS))
     if args.tag is not None and not (args.tag.isalnum() and len(args.tag) in (8, 14, 16, 20)):
-        return "--tag: the tag's UID in hex, 8, 14, 16 or 20 digits"
+        return say("--tag: the tag's UID in hex, 8, 14, 16 or 20 digits")
     if not 1 <= args.stack <= 16:
-        return "--stack: 1 to 16 tags"
+        return say("--stack: 1 to 16 tags")
     if args.scans < 1 or args.scan_ms <= 0 or args.wait <= 0:
-        return "--scans, --scan-ms and --wait must be more than 0"
+        return say("--scans, --scan-ms and --wait must be more than 0")
     return Options(
         pads=pads,
         tag=args.tag.upper() if args.tag else None,
@@ -249,18 +311,17 @@ def _selftest_options(args: argparse.Namespace) -> Options | str:
 
 
 def _selftest_main(args: argparse.Namespace) -> int:
-    problem = missing_port(args.port)
+    problem = missing_port_words(args.port)
     options = _selftest_options(args)
     if problem or isinstance(options, str):
-        print(f"chicago-table link selftest: {problem or options}", file=sys.stderr)
-        return 2
+        return _refuse(problem or str(options), "link selftest")
     return asyncio.run(_selftest(args.port, options))
 
 
 async def _selftest(port: str, options: Options) -> int:
     client = SeatControllerClient(port)
     await client.start()
-    print(f"self-test of the seat controller on {port}", flush=True)
+    print(say("self-test of the seat controller on {port}", port=port), flush=True)
     try:
         results = await SelfTest(
             client, TerminalBench(), options, on_result=lambda check: print(check.line(), flush=True)

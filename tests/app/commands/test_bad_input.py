@@ -120,7 +120,7 @@ def test_a_deck_is_never_saved_over_its_uid_list_nor_as_a_folder(tmp_path, capsy
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"\xff\xfe\x00garbage")
     assert main(["deck", "register", "--uids", str(binary), "--out", str(tmp_path / "d.json")]) == 2
-    assert "not a text file of UIDs" in said(capsys)
+    assert "är ingen textfil med UID:n" in said(capsys)  # not a text file of UIDs (Swedish first)
     assert not (tmp_path / "d.json").exists()
 
 
@@ -287,7 +287,7 @@ def test_a_deck_command_on_a_port_that_is_not_there_says_so_at_once(argv, tmp_pa
     virtual_deck().save(tmp_path / "d.json")
     before = digest(tmp_path / "d.json")
     assert main([a.format(tmp=tmp_path) for a in argv]) == 2
-    assert "no port '/dev/nonexistent-port'" in said(capsys)
+    assert "ingen port '/dev/nonexistent-port'" in said(capsys)  # no port
     assert digest(tmp_path / "d.json") == before
 
 
@@ -307,7 +307,7 @@ def test_link_monitor_on_a_link_that_never_comes_up_exits_1(capsys):
     """A URL no transport knows (or any link that never comes up) printed "link offline" and
     exited 0, as a sound watch does."""
     assert main(["link", "monitor", "bogus://x", "--duration", "0.3", "--plain"]) == 1
-    assert "never came up" in said(capsys)
+    assert "kom aldrig upp" in said(capsys)  # never came up
 
 
 def test_doctor_says_a_data_folder_that_is_a_file_is_a_file(tmp_path, capsys):
@@ -525,7 +525,10 @@ def test_a_web_address_with_a_port_out_of_range_is_refused_as_such(argv, log, hu
     [
         (["protocol", "{tmp}"], "en mapp, inte ett skript eller ett bords logg"),  # a folder, not a script
         (["protocol", "{tmp}/binary.jsonl", "--lang", "en"], "neither a script (UTF-8 text) nor a table's log"),
-        (["deck", "register", "--uids", "{tmp}/nope.txt", "--out", "{tmp}/d.json"], "nope.txt: No such file"),
+        (
+            ["deck", "register", "--uids", "{tmp}/nope.txt", "--out", "{tmp}/d.json"],
+            "nope.txt: filen eller mappen finns inte",
+        ),
     ],
 )
 def test_a_file_that_cannot_be_read_is_named_without_pythons_errno(argv, words, tmp_path, capsys):

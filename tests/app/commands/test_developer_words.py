@@ -1,8 +1,8 @@
-"""The developers' commands (``replay``, ``rules``, ``analyse``) speak Swedish first, English
-with ``--lang en``, as the officials' commands do (table_controller/app/words.py): a file that
-cannot be read, a name that is no ruleset, an option out of its range.  Bad input exits 2 in
-each; what programs read (``--json``) is the same in both languages.  Each runs the real
-command line, as a user does."""
+"""The developers' commands (``replay``, ``rules``, ``analyse``, ``deck``, ``link``) speak
+Swedish first, English with ``--lang en``, as the officials' commands do
+(table_controller/app/words.py): a file that cannot be read, a name that is no ruleset, a port
+that is not there, an option out of its range.  Bad input exits 2 in each; what programs read
+(``--json``) is the same in both languages.  Each runs the real command line, as a user does."""
 
 from __future__ import annotations
 
@@ -76,6 +76,36 @@ BAD_INPUT = [
         "chicago-table analyse: fel: argument --samples: ett heltal från 1 och uppåt, inte 0",
         "chicago-table analyse: error: argument --samples: a whole number of 1 or more, not 0",
     ),
+    (
+        ["deck", "show", "/nonexistent/deck.json"],
+        "chicago-table deck: ingen lekfil /nonexistent/deck.json: registrera en med 'chicago-table deck register'",
+        "chicago-table deck: no deck file /nonexistent/deck.json: register one with 'chicago-table deck register'",
+    ),
+    (
+        ["deck", "register", "--uids", "{d}/uids.txt", "--out", "{d}/deck.json"],
+        "chicago-table deck: 2 UID:n lästa för 52 kort: läs varje kort en gång, i ordning",
+        "chicago-table deck: 2 UIDs scanned for 52 cards: scan each card once, in order",
+    ),
+    (
+        ["deck", "check", "{d}/deck.json", "--port", "/dev/no-such-port"],
+        "chicago-table deck: ingen port '/dev/no-such-port'; ",
+        "chicago-table deck: no port '/dev/no-such-port'; ",
+    ),
+    (
+        ["link", "monitor", "/dev/no-such-port"],
+        "chicago-table link: ingen port '/dev/no-such-port'; ",
+        "chicago-table link: no port '/dev/no-such-port'; ",
+    ),
+    (
+        ["link", "monitor", "/dev/null", "--duration", "-1"],
+        "chicago-table link: --duration måste vara mer än 0 sekunder",
+        "chicago-table link: --duration must be more than 0 seconds",
+    ),
+    (
+        ["link", "selftest", "/dev/null", "--stack", "40"],
+        "chicago-table link selftest: --stack: 1 till 16 taggar",
+        "chicago-table link selftest: --stack: 1 to 16 tags",
+    ),
 ]
 
 
@@ -88,6 +118,26 @@ def test_bad_input_is_said_in_swedish_unless_asked_for_english_and_exits_2(argv,
     english = run(*argv, "--lang", "en")
     assert english.returncode == 2, english.stderr
     assert en.format(d=files) in english.stderr, english.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "sv", "en"),
+    [
+        (["link"], "säg vad som ska göras, till exempel", "say what to do, e.g."),
+    ],
+)
+def test_a_command_without_its_action_says_what_to_do_in_the_language_asked(argv, sv, en):
+    """--lang before the action: the command's own (``camera --lang en``)."""
+    swedish, english = run(*argv), run(*argv, "--lang", "en")
+    assert (swedish.returncode, english.returncode) == (2, 2)
+    assert sv in swedish.stderr and en in english.stderr, (swedish.stderr, english.stderr)
+
+
+def test_the_language_may_come_before_the_action_or_after_it(files):
+    before = run("deck", "--lang", "en", "show", "/nonexistent/deck.json")
+    after = run("deck", "show", "/nonexistent/deck.json", "--lang", "en")
+    assert before.stderr == after.stderr and "no deck file" in after.stderr
+    assert (before.returncode, after.returncode) == (2, 2)
 
 
 def test_strict_stops_in_the_words_spoken_with_the_documents_reason_as_it_is(files):
@@ -134,6 +184,13 @@ def test_the_rules_table_is_headed_in_the_words_spoken():
 DEFAULTS = [
     (["analyse"], ("stickprov per oddsberäkning (standard 2000)", "slumpfrö för oddsens stickprov (standard 0)")),
     (["rules"], ("regeluppsättningen som ska visas (standard sm2025)",)),
+    (["deck", "register"], ("(skrivs på larm; standard deck)", "(standard: ingen)")),
+    (["deck", "check"], ("hur länge den läses (standard 120)",)),
+    (["link", "monitor"], ("(standard: tills Ctrl-C)", "räknas som borta (standard 2)")),
+    (
+        ["link", "selftest"],
+        ("testhögen (standard 5)", "(standard 10)", "scan_ms (standard 20)", "(standard 60)", "(standard: alla)"),
+    ),
 ]
 
 

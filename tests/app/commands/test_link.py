@@ -39,15 +39,17 @@ def test_monitor_shows_pads_buttons_and_health(table):
     assert "LINK   online SC-VIRTUAL" in out
     assert f"PAD    seat2  2 card(s) {' '.join(sorted(table.deck.uid(c) for c in ('AS', 'KS')))}" in out
     assert "BUTTON next" in out
-    assert out.strip().splitlines()[-1].startswith("link online:") and "0 dropped" in out
+    assert (
+        out.strip().splitlines()[-1].startswith("förbindelsen uppe:") and "0 tappade" in out
+    )  # link online: 0 dropped
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["monitor", "/dev/no-such-port"], "no port '/dev/no-such-port'"),
+        (["monitor", "/dev/no-such-port"], "ingen port '/dev/no-such-port'"),
         (["monitor", "/dev/null", "--duration", "-1"], "--duration"),
-        ([], "say what to do"),
+        ([], "säg vad som ska göras"),  # say what to do
     ],
 )
 def test_bad_input_gets_a_clear_message_and_no_traceback(args, message):
@@ -94,4 +96,4 @@ def test_ctrl_c_ends_the_watch_with_its_summary_and_status(table):
         out, err = proc.communicate(timeout=30)
         pytest.fail(f"the monitor did not end within 30 s of Ctrl-C; its threads:\n{err}\n{out[-2000:]}")
     assert proc.returncode == 0, err
-    assert out.strip().splitlines()[-1].startswith("link online:") and "Traceback" not in err, (out, err)
+    assert out.strip().splitlines()[-1].startswith("förbindelsen uppe:") and "Traceback" not in err, (out, err)
