@@ -124,7 +124,9 @@ CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/
 	table_controller/store/sensors.py table_controller/store/snapshots.py table_controller/store/transfer.py table_controller/store/recorder.py table_controller/store/check.py \
 	table_controller/app/commands/log.py table_controller/tournament/witness.py \
 	table_controller/app/commands/textinput.py table_controller/app/commands/replay.py table_controller/app/commands/analyse.py \
-	table_controller/app/commands/rules.py table_controller/app/commands/deck.py table_controller/app/commands/link.py
+	table_controller/app/commands/rules.py table_controller/app/commands/deck.py table_controller/app/commands/link.py \
+	table_controller/app/commands/camera.py vision/photo_reader.py vision/photo/images.py vision/photo/annotate.py \
+	vision/calibration.py vision/layout.py vision/source.py
 # The dashboard's texts and the console's: extract them (babel.cfg), merge into the Swedish
 # catalogues and compile the shipped .mo files (dashboard/i18n.py).  Fails while a text has no Swedish.
 I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \
@@ -136,6 +138,7 @@ i18n: setup
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k t -k tn:1,2 -k for_tl -k DashboardError -k Refused -k Denied:2 \
 		--no-location --sort-output --omit-header -w 200 -o dashboard/locale/messages.pot $(I18N_SOURCES)
 	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError \
-		-k StoreError -k StoreNotFound -k NotATableLog -k SchemaError -k StoreCorrupt -k StoreBusy -k StoreWriteError -k StoreReadOnly -k StoreClosed -k RecordError -k ExportError -k ClockSnapshotError -k Phrase -k note:3 -k fault:2 -k argword --no-location --sort-output --omit-header -w 200 \
+		-k StoreError -k StoreNotFound -k NotATableLog -k SchemaError -k StoreCorrupt -k StoreBusy -k StoreWriteError -k StoreReadOnly -k StoreClosed -k RecordError -k ExportError -k ClockSnapshotError -k Phrase -k note:3 -k fault:2 -k argword \
+		-k VisionError -k CameraUnavailable -k CalibrationError -k UnreadableImage --no-location --sort-output --omit-header -w 200 \
 		-o dashboard/locale/console.pot $(CONSOLE_SOURCES)
 	$(BIN)/python -m dashboard.i18n_update

@@ -350,6 +350,8 @@ STORE_KEYWORDS = (
     "ClockSnapshotError",
     "Phrase",
 )
+# the camera's errors (vision/errors.py), each class raised with its words (the commands' camera)
+VISION_KEYWORDS = ("VisionError", "CameraUnavailable", "CalibrationError", "UnreadableImage")
 
 
 def test_the_consoles_shipped_mo_is_its_compiled_po():
@@ -405,14 +407,24 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "table_controller/app/commands/rules.py",
         "table_controller/app/commands/deck.py",
         "table_controller/app/commands/link.py",
+        "table_controller/app/commands/camera.py",
+        "vision/photo_reader.py",
+        "vision/photo/images.py",
+        "vision/photo/annotate.py",
+        "vision/calibration.py",
+        "vision/layout.py",
+        "vision/source.py",
     ]
     # the keywords make i18n extracts, as here (note:3, fault:2: the hub's and the publisher's
     # notes to their operator; argword: argparse's own words and the command list; the store's
-    # errors, each class raised, and its Phrase: what it was doing, a check's problem)
+    # errors, each class raised, and its Phrase: what it was doing, a check's problem; the
+    # camera's errors, each class raised with its words)
     assert (
         "-k say -k say_n:1,2 -k HubError -k EventOver -k DrawError -k PlayerFileError "
         + " ".join(f"-k {k}" for k in STORE_KEYWORDS)
         + " -k note:3 -k fault:2 -k argword "
+        + " ".join(f"-k {k}" for k in VISION_KEYWORDS)
+        + " "
         in " ".join(make.replace("\\\n", " ").split())  # its lines joined, as make reads them
     )
     r = subprocess.run(
@@ -440,6 +452,7 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
             "fault:2",
             "-k",
             "argword",
+            *[a for k in VISION_KEYWORDS for a in ("-k", k)],
         ]
         + ["--no-location", "-o", str(pot), *files],
         cwd=ROOT,

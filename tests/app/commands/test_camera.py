@@ -32,21 +32,21 @@ def test_calibrate_saves_the_geometry_and_an_annotated_picture(table_png, tmp_pa
     annotated = cv2.imread(str(pic))
     assert annotated.shape == (720, 1280, 3)
     assert np.abs(annotated.astype(int) - cv2.imread(png).astype(int)).sum() > 0  # something drawn
-    assert "calibrated from markers [0, 1, 2, 3]" in capsys.readouterr().out
+    assert "kalibrerad från markörerna [0, 1, 2, 3]" in capsys.readouterr().out  # calibrated from markers
 
 
 def test_calibrate_on_a_picture_without_markers_fails_clearly_and_writes_nothing(tmp_path, capsys):
     png = tmp_path / "felt.png"
     cv2.imwrite(str(png), np.full((720, 1280, 3), (40, 110, 50), np.uint8))
     out = tmp_path / "cal.json"
-    assert (
-        cli(["camera", "calibrate", "--image", str(png), "--out", str(out), "--picture", str(tmp_path / "p.png")]) == 1
+    assert (  # bad input: exit status 2, as every command's
+        cli(["camera", "calibrate", "--image", str(png), "--out", str(out), "--picture", str(tmp_path / "p.png")]) == 2
     )
     err = capsys.readouterr().err
-    assert "markers" in err and "Traceback" not in err
+    assert "hittade 0 av bordets markörer" in err and "Traceback" not in err  # found 0 of the table's markers
     assert not out.exists()
-    assert cli(["camera", "calibrate", "--image", str(tmp_path / "none.png")]) == 1
-    assert "cannot read picture" in capsys.readouterr().err
+    assert cli(["camera", "calibrate", "--image", str(tmp_path / "none.png")]) == 2
+    assert "kan inte läsa bilden" in capsys.readouterr().err  # cannot read picture
 
 
 def test_calibrate_opens_a_picture_as_camera_read_does(tmp_path, capsys):
@@ -54,17 +54,17 @@ def test_calibrate_opens_a_picture_as_camera_read_does(tmp_path, capsys):
     heic = Path(__file__).resolve().parents[2] / "vision" / "photo" / "data" / "portrait_qh.heic"
     out = tmp_path / "cal.json"
     assert (
-        cli(["camera", "calibrate", "--image", str(heic), "--out", str(out), "--picture", str(tmp_path / "p.png")]) == 1
+        cli(["camera", "calibrate", "--image", str(heic), "--out", str(out), "--picture", str(tmp_path / "p.png")]) == 2
     )
     err = capsys.readouterr().err
-    assert "markers" in err and "cannot read picture" not in err and not out.exists()
+    assert "markörer" in err and "kan inte läsa bilden" not in err and not out.exists()
     # a damaged file says what is wrong with it, not only that it failed
     bad = tmp_path / "table.jpg"
     bad.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
-    assert cli(["camera", "calibrate", "--image", str(bad), "--out", str(out)]) == 1
+    assert cli(["camera", "calibrate", "--image", str(bad), "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert f"cannot read picture {bad}: not a picture that can be decoded" in err and "Traceback" not in err
-    assert cli(["camera", "calibrate", "--image", str(tmp_path), "--out", str(out)]) == 1
+    assert f"kan inte läsa bilden {bad}: ingen bild som går att avkoda" in err and "Traceback" not in err
+    assert cli(["camera", "calibrate", "--image", str(tmp_path), "--out", str(out), "--lang", "en"]) == 2
     assert "is a folder, not a picture" in capsys.readouterr().err
 
 
@@ -81,15 +81,15 @@ def test_view_reads_a_recording_and_writes_the_annotated_picture(table_png, tmp_
     out = tmp_path / "view.png"
     assert cli(["camera", "view", "--source", str(video), "--calibration", str(cal), "--out", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "3 frames" in captured.out
+    assert "3 bilder på" in captured.out  # 3 frames in ... s, said in Swedish first
     down, up = scene.truth()["seat1"]
-    assert f"seat1: {down} face down, face up {' '.join(up) or '-'}" in captured.out
+    assert f"seat1: {down} nedvända, uppvända {' '.join(up) or '-'}" in captured.out  # face down, face up
     assert cv2.imread(str(out)).shape == (720, 1280, 3)
-    assert "file " in captured.err and "1280x720 at 25 fps" in captured.err  # the source is reported
+    assert "kamera: filen " in captured.err and "1280x720 med 25 bilder/s" in captured.err  # the source is reported
 
 
 def test_view_without_a_calibration_says_what_to_do(tmp_path, capsys):
-    assert cli(["camera", "view", "--source", "0", "--calibration", str(tmp_path / "none.json")]) == 1
+    assert cli(["camera", "view", "--source", "0", "--calibration", str(tmp_path / "none.json")]) == 2
     assert "chicago-table camera calibrate" in capsys.readouterr().err
 
 
@@ -122,4 +122,4 @@ def test_read_is_delegated_to_the_photo_reader():
 def test_read_says_not_available_when_the_photo_reader_is_missing(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "vision.photo_reader", None)  # import now fails as if absent
     assert cli(["camera", "read", "table.jpg"]) == 2
-    assert "not available" in capsys.readouterr().err
+    assert "inte tillgängligt" in capsys.readouterr().err  # not available

@@ -37,9 +37,11 @@ def _has_camera_read() -> bool:
 
 
 def camera_read(*args: str) -> subprocess.CompletedProcess:
+    """The command in English (``--lang en``): these tests are about what it reads and how it
+    lists it; its Swedish is tests/app/commands/test_developer_words.py's."""
     exe = Path(sys.executable).with_name("chicago-table")
     if _has_camera_read() and exe.exists():
-        cmd = [str(exe), "camera", "read", *args]
+        cmd = [str(exe), "camera", "read", *args, "--lang", "en"]
     else:
         cmd = [sys.executable, "-c", SHIM, *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=REPO)
@@ -67,7 +69,7 @@ def test_json_reads_every_picture_and_reports_bad_ones(pictures):
     d, files = pictures
     names = [files[0][0], str(d / "corrupt.jpg"), files[1][0], str(d / "notes.txt"), files[2][0]]
     run = camera_read(*names, "--json")
-    assert run.returncode == 1, run.stderr
+    assert run.returncode == 2, run.stderr  # the files it could not read: bad input, as every command's
     assert "Traceback" not in run.stderr
     out = json.loads(run.stdout)
     assert [e["file"] for e in out["images"]] == names

@@ -1,8 +1,9 @@
-"""The developers' commands (``replay``, ``rules``, ``analyse``, ``deck``, ``link``) speak
-Swedish first, English with ``--lang en``, as the officials' commands do
+"""The developers' commands (``replay``, ``rules``, ``analyse``, ``deck``, ``link``, ``camera``)
+speak Swedish first, English with ``--lang en``, as the officials' commands do
 (table_controller/app/words.py): a file that cannot be read, a name that is no ruleset, a port
-that is not there, an option out of its range.  Bad input exits 2 in each; what programs read
-(``--json``) is the same in both languages.  Each runs the real command line, as a user does."""
+that is not there, an option out of its range.  Bad input exits 2 in each, the camera too
+(it exited 1); what programs read (``--json``) is the same in both languages.  Each runs the
+real command line, as a user does."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from vision.photo.scene_reader import DEFAULT_MIN_CONFIDENCE
 
 CLI = [sys.executable, "-m", "table_controller.app.cli"]
 EXAMPLES = Path(__file__).resolve().parents[3] / "table_controller" / "examples"
@@ -29,6 +32,7 @@ def files(tmp_path_factory) -> Path:
     (d / "log.sqlite").write_bytes(b"SQLite format 3\x00" + bytes(200))  # a table's log where a script goes
     (d / "strict.jsonl").write_text('{"do": "table", "players": ["A", "B", "C"]}\n{"do": "nope"}\n')
     (d / "uids.txt").write_text("04A1B2C3D4E5F6\n04A1B2C3D4E5F7\n")  # 2 UIDs, not 52
+    (d / "notes.txt").write_text("not a picture\n")
     return d
 
 
@@ -106,6 +110,33 @@ BAD_INPUT = [
         "chicago-table link selftest: --stack: 1 till 16 taggar",
         "chicago-table link selftest: --stack: 1 to 16 tags",
     ),
+    (
+        ["camera", "read", "/nonexistent/table.jpg"],
+        "chicago-table camera read: /nonexistent/table.jpg: filen finns inte",
+        "chicago-table camera read: /nonexistent/table.jpg: no such file",
+    ),
+    (
+        ["camera", "read", "{d}/notes.txt"],
+        "chicago-table camera read: {d}/notes.txt: ingen bild som går att avkoda",
+        "chicago-table camera read: {d}/notes.txt: not a picture that can be decoded",
+    ),
+    (
+        ["camera", "read", "{d}/notes.txt", "--min-confidence", "1.5"],
+        "chicago-table camera read: fel: argument --min-confidence: 1.5 ligger inte mellan 0 och 1",
+        "chicago-table camera read: error: argument --min-confidence: 1.5 is not between 0 and 1",
+    ),
+    (
+        ["camera", "calibrate", "--image", "/nonexistent/felt.png"],
+        "chicago-table camera: kan inte läsa bilden /nonexistent/felt.png: filen finns inte",
+        "chicago-table camera: cannot read picture /nonexistent/felt.png: no such file",
+    ),
+    (
+        ["camera", "view", "--source", "0", "--calibration", "/nonexistent/cal.json"],
+        "chicago-table camera: kan inte läsa kalibreringen /nonexistent/cal.json: filen eller mappen finns inte; "
+        "gör en med 'chicago-table camera calibrate'",
+        "chicago-table camera: cannot read calibration /nonexistent/cal.json: no such file or folder; "
+        "make one with 'chicago-table camera calibrate'",
+    ),
 ]
 
 
@@ -123,6 +154,11 @@ def test_bad_input_is_said_in_swedish_unless_asked_for_english_and_exits_2(argv,
 @pytest.mark.parametrize(
     ("argv", "sv", "en"),
     [
+        (
+            ["camera"],
+            "välj ett underkommando: calibrate, view eller read",
+            "choose a subcommand: calibrate, view or read",
+        ),
         (["link"], "säg vad som ska göras, till exempel", "say what to do, e.g."),
     ],
 )
@@ -161,6 +197,7 @@ def test_strict_stops_in_the_words_spoken_with_the_documents_reason_as_it_is(fil
         ["rules", "sm2019", "--json"],
         ["rules", "--diff", "sm2019", "sm2025", "--json"],
         ["analyse", EXAMPLES / "last_trick_two.jsonl", "--json", "--no-odds"],
+        ["camera", "read", "/nonexistent/table.jpg", "{d}/notes.txt", "--json"],
     ],
     ids=lambda a: " ".join(str(x).rsplit("/", 1)[-1] for x in a),
 )
@@ -169,6 +206,10 @@ def test_what_programs_read_is_the_same_in_both_languages(argv, files):
     swedish, english = run(*argv), run(*argv, "--lang", "en")
     assert swedish.returncode == english.returncode
     assert swedish.stdout == english.stdout and json.loads(swedish.stdout) is not None
+    if argv[0] == "camera":  # the errors in the document in English, as ever; bad input: 2
+        assert swedish.returncode == 2
+        errors = [e["error"] for e in json.loads(swedish.stdout)["images"]]
+        assert errors[0] == "/nonexistent/table.jpg: no such file", errors
 
 
 def test_the_rules_table_is_headed_in_the_words_spoken():
@@ -191,6 +232,12 @@ DEFAULTS = [
         ["link", "selftest"],
         ("testhögen (standard 5)", "(standard 10)", "scan_ms (standard 20)", "(standard 60)", "(standard: alla)"),
     ),
+    (
+        ["camera", "calibrate"],
+        ("(standard 1280)", "(standard 720)", "(standard 30)", "(standard camera-calibration.png)"),
+    ),
+    (["camera", "view"], ("(standard camera-view.png)", "(standard 0: till slutet", "förnyelser (standard 0.5)")),
+    (["camera", "read"], (f"(0..1, standard {DEFAULT_MIN_CONFIDENCE})",)),
 ]
 
 
