@@ -3,8 +3,7 @@ the language the console speaks (``words``: Swedish unless ``--lang en``), so th
 official who mistypes an option reads "fel: okända argument: --bogus", not argparse's
 English.  argparse looks its words up through ``gettext`` when it says them;
 ``argparse_speaking`` routes them through the console's catalogue (console.po; ``make i18n`` extracts the texts
-marked ``argword`` here).  The commands' own option help stays English: the README says
-what each is.
+marked ``argword`` here).  Each command says its own options' help (``words.say``).
 """
 
 from __future__ import annotations
