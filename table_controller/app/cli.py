@@ -17,7 +17,7 @@ import sys
 from types import ModuleType
 
 from .argwords import argparse_speaking, argword, lang_of_argv, word
-from .words import speaking
+from .words import say, speaking
 
 # name -> one-line help, said in the language spoken (``argwords``).  Only the chosen
 # command's module is imported (``_load``).
@@ -115,7 +115,8 @@ def _load(name: str) -> ModuleType:
     try:
         return _import(name)
     except ModuleNotFoundError as exc:  # a command whose part is not installed
-        raise _Usage(f"the '{name}' command is not available: {exc}") from exc
+        # a missing part, named by Python (its module's name), in the words spoken
+        raise _Usage(say("the '{name}' command is not available: {error}", name=name, error=exc)) from exc
 
 
 def _version() -> str:

@@ -430,6 +430,12 @@ def _check_chain(path: Path, records: list[Record], texts: list[str], first: int
     """No gaps, and each digest follows from the record and the one before."""
     expected = first
     for r, text in zip(records, texts):
+        if r.seq == expected + 1:  # one record: said as one, not "records 100..100"
+            raise StoreCorrupt(
+                "{path}: record {seq} is missing; run 'chicago-table log check {path} --salvage NEW.sqlite'",
+                path=path,
+                seq=expected,
+            )
         if r.seq != expected:
             raise StoreCorrupt(
                 "{path}: records {first}..{last} are missing; run "

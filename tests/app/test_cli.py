@@ -109,6 +109,25 @@ def test_an_unknown_command_is_refused_with_the_list():
     assert "chicago-table: error: argument COMMAND: invalid choice: 'nosuch'" in run.stderr, run.stderr
 
 
+def test_a_command_whose_part_is_not_installed_is_said_in_the_words_spoken():
+    """A command whose module cannot be imported (a part left out of an install) is refused
+    with exit 2, in Swedish first (it was English alone), naming what is missing."""
+    code = (
+        "import sys; sys.modules['table_controller.app.commands.camera'] = None; "
+        "from table_controller.app.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    said = {}
+    for lang in ("sv", "en"):
+        run = subprocess.run(
+            [sys.executable, "-c", code, "camera", "--lang", lang], capture_output=True, text=True, timeout=60
+        )
+        assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+        said[lang] = run.stderr
+    assert "kommandot 'camera' finns inte i den här installationen:" in said["sv"], said
+    assert "the 'camera' command is not available:" in said["en"], said
+    assert "table_controller.app.commands.camera" in said["sv"]
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -105,7 +105,7 @@ def test_a_missing_record_is_a_gap_not_a_shorter_history(tmp_path, table_log):
     conn.execute("DELETE FROM records WHERE seq = 100")
     conn.commit()
     conn.close()
-    with pytest.raises(StoreCorrupt, match=r"records 100\.\.100 are missing"):
+    with pytest.raises(StoreCorrupt, match=r"record 100 is missing"):  # one record, not "records 100..100"
         resume(p)
     result = salvage(p, tmp_path / "saved.sqlite")
     assert result.kept < 100 and result.reason.startswith("record 100 cannot be read")
@@ -213,3 +213,27 @@ def test_salvage_into_a_folder_that_is_not_there_makes_none(tmp_path, table_log)
     with pytest.raises(StoreError, match="does not exist; salvage writes a new file in a folder that is there"):
         salvage(src, tmp_path / "typo" / "saved.sqlite")
     assert not (tmp_path / "typo").exists()
+
+
+def test_one_record_is_said_as_one_not_as_a_range(tmp_path, table_log):
+    """Stop 73's review: a range of one ("records 100..100", "poster 226..226") is said as
+    the one record, in the store's refusal and in what salvage says, both languages."""
+    from table_controller.store.recovery import SalvageReport
+
+    src, _, _ = table_log
+    p = _copy(src, tmp_path / "t.sqlite")
+    conn = sqlite3.connect(p)
+    conn.execute("DROP TRIGGER records_no_delete")
+    conn.execute("DELETE FROM records WHERE seq IN (100, 101)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreCorrupt, match=r"records 100\.\.101 are missing"):  # more than one: a range
+        resume(p)
+    one = SalvageReport("a.sqlite", "b.sqlite", 1, 3, ((2, 2),), (3,), (), {"game": 1, "deal": 1, "phase": "deal"})
+    many = SalvageReport("a.sqlite", "b.sqlite", 5, 9, ((6, 7),), (8, 9), (), {"game": 1, "deal": 1, "phase": "deal"})
+    for lang, said in (("en", ("seq 1)", "seq 2 could", "(seq 3)")), ("sv", ("post 1)", "post 2 gick", "(post 3)"))):
+        with speaking(lang):
+            lines = "\n".join(salvage_lines(one))
+            assert all(s in lines for s in said) and ".." not in lines, lines
+            lines = "\n".join(salvage_lines(many))
+            assert "1..5" in lines and "6..7" in lines and "8..9" in lines, lines

@@ -36,6 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "runs as is, with every other record in '#' comment lines); 'import' turns "
         "such an export (or a plain action script) into a new table file."
     )
+    add_lang(p)  # before the action too: 'log --lang en check FILE'
     sub = p.add_subparsers(dest="log_command", metavar="ACTION")
     c = sub.add_parser(
         "check",
@@ -111,9 +112,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--hub", metavar="URL", help=say("the hub's web server ('chicago-table hub web'), http://HOST:PORT")
     )
     v.add_argument("--table", help=say("the table's id at the hub (needed when the witness holds several)"))
-    v.add_argument("--json", action="store_true")
+    v.add_argument("--json", action="store_true", help=say("print the comparison as JSON"))
     for action in (c, e, i, r, v):
-        add_lang(action)
+        add_lang(action, argparse.SUPPRESS)
     p.set_defaults(_log_parser=p)
 
 
@@ -237,7 +238,7 @@ def salvage_lines(result: Any) -> list[str]:
     """What ``--salvage`` kept and lost (a ``recovery.SalvageReport``), in the words spoken."""
     out = [
         say_n(
-            "salvaged {n} record of {source} into {target} (seq 1..{n})",
+            "salvaged {n} record of {source} into {target} (seq 1)",
             "salvaged {n} records of {source} into {target} (seq 1..{n})",
             result.kept,
             source=result.source,
@@ -257,7 +258,7 @@ def salvage_lines(result: Any) -> list[str]:
     if result.dropped:
         out.append(
             say_n(
-                "dropped: {n} readable record after the damage (seq {first}..{last}), kept for the TL in {path}",
+                "dropped: {n} readable record after the damage (seq {first}), kept for the TL in {path}",
                 "dropped: {n} readable records after the damage (seq {first}..{last}), kept for the TL in {path}",
                 len(result.dropped),
                 first=result.dropped[0],

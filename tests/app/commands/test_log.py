@@ -296,3 +296,23 @@ def test_export_and_import_say_what_they_did_in_swedish_unless_asked_for_english
     assert en[1:] == [f"imported {m} records into {tmp_path / 'en.sqlite'}, 1 rejected"], en
     # the two exports are the same lines, whatever the language spoken
     assert (tmp_path / "sv.jsonl").read_bytes() == (tmp_path / "en.jsonl").read_bytes()
+
+
+def test_the_language_is_taken_before_the_action_too_and_every_option_explained(tmp_path):
+    """'log --lang en check FILE' as 'log check FILE --lang en' (it was "invalid choice:
+    'en'"), the language said before the action not put back by the action's default; and
+    verify's --json has its help like every other option."""
+    missing = tmp_path / "none.sqlite"
+    before, after, swedish = (
+        run("log", "--lang", "en", "check", missing),
+        run("log", "check", missing, "--lang", "en"),
+        run("log", "check", missing),
+    )
+    assert before.returncode == after.returncode == swedish.returncode == 2
+    assert before.stdout == after.stdout and "PROBLEMS FOUND" in before.stdout, before.stdout + before.stderr
+    assert "PROBLEM HITTADES" in swedish.stdout
+    help_en = run("log", "verify", "--help", "--lang", "en").stdout
+    assert "--json          print the comparison as JSON" in help_en
+    assert "skriv ut jämförelsen som JSON" in run("log", "verify", "--help").stdout
+    r = run("log", "--lang", "en")  # no action: its help, in the language asked for
+    assert r.returncode == 2 and "Inspect a table's event log" in r.stdout + r.stderr
