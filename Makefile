@@ -126,7 +126,7 @@ CONSOLE_SOURCES := table_controller/app/commands/doctor.py table_controller/app/
 	table_controller/app/commands/textinput.py table_controller/app/commands/replay.py table_controller/app/commands/analyse.py \
 	table_controller/app/commands/rules.py table_controller/app/commands/deck.py table_controller/app/commands/link.py \
 	table_controller/app/commands/camera.py vision/photo_reader.py vision/photo/images.py vision/photo/annotate.py \
-	vision/calibration.py vision/layout.py vision/source.py
+	vision/calibration.py vision/layout.py vision/source.py vision/worker.py
 # The dashboard's texts and the console's: extract them (babel.cfg), merge into the Swedish
 # catalogues and compile the shipped .mo files (dashboard/i18n.py).  Fails while a text has no Swedish.
 I18N_SOURCES := dashboard/i18n.py dashboard/error_pages.py dashboard/entry.py dashboard/hub.py dashboard/seat_exchange.py \

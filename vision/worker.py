@@ -82,9 +82,11 @@ class FolderFrames:
         try:
             names = sorted(n for n in os.listdir(self.folder) if n.lower().endswith(IMAGE_SUFFIXES))
         except OSError as exc:
-            raise CameraUnavailable(f"the frames' folder {self.folder}: {exc.strerror or exc}") from None
+            raise CameraUnavailable(
+                "the frames' folder {folder}: {error}", folder=str(self.folder), error=exc
+            ) from None
         if not names:
-            raise CameraUnavailable(f"no images in the frames' folder {self.folder}")
+            raise CameraUnavailable("no images in the frames' folder {folder}", folder=str(self.folder))
         self._names, self._i = names, 0
 
     def read(self) -> np.ndarray:
@@ -102,13 +104,13 @@ class FolderFrames:
             except OSError:
                 self._i = len(self._names)
         else:
-            raise CameraUnavailable(f"the frame {path} is gone")
+            raise CameraUnavailable("the frame {path} is gone", path=str(path))
         hit = self._cache.get(name)
         if hit is not None and hit[0] == mtime:
             return hit[1]
         frame = cv2.imread(path, cv2.IMREAD_COLOR)
         if frame is None:
-            raise CameraUnavailable(f"cannot read the frame {path}")
+            raise CameraUnavailable("cannot read the frame {path}", path=str(path))
         self._cache[name] = (mtime, frame)
         return frame
 
@@ -145,7 +147,9 @@ def open_frames(source: str, width: int | None = None, height: int | None = None
         try:
             seed = int(source[len(SYNTHETIC) :] or 0)
         except ValueError:
-            raise VisionError(f"{source!r}: a synthetic camera is synthetic:SEED (a whole number)") from None
+            raise VisionError(
+                "{source}: a synthetic camera is synthetic:SEED (a whole number)", source=repr(source)
+            ) from None
         return SyntheticFrames(seed)
     if os.path.isdir(source):
         return FolderFrames(source)
@@ -283,7 +287,7 @@ def _child_loop(opts: WorkerOptions, conn: Any, requests: Any) -> None:  # pragm
         try:
             frame = source.read()
             if frame is None:
-                raise CameraUnavailable(f"the recording {opts.source} ended")
+                raise CameraUnavailable("the recording {source} ended", source=str(opts.source))
             if camera is None:
                 camera = TableCamera(None, calibrate(frame), scene=scene)  # type: ignore[arg-type]
             events = camera.read_frame(frame)
@@ -358,7 +362,7 @@ class CameraWorker:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not 0 < fps <= 240:
-            raise VisionError(f"fps must be from 0 to 240, got {fps}")
+            raise VisionError("fps must be from 0 to 240, got {fps}", fps=fps)
         self.options = WorkerOptions(
             str(source), calibration, fps, width, height, retry_s, refresh_s, nice=nice, scene=scene
         )
@@ -426,9 +430,9 @@ class CameraWorker:
         too many asked at once) and :class:`CalibrationError` for a pad the layout does
         not have; each says why."""
         if not self.online or self._requests is None:
-            raise CameraUnavailable(f"the camera is offline ({self.detail}): no picture")
+            raise CameraUnavailable("the camera is offline ({detail}): no picture", detail=self.detail)
         if len(self._pending) >= MAX_PENDING:
-            raise CameraUnavailable(f"the camera has {MAX_PENDING} pictures to answer already; ask again")
+            raise CameraUnavailable("the camera has {n} pictures to answer already; ask again", n=MAX_PENDING)
         self._rid += 1
         rid = self._rid
         answer: asyncio.Future[tuple] = asyncio.get_running_loop().create_future()
@@ -437,12 +441,13 @@ class CameraWorker:
             try:
                 self._requests.send(("crop", rid, str(pad)))  # a few bytes: the pipe has room
             except (OSError, ValueError) as exc:
-                raise CameraUnavailable(f"the camera process cannot be asked ({exc})") from None
+                raise CameraUnavailable("the camera process cannot be asked ({error})", error=exc) from None
             try:
                 async with asyncio.timeout(timeout):
                     reply = await answer
             except TimeoutError:
-                raise CameraUnavailable(f"the camera gave no picture in {timeout:g} s") from None
+                seconds = format(timeout, "g")
+                raise CameraUnavailable("the camera gave no picture in {seconds} s", seconds=seconds) from None
         finally:
             self._pending.pop(rid, None)
         status = reply[2]
@@ -450,7 +455,7 @@ class CameraWorker:
             return PadCrop(str(pad), reply[3], float(reply[4]))
         if status == "no_pad":
             raise CalibrationError(reply[3])
-        raise CameraUnavailable(f"the camera has no picture: {reply[3]}")
+        raise CameraUnavailable("the camera has no picture: {reason}", reason=reply[3])
 
     # --- inside ----------------------------------------------------------------------------
     def _spawn(self) -> None:

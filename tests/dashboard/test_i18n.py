@@ -414,6 +414,7 @@ def test_every_text_the_console_says_has_its_swedish(tmp_path):
         "vision/calibration.py",
         "vision/layout.py",
         "vision/source.py",
+        "vision/worker.py",
     ]
     # the keywords make i18n extracts, as here (note:3, fault:2: the hub's and the publisher's
     # notes to their operator; argword: argparse's own words and the command list; the store's

@@ -168,6 +168,36 @@ def test_frame_sources_say_what_is_wrong(tmp_path):
     assert open_frames("synthetic:3").read().shape[2] == 3
 
 
+def test_the_camera_process_errors_are_said_in_the_words_spoken(tmp_path):
+    """The live camera's errors (a frames' folder, a synthetic camera, fps) reach setup,
+    doctor and run's console: worded as the camera's others are, so said in Swedish first
+    (they were English inside Swedish lines), their English as before."""
+    import pickle
+
+    from table_controller.app.words import said_error, speaking
+    from vision.errors import CameraUnavailable, VisionError
+
+    caught = []
+    for make in (
+        lambda: FolderFrames(str(tmp_path)),
+        lambda: FolderFrames(str(tmp_path / "none")),
+        lambda: open_frames("synthetic:x"),
+        lambda: CameraWorker(str(tmp_path), None, fps=0),
+    ):
+        with pytest.raises(VisionError) as err:
+            make()
+        caught.append(pickle.loads(pickle.dumps(err.value)))  # as it comes from the child process
+    assert isinstance(caught[0], CameraUnavailable) and str(caught[0]) == f"no images in the frames' folder {tmp_path}"
+    with speaking("sv"):
+        said = [said_error(e) for e in caught]
+    assert said[0] == f"inga bilder i bildmappen {tmp_path}"
+    assert said[1].startswith(f"bildmappen {tmp_path / 'none'}: ") and "Errno" not in said[1]
+    assert said[2] == "'synthetic:x': en syntetisk kamera anges som synthetic:FRÖ (ett heltal)"
+    assert said[3] == "bilder per sekund måste vara från 0 till 240, inte 0"
+    with speaking("en"):
+        assert said_error(caught[3]) == str(caught[3]) == "fps must be from 0 to 240, got 0"
+
+
 def test_a_frame_gone_since_the_folder_was_listed_is_no_unplugged_camera(tmp_path):
     """A frame replaced the safe way (written beside, then renamed over the old one) can be
     listed and gone by the time it is read: the folder is listed again and the camera reads
