@@ -9,7 +9,19 @@ import math
 import pytest
 
 from .harness import Server
-from .test_audience import ACTIONS, GAMES, HALL, PHONE, check, open_view, post, write_log
+from .test_audience import (
+    ACTIONS,
+    CHICAGO,
+    CHICAGO_END,
+    GAMES,
+    HALL,
+    PHONE,
+    check,
+    open_view,
+    post,
+    settle,
+    write_log,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -82,3 +94,70 @@ def test_the_side_layout_places_the_players_as_they_sit(served, chromium):
     turns = [(b - a) % (2 * math.pi) for a, b in zip(angle, angle[1:] + angle[:1])]
     assert all(0 < t < math.pi for t in turns) and sum(turns) == pytest.approx(2 * math.pi), (mid, turns)
     check(page, "overlay-side-layout-seats", overlay=True)
+
+
+# What fills the public view's screen: each panel's bottom; what overflows its box (a panel, the
+# players' list or a card, a name cut by its ellipsis); every text's box that is off the screen,
+# outside its panel or under the language switch; the players' names' type (px).
+FILL_JS = """() => {
+  const vh = innerHeight, lang = document.getElementById('lang-toggle').getBoundingClientRect();
+  const panels = [...document.querySelectorAll('.aud-grid > .panel')];
+  const over = [...document.querySelectorAll('.aud-grid > .panel, #scores, #scores > li, .pc-name, .pc-tags')]
+    .filter(e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1).map(e => e.id || e.className);
+  const cut = [], walker = document.createTreeWalker(document.getElementById('app'), NodeFilter.SHOW_TEXT);
+  for (let n; (n = walker.nextNode());) {
+    if (!n.textContent.trim() || getComputedStyle(n.parentElement).visibility === 'hidden') continue;
+    const panel = n.parentElement.closest('.panel')?.getBoundingClientRect();
+    const r = document.createRange(); r.selectNodeContents(n);
+    for (const b of r.getClientRects()) {
+      if (b.bottom > vh || (panel && (b.bottom > panel.bottom || b.right > panel.right))
+          || (b.left < lang.right && lang.left < b.right && b.top < lang.bottom && lang.top < b.bottom))
+        cut.push(n.textContent.trim().slice(0, 30));
+    }
+  }
+  return { vh, scroll: document.documentElement.scrollHeight - vh, over, cut,
+    bottoms: panels.map(p => p.getBoundingClientRect().bottom),
+    names: [...document.querySelectorAll('#scores .pc-name')].map(e => parseFloat(getComputedStyle(e).fontSize)) };
+}"""
+STYLED = "() => [...document.styleSheets].some(x => (x.href || '').includes('audience.css'))"
+# the players' names' type before (stop 74: 1.45 x min(1.5vw, 2.6vh) of the screen)
+NAMES_BEFORE = {"hall": 40.7, "tablet": 27.8}
+
+
+def test_the_hall_screen_fills_a_tv_mid_deal_and_at_the_end(served, chromium):
+    """The public view on a 1920x1080 TV in the hall (and a 1280x800 laptop) fills the screen:
+    its three panels reach the language switch's strip at the bottom, nothing in them cut off or
+    over its box, the players' names in type at least as large as before, mid deal (a Chicago
+    said, a trick on the table) and at the table's end, the tallest the middle panel gets (every
+    game's places), in Swedish and after the switch in English.  Stop 74: each panel as high as
+    its content, and on a TV the panels ended 80% down and left the bottom fifth empty.  A phone
+    scrolls, as before."""
+    first_trick = next(i for i in range(CHICAGO, CHICAGO_END) if ACTIONS[i]["do"] == "play")
+    for upto, ready in ((first_trick + 5, "#trick"), (len(ACTIONS), "#goes-on")):
+        s = served(upto)
+        for name, size in (("hall", HALL), ("tablet", TABLET)):
+            page = open_view(chromium, s, "public", size)
+            page.wait_for_selector(ready)
+            settle(page)
+            found = page.evaluate(FILL_JS)
+            assert all(0.9 * found["vh"] < b <= found["vh"] for b in found["bottoms"]), (name, upto, found)
+            assert found["scroll"] <= 0 and found["over"] == [] and found["cut"] == [], (name, upto, found)
+            assert len(found["names"]) == 4 and min(found["names"]) >= NAMES_BEFORE[name], (name, upto, found)
+            check(page, f"hall-fills-{name}-{upto}")
+            if ready == "#trick":  # the switch, in the corner under the panels: the same in English
+                page.click("#lang-toggle")
+                page.wait_for_url("**lang=en**")
+                page.wait_for_function("() => document.documentElement?.lang === 'en'")
+                page.wait_for_selector(ready)
+                page.wait_for_function(STYLED)
+                settle(page)
+                found = page.evaluate(FILL_JS)
+                assert all(0.9 * found["vh"] < b <= found["vh"] for b in found["bottoms"]), (name, "en", found)
+                assert found["scroll"] <= 0 and found["over"] == [] and found["cut"] == [], (name, "en", found)
+                assert page.inner_text("#turn") == "To act: Cilla"
+                check(page, f"hall-fills-{name}-{upto}-en")
+        phone = open_view(chromium, s, "public", PHONE)
+        phone.wait_for_selector(ready)
+        found = phone.evaluate(FILL_JS)
+        assert found["scroll"] > 0 and found["over"] == [], (upto, found)  # one column, scrolled
+        check(phone, f"phone-fills-{upto}")
