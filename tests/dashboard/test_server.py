@@ -256,7 +256,11 @@ def test_a_client_gets_at_most_send_rate_states_a_second_and_the_newest(make_ser
         assert httpx.post(f"{s.base}/api/pause", params={"token": s.token("tl")}, timeout=30).status_code == 200
         while not json.loads(last := ws.recv(timeout=30))["paused"]:
             pass
-    assert took >= 20 / 10 * 0.95, took  # 20 states after the first: 20 gaps of 1/10 s at least
+    # 20 states after the first: 20 gaps of 1/10 s at least, as the server sends them; the
+    # first may be read up to a gap late on a busy machine (it is timed from that read), so
+    # 19 gaps are what the reads can show (stop 74: 1.86 s at a load of 9); a server sending
+    # twice as often shows about 1 s
+    assert took >= 19 / 10 * 0.95, took
     assert seqs == sorted(seqs) and seqs[-1] - seqs[0] > 2 * len(seqs), seqs  # states skipped, never an old one
     assert json.loads(last)["seq"] >= seqs[-1]  # the paused table's newest state came too
 
