@@ -59,12 +59,7 @@ class Translator:
             # (the live table's timeout carries them), and go with the others' discards
             put: list[tuple] = [("put", c.code, pads_of(before["seats"])[action.player]) for c in action.cards]
             put += [("arrive",), ("submit",)]
-            d0 = after.state.deal
-            if (
-                self._same_exchange(before, after)
-                and d0 is not None
-                and any(p not in d0.placed for p in after.to_act())
-            ):
+            if self._still_placing(before, after):
                 return put
             return put + [("sync",), ("collect_discards",), ("settle",)] + self._exchange_over(before, after)
         if isinstance(action, MANUAL) or (not before["deal"] and not isinstance(action, act.Deal)):
@@ -78,13 +73,7 @@ class Translator:
             return steps
         if isinstance(action, act.Discard):
             steps = [("put", c.code, pads[action.player]) for c in action.cards]
-            d1 = after.state.deal
-            still = (
-                d1 is not None
-                and self._same_exchange(before, after)
-                and any(p not in d1.placed for p in after.to_act())
-            )
-            if still:
+            if self._still_placing(before, after):
                 return steps  # the dealer waits until everyone has placed (r13)
             steps += [("arrive",), ("press", "next"), ("sync",), ("collect_discards",), ("settle",)]
             return steps + self._exchange_over(before, after)
@@ -120,6 +109,12 @@ class Translator:
             card = before["last_played"]
             return [("remove", card.code, f"hand:{pad}"), ("pause",), ("submit",)]
         return [("submit",)]
+
+    @classmethod
+    def _still_placing(cls, before: dict, after: Engine) -> bool:
+        """Whether others are still to place in the same exchange (r13: the dealer waits)."""
+        d = after.state.deal
+        return d is not None and cls._same_exchange(before, after) and any(p not in d.placed for p in after.to_act())
 
     @staticmethod
     def _same_exchange(before: dict, after: Engine) -> bool:
